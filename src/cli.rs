@@ -1,0 +1,418 @@
+//! The command line, defined once with clap derive; it also feeds the completions
+//! and the man page.
+
+use crate::domain::parse_duration;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gradle-flaky",
+    version,
+    about = "Find flaky tests in a Gradle monorepo by re-running a focused subset many times",
+    long_about = "Find flaky tests in a Gradle monorepo by re-running a focused subset many times.\n\n\
+        gradle-flaky selects tests (changed in this branch, removed from muted-tests.yml, or named \
+        explicitly), classifies each one by asking Gradle itself, plans batched Gradle invocations, \
+        runs them here or as a Buildkite sub-pipeline, and reports per-test failure rates with \
+        confidence intervals.",
+    after_help = "Examples:\n  \
+        gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
+        gradle-flaky plan --changed --unmuted --base main\n  \
+        gradle-flaky analyze --format json .\n\n\
+        Exit codes: 0 all passed, 1 a real test failure (flaky), 2 usage or input error, \
+        3 infrastructure failure (Gradle missing or failed, no test executed), 130 interrupted."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
+    /// Root of the Gradle build (where settings.gradle is).
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        env = "FLAKINESS_PROJECT_DIR",
+        default_value = "."
+    )]
+    pub project_dir: PathBuf,
+
+    /// Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH.
+    #[arg(long, global = true, value_name = "CMD", env = "FLAKINESS_GRADLE")]
+    pub gradle: Option<String>,
+
+    /// Stream Gradle's output instead of showing progress.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
+    /// When to use colour (never when NO_COLOR is set or for JSON/shell output).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Select, plan and run tests on this machine, then print the report.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
+        gradle-flaky local --changed --base origin/main --format json --report flaky.json")]
+    Local(LocalArgs),
+
+    /// Show what would run, and what a clean result would prove; run nothing.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky plan --changed --unmuted --base main\n  \
+        gradle-flaky plan --format shell 'org.example.FooTests#testBar'")]
+    Plan(PlanArgs),
+
+    /// Changed tests and unmutes of this branch, run here or uploaded to Buildkite.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky pr --base main --target local\n  \
+        gradle-flaky pr            # in Buildkite: uploads the sub-pipeline")]
+    Pr(PrArgs),
+
+    /// CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline).
+    #[command(after_help = "Environment:\n  \
+        FLAKINESS_CLASSES  tests to run, separated by newlines or commas (required)\n  \
+        FLAKINESS_ITERS    iterations for every kind (optional)\n\n\
+        Example:\n  FLAKINESS_CLASSES=org.example.FooTests gradle-flaky manual")]
+    Manual(ManualArgs),
+
+    /// Read JUnit XML under DIR and print the flakiness report.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky analyze .\n  \
+        gradle-flaky analyze --since 2026-12-01T10:00:00Z --format json --junit merged.xml build-dir")]
+    Analyze(AnalyzeArgs),
+
+    /// Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step.
+    #[command(subcommand)]
+    Buildkite(BuildkiteCommand),
+
+    /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
+    #[command(after_help = "Example:\n  \
+        gradle-flaky repeat --times 5 -- ./gradlew :server:javaRestTest --tests org.example.FooIT")]
+    Repeat(RepeatArgs),
+
+    /// Print the build as Gradle sees it (projects, source sets, test tasks) as JSON.
+    #[command(after_help = "Example:\n  gradle-flaky layout --project-dir ~/src/elasticsearch --refresh")]
+    Layout(LayoutArgs),
+
+    /// Print a shell completion script.
+    #[command(after_help = "Example:\n  gradle-flaky completions bash > ~/.local/share/bash-completion/completions/gradle-flaky")]
+    Completions(CompletionsArgs),
+}
+
+/// Which tests to run.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SelectionArgs {
+    /// Tests to run: `FQCN`, `FQCN#method`, `FQCN.method`, `Runner.test {yaml=api/file/name}`,
+    /// or a path to a test file or a `.yml` suite. Separate with spaces, commas or newlines.
+    #[arg(value_name = "TEST", env = "FLAKINESS_CLASSES")]
+    pub tests: Vec<String>,
+
+    /// Add test files changed against the merge base.
+    #[arg(long)]
+    pub changed: bool,
+
+    /// Add entries removed from muted-tests.yml against the merge base.
+    #[arg(long)]
+    pub unmuted: bool,
+
+    /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main.
+    #[arg(long, value_name = "REF", env = "FLAKINESS_BASE")]
+    pub base: Option<String>,
+
+    /// The muted-tests file, relative to the project dir.
+    #[arg(long, value_name = "FILE", default_value = "muted-tests.yml", env = "FLAKINESS_MUTED_FILE")]
+    pub muted_file: PathBuf,
+
+    /// Re-read the layout from Gradle instead of the cache.
+    #[arg(long)]
+    pub refresh_layout: bool,
+}
+
+/// How many times, in what batches.
+#[derive(Debug, Args, Clone, Default)]
+pub struct BatchingArgs {
+    /// Iterations for every kind (sets unit, integ and REST counts).
+    #[arg(long, value_name = "N", env = "FLAKINESS_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub iters: Option<u32>,
+
+    /// -Dtests.iters for unit tests and custom source sets [default: 100].
+    #[arg(long, value_name = "N", env = "FLAKINESS_UNIT_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub unit_iters: Option<u32>,
+
+    /// -Dtests.iters for internalClusterTest [default: 20].
+    #[arg(long, value_name = "N", env = "FLAKINESS_INTEG_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub integ_iters: Option<u32>,
+
+    /// Gradle invocations per REST batch [default: 10].
+    #[arg(long, value_name = "N", env = "FLAKINESS_REST_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rest_iters: Option<u32>,
+
+    /// Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h].
+    #[arg(long, value_name = "DURATION", env = "FLAKINESS_SUITE_TIMEOUT", value_parser = parse_duration)]
+    pub suite_timeout: Option<Duration>,
+
+    /// Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2.
+    #[arg(long = "cap", value_name = "KIND=N", env = "FLAKINESS_CAPS", value_delimiter = ',')]
+    pub caps: Vec<String>,
+
+    /// Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence.
+    #[arg(long, value_name = "P", env = "FLAKINESS_DETECT_RATE")]
+    pub detect_rate: Option<String>,
+
+    /// Confidence for --detect-rate.
+    #[arg(long, value_name = "C", default_value = "0.95", env = "FLAKINESS_CONFIDENCE")]
+    pub confidence: f64,
+}
+
+/// Where the report goes.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ReportArgs {
+    /// Report format on stdout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
+    pub format: ReportFormat,
+
+    /// Also write the report to FILE (in --format).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ReportFormat {
+    #[default]
+    Markdown,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct LocalArgs {
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    #[command(flatten)]
+    pub batching: BatchingArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+
+    /// Kill a batch that runs longer than this (default: suite timeout plus 10 minutes).
+    #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
+    pub batch_timeout: Option<Duration>,
+
+    /// Extra arguments passed to every Gradle invocation.
+    #[arg(last = true, value_name = "GRADLE ARGS")]
+    pub gradle_args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    #[command(flatten)]
+    pub batching: BatchingArgs,
+
+    /// Output: text for people, json (architecture.md), or shell (one POSIX-quoted command a line).
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+
+    /// Extra arguments passed to every Gradle invocation.
+    #[arg(last = true, value_name = "GRADLE ARGS")]
+    pub gradle_args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    Text,
+    Json,
+    Shell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    Local,
+    Buildkite,
+}
+
+#[derive(Debug, Args)]
+pub struct PrArgs {
+    /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main.
+    #[arg(long, value_name = "REF", env = "FLAKINESS_BASE")]
+    pub base: Option<String>,
+
+    /// Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set).
+    #[arg(long, value_enum, env = "FLAKINESS_TARGET")]
+    pub target: Option<Target>,
+
+    /// The muted-tests file, relative to the project dir.
+    #[arg(long, value_name = "FILE", default_value = "muted-tests.yml", env = "FLAKINESS_MUTED_FILE")]
+    pub muted_file: PathBuf,
+
+    #[command(flatten)]
+    pub batching: BatchingArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub agent: AgentArgs,
+
+    /// Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes).
+    #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
+    pub batch_timeout: Option<Duration>,
+
+    /// Print the pipeline instead of uploading it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ManualArgs {
+    #[command(flatten)]
+    pub agent: AgentArgs,
+
+    /// Print the pipeline instead of uploading it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// How batch steps run on Buildkite agents.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AgentArgs {
+    /// Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated).
+    #[arg(long = "agent", value_name = "KEY=VALUE", env = "FLAKINESS_AGENTS", value_delimiter = ',')]
+    pub agents: Vec<String>,
+
+    /// Step timeout of each batch step, in minutes.
+    #[arg(long, value_name = "MINUTES", default_value_t = 60, env = "FLAKINESS_STEP_TIMEOUT")]
+    pub step_timeout: u32,
+
+    /// How agents run gradle-flaky itself (a path or command on the agent).
+    #[arg(long, value_name = "CMD", default_value = "gradle-flaky", env = "FLAKINESS_AGENT_BIN")]
+    pub agent_bin: String,
+
+    /// Group name of the uploaded steps.
+    #[arg(long, value_name = "NAME", default_value = "flakiness-detection", env = "FLAKINESS_GROUP")]
+    pub group: String,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Root to search for JUnit XML (*/build/test-results/*/TEST-*.xml and flakiness-iters/).
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+
+    /// Skip reports older than TIME (RFC 3339 or seconds since the epoch) or than FILE's mtime.
+    #[arg(long, value_name = "TIME|FILE")]
+    pub since: Option<String>,
+
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BuildkiteCommand {
+    /// Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`).
+    Upload(BuildkiteUploadArgs),
+    /// Run a batch command, record its rc and duration in a status file, always exit 0.
+    Wrap(WrapArgs),
+    /// The final step: derive each job's outcome, upload flakiness-outcomes.json, annotate.
+    Analyze(BuildkiteAnalyzeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildkiteUploadArgs {
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    #[command(flatten)]
+    pub batching: BatchingArgs,
+    #[command(flatten)]
+    pub agent: AgentArgs,
+
+    /// Print the pipeline JSON instead of uploading it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WrapArgs {
+    /// Where status-<jobId>.json is written.
+    #[arg(long, value_name = "DIR", default_value = "flakiness-status")]
+    pub status_dir: PathBuf,
+
+    /// The batch's kind, recorded in the status file.
+    #[arg(long, value_name = "KIND", default_value = "")]
+    pub kind: String,
+
+    /// The command to run.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildkiteAnalyzeArgs {
+    /// Where downloaded status files and per-job XML are kept.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub work_dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RepeatArgs {
+    /// How many times to run the command.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub times: u32,
+
+    /// Kill an iteration that runs longer than this, with its whole process group.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+
+    /// Gradle program and arguments.
+    #[arg(last = true, required = true, value_name = "GRADLE ARGS")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct LayoutArgs {
+    /// Ask Gradle again instead of using the cache.
+    #[arg(long)]
+    pub refresh: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate completions for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+    Elvish,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,30 @@
+//! Entry points: one function per subcommand. This is the I/O edge: it reads
+//! files, runs git and Gradle, and hands plain data to the pure core.
+
+use crate::cli::{BuildkiteCommand, Cli, Command};
+use crate::{Error, Exit, Result};
+
+/// Runs the parsed command line and returns the exit status.
+pub fn run(cli: Cli) -> Result<Exit> {
+    let global = &cli.global;
+    match cli.command {
+        Command::Local(_) => Err(Error::NotImplemented("local")),
+        Command::Plan(_) => Err(Error::NotImplemented("plan")),
+        Command::Pr(_) => Err(Error::NotImplemented("pr")),
+        Command::Manual(_) => Err(Error::NotImplemented("manual")),
+        Command::Analyze(_) => Err(Error::NotImplemented("analyze")),
+        Command::Buildkite(BuildkiteCommand::Upload(_)) => {
+            Err(Error::NotImplemented("buildkite upload"))
+        }
+        Command::Buildkite(BuildkiteCommand::Wrap(_)) => Err(Error::NotImplemented("buildkite wrap")),
+        Command::Buildkite(BuildkiteCommand::Analyze(_)) => {
+            Err(Error::NotImplemented("buildkite analyze"))
+        }
+        Command::Repeat(_) => Err(Error::NotImplemented("repeat")),
+        Command::Layout(_) => {
+            let _ = global;
+            Err(Error::NotImplemented("layout"))
+        }
+        Command::Completions(_) => Err(Error::NotImplemented("completions")),
+    }
+}

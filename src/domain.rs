@@ -1,0 +1,342 @@
+//! The types every stage of the pipeline shares: test kinds, classified tests,
+//! batching knobs and the runner-agnostic command.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+/// What kind of test a selected test is; decides how it is re-run.
+///
+/// The six reference kinds plus `Other(source set)` for a custom test source set
+/// the layout reports (re-run like unit tests, with `-Dtests.iters`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TestKind {
+    Unit,
+    InternalClusterTest,
+    JavaRestTest,
+    YamlRestTestRunner,
+    YamlRestTestSuite,
+    YamlRestTestCase,
+    Other(String),
+}
+
+impl TestKind {
+    /// The reference's `KIND_ORDER`; custom kinds come last, by name.
+    pub const ORDER: [TestKind; 6] = [
+        TestKind::Unit,
+        TestKind::InternalClusterTest,
+        TestKind::JavaRestTest,
+        TestKind::YamlRestTestRunner,
+        TestKind::YamlRestTestSuite,
+        TestKind::YamlRestTestCase,
+    ];
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            TestKind::Unit => "unit",
+            TestKind::InternalClusterTest => "internalClusterTest",
+            TestKind::JavaRestTest => "javaRestTest",
+            TestKind::YamlRestTestRunner => "yamlRestTestRunner",
+            TestKind::YamlRestTestSuite => "yamlRestTestSuite",
+            TestKind::YamlRestTestCase => "yamlRestTestCase",
+            TestKind::Other(name) => name,
+        }
+    }
+
+    /// Parses a kind name; `test` is accepted as an alias of `unit` (the reference's name).
+    pub fn parse(s: &str) -> TestKind {
+        match s {
+            "unit" | "test" => TestKind::Unit,
+            "internalClusterTest" => TestKind::InternalClusterTest,
+            "javaRestTest" => TestKind::JavaRestTest,
+            "yamlRestTestRunner" => TestKind::YamlRestTestRunner,
+            "yamlRestTestSuite" => TestKind::YamlRestTestSuite,
+            "yamlRestTestCase" => TestKind::YamlRestTestCase,
+            other => TestKind::Other(other.to_string()),
+        }
+    }
+
+    /// Human label (`KIND_LABELS`).
+    pub fn label(&self) -> String {
+        match self {
+            TestKind::Unit => "unit tests".into(),
+            TestKind::InternalClusterTest => "integ tests".into(),
+            TestKind::JavaRestTest => "java rest tests".into(),
+            TestKind::YamlRestTestRunner => "yaml rest test runner".into(),
+            TestKind::YamlRestTestSuite => "yaml rest tests".into(),
+            TestKind::YamlRestTestCase => "yaml rest test cases".into(),
+            TestKind::Other(name) => format!("{name} tests"),
+        }
+    }
+
+    /// Buildkite step key (`KIND_KEYS`).
+    pub fn key(&self) -> String {
+        let suffix = match self {
+            TestKind::Unit => "unit".to_string(),
+            TestKind::InternalClusterTest => "integ".into(),
+            TestKind::JavaRestTest => "java-rest".into(),
+            TestKind::YamlRestTestRunner => "yaml-runner".into(),
+            TestKind::YamlRestTestSuite => "yaml-suite".into(),
+            TestKind::YamlRestTestCase => "yaml-case".into(),
+            TestKind::Other(name) => kebab(name),
+        };
+        format!("flakiness-detection:{suffix}")
+    }
+
+    /// REST kinds are re-run by looping Gradle; the others by `-Dtests.iters`.
+    pub fn is_rest(&self) -> bool {
+        matches!(
+            self,
+            TestKind::JavaRestTest
+                | TestKind::YamlRestTestRunner
+                | TestKind::YamlRestTestSuite
+                | TestKind::YamlRestTestCase
+        )
+    }
+
+    /// Position in the emission order.
+    pub fn order(&self) -> usize {
+        TestKind::ORDER
+            .iter()
+            .position(|k| k == self)
+            .unwrap_or(TestKind::ORDER.len())
+    }
+}
+
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if !out.is_empty() {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else {
+            out.push('-');
+        }
+    }
+    out
+}
+
+impl fmt::Display for TestKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for TestKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for TestKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(TestKind::parse(&s))
+    }
+}
+
+/// Which selector brought a test in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    Changed,
+    Unmuted,
+    Explicit,
+}
+
+/// One selected test, classified exactly through the build's layout.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassifiedTest {
+    /// Gradle project path, e.g. `:x-pack:plugin:ml`.
+    pub project: String,
+    /// Source set name, e.g. `internalClusterTest`.
+    pub source_set: String,
+    /// Full Gradle path of the Test task, e.g. `:server:test`.
+    pub task: String,
+    pub kind: TestKind,
+    /// Fully qualified class name (the runner class for a YAML case); absent for
+    /// a YAML suite or a whole YAML runner of unknown class.
+    pub class: Option<String>,
+    /// A method name, or a YAML case descriptor such as `test {yaml=api/file/section}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// A YAML suite path relative to `rest-api-spec/test`, without `.yml` (may be a directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yaml_suite: Option<String>,
+    pub origin: Origin,
+}
+
+/// An input that selected nothing, with the reason why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unresolved {
+    pub input: String,
+    pub reason: String,
+}
+
+/// The tuning knobs of planning (`BatchingConfig` in the reference).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchingConfig {
+    /// Batch cap per kind; kinds not listed use the reference defaults.
+    pub caps: BTreeMap<TestKind, usize>,
+    /// `-Dtests.iters` for unit tests (and custom source sets).
+    pub unit_iters: u32,
+    /// `-Dtests.iters` for internalClusterTest.
+    pub integ_iters: u32,
+    /// Gradle invocations per REST batch.
+    pub rest_loops: u32,
+    /// `-Dtests.timeoutSuite`.
+    pub suite_timeout: Duration,
+}
+
+impl Default for BatchingConfig {
+    fn default() -> Self {
+        BatchingConfig {
+            caps: BTreeMap::new(),
+            unit_iters: 100,
+            integ_iters: 20,
+            rest_loops: 10,
+            suite_timeout: Duration::from_secs(3600),
+        }
+    }
+}
+
+impl BatchingConfig {
+    /// The batch cap for a kind (reference `BATCH_CAPS`).
+    pub fn cap(&self, kind: &TestKind) -> usize {
+        if let Some(cap) = self.caps.get(kind) {
+            return *cap;
+        }
+        match kind {
+            TestKind::Unit | TestKind::Other(_) => 3,
+            TestKind::InternalClusterTest => 2,
+            TestKind::JavaRestTest | TestKind::YamlRestTestRunner => 1,
+            TestKind::YamlRestTestSuite | TestKind::YamlRestTestCase => 4,
+        }
+    }
+
+    /// `-Dtests.iters` for a kind; REST kinds run one iteration per loop.
+    pub fn iterations(&self, kind: &TestKind) -> u32 {
+        match kind {
+            TestKind::Unit | TestKind::Other(_) => self.unit_iters,
+            TestKind::InternalClusterTest => self.integ_iters,
+            _ => 1,
+        }
+    }
+
+    /// Gradle invocations for a kind.
+    pub fn loops(&self, kind: &TestKind) -> u32 {
+        if kind.is_rest() {
+            self.rest_loops
+        } else {
+            1
+        }
+    }
+}
+
+/// One Gradle invocation of a batch, as an argv vector (never a shell string).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Command {
+    pub kind: TestKind,
+    pub label: String,
+    pub key: String,
+    /// Program first, then its arguments.
+    pub argv: Vec<String>,
+    /// `-Dtests.iters` of this command (1 for REST kinds).
+    pub iterations: u32,
+    /// How many times the runner invokes `argv` (1 for non-REST kinds).
+    pub rest_loops: u32,
+}
+
+/// Parses a duration written as `90s`, `20m`, `1h`, `1500ms` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration: use a whole number with s, m or h, e.g. 90s, 20m, 1h"))?;
+    let d = match unit {
+        "" | "s" => Duration::from_secs(n),
+        "ms" => Duration::from_millis(n),
+        "m" => Duration::from_secs(n * 60),
+        "h" => Duration::from_secs(n * 3600),
+        _ => return Err(format!("`{s}` has an unknown unit `{unit}`: use ms, s, m or h")),
+    };
+    if d.is_zero() {
+        return Err(format!("`{s}` must be longer than zero"));
+    }
+    Ok(d)
+}
+
+/// Renders a duration the way `parse_duration` reads it back.
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 3_600_000 == 0 {
+        format!("{}h", ms / 3_600_000)
+    } else if ms % 60_000 == 0 {
+        format!("{}m", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_round_trip_and_carry_reference_labels_and_keys() {
+        for k in TestKind::ORDER {
+            assert_eq!(TestKind::parse(k.as_str()), k);
+        }
+        assert_eq!(TestKind::parse("test"), TestKind::Unit);
+        assert_eq!(TestKind::Unit.key(), "flakiness-detection:unit");
+        assert_eq!(TestKind::JavaRestTest.key(), "flakiness-detection:java-rest");
+        assert_eq!(TestKind::InternalClusterTest.label(), "integ tests");
+        assert_eq!(
+            TestKind::Other("slowTest".into()).key(),
+            "flakiness-detection:slow-test"
+        );
+        assert!(TestKind::YamlRestTestCase.is_rest());
+        assert!(!TestKind::Other("x".into()).is_rest());
+        assert!(TestKind::Unit.order() < TestKind::Other("a".into()).order());
+    }
+
+    #[test]
+    fn default_batching_matches_the_reference() {
+        let c = BatchingConfig::default();
+        assert_eq!(c.cap(&TestKind::Unit), 3);
+        assert_eq!(c.cap(&TestKind::InternalClusterTest), 2);
+        assert_eq!(c.cap(&TestKind::JavaRestTest), 1);
+        assert_eq!(c.cap(&TestKind::YamlRestTestSuite), 4);
+        assert_eq!(c.iterations(&TestKind::Unit), 100);
+        assert_eq!(c.iterations(&TestKind::InternalClusterTest), 20);
+        assert_eq!(c.loops(&TestKind::YamlRestTestRunner), 10);
+        assert_eq!(c.loops(&TestKind::Unit), 1);
+        assert_eq!(c.suite_timeout, Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn durations_parse_and_print() {
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("20m"), Ok(Duration::from_secs(1200)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
+        assert!(parse_duration("1.5h").is_err());
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("10x").is_err());
+        assert_eq!(format_duration(Duration::from_secs(3600)), "1h");
+        assert_eq!(format_duration(Duration::from_secs(90)), "90s");
+    }
+}

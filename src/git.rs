@@ -1,0 +1,1 @@
+//! git access (git2): merge base, changed files with status, file content at a revision.

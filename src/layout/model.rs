@@ -1,0 +1,95 @@
+//! The JSON the init script writes, and pure queries over it.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Layout {
+    pub schema: u32,
+    pub gradle_version: String,
+    pub root_dir: PathBuf,
+    pub projects: Vec<Project>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Project {
+    /// Gradle path, e.g. `:x-pack:plugin:ml` (`:` for the root project).
+    pub path: String,
+    pub name: String,
+    pub project_dir: PathBuf,
+    pub build_file: PathBuf,
+    #[serde(default)]
+    pub source_sets: Vec<SourceSet>,
+    #[serde(default)]
+    pub test_tasks: Vec<TestTask>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceSet {
+    pub name: String,
+    #[serde(default)]
+    pub java: Vec<PathBuf>,
+    #[serde(default)]
+    pub groovy: Vec<PathBuf>,
+    #[serde(default)]
+    pub kotlin: Vec<PathBuf>,
+    #[serde(default)]
+    pub resources: Vec<PathBuf>,
+    #[serde(default)]
+    pub classes_dirs: Vec<PathBuf>,
+    #[serde(default)]
+    pub compile_tasks: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestTask {
+    pub path: String,
+    pub name: String,
+    #[serde(default)]
+    pub test_classes_dirs: Vec<PathBuf>,
+    #[serde(default)]
+    pub includes: Vec<String>,
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    pub enabled: bool,
+}
+
+impl SourceSet {
+    /// Source directories of every JVM language the build compiles.
+    pub fn source_dirs(&self) -> impl Iterator<Item = &PathBuf> {
+        self.java.iter().chain(&self.groovy).chain(&self.kotlin)
+    }
+}
+
+impl Layout {
+    pub fn project(&self, path: &str) -> Option<&Project> {
+        self.projects.iter().find(|p| p.path == path)
+    }
+
+    /// The Test tasks that run a source set's classes: those whose
+    /// `testClassesDirs` share a directory with the source set's output.
+    /// Tied by output, never by name. Tasks of every project are considered.
+    pub fn tasks_for<'a>(&'a self, source_set: &'a SourceSet) -> Vec<&'a TestTask> {
+        self.projects
+            .iter()
+            .flat_map(|p| &p.test_tasks)
+            .filter(|t| {
+                t.test_classes_dirs
+                    .iter()
+                    .any(|d| source_set.classes_dirs.contains(d))
+            })
+            .collect()
+    }
+
+    /// The project whose directory most deeply contains `path` (an absolute path).
+    pub fn project_containing(&self, path: &Path) -> Option<&Project> {
+        self.projects
+            .iter()
+            .filter(|p| path.starts_with(&p.project_dir))
+            .max_by_key(|p| p.project_dir.components().count())
+    }
+}

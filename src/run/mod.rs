@@ -1,0 +1,6 @@
+//! Running planned commands: locally, in REST loops, or as a Buildkite pipeline.
+
+pub mod buildkite;
+pub mod local;
+pub mod repeat;
+pub mod wrap;

@@ -105,11 +105,15 @@ pub enum Command {
     Repeat(RepeatArgs),
 
     /// Print the build as Gradle sees it (projects, source sets, test tasks) as JSON.
-    #[command(after_help = "Example:\n  gradle-flaky layout --project-dir ~/src/elasticsearch --refresh")]
+    #[command(
+        after_help = "Example:\n  gradle-flaky layout --project-dir ~/src/elasticsearch --refresh"
+    )]
     Layout(LayoutArgs),
 
     /// Print a shell completion script.
-    #[command(after_help = "Example:\n  gradle-flaky completions bash > ~/.local/share/bash-completion/completions/gradle-flaky")]
+    #[command(
+        after_help = "Example:\n  gradle-flaky completions bash > ~/.local/share/bash-completion/completions/gradle-flaky"
+    )]
     Completions(CompletionsArgs),
 }
 
@@ -134,7 +138,12 @@ pub struct SelectionArgs {
     pub base: Option<String>,
 
     /// The muted-tests file, relative to the project dir.
-    #[arg(long, value_name = "FILE", default_value = "muted-tests.yml", env = "FLAKINESS_MUTED_FILE")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "muted-tests.yml",
+        env = "FLAKINESS_MUTED_FILE"
+    )]
     pub muted_file: PathBuf,
 
     /// Re-read the layout from Gradle instead of the cache.
@@ -166,7 +175,12 @@ pub struct BatchingArgs {
     pub suite_timeout: Option<Duration>,
 
     /// Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2.
-    #[arg(long = "cap", value_name = "KIND=N", env = "FLAKINESS_CAPS", value_delimiter = ',')]
+    #[arg(
+        long = "cap",
+        value_name = "KIND=N",
+        env = "FLAKINESS_CAPS",
+        value_delimiter = ','
+    )]
     pub caps: Vec<String>,
 
     /// Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence.
@@ -174,7 +188,12 @@ pub struct BatchingArgs {
     pub detect_rate: Option<String>,
 
     /// Confidence for --detect-rate.
-    #[arg(long, value_name = "C", default_value = "0.95", env = "FLAKINESS_CONFIDENCE")]
+    #[arg(
+        long,
+        value_name = "C",
+        default_value = "0.95",
+        env = "FLAKINESS_CONFIDENCE"
+    )]
     pub confidence: f64,
 }
 
@@ -259,7 +278,12 @@ pub struct PrArgs {
     pub target: Option<Target>,
 
     /// The muted-tests file, relative to the project dir.
-    #[arg(long, value_name = "FILE", default_value = "muted-tests.yml", env = "FLAKINESS_MUTED_FILE")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "muted-tests.yml",
+        env = "FLAKINESS_MUTED_FILE"
+    )]
     pub muted_file: PathBuf,
 
     #[command(flatten)]
@@ -292,19 +316,39 @@ pub struct ManualArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct AgentArgs {
     /// Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated).
-    #[arg(long = "agent", value_name = "KEY=VALUE", env = "FLAKINESS_AGENTS", value_delimiter = ',')]
+    #[arg(
+        long = "agent",
+        value_name = "KEY=VALUE",
+        env = "FLAKINESS_AGENTS",
+        value_delimiter = ','
+    )]
     pub agents: Vec<String>,
 
     /// Step timeout of each batch step, in minutes.
-    #[arg(long, value_name = "MINUTES", default_value_t = 60, env = "FLAKINESS_STEP_TIMEOUT")]
+    #[arg(
+        long,
+        value_name = "MINUTES",
+        default_value_t = 60,
+        env = "FLAKINESS_STEP_TIMEOUT"
+    )]
     pub step_timeout: u32,
 
     /// How agents run gradle-flaky itself (a path or command on the agent).
-    #[arg(long, value_name = "CMD", default_value = "gradle-flaky", env = "FLAKINESS_AGENT_BIN")]
+    #[arg(
+        long,
+        value_name = "CMD",
+        default_value = "gradle-flaky",
+        env = "FLAKINESS_AGENT_BIN"
+    )]
     pub agent_bin: String,
 
     /// Group name of the uploaded steps.
-    #[arg(long, value_name = "NAME", default_value = "flakiness-detection", env = "FLAKINESS_GROUP")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "flakiness-detection",
+        env = "FLAKINESS_GROUP"
+    )]
     pub group: String,
 }
 

@@ -257,19 +257,21 @@ pub struct Command {
 /// Parses a duration written as `90s`, `20m`, `1h`, `1500ms` or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let split = s
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(s.len());
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration: use a whole number with s, m or h, e.g. 90s, 20m, 1h"))?;
+    let n: u64 = num.parse().map_err(|_| {
+        format!("`{s}` is not a duration: use a whole number with s, m or h, e.g. 90s, 20m, 1h")
+    })?;
     let d = match unit {
         "" | "s" => Duration::from_secs(n),
         "ms" => Duration::from_millis(n),
         "m" => Duration::from_secs(n * 60),
         "h" => Duration::from_secs(n * 3600),
-        _ => return Err(format!("`{s}` has an unknown unit `{unit}`: use ms, s, m or h")),
+        _ => {
+            return Err(format!(
+                "`{s}` has an unknown unit `{unit}`: use ms, s, m or h"
+            ))
+        }
     };
     if d.is_zero() {
         return Err(format!("`{s}` must be longer than zero"));
@@ -302,7 +304,10 @@ mod tests {
         }
         assert_eq!(TestKind::parse("test"), TestKind::Unit);
         assert_eq!(TestKind::Unit.key(), "flakiness-detection:unit");
-        assert_eq!(TestKind::JavaRestTest.key(), "flakiness-detection:java-rest");
+        assert_eq!(
+            TestKind::JavaRestTest.key(),
+            "flakiness-detection:java-rest"
+        );
         assert_eq!(TestKind::InternalClusterTest.label(), "integ tests");
         assert_eq!(
             TestKind::Other("slowTest".into()).key(),

@@ -12,4 +12,3 @@ fn main() {
     };
     std::process::exit(exit.code());
 }
-

@@ -1,6 +1,8 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod selection;
+
 use crate::cli::{BuildkiteCommand, Cli, Command};
 use crate::{Error, Exit, Result};
 
@@ -16,7 +18,9 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Upload(_)) => {
             Err(Error::NotImplemented("buildkite upload"))
         }
-        Command::Buildkite(BuildkiteCommand::Wrap(_)) => Err(Error::NotImplemented("buildkite wrap")),
+        Command::Buildkite(BuildkiteCommand::Wrap(_)) => {
+            Err(Error::NotImplemented("buildkite wrap"))
+        }
         Command::Buildkite(BuildkiteCommand::Analyze(_)) => {
             Err(Error::NotImplemented("buildkite analyze"))
         }

@@ -1,0 +1,11 @@
+//! The one integration-test binary. Each area has its own module; `common`
+//! holds the fixture and process helpers they share.
+
+mod common;
+
+mod analyze;
+mod buildkite;
+mod layout;
+mod plan;
+mod run;
+mod select;

@@ -374,6 +374,9 @@ pub enum BuildkiteCommand {
     Wrap(WrapArgs),
     /// The final step: derive each job's outcome, upload flakiness-outcomes.json, annotate.
     Analyze(BuildkiteAnalyzeArgs),
+    /// Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json.
+    #[command(hide = true)]
+    Precompile(PrecompileArgs),
 }
 
 #[derive(Debug, Args)]
@@ -391,6 +394,12 @@ pub struct BuildkiteUploadArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "The status file (written when --kind is given or with --from-env) holds \
+    jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test JVM wrote \
+    */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob.\n\
+    Exit status: 2 for a usage error, otherwise always 0."
+)]
 pub struct WrapArgs {
     /// Where status-<jobId>.json is written.
     #[arg(long, value_name = "DIR", default_value = "flakiness-status")]
@@ -400,9 +409,25 @@ pub struct WrapArgs {
     #[arg(long, value_name = "KIND", default_value = "")]
     pub kind: String,
 
+    /// Stop the command after DURATION (SIGTERM to its process group, SIGKILL 30s later); rc 124.
+    #[arg(long, value_name = "DURATION", env = "FLAKINESS_WRAP_TIMEOUT", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+
+    /// Run the batch in $FLAKINESS_BATCH_<n> (JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does.
+    #[arg(long, conflicts_with_all = ["command", "kind"])]
+    pub from_env: bool,
+
     /// The command to run.
-    #[arg(last = true, required = true, value_name = "CMD")]
+    #[arg(last = true, required_unless_present = "from_env", value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+/// The pre-flight compile gate of an uploaded pipeline (not never-fail: it must go red).
+#[derive(Debug, Args)]
+pub struct PrecompileArgs {
+    /// Stop Gradle after DURATION.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
 }
 
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod buildkite;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -18,9 +19,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Upload(_)) => {
             Err(Error::NotImplemented("buildkite upload"))
         }
-        Command::Buildkite(BuildkiteCommand::Wrap(_)) => {
-            Err(Error::NotImplemented("buildkite wrap"))
-        }
+        Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
+        Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(_)) => {
             Err(Error::NotImplemented("buildkite analyze"))
         }

@@ -1,1 +1,547 @@
-//! See `run`.
+//! The Buildkite sub-pipeline: planned commands → pipeline value (pure), and
+//! the `buildkite-agent` edge (`agent`) that uploads it.
+//!
+//! Shape (reference §6.1.3): one group; an optional `precompile` gate; one step
+//! per kind, fanned out with `parallelism` when the kind has several batches;
+//! the final `flakiness-detection:analyze` step depending on all of them.
+//!
+//! How a batch reaches the agent. Every batch step runs the same fixed command,
+//! `<bin> buildkite wrap --from-env --timeout <inner>`, and the batch itself
+//! travels as JSON in the step's `env` (`FLAKINESS_BATCH_<n>`, picked by
+//! `$BUILDKITE_PARALLEL_JOB`). So test names, file names and YAML paths from a
+//! branch never pass through a shell or `eval` (reference bug §13.11): the argv
+//! is data end to end. One step per kind keeps the reference's step keys,
+//! which consumers of `flakiness-outcomes.json` group by.
+//!
+//! Interpolation. Buildkite expands `$VAR` in the string values of an uploaded
+//! pipeline; its escapes are `$$` and `\$`, and `\\` is kept as is. Every `$`
+//! of every string is written `$$`, so each value reaches the agent verbatim.
+//! That is exact for the JSON in `env` too: JSON text writes a backslash as
+//! `\\` and never writes `\$`, so no backslash can pair with an escaped `$`.
+//! The same holds if the upload interpolated the raw document instead.
+
+pub mod agent;
+pub mod report;
+
+use crate::cli::AgentArgs;
+use crate::domain::Command;
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+
+/// JUnit XML of a batch job; also matches REST loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
+pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
+pub const STATUS_DIR: &str = "flakiness-status";
+pub const STATUS_GLOB: &str = "flakiness-status/*.json";
+pub const OUTCOMES_FILE: &str = "flakiness-outcomes.json";
+pub const SKIPPED_FILE: &str = "flakiness-skipped.json";
+pub const PRECOMPILE_FILE: &str = "flakiness-precompile.json";
+pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
+pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
+/// Env var prefix of a batch job's `JobSpec`; the suffix is `$BUILDKITE_PARALLEL_JOB`.
+pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
+/// Env var of the precompile step's `JobSpec`.
+pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
+/// Env var of the analyze step: the batch jobs it should find status files for.
+pub const EXPECTED_ENV: &str = "FLAKINESS_EXPECTED_JOBS";
+/// The inner timeout is the step timeout minus this, so the wrapper outlives its command.
+pub const GRACE_MINUTES: u32 = 2;
+const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
+const ANALYZE_TIMEOUT_MIN: u32 = 10;
+
+/// How steps run on agents (from `AgentArgs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentConfig {
+    /// Agent selector of the batch steps, in the order given.
+    pub agents: Vec<(String, String)>,
+    /// Step timeout of each batch step.
+    pub step_timeout_min: u32,
+    /// How an agent's shell runs gradle-flaky (shell text, e.g. `./bin/gradle-flaky`).
+    pub bin: String,
+    pub group: String,
+}
+
+impl AgentConfig {
+    pub fn from_args(args: &AgentArgs) -> Result<AgentConfig> {
+        let agents = args
+            .agents
+            .iter()
+            .filter(|a| !a.trim().is_empty())
+            .map(|a| match a.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() && !k.contains('$') => {
+                    Ok((k.trim().to_string(), v.trim().to_string()))
+                }
+                _ => Err(Error::input(
+                    format!("--agent {a}"),
+                    "expected KEY=VALUE, e.g. queue=flaky-tests",
+                )),
+            })
+            .collect::<Result<_>>()?;
+        if args.step_timeout < 1 {
+            return Err(Error::usage("--step-timeout must be at least 1 minute"));
+        }
+        if args.agent_bin.trim().is_empty() {
+            return Err(Error::usage("--agent-bin must not be empty"));
+        }
+        Ok(AgentConfig {
+            agents,
+            step_timeout_min: args.step_timeout,
+            bin: args.agent_bin.trim().to_string(),
+            group: args.group.clone(),
+        })
+    }
+
+    /// The wrapper's own timeout: the step's minus the grace, at least a minute.
+    pub fn inner_timeout_min(&self) -> u32 {
+        inner_timeout(self.step_timeout_min)
+    }
+}
+
+fn inner_timeout(step_min: u32) -> u32 {
+    step_min.saturating_sub(GRACE_MINUTES).max(1)
+}
+
+/// What one job runs, carried as JSON in its step's `env`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobSpec {
+    /// The batch's kind (recorded in the status file); empty for the precompile gate.
+    #[serde(default)]
+    pub kind: String,
+    /// The Gradle invocation.
+    pub argv: Vec<String>,
+    /// REST batches loop natively: `gradle-flaky repeat --times N -- argv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<u32>,
+    /// The Gradle build's directory, relative to the checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+}
+
+impl JobSpec {
+    pub fn for_command(command: &Command, dir: Option<PathBuf>) -> JobSpec {
+        JobSpec {
+            kind: command.kind.as_str().to_string(),
+            argv: command.argv.clone(),
+            repeat: command.kind.is_rest().then_some(command.rest_loops),
+            dir,
+        }
+    }
+
+    /// The argv to run, given how to invoke this very binary (`self_exe`).
+    pub fn argv_to_run(&self, self_exe: &str) -> Vec<String> {
+        match self.repeat {
+            Some(times) => [self_exe, "repeat", "--times", &times.to_string(), "--"]
+                .iter()
+                .map(|s| s.to_string())
+                .chain(self.argv.iter().cloned())
+                .collect(),
+            None => self.argv.clone(),
+        }
+    }
+
+    /// Reads the spec from env var `name`.
+    pub fn from_env_value(name: &str, value: Option<String>) -> Result<JobSpec> {
+        let value = value.ok_or_else(|| {
+            Error::usage(format!(
+                "${name} is not set: is this step from `gradle-flaky buildkite upload`?"
+            ))
+        })?;
+        let spec: JobSpec = serde_json::from_str(&value)
+            .map_err(|e| Error::input(format!("${name}"), e.to_string()))?;
+        if spec.argv.is_empty() {
+            return Err(Error::input(
+                format!("${name}"),
+                "the batch has an empty argv",
+            ));
+        }
+        Ok(spec)
+    }
+}
+
+/// A batch step's jobs, for the analyze step to notice missing status files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpectedStep {
+    pub step_key: String,
+    pub kind: String,
+    pub label: String,
+    pub jobs: u32,
+}
+
+/// Everything a pipeline is built from.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineInput<'a> {
+    pub commands: &'a [Command],
+    /// The pre-flight compile invocation (Gradle program and compile tasks);
+    /// empty: no gate.
+    pub compile: Vec<String>,
+    /// The Gradle build's directory relative to the checkout, when not the checkout itself.
+    pub dir: Option<PathBuf>,
+    /// Some tests were found but cannot run (listed in `flakiness-skipped.json`):
+    /// the analyze step must run even with no batch.
+    pub has_not_applicable: bool,
+}
+
+/// The pipeline to upload, or `None` when there is nothing to run or report.
+pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
+    let groups = group_by_key(input.commands);
+    if groups.is_empty() && !input.has_not_applicable {
+        return None;
+    }
+    let gate = !input.compile.is_empty() && !groups.is_empty();
+    let mut steps = Vec::new();
+    if gate {
+        steps.push(precompile_step(input, cfg));
+    }
+    let mut expected = Vec::new();
+    for (key, batches) in &groups {
+        steps.push(batch_step(key, batches, input, cfg, gate));
+        expected.push(ExpectedStep {
+            step_key: key.clone(),
+            kind: batches[0].kind.as_str().to_string(),
+            label: batches[0].label.clone(),
+            jobs: batches.len() as u32,
+        });
+    }
+    steps.push(analyze_step(&steps, &expected, cfg));
+    let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
+    Some(escape_interpolation(pipeline))
+}
+
+/// Commands grouped by step key, in order of first appearance (one group per kind).
+fn group_by_key(commands: &[Command]) -> Vec<(String, Vec<&Command>)> {
+    let mut groups: Vec<(String, Vec<&Command>)> = Vec::new();
+    for c in commands {
+        match groups.iter_mut().find(|(k, _)| *k == c.key) {
+            Some((_, batch)) => batch.push(c),
+            None => groups.push((c.key.clone(), vec![c])),
+        }
+    }
+    groups
+}
+
+fn batch_step(
+    key: &str,
+    batches: &[&Command],
+    input: &PipelineInput,
+    cfg: &AgentConfig,
+    gate: bool,
+) -> Value {
+    let mut step = common_fields(
+        &batches[0].label,
+        key,
+        format!(
+            "{} buildkite wrap --from-env --timeout {}m",
+            cfg.bin,
+            cfg.inner_timeout_min()
+        ),
+        cfg.step_timeout_min,
+        &cfg.agents,
+    );
+    step.insert("artifact_paths".into(), json!([XML_GLOB, STATUS_GLOB]));
+    step.insert("retry".into(), no_retry());
+    if batches.len() > 1 {
+        step.insert("parallelism".into(), json!(batches.len()));
+    }
+    let env: Map<String, Value> = batches
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let spec = JobSpec::for_command(c, input.dir.clone());
+            (format!("{BATCH_ENV}{i}"), Value::String(env_json(&spec)))
+        })
+        .collect();
+    step.insert("env".into(), Value::Object(env));
+    if gate {
+        step.insert(
+            "depends_on".into(),
+            json!([{ "step": PRECOMPILE_KEY, "allow_failure": false }]),
+        );
+    }
+    Value::Object(step)
+}
+
+/// The gate: not never-fail, so a compile error fails it and Buildkite skips the batches.
+fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
+    let spec = JobSpec {
+        kind: String::new(),
+        argv: input.compile.clone(),
+        repeat: None,
+        dir: input.dir.clone(),
+    };
+    let mut step = common_fields(
+        "precompile",
+        PRECOMPILE_KEY,
+        format!(
+            "{} buildkite precompile --timeout {}m",
+            cfg.bin,
+            inner_timeout(PRECOMPILE_TIMEOUT_MIN)
+        ),
+        PRECOMPILE_TIMEOUT_MIN,
+        &cfg.agents,
+    );
+    step.insert("artifact_paths".into(), json!(PRECOMPILE_FILE));
+    step.insert("retry".into(), no_retry());
+    step.insert("env".into(), json!({ PRECOMPILE_ENV: env_json(&spec) }));
+    Value::Object(step)
+}
+
+/// The final step. It runs on the batch agents (which have gradle-flaky), not
+/// on the pipeline default as the reference's Node-based step did.
+fn analyze_step(before: &[Value], expected: &[ExpectedStep], cfg: &AgentConfig) -> Value {
+    let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
+    let mut step = common_fields(
+        "flakiness report",
+        ANALYZE_KEY,
+        format!(
+            "{bin} buildkite wrap --timeout {inner}m -- {bin} buildkite analyze",
+            bin = cfg.bin
+        ),
+        ANALYZE_TIMEOUT_MIN,
+        &cfg.agents,
+    );
+    step.insert("artifact_paths".into(), json!(OUTCOMES_FILE));
+    let depends: Vec<Value> = before
+        .iter()
+        .map(|s| json!({ "step": s["key"], "allow_failure": true }))
+        .collect();
+    step.insert("depends_on".into(), Value::Array(depends));
+    step.insert("retry".into(), no_retry());
+    step.insert("env".into(), json!({ EXPECTED_ENV: env_json(&expected) }));
+    Value::Object(step)
+}
+
+fn common_fields(
+    label: &str,
+    key: &str,
+    command: String,
+    timeout_min: u32,
+    agents: &[(String, String)],
+) -> Map<String, Value> {
+    let mut step = Map::new();
+    step.insert("label".into(), json!(label));
+    step.insert("key".into(), json!(key));
+    step.insert("command".into(), json!(command));
+    step.insert("timeout_in_minutes".into(), json!(timeout_min));
+    if !agents.is_empty() {
+        let agents: Map<String, Value> =
+            agents.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        step.insert("agents".into(), Value::Object(agents));
+    }
+    step
+}
+
+/// Re-running is the point: smart retry would skip tests that already passed.
+fn no_retry() -> Value {
+    json!({ "automatic": false })
+}
+
+/// JSON for an env value (`$` is escaped with the rest of the pipeline).
+pub fn env_json<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).expect("plain data serializes")
+}
+
+/// Writes every `$` of every string value as `$$`, Buildkite's escape.
+fn escape_interpolation(value: Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(s.replace('$', "$$")),
+        Value::Array(items) => Value::Array(items.into_iter().map(escape_interpolation).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, escape_interpolation(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TestKind;
+
+    fn cfg() -> AgentConfig {
+        AgentConfig {
+            agents: vec![("queue".into(), "flaky".into())],
+            step_timeout_min: 60,
+            bin: "gradle-flaky".into(),
+            group: "flakiness-detection".into(),
+        }
+    }
+
+    fn cmd(kind: TestKind, argv: &[&str]) -> Command {
+        Command {
+            label: kind.label(),
+            key: kind.key(),
+            iterations: 1,
+            rest_loops: if kind.is_rest() { 10 } else { 1 },
+            kind,
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn steps(p: &Value) -> &Vec<Value> {
+        p["steps"][0]["steps"].as_array().unwrap()
+    }
+
+    #[test]
+    fn nothing_to_run_or_report_uploads_nothing() {
+        let input = PipelineInput::default();
+        assert_eq!(pipeline(&input, &cfg()), None);
+    }
+
+    #[test]
+    fn only_not_applicable_tests_give_a_lone_analyze_step() {
+        let input = PipelineInput {
+            has_not_applicable: true,
+            compile: vec!["gradle".into(), "x".into()],
+            ..Default::default()
+        };
+        let p = pipeline(&input, &cfg()).unwrap();
+        let steps = steps(&p);
+        assert_eq!(steps.len(), 1);
+        assert_eq!(steps[0]["key"], ANALYZE_KEY);
+        assert_eq!(steps[0]["depends_on"], json!([]));
+    }
+
+    #[test]
+    fn several_batches_of_a_kind_fan_out_with_parallelism() {
+        let commands = vec![
+            cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"]),
+            cmd(TestKind::Unit, &["gradle", ":b:test", "--tests", "B"]),
+            cmd(
+                TestKind::JavaRestTest,
+                &["gradle", ":c:javaRestTest", "--rerun"],
+            ),
+        ];
+        let input = PipelineInput {
+            commands: &commands,
+            ..Default::default()
+        };
+        let p = pipeline(&input, &cfg()).unwrap();
+        let steps = steps(&p);
+        assert_eq!(steps.len(), 3);
+        assert_eq!(steps[0]["parallelism"], 2);
+        assert_eq!(
+            steps[0]["command"],
+            "gradle-flaky buildkite wrap --from-env --timeout 58m"
+        );
+        let spec: JobSpec =
+            serde_json::from_str(steps[0]["env"]["FLAKINESS_BATCH_1"].as_str().unwrap()).unwrap();
+        assert_eq!(spec.argv, ["gradle", ":b:test", "--tests", "B"]);
+        assert_eq!(spec.repeat, None);
+        assert!(steps[1].get("parallelism").is_none());
+        let rest: JobSpec =
+            serde_json::from_str(steps[1]["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
+        assert_eq!(rest.repeat, Some(10));
+        assert_eq!(
+            steps[2]["depends_on"],
+            json!([
+                { "step": "flakiness-detection:unit", "allow_failure": true },
+                { "step": "flakiness-detection:java-rest", "allow_failure": true }
+            ])
+        );
+    }
+
+    #[test]
+    fn the_compile_gate_comes_first_and_batches_hard_depend_on_it() {
+        let commands = vec![cmd(TestKind::Unit, &["gradle", ":a:test"])];
+        let input = PipelineInput {
+            commands: &commands,
+            compile: vec!["gradle".into(), ":a:compileTestJava".into()],
+            ..Default::default()
+        };
+        let p = pipeline(&input, &cfg()).unwrap();
+        let steps = steps(&p);
+        assert_eq!(steps[0]["key"], PRECOMPILE_KEY);
+        assert_eq!(
+            steps[0]["command"],
+            "gradle-flaky buildkite precompile --timeout 28m"
+        );
+        assert_eq!(
+            steps[1]["depends_on"],
+            json!([{ "step": PRECOMPILE_KEY, "allow_failure": false }])
+        );
+        assert_eq!(steps[2]["depends_on"][0]["step"], PRECOMPILE_KEY);
+    }
+
+    #[test]
+    fn every_dollar_is_escaped_for_buildkite() {
+        let commands = vec![cmd(
+            TestKind::YamlRestTestSuite,
+            &[
+                "gradle",
+                "-Dtests.rest.suite=x/40_$(touch pwned)",
+                "a\\$HOME`'\"",
+            ],
+        )];
+        let mut c = cfg();
+        c.bin = "$HOME/bin/gradle-flaky".into();
+        let input = PipelineInput {
+            commands: &commands,
+            ..Default::default()
+        };
+        let p = pipeline(&input, &c).unwrap();
+        let env = steps(&p)[0]["env"]["FLAKINESS_BATCH_0"].as_str().unwrap();
+        assert!(env.contains("40_$$(touch pwned)"), "{env}");
+        assert!(env.contains(r#"a\\$$HOME"#), "{env}");
+        let spec: JobSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
+        assert_eq!(spec.argv[1], "-Dtests.rest.suite=x/40_$(touch pwned)");
+        assert_eq!(spec.argv[2], "a\\$HOME`'\"");
+        assert_eq!(
+            steps(&p)[0]["command"],
+            "$$HOME/bin/gradle-flaky buildkite wrap --from-env --timeout 58m"
+        );
+    }
+
+    #[test]
+    fn rest_batches_run_through_the_native_repeat_loop() {
+        let spec = JobSpec {
+            kind: "javaRestTest".into(),
+            argv: vec!["gradle".into(), ":a:javaRestTest".into()],
+            repeat: Some(3),
+            dir: None,
+        };
+        assert_eq!(
+            spec.argv_to_run("/bin/gf"),
+            [
+                "/bin/gf",
+                "repeat",
+                "--times",
+                "3",
+                "--",
+                "gradle",
+                ":a:javaRestTest"
+            ]
+        );
+    }
+
+    #[test]
+    fn agent_selectors_must_be_key_value() {
+        let mut args = AgentArgs {
+            step_timeout: 30,
+            agent_bin: "gf".into(),
+            group: "g".into(),
+            ..Default::default()
+        };
+        args.agents = vec!["queue=x".into(), " os = linux ".into()];
+        let c = AgentConfig::from_args(&args).unwrap();
+        assert_eq!(
+            c.agents,
+            [
+                ("queue".to_string(), "x".to_string()),
+                ("os".into(), "linux".into())
+            ]
+        );
+        assert_eq!(c.inner_timeout_min(), 28);
+        args.agents = vec!["queue".into()];
+        assert!(AgentConfig::from_args(&args).is_err());
+        args.agents = vec![];
+        args.step_timeout = 2;
+        assert_eq!(
+            AgentConfig::from_args(&args).unwrap().inner_timeout_min(),
+            1
+        );
+    }
+}

@@ -1,1 +1,318 @@
-//! Integration tests: buildkite.
+//! Integration tests: buildkite (wrap, upload, analyze, pr, manual).
+//!
+//! Buildkite itself is played by a recording `buildkite-agent` stand-in on PATH
+//! (a shell script): it records each call's argv and stdin, keeps artifacts in
+//! a folder and serves `artifact download` from it. Gradle is never mocked.
+
+use crate::common::{gradle_flaky, run, text};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const STANDIN: &str = r#"#!/bin/sh
+# buildkite-agent stand-in for gradle-flaky's tests: records argv and stdin,
+# keeps artifacts per job under $BK_ARTIFACTS/<job id>/, meta-data under $BK_LOG/meta/.
+n=$(cat "$BK_LOG/.n" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "$BK_LOG/.n"
+call="$BK_LOG/$(printf %04d "$n")"
+printf '%s\n' "$@" > "$call.argv"
+case "$1 $2" in
+  "pipeline upload"|"annotate "*) cat > "$call.stdin" ;;
+  "artifact upload")
+    mkdir -p "$BK_ARTIFACTS/$BUILDKITE_JOB_ID"
+    find . -type f | sed 's|^\./||' | while IFS= read -r f; do
+      case "$f" in $3) mkdir -p "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$(dirname "$f")"
+                     cp "$f" "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$f" ;; esac
+    done ;;
+  "artifact download")
+    glob=$3 dest=$4
+    if [ "$5" = "--step" ]; then jobs=$6; else jobs=$(ls "$BK_ARTIFACTS"); fi
+    for job in $jobs; do
+      [ -d "$BK_ARTIFACTS/$job" ] || continue
+      (cd "$BK_ARTIFACTS/$job" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
+        case "$f" in $glob) mkdir -p "$dest/$(dirname "$f")"; cp "$BK_ARTIFACTS/$job/$f" "$dest/$f"
+                            echo "$f" >> "$call.hits" ;; esac
+      done
+    done
+    [ -s "$call.hits" ] || { echo "No artifacts found" >&2; exit 1; } ;;
+  "meta-data exists") [ -f "$BK_LOG/meta/$3" ] || exit 100 ;;
+  "meta-data set") mkdir -p "$BK_LOG/meta"; printf '%s' "$4" > "$BK_LOG/meta/$3" ;;
+esac
+exit 0
+"#;
+
+/// A Buildkite stand-in: the script, its call log and its artifact store.
+pub struct Buildkite {
+    dir: tempfile::TempDir,
+}
+
+/// One recorded `buildkite-agent` call.
+#[derive(Debug)]
+pub struct Call {
+    pub argv: Vec<String>,
+    pub stdin: String,
+}
+
+impl Buildkite {
+    pub fn new() -> Buildkite {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["bin", "log", "artifacts"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        let bin = dir.path().join("bin/buildkite-agent");
+        std::fs::write(&bin, STANDIN).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Buildkite { dir }
+    }
+
+    pub fn artifacts(&self) -> PathBuf {
+        self.dir.path().join("artifacts")
+    }
+
+    /// Puts the stand-in first on PATH of `cmd`, in a Buildkite job `job_id`.
+    pub fn job<'a>(&self, cmd: &'a mut Command, job_id: &str) -> &'a mut Command {
+        let path = format!(
+            "{}:{}",
+            self.dir.path().join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        cmd.env("PATH", path)
+            .env("BK_LOG", self.dir.path().join("log"))
+            .env("BK_ARTIFACTS", self.artifacts())
+            .env("BUILDKITE", "true")
+            .env("CI", "true")
+            .env("BUILDKITE_JOB_ID", job_id)
+    }
+
+    /// Every call so far, in order.
+    pub fn calls(&self) -> Vec<Call> {
+        let log = self.dir.path().join("log");
+        let mut names: Vec<_> = std::fs::read_dir(&log)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".argv"))
+            .collect();
+        names.sort();
+        names
+            .iter()
+            .map(|n| {
+                let stem = n.trim_end_matches(".argv");
+                let argv = std::fs::read_to_string(log.join(n)).unwrap();
+                Call {
+                    argv: argv.lines().map(String::from).collect(),
+                    stdin: std::fs::read_to_string(log.join(format!("{stem}.stdin")))
+                        .unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    /// The calls whose argv starts with `prefix`.
+    pub fn calls_of(&self, prefix: &[&str]) -> Vec<Call> {
+        self.calls()
+            .into_iter()
+            .filter(|c| {
+                c.argv
+                    .iter()
+                    .map(String::as_str)
+                    .take(prefix.len())
+                    .eq(prefix.iter().copied())
+            })
+            .collect()
+    }
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// `buildkite wrap` in `dir` as job `job_id` of step `flakiness-detection:unit`.
+fn wrap_cmd(bk: &Buildkite, dir: &Path, job_id: &str, args: &[&str]) -> Command {
+    let mut cmd = gradle_flaky();
+    bk.job(&mut cmd, job_id)
+        .current_dir(dir)
+        .env("BUILDKITE_STEP_KEY", "flakiness-detection:unit")
+        .env("BUILDKITE_LABEL", "unit tests")
+        .args(["buildkite", "wrap"])
+        .args(args);
+    cmd
+}
+
+#[test]
+fn wrap_records_a_failure_annotates_it_and_exits_zero() {
+    let bk = Buildkite::new();
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&mut wrap_cmd(
+        &bk,
+        dir.path(),
+        "job-7",
+        &["--kind", "unit", "--", "sh", "-c", "exit 7"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let status = read_json(&dir.path().join("flakiness-status/status-job-7.json"));
+    assert_eq!(status["rc"], 7);
+    assert_eq!(status["kind"], "unit");
+    assert_eq!(status["stepKey"], "flakiness-detection:unit");
+    assert_eq!(status["infraSubtype"], "");
+    let notes = bk.calls_of(&["annotate"]);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(
+        notes[0].argv,
+        [
+            "annotate",
+            "--style",
+            "warning",
+            "--context",
+            "flakiness-detection:unit-failures",
+            "--append"
+        ]
+    );
+    assert_eq!(
+        notes[0].stdin,
+        "[unit tests] (job job-7) exited with 7 - see job log"
+    );
+}
+
+#[test]
+fn wrap_stops_a_command_at_its_timeout_with_rc_124() {
+    let bk = Buildkite::new();
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&mut wrap_cmd(
+        &bk,
+        dir.path(),
+        "job-t",
+        &["--kind", "unit", "--timeout", "1s", "--", "sleep", "30"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let status = read_json(&dir.path().join("flakiness-status/status-job-t.json"));
+    assert_eq!(status["rc"], 124);
+    assert_eq!(status["timeoutSec"], 1);
+    assert_eq!(
+        bk.calls_of(&["annotate"])[0].stdin,
+        "[unit tests] (job job-t) timed out after 1s (rc=124) - see job log"
+    );
+}
+
+#[test]
+fn wrap_reports_oom_only_for_heap_dumps_of_this_run() {
+    let bk = Buildkite::new();
+    let dir = tempfile::tempdir().unwrap();
+    let dump = "mkdir -p p/build/heapdump && touch p/build/heapdump/java_pid1.hprof && exit 1";
+    run(&mut wrap_cmd(
+        &bk,
+        dir.path(),
+        "job-oom",
+        &["--kind", "javaRestTest", "--", "sh", "-c", dump],
+    ));
+    let status = read_json(&dir.path().join("flakiness-status/status-job-oom.json"));
+    assert_eq!(
+        (status["rc"].as_i64(), status["infraSubtype"].as_str()),
+        (Some(1), Some("oom"))
+    );
+
+    // The same dump, older than the run, belongs to someone else.
+    let old = "touch -d 2020-01-01 p/build/heapdump/java_pid1.hprof";
+    assert!(Command::new("sh")
+        .args(["-c", old])
+        .current_dir(dir.path())
+        .status()
+        .unwrap()
+        .success());
+    run(&mut wrap_cmd(
+        &bk,
+        dir.path(),
+        "job-old",
+        &["--kind", "javaRestTest", "--", "sh", "-c", "exit 1"],
+    ));
+    let status = read_json(&dir.path().join("flakiness-status/status-job-old.json"));
+    assert_eq!(status["infraSubtype"], "");
+}
+
+#[test]
+fn wrap_forwards_sigterm_to_the_command_and_still_writes_its_status() {
+    let bk = Buildkite::new();
+    let dir = tempfile::tempdir().unwrap();
+    let script = "trap 'echo term > seen; exit 143' TERM; touch ready; while :; do sleep 0.1; done";
+    let mut child = wrap_cmd(
+        &bk,
+        dir.path(),
+        "job-c",
+        &["--kind", "unit", "--", "sh", "-c", script],
+    )
+    .spawn()
+    .unwrap();
+    let ready = dir.path().join("ready");
+    for _ in 0..200 {
+        if ready.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(ready.exists(), "the wrapped command never started");
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        dir.path().join("seen").exists(),
+        "SIGTERM was not forwarded"
+    );
+    let status = read_json(&dir.path().join("flakiness-status/status-job-c.json"));
+    assert_eq!(status["rc"], 143);
+    assert_eq!(status["cancelled"], true);
+}
+
+#[test]
+fn wrap_runs_the_batch_of_its_parallel_job_from_the_env() {
+    let bk = Buildkite::new();
+    let dir = tempfile::tempdir().unwrap();
+    let batch = |word: &str| format!(r#"{{"kind":"unit","argv":["sh","-c","echo {word} > ran"]}}"#);
+    let out = run(wrap_cmd(&bk, dir.path(), "job-p", &["--from-env"])
+        .env("BUILDKITE_PARALLEL_JOB", "1")
+        .env("FLAKINESS_BATCH_0", batch("zero"))
+        .env("FLAKINESS_BATCH_1", batch("one")));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("ran")).unwrap(),
+        "one\n"
+    );
+    let status = read_json(&dir.path().join("flakiness-status/status-job-p.json"));
+    assert_eq!(
+        (status["kind"].as_str(), status["parallelJob"].as_u64()),
+        (Some("unit"), Some(1))
+    );
+}
+
+#[test]
+fn wrap_rejects_a_missing_batch_before_running_anything() {
+    let bk = Buildkite::new();
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&mut wrap_cmd(&bk, dir.path(), "job-x", &["--from-env"]));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("FLAKINESS_BATCH_0"));
+    assert!(!dir.path().join("flakiness-status").exists());
+}
+
+#[test]
+fn wrap_hands_the_terminal_to_its_command_under_a_pty() {
+    // Buildkite runs jobs in a PTY. A command in a background process group that
+    // touches the terminal is stopped by SIGTTOU (the reference's Gradle hang);
+    // `stty -echo` does exactly that, so it only finishes if it got the terminal.
+    let dir = tempfile::tempdir().unwrap();
+    let wrap = format!(
+        "{} buildkite wrap --kind unit --timeout 20s -- stty -echo",
+        shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky"))
+    );
+    let mut script = Command::new("script");
+    script
+        .args(["-qec", &wrap, "/dev/null"])
+        .current_dir(dir.path());
+    let out = run(script.env_remove("BUILDKITE_JOB_ID"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let status = read_json(&dir.path().join("flakiness-status/status-local.json"));
+    assert_eq!(
+        status["rc"], 0,
+        "stty was stopped (rc 124 = it hung until the timeout)"
+    );
+}

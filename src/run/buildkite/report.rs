@@ -1,0 +1,1 @@
+//! The final analyze step, pure part.

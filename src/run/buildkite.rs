@@ -385,6 +385,112 @@ mod tests {
         p["steps"][0]["steps"].as_array().unwrap()
     }
 
+    /// Buildkite's published pipeline schema.
+    fn schema_errors(p: &Value) -> Vec<String> {
+        let schema: Value = serde_json::from_str(include_str!(
+            "../../tests/data/buildkite/pipeline-schema.json"
+        ))
+        .unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        validator
+            .iter_errors(p)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect()
+    }
+
+    /// Builds a pipeline and checks it against the schema.
+    fn valid_pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Value {
+        let p = pipeline(input, cfg).expect("a pipeline");
+        let errors = schema_errors(&p);
+        assert!(errors.is_empty(), "invalid pipeline: {errors:#?}\n{p:#}");
+        p
+    }
+
+    #[test]
+    fn the_schema_check_catches_an_invalid_pipeline() {
+        let empty_group = json!({ "steps": [ { "group": "g", "steps": [] } ] });
+        assert!(!schema_errors(&empty_group).is_empty());
+        let bad_parallelism = json!({ "steps": [ { "command": "x", "parallelism": "2" } ] });
+        assert!(!schema_errors(&bad_parallelism).is_empty());
+    }
+
+    #[test]
+    fn pipelines_match_their_snapshots() {
+        let commands = vec![
+            cmd(
+                TestKind::Unit,
+                &[
+                    "./gradlew",
+                    "-Dtests.iters=100",
+                    ":server:test",
+                    "--tests",
+                    "org.example.ATests",
+                ],
+            ),
+            cmd(
+                TestKind::Unit,
+                &[
+                    "./gradlew",
+                    "-Dtests.iters=100",
+                    ":server:test",
+                    "--tests",
+                    "org.example.BTests",
+                ],
+            ),
+            cmd(
+                TestKind::InternalClusterTest,
+                &[
+                    "./gradlew",
+                    "-Dtests.iters=20",
+                    ":server:internalClusterTest",
+                    "--tests",
+                    "org.example.CIT",
+                ],
+            ),
+            cmd(
+                TestKind::YamlRestTestSuite,
+                &[
+                    "./gradlew",
+                    ":m:yamlRestTest",
+                    "--rerun",
+                    "-Dtests.rest.suite.:m:yamlRestTest=p/40_$(touch pwned)",
+                ],
+            ),
+        ];
+        let input = PipelineInput {
+            commands: &commands,
+            compile: vec![
+                "./gradlew".into(),
+                ":m:compileYamlRestTestJava".into(),
+                ":server:compileTestJava".into(),
+            ],
+            dir: None,
+            has_not_applicable: true,
+        };
+        insta::assert_json_snapshot!("gated_fan_out", valid_pipeline(&input, &cfg()));
+
+        let single = vec![cmd(
+            TestKind::JavaRestTest,
+            &[
+                "gradle",
+                ":qa:javaRestTest",
+                "--tests",
+                "org.example.DIT",
+                "--rerun",
+            ],
+        )];
+        let plain = AgentConfig {
+            agents: vec![],
+            ..cfg()
+        };
+        let input = PipelineInput {
+            commands: &single,
+            dir: Some("build-root".into()),
+            ..Default::default()
+        };
+        insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+    }
+
     #[test]
     fn nothing_to_run_or_report_uploads_nothing() {
         let input = PipelineInput::default();
@@ -398,7 +504,7 @@ mod tests {
             compile: vec!["gradle".into(), "x".into()],
             ..Default::default()
         };
-        let p = pipeline(&input, &cfg()).unwrap();
+        let p = valid_pipeline(&input, &cfg());
         let steps = steps(&p);
         assert_eq!(steps.len(), 1);
         assert_eq!(steps[0]["key"], ANALYZE_KEY);
@@ -419,7 +525,7 @@ mod tests {
             commands: &commands,
             ..Default::default()
         };
-        let p = pipeline(&input, &cfg()).unwrap();
+        let p = valid_pipeline(&input, &cfg());
         let steps = steps(&p);
         assert_eq!(steps.len(), 3);
         assert_eq!(steps[0]["parallelism"], 2);
@@ -452,7 +558,7 @@ mod tests {
             compile: vec!["gradle".into(), ":a:compileTestJava".into()],
             ..Default::default()
         };
-        let p = pipeline(&input, &cfg()).unwrap();
+        let p = valid_pipeline(&input, &cfg());
         let steps = steps(&p);
         assert_eq!(steps[0]["key"], PRECOMPILE_KEY);
         assert_eq!(
@@ -482,7 +588,7 @@ mod tests {
             commands: &commands,
             ..Default::default()
         };
-        let p = pipeline(&input, &c).unwrap();
+        let p = valid_pipeline(&input, &c);
         let env = steps(&p)[0]["env"]["FLAKINESS_BATCH_0"].as_str().unwrap();
         assert!(env.contains("40_$$(touch pwned)"), "{env}");
         assert!(env.contains(r#"a\\$$HOME"#), "{env}");

@@ -1,6 +1,7 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod layout;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -25,10 +26,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
             Err(Error::NotImplemented("buildkite analyze"))
         }
         Command::Repeat(_) => Err(Error::NotImplemented("repeat")),
-        Command::Layout(_) => {
-            let _ = global;
-            Err(Error::NotImplemented("layout"))
-        }
+        Command::Layout(args) => layout::run(global, &args),
         Command::Completions(_) => Err(Error::NotImplemented("completions")),
     }
 }

@@ -1,6 +1,7 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod completions;
 pub mod layout;
 pub mod selection;
 
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         }
         Command::Repeat(_) => Err(Error::NotImplemented("repeat")),
         Command::Layout(args) => layout::run(global, &args),
-        Command::Completions(_) => Err(Error::NotImplemented("completions")),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man => completions::run_man(),
     }
 }

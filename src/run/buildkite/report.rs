@@ -1,1 +1,1 @@
-//! The final analyze step, pure part.
+//! The final analyze step, pure part (built once the analyzer lands).

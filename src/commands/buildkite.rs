@@ -3,8 +3,12 @@
 //! supervised by `run::wrap`, outcomes derived by `run::buildkite::report`.
 
 use crate::cli::{PrecompileArgs, WrapArgs};
+use crate::domain::{Command, Unresolved};
 use crate::run::buildkite::agent::Agent;
-use crate::run::buildkite::{JobSpec, BATCH_ENV, PRECOMPILE_ENV, PRECOMPILE_FILE};
+use crate::run::buildkite::{
+    self, AgentConfig, JobSpec, PipelineInput, BATCH_ENV, PRECOMPILE_ENV, PRECOMPILE_FILE,
+    SKIPPED_FILE,
+};
 use crate::run::wrap::{self, JobEnv};
 use crate::{Error, Exit, Result};
 use std::path::{Path, PathBuf};
@@ -101,5 +105,78 @@ fn write_precompile_marker(path: &Path) {
     let marker = r#"{"outcome":"build_failed","reason":"precompile"}"#;
     if let Err(e) = std::fs::write(path, marker) {
         eprintln!("gradle-flaky: could not write {}: {e}", path.display());
+    }
+}
+
+/// A selection, planned and ready to upload.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    pub commands: Vec<Command>,
+    /// Gradle program and compile tasks of the gate (empty: no gate).
+    pub compile: Vec<String>,
+    pub not_applicable: Vec<Unresolved>,
+    /// The build's directory relative to the checkout.
+    pub dir: Option<PathBuf>,
+}
+
+/// Prints (`dry_run`) or uploads the pipeline of `prepared`. Not-applicable
+/// tests go to `flakiness-skipped.json`, uploaded as an artifact here so the
+/// report finds it whatever the calling step's `artifact_paths` say
+/// (reference bug §13.26). A second upload in one build is skipped: the
+/// step keys would clash (§13.13).
+pub fn publish(prepared: &Prepared, cfg: &AgentConfig, dry_run: bool) -> Result<Exit> {
+    let input = PipelineInput {
+        commands: &prepared.commands,
+        compile: prepared.compile.clone(),
+        dir: prepared.dir.clone(),
+        has_not_applicable: !prepared.not_applicable.is_empty(),
+    };
+    let Some(pipeline) = buildkite::pipeline(&input, cfg) else {
+        eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
+        return Ok(Exit::Clean);
+    };
+    let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
+    if dry_run {
+        println!("{json}");
+        return Ok(Exit::Clean);
+    }
+    let agent = Agent::default();
+    let guard = format!("{}:uploaded", cfg.group);
+    if agent.meta_data_exists(&guard).unwrap_or(false) {
+        eprintln!("gradle-flaky: this build already has the {} steps (meta-data {guard}); not uploading again", cfg.group);
+        return Ok(Exit::Clean);
+    }
+    if !prepared.not_applicable.is_empty() {
+        let json = serde_json::to_string(&prepared.not_applicable).expect("entries serialize");
+        std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;
+        if let Err(e) = agent.artifact_upload(SKIPPED_FILE) {
+            eprintln!("gradle-flaky: could not upload {SKIPPED_FILE}; the report will miss the not-applicable tests: {e}");
+        }
+    }
+    eprintln!(
+        "gradle-flaky: uploading {} batch(es) in {} step(s)",
+        prepared.commands.len(),
+        pipeline["steps"][0]["steps"].as_array().map_or(0, Vec::len)
+    );
+    agent.pipeline_upload(&json)?;
+    if let Err(e) = agent.meta_data_set(&guard, &env("BUILDKITE_JOB_ID").unwrap_or_default()) {
+        eprintln!("gradle-flaky: could not record the upload in meta-data {guard}: {e}");
+    }
+    Ok(Exit::Clean)
+}
+
+/// The build's directory as batch jobs find it: relative to the checkout
+/// (this step's working directory), `None` for the checkout itself.
+pub fn checkout_relative(project_dir: &Path) -> Result<Option<PathBuf>> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let cwd = std::fs::canonicalize(&cwd).map_err(|e| Error::io(&cwd, e))?;
+    let dir = std::fs::canonicalize(project_dir).map_err(|e| Error::io(project_dir, e))?;
+    match dir.strip_prefix(&cwd) {
+        Ok(rel) if rel.as_os_str().is_empty() => Ok(None),
+        Ok(rel) => Ok(Some(rel.to_path_buf())),
+        Err(_) => Err(Error::input(
+            format!("--project-dir {}", project_dir.display()),
+            "batch jobs run in the checkout: the build must be inside the current directory",
+        )),
     }
 }

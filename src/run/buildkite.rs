@@ -24,10 +24,12 @@ pub mod agent;
 pub mod report;
 
 use crate::cli::AgentArgs;
-use crate::domain::Command;
+use crate::domain::{ClassifiedTest, Command};
+use crate::layout::Layout;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 /// JUnit XML of a batch job; also matches REST loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
@@ -207,6 +209,20 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     steps.push(analyze_step(&steps, &expected, cfg));
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
+}
+
+/// The compile tasks of the selected tests' source sets, as the layout reports
+/// them (Java, Groovy, Kotlin), deduplicated and sorted: the precompile gate.
+pub fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
+    let tasks: BTreeSet<&String> = tests
+        .iter()
+        .filter_map(|t| {
+            let project = layout.project(&t.project)?;
+            project.source_sets.iter().find(|s| s.name == t.source_set)
+        })
+        .flat_map(|s| &s.compile_tasks)
+        .collect();
+    tasks.into_iter().cloned().collect()
 }
 
 /// Commands grouped by step key, in order of first appearance (one group per kind).
@@ -619,6 +635,45 @@ mod tests {
                 "--",
                 "gradle",
                 ":a:javaRestTest"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_gate_compiles_each_selected_source_set_once() {
+        let layout: Layout = serde_json::from_value(json!({
+            "schema": 1, "gradleVersion": "4.4.1", "rootDir": "/b",
+            "projects": [{
+                "path": ":p", "name": "p", "projectDir": "/b/p", "buildFile": "/b/p/build.gradle",
+                "sourceSets": [
+                    { "name": "test", "compileTasks": [":p:compileTestJava", ":p:compileTestGroovy"] },
+                    { "name": "yamlRestTest", "compileTasks": [":p:compileYamlRestTestJava"] }
+                ]
+            }]
+        }))
+        .unwrap();
+        let test = |source_set: &str, class: &str| ClassifiedTest {
+            project: ":p".into(),
+            source_set: source_set.into(),
+            task: format!(":p:{source_set}"),
+            kind: TestKind::Unit,
+            class: Some(class.into()),
+            method: None,
+            yaml_suite: None,
+            origin: crate::domain::Origin::Changed,
+        };
+        let tests = [
+            test("test", "A"),
+            test("test", "B"),
+            test("yamlRestTest", "C"),
+            test("gone", "D"),
+        ];
+        assert_eq!(
+            compile_tasks(&layout, &tests),
+            [
+                ":p:compileTestGroovy",
+                ":p:compileTestJava",
+                ":p:compileYamlRestTestJava"
             ]
         );
     }

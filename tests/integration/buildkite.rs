@@ -316,3 +316,31 @@ fn wrap_hands_the_terminal_to_its_command_under_a_pty() {
         "stty was stopped (rc 124 = it hung until the timeout)"
     );
 }
+
+/// Buildkite's upload-time interpolation of one string value, as its parser
+/// (buildkite/interpolate) reads it: `\\` stays, `\$` and `$$` are a literal
+/// `$`, `$(` is left to the shell, a final `$` is literal. Anything else after
+/// a `$` would be expanded from the environment: that must never happen to a
+/// pipeline we generate, so it panics.
+fn interpolate(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let (literal, len) = if rest.starts_with("\\\\") {
+            ("\\\\", 2)
+        } else if rest.starts_with("\\$") || rest.starts_with("$$") {
+            ("$", 2)
+        } else if rest.starts_with("$(") {
+            ("$(", 2)
+        } else if rest == "$" {
+            ("$", 1)
+        } else if c == '$' {
+            panic!("Buildkite would expand `{rest}` in {s:?}")
+        } else {
+            (&rest[..c.len_utf8()], c.len_utf8())
+        };
+        out.push_str(literal);
+        rest = &rest[len..];
+    }
+    out
+}

@@ -1,6 +1,8 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod options;
+pub mod plan;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -11,7 +13,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
         Command::Local(_) => Err(Error::NotImplemented("local")),
-        Command::Plan(_) => Err(Error::NotImplemented("plan")),
+        Command::Plan(args) => plan::run(global, &args),
         Command::Pr(_) => Err(Error::NotImplemented("pr")),
         Command::Manual(_) => Err(Error::NotImplemented("manual")),
         Command::Analyze(_) => Err(Error::NotImplemented("analyze")),

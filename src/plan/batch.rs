@@ -3,11 +3,12 @@
 use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
 use std::collections::BTreeMap;
 
-/// A Gradle version as `major.minor`; enough to know which options exist.
+/// A Gradle version; enough to know which options exist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct GradleVersion {
     pub major: u32,
     pub minor: u32,
+    pub patch: Option<u32>,
 }
 
 impl GradleVersion {
@@ -22,12 +23,27 @@ impl GradleVersion {
             Some(minor) => minor.parse().ok()?,
             None => 0,
         };
-        Some(GradleVersion { major, minor })
+        let patch = parts.next().and_then(|p| p.parse().ok());
+        Some(GradleVersion {
+            major,
+            minor,
+            patch,
+        })
     }
 
     /// The built-in `--rerun` task option exists from Gradle 7.6.
     pub fn has_rerun(self) -> bool {
-        self >= GradleVersion { major: 7, minor: 6 }
+        (self.major, self.minor) >= (7, 6)
+    }
+}
+
+impl std::fmt::Display for GradleVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)?;
+        match self.patch {
+            Some(patch) => write!(f, ".{patch}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -60,8 +76,8 @@ impl PlanContext {
     }
 }
 
-/// One command per batch: kinds in the reference order (custom kinds after, by
-/// name), each kind cut into batches of its cap.
+/// One command per batch of already reduced tests (see `reduce`): kinds in the
+/// reference order (custom kinds after, by name), each kind cut into batches of its cap.
 pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Vec<Command> {
     let mut by_kind: BTreeMap<&TestKind, Vec<&ClassifiedTest>> = BTreeMap::new();
     for t in tests {
@@ -194,21 +210,17 @@ mod tests {
     #[test]
     fn gradle_versions_parse_and_know_rerun() {
         let v = |s| GradleVersion::parse(s);
-        assert_eq!(v("4.4.1"), Some(GradleVersion { major: 4, minor: 4 }));
-        assert_eq!(
-            v("8.10.2"),
-            Some(GradleVersion {
-                major: 8,
-                minor: 10
-            })
-        );
-        assert_eq!(v("9"), Some(GradleVersion { major: 9, minor: 0 }));
-        assert_eq!(v("7.6-rc-1"), Some(GradleVersion { major: 7, minor: 6 }));
+        let shown = |s| v(s).map(|v| v.to_string());
+        assert_eq!(shown("4.4.1").as_deref(), Some("4.4.1"));
+        assert_eq!(shown("8.10").as_deref(), Some("8.10"));
+        assert_eq!(shown("9").as_deref(), Some("9.0"));
+        assert_eq!(shown("7.6-rc-1").as_deref(), Some("7.6"));
         assert_eq!(v("unknown"), None);
         assert_eq!(v(""), None);
         assert!(!v("4.4.1").unwrap().has_rerun());
         assert!(!v("7.5.1").unwrap().has_rerun());
         assert!(v("7.6").unwrap().has_rerun());
+        assert!(v("7.6.1").unwrap().has_rerun());
         assert!(v("8.0").unwrap().has_rerun());
         assert!(v("10.1").unwrap().has_rerun());
     }

@@ -1,7 +1,7 @@
 //! The plan for people (text), for programs (JSON, architecture.md) and for
 //! shells (one POSIX-quoted command a line).
 
-use super::proof::{percent_plain, percent_up, rate_bound, Evidence, Proof};
+use super::proof::{executions_for, percent_plain, percent_up, rate_bound, Evidence, Proof};
 use super::{executions, shell, target, Plan};
 use crate::domain::{ClassifiedTest, Command, Unresolved};
 use serde::Serialize;
@@ -164,20 +164,21 @@ fn advice(w: &mut String, plan: &Plan, evidence: Evidence) {
         Some(rate) => {
             let _ = writeln!(
                 w,
-                "\nSized by --detect-rate {}: a test failing that often fails at least once \
-                 with probability {at}.",
-                percent_up(rate)
+                "\nSized by --detect-rate {rate}: {n} executions per test make a test that fails \
+                 {rate} of the time fail at least once with probability {at}.",
+                rate = percent_up(rate),
+                n = executions_for(rate, evidence.confidence)
             );
         }
         None if bound > WEAK_BOUND => {
             let _ = writeln!(
                 w,
-                "\nA clean run of {} per test only rules out failure rates of {} or more. \
-                 To size runs for a rate, use --detect-rate (e.g. --detect-rate 2% runs each \
-                 test {} times for {at}).",
+                "\nA clean run of {} per test only rules out failure rates of {} or more \
+                 (at {at}). To size runs for a rate, use --detect-rate (e.g. --detect-rate 2% \
+                 runs each test {} times for {at}).",
                 count(weakest as usize, "execution"),
                 percent_up(bound),
-                super::proof::executions_for(0.02, evidence.confidence)
+                executions_for(0.02, evidence.confidence)
             );
         }
         None => {}

@@ -4,7 +4,7 @@ use super::options::{self, Batching};
 use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat, SelectionArgs};
 use crate::domain::Unresolved;
-use crate::plan::render::{self, PlanView};
+use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, GradleVersion, PlanContext};
 use crate::select::Selection;
 use crate::{layout, Exit, Result};
@@ -47,10 +47,12 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         return Ok(Exit::Clean);
     }
     eprintln!(
-        "gradle-flaky: {} of the tests you named resolved to nothing (see \"unresolved\"); \
-         exit code 2",
+        "gradle-flaky: {} of the tests you named resolved to nothing (exit code 2):",
         unresolved.len()
     );
+    for u in unresolved {
+        eprintln!("  - {}: {}", visible(&u.input), visible(&u.reason));
+    }
     Ok(Exit::Usage)
 }
 

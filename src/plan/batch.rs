@@ -159,7 +159,10 @@ fn command(
             .filter_map(|t| t.yaml_suite.as_deref())
             .map(|p| p.replace(',', "\\,"))
             .collect();
-        argv.push(format!("-Dtests.rest.suite={}", paths.join(",")));
+        // A suite without a path (the whole task) must not narrow it to nothing.
+        if !paths.is_empty() {
+            argv.push(format!("-Dtests.rest.suite={}", paths.join(",")));
+        }
     }
     argv.push("--continue".into());
     argv.extend(ctx.extra_args.iter().cloned());

@@ -113,7 +113,11 @@ mod tests {
 
     #[test]
     fn tests_are_listed_in_the_order_their_commands_run() {
-        let slow = test(":server", TestKind::Other("slowTest".into()), Some("S"));
+        let slow = test(
+            ":server:slowTest",
+            TestKind::Other("slowTest".into()),
+            Some("S"),
+        );
         let p = plan(
             &[slow.clone(), suite(":p", "a/b"), unit("U")],
             &BatchingConfig::default(),
@@ -122,6 +126,26 @@ mod tests {
         assert_eq!(p.tests, [unit("U"), suite(":p", "a/b"), slow]);
         let kinds: Vec<_> = p.commands.iter().map(|c| c.kind.as_str()).collect();
         assert_eq!(kinds, ["unit", "yamlRestTestSuite", "slowTest"]);
+    }
+
+    #[test]
+    fn a_suite_without_a_path_runs_its_whole_task() {
+        let mut whole = suite(":p", "a/b");
+        whole.yaml_suite = None;
+        let p = plan(
+            &[suite(":p", "a/b"), whole],
+            &BatchingConfig::default(),
+            &ctx(None),
+        );
+        assert_eq!(
+            p.commands[0].argv,
+            [
+                "gradle",
+                ":p:cleanYamlRestTest",
+                ":p:yamlRestTest",
+                "--continue"
+            ]
+        );
     }
 
     #[test]

@@ -197,18 +197,13 @@ pub(crate) mod tests {
     use super::*;
     use crate::domain::Origin;
 
-    pub fn test(project: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTest {
-        let source_set = match &kind {
-            TestKind::Unit => "test".to_string(),
-            TestKind::InternalClusterTest => "internalClusterTest".into(),
-            TestKind::JavaRestTest => "javaRestTest".into(),
-            TestKind::Other(name) => name.clone(),
-            _ => "yamlRestTest".into(),
-        };
+    /// A test of `kind` run by the Test task `task` (`:project:sourceSet`).
+    pub fn test(task: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTest {
+        let (project, source_set) = task.rsplit_once(':').expect("a task path");
         ClassifiedTest {
             project: project.into(),
-            task: format!("{project}:{source_set}"),
-            source_set,
+            source_set: source_set.into(),
+            task: task.into(),
             kind,
             class: class.map(Into::into),
             method: None,
@@ -218,23 +213,27 @@ pub(crate) mod tests {
     }
 
     pub fn unit(class: &str) -> ClassifiedTest {
-        test(":server", TestKind::Unit, Some(class))
+        test(":server:test", TestKind::Unit, Some(class))
+    }
+
+    fn yaml(project: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTest {
+        test(&format!("{project}:yamlRestTest"), kind, class)
     }
 
     pub fn suite(project: &str, path: &str) -> ClassifiedTest {
-        let mut t = test(project, TestKind::YamlRestTestSuite, None);
+        let mut t = yaml(project, TestKind::YamlRestTestSuite, None);
         t.yaml_suite = Some(path.into());
         t
     }
 
     pub fn case(project: &str, runner: &str, name: &str) -> ClassifiedTest {
-        let mut t = test(project, TestKind::YamlRestTestCase, Some(runner));
+        let mut t = yaml(project, TestKind::YamlRestTestCase, Some(runner));
         t.method = Some(format!("test {{yaml={name}}}"));
         t
     }
 
     pub fn runner(project: &str) -> ClassifiedTest {
-        test(project, TestKind::YamlRestTestRunner, None)
+        yaml(project, TestKind::YamlRestTestRunner, None)
     }
 
     fn names(r: &Reduced) -> Vec<String> {

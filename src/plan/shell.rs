@@ -18,6 +18,10 @@ pub fn quote(word: &str) -> String {
     if !word.is_empty() && word.chars().all(is_plain) {
         return word.to_string();
     }
+    single_quoted(word)
+}
+
+fn single_quoted(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
 }
 
@@ -29,7 +33,7 @@ pub fn join(argv: &[String]) -> String {
         .map(|(i, w)| {
             let special = i == 0 && (w.contains('=') || RESERVED.contains(&w.as_str()));
             if special {
-                format!("'{}'", w.replace('\'', "'\\''"))
+                single_quoted(w)
             } else {
                 quote(w)
             }

@@ -107,6 +107,16 @@ fn selected(tests: Vec<ClassifiedTest>) -> Selection {
 
 const ES: &str = "8.10.2";
 
+/// Snapshots a plan made with the defaults for an Elasticsearch-like build.
+fn snapshot_es(name: &str, tests: Vec<ClassifiedTest>) {
+    snapshot(
+        name,
+        &selected(tests),
+        &default_batching(),
+        &ctx("./gradlew", Some(ES)),
+    );
+}
+
 #[test]
 fn snapshot_unit_tests() {
     let tests = vec![
@@ -126,12 +136,7 @@ fn snapshot_unit_tests() {
             Origin::Explicit,
         ),
     ];
-    snapshot(
-        "kind_unit",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_unit", tests);
 }
 
 #[test]
@@ -144,12 +149,7 @@ fn snapshot_internal_cluster_tests() {
             "testFlakySearch",
         ),
     ];
-    snapshot(
-        "kind_internal_cluster_test",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_internal_cluster_test", tests);
 }
 
 #[test]
@@ -167,22 +167,12 @@ fn snapshot_java_rest_tests() {
             Some("org.elasticsearch.test.apmintegration.TracesApmIT"),
         ),
     ];
-    snapshot(
-        "kind_java_rest_test",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_java_rest_test", tests);
 }
 
 #[test]
 fn snapshot_yaml_runner() {
-    snapshot(
-        "kind_yaml_runner",
-        &selected(vec![runner(":modules:lang-painless")]),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_yaml_runner", vec![runner(":modules:lang-painless")]);
 }
 
 #[test]
@@ -192,12 +182,7 @@ fn snapshot_yaml_suites() {
         suite(":modules:lang-painless", "painless/10_basic"),
         suite(":x-pack:plugin:ml", "10_ml_info"),
     ];
-    snapshot(
-        "kind_yaml_suite",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_yaml_suite", tests);
 }
 
 #[test]
@@ -207,12 +192,7 @@ fn snapshot_yaml_cases() {
         "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT",
         "painless/30_flaky/Sometimes fails",
     )];
-    snapshot(
-        "kind_yaml_case",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_yaml_case", tests);
 }
 
 #[test]
@@ -222,12 +202,7 @@ fn snapshot_custom_kind() {
         TestKind::Other("slowTest".into()),
         Some("org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests"),
     )];
-    snapshot(
-        "kind_custom",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("kind_custom", tests);
 }
 
 /// Duplicates across origins, a method under its selected class, YAML cases
@@ -290,12 +265,7 @@ fn snapshot_mixed_one_runner() {
         suite(":x-pack:plugin:ml", "ml/10_anomaly_detectors"),
         suite(":x-pack:plugin:ml", "ml/20_datafeeds"),
     ];
-    snapshot(
-        "mixed_one_runner",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("mixed_one_runner", tests);
 }
 
 /// Caps, custom kinds after the reference kinds, `--detect-rate`, extra Gradle
@@ -376,12 +346,7 @@ fn snapshot_hostile_names() {
             "api/é/\"quoted\" $HOME",
         ),
     ];
-    snapshot(
-        "hostile_names",
-        &selected(tests),
-        &default_batching(),
-        &ctx("./gradlew", Some(ES)),
-    );
+    snapshot_es("hostile_names", tests);
 }
 
 #[test]

@@ -88,11 +88,19 @@ fn explicit_unresolved<'a>(
 ) -> Vec<&'a Unresolved> {
     unresolved
         .iter()
-        .filter(|u| {
-            let input = u.input.trim();
-            !input.is_empty() && args.tests.iter().any(|t| t.contains(input))
-        })
+        .filter(|u| args.tests.iter().any(|t| names(t, u.input.trim())))
         .collect()
+}
+
+/// Does the raw argument `arg` name `spec` as a whole item of the list grammar
+/// (bounded by the start, the end, or a space, comma or newline)?
+fn names(arg: &str, spec: &str) -> bool {
+    let separator = |c: Option<char>| c.map_or(true, |c| c.is_whitespace() || c == ',');
+    !spec.is_empty()
+        && arg.match_indices(spec).any(|(at, _)| {
+            separator(arg[..at].chars().next_back())
+                && separator(arg[at + spec.len()..].chars().next())
+        })
 }
 
 fn write_stdout(s: &str) -> Result<()> {
@@ -111,7 +119,10 @@ mod tests {
     #[test]
     fn only_unresolved_inputs_the_user_named_count_as_errors() {
         let args = SelectionArgs {
-            tests: vec!["org.Missing, org.Found".into()],
+            tests: vec![
+                "org.Missing, org.Found".into(),
+                "org.FooBar\nFoo.test {yaml=a/b/from, to}".into(),
+            ],
             ..SelectionArgs::default()
         };
         let u = |input: &str| Unresolved {
@@ -122,8 +133,10 @@ mod tests {
             u("org.Missing"),
             u("server/src/test/java/Helper.java"),
             u(" "),
+            u("org.Foo"),
+            u("Foo.test {yaml=a/b/from, to}"),
         ];
         let named = explicit_unresolved(&args, &unresolved);
-        assert_eq!(named, vec![&unresolved[0]]);
+        assert_eq!(named, vec![&unresolved[0], &unresolved[4]]);
     }
 }

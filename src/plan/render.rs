@@ -3,9 +3,9 @@
 
 use super::proof::{executions_for, percent_plain, percent_up, rate_bound, Evidence, Proof};
 use super::{executions, shell, target, Plan};
-use crate::domain::{ClassifiedTest, Command, Unresolved};
+use crate::domain::{ClassifiedTest, Command, Origin, Unresolved};
 use serde::Serialize;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// Everything a rendering shows.
 #[derive(Clone, Copy, Debug)]
@@ -89,18 +89,22 @@ pub fn shell_argv(c: &Command) -> Vec<String> {
 /// characters escaped, so they cannot drive the terminal.
 pub fn text(view: &PlanView) -> String {
     let mut out = String::new();
+    write_text(&mut out, view).expect("writing to a String cannot fail");
+    out
+}
+
+fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
     let plan = view.plan;
-    let w = &mut out;
     if plan.tests.is_empty() {
-        let _ = writeln!(w, "Nothing selected: no test to run.");
+        writeln!(w, "Nothing selected: no test to run.")?;
     } else {
-        let _ = writeln!(
+        writeln!(
             w,
             "{} in {}.",
             count(plan.tests.len(), "test"),
             count(plan.commands.len(), "command")
-        );
-        let _ = writeln!(w, "\nTests:");
+        )?;
+        writeln!(w, "\nTests:")?;
         let rows: Vec<[String; 4]> = plan
             .tests
             .iter()
@@ -109,102 +113,100 @@ pub fn text(view: &PlanView) -> String {
                     visible(t.kind.as_str()),
                     visible(&t.task),
                     visible(&target(t).unwrap_or_else(|| "(whole task)".into())),
-                    format!("{:?}", t.origin).to_lowercase(),
+                    origin(t.origin).into(),
                 ]
             })
             .collect();
-        table(w, &rows);
+        table(w, &rows)?;
     }
     if !view.unresolved.is_empty() {
-        let _ = writeln!(w, "\nUnresolved (not run):");
+        writeln!(w, "\nUnresolved (not run):")?;
         for u in view.unresolved {
-            let _ = writeln!(w, "  {}: {}", visible(&u.input), visible(&u.reason));
+            writeln!(w, "  {}: {}", visible(&u.input), visible(&u.reason))?;
         }
     }
     let notes: Vec<_> = view.notes().collect();
     if !notes.is_empty() {
-        let _ = writeln!(w, "\nNotes:");
+        writeln!(w, "\nNotes:")?;
         for n in notes {
-            let _ = writeln!(w, "  - {}", visible(n));
+            writeln!(w, "  - {}", visible(n))?;
         }
     }
     if !plan.commands.is_empty() {
-        let _ = writeln!(w, "\nCommands (run from the project dir):");
+        writeln!(w, "\nCommands (run from the project dir):")?;
         for (i, c) in plan.commands.iter().enumerate() {
-            command(w, i + 1, c, view.evidence);
+            command(w, i + 1, c, view.evidence)?;
         }
-        advice(w, plan, view.evidence);
+        advice(w, plan, view.evidence)?;
     }
-    out
+    Ok(())
 }
 
-fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) {
+fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fmt::Result {
     let runs = if c.rest_loops > 1 {
         format!("{} Gradle runs", c.rest_loops)
     } else {
-        format!("{} iterations in 1 Gradle run", c.iterations)
+        format!(
+            "{} in 1 Gradle run",
+            count(c.iterations as usize, "iteration")
+        )
     };
     let n = executions(c);
-    let _ = writeln!(w, "  {number}. {} [{}]: {runs}", c.label, c.key);
-    let _ = writeln!(
+    writeln!(w, "  {number}. {} [{}]: {runs}", c.label, c.key)?;
+    writeln!(
         w,
         "     {} ({} per test)",
         Proof::new(n, evidence.confidence).sentence(),
         count(n as usize, "execution")
-    );
-    let _ = writeln!(w, "     {}", visible(&shell::join(&c.argv)));
+    )?;
+    writeln!(w, "     {}", visible(&shell::join(&c.argv)))
 }
 
 /// Says how weak the weakest evidence is, and how to size runs for a target rate.
-fn advice(w: &mut String, plan: &Plan, evidence: Evidence) {
+fn advice(w: &mut String, plan: &Plan, evidence: Evidence) -> fmt::Result {
     let weakest = plan.commands.iter().map(executions).min().unwrap_or(0);
     let bound = rate_bound(weakest, evidence.confidence);
     let at = percent_plain(evidence.confidence);
     match evidence.detect_rate {
-        Some(rate) => {
-            let _ = writeln!(
-                w,
-                "\nSized by --detect-rate {rate}: {n} executions per test make a test that fails \
-                 {rate} of the time fail at least once with probability {at}.",
-                rate = percent_up(rate),
-                n = executions_for(rate, evidence.confidence)
-            );
-        }
-        None if bound > WEAK_BOUND => {
-            let _ = writeln!(
-                w,
-                "\nA clean run of {} per test only rules out failure rates of {} or more \
-                 (at {at}). To size runs for a rate, use --detect-rate (e.g. --detect-rate 2% \
-                 runs each test {} times for {at}).",
-                count(weakest as usize, "execution"),
-                percent_up(bound),
-                executions_for(0.02, evidence.confidence)
-            );
-        }
-        None => {}
+        Some(rate) => writeln!(
+            w,
+            "\nSized by --detect-rate {rate}: {n} executions per test make a test that fails \
+             {rate} of the time fail at least once with probability {at}.",
+            rate = percent_up(rate),
+            n = executions_for(rate, evidence.confidence)
+        ),
+        None if bound > WEAK_BOUND => writeln!(
+            w,
+            "\nA clean run of {} per test only rules out failure rates of {} or more \
+             (at {at}). To size runs for a rate, use --detect-rate (e.g. --detect-rate 2% \
+             runs each test {} times for {at}).",
+            count(weakest as usize, "execution"),
+            percent_up(bound),
+            executions_for(0.02, evidence.confidence)
+        ),
+        None => Ok(()),
     }
 }
 
-fn table(w: &mut String, rows: &[[String; 4]]) {
+fn table(w: &mut String, rows: &[[String; 4]]) -> fmt::Result {
     let width = |col: usize| {
         rows.iter()
             .map(|r| r[col].chars().count())
             .max()
             .unwrap_or(0)
     };
-    let widths = [width(0), width(1), width(2)];
-    for r in rows {
-        let _ = writeln!(
-            w,
-            "  {:w0$}  {:w1$}  {:w2$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2]
-        );
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    for [kind, task, target, origin] in rows {
+        writeln!(w, "  {kind:w0$}  {task:w1$}  {target:w2$}  {origin}")?;
+    }
+    Ok(())
+}
+
+fn origin(o: Origin) -> &'static str {
+    match o {
+        Origin::Changed => "changed",
+        Origin::Unmuted => "unmuted",
+        Origin::Explicit => "explicit",
     }
 }
 

@@ -1,5 +1,6 @@
 //! Batching by kind and building each batch's Gradle argv.
 
+use super::group_in_order;
 use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
 use std::collections::BTreeMap;
 
@@ -113,14 +114,7 @@ fn batches<'a>(
 /// The batch grouped by task path, in order of first appearance: Gradle task
 /// options (`--tests`, `--rerun`) bind to the task named just before them.
 fn by_task<'a>(tests: &[&'a ClassifiedTest]) -> Vec<(&'a str, Vec<&'a ClassifiedTest>)> {
-    let mut groups: Vec<(&str, Vec<&ClassifiedTest>)> = Vec::new();
-    for t in tests {
-        match groups.iter_mut().find(|(task, _)| *task == t.task) {
-            Some((_, g)) => g.push(t),
-            None => groups.push((&t.task, vec![t])),
-        }
-    }
-    groups
+    group_in_order(tests.iter().copied(), |t| t.task.as_str())
 }
 
 fn command(

@@ -48,6 +48,23 @@ pub fn executions(c: &Command) -> u64 {
     u64::from(c.iterations) * u64::from(c.rest_loops)
 }
 
+/// Groups items by key; groups, and items within them, keep the order of
+/// first appearance (the reference's JS `Map` order).
+fn group_in_order<K: PartialEq, T>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<(K, Vec<T>)> {
+    let mut groups: Vec<(K, Vec<T>)> = Vec::new();
+    for item in items {
+        let k = key(&item);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, group)) => group.push(item),
+            None => groups.push((k, vec![item])),
+        }
+    }
+    groups
+}
+
 fn forcing_note(ctx: &PlanContext) -> String {
     match (ctx.gradle_version, ctx.forcing()) {
         (Some(v), Forcing::Rerun) => {

@@ -7,6 +7,7 @@
 //! runner run per task, and what drops suites and cases a runner already runs
 //! (the reference ran both: reference-behaviour.md §13.9).
 
+use super::group_in_order;
 use crate::domain::{ClassifiedTest, TestKind};
 
 /// The tests left to run, and what was merged away, for the plan's notes.
@@ -106,46 +107,23 @@ fn collapse_yaml_suites(
     tests: Vec<ClassifiedTest>,
     notes: &mut Vec<String>,
 ) -> Vec<ClassifiedTest> {
-    type DirGroups = Vec<(String, Vec<ClassifiedTest>)>;
-    let mut out = Vec::new();
-    let mut by_task: Vec<(String, DirGroups)> = Vec::new();
-    for t in tests {
-        let Some(dir) = suite_dir(&t) else {
-            out.push(t);
-            continue;
-        };
-        let dir = dir.to_string();
-        let at = match by_task.iter().position(|(task, _)| *task == t.task) {
-            Some(at) => at,
-            None => {
-                by_task.push((t.task.clone(), Vec::new()));
-                by_task.len() - 1
-            }
-        };
-        let dirs = &mut by_task[at].1;
-        match dirs.iter_mut().find(|(d, _)| *d == dir) {
-            Some((_, group)) => group.push(t),
-            None => dirs.push((dir, vec![t])),
-        }
-    }
-    for (_, dirs) in by_task {
-        for (dir, group) in dirs {
+    let (suites, mut out): (Vec<_>, Vec<_>) =
+        tests.into_iter().partition(|t| suite_dir(t).is_some());
+    for (_, suites) in group_in_order(suites, |t| t.task.clone()) {
+        for (dir, group) in group_in_order(suites, |t| suite_dir(t).unwrap_or(".").to_string()) {
             if group.len() < 2 || is_root_dir(&dir) {
                 out.extend(group);
                 continue;
             }
-            let names: Vec<&str> = group
+            let names: Vec<String> = group
                 .iter()
                 .filter_map(|t| t.yaml_suite.as_deref())
+                .map(|n| format!("`{n}`"))
                 .collect();
             notes.push(format!(
                 "YAML suites {} of `{}` share the directory `{dir}`: the whole directory runs, \
                  every suite in it included",
-                names
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                names.join(", "),
                 group[0].task,
             ));
             let mut collapsed = group[0].clone();

@@ -7,29 +7,24 @@ use crate::domain::Unresolved;
 use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, GradleVersion, PlanContext};
 use crate::select::Selection;
-use crate::{layout, Exit, Result};
+use crate::{layout, Error, Exit, Result};
 use std::io::Write;
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     let batching = options::batching(&args.batching)?;
     let gradle = options::gradle_program(&global.project_dir, global.gradle.as_deref())?;
     let selection = selection::gather(global, &args.selection)?;
-    let mut notes = selection.notes.clone();
-    // The layout is only needed for the Gradle version; without it the plan
-    // still works (the clean-task form runs on every version).
+    // The layout is only needed for the Gradle version; selection has loaded
+    // (and, with --refresh-layout, refreshed) it, so this reads the cache. Without
+    // it the plan still works: the clean-task form runs on every version, and the
+    // plan says so.
     let gradle_version = if selection.tests.is_empty() {
         None
     } else {
-        match layout::load(
-            &global.project_dir,
-            global.gradle.as_deref(),
-            args.selection.refresh_layout,
-        ) {
+        match layout::load(&global.project_dir, global.gradle.as_deref(), false) {
             Ok(layout) => GradleVersion::parse(&layout.gradle_version),
-            Err(e) => {
-                notes.push(format!("could not read the build's layout: {e}"));
-                None
-            }
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            Err(_) => None,
         }
     };
     let ctx = PlanContext {
@@ -37,7 +32,7 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         gradle_version,
         extra_args: args.gradle_args.clone(),
     };
-    let out = render_plan(&selection, &notes, &batching, &ctx, args.format);
+    let out = render_plan(&selection, &batching, &ctx, args.format);
     write_stdout(&out)?;
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
         eprintln!("gradle-flaky: nothing selected: no test to run");
@@ -59,7 +54,6 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
 /// Plans a selection and renders it; the pure part of `run`.
 pub fn render_plan(
     selection: &Selection,
-    notes: &[String],
     batching: &Batching,
     ctx: &PlanContext,
     format: PlanFormat,
@@ -68,7 +62,7 @@ pub fn render_plan(
     let view = PlanView {
         plan: &plan,
         unresolved: &selection.unresolved,
-        selection_notes: notes,
+        selection_notes: &selection.notes,
         evidence: batching.evidence,
     };
     match format {

@@ -90,9 +90,8 @@ fn default_batching() -> Batching {
 
 /// Snapshots the text and the JSON plan of a selection.
 fn snapshot(name: &str, selection: &Selection, batching: &Batching, ctx: &PlanContext) {
-    let notes = selection.notes.clone();
-    let text = render_plan(selection, &notes, batching, ctx, PlanFormat::Text);
-    let json = render_plan(selection, &notes, batching, ctx, PlanFormat::Json);
+    let text = render_plan(selection, batching, ctx, PlanFormat::Text);
+    let json = render_plan(selection, batching, ctx, PlanFormat::Json);
     let json: serde_json::Value = serde_json::from_str(&json).expect("plan JSON parses");
     insta::assert_snapshot!(format!("{name}__text"), text);
     insta::assert_json_snapshot!(format!("{name}__json"), json);
@@ -366,7 +365,6 @@ fn snapshot_nothing_selected() {
     );
     let shell = render_plan(
         &selection,
-        &[],
         &default_batching(),
         &ctx("gradle", None),
         PlanFormat::Shell,

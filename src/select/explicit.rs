@@ -123,7 +123,12 @@ pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
                     .components()
                     .filter(|c| *c != Component::CurDir)
                     .collect();
-                if files.is_file(&path) {
+                let outside = path
+                    .components()
+                    .any(|c| !matches!(c, Component::Normal(_)));
+                if outside {
+                    (vec![], "a path outside the build root".to_string())
+                } else if files.is_file(&path) {
                     let outcomes = classifier.classify_path(&path, Origin::Explicit);
                     (outcomes, "not in a source set of the build".to_string())
                 } else {
@@ -265,6 +270,7 @@ mod tests {
             "./x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/jobs.yml",
             "org.elasticsearch.does.not.Exist",
             "server/src/test/java/Missing.java",
+            "../server/src/test/java/org/elasticsearch/index/IndexTests.java",
         ]);
         let s = select(&specs, &c);
         let got: Vec<_> = s
@@ -300,6 +306,10 @@ mod tests {
                 (
                     "server/src/test/java/Missing.java",
                     "no such file in the build"
+                ),
+                (
+                    "../server/src/test/java/org/elasticsearch/index/IndexTests.java",
+                    "a path outside the build root"
                 ),
             ]
         );

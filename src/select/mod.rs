@@ -65,6 +65,19 @@ impl Selection {
     }
 }
 
+/// Runs the three selectors, in this order, over one classifier.
+pub fn select(
+    classifier: &classify::Classifier,
+    changes: &[changed::Change],
+    unmuted: &[TestRef],
+    explicit: &[String],
+) -> Selection {
+    let mut selection = changed::select(changes, classifier);
+    selection.merge(unmutes::select(unmuted, classifier));
+    selection.merge(explicit::select(explicit, classifier));
+    selection
+}
+
 /// What makes two selected tests the same test, whatever selected them.
 fn identity(t: &ClassifiedTest) -> ClassifiedTest {
     ClassifiedTest {

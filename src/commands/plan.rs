@@ -2,8 +2,8 @@
 
 use super::options::{self, Batching};
 use super::selection;
-use crate::cli::{GlobalArgs, PlanArgs, PlanFormat, SelectionArgs};
-use crate::domain::Unresolved;
+use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
+use crate::domain::{Origin, Unresolved};
 use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, GradleVersion, PlanContext};
 use crate::select::Selection;
@@ -37,7 +37,7 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
         eprintln!("gradle-flaky: nothing selected: no test to run");
     }
-    let unresolved = explicit_unresolved(&args.selection, &selection.unresolved);
+    let unresolved = explicit_unresolved(&selection.unresolved);
     if unresolved.is_empty() {
         return Ok(Exit::Clean);
     }
@@ -76,25 +76,11 @@ pub fn render_plan(
 /// `FLAKINESS_CLASSES`). Like the reference's `local` and `manual`, naming a
 /// test that does not exist is an error (exit 2 here, an input error), while
 /// changed files and unmutes that resolve to nothing are only reported.
-fn explicit_unresolved<'a>(
-    args: &SelectionArgs,
-    unresolved: &'a [Unresolved],
-) -> Vec<&'a Unresolved> {
+fn explicit_unresolved(unresolved: &[Unresolved]) -> Vec<&Unresolved> {
     unresolved
         .iter()
-        .filter(|u| args.tests.iter().any(|t| names(t, u.input.trim())))
+        .filter(|u| u.origin == Origin::Explicit)
         .collect()
-}
-
-/// Does the raw argument `arg` name `spec` as a whole item of the list grammar
-/// (bounded by the start, the end, or a space, comma or newline)?
-fn names(arg: &str, spec: &str) -> bool {
-    let separator = |c: Option<char>| c.map_or(true, |c| c.is_whitespace() || c == ',');
-    !spec.is_empty()
-        && arg.match_indices(spec).any(|(at, _)| {
-            separator(arg[..at].chars().next_back())
-                && separator(arg[at + spec.len()..].chars().next())
-        })
 }
 
 fn write_stdout(s: &str) -> Result<()> {
@@ -103,34 +89,5 @@ fn write_stdout(s: &str) -> Result<()> {
         // `plan | head` closing the pipe early is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r.map_err(|e| crate::Error::io("stdout", e)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_unresolved_inputs_the_user_named_count_as_errors() {
-        let args = SelectionArgs {
-            tests: vec![
-                "org.Missing, org.Found".into(),
-                "org.FooBar\nFoo.test {yaml=a/b/from, to}".into(),
-            ],
-            ..SelectionArgs::default()
-        };
-        let u = |input: &str| Unresolved {
-            input: input.into(),
-            reason: "no such class".into(),
-        };
-        let unresolved = [
-            u("org.Missing"),
-            u("server/src/test/java/Helper.java"),
-            u(" "),
-            u("org.Foo"),
-            u("Foo.test {yaml=a/b/from, to}"),
-        ];
-        let named = explicit_unresolved(&args, &unresolved);
-        assert_eq!(named, vec![&unresolved[0], &unresolved[4]]);
     }
 }

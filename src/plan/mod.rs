@@ -25,12 +25,7 @@ pub struct Plan {
 
 /// Plans the runs of `tests`.
 pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Plan {
-    let Reduced {
-        mut tests,
-        mut notes,
-    } = reduce(tests);
-    // Listed in the order their commands run.
-    tests.sort_by(|a, b| a.kind.cmp(&b.kind));
+    let Reduced { tests, mut notes } = reduce(tests);
     let commands = batch::commands(&tests, cfg, ctx);
     if !commands.is_empty() {
         notes.push(forcing_note(ctx));
@@ -129,7 +124,7 @@ mod tests {
     }
 
     #[test]
-    fn tests_are_listed_in_the_order_their_commands_run() {
+    fn tests_keep_the_selection_order_and_commands_the_kind_order() {
         let slow = test(
             ":server:slowTest",
             TestKind::Other("slowTest".into()),
@@ -140,7 +135,7 @@ mod tests {
             &BatchingConfig::default(),
             &ctx(None),
         );
-        assert_eq!(p.tests, [unit("U"), suite(":p", "a/b"), slow]);
+        assert_eq!(p.tests, [slow, suite(":p", "a/b"), unit("U")]);
         let kinds: Vec<_> = p.commands.iter().map(|c| c.kind.as_str()).collect();
         assert_eq!(kinds, ["unit", "yamlRestTestSuite", "slowTest"]);
     }

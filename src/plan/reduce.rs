@@ -18,7 +18,7 @@ pub struct Reduced {
 }
 
 /// Dedupes, collapses YAML suites by directory, then drops what is covered;
-/// order is kept (collapsed suites move after the other tests, as in the reference).
+/// the selection's order is kept.
 pub fn reduce(tests: &[ClassifiedTest]) -> Reduced {
     let mut notes = Vec::new();
     let tests = drop_covered(tests, &mut notes);
@@ -101,36 +101,47 @@ fn drop_covered(tests: &[ClassifiedTest], notes: &mut Vec<String>) -> Vec<Classi
 }
 
 /// Several suites of one task in one directory become that directory (the
-/// reference's `collapseYamlSuites`): non-suites first in order, then the
-/// suites grouped by task and directory in order of first appearance.
+/// reference's `collapseYamlSuites`), in the place of the first of them;
+/// every other test keeps its place.
 fn collapse_yaml_suites(
     tests: Vec<ClassifiedTest>,
     notes: &mut Vec<String>,
 ) -> Vec<ClassifiedTest> {
-    let (suites, mut out): (Vec<_>, Vec<_>) =
-        tests.into_iter().partition(|t| suite_dir(t).is_some());
-    for (_, suites) in group_in_order(suites, |t| t.task.clone()) {
-        for (dir, group) in group_in_order(suites, |t| suite_dir(t).unwrap_or(".").to_string()) {
-            if group.len() < 2 || is_root_dir(&dir) {
-                out.extend(group);
-                continue;
+    // Suites at the top of `rest-api-spec/test` are never collapsed (that would run them all).
+    let dir_of = |t: &ClassifiedTest| {
+        let dir = suite_dir(t).filter(|d| !is_root_dir(d))?;
+        Some((t.task.clone(), dir.to_string()))
+    };
+    let suites = tests.iter().filter_map(|t| Some((dir_of(t)?, t)));
+    let groups = group_in_order(suites, |(dir, _)| dir.clone());
+    let mut collapsed = Vec::new();
+    let mut out = Vec::new();
+    for t in &tests {
+        let group = dir_of(t)
+            .and_then(|dir| groups.iter().find(|(g, _)| *g == dir))
+            .filter(|(_, members)| members.len() > 1);
+        match group {
+            None => out.push(t.clone()),
+            Some((dir, _)) if collapsed.contains(&dir) => {}
+            Some((dir, members)) => {
+                collapsed.push(dir);
+                let (task, dir) = dir;
+                let names: Vec<String> = members
+                    .iter()
+                    .filter_map(|(_, m)| m.yaml_suite.as_deref())
+                    .map(|n| format!("`{n}`"))
+                    .collect();
+                notes.push(format!(
+                    "YAML suites {} of `{task}` share the directory `{dir}`: the whole directory \
+                     runs, every suite in it included",
+                    names.join(", "),
+                ));
+                let mut whole = t.clone();
+                whole.class = None;
+                whole.method = None;
+                whole.yaml_suite = Some(dir.clone());
+                out.push(whole);
             }
-            let names: Vec<String> = group
-                .iter()
-                .filter_map(|t| t.yaml_suite.as_deref())
-                .map(|n| format!("`{n}`"))
-                .collect();
-            notes.push(format!(
-                "YAML suites {} of `{}` share the directory `{dir}`: the whole directory runs, \
-                 every suite in it included",
-                names.join(", "),
-                group[0].task,
-            ));
-            let mut collapsed = group[0].clone();
-            collapsed.class = None;
-            collapsed.method = None;
-            collapsed.yaml_suite = Some(dir);
-            out.push(collapsed);
         }
     }
     out
@@ -145,7 +156,7 @@ fn suite_dir(t: &ClassifiedTest) -> Option<&str> {
     Some(suite.rsplit_once('/').map_or(".", |(dir, _)| dir))
 }
 
-/// Suites at the top of `rest-api-spec/test` are never collapsed (that would run them all).
+/// `.`, `` or `/`: the top of `rest-api-spec/test`.
 fn is_root_dir(dir: &str) -> bool {
     dir.is_empty() || dir == "." || dir.chars().all(|c| c == '/')
 }
@@ -268,8 +279,8 @@ pub(crate) mod tests {
         assert_eq!(
             names(&r),
             vec![
-                "unit `A` in `:server:test`",
                 "yamlRestTestSuite YAML suite `ml` in `:ml:yamlRestTest`",
+                "unit `A` in `:server:test`",
                 "yamlRestTestSuite YAML suite `search/basic` in `:ml:yamlRestTest`",
                 "yamlRestTestSuite YAML suite `ml` in `:sec:yamlRestTest`",
                 "yamlRestTestSuite YAML suite `top` in `:sec:yamlRestTest`",

@@ -122,7 +122,8 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
     if !view.unresolved.is_empty() {
         writeln!(w, "\nUnresolved (not run):")?;
         for u in view.unresolved {
-            writeln!(w, "  {}: {}", visible(&u.input), visible(&u.reason))?;
+            let (input, reason) = (visible(&u.input), visible(&u.reason));
+            writeln!(w, "  {input} ({}): {reason}", origin(u.origin))?;
         }
     }
     let notes: Vec<_> = view.notes().collect();

@@ -311,10 +311,12 @@ fn snapshot_mixed_caps_custom_kinds_and_detect_rate() {
             Unresolved {
                 input: "org.elasticsearch.Missing".into(),
                 reason: "no test class of that name in any source set".into(),
+                origin: Origin::Explicit,
             },
             Unresolved {
                 input: "org.elasticsearch.painless.AbstractPainlessTests".into(),
                 reason: "abstract class: not runnable on its own".into(),
+                origin: Origin::Changed,
             },
         ],
         notes: vec!["the layout could not be read: path rules stood in for it".into()],
@@ -354,6 +356,7 @@ fn snapshot_nothing_selected() {
         unresolved: vec![Unresolved {
             input: "org.elasticsearch.Missing".into(),
             reason: "no test class of that name".into(),
+            origin: Origin::Explicit,
         }],
         ..Selection::default()
     };

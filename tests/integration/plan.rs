@@ -5,12 +5,12 @@
 mod checklist;
 mod shell;
 
-use crate::common::{fixture_copy, gradle_flaky, run, text};
+use crate::common::{fixture_copy, git, gradle_flaky, run, text};
 use gradle_flaky::cli::{BatchingArgs, PlanFormat};
 use gradle_flaky::commands::options::{batching, Batching};
 use gradle_flaky::commands::plan::render_plan;
-use gradle_flaky::domain::{BatchingConfig, ClassifiedTest, Origin, TestKind, Unresolved};
-use gradle_flaky::plan::{plan, GradleVersion, PlanContext};
+use gradle_flaky::domain::{ClassifiedTest, Origin, TestKind, Unresolved};
+use gradle_flaky::plan::{GradleVersion, PlanContext};
 use gradle_flaky::select::Selection;
 use std::path::Path;
 use std::process::Command;
@@ -418,6 +418,50 @@ fn bad_batching_options_exit_2_naming_the_flag() {
     );
 }
 
+/// A branch without test changes: `plan` says nothing is selected and exits 0,
+/// in every format (JSON stays parseable, shell prints no command).
+#[test]
+fn nothing_selected_says_so_and_exits_0() {
+    let fixture = fixture_copy();
+    let dir = fixture.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "base"]);
+    let plan = |format: &str| {
+        run(gradle_flaky().arg("--project-dir").arg(dir).args([
+            "plan",
+            "--changed",
+            "--base",
+            "main",
+            "--format",
+            format,
+        ]))
+    };
+    let out = plan("text");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("Nothing selected"),
+        "{}",
+        text(&out)
+    );
+    let out = plan("json");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("plan JSON");
+    assert_eq!(json["commands"], serde_json::json!([]));
+    let out = plan("shell");
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), &b""[..]),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nothing selected"),
+        "{}",
+        text(&out)
+    );
+}
+
 // ---- real Gradle: the planned command re-runs an up-to-date Test task --------------------------
 
 /// Runs argv (program first) in `dir`, returning its stdout; panics with the output on failure.
@@ -437,21 +481,45 @@ fn task_line<'a>(out: &'a str, task: &str) -> Option<(usize, &'a str)> {
     })
 }
 
-/// Gradle 4.4.1 has no `--rerun`: the plan puts `:server:cleanTest` before
-/// `:server:test`, so a second identical invocation runs the tests again and
-/// rewrites the XML, where the same command without the clean task is UP-TO-DATE.
+/// End to end on real Gradle 4.4.1, which has no `--rerun`: `plan` reads the
+/// version from the layout and puts `:server:cleanTest` before `:server:test`, so
+/// a second identical invocation runs the tests again and rewrites the XML, where
+/// the same command without the clean task is UP-TO-DATE. A named test that does
+/// not exist is listed, and makes `plan` exit 2 after printing the plan.
 #[test]
 fn planned_command_reruns_tests_on_gradle_4_4_1() {
     let fixture = fixture_copy();
     let dir = fixture.path();
-    let cfg = BatchingConfig {
-        unit_iters: 2,
-        ..BatchingConfig::default()
-    };
-    let mut ctx = ctx("gradle", Some("4.4.1"));
-    ctx.extra_args = vec!["--offline".into(), "--console=plain".into()];
-    let tests = [unit(":server", "org.elasticsearch.common.StringsTests")];
-    let argv = &plan(&tests, &cfg, &ctx).commands[0].argv;
+    let out = run(gradle_flaky().arg("--project-dir").arg(dir).args([
+        "plan",
+        "--format",
+        "json",
+        "--unit-iters",
+        "2",
+        "org.elasticsearch.common.StringsTests",
+        "org.elasticsearch.common.MissingTests",
+        "--",
+        "--offline",
+        "--console=plain",
+    ]));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("org.elasticsearch.common.MissingTests"),
+        "{}",
+        text(&out)
+    );
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("plan JSON");
+    assert_eq!(
+        plan["unresolved"][0]["input"],
+        "org.elasticsearch.common.MissingTests"
+    );
+    assert_eq!(
+        plan["commands"].as_array().map(Vec::len),
+        Some(1),
+        "{plan:#}"
+    );
+    let argv: Vec<String> = serde_json::from_value(plan["commands"][0]["argv"].clone()).unwrap();
     let at = |s: &str| argv.iter().position(|a| a == s);
     assert!(
         at(":server:cleanTest") < at(":server:test") && at(":server:cleanTest").is_some(),
@@ -466,7 +534,7 @@ fn planned_command_reruns_tests_on_gradle_4_4_1() {
         dir.join("server/build/test-results/test/TEST-org.elasticsearch.common.StringsTests.xml");
     let mut seen = Vec::new();
     for round in 1..=2 {
-        let out = gradle(dir, argv);
+        let out = gradle(dir, &argv);
         let clean = task_line(&out, ":server:cleanTest");
         let test = task_line(&out, ":server:test");
         assert!(

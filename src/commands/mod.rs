@@ -4,6 +4,8 @@
 pub mod buildkite;
 pub mod completions;
 pub mod layout;
+pub mod options;
+pub mod plan;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -14,7 +16,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
         Command::Local(_) => Err(Error::NotImplemented("local")),
-        Command::Plan(_) => Err(Error::NotImplemented("plan")),
+        Command::Plan(args) => plan::run(global, &args),
         Command::Pr(_) => Err(Error::NotImplemented("pr")),
         Command::Manual(_) => Err(Error::NotImplemented("manual")),
         Command::Analyze(_) => Err(Error::NotImplemented("analyze")),

@@ -125,6 +125,14 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;manual' {
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)')
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')

@@ -873,12 +873,44 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__manual)
-            opts="-v -h --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unit-iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --integ-iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rest-iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --suite-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --detect-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

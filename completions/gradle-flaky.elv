@@ -118,6 +118,14 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --help 'Print help'
         }
         &'gradle-flaky;manual'= {
+            cand --iters 'Iterations for every kind (sets unit, integ and REST counts)'
+            cand --unit-iters '-Dtests.iters for unit tests and custom source sets [default: 100]'
+            cand --integ-iters '-Dtests.iters for internalClusterTest [default: 20]'
+            cand --rest-iters 'Gradle invocations per REST batch [default: 10]'
+            cand --suite-timeout 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]'
+            cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
+            cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
+            cand --confidence 'Confidence for --detect-rate'
             cand --agent 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)'
             cand --step-timeout 'Step timeout of each batch step, in minutes'
             cand --agent-bin 'How agents run gradle-flaky itself (a path or command on the agent)'

@@ -120,6 +120,14 @@ never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l confidence -d 'Confidence for --detect-rate' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l agent -d 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r

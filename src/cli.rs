@@ -83,10 +83,16 @@ pub enum Command {
     Pr(PrArgs),
 
     /// CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline).
-    #[command(after_help = "Environment:\n  \
-        FLAKINESS_CLASSES  tests to run, separated by newlines or commas (required)\n  \
-        FLAKINESS_ITERS    iterations for every kind (optional)\n\n\
-        Example:\n  FLAKINESS_CLASSES=org.example.FooTests gradle-flaky manual")]
+    #[command(
+        after_help = "Environment (each variable is also a flag, see above):\n  \
+        FLAKINESS_CLASSES        tests to run, one per line or comma-separated (required)\n  \
+        FLAKINESS_ITERS          iterations for every kind: unit, integ and REST loops (optional)\n  \
+        FLAKINESS_UNIT_ITERS, FLAKINESS_INTEG_ITERS, FLAKINESS_REST_ITERS, FLAKINESS_SUITE_TIMEOUT,\n  \
+        FLAKINESS_CAPS, FLAKINESS_DETECT_RATE, FLAKINESS_CONFIDENCE   batching\n  \
+        FLAKINESS_AGENTS, FLAKINESS_STEP_TIMEOUT, FLAKINESS_AGENT_BIN, FLAKINESS_GROUP   agents\n  \
+        FLAKINESS_GRADLE, FLAKINESS_PROJECT_DIR   the build\n\n\
+        Example:\n  FLAKINESS_CLASSES=org.example.FooTests FLAKINESS_ITERS=50 gradle-flaky manual"
+    )]
     Manual(ManualArgs),
 
     /// Read JUnit XML under DIR and print the flakiness report.
@@ -308,6 +314,8 @@ pub struct PrArgs {
 
 #[derive(Debug, Args)]
 pub struct ManualArgs {
+    #[command(flatten)]
+    pub batching: BatchingArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
 

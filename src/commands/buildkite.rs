@@ -2,14 +2,20 @@
 //! the Buildkite edge. Pipelines are built by `run::buildkite`, jobs are
 //! supervised by `run::wrap`, outcomes derived by `run::buildkite::report`.
 
-use crate::cli::{PrecompileArgs, WrapArgs};
-use crate::domain::{Command, Unresolved};
+use super::{options, selection};
+use crate::cli::{BatchingArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs, WrapArgs};
+use crate::domain::{Command, Origin, Unresolved};
+use crate::layout;
+use crate::plan::render::visible;
+use crate::plan::{self, GradleVersion, PlanContext};
+use crate::run::buildkite::agent::fit_annotation;
 use crate::run::buildkite::agent::Agent;
 use crate::run::buildkite::{
     self, AgentConfig, JobSpec, PipelineInput, BATCH_ENV, PRECOMPILE_ENV, PRECOMPILE_FILE,
     SKIPPED_FILE,
 };
 use crate::run::wrap::{self, JobEnv};
+use crate::select::Selection;
 use crate::{Error, Exit, Result};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -179,4 +185,169 @@ pub fn checkout_relative(project_dir: &Path) -> Result<Option<PathBuf>> {
             "batch jobs run in the checkout: the build must be inside the current directory",
         )),
     }
+}
+
+/// `buildkite upload [SELECTION]`.
+pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
+    let cfg = AgentConfig::from_args(&args.agent)?;
+    let selection = selection::gather(global, &args.selection)?;
+    submit(
+        global,
+        &selection,
+        &args.batching,
+        &cfg,
+        args.dry_run,
+        "nothing selected",
+    )
+}
+
+/// The selection-to-pipeline flow shared by `buildkite upload`, `pr` and
+/// `manual`: report what resolved to nothing, say so when nothing is left to
+/// run (an `info` annotation, no upload), plan, and publish.
+///
+/// Exit 2 when a test the user named resolved to nothing (after uploading
+/// the rest), like `plan`; unresolved changed files and unmutes are warnings.
+pub fn submit(
+    global: &GlobalArgs,
+    selection: &Selection,
+    batching: &BatchingArgs,
+    cfg: &AgentConfig,
+    dry_run: bool,
+    nothing: &str,
+) -> Result<Exit> {
+    for note in &selection.notes {
+        eprintln!("gradle-flaky: {}", visible(note));
+    }
+    let agent = (!dry_run && env("BUILDKITE").is_some()).then(Agent::default);
+    let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
+        .unresolved
+        .iter()
+        .cloned()
+        .partition(|u| u.reason.starts_with("not applicable"));
+    let named_missing = unresolved.iter().any(|u| u.origin == Origin::Explicit);
+    if !unresolved.is_empty() {
+        let body = unresolved_annotation(&unresolved);
+        eprint!("{body}");
+        if let Some(agent) = &agent {
+            let style = if named_missing { "error" } else { "warning" };
+            if let Err(e) = agent.annotate(&fit_annotation(&body), style, SELECTION_CONTEXT, false)
+            {
+                eprintln!("gradle-flaky: could not annotate: {e}");
+            }
+        }
+    }
+    let exit = if named_missing {
+        Exit::Usage
+    } else {
+        Exit::Clean
+    };
+    if selection.tests.is_empty() && not_applicable.is_empty() {
+        eprintln!("{nothing}: no test to run, nothing uploaded");
+        if let Some(agent) = &agent {
+            let _ = agent.annotate(
+                &format!("{nothing}: no test to run"),
+                "info",
+                "flakiness-detection",
+                false,
+            );
+        }
+        return Ok(exit);
+    }
+    let prepared = prepare(global, selection, batching, not_applicable)?;
+    if prepared.commands.len() > MANY_BATCHES {
+        let warning = format!(
+            "Warning: {} batches ({} tests) to re-run. This may take a while.",
+            prepared.commands.len(),
+            selection.tests.len()
+        );
+        eprintln!("gradle-flaky: {warning}");
+        if let Some(agent) = &agent {
+            let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
+        }
+    }
+    publish(&prepared, cfg, dry_run)?;
+    Ok(exit)
+}
+
+/// Annotation context of selection problems; the report has its own.
+const SELECTION_CONTEXT: &str = "flakiness-detection-selection";
+
+/// Above this many batches the upload warns (the reference counted test
+/// files, before removing the ones it would not run: §13.13).
+const MANY_BATCHES: usize = 30;
+
+fn unresolved_annotation(unresolved: &[Unresolved]) -> String {
+    let mut body = format!(
+        "**Flakiness: {} input(s) resolved to no test**\n\n",
+        unresolved.len()
+    );
+    for u in unresolved {
+        let origin = match u.origin {
+            Origin::Explicit => "named",
+            Origin::Changed => "changed file",
+            Origin::Unmuted => "unmuted",
+        };
+        body.push_str(&format!(
+            "- {origin} `{}`: {}\n",
+            code(&u.input),
+            visible(&u.reason)
+        ));
+    }
+    body
+}
+
+/// Text from a branch inside a markdown code span.
+fn code(s: &str) -> String {
+    visible(s).replace('`', "'")
+}
+
+/// Plans a selection for Buildkite: the batches, the compile gate (from the
+/// layout's compile tasks; none when the layout is unavailable), the
+/// not-applicable tests and where the build is in the checkout.
+fn prepare(
+    global: &GlobalArgs,
+    selection: &Selection,
+    batching: &BatchingArgs,
+    not_applicable: Vec<Unresolved>,
+) -> Result<Prepared> {
+    let config = options::batching(batching)?.config;
+    let gradle = options::gradle_program(&global.project_dir, global.gradle.as_deref())?;
+    // Selection has loaded the layout, so this reads its cache.
+    let layout = if selection.tests.is_empty() {
+        None
+    } else {
+        match layout::load(&global.project_dir, global.gradle.as_deref(), false) {
+            Ok(layout) => Some(layout),
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            Err(e) => {
+                eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable ({e})");
+                None
+            }
+        }
+    };
+    let ctx = PlanContext {
+        gradle: gradle.clone(),
+        gradle_version: layout
+            .as_ref()
+            .and_then(|l| GradleVersion::parse(&l.gradle_version)),
+        extra_args: Vec::new(),
+    };
+    let plan = plan::plan(&selection.tests, &config, &ctx);
+    for note in &plan.notes {
+        eprintln!("gradle-flaky: {}", visible(note));
+    }
+    let tasks = layout
+        .map(|l| buildkite::compile_tasks(&l, &plan.tests))
+        .unwrap_or_default();
+    let compile = if tasks.is_empty() {
+        Vec::new()
+    } else {
+        [gradle, tasks].concat()
+    };
+    Ok(Prepared {
+        commands: plan.commands,
+        compile,
+        not_applicable,
+        dir: checkout_relative(&global.project_dir)?,
+    })
 }

@@ -4,8 +4,10 @@
 pub mod buildkite;
 pub mod completions;
 pub mod layout;
+pub mod manual;
 pub mod options;
 pub mod plan;
+pub mod pr;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -17,12 +19,10 @@ pub fn run(cli: Cli) -> Result<Exit> {
     match cli.command {
         Command::Local(_) => Err(Error::NotImplemented("local")),
         Command::Plan(args) => plan::run(global, &args),
-        Command::Pr(_) => Err(Error::NotImplemented("pr")),
-        Command::Manual(_) => Err(Error::NotImplemented("manual")),
+        Command::Pr(args) => pr::run(global, &args),
+        Command::Manual(args) => manual::run(global, &args),
         Command::Analyze(_) => Err(Error::NotImplemented("analyze")),
-        Command::Buildkite(BuildkiteCommand::Upload(_)) => {
-            Err(Error::NotImplemented("buildkite upload"))
-        }
+        Command::Buildkite(BuildkiteCommand::Upload(args)) => buildkite::upload(global, &args),
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(_)) => {

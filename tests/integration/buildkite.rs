@@ -4,9 +4,10 @@
 //! (a shell script): it records each call's argv and stdin, keeps artifacts in
 //! a folder and serves `artifact download` from it. Gradle is never mocked.
 
-use crate::common::{gradle_flaky, run, text};
+use crate::common::{copy_tree, fixture_copy, git, gradle_flaky, repo_root, run, text};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::Duration;
 
 const STANDIN: &str = r#"#!/bin/sh
@@ -343,4 +344,347 @@ fn interpolate(s: &str) -> String {
         rest = &rest[len..];
     }
     out
+}
+
+/// Every string value of a pipeline as the agent sees it after upload.
+fn interpolated(value: &Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(interpolate(s)),
+        Value::Array(items) => Value::Array(items.iter().map(interpolated).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), interpolated(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Buildkite's published pipeline schema (tests/data/buildkite).
+fn assert_valid_pipeline(pipeline: &Value) {
+    let schema = read_json(&repo_root().join("tests/data/buildkite/pipeline-schema.json"));
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(pipeline)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "invalid pipeline: {errors:#?}\n{pipeline:#}"
+    );
+}
+
+/// The steps of the one uploaded group.
+fn steps(pipeline: &Value) -> &Vec<Value> {
+    pipeline["steps"][0]["steps"]
+        .as_array()
+        .expect("a group of steps")
+}
+
+/// Names of the branch's hostile files (a shell would run the first one's `$(...)`).
+const PWNED_SUITE: &str = "painless/40_$(touch pwned)";
+const ODD_SUITE: &str = "painless_execute/50_it's `odd`";
+const SUITES: &str = "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test";
+
+/// The fixture as a git repository: `main` is the fixture, the checked-out
+/// branch `pr` touches a flaky and a stable unit test class, the test that
+/// runs its JVM out of heap, the slow test, and adds two YAML suites whose
+/// names are hostile to shells.
+fn pr_branch() -> tempfile::TempDir {
+    let repo = fixture_copy();
+    let dir = repo.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "fixture"]);
+    git(dir, &["checkout", "-qb", "pr"]);
+    for file in [
+        "server/src/test/java/org/elasticsearch/flaky/AssertionFlakyTests.java",
+        "server/src/test/java/org/elasticsearch/common/StringsTests.java",
+        "test/external-modules/esql-heap-attack/src/javaRestTest/java/org/elasticsearch/xpack/esql/heap_attack/HeapAttackIT.java",
+        "x-pack/plugin/ml/src/slowTest/java/org/elasticsearch/xpack/ml/slow/SuiteTimeoutTests.java",
+    ] {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}// changed on the branch\n")).unwrap();
+    }
+    for (suite, section) in [(PWNED_SUITE, "Pwned section"), (ODD_SUITE, "Odd section")] {
+        let yaml = format!("\"{section}\":\n  - do: {{}}\n  - match: {{}}\n");
+        std::fs::write(dir.join(SUITES).join(format!("{suite}.yml")), yaml).unwrap();
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "branch"]);
+    repo
+}
+
+/// `gradle-flaky pr` in `dir` as job `job-pr` of a Buildkite build, with small
+/// counts: one test per unit batch, 2 iterations, 1 REST loop.
+fn pr_cmd(bk: &Buildkite, dir: &Path) -> Command {
+    let mut cmd = gradle_flaky();
+    bk.job(&mut cmd, "job-pr")
+        .current_dir(dir)
+        .env(
+            "FLAKINESS_GRADLE",
+            "gradle --offline -Dtests.fixture.probability=1",
+        )
+        .env(
+            "FLAKINESS_AGENT_BIN",
+            shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).as_ref(),
+        )
+        .env("FLAKINESS_AGENTS", "queue=flaky")
+        .args([
+            "pr",
+            "--base",
+            "main",
+            "--cap",
+            "unit=1",
+            "--unit-iters",
+            "2",
+            "--rest-iters",
+            "1",
+        ]);
+    cmd
+}
+
+#[test]
+fn pr_without_test_changes_says_so_and_uploads_nothing() {
+    let bk = Buildkite::new();
+    let repo = fixture_copy();
+    let dir = repo.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "fixture"]);
+    git(dir, &["checkout", "-qb", "docs-only"]);
+    std::fs::write(dir.join("NOTES.md"), "no tests here\n").unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "docs"]);
+    let out = run(&mut pr_cmd(&bk, dir));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No test changes or unmutes detected"));
+    assert!(bk.calls_of(&["pipeline", "upload"]).is_empty());
+    let notes = bk.calls_of(&["annotate"]);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(
+        notes[0].argv,
+        [
+            "annotate",
+            "--style",
+            "info",
+            "--context",
+            "flakiness-detection"
+        ]
+    );
+}
+
+#[test]
+fn manual_needs_flakiness_classes() {
+    let out = run(gradle_flaky().arg("manual").env("FLAKINESS_CLASSES", " \n"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "FLAKINESS_CLASSES environment variable is required (newline- or comma-separated)"
+    ));
+}
+
+/// Plays the Buildkite agent for one job of `step`: a fresh checkout (a copy
+/// of `source` without build outputs), the step's env and the job's
+/// `BUILDKITE_*` variables, every value as Buildkite's interpolation leaves it,
+/// the command through `sh -c` (the agent's shell), then the step's
+/// `artifact_paths` uploaded through the stand-in. Returns the checkout.
+fn run_job(
+    bk: &Buildkite,
+    source: Option<&Path>,
+    step: &Value,
+    parallel_job: Option<u32>,
+    job_id: &str,
+) -> (tempfile::TempDir, Output) {
+    let checkout = tempfile::tempdir().unwrap();
+    if let Some(source) = source {
+        copy_tree(source, checkout.path());
+    }
+    let step = interpolated(step);
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", step["command"].as_str().unwrap()])
+        .current_dir(checkout.path());
+    bk.job(&mut cmd, job_id)
+        .env("BUILDKITE_STEP_KEY", step["key"].as_str().unwrap())
+        .env("BUILDKITE_LABEL", step["label"].as_str().unwrap());
+    if let Some(n) = parallel_job {
+        cmd.env("BUILDKITE_PARALLEL_JOB", n.to_string());
+    }
+    for (name, value) in step["env"].as_object().into_iter().flatten() {
+        cmd.env(name, value.as_str().unwrap());
+    }
+    let out = run(&mut cmd);
+    let globs: Vec<&str> = match &step["artifact_paths"] {
+        Value::String(glob) => vec![glob],
+        Value::Array(globs) => globs.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    for glob in globs {
+        let mut upload = Command::new("buildkite-agent");
+        bk.job(&mut upload, job_id)
+            .current_dir(checkout.path())
+            .args(["artifact", "upload", glob]);
+        assert!(run(&mut upload).status.success());
+    }
+    (checkout, out)
+}
+
+/// Paths below `dir` named `name`.
+fn files_named(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_name() == name {
+                found.push(path.clone());
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
+    let bk = Buildkite::new();
+    let repo = pr_branch();
+    let out = run(&mut pr_cmd(&bk, repo.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    let uploads = bk.calls_of(&["pipeline", "upload"]);
+    assert_eq!(uploads.len(), 1, "{}", text(&out));
+    let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
+    assert_valid_pipeline(&pipeline);
+    // The hostile names travel as data: escaped for Buildkite, intact after it.
+    assert!(uploads[0].stdin.contains("40_$$(touch pwned)"));
+    let agent_view = interpolated(&pipeline);
+    let yaml = steps(&agent_view)
+        .iter()
+        .find(|s| s["key"] == "flakiness-detection:yaml-suite")
+        .unwrap();
+    let batch: Value =
+        serde_json::from_str(yaml["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
+    let argv: Vec<&str> = batch["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        argv.iter()
+            .any(|a| a.contains(PWNED_SUITE) && a.contains(ODD_SUITE)),
+        "{argv:?}"
+    );
+
+    let keys: Vec<&str> = steps(&pipeline)
+        .iter()
+        .filter_map(|s| s["key"].as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "flakiness-detection:precompile",
+            "flakiness-detection:unit",
+            "flakiness-detection:java-rest",
+            "flakiness-detection:yaml-suite",
+            "flakiness-detection:slow-test",
+            "flakiness-detection:analyze"
+        ]
+    );
+
+    // Run every job as an agent would, in pipeline order.
+    let mut checkouts = Vec::new();
+    let mut job_ids = Vec::new();
+    for step in steps(&pipeline)
+        .iter()
+        .filter(|s| s["key"] != "flakiness-detection:analyze")
+    {
+        let key = step["key"].as_str().unwrap();
+        let mut step = step.clone();
+        if key == "flakiness-detection:slow-test" {
+            // Buildkite's smallest step timeout is a minute: this one step gets
+            // a shorter inner timeout so its slow test is stopped quickly.
+            let command = step["command"]
+                .as_str()
+                .unwrap()
+                .replace("--timeout 58m", "--timeout 5s");
+            step["command"] = Value::String(command);
+        }
+        let jobs = step["parallelism"].as_u64().map(|n| n as u32);
+        for n in 0..jobs.unwrap_or(1) {
+            let job_id = format!("job-{}-{n}", key.rsplit(':').next().unwrap());
+            let (checkout, out) = run_job(&bk, Some(repo.path()), &step, jobs.map(|_| n), &job_id);
+            assert_eq!(out.status.code(), Some(0), "{job_id}: {}", text(&out));
+            checkouts.push(checkout);
+            job_ids.push(job_id);
+        }
+    }
+    let analyze = steps(&pipeline).last().unwrap();
+    let (report_dir, out) = run_job(&bk, None, analyze, None, "job-analyze");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    let outcomes = read_json(&report_dir.path().join("flakiness-outcomes.json"));
+    let outcome = |job: &str| {
+        outcomes
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["jobId"] == job)
+            .unwrap_or_else(|| panic!("no outcome for {job}: {outcomes:#}"))
+            .clone()
+    };
+    // Unit batches follow the selection: StringsTests (stable), then AssertionFlakyTests.
+    assert_eq!(outcome("job-unit-0")["outcome"], "clean_pass");
+    assert_eq!(outcome("job-unit-1")["outcome"], "flaky_detected");
+    assert_eq!(
+        outcome("job-unit-1")["failingClasses"],
+        serde_json::json!(["org.elasticsearch.flaky.AssertionFlakyTests"])
+    );
+    let oom = outcome("job-java-rest-0");
+    assert_eq!(
+        (oom["outcome"].as_str(), oom["infraSubtype"].as_str()),
+        (Some("infra_fail"), Some("oom")),
+        "{oom:#}"
+    );
+    assert_eq!(outcome("job-yaml-suite-0")["outcome"], "clean_pass");
+    let slow = outcome("job-slow-test-0");
+    assert_eq!(
+        (slow["outcome"].as_str(), slow["timedOut"].as_bool()),
+        (Some("timeout"), Some(true)),
+        "{slow:#}"
+    );
+    assert_eq!(
+        outcomes.as_array().unwrap().len(),
+        job_ids.len() - 1,
+        "one record per batch job, none for precompile"
+    );
+
+    let reports = bk.calls_of(&["annotate", "--style"]);
+    let report = reports
+        .iter()
+        .find(|c| c.argv.contains(&"flakiness-detection".to_string()))
+        .expect("the report annotation");
+    assert_eq!(
+        report.argv[2], "error",
+        "a proven flaky test makes the report an error"
+    );
+    assert!(
+        report.stdin.contains("AssertionFlakyTests"),
+        "{}",
+        report.stdin
+    );
+
+    // Nothing ran the hostile names as shell code.
+    let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();
+    dirs.extend([repo.path(), report_dir.path()]);
+    for dir in dirs {
+        assert_eq!(
+            files_named(dir, "pwned"),
+            Vec::<PathBuf>::new(),
+            "a shell ran `$(touch pwned)`"
+        );
+    }
 }

@@ -24,7 +24,8 @@ pub fn fixture_copy() -> tempfile::TempDir {
     dir
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies a directory tree, leaving out build outputs (`build`, `.gradle`).
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();

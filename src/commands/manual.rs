@@ -1,0 +1,32 @@
+//! `gradle-flaky manual`: the manual Buildkite pipeline's entry point. The
+//! tests come from `FLAKINESS_CLASSES`, every other knob from its flag or
+//! `FLAKINESS_*` variable (see `--help`); the pipeline is uploaded.
+
+use super::{buildkite, selection};
+use crate::cli::{GlobalArgs, ManualArgs, SelectionArgs};
+use crate::run::buildkite::AgentConfig;
+use crate::{Error, Exit, Result};
+
+pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
+    let classes = std::env::var("FLAKINESS_CLASSES").unwrap_or_default();
+    if classes.trim().is_empty() {
+        return Err(Error::usage(
+            "FLAKINESS_CLASSES environment variable is required (newline- or comma-separated)",
+        ));
+    }
+    let cfg = AgentConfig::from_args(&args.agent)?;
+    let selection_args = SelectionArgs {
+        tests: vec![classes],
+        ..SelectionArgs::default()
+    };
+    let selection = selection::gather(global, &selection_args)?;
+    let nothing = "FLAKINESS_CLASSES selected nothing";
+    buildkite::submit(
+        global,
+        &selection,
+        &args.batching,
+        &cfg,
+        args.dry_run,
+        nothing,
+    )
+}

@@ -1,0 +1,41 @@
+//! `gradle-flaky pr`: the tests a branch changed and the entries it removed
+//! from `muted-tests.yml`, uploaded to Buildkite (the default in a Buildkite
+//! job) or run on this machine.
+
+use super::{buildkite, selection};
+use crate::cli::{GlobalArgs, PrArgs, SelectionArgs, Target};
+use crate::run::buildkite::AgentConfig;
+use crate::{Error, Exit, Result};
+
+pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
+    let target = args
+        .target
+        .unwrap_or(if std::env::var_os("BUILDKITE").is_some() {
+            Target::Buildkite
+        } else {
+            Target::Local
+        });
+    let selection_args = SelectionArgs {
+        changed: true,
+        unmuted: true,
+        base: args.base.clone(),
+        muted_file: args.muted_file.clone(),
+        ..SelectionArgs::default()
+    };
+    match target {
+        Target::Buildkite => {
+            let cfg = AgentConfig::from_args(&args.agent)?;
+            let selection = selection::gather(global, &selection_args)?;
+            let nothing = "No test changes or unmutes detected";
+            buildkite::submit(
+                global,
+                &selection,
+                &args.batching,
+                &cfg,
+                args.dry_run,
+                nothing,
+            )
+        }
+        Target::Local => Err(Error::NotImplemented("pr --target local")),
+    }
+}

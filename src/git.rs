@@ -278,40 +278,6 @@ mod tests {
     }
 
     #[test]
-    fn a_shallow_clone_is_told_to_fetch_more_history() {
-        let dir = repo();
-        let d = dir.path();
-        write(d, "a.txt", "branch\n");
-        git(d, &["commit", "-qam", "branch"]);
-        git(d, &["checkout", "-q", "main"]);
-        write(d, "b.txt", "main moved on\n");
-        git(d, &["commit", "-qam", "main 2"]);
-        let clone = tempfile::tempdir().unwrap();
-        let url = format!("file://{}", d.display());
-        let c = clone.path();
-        git(
-            c,
-            &[
-                "clone",
-                "-q",
-                "--depth",
-                "1",
-                "--no-single-branch",
-                &url,
-                ".",
-            ],
-        );
-        git(c, &["checkout", "-q", "work"]);
-        let repo = Repo::discover(c).unwrap();
-        let base = repo.commit("origin/main").unwrap().unwrap();
-        let err = repo
-            .merge_base("origin/main", base)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("shallow clone"), "{err}");
-    }
-
-    #[test]
     fn outside_a_repository_is_a_clear_input_error() {
         let dir = tempfile::tempdir().unwrap();
         let err = Repo::discover(dir.path()).err().unwrap();

@@ -838,6 +838,46 @@ mod tests {
     }
 
     #[test]
+    fn the_locator_checklist_holds_with_methods_kept() {
+        let files = MemFiles::with(&[
+            (
+                "modules/transport-netty4/src/javaRestTest/java/org/elasticsearch/rest/RestIT.java",
+                "",
+            ),
+            (
+                "x-pack/plugin/ml/src/yamlRestTest/java/org/elasticsearch/xpack/ml/MlYamlIT.java",
+                "",
+            ),
+        ]);
+        let layout = es_layout();
+        let c = Classifier::from_layout(&layout, &files);
+        let locate = |class: &str, method: Option<&str>| {
+            let test = TestRef {
+                class: class.into(),
+                method: method.map(Into::into),
+            };
+            only(c.locate(&test, Origin::Unmuted)).unwrap()
+        };
+        let t = locate("org.elasticsearch.rest.RestIT", Some("testFoo"));
+        assert_eq!(
+            (t.project.as_str(), &t.kind),
+            (":modules:transport-netty4", &TestKind::JavaRestTest)
+        );
+        let t = locate("org.elasticsearch.xpack.ml.MlYamlIT", None);
+        assert_eq!(t.kind, TestKind::YamlRestTestRunner);
+        assert_eq!(t.task, ":x-pack:plugin:ml:yamlRestTest");
+        let t = locate(
+            "org.elasticsearch.xpack.ml.MlYamlIT",
+            Some("test {yaml=ml/anomaly_detectors_get/basic}"),
+        );
+        assert_eq!(t.kind, TestKind::YamlRestTestCase);
+        assert_eq!(
+            t.method.as_deref(),
+            Some("test {yaml=ml/anomaly_detectors_get/basic}")
+        );
+    }
+
+    #[test]
     fn path_rules_stand_in_for_the_layout() {
         let files = MemFiles::with(&[
             (

@@ -477,8 +477,32 @@ fn without_a_merge_base_selection_fails_and_says_how_to_fetch() {
     git(c, &["checkout", "-q", "feature"]);
     let args = selection_args(&[], true, false, Some("origin/main"));
     let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
+    assert!(err.to_string().contains("this is a shallow clone"), "{err}");
     assert!(err.to_string().contains("git fetch --unshallow"), "{err}");
     let args = selection_args(&[], true, false, Some("no-such-branch"));
     let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
     assert_eq!(err.to_string(), "--base: no commit `no-such-branch` in this repository; fetch the base branch (e.g. `git fetch origin main`) or pass --base REF");
+}
+
+#[test]
+fn without_gradle_the_path_rules_classify_and_a_note_says_so() {
+    let dir = fixture_copy();
+    let mut global = global(dir.path());
+    global.gradle = Some("/no/such/gradle".into());
+    let args = selection_args(
+        &["org.elasticsearch.flaky.ExceptionFlakyTests#testFlakyException"],
+        false,
+        false,
+        None,
+    );
+    let s = gradle_flaky::commands::selection::gather(&global, &args).unwrap();
+    let t = &s.tests[0];
+    assert_eq!(
+        (t.task.as_str(), t.method.as_deref()),
+        (":server:test", Some("testFlakyException"))
+    );
+    assert!(
+        s.notes.iter().any(|n| n.contains("reference path rules")),
+        "{s:#?}"
+    );
 }

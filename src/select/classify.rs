@@ -254,10 +254,13 @@ impl<'a> Classifier<'a> {
 
     fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Outcome {
         let (project, set) = (&root.project, &root.source_set);
-        if let Tie::NotTest = root.tie {
-            return Err(Skip::NotATest(format!(
+        let not_run = || {
+            Skip::NotATest(format!(
                 "in `{project}` source set `{set}`, which no Test task runs"
-            )));
+            ))
+        };
+        if let Tie::NotTest = root.tie {
+            return Err(not_run());
         }
         let inside = path.strip_prefix(&root.dir).unwrap_or(path);
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -315,7 +318,7 @@ impl<'a> Classifier<'a> {
         let task = match &root.tie {
             Tie::Task(task) => task.clone(),
             Tie::Unavailable(reason) => return Err(Skip::Unresolved(reason.clone())),
-            Tie::NotTest => unreachable!("handled above"),
+            Tie::NotTest => return Err(not_run()),
         };
         Ok(ClassifiedTest {
             project: project.clone(),

@@ -79,11 +79,14 @@ impl Repo {
                 } else {
                     "their histories are unrelated, or the history that joins them was not fetched"
                 };
-                Err(Error::infra(format!(
-                    "no merge base between HEAD and `{base_name}`: {why}. Fetch more history, \
-                     e.g. `git fetch --unshallow` or `git fetch --deepen=500 origin <base branch>`, \
-                     then try again"
-                )))
+                Err(Error::input(
+                    "git history",
+                    format!(
+                        "no merge base between HEAD and `{base_name}`: {why}. Fetch more history, \
+                         e.g. `git fetch --unshallow` or `git fetch --deepen=500 origin <base branch>`, \
+                         then try again"
+                    ),
+                ))
             }
             Err(e) => Err(git_error(
                 &format!("merge base of HEAD and `{base_name}`"),

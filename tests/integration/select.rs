@@ -499,6 +499,7 @@ fn without_a_merge_base_selection_fails_and_says_how_to_fetch() {
     git(c, &["checkout", "-q", "feature"]);
     let args = selection_args(&[], true, false, Some("origin/main"));
     let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
+    assert_eq!(err.exit().code(), 2, "{err}");
     assert!(err.to_string().contains("this is a shallow clone"), "{err}");
     assert!(err.to_string().contains("git fetch --unshallow"), "{err}");
     let args = selection_args(&[], true, false, Some("no-such-branch"));

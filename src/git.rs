@@ -99,11 +99,7 @@ impl Repo {
     /// untracked, not ignored), with renames detected; paths relative to the
     /// working tree, the new path for a rename.
     pub fn changes_since(&self, base: Oid) -> Result<Vec<Change>> {
-        let tree = self
-            .repo
-            .find_commit(base)
-            .and_then(|c| c.tree())
-            .map_err(|e| git_error("reading the merge base", e))?;
+        let tree = self.tree(base, "reading the merge base")?;
         let mut options = DiffOptions::new();
         options.include_untracked(true).recurse_untracked_dirs(true);
         let mut diff = self
@@ -139,15 +135,18 @@ impl Repo {
         Ok(changes)
     }
 
+    fn tree(&self, commit: Oid, what: &str) -> Result<git2::Tree<'_>> {
+        self.repo
+            .find_commit(commit)
+            .and_then(|c| c.tree())
+            .map_err(|e| git_error(what, e))
+    }
+
     /// The content of `path` (relative to the working tree) at `commit`;
     /// `None` when the file did not exist there.
     pub fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {
         let what = format!("reading {} at {commit}", path.display());
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .and_then(|c| c.tree())
-            .map_err(|e| git_error(&what, e))?;
+        let tree = self.tree(commit, &what)?;
         let entry = match tree.get_path(path) {
             Ok(entry) => entry,
             Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),

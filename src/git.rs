@@ -79,11 +79,14 @@ impl Repo {
                 } else {
                     "their histories are unrelated, or the history that joins them was not fetched"
                 };
-                Err(Error::infra(format!(
-                    "no merge base between HEAD and `{base_name}`: {why}. Fetch more history, \
-                     e.g. `git fetch --unshallow` or `git fetch --deepen=500 origin <base branch>`, \
-                     then try again"
-                )))
+                Err(Error::input(
+                    "git history",
+                    format!(
+                        "no merge base between HEAD and `{base_name}`: {why}. Fetch more history, \
+                         e.g. `git fetch --unshallow` or `git fetch --deepen=500 origin <base branch>`, \
+                         then try again"
+                    ),
+                ))
             }
             Err(e) => Err(git_error(
                 &format!("merge base of HEAD and `{base_name}`"),
@@ -96,11 +99,7 @@ impl Repo {
     /// untracked, not ignored), with renames detected; paths relative to the
     /// working tree, the new path for a rename.
     pub fn changes_since(&self, base: Oid) -> Result<Vec<Change>> {
-        let tree = self
-            .repo
-            .find_commit(base)
-            .and_then(|c| c.tree())
-            .map_err(|e| git_error("reading the merge base", e))?;
+        let tree = self.tree(base, "reading the merge base")?;
         let mut options = DiffOptions::new();
         options.include_untracked(true).recurse_untracked_dirs(true);
         let mut diff = self
@@ -136,15 +135,18 @@ impl Repo {
         Ok(changes)
     }
 
+    fn tree(&self, commit: Oid, what: &str) -> Result<git2::Tree<'_>> {
+        self.repo
+            .find_commit(commit)
+            .and_then(|c| c.tree())
+            .map_err(|e| git_error(what, e))
+    }
+
     /// The content of `path` (relative to the working tree) at `commit`;
     /// `None` when the file did not exist there.
     pub fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {
         let what = format!("reading {} at {commit}", path.display());
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .and_then(|c| c.tree())
-            .map_err(|e| git_error(&what, e))?;
+        let tree = self.tree(commit, &what)?;
         let entry = match tree.get_path(path) {
             Ok(entry) => entry,
             Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
@@ -275,40 +277,6 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("git fetch --unshallow"), "{err}");
-    }
-
-    #[test]
-    fn a_shallow_clone_is_told_to_fetch_more_history() {
-        let dir = repo();
-        let d = dir.path();
-        write(d, "a.txt", "branch\n");
-        git(d, &["commit", "-qam", "branch"]);
-        git(d, &["checkout", "-q", "main"]);
-        write(d, "b.txt", "main moved on\n");
-        git(d, &["commit", "-qam", "main 2"]);
-        let clone = tempfile::tempdir().unwrap();
-        let url = format!("file://{}", d.display());
-        let c = clone.path();
-        git(
-            c,
-            &[
-                "clone",
-                "-q",
-                "--depth",
-                "1",
-                "--no-single-branch",
-                &url,
-                ".",
-            ],
-        );
-        git(c, &["checkout", "-q", "work"]);
-        let repo = Repo::discover(c).unwrap();
-        let base = repo.commit("origin/main").unwrap().unwrap();
-        let err = repo
-            .merge_base("origin/main", base)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("shallow clone"), "{err}");
     }
 
     #[test]

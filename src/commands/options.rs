@@ -114,28 +114,13 @@ fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
     Ok((TestKind::parse(kind), n))
 }
 
-/// The Gradle program (and leading arguments) commands start with: `--gradle`
-/// / `FLAKINESS_GRADLE` split like a shell would (`"sh ./ci gradle.sh"` gives
-/// two words; quote a path with spaces), else `./gradlew` when the project has
-/// one, else `gradle`. Whether it can run is checked by whoever runs it: a plan
-/// may be meant for another machine (a CI wrapper on Buildkite agents).
+/// The Gradle program for planned commands: as `layout::find_gradle` finds it,
+/// except that a machine with no Gradle at all still gets a plan naming
+/// `gradle` (planning runs nothing; running it reports the missing Gradle).
 pub fn gradle_program(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<String>> {
-    if let Some(cmd) = gradle {
-        let what = "--gradle (FLAKINESS_GRADLE)";
-        let words = shell_words::split(cmd)
-            .map_err(|e| Error::input(what, format!("`{cmd}` cannot be split into words: {e}")))?;
-        if words.is_empty() {
-            return Err(Error::input(
-                what,
-                "is empty: name a Gradle program, e.g. ./gradlew",
-            ));
-        }
-        return Ok(words);
-    }
-    if project_dir.join("gradlew").is_file() {
-        Ok(vec!["./gradlew".into()])
-    } else {
-        Ok(vec!["gradle".into()])
+    match crate::layout::find_gradle(project_dir, gradle) {
+        Err(Error::GradleNotFound(_)) => Ok(vec!["gradle".into()]),
+        found => found,
     }
 }
 
@@ -251,7 +236,15 @@ mod tests {
     fn gradle_comes_from_the_option_then_gradlew_then_path() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(gradle_program(dir.path(), None).unwrap(), ["gradle"]);
-        std::fs::write(dir.path().join("gradlew"), "").unwrap();
+        let wrapper = dir.path().join("gradlew");
+        std::fs::write(&wrapper, "").unwrap();
+        assert_eq!(
+            gradle_program(dir.path(), None).unwrap(),
+            ["gradle"],
+            "a gradlew that is not executable is not used"
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(gradle_program(dir.path(), None).unwrap(), ["./gradlew"]);
         assert_eq!(
             gradle_program(dir.path(), Some("sh '.ci/run gradle.sh' --quiet")).unwrap(),

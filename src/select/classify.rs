@@ -254,10 +254,13 @@ impl<'a> Classifier<'a> {
 
     fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Outcome {
         let (project, set) = (&root.project, &root.source_set);
-        if let Tie::NotTest = root.tie {
-            return Err(Skip::NotATest(format!(
+        let not_run = || {
+            Skip::NotATest(format!(
                 "in `{project}` source set `{set}`, which no Test task runs"
-            )));
+            ))
+        };
+        if let Tie::NotTest = root.tie {
+            return Err(not_run());
         }
         let inside = path.strip_prefix(&root.dir).unwrap_or(path);
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -315,7 +318,7 @@ impl<'a> Classifier<'a> {
         let task = match &root.tie {
             Tie::Task(task) => task.clone(),
             Tie::Unavailable(reason) => return Err(Skip::Unresolved(reason.clone())),
-            Tie::NotTest => unreachable!("handled above"),
+            Tie::NotTest => return Err(not_run()),
         };
         Ok(ClassifiedTest {
             project: project.clone(),
@@ -834,6 +837,46 @@ mod tests {
         assert_eq!(
             t.class.as_deref(),
             Some("org.elasticsearch.xpack.ml.MlYamlIT")
+        );
+    }
+
+    #[test]
+    fn the_locator_checklist_holds_with_methods_kept() {
+        let files = MemFiles::with(&[
+            (
+                "modules/transport-netty4/src/javaRestTest/java/org/elasticsearch/rest/RestIT.java",
+                "",
+            ),
+            (
+                "x-pack/plugin/ml/src/yamlRestTest/java/org/elasticsearch/xpack/ml/MlYamlIT.java",
+                "",
+            ),
+        ]);
+        let layout = es_layout();
+        let c = Classifier::from_layout(&layout, &files);
+        let locate = |class: &str, method: Option<&str>| {
+            let test = TestRef {
+                class: class.into(),
+                method: method.map(Into::into),
+            };
+            only(c.locate(&test, Origin::Unmuted)).unwrap()
+        };
+        let t = locate("org.elasticsearch.rest.RestIT", Some("testFoo"));
+        assert_eq!(
+            (t.project.as_str(), &t.kind),
+            (":modules:transport-netty4", &TestKind::JavaRestTest)
+        );
+        let t = locate("org.elasticsearch.xpack.ml.MlYamlIT", None);
+        assert_eq!(t.kind, TestKind::YamlRestTestRunner);
+        assert_eq!(t.task, ":x-pack:plugin:ml:yamlRestTest");
+        let t = locate(
+            "org.elasticsearch.xpack.ml.MlYamlIT",
+            Some("test {yaml=ml/anomaly_detectors_get/basic}"),
+        );
+        assert_eq!(t.kind, TestKind::YamlRestTestCase);
+        assert_eq!(
+            t.method.as_deref(),
+            Some("test {yaml=ml/anomaly_detectors_get/basic}")
         );
     }
 

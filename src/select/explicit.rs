@@ -82,7 +82,11 @@ const PATH_EXTENSIONS: [&str; 5] = [".java", ".groovy", ".kt", ".yml", ".yaml"];
 pub fn parse(spec: &str) -> Spec {
     let head = &spec[..spec.find('{').unwrap_or(spec.len())];
     if let Some(i) = head.find('#') {
-        return Spec::Test(TestRef::method(&spec[..i], &spec[i + 1..]));
+        let (class, method) = (&spec[..i], &spec[i + 1..]);
+        return Spec::Test(match method.trim() {
+            "" => TestRef::class(class),
+            _ => TestRef::method(class, method),
+        });
     }
     let has_descriptor = head.len() < spec.len();
     if head.contains(['/', '\\'])
@@ -224,6 +228,7 @@ mod tests {
             parse("org.a.QueryTests#testToQuery {p0=false}"),
             test("org.a.QueryTests", Some("testToQuery {p0=false}"))
         );
+        assert_eq!(parse("org.a.IndexTests#"), test("org.a.IndexTests", None));
         assert_eq!(parse("org.a.Outer.Inner"), test("org.a.Outer.Inner", None));
         assert_eq!(
             parse("org.foo.bar"),

@@ -4,7 +4,7 @@
 
 use crate::common::{fixture_copy, git, gradle_flaky, repo_root, run, text};
 use gradle_flaky::cli::{ColorChoice, GlobalArgs, SelectionArgs};
-use gradle_flaky::domain::{Origin, TestKind};
+use gradle_flaky::domain::Origin;
 use gradle_flaky::select::classify::{Classifier, Files, Skip};
 use gradle_flaky::select::unmutes::{self, MutedEntry};
 use gradle_flaky::select::TestRef;
@@ -347,6 +347,10 @@ fn a_pr_branch_selects_its_changed_tests_and_unmutes() {
         "{selection:#?}"
     );
     assert_eq!(selection.unresolved, []);
+    assert!(
+        selection.notes.iter().all(|n| !n.contains("path rules")),
+        "classified through the layout: {selection:#?}"
+    );
 }
 
 /// Needs `plan` (the plan issue): the same selection through the CLI.
@@ -369,8 +373,11 @@ fn plan_json_lists_exactly_the_pr_branch_tests() {
     assert_eq!(plan["tests"], pr_branch_tests(), "{}", text(&out));
 }
 
+/// What only Gradle knows: a custom source set whose task is named otherwise,
+/// Groovy tests, a BWC source set run by its versioned tasks, a renamed
+/// project; and hostile names that stay data.
 #[test]
-fn explicit_specs_keep_methods_and_hostile_names_stay_data() {
+fn explicit_specs_resolve_through_the_real_layout() {
     let dir = fixture_repo();
     let d = dir.path();
     let suite = "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test/painless/$(touch pwned) `touch pwned` \"q\" 'x'\nnew é.yml";
@@ -381,6 +388,8 @@ fn explicit_specs_keep_methods_and_hostile_names_stay_data() {
         &[
             suite,
             "org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion,org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.test {yaml=painless/20_scriptfield/from, to, include_lower, include_upper deprecated}",
+            "org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests.testQuick\norg.elasticsearch.test.GroovyStableTests",
+            "org.elasticsearch.upgrades.IndexingIT TracesApmIT",
             "org.elasticsearch.painless.AbstractPainlessTests org.elasticsearch.$(touch${IFS}pwned)`id`é.NoTests",
         ],
         true,
@@ -388,36 +397,49 @@ fn explicit_specs_keep_methods_and_hostile_names_stay_data() {
         Some("main"),
     );
     let s = gradle_flaky::commands::selection::gather(&global(d), &args).unwrap();
-    let got: Vec<_> = s
-        .tests
-        .iter()
-        .map(|t| {
-            (
-                t.kind.clone(),
-                t.class.as_deref(),
-                t.method.as_deref(),
-                t.yaml_suite.as_deref(),
-            )
-        })
-        .collect();
+    assert!(s.notes.iter().all(|n| !n.contains("path rules")), "{s:#?}");
+    // (project, source set, task, kind, class, method) of each explicit spec
+    let explicit = [
+        (":server", "test", ":server:test", "unit", "org.elasticsearch.flaky.AssertionFlakyTests", Some("testFlakyAssertion")),
+        (
+            ":modules:lang-painless",
+            "yamlRestTest",
+            ":modules:lang-painless:yamlRestTest",
+            "yamlRestTestCase",
+            "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT",
+            Some("test {yaml=painless/20_scriptfield/from, to, include_lower, include_upper deprecated}"),
+        ),
+        (":x-pack:plugin:ml", "slowTest", ":x-pack:plugin:ml:slowTests", "slowTest", "org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests", Some("testQuick")),
+        (":test:framework", "test", ":test:framework:test", "unit", "org.elasticsearch.test.GroovyStableTests", None),
+        (":qa:rolling-upgrade", "javaRestTest", ":qa:rolling-upgrade:v8.18.0#bwcTest", "javaRestTest", "org.elasticsearch.upgrades.IndexingIT", None),
+        (
+            ":test:external-modules:test-apm-integration",
+            "javaRestTest",
+            ":test:external-modules:test-apm-integration:javaRestTest",
+            "javaRestTest",
+            "org.elasticsearch.test.apmintegration.TracesApmIT",
+            None,
+        ),
+    ];
+    let mut expected = vec![serde_json::json!({
+        "project": ":modules:lang-painless", "sourceSet": "yamlRestTest",
+        "task": ":modules:lang-painless:yamlRestTest", "kind": "yamlRestTestSuite", "class": null,
+        "yamlSuite": "painless/$(touch pwned) `touch pwned` \"q\" 'x'\nnew é", "origin": "changed"
+    })];
+    for (project, source_set, task, kind, class, method) in explicit {
+        let mut t = serde_json::json!({
+            "project": project, "sourceSet": source_set, "task": task, "kind": kind,
+            "class": class, "origin": "explicit"
+        });
+        if let Some(method) = method {
+            t["method"] = method.into();
+        }
+        expected.push(t);
+    }
     assert_eq!(
-        got,
-        [
-            (TestKind::YamlRestTestSuite, None, None, Some("painless/$(touch pwned) `touch pwned` \"q\" 'x'\nnew é")),
-            (TestKind::Unit, Some("org.elasticsearch.flaky.AssertionFlakyTests"), Some("testFlakyAssertion"), None),
-            (
-                TestKind::YamlRestTestCase,
-                Some("org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT"),
-                Some("test {yaml=painless/20_scriptfield/from, to, include_lower, include_upper deprecated}"),
-                None
-            ),
-        ],
+        serde_json::to_value(&s.tests).unwrap(),
+        serde_json::Value::from(expected),
         "{s:#?}"
-    );
-    assert_eq!(
-        s.tests[0].origin,
-        Origin::Changed,
-        "the hostile suite is new on HEAD"
     );
     let unresolved: Vec<_> = s.unresolved.iter().map(|u| u.input.as_str()).collect();
     assert_eq!(
@@ -477,8 +499,33 @@ fn without_a_merge_base_selection_fails_and_says_how_to_fetch() {
     git(c, &["checkout", "-q", "feature"]);
     let args = selection_args(&[], true, false, Some("origin/main"));
     let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
+    assert_eq!(err.exit().code(), 2, "{err}");
+    assert!(err.to_string().contains("this is a shallow clone"), "{err}");
     assert!(err.to_string().contains("git fetch --unshallow"), "{err}");
     let args = selection_args(&[], true, false, Some("no-such-branch"));
     let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
     assert_eq!(err.to_string(), "--base: no commit `no-such-branch` in this repository; fetch the base branch (e.g. `git fetch origin main`) or pass --base REF");
+}
+
+#[test]
+fn without_gradle_the_path_rules_classify_and_a_note_says_so() {
+    let dir = fixture_copy();
+    let mut global = global(dir.path());
+    global.gradle = Some("/no/such/gradle".into());
+    let args = selection_args(
+        &["org.elasticsearch.flaky.ExceptionFlakyTests#testFlakyException"],
+        false,
+        false,
+        None,
+    );
+    let s = gradle_flaky::commands::selection::gather(&global, &args).unwrap();
+    let t = &s.tests[0];
+    assert_eq!(
+        (t.task.as_str(), t.method.as_deref()),
+        (":server:test", Some("testFlakyException"))
+    );
+    assert!(
+        s.notes.iter().any(|n| n.contains("reference path rules")),
+        "{s:#?}"
+    );
 }

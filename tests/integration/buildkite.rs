@@ -688,3 +688,63 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         );
     }
 }
+
+#[test]
+fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
+    let bk = Buildkite::new();
+    let repo = fixture_copy();
+    let broken = repo
+        .path()
+        .join("server/src/test/java/org/elasticsearch/common/StringsTests.java");
+    std::fs::write(&broken, "this is not Java\n").unwrap();
+    let batch = |argv: &[&str]| serde_json::json!({ "kind": "", "argv": argv }).to_string();
+    let mut precompile = gradle_flaky();
+    bk.job(&mut precompile, "job-precompile")
+        .current_dir(repo.path())
+        .env(
+            "FLAKINESS_PRECOMPILE",
+            batch(&["gradle", "--offline", "-q", ":server:compileTestJava"]),
+        )
+        .args(["buildkite", "precompile", "--timeout", "5m"]);
+    let out = run(&mut precompile);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "the gate must go red: {}",
+        text(&out)
+    );
+    let marker = read_json(&repo.path().join("flakiness-precompile.json"));
+    assert_eq!(
+        marker,
+        serde_json::json!({ "outcome": "build_failed", "reason": "precompile" })
+    );
+
+    // The batches were skipped; the report step finds the marker and no status file.
+    std::fs::create_dir_all(bk.artifacts().join("job-precompile")).unwrap();
+    std::fs::copy(
+        repo.path().join("flakiness-precompile.json"),
+        bk.artifacts()
+            .join("job-precompile/flakiness-precompile.json"),
+    )
+    .unwrap();
+    let report = tempfile::tempdir().unwrap();
+    let mut analyze = gradle_flaky();
+    bk.job(&mut analyze, "job-analyze")
+        .current_dir(report.path())
+        .env("FLAKINESS_EXPECTED_JOBS", r#"[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]"#)
+        .args(["buildkite", "analyze"]);
+    let out = run(&mut analyze);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let outcomes = read_json(&report.path().join("flakiness-outcomes.json"));
+    assert_eq!(
+        outcomes,
+        serde_json::json!([{
+            "jobId": "build-failed:precompile", "stepKey": "flakiness-detection:precompile", "kind": "",
+            "rc": 1, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0, "totalCases": 0,
+            "outcome": "build_failed", "timedOut": false, "failingClasses": [], "reason": "precompile"
+        }])
+    );
+    let note = &bk.calls_of(&["annotate"])[0];
+    assert_eq!(note.argv[2], "warning");
+    assert!(note.stdin.contains("failed to compile"), "{}", note.stdin);
+}

@@ -200,7 +200,7 @@ impl FileAgg {
                 acc.failures += 1;
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
-                if let Some(seed) = seed {
+                if let Some(seed) = seed.or(failure.seed) {
                     acc.add_seed(seed);
                 }
                 if acc.failing_task.is_none() {
@@ -442,6 +442,7 @@ mod tests {
             class: "org.example.FooTests",
             name,
             time: Some(0.25),
+            primary: true,
             result,
         }
     }
@@ -450,6 +451,7 @@ mod tests {
         junit::Result::Failed(Failure {
             type_name: type_name.into(),
             message: message.into(),
+            seed: None,
         })
     }
 

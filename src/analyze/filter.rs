@@ -10,7 +10,9 @@
 //!   [`TEXT_CAP`] bytes, on a character and entity-reference boundary;
 //! - comments are dropped;
 //! - any other `<!` markup (`<!DOCTYPE`, `<!ENTITY`) is refused: the reader never
-//!   reads a DTD, so entity expansion (an "XML bomb") cannot happen.
+//!   reads a DTD, so entity expansion (an "XML bomb") cannot happen;
+//! - a `<` inside an attribute value is refused (not well-formed, and the
+//!   parser would accept it).
 //!
 //! The filter only recognises markup boundaries (`<`, quotes, `>`, `]]>`,
 //! `-->`); well-formedness is left to the parser. It remembers where it dropped
@@ -340,7 +342,10 @@ impl<R: Read> StreamFilter<R> {
         while i < end {
             let b = self.inb[i];
             i += 1;
-            if quote != 0 && b != quote {
+            if quote != 0 && b == b'<' {
+                self.pass(i - 1 - self.ipos);
+                return Err(self.refuse("'<' in an attribute value"));
+            } else if quote != 0 && b != quote {
                 // Keep the first TEXT_CAP bytes of a value, finish the reference
                 // or character in progress, then drop the rest of the value.
                 cutting = cutting || (value >= TEXT_CAP && !amp_open && b & 0xC0 != 0x80);

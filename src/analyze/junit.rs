@@ -26,6 +26,9 @@ pub struct Failure {
     pub type_name: String,
     /// The `message` attribute when non-empty, else the body text; at most 16 KiB.
     pub message: String,
+    /// The randomized runner's seed from the stack trace
+    /// (`__randomizedtesting.SeedInfo.seed([A:B]:0)`), if the body has one.
+    pub seed: Option<String>,
 }
 
 /// How one execution of a test ended.
@@ -43,8 +46,11 @@ pub struct Execution<'a> {
     pub class: &'a str,
     /// The raw `name` attribute (seed and iteration tokens still in it).
     pub name: &'a str,
-    /// Seconds, when the case has a readable `time` (only on its first execution).
+    /// Seconds, when the case has a readable `time` (only on its final execution).
     pub time: Option<f64>,
+    /// The case's own (final) result; false for a flaky or rerun attempt, which
+    /// is reported as soon as it is read.
+    pub primary: bool,
     pub result: Result,
 }
 
@@ -333,6 +339,7 @@ impl Parser {
 
     fn finish_body(&mut self, body: Body, sink: &mut Sink<'_>) {
         let failure = Failure {
+            seed: trace_seed(&body.text),
             type_name: body.type_name,
             message: if body.message.is_empty() {
                 body.text
@@ -350,6 +357,7 @@ impl Parser {
                 class: &case.class,
                 name: &case.name,
                 time: None,
+                primary: false,
                 result: Result::Failed(failure),
             });
         }
@@ -368,6 +376,7 @@ impl Parser {
             class: &case.class,
             name: &case.name,
             time: case.time,
+            primary: true,
             result,
         });
     }
@@ -387,6 +396,16 @@ impl Parser {
             self.counts.cases -= 1;
         }
     }
+}
+
+/// The seed in a randomized runner's stack trace: `SeedInfo.seed([A:B]:0)` → `A:B`.
+fn trace_seed(trace: &str) -> Option<String> {
+    const MARK: &str = "SeedInfo.seed([";
+    let start = trace.find(MARK)? + MARK.len();
+    let len = trace[start..].find(']')?;
+    let seed = &trace[start..start + len];
+    let valid = !seed.is_empty() && seed.bytes().all(|b| b.is_ascii_hexdigit() || b == b':');
+    valid.then(|| seed.to_string())
 }
 
 /// An attribute's value with references decoded; the raw text if they are bad.
@@ -480,7 +499,24 @@ mod tests {
         Result::Failed(Failure {
             type_name: type_name.into(),
             message: message.into(),
+            seed: None,
         })
+    }
+
+    #[test]
+    fn finds_the_seed_in_a_randomized_stack_trace() {
+        let xml = br#"<s><testcase classname="C" name="a"><failure message="java.lang.AssertionError: x" type="java.lang.AssertionError">java.lang.AssertionError: x
+	at __randomizedtesting.SeedInfo.seed([1A2B3C4D5E6F7081:83A9C1D0E2F3A4B5]:0)
+</failure></testcase></s>"#;
+        let (execs, _) = read_all(xml);
+        match &execs[0].result {
+            Result::Failed(f) => {
+                assert_eq!(f.message, "java.lang.AssertionError: x");
+                assert_eq!(f.seed.as_deref(), Some("1A2B3C4D5E6F7081:83A9C1D0E2F3A4B5"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(trace_seed("SeedInfo.seed([not hex]:0)"), None);
     }
 
     #[test]

@@ -271,12 +271,17 @@ impl<R: Read> StreamFilter<R> {
             return Ok(false);
         }
         let buf = &self.inb[self.ipos..self.ilen];
-        let (len, at_markup) = match memchr(b'<', buf) {
-            Some(i) => (i, true),
-            None if self.eof => (buf.len(), false),
-            None => (hold_back(buf, true), false),
+        let (len, cut_off, at_markup) = match memchr(b'<', buf) {
+            Some(i) => (i, 0, true),
+            // A reference cut off by truncation would make the text ill-formed.
+            None if self.eof => {
+                let keep = safe_point(buf, buf.len(), true);
+                (keep, buf.len() - keep, false)
+            }
+            None => (hold_back(buf, true), 0, false),
         };
         let (run, dropping) = self.pass_capped(len, run, dropping, true);
+        self.drop_bytes(cut_off);
         self.mode = if at_markup {
             Mode::Markup
         } else {

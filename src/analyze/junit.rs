@@ -151,9 +151,11 @@ fn error_state(err: &XmlError, refused_at: Option<u64>, offset: u64) -> State {
     }
     match err {
         XmlError::Io(e) => State::Unreadable(e.to_string()),
-        // These are all "the input ended inside a construct".
+        // These are all "the input ended inside a construct" (any other `<!`
+        // markup was refused by the filter before the parser saw it).
         XmlError::Syntax(
-            SyntaxError::UnclosedCData
+            SyntaxError::InvalidBangMarkup
+            | SyntaxError::UnclosedCData
             | SyntaxError::UnclosedComment
             | SyntaxError::UnclosedDoctype
             | SyntaxError::UnclosedPI

@@ -74,7 +74,11 @@ fn the_malformed_real_report_names_the_offending_byte() {
         panic!("{:?}", read.state)
     };
     // etree: line 9, column 58 (0-based) — the `<` that opens `time="<<computed>>"`.
-    let line9 = bytes.split(|&b| b == b'\n').take(8).map(|l| l.len() + 1).sum::<usize>();
+    let line9 = bytes
+        .split(|&b| b == b'\n')
+        .take(8)
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
     assert_eq!(offset as usize, line9 + 58);
     assert_eq!(bytes[offset as usize], b'<');
 }
@@ -83,7 +87,11 @@ fn the_malformed_real_report_names_the_offending_byte() {
 fn surefire_reruns_count_as_executions() {
     let root = tempfile::tempdir().unwrap();
     let xml = std::fs::read(data("junit-real/maven-surefire/enricomi-flaky-rerun.xml")).unwrap();
-    place(root.path(), "p/build/test-results/test/TEST-example.ExampleTests.xml", xml);
+    place(
+        root.path(),
+        "p/build/test-results/test/TEST-example.ExampleTests.xml",
+        xml,
+    );
     let report = analyze::analyze_root(root.path(), &AnalyzeOptions::default());
     let runs: Vec<(&str, u64, u64)> = report
         .tests

@@ -15,12 +15,21 @@ fn a_truncated_gradle_report_keeps_its_cases_before_the_cut() {
     // Cut in the middle of the 15th case's name: 14 complete cases before it.
     let fifteenth = xml.match_indices("<testcase ").nth(14).unwrap().0;
     let cut = &xml[..fifteenth + 20];
-    let r = analyze_reports(&[("TEST-cut.xml", cut), ("TEST-ok.xml", &suite(r#"<testcase classname="D" name="x"/>"#))]);
+    let r = analyze_reports(&[
+        ("TEST-cut.xml", cut),
+        (
+            "TEST-ok.xml",
+            &suite(r#"<testcase classname="D" name="x"/>"#),
+        ),
+    ]);
     assert_eq!(r.files.truncated.len(), 1);
     assert_eq!(r.files.truncated[0].cases, 14);
     assert!(r.files.truncated[0].path.ends_with("TEST-cut.xml"));
     assert!(r.files.malformed.is_empty());
-    assert_eq!(r.summary.executions, 15, "14 cut cases and the other file's one");
+    assert_eq!(
+        r.summary.executions, 15,
+        "14 cut cases and the other file's one"
+    );
 }
 
 #[test]
@@ -40,7 +49,8 @@ fn a_malformed_offset_points_into_the_original_file_past_skipped_output() {
 
 /// The "billion laughs": ten levels of ten-fold entity expansion.
 fn entity_bomb() -> String {
-    let mut xml = String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol0 \"lol\">\n");
+    let mut xml =
+        String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol0 \"lol\">\n");
     for i in 1..=10 {
         let refs = format!("&lol{};", i - 1).repeat(10);
         xml.push_str(&format!("<!ENTITY lol{i} \"{refs}\">\n"));
@@ -54,7 +64,10 @@ fn an_entity_bomb_is_refused_at_its_doctype_and_the_rest_is_analyzed() {
     let bomb = entity_bomb();
     let r = analyze_reports(&[
         ("TEST-bomb.xml", &bomb),
-        ("TEST-ok.xml", &suite(r#"<testcase classname="D" name="x"/>"#)),
+        (
+            "TEST-ok.xml",
+            &suite(r#"<testcase classname="D" name="x"/>"#),
+        ),
     ]);
     assert_eq!(r.files.malformed.len(), 1);
     let refused = &r.files.malformed[0];
@@ -68,7 +81,11 @@ fn an_external_dtd_is_never_read() {
     let xml = r#"<?xml version="1.0"?><!DOCTYPE testsuite SYSTEM "/etc/passwd"><testsuite/>"#;
     let (execs, file) = read(xml.as_bytes());
     assert!(execs.is_empty());
-    assert!(matches!(file.state, State::Malformed { offset: 21, .. }), "{:?}", file.state);
+    assert!(
+        matches!(file.state, State::Malformed { offset: 21, .. }),
+        "{:?}",
+        file.state
+    );
 }
 
 /// A report whose suite-level system-out is `size` bytes of log lines, produced

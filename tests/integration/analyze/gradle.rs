@@ -95,7 +95,13 @@ fn counts_every_execution_of_the_fixture_reports() {
     let report = analyze::analyze_root(root.path(), &fixture_options());
     let s = &report.summary;
     assert_eq!(
-        (s.executions, s.passed, s.failed, s.suite_timeouts, s.skipped),
+        (
+            s.executions,
+            s.passed,
+            s.failed,
+            s.suite_timeouts,
+            s.skipped
+        ),
         (90, 74, 12, 4, 1)
     );
     assert_eq!((s.tests, s.flaky_tests), (33, 3));
@@ -104,10 +110,16 @@ fn counts_every_execution_of_the_fixture_reports() {
 
     // Seeded iterations collapse into one test per method, each seed kept.
     let assertion = find(&report, "AssertionFlakyTests", "testFlakyAssertion");
-    assert_eq!((assertion.runs, assertion.passes, assertion.failures), (10, 7, 3));
+    assert_eq!(
+        (assertion.runs, assertion.passes, assertion.failures),
+        (10, 7, 3)
+    );
     assert_eq!(assertion.failure_kinds.0, vec![(FailureKind::Assertion, 3)]);
     assert_eq!(assertion.failing_seeds.len(), 3);
-    assert!(assertion.failing_seeds.iter().all(|s| s.starts_with("364D07F139:")));
+    assert!(assertion
+        .failing_seeds
+        .iter()
+        .all(|s| s.starts_with("364D07F139:")));
     assert_eq!(assertion.kinds, vec!["test"]);
     assert_eq!(
         assertion.reproduce.as_deref(),
@@ -154,7 +166,11 @@ fn counts_every_execution_of_the_fixture_reports() {
         "LangPainlessClientYamlTestSuiteIT",
         "test {yaml=painless/20_scriptfield/from, to, include_lower, include_upper deprecated}",
     );
-    let bad_suite = find(&report, "LangPainlessClientYamlTestSuiteIT", "initializationError");
+    let bad_suite = find(
+        &report,
+        "LangPainlessClientYamlTestSuiteIT",
+        "initializationError",
+    );
     assert_eq!(bad_suite.failure_kinds.0, vec![(FailureKind::Error, 1)]);
 
     // The resolver names the renamed project.
@@ -183,7 +199,12 @@ fn per_file_counts_tell_what_each_report_held() {
             .find(|f| f.path == path)
             .unwrap_or_else(|| panic!("{path}"))
     };
-    let paths: Vec<&str> = report.files.reports.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<&str> = report
+        .files
+        .reports
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
     let mut sorted = paths.clone();
     sorted.sort();
     assert_eq!(paths, sorted, "files are merged in path order");
@@ -191,10 +212,16 @@ fn per_file_counts_tell_what_each_report_held() {
     let yaml = by_path("modules/lang-painless/build/test-results/yamlRestTest/TEST-org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.xml");
     assert_eq!(yaml.counts.cases, 12);
     assert_eq!((yaml.executions(), yaml.skipped, yaml.failed), (11, 1, 1));
-    assert_eq!(yaml.task.as_deref(), Some(":modules:lang-painless:yamlRestTest"));
+    assert_eq!(
+        yaml.task.as_deref(),
+        Some(":modules:lang-painless:yamlRestTest")
+    );
 
     let iter = by_path("flakiness-iters/iter-2/x-pack/plugin/ml/build/test-results/slowTests/TEST-org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests.xml");
-    assert_eq!((iter.counts.cases, iter.passed, iter.suite_timeouts), (5, 3, 2));
+    assert_eq!(
+        (iter.counts.cases, iter.passed, iter.suite_timeouts),
+        (5, 3, 2)
+    );
     assert_eq!(iter.task.as_deref(), Some(":x-pack:plugin:ml:slowTests"));
 
     // Without a resolver, the default rule names the directory's path.

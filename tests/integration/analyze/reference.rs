@@ -9,7 +9,11 @@ use gradle_flaky::analyze::{self, AnalyzeOptions};
 pub fn analyze_reports(files: &[(&str, &str)]) -> Report {
     let root = tempfile::tempdir().unwrap();
     for (name, xml) in files {
-        place(root.path(), &format!("p/build/test-results/test/{name}"), xml);
+        place(
+            root.path(),
+            &format!("p/build/test-results/test/{name}"),
+            xml,
+        );
     }
     analyze::analyze_root(root.path(), &AnalyzeOptions::default())
 }
@@ -44,7 +48,10 @@ fn collapses_seeded_iterations() {
     ));
     assert_eq!(r.tests.len(), 1);
     let t = &r.tests[0];
-    assert_eq!((t.method.as_str(), t.passes, t.failures), ("testFlaky", 1, 1));
+    assert_eq!(
+        (t.method.as_str(), t.passes, t.failures),
+        ("testFlaky", 1, 1)
+    );
     assert_eq!(t.examples.len(), 1);
     assert_eq!(t.examples[0].name, "testFlaky {seed=[AAAA:2222]}");
     assert_eq!(t.examples[0].message, "boom");
@@ -61,10 +68,17 @@ fn reads_every_suite_inside_testsuites() {
 </testsuites>"#,
     );
     assert_eq!(totals(&r), (2, 1, 0));
-    let rows: Vec<String> = r.tests.iter().map(|t| format!("{}.{}", t.class, t.method)).collect();
+    let rows: Vec<String> = r
+        .tests
+        .iter()
+        .map(|t| format!("{}.{}", t.class, t.method))
+        .collect();
     assert_eq!(rows, vec!["AlphaTests.testA", "BetaTests.testB"]);
     assert_eq!(r.files.reports.len(), 1);
-    assert_eq!((r.files.reports[0].counts.cases, r.files.reports[0].failed), (3, 1));
+    assert_eq!(
+        (r.files.reports[0].counts.cases, r.files.reports[0].failed),
+        (3, 1)
+    );
 }
 
 #[test]
@@ -76,7 +90,9 @@ fn falls_back_to_the_body_text() {
     ));
     let by = |m: &str| r.tests.iter().find(|t| t.method == m).unwrap();
     let entities = by("entities");
-    assert!(entities.examples[0].message.contains("expected:<1> but was:<2>"));
+    assert!(entities.examples[0]
+        .message
+        .contains("expected:<1> but was:<2>"));
     assert_eq!(entities.failure_kinds.0, vec![(FailureKind::Assertion, 1)]);
     let cdata = by("cdata");
     assert_eq!(cdata.failure_kinds.0, vec![(FailureKind::Error, 1)]);
@@ -91,7 +107,10 @@ fn a_huge_body_is_kept_to_16_kib() {
         r#"<testcase classname="C" name="t"><failure type="java.lang.AssertionError"><![CDATA[{body}]]></failure></testcase>"#
     )));
     assert_eq!(r.summary.failed, 1);
-    assert_eq!(r.tests[0].failure_kinds.0, vec![(FailureKind::Assertion, 1)]);
+    assert_eq!(
+        r.tests[0].failure_kinds.0,
+        vec![(FailureKind::Assertion, 1)]
+    );
     assert!(r.tests[0].examples[0].message.len() <= 16384);
 }
 
@@ -137,7 +156,11 @@ fn system_out_inside_a_testcase_is_skipped() {
     ));
     assert_eq!(totals(&r), (1, 1, 0));
     let failing = r.tests.iter().find(|t| t.failures > 0).unwrap();
-    let messages: Vec<&str> = failing.examples.iter().map(|e| e.message.as_str()).collect();
+    let messages: Vec<&str> = failing
+        .examples
+        .iter()
+        .map(|e| e.message.as_str())
+        .collect();
     assert_eq!(messages, vec!["boom"]);
 }
 

@@ -768,6 +768,15 @@ REPRODUCE WITH: ./gradlew ':y:test' --tests "C.b" -Dtests.seed=ABC
     }
 
     #[test]
+    fn a_byte_order_mark_and_crlf_lines_are_accepted() {
+        let (execs, file) = read_all(
+            b"\xef\xbb\xbf<?xml version=\"1.0\"?>\r\n<testsuite>\r\n<testcase classname=\"A\" name=\"a\"/>\r\n</testsuite>\r\n",
+        );
+        assert_eq!(file.state, State::Complete);
+        assert_eq!(execs.len(), 1);
+    }
+
+    #[test]
     fn an_empty_file_is_truncated() {
         let (execs, file) = read_all(b"");
         assert!(execs.is_empty());

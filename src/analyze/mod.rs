@@ -55,13 +55,13 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
     let reports: Vec<_> = discover::find_reports(root)
         .into_iter()
         .filter(|path| {
-            let fresh = match (
-                opts.since,
-                std::fs::metadata(path).and_then(|m| m.modified()),
-            ) {
-                (Some(since), Ok(mtime)) => mtime >= since,
-                _ => true,
+            let Some(since) = opts.since else {
+                return true;
             };
+            // A file whose time cannot be read is read rather than lost.
+            let fresh = std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .map_or(true, |mtime| mtime >= since);
             stale += u64::from(!fresh);
             fresh
         })

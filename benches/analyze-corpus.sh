@@ -37,8 +37,14 @@ best_of_3() {
 
 cat_all() { find "$1" -name 'TEST-*.xml' -print0 | xargs -0 cat; }
 
-printf '%-6s %8s %9s %10s %8s %8s %9s %9s %8s %10s\n' \
-  scale reports MB executions failed cat_s analyze_s MB/s vs_cat peak_RSS_MB
+# CPU seconds (user + sys) of one run, then peak RSS in MB.
+cpu_and_rss() {
+  { /usr/bin/time -f '%U %S %M' "$@" > /dev/null || true; } 2>&1 | tail -1 |
+    awk '{ printf "%.2f %.1f\n", $1 + $2, $3 / 1024 }'
+}
+
+printf '%-5s %7s %6s %10s %7s %6s %9s %6s %6s %7s %11s %8s\n' \
+  scale reports MB executions failed cat_s analyze_s MB/s vs_cat cat_cpu analyze_cpu peak_MB
 for scale in "${scales[@]}"; do
   dir=$work/corpus-$scale
   python3 benches/gen-corpus.py "$dir" --scale "$scale"
@@ -51,12 +57,13 @@ for scale in "${scales[@]}"; do
   read -r executions failed <<< "$summary"
   cat_s=$(best_of_3 cat_all "$dir")
   analyze_s=$(best_of_3 "$bin" analyze --format json "$dir")
-  rss_kb=$( { /usr/bin/time -f '%M' "$bin" analyze --format json "$dir" > /dev/null || true; } 2>&1 | tail -1)
-  printf '%-6s %8d %9.0f %10d %8d %8.2f %9.2f %9.0f %8.2f %10.1f\n' \
+  read -r cat_cpu _ <<< "$(cpu_and_rss sh -c "find '$dir' -name 'TEST-*.xml' -print0 | xargs -0 cat")"
+  read -r analyze_cpu peak_mb <<< "$(cpu_and_rss "$bin" analyze --format json "$dir")"
+  printf '%-5s %7d %6.0f %10d %7d %6.2f %9.2f %6.0f %6.2f %7.2f %11.2f %8.1f\n' \
     "$scale" "$reports" "$mb" "$executions" "$failed" "$cat_s" "$analyze_s" \
     "$(echo "$mb / $analyze_s" | bc -l)" "$(echo "$cat_s / $analyze_s" | bc -l)" \
-    "$(echo "$rss_kb / 1024" | bc -l)"
+    "$cat_cpu" "$analyze_cpu" "$peak_mb"
   rm -rf "$dir"
 done
-echo "vs_cat = cat's wall time / analyze's wall time (1.0 = as fast as cat; target >= 0.5)."
-echo "Threads: $(nproc) (analyze reads files in parallel; cat is one process)."
+echo "s = best wall time of 3 runs; vs_cat = cat_s / analyze_s (target >= 0.5); cpu = user + sys seconds."
+echo "Cores: $(nproc) (analyze reads files in parallel; cat is one process). Load: $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -19,7 +19,7 @@
 //! bytes so that a parser position can be mapped back to a file offset.
 
 use memchr::memmem;
-use memchr::{memchr, memrchr};
+use memchr::{memchr, memchr2, memchr3, memrchr};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 
@@ -345,6 +345,36 @@ impl<R: Read> StreamFilter<R> {
         let mut i = self.ipos;
         let mut next_mode = None;
         while i < end {
+            // Jump over plain bytes; the byte-wise code below handles the rest.
+            let plain = if quote == 0 {
+                let rest = &self.inb[i..end];
+                memchr3(b'"', b'\'', b'>', rest).unwrap_or(rest.len())
+            } else if !cutting && value < TEXT_CAP {
+                let window = &self.inb[i..end.min(i + TEXT_CAP - value)];
+                let n = memchr2(quote, b'<', window).unwrap_or(window.len());
+                amp_open = match (memrchr(b'&', &window[..n]), memrchr(b';', &window[..n])) {
+                    (Some(a), Some(c)) => a > c,
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (None, None) => amp_open,
+                };
+                value += n;
+                n
+            } else {
+                0
+            };
+            if plain > 0 {
+                prev = self.inb[i + plain - 1];
+                i += plain;
+                if quote == 0 {
+                    len += plain;
+                    if len > TAG_CAP {
+                        self.pass(i - self.ipos);
+                        return Err(self.refuse("a tag longer than 64 KiB"));
+                    }
+                }
+                continue;
+            }
             let b = self.inb[i];
             i += 1;
             if quote != 0 && b == b'<' {
@@ -763,6 +793,30 @@ mod tests {
     fn self_closing_and_lookalike_tags_pass_unchanged() {
         let input = "<root><system-out/><system-err /><system-outfoo>x</system-outfoo></root>";
         assert_eq!(filter(input), input);
+    }
+
+    #[test]
+    fn quoted_gt_and_slash_do_not_end_a_tag() {
+        let input = "<r><system-out note=\"a>b/\">hidden</system-out><x a='>'/></r>";
+        assert_eq!(
+            filter(input),
+            "<r><system-out note=\"a>b/\"></system-out><x a='>'/></r>"
+        );
+    }
+
+    #[test]
+    fn a_lt_in_an_attribute_value_is_refused() {
+        let mut f = StreamFilter::new(&b"<r><t time=\"<<computed>>\"/></r>"[..]);
+        let mut out = Vec::new();
+        assert!(f.read_to_end(&mut out).is_err());
+        assert_eq!(f.refusal().unwrap().offset, 12);
+    }
+
+    #[test]
+    fn a_long_value_is_cut_after_the_reference_in_progress() {
+        let value = format!("{}&amp;&amp;", "v".repeat(TEXT_CAP - 3));
+        let out = filter(&format!("<f m=\"{value}\"/>"));
+        assert_eq!(out, format!("<f m=\"{}&amp;\"/>", "v".repeat(TEXT_CAP - 3)));
     }
 
     #[test]

@@ -270,11 +270,12 @@ impl Parser {
         let Some(case) = self.case.as_mut() else {
             if name == b"testcase" {
                 self.counts.cases += 1;
+                let [class, test, time] = attrs(e, [b"classname", b"name", b"time"]);
                 self.case = Some(Case {
                     depth: self.depth,
-                    class: attr(e, b"classname").unwrap_or_default(),
-                    name: attr(e, b"name").unwrap_or_default(),
-                    time: attr(e, b"time").and_then(|t| parse_time(&t)),
+                    class,
+                    name: test,
+                    time: parse_time(&time),
                     ..Case::default()
                 });
             }
@@ -313,11 +314,12 @@ impl Parser {
         if let Some(body) = self.body.take() {
             self.finish_body(body, sink);
         }
+        let [type_name, message] = attrs(e, [b"type", b"message"]);
         self.body = Some(Body {
             depth: self.depth,
             primary,
-            type_name: attr(e, b"type").unwrap_or_default(),
-            message: attr(e, b"message").unwrap_or_default(),
+            type_name,
+            message,
             text: String::new(),
         });
     }
@@ -410,18 +412,21 @@ fn trace_seed(trace: &str) -> Option<String> {
     valid.then(|| seed.to_string())
 }
 
-/// An attribute's value with references decoded; the raw text if they are bad.
-fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<String> {
-    let a = e
-        .attributes()
-        .with_checks(false)
-        .flatten()
-        .find(|a| a.key.local_name().as_ref() == key)?;
-    let raw = String::from_utf8_lossy(&a.value);
-    Some(match quick_xml::escape::unescape(&raw) {
-        Ok(s) => s.into_owned(),
-        Err(_) => raw.into_owned(),
-    })
+/// The values of the named attributes (`""` when absent), references decoded;
+/// a value with bad references is kept as written.
+fn attrs<const N: usize>(e: &BytesStart<'_>, keys: [&[u8]; N]) -> [String; N] {
+    let mut values: [String; N] = std::array::from_fn(|_| String::new());
+    for a in e.attributes().with_checks(false).flatten() {
+        let Some(i) = keys.iter().position(|k| *k == a.key.local_name().as_ref()) else {
+            continue;
+        };
+        let raw = String::from_utf8_lossy(&a.value);
+        values[i] = match quick_xml::escape::unescape(&raw) {
+            Ok(s) => s.into_owned(),
+            Err(_) => raw.into_owned(),
+        };
+    }
+    values
 }
 
 /// Appends `s` to `to` while `to` stays within `cap` bytes, cut on a char boundary.
@@ -446,6 +451,9 @@ pub fn floor_char_boundary(s: &str, i: usize) -> usize {
 /// (`14,029.255`, Surefire 3.1.0) or a decimal comma (`0,5`).
 pub fn parse_time(s: &str) -> Option<f64> {
     let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
     let normalized = if s.contains('.') || s.matches(',').count() > 1 || is_grouped(s) {
         s.replace(',', "")
     } else {

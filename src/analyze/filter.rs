@@ -147,11 +147,6 @@ impl<R: Read> StreamFilter<R> {
         self.refusal.as_ref()
     }
 
-    /// The original bytes read so far.
-    pub fn consumed(&self) -> u64 {
-        self.consumed
-    }
-
     /// The reproduce lines found so far.
     pub fn take_repro_lines(&mut self) -> Vec<RawReproLine> {
         self.repro.finish();

@@ -505,6 +505,13 @@ mod tests {
         (execs, file)
     }
 
+    fn names_and_results(execs: &[Exec]) -> Vec<(&str, Result)> {
+        execs
+            .iter()
+            .map(|e| (e.name.as_str(), e.result.clone()))
+            .collect()
+    }
+
     fn failed(type_name: &str, message: &str) -> Result {
         Result::Failed(Failure {
             type_name: type_name.into(),
@@ -546,10 +553,7 @@ mod tests {
 </testsuites>"#;
         let (execs, file) = read_all(xml);
         assert_eq!(file.state, State::Complete);
-        let results: Vec<_> = execs
-            .iter()
-            .map(|e| (e.name.as_str(), e.result.clone()))
-            .collect();
+        let results = names_and_results(&execs);
         assert_eq!(
             results,
             vec![
@@ -624,10 +628,7 @@ mod tests {
 </testcase>
 </testsuite>"#;
         let (execs, file) = read_all(xml);
-        let results: Vec<_> = execs
-            .iter()
-            .map(|e| (e.name.as_str(), e.result.clone()))
-            .collect();
+        let results = names_and_results(&execs);
         assert_eq!(
             results,
             vec![

@@ -24,7 +24,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
     );
     warn_unreadable(&report);
     emit(&report, &args.report)?;
-    Ok(exit_for(&report, &args.dir))
+    let exit = exit_for(&report);
+    if exit == Exit::Infra {
+        eprintln!(
+            "gradle-flaky: no test execution found below {} ({} report file(s) read)",
+            args.dir.display(),
+            report.files.read
+        );
+    }
+    Ok(exit)
 }
 
 /// Prints the report on stdout in the chosen format and writes the optional files.
@@ -63,17 +71,12 @@ pub fn warn_unreadable(report: &Report) {
     }
 }
 
-/// 1 with a real failure, 3 when nothing executed at all, else 0. Unreadable
-/// files alone do not change it.
-fn exit_for(report: &Report, dir: &Path) -> Exit {
+/// The exit status a report calls for: 1 with a real failure, 3 when no test
+/// executed at all, else 0. Unreadable files alone do not change it.
+pub fn exit_for(report: &Report) -> Exit {
     if report.summary.failed > 0 {
         Exit::TestFailures
     } else if report.summary.executions == 0 {
-        eprintln!(
-            "gradle-flaky: no test execution found below {} ({} report file(s) read)",
-            dir.display(),
-            report.files.read
-        );
         Exit::Infra
     } else {
         Exit::Clean

@@ -318,9 +318,10 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files) -> Report {
             None
         } else {
             acc.reproduce.or_else(|| {
-                acc.failing_task.as_deref().map(|task| {
-                    reproduce::build(task, &class, &method, acc.seeds.first().map(String::as_str))
-                })
+                // Without a class there is no `--tests` filter to build.
+                let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
+                let seed = acc.seeds.first().map(String::as_str);
+                Some(reproduce::build(task, &class, &method, seed))
             })
         };
         reports.push(TestReport {

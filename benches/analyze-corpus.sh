@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Benchmark of `gradle-flaky analyze` on an Elasticsearch-scale corpus (issue 5):
 # throughput in MB/s, wall time relative to `cat` of the same files, and peak RSS,
-# at 1x (about 400 reports, 550 MB, 120,000 executions) and 2x the corpus, to show
-# that memory stays flat as the input doubles.
+# at 1x (about 400 reports, 550 MB, 120,000 executions), at 2x the reports (twice
+# the tests: memory grows only with the report it builds) and at 2x the output of
+# the same tests (memory stays flat as the input doubles).
 #
-# Usage: benches/analyze-corpus.sh [SCALE...]     (default: 1 2)
+# Usage: benches/analyze-corpus.sh [SCALE[:OUTPUT_SCALE]...]   (default: 1 2 1:2)
 # Needs: python3, GNU time at /usr/bin/time (Debian: apt-get install -y time).
 # The corpus is generated in a temp dir and removed afterwards.
 set -euo pipefail
@@ -15,7 +16,7 @@ if [ ! -x /usr/bin/time ]; then
   exit 2
 fi
 scales=("$@")
-[ ${#scales[@]} -gt 0 ] || scales=(1 2)
+[ ${#scales[@]} -gt 0 ] || scales=(1 2 1:2)
 
 cargo build --release --quiet
 bin=$PWD/target/release/gradle-flaky
@@ -47,7 +48,8 @@ printf '%-5s %7s %6s %10s %7s %6s %9s %6s %6s %7s %11s %8s\n' \
   scale reports MB executions failed cat_s analyze_s MB/s vs_cat cat_cpu analyze_cpu peak_MB
 for scale in "${scales[@]}"; do
   dir=$work/corpus-$scale
-  python3 benches/gen-corpus.py "$dir" --scale "$scale"
+  python3 benches/gen-corpus.py "$dir" --scale "${scale%%:*}" \
+    --output-scale "$( [[ $scale == *:* ]] && echo "${scale#*:}" || echo 1)"
   reports=$(find "$dir" -name 'TEST-*.xml' | wc -l)
   bytes=$(find "$dir" -name 'TEST-*.xml' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
   mb=$(echo "$bytes / 1000000" | bc -l)

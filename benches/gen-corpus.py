@@ -6,7 +6,9 @@ it), 120,000 test executions (3 methods x 100 randomized iterations per report) 
 fail with a stack trace and a REPRODUCE WITH line in <system-err>. Reports are laid out as
 <project>/build/test-results/<task>/TEST-<class>.xml. Deterministic for a given --seed.
 
-Usage: gen-corpus.py OUT_DIR [--scale S] [--seed N]
+--output-scale multiplies the system-out of every report (same tests, more bytes).
+
+Usage: gen-corpus.py OUT_DIR [--scale S] [--output-scale O] [--seed N]
 """
 import argparse
 import os
@@ -85,6 +87,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--output-scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=20261201)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -100,7 +103,7 @@ def main():
             f.write(log_block(rng, cls, 16 * 1024))
             written, shift = 0, rng.randrange(len(block))
             rotated = block[shift:] + block[:shift]
-            while written < OUTPUT_BYTES:
+            while written < OUTPUT_BYTES * args.output_scale:
                 f.write(rotated)
                 written += len(rotated)
             f.write("]]></system-out>\n  <system-err><![CDATA[")

@@ -9,7 +9,8 @@ use super::report::{
 };
 use super::reproduce;
 use super::stats;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use indexmap::IndexSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Failures kept as examples per test.
 const EXAMPLES_PER_TEST: usize = 3;
@@ -118,8 +119,8 @@ pub struct TestAcc {
     suite_timeouts: u64,
     skipped: u64,
     kinds: KindCounts,
-    seeds: Vec<String>,
-    seen_seeds: HashSet<String>,
+    /// Distinct, in the order first seen.
+    seeds: IndexSet<String>,
     examples: Vec<Example>,
     time_sec: f64,
     tasks: BTreeSet<String>,
@@ -137,21 +138,13 @@ impl TestAcc {
         for (kind, n) in other.kinds.0 {
             self.kinds.add(kind, n);
         }
-        for seed in other.seeds {
-            self.add_seed(seed);
-        }
+        self.seeds.extend(other.seeds);
         let room = EXAMPLES_PER_TEST.saturating_sub(self.examples.len());
         self.examples.extend(other.examples.into_iter().take(room));
         self.time_sec += other.time_sec;
         self.tasks.extend(other.tasks);
         self.failing_task = self.failing_task.take().or(other.failing_task);
         self.reproduce = self.reproduce.take().or(other.reproduce);
-    }
-
-    fn add_seed(&mut self, seed: String) {
-        if self.seen_seeds.insert(seed.clone()) {
-            self.seeds.push(seed);
-        }
     }
 }
 
@@ -201,7 +194,7 @@ impl FileAgg {
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
                 if let Some(seed) = seed.or(failure.seed) {
-                    acc.add_seed(seed);
+                    acc.seeds.insert(seed);
                 }
                 if acc.failing_task.is_none() {
                     acc.failing_task = origin.map(|o| o.task_path.clone());
@@ -244,16 +237,19 @@ pub struct FileResult {
     pub agg: FileAgg,
 }
 
-/// Merges files (in the order given, which should be path order) into a report.
-pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
-    let mut tests: BTreeMap<Key, TestAcc> = BTreeMap::new();
-    let mut out = Files {
-        read: files.len() as u64,
-        skipped_stale,
-        ..Files::default()
-    };
-    for file in files {
+/// Merges files, one at a time in path order, into a report: memory grows with
+/// the number of distinct tests, not with the number of files or their size.
+#[derive(Debug, Default)]
+pub struct Merger {
+    tests: BTreeMap<Key, TestAcc>,
+    files: Files,
+}
+
+impl Merger {
+    pub fn add(&mut self, file: FileResult) {
         let agg = file.agg;
+        let out = &mut self.files;
+        out.read += 1;
         out.reports.push(FileSummary {
             path: file.path.clone(),
             task: file.origin.map(|o| o.task_path),
@@ -284,10 +280,26 @@ pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
         let mut file_tests: Vec<_> = agg.tests.into_iter().collect();
         file_tests.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, acc) in file_tests {
-            tests.entry(key).or_default().merge(acc);
+            self.tests.entry(key).or_default().merge(acc);
         }
     }
-    build_report(tests, out)
+
+    pub fn finish(self, skipped_stale: u64) -> Report {
+        let files = Files {
+            skipped_stale,
+            ..self.files
+        };
+        build_report(self.tests, files)
+    }
+}
+
+/// Merges files (in the order given, which should be path order) into a report.
+pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
+    let mut merger = Merger::default();
+    for file in files {
+        merger.add(file);
+    }
+    merger.finish(skipped_stale)
 }
 
 fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files) -> Report {
@@ -337,7 +349,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files) -> Report {
             },
             ci95: [stats::round6(lo), stats::round6(hi)],
             failure_kinds: acc.kinds,
-            failing_seeds: acc.seeds,
+            failing_seeds: acc.seeds.into_iter().collect(),
             reproduce,
             examples: acc.examples,
             time_sec: acc.time_sec,

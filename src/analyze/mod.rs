@@ -17,12 +17,15 @@ pub mod stats;
 
 pub use report::{Report, Severity};
 
-use aggregate::{FileAgg, FileResult, Origin};
+use aggregate::{FileAgg, FileResult, Merger, Origin};
 use rayon::prelude::*;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
+
+/// Files read in parallel before their results are merged.
+const MERGE_BATCH: usize = 64;
 
 /// Maps a project directory (relative to the analyzed root, `/`-separated, `""`
 /// for the root) to its Gradle project path, when the build knows better than
@@ -66,14 +69,22 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
             fresh
         })
         .collect();
-    let files: Vec<FileResult> = reports
-        .par_iter()
-        .map(|path| {
-            let rel = path.strip_prefix(root).unwrap_or(path);
-            read_file(path, rel, opts)
-        })
-        .collect();
-    aggregate::merge(files, stale)
+    // Parallel within a batch, merged in path order between batches, so that
+    // only a batch of per-file results is held at a time.
+    let mut merger = Merger::default();
+    for batch in reports.chunks(MERGE_BATCH) {
+        let files: Vec<FileResult> = batch
+            .par_iter()
+            .map(|path| {
+                let rel = path.strip_prefix(root).unwrap_or(path);
+                read_file(path, rel, opts)
+            })
+            .collect();
+        for file in files {
+            merger.add(file);
+        }
+    }
+    merger.finish(stale)
 }
 
 fn read_file(path: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
@@ -89,7 +100,7 @@ fn read_file(path: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
         }
     });
     let mut agg = FileAgg::default();
-    let read = match std::fs::File::open(path) {
+    let mut read = match std::fs::File::open(path) {
         Ok(file) => junit::read(file, |exec| agg.record(exec, origin.as_ref())),
         Err(e) => junit::FileRead {
             counts: junit::Counts::default(),
@@ -97,7 +108,8 @@ fn read_file(path: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
             reproduce: Vec::new(),
         },
     };
-    agg.attach_reproduce_lines(&read.reproduce);
+    // The lines are attached to their tests; the file result need not keep them.
+    agg.attach_reproduce_lines(&std::mem::take(&mut read.reproduce));
     FileResult {
         path: rel
             .components()

@@ -10,6 +10,7 @@ use super::report::{
 use super::reproduce;
 use super::stats;
 use indexmap::IndexSet;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Failures kept as examples per test.
@@ -39,13 +40,12 @@ pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
 /// seed it carried: `testFoo {seed=[A:B]}` → (`testFoo`, `A:B`),
 /// `test {yaml=a/b/c seed=[A:B]}` → (`test {yaml=a/b/c}`, `A:B`),
 /// `testFoo {#3 seed=[A:B]}` and `testFoo #3` → `testFoo`.
-pub fn normalize_method(raw: &str) -> (String, Option<String>) {
+pub fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
     let name = strip_iteration(raw.trim_end());
     let Some(open) = name.find(" {").filter(|_| name.ends_with('}')) else {
-        return (name.to_string(), None);
+        return (Cow::Borrowed(name), None);
     };
-    let mut params = name[open + 2..name.len() - 1].to_string();
-    let seed = take_seed(&mut params);
+    let (params, seed) = without_seed(&name[open + 2..name.len() - 1]);
     // The runner puts the iteration first (`{#3 seed=[..]}`). A `#N` elsewhere
     // may be part of a YAML test's name, so it stays.
     let params = params.trim();
@@ -56,9 +56,11 @@ pub fn normalize_method(raw: &str) -> (String, Option<String>) {
     };
     let base = &name[..open];
     let method = if params.is_empty() {
-        strip_iteration(base).to_string()
+        Cow::Borrowed(strip_iteration(base))
+    } else if seed.is_none() && params.len() == name.len() - open - 3 {
+        Cow::Borrowed(name)
     } else {
-        format!("{base} {{{params}}}")
+        Cow::Owned(format!("{base} {{{params}}}"))
     };
     (method, seed)
 }
@@ -76,30 +78,30 @@ fn strip_iteration(name: &str) -> &str {
     }
 }
 
-/// Removes the whitespace-delimited token `seed=[...]` from `params`, returning the seed.
-fn take_seed(params: &mut String) -> Option<String> {
+/// `params` without its whitespace-delimited token `seed=[...]`, and the seed.
+fn without_seed(params: &str) -> (Cow<'_, str>, Option<&str>) {
     let mut from = 0;
     while let Some(i) = params[from..].find("seed=[").map(|i| from + i) {
         let body = i + "seed=[".len();
-        let close = body + params[body..].find(']')?;
+        let Some(close) = params[body..].find(']').map(|c| body + c) else {
+            break;
+        };
         let end = close + 1;
         let token_start = i == 0 || params[..i].ends_with(char::is_whitespace);
         let token_end = end == params.len() || params[end..].starts_with(char::is_whitespace);
         if token_start && token_end {
-            let seed = params[body..close].to_string();
             let head = params[..i].trim_end();
             let tail = params[end..].trim_start();
-            let sep = if head.is_empty() || tail.is_empty() {
-                ""
-            } else {
-                " "
+            let rest = match (head.is_empty(), tail.is_empty()) {
+                (_, true) => Cow::Borrowed(head),
+                (true, false) => Cow::Borrowed(tail),
+                (false, false) => Cow::Owned(format!("{head} {tail}")),
             };
-            *params = format!("{head}{sep}{tail}");
-            return Some(seed);
+            return (rest, Some(&params[body..close]));
         }
         from = body;
     }
-    None
+    (Cow::Borrowed(params), None)
 }
 
 /// Where a report file sits in the build.
@@ -153,7 +155,8 @@ type Key = (String, String);
 /// One file's executions, accumulated per test.
 #[derive(Debug, Default)]
 pub struct FileAgg {
-    tests: HashMap<Key, TestAcc>,
+    /// class → normalized method → counts.
+    tests: HashMap<String, HashMap<String, TestAcc>>,
     passed: u64,
     failed: u64,
     suite_timeouts: u64,
@@ -164,10 +167,15 @@ impl FileAgg {
     /// Adds one execution read from a report of `origin`.
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
         let (method, seed) = normalize_method(exec.name);
-        let acc = self
-            .tests
-            .entry((exec.class.to_string(), method))
-            .or_default();
+        // Look up before allocating keys: most executions repeat a known test.
+        if !self.tests.contains_key(exec.class) {
+            self.tests.insert(exec.class.to_string(), HashMap::new());
+        }
+        let methods = self.tests.get_mut(exec.class).expect("inserted above");
+        if !methods.contains_key(method.as_ref()) {
+            methods.insert(method.to_string(), TestAcc::default());
+        }
+        let acc = methods.get_mut(method.as_ref()).expect("inserted above");
         if let Some(origin) = origin {
             if !acc.tasks.contains(&origin.task_name) {
                 acc.tasks.insert(origin.task_name.clone());
@@ -193,7 +201,7 @@ impl FileAgg {
                 acc.failures += 1;
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
-                if let Some(seed) = seed.or(failure.seed) {
+                if let Some(seed) = seed.map(str::to_string).or(failure.seed) {
                     acc.seeds.insert(seed);
                 }
                 if acc.failing_task.is_none() {
@@ -216,7 +224,12 @@ impl FileAgg {
         if lines.is_empty() {
             return;
         }
-        for ((class, method), acc) in &mut self.tests {
+        let tests = self.tests.iter_mut().flat_map(|(class, methods)| {
+            methods
+                .iter_mut()
+                .map(move |(method, acc)| (class, method, acc))
+        });
+        for (class, method, acc) in tests {
             if acc.failures > 0 && acc.reproduce.is_none() {
                 acc.reproduce = lines
                     .iter()
@@ -277,7 +290,15 @@ impl Merger {
             }),
         }
         // Each file's tests in key order, so that the merge does not depend on hashing.
-        let mut file_tests: Vec<_> = agg.tests.into_iter().collect();
+        let mut file_tests: Vec<(Key, TestAcc)> = agg
+            .tests
+            .into_iter()
+            .flat_map(|(class, methods)| {
+                methods
+                    .into_iter()
+                    .map(move |(method, acc)| ((class.clone(), method), acc))
+            })
+            .collect();
         file_tests.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, acc) in file_tests {
             self.tests.entry(key).or_default().merge(acc);
@@ -424,7 +445,10 @@ mod tests {
 
     #[test]
     fn normalizes_seed_and_iteration_tokens_in_every_form() {
-        let n = |s: &str| normalize_method(s);
+        let n = |s: &str| {
+            let (method, seed) = normalize_method(s);
+            (method.into_owned(), seed.map(str::to_string))
+        };
         let seeded = |m: &str, s: &str| (m.to_string(), Some(s.to_string()));
         assert_eq!(
             n("testFoo {seed=[24918B24CBE01DE3:A940852AB5443E5]}"),

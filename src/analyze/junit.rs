@@ -245,6 +245,8 @@ impl Parser {
                 self.on_close(sink);
                 self.depth = self.depth.saturating_sub(1);
             }
+            // Text matters only inside a failure body.
+            Event::Text(_) | Event::CData(_) | Event::GeneralRef(_) if self.body.is_none() => {}
             Event::Text(t) => self.on_text(&String::from_utf8_lossy(&t)),
             Event::CData(t) => self.on_text(&String::from_utf8_lossy(&t)),
             Event::GeneralRef(r) => {

@@ -42,7 +42,8 @@ pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
 /// `testFoo {#3 seed=[A:B]}` and `testFoo #3` → `testFoo`.
 pub fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
     let name = strip_iteration(raw.trim_end());
-    let Some(open) = name.find(" {").filter(|_| name.ends_with('}')) else {
+    let open = memchr::memmem::find(name.as_bytes(), b" {");
+    let Some(open) = open.filter(|_| name.ends_with('}')) else {
         return (Cow::Borrowed(name), None);
     };
     let (params, seed) = without_seed(&name[open + 2..name.len() - 1]);

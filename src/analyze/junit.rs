@@ -453,18 +453,14 @@ pub fn floor_char_boundary(s: &str, i: usize) -> usize {
 /// (`14,029.255`, Surefire 3.1.0) or a decimal comma (`0,5`).
 pub fn parse_time(s: &str) -> Option<f64> {
     let s = s.trim();
-    if s.is_empty() {
-        return None;
-    }
-    let normalized = if s.contains('.') || s.matches(',').count() > 1 || is_grouped(s) {
-        s.replace(',', "")
+    let seconds = if !s.contains(',') {
+        s.parse::<f64>()
+    } else if s.contains('.') || s.matches(',').count() > 1 || is_grouped(s) {
+        s.replace(',', "").parse()
     } else {
-        s.replace(',', ".")
+        s.replace(',', ".").parse()
     };
-    normalized
-        .parse::<f64>()
-        .ok()
-        .filter(|t| t.is_finite() && *t >= 0.0)
+    seconds.ok().filter(|t| t.is_finite() && *t >= 0.0)
 }
 
 /// `1,234` style: digit groups of three after the first comma.

@@ -156,8 +156,12 @@ type Key = (String, String);
 /// One file's executions, accumulated per test.
 #[derive(Debug, Default)]
 pub struct FileAgg {
-    /// class → normalized method → counts.
-    tests: HashMap<String, HashMap<String, TestAcc>>,
+    /// Every test of the file, in the order first seen.
+    tests: Vec<(Key, TestAcc)>,
+    /// class → normalized method → position in `tests`.
+    index: HashMap<String, HashMap<String, usize>>,
+    /// The test of the previous execution: a test's iterations come in a row.
+    last: Option<usize>,
     passed: u64,
     failed: u64,
     suite_timeouts: u64,
@@ -168,20 +172,8 @@ impl FileAgg {
     /// Adds one execution read from a report of `origin`.
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
         let (method, seed) = normalize_method(exec.name);
-        // Look up before allocating keys: most executions repeat a known test.
-        if !self.tests.contains_key(exec.class) {
-            self.tests.insert(exec.class.to_string(), HashMap::new());
-        }
-        let methods = self.tests.get_mut(exec.class).expect("inserted above");
-        if !methods.contains_key(method.as_ref()) {
-            methods.insert(method.to_string(), TestAcc::default());
-        }
-        let acc = methods.get_mut(method.as_ref()).expect("inserted above");
-        if let Some(origin) = origin {
-            if !acc.tasks.contains(&origin.task_name) {
-                acc.tasks.insert(origin.task_name.clone());
-            }
-        }
+        let slot = self.slot(exec.class, &method, origin);
+        let acc = &mut self.tests[slot].1;
         acc.time_sec += exec.time.unwrap_or(0.0);
         match exec.result {
             junit::Result::Passed => {
@@ -220,17 +212,41 @@ impl FileAgg {
         }
     }
 
+    /// The position of a test in `tests`, added if new. Keys are allocated only
+    /// for a new test.
+    fn slot(&mut self, class: &str, method: &str, origin: Option<&Origin>) -> usize {
+        if let Some(last) = self.last {
+            let (c, m) = &self.tests[last].0;
+            if c == class && m == method {
+                return last;
+            }
+        }
+        if !self.index.contains_key(class) {
+            self.index.insert(class.to_string(), HashMap::new());
+        }
+        let methods = self.index.get_mut(class).expect("inserted above");
+        let slot = match methods.get(method) {
+            Some(&slot) => slot,
+            None => {
+                let mut acc = TestAcc::default();
+                // One file, one task.
+                acc.tasks.extend(origin.map(|o| o.task_name.clone()));
+                methods.insert(method.to_string(), self.tests.len());
+                self.tests
+                    .push(((class.to_string(), method.to_string()), acc));
+                self.tests.len() - 1
+            }
+        };
+        self.last = Some(slot);
+        slot
+    }
+
     /// Attaches the file's `REPRODUCE WITH:` lines to the tests they name.
     pub fn attach_reproduce_lines(&mut self, lines: &[String]) {
         if lines.is_empty() {
             return;
         }
-        let tests = self.tests.iter_mut().flat_map(|(class, methods)| {
-            methods
-                .iter_mut()
-                .map(move |(method, acc)| (class, method, acc))
-        });
-        for (class, method, acc) in tests {
+        for ((class, method), acc) in &mut self.tests {
             if acc.failures > 0 && acc.reproduce.is_none() {
                 acc.reproduce = lines
                     .iter()
@@ -291,15 +307,7 @@ impl Merger {
             }),
         }
         // Each file's tests in key order, so that the merge does not depend on hashing.
-        let mut file_tests: Vec<(Key, TestAcc)> = agg
-            .tests
-            .into_iter()
-            .flat_map(|(class, methods)| {
-                methods
-                    .into_iter()
-                    .map(move |(method, acc)| ((class.clone(), method), acc))
-            })
-            .collect();
+        let mut file_tests = agg.tests;
         file_tests.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, acc) in file_tests {
             self.tests.entry(key).or_default().merge(acc);

@@ -190,11 +190,26 @@ struct Case {
     depth: usize,
     class: String,
     name: String,
+    time_text: String,
     time: Option<f64>,
     primary: Option<Failure>,
     skipped: bool,
     has_failure: bool,
     has_error: bool,
+}
+
+impl Case {
+    /// Empties the case, keeping its buffers' capacity.
+    fn reset(&mut self) {
+        self.class.clear();
+        self.name.clear();
+        self.time_text.clear();
+        self.time = None;
+        self.primary = None;
+        self.skipped = false;
+        self.has_failure = false;
+        self.has_error = false;
+    }
 }
 
 /// A failure-like element whose body is being read.
@@ -213,6 +228,8 @@ struct Parser {
     depth: usize,
     seen_root: bool,
     case: Option<Case>,
+    /// A finished case, kept for its buffers.
+    spare: Case,
     body: Option<Body>,
     counts: Counts,
 }
@@ -272,14 +289,22 @@ impl Parser {
         let Some(case) = self.case.as_mut() else {
             if name == b"testcase" {
                 self.counts.cases += 1;
-                let [class, test, time] = attrs(e, [b"classname", b"name", b"time"]);
-                self.case = Some(Case {
-                    depth: self.depth,
+                // The previous case's buffers are reused: no allocation per case.
+                let mut case = std::mem::take(&mut self.spare);
+                let Case {
                     class,
-                    name: test,
-                    time: parse_time(&time),
-                    ..Case::default()
-                });
+                    name,
+                    time_text,
+                    ..
+                } = &mut case;
+                attrs_into(
+                    e,
+                    [b"classname", b"name", b"time"],
+                    [class, name, time_text],
+                );
+                case.time = parse_time(&case.time_text);
+                case.depth = self.depth;
+                self.case = Some(case);
             }
             return;
         };
@@ -316,7 +341,8 @@ impl Parser {
         if let Some(body) = self.body.take() {
             self.finish_body(body, sink);
         }
-        let [type_name, message] = attrs(e, [b"type", b"message"]);
+        let (mut type_name, mut message) = (String::new(), String::new());
+        attrs_into(e, [b"type", b"message"], [&mut type_name, &mut message]);
         self.body = Some(Body {
             depth: self.depth,
             primary,
@@ -385,6 +411,8 @@ impl Parser {
             primary: true,
             result,
         });
+        case.reset();
+        self.spare = case;
     }
 
     /// The file ended or broke inside a case: keep what was read of it when that
@@ -414,21 +442,24 @@ fn trace_seed(trace: &str) -> Option<String> {
     valid.then(|| seed.to_string())
 }
 
-/// The values of the named attributes (`""` when absent), references decoded;
-/// a value with bad references is kept as written.
-fn attrs<const N: usize>(e: &BytesStart<'_>, keys: [&[u8]; N]) -> [String; N] {
-    let mut values: [String; N] = std::array::from_fn(|_| String::new());
+/// Writes the values of the named attributes into `out` (cleared first; left
+/// empty when absent), references decoded; a value with bad references is kept
+/// as written.
+fn attrs_into<const N: usize>(e: &BytesStart<'_>, keys: [&[u8]; N], mut out: [&mut String; N]) {
+    for value in out.iter_mut() {
+        value.clear();
+    }
     for a in e.attributes().with_checks(false).flatten() {
         let Some(i) = keys.iter().position(|k| *k == a.key.local_name().as_ref()) else {
             continue;
         };
         let raw = String::from_utf8_lossy(&a.value);
-        values[i] = match quick_xml::escape::unescape(&raw) {
-            Ok(s) => s.into_owned(),
-            Err(_) => raw.into_owned(),
-        };
+        out[i].clear();
+        match quick_xml::escape::unescape(&raw) {
+            Ok(s) => out[i].push_str(&s),
+            Err(_) => out[i].push_str(&raw),
+        }
     }
-    values
 }
 
 /// Appends `s` to `to` while `to` stays within `cap` bytes, cut on a char boundary.

@@ -39,7 +39,7 @@ pub fn line_names_test(line: &str, class: &str, method: &str) -> bool {
             rest.starts_with(method) && {
                 let next = rest[method.len()..].chars().next();
                 if p.ends_with('=') {
-                    next.map_or(true, char::is_whitespace)
+                    next.is_none_or(char::is_whitespace)
                 } else {
                     next == p.chars().last()
                 }

@@ -3,7 +3,11 @@
 //! supervised by `run::wrap`, outcomes derived by `run::buildkite::report`.
 
 use super::{options, selection};
-use crate::cli::{BatchingArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs, WrapArgs};
+use crate::analyze::render::{self, MarkdownOptions};
+use crate::analyze::{self, AnalyzeOptions};
+use crate::cli::{
+    BatchingArgs, BuildkiteAnalyzeArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs, WrapArgs,
+};
 use crate::domain::{Command, Origin, Unresolved};
 use crate::layout;
 use crate::plan::render::visible;
@@ -11,10 +15,11 @@ use crate::plan::{self, GradleVersion, PlanContext};
 use crate::run::buildkite::agent::fit_annotation;
 use crate::run::buildkite::agent::Agent;
 use crate::run::buildkite::{
-    self, AgentConfig, JobSpec, PipelineInput, BATCH_ENV, PRECOMPILE_ENV, PRECOMPILE_FILE,
-    SKIPPED_FILE,
+    self, report, AgentConfig, ExpectedStep, JobSpec, PipelineInput, BATCH_ENV, EXPECTED_ENV,
+    OUTCOMES_FILE, PRECOMPILE_ENV, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB,
+    XML_GLOB,
 };
-use crate::run::wrap::{self, JobEnv};
+use crate::run::wrap::{self, JobEnv, Status};
 use crate::select::Selection;
 use crate::{Error, Exit, Result};
 use std::path::{Path, PathBuf};
@@ -349,5 +354,108 @@ fn prepare(
         compile,
         not_applicable,
         dir: checkout_relative(&global.project_dir)?,
+    })
+}
+/// `buildkite analyze`, the final step: fetch every job's status and XML,
+/// write `flakiness-outcomes.json`, print the report and post it as the
+/// `flakiness-detection` annotation. Exits 0 unless it cannot write its
+/// outputs: what it found is in the annotation, not in its exit status.
+pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
+    let work = &args.work_dir;
+    let agent = env("BUILDKITE").is_some().then(Agent::default);
+    if let Some(agent) = &agent {
+        for glob in [STATUS_GLOB, SKIPPED_FILE, PRECOMPILE_FILE] {
+            if let Err(e) = agent.artifact_download(glob, work, None) {
+                eprintln!("gradle-flaky: no {glob} downloaded: {e}");
+            }
+        }
+    }
+    let statuses = read_statuses(&work.join(STATUS_DIR));
+    let jobs_dir = work.join("flakiness-jobs");
+    let mut payloads = Vec::new();
+    for status in &statuses {
+        let dir = jobs_dir.join(&status.job_id);
+        if let Some(agent) = &agent {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
+                eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
+            }
+        }
+        let report = analyze::analyze_root(&dir, &AnalyzeOptions::default());
+        payloads.push(report::job_payload(status, &report));
+    }
+    let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
+    payloads.extend(not_applicable.iter().map(report::not_applicable_payload));
+    let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
+    let build_failed = report::is_precompile_failure(marker.as_deref());
+    if build_failed {
+        payloads.push(report::build_failed_payload());
+    }
+    if !payloads.is_empty() {
+        let path = work.join(OUTCOMES_FILE);
+        let json = serde_json::to_string(&payloads).expect("payloads serialize");
+        std::fs::write(&path, json).map_err(|e| Error::io(&path, e))?;
+    }
+
+    let expected: Vec<ExpectedStep> = match env(EXPECTED_ENV) {
+        Some(v) => serde_json::from_str(&v).map_err(|e| Error::input(format!("${EXPECTED_ENV}"), e.to_string()))?,
+        None => Vec::new(),
+    };
+    let missing = report::missing_jobs(&expected, &statuses);
+    let overall = analyze::analyze_root(&jobs_dir, &AnalyzeOptions::default());
+    let opts = MarkdownOptions { build_failed };
+    let body = format!(
+        "{}{}",
+        report::jobs_section(&payloads, &missing, &not_applicable, build_failed),
+        render::markdown_with(&overall, opts)
+    );
+    println!("{body}");
+    if let Some(agent) = &agent {
+        let style = render::severity_with(&overall, opts).as_str();
+        let style = if style == "success" && !missing.is_empty() { "warning" } else { style };
+        if let Err(e) = agent.annotate(&fit_annotation(&body), style, "flakiness-detection", false) {
+            eprintln!("gradle-flaky: could not post the report: {e}");
+        }
+    }
+    Ok(Exit::Clean)
+}
+
+/// Every readable status file, by file name; others are reported and skipped.
+fn read_statuses(dir: &Path) -> Vec<Status> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|path| {
+            let parsed = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str::<Status>(&t).map_err(|e| e.to_string()));
+            match parsed {
+                // The job id names a directory: only a plain id may (a status file comes from a branch's job).
+                Ok(s) if wrap::safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
+                Ok(s) => {
+                    eprintln!("gradle-flaky: {}: ignoring job id {:?}", path.display(), s.job_id);
+                    None
+                }
+                Err(e) => {
+                    eprintln!("gradle-flaky: failed to read status file {}: {e}", path.display());
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// The not-applicable tests listed by the upload (absent: none).
+fn read_skipped(path: &Path) -> Vec<Unresolved> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    serde_json::from_str(&text).unwrap_or_else(|e| {
+        eprintln!("gradle-flaky: ignoring {}: {e}", path.display());
+        Vec::new()
     })
 }

@@ -1,6 +1,7 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod analyze;
 pub mod buildkite;
 pub mod completions;
 pub mod layout;
@@ -21,13 +22,11 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Plan(args) => plan::run(global, &args),
         Command::Pr(args) => pr::run(global, &args),
         Command::Manual(args) => manual::run(global, &args),
-        Command::Analyze(_) => Err(Error::NotImplemented("analyze")),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Buildkite(BuildkiteCommand::Upload(args)) => buildkite::upload(global, &args),
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
-        Command::Buildkite(BuildkiteCommand::Analyze(_)) => {
-            Err(Error::NotImplemented("buildkite analyze"))
-        }
+        Command::Buildkite(BuildkiteCommand::Analyze(args)) => buildkite::analyze(&args),
         Command::Repeat(_) => Err(Error::NotImplemented("repeat")),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),

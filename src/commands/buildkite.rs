@@ -398,7 +398,8 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     }
 
     let expected: Vec<ExpectedStep> = match env(EXPECTED_ENV) {
-        Some(v) => serde_json::from_str(&v).map_err(|e| Error::input(format!("${EXPECTED_ENV}"), e.to_string()))?,
+        Some(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${EXPECTED_ENV}"), e.to_string()))?,
         None => Vec::new(),
     };
     let missing = report::missing_jobs(&expected, &statuses);
@@ -412,8 +413,13 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     println!("{body}");
     if let Some(agent) = &agent {
         let style = render::severity_with(&overall, opts).as_str();
-        let style = if style == "success" && !missing.is_empty() { "warning" } else { style };
-        if let Err(e) = agent.annotate(&fit_annotation(&body), style, "flakiness-detection", false) {
+        let style = if style == "success" && !missing.is_empty() {
+            "warning"
+        } else {
+            style
+        };
+        if let Err(e) = agent.annotate(&fit_annotation(&body), style, "flakiness-detection", false)
+        {
             eprintln!("gradle-flaky: could not post the report: {e}");
         }
     }
@@ -422,7 +428,9 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
 
 /// Every readable status file, by file name; others are reported and skipped.
 fn read_statuses(dir: &Path) -> Vec<Status> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
     let mut paths: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
@@ -439,11 +447,18 @@ fn read_statuses(dir: &Path) -> Vec<Status> {
                 // The job id names a directory: only a plain id may (a status file comes from a branch's job).
                 Ok(s) if wrap::safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
                 Ok(s) => {
-                    eprintln!("gradle-flaky: {}: ignoring job id {:?}", path.display(), s.job_id);
+                    eprintln!(
+                        "gradle-flaky: {}: ignoring job id {:?}",
+                        path.display(),
+                        s.job_id
+                    );
                     None
                 }
                 Err(e) => {
-                    eprintln!("gradle-flaky: failed to read status file {}: {e}", path.display());
+                    eprintln!(
+                        "gradle-flaky: failed to read status file {}: {e}",
+                        path.display()
+                    );
                     None
                 }
             }
@@ -453,7 +468,9 @@ fn read_statuses(dir: &Path) -> Vec<Status> {
 
 /// The not-applicable tests listed by the upload (absent: none).
 fn read_skipped(path: &Path) -> Vec<Unresolved> {
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
     serde_json::from_str(&text).unwrap_or_else(|e| {
         eprintln!("gradle-flaky: ignoring {}: {e}", path.display());
         Vec::new()

@@ -13,6 +13,11 @@ use crate::run::wrap::Status;
 /// The timeout threshold is the inner timeout the job really ran under
 /// (`timeoutSec`; the reference used a fixed 3480 s for every step). Without
 /// one, nothing stopped the job on time, so an rc 137 is a kill, never a timeout.
+///
+/// When the wrapper saw a heap dump written during the run, failures that are
+/// the test JVM's `OutOfMemoryError` are the heap running out, not evidence of
+/// flakiness: they do not count as real failures, so such a batch is an
+/// `infra_fail` (`oom`) rather than `flaky_detected`.
 pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
     let job = Job {
         job_id: status.job_id.clone(),
@@ -22,7 +27,30 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
         duration_sec: status.duration_sec,
         oom_detected: status.infra_subtype == "oom",
     };
-    JobPayload::for_job(&job, report, status.timeout_sec.unwrap_or(u64::MAX))
+    let threshold = status.timeout_sec.unwrap_or(u64::MAX);
+    if job.oom_detected {
+        JobPayload::for_job(&job, &without_heap_failures(report), threshold)
+    } else {
+        JobPayload::for_job(&job, report, threshold)
+    }
+}
+
+const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
+
+/// `report` without the failures of tests whose kept failure examples are all
+/// `OutOfMemoryError`s (a test keeps its first few examples, so a test that
+/// failed both ways more often than that is judged by its first failures).
+fn without_heap_failures(report: &Report) -> Report {
+    let mut report = report.clone();
+    for test in &mut report.tests {
+        let heap_only =
+            !test.examples.is_empty() && test.examples.iter().all(|e| e.type_name == OOM_ERROR);
+        if test.failures > 0 && heap_only {
+            report.summary.failed -= test.failures.min(report.summary.failed);
+            test.failures = 0;
+        }
+    }
+    report
 }
 
 /// The record of a test that was found but has no Test task to re-run it
@@ -87,9 +115,9 @@ pub fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missi
         .flat_map(|step| {
             (0..step.jobs)
                 .filter(move |i| {
-                    !statuses.iter().any(|s| {
-                        s.step_key == step.step_key && s.parallel_job.unwrap_or(0) == *i
-                    })
+                    !statuses
+                        .iter()
+                        .any(|s| s.step_key == step.step_key && s.parallel_job.unwrap_or(0) == *i)
                 })
                 .map(move |i| Missing {
                     step_key: step.step_key.clone(),
@@ -112,7 +140,12 @@ pub fn jobs_section(
     let mut out = String::from("## Flakiness detection: jobs\n\n");
     let jobs: Vec<&JobPayload> = payloads
         .iter()
-        .filter(|p| !matches!(p.outcome, OutcomeKind::NotApplicable | OutcomeKind::BuildFailed))
+        .filter(|p| {
+            !matches!(
+                p.outcome,
+                OutcomeKind::NotApplicable | OutcomeKind::BuildFailed
+            )
+        })
         .collect();
     if !jobs.is_empty() {
         out.push_str("| step | job | outcome | rc | duration | real failures | cases |\n");
@@ -146,7 +179,13 @@ pub fn jobs_section(
             missing.len()
         ));
         for m in missing {
-            out.push_str(&format!("- `{}` ({}) job {}/{}\n", cell(&m.step_key), cell(&m.label), m.job, m.of));
+            out.push_str(&format!(
+                "- `{}` ({}) job {}/{}\n",
+                cell(&m.step_key),
+                cell(&m.label),
+                m.job,
+                m.of
+            ));
         }
         out.push('\n');
     }
@@ -183,4 +222,203 @@ fn cell(s: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{analyze_root, AnalyzeOptions};
+    use serde_json::json;
+
+    /// The report of one JUnit file with the given `<testcase>` bodies.
+    fn report(cases: &[&str]) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("p/build/test-results/test");
+        std::fs::create_dir_all(&results).unwrap();
+        let cases: String = cases
+            .iter()
+            .enumerate()
+            .map(|(i, body)| {
+                format!(r#"<testcase classname="org.x.ATests" name="t{i}">{body}</testcase>"#)
+            })
+            .collect();
+        let xml =
+            format!(r#"<?xml version="1.0"?><testsuite name="org.x.ATests">{cases}</testsuite>"#);
+        std::fs::write(results.join("TEST-org.x.ATests.xml"), xml).unwrap();
+        analyze_root(dir.path(), &AnalyzeOptions::default())
+    }
+
+    fn status(rc: i32, duration_sec: u64, timeout_sec: Option<u64>, infra: &str) -> Status {
+        Status {
+            job_id: "j1".into(),
+            step_key: "flakiness-detection:unit".into(),
+            kind: "unit".into(),
+            rc,
+            duration_sec,
+            infra_subtype: infra.into(),
+            timeout_sec,
+            cancelled: false,
+            parallel_job: None,
+        }
+    }
+
+    fn outcome(p: &JobPayload) -> (String, bool, Option<String>) {
+        let v = serde_json::to_value(p).unwrap();
+        (
+            v["outcome"].as_str().unwrap().to_string(),
+            v["timedOut"].as_bool().unwrap(),
+            v["infraSubtype"].as_str().map(String::from),
+        )
+    }
+
+    #[test]
+    fn the_timeout_threshold_is_the_jobs_own_timeout() {
+        let passed = report(&[""]);
+        let killed_late = status(137, 100, Some(90), "");
+        assert_eq!(
+            outcome(&job_payload(&killed_late, &passed)),
+            ("timeout".into(), true, None)
+        );
+        let killed_early = status(137, 60, Some(90), "");
+        assert_eq!(
+            outcome(&job_payload(&killed_early, &passed)),
+            ("infra_fail".into(), false, Some("oom_killed".into()))
+        );
+        let no_timeout = status(137, 100_000, None, "");
+        assert_eq!(outcome(&job_payload(&no_timeout, &passed)).0, "infra_fail");
+        assert_eq!(
+            outcome(&job_payload(&status(0, 5, Some(90), ""), &passed)),
+            ("clean_pass".into(), false, None)
+        );
+    }
+
+    #[test]
+    fn a_test_jvm_out_of_heap_is_infrastructure_not_flakiness() {
+        let oom = r#"<failure type="java.lang.OutOfMemoryError" message="Java heap space">trace</failure>"#;
+        let heap = report(&["", oom]);
+        let p = job_payload(&status(1, 5, Some(60), "oom"), &heap);
+        assert_eq!(
+            outcome(&p),
+            ("infra_fail".into(), false, Some("oom".into()))
+        );
+        assert_eq!((p.real_failures, p.total_cases), (0, 2));
+        assert!(p.failing_classes.is_empty());
+        // Without the heap dump the wrapper saw, a failure is a failure.
+        assert_eq!(
+            outcome(&job_payload(&status(1, 5, Some(60), ""), &heap)).0,
+            "flaky_detected"
+        );
+        // An assertion next to the OOM is still proof.
+        let both = report(&[
+            oom,
+            r#"<failure type="java.lang.AssertionError" message="boom"/>"#,
+        ]);
+        let p = job_payload(&status(1, 5, Some(60), "oom"), &both);
+        assert_eq!(
+            (outcome(&p).0.as_str(), p.real_failures),
+            ("flaky_detected", 1)
+        );
+    }
+
+    #[test]
+    fn precompile_markers_follow_the_reference() {
+        assert!(is_precompile_failure(Some(
+            r#"{"outcome":"build_failed","reason":"precompile"}"#
+        )));
+        assert!(is_precompile_failure(Some(r#"{"outcome":"build_failed"}"#)));
+        for raw in [
+            None,
+            Some(r#"{"outcome":"clean_pass"}"#),
+            Some("{}"),
+            Some("not json"),
+            Some(""),
+        ] {
+            assert!(!is_precompile_failure(raw), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn records_of_tests_not_run_and_of_the_gate() {
+        let t = Unresolved {
+            input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
+            reason: "not applicable: no enabled Test task runs it".into(),
+            origin: crate::domain::Origin::Changed,
+        };
+        assert_eq!(
+            serde_json::to_value(not_applicable_payload(&t)).unwrap(),
+            json!({
+                "jobId": "not-applicable:qa/x/src/javaRestTest/java/a/UpgradeIT.java", "stepKey": "",
+                "kind": "", "rc": 0, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0,
+                "totalCases": 0, "outcome": "not_applicable", "timedOut": false, "failingClasses": [],
+                "reason": "no-runnable-task"
+            })
+        );
+        let gate = serde_json::to_value(build_failed_payload()).unwrap();
+        assert_eq!(
+            (gate["jobId"].as_str(), gate["rc"].as_i64()),
+            (Some("build-failed:precompile"), Some(1))
+        );
+    }
+
+    #[test]
+    fn jobs_without_a_status_file_are_named() {
+        let expected = [
+            ExpectedStep {
+                step_key: "k:unit".into(),
+                kind: "unit".into(),
+                label: "unit tests".into(),
+                jobs: 3,
+            },
+            ExpectedStep {
+                step_key: "k:integ".into(),
+                kind: "internalClusterTest".into(),
+                label: "integ tests".into(),
+                jobs: 1,
+            },
+        ];
+        let seen = |key: &str, n: Option<u32>| Status {
+            step_key: key.into(),
+            parallel_job: n,
+            ..status(0, 1, None, "")
+        };
+        let statuses = [
+            seen("k:unit", Some(0)),
+            seen("k:unit", Some(2)),
+            seen("k:integ", None),
+        ];
+        assert_eq!(
+            missing_jobs(&expected, &statuses),
+            [Missing {
+                step_key: "k:unit".into(),
+                label: "unit tests".into(),
+                job: 2,
+                of: 3
+            }]
+        );
+        let section = jobs_section(&[], &missing_jobs(&expected, &statuses[..1]), &[], false);
+        assert!(
+            section.contains("- `k:unit` (unit tests) job 2/3"),
+            "{section}"
+        );
+        assert!(
+            section.contains("- `k:integ` (integ tests) job 1/1"),
+            "{section}"
+        );
+    }
+
+    #[test]
+    fn branch_text_cannot_break_the_markdown() {
+        let t = Unresolved {
+            input: "a`b|c\nd".into(),
+            reason: "not applicable: x".into(),
+            origin: crate::domain::Origin::Changed,
+        };
+        let section = jobs_section(&[not_applicable_payload(&t)], &[], &[t], true);
+        assert!(
+            section.contains("- `a'b¦c d`: not applicable: x"),
+            "{section}"
+        );
+        assert!(section.contains("failed to compile"), "{section}");
+        assert!(!section.contains("| step |"), "no job rows: {section}");
+    }
 }

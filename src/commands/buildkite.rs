@@ -3,10 +3,12 @@
 //! supervised by `run::wrap`, outcomes derived by `run::buildkite::report`.
 
 use super::{options, selection};
+use crate::analyze::outcome::JobPayload;
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::{
-    BatchingArgs, BuildkiteAnalyzeArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs, WrapArgs,
+    AgentArgs, BatchingArgs, BuildkiteAnalyzeArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs,
+    SelectionArgs, WrapArgs,
 };
 use crate::domain::{Command, Origin, Unresolved};
 use crate::layout;
@@ -194,16 +196,37 @@ pub fn checkout_relative(project_dir: &Path) -> Result<Option<PathBuf>> {
 
 /// `buildkite upload [SELECTION]`.
 pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
-    let cfg = AgentConfig::from_args(&args.agent)?;
-    let selection = selection::gather(global, &args.selection)?;
-    submit(
-        global,
-        &selection,
-        &args.batching,
-        &cfg,
-        args.dry_run,
-        "nothing selected",
-    )
+    let upload = Upload {
+        batching: &args.batching,
+        agent: &args.agent,
+        dry_run: args.dry_run,
+        nothing: "nothing selected",
+    };
+    upload.select_and_submit(global, &args.selection)
+}
+
+/// How `buildkite upload`, `pr` and `manual` upload what they select.
+pub struct Upload<'a> {
+    pub batching: &'a BatchingArgs,
+    pub agent: &'a AgentArgs,
+    pub dry_run: bool,
+    /// What to say when nothing is selected.
+    pub nothing: &'a str,
+}
+
+impl Upload<'_> {
+    pub fn select_and_submit(&self, global: &GlobalArgs, args: &SelectionArgs) -> Result<Exit> {
+        let cfg = AgentConfig::from_args(self.agent)?;
+        let selection = selection::gather(global, args)?;
+        submit(
+            global,
+            &selection,
+            self.batching,
+            &cfg,
+            self.dry_run,
+            self.nothing,
+        )
+    }
 }
 
 /// The selection-to-pipeline flow shared by `buildkite upload`, `pr` and
@@ -389,7 +412,7 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
     let build_failed = report::is_precompile_failure(marker.as_deref());
     if build_failed {
-        payloads.push(report::build_failed_payload());
+        payloads.push(JobPayload::build_failed());
     }
     if !payloads.is_empty() {
         let path = work.join(OUTCOMES_FILE);

@@ -2,9 +2,8 @@
 //! tests come from `FLAKINESS_CLASSES`, every other knob from its flag or
 //! `FLAKINESS_*` variable (see `--help`); the pipeline is uploaded.
 
-use super::{buildkite, selection};
+use super::buildkite::Upload;
 use crate::cli::{GlobalArgs, ManualArgs, SelectionArgs};
-use crate::run::buildkite::AgentConfig;
 use crate::{Error, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
@@ -14,19 +13,15 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
             "FLAKINESS_CLASSES environment variable is required (newline- or comma-separated)",
         ));
     }
-    let cfg = AgentConfig::from_args(&args.agent)?;
     let selection_args = SelectionArgs {
         tests: vec![classes],
         ..SelectionArgs::default()
     };
-    let selection = selection::gather(global, &selection_args)?;
-    let nothing = "FLAKINESS_CLASSES selected nothing";
-    buildkite::submit(
-        global,
-        &selection,
-        &args.batching,
-        &cfg,
-        args.dry_run,
-        nothing,
-    )
+    Upload {
+        batching: &args.batching,
+        agent: &args.agent,
+        dry_run: args.dry_run,
+        nothing: "FLAKINESS_CLASSES selected nothing",
+    }
+    .select_and_submit(global, &selection_args)
 }

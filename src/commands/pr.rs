@@ -2,9 +2,8 @@
 //! from `muted-tests.yml`, uploaded to Buildkite (the default in a Buildkite
 //! job) or run on this machine.
 
-use super::{buildkite, selection};
+use super::buildkite::Upload;
 use crate::cli::{GlobalArgs, PrArgs, SelectionArgs, Target};
-use crate::run::buildkite::AgentConfig;
 use crate::{Error, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
@@ -23,19 +22,13 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
         ..SelectionArgs::default()
     };
     match target {
-        Target::Buildkite => {
-            let cfg = AgentConfig::from_args(&args.agent)?;
-            let selection = selection::gather(global, &selection_args)?;
-            let nothing = "No test changes or unmutes detected";
-            buildkite::submit(
-                global,
-                &selection,
-                &args.batching,
-                &cfg,
-                args.dry_run,
-                nothing,
-            )
+        Target::Buildkite => Upload {
+            batching: &args.batching,
+            agent: &args.agent,
+            dry_run: args.dry_run,
+            nothing: "No test changes or unmutes detected",
         }
+        .select_and_submit(global, &selection_args),
         Target::Local => Err(Error::NotImplemented("pr --target local")),
     }
 }

@@ -54,41 +54,16 @@ fn without_heap_failures(report: &Report) -> Report {
 }
 
 /// The record of a test that was found but has no Test task to re-run it
-/// (reference `notApplicablePayload`; its reason was always `bwc`).
+/// (reference `notApplicablePayload`, whose reason was always `bwc`): a
+/// record no job produced, like the gate's, with nothing known of its kind.
 pub fn not_applicable_payload(test: &Unresolved) -> JobPayload {
     JobPayload {
         job_id: format!("not-applicable:{}", test.input),
-        reason: Some("no-runnable-task".into()),
-        ..empty_payload(OutcomeKind::NotApplicable)
-    }
-}
-
-/// The single record of a failed compile gate (reference `buildFailedPayload`).
-pub fn build_failed_payload() -> JobPayload {
-    JobPayload {
-        job_id: "build-failed:precompile".into(),
-        step_key: super::PRECOMPILE_KEY.into(),
-        rc: 1,
-        reason: Some("precompile".into()),
-        ..empty_payload(OutcomeKind::BuildFailed)
-    }
-}
-
-fn empty_payload(outcome: OutcomeKind) -> JobPayload {
-    JobPayload {
-        job_id: String::new(),
         step_key: String::new(),
-        kind: String::new(),
         rc: 0,
-        duration_sec: 0,
-        real_failures: 0,
-        suite_timeouts: 0,
-        total_cases: 0,
-        outcome,
-        timed_out: false,
-        failing_classes: vec![],
-        infra_subtype: None,
-        reason: None,
+        outcome: OutcomeKind::NotApplicable,
+        reason: Some("no-runnable-task".into()),
+        ..JobPayload::build_failed()
     }
 }
 
@@ -338,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn records_of_tests_not_run_and_of_the_gate() {
+    fn tests_without_a_runnable_task_get_a_not_applicable_record() {
         let t = Unresolved {
             input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
             reason: "not applicable: no enabled Test task runs it".into(),
@@ -352,11 +327,6 @@ mod tests {
                 "totalCases": 0, "outcome": "not_applicable", "timedOut": false, "failingClasses": [],
                 "reason": "no-runnable-task"
             })
-        );
-        let gate = serde_json::to_value(build_failed_payload()).unwrap();
-        assert_eq!(
-            (gate["jobId"].as_str(), gate["rc"].as_i64()),
-            (Some("build-failed:precompile"), Some(1))
         );
     }
 

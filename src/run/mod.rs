@@ -2,5 +2,6 @@
 
 pub mod buildkite;
 pub mod local;
+pub mod process;
 pub mod repeat;
 pub mod wrap;

@@ -1,0 +1,494 @@
+//! Running one Gradle invocation as a child we can always stop.
+//!
+//! Gradle does not keep a build inside one process group. Measured on Gradle
+//! 4.4.1: even with `--no-daemon`, a build whose `org.gradle.jvmargs` differ from
+//! the client's runs in a forked single-use daemon that calls `setsid`, so it and
+//! its test workers sit in a session of their own; killing the client's process
+//! group leaves them running. A persistent daemon (no `--no-daemon`) is worse: it
+//! may be shared with other builds and is not our descendant at all.
+//!
+//! So the runner (1) always runs Gradle with `--no-daemon` (see [`isolate`]), which
+//! makes every process of the build a descendant of ours, (2) on Linux becomes a
+//! child subreaper, so descendants orphaned by a dying client are re-parented to
+//! us instead of init and stay findable, and (3) stops a batch by signalling every
+//! descendant (SIGTERM, a short grace, then SIGKILL) until none is left. The child
+//! also gets its own process group so that the terminal's Ctrl-C reaches only
+//! gradle-flaky, which then stops the build in order and reports.
+//!
+//! gradle-flaky runs one child at a time, so "every descendant" is exactly the
+//! current batch (plus anything an earlier batch leaked, which we also want gone).
+
+use crate::{Error, Result};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How often a running child is checked for exit, timeout and Ctrl-C.
+const POLL: Duration = Duration::from_millis(100);
+/// How long the processes of a stopped batch get to exit after SIGTERM.
+const GRACE: Duration = Duration::from_secs(3);
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static INSTALL: Once = Once::new();
+
+/// Makes gradle-flaky the supervisor of its children: Ctrl-C (SIGINT), SIGTERM and
+/// SIGHUP set a flag instead of killing us, and on Linux orphaned descendants are
+/// re-parented to us. A second signal while we are already stopping exits at once
+/// with 130. Idempotent.
+pub fn supervise() {
+    INSTALL.call_once(|| {
+        for signal in [
+            signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGHUP,
+        ] {
+            // The shutdown action must be registered first: it sees the flag as it
+            // was before this very signal set it.
+            let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, &INTERRUPTED);
+            let _ = signal_hook::flag::register(signal, &INTERRUPTED);
+        }
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only changes a flag of this process.
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
+    });
+}
+
+/// Whether the user asked us to stop (Ctrl-C, SIGTERM, SIGHUP).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Adds `--no-daemon` after the program when `argv` runs Gradle and does not
+/// already say `--no-daemon`; refuses `--daemon`, under which a timeout or
+/// Ctrl-C could not stop the build (see the module comment).
+pub fn isolate(argv: &[String]) -> Result<Vec<String>> {
+    let Some((program, args)) = argv.split_first() else {
+        return Err(Error::usage("no command to run"));
+    };
+    let name = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !name.starts_with("gradle") {
+        return Ok(argv.to_vec());
+    }
+    if args.iter().any(|a| a == "--daemon") {
+        return Err(Error::usage(
+            "--daemon is not supported: gradle-flaky runs Gradle with --no-daemon so that a \
+             timeout or Ctrl-C stops the whole build, test workers included",
+        ));
+    }
+    let mut out = vec![program.clone()];
+    if !args.iter().any(|a| a == "--no-daemon") {
+        out.push("--no-daemon".into());
+    }
+    out.extend(args.iter().cloned());
+    Ok(out)
+}
+
+/// Where the child's stdout and stderr go.
+#[derive(Clone, Copy)]
+pub enum Output<'a> {
+    /// Our own stdout and stderr (the `repeat` command, like the reference script).
+    Inherit,
+    /// Appended to a log file.
+    Log(&'a File),
+    /// Appended to a log file and copied to our stderr (`--verbose`).
+    Tee(&'a File),
+}
+
+/// How a child run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Exited with this code.
+    Exited(i32),
+    /// Killed by this signal, not by us.
+    Signalled(i32),
+    /// Ran past its time limit; we stopped it.
+    TimedOut,
+    /// The user interrupted; we stopped it.
+    Interrupted,
+}
+
+impl Ended {
+    pub fn success(&self) -> bool {
+        *self == Ended::Exited(0)
+    }
+}
+
+/// Runs `argv` (program first, no shell) in `cwd` until it exits, `timeout`
+/// passes, or the user interrupts. In the last two cases every descendant
+/// process is stopped before returning. Leftovers of a child that exited by
+/// itself are stopped too, and their number returned in `leftovers`.
+pub fn run(
+    argv: &[String],
+    cwd: &Path,
+    output: Output<'_>,
+    timeout: Option<Duration>,
+) -> Result<Run> {
+    let Some((program, args)) = argv.split_first() else {
+        return Err(Error::usage("no command to run"));
+    };
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .process_group(0);
+    let mut copiers = Vec::new();
+    match output {
+        Output::Inherit => {}
+        Output::Log(log) => {
+            cmd.stdout(clone(log)?).stderr(clone(log)?);
+        }
+        Output::Tee(_) => {
+            cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        }
+    }
+    let mut child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
+    if let Output::Tee(log) = output {
+        let out = child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>);
+        let err = child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>);
+        for stream in [out, err].into_iter().flatten() {
+            let log = clone(log)?;
+            copiers.push(thread::spawn(move || tee(stream, log)));
+        }
+    }
+    let started = Instant::now();
+    let ended = loop {
+        if let Some(status) = child.try_wait().map_err(|e| Error::io(program, e))? {
+            break match (status.code(), status.signal()) {
+                (Some(code), _) => Ended::Exited(code),
+                (None, Some(sig)) => Ended::Signalled(sig),
+                (None, None) => Ended::Exited(1),
+            };
+        }
+        if interrupted() {
+            stop_all(Some(&mut child));
+            break Ended::Interrupted;
+        }
+        if timeout.is_some_and(|t| started.elapsed() >= t) {
+            stop_all(Some(&mut child));
+            break Ended::TimedOut;
+        }
+        thread::sleep(POLL);
+    };
+    // A build that exited by itself may still leave processes behind (a test
+    // cluster node, a worker); the next batch must start from nothing.
+    let leftovers = stop_all(None);
+    for c in copiers {
+        let _ = c.join();
+    }
+    Ok(Run {
+        ended,
+        elapsed: started.elapsed(),
+        leftovers,
+    })
+}
+
+/// The result of [`run`].
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub ended: Ended,
+    pub elapsed: Duration,
+    /// Descendant processes still alive after the child exited by itself, which we stopped.
+    pub leftovers: usize,
+}
+
+fn clone(log: &File) -> Result<File> {
+    log.try_clone().map_err(|e| Error::io("log file", e))
+}
+
+fn spawn_error(program: &str, e: std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        Error::GradleNotFound(format!(
+            "cannot run `{program}`: not found (set --gradle or put gradle on PATH)"
+        ))
+    } else {
+        Error::io(program, e)
+    }
+}
+
+/// Copies a child's stream to our stderr and to the log, until it closes.
+fn tee(mut from: Box<dyn Read + Send>, mut log: File) {
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = from.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        let _ = log.write_all(&buf[..n]);
+        let _ = std::io::stderr().write_all(&buf[..n]);
+    }
+}
+
+/// Stops every descendant of this process: SIGTERM, up to [`GRACE`] to exit,
+/// then SIGKILL until none is left. Reaps `child` and any orphan re-parented
+/// to us. Returns how many processes were alive when it began.
+fn stop_all(child: Option<&mut Child>) -> usize {
+    let me = std::process::id();
+    let first = tree::alive_descendants(me);
+    let count = first.len();
+    if count > 0 {
+        tree::signal(&first, libc::SIGTERM);
+        let deadline = Instant::now() + GRACE;
+        while Instant::now() < deadline && !tree::alive_descendants(me).is_empty() {
+            tree::reap_orphans(me, child.as_ref().map(|c| c.id()));
+            thread::sleep(POLL);
+        }
+        // New processes may appear while we kill (a daemon forking a worker):
+        // keep going until the tree is empty, within reason.
+        for _ in 0..100 {
+            let left = tree::alive_descendants(me);
+            if left.is_empty() {
+                break;
+            }
+            tree::signal(&left, libc::SIGKILL);
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+    if let Some(child) = child {
+        let _ = child.wait();
+    }
+    tree::reap_orphans(me, None);
+    count
+}
+
+/// The process table, read from /proc on Linux and from `ps` elsewhere.
+mod tree {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// One process: its parent and whether it is a zombie (dead, not yet reaped).
+    struct Proc {
+        ppid: u32,
+        zombie: bool,
+    }
+
+    #[cfg(target_os = "linux")]
+    fn table() -> BTreeMap<u32, Proc> {
+        let mut out = BTreeMap::new();
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return out;
+        };
+        for entry in dir.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+                continue;
+            };
+            // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+                continue;
+            };
+            let mut fields = rest.split_whitespace();
+            let state = fields.next().unwrap_or("");
+            if let Some(ppid) = fields.next().and_then(|s| s.parse().ok()) {
+                out.insert(
+                    pid,
+                    Proc {
+                        ppid,
+                        zombie: state == "Z",
+                    },
+                );
+            }
+        }
+        out
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn table() -> BTreeMap<u32, Proc> {
+        let mut out = BTreeMap::new();
+        let Ok(ps) = std::process::Command::new("ps")
+            .args(["-A", "-o", "pid=", "-o", "ppid=", "-o", "stat="])
+            .output()
+        else {
+            return out;
+        };
+        for line in String::from_utf8_lossy(&ps.stdout).lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if let [pid, ppid, stat, ..] = f[..] {
+                if let (Ok(pid), Ok(ppid)) = (pid.parse(), ppid.parse()) {
+                    out.insert(
+                        pid,
+                        Proc {
+                            ppid,
+                            zombie: stat.starts_with('Z'),
+                        },
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn descendants(table: &BTreeMap<u32, Proc>, root: u32) -> BTreeSet<u32> {
+        let mut found = BTreeSet::new();
+        let mut frontier = vec![root];
+        while let Some(parent) = frontier.pop() {
+            for (&pid, p) in table {
+                if p.ppid == parent && found.insert(pid) {
+                    frontier.push(pid);
+                }
+            }
+        }
+        found
+    }
+
+    /// Descendants of `root` that are still running.
+    pub fn alive_descendants(root: u32) -> Vec<u32> {
+        let t = table();
+        descendants(&t, root)
+            .into_iter()
+            .filter(|pid| !t[pid].zombie)
+            .collect()
+    }
+
+    pub fn signal(pids: &[u32], sig: libc::c_int) {
+        for &pid in pids {
+            // SAFETY: kill(2) with a positive pid signals that one process.
+            unsafe {
+                libc::kill(pid as libc::pid_t, sig);
+            }
+        }
+    }
+
+    /// Reaps our dead direct children except `keep` (the `std::process::Child`,
+    /// which must be reaped through its own handle).
+    pub fn reap_orphans(me: u32, keep: Option<u32>) {
+        for (pid, p) in table() {
+            if p.ppid == me && p.zombie && Some(pid) != keep {
+                // SAFETY: waitpid on a specific zombie child of ours; WNOHANG never blocks.
+                unsafe {
+                    libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn gradle_runs_without_a_daemon() {
+        assert_eq!(
+            isolate(&argv(&["./gradlew", ":a:test"])).unwrap(),
+            argv(&["./gradlew", "--no-daemon", ":a:test"])
+        );
+        assert_eq!(
+            isolate(&argv(&["gradle", "--no-daemon", ":a:test"])).unwrap(),
+            argv(&["gradle", "--no-daemon", ":a:test"])
+        );
+        assert_eq!(
+            isolate(&argv(&["/bin/sh", "x.sh"])).unwrap(),
+            argv(&["/bin/sh", "x.sh"])
+        );
+        assert!(isolate(&argv(&["gradle", "--daemon"])).is_err());
+        assert!(isolate(&[]).is_err());
+    }
+
+    #[test]
+    fn exit_codes_and_signals_are_reported() {
+        supervise();
+        let dir = tempfile::tempdir().unwrap();
+        let log = File::create(dir.path().join("log")).unwrap();
+        let r = run(
+            &argv(&["sh", "-c", "echo hello; exit 7"]),
+            dir.path(),
+            Output::Log(&log),
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.ended, Ended::Exited(7));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("log")).unwrap(),
+            "hello\n"
+        );
+        let r = run(
+            &argv(&["sh", "-c", "kill -9 $$"]),
+            dir.path(),
+            Output::Log(&log),
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.ended, Ended::Signalled(9));
+    }
+
+    #[test]
+    fn a_missing_program_is_gradle_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = run(
+            &argv(&["/nonexistent/gradlew"]),
+            dir.path(),
+            Output::Inherit,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.exit(), crate::Exit::Infra);
+    }
+
+    /// The shape of the Gradle problem: a grandchild in a session of its own
+    /// (as a single-use daemon is) must die with the batch at its time limit.
+    #[test]
+    fn a_timeout_stops_descendants_in_other_sessions() {
+        supervise();
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let script = format!(
+            "setsid sh -c 'echo $$ > {}; exec sleep 300' & wait",
+            pidfile.display()
+        );
+        let log = File::create(dir.path().join("log")).unwrap();
+        let r = run(
+            &argv(&["sh", "-c", &script]),
+            dir.path(),
+            Output::Log(&log),
+            Some(Duration::from_secs(2)),
+        )
+        .unwrap();
+        assert_eq!(r.ended, Ended::TimedOut);
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: signal 0 only checks whether the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        assert!(!alive, "grandchild {pid} survived the timeout");
+    }
+
+    #[test]
+    fn leftovers_of_a_finished_child_are_stopped() {
+        supervise();
+        let dir = tempfile::tempdir().unwrap();
+        let log = File::create(dir.path().join("log")).unwrap();
+        let r = run(
+            &argv(&["sh", "-c", "setsid sleep 300 & exit 0"]),
+            dir.path(),
+            Output::Log(&log),
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.ended, Ended::Exited(0));
+        assert_eq!(r.leftovers, 1);
+        assert!(tree::alive_descendants(std::process::id()).is_empty());
+    }
+}

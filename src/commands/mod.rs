@@ -1,6 +1,8 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod local;
+pub mod repeat;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -10,7 +12,7 @@ use crate::{Error, Exit, Result};
 pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
-        Command::Local(_) => Err(Error::NotImplemented("local")),
+        Command::Local(args) => local::local(global, &args),
         Command::Plan(_) => Err(Error::NotImplemented("plan")),
         Command::Pr(_) => Err(Error::NotImplemented("pr")),
         Command::Manual(_) => Err(Error::NotImplemented("manual")),
@@ -24,7 +26,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Analyze(_)) => {
             Err(Error::NotImplemented("buildkite analyze"))
         }
-        Command::Repeat(_) => Err(Error::NotImplemented("repeat")),
+        Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(_) => {
             let _ = global;
             Err(Error::NotImplemented("layout"))

@@ -137,6 +137,13 @@ pub fn run(
     let Some((program, args)) = argv.split_first() else {
         return Err(Error::usage("no command to run"));
     };
+    // `./gradlew` means the project's wrapper, whatever our own directory is.
+    let program = if program.contains('/') && Path::new(program).is_relative() {
+        cwd.join(program).to_string_lossy().into_owned()
+    } else {
+        program.clone()
+    };
+    let program = program.as_str();
     let mut cmd = std::process::Command::new(program);
     cmd.args(args)
         .current_dir(cwd)

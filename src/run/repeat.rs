@@ -9,7 +9,7 @@
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
 use super::process::{self, Ended, Output};
-use crate::{Error, Result};
+use crate::{Error, Exit, Result};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,6 +67,89 @@ impl Iteration {
     pub fn no_reports(&self) -> bool {
         self.reports.is_empty()
     }
+}
+
+/// Test counts of one iteration's reports, as the analyzer reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Test cases that ran (passed, failed or hit the suite timeout; not skipped).
+    pub executed: u64,
+    /// Real failures (assertions, errors), suite timeouts excluded.
+    pub failed: u64,
+    pub suite_timeouts: u64,
+}
+
+/// What one iteration proves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Passed,
+    /// At least one real test failure.
+    Failed,
+    /// Only suite timeouts: a hang, not a proven failure.
+    SuiteTimeout,
+    /// No report, or reports with no executed test case.
+    NoTests,
+    /// Gradle failed although its reports show no failure (a later task, a crash).
+    BuildFailed(Ended),
+    /// The invocation ran past its time limit and was stopped.
+    TimedOut,
+    Interrupted,
+}
+
+impl Verdict {
+    /// Judges an iteration from how Gradle ended and, when known, what its
+    /// reports say. Without counts a non-zero exit with reports is a failure,
+    /// as in the reference script.
+    pub fn of(it: &Iteration, counts: Option<Counts>) -> Verdict {
+        match (&it.ended, counts) {
+            (Ended::Interrupted, _) => Verdict::Interrupted,
+            (Ended::TimedOut, _) => Verdict::TimedOut,
+            _ if it.no_reports() => Verdict::NoTests,
+            (_, Some(c)) if c.failed > 0 => Verdict::Failed,
+            (_, Some(c)) if c.suite_timeouts > 0 => Verdict::SuiteTimeout,
+            (_, Some(c)) if c.executed == 0 => Verdict::NoTests,
+            (ended, _) if ended.success() => Verdict::Passed,
+            (_, None) => Verdict::Failed,
+            (ended, Some(_)) => Verdict::BuildFailed(ended.clone()),
+        }
+    }
+
+    /// A few words for the iteration's status line.
+    pub fn describe(&self) -> String {
+        match self {
+            Verdict::Passed => "passed".into(),
+            Verdict::Failed => "failed".into(),
+            Verdict::SuiteTimeout => "suite timeout".into(),
+            Verdict::NoTests => "no tests executed".into(),
+            Verdict::BuildFailed(Ended::Exited(code)) => format!("build failed (exit {code})"),
+            Verdict::BuildFailed(Ended::Signalled(sig)) => {
+                format!("build failed (killed by signal {sig})")
+            }
+            Verdict::BuildFailed(_) => "build failed".into(),
+            Verdict::TimedOut => "timed out".into(),
+            Verdict::Interrupted => "interrupted".into(),
+        }
+    }
+}
+
+/// The exit status of a run made of these verdicts. Precedence: interrupted
+/// (130), then a real failure (1: flakiness is proven whatever else went
+/// wrong), then anything that is not a clean pass (3: no trustworthy verdict:
+/// no tests, timeouts, build failures), then 0.
+pub fn exit_of<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Exit {
+    let mut exit = Exit::Clean;
+    for v in verdicts {
+        let this = match v {
+            Verdict::Interrupted => return Exit::Interrupted,
+            Verdict::Failed => Exit::TestFailures,
+            Verdict::Passed => Exit::Clean,
+            _ => Exit::Infra,
+        };
+        if this == Exit::TestFailures || exit == Exit::Clean {
+            exit = this;
+        }
+    }
+    exit
 }
 
 /// Fails when `dest/flakiness-iters` already holds iteration folders: a new
@@ -346,6 +429,69 @@ mod tests {
         let err = check_fresh(tmp.path()).unwrap_err();
         assert_eq!(err.exit(), crate::Exit::Usage);
         assert!(err.to_string().contains("earlier run"), "{err}");
+    }
+
+    fn iteration(ended: Ended, reports: usize) -> Iteration {
+        Iteration {
+            index: 1,
+            ended,
+            elapsed: Duration::ZERO,
+            dir: PathBuf::from("iter-1"),
+            reports: vec![PathBuf::from("TEST-a.xml"); reports],
+            leftovers: 0,
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_reports_before_exit_codes() {
+        let counts = |executed, failed, suite_timeouts| {
+            Some(Counts {
+                executed,
+                failed,
+                suite_timeouts,
+            })
+        };
+        let ok = Ended::Exited(0);
+        let bad = Ended::Exited(1);
+        let cases = [
+            (iteration(ok.clone(), 1), counts(5, 0, 0), Verdict::Passed),
+            (iteration(ok.clone(), 1), None, Verdict::Passed),
+            (iteration(bad.clone(), 1), None, Verdict::Failed),
+            (iteration(bad.clone(), 1), counts(5, 2, 1), Verdict::Failed),
+            (
+                iteration(bad.clone(), 1),
+                counts(5, 0, 1),
+                Verdict::SuiteTimeout,
+            ),
+            (
+                iteration(bad.clone(), 1),
+                counts(5, 0, 0),
+                Verdict::BuildFailed(bad.clone()),
+            ),
+            (iteration(bad.clone(), 0), None, Verdict::NoTests),
+            (iteration(ok.clone(), 0), None, Verdict::NoTests),
+            (iteration(ok.clone(), 1), counts(0, 0, 0), Verdict::NoTests),
+            (
+                iteration(Ended::TimedOut, 1),
+                counts(5, 1, 0),
+                Verdict::TimedOut,
+            ),
+            (iteration(Ended::Interrupted, 0), None, Verdict::Interrupted),
+        ];
+        for (it, c, want) in cases {
+            assert_eq!(Verdict::of(&it, c), want, "{:?} {c:?}", it.ended);
+        }
+    }
+
+    #[test]
+    fn a_real_failure_outranks_infrastructure_but_not_an_interrupt() {
+        use Verdict::*;
+        assert_eq!(exit_of(&[]), Exit::Clean);
+        assert_eq!(exit_of(&[Passed, Passed]), Exit::Clean);
+        assert_eq!(exit_of(&[Passed, NoTests]), Exit::Infra);
+        assert_eq!(exit_of(&[TimedOut, Failed, NoTests]), Exit::TestFailures);
+        assert_eq!(exit_of(&[SuiteTimeout, Passed]), Exit::Infra);
+        assert_eq!(exit_of(&[Failed, Interrupted]), Exit::Interrupted);
     }
 
     #[test]

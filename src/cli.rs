@@ -110,6 +110,10 @@ pub enum Command {
     )]
     Layout(LayoutArgs),
 
+    /// Print the man page (roff) to stdout.
+    #[command(after_help = "Example:\n  gradle-flaky man | man -l -")]
+    Man,
+
     /// Print a shell completion script.
     #[command(
         after_help = "Example:\n  gradle-flaky completions bash > ~/.local/share/bash-completion/completions/gradle-flaky"

@@ -1,6 +1,8 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod completions;
+pub mod layout;
 pub mod local;
 pub mod repeat;
 pub mod selection;
@@ -27,10 +29,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
             Err(Error::NotImplemented("buildkite analyze"))
         }
         Command::Repeat(args) => repeat::repeat(global, &args),
-        Command::Layout(_) => {
-            let _ = global;
-            Err(Error::NotImplemented("layout"))
-        }
-        Command::Completions(_) => Err(Error::NotImplemented("completions")),
+        Command::Layout(args) => layout::run(global, &args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man => completions::run_man(),
     }
 }

@@ -5,6 +5,7 @@ mod common;
 
 mod analyze;
 mod buildkite;
+mod docs;
 mod layout;
 mod plan;
 mod run;

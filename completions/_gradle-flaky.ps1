@@ -1,0 +1,346 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'gradle-flaky'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'gradle-flaky' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Select, plan and run tests on this machine, then print the report')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Show what would run, and what a clean result would prove; run nothing')
+            [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite')
+            [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
+            [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
+            [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
+            [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gradle-flaky;local' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
+            [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Kill a batch that runs longer than this (default: suite timeout plus 10 minutes)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
+            [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
+            [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;plan' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: text for people, json (architecture.md), or shell (one POSIX-quoted command a line)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
+            [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
+            [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;pr' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)')
+            [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
+            [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)')
+            [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
+            [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline instead of uploading it')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;manual' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)')
+            [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
+            [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline instead of uploading it')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;analyze' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Skip reports older than TIME (RFC 3339 or seconds since the epoch) or than FILE''s mtime')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
+            [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;buildkite' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
+            [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gradle-flaky;buildkite;upload' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)')
+            [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
+            [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
+            [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
+            [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline JSON instead of uploading it')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;buildkite;wrap' {
+            [CompletionResult]::new('--status-dir', '--status-dir', [CompletionResultType]::ParameterName, 'Where status-<jobId>.json is written')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The batch''s kind, recorded in the status file')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;buildkite;analyze' {
+            [CompletionResult]::new('--work-dir', '--work-dir', [CompletionResultType]::ParameterName, 'Where downloaded status files and per-job XML are kept')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;buildkite;help' {
+            [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
+            [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gradle-flaky;buildkite;help;upload' {
+            break
+        }
+        'gradle-flaky;buildkite;help;wrap' {
+            break
+        }
+        'gradle-flaky;buildkite;help;analyze' {
+            break
+        }
+        'gradle-flaky;buildkite;help;help' {
+            break
+        }
+        'gradle-flaky;repeat' {
+            [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'How many times to run the command')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill an iteration that runs longer than this, with its whole process group')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;layout' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Ask Gradle again instead of using the cache')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;man' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;completions' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;help' {
+            [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Select, plan and run tests on this machine, then print the report')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Show what would run, and what a clean result would prove; run nothing')
+            [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite')
+            [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
+            [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
+            [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
+            [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gradle-flaky;help;local' {
+            break
+        }
+        'gradle-flaky;help;plan' {
+            break
+        }
+        'gradle-flaky;help;pr' {
+            break
+        }
+        'gradle-flaky;help;manual' {
+            break
+        }
+        'gradle-flaky;help;analyze' {
+            break
+        }
+        'gradle-flaky;help;buildkite' {
+            [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
+            [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            break
+        }
+        'gradle-flaky;help;buildkite;upload' {
+            break
+        }
+        'gradle-flaky;help;buildkite;wrap' {
+            break
+        }
+        'gradle-flaky;help;buildkite;analyze' {
+            break
+        }
+        'gradle-flaky;help;repeat' {
+            break
+        }
+        'gradle-flaky;help;layout' {
+            break
+        }
+        'gradle-flaky;help;man' {
+            break
+        }
+        'gradle-flaky;help;completions' {
+            break
+        }
+        'gradle-flaky;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

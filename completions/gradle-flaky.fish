@@ -1,0 +1,248 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_gradle_flaky_global_optspecs
+    string join \n project-dir= gradle= v/verbose color= h/help V/version
+end
+
+function __fish_gradle_flaky_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_gradle_flaky_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_gradle_flaky_using_subcommand
+    set -l cmd (__fish_gradle_flaky_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s V -l version -d 'Print version'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l confidence -d 'Confidence for --detect-rate' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l format -d 'Report format on stdout' -r -f -a "markdown\t''
+json\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l report -d 'Also write the report to FILE (in --format)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l batch-timeout -d 'Kill a batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l changed -d 'Add test files changed against the merge base'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l confidence -d 'Confidence for --detect-rate' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l format -d 'Output: text for people, json (architecture.md), or shell (one POSIX-quoted command a line)' -r -f -a "text\t''
+json\t''
+shell\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l changed -d 'Add test files changed against the merge base'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target -d 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)' -r -f -a "local\t''
+buildkite\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l confidence -d 'Confidence for --detect-rate' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l format -d 'Report format on stdout' -r -f -a "markdown\t''
+json\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l report -d 'Also write the report to FILE (in --format)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l agent -d 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-timeout -d 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline instead of uploading it'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l agent -d 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline instead of uploading it'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l since -d 'Skip reports older than TIME (RFC 3339 or seconds since the epoch) or than FILE\'s mtime' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l format -d 'Report format on stdout' -r -f -a "markdown\t''
+json\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l report -d 'Also write the report to FILE (in --format)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l confidence -d 'Confidence for --detect-rate' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l agent -d 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l changed -d 'Add test files changed against the merge base'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l dry-run -d 'Print the pipeline JSON instead of uploading it'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l status-dir -d 'Where status-<jobId>.json is written' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l kind -d 'The batch\'s kind, recorded in the status file' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l work-dir -d 'Where downloaded status files and per-job XML are kept' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l times -d 'How many times to run the command' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Kill an iteration that runs longer than this, with its whole process group' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l refresh -d 'Ask Gradle again instead of using the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'

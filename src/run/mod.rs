@@ -3,5 +3,6 @@
 pub mod buildkite;
 pub mod local;
 pub mod process;
+pub mod progress;
 pub mod repeat;
 pub mod wrap;

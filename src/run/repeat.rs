@@ -94,6 +94,8 @@ pub enum Verdict {
     /// The invocation ran past its time limit and was stopped.
     TimedOut,
     Interrupted,
+    /// The batch could not be started (Gradle missing, a file not writable).
+    CouldNotStart(String),
 }
 
 impl Verdict {
@@ -128,6 +130,7 @@ impl Verdict {
             Verdict::BuildFailed(_) => "build failed".into(),
             Verdict::TimedOut => "timed out".into(),
             Verdict::Interrupted => "interrupted".into(),
+            Verdict::CouldNotStart(why) => format!("could not start: {why}"),
         }
     }
 }

@@ -234,3 +234,58 @@ fn a_batch_past_its_time_limit_is_stopped_whole_and_the_next_batch_runs() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].starts_with("batch 1 (slow tests): timed out (limit 45s)"));
 }
+
+/// Waits (up to two minutes) until a test worker of the build marked `marker` runs.
+fn wait_for_test_worker(marker: &str) {
+    for _ in 0..600 {
+        if processes_with(marker)
+            .iter()
+            .any(|p| p.contains("GradleWorkerMain"))
+        {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    panic!("no test worker started: {:#?}", processes_with(marker));
+}
+
+fn interrupt(child: &std::process::Child) {
+    // SAFETY: kill(2) on the pid of our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_whole_build_and_reports_what_ran() {
+    let build = fixture_copy();
+    force_single_use_daemon(build.path());
+    let marker = format!("ctrl-c-{}", std::process::id());
+    let child = gradle_flaky()
+        .env("GRADLE_FLAKY_TEST_MARKER", &marker)
+        .arg("--project-dir")
+        .arg(build.path())
+        .args(["repeat", "--times", "3", "--", "gradle", "--offline"])
+        .args([
+            "-Dtests.fixture.probability=1",
+            "-Dtests.iters=200",
+            ":x-pack:plugin:ml:slowTests",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_test_worker(&marker);
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    let left = processes_with(&marker);
+    assert!(
+        left.is_empty(),
+        "processes of the build survived: {left:#?}"
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Iteration 1/3: interrupted"), "{stdout}");
+    assert!(stdout.contains("Results: 0/1 passed, 1 failed"), "{stdout}");
+    assert!(!stdout.contains("Iteration 2/3"), "{stdout}");
+}

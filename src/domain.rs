@@ -177,6 +177,9 @@ pub struct ClassifiedTest {
 pub struct Unresolved {
     pub input: String,
     pub reason: String,
+    /// Which selector the input came from: an unresolved explicit spec is the
+    /// user's mistake, an unresolved unmute or changed file only a warning.
+    pub origin: Origin,
 }
 
 /// The tuning knobs of planning (`BatchingConfig` in the reference).

@@ -1,1 +1,289 @@
 //! git access (git2): merge base, changed files with status, file content at a revision.
+
+use crate::select::changed::{Change, ChangeStatus};
+use crate::{Error, Result};
+use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
+use std::path::{Path, PathBuf};
+
+/// A repository and its working tree.
+pub struct Repo {
+    repo: Repository,
+    workdir: PathBuf,
+}
+
+fn git_error(what: &str, e: git2::Error) -> Error {
+    Error::infra(format!("git: {what}: {}", e.message()))
+}
+
+impl Repo {
+    /// The repository holding `dir`.
+    pub fn discover(dir: &Path) -> Result<Repo> {
+        let repo = Repository::discover(dir).map_err(|e| {
+            Error::input(
+                dir.display().to_string(),
+                format!(
+                    "not inside a git repository ({}); --changed and --unmuted compare the working \
+                     tree with a base branch",
+                    e.message()
+                ),
+            )
+        })?;
+        let workdir = repo.workdir().ok_or_else(|| {
+            Error::input(
+                dir.display().to_string(),
+                "a bare git repository has no working tree",
+            )
+        })?;
+        let workdir = workdir.canonicalize().map_err(|e| Error::io(workdir, e))?;
+        Ok(Repo { repo, workdir })
+    }
+
+    /// The working tree's root (canonical).
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// The commit a ref, branch, tag or hash names; `None` when it names nothing here.
+    pub fn commit(&self, name: &str) -> Result<Option<Oid>> {
+        match self.repo.revparse_single(name) {
+            Ok(object) => object
+                .peel_to_commit()
+                .map(|c| Some(c.id()))
+                .map_err(|e| git_error(&format!("`{name}` is not a commit"), e)),
+            Err(e)
+                if matches!(
+                    e.code(),
+                    ErrorCode::NotFound | ErrorCode::InvalidSpec | ErrorCode::Ambiguous
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(git_error(&format!("reading `{name}`"), e)),
+        }
+    }
+
+    /// The merge base of HEAD and `base` (named `base_name` in messages).
+    /// None — a shallow clone, unrelated histories — is an error that says how
+    /// to get the missing history, never an empty selection.
+    pub fn merge_base(&self, base_name: &str, base: Oid) -> Result<Oid> {
+        let head = self
+            .repo
+            .head()
+            .and_then(|h| h.peel_to_commit())
+            .map_err(|e| git_error("reading HEAD", e))?;
+        match self.repo.merge_base(head.id(), base) {
+            Ok(oid) => Ok(oid),
+            Err(e) if e.code() == ErrorCode::NotFound => {
+                let why = if self.repo.is_shallow() {
+                    "this is a shallow clone, so the history that joins them is missing"
+                } else {
+                    "their histories are unrelated, or the history that joins them was not fetched"
+                };
+                Err(Error::input(
+                    "git history",
+                    format!(
+                        "no merge base between HEAD and `{base_name}`: {why}. Fetch more history, \
+                         e.g. `git fetch --unshallow` or `git fetch --deepen=500 origin <base branch>`, \
+                         then try again"
+                    ),
+                ))
+            }
+            Err(e) => Err(git_error(
+                &format!("merge base of HEAD and `{base_name}`"),
+                e,
+            )),
+        }
+    }
+
+    /// Files changed from `base` to the working tree (staged, unstaged and
+    /// untracked, not ignored), with renames detected; paths relative to the
+    /// working tree, the new path for a rename.
+    pub fn changes_since(&self, base: Oid) -> Result<Vec<Change>> {
+        let tree = self.tree(base, "reading the merge base")?;
+        let mut options = DiffOptions::new();
+        options.include_untracked(true).recurse_untracked_dirs(true);
+        let mut diff = self
+            .repo
+            .diff_tree_to_workdir_with_index(Some(&tree), Some(&mut options))
+            .map_err(|e| git_error("diffing against the merge base", e))?;
+        diff.find_similar(Some(
+            DiffFindOptions::new().renames(true).for_untracked(true),
+        ))
+        .map_err(|e| git_error("detecting renames", e))?;
+        let changes = diff
+            .deltas()
+            .filter_map(|delta| {
+                let status = match delta.status() {
+                    Delta::Added | Delta::Untracked => ChangeStatus::Added,
+                    Delta::Modified | Delta::Typechange => ChangeStatus::Modified,
+                    Delta::Renamed => ChangeStatus::Renamed,
+                    Delta::Copied => ChangeStatus::Copied,
+                    Delta::Deleted => ChangeStatus::Deleted,
+                    _ => return None,
+                };
+                let file = if status == ChangeStatus::Deleted {
+                    delta.old_file()
+                } else {
+                    delta.new_file()
+                };
+                Some(Change {
+                    path: file.path()?.to_path_buf(),
+                    status,
+                })
+            })
+            .collect();
+        Ok(changes)
+    }
+
+    fn tree(&self, commit: Oid, what: &str) -> Result<git2::Tree<'_>> {
+        self.repo
+            .find_commit(commit)
+            .and_then(|c| c.tree())
+            .map_err(|e| git_error(what, e))
+    }
+
+    /// The content of `path` (relative to the working tree) at `commit`;
+    /// `None` when the file did not exist there.
+    pub fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {
+        let what = format!("reading {} at {commit}", path.display());
+        let tree = self.tree(commit, &what)?;
+        let entry = match tree.get_path(path) {
+            Ok(entry) => entry,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(git_error(&what, e)),
+        };
+        let blob = entry
+            .to_object(&self.repo)
+            .and_then(|o| o.peel_to_blob())
+            .map_err(|e| git_error(&what, e))?;
+        Ok(Some(blob.content().to_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn write(dir: &Path, path: &str, text: &str) {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A repo with `main` (a, b, c, muted) and a branch `work` checked out.
+    fn repo() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        git(d, &["init", "-q", "-b", "main"]);
+        write(d, "a.txt", "a\n");
+        write(d, "b.txt", "b\n");
+        write(
+            d,
+            "c/long.txt",
+            &"a line that makes rename detection sure\n".repeat(20),
+        );
+        write(d, "muted.yml", "tests: []\n");
+        git(d, &["add", "."]);
+        git(d, &["commit", "-qm", "base"]);
+        git(d, &["checkout", "-qb", "work"]);
+        dir
+    }
+
+    fn statuses(repo: &Repo, base: Oid) -> Vec<(String, ChangeStatus)> {
+        let mut changes: Vec<_> = repo
+            .changes_since(base)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.path.to_string_lossy().into_owned(), c.status))
+            .collect();
+        changes.sort_by(|a, b| a.0.cmp(&b.0));
+        changes
+    }
+
+    #[test]
+    fn changes_cover_commits_the_index_and_untracked_files_with_renames() {
+        let dir = repo();
+        let d = dir.path();
+        write(d, "a.txt", "a changed\n");
+        git(d, &["commit", "-qam", "edit a"]);
+        git(d, &["rm", "-q", "b.txt"]);
+        git(d, &["mv", "c/long.txt", "c/moved.txt"]);
+        write(d, "new dir/$(x) `y` é.txt", "new\n");
+        let repo = Repo::discover(d).unwrap();
+        let base = repo.commit("main").unwrap().unwrap();
+        let mb = repo.merge_base("main", base).unwrap();
+        assert_eq!(mb, base);
+        assert_eq!(
+            statuses(&repo, mb),
+            [
+                ("a.txt".to_string(), ChangeStatus::Modified),
+                ("b.txt".into(), ChangeStatus::Deleted),
+                ("c/moved.txt".into(), ChangeStatus::Renamed),
+                ("new dir/$(x) `y` é.txt".into(), ChangeStatus::Added),
+            ]
+        );
+    }
+
+    #[test]
+    fn file_content_at_a_revision() {
+        let dir = repo();
+        let d = dir.path();
+        write(d, "muted.yml", "tests:\n- class: X\n");
+        git(d, &["commit", "-qam", "mute"]);
+        let repo = Repo::discover(&d.join("c")).unwrap();
+        let base = repo.commit("main").unwrap().unwrap();
+        assert_eq!(
+            repo.file_at(base, Path::new("muted.yml")).unwrap().unwrap(),
+            b"tests: []\n"
+        );
+        let head = repo.commit("HEAD").unwrap().unwrap();
+        assert_eq!(
+            repo.file_at(head, Path::new("muted.yml")).unwrap().unwrap(),
+            b"tests:\n- class: X\n"
+        );
+        assert_eq!(repo.file_at(base, Path::new("nope.yml")).unwrap(), None);
+        assert_eq!(repo.commit("no-such-branch").unwrap(), None);
+    }
+
+    #[test]
+    fn unrelated_histories_have_no_merge_base_and_say_how_to_fix_it() {
+        let dir = repo();
+        let d = dir.path();
+        git(d, &["checkout", "-q", "--orphan", "other"]);
+        git(d, &["commit", "-qm", "unrelated"]);
+        let repo = Repo::discover(d).unwrap();
+        let base = repo.commit("main").unwrap().unwrap();
+        let err = repo.merge_base("main", base).unwrap_err().to_string();
+        assert!(
+            err.contains("no merge base between HEAD and `main`"),
+            "{err}"
+        );
+        assert!(err.contains("git fetch --unshallow"), "{err}");
+    }
+
+    #[test]
+    fn outside_a_repository_is_a_clear_input_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Repo::discover(dir.path()).err().unwrap();
+        assert_eq!(err.exit().code(), 2);
+        assert!(err.to_string().contains("not inside a git repository"));
+    }
+}

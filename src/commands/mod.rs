@@ -5,6 +5,8 @@ pub mod completions;
 pub mod layout;
 pub mod local;
 pub mod repeat;
+pub mod options;
+pub mod plan;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -15,7 +17,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
         Command::Local(args) => local::local(global, &args),
-        Command::Plan(_) => Err(Error::NotImplemented("plan")),
+        Command::Plan(args) => plan::run(global, &args),
         Command::Pr(_) => Err(Error::NotImplemented("pr")),
         Command::Manual(_) => Err(Error::NotImplemented("manual")),
         Command::Analyze(_) => Err(Error::NotImplemented("analyze")),

@@ -2,10 +2,281 @@
 //! muted-tests.yml and loads the layout, then calls the pure selectors.
 
 use crate::cli::{GlobalArgs, SelectionArgs};
-use crate::select::Selection;
+use crate::git::Repo;
+use crate::select::changed::Change;
+use crate::select::classify::{Classifier, Files};
+use crate::select::unmutes::{self, MutedEntry};
+use crate::select::{self, explicit, Selection, TestRef};
 use crate::{Error, Result};
+use git2::Oid;
+use std::path::{Path, PathBuf};
+
+/// The variable Buildkite sets to a pull request's base branch.
+const PR_BASE_VAR: &str = "BUILDKITE_PULL_REQUEST_BASE_BRANCH";
 
 /// Selects and classifies the tests the options name.
-pub fn gather(_global: &GlobalArgs, _args: &SelectionArgs) -> Result<Selection> {
-    Err(Error::NotImplemented("test selection"))
+pub fn gather(global: &GlobalArgs, args: &SelectionArgs) -> Result<Selection> {
+    let root = global
+        .project_dir
+        .canonicalize()
+        .map_err(|e| Error::io(&global.project_dir, e))?;
+    let files = DiskFiles { root: root.clone() };
+    let specs: Vec<String> = explicit::split(&args.tests, |s| files.is_file(Path::new(s)))
+        .into_iter()
+        .map(|s| relative_spec(&root, s))
+        .collect();
+    if specs.is_empty() && !args.changed && !args.unmuted {
+        return Err(Error::usage(
+            "nothing to select: name tests (FQCN, FQCN#method, a test file or .yml suite) \
+             or pass --changed and/or --unmuted",
+        ));
+    }
+
+    let mut notes = Vec::new();
+    let (mut changes, mut unmuted) = (Vec::new(), Vec::new());
+    if args.changed || args.unmuted {
+        let repo = Repo::discover(&root)?;
+        let pr_base = std::env::var(PR_BASE_VAR)
+            .ok()
+            .filter(|b| !b.trim().is_empty());
+        let (base_name, base) = resolve_base(&repo, args.base.as_deref(), pr_base.as_deref())?;
+        let merge_base = repo.merge_base(&base_name, base)?;
+        notes.push(format!("merge base with `{base_name}`: {merge_base}"));
+        if args.changed {
+            changes = changed_files(&repo, &root, merge_base)?;
+        }
+        if args.unmuted {
+            // `SelectionArgs::default()` (built by `pr`, not clap) has an empty path
+            let muted_file = if args.muted_file.as_os_str().is_empty() {
+                Path::new("muted-tests.yml")
+            } else {
+                args.muted_file.as_path()
+            };
+            unmuted = unmuted_tests(&repo, &root, muted_file, merge_base, &mut notes)?;
+        }
+    }
+
+    let mut selection = Selection {
+        notes,
+        ..Selection::default()
+    };
+    if specs.is_empty() && changes.is_empty() && unmuted.is_empty() {
+        return Ok(selection); // nothing to classify: no need to ask Gradle
+    }
+    let layout = match crate::layout::load(&root, global.gradle.as_deref(), args.refresh_layout) {
+        Err(Error::Interrupted) => return Err(Error::Interrupted),
+        layout => layout,
+    };
+    let classifier = match &layout {
+        Ok(layout) => Classifier::from_layout(layout, &files),
+        Err(e) => {
+            selection.notes.push(format!(
+                "the build layout could not be had from Gradle ({e}); tests were classified by the \
+                 reference path rules instead, which know only the test, internalClusterTest, \
+                 javaRestTest and yamlRestTest source sets and the test/external-modules rename"
+            ));
+            Classifier::path_rules(&files)
+        }
+    };
+    selection.merge(select::select(&classifier, &changes, &unmuted, &specs));
+    Ok(selection)
+}
+
+/// The base ref: `--base`, else `$BUILDKITE_PULL_REQUEST_BASE_BRANCH` (as
+/// `origin/<branch>` first: in CI the local branch is usually absent or stale),
+/// else `origin/main`, else `main`. A named base that does not exist is an
+/// error, never a silent fall back to another branch.
+fn resolve_base(repo: &Repo, base: Option<&str>, pr_base: Option<&str>) -> Result<(String, Oid)> {
+    let (candidates, what) = match (base, pr_base) {
+        (Some(base), _) => (vec![base.to_string()], "--base".to_string()),
+        (None, Some(branch)) => (
+            vec![format!("origin/{branch}"), branch.to_string()],
+            format!("${PR_BASE_VAR}"),
+        ),
+        (None, None) => (
+            vec!["origin/main".to_string(), "main".to_string()],
+            "the default base".to_string(),
+        ),
+    };
+    for name in &candidates {
+        if let Some(oid) = repo.commit(name)? {
+            return Ok((name.clone(), oid));
+        }
+    }
+    let tried = candidates
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    Err(Error::input(
+        what,
+        format!("no commit {tried} in this repository; fetch the base branch (e.g. `git fetch origin main`) or pass --base REF"),
+    ))
+}
+
+/// Changed files relative to the build root; those outside it are dropped.
+fn changed_files(repo: &Repo, root: &Path, merge_base: Oid) -> Result<Vec<Change>> {
+    let changes = repo.changes_since(merge_base)?;
+    Ok(changes
+        .into_iter()
+        .filter_map(|c| {
+            let path = repo
+                .workdir()
+                .join(&c.path)
+                .strip_prefix(root)
+                .ok()?
+                .to_path_buf();
+            Some(Change { path, ..c })
+        })
+        .collect())
+}
+
+/// Entries of the muted-tests file at the merge base that the working tree's
+/// file no longer mutes.
+fn unmuted_tests(
+    repo: &Repo,
+    root: &Path,
+    muted_file: &Path,
+    merge_base: Oid,
+    notes: &mut Vec<String>,
+) -> Result<Vec<TestRef>> {
+    let path = root.join(muted_file);
+    let name = muted_file.display().to_string();
+    let in_repo = path.strip_prefix(repo.workdir()).map_err(|_| {
+        Error::input(
+            "--muted-file",
+            format!("{} is outside the git repository", path.display()),
+        )
+    })?;
+    let short = &merge_base.to_string()[..10];
+    let old_name = format!("{short}:{name}");
+    let old = match repo.file_at(merge_base, in_repo)? {
+        Some(bytes) => {
+            Some(String::from_utf8(bytes).map_err(|_| Error::input(&old_name, "not UTF-8 text"))?)
+        }
+        None => None,
+    };
+    let new = match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(Error::input(&name, "not UTF-8 text"))
+        }
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    if old.is_none() && new.is_none() {
+        notes.push(format!(
+            "{name} exists neither at the merge base nor now: no unmutes"
+        ));
+    }
+    let parse = |text: Option<String>, name: &str| -> Result<Vec<MutedEntry>> {
+        text.map_or(Ok(vec![]), |t| unmutes::parse(&t, name))
+    };
+    let new = parse(new, &name)?;
+    let old = parse(old, &old_name)?;
+    Ok(unmutes::unmuted(&old, &new))
+}
+
+/// An absolute path spec inside the build becomes relative to its root.
+fn relative_spec(root: &Path, spec: String) -> String {
+    match Path::new(&spec).strip_prefix(root) {
+        Ok(rel) if Path::new(&spec).is_absolute() => rel.to_string_lossy().into_owned(),
+        _ => spec,
+    }
+}
+
+/// The build's files on disk.
+struct DiskFiles {
+    root: PathBuf,
+}
+
+impl Files for DiskFiles {
+    fn is_file(&self, path: &Path) -> bool {
+        self.root.join(path).is_file()
+    }
+
+    fn read(&self, path: &Path) -> Option<String> {
+        std::fs::read_to_string(self.root.join(path)).ok()
+    }
+
+    fn walk(&self, dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(self.root.join(&dir)) else {
+                continue;
+            };
+            let entries: Vec<_> = entries.flatten().collect();
+            let is_project = entries.iter().any(|e| {
+                let name = e.file_name();
+                name == "src" || name == "build.gradle" || name == "build.gradle.kts"
+            });
+            for entry in entries {
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let name = entry.file_name();
+                let path = dir.join(&name);
+                if !kind.is_dir() {
+                    found.push(path);
+                } else if !skipped_dir(&name.to_string_lossy(), is_project) {
+                    pending.push(path); // symlinked dirs are not followed
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Build output, VCS and tool folders hold no sources worth finding.
+fn skipped_dir(name: &str, in_project: bool) -> bool {
+    name.starts_with('.') || name == "node_modules" || (in_project && name == "build")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absolute_specs_inside_the_build_become_relative() {
+        let root = Path::new("/repo");
+        assert_eq!(
+            relative_spec(root, "/repo/server/A.java".into()),
+            "server/A.java"
+        );
+        assert_eq!(
+            relative_spec(root, "/elsewhere/A.java".into()),
+            "/elsewhere/A.java"
+        );
+        assert_eq!(relative_spec(root, "a.BTests".into()), "a.BTests");
+    }
+
+    #[test]
+    fn the_walk_skips_build_output_and_hidden_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in [
+            "p/build.gradle",
+            "p/build/classes/ATests.java",
+            "p/src/test/java/org/build/BTests.java",
+            ".git/x.java",
+            "p/.gradle/y.java",
+            "q/node_modules/z.java",
+        ] {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        let files = DiskFiles {
+            root: d.to_path_buf(),
+        };
+        let mut found = files.walk(Path::new(""));
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                PathBuf::from("p/build.gradle"),
+                PathBuf::from("p/src/test/java/org/build/BTests.java")
+            ]
+        );
+    }
 }

@@ -12,15 +12,21 @@ pub const INIT_SCRIPT: &str = include_str!("../../gradle/flaky-layout.gradle");
 /// The task the init script adds to the root project.
 const LAYOUT_TASK: &str = "flakyLayout";
 
-/// The Gradle program to run, as argv tokens: `--gradle CMD` (split on
-/// whitespace), else `./gradlew` in the project dir, else `gradle` on PATH.
+/// The Gradle program to run, as argv tokens: `--gradle CMD` (split into words
+/// as a POSIX shell would, so a quoted path with spaces stays one word), else
+/// `./gradlew` in the project dir, else `gradle` on PATH.
 pub fn find_gradle(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<String>> {
     if let Some(cmd) = gradle {
-        let argv: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
-        if argv.is_empty() {
-            return Err(Error::usage("--gradle (FLAKINESS_GRADLE) is empty"));
+        let what = "--gradle (FLAKINESS_GRADLE)";
+        let words = shell_words::split(cmd)
+            .map_err(|e| Error::input(what, format!("`{cmd}` cannot be split into words: {e}")))?;
+        if words.is_empty() {
+            return Err(Error::input(
+                what,
+                "is empty: name a Gradle program, e.g. ./gradlew",
+            ));
         }
-        return Ok(argv);
+        return Ok(words);
     }
     let wrapper = project_dir.join("gradlew");
     if is_executable(&wrapper) {

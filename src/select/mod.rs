@@ -1,14 +1,36 @@
 //! Selection: turn changed files, unmuted entries and explicit lists into
 //! `ClassifiedTest`s through the build's layout. Pure functions; callers read
-//! git and files and pass strings in.
+//! git and files and pass strings in (file lookups go through [`classify::Files`]).
+//!
+//! Where we deliberately differ from the reference detectors
+//! (reference-behaviour.md §4, §13):
+//! - A file is a test by where the layout puts it, not by a path regex: any
+//!   source set that a Test task runs counts, in Java, Groovy or Kotlin. Test
+//!   classes are named `*Tests` or `*IT` in every source set; custom source sets
+//!   (kind `Other`) also accept `*Test` and `*Spec` (Gradle functional tests,
+//!   Spock specs). YAML suites are `.yml` or `.yaml` files under
+//!   `rest-api-spec/test/` of a `yamlRestTest` source set's resources.
+//! - A class name is looked up by its package path in every test source dir the
+//!   layout reports; a FQCN present in several projects selects each of them. A
+//!   name that matches no package path exactly is tried as a suffix (a simple
+//!   name, or a partial package such as `geoip.GeoIpMultiProjectIT`).
+//! - Methods are kept (`FQCN#method`); a method on a `yamlRestTest` class is a
+//!   `yamlRestTestCase`.
+//! - Abstract classes, wildcard class patterns and tests whose source set no
+//!   enabled Test task runs (e.g. BWC projects) are `unresolved` with a reason;
+//!   the latter reads "not applicable: …".
+//! - Without a layout (Gradle missing or failing) the reference path rules
+//!   stand in (§3), and `notes` says so.
 
 pub mod changed;
 pub mod classify;
 pub mod explicit;
 pub mod unmutes;
 
-use crate::domain::{ClassifiedTest, Unresolved};
+use crate::domain::{ClassifiedTest, Origin, Unresolved};
 use serde::Serialize;
+use std::collections::HashSet;
+use std::fmt;
 
 /// What the selectors found: tests to run, inputs that resolved to nothing,
 /// and notes for the user (for example that path rules stood in for the layout).
@@ -18,4 +40,145 @@ pub struct Selection {
     pub unresolved: Vec<Unresolved>,
     #[serde(skip)]
     pub notes: Vec<String>,
+}
+
+impl Selection {
+    /// Adds `other`, dropping tests already selected (the first origin wins)
+    /// and repeated unresolved entries.
+    pub fn merge(&mut self, other: Selection) {
+        let mut seen: HashSet<_> = self.tests.iter().map(identity).collect();
+        for t in other.tests {
+            if seen.insert(identity(&t)) {
+                self.tests.push(t);
+            }
+        }
+        for u in other.unresolved {
+            if !self.unresolved.contains(&u) {
+                self.unresolved.push(u);
+            }
+        }
+        self.notes.extend(other.notes);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tests.is_empty() && self.unresolved.is_empty()
+    }
+}
+
+/// Runs the three selectors, in this order, over one classifier.
+pub fn select(
+    classifier: &classify::Classifier,
+    changes: &[changed::Change],
+    unmuted: &[TestRef],
+    explicit: &[String],
+) -> Selection {
+    let mut selection = changed::select(changes, classifier);
+    selection.merge(unmutes::select(unmuted, classifier));
+    selection.merge(explicit::select(explicit, classifier));
+    selection
+}
+
+/// What makes two selected tests the same test, whatever selected them.
+fn identity(t: &ClassifiedTest) -> ClassifiedTest {
+    ClassifiedTest {
+        origin: Origin::Explicit,
+        ..t.clone()
+    }
+}
+
+/// A class, and optionally one of its methods, as named by muted-tests.yml or
+/// an explicit spec. The method may be a descriptor (`test {yaml=a/b/c}`) or a
+/// Gradle filter pattern with `*`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TestRef {
+    pub class: String,
+    pub method: Option<String>,
+}
+
+impl TestRef {
+    pub fn class(class: &str) -> TestRef {
+        TestRef {
+            class: class.to_string(),
+            method: None,
+        }
+    }
+
+    pub fn method(class: &str, method: &str) -> TestRef {
+        TestRef {
+            class: class.to_string(),
+            method: Some(method.to_string()),
+        }
+    }
+}
+
+/// `Class` or `Class#method`: the explicit-list grammar, so an unresolved
+/// entry can be pasted back as an argument.
+impl fmt::Display for TestRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.method {
+            Some(m) => write!(f, "{}#{m}", self.class),
+            None => f.write_str(&self.class),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TestKind;
+
+    fn test(class: &str, origin: Origin) -> ClassifiedTest {
+        ClassifiedTest {
+            project: ":server".into(),
+            source_set: "test".into(),
+            task: ":server:test".into(),
+            kind: TestKind::Unit,
+            class: Some(class.into()),
+            method: None,
+            yaml_suite: None,
+            origin,
+        }
+    }
+
+    #[test]
+    fn merge_keeps_the_first_origin_and_drops_repeats() {
+        let mut a = Selection {
+            tests: vec![test("a.ATests", Origin::Changed)],
+            ..Default::default()
+        };
+        let u = Unresolved {
+            input: "x".into(),
+            reason: "y".into(),
+            origin: Origin::Unmuted,
+        };
+        a.merge(Selection {
+            tests: vec![
+                test("a.ATests", Origin::Unmuted),
+                test("a.BTests", Origin::Unmuted),
+            ],
+            unresolved: vec![u.clone(), u.clone()],
+            notes: vec!["n".into()],
+        });
+        assert_eq!(
+            a.tests,
+            vec![
+                test("a.ATests", Origin::Changed),
+                test("a.BTests", Origin::Unmuted)
+            ]
+        );
+        assert_eq!(a.unresolved, vec![u]);
+        assert_eq!(a.notes, vec!["n".to_string()]);
+    }
+
+    #[test]
+    fn test_refs_print_in_the_explicit_grammar() {
+        assert_eq!(TestRef::class("a.B").to_string(), "a.B");
+        assert_eq!(
+            TestRef::method("a.B", "test {yaml=x/y/z}").to_string(),
+            "a.B#test {yaml=x/y/z}"
+        );
+    }
 }

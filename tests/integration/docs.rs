@@ -47,7 +47,10 @@ fn bash_completion_completes_subcommands() {
     let out = Command::new("bash").arg("-c").arg(&probe).output().unwrap();
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("-F _gradle__flaky gradle-flaky"), "{stdout}");
+    assert!(
+        stdout.contains("-F _gradle__flaky gradle-flaky"),
+        "{stdout}"
+    );
     assert!(stdout.contains("candidate:local"), "{stdout}");
     assert!(stdout.contains("candidate:layout"), "{stdout}");
     assert!(!stdout.contains("candidate:plan"), "{stdout}");

@@ -1,0 +1,93 @@
+//! `gradle-flaky plan`: select, plan and print; run nothing.
+
+use super::options::{self, Batching};
+use super::selection;
+use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
+use crate::domain::{Origin, Unresolved};
+use crate::plan::render::{self, visible, PlanView};
+use crate::plan::{self, GradleVersion, PlanContext};
+use crate::select::Selection;
+use crate::{layout, Error, Exit, Result};
+use std::io::Write;
+
+pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
+    let batching = options::batching(&args.batching)?;
+    let gradle = options::gradle_program(&global.project_dir, global.gradle.as_deref())?;
+    let selection = selection::gather(global, &args.selection)?;
+    // The layout is only needed for the Gradle version; selection has loaded
+    // (and, with --refresh-layout, refreshed) it, so this reads the cache. Without
+    // it the plan still works: the clean-task form runs on every version, and the
+    // plan says so.
+    let gradle_version = if selection.tests.is_empty() {
+        None
+    } else {
+        match layout::load(&global.project_dir, global.gradle.as_deref(), false) {
+            Ok(layout) => GradleVersion::parse(&layout.gradle_version),
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            Err(_) => None,
+        }
+    };
+    let ctx = PlanContext {
+        gradle,
+        gradle_version,
+        extra_args: args.gradle_args.clone(),
+    };
+    let out = render_plan(&selection, &batching, &ctx, args.format);
+    write_stdout(&out)?;
+    if selection.tests.is_empty() && args.format != PlanFormat::Text {
+        eprintln!("gradle-flaky: nothing selected: no test to run");
+    }
+    let unresolved = explicit_unresolved(&selection.unresolved);
+    if unresolved.is_empty() {
+        return Ok(Exit::Clean);
+    }
+    eprintln!(
+        "gradle-flaky: {} of the tests you named resolved to nothing (exit code 2):",
+        unresolved.len()
+    );
+    for u in unresolved {
+        eprintln!("  - {}: {}", visible(&u.input), visible(&u.reason));
+    }
+    Ok(Exit::Usage)
+}
+
+/// Plans a selection and renders it; the pure part of `run`.
+pub fn render_plan(
+    selection: &Selection,
+    batching: &Batching,
+    ctx: &PlanContext,
+    format: PlanFormat,
+) -> String {
+    let plan = plan::plan(&selection.tests, &batching.config, ctx);
+    let view = PlanView {
+        plan: &plan,
+        unresolved: &selection.unresolved,
+        selection_notes: &selection.notes,
+        evidence: batching.evidence,
+    };
+    match format {
+        PlanFormat::Text => render::text(&view),
+        PlanFormat::Json => render::json(&view),
+        PlanFormat::Shell => render::shell(&plan),
+    }
+}
+
+/// Unresolved inputs the user named explicitly (positional tests or
+/// `FLAKINESS_CLASSES`). Like the reference's `local` and `manual`, naming a
+/// test that does not exist is an error (exit 2 here, an input error), while
+/// changed files and unmutes that resolve to nothing are only reported.
+fn explicit_unresolved(unresolved: &[Unresolved]) -> Vec<&Unresolved> {
+    unresolved
+        .iter()
+        .filter(|u| u.origin == Origin::Explicit)
+        .collect()
+}
+
+fn write_stdout(s: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
+        // `plan | head` closing the pipe early is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.map_err(|e| crate::Error::io("stdout", e)),
+    }
+}

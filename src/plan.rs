@@ -1,1 +1,0 @@
-//! Planning: dedupe, collapse YAML suites, one YAML runner per project, batch by kind, build argv.

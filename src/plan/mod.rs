@@ -1,0 +1,182 @@
+//! Planning: dedupe, collapse YAML suites, one YAML runner per task, batch by
+//! kind, build each batch's Gradle argv. A pure function of the selected tests,
+//! the batching knobs and what we know of the build's Gradle.
+
+mod batch;
+pub mod proof;
+mod reduce;
+pub mod render;
+pub mod shell;
+
+pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
+pub use proof::{Evidence, Proof};
+pub use reduce::{describe, reduce, target, Reduced};
+
+use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
+
+/// What will run: the reduced tests, notes about how they were reduced and
+/// forced, and one command per batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    pub tests: Vec<ClassifiedTest>,
+    pub notes: Vec<String>,
+    pub commands: Vec<Command>,
+}
+
+/// Plans the runs of `tests`.
+pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Plan {
+    let Reduced { tests, mut notes } = reduce(tests);
+    let commands = batch::commands(&tests, cfg, ctx);
+    if !commands.is_empty() {
+        notes.push(forcing_note(ctx));
+    }
+    notes.extend(unused_cap_notes(&tests, cfg));
+    Plan {
+        tests,
+        notes,
+        commands,
+    }
+}
+
+/// Executions of each test in one command: iterations × Gradle runs.
+pub fn executions(c: &Command) -> u64 {
+    u64::from(c.iterations) * u64::from(c.rest_loops)
+}
+
+/// Groups items by key; groups, and items within them, keep the order of
+/// first appearance (the reference's JS `Map` order).
+fn group_in_order<K: PartialEq, T>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<(K, Vec<T>)> {
+    let mut groups: Vec<(K, Vec<T>)> = Vec::new();
+    for item in items {
+        let k = key(&item);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, group)) => group.push(item),
+            None => groups.push((k, vec![item])),
+        }
+    }
+    groups
+}
+
+fn forcing_note(ctx: &PlanContext) -> String {
+    match (ctx.gradle_version, ctx.forcing()) {
+        (Some(v), Forcing::Rerun) => {
+            format!("Gradle {v} re-runs up-to-date test tasks with `--rerun` after each task")
+        }
+        (Some(v), Forcing::CleanTask) => format!(
+            "Gradle {v} has no `--rerun` (7.6+): each test task is preceded by its \
+             `clean<Task>` task so it always runs"
+        ),
+        (None, _) => "the build's Gradle version is unknown: each test task is preceded by its \
+                      `clean<Task>` task, which forces it to run on every Gradle version"
+            .to_string(),
+    }
+}
+
+/// A `--cap` for a custom kind no selected test has is most likely a typo.
+fn unused_cap_notes(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<String> {
+    cfg.caps
+        .keys()
+        .filter(|k| matches!(k, TestKind::Other(_)))
+        .filter(|k| !tests.iter().any(|t| &t.kind == *k))
+        .map(|k| format!("`--cap {k}=...` names a kind no selected test has"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The reference's command checklist is in tests/integration/plan/checklist.rs.
+    use super::reduce::tests::{suite, test, unit};
+    use super::*;
+
+    fn ctx(version: Option<&str>) -> PlanContext {
+        PlanContext {
+            gradle: vec!["gradle".into()],
+            gradle_version: version.and_then(GradleVersion::parse),
+            extra_args: vec![],
+        }
+    }
+
+    #[test]
+    fn the_forcing_mechanism_is_stated() {
+        let note = |v| plan(&[unit("A")], &BatchingConfig::default(), &ctx(v)).notes;
+        assert_eq!(
+            note(Some("8.10.2")),
+            ["Gradle 8.10.2 re-runs up-to-date test tasks with `--rerun` after each task"]
+        );
+        assert!(note(Some("4.4.1"))[0].starts_with("Gradle 4.4.1 has no `--rerun` (7.6+)"));
+        assert!(note(None)[0].contains("version is unknown"));
+    }
+
+    #[test]
+    fn methods_are_targeted_and_extra_args_come_last() {
+        let mut t = unit("org.A");
+        t.method = Some("testX".into());
+        let mut c = ctx(Some("8.10"));
+        c.extra_args = vec!["--offline".into(), "-Dfoo=bar".into()];
+        let p = plan(&[t], &BatchingConfig::default(), &c);
+        assert!(p.commands[0]
+            .argv
+            .join(" ")
+            .ends_with(":server:test --tests org.A.testX --rerun --continue --offline -Dfoo=bar"));
+    }
+
+    #[test]
+    fn tests_keep_the_selection_order_and_commands_the_kind_order() {
+        let slow = test(
+            ":server:slowTest",
+            TestKind::Other("slowTest".into()),
+            Some("S"),
+        );
+        let p = plan(
+            &[slow.clone(), suite(":p", "a/b"), unit("U")],
+            &BatchingConfig::default(),
+            &ctx(None),
+        );
+        assert_eq!(p.tests, [slow, suite(":p", "a/b"), unit("U")]);
+        let kinds: Vec<_> = p.commands.iter().map(|c| c.kind.as_str()).collect();
+        assert_eq!(kinds, ["unit", "yamlRestTestSuite", "slowTest"]);
+    }
+
+    #[test]
+    fn a_suite_without_a_path_runs_its_whole_task() {
+        let mut whole = suite(":p", "a/b");
+        whole.yaml_suite = None;
+        let p = plan(
+            &[suite(":p", "a/b"), whole],
+            &BatchingConfig::default(),
+            &ctx(None),
+        );
+        assert_eq!(
+            p.commands[0].argv,
+            [
+                "gradle",
+                ":p:cleanYamlRestTest",
+                ":p:yamlRestTest",
+                "--continue"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cap_for_a_kind_nobody_has_is_noted() {
+        let mut cfg = BatchingConfig::default();
+        cfg.caps.insert(TestKind::Other("unti".into()), 5);
+        let p = plan(&[unit("A")], &cfg, &ctx(None));
+        assert!(
+            p.notes.iter().any(|n| n.contains("`--cap unti=...`")),
+            "{:?}",
+            p.notes
+        );
+    }
+
+    #[test]
+    fn nothing_selected_plans_nothing() {
+        assert_eq!(
+            plan(&[], &BatchingConfig::default(), &ctx(None)),
+            Plan::default()
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! The plan for people (text), for programs (JSON, architecture.md) and for
+//! shells (one POSIX-quoted command a line).
+
+use super::proof::{executions_for, percent_plain, percent_up, rate_bound, Evidence, Proof};
+use super::{executions, shell, target, Plan};
+use crate::domain::{ClassifiedTest, Command, Origin, Unresolved};
+use serde::Serialize;
+use std::fmt::{self, Write};
+
+/// Everything a rendering shows.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanView<'a> {
+    pub plan: &'a Plan,
+    pub unresolved: &'a [Unresolved],
+    /// Notes from selection (for example that path rules stood in for the layout).
+    pub selection_notes: &'a [String],
+    pub evidence: Evidence,
+}
+
+impl PlanView<'_> {
+    fn notes(&self) -> impl Iterator<Item = &String> {
+        self.selection_notes.iter().chain(&self.plan.notes)
+    }
+}
+
+/// Above this bound a plan suggests `--detect-rate`.
+const WEAK_BOUND: f64 = 0.05;
+
+/// The plan as architecture.md's JSON, plus `cleanProves` per command and `notes`.
+pub fn json(view: &PlanView) -> String {
+    #[derive(Serialize)]
+    struct JsonCommand<'a> {
+        #[serde(flatten)]
+        command: &'a Command,
+        #[serde(rename = "cleanProves")]
+        clean_proves: Proof,
+    }
+    #[derive(Serialize)]
+    struct JsonPlan<'a> {
+        tests: &'a [ClassifiedTest],
+        unresolved: &'a [Unresolved],
+        commands: Vec<JsonCommand<'a>>,
+        notes: Vec<&'a String>,
+    }
+    let commands = view
+        .plan
+        .commands
+        .iter()
+        .map(|c| JsonCommand {
+            command: c,
+            clean_proves: Proof::new(executions(c), view.evidence.confidence),
+        })
+        .collect();
+    let doc = JsonPlan {
+        tests: &view.plan.tests,
+        unresolved: view.unresolved,
+        commands,
+        notes: view.notes().collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("plan JSON serializes");
+    s.push('\n');
+    s
+}
+
+/// One command a line, each argv element one shell word. A REST batch's loops
+/// run through `gradle-flaky repeat`, which keeps every iteration's XML.
+pub fn shell(plan: &Plan) -> String {
+    plan.commands
+        .iter()
+        .map(|c| shell::join(&shell_argv(c)) + "\n")
+        .collect()
+}
+
+/// The argv the shell line runs: the command itself, or `repeat` around it.
+pub fn shell_argv(c: &Command) -> Vec<String> {
+    if c.rest_loops <= 1 {
+        return c.argv.clone();
+    }
+    let mut argv: Vec<String> = ["gradle-flaky", "repeat", "--times"]
+        .map(String::from)
+        .into();
+    argv.push(c.rest_loops.to_string());
+    argv.push("--".into());
+    argv.extend(c.argv.iter().cloned());
+    argv
+}
+
+/// The plan for people. Names from the branch are shown with control
+/// characters escaped, so they cannot drive the terminal.
+pub fn text(view: &PlanView) -> String {
+    let mut out = String::new();
+    write_text(&mut out, view).expect("writing to a String cannot fail");
+    out
+}
+
+fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
+    let plan = view.plan;
+    if plan.tests.is_empty() {
+        writeln!(w, "Nothing selected: no test to run.")?;
+    } else {
+        writeln!(
+            w,
+            "{} in {}.",
+            count(plan.tests.len(), "test"),
+            count(plan.commands.len(), "command")
+        )?;
+        writeln!(w, "\nTests:")?;
+        let rows: Vec<[String; 4]> = plan
+            .tests
+            .iter()
+            .map(|t| {
+                [
+                    visible(t.kind.as_str()),
+                    visible(&t.task),
+                    visible(&target(t).unwrap_or_else(|| "(whole task)".into())),
+                    origin(t.origin).into(),
+                ]
+            })
+            .collect();
+        table(w, &rows)?;
+    }
+    if !view.unresolved.is_empty() {
+        writeln!(w, "\nUnresolved (not run):")?;
+        for u in view.unresolved {
+            let (input, reason) = (visible(&u.input), visible(&u.reason));
+            writeln!(w, "  {input} ({}): {reason}", origin(u.origin))?;
+        }
+    }
+    let notes: Vec<_> = view.notes().collect();
+    if !notes.is_empty() {
+        writeln!(w, "\nNotes:")?;
+        for n in notes {
+            writeln!(w, "  - {}", visible(n))?;
+        }
+    }
+    if !plan.commands.is_empty() {
+        writeln!(w, "\nCommands (run from the project dir):")?;
+        for (i, c) in plan.commands.iter().enumerate() {
+            command(w, i + 1, c, view.evidence)?;
+        }
+        advice(w, plan, view.evidence)?;
+    }
+    Ok(())
+}
+
+fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fmt::Result {
+    let runs = if c.rest_loops > 1 {
+        format!("{} Gradle runs", c.rest_loops)
+    } else {
+        format!(
+            "{} in 1 Gradle run",
+            count(c.iterations as usize, "iteration")
+        )
+    };
+    let n = executions(c);
+    writeln!(w, "  {number}. {} [{}]: {runs}", c.label, c.key)?;
+    writeln!(
+        w,
+        "     {} ({} per test)",
+        Proof::new(n, evidence.confidence).sentence(),
+        count(n as usize, "execution")
+    )?;
+    writeln!(w, "     {}", visible(&shell::join(&c.argv)))
+}
+
+/// Says how weak the weakest evidence is, and how to size runs for a target rate.
+fn advice(w: &mut String, plan: &Plan, evidence: Evidence) -> fmt::Result {
+    let weakest = plan.commands.iter().map(executions).min().unwrap_or(0);
+    let bound = rate_bound(weakest, evidence.confidence);
+    let at = percent_plain(evidence.confidence);
+    match evidence.detect_rate {
+        Some(rate) => writeln!(
+            w,
+            "\nSized by --detect-rate {rate}: {n} executions per test make a test that fails \
+             {rate} of the time fail at least once with probability {at}.",
+            rate = percent_up(rate),
+            n = executions_for(rate, evidence.confidence)
+        ),
+        None if bound > WEAK_BOUND => writeln!(
+            w,
+            "\nA clean run of {} per test only rules out failure rates of {} or more \
+             (at {at}). To size runs for a rate, use --detect-rate (e.g. --detect-rate 2% \
+             runs each test {} times for {at}).",
+            count(weakest as usize, "execution"),
+            percent_up(bound),
+            executions_for(0.02, evidence.confidence)
+        ),
+        None => Ok(()),
+    }
+}
+
+fn table(w: &mut String, rows: &[[String; 4]]) -> fmt::Result {
+    let width = |col: usize| {
+        rows.iter()
+            .map(|r| r[col].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    for [kind, task, target, origin] in rows {
+        writeln!(w, "  {kind:w0$}  {task:w1$}  {target:w2$}  {origin}")?;
+    }
+    Ok(())
+}
+
+fn origin(o: Origin) -> &'static str {
+    match o {
+        Origin::Changed => "changed",
+        Origin::Unmuted => "unmuted",
+        Origin::Explicit => "explicit",
+    }
+}
+
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Control characters as `\u{..}` escapes; everything else as it is.
+pub fn visible(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_for_people() {
+        assert_eq!(visible("a\nb\u{1b}[31m"), "a\\u{a}b\\u{1b}[31m");
+        assert_eq!(visible("é x"), "é x");
+    }
+}

@@ -1,0 +1,122 @@
+//! Test helpers shared by the selection unit tests: an in-memory file tree and
+//! a hand-written layout shaped like Elasticsearch's.
+
+use super::classify::Files;
+use crate::layout::{Layout, Project, SourceSet, TestTask};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Files in memory, relative to the build root.
+#[derive(Default)]
+pub struct MemFiles(pub BTreeMap<PathBuf, String>);
+
+impl MemFiles {
+    pub fn with(files: &[(&str, &str)]) -> Self {
+        MemFiles(
+            files
+                .iter()
+                .map(|(p, text)| (PathBuf::from(p), text.to_string()))
+                .collect(),
+        )
+    }
+}
+
+impl Files for MemFiles {
+    fn is_file(&self, path: &Path) -> bool {
+        self.0.contains_key(path)
+    }
+
+    fn read(&self, path: &Path) -> Option<String> {
+        self.0.get(path).cloned()
+    }
+
+    fn walk(&self, dir: &Path) -> Vec<PathBuf> {
+        self.0
+            .keys()
+            .filter(|p| p.starts_with(dir))
+            .cloned()
+            .collect()
+    }
+}
+
+pub const ROOT: &str = "/repo";
+
+/// A project whose source sets follow Gradle's conventions; each source set
+/// has a Test task of its name (`Some(enabled)`) or none (`None`).
+pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project {
+    let base = Path::new(ROOT).join(dir);
+    let src = |set: &str, lang: &str| vec![base.join("src").join(set).join(lang)];
+    let classes = |set: &str| vec![base.join("build/classes/java").join(set)];
+    Project {
+        path: path.into(),
+        name: path.rsplit(':').next().unwrap_or_default().into(),
+        project_dir: base.clone(),
+        build_file: base.join("build.gradle"),
+        source_sets: sets
+            .iter()
+            .map(|(set, _)| SourceSet {
+                name: set.to_string(),
+                java: src(set, "java"),
+                groovy: src(set, "groovy"),
+                kotlin: src(set, "kotlin"),
+                resources: src(set, "resources"),
+                classes_dirs: classes(set),
+                compile_tasks: vec![],
+            })
+            .collect(),
+        test_tasks: sets
+            .iter()
+            .filter_map(|(set, task)| {
+                task.map(|enabled| TestTask {
+                    path: format!("{path}:{set}"),
+                    name: set.to_string(),
+                    test_classes_dirs: classes(set),
+                    includes: vec![],
+                    excludes: vec![],
+                    enabled,
+                })
+            })
+            .collect(),
+    }
+}
+
+/// A small Elasticsearch: nested projects, a renamed one, a BWC project whose
+/// javaRestTest task is disabled, and a custom Groovy source set.
+pub fn es_layout() -> Layout {
+    let on = Some(true);
+    Layout {
+        schema: 1,
+        gradle_version: "4.4.1".into(),
+        root_dir: ROOT.into(),
+        projects: vec![
+            project(":", "", &[]),
+            project(
+                ":server",
+                "server",
+                &[("main", None), ("test", on), ("internalClusterTest", on)],
+            ),
+            project(":qa:copy", "qa/copy", &[("test", on)]),
+            project(
+                ":x-pack:plugin:ml",
+                "x-pack/plugin/ml",
+                &[("main", None), ("test", on), ("yamlRestTest", on)],
+            ),
+            project(
+                ":test:external-modules:test-apm-integration",
+                "test/external-modules/apm-integration",
+                &[("javaRestTest", on)],
+            ),
+            project(
+                ":modules:transport-netty4",
+                "modules/transport-netty4",
+                &[("javaRestTest", on)],
+            ),
+            project(
+                ":qa:rolling-upgrade",
+                "qa/rolling-upgrade",
+                &[("javaRestTest", Some(false))],
+            ),
+            project(":build-tools", "build-tools", &[("integTest", on)]),
+        ],
+    }
+}

@@ -77,6 +77,8 @@ pub struct BatchRun {
     pub iterations: Vec<Iteration>,
     /// One per iteration, or one `CouldNotStart`.
     pub verdicts: Vec<Verdict>,
+    /// What each verdict means here, e.g. why no tests executed.
+    pub notes: Vec<String>,
 }
 
 /// Runs every command in turn; a failing batch does not stop the others, an
@@ -110,12 +112,15 @@ pub fn run_all(
             log_start: 0,
             failures: &mut failures,
             verdicts: Vec::new(),
+            notes: Vec::new(),
         };
         let (argv, iterations) = match run_batch(command, index, &log, opts, &mut watcher) {
             Ok(done) => done,
             Err(e) => {
-                progress.line(&format!("    could not run: {e}"));
-                watcher.verdicts.push(Verdict::CouldNotStart(e.to_string()));
+                let verdict = Verdict::CouldNotStart(e.to_string());
+                progress.line(&format!("    {}", verdict.describe()));
+                watcher.notes.push(verdict.describe());
+                watcher.verdicts.push(verdict);
                 (command.argv.clone(), Vec::new())
             }
         };
@@ -126,6 +131,7 @@ pub fn run_all(
             log,
             iterations,
             verdicts: watcher.verdicts,
+            notes: watcher.notes,
         });
     }
     progress.finish();
@@ -143,7 +149,9 @@ fn run_batch(
     let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
     writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
         .map_err(|e| Error::io(log_path, e))?;
-    watcher.progress.line(&format!(">>> {}", argv.join(" ")));
+    watcher
+        .progress
+        .line(&format!(">>> {}", crate::plan::shell::join(&argv)));
     let dest = opts.run_dir.join(format!("batch-{index}"));
     let spec = Loop {
         argv: &argv,
@@ -173,6 +181,7 @@ struct Watcher<'a> {
     /// Real failures so far in the whole run.
     failures: &'a mut u64,
     verdicts: Vec<Verdict>,
+    notes: Vec<String>,
 }
 
 impl Observer for Watcher<'_> {
@@ -198,17 +207,19 @@ impl Observer for Watcher<'_> {
         let counts = (self.counts)(it);
         let verdict = Verdict::of(it, counts);
         *self.failures += counts.map_or(0, |c| c.failed);
-        let mut line = String::from("    ");
-        if self.loops > 1 {
-            line += &format!("iteration {}/{}: ", it.index, self.loops);
-        }
-        line += &match &verdict {
+        let note = match &verdict {
             Verdict::NoTests => no_tests_reason(&self.log, self.log_start),
             Verdict::TimedOut => format!("{}; its processes were stopped", verdict.describe()),
             v => v.describe(),
         };
+        let mut line = String::from("    ");
+        if self.loops > 1 {
+            line += &format!("iteration {}/{}: ", it.index, self.loops);
+        }
+        line += &note;
         if let Some(c) = counts {
-            line += &format!(" · {} tests, {} failed", c.executed, c.failed);
+            let s = if c.executed == 1 { "" } else { "s" };
+            line += &format!(" · {} test{s}, {} failed", c.executed, c.failed);
             if c.suite_timeouts > 0 {
                 line += &format!(", {} suite timeouts", c.suite_timeouts);
             }
@@ -219,6 +230,7 @@ impl Observer for Watcher<'_> {
         }
         self.progress.line(&line);
         self.verdicts.push(verdict);
+        self.notes.push(note);
     }
 }
 
@@ -255,11 +267,14 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
     let mut out = Vec::new();
     for run in runs {
         let mut bad: Vec<String> = Vec::new();
-        for (n, v) in run.verdicts.iter().enumerate() {
+        for (n, (v, note)) in run.verdicts.iter().zip(&run.notes).enumerate() {
             let what = match v {
                 Verdict::Passed | Verdict::Failed => continue,
-                Verdict::TimedOut => format!("timed out (limit {})", format_duration(timeout)),
-                v => v.describe(),
+                Verdict::TimedOut => format!(
+                    "timed out (limit {}); its processes were stopped",
+                    format_duration(timeout)
+                ),
+                _ => note.clone(),
             };
             bad.push(if run.verdicts.len() > 1 {
                 format!("iteration {}: {what}", n + 1)

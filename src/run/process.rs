@@ -33,6 +33,8 @@ use std::time::{Duration, Instant};
 const POLL: Duration = Duration::from_millis(100);
 /// How long the processes of a stopped batch get to exit after SIGTERM.
 const GRACE: Duration = Duration::from_secs(3);
+/// How long we keep killing after the grace period.
+const KILL_WAIT: Duration = Duration::from_secs(60);
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
@@ -255,14 +257,18 @@ fn stop_all(child: Option<&mut Child>) -> usize {
             tree::reap_orphans(me, child.as_ref().map(|c| c.id()));
             thread::sleep(POLL);
         }
-        // New processes may appear while we kill (a daemon forking a worker):
-        // keep going until the tree is empty, within reason.
-        for _ in 0..100 {
+        // Until the tree is empty: new processes may appear while we kill (a
+        // daemon forking a worker), and a killed JVM with a big heap can take
+        // seconds to go on a loaded machine. SIGKILL cannot be ignored, so the
+        // bound only guards against a process stuck in the kernel.
+        let deadline = Instant::now() + KILL_WAIT;
+        while Instant::now() < deadline {
             let left = tree::alive_descendants(me);
             if left.is_empty() {
                 break;
             }
             tree::signal(&left, libc::SIGKILL);
+            tree::reap_orphans(me, child.as_ref().map(|c| c.id()));
             thread::sleep(Duration::from_millis(20));
         }
     }

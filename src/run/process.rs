@@ -446,6 +446,38 @@ mod tests {
     }
 
     #[test]
+    fn tee_keeps_both_streams_in_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = File::create(dir.path().join("log")).unwrap();
+        let r = run(
+            &argv(&["sh", "-c", "echo out; echo err >&2"]),
+            dir.path(),
+            Output::Tee(&log),
+            None,
+        )
+        .unwrap();
+        assert!(r.ended.success());
+        let mut lines: Vec<String> = std::fs::read_to_string(dir.path().join("log"))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        lines.sort();
+        assert_eq!(lines, ["err", "out"]);
+    }
+
+    #[test]
+    fn a_relative_program_is_found_in_the_working_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("gradlew");
+        std::fs::write(&script, "#!/bin/sh\nexit 5\n").unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let r = run(&argv(&["./gradlew"]), dir.path(), Output::Inherit, None).unwrap();
+        assert_eq!(r.ended, Ended::Exited(5));
+    }
+
+    #[test]
     fn a_missing_program_is_gradle_not_found() {
         let dir = tempfile::tempdir().unwrap();
         let err = run(

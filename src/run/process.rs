@@ -139,9 +139,14 @@ pub fn run(
     let Some((program, args)) = argv.split_first() else {
         return Err(Error::usage("no command to run"));
     };
-    // `./gradlew` means the project's wrapper, whatever our own directory is.
+    // `./gradlew` means the project's wrapper, whatever our own directory is;
+    // made absolute because whether a relative program is looked up before or
+    // after the child changes directory is unspecified.
     let program = if program.contains('/') && Path::new(program).is_relative() {
-        cwd.join(program).to_string_lossy().into_owned()
+        std::path::absolute(cwd.join(program))
+            .map_err(|e| Error::io(cwd, e))?
+            .to_string_lossy()
+            .into_owned()
     } else {
         program.clone()
     };
@@ -468,12 +473,17 @@ mod tests {
 
     #[test]
     fn a_relative_program_is_found_in_the_working_directory() {
-        let dir = tempfile::tempdir().unwrap();
+        // A relative working directory too, as `--project-dir build ... ./gradlew` gives.
+        let dir = tempfile::tempdir_in(".").unwrap();
+        let rel = dir
+            .path()
+            .strip_prefix(std::env::current_dir().unwrap())
+            .unwrap();
         let script = dir.path().join("gradlew");
         std::fs::write(&script, "#!/bin/sh\nexit 5\n").unwrap();
         std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
-        let r = run(&argv(&["./gradlew"]), dir.path(), Output::Inherit, None).unwrap();
+        let r = run(&argv(&["./gradlew"]), rel, Output::Inherit, None).unwrap();
         assert_eq!(r.ended, Ended::Exited(5));
     }
 

@@ -4,9 +4,9 @@
 pub mod completions;
 pub mod layout;
 pub mod local;
-pub mod repeat;
 pub mod options;
 pub mod plan;
+pub mod repeat;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};

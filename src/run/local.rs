@@ -75,7 +75,7 @@ pub struct BatchRun {
     pub argv: Vec<String>,
     pub log: PathBuf,
     pub iterations: Vec<Iteration>,
-    /// One per iteration, or one `CouldNotStart`.
+    /// One per iteration, then a `RunnerError` if the batch broke off.
     pub verdicts: Vec<Verdict>,
     /// What each verdict means here, e.g. why no tests executed.
     pub notes: Vec<String>,
@@ -117,7 +117,7 @@ pub fn run_all(
         let (argv, iterations) = match run_batch(command, index, &log, opts, &mut watcher) {
             Ok(done) => done,
             Err(e) => {
-                let verdict = Verdict::CouldNotStart(e.to_string());
+                let verdict = Verdict::RunnerError(e.to_string());
                 progress.line(&format!("    {}", verdict.describe()));
                 watcher.notes.push(verdict.describe());
                 watcher.verdicts.push(verdict);

@@ -94,8 +94,9 @@ pub enum Verdict {
     /// The invocation ran past its time limit and was stopped.
     TimedOut,
     Interrupted,
-    /// The batch could not be started (Gradle missing, a file not writable).
-    CouldNotStart(String),
+    /// The runner itself failed (Gradle not found, a file not writable): the
+    /// batch did not start or broke off.
+    RunnerError(String),
 }
 
 impl Verdict {
@@ -130,7 +131,7 @@ impl Verdict {
             Verdict::BuildFailed(_) => "build failed".into(),
             Verdict::TimedOut => "timed out".into(),
             Verdict::Interrupted => "interrupted".into(),
-            Verdict::CouldNotStart(why) => format!("could not start: {why}"),
+            Verdict::RunnerError(why) => format!("could not run: {why}"),
         }
     }
 }

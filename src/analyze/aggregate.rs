@@ -1,1 +1,655 @@
-//! See `analyze`.
+//! From executions to per-test statistics: failure classification, name
+//! normalization (seed and iteration tokens), per-file accumulation and the
+//! deterministic merge of every file into a [`Report`].
+
+use super::junit::{self, Execution};
+use super::report::{
+    Example, FailureKind, FileSummary, Files, KindCounts, MalformedFile, Report, Severity, Summary,
+    TestReport, TruncatedFile,
+};
+use super::reproduce;
+use super::stats;
+use indexmap::IndexSet;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Failures kept as examples per test.
+const EXAMPLES_PER_TEST: usize = 3;
+
+/// Classifies a failure like the reference, except that JUnit 5's
+/// `AssertionFailedError` and JUnit 4's `ComparisonFailure` are assertions.
+pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
+    if message.contains("Test abandoned because suite timeout was reached.")
+        || message.contains("Suite timeout exceeded (>= ")
+    {
+        FailureKind::SuiteTimeout
+    } else if type_name.ends_with("AssertionError")
+        || type_name.contains(".AssertionError")
+        || type_name.ends_with("AssertionFailedError")
+        || type_name.ends_with("ComparisonFailure")
+    {
+        FailureKind::Assertion
+    } else if type_name.ends_with("Exception") || type_name.ends_with("Error") {
+        FailureKind::Error
+    } else {
+        FailureKind::Other
+    }
+}
+
+/// A test name without the randomized runner's per-execution tokens, and the
+/// seed it carried: `testFoo {seed=[A:B]}` → (`testFoo`, `A:B`),
+/// `test {yaml=a/b/c seed=[A:B]}` → (`test {yaml=a/b/c}`, `A:B`),
+/// `testFoo {#3 seed=[A:B]}` and `testFoo #3` → `testFoo`.
+pub fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
+    let name = strip_iteration(raw.trim_end());
+    let open = memchr::memmem::find(name.as_bytes(), b" {");
+    let Some(open) = open.filter(|_| name.ends_with('}')) else {
+        return (Cow::Borrowed(name), None);
+    };
+    let (params, seed) = without_seed(&name[open + 2..name.len() - 1]);
+    // The runner puts the iteration first (`{#3 seed=[..]}`). A `#N` elsewhere
+    // may be part of a YAML test's name, so it stays.
+    let params = params.trim();
+    let params = match params.split_once(' ') {
+        Some((first, rest)) if is_iteration(first) => rest,
+        _ if is_iteration(params) => "",
+        _ => params,
+    };
+    let base = &name[..open];
+    let method = if params.is_empty() {
+        Cow::Borrowed(strip_iteration(base))
+    } else if seed.is_none() && params.len() == name.len() - open - 3 {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(format!("{base} {{{params}}}"))
+    };
+    (method, seed)
+}
+
+/// `#` followed by digits.
+fn is_iteration(token: &str) -> bool {
+    token.len() > 1 && token.starts_with('#') && token[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Removes a trailing ` #N`.
+fn strip_iteration(name: &str) -> &str {
+    match name.rsplit_once(' ') {
+        Some((base, last)) if is_iteration(last) => base.trim_end(),
+        _ => name,
+    }
+}
+
+/// `params` without its whitespace-delimited token `seed=[...]`, and the seed.
+fn without_seed(params: &str) -> (Cow<'_, str>, Option<&str>) {
+    let mut from = 0;
+    while let Some(i) = params[from..].find("seed=[").map(|i| from + i) {
+        let body = i + "seed=[".len();
+        let Some(close) = params[body..].find(']').map(|c| body + c) else {
+            break;
+        };
+        let end = close + 1;
+        let token_start = i == 0 || params[..i].ends_with(char::is_whitespace);
+        let token_end = end == params.len() || params[end..].starts_with(char::is_whitespace);
+        if token_start && token_end {
+            let head = params[..i].trim_end();
+            let tail = params[end..].trim_start();
+            let rest = match (head.is_empty(), tail.is_empty()) {
+                (_, true) => Cow::Borrowed(head),
+                (true, false) => Cow::Borrowed(tail),
+                (false, false) => Cow::Owned(format!("{head} {tail}")),
+            };
+            return (rest, Some(&params[body..close]));
+        }
+        from = body;
+    }
+    (Cow::Borrowed(params), None)
+}
+
+/// Where a report file sits in the build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The Gradle task name (`test`, `internalClusterTest`, ...).
+    pub task_name: String,
+    /// The full task path (`:server:test`).
+    pub task_path: String,
+}
+
+/// One test's counts so far.
+#[derive(Debug, Clone, Default)]
+pub struct TestAcc {
+    passes: u64,
+    failures: u64,
+    suite_timeouts: u64,
+    skipped: u64,
+    kinds: KindCounts,
+    /// Distinct, in the order first seen.
+    seeds: IndexSet<String>,
+    examples: Vec<Example>,
+    time_sec: f64,
+    tasks: BTreeSet<String>,
+    /// The task of a report where it failed, to build a reproduce line from.
+    failing_task: Option<String>,
+    reproduce: Option<String>,
+}
+
+impl TestAcc {
+    fn merge(&mut self, other: TestAcc) {
+        self.passes += other.passes;
+        self.failures += other.failures;
+        self.suite_timeouts += other.suite_timeouts;
+        self.skipped += other.skipped;
+        for (kind, n) in other.kinds.0 {
+            self.kinds.add(kind, n);
+        }
+        self.seeds.extend(other.seeds);
+        let room = EXAMPLES_PER_TEST.saturating_sub(self.examples.len());
+        self.examples.extend(other.examples.into_iter().take(room));
+        self.time_sec += other.time_sec;
+        self.tasks.extend(other.tasks);
+        self.failing_task = self.failing_task.take().or(other.failing_task);
+        self.reproduce = self.reproduce.take().or(other.reproduce);
+    }
+}
+
+type Key = (String, String);
+
+/// One file's executions, accumulated per test.
+#[derive(Debug, Default)]
+pub struct FileAgg {
+    /// Every test of the file, in the order first seen.
+    tests: Vec<(Key, TestAcc)>,
+    /// class → normalized method → position in `tests`.
+    index: HashMap<String, HashMap<String, usize>>,
+    /// The test of the previous execution: a test's iterations come in a row.
+    last: Option<usize>,
+    passed: u64,
+    failed: u64,
+    suite_timeouts: u64,
+    skipped: u64,
+}
+
+impl FileAgg {
+    /// Adds one execution read from a report of `origin`.
+    pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
+        let (method, seed) = normalize_method(exec.name);
+        let slot = self.slot(exec.class, &method, origin);
+        let acc = &mut self.tests[slot].1;
+        acc.time_sec += exec.time.unwrap_or(0.0);
+        match exec.result {
+            junit::Result::Passed => {
+                acc.passes += 1;
+                self.passed += 1;
+            }
+            junit::Result::Skipped => {
+                acc.skipped += 1;
+                self.skipped += 1;
+            }
+            junit::Result::Failed(failure) => {
+                let kind = classify_failure(&failure.type_name, &failure.message);
+                if kind == FailureKind::SuiteTimeout {
+                    acc.suite_timeouts += 1;
+                    self.suite_timeouts += 1;
+                    return;
+                }
+                acc.failures += 1;
+                self.failed += 1;
+                acc.kinds.add(kind, 1);
+                if let Some(seed) = seed.map(str::to_string).or(failure.seed) {
+                    acc.seeds.insert(seed);
+                }
+                if acc.failing_task.is_none() {
+                    acc.failing_task = origin.map(|o| o.task_path.clone());
+                }
+                if acc.examples.len() < EXAMPLES_PER_TEST {
+                    acc.examples.push(Example {
+                        name: exec.name.to_string(),
+                        kind,
+                        type_name: failure.type_name,
+                        message: failure.message,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The position of a test in `tests`, added if new. Keys are allocated only
+    /// for a new test.
+    fn slot(&mut self, class: &str, method: &str, origin: Option<&Origin>) -> usize {
+        if let Some(last) = self.last {
+            let (c, m) = &self.tests[last].0;
+            if c == class && m == method {
+                return last;
+            }
+        }
+        if !self.index.contains_key(class) {
+            self.index.insert(class.to_string(), HashMap::new());
+        }
+        let methods = self.index.get_mut(class).expect("inserted above");
+        let slot = match methods.get(method) {
+            Some(&slot) => slot,
+            None => {
+                let mut acc = TestAcc::default();
+                // One file, one task.
+                acc.tasks.extend(origin.map(|o| o.task_name.clone()));
+                methods.insert(method.to_string(), self.tests.len());
+                self.tests
+                    .push(((class.to_string(), method.to_string()), acc));
+                self.tests.len() - 1
+            }
+        };
+        self.last = Some(slot);
+        slot
+    }
+
+    /// Attaches the file's `REPRODUCE WITH:` lines to the tests they name.
+    pub fn attach_reproduce_lines(&mut self, lines: &[String]) {
+        if lines.is_empty() {
+            return;
+        }
+        for ((class, method), acc) in &mut self.tests {
+            if acc.failures > 0 && acc.reproduce.is_none() {
+                acc.reproduce = lines
+                    .iter()
+                    .find(|line| reproduce::line_names_test(line, class, method))
+                    .cloned();
+            }
+        }
+    }
+}
+
+/// One file, read.
+#[derive(Debug)]
+pub struct FileResult {
+    /// Relative to the analyzed root, `/`-separated.
+    pub path: String,
+    pub origin: Option<Origin>,
+    pub read: junit::FileRead,
+    pub agg: FileAgg,
+}
+
+/// Merges files, one at a time in path order, into a report: memory grows with
+/// the number of distinct tests, not with the number of files or their size.
+#[derive(Debug, Default)]
+pub struct Merger {
+    tests: BTreeMap<Key, TestAcc>,
+    files: Files,
+}
+
+impl Merger {
+    pub fn add(&mut self, file: FileResult) {
+        let agg = file.agg;
+        let out = &mut self.files;
+        out.read += 1;
+        out.reports.push(FileSummary {
+            path: file.path.clone(),
+            task: file.origin.map(|o| o.task_path),
+            counts: file.read.counts,
+            passed: agg.passed,
+            failed: agg.failed,
+            suite_timeouts: agg.suite_timeouts,
+            skipped: agg.skipped,
+        });
+        match file.read.state {
+            junit::State::Complete => {}
+            junit::State::Truncated => out.truncated.push(TruncatedFile {
+                path: file.path,
+                cases: file.read.counts.cases,
+            }),
+            junit::State::Malformed { offset, message } => out.malformed.push(MalformedFile {
+                path: file.path,
+                offset,
+                error: message,
+            }),
+            junit::State::Unreadable(message) => out.malformed.push(MalformedFile {
+                path: file.path,
+                offset: 0,
+                error: format!("cannot read: {message}"),
+            }),
+        }
+        // Each file's tests in key order, so that the merge does not depend on hashing.
+        let mut file_tests = agg.tests;
+        file_tests.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, acc) in file_tests {
+            self.tests.entry(key).or_default().merge(acc);
+        }
+    }
+
+    pub fn finish(self, skipped_stale: u64) -> Report {
+        let files = Files {
+            skipped_stale,
+            ..self.files
+        };
+        build_report(self.tests, files)
+    }
+}
+
+/// Merges files (in the order given, which should be path order) into a report.
+pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
+    let mut merger = Merger::default();
+    for file in files {
+        merger.add(file);
+    }
+    merger.finish(skipped_stale)
+}
+
+fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files) -> Report {
+    let mut summary = Summary {
+        executions: 0,
+        passed: 0,
+        failed: 0,
+        suite_timeouts: 0,
+        skipped: 0,
+        tests: 0,
+        flaky_tests: 0,
+        severity: Severity::Success,
+    };
+    let mut reports = Vec::new();
+    for ((class, method), acc) in tests {
+        summary.passed += acc.passes;
+        summary.failed += acc.failures;
+        summary.suite_timeouts += acc.suite_timeouts;
+        summary.skipped += acc.skipped;
+        let runs = acc.passes + acc.failures;
+        if runs == 0 && acc.suite_timeouts == 0 {
+            continue; // skipped only: it never ran
+        }
+        summary.tests += 1;
+        summary.flaky_tests += u64::from(acc.passes > 0 && acc.failures > 0);
+        let [lo, hi] = stats::wilson95(acc.failures, runs);
+        let reproduce = if acc.failures == 0 {
+            None
+        } else {
+            acc.reproduce.or_else(|| {
+                // Without a class there is no `--tests` filter to build.
+                let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
+                let seed = acc.seeds.first().map(String::as_str);
+                Some(reproduce::build(task, &class, &method, seed))
+            })
+        };
+        reports.push(TestReport {
+            kinds: acc.tasks.into_iter().collect(),
+            runs,
+            passes: acc.passes,
+            failures: acc.failures,
+            suite_timeouts: acc.suite_timeouts,
+            failure_rate: if runs == 0 {
+                0.0
+            } else {
+                stats::round6(acc.failures as f64 / runs as f64)
+            },
+            ci95: [stats::round6(lo), stats::round6(hi)],
+            failure_kinds: acc.kinds,
+            failing_seeds: acc.seeds.into_iter().collect(),
+            reproduce,
+            examples: acc.examples,
+            time_sec: acc.time_sec,
+            class,
+            method,
+        });
+    }
+    summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
+    reports.sort_by(|a, b| {
+        (b.failures, b.suite_timeouts)
+            .cmp(&(a.failures, a.suite_timeouts))
+            .then_with(|| (&a.class, &a.method).cmp(&(&b.class, &b.method)))
+    });
+    let mut report = Report {
+        summary,
+        tests: reports,
+        files,
+    };
+    report.summary.severity = severity(&report, false);
+    report
+}
+
+/// `error` with real failures; `warning` when the compile gate failed, with
+/// suite timeouts, or with unreadable reports; `success` otherwise.
+pub fn severity(report: &Report, build_failed: bool) -> Severity {
+    if build_failed {
+        Severity::Warning
+    } else if report.summary.failed > 0 {
+        Severity::Error
+    } else if report.summary.suite_timeouts > 0
+        || !report.files.truncated.is_empty()
+        || !report.files.malformed.is_empty()
+    {
+        Severity::Warning
+    } else {
+        Severity::Success
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::junit::Failure;
+
+    #[test]
+    fn classifies_like_the_reference_but_knows_junit5_and_comparison_failures() {
+        let c = classify_failure;
+        assert_eq!(c("java.lang.AssertionError", ""), FailureKind::Assertion);
+        assert_eq!(
+            c("junit.framework.AssertionError2", ""),
+            FailureKind::Assertion
+        );
+        assert_eq!(c("java.lang.RuntimeException", ""), FailureKind::Error);
+        assert_eq!(c("java.lang.OutOfMemoryError", ""), FailureKind::Error);
+        assert_eq!(c("", ""), FailureKind::Other);
+        assert_eq!(
+            c("org.opentest4j.AssertionFailedError", ""),
+            FailureKind::Assertion
+        );
+        assert_eq!(c("org.junit.ComparisonFailure", ""), FailureKind::Assertion);
+        assert_eq!(
+            c("junit.framework.ComparisonFailure", ""),
+            FailureKind::Assertion
+        );
+        for message in [
+            "java.lang.Exception: Test abandoned because suite timeout was reached.",
+            "java.lang.Exception: Suite timeout exceeded (>= 3600000 msec).",
+        ] {
+            assert_eq!(c("java.lang.Exception", message), FailureKind::SuiteTimeout);
+        }
+    }
+
+    #[test]
+    fn normalizes_seed_and_iteration_tokens_in_every_form() {
+        let n = |s: &str| {
+            let (method, seed) = normalize_method(s);
+            (method.into_owned(), seed.map(str::to_string))
+        };
+        let seeded = |m: &str, s: &str| (m.to_string(), Some(s.to_string()));
+        assert_eq!(
+            n("testFoo {seed=[24918B24CBE01DE3:A940852AB5443E5]}"),
+            seeded("testFoo", "24918B24CBE01DE3:A940852AB5443E5")
+        );
+        assert_eq!(n("testFoo"), ("testFoo".into(), None));
+        assert_eq!(n("testFoo {p0=x}"), ("testFoo {p0=x}".into(), None));
+        assert_eq!(
+            n("test {yaml=api/10_basic/Basic painless script seed=[A:B]}"),
+            seeded("test {yaml=api/10_basic/Basic painless script}", "A:B")
+        );
+        assert_eq!(n("testFoo {#3 seed=[A:B]}"), seeded("testFoo", "A:B"));
+        assert_eq!(n("testFoo {seed=[A:B]} #2"), seeded("testFoo", "A:B"));
+        assert_eq!(n("testFoo #12"), ("testFoo".into(), None));
+        assert_eq!(
+            n("test {yaml=search/10_x/issue #1 seed=[A:B]}"),
+            seeded("test {yaml=search/10_x/issue #1}", "A:B")
+        );
+        assert_eq!(n("test {p0=#x}"), ("test {p0=#x}".into(), None));
+        assert_eq!(
+            n("testFoo {seed=[unclosed}"),
+            ("testFoo {seed=[unclosed}".into(), None)
+        );
+    }
+
+    fn exec<'a>(name: &'a str, result: junit::Result) -> Execution<'a> {
+        Execution {
+            class: "org.example.FooTests",
+            name,
+            time: Some(0.25),
+            primary: true,
+            result,
+        }
+    }
+
+    fn fail(type_name: &str, message: &str) -> junit::Result {
+        junit::Result::Failed(Failure {
+            type_name: type_name.into(),
+            message: message.into(),
+            seed: None,
+        })
+    }
+
+    fn file(path: &str, task: &str, execs: Vec<Execution<'_>>) -> FileResult {
+        let origin = Origin {
+            task_name: task.rsplit(':').next().unwrap().to_string(),
+            task_path: task.to_string(),
+        };
+        let mut agg = FileAgg::default();
+        for e in execs {
+            agg.record(e, Some(&origin));
+        }
+        FileResult {
+            path: path.into(),
+            origin: Some(origin),
+            read: junit::FileRead {
+                counts: Default::default(),
+                state: junit::State::Complete,
+                reproduce: vec![],
+            },
+            agg,
+        }
+    }
+
+    #[test]
+    fn seeded_iterations_collapse_into_one_test_keeping_every_failing_seed() {
+        let report = merge(
+            vec![
+                file(
+                    "a",
+                    ":server:test",
+                    vec![
+                        exec("testFlaky {seed=[AAAA:1111]}", junit::Result::Passed),
+                        exec(
+                            "testFlaky {seed=[AAAA:2222]}",
+                            fail("java.lang.AssertionError", "boom"),
+                        ),
+                        exec(
+                            "testFlaky {seed=[AAAA:3333]}",
+                            fail("java.lang.RuntimeException", "bang"),
+                        ),
+                        exec(
+                            "testFlaky {seed=[AAAA:2222]}",
+                            fail("java.lang.AssertionError", "boom"),
+                        ),
+                    ],
+                ),
+                file(
+                    "b",
+                    ":server:internalClusterTest",
+                    vec![exec("testFlaky {seed=[BBBB:1]}", fail("", "x"))],
+                ),
+            ],
+            0,
+        );
+        assert_eq!(report.tests.len(), 1);
+        let t = &report.tests[0];
+        assert_eq!(
+            (t.method.as_str(), t.passes, t.failures, t.runs),
+            ("testFlaky", 1, 4, 5)
+        );
+        assert_eq!(t.failing_seeds, vec!["AAAA:2222", "AAAA:3333", "BBBB:1"]);
+        assert_eq!(t.kinds, vec!["internalClusterTest", "test"]);
+        assert_eq!(
+            t.failure_kinds.0,
+            vec![
+                (FailureKind::Assertion, 2),
+                (FailureKind::Error, 1),
+                (FailureKind::Other, 1)
+            ]
+        );
+        assert_eq!(t.examples.len(), 3);
+        assert_eq!(t.examples[0].name, "testFlaky {seed=[AAAA:2222]}");
+        assert_eq!(
+            t.reproduce.as_deref(),
+            Some("./gradlew :server:test --tests org.example.FooTests.testFlaky -Dtests.seed=AAAA:2222")
+        );
+        assert_eq!(report.summary.flaky_tests, 1);
+        assert_eq!(report.summary.severity, Severity::Error);
+    }
+
+    #[test]
+    fn suite_timeouts_are_counted_apart_and_never_as_failures() {
+        let report = merge(
+            vec![file(
+                "a",
+                ":x:test",
+                vec![
+                    exec("testA", junit::Result::Passed),
+                    exec(
+                        "testB",
+                        fail(
+                            "java.lang.Exception",
+                            "Test abandoned because suite timeout was reached.",
+                        ),
+                    ),
+                    exec(
+                        "classMethod",
+                        fail(
+                            "java.lang.Exception",
+                            "Suite timeout exceeded (>= 3600000 msec).",
+                        ),
+                    ),
+                    exec("testC", junit::Result::Skipped),
+                ],
+            )],
+            0,
+        );
+        let s = &report.summary;
+        assert_eq!(
+            (
+                s.executions,
+                s.passed,
+                s.failed,
+                s.suite_timeouts,
+                s.skipped
+            ),
+            (3, 1, 0, 2, 1)
+        );
+        assert_eq!(s.tests, 3, "testC never ran");
+        assert_eq!(s.severity, Severity::Warning);
+        let class_method = report
+            .tests
+            .iter()
+            .find(|t| t.method == "classMethod")
+            .unwrap();
+        assert_eq!((class_method.runs, class_method.suite_timeouts), (0, 1));
+        assert!(class_method.reproduce.is_none());
+    }
+
+    #[test]
+    fn reproduce_lines_from_the_output_win() {
+        let mut f = file(
+            "a",
+            ":server:test",
+            vec![exec(
+                "testFoo {seed=[A:B]}",
+                fail("java.lang.AssertionError", "boom"),
+            )],
+        );
+        f.agg.attach_reproduce_lines(&[
+            "./gradlew ':server:test' --tests \"org.example.FooTests.testFooBar\" -Dtests.seed=X"
+                .into(),
+            "./gradlew ':server:test' --tests \"org.example.FooTests.testFoo\" -Dtests.seed=A"
+                .into(),
+        ]);
+        let report = merge(vec![f], 0);
+        assert_eq!(
+            report.tests[0].reproduce.as_deref(),
+            Some(
+                "./gradlew ':server:test' --tests \"org.example.FooTests.testFoo\" -Dtests.seed=A"
+            )
+        );
+    }
+}

@@ -1,1 +1,353 @@
-//! See `analyze`.
+//! The outcome of one Buildkite batch job, from its exit code, duration and
+//! what its reports say, and the payload object written for it to
+//! `flakiness-outcomes.json` (architecture.md, "Outcome JSON").
+
+use super::report::Report;
+use crate::domain::TestKind;
+use serde::Serialize;
+
+/// How a batch job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    CleanPass,
+    FlakyDetected,
+    Timeout,
+    Hang,
+    InfraFail,
+    /// Assigned upstream: the test cannot be re-run by its bare task (BWC).
+    NotApplicable,
+    /// Assigned upstream: the compile gate failed, nothing ran.
+    BuildFailed,
+}
+
+/// Why an `infra_fail` was one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InfraSubtype {
+    /// rc 137 on a short run: the kernel's OOM killer.
+    OomKilled,
+    /// rc ≠ 0 and a heap dump was found.
+    Oom,
+}
+
+/// The derived outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub outcome: OutcomeKind,
+    /// The job ran into its time limit (orthogonal to the outcome).
+    pub timed_out: bool,
+    pub infra_subtype: Option<InfraSubtype>,
+}
+
+/// What the job's wrapper and reports say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct JobFacts {
+    pub rc: i32,
+    pub duration_sec: u64,
+    pub real_failures: u64,
+    pub total_cases: u64,
+    /// A heap dump was found after the run.
+    pub oom_detected: bool,
+}
+
+/// The reference's `deriveOutcome`: `timedOut = rc 124, or rc 137 at or past the
+/// threshold`; then the first rule that matches: real failures → flaky_detected;
+/// rc 124 → timeout; rc 137 → timeout past the threshold, else infra_fail
+/// (oom_killed); other rc ≠ 0 → infra_fail (oom when a heap dump was found);
+/// no test case → hang; else clean_pass.
+pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
+    let long = facts.duration_sec >= timeout_threshold_sec;
+    let timed_out = facts.rc == 124 || (facts.rc == 137 && long);
+    let of = |outcome, timed_out, infra_subtype| Outcome {
+        outcome,
+        timed_out,
+        infra_subtype,
+    };
+    if facts.real_failures > 0 {
+        of(OutcomeKind::FlakyDetected, timed_out, None)
+    } else if facts.rc == 124 || (facts.rc == 137 && long) {
+        of(OutcomeKind::Timeout, true, None)
+    } else if facts.rc == 137 {
+        of(OutcomeKind::InfraFail, false, Some(InfraSubtype::OomKilled))
+    } else if facts.rc != 0 {
+        let subtype = facts.oom_detected.then_some(InfraSubtype::Oom);
+        of(OutcomeKind::InfraFail, false, subtype)
+    } else if facts.total_cases == 0 {
+        of(OutcomeKind::Hang, false, None)
+    } else {
+        of(OutcomeKind::CleanPass, false, None)
+    }
+}
+
+/// At most this many failing classes are listed in a payload.
+pub const MAX_FAILING_CLASSES: usize = 50;
+
+/// One job's entry in `flakiness-outcomes.json`, fields in the reference's order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobPayload {
+    pub job_id: String,
+    pub step_key: String,
+    pub kind: String,
+    pub rc: i32,
+    pub duration_sec: u64,
+    pub real_failures: u64,
+    pub suite_timeouts: u64,
+    pub total_cases: u64,
+    pub outcome: OutcomeKind,
+    pub timed_out: bool,
+    pub failing_classes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infra_subtype: Option<InfraSubtype>,
+    /// Set on `not_applicable` (`bwc`) and `build_failed` (`precompile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The job a payload describes, as its status file records it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Job {
+    pub job_id: String,
+    pub step_key: String,
+    pub kind: String,
+    pub rc: i32,
+    pub duration_sec: u64,
+    pub oom_detected: bool,
+}
+
+impl JobPayload {
+    /// The payload of a job from its status and the report of its own XML.
+    /// `totalCases` counts executions (passed, failed, suite timeouts): a job whose
+    /// cases were all skipped ran no test and is a `hang` (the reference counted
+    /// skipped cases and called it a clean pass).
+    pub fn for_job(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+        let facts = JobFacts {
+            rc: job.rc,
+            duration_sec: job.duration_sec,
+            real_failures: report.summary.failed,
+            total_cases: report.summary.executions,
+            oom_detected: job.oom_detected,
+        };
+        let outcome = derive_outcome(facts, timeout_threshold_sec);
+        JobPayload {
+            job_id: job.job_id.clone(),
+            step_key: job.step_key.clone(),
+            kind: job.kind.clone(),
+            rc: job.rc,
+            duration_sec: job.duration_sec,
+            real_failures: facts.real_failures,
+            suite_timeouts: report.summary.suite_timeouts,
+            total_cases: facts.total_cases,
+            outcome: outcome.outcome,
+            timed_out: outcome.timed_out,
+            failing_classes: failing_classes(report),
+            infra_subtype: outcome.infra_subtype,
+            reason: None,
+        }
+    }
+}
+
+impl JobPayload {
+    /// A payload that no job produced: all counts zero.
+    fn recorded(
+        job_id: String,
+        step_key: String,
+        kind: String,
+        rc: i32,
+        outcome: OutcomeKind,
+        reason: &str,
+    ) -> Self {
+        JobPayload {
+            job_id,
+            step_key,
+            kind,
+            rc,
+            duration_sec: 0,
+            real_failures: 0,
+            suite_timeouts: 0,
+            total_cases: 0,
+            outcome,
+            timed_out: false,
+            failing_classes: Vec::new(),
+            infra_subtype: None,
+            reason: Some(reason.to_string()),
+        }
+    }
+
+    /// A test that cannot be re-run by its bare task (BWC). `target` is the class
+    /// (`FQCN` or `FQCN.test {yaml=...}`) or the YAML suite path.
+    pub fn not_applicable(kind: &TestKind, gradle_project: &str, target: &str) -> Self {
+        Self::recorded(
+            format!("not-applicable:{kind}:{gradle_project}:{target}"),
+            kind.key(),
+            kind.to_string(),
+            0,
+            OutcomeKind::NotApplicable,
+            "bwc",
+        )
+    }
+
+    /// The compile gate failed, so no batch ran.
+    pub fn build_failed() -> Self {
+        Self::recorded(
+            "build-failed:precompile".into(),
+            "flakiness-detection:precompile".into(),
+            String::new(),
+            1,
+            OutcomeKind::BuildFailed,
+            "precompile",
+        )
+    }
+}
+
+/// Distinct classes with real failures, most failing test first, at most 50.
+pub fn failing_classes(report: &Report) -> Vec<String> {
+    let mut classes: Vec<String> = Vec::new();
+    for t in report.tests.iter().filter(|t| t.failures > 0) {
+        if classes.len() == MAX_FAILING_CLASSES {
+            break;
+        }
+        if !classes.contains(&t.class) {
+            classes.push(t.class.clone());
+        }
+    }
+    classes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: u64 = 3480;
+
+    fn derive(rc: i32, duration_sec: u64, real_failures: u64, total_cases: u64) -> Outcome {
+        derive_with(rc, duration_sec, real_failures, total_cases, T)
+    }
+
+    fn derive_with(rc: i32, dur: u64, real: u64, cases: u64, threshold: u64) -> Outcome {
+        derive_outcome(
+            JobFacts {
+                rc,
+                duration_sec: dur,
+                real_failures: real,
+                total_cases: cases,
+                oom_detected: false,
+            },
+            threshold,
+        )
+    }
+
+    fn is(outcome: OutcomeKind, timed_out: bool, infra_subtype: Option<InfraSubtype>) -> Outcome {
+        Outcome {
+            outcome,
+            timed_out,
+            infra_subtype,
+        }
+    }
+
+    #[test]
+    fn derives_outcomes_like_the_reference() {
+        use OutcomeKind::*;
+        assert_eq!(derive(0, 30, 0, 2), is(CleanPass, false, None));
+        assert_eq!(derive(1, 30, 1, 2), is(FlakyDetected, false, None));
+        assert_eq!(derive(124, 3400, 2, 50), is(FlakyDetected, true, None));
+        assert_eq!(derive(124, 100, 0, 5), is(Timeout, true, None));
+        assert_eq!(derive(137, 4000, 0, 5), is(Timeout, true, None));
+        assert_eq!(
+            derive(137, 20, 0, 5),
+            is(InfraFail, false, Some(InfraSubtype::OomKilled))
+        );
+        assert_eq!(derive(137, 3480, 0, 5), is(Timeout, true, None));
+        assert_eq!(
+            derive(137, 3479, 0, 5),
+            is(InfraFail, false, Some(InfraSubtype::OomKilled))
+        );
+        assert_eq!(derive_with(137, 1000, 0, 5, 900), is(Timeout, true, None));
+        assert_eq!(
+            derive_with(137, 1000, 0, 5, 1200),
+            is(InfraFail, false, Some(InfraSubtype::OomKilled))
+        );
+        assert_eq!(derive(1, 30, 0, 5), is(InfraFail, false, None));
+        assert_eq!(derive(0, 30, 0, 0), is(Hang, false, None));
+        let oom = derive_outcome(
+            JobFacts {
+                rc: 1,
+                oom_detected: true,
+                ..JobFacts::default()
+            },
+            T,
+        );
+        assert_eq!(oom, is(InfraFail, false, Some(InfraSubtype::Oom)));
+        let oom_but_flaky = derive_outcome(
+            JobFacts {
+                rc: 1,
+                real_failures: 1,
+                oom_detected: true,
+                ..JobFacts::default()
+            },
+            T,
+        );
+        assert_eq!(oom_but_flaky, is(FlakyDetected, false, None));
+    }
+
+    #[test]
+    fn payloads_recorded_without_a_job_match_the_reference() {
+        let bwc = JobPayload::not_applicable(
+            &TestKind::JavaRestTest,
+            ":x-pack:plugin:logsdb:qa:rolling-upgrade",
+            "org.elasticsearch.xpack.logsdb.SomeIT",
+        );
+        assert_eq!(
+            serde_json::to_string(&bwc).unwrap(),
+            r#"{"jobId":"not-applicable:javaRestTest::x-pack:plugin:logsdb:qa:rolling-upgrade:org.elasticsearch.xpack.logsdb.SomeIT","stepKey":"flakiness-detection:java-rest","kind":"javaRestTest","rc":0,"durationSec":0,"realFailures":0,"suiteTimeouts":0,"totalCases":0,"outcome":"not_applicable","timedOut":false,"failingClasses":[],"reason":"bwc"}"#
+        );
+        let yaml = JobPayload::not_applicable(
+            &TestKind::YamlRestTestCase,
+            ":x",
+            "org.elasticsearch.SomeYamlIT.test {yaml=10_basic/Foo}",
+        );
+        assert!(yaml
+            .job_id
+            .contains("org.elasticsearch.SomeYamlIT.test {yaml=10_basic/Foo}"));
+        assert_eq!(yaml.step_key, "flakiness-detection:yaml-case");
+        assert_eq!(
+            serde_json::to_string(&JobPayload::build_failed()).unwrap(),
+            r#"{"jobId":"build-failed:precompile","stepKey":"flakiness-detection:precompile","kind":"","rc":1,"durationSec":0,"realFailures":0,"suiteTimeouts":0,"totalCases":0,"outcome":"build_failed","timedOut":false,"failingClasses":[],"reason":"precompile"}"#
+        );
+    }
+
+    #[test]
+    fn payload_fields_come_in_the_reference_order() {
+        let payload = JobPayload {
+            job_id: "j1".into(),
+            step_key: "flakiness-detection:unit".into(),
+            kind: "unit".into(),
+            rc: 137,
+            duration_sec: 20,
+            real_failures: 0,
+            suite_timeouts: 0,
+            total_cases: 3,
+            outcome: OutcomeKind::InfraFail,
+            timed_out: false,
+            failing_classes: vec![],
+            infra_subtype: Some(InfraSubtype::OomKilled),
+            reason: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&payload).unwrap(),
+            r#"{"jobId":"j1","stepKey":"flakiness-detection:unit","kind":"unit","rc":137,"durationSec":20,"realFailures":0,"suiteTimeouts":0,"totalCases":3,"outcome":"infra_fail","timedOut":false,"failingClasses":[],"infraSubtype":"oom_killed"}"#
+        );
+        let clean = JobPayload {
+            infra_subtype: None,
+            outcome: OutcomeKind::CleanPass,
+            rc: 0,
+            ..payload
+        };
+        let text = serde_json::to_string(&clean).unwrap();
+        assert!(
+            !text.contains("infraSubtype") && !text.contains("reason"),
+            "{text}"
+        );
+    }
+}

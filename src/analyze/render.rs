@@ -1,1 +1,620 @@
-//! See `analyze`.
+//! Rendering a [`Report`]: the markdown annotation (the reference's layout plus
+//! statistics and reproduce lines), the JSON contract, the severity, and one
+//! merged Surefire-style JUnit file.
+
+use super::aggregate;
+use super::junit::floor_char_boundary;
+use super::report::{Report, Severity, TestReport};
+use super::stats;
+use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Failing tests shown in the table.
+const MAX_ROWS: usize = 100;
+/// Example messages shown.
+const MAX_EXAMPLES: usize = 25;
+/// Characters of an example message (or a table cell) shown.
+const MAX_MESSAGE_CHARS: usize = 400;
+/// Reproduce lines shown.
+const MAX_REPRODUCE: usize = 25;
+/// A longer reproduce command is left to the JSON report.
+const MAX_COMMAND_CHARS: usize = 2000;
+/// Clean tests and suite-timeout rows listed.
+const MAX_LISTED: usize = 100;
+/// Buildkite's annotation limit is 1 MiB; stay under it.
+pub const MAX_MARKDOWN_BYTES: usize = 900_000;
+const TRUNCATION_MARKER: &str =
+    "\n\n_Annotation truncated to stay under the Buildkite size limit._";
+/// Failed executions written per test to the merged JUnit file.
+const MAX_JUNIT_RERUNS: usize = 100;
+
+/// Markdown rendering choices.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MarkdownOptions {
+    /// The compile gate failed, so no re-run happened: say so first.
+    pub build_failed: bool,
+}
+
+/// The markdown report.
+pub fn markdown(report: &Report) -> String {
+    markdown_with(report, MarkdownOptions::default())
+}
+
+/// The annotation style of the report.
+pub fn severity(report: &Report) -> Severity {
+    aggregate::severity(report, false)
+}
+
+/// The annotation style when the compile gate may have failed.
+pub fn severity_with(report: &Report, opts: MarkdownOptions) -> Severity {
+    aggregate::severity(report, opts.build_failed)
+}
+
+/// The Report JSON contract, pretty-printed.
+pub fn json(report: &Report) -> String {
+    let mut out = serde_json::to_string_pretty(report).expect("a report always serializes");
+    out.push('\n');
+    out
+}
+
+/// The markdown report, under [`MAX_MARKDOWN_BYTES`].
+pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
+    let mut md = Vec::new();
+    summary_lines(report, opts, &mut md);
+    let failing: Vec<&TestReport> = report.tests.iter().filter(|t| t.failures > 0).collect();
+    if failing.is_empty() {
+        md.push("_No real failures recorded._".into());
+    } else {
+        let shown = &failing[..failing.len().min(MAX_ROWS)];
+        failure_table(shown, failing.len(), &mut md);
+        reproduce_block(shown, &mut md);
+        examples(shown, &mut md);
+    }
+    suite_timeouts(report, &mut md);
+    clean_tests(report, &mut md);
+    unreadable_files(report, &mut md);
+    cap(md.join("\n"))
+}
+
+fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
+    let s = &report.summary;
+    md.push("## Flakiness summary".into());
+    md.push(String::new());
+    if opts.build_failed {
+        md.push(
+            "> ⚠️ One or more of the affected test source sets failed to compile, so *all*".into(),
+        );
+        md.push(
+            "> flakiness re-runs were skipped - they share a single pre-flight compile gate."
+                .into(),
+        );
+        md.push(
+            "> See the precompile step's log for the specific compile error; this makes no".into(),
+        );
+        md.push("> claim about the rest of the build.".into());
+        md.push(String::new());
+    }
+    md.push(format!("- Iterations attempted: {}", s.executions));
+    md.push(format!("- Successful cases: {}", s.passed));
+    md.push(format!("- Real failures: {}", s.failed));
+    md.push(format!(
+        "- Suite-timeout markers (informational): {}",
+        s.suite_timeouts
+    ));
+    let always = report
+        .tests
+        .iter()
+        .filter(|t| t.failures > 0 && t.passes == 0)
+        .count();
+    md.push(format!(
+        "- Tests: {} ({} flaky, {} always failing)",
+        s.tests, s.flaky_tests, always
+    ));
+    if s.skipped > 0 {
+        md.push(format!("- Skipped cases: {}", s.skipped));
+    }
+    let f = &report.files;
+    md.push(format!(
+        "- Report files: {} read, {} truncated, {} malformed, {} older than --since",
+        f.read,
+        f.truncated.len(),
+        f.malformed.len(),
+        f.skipped_stale
+    ));
+    md.push(String::new());
+}
+
+fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
+    md.push("### Failures by test".into());
+    md.push("| Class | Method | Pass | Fail | Failure rate (95% CI) | Kinds |".into());
+    md.push("| --- | --- | ---: | ---: | --- | --- |".into());
+    for t in shown {
+        md.push(format!(
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(&t.class),
+            cell(&t.method),
+            t.passes,
+            t.failures,
+            rate(t),
+            kinds(t)
+        ));
+    }
+    if total > shown.len() {
+        md.push(String::new());
+        md.push(format!(
+            "_Showing {} of {total} failing tests; the JSON report (`--format json`) lists them all._",
+            shown.len()
+        ));
+    }
+    md.push(String::new());
+}
+
+/// `3.0% (1.0–8.5%)`.
+fn rate(t: &TestReport) -> String {
+    format!(
+        "{} ({}–{})",
+        stats::percent(t.failure_rate),
+        stats::percent(t.ci95[0]),
+        stats::percent(t.ci95[1])
+    )
+}
+
+/// `error x3, assertion x2, other`, in first-seen order.
+fn kinds(t: &TestReport) -> String {
+    t.failure_kinds
+        .0
+        .iter()
+        .map(|(kind, n)| match n {
+            1 => kind.as_str().to_string(),
+            n => format!("{} x{n}", kind.as_str()),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
+    let lines: Vec<String> = shown
+        .iter()
+        .filter_map(|t| {
+            let cmd = one_line(t.reproduce.as_deref()?);
+            let cmd = if cmd.chars().count() > MAX_COMMAND_CHARS {
+                "# (longer than 2000 characters: see the JSON report)".to_string()
+            } else {
+                cmd
+            };
+            Some(format!(
+                "# {}.{} ({} of {} failed)\n{cmd}",
+                shorten(&one_line(&t.class)),
+                shorten(&one_line(&t.method)),
+                t.failures,
+                t.runs,
+            ))
+        })
+        .take(MAX_REPRODUCE)
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    let body = lines.join("\n");
+    let fence = "`".repeat(longest_run(&body, '`').max(2) + 1);
+    md.push("### Reproduce".into());
+    md.push(format!("{fence}sh"));
+    md.push(body);
+    md.push(fence);
+    md.push(String::new());
+}
+
+fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
+    md.push("### Example failure messages".into());
+    let all: Vec<String> = shown
+        .iter()
+        .flat_map(|t| {
+            t.examples.iter().map(|e| {
+                format!(
+                    "- {}: {}",
+                    code(&format!("{}.{}", t.class, e.name)),
+                    inline(&e.message)
+                )
+            })
+        })
+        .collect();
+    let omitted = all.len().saturating_sub(MAX_EXAMPLES);
+    md.extend(all.into_iter().take(MAX_EXAMPLES));
+    if omitted > 0 {
+        md.push(String::new());
+        md.push(format!(
+            "_{omitted} further example message(s) omitted; see job logs._"
+        ));
+    }
+}
+
+fn suite_timeouts(report: &Report, md: &mut Vec<String>) {
+    let timed_out: Vec<&TestReport> = report
+        .tests
+        .iter()
+        .filter(|t| t.suite_timeouts > 0)
+        .collect();
+    if timed_out.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Suite timeouts (informational, not counted as failures)".into());
+    md.push("| Class | Method | Suite timeouts |".into());
+    md.push("| --- | --- | ---: |".into());
+    for t in timed_out.iter().take(MAX_LISTED) {
+        md.push(format!(
+            "| {} | {} | {} |",
+            cell(&t.class),
+            cell(&t.method),
+            t.suite_timeouts
+        ));
+    }
+    more(timed_out.len(), "tests with suite timeouts", md);
+}
+
+fn clean_tests(report: &Report, md: &mut Vec<String>) {
+    let clean: Vec<&TestReport> = report
+        .tests
+        .iter()
+        .filter(|t| t.failures == 0 && t.runs > 0)
+        .collect();
+    if clean.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Clean tests".into());
+    for t in clean.iter().take(MAX_LISTED) {
+        md.push(format!(
+            "- {}: {}",
+            code(&format!("{}.{}", t.class, t.method)),
+            stats::clean_statement(t.runs)
+        ));
+    }
+    more(clean.len(), "clean tests", md);
+}
+
+fn unreadable_files(report: &Report, md: &mut Vec<String>) {
+    let f = &report.files;
+    if f.truncated.is_empty() && f.malformed.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Unreadable report files".into());
+    for t in f.truncated.iter().take(MAX_LISTED) {
+        md.push(format!(
+            "- {}: truncated; {} test case(s) read before the cut",
+            code(&t.path),
+            t.cases
+        ));
+    }
+    for m in f.malformed.iter().take(MAX_LISTED) {
+        md.push(format!(
+            "- {}: malformed at byte {}: {}",
+            code(&m.path),
+            m.offset,
+            inline(&m.error)
+        ));
+    }
+}
+
+fn more(total: usize, what: &str, md: &mut Vec<String>) {
+    if total > MAX_LISTED {
+        md.push(String::new());
+        md.push(format!(
+            "_… and {} more {what}; see the JSON report._",
+            total - MAX_LISTED
+        ));
+    }
+}
+
+/// Cuts the body under the size limit at a line end, on a char boundary.
+fn cap(body: String) -> String {
+    if body.len() <= MAX_MARKDOWN_BYTES {
+        return body;
+    }
+    let limit = floor_char_boundary(&body, MAX_MARKDOWN_BYTES - TRUNCATION_MARKER.len());
+    let cut = body[..limit].rfind('\n').unwrap_or(limit);
+    format!("{}{TRUNCATION_MARKER}", &body[..cut])
+}
+
+/// Text on one line: line breaks and other control characters become spaces.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// At most [`MAX_MESSAGE_CHARS`] characters, then `…`.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Inline markdown text: one line, shortened, HTML-escaped (so that
+/// `expected:<1>` is not taken for a tag).
+fn inline(s: &str) -> String {
+    shorten(&one_line(s))
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A table cell: inline text with `|` escaped.
+fn cell(s: &str) -> String {
+    inline(s).replace('|', "\\|")
+}
+
+/// A code span that survives backticks in the text.
+fn code(s: &str) -> String {
+    let s = shorten(&one_line(s));
+    let fence = "`".repeat(longest_run(&s, '`') + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+fn longest_run(s: &str, c: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for x in s.chars() {
+        run = if x == c { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// One merged Surefire-style JUnit file: a suite per class, a case per test;
+/// a test that passed and failed carries `flakyFailure` elements, one that only
+/// failed a `failure` plus `rerunFailure` elements, one that only hit the suite
+/// timeout is skipped.
+pub fn junit(report: &Report) -> String {
+    let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
+    let mut sorted: Vec<&TestReport> = report.tests.iter().collect();
+    sorted.sort_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
+    for t in sorted {
+        suites
+            .entry(&t.class)
+            .or_insert_with(|| TestSuite::new(t.class.as_str()))
+            .add_test_case(junit_case(t));
+    }
+    let mut out = quick_junit::Report::new("gradle-flaky");
+    out.add_test_suites(suites.into_values());
+    out.to_string().expect("a JUnit report always serializes")
+}
+
+fn junit_case(t: &TestReport) -> TestCase {
+    let rerun = |i: usize| {
+        let mut run = TestRerun::new(NonSuccessKind::Failure);
+        match t.examples.get(i) {
+            Some(e) => {
+                run.set_message(one_line(&shorten(&e.message)))
+                    .set_type(e.type_name.as_str())
+                    .set_stack_trace(e.message.as_str());
+            }
+            None => {
+                run.set_message("failed (no example kept)");
+            }
+        }
+        run
+    };
+    let failures = usize::try_from(t.failures).unwrap_or(usize::MAX);
+    let status = if t.runs == 0 {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message(format!("suite timeout ({}x)", t.suite_timeouts));
+        status
+    } else if t.failures == 0 {
+        TestCaseStatus::success()
+    } else if t.passes > 0 {
+        let mut status = TestCaseStatus::success();
+        status.add_reruns((0..failures.min(MAX_JUNIT_RERUNS)).map(rerun));
+        status
+    } else {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        if let Some(e) = t.examples.first() {
+            status
+                .set_message(one_line(&shorten(&e.message)))
+                .set_type(e.type_name.as_str())
+                .set_description(e.message.as_str());
+        }
+        status.add_reruns((1..failures.min(MAX_JUNIT_RERUNS)).map(rerun));
+        status
+    };
+    let mut case = TestCase::new(t.method.as_str(), status);
+    case.set_classname(t.class.as_str());
+    if t.time_sec.is_finite() && t.time_sec >= 0.0 {
+        case.set_time(Duration::from_secs_f64(t.time_sec.min(1e12)));
+    }
+    case
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::report::{Example, FailureKind, Files, KindCounts, Summary};
+
+    fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
+        let runs = passes + failures;
+        TestReport {
+            class: class.into(),
+            method: method.into(),
+            kinds: vec!["test".into()],
+            runs,
+            passes,
+            failures,
+            suite_timeouts: 0,
+            failure_rate: if runs == 0 {
+                0.0
+            } else {
+                failures as f64 / runs as f64
+            },
+            ci95: stats::wilson95(failures, runs),
+            failure_kinds: KindCounts(if failures > 0 {
+                vec![(FailureKind::Assertion, failures)]
+            } else {
+                vec![]
+            }),
+            failing_seeds: vec![],
+            reproduce: None,
+            examples: vec![],
+            time_sec: 0.0,
+        }
+    }
+
+    fn report(tests: Vec<TestReport>) -> Report {
+        let failed = tests.iter().map(|t| t.failures).sum();
+        let passed = tests.iter().map(|t| t.passes).sum();
+        let suite_timeouts = tests.iter().map(|t| t.suite_timeouts).sum();
+        let mut r = Report {
+            summary: Summary {
+                executions: passed + failed + suite_timeouts,
+                passed,
+                failed,
+                suite_timeouts,
+                skipped: 0,
+                tests: tests.len() as u64,
+                flaky_tests: 0,
+                severity: Severity::Success,
+            },
+            tests,
+            files: Files::default(),
+        };
+        r.summary.severity = severity(&r);
+        r
+    }
+
+    fn example(name: &str, message: &str) -> Example {
+        Example {
+            name: name.into(),
+            kind: FailureKind::Assertion,
+            type_name: "java.lang.AssertionError".into(),
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn renders_the_failure_table_and_example_lines() {
+        let mut t = test("X", "y", 1, 1);
+        t.examples = vec![example("y {seed=[A:B]}", "boom")];
+        let md = markdown(&report(vec![t]));
+        assert!(md.starts_with("## Flakiness summary\n\n- Iterations attempted: 2\n"));
+        assert!(md.contains("### Failures by test"));
+        assert!(
+            md.contains("\n| X | y | 1 | 1 | 50.0% (9.5%–90.5%) | assertion |\n"),
+            "{md}"
+        );
+        assert!(md.contains("\n- `X.y {seed=[A:B]}`: boom"), "{md}");
+        assert!(!md.ends_with('\n'));
+    }
+
+    #[test]
+    fn kinds_are_counted_in_first_seen_order() {
+        let mut t = test("X", "y", 0, 6);
+        t.failure_kinds = KindCounts(vec![
+            (FailureKind::Error, 3),
+            (FailureKind::Assertion, 2),
+            (FailureKind::Other, 1),
+        ]);
+        let md = markdown(&report(vec![t]));
+        assert!(md.contains("| error x3, assertion x2, other |"), "{md}");
+    }
+
+    #[test]
+    fn a_mass_failure_stays_under_the_size_cap() {
+        let tests: Vec<TestReport> = (0..500)
+            .map(|i| {
+                let mut t = test("org.example.MassTests", &format!("test{i:03}"), 0, 1);
+                t.examples = vec![example(&format!("test{i:03}"), &"E".repeat(5000))];
+                t
+            })
+            .collect();
+        let md = markdown(&report(tests));
+        assert!(md.len() < MAX_MARKDOWN_BYTES);
+        assert!(md.contains("of 500 failing tests"));
+        assert!(md.lines().filter(|l| l.starts_with("| org.")).count() <= 100);
+        assert!(!md.contains(&"E".repeat(5000)));
+        assert!(md.contains("_75 further example message(s) omitted; see job logs._"));
+    }
+
+    #[test]
+    fn the_size_cap_counts_bytes_and_cuts_on_a_char_boundary() {
+        // Huge multi-byte names and commands stay well under the cap.
+        let tests: Vec<TestReport> = (0..100)
+            .map(|i| {
+                let mut t = test(&"é".repeat(20_000), &format!("t{i}"), 0, 1);
+                t.reproduce = Some("ü".repeat(20_000));
+                t
+            })
+            .collect();
+        let md = markdown(&report(tests));
+        assert!(md.len() <= MAX_MARKDOWN_BYTES, "{}", md.len());
+        // 600,000 two-byte chars: over the cap in bytes, not in chars.
+        let body = ["a\n", &"é".repeat(600_000)].concat();
+        let capped = cap(body);
+        assert_eq!(capped, format!("a{TRUNCATION_MARKER}"));
+        let one_line = cap("é".repeat(600_000));
+        assert!(one_line.len() <= MAX_MARKDOWN_BYTES && one_line.ends_with(TRUNCATION_MARKER));
+        assert!(one_line.starts_with("éé"));
+    }
+
+    #[test]
+    fn table_cells_and_messages_are_escaped() {
+        let mut t = test("X|Y", "m\nwith <b>", 0, 1);
+        t.examples = vec![example("m", "expected:<1>\nbut | was")];
+        let md = markdown(&report(vec![t]));
+        assert!(md.contains("| X\\|Y | m with &lt;b&gt; | 0 | 1 |"), "{md}");
+        assert!(md.contains("`X|Y.m`: expected:&lt;1&gt; but | was"), "{md}");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`a"), "`` `a ``");
+    }
+
+    #[test]
+    fn long_messages_are_cut_at_400_characters() {
+        let mut t = test("X", "y", 0, 1);
+        t.examples = vec![example("y", &"ä".repeat(450))];
+        let md = markdown(&report(vec![t]));
+        assert!(md.contains(&format!("`X.y`: {}…", "ä".repeat(400))), "{md}");
+    }
+
+    #[test]
+    fn severity_follows_failures_then_suite_timeouts() {
+        assert_eq!(
+            severity(&report(vec![test("X", "y", 1, 1)])),
+            Severity::Error
+        );
+        let mut timed_out = test("X", "classMethod", 0, 0);
+        timed_out.suite_timeouts = 1;
+        assert_eq!(severity(&report(vec![timed_out])), Severity::Warning);
+        assert_eq!(
+            severity(&report(vec![test("X", "y", 3, 0)])),
+            Severity::Success
+        );
+        let empty = report(vec![]);
+        assert_eq!(severity(&empty), Severity::Success);
+        let gate = MarkdownOptions { build_failed: true };
+        assert_eq!(severity_with(&empty, gate), Severity::Warning);
+    }
+
+    #[test]
+    fn the_compile_gate_banner_is_shown_only_when_asked() {
+        let empty = report(vec![]);
+        let md = markdown_with(&empty, MarkdownOptions { build_failed: true });
+        assert!(md.contains("failed to compile") && md.contains("re-runs were skipped"));
+        let md = markdown(&empty);
+        assert!(!md.contains("failed to compile"));
+        assert!(md.contains("_No real failures recorded._"));
+    }
+
+    #[test]
+    fn clean_tests_state_what_they_prove() {
+        let md = markdown(&report(vec![test("X", "y", 100, 0)]));
+        assert!(
+            md.contains("- `X.y`: 0/100 ⇒ failure rate < 3.0% at 95%"),
+            "{md}"
+        );
+    }
+}

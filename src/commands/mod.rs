@@ -1,6 +1,7 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
+pub mod analyze;
 pub mod completions;
 pub mod layout;
 pub mod local;
@@ -20,7 +21,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Plan(args) => plan::run(global, &args),
         Command::Pr(_) => Err(Error::NotImplemented("pr")),
         Command::Manual(_) => Err(Error::NotImplemented("manual")),
-        Command::Analyze(_) => Err(Error::NotImplemented("analyze")),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Buildkite(BuildkiteCommand::Upload(_)) => {
             Err(Error::NotImplemented("buildkite upload"))
         }

@@ -1,0 +1,194 @@
+//! The report: what `analyze` found, in the shape of the Report JSON contract
+//! (architecture.md). Renderers and callers read it; nothing here does I/O.
+
+use super::junit::Counts;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+/// The whole analysis of a set of report files.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub summary: Summary,
+    /// Most failing first, then by class and method.
+    pub tests: Vec<TestReport>,
+    pub files: Files,
+}
+
+/// Totals over every execution read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// `passed + failed + suiteTimeouts` (skipped cases did not execute).
+    pub executions: u64,
+    pub passed: u64,
+    /// Real failures: failed executions other than suite timeouts.
+    pub failed: u64,
+    /// Executions ended by the suite timeout (informational, never a real failure).
+    pub suite_timeouts: u64,
+    pub skipped: u64,
+    /// Distinct tests with at least one execution.
+    pub tests: u64,
+    /// Tests that both passed and failed.
+    pub flaky_tests: u64,
+    pub severity: Severity,
+}
+
+/// The annotation style of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Success,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Success => "success",
+        }
+    }
+}
+
+/// What a failure was, from its exception type and message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureKind {
+    SuiteTimeout,
+    Assertion,
+    Error,
+    Other,
+}
+
+impl FailureKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::SuiteTimeout => "suite-timeout",
+            FailureKind::Assertion => "assertion",
+            FailureKind::Error => "error",
+            FailureKind::Other => "other",
+        }
+    }
+}
+
+/// Failure kinds with their counts, in the order they were first seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KindCounts(pub Vec<(FailureKind, u64)>);
+
+impl KindCounts {
+    pub fn add(&mut self, kind: FailureKind, n: u64) {
+        match self.0.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, count)) => *count += n,
+            None => self.0.push((kind, n)),
+        }
+    }
+}
+
+impl Serialize for KindCounts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (kind, count) in &self.0 {
+            map.serialize_entry(kind.as_str(), count)?;
+        }
+        map.end()
+    }
+}
+
+/// One test: a (class, normalized method) over every file, iteration and loop.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestReport {
+    pub class: String,
+    /// Seed and iteration tokens removed; parameters such as `{yaml=...}` kept.
+    pub method: String,
+    /// The Gradle task names its reports came from (`test`, `internalClusterTest`, ...).
+    pub kinds: Vec<String>,
+    /// Executions that passed or failed (suite timeouts and skips excluded).
+    pub runs: u64,
+    pub passes: u64,
+    pub failures: u64,
+    pub suite_timeouts: u64,
+    /// `failures / runs` (0 without runs).
+    pub failure_rate: f64,
+    /// Wilson 95% interval of the failure rate.
+    pub ci95: [f64; 2],
+    pub failure_kinds: KindCounts,
+    /// Every distinct seed of a failed execution, first seen first.
+    pub failing_seeds: Vec<String>,
+    /// A command that re-runs the failing test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<String>,
+    /// The first few failures.
+    pub examples: Vec<Example>,
+    /// Total seconds of its executions (for the merged JUnit file).
+    #[serde(skip)]
+    pub time_sec: f64,
+}
+
+/// One failure of a test, as reported.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Example {
+    /// The raw test name, seed included.
+    pub name: String,
+    pub kind: FailureKind,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// At most 16 KiB.
+    pub message: String,
+}
+
+/// The report files behind the report.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Files {
+    /// Files read (complete, truncated or malformed).
+    pub read: u64,
+    /// Files skipped because they are older than `--since`.
+    pub skipped_stale: u64,
+    pub truncated: Vec<TruncatedFile>,
+    pub malformed: Vec<MalformedFile>,
+    /// Every file read, in path order, with its counts.
+    #[serde(skip)]
+    pub reports: Vec<FileSummary>,
+}
+
+/// A file that ends before its document does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TruncatedFile {
+    pub path: String,
+    /// Test cases read before the cut.
+    pub cases: u64,
+}
+
+/// A file that is not well-formed XML, was refused, or could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MalformedFile {
+    pub path: String,
+    /// Byte offset of the problem in the file.
+    pub offset: u64,
+    pub error: String,
+}
+
+/// One report file's counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileSummary {
+    /// Relative to the analyzed root, `/`-separated.
+    pub path: String,
+    /// The Gradle task path (`:server:test`) when the path shows it.
+    pub task: Option<String>,
+    pub counts: Counts,
+    pub passed: u64,
+    pub failed: u64,
+    pub suite_timeouts: u64,
+    pub skipped: u64,
+}
+
+impl FileSummary {
+    /// Executions in this file (skipped cases excluded).
+    pub fn executions(&self) -> u64 {
+        self.passed + self.failed + self.suite_timeouts
+    }
+}

@@ -1,0 +1,126 @@
+//! `gradle-flaky analyze`: read the JUnit XML below a directory and print the
+//! flakiness report.
+
+use crate::analyze::{self, render, AnalyzeOptions, Report};
+use crate::cli::{AnalyzeArgs, ReportArgs, ReportFormat};
+use crate::{Error, Exit, Result};
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
+    if !args.dir.is_dir() {
+        return Err(Error::input(
+            args.dir.display().to_string(),
+            "no such directory",
+        ));
+    }
+    let since = args.since.as_deref().map(parse_since).transpose()?;
+    let report = analyze::analyze_root(
+        &args.dir,
+        &AnalyzeOptions {
+            since,
+            ..AnalyzeOptions::default()
+        },
+    );
+    warn_unreadable(&report);
+    emit(&report, &args.report)?;
+    let exit = exit_for(&report);
+    if exit == Exit::Infra {
+        eprintln!(
+            "gradle-flaky: no test execution found below {} ({} report file(s) read)",
+            args.dir.display(),
+            report.files.read
+        );
+    }
+    Ok(exit)
+}
+
+/// Prints the report on stdout in the chosen format and writes the optional files.
+pub fn emit(report: &Report, args: &ReportArgs) -> Result<()> {
+    let text = match args.format {
+        ReportFormat::Markdown => {
+            let mut md = render::markdown(report);
+            md.push('\n');
+            md
+        }
+        ReportFormat::Json => render::json(report),
+    };
+    print!("{text}");
+    if let Some(path) = &args.report {
+        std::fs::write(path, &text).map_err(|e| Error::io(path, e))?;
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, render::junit(report)).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(())
+}
+
+/// Truncated and malformed files, one line each on stderr.
+pub fn warn_unreadable(report: &Report) {
+    for t in &report.files.truncated {
+        eprintln!(
+            "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",
+            t.path, t.cases
+        );
+    }
+    for m in &report.files.malformed {
+        eprintln!(
+            "gradle-flaky: warning: {}: malformed at byte {}: {}",
+            m.path, m.offset, m.error
+        );
+    }
+}
+
+/// The exit status a report calls for: 1 with a real failure, 3 when no test
+/// executed at all, else 0. Unreadable files alone do not change it.
+pub fn exit_for(report: &Report) -> Exit {
+    if report.summary.failed > 0 {
+        Exit::TestFailures
+    } else if report.summary.executions == 0 {
+        Exit::Infra
+    } else {
+        Exit::Clean
+    }
+}
+
+/// `--since TIME|FILE`: an existing file's modification time, seconds since the
+/// epoch, or an RFC 3339 time.
+pub fn parse_since(value: &str) -> Result<SystemTime> {
+    let path = Path::new(value);
+    if path.exists() {
+        return std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .map_err(|e| Error::io(path, e));
+    }
+    if let Ok(secs) = value.trim().parse::<u64>() {
+        return Ok(UNIX_EPOCH + Duration::from_secs(secs));
+    }
+    humantime::parse_rfc3339_weak(value.trim()).map_err(|_| {
+        Error::usage(format!(
+            "--since {value:?}: expected an RFC 3339 time (2026-12-01T10:00:00Z), \
+             seconds since the epoch, or an existing file"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_accepts_times_epoch_seconds_and_files() {
+        assert_eq!(
+            parse_since("2026-12-01T10:00:00Z").unwrap(),
+            UNIX_EPOCH + Duration::from_secs(1_796_119_200)
+        );
+        assert_eq!(
+            parse_since("1700000000").unwrap(),
+            UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+        );
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let mtime = file.as_file().metadata().unwrap().modified().unwrap();
+        assert_eq!(parse_since(file.path().to_str().unwrap()).unwrap(), mtime);
+        let err = parse_since("yesterday").unwrap_err();
+        assert_eq!(err.exit(), Exit::Usage);
+    }
+}

@@ -18,10 +18,6 @@ use std::time::{Duration, SystemTime};
 /// The folder, under a destination, that holds one folder per iteration.
 pub const ITERS_DIR: &str = "flakiness-iters";
 
-/// Directories never searched for reports: VCS and tool state, and the kept
-/// iterations themselves (so a snapshot is never moved again).
-const PRUNE: [&str; 4] = [".git", ".gradle", "node_modules", ITERS_DIR];
-
 /// One Gradle invocation to loop.
 pub struct Loop<'a> {
     /// Program first, then its arguments (already [`process::isolate`]d).
@@ -256,41 +252,18 @@ pub fn relocate(root: &Path, since: SystemTime, to: &Path) -> Result<Vec<PathBuf
     Ok(moved)
 }
 
-/// Reports (`TEST-*.xml` somewhere under a `build/test-results/` folder) under
-/// `root` modified at or after `since`, relative to `root`, sorted. Inside a
-/// `build` folder only `test-results` is searched: the rest (classes, caches,
-/// distributions) can hold hundreds of thousands of files in a big build.
+/// Reports under `root` (found as the analyzer finds them) modified at or
+/// after `since`, relative to `root`, sorted; kept iterations excluded.
 fn new_reports(root: &Path, since: SystemTime) -> Vec<PathBuf> {
-    let walk = walkdir::WalkDir::new(root)
-        .sort_by_file_name()
+    crate::analyze::discover::find_reports(root)
         .into_iter()
-        .filter_entry(|e| {
-            if e.depth() == 0 || !e.file_type().is_dir() {
-                return true;
-            }
-            let name = e.file_name().to_string_lossy();
-            let in_build = e
-                .path()
-                .parent()
-                .and_then(Path::file_name)
-                .is_some_and(|p| p == "build");
-            !PRUNE.contains(&name.as_ref()) && (!in_build || name == "test-results")
-        });
-    walk.flatten()
-        .filter(|e| e.file_type().is_file())
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy();
-            name.starts_with("TEST-") && name.ends_with(".xml")
-        })
-        .filter_map(|e| {
-            let rel = e.path().strip_prefix(root).ok()?.to_path_buf();
-            let slashed = format!("/{}", rel.to_string_lossy());
-            let fresh = e
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .is_some_and(|t| t >= since);
-            (fresh && slashed.contains("/build/test-results/")).then_some(rel)
+        .filter_map(|path| {
+            let rel = path.strip_prefix(root).ok()?.to_path_buf();
+            let kept = rel.components().any(|c| c.as_os_str() == ITERS_DIR);
+            let fresh = std::fs::symlink_metadata(&path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= since);
+            (fresh && !kept).then_some(rel)
         })
         .collect()
 }
@@ -340,19 +313,20 @@ mod tests {
         }
     }
 
+    /// Every file under `root`, relative, sorted.
     fn files(root: &Path) -> Vec<String> {
-        let mut out: Vec<String> = walkdir::WalkDir::new(root)
-            .into_iter()
-            .flatten()
-            .filter(|e| e.file_type().is_file())
-            .map(|e| {
-                e.path()
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect();
+        fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                if e.path().is_dir() {
+                    walk(&e.path(), root, out);
+                } else {
+                    let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
+                    out.push(rel.to_string_lossy().into_owned());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(root, root, &mut out);
         out.sort();
         out
     }

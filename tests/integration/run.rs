@@ -2,16 +2,10 @@
 //! the runner core with hand-built commands, and `local` end to end.
 
 use crate::common::{fixture_copy, gradle_flaky, run, text};
-use gradle_flaky::domain::{Command, TestKind};
-use gradle_flaky::run::local::{self, Options};
-use gradle_flaky::run::progress::Progress;
-use gradle_flaky::run::repeat::Verdict;
-use std::path::{Path, PathBuf};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
 use std::time::Duration;
-
-fn words(s: &[&str]) -> Vec<String> {
-    s.iter().map(|w| w.to_string()).collect()
-}
 
 /// Every file under `root`, relative, sorted.
 fn files_under(root: &Path) -> Vec<String> {
@@ -148,91 +142,297 @@ fn repeat_keeps_every_iteration_and_never_counts_a_run_without_tests() {
     assert!(out.contains("earlier run"), "{out}");
 }
 
-fn command(kind: TestKind, label: &str, argv: &[&str], rest_loops: u32) -> Command {
-    Command {
-        key: kind.key(),
-        kind,
-        label: label.into(),
-        argv: words(argv),
-        iterations: 1,
-        rest_loops,
-    }
+/// `gradle-flaky local ARGS -- --offline EXTRA` in `build`.
+fn local(build: &Path, args: &[&str], extra: &[&str]) -> Output {
+    run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .arg("local")
+        .args(args)
+        .args(["--", "--offline"])
+        .args(extra))
 }
 
-/// (g) at the runner core: a batch past its limit is stopped with its single-use
-/// daemon and test workers, and the next batch still runs.
+fn json_report(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// The report row of `class`/`method`.
+fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
+    report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["class"] == class && t["method"] == method)
+        .unwrap_or_else(|| panic!("no row {class}#{method} in {report:#}"))
+}
+
+/// The run folders `local` created in `build`, oldest first.
+fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(build.join(".gradle/gradle-flaky/runs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// (a) a known flake at --iters 40 is proven, and (d) a second run counts
+/// only itself.
 #[test]
-fn a_batch_past_its_time_limit_is_stopped_whole_and_the_next_batch_runs() {
+fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
     let build = fixture_copy();
-    force_single_use_daemon(build.path());
-    let marker = format!("core-{}", std::process::id());
-    // SAFETY (edition 2021: safe fn): nextest runs each test in its own process.
-    std::env::set_var("GRADLE_FLAKY_TEST_MARKER", &marker);
-    // 200 executions of a test that sleeps 3 s each: ten minutes.
-    let hang = command(
-        TestKind::Other("slowTest".into()),
-        "slow tests",
+    let class = "org.elasticsearch.flaky.AssertionFlakyTests";
+    for attempt in 1..=2 {
+        let out = local(
+            build.path(),
+            &["--iters", "40", "--format", "json", class],
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "run {attempt}: {}", text(&out));
+        let report = json_report(&out);
+        let flaky = row(&report, class, "testFlakyAssertion");
+        assert_eq!(flaky["runs"], 40, "run {attempt}: {flaky:#}");
+        assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
+        assert!(flaky["passes"].as_u64().unwrap() > 0, "{flaky:#}");
+        assert_eq!(row(&report, class, "testStableAddition")["runs"], 40);
+        assert!(report["summary"]["flakyTests"].as_u64().unwrap() >= 1);
+        assert_eq!(report["summary"]["executions"], 120, "3 methods x 40");
+        assert_eq!(report["files"]["read"], 1);
+    }
+    assert_eq!(run_dirs(build.path()).len(), 2, "one folder per run");
+}
+
+/// (b) a stable class is clean, with what its clean runs prove.
+#[test]
+fn local_reports_a_stable_class_clean_with_its_bound() {
+    let build = fixture_copy();
+    let scratch = tempfile::tempdir().unwrap();
+    let (md, junit) = (scratch.path().join("r.md"), scratch.path().join("r.xml"));
+    let out = local(
+        build.path(),
         &[
-            "gradle",
-            "--offline",
-            "-Dtests.fixture.probability=1",
-            "-Dtests.iters=200",
-            "-Dtests.timeoutSuite=3600000!",
-            ":x-pack:plugin:ml:slowTests",
-        ],
-        1,
-    );
-    let quick = command(
-        TestKind::Unit,
-        "unit tests",
-        &[
-            "gradle",
-            "--offline",
-            ":server:test",
-            "--tests",
+            "--iters",
+            "20",
+            "--report",
+            md.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
             "org.elasticsearch.common.StringsTests",
         ],
-        1,
+        &[],
     );
-    let run_dir = local::create_run_dir(build.path()).unwrap();
-    let runs = local::run_all(
-        &[hang, quick],
-        &Options {
-            project_dir: build.path(),
-            run_dir: &run_dir,
-            timeout: Duration::from_secs(45),
-            verbose: false,
-        },
-        &|_| None,
-        &Progress::new(false),
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for method in ["testHasText", "testCapitalize", "testOutput"] {
+        // One-sided 95% bound of 0 failures in 20: 1 - 0.05^(1/20) = 13.9%.
+        let line = format!(
+            "`org.elasticsearch.common.StringsTests.{method}`: 0/20 \u{21d2} failure rate < 13.9% at 95%"
+        );
+        assert!(stdout.contains(&line), "{line} in {stdout}");
+    }
+    assert_eq!(std::fs::read_to_string(&md).unwrap(), stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(">>> [1/1] unit tests (log: "), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b'),
+        "no progress display or colour when stderr is not a terminal: {stderr}"
     );
+    let merged = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(merged.matches("<testcase ").count(), 3, "{merged}");
+    assert!(!stdout.contains("Partial"), "{stdout}");
+}
+
+/// (c) REST batches loop natively and keep every iteration, and (e) a Test task
+/// that Gradle would find UP-TO-DATE still runs in every iteration.
+#[test]
+fn local_loops_rest_batches_and_keeps_every_iteration() {
+    let build = fixture_copy();
+    let suite =
+        "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test/painless/10_basic.yml";
+    let java = "org.elasticsearch.test.apmintegration.TracesApmIT";
+    // Run both test tasks by hand first, with the same inputs as the planned
+    // commands: unforced, Gradle would now skip them as UP-TO-DATE.
+    for args in [
+        &[
+            ":modules:lang-painless:yamlRestTest",
+            "-Dtests.rest.suite=painless/10_basic",
+        ][..],
+        &[
+            ":test:external-modules:test-apm-integration:javaRestTest",
+            "--tests",
+            java,
+        ][..],
+    ] {
+        let by_hand = run(std::process::Command::new("gradle")
+            .args(["--no-daemon", "--offline", "-q"])
+            .args(args)
+            .current_dir(build.path()));
+        assert!(by_hand.status.success(), "{}", text(&by_hand));
+    }
+    let out = local(
+        build.path(),
+        &["--rest-iters", "3", "--format", "json", suite, java],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = json_report(&out);
+    let yaml_runner = "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT";
+    for section in [
+        "Basic painless script",
+        "Script with params",
+        "Script returning null",
+    ] {
+        let method = format!("test {{yaml=painless/10_basic/{section}}}");
+        assert_eq!(row(&report, yaml_runner, &method)["runs"], 3);
+    }
+    assert_eq!(row(&report, java, "testTracesExported")["runs"], 3);
+    assert_eq!(report["summary"]["executions"], 3 * (3 + 1));
+
+    let runs = run_dirs(build.path());
+    let kept = files_under(&runs[0]);
+    let reports: Vec<&String> = kept.iter().filter(|f| f.ends_with(".xml")).collect();
+    let expected: Vec<String> = [
+        ("batch-1", "test/external-modules/apm-integration/build/test-results/javaRestTest/TEST-org.elasticsearch.test.apmintegration.TracesApmIT.xml"),
+        ("batch-2", "modules/lang-painless/build/test-results/yamlRestTest/TEST-org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.xml"),
+    ]
+    .iter()
+    .flat_map(|(batch, path)| (1..=3).map(move |i| format!("{batch}/flakiness-iters/iter-{i}/{path}")))
+    .collect();
+    assert_eq!(reports, expected.iter().collect::<Vec<_>>());
+    assert!(kept.contains(&"batch-1.log".to_string()), "{kept:?}");
+    let log = std::fs::read_to_string(runs[0].join("batch-2.log")).unwrap();
+    assert_eq!(log.matches("--- Iteration ").count(), 3, "{log}");
+}
+
+/// (e) a filter that matches no test and (f) a suite timeout: neither is a
+/// pass nor a real failure; both give exit 3, each named for what it is.
+/// With --verbose, Gradle's output goes to stderr and stdout stays the report.
+#[test]
+fn local_without_a_verdict_exits_3_naming_why() {
+    let build = fixture_copy();
+    let out = local(
+        build.path(),
+        &[
+            "--verbose",
+            "--iters",
+            "3",
+            "--suite-timeout",
+            "2s",
+            "--format",
+            "json",
+            "org.elasticsearch.common.StringsTests#testNoSuchMethod",
+            "org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests",
+        ],
+        // Every execution of testSometimesSlow sleeps 3 s: past the 2 s suite timeout.
+        &["-Dtests.fixture.probability=1"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "batch 1 (unit tests): no tests executed: the --tests filter matched no test"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("batch 2 (slowTest tests): suite timeout"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("> No tests found for given includes"),
+        "--verbose streams Gradle's output to stderr: {stderr}"
+    );
+    let report = json_report(&out);
+    assert_eq!(
+        report["summary"]["failed"], 0,
+        "a timeout is not a real failure"
+    );
+    assert!(
+        report["summary"]["suiteTimeouts"].as_u64().unwrap() > 0,
+        "{report:#}"
+    );
+}
+
+/// A test class that sleeps ten minutes, added to the private copy of the build.
+fn add_hanging_test(build: &Path) {
+    let dir = build.join("server/src/test/java/org/elasticsearch");
+    std::fs::write(
+        dir.join("HangTests.java"),
+        "package org.elasticsearch;\n\
+         import org.elasticsearch.test.ESTestCase;\n\
+         import org.junit.Test;\n\
+         public class HangTests extends ESTestCase {\n\
+         @Test public void testHang() throws Exception { Thread.sleep(600_000); }\n}\n",
+    )
+    .unwrap();
+}
+
+/// Reads the layout now, so that the marked `local` run that follows starts no
+/// Gradle but its batches (reading the layout may leave a persistent Gradle
+/// daemon running, which would carry the marker).
+fn read_layout_first(build: &Path) {
+    let out = run(gradle_flaky().arg("--project-dir").arg(build).arg("layout"));
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// (g) a batch past --batch-timeout is stopped with every process of its build
+/// (here a single-use daemon in a session of its own, and its test worker),
+/// reported as timed out, and the next batch still runs.
+#[test]
+fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
+    let build = fixture_copy();
+    force_single_use_daemon(build.path());
+    add_hanging_test(build.path());
+    read_layout_first(build.path());
+    let marker = format!("batch-timeout-{}", std::process::id());
+    let out = run(gradle_flaky()
+        .env("GRADLE_FLAKY_TEST_MARKER", &marker)
+        .arg("--project-dir")
+        .arg(build.path())
+        .args([
+            "local",
+            "--iters",
+            "5",
+            "--cap",
+            "unit=1",
+            "--batch-timeout",
+            "40s",
+        ])
+        .args(["--format", "json"])
+        .args([
+            "org.elasticsearch.HangTests",
+            "org.elasticsearch.common.StringsTests",
+        ])
+        .args(["--", "--offline"]));
     let left = processes_with(&marker);
     assert!(
         left.is_empty(),
         "processes of the batches survived: {left:#?}"
     );
-    assert_eq!(runs.len(), 2);
-    assert_eq!(runs[0].verdicts, vec![Verdict::TimedOut]);
-    assert_eq!(runs[1].verdicts, vec![Verdict::Passed]);
-    let log = std::fs::read_to_string(&runs[0].log).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("batch 1 (unit tests): timed out (limit 40s); its processes were stopped"),
+        "{stderr}"
+    );
+    let report = json_report(&out);
+    assert_eq!(
+        row(
+            &report,
+            "org.elasticsearch.common.StringsTests",
+            "testHasText"
+        )["runs"],
+        5,
+        "the batch after the timeout ran"
+    );
+    let runs = run_dirs(build.path());
+    let log = std::fs::read_to_string(runs[0].join("batch-1.log")).unwrap();
     assert!(
         log.contains("a new JVM will be forked"),
         "the hard case (a single-use daemon) was exercised: {log}"
     );
-    let kept: Vec<PathBuf> = runs[1].iterations[0].reports.clone();
-    assert_eq!(
-        kept,
-        [PathBuf::from(
-            "server/build/test-results/test/TEST-org.elasticsearch.common.StringsTests.xml"
-        )]
-    );
-    assert!(run_dir
-        .join("batch-2/flakiness-iters/iter-1")
-        .join(&kept[0])
-        .is_file());
-    let problems = local::problems(&runs, Duration::from_secs(45));
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(problems[0].starts_with("batch 1 (slow tests): timed out (limit 45s)"));
 }
 
 /// Waits (up to two minutes) until a test worker of the build marked `marker` runs.
@@ -249,34 +449,36 @@ fn wait_for_test_worker(marker: &str) {
     panic!("no test worker started: {:#?}", processes_with(marker));
 }
 
-fn interrupt(child: &std::process::Child) {
-    // SAFETY: kill(2) on the pid of our own child.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-}
-
+/// Ctrl-C stops the whole build, then the report of what ran is printed,
+/// marked partial, and the exit code is 130.
 #[test]
-fn ctrl_c_stops_the_whole_build_and_reports_what_ran() {
+fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
     let build = fixture_copy();
     force_single_use_daemon(build.path());
+    add_hanging_test(build.path());
+    read_layout_first(build.path());
     let marker = format!("ctrl-c-{}", std::process::id());
     let child = gradle_flaky()
         .env("GRADLE_FLAKY_TEST_MARKER", &marker)
         .arg("--project-dir")
         .arg(build.path())
-        .args(["repeat", "--times", "3", "--", "gradle", "--offline"])
         .args([
-            "-Dtests.fixture.probability=1",
-            "-Dtests.iters=200",
-            ":x-pack:plugin:ml:slowTests",
+            "local", "--iters", "5", "--cap", "unit=1", "--format", "json",
         ])
+        .args([
+            "org.elasticsearch.common.StringsTests",
+            "org.elasticsearch.HangTests",
+        ])
+        .args(["--", "--offline"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     wait_for_test_worker(&marker);
-    interrupt(&child);
+    // SAFETY: kill(2) on the pid of our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
     let out = child.wait_with_output().unwrap();
     let left = processes_with(&marker);
     assert!(
@@ -284,8 +486,7 @@ fn ctrl_c_stops_the_whole_build_and_reports_what_ran() {
         "processes of the build survived: {left:#?}"
     );
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("Iteration 1/3: interrupted"), "{stdout}");
-    assert!(stdout.contains("Results: 0/1 passed, 1 failed"), "{stdout}");
-    assert!(!stdout.contains("Iteration 2/3"), "{stdout}");
+    let report = json_report(&out);
+    assert_eq!(report["partial"], true);
+    assert!(report["summary"].is_object(), "{report:#}");
 }

@@ -10,7 +10,7 @@ use crate::layout::Layout;
 use crate::plan::render::visible;
 use crate::plan::{self, GradleVersion, PlanContext};
 use crate::run::local::{self as runner, BatchRun, Options};
-use crate::run::process;
+use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::run::repeat::{self, Counts, Iteration};
 use crate::{layout, Error, Exit, Result};
@@ -70,12 +70,12 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
     for note in &plan.notes {
         eprintln!("gradle-flaky: note: {}", visible(note));
     }
-    for command in &plan.commands {
-        process::isolate(&command.argv)?; // refuses --daemon before anything runs
-    }
-
     let project_dir = global.project_dir.as_path();
     let run_dir = runner::create_run_dir(project_dir)?;
+    let isolation = Isolation::private_in(&run_dir.join("daemon"));
+    for command in &plan.commands {
+        isolation.apply(&command.argv)?; // refuses --daemon (off Linux) before anything runs
+    }
     let timeout = args
         .batch_timeout
         .unwrap_or(batching.config.suite_timeout + BATCH_MARGIN);
@@ -93,6 +93,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
             run_dir: &run_dir,
             timeout,
             verbose: global.verbose,
+            isolation: &isolation,
         },
         &counts,
         &Progress::new(std::io::stderr().is_terminal() && !global.verbose),

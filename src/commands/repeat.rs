@@ -5,14 +5,19 @@
 
 use crate::cli::{GlobalArgs, RepeatArgs};
 use crate::domain::format_duration;
-use crate::run::process::{self, Output};
+use crate::run::process::{self, Isolation, Output};
 use crate::run::repeat::{self, Iteration, Loop, Verdict};
-use crate::{Exit, Result};
+use crate::{Error, Exit, Result};
 
 pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
     let project_dir = global.project_dir.as_path();
     repeat::check_fresh(project_dir)?;
-    let argv = process::isolate(&args.command)?;
+    // The private daemon's registry (and logs) last as long as the loop.
+    let registry = tempfile::Builder::new()
+        .prefix("gradle-flaky-daemon-")
+        .tempdir()
+        .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let argv = Isolation::private_in(registry.path()).apply(&args.command)?;
     process::supervise();
     let spec = Loop {
         argv: &argv,
@@ -26,7 +31,9 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         args,
         verdicts: Vec::new(),
     };
-    repeat::run(&spec, &mut printer)?;
+    let done = repeat::run(&spec, &mut printer);
+    process::stop_everything();
+    done?;
     let verdicts = printer.verdicts;
     let passed = verdicts.iter().filter(|v| **v == Verdict::Passed).count();
     let ran = verdicts.len();

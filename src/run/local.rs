@@ -12,7 +12,7 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
-use super::process::{self, Output};
+use super::process::{self, Isolation, Output};
 use super::progress::Progress;
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Verdict};
 use crate::domain::{format_duration, Command};
@@ -63,6 +63,8 @@ pub struct Options<'a> {
     pub timeout: Duration,
     /// Stream Gradle's output to stderr as well as to the log.
     pub verbose: bool,
+    /// How Gradle's processes are kept ours.
+    pub isolation: &'a Isolation,
 }
 
 /// What one batch did.
@@ -71,7 +73,7 @@ pub struct BatchRun {
     /// 1-based.
     pub index: usize,
     pub command: Command,
-    /// The argv as run (with `--no-daemon`).
+    /// The argv as run (with the `Isolation` arguments).
     pub argv: Vec<String>,
     pub log: PathBuf,
     pub iterations: Vec<Iteration>,
@@ -135,6 +137,8 @@ pub fn run_all(
         });
     }
     progress.finish();
+    // The private daemon, kept warm between invocations, goes with the run.
+    process::stop_everything();
     runs
 }
 
@@ -145,7 +149,7 @@ fn run_batch(
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
 ) -> Result<(Vec<String>, Vec<Iteration>)> {
-    let argv = process::isolate(&command.argv)?;
+    let argv = opts.isolation.apply(&command.argv)?;
     let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
     writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
         .map_err(|e| Error::io(log_path, e))?;
@@ -266,7 +270,8 @@ fn format_elapsed(d: Duration) -> String {
 pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
     let mut out = Vec::new();
     for run in runs {
-        let mut bad: Vec<String> = Vec::new();
+        // Each distinct problem once, with the iterations that had it.
+        let mut bad: Vec<(String, Vec<usize>)> = Vec::new();
         for (n, (v, note)) in run.verdicts.iter().zip(&run.notes).enumerate() {
             let what = match v {
                 Verdict::Passed | Verdict::Failed => continue,
@@ -276,23 +281,53 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 ),
                 _ => note.clone(),
             };
-            bad.push(if run.verdicts.len() > 1 {
-                format!("iteration {}: {what}", n + 1)
-            } else {
-                what
-            });
+            match bad.iter_mut().find(|(w, _)| *w == what) {
+                Some((_, at)) => at.push(n + 1),
+                None => bad.push((what, vec![n + 1])),
+            }
         }
-        if !bad.is_empty() {
-            out.push(format!(
-                "batch {} ({}): {} (log: {})",
-                run.index,
-                run.command.label,
-                bad.join("; "),
-                run.log.display()
-            ));
+        if bad.is_empty() {
+            continue;
         }
+        let bad: Vec<String> = bad
+            .into_iter()
+            .map(|(what, at)| match run.verdicts.len() {
+                1 => what,
+                _ => format!("{}: {what}", iterations(&at)),
+            })
+            .collect();
+        out.push(format!(
+            "batch {} ({}): {} (log: {})",
+            run.index,
+            run.command.label,
+            bad.join("; "),
+            run.log.display()
+        ));
     }
     out
+}
+
+/// `iteration 3`, `iterations 1-3, 5`.
+fn iterations(at: &[usize]) -> String {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for &i in at {
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => ranges.push((i, i)),
+        }
+    }
+    let list: Vec<String> = ranges
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let plural = if at.len() == 1 { "" } else { "s" };
+    format!("iteration{plural} {}", list.join(", "))
 }
 
 #[cfg(test)]
@@ -321,6 +356,12 @@ mod tests {
             left.last().map(String::as_str),
             dir.file_name().and_then(|n| n.to_str())
         );
+    }
+
+    #[test]
+    fn iteration_lists_are_ranges() {
+        assert_eq!(iterations(&[3]), "iteration 3");
+        assert_eq!(iterations(&[1, 2, 3, 5, 7, 8]), "iterations 1-3, 5, 7-8");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::{Error, Result};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
@@ -68,32 +68,72 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// Adds `--no-daemon` after the program when `argv` runs Gradle and does not
-/// already say `--no-daemon`; refuses `--daemon`, under which a timeout or
-/// Ctrl-C could not stop the build (see the module comment).
-pub fn isolate(argv: &[String]) -> Result<Vec<String>> {
-    let Some((program, args)) = argv.split_first() else {
-        return Err(Error::usage("no command to run"));
-    };
-    let name = Path::new(program)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if !name.starts_with("gradle") {
-        return Ok(argv.to_vec());
+/// The main class of a Gradle daemon, persistent or single-use.
+const DAEMON_MAIN: &str = "org.gradle.launcher.daemon.bootstrap.GradleDaemon";
+/// A private daemon left behind by a crash of ours stops itself after this.
+const DAEMON_IDLE: Duration = Duration::from_secs(600);
+
+/// How every process of a Gradle build is kept ours (see the module comment).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// `--no-daemon`: the build runs in the client or a single-use daemon.
+    NoDaemon,
+    /// A daemon of our own, registered in this folder: never shared with the
+    /// user's builds, kept warm from one invocation to the next (no JVM start
+    /// and cold configuration each time), and our descendant because we are a
+    /// subreaper, so a timeout still stops it with its workers.
+    PrivateDaemon(PathBuf),
+}
+
+impl Isolation {
+    /// A private daemon registered under `dir` where orphans stay ours (Linux);
+    /// elsewhere a daemon would escape us, so no daemon. The path is made
+    /// absolute: the daemon does not run in the client's directory.
+    pub fn private_in(dir: &Path) -> Isolation {
+        match std::path::absolute(dir) {
+            Ok(dir) if cfg!(target_os = "linux") => Isolation::PrivateDaemon(dir),
+            _ => Isolation::NoDaemon,
+        }
     }
-    if args.iter().any(|a| a == "--daemon") {
-        return Err(Error::usage(
-            "--daemon is not supported: gradle-flaky runs Gradle with --no-daemon so that a \
-             timeout or Ctrl-C stops the whole build, test workers included",
-        ));
+
+    /// `argv` with the arguments that keep a Gradle build ours, right after the
+    /// program; other programs are left alone. `--no-daemon` in `argv` wins;
+    /// `--daemon` (which would use a shared daemon) is refused without a
+    /// private one.
+    pub fn apply(&self, argv: &[String]) -> Result<Vec<String>> {
+        let Some((program, args)) = argv.split_first() else {
+            return Err(Error::usage("no command to run"));
+        };
+        let name = Path::new(program)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !name.starts_with("gradle") || args.iter().any(|a| a == "--no-daemon") {
+            return Ok(argv.to_vec());
+        }
+        let mut out = vec![program.clone()];
+        match self {
+            Isolation::NoDaemon if args.iter().any(|a| a == "--daemon") => {
+                return Err(Error::usage(
+                    "--daemon is not supported here: a shared Gradle daemon would keep running \
+                     the build after a timeout or Ctrl-C",
+                ))
+            }
+            Isolation::NoDaemon => out.push("--no-daemon".into()),
+            Isolation::PrivateDaemon(registry) => {
+                out.push(format!(
+                    "-Dorg.gradle.daemon.registry.base={}",
+                    registry.display()
+                ));
+                out.push(format!(
+                    "-Dorg.gradle.daemon.idletimeout={}",
+                    DAEMON_IDLE.as_millis()
+                ));
+            }
+        }
+        out.extend(args.iter().cloned());
+        Ok(out)
     }
-    let mut out = vec![program.clone()];
-    if !args.iter().any(|a| a == "--no-daemon") {
-        out.push("--no-daemon".into());
-    }
-    out.extend(args.iter().cloned());
-    Ok(out)
 }
 
 /// Where the child's stdout and stderr go.
@@ -191,18 +231,19 @@ pub fn run(
             };
         }
         if interrupted() {
-            stop_all(Some(&mut child));
+            stop_all(Some(&mut child), false);
             break Ended::Interrupted;
         }
         if timeout.is_some_and(|t| started.elapsed() >= t) {
-            stop_all(Some(&mut child));
+            stop_all(Some(&mut child), false);
             break Ended::TimedOut;
         }
         thread::sleep(POLL);
     };
     // A build that exited by itself may still leave processes behind (a test
-    // cluster node, a worker); the next batch must start from nothing.
-    let leftovers = stop_all(None);
+    // cluster node, a worker); the next batch must start from nothing but our
+    // private daemon, which is there to be reused.
+    let leftovers = stop_all(None, true);
     for c in copiers {
         let _ = c.join();
     }
@@ -248,17 +289,25 @@ fn tee(mut from: Box<dyn Read + Send>, mut log: File) {
     }
 }
 
-/// Stops every descendant of this process: SIGTERM, up to [`GRACE`] to exit,
-/// then SIGKILL until none is left. Reaps `child` and any orphan re-parented
-/// to us. Returns how many processes were alive when it began.
-fn stop_all(child: Option<&mut Child>) -> usize {
+/// Stops every process we started, private Gradle daemons included (the end
+/// of a run).
+pub fn stop_everything() {
+    stop_all(None, false);
+}
+
+/// Stops every descendant of this process (but Gradle daemons and theirs when
+/// `spare_daemons`): SIGTERM, up to [`GRACE`] to exit, then SIGKILL until none
+/// is left. Reaps `child` and any orphan re-parented to us. Returns how many
+/// processes were alive when it began.
+fn stop_all(child: Option<&mut Child>, spare_daemons: bool) -> usize {
     let me = std::process::id();
-    let first = tree::alive_descendants(me);
+    let targets = || tree::alive_descendants(me, spare_daemons);
+    let first = targets();
     let count = first.len();
     if count > 0 {
         tree::signal(&first, libc::SIGTERM);
         let deadline = Instant::now() + GRACE;
-        while Instant::now() < deadline && !tree::alive_descendants(me).is_empty() {
+        while Instant::now() < deadline && !targets().is_empty() {
             tree::reap_orphans(me, child.as_ref().map(|c| c.id()));
             thread::sleep(POLL);
         }
@@ -268,7 +317,7 @@ fn stop_all(child: Option<&mut Child>) -> usize {
         // bound only guards against a process stuck in the kernel.
         let deadline = Instant::now() + KILL_WAIT;
         while Instant::now() < deadline {
-            let left = tree::alive_descendants(me);
+            let left = targets();
             if left.is_empty() {
                 break;
             }
@@ -288,10 +337,12 @@ fn stop_all(child: Option<&mut Child>) -> usize {
 mod tree {
     use std::collections::{BTreeMap, BTreeSet};
 
-    /// One process: its parent and whether it is a zombie (dead, not yet reaped).
+    /// One process: its parent, whether it is a zombie (dead, not yet reaped)
+    /// and whether it is a Gradle daemon.
     struct Proc {
         ppid: u32,
         zombie: bool,
+        daemon: bool,
     }
 
     #[cfg(target_os = "linux")]
@@ -314,11 +365,16 @@ mod tree {
             let mut fields = rest.split_whitespace();
             let state = fields.next().unwrap_or("");
             if let Some(ppid) = fields.next().and_then(|s| s.parse().ok()) {
+                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                let daemon = cmdline
+                    .split(|b| *b == 0)
+                    .any(|arg| arg == super::DAEMON_MAIN.as_bytes());
                 out.insert(
                     pid,
                     Proc {
                         ppid,
                         zombie: state == "Z",
+                        daemon,
                     },
                 );
             }
@@ -339,11 +395,13 @@ mod tree {
             let f: Vec<&str> = line.split_whitespace().collect();
             if let [pid, ppid, stat, ..] = f[..] {
                 if let (Ok(pid), Ok(ppid)) = (pid.parse(), ppid.parse()) {
+                    // No private daemon off Linux (see `Isolation::private_in`).
                     out.insert(
                         pid,
                         Proc {
                             ppid,
                             zombie: stat.starts_with('Z'),
+                            daemon: false,
                         },
                     );
                 }
@@ -352,12 +410,13 @@ mod tree {
         out
     }
 
-    fn descendants(table: &BTreeMap<u32, Proc>, root: u32) -> BTreeSet<u32> {
+    /// Descendants of `root`, not entering daemons when `spare_daemons`.
+    fn descendants(table: &BTreeMap<u32, Proc>, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
         let mut found = BTreeSet::new();
         let mut frontier = vec![root];
         while let Some(parent) = frontier.pop() {
             for (&pid, p) in table {
-                if p.ppid == parent && found.insert(pid) {
+                if p.ppid == parent && !(spare_daemons && p.daemon) && found.insert(pid) {
                     frontier.push(pid);
                 }
             }
@@ -365,10 +424,11 @@ mod tree {
         found
     }
 
-    /// Descendants of `root` that are still running.
-    pub fn alive_descendants(root: u32) -> Vec<u32> {
+    /// Descendants of `root` that are still running (but Gradle daemons and
+    /// theirs when `spare_daemons`).
+    pub fn alive_descendants(root: u32, spare_daemons: bool) -> Vec<u32> {
         let t = table();
-        descendants(&t, root)
+        descendants(&t, root, spare_daemons)
             .into_iter()
             .filter(|pid| !t[pid].zombie)
             .collect()
@@ -406,21 +466,61 @@ mod tests {
     }
 
     #[test]
-    fn gradle_runs_without_a_daemon() {
+    fn gradle_runs_without_a_shared_daemon() {
+        let none = Isolation::NoDaemon;
         assert_eq!(
-            isolate(&argv(&["./gradlew", ":a:test"])).unwrap(),
+            none.apply(&argv(&["./gradlew", ":a:test"])).unwrap(),
             argv(&["./gradlew", "--no-daemon", ":a:test"])
         );
+        assert!(none.apply(&argv(&["gradle", "--daemon"])).is_err());
+        let private = Isolation::PrivateDaemon(PathBuf::from("/r/daemon"));
         assert_eq!(
-            isolate(&argv(&["gradle", "--no-daemon", ":a:test"])).unwrap(),
-            argv(&["gradle", "--no-daemon", ":a:test"])
+            private.apply(&argv(&["gradle", ":a:test"])).unwrap(),
+            argv(&[
+                "gradle",
+                "-Dorg.gradle.daemon.registry.base=/r/daemon",
+                "-Dorg.gradle.daemon.idletimeout=600000",
+                ":a:test"
+            ])
         );
-        assert_eq!(
-            isolate(&argv(&["/bin/sh", "x.sh"])).unwrap(),
-            argv(&["/bin/sh", "x.sh"])
+        for iso in [none, private] {
+            assert_eq!(
+                iso.apply(&argv(&["gradle", "--no-daemon", ":a:test"]))
+                    .unwrap(),
+                argv(&["gradle", "--no-daemon", ":a:test"])
+            );
+            assert_eq!(
+                iso.apply(&argv(&["/bin/sh", "x.sh"])).unwrap(),
+                argv(&["/bin/sh", "x.sh"])
+            );
+            assert!(iso.apply(&[]).is_err());
+        }
+    }
+
+    /// A stand-in daemon: `sleep` under the daemon's main class name, in a
+    /// session of its own, left behind by a child that exits.
+    fn leave_a_daemon_behind(dir: &Path) -> Run {
+        let log = File::create(dir.join("log")).unwrap();
+        // Exits once the stand-in shows the daemon's name (setsid and bash exec
+        // in place, so `$!` is its pid throughout).
+        let script = format!(
+            "setsid bash -c 'exec -a {DAEMON_MAIN} sleep 300' & \
+             until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{DAEMON_MAIN} '; do sleep 0.05; done"
         );
-        assert!(isolate(&argv(&["gradle", "--daemon"])).is_err());
-        assert!(isolate(&[]).is_err());
+        run(&argv(&["sh", "-c", &script]), dir, Output::Log(&log), None).unwrap()
+    }
+
+    #[test]
+    fn a_private_daemon_outlives_its_build_but_not_the_run() {
+        supervise();
+        let dir = tempfile::tempdir().unwrap();
+        let r = leave_a_daemon_behind(dir.path());
+        assert_eq!(r.leftovers, 0);
+        let me = std::process::id();
+        assert_eq!(tree::alive_descendants(me, false).len(), 1);
+        assert!(tree::alive_descendants(me, true).is_empty());
+        stop_everything();
+        assert!(tree::alive_descendants(me, false).is_empty());
     }
 
     #[test]
@@ -544,6 +644,6 @@ mod tests {
         .unwrap();
         assert_eq!(r.ended, Ended::Exited(0));
         assert_eq!(r.leftovers, 1);
-        assert!(tree::alive_descendants(std::process::id()).is_empty());
+        assert!(tree::alive_descendants(std::process::id(), false).is_empty());
     }
 }

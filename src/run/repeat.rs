@@ -20,7 +20,7 @@ pub const ITERS_DIR: &str = "flakiness-iters";
 
 /// One Gradle invocation to loop.
 pub struct Loop<'a> {
-    /// Program first, then its arguments (already [`process::isolate`]d).
+    /// Program first, then its arguments (with the [`process::Isolation`] arguments).
     pub argv: &'a [String],
     /// The Gradle project root: the working directory, and where reports are searched.
     pub project_dir: &'a Path,

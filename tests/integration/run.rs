@@ -52,9 +52,9 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
-/// Makes Gradle fork a single-use daemon even under `--no-daemon` (the JVM
+/// Makes Gradle fork a single-use daemon under `--no-daemon` (the JVM
 /// arguments differ from the client's), as Elasticsearch's gradle.properties
-/// does: the daemon calls setsid, the hard case for stopping a build.
+/// would: that daemon calls setsid, a hard case for stopping a build.
 fn force_single_use_daemon(build: &Path) {
     std::fs::write(
         build.join("gradle.properties"),
@@ -144,13 +144,18 @@ fn repeat_keeps_every_iteration_and_never_counts_a_run_without_tests() {
 
 /// `gradle-flaky local ARGS -- --offline EXTRA` in `build`.
 fn local(build: &Path, args: &[&str], extra: &[&str]) -> Output {
-    run(gradle_flaky()
-        .arg("--project-dir")
+    run(&mut local_command(build, args, extra))
+}
+
+fn local_command(build: &Path, args: &[&str], extra: &[&str]) -> std::process::Command {
+    let mut cmd = gradle_flaky();
+    cmd.arg("--project-dir")
         .arg(build)
         .arg("local")
         .args(args)
         .args(["--", "--offline"])
-        .args(extra))
+        .args(extra);
+    cmd
 }
 
 fn json_report(out: &Output) -> Value {
@@ -271,12 +276,19 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
             .current_dir(build.path()));
         assert!(by_hand.status.success(), "{}", text(&by_hand));
     }
-    let out = local(
+    let marker = format!("rest-{}", std::process::id());
+    let out = run(local_command(
         build.path(),
         &["--rest-iters", "3", "--format", "json", suite, java],
         &[],
-    );
+    )
+    .env("GRADLE_FLAKY_TEST_MARKER", &marker));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let left = processes_with(&marker);
+    assert!(
+        left.is_empty(),
+        "the private daemon outlived the run: {left:#?}"
+    );
     let report = json_report(&out);
     let yaml_runner = "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT";
     for section in [
@@ -302,8 +314,19 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
     .collect();
     assert_eq!(reports, expected.iter().collect::<Vec<_>>());
     assert!(kept.contains(&"batch-1.log".to_string()), "{kept:?}");
-    let log = std::fs::read_to_string(runs[0].join("batch-2.log")).unwrap();
-    assert_eq!(log.matches("--- Iteration ").count(), 3, "{log}");
+    let logs: Vec<String> = ["batch-1.log", "batch-2.log"]
+        .iter()
+        .map(|l| std::fs::read_to_string(runs[0].join(l)).unwrap())
+        .collect();
+    assert_eq!(logs[1].matches("--- Iteration ").count(), 3, "{}", logs[1]);
+    let starts: usize = logs
+        .iter()
+        .map(|l| l.matches("Starting a Gradle Daemon").count())
+        .sum();
+    assert_eq!(
+        starts, 1,
+        "one private daemon, warm for all six invocations"
+    );
 }
 
 /// (e) a filter that matches no test and (f) a suite timeout: neither is a
@@ -378,12 +401,11 @@ fn read_layout_first(build: &Path) {
 }
 
 /// (g) a batch past --batch-timeout is stopped with every process of its build
-/// (here a single-use daemon in a session of its own, and its test worker),
+/// (here the private daemon, in a session of its own, and its test worker),
 /// reported as timed out, and the next batch still runs.
 #[test]
 fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
     let build = fixture_copy();
-    force_single_use_daemon(build.path());
     add_hanging_test(build.path());
     read_layout_first(build.path());
     let marker = format!("batch-timeout-{}", std::process::id());
@@ -430,18 +452,21 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
     let runs = run_dirs(build.path());
     let log = std::fs::read_to_string(runs[0].join("batch-1.log")).unwrap();
     assert!(
-        log.contains("a new JVM will be forked"),
-        "the hard case (a single-use daemon) was exercised: {log}"
+        log.contains("Starting a Gradle Daemon"),
+        "the build ran in a daemon: {log}"
     );
 }
 
-/// Waits (up to two minutes) until a test worker of the build marked `marker` runs.
-fn wait_for_test_worker(marker: &str) {
+/// Waits (up to two minutes) until `ready` holds and a test worker of the
+/// build marked `marker` runs.
+fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
     for _ in 0..600 {
-        if processes_with(marker)
-            .iter()
-            .any(|p| p.contains("GradleWorkerMain"))
-        {
+        let worker = || {
+            processes_with(marker)
+                .iter()
+                .any(|p| p.contains("GradleWorkerMain"))
+        };
+        if ready() && worker() {
             return;
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -449,8 +474,9 @@ fn wait_for_test_worker(marker: &str) {
     panic!("no test worker started: {:#?}", processes_with(marker));
 }
 
-/// Ctrl-C stops the whole build, then the report of what ran is printed,
-/// marked partial, and the exit code is 130.
+/// Ctrl-C stops the whole build (here run with --no-daemon, so in a
+/// single-use daemon that calls setsid, and its test worker), then the report
+/// of what ran is printed, marked partial, and the exit code is 130.
 #[test]
 fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
     let build = fixture_copy();
@@ -469,12 +495,20 @@ fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
             "org.elasticsearch.common.StringsTests",
             "org.elasticsearch.HangTests",
         ])
-        .args(["--", "--offline"])
+        .args(["--", "--offline", "--no-daemon"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for_test_worker(&marker);
+    // Interrupt the second batch, the hanging one.
+    let runs = build.path().join(".gradle/gradle-flaky/runs");
+    wait_for_test_worker(&marker, || {
+        std::fs::read_dir(&runs)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|run| run.path().join("batch-2.log").exists())
+    });
     // SAFETY: kill(2) on the pid of our own child.
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGINT);
@@ -488,5 +522,15 @@ fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let report = json_report(&out);
     assert_eq!(report["partial"], true);
-    assert!(report["summary"].is_object(), "{report:#}");
+    let first = row(
+        &report,
+        "org.elasticsearch.common.StringsTests",
+        "testHasText",
+    );
+    assert_eq!(first["runs"], 5, "the batch that ran before is counted");
+    let log = std::fs::read_to_string(run_dirs(build.path())[0].join("batch-2.log")).unwrap();
+    assert!(
+        log.contains("a new JVM will be forked"),
+        "the hard case (a single-use daemon) was exercised: {log}"
+    );
 }

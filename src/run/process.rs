@@ -1,22 +1,23 @@
 //! Running one Gradle invocation as a child we can always stop.
 //!
 //! Gradle does not keep a build inside one process group. Measured on Gradle
-//! 4.4.1: even with `--no-daemon`, a build whose `org.gradle.jvmargs` differ from
-//! the client's runs in a forked single-use daemon that calls `setsid`, so it and
-//! its test workers sit in a session of their own; killing the client's process
-//! group leaves them running. A persistent daemon (no `--no-daemon`) is worse: it
-//! may be shared with other builds and is not our descendant at all.
+//! 4.4.1: a daemon (persistent, or the single-use one `--no-daemon` forks when
+//! `org.gradle.jvmargs` differ from the client's) calls `setsid`, so it and its
+//! test workers sit in a session of their own, and killing the client's process
+//! group leaves them running. A shared persistent daemon is worse: it may serve
+//! other builds and is not our descendant at all.
 //!
-//! So the runner (1) always runs Gradle with `--no-daemon` (see [`isolate`]), which
-//! makes every process of the build a descendant of ours, (2) on Linux becomes a
-//! child subreaper, so descendants orphaned by a dying client are re-parented to
-//! us instead of init and stay findable, and (3) stops a batch by signalling every
-//! descendant (SIGTERM, a short grace, then SIGKILL) until none is left. The child
-//! also gets its own process group so that the terminal's Ctrl-C reaches only
-//! gradle-flaky, which then stops the build in order and reports.
+//! So the runner (1) never lets Gradle use a shared daemon ([`Isolation`]): on
+//! Linux it gets a private daemon registered in the run folder, elsewhere
+//! `--no-daemon`; (2) on Linux becomes a child subreaper, so processes orphaned
+//! by an exiting client (the daemon, its workers) are re-parented to us instead
+//! of init and stay our descendants; (3) stops a batch by signalling every
+//! descendant (SIGTERM, a short grace, then SIGKILL) until none is left. The
+//! child also gets its own process group so that the terminal's Ctrl-C reaches
+//! only gradle-flaky, which then stops the build in order and reports.
 //!
 //! gradle-flaky runs one child at a time, so "every descendant" is exactly the
-//! current batch (plus anything an earlier batch leaked, which we also want gone).
+//! current batch, its private daemon, and anything an earlier batch leaked.
 
 use crate::{Error, Result};
 use std::fs::File;

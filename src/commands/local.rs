@@ -72,7 +72,8 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
     }
     let project_dir = global.project_dir.as_path();
     let run_dir = runner::create_run_dir(project_dir)?;
-    let isolation = Isolation::private_in(&run_dir.join("daemon"));
+    let invocations = plan.commands.iter().map(|c| c.rest_loops.max(1)).sum();
+    let isolation = Isolation::for_run(invocations, &run_dir.join("daemon"));
     for command in &plan.commands {
         isolation.apply(&command.argv)?; // refuses --daemon (off Linux) before anything runs
     }

@@ -17,7 +17,7 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         .prefix("gradle-flaky-daemon-")
         .tempdir()
         .map_err(|e| Error::io(std::env::temp_dir(), e))?;
-    let argv = Isolation::private_in(registry.path()).apply(&args.command)?;
+    let argv = Isolation::for_run(args.times, registry.path()).apply(&args.command)?;
     process::supervise();
     let spec = Loop {
         argv: &argv,

@@ -514,24 +514,34 @@ mod tests {
         }
     }
 
-    /// A stand-in daemon: `sleep` under the daemon's main class name, in a
-    /// session of its own, left behind by a child that exits.
-    fn leave_a_daemon_behind(dir: &Path) -> Run {
+    /// Runs `sh -c script` in `dir` as a supervised child, its output logged
+    /// (or, with `tee`, also copied to stderr) to `dir/log`.
+    fn sh(dir: &Path, script: &str, tee: bool, timeout: Option<Duration>) -> Run {
+        supervise();
         let log = File::create(dir.join("log")).unwrap();
-        // Exits once the stand-in shows the daemon's name (setsid and bash exec
-        // in place, so `$!` is its pid throughout).
-        let script = format!(
-            "setsid bash -c 'exec -a {DAEMON_MAIN} sleep 300' & \
-             until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{DAEMON_MAIN} '; do sleep 0.05; done"
-        );
-        run(&argv(&["sh", "-c", &script]), dir, Output::Log(&log), None).unwrap()
+        let output = if tee {
+            Output::Tee(&log)
+        } else {
+            Output::Log(&log)
+        };
+        run(&argv(&["sh", "-c", script]), dir, output, timeout).unwrap()
+    }
+
+    fn log_of(dir: &Path) -> String {
+        std::fs::read_to_string(dir.join("log")).unwrap()
     }
 
     #[test]
     fn a_private_daemon_outlives_its_build_but_not_the_run() {
-        supervise();
         let dir = tempfile::tempdir().unwrap();
-        let r = leave_a_daemon_behind(dir.path());
+        // A stand-in daemon: `sleep` under the daemon's main class name, in a
+        // session of its own. The child exits once it shows that name (setsid
+        // and bash exec in place, so `$!` is its pid throughout).
+        let script = format!(
+            "setsid bash -c 'exec -a {DAEMON_MAIN} sleep 300' & \
+             until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{DAEMON_MAIN} '; do sleep 0.05; done"
+        );
+        let r = sh(dir.path(), &script, false, None);
         assert_eq!(r.leftovers, 0);
         let me = std::process::id();
         assert_eq!(tree::alive_descendants(me, false).len(), 1);
@@ -542,48 +552,20 @@ mod tests {
 
     #[test]
     fn exit_codes_and_signals_are_reported() {
-        supervise();
         let dir = tempfile::tempdir().unwrap();
-        let log = File::create(dir.path().join("log")).unwrap();
-        let r = run(
-            &argv(&["sh", "-c", "echo hello; exit 7"]),
-            dir.path(),
-            Output::Log(&log),
-            None,
-        )
-        .unwrap();
+        let r = sh(dir.path(), "echo hello; exit 7", false, None);
         assert_eq!(r.ended, Ended::Exited(7));
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join("log")).unwrap(),
-            "hello\n"
-        );
-        let r = run(
-            &argv(&["sh", "-c", "kill -9 $$"]),
-            dir.path(),
-            Output::Log(&log),
-            None,
-        )
-        .unwrap();
+        assert_eq!(log_of(dir.path()), "hello\n");
+        let r = sh(dir.path(), "kill -9 $$", false, None);
         assert_eq!(r.ended, Ended::Signalled(9));
     }
 
     #[test]
     fn tee_keeps_both_streams_in_the_log() {
         let dir = tempfile::tempdir().unwrap();
-        let log = File::create(dir.path().join("log")).unwrap();
-        let r = run(
-            &argv(&["sh", "-c", "echo out; echo err >&2"]),
-            dir.path(),
-            Output::Tee(&log),
-            None,
-        )
-        .unwrap();
+        let r = sh(dir.path(), "echo out; echo err >&2", true, None);
         assert!(r.ended.success());
-        let mut lines: Vec<String> = std::fs::read_to_string(dir.path().join("log"))
-            .unwrap()
-            .lines()
-            .map(String::from)
-            .collect();
+        let mut lines: Vec<String> = log_of(dir.path()).lines().map(String::from).collect();
         lines.sort();
         assert_eq!(lines, ["err", "out"]);
     }
@@ -607,35 +589,22 @@ mod tests {
     #[test]
     fn a_missing_program_is_gradle_not_found() {
         let dir = tempfile::tempdir().unwrap();
-        let err = run(
-            &argv(&["/nonexistent/gradlew"]),
-            dir.path(),
-            Output::Inherit,
-            None,
-        )
-        .unwrap_err();
+        let program = argv(&["/nonexistent/gradlew"]);
+        let err = run(&program, dir.path(), Output::Inherit, None).unwrap_err();
         assert_eq!(err.exit(), crate::Exit::Infra);
     }
 
     /// The shape of the Gradle problem: a grandchild in a session of its own
-    /// (as a single-use daemon is) must die with the batch at its time limit.
+    /// (as a daemon is) must die with the batch at its time limit.
     #[test]
     fn a_timeout_stops_descendants_in_other_sessions() {
-        supervise();
         let dir = tempfile::tempdir().unwrap();
         let pidfile = dir.path().join("pid");
         let script = format!(
             "setsid sh -c 'echo $$ > {}; exec sleep 300' & wait",
             pidfile.display()
         );
-        let log = File::create(dir.path().join("log")).unwrap();
-        let r = run(
-            &argv(&["sh", "-c", &script]),
-            dir.path(),
-            Output::Log(&log),
-            Some(Duration::from_secs(2)),
-        )
-        .unwrap();
+        let r = sh(dir.path(), &script, false, Some(Duration::from_secs(2)));
         assert_eq!(r.ended, Ended::TimedOut);
         let pid: i32 = std::fs::read_to_string(&pidfile)
             .unwrap()
@@ -649,16 +618,8 @@ mod tests {
 
     #[test]
     fn leftovers_of_a_finished_child_are_stopped() {
-        supervise();
         let dir = tempfile::tempdir().unwrap();
-        let log = File::create(dir.path().join("log")).unwrap();
-        let r = run(
-            &argv(&["sh", "-c", "setsid sleep 300 & exit 0"]),
-            dir.path(),
-            Output::Log(&log),
-            None,
-        )
-        .unwrap();
+        let r = sh(dir.path(), "setsid sleep 300 & exit 0", false, None);
         assert_eq!(r.ended, Ended::Exited(0));
         assert_eq!(r.leftovers, 1);
         assert!(tree::alive_descendants(std::process::id(), false).is_empty());

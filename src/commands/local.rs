@@ -5,7 +5,7 @@ use super::analyze::warn_unreadable;
 use super::{options, selection};
 use crate::analyze::{self, render, AnalyzeOptions, ProjectResolver, Report};
 use crate::cli::{GlobalArgs, LocalArgs, ReportArgs, ReportFormat};
-use crate::domain::Origin;
+use crate::domain::{ClassifiedTest, Origin};
 use crate::layout::Layout;
 use crate::plan::render::visible;
 use crate::plan::{self, GradleVersion, PlanContext};
@@ -28,30 +28,8 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
     let batching = options::batching(&args.batching)?;
     // Unlike `plan`, a missing Gradle is an error here, before anything runs.
     let gradle = layout::find_gradle(&global.project_dir, global.gradle.as_deref())?;
-    let selection = selection::gather(global, &args.selection)?;
-    for note in &selection.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
-    }
-    for u in &selection.unresolved {
-        eprintln!(
-            "gradle-flaky: not run: {}: {}",
-            visible(&u.input),
-            visible(&u.reason)
-        );
-    }
-    let named_nothing = selection
-        .unresolved
-        .iter()
-        .filter(|u| u.origin == Origin::Explicit)
-        .count();
-    if named_nothing > 0 {
-        // Before hours of runs, not after: the user meant a test that is not there.
-        return Err(Error::input(
-            "TEST",
-            format!("{named_nothing} of the tests you named resolved to nothing (listed above)"),
-        ));
-    }
-    if selection.tests.is_empty() {
+    let tests = select(global, args)?;
+    if tests.is_empty() {
         eprintln!("gradle-flaky: nothing selected: no test to run");
         return Ok(Exit::Clean);
     }
@@ -66,10 +44,11 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
             .and_then(|l| GradleVersion::parse(&l.gradle_version)),
         extra_args: args.gradle_args.clone(),
     };
-    let plan = plan::plan(&selection.tests, &batching.config, &ctx);
+    let plan = plan::plan(&tests, &batching.config, &ctx);
     for note in &plan.notes {
         eprintln!("gradle-flaky: note: {}", visible(note));
     }
+
     let project_dir = global.project_dir.as_path();
     let run_dir = runner::create_run_dir(project_dir)?;
     let invocations = plan.commands.iter().map(|c| c.rest_loops.max(1)).sum();
@@ -111,10 +90,9 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
     warn_unreadable(&report);
     let problems = runner::problems(&runs, timeout);
     emit(&report, &args.report, partial, &problems)?;
-
-    let invocations: usize = runs.iter().map(|r| r.iterations.len()).sum();
+    let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
     eprintln!(
-        "gradle-flaky: {} of {} batch(es), {invocations} Gradle invocation(s) in {}s{}; \
+        "gradle-flaky: {} of {} batch(es), {ran} Gradle invocation(s) in {}s{}; \
          reports and logs: {}",
         runs.len(),
         plan.commands.len(),
@@ -126,6 +104,34 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
         eprintln!("gradle-flaky: {p}");
     }
     Ok(exit(&runs, &report, partial))
+}
+
+/// The selected tests; notes and unresolved inputs go to stderr, and a named
+/// test that resolves to nothing is an input error before hours of runs.
+fn select(global: &GlobalArgs, args: &LocalArgs) -> Result<Vec<ClassifiedTest>> {
+    let selection = selection::gather(global, &args.selection)?;
+    for note in &selection.notes {
+        eprintln!("gradle-flaky: note: {}", visible(note));
+    }
+    for u in &selection.unresolved {
+        eprintln!(
+            "gradle-flaky: not run: {}: {}",
+            visible(&u.input),
+            visible(&u.reason)
+        );
+    }
+    let named_nothing = selection
+        .unresolved
+        .iter()
+        .filter(|u| u.origin == Origin::Explicit)
+        .count();
+    if named_nothing > 0 {
+        return Err(Error::input(
+            "TEST",
+            format!("{named_nothing} of the tests you named resolved to nothing (listed above)"),
+        ));
+    }
+    Ok(selection.tests)
 }
 
 /// What an iteration's kept reports say (`None` when it kept none).

@@ -244,6 +244,13 @@ fn local_reports_a_stable_class_clean_with_its_bound() {
         !stderr.contains('\x1b'),
         "no progress display or colour when stderr is not a terminal: {stderr}"
     );
+
+    // A named test that does not exist stops everything before any run.
+    let out = local(build.path(), &["org.nope.NoSuchTests"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not run: org.nope.NoSuchTests"), "{stderr}");
+    assert_eq!(run_dirs(build.path()).len(), 1, "no run folder for it");
     let merged = std::fs::read_to_string(&junit).unwrap();
     assert_eq!(merged.matches("<testcase ").count(), 3, "{merged}");
     assert!(!stdout.contains("Partial"), "{stdout}");

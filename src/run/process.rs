@@ -126,6 +126,8 @@ impl Isolation {
             }
             Isolation::NoDaemon => out.push("--no-daemon".into()),
             Isolation::PrivateDaemon(registry) => {
+                // Even where gradle.properties says org.gradle.daemon=false.
+                out.push("--daemon".into());
                 out.push(format!(
                     "-Dorg.gradle.daemon.registry.base={}",
                     registry.display()
@@ -483,6 +485,7 @@ mod tests {
             private.apply(&argv(&["gradle", ":a:test"])).unwrap(),
             argv(&[
                 "gradle",
+                "--daemon",
                 "-Dorg.gradle.daemon.registry.base=/r/daemon",
                 "-Dorg.gradle.daemon.idletimeout=600000",
                 ":a:test"

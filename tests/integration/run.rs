@@ -400,10 +400,15 @@ fn add_hanging_test(build: &Path) {
 }
 
 /// Reads the layout now, so that the marked `local` run that follows starts no
-/// Gradle but its batches (reading the layout may leave a persistent Gradle
-/// daemon running, which would carry the marker).
+/// Gradle but its batches (reading the layout may leave a shared Gradle daemon
+/// running, which would carry the marker). Without a daemon: this build's
+/// JVM arguments may be its own, and no daemon of them should outlive the test.
 fn read_layout_first(build: &Path) {
-    let out = run(gradle_flaky().arg("--project-dir").arg(build).arg("layout"));
+    let out = run(gradle_flaky()
+        .env("GRADLE_OPTS", "-Dorg.gradle.daemon=false")
+        .arg("--project-dir")
+        .arg(build)
+        .arg("layout"));
     assert!(out.status.success(), "{}", text(&out));
 }
 

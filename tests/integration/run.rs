@@ -283,6 +283,7 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
             .current_dir(build.path()));
         assert!(by_hand.status.success(), "{}", text(&by_hand));
     }
+    read_layout_first(build.path());
     let marker = format!("rest-{}", std::process::id());
     let out = run(local_command(
         build.path(),

@@ -47,7 +47,7 @@ pub fn wrap(args: &WrapArgs) -> Result<Exit> {
         let spec = JobSpec::from_env_value(&name, env(&name))?;
         (
             spec.kind.clone(),
-            spec.argv_to_run(&self_exe()),
+            spec.argv_to_run(&self_exe())?,
             spec.dir,
             true,
         )
@@ -102,8 +102,9 @@ pub fn wrap(args: &WrapArgs) -> Result<Exit> {
 /// and leaves `flakiness-precompile.json` for the analyze step.
 pub fn precompile(args: &PrecompileArgs) -> Result<Exit> {
     let spec = JobSpec::from_env_value(PRECOMPILE_ENV, env(PRECOMPILE_ENV))?;
-    eprintln!(">>> {}", shell_words::join(&spec.argv));
-    let finished = wrap::supervise(&spec.argv, spec.dir.as_deref(), args.timeout);
+    let argv = spec.argv_to_run(&self_exe())?;
+    eprintln!(">>> {}", shell_words::join(&argv));
+    let finished = wrap::supervise(&argv, spec.dir.as_deref(), args.timeout);
     if finished.rc == 0 {
         return Ok(Exit::Clean);
     }

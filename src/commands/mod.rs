@@ -5,20 +5,22 @@ pub mod analyze;
 pub mod buildkite;
 pub mod completions;
 pub mod layout;
+pub mod local;
 pub mod manual;
 pub mod options;
 pub mod plan;
 pub mod pr;
+pub mod repeat;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
-use crate::{Error, Exit, Result};
+use crate::{Exit, Result};
 
 /// Runs the parsed command line and returns the exit status.
 pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
-        Command::Local(_) => Err(Error::NotImplemented("local")),
+        Command::Local(args) => local::local(global, &args),
         Command::Plan(args) => plan::run(global, &args),
         Command::Pr(args) => pr::run(global, &args),
         Command::Manual(args) => manual::run(global, &args),
@@ -27,7 +29,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(args)) => buildkite::analyze(&args),
-        Command::Repeat(_) => Err(Error::NotImplemented("repeat")),
+        Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),
         Command::Man => completions::run_man(),

@@ -3,8 +3,8 @@
 //! job) or run on this machine.
 
 use super::buildkite::Upload;
-use crate::cli::{GlobalArgs, PrArgs, SelectionArgs, Target};
-use crate::{Error, Exit, Result};
+use crate::cli::{GlobalArgs, LocalArgs, PrArgs, SelectionArgs, Target};
+use crate::{Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     let target = args
@@ -29,6 +29,15 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
             nothing: "No test changes or unmutes detected",
         }
         .select_and_submit(global, &selection_args),
-        Target::Local => Err(Error::NotImplemented("pr --target local")),
+        Target::Local => super::local::local(
+            global,
+            &LocalArgs {
+                selection: selection_args,
+                batching: args.batching.clone(),
+                report: args.report.clone(),
+                batch_timeout: args.batch_timeout,
+                gradle_args: Vec::new(),
+            },
+        ),
     }
 }

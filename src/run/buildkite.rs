@@ -26,6 +26,7 @@ pub mod report;
 use crate::cli::AgentArgs;
 use crate::domain::{ClassifiedTest, Command};
 use crate::layout::Layout;
+use crate::run::process::Isolation;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -131,14 +132,16 @@ impl JobSpec {
     }
 
     /// The argv to run, given how to invoke this very binary (`self_exe`).
-    pub fn argv_to_run(&self, self_exe: &str) -> Vec<String> {
+    /// Gradle never uses a shared daemon, which would outlive a stopped batch:
+    /// `repeat` sees to it for REST loops, `--no-daemon` for the others.
+    pub fn argv_to_run(&self, self_exe: &str) -> Result<Vec<String>> {
         match self.repeat {
-            Some(times) => [self_exe, "repeat", "--times", &times.to_string(), "--"]
+            Some(times) => Ok([self_exe, "repeat", "--times", &times.to_string(), "--"]
                 .iter()
                 .map(|s| s.to_string())
                 .chain(self.argv.iter().cloned())
-                .collect(),
-            None => self.argv.clone(),
+                .collect()),
+            None => Isolation::NoDaemon.apply(&self.argv),
         }
     }
 
@@ -626,7 +629,7 @@ mod tests {
             dir: None,
         };
         assert_eq!(
-            spec.argv_to_run("/bin/gf"),
+            spec.argv_to_run("/bin/gf").unwrap(),
             [
                 "/bin/gf",
                 "repeat",

@@ -2,5 +2,7 @@
 
 pub mod buildkite;
 pub mod local;
+pub mod process;
+pub mod progress;
 pub mod repeat;
 pub mod wrap;

@@ -1,1 +1,518 @@
-//! See `run`.
+//! The REST loop: run one Gradle invocation N times and keep each iteration's
+//! JUnit XML, which Gradle would otherwise overwrite (or delete, with
+//! `clean<Task>`) on the next run.
+//!
+//! After iteration `i`, every `TEST-*.xml` under `*/build/test-results/` that the
+//! invocation wrote (modified at or after a time taken just before it) is renamed
+//! to `<dest>/flakiness-iters/iter-<i>/<its path relative to the project root>`.
+//! The kept path still contains `/build/test-results/`, so the analyzer finds it,
+//! and a rename keeps the mtime. Older unrelated reports stay where they are.
+
+use super::process::{self, Ended, Output};
+use crate::{Error, Exit, Result};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// The folder, under a destination, that holds one folder per iteration.
+pub const ITERS_DIR: &str = "flakiness-iters";
+
+/// One Gradle invocation to loop.
+pub struct Loop<'a> {
+    /// Program first, then its arguments (with the [`process::Isolation`] arguments).
+    pub argv: &'a [String],
+    /// The Gradle project root: the working directory, and where reports are searched.
+    pub project_dir: &'a Path,
+    /// Where `flakiness-iters/` is created.
+    pub dest: &'a Path,
+    pub times: u32,
+    /// Limit of each invocation.
+    pub timeout: Option<Duration>,
+    /// Where Gradle's output goes; each iteration is announced there first.
+    pub output: Output<'a>,
+}
+
+/// Sees the iterations of a loop as they start and end (progress display).
+pub trait Observer {
+    fn started(&mut self, _index: u32) {}
+    fn ended(&mut self, _iteration: &Iteration) {}
+}
+
+/// An observer that ignores everything.
+impl Observer for () {}
+
+/// What one iteration did.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    /// 1-based.
+    pub index: u32,
+    pub ended: Ended,
+    pub elapsed: Duration,
+    /// `dest/flakiness-iters/iter-<index>`; exists only when `reports` is not empty.
+    pub dir: PathBuf,
+    /// The kept reports, relative to `dir`.
+    pub reports: Vec<PathBuf>,
+    /// Processes the invocation left behind, which were stopped.
+    pub leftovers: usize,
+}
+
+impl Iteration {
+    /// The iteration wrote no JUnit XML: no test ran (UP-TO-DATE task, a filter
+    /// matching nothing, a build failure before the tests, a kill).
+    pub fn no_reports(&self) -> bool {
+        self.reports.is_empty()
+    }
+}
+
+/// Test counts of one iteration's reports, as the analyzer reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Test cases that ran (passed, failed or hit the suite timeout; not skipped).
+    pub executed: u64,
+    /// Real failures (assertions, errors), suite timeouts excluded.
+    pub failed: u64,
+    pub suite_timeouts: u64,
+}
+
+/// What one iteration proves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Passed,
+    /// At least one real test failure.
+    Failed,
+    /// Only suite timeouts: a hang, not a proven failure.
+    SuiteTimeout,
+    /// No report, or reports with no executed test case.
+    NoTests,
+    /// Gradle failed although its reports show no failure (a later task, a crash).
+    BuildFailed(Ended),
+    /// The invocation ran past its time limit and was stopped.
+    TimedOut,
+    Interrupted,
+    /// The runner itself failed (Gradle not found, a file not writable): the
+    /// batch did not start or broke off.
+    RunnerError(String),
+}
+
+impl Verdict {
+    /// Judges an iteration from how Gradle ended and, when known, what its
+    /// reports say. Without counts a non-zero exit with reports is a failure,
+    /// as in the reference script.
+    pub fn of(it: &Iteration, counts: Option<Counts>) -> Verdict {
+        match (&it.ended, counts) {
+            (Ended::Interrupted, _) => Verdict::Interrupted,
+            (Ended::TimedOut, _) => Verdict::TimedOut,
+            _ if it.no_reports() => Verdict::NoTests,
+            (_, Some(c)) if c.failed > 0 => Verdict::Failed,
+            (_, Some(c)) if c.suite_timeouts > 0 => Verdict::SuiteTimeout,
+            (_, Some(c)) if c.executed == 0 => Verdict::NoTests,
+            (ended, _) if ended.success() => Verdict::Passed,
+            (_, None) => Verdict::Failed,
+            (ended, Some(_)) => Verdict::BuildFailed(ended.clone()),
+        }
+    }
+
+    /// A few words for the iteration's status line.
+    pub fn describe(&self) -> String {
+        match self {
+            Verdict::Passed => "passed".into(),
+            Verdict::Failed => "failed".into(),
+            Verdict::SuiteTimeout => "suite timeout".into(),
+            Verdict::NoTests => "no tests executed".into(),
+            Verdict::BuildFailed(Ended::Exited(code)) => format!("build failed (exit {code})"),
+            Verdict::BuildFailed(Ended::Signalled(sig)) => {
+                format!("build failed (killed by signal {sig})")
+            }
+            Verdict::BuildFailed(_) => "build failed".into(),
+            Verdict::TimedOut => "timed out".into(),
+            Verdict::Interrupted => "interrupted".into(),
+            Verdict::RunnerError(why) => format!("could not run: {why}"),
+        }
+    }
+}
+
+/// The exit status of a run made of these verdicts. Precedence: interrupted
+/// (130), then a real failure (1: flakiness is proven whatever else went
+/// wrong), then anything that is not a clean pass (3: no trustworthy verdict:
+/// no tests, timeouts, build failures), then 0.
+pub fn exit_of<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Exit {
+    let mut exit = Exit::Clean;
+    for v in verdicts {
+        let this = match v {
+            Verdict::Interrupted => return Exit::Interrupted,
+            Verdict::Failed => Exit::TestFailures,
+            Verdict::Passed => Exit::Clean,
+            _ => Exit::Infra,
+        };
+        if this == Exit::TestFailures || exit == Exit::Clean {
+            exit = this;
+        }
+    }
+    exit
+}
+
+/// Fails when `dest/flakiness-iters` already holds iteration folders: a new
+/// loop would mix its results with an earlier run's (or overwrite them).
+pub fn check_fresh(dest: &Path) -> Result<()> {
+    let dir = dest.join(ITERS_DIR);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(());
+    };
+    let earlier = entries
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with("iter-"));
+    if earlier {
+        return Err(Error::input(
+            dir.display().to_string(),
+            "holds the iterations of an earlier run; move or delete it first, so that runs \
+             are never mixed",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the loop, stopping early when an iteration times out or the user
+/// interrupts.
+pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration>> {
+    let mut done = Vec::new();
+    for index in 1..=spec.times {
+        if process::interrupted() {
+            break;
+        }
+        let since = now_on_disk(spec.dest)?;
+        announce(spec, index)?;
+        observer.started(index);
+        let run = process::run(spec.argv, spec.project_dir, spec.output, spec.timeout)?;
+        let dir = spec.dest.join(ITERS_DIR).join(format!("iter-{index}"));
+        let reports = relocate(spec.project_dir, since, &dir)?;
+        let it = Iteration {
+            index,
+            ended: run.ended,
+            elapsed: run.elapsed,
+            dir,
+            reports,
+            leftovers: run.leftovers,
+        };
+        observer.ended(&it);
+        let stop = matches!(it.ended, Ended::TimedOut | Ended::Interrupted);
+        done.push(it);
+        if stop {
+            break;
+        }
+    }
+    Ok(done)
+}
+
+/// `--- Iteration i/N` (a Buildkite log section when inherited) and the command.
+fn announce(spec: &Loop<'_>, index: u32) -> Result<()> {
+    let line = format!(
+        "--- Iteration {index}/{}\n>>> {}\n",
+        spec.times,
+        spec.argv.join(" ")
+    );
+    match spec.output {
+        Output::Inherit => {
+            print!("{line}");
+            std::io::stdout()
+                .flush()
+                .map_err(|e| Error::io("stdout", e))
+        }
+        Output::Log(mut log) | Output::Tee(mut log) => log
+            .write_all(line.as_bytes())
+            .map_err(|e| Error::io("log file", e)),
+    }
+}
+
+/// The file system's current time, read back from a file we touch in `dir`, so
+/// that it compares exactly with the mtimes Gradle's files will get.
+fn now_on_disk(dir: &Path) -> Result<SystemTime> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let marker = dir.join(format!(".gradle-flaky-marker-{}", std::process::id()));
+    let time = File::create(&marker)
+        .and_then(|f| f.metadata())
+        .and_then(|m| m.modified())
+        .map_err(|e| Error::io(&marker, e))?;
+    let _ = std::fs::remove_file(&marker);
+    Ok(time)
+}
+
+/// Moves every report under `root` modified at or after `since` to the same
+/// relative path under `to`. Returns the moved paths, relative, sorted.
+pub fn relocate(root: &Path, since: SystemTime, to: &Path) -> Result<Vec<PathBuf>> {
+    let mut moved = Vec::new();
+    for rel in new_reports(root, since) {
+        let target = free_name(&to.join(&rel));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        move_file(&root.join(&rel), &target)?;
+        moved.push(target.strip_prefix(to).unwrap_or(&rel).to_path_buf());
+    }
+    Ok(moved)
+}
+
+/// Reports under `root` (found as the analyzer finds them) modified at or
+/// after `since`, relative to `root`, sorted; kept iterations excluded.
+fn new_reports(root: &Path, since: SystemTime) -> Vec<PathBuf> {
+    crate::analyze::discover::find_reports(root)
+        .into_iter()
+        .filter_map(|path| {
+            let rel = path.strip_prefix(root).ok()?.to_path_buf();
+            let kept = rel.components().any(|c| c.as_os_str() == ITERS_DIR);
+            let fresh = std::fs::symlink_metadata(&path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= since);
+            (fresh && !kept).then_some(rel)
+        })
+        .collect()
+}
+
+/// `path`, or `path` with `-2`, `-3`... before `.xml` when it exists: a kept
+/// report is never overwritten.
+fn free_name(path: &Path) -> PathBuf {
+    if !path.exists() {
+        return path.to_path_buf();
+    }
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    (2..)
+        .map(|n| path.with_file_name(format!("{stem}-{n}.xml")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// A rename; a copy that keeps the mtime, then a delete, across file systems.
+fn move_file(from: &Path, to: &Path) -> Result<()> {
+    if std::fs::rename(from, to).is_ok() {
+        return Ok(());
+    }
+    let mtime = std::fs::metadata(from)
+        .and_then(|m| m.modified())
+        .map_err(|e| Error::io(from, e))?;
+    std::fs::copy(from, to).map_err(|e| Error::io(to, e))?;
+    File::options()
+        .write(true)
+        .open(to)
+        .and_then(|f| f.set_modified(mtime))
+        .map_err(|e| Error::io(to, e))?;
+    std::fs::remove_file(from).map_err(|e| Error::io(from, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn write(root: &Path, rel: &str, age: Option<Duration>) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "<testsuite/>").unwrap();
+        if let Some(age) = age {
+            let f = File::options().write(true).open(&p).unwrap();
+            f.set_modified(SystemTime::now() - age).unwrap();
+        }
+    }
+
+    /// Every file under `root`, relative, sorted.
+    fn files(root: &Path) -> Vec<String> {
+        fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                if e.path().is_dir() {
+                    walk(&e.path(), root, out);
+                } else {
+                    let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
+                    out.push(rel.to_string_lossy().into_owned());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(root, root, &mut out);
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn relocation_moves_only_new_reports_of_test_results() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let day = Duration::from_secs(86_400);
+        write(
+            root,
+            "old/build/test-results/test/TEST-a.Old.xml",
+            Some(day),
+        );
+        let since = now_on_disk(root).unwrap();
+        write(root, "p/build/test-results/test/TEST-a.B.xml", None);
+        write(
+            root,
+            "p/q/build/test-results/javaRestTest/TEST-a.C.xml",
+            None,
+        );
+        write(root, "p/build/test-results/test/binary/results.bin", None);
+        write(root, "p/build/test-results/test/other.xml", None);
+        write(root, "p/build/reports/TEST-a.D.xml", None);
+        write(root, ".gradle/build/test-results/t/TEST-a.E.xml", None);
+        write(
+            root,
+            "flakiness-iters/iter-1/p/build/test-results/test/TEST-a.F.xml",
+            None,
+        );
+        let to = root.join("flakiness-iters/iter-2");
+        let moved = relocate(root, since, &to).unwrap();
+        assert_eq!(
+            moved,
+            vec![
+                PathBuf::from("p/build/test-results/test/TEST-a.B.xml"),
+                PathBuf::from("p/q/build/test-results/javaRestTest/TEST-a.C.xml"),
+            ]
+        );
+        assert_eq!(
+            files(root),
+            vec![
+                ".gradle/build/test-results/t/TEST-a.E.xml",
+                "flakiness-iters/iter-1/p/build/test-results/test/TEST-a.F.xml",
+                "flakiness-iters/iter-2/p/build/test-results/test/TEST-a.B.xml",
+                "flakiness-iters/iter-2/p/q/build/test-results/javaRestTest/TEST-a.C.xml",
+                "old/build/test-results/test/TEST-a.Old.xml",
+                "p/build/reports/TEST-a.D.xml",
+                "p/build/test-results/test/binary/results.bin",
+                "p/build/test-results/test/other.xml",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_kept_report_is_never_overwritten() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("project");
+        let to = tmp.path().join("kept");
+        write(&to, "p/build/test-results/test/TEST-a.B.xml", None);
+        let since = now_on_disk(&root).unwrap();
+        write(&root, "p/build/test-results/test/TEST-a.B.xml", None);
+        let moved = relocate(&root, since, &to).unwrap();
+        assert_eq!(
+            moved,
+            vec![PathBuf::from("p/build/test-results/test/TEST-a.B-2.xml")]
+        );
+        assert_eq!(files(&to).len(), 2);
+    }
+
+    #[test]
+    fn a_folder_with_earlier_iterations_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(check_fresh(tmp.path()).is_ok());
+        std::fs::create_dir_all(tmp.path().join("flakiness-iters/other")).unwrap();
+        assert!(check_fresh(tmp.path()).is_ok());
+        std::fs::create_dir_all(tmp.path().join("flakiness-iters/iter-1")).unwrap();
+        let err = check_fresh(tmp.path()).unwrap_err();
+        assert_eq!(err.exit(), crate::Exit::Usage);
+        assert!(err.to_string().contains("earlier run"), "{err}");
+    }
+
+    fn iteration(ended: Ended, reports: usize) -> Iteration {
+        Iteration {
+            index: 1,
+            ended,
+            elapsed: Duration::ZERO,
+            dir: PathBuf::from("iter-1"),
+            reports: vec![PathBuf::from("TEST-a.xml"); reports],
+            leftovers: 0,
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_reports_before_exit_codes() {
+        let counts = |executed, failed, suite_timeouts| {
+            Some(Counts {
+                executed,
+                failed,
+                suite_timeouts,
+            })
+        };
+        let ok = Ended::Exited(0);
+        let bad = Ended::Exited(1);
+        let cases = [
+            (iteration(ok.clone(), 1), counts(5, 0, 0), Verdict::Passed),
+            (iteration(ok.clone(), 1), None, Verdict::Passed),
+            (iteration(bad.clone(), 1), None, Verdict::Failed),
+            (iteration(bad.clone(), 1), counts(5, 2, 1), Verdict::Failed),
+            (
+                iteration(bad.clone(), 1),
+                counts(5, 0, 1),
+                Verdict::SuiteTimeout,
+            ),
+            (
+                iteration(bad.clone(), 1),
+                counts(5, 0, 0),
+                Verdict::BuildFailed(bad.clone()),
+            ),
+            (iteration(bad.clone(), 0), None, Verdict::NoTests),
+            (iteration(ok.clone(), 0), None, Verdict::NoTests),
+            (iteration(ok.clone(), 1), counts(0, 0, 0), Verdict::NoTests),
+            (
+                iteration(Ended::TimedOut, 1),
+                counts(5, 1, 0),
+                Verdict::TimedOut,
+            ),
+            (iteration(Ended::Interrupted, 0), None, Verdict::Interrupted),
+        ];
+        for (it, c, want) in cases {
+            assert_eq!(Verdict::of(&it, c), want, "{:?} {c:?}", it.ended);
+        }
+    }
+
+    #[test]
+    fn a_real_failure_outranks_infrastructure_but_not_an_interrupt() {
+        use Verdict::*;
+        assert_eq!(exit_of(&[]), Exit::Clean);
+        assert_eq!(exit_of(&[Passed, Passed]), Exit::Clean);
+        assert_eq!(exit_of(&[Passed, NoTests]), Exit::Infra);
+        assert_eq!(exit_of(&[TimedOut, Failed, NoTests]), Exit::TestFailures);
+        assert_eq!(exit_of(&[SuiteTimeout, Passed]), Exit::Infra);
+        assert_eq!(exit_of(&[Failed, Interrupted]), Exit::Interrupted);
+    }
+
+    #[test]
+    fn a_loop_keeps_every_iteration() {
+        crate::run::process::supervise();
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        // A stand-in for Gradle that writes one report per run, as a Test task does.
+        let script = "mkdir -p p/build/test-results/t && echo '<testsuite/>' > p/build/test-results/t/TEST-a.B.xml";
+        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
+        struct Seen<'a>(&'a mut Vec<u32>);
+        impl Observer for Seen<'_> {
+            fn ended(&mut self, it: &Iteration) {
+                self.0.push(it.index);
+            }
+        }
+        let logs = tempfile::tempdir().unwrap();
+        let log = File::create(logs.path().join("log")).unwrap();
+        let mut seen = Vec::new();
+        let its = run(
+            &Loop {
+                argv: &argv,
+                project_dir: root,
+                dest: root,
+                times: 3,
+                timeout: None,
+                output: Output::Log(&log),
+            },
+            &mut Seen(&mut seen),
+        )
+        .unwrap();
+        assert_eq!(seen, vec![1, 2, 3]);
+        assert!(its.iter().all(|it| it.ended.success() && !it.no_reports()));
+        assert_eq!(
+            files(root),
+            vec![
+                "flakiness-iters/iter-1/p/build/test-results/t/TEST-a.B.xml",
+                "flakiness-iters/iter-2/p/build/test-results/t/TEST-a.B.xml",
+                "flakiness-iters/iter-3/p/build/test-results/t/TEST-a.B.xml",
+            ]
+        );
+        let log = std::fs::read_to_string(logs.path().join("log")).unwrap();
+        assert!(log.starts_with("--- Iteration 1/3\n>>> sh -c "), "{log}");
+        assert!(log.contains("--- Iteration 3/3\n"), "{log}");
+    }
+}

@@ -5,164 +5,62 @@
 //! a test JVM left a heap dump, go to `flakiness-status/status-<jobId>.json` for
 //! the final analyze step.
 //!
-//! The command runs in its own process group so a timeout or a forwarded cancel
-//! reaches every process it started. Under a terminal (Buildkite runs jobs in a
-//! PTY) that group is made the terminal's foreground group, as `timeout
-//! --foreground` keeps it in the reference: Gradle touching the terminal from a
-//! background group would be stopped by SIGTTOU and hang.
+//! The command runs as `run::process` runs every Gradle invocation: stdin from
+//! /dev/null (a prompt cannot stop it, as a terminal read once hung the
+//! reference's Gradle), and every process it started, a Gradle daemon's test
+//! workers included, stopped at the timeout or when the wrapper itself is
+//! cancelled (SIGTERM/SIGINT, forwarded).
 
+use crate::run::process::{self, Ended, Output};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
-
-/// Grace between SIGTERM and SIGKILL when the inner timeout expires (GNU `timeout --kill-after=30s`).
-pub const KILL_AFTER: Duration = Duration::from_secs(30);
-
-/// Grace between forwarding a cancel and SIGKILL; shorter than the agent's default
-/// `cancel-grace-period` (10 s) so the status file is still written.
-pub const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// The rc GNU `timeout` reports when the command had to be stopped.
 pub const RC_TIMEOUT: i32 = 124;
-
-const POLL: Duration = Duration::from_millis(50);
 
 /// How a supervised command ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finished {
     /// Exit code; `128 + signal` when a signal ended it; 124 when the timeout
-    /// stopped it, 137 when that took SIGKILL (as GNU `timeout`).
+    /// stopped it; 127 when it could not start.
     pub rc: i32,
     pub duration: Duration,
     /// The inner timeout expired.
     pub timed_out: bool,
-    /// The wrapper received SIGTERM or SIGINT and forwarded it.
+    /// The wrapper received SIGTERM or SIGINT and stopped the command.
     pub cancelled: bool,
 }
 
-/// Runs `argv` (no shell) in `dir`, in its own process group, until it exits,
-/// `timeout` expires, or SIGTERM/SIGINT arrive (forwarded to the group).
-/// A command that cannot start ends with rc 127 (not found) or 126, like a shell.
+/// Runs `argv` (no shell) in `dir` until it exits, `timeout` expires, or the
+/// wrapper is cancelled; in the last two cases every process it started is
+/// stopped (SIGTERM, then SIGKILL).
 pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> Finished {
-    let signal = Arc::new(AtomicUsize::new(0));
-    for sig in [libc::SIGTERM, libc::SIGINT] {
-        // Registration only fails for forbidden signals, which these are not.
-        let _ = signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize);
-    }
-    let start = Instant::now();
-    let mut child = match spawn(argv, dir) {
-        Ok(child) => child,
-        Err(e) => {
-            eprintln!("gradle-flaky: cannot run `{}`: {e}", argv[0]);
-            let rc = if e.kind() == std::io::ErrorKind::NotFound {
-                127
-            } else {
-                126
-            };
-            return Finished {
-                rc,
-                duration: start.elapsed(),
-                timed_out: false,
-                cancelled: false,
-            };
-        }
-    };
-    let pgid = child.id() as libc::pid_t;
-    let deadline = timeout.map(|t| start + t);
-    let mut kill_at: Option<Instant> = None;
-    let (mut timed_out, mut cancelled, mut killed) = (false, false, false);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => {}
-            Err(_) => break None,
-        }
-        let now = Instant::now();
-        let sig = signal.swap(0, Ordering::SeqCst);
-        if sig != 0 {
-            signal_group(pgid, sig as libc::c_int);
-            cancelled = true;
-            kill_at.get_or_insert(now + CANCEL_GRACE);
-        }
-        if !timed_out && deadline.is_some_and(|d| now >= d) {
-            eprintln!("gradle-flaky: timed out; stopping the command");
-            signal_group(pgid, libc::SIGTERM);
-            timed_out = true;
-            kill_at.get_or_insert(now + KILL_AFTER);
-        }
-        if !killed && kill_at.is_some_and(|k| now >= k) {
-            signal_group(pgid, libc::SIGKILL);
-            killed = true;
-        }
-        std::thread::sleep(POLL);
-    };
-    // Whatever the command left behind in its group goes with it.
-    signal_group(pgid, libc::SIGKILL);
-    take_back_terminal();
-    let rc = match status {
-        _ if timed_out && killed => 128 + libc::SIGKILL,
-        _ if timed_out => RC_TIMEOUT,
-        Some(s) => s.code().or(s.signal().map(|n| 128 + n)).unwrap_or(1),
-        None => 1,
-    };
-    Finished {
+    process::supervise();
+    let started = Instant::now();
+    let finished = |rc, timed_out, cancelled| Finished {
         rc,
-        duration: start.elapsed(),
+        duration: started.elapsed(),
         timed_out,
         cancelled,
-    }
-}
-
-fn spawn(argv: &[String], dir: Option<&Path>) -> std::io::Result<std::process::Child> {
-    let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..]).process_group(0);
-    if let Some(dir) = dir {
-        cmd.current_dir(dir);
-    }
-    if let Some(tty) = foreground_terminal() {
-        // SIGTTOU stays ignored here so taking the terminal back later cannot stop us.
-        unsafe { libc::signal(libc::SIGTTOU, libc::SIG_IGN) };
-        // SAFETY: only async-signal-safe calls between fork and exec. The child
-        // (already in its new group) takes the terminal before the program runs,
-        // then restores the default SIGTTOU it inherited as ignored.
-        unsafe {
-            cmd.pre_exec(move || {
-                libc::tcsetpgrp(tty, libc::getpid());
-                libc::signal(libc::SIGTTOU, libc::SIG_DFL);
-                Ok(())
-            });
+    };
+    let ran = process::run(
+        argv,
+        dir.unwrap_or(Path::new(".")),
+        Output::Inherit,
+        timeout,
+    );
+    match ran.map(|run| run.ended) {
+        Ok(Ended::Exited(code)) => finished(code, false, false),
+        Ok(Ended::Signalled(sig)) => finished(128 + sig, false, false),
+        Ok(Ended::TimedOut) => finished(RC_TIMEOUT, true, false),
+        Ok(Ended::Interrupted) => finished(128 + libc::SIGTERM, false, true),
+        Err(e) => {
+            eprintln!("gradle-flaky: {e}");
+            finished(127, false, false)
         }
     }
-    cmd.spawn()
-}
-
-/// A standard stream that is a terminal whose foreground group is ours.
-fn foreground_terminal() -> Option<libc::c_int> {
-    [0, 1, 2]
-        .into_iter()
-        .find(|&fd| unsafe { libc::isatty(fd) == 1 && libc::tcgetpgrp(fd) == libc::getpgrp() })
-}
-
-fn take_back_terminal() {
-    for fd in [0, 1, 2] {
-        // SAFETY: plain syscalls; SIGTTOU was ignored when the terminal was handed over.
-        unsafe {
-            if libc::isatty(fd) == 1 && libc::tcgetpgrp(fd) != libc::getpgrp() {
-                libc::tcsetpgrp(fd, libc::getpgrp());
-                return;
-            }
-        }
-    }
-}
-
-fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
-    // SAFETY: killpg has no memory effects; ESRCH (group gone) is expected and ignored.
-    unsafe { libc::killpg(pgid, sig) };
 }
 
 /// The status file of one batch job: the reference's fields in its order, then ours.

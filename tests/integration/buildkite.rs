@@ -296,13 +296,13 @@ fn wrap_rejects_a_missing_batch_before_running_anything() {
 }
 
 #[test]
-fn wrap_hands_the_terminal_to_its_command_under_a_pty() {
-    // Buildkite runs jobs in a PTY. A command in a background process group that
-    // touches the terminal is stopped by SIGTTOU (the reference's Gradle hang);
-    // `stty -echo` does exactly that, so it only finishes if it got the terminal.
+fn wrap_never_lets_a_command_wait_for_the_terminal() {
+    // Buildkite runs jobs in a PTY. The reference's Gradle hung until its
+    // timeout reading the terminal from a background process group; the wrapped
+    // command's stdin is /dev/null, so a read ends at once (rc 1, not 124).
     let dir = tempfile::tempdir().unwrap();
     let wrap = format!(
-        "{} buildkite wrap --kind unit --timeout 20s -- stty -echo",
+        "{} buildkite wrap --kind unit --timeout 20s -- sh -c 'read answer'",
         shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky"))
     );
     let mut script = Command::new("script");
@@ -313,8 +313,8 @@ fn wrap_hands_the_terminal_to_its_command_under_a_pty() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let status = read_json(&dir.path().join("flakiness-status/status-local.json"));
     assert_eq!(
-        status["rc"], 0,
-        "stty was stopped (rc 124 = it hung until the timeout)"
+        status["rc"], 1,
+        "the read waited for the terminal until the timeout"
     );
 }
 
@@ -747,4 +747,46 @@ fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
     let note = &bk.calls_of(&["annotate"])[0];
     assert_eq!(note.argv[2], "warning");
     assert!(note.stdin.contains("failed to compile"), "{}", note.stdin);
+}
+
+#[test]
+fn pr_outside_buildkite_runs_the_branch_tests_here() {
+    let repo = fixture_copy();
+    let dir = repo.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "fixture"]);
+    git(dir, &["checkout", "-qb", "pr"]);
+    let test = dir.join("server/src/test/java/org/elasticsearch/common/StringsTests.java");
+    let source = std::fs::read_to_string(&test).unwrap();
+    std::fs::write(&test, format!("{source}// changed on the branch\n")).unwrap();
+    git(dir, &["commit", "-qam", "branch"]);
+    let out = run(gradle_flaky()
+        .current_dir(dir)
+        .env("FLAKINESS_GRADLE", "gradle --offline")
+        .args([
+            "pr",
+            "--base",
+            "main",
+            "--unit-iters",
+            "2",
+            "--format",
+            "json",
+        ]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let classes: Vec<&str> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["class"].as_str())
+        .collect();
+    assert!(
+        !classes.is_empty()
+            && classes
+                .iter()
+                .all(|c| *c == "org.elasticsearch.common.StringsTests"),
+        "{classes:?}"
+    );
+    assert_eq!(report["summary"]["failed"], 0);
 }

@@ -1,1 +1,549 @@
-//! Integration tests: run.
+//! Integration tests: running Gradle for real on the fixture build: `repeat`,
+//! the runner core with hand-built commands, and `local` end to end.
+
+use crate::common::{fixture_copy, gradle_flaky, run, text};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+/// Every file under `root`, relative, sorted.
+fn files_under(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, root, out);
+            } else {
+                out.push(p.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort();
+    out
+}
+
+fn testcases(xml: &Path) -> usize {
+    std::fs::read_to_string(xml)
+        .unwrap()
+        .matches("<testcase ")
+        .count()
+}
+
+/// Processes whose environment holds `marker` (every process of a build we
+/// start inherits it: the client, a single-use daemon, test workers).
+fn processes_with(marker: &str) -> Vec<String> {
+    let needle = format!("GRADLE_FLAKY_TEST_MARKER={marker}");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
+        let has = env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes());
+        if has {
+            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            found.push(format!(
+                "{}: {}",
+                e.file_name().to_string_lossy(),
+                String::from_utf8_lossy(&cmd).replace('\0', " ")
+            ));
+        }
+    }
+    found
+}
+
+/// Makes Gradle fork a single-use daemon under `--no-daemon` (the JVM
+/// arguments differ from the client's), as Elasticsearch's gradle.properties
+/// would: that daemon calls setsid, a hard case for stopping a build.
+fn force_single_use_daemon(build: &Path) {
+    std::fs::write(
+        build.join("gradle.properties"),
+        "org.gradle.jvmargs=-Xmx400m\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn repeat_keeps_every_iteration_and_never_counts_a_run_without_tests() {
+    let build = fixture_copy();
+    let repeat = |times: &str, gradle_args: &[&str]| {
+        let out = run(gradle_flaky()
+            .args(["--project-dir"])
+            .arg(build.path())
+            .args([
+                "repeat",
+                "--times",
+                times,
+                "--",
+                "gradle",
+                "--offline",
+                "-q",
+            ])
+            .args(gradle_args));
+        (out.status.code(), text(&out))
+    };
+    let suite = "-Dtests.rest.suite=painless/10_basic";
+
+    // A --tests filter that matches nothing: Gradle 4.4.1 fails without XML.
+    let (code, out) = repeat("1", &[":server:test", "--tests", "org.nope.NoSuchTests"]);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("Iteration 1/1: no tests executed"), "{out}");
+    assert!(out.contains("Results: 0/1 passed, 1 failed"), "{out}");
+
+    // A task already run by hand is UP-TO-DATE when nothing forces it: Gradle
+    // writes no XML, and the report left by the earlier build is not taken.
+    let by_hand = run(std::process::Command::new("gradle")
+        .args([
+            "--no-daemon",
+            "--offline",
+            "-q",
+            ":modules:lang-painless:yamlRestTest",
+            suite,
+        ])
+        .current_dir(build.path()));
+    assert!(by_hand.status.success(), "{}", text(&by_hand));
+    let (code, out) = repeat("1", &[":modules:lang-painless:yamlRestTest", suite]);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("Iteration 1/1: no tests executed"), "{out}");
+    assert!(!build.path().join("flakiness-iters/iter-1").exists());
+
+    let (code, out) = repeat(
+        "3",
+        &[
+            ":modules:lang-painless:cleanYamlRestTest",
+            ":modules:lang-painless:yamlRestTest",
+            suite,
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("--- Iteration 3/3"), "{out}");
+    assert!(out.contains("Results: 3/3 passed, 0 failed"), "{out}");
+    let report = "modules/lang-painless/build/test-results/yamlRestTest/\
+                  TEST-org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.xml";
+    let kept = files_under(&build.path().join("flakiness-iters"));
+    assert_eq!(
+        kept,
+        (1..=3)
+            .map(|i| format!("iter-{i}/{report}"))
+            .collect::<Vec<_>>()
+    );
+    for k in &kept {
+        let xml = build.path().join("flakiness-iters").join(k);
+        assert_eq!(testcases(&xml), 3, "the three sections of 10_basic in {k}");
+    }
+    assert!(
+        !build.path().join(report).exists(),
+        "the live report is moved, not copied"
+    );
+
+    // Results of an earlier loop are never mixed with a new one.
+    let (code, out) = repeat("1", &[":server:test"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("earlier run"), "{out}");
+}
+
+/// `gradle-flaky local ARGS -- --offline EXTRA` in `build`.
+fn local(build: &Path, args: &[&str], extra: &[&str]) -> Output {
+    run(&mut local_command(build, args, extra))
+}
+
+fn local_command(build: &Path, args: &[&str], extra: &[&str]) -> std::process::Command {
+    let mut cmd = gradle_flaky();
+    cmd.arg("--project-dir")
+        .arg(build)
+        .arg("local")
+        .args(args)
+        .args(["--", "--offline"])
+        .args(extra);
+    cmd
+}
+
+fn json_report(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// The report row of `class`/`method`.
+fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
+    report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["class"] == class && t["method"] == method)
+        .unwrap_or_else(|| panic!("no row {class}#{method} in {report:#}"))
+}
+
+/// The run folders `local` created in `build`, oldest first.
+fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(build.join(".gradle/gradle-flaky/runs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// (a) a known flake at --iters 40 is proven, and (d) a second run counts
+/// only itself.
+#[test]
+fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
+    let build = fixture_copy();
+    let class = "org.elasticsearch.flaky.AssertionFlakyTests";
+    for attempt in 1..=2 {
+        let out = local(
+            build.path(),
+            &["--iters", "40", "--format", "json", class],
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "run {attempt}: {}", text(&out));
+        let report = json_report(&out);
+        let flaky = row(&report, class, "testFlakyAssertion");
+        assert_eq!(flaky["runs"], 40, "run {attempt}: {flaky:#}");
+        assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
+        assert!(flaky["passes"].as_u64().unwrap() > 0, "{flaky:#}");
+        assert_eq!(row(&report, class, "testStableAddition")["runs"], 40);
+        assert!(report["summary"]["flakyTests"].as_u64().unwrap() >= 1);
+        assert_eq!(report["summary"]["executions"], 120, "3 methods x 40");
+        assert_eq!(report["files"]["read"], 1);
+    }
+    assert_eq!(run_dirs(build.path()).len(), 2, "one folder per run");
+}
+
+/// (b) a stable class is clean, with what its clean runs prove.
+#[test]
+fn local_reports_a_stable_class_clean_with_its_bound() {
+    let build = fixture_copy();
+    let scratch = tempfile::tempdir().unwrap();
+    let (md, junit) = (scratch.path().join("r.md"), scratch.path().join("r.xml"));
+    let out = local(
+        build.path(),
+        &[
+            "--iters",
+            "20",
+            "--report",
+            md.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+            "org.elasticsearch.common.StringsTests",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for method in ["testHasText", "testCapitalize", "testOutput"] {
+        // One-sided 95% bound of 0 failures in 20: 1 - 0.05^(1/20) = 13.9%.
+        let line = format!(
+            "`org.elasticsearch.common.StringsTests.{method}`: 0/20 \u{21d2} failure rate < 13.9% at 95%"
+        );
+        assert!(stdout.contains(&line), "{line} in {stdout}");
+    }
+    assert_eq!(std::fs::read_to_string(&md).unwrap(), stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(">>> [1/1] unit tests (log: "), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b'),
+        "no progress display or colour when stderr is not a terminal: {stderr}"
+    );
+
+    // A named test that does not exist stops everything before any run.
+    let out = local(build.path(), &["org.nope.NoSuchTests"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not run: org.nope.NoSuchTests"), "{stderr}");
+    assert_eq!(run_dirs(build.path()).len(), 1, "no run folder for it");
+    let merged = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(merged.matches("<testcase ").count(), 3, "{merged}");
+    assert!(!stdout.contains("Partial"), "{stdout}");
+}
+
+/// (c) REST batches loop natively and keep every iteration, and (e) a Test task
+/// that Gradle would find UP-TO-DATE still runs in every iteration.
+#[test]
+fn local_loops_rest_batches_and_keeps_every_iteration() {
+    let build = fixture_copy();
+    let suite =
+        "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test/painless/10_basic.yml";
+    let java = "org.elasticsearch.test.apmintegration.TracesApmIT";
+    // Run both test tasks by hand first, with the same inputs as the planned
+    // commands: unforced, Gradle would now skip them as UP-TO-DATE.
+    for args in [
+        &[
+            ":modules:lang-painless:yamlRestTest",
+            "-Dtests.rest.suite=painless/10_basic",
+        ][..],
+        &[
+            ":test:external-modules:test-apm-integration:javaRestTest",
+            "--tests",
+            java,
+        ][..],
+    ] {
+        let by_hand = run(std::process::Command::new("gradle")
+            .args(["--no-daemon", "--offline", "-q"])
+            .args(args)
+            .current_dir(build.path()));
+        assert!(by_hand.status.success(), "{}", text(&by_hand));
+    }
+    read_layout_first(build.path());
+    let marker = format!("rest-{}", std::process::id());
+    let out = run(local_command(
+        build.path(),
+        &["--rest-iters", "3", "--format", "json", suite, java],
+        &[],
+    )
+    .env("GRADLE_FLAKY_TEST_MARKER", &marker));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let left = processes_with(&marker);
+    assert!(
+        left.is_empty(),
+        "the private daemon outlived the run: {left:#?}"
+    );
+    let report = json_report(&out);
+    let yaml_runner = "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT";
+    for section in [
+        "Basic painless script",
+        "Script with params",
+        "Script returning null",
+    ] {
+        let method = format!("test {{yaml=painless/10_basic/{section}}}");
+        assert_eq!(row(&report, yaml_runner, &method)["runs"], 3);
+    }
+    assert_eq!(row(&report, java, "testTracesExported")["runs"], 3);
+    assert_eq!(report["summary"]["executions"], 3 * (3 + 1));
+
+    let runs = run_dirs(build.path());
+    let kept = files_under(&runs[0]);
+    let reports: Vec<&String> = kept.iter().filter(|f| f.ends_with(".xml")).collect();
+    let expected: Vec<String> = [
+        ("batch-1", "test/external-modules/apm-integration/build/test-results/javaRestTest/TEST-org.elasticsearch.test.apmintegration.TracesApmIT.xml"),
+        ("batch-2", "modules/lang-painless/build/test-results/yamlRestTest/TEST-org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.xml"),
+    ]
+    .iter()
+    .flat_map(|(batch, path)| (1..=3).map(move |i| format!("{batch}/flakiness-iters/iter-{i}/{path}")))
+    .collect();
+    assert_eq!(reports, expected.iter().collect::<Vec<_>>());
+    assert!(kept.contains(&"batch-1.log".to_string()), "{kept:?}");
+    let logs: Vec<String> = ["batch-1.log", "batch-2.log"]
+        .iter()
+        .map(|l| std::fs::read_to_string(runs[0].join(l)).unwrap())
+        .collect();
+    assert_eq!(logs[1].matches("--- Iteration ").count(), 3, "{}", logs[1]);
+    let starts: usize = logs
+        .iter()
+        .map(|l| l.matches("Starting a Gradle Daemon").count())
+        .sum();
+    assert_eq!(
+        starts, 1,
+        "one private daemon, warm for all six invocations"
+    );
+}
+
+/// (e) a filter that matches no test and (f) a suite timeout: neither is a
+/// pass nor a real failure; both give exit 3, each named for what it is.
+/// With --verbose, Gradle's output goes to stderr and stdout stays the report.
+#[test]
+fn local_without_a_verdict_exits_3_naming_why() {
+    let build = fixture_copy();
+    let out = local(
+        build.path(),
+        &[
+            "--verbose",
+            "--iters",
+            "3",
+            "--suite-timeout",
+            "2s",
+            "--format",
+            "json",
+            "org.elasticsearch.common.StringsTests#testNoSuchMethod",
+            "org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests",
+        ],
+        // Every execution of testSometimesSlow sleeps 3 s: past the 2 s suite timeout.
+        &["-Dtests.fixture.probability=1"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "batch 1 (unit tests): no tests executed: the --tests filter matched no test"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("batch 2 (slowTest tests): suite timeout"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("> No tests found for given includes"),
+        "--verbose streams Gradle's output to stderr: {stderr}"
+    );
+    let report = json_report(&out);
+    assert_eq!(
+        report["summary"]["failed"], 0,
+        "a timeout is not a real failure"
+    );
+    assert!(
+        report["summary"]["suiteTimeouts"].as_u64().unwrap() > 0,
+        "{report:#}"
+    );
+}
+
+/// A test class that sleeps ten minutes, added to the private copy of the build.
+fn add_hanging_test(build: &Path) {
+    let dir = build.join("server/src/test/java/org/elasticsearch");
+    std::fs::write(
+        dir.join("HangTests.java"),
+        "package org.elasticsearch;\n\
+         import org.elasticsearch.test.ESTestCase;\n\
+         import org.junit.Test;\n\
+         public class HangTests extends ESTestCase {\n\
+         @Test public void testHang() throws Exception { Thread.sleep(600_000); }\n}\n",
+    )
+    .unwrap();
+}
+
+/// Reads the layout now, so that the marked `local` run that follows starts no
+/// Gradle but its batches (reading the layout may leave a shared Gradle daemon
+/// running, which would carry the marker). Without a daemon: this build's
+/// JVM arguments may be its own, and no daemon of them should outlive the test.
+fn read_layout_first(build: &Path) {
+    let out = run(gradle_flaky()
+        .env("GRADLE_OPTS", "-Dorg.gradle.daemon=false")
+        .arg("--project-dir")
+        .arg(build)
+        .arg("layout"));
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// (g) a batch past --batch-timeout is stopped with every process of its build
+/// (here the private daemon, in a session of its own, and its test worker),
+/// reported as timed out, and the next batch still runs.
+#[test]
+fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
+    let build = fixture_copy();
+    add_hanging_test(build.path());
+    read_layout_first(build.path());
+    let marker = format!("batch-timeout-{}", std::process::id());
+    let out = run(gradle_flaky()
+        .env("GRADLE_FLAKY_TEST_MARKER", &marker)
+        .arg("--project-dir")
+        .arg(build.path())
+        .args([
+            "local",
+            "--iters",
+            "5",
+            "--cap",
+            "unit=1",
+            "--batch-timeout",
+            "40s",
+        ])
+        .args(["--format", "json"])
+        .args([
+            "org.elasticsearch.HangTests",
+            "org.elasticsearch.common.StringsTests",
+        ])
+        .args(["--", "--offline"]));
+    let left = processes_with(&marker);
+    assert!(
+        left.is_empty(),
+        "processes of the batches survived: {left:#?}"
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("batch 1 (unit tests): timed out (limit 40s); its processes were stopped"),
+        "{stderr}"
+    );
+    let report = json_report(&out);
+    assert_eq!(
+        row(
+            &report,
+            "org.elasticsearch.common.StringsTests",
+            "testHasText"
+        )["runs"],
+        5,
+        "the batch after the timeout ran"
+    );
+    let runs = run_dirs(build.path());
+    let log = std::fs::read_to_string(runs[0].join("batch-1.log")).unwrap();
+    assert!(
+        log.contains("Starting a Gradle Daemon"),
+        "the build ran in a daemon: {log}"
+    );
+}
+
+/// Waits (up to two minutes) until `ready` holds and a test worker of the
+/// build marked `marker` runs.
+fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
+    for _ in 0..600 {
+        let worker = || {
+            processes_with(marker)
+                .iter()
+                .any(|p| p.contains("GradleWorkerMain"))
+        };
+        if ready() && worker() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    panic!("no test worker started: {:#?}", processes_with(marker));
+}
+
+/// Ctrl-C stops the whole build (here run with --no-daemon, so in a
+/// single-use daemon that calls setsid, and its test worker), then the report
+/// of what ran is printed, marked partial, and the exit code is 130.
+#[test]
+fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
+    let build = fixture_copy();
+    force_single_use_daemon(build.path());
+    add_hanging_test(build.path());
+    read_layout_first(build.path());
+    let marker = format!("ctrl-c-{}", std::process::id());
+    let child = gradle_flaky()
+        .env("GRADLE_FLAKY_TEST_MARKER", &marker)
+        .arg("--project-dir")
+        .arg(build.path())
+        .args([
+            "local", "--iters", "5", "--cap", "unit=1", "--format", "json",
+        ])
+        .args([
+            "org.elasticsearch.common.StringsTests",
+            "org.elasticsearch.HangTests",
+        ])
+        .args(["--", "--offline", "--no-daemon"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt the second batch, the hanging one.
+    let runs = build.path().join(".gradle/gradle-flaky/runs");
+    wait_for_test_worker(&marker, || {
+        std::fs::read_dir(&runs)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|run| run.path().join("batch-2.log").exists())
+    });
+    // SAFETY: kill(2) on the pid of our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let left = processes_with(&marker);
+    assert!(
+        left.is_empty(),
+        "processes of the build survived: {left:#?}"
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let report = json_report(&out);
+    assert_eq!(report["partial"], true);
+    let first = row(
+        &report,
+        "org.elasticsearch.common.StringsTests",
+        "testHasText",
+    );
+    assert_eq!(first["runs"], 5, "the batch that ran before is counted");
+    let log = std::fs::read_to_string(run_dirs(build.path())[0].join("batch-2.log")).unwrap();
+    assert!(
+        log.contains("a new JVM will be forked"),
+        "the hard case (a single-use daemon) was exercised: {log}"
+    );
+}

@@ -1,0 +1,80 @@
+//! `gradle-flaky repeat --times N [--timeout D] -- GRADLE ARGS...`: the REST loop
+//! on its own, as the reference's `repeat-rest-test.sh` (output inherited,
+//! `--- Iteration i/N` headers, a final `Results:` line), with every
+//! iteration's reports kept under `flakiness-iters/iter-<i>/`.
+
+use crate::cli::{GlobalArgs, RepeatArgs};
+use crate::domain::format_duration;
+use crate::run::process::{self, Isolation, Output};
+use crate::run::repeat::{self, Iteration, Loop, Verdict};
+use crate::{Error, Exit, Result};
+
+pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
+    let project_dir = global.project_dir.as_path();
+    repeat::check_fresh(project_dir)?;
+    // The private daemon's registry (and logs) last as long as the loop.
+    let registry = tempfile::Builder::new()
+        .prefix("gradle-flaky-daemon-")
+        .tempdir()
+        .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let argv = Isolation::for_run(args.times, registry.path()).apply(&args.command)?;
+    process::supervise();
+    let spec = Loop {
+        argv: &argv,
+        project_dir,
+        dest: project_dir,
+        times: args.times,
+        timeout: args.timeout,
+        output: Output::Inherit,
+    };
+    let mut printer = Printer {
+        args,
+        verdicts: Vec::new(),
+    };
+    let done = repeat::run(&spec, &mut printer);
+    process::stop_everything();
+    done?;
+    let verdicts = printer.verdicts;
+    let passed = verdicts.iter().filter(|v| **v == Verdict::Passed).count();
+    let ran = verdicts.len();
+    println!("Results: {passed}/{ran} passed, {} failed", ran - passed);
+    Ok(repeat::exit_of(&verdicts))
+}
+
+/// Judges and reports each iteration as it ends.
+struct Printer<'a> {
+    args: &'a RepeatArgs,
+    verdicts: Vec<Verdict>,
+}
+
+impl repeat::Observer for Printer<'_> {
+    fn ended(&mut self, it: &Iteration) {
+        let verdict = Verdict::of(it, super::local::counts(it));
+        println!("{}", status_line(it, &verdict, self.args));
+        self.verdicts.push(verdict);
+    }
+}
+
+fn status_line(it: &Iteration, verdict: &Verdict, args: &RepeatArgs) -> String {
+    let what = match verdict {
+        Verdict::NoTests => {
+            "no tests executed: Gradle wrote no JUnit XML (a --tests filter that matches \
+             nothing, an UP-TO-DATE test task, or a failure before the tests ran)"
+                .to_string()
+        }
+        Verdict::TimedOut => format!(
+            "timed out after {}; its processes were stopped and the loop ended",
+            args.timeout.map(format_duration).unwrap_or_default()
+        ),
+        v => v.describe(),
+    };
+    let kept = match it.reports.len() {
+        0 => String::new(),
+        n => format!(
+            " ({n} report{} kept in {})",
+            if n == 1 { "" } else { "s" },
+            it.dir.display()
+        ),
+    };
+    format!("Iteration {}/{}: {what}{kept}", it.index, args.times)
+}

@@ -207,7 +207,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;buildkite;wrap' {
             [CompletionResult]::new('--status-dir', '--status-dir', [CompletionResultType]::ParameterName, 'Where status-<jobId>.json is written')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The batch''s kind, recorded in the status file')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop the command after DURATION (SIGTERM to its process group, SIGKILL 30s later); rc 124')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (never when NO_COLOR is set or for JSON/shell output)')

@@ -196,7 +196,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;buildkite;wrap'= {
             cand --status-dir 'Where status-<jobId>.json is written'
             cand --kind 'The batch''s kind, recorded in the status file'
-            cand --timeout 'Stop the command after DURATION (SIGTERM to its process group, SIGKILL 30s later); rc 124'
+            cand --timeout 'Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --color 'When to use colour (never when NO_COLOR is set or for JSON/shell output)'

@@ -191,7 +191,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l status-dir -d 'Where status-<jobId>.json is written' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l kind -d 'The batch\'s kind, recorded in the status file' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l timeout -d 'Stop the command after DURATION (SIGTERM to its process group, SIGKILL 30s later); rc 124' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l timeout -d 'Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''

@@ -421,7 +421,7 @@ pub struct WrapArgs {
     #[arg(long, value_name = "KIND", default_value = "")]
     pub kind: String,
 
-    /// Stop the command after DURATION (SIGTERM to its process group, SIGKILL 30s later); rc 124.
+    /// Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124.
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_WRAP_TIMEOUT", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 

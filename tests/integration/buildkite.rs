@@ -4,7 +4,9 @@
 //! (a shell script): it records each call's argv and stdin, keeps artifacts in
 //! a folder and serves `artifact download` from it. Gradle is never mocked.
 
-use crate::common::{copy_tree, fixture_copy, git, gradle_flaky, repo_root, run, text};
+use crate::common::{
+    copy_tree, fixture_copy, fixture_repo, git, gradle_flaky, repo_root, run, text,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -391,21 +393,15 @@ const SUITES: &str = "modules/lang-painless/src/yamlRestTest/resources/rest-api-
 /// runs its JVM out of heap, the slow test, and adds two YAML suites whose
 /// names are hostile to shells.
 fn pr_branch() -> tempfile::TempDir {
-    let repo = fixture_copy();
+    let repo = fixture_repo("pr");
     let dir = repo.path();
-    git(dir, &["init", "-q", "-b", "main"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "fixture"]);
-    git(dir, &["checkout", "-qb", "pr"]);
     for file in [
         "server/src/test/java/org/elasticsearch/flaky/AssertionFlakyTests.java",
         "server/src/test/java/org/elasticsearch/common/StringsTests.java",
         "test/external-modules/esql-heap-attack/src/javaRestTest/java/org/elasticsearch/xpack/esql/heap_attack/HeapAttackIT.java",
         "x-pack/plugin/ml/src/slowTest/java/org/elasticsearch/xpack/ml/slow/SuiteTimeoutTests.java",
     ] {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, format!("{text}// changed on the branch\n")).unwrap();
+        change(dir, file);
     }
     for (suite, section) in [(PWNED_SUITE, "Pwned section"), (ODD_SUITE, "Odd section")] {
         let yaml = format!("\"{section}\":\n  - do: {{}}\n  - match: {{}}\n");
@@ -414,6 +410,13 @@ fn pr_branch() -> tempfile::TempDir {
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-qm", "branch"]);
     repo
+}
+
+/// Changes a source file of the branch (a comment at its end).
+fn change(dir: &Path, file: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}// changed on the branch\n")).unwrap();
 }
 
 /// `gradle-flaky pr` in `dir` as job `job-pr` of a Buildkite build, with small
@@ -448,12 +451,8 @@ fn pr_cmd(bk: &Buildkite, dir: &Path) -> Command {
 #[test]
 fn pr_without_test_changes_says_so_and_uploads_nothing() {
     let bk = Buildkite::new();
-    let repo = fixture_copy();
+    let repo = fixture_repo("docs-only");
     let dir = repo.path();
-    git(dir, &["init", "-q", "-b", "main"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "fixture"]);
-    git(dir, &["checkout", "-qb", "docs-only"]);
     std::fs::write(dir.join("NOTES.md"), "no tests here\n").unwrap();
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-qm", "docs"]);
@@ -751,15 +750,12 @@ fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
 
 #[test]
 fn pr_outside_buildkite_runs_the_branch_tests_here() {
-    let repo = fixture_copy();
+    let repo = fixture_repo("pr");
     let dir = repo.path();
-    git(dir, &["init", "-q", "-b", "main"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "fixture"]);
-    git(dir, &["checkout", "-qb", "pr"]);
-    let test = dir.join("server/src/test/java/org/elasticsearch/common/StringsTests.java");
-    let source = std::fs::read_to_string(&test).unwrap();
-    std::fs::write(&test, format!("{source}// changed on the branch\n")).unwrap();
+    change(
+        dir,
+        "server/src/test/java/org/elasticsearch/common/StringsTests.java",
+    );
     git(dir, &["commit", "-qam", "branch"]);
     let out = run(gradle_flaky()
         .current_dir(dir)

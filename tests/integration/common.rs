@@ -84,3 +84,15 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     assert!(out.status.success(), "git {args:?} failed: {}", text(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// The fixture as a git repository: everything committed on `main`, then the
+/// new branch `branch` checked out.
+pub fn fixture_repo(branch: &str) -> tempfile::TempDir {
+    let repo = fixture_copy();
+    let dir = repo.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "fixture"]);
+    git(dir, &["checkout", "-qb", branch]);
+    repo
+}

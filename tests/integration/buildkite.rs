@@ -553,6 +553,14 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     let out = run(&mut pr_cmd(&bk, repo.path()));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 
+    // A retried bootstrap step must not upload the same step keys again.
+    let again = run(&mut pr_cmd(&bk, repo.path()));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("not uploading again"),
+        "{}",
+        text(&again)
+    );
     let uploads = bk.calls_of(&["pipeline", "upload"]);
     assert_eq!(uploads.len(), 1, "{}", text(&out));
     let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
@@ -785,4 +793,101 @@ fn pr_outside_buildkite_runs_the_branch_tests_here() {
         "{classes:?}"
     );
     assert_eq!(report["summary"]["failed"], 0);
+}
+
+#[test]
+fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
+    let bk = Buildkite::new();
+    let store = bk.artifacts();
+    let put = |path: &str, text: &str| {
+        let path = store.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // Job 1 of 2 of the unit step ran and passed; job 2 left nothing behind.
+    put(
+        "job-a/flakiness-status/status-job-a.json",
+        r#"{"jobId":"job-a","stepKey":"flakiness-detection:unit","kind":"unit","rc":0,"durationSec":12,"infraSubtype":"","timeoutSec":3480,"parallelJob":0}"#,
+    );
+    put(
+        "job-a/server/build/test-results/test/TEST-org.x.ATests.xml",
+        r#"<testsuite name="org.x.ATests"><testcase classname="org.x.ATests" name="testA"/></testsuite>"#,
+    );
+    // A status file is written by a job running the branch's code: its job id
+    // names a directory, so one that could leave the report's folder is ignored.
+    put(
+        "job-b/flakiness-status/status-evil.json",
+        r#"{"jobId":"../../evil","stepKey":"flakiness-detection:unit","rc":1}"#,
+    );
+    put(
+        "job-pr/flakiness-skipped.json",
+        r#"[{"input":"qa/old/src/javaRestTest/java/org/x/UpgradeIT.java","reason":"not applicable: no enabled Test task runs it","origin":"changed"}]"#,
+    );
+    let report = tempfile::tempdir().unwrap();
+    let mut analyze = gradle_flaky();
+    bk.job(&mut analyze, "job-analyze")
+        .current_dir(report.path())
+        .env(
+            "FLAKINESS_EXPECTED_JOBS",
+            r#"[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]"#,
+        )
+        .args(["buildkite", "analyze"]);
+    let out = run(&mut analyze);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("ignoring job id \"../../evil\""),
+        "{}",
+        text(&out)
+    );
+    let downloads = bk.calls_of(&["artifact", "download"]);
+    assert!(
+        downloads
+            .iter()
+            .any(|c| c.argv[2] == "**/build/test-results/**/TEST-*.xml"
+                && c.argv[4..] == ["--step", "job-a"]),
+        "{downloads:?}"
+    );
+    let outcomes = read_json(&report.path().join("flakiness-outcomes.json"));
+    let outcomes: Vec<(&str, &str)> = outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["jobId"].as_str().unwrap(), o["outcome"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("job-a", "clean_pass"),
+            (
+                "not-applicable:qa/old/src/javaRestTest/java/org/x/UpgradeIT.java",
+                "not_applicable"
+            )
+        ]
+    );
+    let note = bk
+        .calls_of(&["annotate"])
+        .pop()
+        .expect("the report annotation");
+    assert_eq!(
+        note.argv,
+        [
+            "annotate",
+            "--style",
+            "warning",
+            "--context",
+            "flakiness-detection"
+        ]
+    );
+    assert!(
+        note.stdin
+            .contains("`flakiness-detection:unit` (unit tests) job 2/2"),
+        "{}",
+        note.stdin
+    );
+    assert!(
+        note.stdin.contains("UpgradeIT.java`: not applicable"),
+        "{}",
+        note.stdin
+    );
 }

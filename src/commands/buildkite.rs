@@ -3,9 +3,10 @@
 //! supervised by `run::wrap`, outcomes derived by `run::buildkite::report`.
 
 use super::{options, selection};
+use crate::analyze::discover::default_project_path;
 use crate::analyze::outcome::JobPayload;
 use crate::analyze::render::{self, MarkdownOptions};
-use crate::analyze::{self, AnalyzeOptions};
+use crate::analyze::{self, AnalyzeOptions, ProjectResolver};
 use crate::cli::{
     AgentArgs, BatchingArgs, BuildkiteAnalyzeArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs,
     SelectionArgs, WrapArgs,
@@ -18,13 +19,15 @@ use crate::run::buildkite::agent::fit_annotation;
 use crate::run::buildkite::agent::Agent;
 use crate::run::buildkite::{
     self, report, AgentConfig, ExpectedStep, JobSpec, PipelineInput, BATCH_ENV, EXPECTED_ENV,
-    OUTCOMES_FILE, PRECOMPILE_ENV, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB,
-    XML_GLOB,
+    OUTCOMES_FILE, PRECOMPILE_ENV, PRECOMPILE_FILE, PROJECTS_ENV, SKIPPED_FILE, STATUS_DIR,
+    STATUS_GLOB, XML_GLOB,
 };
 use crate::run::wrap::{self, JobEnv, Status};
 use crate::select::Selection;
 use crate::{Error, Exit, Result};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 fn env(name: &str) -> Option<String> {
@@ -131,6 +134,8 @@ pub struct Prepared {
     pub not_applicable: Vec<Unresolved>,
     /// The build's directory relative to the checkout.
     pub dir: Option<PathBuf>,
+    /// Renamed projects of the selection, by directory (see `PipelineInput`).
+    pub projects: BTreeMap<String, String>,
 }
 
 /// Prints (`dry_run`) or uploads the pipeline of `prepared`. Not-applicable
@@ -144,6 +149,7 @@ pub fn publish(prepared: &Prepared, cfg: &AgentConfig, dry_run: bool) -> Result<
         compile: prepared.compile.clone(),
         dir: prepared.dir.clone(),
         has_not_applicable: !prepared.not_applicable.is_empty(),
+        projects: prepared.projects.clone(),
     };
     let Some(pipeline) = buildkite::pipeline(&input, cfg) else {
         eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
@@ -365,9 +371,13 @@ fn prepare(
     for note in &plan.notes {
         eprintln!("gradle-flaky: {}", visible(note));
     }
-    let tasks = layout
-        .map(|l| buildkite::compile_tasks(&l, &plan.tests))
-        .unwrap_or_default();
+    let (tasks, projects) = match &layout {
+        Some(l) => (
+            buildkite::compile_tasks(l, &plan.tests),
+            buildkite::renamed_projects(l, &plan.tests),
+        ),
+        None => Default::default(),
+    };
     let compile = if tasks.is_empty() {
         Vec::new()
     } else {
@@ -378,6 +388,7 @@ fn prepare(
         compile,
         not_applicable,
         dir: checkout_relative(&global.project_dir)?,
+        projects,
     })
 }
 /// `buildkite analyze`, the final step: fetch every job's status and XML,
@@ -396,6 +407,10 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     }
     let statuses = read_statuses(&work.join(STATUS_DIR));
     let jobs_dir = work.join("flakiness-jobs");
+    let opts = AnalyzeOptions {
+        project_resolver: Some(project_resolver(&statuses)?),
+        ..AnalyzeOptions::default()
+    };
     let mut payloads = Vec::new();
     for status in &statuses {
         let dir = jobs_dir.join(&status.job_id);
@@ -405,7 +420,7 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
                 eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
             }
         }
-        let report = analyze::analyze_root(&dir, &AnalyzeOptions::default());
+        let report = analyze::analyze_root(&dir, &opts);
         payloads.push(report::job_payload(status, &report));
     }
     let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
@@ -427,16 +442,16 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
         None => Vec::new(),
     };
     let missing = report::missing_jobs(&expected, &statuses);
-    let overall = analyze::analyze_root(&jobs_dir, &AnalyzeOptions::default());
-    let opts = MarkdownOptions { build_failed };
+    let overall = analyze::analyze_root(&jobs_dir, &opts);
+    let markdown = MarkdownOptions { build_failed };
     let body = format!(
         "{}{}",
         report::jobs_section(&payloads, &missing, &not_applicable, build_failed),
-        render::markdown_with(&overall, opts)
+        render::markdown_with(&overall, markdown)
     );
     println!("{body}");
     if let Some(agent) = &agent {
-        let style = render::severity_with(&overall, opts).as_str();
+        let style = render::severity_with(&overall, markdown).as_str();
         let style = if style == "success" && !missing.is_empty() {
             "warning"
         } else {
@@ -448,6 +463,31 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
         }
     }
     Ok(Exit::Clean)
+}
+
+/// Gradle project paths of report directories below `flakiness-jobs`: the
+/// job id that leads them is not part of the build, and renamed projects
+/// (from the upload's `FLAKINESS_PROJECTS`) keep their real path.
+fn project_resolver(statuses: &[Status]) -> Result<ProjectResolver> {
+    let renamed: BTreeMap<String, String> = match env(PROJECTS_ENV) {
+        Some(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${PROJECTS_ENV}"), e.to_string()))?,
+        None => BTreeMap::new(),
+    };
+    let jobs: BTreeSet<String> = statuses.iter().map(|s| s.job_id.clone()).collect();
+    Ok(Arc::new(move |dir: &str| {
+        let dir = match dir.split_once('/') {
+            Some((job, rest)) if jobs.contains(job) => rest,
+            _ if jobs.contains(dir) => "",
+            _ => dir,
+        };
+        Some(
+            renamed
+                .get(dir)
+                .cloned()
+                .unwrap_or_else(|| default_project_path(dir)),
+        )
+    }))
 }
 
 /// Every readable status file, by file name; others are reported and skipped.

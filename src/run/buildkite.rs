@@ -23,6 +23,7 @@
 pub mod agent;
 pub mod report;
 
+use crate::analyze::discover::default_project_path;
 use crate::cli::AgentArgs;
 use crate::domain::{ClassifiedTest, Command};
 use crate::layout::Layout;
@@ -30,7 +31,7 @@ use crate::run::process::Isolation;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// JUnit XML of a batch job; also matches REST loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
@@ -48,6 +49,9 @@ pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
 pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
 /// Env var of the analyze step: the batch jobs it should find status files for.
 pub const EXPECTED_ENV: &str = "FLAKINESS_EXPECTED_JOBS";
+/// Env var of the analyze step: Gradle project paths by project directory
+/// (relative to the build), where the directory does not spell the path.
+pub const PROJECTS_ENV: &str = "FLAKINESS_PROJECTS";
 /// The inner timeout is the step timeout minus this, so the wrapper outlives its command.
 pub const GRACE_MINUTES: u32 = 2;
 const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
@@ -186,6 +190,9 @@ pub struct PipelineInput<'a> {
     /// Some tests were found but cannot run (listed in `flakiness-skipped.json`):
     /// the analyze step must run even with no batch.
     pub has_not_applicable: bool,
+    /// Gradle paths of the selected projects whose directory does not spell
+    /// them (a renamed project), for the report's task paths.
+    pub projects: BTreeMap<String, String>,
 }
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
@@ -209,7 +216,7 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
             jobs: batches.len() as u32,
         });
     }
-    steps.push(analyze_step(&steps, &expected, cfg));
+    steps.push(analyze_step(&steps, &expected, &input.projects, cfg));
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
 }
@@ -226,6 +233,20 @@ pub fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
         .flat_map(|s| &s.compile_tasks)
         .collect();
     tasks.into_iter().cloned().collect()
+}
+
+/// Gradle paths of the selected tests' projects whose directory (relative to
+/// the build) does not give the path by the default rule (`a/b` is `:a:b`).
+pub fn renamed_projects(layout: &Layout, tests: &[ClassifiedTest]) -> BTreeMap<String, String> {
+    tests
+        .iter()
+        .filter_map(|t| layout.project(&t.project))
+        .filter_map(|p| {
+            let dir = p.project_dir.strip_prefix(&layout.root_dir).ok()?;
+            let dir = dir.to_string_lossy().into_owned();
+            (default_project_path(&dir) != p.path).then(|| (dir, p.path.clone()))
+        })
+        .collect()
 }
 
 /// Commands grouped by step key, in order of first appearance (one group per kind).
@@ -308,7 +329,12 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not
 /// on the pipeline default as the reference's Node-based step did.
-fn analyze_step(before: &[Value], expected: &[ExpectedStep], cfg: &AgentConfig) -> Value {
+fn analyze_step(
+    before: &[Value],
+    expected: &[ExpectedStep],
+    projects: &BTreeMap<String, String>,
+    cfg: &AgentConfig,
+) -> Value {
     let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
     let mut step = common_fields(
         "flakiness report",
@@ -327,7 +353,11 @@ fn analyze_step(before: &[Value], expected: &[ExpectedStep], cfg: &AgentConfig) 
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
-    step.insert("env".into(), json!({ EXPECTED_ENV: env_json(&expected) }));
+    let mut env = json!({ EXPECTED_ENV: env_json(&expected) });
+    if !projects.is_empty() {
+        env[PROJECTS_ENV] = json!(env_json(projects));
+    }
+    step.insert("env".into(), env);
     Value::Object(step)
 }
 
@@ -485,6 +515,10 @@ mod tests {
             ],
             dir: None,
             has_not_applicable: true,
+            projects: BTreeMap::from([(
+                "test/external-modules/heap".into(),
+                ":test:external-modules:test-heap".into(),
+            )]),
         };
         insta::assert_json_snapshot!("gated_fan_out", valid_pipeline(&input, &cfg()));
 
@@ -643,22 +677,29 @@ mod tests {
     }
 
     #[test]
-    fn the_gate_compiles_each_selected_source_set_once() {
+    fn the_gate_and_the_report_get_what_the_layout_says_of_the_selection() {
         let layout: Layout = serde_json::from_value(json!({
             "schema": 1, "gradleVersion": "4.4.1", "rootDir": "/b",
-            "projects": [{
-                "path": ":p", "name": "p", "projectDir": "/b/p", "buildFile": "/b/p/build.gradle",
-                "sourceSets": [
-                    { "name": "test", "compileTasks": [":p:compileTestJava", ":p:compileTestGroovy"] },
-                    { "name": "yamlRestTest", "compileTasks": [":p:compileYamlRestTestJava"] }
-                ]
-            }]
+            "projects": [
+                {
+                    "path": ":p", "name": "p", "projectDir": "/b/p", "buildFile": "/b/p/build.gradle",
+                    "sourceSets": [
+                        { "name": "test", "compileTasks": [":p:compileTestJava", ":p:compileTestGroovy"] },
+                        { "name": "yamlRestTest", "compileTasks": [":p:compileYamlRestTestJava"] }
+                    ]
+                },
+                {
+                    "path": ":mods:test-heap", "name": "test-heap", "projectDir": "/b/mods/heap",
+                    "buildFile": "/b/mods/heap/build.gradle",
+                    "sourceSets": [ { "name": "test", "compileTasks": [":mods:test-heap:compileTestJava"] } ]
+                }
+            ]
         }))
         .unwrap();
-        let test = |source_set: &str, class: &str| ClassifiedTest {
-            project: ":p".into(),
+        let test = |project: &str, source_set: &str, class: &str| ClassifiedTest {
+            project: project.into(),
             source_set: source_set.into(),
-            task: format!(":p:{source_set}"),
+            task: format!("{project}:{source_set}"),
             kind: TestKind::Unit,
             class: Some(class.into()),
             method: None,
@@ -666,10 +707,10 @@ mod tests {
             origin: crate::domain::Origin::Changed,
         };
         let tests = [
-            test("test", "A"),
-            test("test", "B"),
-            test("yamlRestTest", "C"),
-            test("gone", "D"),
+            test(":p", "test", "A"),
+            test(":p", "test", "B"),
+            test(":p", "yamlRestTest", "C"),
+            test(":p", "gone", "D"),
         ];
         assert_eq!(
             compile_tasks(&layout, &tests),
@@ -678,6 +719,15 @@ mod tests {
                 ":p:compileTestJava",
                 ":p:compileYamlRestTestJava"
             ]
+        );
+        assert_eq!(renamed_projects(&layout, &tests), BTreeMap::new());
+        let renamed = [
+            test(":p", "test", "A"),
+            test(":mods:test-heap", "test", "H"),
+        ];
+        assert_eq!(
+            renamed_projects(&layout, &renamed),
+            BTreeMap::from([("mods/heap".to_string(), ":mods:test-heap".to_string())])
         );
     }
 

@@ -683,6 +683,16 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         "{}",
         report.stdin
     );
+    // Task paths are the build's, not the folders the report step downloaded
+    // each job to, and a renamed project keeps its real path.
+    assert!(
+        report
+            .stdin
+            .contains(":test:external-modules:test-esql-heap-attack:javaRestTest --tests"),
+        "{}",
+        report.stdin
+    );
+    assert!(!report.stdin.contains(":job-"), "{}", report.stdin);
 
     // Nothing ran the hostile names as shell code.
     let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();

@@ -73,25 +73,7 @@ pub fn build(task_path: &str, class: &str, method: &str, seed: Option<&str>) -> 
     if let Some(seed) = seed {
         words.push(format!("-Dtests.seed={seed}"));
     }
-    words
-        .iter()
-        .map(|w| shell_quote(w))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Quotes a word for a POSIX shell: unchanged when it is plainly safe, else in
-/// single quotes.
-pub fn shell_quote(word: &str) -> String {
-    let safe = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "@%+=:,./-_".contains(c));
-    if safe {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
+    crate::plan::shell::join(&words)
 }
 
 #[cfg(test)]
@@ -156,7 +138,5 @@ mod tests {
             build(":test", "Foo", "classMethod", None),
             "./gradlew :test --tests Foo"
         );
-        assert_eq!(shell_quote("$(rm -rf /)"), "'$(rm -rf /)'");
-        assert_eq!(shell_quote(""), "''");
     }
 }

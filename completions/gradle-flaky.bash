@@ -122,7 +122,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --color --help --version local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -136,10 +136,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -148,7 +144,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__analyze)
-            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --color --help"
+            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -178,10 +174,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -190,7 +182,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite)
-            opts="-v -h --project-dir --gradle --verbose --color --help upload wrap analyze help"
+            opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -204,10 +196,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -216,7 +204,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__analyze)
-            opts="-v -h --work-dir --project-dir --gradle --verbose --color --help"
+            opts="-v -h --work-dir --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,10 +220,6 @@ _gradle__flaky() {
                     ;;
                 --gradle)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -316,7 +300,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -386,10 +370,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -398,7 +378,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__wrap)
-            opts="-v -h --status-dir --kind --project-dir --gradle --verbose --color --help"
+            opts="-v -h --status-dir --kind --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,10 +400,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -432,7 +408,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__completions)
-            opts="-v -h --project-dir --gradle --verbose --color --help bash zsh fish powershell elvish"
+            opts="-v -h --project-dir --gradle --verbose --help bash zsh fish powershell elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -444,10 +420,6 @@ _gradle__flaky() {
                     ;;
                 --gradle)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -668,7 +640,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__layout)
-            opts="-v -h --refresh --project-dir --gradle --verbose --color --help"
+            opts="-v -h --refresh --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,10 +654,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -694,7 +662,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --color --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -764,10 +732,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -776,7 +740,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__man)
-            opts="-v -h --project-dir --gradle --verbose --color --help"
+            opts="-v -h --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -790,10 +754,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -802,7 +762,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__manual)
-            opts="-v -h --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -832,10 +792,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -844,7 +800,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__plan)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --color --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,10 +858,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -914,7 +866,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1004,10 +956,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1016,7 +964,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__repeat)
-            opts="-v -h --times --timeout --project-dir --gradle --verbose --color --help"
+            opts="-v -h --times --timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1036,10 +984,6 @@ _gradle__flaky() {
                     ;;
                 --gradle)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -131,7 +131,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --color --help --version local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,10 +145,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -157,7 +153,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__analyze)
-            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --color --help"
+            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,10 +183,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -199,7 +191,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite)
-            opts="-v -h --project-dir --gradle --verbose --color --help upload wrap analyze precompile help"
+            opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -213,10 +205,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -225,7 +213,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__analyze)
-            opts="-v -h --work-dir --project-dir --gradle --verbose --color --help"
+            opts="-v -h --work-dir --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -241,10 +229,6 @@ _gradle__flaky() {
                     ;;
                 --gradle)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -339,7 +323,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__precompile)
-            opts="-v -h --timeout --project-dir --gradle --verbose --color --help"
+            opts="-v -h --timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,10 +341,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -369,7 +349,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -439,10 +419,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -451,7 +427,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__wrap)
-            opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --color --help"
+            opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -477,10 +453,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -489,7 +461,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__completions)
-            opts="-v -h --project-dir --gradle --verbose --color --help bash zsh fish powershell elvish"
+            opts="-v -h --project-dir --gradle --verbose --help bash zsh fish powershell elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,10 +473,6 @@ _gradle__flaky() {
                     ;;
                 --gradle)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -739,7 +707,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__layout)
-            opts="-v -h --refresh --project-dir --gradle --verbose --color --help"
+            opts="-v -h --refresh --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -753,10 +721,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -765,7 +729,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --color --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -835,10 +799,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -847,7 +807,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__man)
-            opts="-v -h --project-dir --gradle --verbose --color --help"
+            opts="-v -h --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -861,10 +821,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -873,7 +829,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__manual)
-            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -935,10 +891,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -947,7 +899,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__plan)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --color --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1005,10 +957,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1017,7 +965,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --color --help"
+            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1107,10 +1055,6 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1119,7 +1063,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__repeat)
-            opts="-v -h --times --timeout --project-dir --gradle --verbose --color --help"
+            opts="-v -h --times --timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1139,10 +1083,6 @@ _gradle__flaky() {
                     ;;
                 --gradle)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gradle_flaky_global_optspecs
-    string join \n project-dir= gradle= v/verbose color= h/help V/version
+    string join \n project-dir= gradle= v/verbose h/help V/version
 end
 
 function __fish_gradle_flaky_needs_command
@@ -26,9 +26,6 @@ end
 
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s V -l version -d 'Print version'
@@ -60,9 +57,6 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l juni
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l batch-timeout -d 'Kill a batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
@@ -83,9 +77,6 @@ json\t''
 shell\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
@@ -114,9 +105,6 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l group -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-timeout -d 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help'
@@ -134,9 +122,6 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l age
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l group -d 'Group name of the uploaded steps' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s h -l help -d 'Print help'
@@ -147,16 +132,10 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l re
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
@@ -180,9 +159,6 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l group -d 'Group name of the uploaded steps' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
@@ -194,26 +170,17 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l timeout -d 'Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l from-env -d 'Run the batch in $FLAKINESS_BATCH_<n> (JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l work-dir -d 'Where downloaded status files and per-job XML are kept' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l timeout -d 'Stop Gradle after DURATION' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
@@ -225,31 +192,19 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l tim
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Kill an iteration that runs longer than this, with its whole process group' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l refresh -d 'Ask Gradle again instead of using the cache'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l color -d 'When to use colour (never when NO_COLOR is set or for JSON/shell output)' -r -f -a "auto\t''
-always\t''
-never\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'

@@ -49,17 +49,6 @@ pub struct GlobalArgs {
     /// Stream Gradle's output instead of showing progress.
     #[arg(short, long, global = true)]
     pub verbose: bool,
-
-    /// When to use colour (never when NO_COLOR is set or for JSON/shell output).
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Debug, Subcommand)]

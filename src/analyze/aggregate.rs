@@ -314,12 +314,12 @@ impl Merger {
         }
     }
 
-    pub fn finish(self, skipped_stale: u64) -> Report {
+    pub fn finish(self, skipped_stale: u64, gradle: &[String]) -> Report {
         let files = Files {
             skipped_stale,
             ..self.files
         };
-        build_report(self.tests, files)
+        build_report(self.tests, files, gradle)
     }
 }
 
@@ -329,10 +329,10 @@ pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     for file in files {
         merger.add(file);
     }
-    merger.finish(skipped_stale)
+    merger.finish(skipped_stale, &[])
 }
 
-fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files) -> Report {
+fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) -> Report {
     let mut summary = Summary {
         executions: 0,
         passed: 0,
@@ -363,7 +363,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files) -> Report {
                 // Without a class there is no `--tests` filter to build.
                 let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
                 let seed = acc.seeds.first().map(String::as_str);
-                Some(reproduce::build(task, &class, &method, seed))
+                Some(reproduce::build(gradle, task, &class, &method, seed))
             })
         };
         reports.push(TestReport {

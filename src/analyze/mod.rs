@@ -39,6 +39,8 @@ pub struct AnalyzeOptions {
     pub since: Option<SystemTime>,
     /// Gradle project paths of project directories; the default rule when absent.
     pub project_resolver: Option<ProjectResolver>,
+    /// The Gradle program of built reproduce lines; `./gradlew` when empty.
+    pub gradle: Vec<String>,
 }
 
 impl fmt::Debug for AnalyzeOptions {
@@ -46,6 +48,7 @@ impl fmt::Debug for AnalyzeOptions {
         f.debug_struct("AnalyzeOptions")
             .field("since", &self.since)
             .field("project_resolver", &self.project_resolver.is_some())
+            .field("gradle", &self.gradle)
             .finish()
     }
 }
@@ -84,7 +87,7 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
             merger.add(file);
         }
     }
-    merger.finish(stale)
+    merger.finish(stale, &opts.gradle)
 }
 
 fn read_file(path: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {

@@ -1,7 +1,7 @@
 //! Reproduce lines: which `REPRODUCE WITH:` line of the output names a test, and
 //! the command we build when there is none.
 
-/// The Gradle program in built reproduce lines.
+/// The Gradle program of built reproduce lines when the caller names none.
 const GRADLE: &str = "./gradlew";
 
 /// Whether a `REPRODUCE WITH:` line re-runs `class`'s `method`: it names
@@ -53,12 +53,23 @@ fn is_ident_char(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
-/// Builds `./gradlew TASK --tests FILTER [-Dtests.method=M] [-Dtests.seed=S]`,
+/// Builds `GRADLE TASK --tests FILTER [-Dtests.method=M] [-Dtests.seed=S]`,
 /// every word POSIX-quoted. A method that is not a plain identifier (a YAML case
 /// `test {yaml=...}`, a parameterized name) is passed as `-Dtests.method`, which
 /// the randomized runner matches exactly; a suite-level failure re-runs the class.
-pub fn build(task_path: &str, class: &str, method: &str, seed: Option<&str>) -> String {
-    let mut words = vec![GRADLE.to_string(), task_path.to_string(), "--tests".into()];
+pub fn build(
+    gradle: &[String],
+    task_path: &str,
+    class: &str,
+    method: &str,
+    seed: Option<&str>,
+) -> String {
+    let mut words = if gradle.is_empty() {
+        vec![GRADLE.to_string()]
+    } else {
+        gradle.to_vec()
+    };
+    words.extend([task_path.to_string(), "--tests".into()]);
     if method == "classMethod" || method.is_empty() {
         words.push(class.to_string());
     } else if method
@@ -73,25 +84,7 @@ pub fn build(task_path: &str, class: &str, method: &str, seed: Option<&str>) -> 
     if let Some(seed) = seed {
         words.push(format!("-Dtests.seed={seed}"));
     }
-    words
-        .iter()
-        .map(|w| shell_quote(w))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Quotes a word for a POSIX shell: unchanged when it is plainly safe, else in
-/// single quotes.
-pub fn shell_quote(word: &str) -> String {
-    let safe = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "@%+=:,./-_".contains(c));
-    if safe {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
+    crate::plan::shell::join(&words)
 }
 
 #[cfg(test)]
@@ -136,6 +129,7 @@ mod tests {
     fn builds_a_quoted_command_with_the_failing_seed() {
         assert_eq!(
             build(
+                &[],
                 ":server:test",
                 "org.example.FooTests",
                 "testFoo",
@@ -145,6 +139,7 @@ mod tests {
         );
         assert_eq!(
             build(
+                &[],
                 ":m:yamlRestTest",
                 "org.example.FooIT",
                 "test {yaml=a/10_b/it's}",
@@ -152,11 +147,15 @@ mod tests {
             ),
             r#"./gradlew :m:yamlRestTest --tests org.example.FooIT '-Dtests.method=test {yaml=a/10_b/it'\''s}'"#
         );
+        let gradle = ["gradle".to_string(), "--offline".to_string()];
         assert_eq!(
-            build(":test", "Foo", "classMethod", None),
+            build(&gradle, ":t:test", "Foo", "testX", Some("S")),
+            "gradle --offline :t:test --tests Foo.testX -Dtests.seed=S",
+            "the build's own Gradle program, when the caller names it"
+        );
+        assert_eq!(
+            build(&[], ":test", "Foo", "classMethod", None),
             "./gradlew :test --tests Foo"
         );
-        assert_eq!(shell_quote("$(rm -rf /)"), "'$(rm -rf /)'");
-        assert_eq!(shell_quote(""), "''");
     }
 }

@@ -38,7 +38,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
         layout => layout.ok(),
     };
     let ctx = PlanContext {
-        gradle,
+        gradle: gradle.clone(),
         gradle_version: layout
             .as_ref()
             .and_then(|l| GradleVersion::parse(&l.gradle_version)),
@@ -84,6 +84,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
         &run_dir,
         &AnalyzeOptions {
             project_resolver: layout.as_ref().map(resolver),
+            gradle,
             ..AnalyzeOptions::default()
         },
     );

@@ -201,6 +201,14 @@ fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
         assert_eq!(flaky["runs"], 40, "run {attempt}: {flaky:#}");
         assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
         assert!(flaky["passes"].as_u64().unwrap() > 0, "{flaky:#}");
+        // The reproduce line names this build's Gradle (no ./gradlew here) and a failing seed.
+        let reproduce = flaky["reproduce"].as_str().unwrap();
+        assert!(
+            reproduce.starts_with(
+                "gradle :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="
+            ),
+            "{reproduce}"
+        );
         assert_eq!(row(&report, class, "testStableAddition")["runs"], 40);
         assert!(report["summary"]["flakyTests"].as_u64().unwrap() >= 1);
         assert_eq!(report["summary"]["executions"], 120, "3 methods x 40");

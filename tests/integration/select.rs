@@ -3,7 +3,7 @@
 //! built from the fixture through `gather` and the CLI.
 
 use crate::common::{fixture_copy, git, gradle_flaky, repo_root, run, text};
-use gradle_flaky::cli::{ColorChoice, GlobalArgs, SelectionArgs};
+use gradle_flaky::cli::{GlobalArgs, SelectionArgs};
 use gradle_flaky::domain::Origin;
 use gradle_flaky::select::classify::{Classifier, Files, Skip};
 use gradle_flaky::select::unmutes::{self, MutedEntry};
@@ -227,7 +227,6 @@ fn global(dir: &Path) -> GlobalArgs {
         project_dir: dir.to_path_buf(),
         gradle: None,
         verbose: false,
-        color: ColorChoice::Never,
     }
 }
 

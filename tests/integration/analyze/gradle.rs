@@ -78,6 +78,7 @@ pub fn fixture_options() -> AnalyzeOptions {
             dir.strip_prefix("test/external-modules/")
                 .map(|name| format!(":test:external-modules:test-{name}"))
         })),
+        gradle: Vec::new(),
     }
 }
 

@@ -18,9 +18,8 @@ use crate::plan::{self, GradleVersion, PlanContext};
 use crate::run::buildkite::agent::fit_annotation;
 use crate::run::buildkite::agent::Agent;
 use crate::run::buildkite::{
-    self, report, AgentConfig, ExpectedStep, JobSpec, PipelineInput, BATCH_ENV, EXPECTED_ENV,
-    OUTCOMES_FILE, PRECOMPILE_ENV, PRECOMPILE_FILE, PROJECTS_ENV, SKIPPED_FILE, STATUS_DIR,
-    STATUS_GLOB, XML_GLOB,
+    self, report, AgentConfig, JobSpec, PipelineInput, ReportContext, BATCH_ENV, OUTCOMES_FILE,
+    PRECOMPILE_ENV, PRECOMPILE_FILE, REPORT_ENV, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
 use crate::run::wrap::{self, JobEnv, Status};
 use crate::select::Selection;
@@ -136,6 +135,8 @@ pub struct Prepared {
     pub dir: Option<PathBuf>,
     /// Renamed projects of the selection, by directory (see `PipelineInput`).
     pub projects: BTreeMap<String, String>,
+    /// The Gradle program of the batches.
+    pub gradle: Vec<String>,
 }
 
 /// Prints (`dry_run`) or uploads the pipeline of `prepared`. Not-applicable
@@ -150,6 +151,7 @@ pub fn publish(prepared: &Prepared, cfg: &AgentConfig, dry_run: bool) -> Result<
         dir: prepared.dir.clone(),
         has_not_applicable: !prepared.not_applicable.is_empty(),
         projects: prepared.projects.clone(),
+        gradle: prepared.gradle.clone(),
     };
     let Some(pipeline) = buildkite::pipeline(&input, cfg) else {
         eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
@@ -381,7 +383,7 @@ fn prepare(
     let compile = if tasks.is_empty() {
         Vec::new()
     } else {
-        [gradle, tasks].concat()
+        [gradle.clone(), tasks].concat()
     };
     Ok(Prepared {
         commands: plan.commands,
@@ -389,6 +391,7 @@ fn prepare(
         not_applicable,
         dir: checkout_relative(&global.project_dir)?,
         projects,
+        gradle,
     })
 }
 /// `buildkite analyze`, the final step: fetch every job's status and XML,
@@ -405,10 +408,16 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
             }
         }
     }
+    let context: ReportContext = match env(REPORT_ENV) {
+        Some(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
+        None => ReportContext::default(),
+    };
     let statuses = read_statuses(&work.join(STATUS_DIR));
     let jobs_dir = work.join("flakiness-jobs");
     let opts = AnalyzeOptions {
-        project_resolver: Some(project_resolver(&statuses)?),
+        project_resolver: Some(project_resolver(&statuses, context.projects.clone())),
+        gradle: context.gradle.clone(),
         ..AnalyzeOptions::default()
     };
     let mut payloads = Vec::new();
@@ -436,12 +445,7 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
         std::fs::write(&path, json).map_err(|e| Error::io(&path, e))?;
     }
 
-    let expected: Vec<ExpectedStep> = match env(EXPECTED_ENV) {
-        Some(v) => serde_json::from_str(&v)
-            .map_err(|e| Error::input(format!("${EXPECTED_ENV}"), e.to_string()))?,
-        None => Vec::new(),
-    };
-    let missing = report::missing_jobs(&expected, &statuses);
+    let missing = report::missing_jobs(&context.jobs, &statuses);
     let overall = analyze::analyze_root(&jobs_dir, &opts);
     let markdown = MarkdownOptions { build_failed };
     let body = format!(
@@ -466,16 +470,11 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
 }
 
 /// Gradle project paths of report directories below `flakiness-jobs`: the
-/// job id that leads them is not part of the build, and renamed projects
-/// (from the upload's `FLAKINESS_PROJECTS`) keep their real path.
-fn project_resolver(statuses: &[Status]) -> Result<ProjectResolver> {
-    let renamed: BTreeMap<String, String> = match env(PROJECTS_ENV) {
-        Some(v) => serde_json::from_str(&v)
-            .map_err(|e| Error::input(format!("${PROJECTS_ENV}"), e.to_string()))?,
-        None => BTreeMap::new(),
-    };
+/// job id that leads them is not part of the build, and `renamed` projects
+/// keep their real path.
+fn project_resolver(statuses: &[Status], renamed: BTreeMap<String, String>) -> ProjectResolver {
     let jobs: BTreeSet<String> = statuses.iter().map(|s| s.job_id.clone()).collect();
-    Ok(Arc::new(move |dir: &str| {
+    Arc::new(move |dir: &str| {
         let dir = match dir.split_once('/') {
             Some((job, rest)) if jobs.contains(job) => rest,
             _ if jobs.contains(dir) => "",
@@ -487,7 +486,7 @@ fn project_resolver(statuses: &[Status]) -> Result<ProjectResolver> {
                 .cloned()
                 .unwrap_or_else(|| default_project_path(dir)),
         )
-    }))
+    })
 }
 
 /// Every readable status file, by file name; others are reported and skipped.

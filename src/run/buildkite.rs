@@ -47,11 +47,8 @@ pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
 pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
 /// Env var of the precompile step's `JobSpec`.
 pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
-/// Env var of the analyze step: the batch jobs it should find status files for.
-pub const EXPECTED_ENV: &str = "FLAKINESS_EXPECTED_JOBS";
-/// Env var of the analyze step: Gradle project paths by project directory
-/// (relative to the build), where the directory does not spell the path.
-pub const PROJECTS_ENV: &str = "FLAKINESS_PROJECTS";
+/// Env var of the analyze step's `ReportContext`.
+pub const REPORT_ENV: &str = "FLAKINESS_REPORT_CONTEXT";
 /// The inner timeout is the step timeout minus this, so the wrapper outlives its command.
 pub const GRACE_MINUTES: u32 = 2;
 const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
@@ -178,6 +175,20 @@ pub struct ExpectedStep {
     pub jobs: u32,
 }
 
+/// What the analyze step knows of the upload, carried in its `env`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportContext {
+    /// The batch jobs that should leave a status file.
+    #[serde(default)]
+    pub jobs: Vec<ExpectedStep>,
+    /// Gradle paths of renamed projects by directory (see `renamed_projects`).
+    #[serde(default)]
+    pub projects: BTreeMap<String, String>,
+    /// The Gradle program, for reproduce lines.
+    #[serde(default)]
+    pub gradle: Vec<String>,
+}
+
 /// Everything a pipeline is built from.
 #[derive(Clone, Debug, Default)]
 pub struct PipelineInput<'a> {
@@ -193,6 +204,8 @@ pub struct PipelineInput<'a> {
     /// Gradle paths of the selected projects whose directory does not spell
     /// them (a renamed project), for the report's task paths.
     pub projects: BTreeMap<String, String>,
+    /// The Gradle program of the batches, for the report's reproduce lines.
+    pub gradle: Vec<String>,
 }
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
@@ -206,17 +219,21 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     if gate {
         steps.push(precompile_step(input, cfg));
     }
-    let mut expected = Vec::new();
+    let mut context = ReportContext {
+        jobs: Vec::new(),
+        projects: input.projects.clone(),
+        gradle: input.gradle.clone(),
+    };
     for (key, batches) in &groups {
         steps.push(batch_step(key, batches, input, cfg, gate));
-        expected.push(ExpectedStep {
+        context.jobs.push(ExpectedStep {
             step_key: key.clone(),
             kind: batches[0].kind.as_str().to_string(),
             label: batches[0].label.clone(),
             jobs: batches.len() as u32,
         });
     }
-    steps.push(analyze_step(&steps, &expected, &input.projects, cfg));
+    steps.push(analyze_step(&steps, &context, cfg));
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
 }
@@ -329,12 +346,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not
 /// on the pipeline default as the reference's Node-based step did.
-fn analyze_step(
-    before: &[Value],
-    expected: &[ExpectedStep],
-    projects: &BTreeMap<String, String>,
-    cfg: &AgentConfig,
-) -> Value {
+fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) -> Value {
     let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
     let mut step = common_fields(
         "flakiness report",
@@ -353,11 +365,7 @@ fn analyze_step(
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
-    let mut env = json!({ EXPECTED_ENV: env_json(&expected) });
-    if !projects.is_empty() {
-        env[PROJECTS_ENV] = json!(env_json(projects));
-    }
-    step.insert("env".into(), env);
+    step.insert("env".into(), json!({ REPORT_ENV: env_json(context) }));
     Value::Object(step)
 }
 
@@ -519,6 +527,7 @@ mod tests {
                 "test/external-modules/heap".into(),
                 ":test:external-modules:test-heap".into(),
             )]),
+            gradle: vec!["./gradlew".into()],
         };
         insta::assert_json_snapshot!("gated_fan_out", valid_pipeline(&input, &cfg()));
 

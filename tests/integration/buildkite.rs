@@ -693,6 +693,13 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         report.stdin
     );
     assert!(!report.stdin.contains(":job-"), "{}", report.stdin);
+    assert!(
+        report
+            .stdin
+            .contains("gradle --offline -Dtests.fixture.probability=1 :server:test --tests"),
+        "reproduce lines name the batches' Gradle program: {}",
+        report.stdin
+    );
 
     // Nothing ran the hostile names as shell code.
     let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();
@@ -748,7 +755,7 @@ fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
     let mut analyze = gradle_flaky();
     bk.job(&mut analyze, "job-analyze")
         .current_dir(report.path())
-        .env("FLAKINESS_EXPECTED_JOBS", r#"[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]"#)
+        .env("FLAKINESS_REPORT_CONTEXT", r#"{"jobs":[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]}"#)
         .args(["buildkite", "analyze"]);
     let out = run(&mut analyze);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -838,8 +845,8 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
     bk.job(&mut analyze, "job-analyze")
         .current_dir(report.path())
         .env(
-            "FLAKINESS_EXPECTED_JOBS",
-            r#"[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]"#,
+            "FLAKINESS_REPORT_CONTEXT",
+            r#"{"jobs":[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]}"#,
         )
         .args(["buildkite", "analyze"]);
     let out = run(&mut analyze);

@@ -131,35 +131,60 @@ fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// `buildkite wrap` in `dir` as job `job_id` of step `flakiness-detection:unit`.
-fn wrap_cmd(bk: &Buildkite, dir: &Path, job_id: &str, args: &[&str]) -> Command {
-    let mut cmd = gradle_flaky();
-    bk.job(&mut cmd, job_id)
-        .current_dir(dir)
-        .env("BUILDKITE_STEP_KEY", "flakiness-detection:unit")
-        .env("BUILDKITE_LABEL", "unit tests")
-        .args(["buildkite", "wrap"])
-        .args(args);
-    cmd
+/// A directory where `buildkite wrap` runs as jobs of step
+/// `flakiness-detection:unit`, with the Buildkite stand-in.
+struct WrapJobs {
+    bk: Buildkite,
+    dir: tempfile::TempDir,
+}
+
+impl WrapJobs {
+    fn new() -> WrapJobs {
+        WrapJobs {
+            bk: Buildkite::new(),
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// `buildkite wrap ARGS` as job `job_id`.
+    fn cmd(&self, job_id: &str, args: &[&str]) -> Command {
+        let mut cmd = gradle_flaky();
+        self.bk
+            .job(&mut cmd, job_id)
+            .current_dir(self.dir.path())
+            .env("BUILDKITE_STEP_KEY", "flakiness-detection:unit")
+            .env("BUILDKITE_LABEL", "unit tests")
+            .args(["buildkite", "wrap"])
+            .args(args);
+        cmd
+    }
+
+    /// Runs job `job_id`, which must exit 0, and returns its status file.
+    fn status(&self, job_id: &str, args: &[&str]) -> Value {
+        let out = run(&mut self.cmd(job_id, args));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        self.status_file(job_id)
+    }
+
+    fn status_file(&self, job_id: &str) -> Value {
+        read_json(
+            &self
+                .dir
+                .path()
+                .join(format!("flakiness-status/status-{job_id}.json")),
+        )
+    }
 }
 
 #[test]
 fn wrap_records_a_failure_annotates_it_and_exits_zero() {
-    let bk = Buildkite::new();
-    let dir = tempfile::tempdir().unwrap();
-    let out = run(&mut wrap_cmd(
-        &bk,
-        dir.path(),
-        "job-7",
-        &["--kind", "unit", "--", "sh", "-c", "exit 7"],
-    ));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let status = read_json(&dir.path().join("flakiness-status/status-job-7.json"));
+    let jobs = WrapJobs::new();
+    let status = jobs.status("job-7", &["--kind", "unit", "--", "sh", "-c", "exit 7"]);
     assert_eq!(status["rc"], 7);
     assert_eq!(status["kind"], "unit");
     assert_eq!(status["stepKey"], "flakiness-detection:unit");
     assert_eq!(status["infraSubtype"], "");
-    let notes = bk.calls_of(&["annotate"]);
+    let notes = jobs.bk.calls_of(&["annotate"]);
     assert_eq!(notes.len(), 1);
     assert_eq!(
         notes[0].argv,
@@ -180,73 +205,49 @@ fn wrap_records_a_failure_annotates_it_and_exits_zero() {
 
 #[test]
 fn wrap_stops_a_command_at_its_timeout_with_rc_124() {
-    let bk = Buildkite::new();
-    let dir = tempfile::tempdir().unwrap();
-    let out = run(&mut wrap_cmd(
-        &bk,
-        dir.path(),
-        "job-t",
-        &["--kind", "unit", "--timeout", "1s", "--", "sleep", "30"],
-    ));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let status = read_json(&dir.path().join("flakiness-status/status-job-t.json"));
+    let jobs = WrapJobs::new();
+    let args = ["--kind", "unit", "--timeout", "1s", "--", "sleep", "30"];
+    let status = jobs.status("job-t", &args);
     assert_eq!(status["rc"], 124);
     assert_eq!(status["timeoutSec"], 1);
     assert_eq!(
-        bk.calls_of(&["annotate"])[0].stdin,
+        jobs.bk.calls_of(&["annotate"])[0].stdin,
         "[unit tests] (job job-t) timed out after 1s (rc=124) - see job log"
     );
 }
 
 #[test]
 fn wrap_reports_oom_only_for_heap_dumps_of_this_run() {
-    let bk = Buildkite::new();
-    let dir = tempfile::tempdir().unwrap();
+    let jobs = WrapJobs::new();
     let dump = "mkdir -p p/build/heapdump && touch p/build/heapdump/java_pid1.hprof && exit 1";
-    run(&mut wrap_cmd(
-        &bk,
-        dir.path(),
+    let status = jobs.status(
         "job-oom",
         &["--kind", "javaRestTest", "--", "sh", "-c", dump],
-    ));
-    let status = read_json(&dir.path().join("flakiness-status/status-job-oom.json"));
+    );
     assert_eq!(
         (status["rc"].as_i64(), status["infraSubtype"].as_str()),
         (Some(1), Some("oom"))
     );
 
     // The same dump, older than the run, belongs to someone else.
-    let old = "touch -d 2020-01-01 p/build/heapdump/java_pid1.hprof";
-    assert!(Command::new("sh")
-        .args(["-c", old])
-        .current_dir(dir.path())
-        .status()
-        .unwrap()
-        .success());
-    run(&mut wrap_cmd(
-        &bk,
-        dir.path(),
+    let old = "touch -d 2020-01-01 p/build/heapdump/java_pid1.hprof && exit 1";
+    let status = jobs.status(
         "job-old",
-        &["--kind", "javaRestTest", "--", "sh", "-c", "exit 1"],
-    ));
-    let status = read_json(&dir.path().join("flakiness-status/status-job-old.json"));
+        &["--kind", "javaRestTest", "--", "sh", "-c", old],
+    );
     assert_eq!(status["infraSubtype"], "");
 }
 
 #[test]
 fn wrap_forwards_sigterm_to_the_command_and_still_writes_its_status() {
-    let bk = Buildkite::new();
-    let dir = tempfile::tempdir().unwrap();
+    let jobs = WrapJobs::new();
+    let dir = jobs.dir.path();
     let script = "trap 'echo term > seen; exit 143' TERM; touch ready; while :; do sleep 0.1; done";
-    let mut child = wrap_cmd(
-        &bk,
-        dir.path(),
-        "job-c",
-        &["--kind", "unit", "--", "sh", "-c", script],
-    )
-    .spawn()
-    .unwrap();
-    let ready = dir.path().join("ready");
+    let mut child = jobs
+        .cmd("job-c", &["--kind", "unit", "--", "sh", "-c", script])
+        .spawn()
+        .unwrap();
+    let ready = dir.join("ready");
     for _ in 0..200 {
         if ready.exists() {
             break;
@@ -257,30 +258,25 @@ fn wrap_forwards_sigterm_to_the_command_and_still_writes_its_status() {
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
-    assert!(
-        dir.path().join("seen").exists(),
-        "SIGTERM was not forwarded"
-    );
-    let status = read_json(&dir.path().join("flakiness-status/status-job-c.json"));
+    assert!(dir.join("seen").exists(), "SIGTERM was not forwarded");
+    let status = jobs.status_file("job-c");
     assert_eq!(status["rc"], 143);
     assert_eq!(status["cancelled"], true);
 }
 
 #[test]
 fn wrap_runs_the_batch_of_its_parallel_job_from_the_env() {
-    let bk = Buildkite::new();
-    let dir = tempfile::tempdir().unwrap();
+    let jobs = WrapJobs::new();
     let batch = |word: &str| format!(r#"{{"kind":"unit","argv":["sh","-c","echo {word} > ran"]}}"#);
-    let out = run(wrap_cmd(&bk, dir.path(), "job-p", &["--from-env"])
+    let out = run(jobs
+        .cmd("job-p", &["--from-env"])
         .env("BUILDKITE_PARALLEL_JOB", "1")
         .env("FLAKINESS_BATCH_0", batch("zero"))
         .env("FLAKINESS_BATCH_1", batch("one")));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("ran")).unwrap(),
-        "one\n"
-    );
-    let status = read_json(&dir.path().join("flakiness-status/status-job-p.json"));
+    let ran = std::fs::read_to_string(jobs.dir.path().join("ran")).unwrap();
+    assert_eq!(ran, "one\n");
+    let status = jobs.status_file("job-p");
     assert_eq!(
         (status["kind"].as_str(), status["parallelJob"].as_u64()),
         (Some("unit"), Some(1))
@@ -289,12 +285,11 @@ fn wrap_runs_the_batch_of_its_parallel_job_from_the_env() {
 
 #[test]
 fn wrap_rejects_a_missing_batch_before_running_anything() {
-    let bk = Buildkite::new();
-    let dir = tempfile::tempdir().unwrap();
-    let out = run(&mut wrap_cmd(&bk, dir.path(), "job-x", &["--from-env"]));
+    let jobs = WrapJobs::new();
+    let out = run(&mut jobs.cmd("job-x", &["--from-env"]));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("FLAKINESS_BATCH_0"));
-    assert!(!dir.path().join("flakiness-status").exists());
+    assert!(!jobs.dir.path().join("flakiness-status").exists());
 }
 
 #[test]

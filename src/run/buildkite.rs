@@ -473,27 +473,19 @@ mod tests {
 
     #[test]
     fn pipelines_match_their_snapshots() {
+        let unit = |class| {
+            let argv = [
+                "./gradlew",
+                "-Dtests.iters=100",
+                ":server:test",
+                "--tests",
+                class,
+            ];
+            cmd(TestKind::Unit, &argv)
+        };
         let commands = vec![
-            cmd(
-                TestKind::Unit,
-                &[
-                    "./gradlew",
-                    "-Dtests.iters=100",
-                    ":server:test",
-                    "--tests",
-                    "org.example.ATests",
-                ],
-            ),
-            cmd(
-                TestKind::Unit,
-                &[
-                    "./gradlew",
-                    "-Dtests.iters=100",
-                    ":server:test",
-                    "--tests",
-                    "org.example.BTests",
-                ],
-            ),
+            unit("org.example.ATests"),
+            unit("org.example.BTests"),
             cmd(
                 TestKind::InternalClusterTest,
                 &[

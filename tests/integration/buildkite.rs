@@ -903,3 +903,63 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
         note.stdin
     );
 }
+
+#[test]
+fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing() {
+    let bk = Buildkite::new();
+    let repo = fixture_copy();
+    let mut manual = gradle_flaky();
+    bk.job(&mut manual, "job-manual")
+        .current_dir(repo.path())
+        .env(
+            "FLAKINESS_CLASSES",
+            "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
+        )
+        .env("FLAKINESS_ITERS", "3")
+        .env("FLAKINESS_GRADLE", "gradle --offline")
+        .arg("manual");
+    let out = run(&mut manual);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+
+    let uploads = bk.calls_of(&["pipeline", "upload"]);
+    assert_eq!(uploads.len(), 1, "{}", text(&out));
+    let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
+    assert_valid_pipeline(&pipeline);
+    let unit = steps(&pipeline)
+        .iter()
+        .find(|s| s["key"] == "flakiness-detection:unit")
+        .unwrap();
+    let batch: Value =
+        serde_json::from_str(unit["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
+    let argv: Vec<&str> = batch["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        argv.contains(&"-Dtests.iters=3"),
+        "FLAKINESS_ITERS sets the iterations: {argv:?}"
+    );
+    assert!(
+        argv.contains(&"org.elasticsearch.common.StringsTests"),
+        "{argv:?}"
+    );
+
+    let note = &bk.calls_of(&["annotate"])[0];
+    assert_eq!(
+        note.argv,
+        [
+            "annotate",
+            "--style",
+            "error",
+            "--context",
+            "flakiness-detection-selection"
+        ]
+    );
+    assert!(
+        note.stdin.contains("named `org.example.NoSuchTests`"),
+        "{}",
+        note.stdin
+    );
+}

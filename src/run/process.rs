@@ -113,7 +113,10 @@ impl Isolation {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if !name.starts_with("gradle") || args.iter().any(|a| a == "--no-daemon") {
+        // gradle-flaky itself (a batch that runs `gradle-flaky repeat`) isolates
+        // the Gradle it starts; it must not be handed Gradle's options.
+        let is_gradle = name.starts_with("gradle") && name != "gradle-flaky";
+        if !is_gradle || args.iter().any(|a| a == "--no-daemon") {
             return Ok(argv.to_vec());
         }
         let mut out = vec![program.clone()];
@@ -501,6 +504,15 @@ mod tests {
                 iso.apply(&argv(&["/bin/sh", "x.sh"])).unwrap(),
                 argv(&["/bin/sh", "x.sh"])
             );
+            let repeat = argv(&[
+                "/usr/bin/gradle-flaky",
+                "repeat",
+                "--times",
+                "2",
+                "--",
+                "gradle",
+            ]);
+            assert_eq!(iso.apply(&repeat).unwrap(), repeat);
             assert!(iso.apply(&[]).is_err());
         }
     }

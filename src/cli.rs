@@ -370,10 +370,28 @@ pub struct AnalyzeArgs {
 #[derive(Debug, Subcommand)]
 pub enum BuildkiteCommand {
     /// Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`).
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky buildkite upload --dry-run org.example.FooTests\n  \
+        gradle-flaky buildkite upload --changed --unmuted --agent queue=flaky\n\n\
+        Environment read: BUILDKITE_PULL_REQUEST_BASE_BRANCH (default base ref), and the \
+        FLAKINESS_* variables shown with each option.")]
     Upload(BuildkiteUploadArgs),
     /// Run a batch command, record its rc and duration in a status file, always exit 0.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky buildkite wrap --kind unit --timeout 58m -- ./gradlew :server:test\n  \
+        gradle-flaky buildkite wrap --from-env   # the batch of $BUILDKITE_PARALLEL_JOB\n\n\
+        Environment read: BUILDKITE_JOB_ID, BUILDKITE_STEP_KEY, BUILDKITE_LABEL, \
+        BUILDKITE_PARALLEL_JOB, FLAKINESS_BATCH_<n> (with --from-env).\n\n\
+        The status file (written when --kind is given or with --from-env) holds \
+        jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test JVM wrote \
+        */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob.\n\
+        Exit status: 2 for a usage error, otherwise always 0.")]
     Wrap(WrapArgs),
     /// The final step: derive each job's outcome, upload flakiness-outcomes.json, annotate.
+    #[command(after_help = "Example:\n  \
+        gradle-flaky buildkite analyze   # in the uploaded `flakiness report` step\n\n\
+        Environment read: FLAKINESS_REPORT_CONTEXT (expected jobs, set by the upload), \
+        BUILDKITE_JOB_ID.")]
     Analyze(BuildkiteAnalyzeArgs),
     /// Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json.
     #[command(hide = true)]
@@ -395,12 +413,6 @@ pub struct BuildkiteUploadArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(
-    after_help = "The status file (written when --kind is given or with --from-env) holds \
-    jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test JVM wrote \
-    */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob.\n\
-    Exit status: 2 for a usage error, otherwise always 0."
-)]
 pub struct WrapArgs {
     /// Where status-<jobId>.json is written.
     #[arg(long, value_name = "DIR", default_value = "flakiness-status")]

@@ -32,10 +32,7 @@ pub fn wilson95(failures: u64, runs: u64) -> [f64; 2] {
 /// The failure rate that `runs` clean executions rule out at 95% confidence:
 /// the rate X with (1 - X)^runs = 0.05, i.e. X = 1 - 0.05^(1/runs).
 pub fn clean_upper95(runs: u64) -> f64 {
-    if runs == 0 {
-        return 1.0;
-    }
-    1.0 - 0.05f64.powf(1.0 / runs as f64)
+    crate::plan::proof::rate_bound(runs, 0.95)
 }
 
 /// A rate as a percentage with enough digits to be meaningful:

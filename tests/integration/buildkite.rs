@@ -567,14 +567,8 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         .iter()
         .find(|s| s["key"] == "flakiness-detection:yaml-suite")
         .unwrap();
-    let batch: Value =
-        serde_json::from_str(yaml["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
-    let argv: Vec<&str> = batch["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let argv = first_batch_argv(yaml);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
     assert!(
         argv.iter()
             .any(|a| a.contains(PWNED_SUITE) && a.contains(ODD_SUITE)),
@@ -929,14 +923,8 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
         .iter()
         .find(|s| s["key"] == "flakiness-detection:unit")
         .unwrap();
-    let batch: Value =
-        serde_json::from_str(unit["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
-    let argv: Vec<&str> = batch["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let argv = first_batch_argv(unit);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
     assert!(
         argv.contains(&"-Dtests.iters=3"),
         "FLAKINESS_ITERS sets the iterations: {argv:?}"
@@ -962,4 +950,16 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
         "{}",
         note.stdin
     );
+}
+
+/// The argv of a step's first batch, as the step's env carries it.
+fn first_batch_argv(step: &Value) -> Vec<String> {
+    let batch: Value =
+        serde_json::from_str(step["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
+    batch["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_str().map(str::to_string))
+        .collect()
 }

@@ -38,9 +38,6 @@ pub enum Error {
     /// Bad input data; `what` names the input at fault (file, file:line, argument).
     #[error("{what}: {message}")]
     Input { what: String, message: String },
-    /// A path of the tool that is not built yet: never pretend success.
-    #[error("`gradle-flaky {0}` is not implemented yet")]
-    NotImplemented(&'static str),
     /// No Gradle could be found to run.
     #[error("{0}")]
     GradleNotFound(String),
@@ -85,7 +82,7 @@ impl Error {
     /// The exit code this error maps to.
     pub fn exit(&self) -> Exit {
         match self {
-            Error::Usage(_) | Error::Input { .. } | Error::NotImplemented(_) => Exit::Usage,
+            Error::Usage(_) | Error::Input { .. } => Exit::Usage,
             Error::GradleNotFound(_) | Error::Infra(_) | Error::Io { .. } => Exit::Infra,
             Error::Interrupted => Exit::Interrupted,
         }
@@ -102,7 +99,6 @@ mod tests {
     fn every_error_maps_to_a_documented_code() {
         assert_eq!(Error::usage("x").exit().code(), 2);
         assert_eq!(Error::input("f.yml:3", "bad").exit().code(), 2);
-        assert_eq!(Error::NotImplemented("pr").exit().code(), 2);
         assert_eq!(Error::GradleNotFound("none".into()).exit().code(), 3);
         assert_eq!(Error::infra("boom").exit().code(), 3);
         assert_eq!(Error::Interrupted.exit().code(), 130);

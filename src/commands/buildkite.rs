@@ -12,7 +12,7 @@ use crate::cli::{
     SelectionArgs, WrapArgs,
 };
 use crate::domain::{Command, Origin, Unresolved};
-use crate::layout;
+
 use crate::plan::render::visible;
 use crate::plan::{self, GradleVersion, PlanContext};
 use crate::run::buildkite::agent::fit_annotation;
@@ -349,31 +349,20 @@ fn prepare(
 ) -> Result<Prepared> {
     let config = options::batching(batching)?.config;
     let gradle = options::gradle_program(&global.project_dir, global.gradle.as_deref())?;
-    // Selection has loaded the layout, so this reads its cache.
-    let layout = if selection.tests.is_empty() {
-        None
-    } else {
-        match layout::load(&global.project_dir, global.gradle.as_deref(), false) {
-            Ok(layout) => Some(layout),
-            Err(Error::Interrupted) => return Err(Error::Interrupted),
-            Err(e) => {
-                eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable ({e})");
-                None
-            }
-        }
-    };
+    let layout = selection.layout.as_ref();
+    if layout.is_none() && !selection.tests.is_empty() {
+        eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
+    }
     let ctx = PlanContext {
         gradle: gradle.clone(),
-        gradle_version: layout
-            .as_ref()
-            .and_then(|l| GradleVersion::parse(&l.gradle_version)),
+        gradle_version: layout.and_then(|l| GradleVersion::parse(&l.gradle_version)),
         extra_args: Vec::new(),
     };
     let plan = plan::plan(&selection.tests, &config, &ctx);
     for note in &plan.notes {
         eprintln!("gradle-flaky: {}", visible(note));
     }
-    let (tasks, projects) = match &layout {
+    let (tasks, projects) = match layout {
         Some(l) => (
             buildkite::compile_tasks(l, &plan.tests),
             buildkite::renamed_projects(l, &plan.tests),

@@ -28,15 +28,11 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
     let batching = options::batching(&args.batching)?;
     // Unlike `plan`, a missing Gradle is an error here, before anything runs.
     let gradle = layout::find_gradle(&global.project_dir, global.gradle.as_deref())?;
-    let tests = select(global, args)?;
+    let (tests, layout) = select(global, args)?;
     if tests.is_empty() {
         eprintln!("gradle-flaky: nothing selected: no test to run");
         return Ok(Exit::Clean);
     }
-    let layout = match layout::load(&global.project_dir, global.gradle.as_deref(), false) {
-        Err(Error::Interrupted) => return Err(Error::Interrupted),
-        layout => layout.ok(),
-    };
     let ctx = PlanContext {
         gradle: gradle.clone(),
         gradle_version: layout
@@ -107,9 +103,10 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<Exit> {
     Ok(exit(&runs, &report, partial))
 }
 
-/// The selected tests; notes and unresolved inputs go to stderr, and a named
-/// test that resolves to nothing is an input error before hours of runs.
-fn select(global: &GlobalArgs, args: &LocalArgs) -> Result<Vec<ClassifiedTest>> {
+/// The selected tests and the layout they were classified through; notes and
+/// unresolved inputs go to stderr, and a named test that resolves to nothing is
+/// an input error before hours of runs.
+fn select(global: &GlobalArgs, args: &LocalArgs) -> Result<(Vec<ClassifiedTest>, Option<Layout>)> {
     let selection = selection::gather(global, &args.selection)?;
     for note in &selection.notes {
         eprintln!("gradle-flaky: note: {}", visible(note));
@@ -132,7 +129,7 @@ fn select(global: &GlobalArgs, args: &LocalArgs) -> Result<Vec<ClassifiedTest>> 
             format!("{named_nothing} of the tests you named resolved to nothing (listed above)"),
         ));
     }
-    Ok(selection.tests)
+    Ok((selection.tests, selection.layout))
 }
 
 /// What an iteration's kept reports say (`None` when it kept none).

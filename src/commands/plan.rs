@@ -7,26 +7,20 @@ use crate::domain::{Origin, Unresolved};
 use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, GradleVersion, PlanContext};
 use crate::select::Selection;
-use crate::{layout, Error, Exit, Result};
+use crate::{Exit, Result};
 use std::io::Write;
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     let batching = options::batching(&args.batching)?;
     let gradle = options::gradle_program(&global.project_dir, global.gradle.as_deref())?;
     let selection = selection::gather(global, &args.selection)?;
-    // The layout is only needed for the Gradle version; selection has loaded
-    // (and, with --refresh-layout, refreshed) it, so this reads the cache. Without
+    // The layout (from selection) is only needed for the Gradle version. Without
     // it the plan still works: the clean-task form runs on every version, and the
     // plan says so.
-    let gradle_version = if selection.tests.is_empty() {
-        None
-    } else {
-        match layout::load(&global.project_dir, global.gradle.as_deref(), false) {
-            Ok(layout) => GradleVersion::parse(&layout.gradle_version),
-            Err(Error::Interrupted) => return Err(Error::Interrupted),
-            Err(_) => None,
-        }
-    };
+    let gradle_version = selection
+        .layout
+        .as_ref()
+        .and_then(|l| GradleVersion::parse(&l.gradle_version));
     let ctx = PlanContext {
         gradle,
         gradle_version,

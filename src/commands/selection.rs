@@ -79,6 +79,7 @@ pub fn gather(global: &GlobalArgs, args: &SelectionArgs) -> Result<Selection> {
         }
     };
     selection.merge(select::select(&classifier, &changes, &unmuted, &specs));
+    selection.layout = layout.ok();
     Ok(selection)
 }
 

@@ -40,6 +40,11 @@ pub struct Selection {
     pub unresolved: Vec<Unresolved>,
     #[serde(skip)]
     pub notes: Vec<String>,
+    /// The layout the tests were classified through, when Gradle gave one (set
+    /// by `commands::selection::gather`), so that planning reuses it instead of
+    /// loading it, or failing to, a second time.
+    #[serde(skip)]
+    pub layout: Option<crate::layout::Layout>,
 }
 
 impl Selection {
@@ -161,6 +166,7 @@ mod tests {
             ],
             unresolved: vec![u.clone(), u.clone()],
             notes: vec!["n".into()],
+            layout: None,
         });
         assert_eq!(
             a.tests,

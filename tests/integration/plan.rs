@@ -320,6 +320,7 @@ fn snapshot_mixed_caps_custom_kinds_and_detect_rate() {
             },
         ],
         notes: vec!["the layout could not be read: path rules stood in for it".into()],
+        layout: None,
     };
     let mut ctx = ctx("gradle", None);
     ctx.extra_args = vec!["--offline".into(), "-Dtests.seed=ABC".into()];

@@ -117,7 +117,7 @@ pub enum Command {
 }
 
 /// Which tests to run.
-#[derive(Debug, Args, Clone, Default)]
+#[derive(Debug, Args, Clone)]
 pub struct SelectionArgs {
     /// Tests to run: `FQCN`, `FQCN#method`, `FQCN.method`, `Runner.test {yaml=api/file/name}`,
     /// or a path to a test file or a `.yml` suite. Separate with spaces, commas or newlines.
@@ -140,7 +140,7 @@ pub struct SelectionArgs {
     #[arg(
         long,
         value_name = "FILE",
-        default_value = "muted-tests.yml",
+        default_value = DEFAULT_MUTED_FILE,
         env = "FLAKINESS_MUTED_FILE"
     )]
     pub muted_file: PathBuf,
@@ -149,6 +149,24 @@ pub struct SelectionArgs {
     #[arg(long)]
     pub refresh_layout: bool,
 }
+
+/// The same defaults as the command line, for entry points (`pr`, `manual`)
+/// that build a selection themselves.
+impl Default for SelectionArgs {
+    fn default() -> Self {
+        SelectionArgs {
+            tests: Vec::new(),
+            changed: false,
+            unmuted: false,
+            base: None,
+            muted_file: PathBuf::from(DEFAULT_MUTED_FILE),
+            refresh_layout: false,
+        }
+    }
+}
+
+/// Where Elasticsearch-style builds keep their muted tests.
+const DEFAULT_MUTED_FILE: &str = "muted-tests.yml";
 
 /// How many times, in what batches.
 #[derive(Debug, Args, Clone, Default)]
@@ -280,7 +298,7 @@ pub struct PrArgs {
     #[arg(
         long,
         value_name = "FILE",
-        default_value = "muted-tests.yml",
+        default_value = DEFAULT_MUTED_FILE,
         env = "FLAKINESS_MUTED_FILE"
     )]
     pub muted_file: PathBuf,

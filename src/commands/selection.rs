@@ -46,13 +46,7 @@ pub fn gather(global: &GlobalArgs, args: &SelectionArgs) -> Result<Selection> {
             changes = changed_files(&repo, &root, merge_base)?;
         }
         if args.unmuted {
-            // `SelectionArgs::default()` (built by `pr`, not clap) has an empty path
-            let muted_file = if args.muted_file.as_os_str().is_empty() {
-                Path::new("muted-tests.yml")
-            } else {
-                args.muted_file.as_path()
-            };
-            unmuted = unmuted_tests(&repo, &root, muted_file, merge_base, &mut notes)?;
+            unmuted = unmuted_tests(&repo, &root, &args.muted_file, merge_base, &mut notes)?;
         }
     }
 

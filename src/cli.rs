@@ -166,7 +166,7 @@ impl Default for SelectionArgs {
 }
 
 /// Where Elasticsearch-style builds keep their muted tests.
-const DEFAULT_MUTED_FILE: &str = "muted-tests.yml";
+pub const DEFAULT_MUTED_FILE: &str = "muted-tests.yml";
 
 /// How many times, in what batches.
 #[derive(Debug, Args, Clone, Default)]
@@ -262,7 +262,7 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub batching: BatchingArgs,
 
-    /// Output: text for people, json (architecture.md), or shell (one POSIX-quoted command a line).
+    /// Output: text for people, json (the plan JSON of README), or shell (one POSIX-quoted command a line).
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
 

@@ -172,10 +172,98 @@ pub struct ClassifiedTest {
     pub origin: Origin,
 }
 
+/// Why an input selected no runnable test: a stable code for programs (plan
+/// JSON, CI payloads) beside the human text. The kebab-case names are a
+/// contract, listed in README.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReasonCode {
+    /// A class pattern with `*`: the classes must be named.
+    Wildcard,
+    /// Not a Java/Groovy/Kotlin class name.
+    NotAClassName,
+    /// A file that is not a test (main code, a helper, a resource).
+    NotATest,
+    /// An abstract class: it runs only through concrete subclasses.
+    AbstractClass,
+    /// Its source set has Test tasks, but none of them is enabled.
+    NoRunnableTask,
+    /// Without the layout, the path rules do not know the source set's task.
+    UnknownSourceSet,
+    /// A YAML suite outside `yamlRestTest`, which cannot run on its own.
+    YamlSuiteNotRunnable,
+    /// No class of that name in the build's test source sets.
+    NoSuchClass,
+    /// No such file in the build.
+    NoSuchFile,
+    /// A file of the build that is in no source set.
+    NotInSourceSet,
+    /// A path outside the build root.
+    OutsideBuild,
+    /// A path that is not UTF-8.
+    NotUtf8,
+}
+
+impl ReasonCode {
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasonCode::Wildcard => "wildcard",
+            ReasonCode::NotAClassName => "not-a-class-name",
+            ReasonCode::NotATest => "not-a-test",
+            ReasonCode::AbstractClass => "abstract-class",
+            ReasonCode::NoRunnableTask => "no-runnable-task",
+            ReasonCode::UnknownSourceSet => "unknown-source-set",
+            ReasonCode::YamlSuiteNotRunnable => "yaml-suite-not-runnable",
+            ReasonCode::NoSuchClass => "no-such-class",
+            ReasonCode::NoSuchFile => "no-such-file",
+            ReasonCode::NotInSourceSet => "not-in-source-set",
+            ReasonCode::OutsideBuild => "outside-build",
+            ReasonCode::NotUtf8 => "not-utf8",
+        }
+    }
+
+    /// Found, but there is no task here to re-run it: reported as
+    /// `not_applicable` by CI rather than as a selection problem.
+    pub fn is_not_applicable(self) -> bool {
+        matches!(self, ReasonCode::NoRunnableTask)
+    }
+}
+
+impl fmt::Display for ReasonCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why something selected nothing: the code and the sentence for people.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reason {
+    pub code: ReasonCode,
+    pub text: String,
+}
+
+impl Reason {
+    pub fn new(code: ReasonCode, text: impl Into<String>) -> Reason {
+        Reason {
+            code,
+            text: text.into(),
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// An input that selected nothing, with the reason why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Unresolved {
     pub input: String,
+    pub reason_code: ReasonCode,
     pub reason: String,
     /// Which selector the input came from: an unresolved explicit spec is the
     /// user's mistake, an unresolved unmute or changed file only a warning.
@@ -257,24 +345,19 @@ pub struct Command {
     pub rest_loops: u32,
 }
 
-/// Parses a duration written as `90s`, `20m`, `1h`, `1500ms` or a bare number of seconds.
+/// Parses a duration: a bare number of seconds, or humantime's forms
+/// (`90s`, `20m`, `1h`, `1500ms`, `1h 30m`).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let n: u64 = num.parse().map_err(|_| {
-        format!("`{s}` is not a duration: use a whole number with s, m or h, e.g. 90s, 20m, 1h")
-    })?;
-    let d = match unit {
-        "" | "s" => Duration::from_secs(n),
-        "ms" => Duration::from_millis(n),
-        "m" => Duration::from_secs(n * 60),
-        "h" => Duration::from_secs(n * 3600),
-        _ => {
-            return Err(format!(
-                "`{s}` has an unknown unit `{unit}`: use ms, s, m or h"
-            ))
-        }
+    let d = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        let secs: u64 = s
+            .parse()
+            .map_err(|_| format!("`{s}` is too large a number of seconds"))?;
+        Duration::from_secs(secs)
+    } else {
+        humantime::parse_duration(s).map_err(|e| {
+            format!("`{s}` is not a duration ({e}): write e.g. 90s, 20m, 1h or 1h 30m")
+        })?
     };
     if d.is_zero() {
         return Err(format!("`{s}` must be longer than zero"));
@@ -341,7 +424,9 @@ mod tests {
         assert_eq!(parse_duration("20m"), Ok(Duration::from_secs(1200)));
         assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
         assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
-        assert!(parse_duration("1.5h").is_err());
+        assert_eq!(parse_duration("1500ms"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("10x").is_err());
         assert_eq!(format_duration(Duration::from_secs(3600)), "1h");

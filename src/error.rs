@@ -30,6 +30,38 @@ impl Exit {
     }
 }
 
+/// What a finished command observed, for its exit status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Observed {
+    /// The user (or a signal) stopped the run.
+    pub interrupted: bool,
+    /// Real test failures (suite timeouts and heap exhaustion excluded).
+    pub real_failures: u64,
+    /// Test executions counted.
+    pub executions: u64,
+    /// Some part of the run has no trustworthy result (no tests executed, a
+    /// timeout, a build failure, fewer executions than planned).
+    pub untrustworthy: bool,
+}
+
+impl Exit {
+    /// The one exit policy of every command that runs or reads tests.
+    /// Precedence: interrupted (130); a real failure (1: flakiness is proven
+    /// whatever else went wrong); nothing executed or a part without a
+    /// trustworthy result (3); else 0.
+    pub fn of(o: Observed) -> Exit {
+        if o.interrupted {
+            Exit::Interrupted
+        } else if o.real_failures > 0 {
+            Exit::TestFailures
+        } else if o.executions == 0 || o.untrustworthy {
+            Exit::Infra
+        } else {
+            Exit::Clean
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A command-line mistake.
@@ -106,5 +138,30 @@ mod tests {
             Error::input("muted-tests.yml:12", "bad indent").to_string(),
             "muted-tests.yml:12: bad indent"
         );
+    }
+
+    #[test]
+    fn the_exit_policy_puts_interrupts_then_failures_first() {
+        let ran = Observed {
+            executions: 5,
+            ..Observed::default()
+        };
+        assert_eq!(Exit::of(ran), Exit::Clean);
+        assert_eq!(Exit::of(Observed::default()), Exit::Infra);
+        let bad = Observed {
+            untrustworthy: true,
+            ..ran
+        };
+        assert_eq!(Exit::of(bad), Exit::Infra);
+        let failed = Observed {
+            real_failures: 1,
+            ..bad
+        };
+        assert_eq!(Exit::of(failed), Exit::TestFailures);
+        let stopped = Observed {
+            interrupted: true,
+            ..failed
+        };
+        assert_eq!(Exit::of(stopped), Exit::Interrupted);
     }
 }

@@ -3,18 +3,25 @@
 //!
 //! The pipeline is `select` → `plan` → `run` → `analyze`. Selection, planning and
 //! analysis are pure functions of their inputs; git, Gradle, files, processes and
-//! Buildkite are touched only in `commands` (the entry points), `layout`, `git`
-//! and `run`.
+//! Buildkite are touched only in `commands` (the entry points), `layout`, `git`,
+//! `run` and `buildkite`. `reports`, `shell`, `stats` and `markdown` are leaves:
+//! each holds one rule several stages share.
 
 pub mod analyze;
+pub mod buildkite;
 pub mod cli;
 pub mod commands;
 pub mod domain;
 pub mod error;
 pub mod git;
 pub mod layout;
+pub mod markdown;
+pub mod output;
 pub mod plan;
+pub mod reports;
 pub mod run;
 pub mod select;
+pub mod shell;
+pub mod stats;
 
-pub use error::{Error, Exit, Result};
+pub use error::{Error, Exit, Observed, Result};

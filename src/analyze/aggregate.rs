@@ -8,7 +8,7 @@ use super::report::{
     TestReport, TruncatedFile,
 };
 use super::reproduce;
-use super::stats;
+use crate::stats;
 use indexmap::IndexSet;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -1,86 +1,72 @@
-//! Analysis: JUnit XML → per-test statistics → markdown / JSON report and per-job outcomes.
+//! Analysis: JUnit XML → per-test statistics → markdown / JSON report.
 //!
-//! [`analyze_root`] finds the reports below a directory ([`discover`]), reads them
+//! [`analyze_root`] finds the reports below a directory (`reports`), reads them
 //! in parallel with the streaming reader ([`junit`], over [`filter`]), and merges
 //! them in path order ([`aggregate`]) into a [`Report`]. Everything after reading
 //! the files is pure.
 
 pub mod aggregate;
-pub mod discover;
 pub mod filter;
 pub mod junit;
-pub mod outcome;
 pub mod render;
 pub mod report;
 pub mod reproduce;
-pub mod stats;
 
 pub use report::{Report, Severity};
 
+use crate::reports::{self, ProjectPaths};
 use aggregate::{FileAgg, FileResult, Merger, Origin};
 use rayon::prelude::*;
-use std::fmt;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// Files read in parallel before their results are merged.
 const MERGE_BATCH: usize = 64;
 
-/// Maps a project directory (relative to the analyzed root, `/`-separated, `""`
-/// for the root) to its Gradle project path, when the build knows better than
-/// the default rule `a/b` → `:a:b`.
-pub type ProjectResolver = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
-
 /// How to analyze.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct AnalyzeOptions {
     /// Skip reports last modified before this time (counted in `files.skippedStale`).
     pub since: Option<SystemTime>,
-    /// Gradle project paths of project directories; the default rule when absent.
-    pub project_resolver: Option<ProjectResolver>,
+    /// Gradle project paths of the build's directories.
+    pub project_paths: ProjectPaths,
     /// The Gradle program of built reproduce lines; `./gradlew` when empty.
     pub gradle: Vec<String>,
-}
-
-impl fmt::Debug for AnalyzeOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AnalyzeOptions")
-            .field("since", &self.since)
-            .field("project_resolver", &self.project_resolver.is_some())
-            .field("gradle", &self.gradle)
-            .finish()
-    }
 }
 
 /// Reads every report below `root` and returns the merged report. Never fails:
 /// unreadable, truncated and malformed files are listed in `files`, and a missing
 /// root is an empty report.
 pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
+    analyze_roots(&[root.to_path_buf()], opts)
+}
+
+/// One report of the reports below several roots, each a copy of the build's
+/// tree (a CI job's downloaded artifacts, say): a report's project is found
+/// from its path below its own root.
+pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
     let mut stale = 0;
-    let reports: Vec<_> = discover::find_reports(root)
-        .into_iter()
-        .filter(|path| {
-            let Some(since) = opts.since else {
-                return true;
-            };
-            // A file whose time cannot be read is read rather than lost.
-            let fresh = std::fs::metadata(path)
-                .and_then(|m| m.modified())
-                .map_or(true, |mtime| mtime >= since);
-            stale += u64::from(!fresh);
-            fresh
-        })
-        .collect();
+    let mut reports: Vec<(&Path, PathBuf)> = Vec::new();
+    for root in roots {
+        for path in reports::find_reports(root) {
+            if is_stale(&path, opts.since) {
+                stale += 1;
+            } else {
+                reports.push((root, path));
+            }
+        }
+    }
     // Parallel within a batch, merged in path order between batches, so that
     // only a batch of per-file results is held at a time.
     let mut merger = Merger::default();
     for batch in reports.chunks(MERGE_BATCH) {
         let files: Vec<FileResult> = batch
             .par_iter()
-            .map(|path| {
+            .map(|(root, path)| {
+                // The root's own path tells when it is itself an iterations folder.
+                let whole = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
                 let rel = path.strip_prefix(root).unwrap_or(path);
-                read_file(path, rel, opts)
+                read_file(path, &whole, rel, opts)
             })
             .collect();
         for file in files {
@@ -90,15 +76,21 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
     merger.finish(stale, &opts.gradle)
 }
 
-fn read_file(path: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
-    let origin = discover::locate(rel).map(|loc| {
-        let project = opts
-            .project_resolver
-            .as_ref()
-            .and_then(|resolve| resolve(&loc.project_dir))
-            .unwrap_or_else(|| discover::default_project_path(&loc.project_dir));
+/// Last modified before `since` (a file whose time cannot be read is read rather than lost).
+fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
+    let Some(since) = since else {
+        return false;
+    };
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|mtime| mtime < since)
+}
+
+fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
+    let origin = reports::locate(root, rel).map(|loc| {
+        let project = opts.project_paths.path_of(&loc.project_dir);
         Origin {
-            task_path: discover::task_path(&project, &loc.task),
+            task_path: reports::task_path(&project, &loc.task),
             task_name: loc.task,
         }
     });

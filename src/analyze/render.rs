@@ -5,7 +5,8 @@
 use super::aggregate;
 use super::junit::floor_char_boundary;
 use super::report::{Report, Severity, TestReport};
-use super::stats;
+use crate::markdown::{self, code, plain_line};
+use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -14,8 +15,6 @@ use std::time::Duration;
 const MAX_ROWS: usize = 100;
 /// Example messages shown.
 const MAX_EXAMPLES: usize = 25;
-/// Characters of an example message (or a table cell) shown.
-const MAX_MESSAGE_CHARS: usize = 400;
 /// Reproduce lines shown.
 const MAX_REPRODUCE: usize = 25;
 /// A longer reproduce command is left to the JSON report.
@@ -39,11 +38,6 @@ pub struct MarkdownOptions {
 /// The markdown report.
 pub fn markdown(report: &Report) -> String {
     markdown_with(report, MarkdownOptions::default())
-}
-
-/// The annotation style of the report.
-pub fn severity(report: &Report) -> Severity {
-    aggregate::severity(report, false)
 }
 
 /// The annotation style when the compile gate may have failed.
@@ -132,8 +126,8 @@ fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
     for t in shown {
         md.push(format!(
             "| {} | {} | {} | {} | {} | {} |",
-            cell(&t.class),
-            cell(&t.method),
+            markdown::text(&t.class),
+            markdown::text(&t.method),
             t.passes,
             t.failures,
             rate(t),
@@ -154,9 +148,9 @@ fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
 fn rate(t: &TestReport) -> String {
     format!(
         "{} ({}–{})",
-        stats::percent(t.failure_rate),
-        stats::percent(t.ci95[0]),
-        stats::percent(t.ci95[1])
+        percent(t.failure_rate, Round::Nearest),
+        percent(t.ci95[0], Round::Down),
+        percent(t.ci95[1], Round::Up)
     )
 }
 
@@ -177,7 +171,7 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
     let lines: Vec<String> = shown
         .iter()
         .filter_map(|t| {
-            let cmd = one_line(t.reproduce.as_deref()?);
+            let cmd = markdown::one_line(t.reproduce.as_deref()?);
             let cmd = if cmd.chars().count() > MAX_COMMAND_CHARS {
                 "# (longer than 2000 characters: see the JSON report)".to_string()
             } else {
@@ -185,8 +179,8 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
             };
             Some(format!(
                 "# {}.{} ({} of {} failed)\n{cmd}",
-                shorten(&one_line(&t.class)),
-                shorten(&one_line(&t.method)),
+                plain_line(&t.class),
+                plain_line(&t.method),
                 t.failures,
                 t.runs,
             ))
@@ -196,12 +190,8 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
     if lines.is_empty() {
         return;
     }
-    let body = lines.join("\n");
-    let fence = "`".repeat(longest_run(&body, '`').max(2) + 1);
     md.push("### Reproduce".into());
-    md.push(format!("{fence}sh"));
-    md.push(body);
-    md.push(fence);
+    md.push(markdown::fenced(&lines.join("\n"), "sh"));
     md.push(String::new());
 }
 
@@ -214,7 +204,7 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
                 format!(
                     "- {}: {}",
                     code(&format!("{}.{}", t.class, e.name)),
-                    inline(&e.message)
+                    markdown::text(&e.message)
                 )
             })
         })
@@ -245,8 +235,8 @@ fn suite_timeouts(report: &Report, md: &mut Vec<String>) {
     for t in timed_out.iter().take(MAX_LISTED) {
         md.push(format!(
             "| {} | {} | {} |",
-            cell(&t.class),
-            cell(&t.method),
+            markdown::text(&t.class),
+            markdown::text(&t.method),
             t.suite_timeouts
         ));
     }
@@ -293,7 +283,7 @@ fn unreadable_files(report: &Report, md: &mut Vec<String>) {
             "- {}: malformed at byte {}: {}",
             code(&m.path),
             m.offset,
-            inline(&m.error)
+            markdown::text(&m.error)
         ));
     }
 }
@@ -316,56 +306,6 @@ fn cap(body: String) -> String {
     let limit = floor_char_boundary(&body, MAX_MARKDOWN_BYTES - TRUNCATION_MARKER.len());
     let cut = body[..limit].rfind('\n').unwrap_or(limit);
     format!("{}{TRUNCATION_MARKER}", &body[..cut])
-}
-
-/// Text on one line: line breaks and other control characters become spaces.
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
-/// At most [`MAX_MESSAGE_CHARS`] characters, then `…`.
-fn shorten(s: &str) -> String {
-    match s.char_indices().nth(MAX_MESSAGE_CHARS) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
-}
-
-/// Inline markdown text: one line, shortened, HTML-escaped (so that
-/// `expected:<1>` is not taken for a tag).
-fn inline(s: &str) -> String {
-    shorten(&one_line(s))
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// A table cell: inline text with `|` escaped.
-fn cell(s: &str) -> String {
-    inline(s).replace('|', "\\|")
-}
-
-/// A code span that survives backticks in the text.
-fn code(s: &str) -> String {
-    let s = shorten(&one_line(s));
-    let fence = "`".repeat(longest_run(&s, '`') + 1);
-    let pad = if s.starts_with('`') || s.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{s}{pad}{fence}")
-}
-
-fn longest_run(s: &str, c: char) -> usize {
-    let (mut best, mut run) = (0, 0);
-    for x in s.chars() {
-        run = if x == c { run + 1 } else { 0 };
-        best = best.max(run);
-    }
-    best
 }
 
 /// One merged Surefire-style JUnit file: a suite per class, a case per test;
@@ -392,7 +332,7 @@ fn junit_case(t: &TestReport) -> TestCase {
         let mut run = TestRerun::new(NonSuccessKind::Failure);
         match t.examples.get(i) {
             Some(e) => {
-                run.set_message(one_line(&shorten(&e.message)))
+                run.set_message(plain_line(&e.message))
                     .set_type(e.type_name.as_str())
                     .set_stack_trace(e.message.as_str());
             }
@@ -417,7 +357,7 @@ fn junit_case(t: &TestReport) -> TestCase {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         if let Some(e) = t.examples.first() {
             status
-                .set_message(one_line(&shorten(&e.message)))
+                .set_message(plain_line(&e.message))
                 .set_type(e.type_name.as_str())
                 .set_description(e.message.as_str());
         }
@@ -483,7 +423,7 @@ mod tests {
             tests,
             files: Files::default(),
         };
-        r.summary.severity = severity(&r);
+        r.summary.severity = aggregate::severity(&r, false);
         r
     }
 
@@ -504,7 +444,7 @@ mod tests {
         assert!(md.starts_with("## Flakiness summary\n\n- Iterations attempted: 2\n"));
         assert!(md.contains("### Failures by test"));
         assert!(
-            md.contains("\n| X | y | 1 | 1 | 50.0% (9.5%–90.5%) | assertion |\n"),
+            md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion |\n"),
             "{md}"
         );
         assert!(md.contains("\n- `X.y {seed=[A:B]}`: boom"), "{md}");
@@ -567,9 +507,10 @@ mod tests {
         t.examples = vec![example("m", "expected:<1>\nbut | was")];
         let md = markdown(&report(vec![t]));
         assert!(md.contains("| X\\|Y | m with &lt;b&gt; | 0 | 1 |"), "{md}");
-        assert!(md.contains("`X|Y.m`: expected:&lt;1&gt; but | was"), "{md}");
-        assert_eq!(code("a`b"), "``a`b``");
-        assert_eq!(code("`a"), "`` `a ``");
+        assert!(
+            md.contains("`X|Y.m`: expected:&lt;1&gt; but \\| was"),
+            "{md}"
+        );
     }
 
     #[test]
@@ -583,18 +524,21 @@ mod tests {
     #[test]
     fn severity_follows_failures_then_suite_timeouts() {
         assert_eq!(
-            severity(&report(vec![test("X", "y", 1, 1)])),
+            aggregate::severity(&report(vec![test("X", "y", 1, 1)]), false),
             Severity::Error
         );
         let mut timed_out = test("X", "classMethod", 0, 0);
         timed_out.suite_timeouts = 1;
-        assert_eq!(severity(&report(vec![timed_out])), Severity::Warning);
         assert_eq!(
-            severity(&report(vec![test("X", "y", 3, 0)])),
+            aggregate::severity(&report(vec![timed_out]), false),
+            Severity::Warning
+        );
+        assert_eq!(
+            aggregate::severity(&report(vec![test("X", "y", 3, 0)]), false),
             Severity::Success
         );
         let empty = report(vec![]);
-        assert_eq!(severity(&empty), Severity::Success);
+        assert_eq!(aggregate::severity(&empty, false), Severity::Success);
         let gate = MarkdownOptions { build_failed: true };
         assert_eq!(severity_with(&empty, gate), Severity::Warning);
     }

@@ -1,5 +1,5 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
-//! (architecture.md). Renderers and callers read it; nothing here does I/O.
+//! (README, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
 use super::junit::Counts;
 use serde::ser::SerializeMap;

@@ -84,7 +84,7 @@ pub fn build(
     if let Some(seed) = seed {
         words.push(format!("-Dtests.seed={seed}"));
     }
-    crate::plan::shell::join(&words)
+    crate::shell::join(&words)
 }
 
 #[cfg(test)]

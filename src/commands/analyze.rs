@@ -1,9 +1,11 @@
 //! `gradle-flaky analyze`: read the JUnit XML below a directory and print the
 //! flakiness report.
 
-use crate::analyze::{self, render, AnalyzeOptions, Report};
-use crate::cli::{AnalyzeArgs, ReportArgs, ReportFormat};
-use crate::{Error, Exit, Result};
+use super::options;
+use super::report::{self, Context};
+use crate::analyze::{self, AnalyzeOptions};
+use crate::cli::AnalyzeArgs;
+use crate::{Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -22,10 +24,18 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
             ..AnalyzeOptions::default()
         },
     );
-    warn_unreadable(&report);
-    emit(&report, &args.report)?;
-    let exit = exit_for(&report);
-    if exit == Exit::Infra {
+    report::warn_unreadable(&report);
+    report::emit(
+        &report,
+        &options::report_output(&args.report),
+        &Context::default(),
+    )?;
+    let exit = Exit::of(Observed {
+        real_failures: report.summary.failed,
+        executions: report.summary.executions,
+        ..Observed::default()
+    });
+    if report.summary.executions == 0 {
         eprintln!(
             "gradle-flaky: no test execution found below {} ({} report file(s) read)",
             args.dir.display(),
@@ -33,54 +43,6 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
         );
     }
     Ok(exit)
-}
-
-/// Prints the report on stdout in the chosen format and writes the optional files.
-pub fn emit(report: &Report, args: &ReportArgs) -> Result<()> {
-    let text = match args.format {
-        ReportFormat::Markdown => {
-            let mut md = render::markdown(report);
-            md.push('\n');
-            md
-        }
-        ReportFormat::Json => render::json(report),
-    };
-    print!("{text}");
-    if let Some(path) = &args.report {
-        std::fs::write(path, &text).map_err(|e| Error::io(path, e))?;
-    }
-    if let Some(path) = &args.junit {
-        std::fs::write(path, render::junit(report)).map_err(|e| Error::io(path, e))?;
-    }
-    Ok(())
-}
-
-/// Truncated and malformed files, one line each on stderr.
-pub fn warn_unreadable(report: &Report) {
-    for t in &report.files.truncated {
-        eprintln!(
-            "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",
-            t.path, t.cases
-        );
-    }
-    for m in &report.files.malformed {
-        eprintln!(
-            "gradle-flaky: warning: {}: malformed at byte {}: {}",
-            m.path, m.offset, m.error
-        );
-    }
-}
-
-/// The exit status a report calls for: 1 with a real failure, 3 when no test
-/// executed at all, else 0. Unreadable files alone do not change it.
-pub fn exit_for(report: &Report) -> Exit {
-    if report.summary.failed > 0 {
-        Exit::TestFailures
-    } else if report.summary.executions == 0 {
-        Exit::Infra
-    } else {
-        Exit::Clean
-    }
 }
 
 /// `--since TIME|FILE`: an existing file's modification time, seconds since the

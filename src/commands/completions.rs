@@ -4,7 +4,6 @@
 use crate::cli::{Cli, CompletionsArgs, Shell};
 use crate::{Error, Exit, Result};
 use clap::CommandFactory;
-use std::io::Write;
 
 const BIN: &str = "gradle-flaky";
 
@@ -65,8 +64,6 @@ pub fn run_man() -> Result<Exit> {
 }
 
 fn write_stdout(bytes: &[u8]) -> Result<Exit> {
-    std::io::stdout()
-        .write_all(bytes)
-        .map_err(|e| Error::io("stdout", e))?;
+    crate::output::stdout(&String::from_utf8_lossy(bytes));
     Ok(Exit::Clean)
 }

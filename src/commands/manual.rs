@@ -2,8 +2,9 @@
 //! tests come from `FLAKINESS_CLASSES`, every other knob from its flag or
 //! `FLAKINESS_*` variable (see `--help`); the pipeline is uploaded.
 
-use super::buildkite::Upload;
-use crate::cli::{GlobalArgs, ManualArgs, SelectionArgs};
+use super::{options, selection};
+use crate::buildkite::upload::Upload;
+use crate::cli::{GlobalArgs, ManualArgs};
 use crate::{Error, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
@@ -13,15 +14,17 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
             "FLAKINESS_CLASSES environment variable is required (newline- or comma-separated)",
         ));
     }
-    let selection_args = SelectionArgs {
-        tests: vec![classes],
-        ..SelectionArgs::default()
-    };
+    let batching = options::batching(&args.batching)?;
+    let agent = options::agent(&args.agent)?;
+    let (build, selection) = selection::gather(
+        options::build(global, false)?,
+        &options::manual_selection(classes),
+    )?;
     Upload {
-        batching: &args.batching,
-        agent: &args.agent,
+        batching: &batching.config,
+        agent: &agent,
         dry_run: args.dry_run,
         nothing: "FLAKINESS_CLASSES selected nothing",
     }
-    .select_and_submit(global, &selection_args)
+    .submit(&build, &selection)
 }

@@ -11,6 +11,7 @@ pub mod options;
 pub mod plan;
 pub mod pr;
 pub mod repeat;
+pub mod report;
 pub mod selection;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
@@ -20,7 +21,7 @@ use crate::{Exit, Result};
 pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
-        Command::Local(args) => local::local(global, &args),
+        Command::Local(args) => local::run(global, &options::local(global, &args)?),
         Command::Plan(args) => plan::run(global, &args),
         Command::Pr(args) => pr::run(global, &args),
         Command::Manual(args) => manual::run(global, &args),

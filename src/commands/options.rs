@@ -1,17 +1,188 @@
-//! Options several commands share: batching knobs and the Gradle program.
+//! The one place where clap's structs become plain configs: everything below
+//! `commands/` takes these, never a clap type, and no command builds another
+//! command's arguments.
 
-use crate::cli::BatchingArgs;
+use crate::buildkite::AgentConfig;
+use crate::cli::{
+    AgentArgs, BatchingArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs,
+};
 use crate::domain::{BatchingConfig, TestKind};
-use crate::plan::proof::{executions_for, MAX_EXECUTIONS};
+use crate::layout::Build;
 use crate::plan::Evidence;
+use crate::stats::executions_for;
 use crate::{Error, Result};
-use std::path::Path;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The most executions `--detect-rate` may ask for: beyond this the rate is a typo.
+pub const MAX_EXECUTIONS: u64 = 1_000_000;
 
 /// Validated batching knobs and how the plan states its evidence.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Batching {
     pub config: BatchingConfig,
     pub evidence: Evidence,
+}
+
+/// What to select (the SELECTION options, or what `pr` and `manual` ask for).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectionConfig {
+    /// Explicit specs, before splitting on commas and newlines.
+    pub tests: Vec<String>,
+    pub changed: bool,
+    pub unmuted: bool,
+    pub base: Option<String>,
+    /// Relative to the build root.
+    pub muted_file: PathBuf,
+    pub refresh_layout: bool,
+}
+
+/// Where a report goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReportOutput {
+    pub format: ReportFormat,
+    /// Also written here.
+    pub file: Option<PathBuf>,
+    /// The merged JUnit XML.
+    pub junit: Option<PathBuf>,
+}
+
+/// Everything `local` needs (also what `pr --target local` runs).
+#[derive(Clone, Debug)]
+pub struct LocalConfig {
+    pub selection: SelectionConfig,
+    pub batching: Batching,
+    pub output: ReportOutput,
+    /// Limit of each Gradle invocation.
+    pub batch_timeout: Duration,
+    pub gradle_args: Vec<String>,
+    pub verbose: bool,
+}
+
+/// The default batch limit is the suite timeout plus this.
+const BATCH_MARGIN: Duration = Duration::from_secs(600);
+
+/// The build the global options name, not yet read: its canonical root and
+/// the Gradle program. `gradle_required`: a missing Gradle is an error (to run
+/// something); otherwise a plan still names `gradle`.
+pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
+    let root = global
+        .project_dir
+        .canonicalize()
+        .map_err(|e| Error::io(&global.project_dir, e))?;
+    let (gradle, gradle_found) = match crate::layout::find_gradle(&root, global.gradle.as_deref()) {
+        Ok(program) => (program, true),
+        Err(Error::GradleNotFound(_)) if !gradle_required => (vec!["gradle".into()], false),
+        Err(e) => return Err(e),
+    };
+    Ok(Build {
+        root,
+        gradle,
+        gradle_found,
+        layout: None,
+    })
+}
+
+pub fn selection(args: &SelectionArgs) -> SelectionConfig {
+    SelectionConfig {
+        tests: args.tests.clone(),
+        changed: args.changed,
+        unmuted: args.unmuted,
+        base: args.base.clone(),
+        muted_file: args.muted_file.clone(),
+        refresh_layout: args.refresh_layout,
+    }
+}
+
+/// What `pr` selects: the branch's changed tests and unmutes.
+pub fn pr_selection(args: &PrArgs) -> SelectionConfig {
+    SelectionConfig {
+        tests: Vec::new(),
+        changed: true,
+        unmuted: true,
+        base: args.base.clone(),
+        muted_file: args.muted_file.clone(),
+        refresh_layout: false,
+    }
+}
+
+/// What `manual` selects: the tests in `$FLAKINESS_CLASSES`.
+pub fn manual_selection(classes: String) -> SelectionConfig {
+    SelectionConfig {
+        tests: vec![classes],
+        changed: false,
+        unmuted: false,
+        base: None,
+        muted_file: PathBuf::from(crate::cli::DEFAULT_MUTED_FILE),
+        refresh_layout: false,
+    }
+}
+
+pub fn report_output(args: &ReportArgs) -> ReportOutput {
+    ReportOutput {
+        format: args.format,
+        file: args.report.clone(),
+        junit: args.junit.clone(),
+    }
+}
+
+pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
+    let batching = batching(&args.batching)?;
+    Ok(LocalConfig {
+        selection: selection(&args.selection),
+        batch_timeout: batch_timeout(args.batch_timeout, &batching),
+        batching,
+        output: report_output(&args.report),
+        gradle_args: args.gradle_args.clone(),
+        verbose: global.verbose,
+    })
+}
+
+/// `pr --target local`: the branch's tests, run as `local` runs them.
+pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
+    let batching = batching(&args.batching)?;
+    Ok(LocalConfig {
+        selection: pr_selection(args),
+        batch_timeout: batch_timeout(args.batch_timeout, &batching),
+        batching,
+        output: report_output(&args.report),
+        gradle_args: Vec::new(),
+        verbose: global.verbose,
+    })
+}
+
+fn batch_timeout(flag: Option<Duration>, batching: &Batching) -> Duration {
+    flag.unwrap_or(batching.config.suite_timeout + BATCH_MARGIN)
+}
+
+/// `--agent KEY=VALUE`, `--step-timeout`, `--agent-bin`, `--group`.
+pub fn agent(args: &AgentArgs) -> Result<AgentConfig> {
+    let agents = args
+        .agents
+        .iter()
+        .filter(|a| !a.trim().is_empty())
+        .map(|a| match a.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() && !k.contains('$') => {
+                Ok((k.trim().to_string(), v.trim().to_string()))
+            }
+            _ => Err(Error::input(
+                format!("--agent {a}"),
+                "expected KEY=VALUE, e.g. queue=flaky-tests",
+            )),
+        })
+        .collect::<Result<_>>()?;
+    if args.step_timeout < 1 {
+        return Err(Error::usage("--step-timeout must be at least 1 minute"));
+    }
+    if args.agent_bin.trim().is_empty() {
+        return Err(Error::usage("--agent-bin must not be empty"));
+    }
+    Ok(AgentConfig {
+        agents,
+        step_timeout_min: args.step_timeout,
+        bin: args.agent_bin.trim().to_string(),
+        group: args.group.clone(),
+    })
 }
 
 /// Turns the BATCHING options into a config. Precedence, most specific first:
@@ -114,20 +285,9 @@ fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
     Ok((TestKind::parse(kind), n))
 }
 
-/// The Gradle program for planned commands: as `layout::find_gradle` finds it,
-/// except that a machine with no Gradle at all still gets a plan naming
-/// `gradle` (planning runs nothing; running it reports the missing Gradle).
-pub fn gradle_program(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<String>> {
-    match crate::layout::find_gradle(project_dir, gradle) {
-        Err(Error::GradleNotFound(_)) => Ok(vec!["gradle".into()]),
-        found => found,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn args() -> BatchingArgs {
         BatchingArgs {
@@ -235,26 +395,56 @@ mod tests {
     #[test]
     fn gradle_comes_from_the_option_then_gradlew_then_path() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(gradle_program(dir.path(), None).unwrap(), ["gradle"]);
+        let global = |gradle: Option<&str>| GlobalArgs {
+            project_dir: dir.path().to_path_buf(),
+            gradle: gradle.map(String::from),
+            verbose: false,
+        };
+        let program = |gradle| build(&global(gradle), false).map(|b| b.gradle);
+        // Where the machine has a `gradle` on PATH it is found; else it is only named.
+        assert_eq!(program(None).unwrap(), ["gradle"]);
         let wrapper = dir.path().join("gradlew");
         std::fs::write(&wrapper, "").unwrap();
         assert_eq!(
-            gradle_program(dir.path(), None).unwrap(),
+            program(None).unwrap(),
             ["gradle"],
             "a gradlew that is not executable is not used"
         );
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert_eq!(gradle_program(dir.path(), None).unwrap(), ["./gradlew"]);
+        assert_eq!(program(None).unwrap(), ["./gradlew"]);
         assert_eq!(
-            gradle_program(dir.path(), Some("sh '.ci/run gradle.sh' --quiet")).unwrap(),
+            program(Some("sh '.ci/run gradle.sh' --quiet")).unwrap(),
             ["sh", ".ci/run gradle.sh", "--quiet"]
         );
         for bad in ["", "  ", "'unclosed"] {
-            let e = gradle_program(dir.path(), Some(bad))
-                .unwrap_err()
-                .to_string();
+            let e = program(Some(bad)).unwrap_err().to_string();
             assert!(e.starts_with("--gradle (FLAKINESS_GRADLE): "), "{e}");
         }
+    }
+
+    #[test]
+    fn agent_selectors_must_be_key_value() {
+        let mut args = AgentArgs {
+            step_timeout: 30,
+            agent_bin: "gf".into(),
+            group: "g".into(),
+            ..Default::default()
+        };
+        args.agents = vec!["queue=x".into(), " os = linux ".into()];
+        let c = agent(&args).unwrap();
+        assert_eq!(
+            c.agents,
+            [
+                ("queue".to_string(), "x".to_string()),
+                ("os".into(), "linux".into())
+            ]
+        );
+        assert_eq!(c.inner_timeout_min(), 28);
+        args.agents = vec!["queue".into()];
+        assert!(agent(&args).is_err());
+        args.agents = vec![];
+        args.step_timeout = 2;
+        assert_eq!(agent(&args).unwrap().inner_timeout_min(), 1);
     }
 }

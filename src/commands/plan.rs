@@ -5,29 +5,18 @@ use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
 use crate::domain::{Origin, Unresolved};
 use crate::plan::render::{self, visible, PlanView};
-use crate::plan::{self, GradleVersion, PlanContext};
+use crate::plan::{self, PlanContext};
 use crate::select::Selection;
-use crate::{Exit, Result};
-use std::io::Write;
+use crate::{output, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     let batching = options::batching(&args.batching)?;
-    let gradle = options::gradle_program(&global.project_dir, global.gradle.as_deref())?;
-    let selection = selection::gather(global, &args.selection)?;
-    // The layout (from selection) is only needed for the Gradle version. Without
-    // it the plan still works: the clean-task form runs on every version, and the
-    // plan says so.
-    let gradle_version = selection
-        .layout
-        .as_ref()
-        .and_then(|l| GradleVersion::parse(&l.gradle_version));
-    let ctx = PlanContext {
-        gradle,
-        gradle_version,
-        extra_args: args.gradle_args.clone(),
-    };
-    let out = render_plan(&selection, &batching, &ctx, args.format);
-    write_stdout(&out)?;
+    let (build, selection) = selection::gather(
+        options::build(global, false)?,
+        &options::selection(&args.selection),
+    )?;
+    let ctx = PlanContext::for_build(&build, &args.gradle_args);
+    output::stdout(&render_plan(&selection, &batching, &ctx, args.format));
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
         eprintln!("gradle-flaky: nothing selected: no test to run");
     }
@@ -40,7 +29,12 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         unresolved.len()
     );
     for u in unresolved {
-        eprintln!("  - {}: {}", visible(&u.input), visible(&u.reason));
+        eprintln!(
+            "  - {}: {} ({})",
+            visible(&u.input),
+            visible(&u.reason),
+            u.reason_code
+        );
     }
     Ok(Exit::Usage)
 }
@@ -75,13 +69,4 @@ fn explicit_unresolved(unresolved: &[Unresolved]) -> Vec<&Unresolved> {
         .iter()
         .filter(|u| u.origin == Origin::Explicit)
         .collect()
-}
-
-fn write_stdout(s: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
-        // `plan | head` closing the pipe early is not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(|e| crate::Error::io("stdout", e)),
-    }
 }

@@ -2,42 +2,32 @@
 //! from `muted-tests.yml`, uploaded to Buildkite (the default in a Buildkite
 //! job) or run on this machine.
 
-use super::buildkite::Upload;
-use crate::cli::{GlobalArgs, LocalArgs, PrArgs, SelectionArgs, Target};
+use super::{local, options, selection};
+use crate::buildkite::upload::Upload;
+use crate::cli::{GlobalArgs, PrArgs, Target};
 use crate::{Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
-    let target = args
-        .target
-        .unwrap_or(if std::env::var_os("BUILDKITE").is_some() {
-            Target::Buildkite
-        } else {
-            Target::Local
-        });
-    let selection_args = SelectionArgs {
-        changed: true,
-        unmuted: true,
-        base: args.base.clone(),
-        muted_file: args.muted_file.clone(),
-        ..SelectionArgs::default()
-    };
+    let in_buildkite = std::env::var_os("BUILDKITE").is_some();
+    let target = args.target.unwrap_or(if in_buildkite {
+        Target::Buildkite
+    } else {
+        Target::Local
+    });
     match target {
-        Target::Buildkite => Upload {
-            batching: &args.batching,
-            agent: &args.agent,
-            dry_run: args.dry_run,
-            nothing: "No test changes or unmutes detected",
+        Target::Buildkite => {
+            let batching = options::batching(&args.batching)?;
+            let agent = options::agent(&args.agent)?;
+            let (build, selection) =
+                selection::gather(options::build(global, false)?, &options::pr_selection(args))?;
+            Upload {
+                batching: &batching.config,
+                agent: &agent,
+                dry_run: args.dry_run,
+                nothing: "No test changes or unmutes detected",
+            }
+            .submit(&build, &selection)
         }
-        .select_and_submit(global, &selection_args),
-        Target::Local => super::local::local(
-            global,
-            &LocalArgs {
-                selection: selection_args,
-                batching: args.batching.clone(),
-                report: args.report.clone(),
-                batch_timeout: args.batch_timeout,
-                gradle_args: Vec::new(),
-            },
-        ),
+        Target::Local => local::run(global, &options::pr_local(global, args)?),
     }
 }

@@ -1,13 +1,16 @@
 //! `gradle-flaky repeat --times N [--timeout D] -- GRADLE ARGS...`: the REST loop
-//! on its own, as the reference's `repeat-rest-test.sh` (output inherited,
-//! `--- Iteration i/N` headers, a final `Results:` line), with every
-//! iteration's reports kept under `flakiness-iters/iter-<i>/`.
+//! on its own (output inherited, `--- Iteration i/N` headers, a final
+//! `Results:` line), with every iteration's reports kept under
+//! `flakiness-iters/iter-<i>/`.
 
+use super::report;
 use crate::cli::{GlobalArgs, RepeatArgs};
 use crate::domain::format_duration;
+use crate::output;
 use crate::run::process::{self, Isolation, Output};
 use crate::run::repeat::{self, Iteration, Loop, Verdict};
 use crate::{Error, Exit, Result};
+use std::time::Duration;
 
 pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
     let project_dir = global.project_dir.as_path();
@@ -28,7 +31,8 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         output: Output::Inherit,
     };
     let mut printer = Printer {
-        args,
+        times: args.times,
+        timeout: args.timeout,
         verdicts: Vec::new(),
     };
     let done = repeat::run(&spec, &mut printer);
@@ -37,44 +41,50 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
     let verdicts = printer.verdicts;
     let passed = verdicts.iter().filter(|v| **v == Verdict::Passed).count();
     let ran = verdicts.len();
-    println!("Results: {passed}/{ran} passed, {} failed", ran - passed);
-    Ok(repeat::exit_of(&verdicts))
+    output::stdout_line(&format!(
+        "Results: {passed}/{ran} passed, {} failed",
+        ran - passed
+    ));
+    Ok(Exit::of(repeat::observed(&verdicts)))
 }
 
 /// Judges and reports each iteration as it ends.
-struct Printer<'a> {
-    args: &'a RepeatArgs,
+struct Printer {
+    times: u32,
+    timeout: Option<Duration>,
     verdicts: Vec<Verdict>,
 }
 
-impl repeat::Observer for Printer<'_> {
+impl repeat::Observer for Printer {
     fn ended(&mut self, it: &Iteration) {
-        let verdict = Verdict::of(it, super::local::counts(it));
-        println!("{}", status_line(it, &verdict, self.args));
+        let verdict = Verdict::of(it, report::counts(it));
+        output::stdout_line(&self.status_line(it, &verdict));
         self.verdicts.push(verdict);
     }
 }
 
-fn status_line(it: &Iteration, verdict: &Verdict, args: &RepeatArgs) -> String {
-    let what = match verdict {
-        Verdict::NoTests => {
-            "no tests executed: Gradle wrote no JUnit XML (a --tests filter that matches \
-             nothing, an UP-TO-DATE test task, or a failure before the tests ran)"
-                .to_string()
-        }
-        Verdict::TimedOut => format!(
-            "timed out after {}; its processes were stopped and the loop ended",
-            args.timeout.map(format_duration).unwrap_or_default()
-        ),
-        v => v.describe(),
-    };
-    let kept = match it.reports.len() {
-        0 => String::new(),
-        n => format!(
-            " ({n} report{} kept in {})",
-            if n == 1 { "" } else { "s" },
-            it.dir.display()
-        ),
-    };
-    format!("Iteration {}/{}: {what}{kept}", it.index, args.times)
+impl Printer {
+    fn status_line(&self, it: &Iteration, verdict: &Verdict) -> String {
+        let what = match verdict {
+            Verdict::NoTests => {
+                "no tests executed: Gradle wrote no JUnit XML (a --tests filter that matches \
+                 nothing, an UP-TO-DATE test task, or a failure before the tests ran)"
+                    .to_string()
+            }
+            Verdict::TimedOut => format!(
+                "timed out after {}; its processes were stopped and the loop ended",
+                self.timeout.map(format_duration).unwrap_or_default()
+            ),
+            v => v.describe(),
+        };
+        let kept = match it.reports.len() {
+            0 => String::new(),
+            n => format!(
+                " ({n} report{} kept in {})",
+                if n == 1 { "" } else { "s" },
+                it.dir.display()
+            ),
+        };
+        format!("Iteration {}/{}: {what}{kept}", it.index, self.times)
+    }
 }

@@ -1,8 +1,9 @@
 //! Gathers a `Selection` from the SELECTION options: runs git, reads
 //! muted-tests.yml and loads the layout, then calls the pure selectors.
 
-use crate::cli::{GlobalArgs, SelectionArgs};
+use super::options::SelectionConfig;
 use crate::git::Repo;
+use crate::layout::Build;
 use crate::select::changed::Change;
 use crate::select::classify::{Classifier, Files};
 use crate::select::unmutes::{self, MutedEntry};
@@ -14,12 +15,10 @@ use std::path::{Path, PathBuf};
 /// The variable Buildkite sets to a pull request's base branch.
 const PR_BASE_VAR: &str = "BUILDKITE_PULL_REQUEST_BASE_BRANCH";
 
-/// Selects and classifies the tests the options name.
-pub fn gather(global: &GlobalArgs, args: &SelectionArgs) -> Result<Selection> {
-    let root = global
-        .project_dir
-        .canonicalize()
-        .map_err(|e| Error::io(&global.project_dir, e))?;
+/// Selects and classifies the tests the options name; the build comes back
+/// with its layout when Gradle could be asked.
+pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Selection)> {
+    let root = build.root.clone();
     let files = DiskFiles { root: root.clone() };
     let specs: Vec<String> = explicit::split(&args.tests, |s| files.is_file(Path::new(s)))
         .into_iter()
@@ -55,9 +54,16 @@ pub fn gather(global: &GlobalArgs, args: &SelectionArgs) -> Result<Selection> {
         ..Selection::default()
     };
     if specs.is_empty() && changes.is_empty() && unmuted.is_empty() {
-        return Ok(selection); // nothing to classify: no need to ask Gradle
+        return Ok((build, selection)); // nothing to classify: no need to ask Gradle
     }
-    let layout = match crate::layout::load(&root, global.gradle.as_deref(), args.refresh_layout) {
+    let layout = if build.gradle_found {
+        crate::layout::load(&root, &build.gradle, args.refresh_layout).map(|(l, _)| l)
+    } else {
+        Err(Error::GradleNotFound(
+            "no Gradle found (no ./gradlew, no `gradle` on PATH)".into(),
+        ))
+    };
+    let layout = match layout {
         Err(Error::Interrupted) => return Err(Error::Interrupted),
         layout => layout,
     };
@@ -73,8 +79,8 @@ pub fn gather(global: &GlobalArgs, args: &SelectionArgs) -> Result<Selection> {
         }
     };
     selection.merge(select::select(&classifier, &changes, &unmuted, &specs));
-    selection.layout = layout.ok();
-    Ok(selection)
+    build.layout = layout.ok();
+    Ok((build, selection))
 }
 
 /// The base ref: `--base`, else `$BUILDKITE_PULL_REQUEST_BASE_BRANCH` (as

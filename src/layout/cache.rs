@@ -17,7 +17,7 @@ const PRUNED_DIRS: &[&str] = &[
     "src",
     "out",
     ".idea",
-    "flakiness-iters",
+    crate::reports::ITERS_DIR,
 ];
 
 #[derive(Serialize, Deserialize)]
@@ -27,7 +27,7 @@ struct Entry {
 }
 
 pub fn cache_file(project_dir: &Path) -> PathBuf {
-    project_dir.join(".gradle/gradle-flaky/layout.json")
+    crate::reports::layout_cache_file(project_dir)
 }
 
 /// True for files whose content decides the build's projects, source sets and tasks.

@@ -10,8 +10,39 @@ pub mod model;
 pub use gradle::find_gradle;
 pub use model::{Layout, Project, SourceSet, TestTask};
 
+use crate::reports::ProjectPaths;
 use crate::{Error, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A Gradle build as the tool runs it: its root, how Gradle is started there,
+/// and its layout once Gradle has been asked (selection fills it in; planning,
+/// running and reporting read it).
+#[derive(Clone, Debug, Default)]
+pub struct Build {
+    /// The build's root directory, canonical.
+    pub root: PathBuf,
+    /// The Gradle program, as argv words.
+    pub gradle: Vec<String>,
+    /// False when no Gradle was found and `gradle` is only a name to print.
+    pub gradle_found: bool,
+    pub layout: Option<Layout>,
+}
+
+impl Build {
+    /// Gradle project paths of the build's directories: the layout's when
+    /// known, else the documented fallback rule.
+    pub fn project_paths(&self) -> ProjectPaths {
+        self.layout
+            .as_ref()
+            .map(Layout::project_paths)
+            .unwrap_or_default()
+    }
+
+    /// The Gradle version the layout reported.
+    pub fn gradle_version(&self) -> Option<&str> {
+        self.layout.as_ref().map(|l| l.gradle_version.as_str())
+    }
+}
 
 /// Where a layout came from, for the user and for tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,18 +51,10 @@ pub enum Source {
     Gradle,
 }
 
-/// Loads the layout of the build at `project_dir`, from the cache when its key
-/// still matches, else by running Gradle with the init script.
-pub fn load(project_dir: &Path, gradle: Option<&str>, refresh: bool) -> Result<Layout> {
-    load_with_source(project_dir, gradle, refresh).map(|(layout, _)| layout)
-}
-
-/// `load`, also telling whether Gradle was started.
-pub fn load_with_source(
-    project_dir: &Path,
-    gradle: Option<&str>,
-    refresh: bool,
-) -> Result<(Layout, Source)> {
+/// Loads the layout of the build at `project_dir`, run with `program`, from
+/// the cache when its key still matches, else by running Gradle with the init
+/// script; also tells which.
+pub fn load(project_dir: &Path, program: &[String], refresh: bool) -> Result<(Layout, Source)> {
     let project_dir = std::fs::canonicalize(project_dir).map_err(|e| Error::io(project_dir, e))?;
     if !is_gradle_build(&project_dir) {
         return Err(Error::input(
@@ -40,10 +63,9 @@ pub fn load_with_source(
              pass the build's root with --project-dir",
         ));
     }
-    let program = find_gradle(&project_dir, gradle)?;
     let key = cache::key(
         &project_dir,
-        &gradle::program_identity(&project_dir, &program),
+        &gradle::program_identity(&project_dir, program),
         gradle::INIT_SCRIPT,
     );
     if !refresh {
@@ -51,12 +73,12 @@ pub fn load_with_source(
             return Ok((layout, Source::Cache));
         }
     }
-    let layout = gradle::run_init_script(&project_dir, &program)?;
+    let layout = gradle::run_init_script(&project_dir, program)?;
     cache::write(&project_dir, &key, &layout);
     Ok((layout, Source::Gradle))
 }
 
-fn is_gradle_build(dir: &Path) -> bool {
+pub fn is_gradle_build(dir: &Path) -> bool {
     [
         "settings.gradle",
         "settings.gradle.kts",

@@ -1,7 +1,8 @@
 //! The JSON the init script writes, and pure queries over it.
 
+use crate::reports::ProjectPaths;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -85,11 +86,16 @@ impl Layout {
             .collect()
     }
 
-    /// The project whose directory most deeply contains `path` (an absolute path).
-    pub fn project_containing(&self, path: &Path) -> Option<&Project> {
-        self.projects
-            .iter()
-            .filter(|p| path.starts_with(&p.project_dir))
-            .max_by_key(|p| p.project_dir.components().count())
+    /// Gradle project paths by directory relative to the build root.
+    pub fn project_paths(&self) -> ProjectPaths {
+        ProjectPaths::new(self.projects.iter().filter_map(|p| {
+            let rel = p.project_dir.strip_prefix(&self.root_dir).ok()?;
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            Some((rel, p.path.clone()))
+        }))
     }
 }

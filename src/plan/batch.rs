@@ -59,6 +59,19 @@ pub struct PlanContext {
     pub extra_args: Vec<String>,
 }
 
+impl PlanContext {
+    /// The context of `build`: its Gradle program and the version its layout
+    /// reported. Without a layout the plan still works: the clean-task form of
+    /// forcing runs on every version, and the plan says so.
+    pub fn for_build(build: &crate::layout::Build, extra_args: &[String]) -> PlanContext {
+        PlanContext {
+            gradle: build.gradle.clone(),
+            gradle_version: build.gradle_version().and_then(GradleVersion::parse),
+            extra_args: extra_args.to_vec(),
+        }
+    }
+}
+
 /// How an up-to-date Test task is made to run again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forcing {

@@ -6,7 +6,6 @@ mod batch;
 pub mod proof;
 mod reduce;
 pub mod render;
-pub mod shell;
 
 pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
 pub use proof::{Evidence, Proof};
@@ -43,9 +42,19 @@ pub fn executions(c: &Command) -> u64 {
     u64::from(c.iterations) * u64::from(c.rest_loops)
 }
 
+/// The argv that loops `argv` `times` times through `gradle-flaky repeat`
+/// (`program` runs gradle-flaky), keeping every iteration's reports.
+pub fn repeat_argv(program: &str, times: u32, argv: &[String]) -> Vec<String> {
+    [program, "repeat", "--times", &times.to_string(), "--"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(argv.iter().cloned())
+        .collect()
+}
+
 /// Groups items by key; groups, and items within them, keep the order of
 /// first appearance (the reference's JS `Map` order).
-fn group_in_order<K: PartialEq, T>(
+pub fn group_in_order<K: PartialEq, T>(
     items: impl IntoIterator<Item = T>,
     key: impl Fn(&T) -> K,
 ) -> Vec<(K, Vec<T>)> {

@@ -5,7 +5,7 @@
 //! with no class) covers everything in it; a class covers its methods; a YAML
 //! suite path covers the suites below it. This is what makes at most one YAML
 //! runner run per task, and what drops suites and cases a runner already runs
-//! (the reference ran both: reference-behaviour.md §13.9).
+//! (running both would run the same suites twice).
 
 use super::group_in_order;
 use crate::domain::{ClassifiedTest, TestKind};
@@ -243,7 +243,7 @@ pub(crate) mod tests {
 
     #[test]
     fn yaml_cases_are_keyed_by_runner_class_too() {
-        // Reference §13.8 merged these two: same descriptor, different runners.
+        // Same descriptor, different runners: two cases, not one.
         let a = case(":p", "org.A", "api/f/s");
         let b = case(":p", "org.B", "api/f/s");
         let r = reduce(&[a.clone(), b.clone(), a.clone()]);

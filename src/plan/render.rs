@@ -1,9 +1,11 @@
-//! The plan for people (text), for programs (JSON, architecture.md) and for
+//! The plan for people (text), for programs (the plan JSON of README) and for
 //! shells (one POSIX-quoted command a line).
 
-use super::proof::{executions_for, percent_plain, percent_up, rate_bound, Evidence, Proof};
-use super::{executions, shell, target, Plan};
+use super::proof::{Evidence, Proof};
+use super::{executions, target, Plan};
 use crate::domain::{ClassifiedTest, Command, Origin, Unresolved};
+use crate::shell;
+use crate::stats::{executions_for, percent, rate_bound, Round};
 use serde::Serialize;
 use std::fmt::{self, Write};
 
@@ -26,7 +28,7 @@ impl PlanView<'_> {
 /// Above this bound a plan suggests `--detect-rate`.
 const WEAK_BOUND: f64 = 0.05;
 
-/// The plan as architecture.md's JSON, plus `cleanProves` per command and `notes`.
+/// The plan JSON (README, "Plan JSON"), plus `cleanProves` per command and `notes`.
 pub fn json(view: &PlanView) -> String {
     #[derive(Serialize)]
     struct JsonCommand<'a> {
@@ -76,13 +78,7 @@ pub fn shell_argv(c: &Command) -> Vec<String> {
     if c.rest_loops <= 1 {
         return c.argv.clone();
     }
-    let mut argv: Vec<String> = ["gradle-flaky", "repeat", "--times"]
-        .map(String::from)
-        .into();
-    argv.push(c.rest_loops.to_string());
-    argv.push("--".into());
-    argv.extend(c.argv.iter().cloned());
-    argv
+    super::repeat_argv("gradle-flaky", c.rest_loops, &c.argv)
 }
 
 /// The plan for people. Names from the branch are shown with control
@@ -167,13 +163,13 @@ fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fm
 fn advice(w: &mut String, plan: &Plan, evidence: Evidence) -> fmt::Result {
     let weakest = plan.commands.iter().map(executions).min().unwrap_or(0);
     let bound = rate_bound(weakest, evidence.confidence);
-    let at = percent_plain(evidence.confidence);
+    let at = percent(evidence.confidence, Round::Nearest);
     match evidence.detect_rate {
         Some(rate) => writeln!(
             w,
             "\nSized by --detect-rate {rate}: {n} executions per test make a test that fails \
              {rate} of the time fail at least once with probability {at}.",
-            rate = percent_up(rate),
+            rate = percent(rate, Round::Up),
             n = executions_for(rate, evidence.confidence)
         ),
         None if bound > WEAK_BOUND => writeln!(
@@ -182,7 +178,7 @@ fn advice(w: &mut String, plan: &Plan, evidence: Evidence) -> fmt::Result {
              (at {at}). To size runs for a rate, use --detect-rate (e.g. --detect-rate 2% \
              runs each test {} times for {at}).",
             count(weakest as usize, "execution"),
-            percent_up(bound),
+            percent(bound, Round::Up),
             executions_for(0.02, evidence.confidence)
         ),
         None => Ok(()),

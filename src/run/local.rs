@@ -155,7 +155,7 @@ fn run_batch(
         .map_err(|e| Error::io(log_path, e))?;
     watcher
         .progress
-        .line(&format!(">>> {}", crate::plan::shell::join(&argv)));
+        .line(&format!(">>> {}", crate::shell::join(&argv)));
     let dest = opts.run_dir.join(format!("batch-{index}"));
     let spec = Loop {
         argv: &argv,

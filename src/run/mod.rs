@@ -1,8 +1,7 @@
-//! Running planned commands: locally, in REST loops, or as a Buildkite pipeline.
+//! Running planned commands on this machine: batches, loops with per-iteration
+//! XML relocation, process supervision, progress.
 
-pub mod buildkite;
 pub mod local;
 pub mod process;
 pub mod progress;
 pub mod repeat;
-pub mod wrap;

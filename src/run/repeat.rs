@@ -9,14 +9,12 @@
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
 use super::process::{self, Ended, Output};
-use crate::{Error, Exit, Result};
+use crate::reports::{self, ITERS_DIR};
+use crate::{shell, Error, Observed, Result};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
-
-/// The folder, under a destination, that holds one folder per iteration.
-pub const ITERS_DIR: &str = "flakiness-iters";
 
 /// One Gradle invocation to loop.
 pub struct Loop<'a> {
@@ -113,6 +111,11 @@ impl Verdict {
         }
     }
 
+    /// The iteration has a result to trust: its tests passed, or one failed.
+    pub fn is_trustworthy(&self) -> bool {
+        matches!(self, Verdict::Passed | Verdict::Failed)
+    }
+
     /// A few words for the iteration's status line.
     pub fn describe(&self) -> String {
         match self {
@@ -132,24 +135,19 @@ impl Verdict {
     }
 }
 
-/// The exit status of a run made of these verdicts. Precedence: interrupted
-/// (130), then a real failure (1: flakiness is proven whatever else went
-/// wrong), then anything that is not a clean pass (3: no trustworthy verdict:
-/// no tests, timeouts, build failures), then 0.
-pub fn exit_of<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Exit {
-    let mut exit = Exit::Clean;
+/// What a run made of these verdicts observed, for [`Exit::of`]: every
+/// iteration that passed or failed counts as executed.
+///
+/// [`Exit::of`]: crate::Exit::of
+pub fn observed<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Observed {
+    let mut o = Observed::default();
     for v in verdicts {
-        let this = match v {
-            Verdict::Interrupted => return Exit::Interrupted,
-            Verdict::Failed => Exit::TestFailures,
-            Verdict::Passed => Exit::Clean,
-            _ => Exit::Infra,
-        };
-        if this == Exit::TestFailures || exit == Exit::Clean {
-            exit = this;
-        }
+        o.interrupted |= *v == Verdict::Interrupted;
+        o.real_failures += u64::from(*v == Verdict::Failed);
+        o.executions += u64::from(v.is_trustworthy());
+        o.untrustworthy |= !v.is_trustworthy();
     }
-    exit
+    o
 }
 
 /// Fails when `dest/flakiness-iters` already holds iteration folders: a new
@@ -184,7 +182,7 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
         announce(spec, index)?;
         observer.started(index);
         let run = process::run(spec.argv, spec.project_dir, spec.output, spec.timeout)?;
-        let dir = spec.dest.join(ITERS_DIR).join(format!("iter-{index}"));
+        let dir = reports::iteration_dir(spec.dest, index);
         let reports = relocate(spec.project_dir, since, &dir)?;
         let it = Iteration {
             index,
@@ -209,14 +207,12 @@ fn announce(spec: &Loop<'_>, index: u32) -> Result<()> {
     let line = format!(
         "--- Iteration {index}/{}\n>>> {}\n",
         spec.times,
-        spec.argv.join(" ")
+        shell::join(spec.argv)
     );
     match spec.output {
         Output::Inherit => {
-            print!("{line}");
-            std::io::stdout()
-                .flush()
-                .map_err(|e| Error::io("stdout", e))
+            crate::output::stdout(&line);
+            Ok(())
         }
         Output::Log(mut log) | Output::Tee(mut log) => log
             .write_all(line.as_bytes())
@@ -255,7 +251,7 @@ pub fn relocate(root: &Path, since: SystemTime, to: &Path) -> Result<Vec<PathBuf
 /// Reports under `root` (found as the analyzer finds them) modified at or
 /// after `since`, relative to `root`, sorted; kept iterations excluded.
 fn new_reports(root: &Path, since: SystemTime) -> Vec<PathBuf> {
-    crate::analyze::discover::find_reports(root)
+    reports::find_reports(root)
         .into_iter()
         .filter_map(|path| {
             let rel = path.strip_prefix(root).ok()?.to_path_buf();
@@ -463,8 +459,10 @@ mod tests {
 
     #[test]
     fn a_real_failure_outranks_infrastructure_but_not_an_interrupt() {
+        use crate::Exit;
         use Verdict::*;
-        assert_eq!(exit_of(&[]), Exit::Clean);
+        let exit_of = |v: &[Verdict]| Exit::of(observed(v));
+        assert_eq!(exit_of(&[]), Exit::Infra);
         assert_eq!(exit_of(&[Passed, Passed]), Exit::Clean);
         assert_eq!(exit_of(&[Passed, NoTests]), Exit::Infra);
         assert_eq!(exit_of(&[TimedOut, Failed, NoTests]), Exit::TestFailures);

@@ -34,7 +34,7 @@ pub fn select(changes: &[Change], classifier: &Classifier) -> Selection {
         }
         let outcomes = classifier.classify_path(&change.path, Origin::Changed);
         let input = change.path.to_string_lossy();
-        selection.merge(settle(&input, Origin::Changed, outcomes, false, ""));
+        selection.merge(settle(&input, Origin::Changed, outcomes, None));
     }
     selection
 }

@@ -1,12 +1,12 @@
 //! Classification: which project, source set, Test task and kind a file or a
 //! class name belongs to. Through the layout when Gradle gave us one, else
-//! through the reference's path rules (reference-behaviour.md §3).
+//! through Elasticsearch's conventional path rules (`<project>/src/<set>/<lang>/…`).
 //!
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.
 
 use super::{Selection, TestRef};
-use crate::domain::{ClassifiedTest, Origin, TestKind, Unresolved};
+use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, Unresolved};
 use crate::layout::{Layout, Project, SourceSet, TestTask};
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
@@ -29,7 +29,7 @@ pub enum Skip {
     /// this is simply not selected.
     NotATest(String),
     /// A test that cannot be run as asked; reported as unresolved with this reason.
-    Unresolved(String),
+    Unresolved(Reason),
 }
 
 type Outcome = Result<ClassifiedTest, Skip>;
@@ -60,7 +60,7 @@ enum Tie {
     /// By this enabled Test task (full Gradle path).
     Task(String),
     /// They cannot be run; the reason.
-    Unavailable(String),
+    Unavailable(Reason),
     /// No Test task runs this source set: it is not test code (e.g. `main`).
     NotTest,
 }
@@ -132,8 +132,9 @@ impl<'a> Classifier<'a> {
     pub fn locate(&self, test: &TestRef, origin: Origin) -> Vec<Outcome> {
         let class = test.class.as_str();
         if class.contains('*') {
-            return vec![Err(Skip::Unresolved(format!(
-                "`{class}` is a wildcard class pattern; name the classes to re-run"
+            return vec![Err(Skip::Unresolved(Reason::new(
+                ReasonCode::Wildcard,
+                format!("`{class}` is a wildcard class pattern; name the classes to re-run"),
             )))];
         }
         let (outer, binary_nested) = match class.split_once('$') {
@@ -145,8 +146,9 @@ impl<'a> Classifier<'a> {
             .iter()
             .any(|s| s.is_empty() || s.contains(['/', '\\']))
         {
-            return vec![Err(Skip::Unresolved(format!(
-                "`{class}` is not a class name"
+            return vec![Err(Skip::Unresolved(Reason::new(
+                ReasonCode::NotAClassName,
+                format!("`{class}` is not a class name"),
             )))];
         }
         // `Outer.Inner` is a nested class when no file `Outer/Inner.java` exists:
@@ -266,9 +268,12 @@ impl<'a> Classifier<'a> {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         let not_a_test = || Skip::NotATest("not a test class or YAML suite".into());
         let utf8 = |p: &Path| {
-            p.to_str()
-                .map(str::to_string)
-                .ok_or_else(|| Skip::Unresolved("the path is not valid UTF-8".into()))
+            p.to_str().map(str::to_string).ok_or_else(|| {
+                Skip::Unresolved(Reason::new(
+                    ReasonCode::NotUtf8,
+                    "the path is not valid UTF-8",
+                ))
+            })
         };
         let (class, yaml_suite) = if root.resources {
             let suite = inside
@@ -278,9 +283,12 @@ impl<'a> Classifier<'a> {
                 return Err(not_a_test());
             }
             if set != "yamlRestTest" {
-                return Err(Skip::Unresolved(format!(
-                    "a YAML suite of `{project}` source set `{set}`: only yamlRestTest suites run on \
-                     their own; name the runner class that runs it"
+                return Err(Skip::Unresolved(Reason::new(
+                    ReasonCode::YamlSuiteNotRunnable,
+                    format!(
+                        "a YAML suite of `{project}` source set `{set}`: only yamlRestTest suites \
+                         run on their own; name the runner class that runs it"
+                    ),
                 )));
             }
             (None, Some(utf8(&suite.with_extension(""))?))
@@ -305,8 +313,12 @@ impl<'a> Classifier<'a> {
                 .read(path)
                 .is_some_and(|text| declares_abstract(&text, simple))
             {
-                return Err(Skip::Unresolved(format!(
-                    "`{simple}` is an abstract class: it runs only through its concrete subclasses"
+                return Err(Skip::Unresolved(Reason::new(
+                    ReasonCode::AbstractClass,
+                    format!(
+                        "`{simple}` is an abstract class: it runs only through its concrete \
+                         subclasses"
+                    ),
                 )));
             }
             let class = match &target.nested {
@@ -385,11 +397,14 @@ fn tie(project: &Project, set: &SourceSet, tasks: &[&TestTask]) -> Tie {
         (None, true) => Tie::NotTest,
         (None, false) => {
             let disabled: Vec<String> = tasks.iter().map(|t| format!("`{}`", t.path)).collect();
-            Tie::Unavailable(format!(
-                "not applicable: no enabled Test task runs `{}` source set `{}` ({} disabled)",
-                project.path,
-                set.name,
-                disabled.join(", ")
+            Tie::Unavailable(Reason::new(
+                ReasonCode::NoRunnableTask,
+                format!(
+                    "not applicable: no enabled Test task runs `{}` source set `{}` ({} disabled)",
+                    project.path,
+                    set.name,
+                    disabled.join(", ")
+                ),
             ))
         }
     }
@@ -453,13 +468,17 @@ fn rule_root(path: &Path) -> Option<Root> {
             fits.then_some((i, set, lang))
         })
         .last()?;
-    let project = gradle_project(&s[..at]);
+    let project = crate::reports::fallback_project_path(&s[..at]);
     let tie = match set {
         "main" => Tie::NotTest,
         set if KNOWN_SOURCE_SETS.contains(&set) => Tie::Task(format!("{project}:{set}")),
-        set => Tie::Unavailable(format!(
-            "source set `{set}` is unknown to the path rules (they know test, internalClusterTest, \
-             javaRestTest and yamlRestTest); its Test task needs the layout from Gradle"
+        set => Tie::Unavailable(Reason::new(
+            ReasonCode::UnknownSourceSet,
+            format!(
+                "source set `{set}` is unknown to the path rules (they know test, \
+                 internalClusterTest, javaRestTest and yamlRestTest); its Test task needs the \
+                 layout from Gradle"
+            ),
         )),
     };
     Some(Root {
@@ -471,29 +490,19 @@ fn rule_root(path: &Path) -> Option<Root> {
     })
 }
 
-/// The reference's `toGradleProject` (§3.2): directories are path segments,
-/// except that children of `test/external-modules` are renamed `test-<dir>`.
-pub fn gradle_project(dir: &str) -> String {
-    let mut segments: Vec<String> = dir.split('/').map(str::to_string).collect();
-    if segments.len() >= 3 && segments[0] == "test" && segments[1] == "external-modules" {
-        segments[2] = format!("test-{}", segments[2]);
-    }
-    format!(":{}", segments.join(":"))
-}
-
 /// Turns the outcomes for one input into a `Selection`: the runnable tests,
 /// and unresolved entries for tests that cannot run. "Not a test" outcomes are
 /// reported only when nothing else came out and the input named a test on
-/// purpose (`strict`: explicit specs and unmutes, not changed files).
+/// purpose (explicit specs and unmutes, not changed files): those pass the
+/// reason to give when nothing at all was found, `not_found`.
 pub(crate) fn settle(
     input: &str,
     origin: Origin,
     outcomes: Vec<Outcome>,
-    strict: bool,
-    not_found: &str,
+    not_found: Option<Reason>,
 ) -> Selection {
     let mut selection = Selection::default();
-    let mut reasons: Vec<String> = Vec::new();
+    let mut reasons: Vec<Reason> = Vec::new();
     let mut not_tests: Vec<String> = Vec::new();
     for outcome in outcomes {
         match outcome {
@@ -502,11 +511,14 @@ pub(crate) fn settle(
             Err(Skip::NotATest(reason)) => not_tests.push(reason),
         }
     }
-    if strict && selection.tests.is_empty() && reasons.is_empty() {
+    if let (Some(not_found), true) = (not_found, selection.tests.is_empty() && reasons.is_empty()) {
         reasons = if not_tests.is_empty() {
-            vec![not_found.to_string()]
+            vec![not_found]
         } else {
             not_tests
+                .into_iter()
+                .map(|text| Reason::new(ReasonCode::NotATest, text))
+                .collect()
         };
     }
     let mut seen = BTreeSet::new();
@@ -514,7 +526,8 @@ pub(crate) fn settle(
         if seen.insert(reason.clone()) {
             selection.unresolved.push(Unresolved {
                 input: input.to_string(),
-                reason,
+                reason_code: reason.code,
+                reason: reason.text,
                 origin,
             });
         }
@@ -536,28 +549,6 @@ mod tests {
 
     fn classify(c: &Classifier, path: &str) -> Outcome {
         only(c.classify_path(Path::new(path), Origin::Changed))
-    }
-
-    #[test]
-    fn gradle_project_follows_the_reference_rules() {
-        assert_eq!(gradle_project("server"), ":server");
-        assert_eq!(gradle_project("x-pack/plugin/core"), ":x-pack:plugin:core");
-        assert_eq!(
-            gradle_project("modules/transport-netty4"),
-            ":modules:transport-netty4"
-        );
-        assert_eq!(
-            gradle_project("x-pack/plugin/ml/qa/native-multi-node-tests"),
-            ":x-pack:plugin:ml:qa:native-multi-node-tests"
-        );
-        assert_eq!(
-            gradle_project("test/external-modules/apm-integration"),
-            ":test:external-modules:test-apm-integration"
-        );
-        assert_eq!(
-            gradle_project("test/fixtures/some-fixture"),
-            ":test:fixtures:some-fixture"
-        );
     }
 
     #[test]
@@ -676,7 +667,7 @@ mod tests {
         .unwrap();
         assert_eq!(t.kind, TestKind::Other("integTest".into()));
         assert_eq!(t.task, ":build-tools:integTest");
-        // a `.yaml` suite counts too (reference bug §13.4)
+        // a `.yaml` suite counts too, not only `.yml`
         let t = classify(
             &c,
             "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/b c.yaml",
@@ -716,10 +707,15 @@ mod tests {
             .classify_path(Path::new("build.gradle"), Origin::Changed)
             .is_empty());
         assert_eq!(
-            classify(&c, "server/src/test/java/org/elasticsearch/AbstractFooTests.java"),
-            Err(Skip::Unresolved(
-                "`AbstractFooTests` is an abstract class: it runs only through its concrete subclasses".into()
-            ))
+            classify(
+                &c,
+                "server/src/test/java/org/elasticsearch/AbstractFooTests.java"
+            ),
+            Err(Skip::Unresolved(Reason::new(
+                ReasonCode::AbstractClass,
+                "`AbstractFooTests` is an abstract class: it runs only through its concrete \
+                 subclasses"
+            )))
         );
         let Err(Skip::Unresolved(reason)) = classify(
             &c,
@@ -727,8 +723,9 @@ mod tests {
         ) else {
             panic!("a BWC test is not applicable")
         };
+        assert_eq!(reason.code, ReasonCode::NoRunnableTask);
         assert_eq!(
-            reason,
+            reason.text,
             "not applicable: no enabled Test task runs `:qa:rolling-upgrade` source set `javaRestTest` \
              (`:qa:rolling-upgrade:javaRestTest` disabled)"
         );
@@ -814,9 +811,14 @@ mod tests {
             Err(Skip::Unresolved(r)) => r,
             other => panic!("{other:?}"),
         };
-        assert!(reason("org.elasticsearch.xpack.esql.**").contains("wildcard"));
-        assert!(reason("org..Foo").contains("not a class name"));
-        assert!(reason("../../etc/passwd").contains("not a class name"));
+        let wildcard = reason("org.elasticsearch.xpack.esql.**");
+        assert_eq!(wildcard.code, ReasonCode::Wildcard);
+        assert!(wildcard.text.contains("wildcard"));
+        for bad in ["org..Foo", "../../etc/passwd"] {
+            let r = reason(bad);
+            assert_eq!(r.code, ReasonCode::NotAClassName);
+            assert!(r.text.contains("not a class name"));
+        }
     }
 
     #[test]
@@ -917,9 +919,10 @@ mod tests {
             .is_empty());
         assert!(matches!(
             classify(&c, "build-tools/src/integTest/groovy/org/e/ReaperPluginFuncTest.groovy"),
-            Err(Skip::Unresolved(r)) if r.contains("unknown to the path rules")
+            Err(Skip::Unresolved(r)) if r.code == ReasonCode::UnknownSourceSet
+                && r.text.contains("unknown to the path rules")
         ));
-        // reference bug §13.3: a root-level copy listed first must not hide the project's
+        // a root-level copy listed first must not hide the project's
         let found = c.locate(&TestRef::class("org.foo.BarTests"), Origin::Explicit);
         assert_eq!(only(found).unwrap().project, ":p");
     }
@@ -927,10 +930,16 @@ mod tests {
     #[test]
     fn settle_reports_not_tests_only_for_inputs_that_name_tests() {
         let not_test = || vec![Err(Skip::NotATest("not a test class or YAML suite".into()))];
-        assert!(settle("a", Origin::Changed, not_test(), false, "none").is_empty());
-        let s = settle("a", Origin::Explicit, not_test(), true, "none");
+        let none = || Some(Reason::new(ReasonCode::NoSuchClass, "none"));
+        assert!(settle("a", Origin::Changed, not_test(), None).is_empty());
+        let s = settle("a", Origin::Explicit, not_test(), none());
         assert_eq!(s.unresolved[0].reason, "not a test class or YAML suite");
-        let s = settle("a", Origin::Explicit, vec![], true, "no such class");
+        let s = settle(
+            "a",
+            Origin::Explicit,
+            vec![],
+            Some(Reason::new(ReasonCode::NoSuchClass, "no such class")),
+        );
         assert_eq!(s.unresolved[0].reason, "no such class");
         assert_eq!(s.unresolved[0].origin, Origin::Explicit);
     }

@@ -1,14 +1,14 @@
 //! Explicit lists: tests named on the command line or in `FLAKINESS_CLASSES`.
 //!
-//! Grammar (architecture.md): `FQCN`, `FQCN#method`, `FQCN.method`,
+//! Grammar (README, "Selecting tests"): `FQCN`, `FQCN#method`, `FQCN.method`,
 //! `Runner.test {yaml=suite/path/Test name}`, or a path (relative to the build
 //! root) to a test file or a `.yml` suite; separated by spaces, commas or
-//! newlines. Differences from the reference (§4.4, §13.1, §13.6): `#method`
-//! works, methods are kept, and commas or spaces inside `{…}` never split.
+//! newlines. Unlike the older shell tooling, `#method` works, methods are
+//! kept, and commas or spaces inside `{…}` never split.
 
 use super::classify::{settle, Classifier};
 use super::{Selection, TestRef};
-use crate::domain::Origin;
+use crate::domain::{Origin, Reason, ReasonCode};
 use std::path::{Component, Path, PathBuf};
 
 /// One parsed spec.
@@ -131,20 +131,26 @@ pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
                     .components()
                     .any(|c| !matches!(c, Component::Normal(_)));
                 if outside {
-                    (vec![], "a path outside the build root".to_string())
+                    let why = "a path outside the build root";
+                    (vec![], Reason::new(ReasonCode::OutsideBuild, why))
                 } else if files.is_file(&path) {
                     let outcomes = classifier.classify_path(&path, Origin::Explicit);
-                    (outcomes, "not in a source set of the build".to_string())
+                    let why = "not in a source set of the build";
+                    (outcomes, Reason::new(ReasonCode::NotInSourceSet, why))
                 } else {
-                    (vec![], "no such file in the build".to_string())
+                    let why = "no such file in the build";
+                    (vec![], Reason::new(ReasonCode::NoSuchFile, why))
                 }
             }
             Spec::Test(test) => (
                 classifier.locate(&test, Origin::Explicit),
-                format!("no class `{}` in the build's test source sets", test.class),
+                Reason::new(
+                    ReasonCode::NoSuchClass,
+                    format!("no class `{}` in the build's test source sets", test.class),
+                ),
             ),
         };
-        selection.merge(settle(spec, Origin::Explicit, outcomes, true, &not_found));
+        selection.merge(settle(spec, Origin::Explicit, outcomes, Some(not_found)));
     }
     selection
 }

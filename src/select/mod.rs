@@ -2,8 +2,7 @@
 //! `ClassifiedTest`s through the build's layout. Pure functions; callers read
 //! git and files and pass strings in (file lookups go through [`classify::Files`]).
 //!
-//! Where we deliberately differ from the reference detectors
-//! (reference-behaviour.md §4, §13):
+//! Where we deliberately differ from Elasticsearch's older path-based detectors:
 //! - A file is a test by where the layout puts it, not by a path regex: any
 //!   source set that a Test task runs counts, in Java, Groovy or Kotlin. Test
 //!   classes are named `*Tests` or `*IT` in every source set; custom source sets
@@ -18,9 +17,9 @@
 //!   `yamlRestTestCase`.
 //! - Abstract classes, wildcard class patterns and tests whose source set no
 //!   enabled Test task runs (e.g. BWC projects) are `unresolved` with a reason;
-//!   the latter reads "not applicable: …".
+//!   each carries a reason code.
 //! - Without a layout (Gradle missing or failing) the reference path rules
-//!   stand in (§3), and `notes` says so.
+//!   stand in, and `notes` says so.
 
 pub mod changed;
 pub mod classify;
@@ -40,11 +39,6 @@ pub struct Selection {
     pub unresolved: Vec<Unresolved>,
     #[serde(skip)]
     pub notes: Vec<String>,
-    /// The layout the tests were classified through, when Gradle gave one (set
-    /// by `commands::selection::gather`), so that planning reuses it instead of
-    /// loading it, or failing to, a second time.
-    #[serde(skip)]
-    pub layout: Option<crate::layout::Layout>,
 }
 
 impl Selection {
@@ -156,6 +150,7 @@ mod tests {
         };
         let u = Unresolved {
             input: "x".into(),
+            reason_code: crate::domain::ReasonCode::NoSuchClass,
             reason: "y".into(),
             origin: Origin::Unmuted,
         };
@@ -166,7 +161,6 @@ mod tests {
             ],
             unresolved: vec![u.clone(), u.clone()],
             notes: vec!["n".into()],
-            layout: None,
         });
         assert_eq!(
             a.tests,

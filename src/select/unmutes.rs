@@ -1,6 +1,6 @@
 //! Unmutes: entries of `muted-tests.yml` present at the merge base and gone now.
 //!
-//! Differences from the reference (reference-behaviour.md §4.2, §13.7):
+//! Differences from a plain diff of `class|method` keys:
 //! - An entry that is still muted by another entry of the new file (the same
 //!   class muted whole, or a `*` pattern matching it, as Gradle's test filters
 //!   read them) is not unmuted: turning a method mute into a class mute re-runs
@@ -13,7 +13,7 @@
 
 use super::classify::{settle, Classifier};
 use super::{Selection, TestRef};
-use crate::domain::Origin;
+use crate::domain::{Origin, Reason, ReasonCode};
 use crate::{Error, Result};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use std::collections::HashSet;
@@ -181,16 +181,18 @@ pub fn select(unmuted: &[TestRef], classifier: &Classifier) -> Selection {
     let mut selection = Selection::default();
     for test in unmuted {
         let outcomes = classifier.locate(test, Origin::Unmuted);
-        let not_found = format!(
-            "no class `{}` in the build's test source sets (deleted or renamed?)",
-            test.class
+        let not_found = Reason::new(
+            ReasonCode::NoSuchClass,
+            format!(
+                "no class `{}` in the build's test source sets (deleted or renamed?)",
+                test.class
+            ),
         );
         selection.merge(settle(
             &test.to_string(),
             Origin::Unmuted,
             outcomes,
-            true,
-            &not_found,
+            Some(not_found),
         ));
     }
     selection
@@ -356,7 +358,7 @@ mod tests {
         assert_eq!(
             diff(method, class),
             [],
-            "testBar is still muted (reference bug §13.7)"
+            "testBar is still muted by the class entry"
         );
     }
 

@@ -827,7 +827,7 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
     );
     put(
         "job-pr/flakiness-skipped.json",
-        r#"[{"input":"qa/old/src/javaRestTest/java/org/x/UpgradeIT.java","reason":"not applicable: no enabled Test task runs it","origin":"changed"}]"#,
+        r#"[{"input":"qa/old/src/javaRestTest/java/org/x/UpgradeIT.java","reasonCode":"no-runnable-task","reason":"not applicable: no enabled Test task runs it","origin":"changed"}]"#,
     );
     let report = tempfile::tempdir().unwrap();
     let mut analyze = gradle_flaky();

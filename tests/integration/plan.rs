@@ -9,7 +9,7 @@ use crate::common::{fixture_copy, git, gradle_flaky, run, text};
 use gradle_flaky::cli::{BatchingArgs, PlanFormat};
 use gradle_flaky::commands::options::{batching, Batching};
 use gradle_flaky::commands::plan::render_plan;
-use gradle_flaky::domain::{ClassifiedTest, Origin, TestKind, Unresolved};
+use gradle_flaky::domain::{ClassifiedTest, Origin, ReasonCode, TestKind, Unresolved};
 use gradle_flaky::plan::{GradleVersion, PlanContext};
 use gradle_flaky::select::Selection;
 use std::path::Path;
@@ -205,7 +205,7 @@ fn snapshot_custom_kind() {
 }
 
 /// Duplicates across origins, a method under its selected class, YAML cases
-/// that differ only by runner (§13.8), suites that collapse, on Gradle 4.4.1.
+/// that differ only by runner, suites that collapse, on Gradle 4.4.1.
 #[test]
 fn snapshot_mixed_dedupe_and_collapse() {
     let painless = ":modules:lang-painless";
@@ -310,17 +310,18 @@ fn snapshot_mixed_caps_custom_kinds_and_detect_rate() {
         unresolved: vec![
             Unresolved {
                 input: "org.elasticsearch.Missing".into(),
+                reason_code: ReasonCode::NoSuchClass,
                 reason: "no test class of that name in any source set".into(),
                 origin: Origin::Explicit,
             },
             Unresolved {
                 input: "org.elasticsearch.painless.AbstractPainlessTests".into(),
+                reason_code: ReasonCode::AbstractClass,
                 reason: "abstract class: not runnable on its own".into(),
                 origin: Origin::Changed,
             },
         ],
         notes: vec!["the layout could not be read: path rules stood in for it".into()],
-        layout: None,
     };
     let mut ctx = ctx("gradle", None);
     ctx.extra_args = vec!["--offline".into(), "-Dtests.seed=ABC".into()];
@@ -356,6 +357,7 @@ fn snapshot_nothing_selected() {
     let selection = Selection {
         unresolved: vec![Unresolved {
             input: "org.elasticsearch.Missing".into(),
+            reason_code: ReasonCode::NoSuchClass,
             reason: "no test class of that name".into(),
             origin: Origin::Explicit,
         }],

@@ -7,7 +7,7 @@ use gradle_flaky::cli::{GlobalArgs, SelectionArgs};
 use gradle_flaky::domain::Origin;
 use gradle_flaky::select::classify::{Classifier, Files, Skip};
 use gradle_flaky::select::unmutes::{self, MutedEntry};
-use gradle_flaky::select::TestRef;
+use gradle_flaky::select::{Selection, TestRef};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ fn index() -> Index {
     index
 }
 
-/// The reference's diff (§4.2): keys `class|method`, every `before` ref whose
+/// The reference tool's diff: keys `class|method`, every `before` ref whose
 /// key is missing `after`, duplicates included.
 fn reference_diff(before: &[MutedEntry], after: &[MutedEntry]) -> Vec<TestRef> {
     let key = |r: &TestRef| format!("{}|{}", r.class, r.method.as_deref().unwrap_or(""));
@@ -230,6 +230,14 @@ fn global(dir: &Path) -> GlobalArgs {
     }
 }
 
+/// Selection as the commands gather it: the build from the global options, the
+/// selection options made plain.
+fn gather(global: &GlobalArgs, args: &SelectionArgs) -> gradle_flaky::Result<Selection> {
+    use gradle_flaky::commands::{options, selection};
+    let build = options::build(global, false)?;
+    selection::gather(build, &options::selection(args)).map(|(_, s)| s)
+}
+
 fn selection_args(
     tests: &[&str],
     changed: bool,
@@ -339,7 +347,7 @@ fn pr_branch_tests() -> serde_json::Value {
 fn a_pr_branch_selects_its_changed_tests_and_unmutes() {
     let dir = pr_branch();
     let args = selection_args(&[], true, true, Some("main"));
-    let selection = gradle_flaky::commands::selection::gather(&global(dir.path()), &args).unwrap();
+    let selection = gather(&global(dir.path()), &args).unwrap();
     assert_eq!(
         serde_json::to_value(&selection.tests).unwrap(),
         pr_branch_tests(),
@@ -395,7 +403,7 @@ fn explicit_specs_resolve_through_the_real_layout() {
         false,
         Some("main"),
     );
-    let s = gradle_flaky::commands::selection::gather(&global(d), &args).unwrap();
+    let s = gather(&global(d), &args).unwrap();
     assert!(s.notes.iter().all(|n| !n.contains("path rules")), "{s:#?}");
     // (project, source set, task, kind, class, method) of each explicit spec
     let explicit = [
@@ -458,7 +466,7 @@ fn a_broken_muted_tests_file_is_an_input_error_naming_the_line() {
     let d = dir.path();
     append(d, "muted-tests.yml", "- class: Foo\n  method: [unclosed\n");
     let args = selection_args(&[], false, true, Some("main"));
-    let err = gradle_flaky::commands::selection::gather(&global(d), &args).unwrap_err();
+    let err = gather(&global(d), &args).unwrap_err();
     assert_eq!(err.exit().code(), 2);
     let line = read(&d.join("muted-tests.yml")).lines().count() + 1;
     assert!(
@@ -497,12 +505,12 @@ fn without_a_merge_base_selection_fails_and_says_how_to_fetch() {
     );
     git(c, &["checkout", "-q", "feature"]);
     let args = selection_args(&[], true, false, Some("origin/main"));
-    let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
+    let err = gather(&global(c), &args).unwrap_err();
     assert_eq!(err.exit().code(), 2, "{err}");
     assert!(err.to_string().contains("this is a shallow clone"), "{err}");
     assert!(err.to_string().contains("git fetch --unshallow"), "{err}");
     let args = selection_args(&[], true, false, Some("no-such-branch"));
-    let err = gradle_flaky::commands::selection::gather(&global(c), &args).unwrap_err();
+    let err = gather(&global(c), &args).unwrap_err();
     assert_eq!(err.to_string(), "--base: no commit `no-such-branch` in this repository; fetch the base branch (e.g. `git fetch origin main`) or pass --base REF");
 }
 
@@ -517,7 +525,7 @@ fn without_gradle_the_path_rules_classify_and_a_note_says_so() {
         false,
         None,
     );
-    let s = gradle_flaky::commands::selection::gather(&global, &args).unwrap();
+    let s = gather(&global, &args).unwrap();
     let t = &s.tests[0];
     assert_eq!(
         (t.task.as_str(), t.method.as_deref()),

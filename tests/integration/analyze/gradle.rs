@@ -4,7 +4,6 @@
 use super::{data, place};
 use gradle_flaky::analyze::report::{FailureKind, TestReport};
 use gradle_flaky::analyze::{self, AnalyzeOptions, Report};
-use std::sync::Arc;
 
 /// (scenario folder, file, where the file goes below the root).
 pub const LAYOUT: &[(&str, &str, &str)] = &[
@@ -70,16 +69,10 @@ pub fn gradle_root() -> tempfile::TempDir {
     root
 }
 
-/// The fixture renames `test/external-modules/<dir>` to `:test:external-modules:test-<dir>`.
+/// The fixture renames `test/external-modules/<dir>` to `:test:external-modules:test-<dir>`,
+/// as Elasticsearch does: the fallback project path rule knows it.
 pub fn fixture_options() -> AnalyzeOptions {
-    AnalyzeOptions {
-        since: None,
-        project_resolver: Some(Arc::new(|dir: &str| {
-            dir.strip_prefix("test/external-modules/")
-                .map(|name| format!(":test:external-modules:test-{name}"))
-        })),
-        gradle: Vec::new(),
-    }
+    AnalyzeOptions::default()
 }
 
 pub fn find<'r>(report: &'r Report, class: &str, method: &str) -> &'r TestReport {
@@ -225,11 +218,11 @@ fn per_file_counts_tell_what_each_report_held() {
     );
     assert_eq!(iter.task.as_deref(), Some(":x-pack:plugin:ml:slowTests"));
 
-    // Without a resolver, the default rule names the directory's path.
+    // Without the layout, the fallback rule knows Elasticsearch's one rename.
     let oom = by_path("test/external-modules/esql-heap-attack/build/test-results/javaRestTest/TEST-org.elasticsearch.xpack.esql.heap_attack.HeapAttackIT.xml");
     assert_eq!(
         oom.task.as_deref(),
-        Some(":test:external-modules:esql-heap-attack:javaRestTest")
+        Some(":test:external-modules:test-esql-heap-attack:javaRestTest")
     );
 }
 

@@ -1,5 +1,4 @@
-//! The reference analyzer's checklist (reference-behaviour.md §12,
-//! analyzer/analyze.test.ts) on hand-made reports.
+//! The reference analyzer's checklist (its analyze.test.ts) on hand-made reports.
 
 use super::{place, suite};
 use gradle_flaky::analyze::report::{FailureKind, Report};

@@ -1,4 +1,4 @@
-//! The reference's commands.test.ts checklist (reference-behaviour.md §12), on argv.
+//! The checklist of the reference tool's command tests (commands.test.ts), on argv.
 //!
 //! Deliberate differences, each marked `DIFFERENCE` where it shows:
 //! - argv elements are joined with spaces here only to compare with the
@@ -14,8 +14,9 @@
 //!   older or unknown versions get `clean<Task>` before each task instead, for
 //!   every kind;
 //! - reduction drops what another selected test covers: a YAML runner covers
-//!   that task's suites and cases (§13.9); YAML cases are keyed by runner class
-//!   too (§13.8); a runner batch above cap 1 keeps every runner (§13.10).
+//!   that task's suites and cases (the reference ran both); YAML cases are keyed
+//!   by runner class too (the reference merged cases of different runners); a
+//!   runner batch above cap 1 keeps every runner (the reference kept the first).
 
 use super::{case, ctx, runner, suite, test, unit};
 use gradle_flaky::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
@@ -357,7 +358,7 @@ fn keeps_a_different_class() {
 
 #[test]
 fn a_runner_makes_the_suites_of_its_task_redundant() {
-    // DIFFERENCE (§13.9): the reference kept both and ran the suite twice.
+    // DIFFERENCE: the reference kept both and ran the suite twice.
     let r = reduce(&[runner(":ml"), suite(":ml", "ml/a")]);
     assert_eq!(r.tests, [runner(":ml")]);
     assert_eq!(r.notes, ["YAML suite `ml/a` in `:ml:yamlRestTest` is covered by the whole `:ml:yamlRestTest` task"]);
@@ -537,7 +538,7 @@ fn old_gradle_forces_every_kind_with_its_clean_task() {
 
 #[test]
 fn a_runner_batch_above_cap_one_keeps_every_runner() {
-    // DIFFERENCE (§13.10): the reference used only batch[0].
+    // DIFFERENCE: the reference used only batch[0].
     let mut cfg = BatchingConfig::default();
     cfg.caps.insert(TestKind::YamlRestTestRunner, 3);
     let cmds = planned(&[runner(":a"), runner(":b")], &cfg);
@@ -549,7 +550,7 @@ fn a_runner_batch_above_cap_one_keeps_every_runner() {
 
 #[test]
 fn yaml_cases_with_one_descriptor_under_two_runners_both_run() {
-    // DIFFERENCE (§13.8): the reference merged them.
+    // DIFFERENCE: the reference merged them.
     let (a, b) = (case(":p", "org.A", "x/y/z"), case(":p", "org.B", "x/y/z"));
     assert_eq!(reduce(&[a.clone(), b.clone()]).tests, [a, b]);
 }

@@ -3,7 +3,8 @@
 
 use super::{case, method, suite, unit};
 use gradle_flaky::domain::BatchingConfig;
-use gradle_flaky::plan::{plan, render, shell, GradleVersion, PlanContext};
+use gradle_flaky::plan::{plan, render, GradleVersion, PlanContext};
+use gradle_flaky::shell;
 use proptest::prelude::*;
 use std::process::Command;
 

@@ -1,12 +1,149 @@
-//! The final analyze step, pure part: status files, each job's report, the
+//! The final analyze step: status files, each job's report, the
 //! not-applicable list and the compile gate → the `flakiness-outcomes.json`
-//! payloads and the part of the annotation about jobs.
+//! payloads and the annotation. [`run_step`] is the I/O; the rest is pure.
 
-use super::ExpectedStep;
-use crate::analyze::outcome::{Job, JobPayload, OutcomeKind};
-use crate::analyze::Report;
+use super::agent::{fit_annotation, Agent};
+use super::outcome::{Job, JobPayload, OutcomeKind};
+use super::pipeline::{ExpectedStep, ReportContext, REPORT_ENV};
+use super::wrap::{self, Status};
+use crate::analyze::render::{self, MarkdownOptions};
+use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::Unresolved;
-use crate::run::wrap::Status;
+use crate::markdown::{code_in_table, text};
+use crate::reports::{
+    ProjectPaths, JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB,
+    XML_GLOB,
+};
+use crate::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// `buildkite analyze`, the final step: fetch every job's status and XML,
+/// write `flakiness-outcomes.json`, print the report and post it as the
+/// `flakiness-detection` annotation. Fails only when it cannot write its
+/// outputs: what it found is in the annotation, not in its exit status.
+pub fn run_step(work: &Path) -> Result<()> {
+    let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
+    if let Some(agent) = &agent {
+        for glob in [STATUS_GLOB, SKIPPED_FILE, PRECOMPILE_FILE] {
+            if let Err(e) = agent.artifact_download(glob, work, None) {
+                eprintln!("gradle-flaky: no {glob} downloaded: {e}");
+            }
+        }
+    }
+    let context: ReportContext = match std::env::var(REPORT_ENV) {
+        Ok(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
+        Err(_) => ReportContext::default(),
+    };
+    let statuses = read_statuses(&work.join(STATUS_DIR));
+    let jobs_dir = work.join(JOBS_DIR);
+    let opts = AnalyzeOptions {
+        project_paths: ProjectPaths::new(context.projects.clone()),
+        gradle: context.gradle.clone(),
+        ..AnalyzeOptions::default()
+    };
+    let mut payloads = Vec::new();
+    let mut job_dirs: Vec<PathBuf> = Vec::new();
+    for status in &statuses {
+        let dir = jobs_dir.join(&status.job_id);
+        if let Some(agent) = &agent {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
+                eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
+            }
+        }
+        let report = analyze::analyze_root(&dir, &opts);
+        payloads.push(job_payload(status, &report));
+        job_dirs.push(dir);
+    }
+    let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
+    payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
+    let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
+    let build_failed = is_precompile_failure(marker.as_deref());
+    if build_failed {
+        payloads.push(JobPayload::build_failed());
+    }
+    if !payloads.is_empty() {
+        let path = work.join(OUTCOMES_FILE);
+        let json = serde_json::to_string(&payloads).expect("payloads serialize");
+        std::fs::write(&path, json).map_err(|e| Error::io(&path, e))?;
+    }
+
+    let missing = missing_jobs(&context.jobs, &statuses);
+    // Each job's folder is a copy of the build's tree: projects are found below it.
+    let overall = analyze::analyze_roots(&job_dirs, &opts);
+    let markdown = MarkdownOptions { build_failed };
+    let body = format!(
+        "{}{}",
+        jobs_section(&payloads, &missing, &not_applicable, build_failed),
+        render::markdown_with(&overall, markdown)
+    );
+    crate::output::stdout_line(&body);
+    if let Some(agent) = &agent {
+        let style = render::severity_with(&overall, markdown).as_str();
+        let style = if style == "success" && !missing.is_empty() {
+            "warning"
+        } else {
+            style
+        };
+        if let Err(e) = agent.annotate(&fit_annotation(&body), style, "flakiness-detection", false)
+        {
+            eprintln!("gradle-flaky: could not post the report: {e}");
+        }
+    }
+    Ok(())
+}
+
+/// Every readable status file, by file name; others are reported and skipped.
+fn read_statuses(dir: &Path) -> Vec<Status> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|path| {
+            let parsed = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str::<Status>(&t).map_err(|e| e.to_string()));
+            match parsed {
+                // The job id names a directory: only a plain id may (a status file comes from a branch's job).
+                Ok(s) if wrap::safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
+                Ok(s) => {
+                    eprintln!(
+                        "gradle-flaky: {}: ignoring job id {:?}",
+                        path.display(),
+                        s.job_id
+                    );
+                    None
+                }
+                Err(e) => {
+                    eprintln!(
+                        "gradle-flaky: failed to read status file {}: {e}",
+                        path.display()
+                    );
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// The not-applicable tests listed by the upload (absent: none).
+fn read_skipped(path: &Path) -> Vec<Unresolved> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    serde_json::from_str(&text).unwrap_or_else(|e| {
+        eprintln!("gradle-flaky: ignoring {}: {e}", path.display());
+        Vec::new()
+    })
+}
 
 /// The payload of a batch job from its status file and the report of its own XML.
 ///
@@ -51,20 +188,6 @@ fn without_heap_failures(report: &Report) -> Report {
         }
     }
     report
-}
-
-/// The record of a test that was found but has no Test task to re-run it
-/// (reference `notApplicablePayload`, whose reason was always `bwc`): a
-/// record no job produced, like the gate's, with nothing known of its kind.
-pub fn not_applicable_payload(test: &Unresolved) -> JobPayload {
-    JobPayload {
-        job_id: format!("not-applicable:{}", test.input),
-        step_key: String::new(),
-        rc: 0,
-        outcome: OutcomeKind::NotApplicable,
-        reason: Some("no-runnable-task".into()),
-        ..JobPayload::build_failed()
-    }
 }
 
 /// The compile gate failed: `flakiness-precompile.json` says `build_failed`.
@@ -131,9 +254,9 @@ pub fn jobs_section(
                 outcome.push_str(" (timed out)");
             }
             out.push_str(&format!(
-                "| `{}` | `{}` | {outcome} | {} | {}s | {} | {} |\n",
-                cell(&p.step_key),
-                cell(&p.job_id),
+                "| {} | {} | {outcome} | {} | {}s | {} | {} |\n",
+                code_in_table(&p.step_key),
+                code_in_table(&p.job_id),
                 p.rc,
                 p.duration_sec,
                 p.real_failures,
@@ -155,9 +278,9 @@ pub fn jobs_section(
         ));
         for m in missing {
             out.push_str(&format!(
-                "- `{}` ({}) job {}/{}\n",
-                cell(&m.step_key),
-                cell(&m.label),
+                "- {} ({}) job {}/{}\n",
+                crate::markdown::code(&m.step_key),
+                text(&m.label),
                 m.job,
                 m.of
             ));
@@ -170,7 +293,11 @@ pub fn jobs_section(
             not_applicable.len()
         ));
         for t in not_applicable {
-            out.push_str(&format!("- `{}`: {}\n", cell(&t.input), cell(&t.reason)));
+            out.push_str(&format!(
+                "- {}: {}\n",
+                crate::markdown::code(&t.input),
+                text(&t.reason)
+            ));
         }
         out.push('\n');
     }
@@ -185,18 +312,6 @@ fn outcome_name(p: &JobPayload) -> String {
         name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
     }
     name
-}
-
-/// Text from a branch inside a table cell or code span: no pipes, backticks or newlines.
-fn cell(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '|' => '¦',
-            '`' => '\'',
-            '\n' | '\r' => ' ',
-            c => c,
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -316,11 +431,12 @@ mod tests {
     fn tests_without_a_runnable_task_get_a_not_applicable_record() {
         let t = Unresolved {
             input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
+            reason_code: crate::domain::ReasonCode::NoRunnableTask,
             reason: "not applicable: no enabled Test task runs it".into(),
             origin: crate::domain::Origin::Changed,
         };
         assert_eq!(
-            serde_json::to_value(not_applicable_payload(&t)).unwrap(),
+            serde_json::to_value(JobPayload::not_applicable(&t)).unwrap(),
             json!({
                 "jobId": "not-applicable:qa/x/src/javaRestTest/java/a/UpgradeIT.java", "stepKey": "",
                 "kind": "", "rc": 0, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0,
@@ -380,12 +496,13 @@ mod tests {
     fn branch_text_cannot_break_the_markdown() {
         let t = Unresolved {
             input: "a`b|c\nd".into(),
+            reason_code: crate::domain::ReasonCode::NoRunnableTask,
             reason: "not applicable: x".into(),
             origin: crate::domain::Origin::Changed,
         };
-        let section = jobs_section(&[not_applicable_payload(&t)], &[], &[t], true);
+        let section = jobs_section(&[JobPayload::not_applicable(&t)], &[], &[t], true);
         assert!(
-            section.contains("- `a'b¦c d`: not applicable: x"),
+            section.contains("- ``a`b|c d``: not applicable: x\n"),
             "{section}"
         );
         assert!(section.contains("failed to compile"), "{section}");

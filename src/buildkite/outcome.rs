@@ -1,9 +1,9 @@
 //! The outcome of one Buildkite batch job, from its exit code, duration and
 //! what its reports say, and the payload object written for it to
-//! `flakiness-outcomes.json` (architecture.md, "Outcome JSON").
+//! `flakiness-outcomes.json` (README, "Outcome JSON").
 
-use super::report::Report;
-use crate::domain::TestKind;
+use crate::analyze::Report;
+use crate::domain::Unresolved;
 use serde::Serialize;
 
 /// How a batch job ended.
@@ -175,16 +175,17 @@ impl JobPayload {
         }
     }
 
-    /// A test that cannot be re-run by its bare task (BWC). `target` is the class
-    /// (`FQCN` or `FQCN.test {yaml=...}`) or the YAML suite path.
-    pub fn not_applicable(kind: &TestKind, gradle_project: &str, target: &str) -> Self {
+    /// The record of a test that was found but has no Test task to re-run it:
+    /// a record no job produced, with nothing known of its kind; its reason is
+    /// the selection's reason code.
+    pub fn not_applicable(test: &Unresolved) -> Self {
         Self::recorded(
-            format!("not-applicable:{kind}:{gradle_project}:{target}"),
-            kind.key(),
-            kind.to_string(),
+            format!("not-applicable:{}", test.input),
+            String::new(),
+            String::new(),
             0,
             OutcomeKind::NotApplicable,
-            "bwc",
+            test.reason_code.as_str(),
         )
     }
 
@@ -292,25 +293,7 @@ mod tests {
     }
 
     #[test]
-    fn payloads_recorded_without_a_job_match_the_reference() {
-        let bwc = JobPayload::not_applicable(
-            &TestKind::JavaRestTest,
-            ":x-pack:plugin:logsdb:qa:rolling-upgrade",
-            "org.elasticsearch.xpack.logsdb.SomeIT",
-        );
-        assert_eq!(
-            serde_json::to_string(&bwc).unwrap(),
-            r#"{"jobId":"not-applicable:javaRestTest::x-pack:plugin:logsdb:qa:rolling-upgrade:org.elasticsearch.xpack.logsdb.SomeIT","stepKey":"flakiness-detection:java-rest","kind":"javaRestTest","rc":0,"durationSec":0,"realFailures":0,"suiteTimeouts":0,"totalCases":0,"outcome":"not_applicable","timedOut":false,"failingClasses":[],"reason":"bwc"}"#
-        );
-        let yaml = JobPayload::not_applicable(
-            &TestKind::YamlRestTestCase,
-            ":x",
-            "org.elasticsearch.SomeYamlIT.test {yaml=10_basic/Foo}",
-        );
-        assert!(yaml
-            .job_id
-            .contains("org.elasticsearch.SomeYamlIT.test {yaml=10_basic/Foo}"));
-        assert_eq!(yaml.step_key, "flakiness-detection:yaml-case");
+    fn the_build_failed_record_matches_the_reference() {
         assert_eq!(
             serde_json::to_string(&JobPayload::build_failed()).unwrap(),
             r#"{"jobId":"build-failed:precompile","stepKey":"flakiness-detection:precompile","kind":"","rc":1,"durationSec":0,"realFailures":0,"suiteTimeouts":0,"totalCases":0,"outcome":"build_failed","timedOut":false,"failingClasses":[],"reason":"precompile"}"#

@@ -11,7 +11,11 @@
 //! workers included, stopped at the timeout or when the wrapper itself is
 //! cancelled (SIGTERM/SIGINT, forwarded).
 
+use super::agent::Agent;
+use super::pipeline::{JobSpec, BATCH_ENV, PRECOMPILE_ENV};
+use crate::reports::{self, ITERS_DIR, PRECOMPILE_FILE};
 use crate::run::process::{self, Ended, Output};
+use crate::{markdown, shell};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -137,13 +141,10 @@ pub fn heap_dump_since(root: &Path, since: SystemTime) -> bool {
             let name = entry.file_name();
             let name = name.to_string_lossy();
             if ty.is_dir() {
-                if matches!(
-                    &*name,
-                    ".git" | ".gradle" | "node_modules" | "flakiness-iters"
-                ) {
+                if matches!(&*name, ".git" | ".gradle" | "node_modules" | ITERS_DIR) {
                     continue;
                 }
-                let heapdump = in_heapdump || (name == "heapdump" && dir.ends_with("build"));
+                let heapdump = in_heapdump || reports::is_heap_dump_dir(&entry.path());
                 stack.push((entry.path(), heapdump));
             } else if ty.is_file() && in_heapdump && name.ends_with(".hprof") {
                 let fresh = entry
@@ -217,6 +218,103 @@ impl JobEnv {
             parallel_job: var("BUILDKITE_PARALLEL_JOB").and_then(|v| v.trim().parse().ok()),
         }
     }
+}
+
+/// What a wrapper runs: the batch of this parallel job (from the step's env,
+/// as an uploaded pipeline runs it), or a command given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Batch {
+    FromEnv,
+    Command {
+        /// Recorded in the status file; empty: no status file.
+        kind: String,
+        argv: Vec<String>,
+    },
+}
+
+/// `buildkite wrap`: runs the batch, records how it ended in a status file,
+/// annotates a failure. Whatever happened, the job itself succeeds; only a
+/// batch that cannot even be read is an error (before anything ran).
+pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<()> {
+    let env = |name: &str| std::env::var(name).ok();
+    let job = JobEnv::from_env(env);
+    let (kind, argv, dir, record) = match batch {
+        Batch::FromEnv => {
+            let name = format!("{BATCH_ENV}{}", job.parallel_job.unwrap_or(0));
+            let spec = JobSpec::from_env_value(&name, env(&name))?;
+            (
+                spec.kind.clone(),
+                spec.argv_to_run(&self_exe())?,
+                spec.dir,
+                true,
+            )
+        }
+        Batch::Command { kind, argv } => (kind.clone(), argv.clone(), None, !kind.is_empty()),
+    };
+    eprintln!(">>> {}", shell::join(&argv));
+    let started = SystemTime::now();
+    let finished = supervise(&argv, dir.as_deref(), timeout);
+    eprintln!(
+        ">>> rc {} after {}s",
+        finished.rc,
+        finished.duration.as_secs()
+    );
+    let context = if job.step_key.is_empty() {
+        "flakiness-detection"
+    } else {
+        &job.step_key
+    };
+    if let Some(message) = failure_message(&finished, timeout) {
+        let body = format!(
+            "[{}] (job {}) {message} - see job log",
+            markdown::text(&job.label),
+            markdown::text(&job.job_id)
+        );
+        if let Err(e) =
+            Agent::default().annotate(&body, "warning", &format!("{context}-failures"), true)
+        {
+            eprintln!("gradle-flaky: could not annotate: {e}");
+        }
+    }
+    if record {
+        // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
+        let scan_root = dir.unwrap_or_else(|| PathBuf::from("."));
+        let oom = finished.rc != 0 && heap_dump_since(&scan_root, started);
+        let status = status_of(&job, &kind, &finished, timeout, oom);
+        match write_status(status_dir, &status) {
+            Ok(path) => eprintln!(">>> status written to {}", path.display()),
+            Err(e) => eprintln!("gradle-flaky: could not write the status file: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// `buildkite precompile`: compiles the selected test source sets. Unlike a
+/// batch it fails the step on a compile error, so Buildkite skips the batches,
+/// and leaves the precompile marker for the report step.
+pub fn precompile(timeout: Option<Duration>) -> Result<()> {
+    let spec = JobSpec::from_env_value(PRECOMPILE_ENV, std::env::var(PRECOMPILE_ENV).ok())?;
+    let argv = spec.argv_to_run(&self_exe())?;
+    eprintln!(">>> {}", shell::join(&argv));
+    let finished = supervise(&argv, spec.dir.as_deref(), timeout);
+    if finished.rc == 0 {
+        return Ok(());
+    }
+    let marker = r#"{"outcome":"build_failed","reason":"precompile"}"#;
+    if let Err(e) = std::fs::write(PRECOMPILE_FILE, marker) {
+        eprintln!("gradle-flaky: could not write {PRECOMPILE_FILE}: {e}");
+    }
+    Err(Error::infra(format!(
+        "the test sources do not compile (rc {}); the batches will be skipped",
+        finished.rc
+    )))
+}
+
+/// How this binary is invoked again (for loops inside a batch).
+fn self_exe() -> String {
+    std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "gradle-flaky".into())
 }
 
 #[cfg(test)]

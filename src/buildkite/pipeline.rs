@@ -1,7 +1,7 @@
 //! The Buildkite sub-pipeline: planned commands → pipeline value (pure), and
 //! the `buildkite-agent` edge (`agent`) that uploads it.
 //!
-//! Shape (reference §6.1.3): one group; an optional `precompile` gate; one step
+//! Shape (as Elasticsearch's own pipeline): one group; an optional `precompile` gate; one step
 //! per kind, fanned out with `parallelism` when the kind has several batches;
 //! the final `flakiness-detection:analyze` step depending on all of them.
 //!
@@ -9,7 +9,8 @@
 //! `<bin> buildkite wrap --from-env --timeout <inner>`, and the batch itself
 //! travels as JSON in the step's `env` (`FLAKINESS_BATCH_<n>`, picked by
 //! `$BUILDKITE_PARALLEL_JOB`). So test names, file names and YAML paths from a
-//! branch never pass through a shell or `eval` (reference bug §13.11): the argv
+//! branch never pass through a shell or `eval` (the older shell-based pipeline
+//! evaluated them, so a crafted test name could run commands): the argv
 //! is data end to end. One step per kind keeps the reference's step keys,
 //! which consumers of `flakiness-outcomes.json` group by.
 //!
@@ -20,13 +21,10 @@
 //! `\\` and never writes `\$`, so no backslash can pair with an escaped `$`.
 //! The same holds if the upload interpolated the raw document instead.
 
-pub mod agent;
-pub mod report;
-
-use crate::analyze::discover::default_project_path;
-use crate::cli::AgentArgs;
 use crate::domain::{ClassifiedTest, Command};
 use crate::layout::Layout;
+use crate::plan::group_in_order;
+use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, XML_GLOB};
 use crate::run::process::Isolation;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -34,13 +32,6 @@ use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// JUnit XML of a batch job; also matches REST loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
-pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
-pub const STATUS_DIR: &str = "flakiness-status";
-pub const STATUS_GLOB: &str = "flakiness-status/*.json";
-pub const OUTCOMES_FILE: &str = "flakiness-outcomes.json";
-pub const SKIPPED_FILE: &str = "flakiness-skipped.json";
-pub const PRECOMPILE_FILE: &str = "flakiness-precompile.json";
 pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
 /// Env var prefix of a batch job's `JobSpec`; the suffix is `$BUILDKITE_PARALLEL_JOB`.
@@ -54,7 +45,7 @@ pub const GRACE_MINUTES: u32 = 2;
 const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
 const ANALYZE_TIMEOUT_MIN: u32 = 10;
 
-/// How steps run on agents (from `AgentArgs`).
+/// How steps run on agents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentConfig {
     /// Agent selector of the batch steps, in the order given.
@@ -67,35 +58,6 @@ pub struct AgentConfig {
 }
 
 impl AgentConfig {
-    pub fn from_args(args: &AgentArgs) -> Result<AgentConfig> {
-        let agents = args
-            .agents
-            .iter()
-            .filter(|a| !a.trim().is_empty())
-            .map(|a| match a.split_once('=') {
-                Some((k, v)) if !k.trim().is_empty() && !k.contains('$') => {
-                    Ok((k.trim().to_string(), v.trim().to_string()))
-                }
-                _ => Err(Error::input(
-                    format!("--agent {a}"),
-                    "expected KEY=VALUE, e.g. queue=flaky-tests",
-                )),
-            })
-            .collect::<Result<_>>()?;
-        if args.step_timeout < 1 {
-            return Err(Error::usage("--step-timeout must be at least 1 minute"));
-        }
-        if args.agent_bin.trim().is_empty() {
-            return Err(Error::usage("--agent-bin must not be empty"));
-        }
-        Ok(AgentConfig {
-            agents,
-            step_timeout_min: args.step_timeout,
-            bin: args.agent_bin.trim().to_string(),
-            group: args.group.clone(),
-        })
-    }
-
     /// The wrapper's own timeout: the step's minus the grace, at least a minute.
     pub fn inner_timeout_min(&self) -> u32 {
         inner_timeout(self.step_timeout_min)
@@ -137,11 +99,7 @@ impl JobSpec {
     /// `repeat` sees to it for REST loops, `--no-daemon` for the others.
     pub fn argv_to_run(&self, self_exe: &str) -> Result<Vec<String>> {
         match self.repeat {
-            Some(times) => Ok([self_exe, "repeat", "--times", &times.to_string(), "--"]
-                .iter()
-                .map(|s| s.to_string())
-                .chain(self.argv.iter().cloned())
-                .collect()),
+            Some(times) => Ok(crate::plan::repeat_argv(self_exe, times, &self.argv)),
             None => Isolation::NoDaemon.apply(&self.argv),
         }
     }
@@ -210,7 +168,7 @@ pub struct PipelineInput<'a> {
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
 pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
-    let groups = group_by_key(input.commands);
+    let groups = group_in_order(input.commands, |c| c.key.clone());
     if groups.is_empty() && !input.has_not_applicable {
         return None;
     }
@@ -252,30 +210,16 @@ pub fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
     tasks.into_iter().cloned().collect()
 }
 
-/// Gradle paths of the selected tests' projects whose directory (relative to
-/// the build) does not give the path by the default rule (`a/b` is `:a:b`).
+/// Gradle paths of the selected tests' projects that the fallback project
+/// path rule would get wrong (a renamed project), by directory.
 pub fn renamed_projects(layout: &Layout, tests: &[ClassifiedTest]) -> BTreeMap<String, String> {
-    tests
-        .iter()
-        .filter_map(|t| layout.project(&t.project))
-        .filter_map(|p| {
-            let dir = p.project_dir.strip_prefix(&layout.root_dir).ok()?;
-            let dir = dir.to_string_lossy().into_owned();
-            (default_project_path(&dir) != p.path).then(|| (dir, p.path.clone()))
-        })
+    let selected: BTreeSet<&str> = tests.iter().map(|t| t.project.as_str()).collect();
+    layout
+        .project_paths()
+        .renamed()
+        .into_iter()
+        .filter(|(_, path)| selected.contains(path.as_str()))
         .collect()
-}
-
-/// Commands grouped by step key, in order of first appearance (one group per kind).
-fn group_by_key(commands: &[Command]) -> Vec<(String, Vec<&Command>)> {
-    let mut groups: Vec<(String, Vec<&Command>)> = Vec::new();
-    for c in commands {
-        match groups.iter_mut().find(|(k, _)| *k == c.key) {
-            Some((_, batch)) => batch.push(c),
-            None => groups.push((c.key.clone(), vec![c])),
-        }
-    }
-    groups
 }
 
 fn batch_step(
@@ -729,34 +673,6 @@ mod tests {
         assert_eq!(
             renamed_projects(&layout, &renamed),
             BTreeMap::from([("mods/heap".to_string(), ":mods:test-heap".to_string())])
-        );
-    }
-
-    #[test]
-    fn agent_selectors_must_be_key_value() {
-        let mut args = AgentArgs {
-            step_timeout: 30,
-            agent_bin: "gf".into(),
-            group: "g".into(),
-            ..Default::default()
-        };
-        args.agents = vec!["queue=x".into(), " os = linux ".into()];
-        let c = AgentConfig::from_args(&args).unwrap();
-        assert_eq!(
-            c.agents,
-            [
-                ("queue".to_string(), "x".to_string()),
-                ("os".into(), "linux".into())
-            ]
-        );
-        assert_eq!(c.inner_timeout_min(), 28);
-        args.agents = vec!["queue".into()];
-        assert!(AgentConfig::from_args(&args).is_err());
-        args.agents = vec![];
-        args.step_timeout = 2;
-        assert_eq!(
-            AgentConfig::from_args(&args).unwrap().inner_timeout_min(),
-            1
         );
     }
 }

@@ -1,0 +1,22 @@
+//! Buildkite: everything the tool knows of it, in one place.
+//!
+//! - [`upload`]: a selection, planned, becomes a sub-pipeline ([`pipeline`]) and
+//!   is uploaded through the agent ([`agent`]);
+//! - [`wrap`]: the never-fail wrapper each batch job runs, which records the
+//!   job's rc, duration and heap dumps in a status file;
+//! - [`outcome`]: the job-outcome taxonomy (clean pass, flaky, timeout, hang,
+//!   infrastructure failure: rc 124/137 and heap-dump rules);
+//! - [`report`]: the final step, which turns status files and each job's XML
+//!   into `flakiness-outcomes.json` and the annotation.
+//!
+//! The wrapper and the outcome rules are not Buildkite's own: other CI entry
+//! points and `local` share them.
+
+pub mod agent;
+pub mod outcome;
+pub mod pipeline;
+pub mod report;
+pub mod upload;
+pub mod wrap;
+
+pub use pipeline::AgentConfig;

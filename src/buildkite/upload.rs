@@ -1,0 +1,237 @@
+//! From a selection to an uploaded sub-pipeline: what `buildkite upload`, `pr`
+//! and `manual` share. Reports what resolved to nothing, says so when nothing
+//! is left to run (an `info` annotation, no upload), plans, and publishes.
+
+use super::agent::{fit_annotation, Agent};
+use super::pipeline::{self, AgentConfig, PipelineInput};
+use crate::domain::BatchingConfig;
+use crate::domain::{Command, Origin, Unresolved};
+use crate::layout::Build;
+use crate::plan::render::visible;
+use crate::plan::{self, PlanContext};
+use crate::reports::SKIPPED_FILE;
+use crate::select::Selection;
+use crate::{markdown, Error, Exit, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Annotation context of selection problems; the report has its own.
+const SELECTION_CONTEXT: &str = "flakiness-detection-selection";
+
+/// Above this many batches the upload warns (counting batches, not the test
+/// files a selection started from, which may not all run).
+const MANY_BATCHES: usize = 30;
+
+/// How to upload.
+#[derive(Clone, Debug)]
+pub struct Upload<'a> {
+    pub batching: &'a BatchingConfig,
+    pub agent: &'a AgentConfig,
+    /// Print the pipeline instead of uploading it.
+    pub dry_run: bool,
+    /// What to say when nothing is selected.
+    pub nothing: &'a str,
+}
+
+/// A selection, planned and ready to upload.
+#[derive(Clone, Debug, Default)]
+struct Prepared {
+    commands: Vec<Command>,
+    /// Gradle program and compile tasks of the gate (empty: no gate).
+    compile: Vec<String>,
+    not_applicable: Vec<Unresolved>,
+    /// The build's directory relative to the checkout.
+    dir: Option<PathBuf>,
+    /// Renamed projects of the selection, by directory.
+    projects: BTreeMap<String, String>,
+    /// The Gradle program of the batches.
+    gradle: Vec<String>,
+}
+
+impl Upload<'_> {
+    /// Exit 2 when a test the user named resolved to nothing (after uploading
+    /// the rest), like `plan`; unresolved changed files and unmutes are warnings.
+    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+        for note in &selection.notes {
+            eprintln!("gradle-flaky: {}", visible(note));
+        }
+        let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
+        let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
+            .unresolved
+            .iter()
+            .cloned()
+            .partition(|u| u.reason_code.is_not_applicable());
+        let named_missing = unresolved.iter().any(|u| u.origin == Origin::Explicit);
+        if !unresolved.is_empty() {
+            let body = unresolved_annotation(&unresolved);
+            eprint!("{body}");
+            if let Some(agent) = &agent {
+                let style = if named_missing { "error" } else { "warning" };
+                let body = fit_annotation(&body);
+                if let Err(e) = agent.annotate(&body, style, SELECTION_CONTEXT, false) {
+                    eprintln!("gradle-flaky: could not annotate: {e}");
+                }
+            }
+        }
+        let exit = if named_missing {
+            Exit::Usage
+        } else {
+            Exit::Clean
+        };
+        let nothing = self.nothing;
+        if selection.tests.is_empty() && not_applicable.is_empty() {
+            eprintln!("{nothing}: no test to run, nothing uploaded");
+            if let Some(agent) = &agent {
+                let message = format!("{}: no test to run", markdown::text(nothing));
+                let _ = agent.annotate(&message, "info", "flakiness-detection", false);
+            }
+            return Ok(exit);
+        }
+        let prepared = self.prepare(build, selection, not_applicable)?;
+        if prepared.commands.len() > MANY_BATCHES {
+            let warning = format!(
+                "Warning: {} batches ({} tests) to re-run. This may take a while.",
+                prepared.commands.len(),
+                selection.tests.len()
+            );
+            eprintln!("gradle-flaky: {warning}");
+            if let Some(agent) = &agent {
+                let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
+            }
+        }
+        self.publish(&prepared)?;
+        Ok(exit)
+    }
+
+    /// Plans a selection for Buildkite: the batches, the compile gate (from the
+    /// layout's compile tasks; none when the layout is unavailable), the
+    /// not-applicable tests and where the build is in the checkout.
+    fn prepare(
+        &self,
+        build: &Build,
+        selection: &Selection,
+        not_applicable: Vec<Unresolved>,
+    ) -> Result<Prepared> {
+        let layout = build.layout.as_ref();
+        if layout.is_none() && !selection.tests.is_empty() {
+            eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
+        }
+        let ctx = PlanContext::for_build(build, &[]);
+        let plan = plan::plan(&selection.tests, self.batching, &ctx);
+        for note in &plan.notes {
+            eprintln!("gradle-flaky: {}", visible(note));
+        }
+        let (tasks, projects) = match layout {
+            Some(l) => (
+                pipeline::compile_tasks(l, &plan.tests),
+                pipeline::renamed_projects(l, &plan.tests),
+            ),
+            None => Default::default(),
+        };
+        let compile = if tasks.is_empty() {
+            Vec::new()
+        } else {
+            [build.gradle.clone(), tasks].concat()
+        };
+        Ok(Prepared {
+            commands: plan.commands,
+            compile,
+            not_applicable,
+            dir: checkout_relative(&build.root)?,
+            projects,
+            gradle: build.gradle.clone(),
+        })
+    }
+
+    /// Prints (`dry_run`) or uploads the pipeline. Not-applicable tests go to
+    /// `flakiness-skipped.json`, uploaded as an artifact here so the report
+    /// step finds it whatever the calling step's `artifact_paths` say. A second
+    /// upload in one build is skipped: the step keys would clash.
+    fn publish(&self, prepared: &Prepared) -> Result<()> {
+        let input = PipelineInput {
+            commands: &prepared.commands,
+            compile: prepared.compile.clone(),
+            dir: prepared.dir.clone(),
+            has_not_applicable: !prepared.not_applicable.is_empty(),
+            projects: prepared.projects.clone(),
+            gradle: prepared.gradle.clone(),
+        };
+        let cfg = self.agent;
+        let Some(pipeline) = pipeline::pipeline(&input, cfg) else {
+            eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
+            return Ok(());
+        };
+        let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
+        if self.dry_run {
+            crate::output::stdout_line(&json);
+            return Ok(());
+        }
+        let agent = Agent::default();
+        let guard = format!("{}:uploaded", cfg.group);
+        if agent.meta_data_exists(&guard).unwrap_or(false) {
+            eprintln!(
+                "gradle-flaky: this build already has the {} steps (meta-data {guard}); \
+                 not uploading again",
+                cfg.group
+            );
+            return Ok(());
+        }
+        if !prepared.not_applicable.is_empty() {
+            let json = serde_json::to_string(&prepared.not_applicable).expect("entries serialize");
+            std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;
+            if let Err(e) = agent.artifact_upload(SKIPPED_FILE) {
+                eprintln!(
+                    "gradle-flaky: could not upload {SKIPPED_FILE}; the report will miss the \
+                     not-applicable tests: {e}"
+                );
+            }
+        }
+        eprintln!(
+            "gradle-flaky: uploading {} batch(es) in {} step(s)",
+            prepared.commands.len(),
+            pipeline["steps"][0]["steps"].as_array().map_or(0, Vec::len)
+        );
+        agent.pipeline_upload(&json)?;
+        let job = std::env::var("BUILDKITE_JOB_ID").unwrap_or_default();
+        if let Err(e) = agent.meta_data_set(&guard, &job) {
+            eprintln!("gradle-flaky: could not record the upload in meta-data {guard}: {e}");
+        }
+        Ok(())
+    }
+}
+
+/// The build's directory as batch jobs find it: relative to the checkout
+/// (this step's working directory), `None` for the checkout itself.
+fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let cwd = std::fs::canonicalize(&cwd).map_err(|e| Error::io(&cwd, e))?;
+    match build_root.strip_prefix(&cwd) {
+        Ok(rel) if rel.as_os_str().is_empty() => Ok(None),
+        Ok(rel) => Ok(Some(rel.to_path_buf())),
+        Err(_) => Err(Error::input(
+            format!("--project-dir {}", build_root.display()),
+            "batch jobs run in the checkout: the build must be inside the current directory",
+        )),
+    }
+}
+
+fn unresolved_annotation(unresolved: &[Unresolved]) -> String {
+    let mut body = format!(
+        "**Flakiness: {} input(s) resolved to no test**\n\n",
+        unresolved.len()
+    );
+    for u in unresolved {
+        let origin = match u.origin {
+            Origin::Explicit => "named",
+            Origin::Changed => "changed file",
+            Origin::Unmuted => "unmuted",
+        };
+        body.push_str(&format!(
+            "- {origin} {}: {} (`{}`)\n",
+            markdown::code(&u.input),
+            markdown::text(&u.reason),
+            u.reason_code
+        ));
+    }
+    body
+}

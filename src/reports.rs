@@ -1,0 +1,347 @@
+//! Every name gradle-flaky gives to files on disk, finding JUnit reports below
+//! a folder, and the one rule that turns a report's project directory into a
+//! Gradle project path.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where a loop keeps each iteration's reports: `flakiness-iters/iter-<i>/`,
+/// holding the original path relative to the build root.
+pub const ITERS_DIR: &str = "flakiness-iters";
+/// The never-fail wrapper's status files (`status-<jobId>.json`).
+pub const STATUS_DIR: &str = "flakiness-status";
+pub const STATUS_GLOB: &str = "flakiness-status/*.json";
+/// The per-job outcomes the final CI step writes.
+pub const OUTCOMES_FILE: &str = "flakiness-outcomes.json";
+/// Tests that were found but have no task to re-run them.
+pub const SKIPPED_FILE: &str = "flakiness-skipped.json";
+/// Left by a failed compile gate.
+pub const PRECOMPILE_FILE: &str = "flakiness-precompile.json";
+/// Where the final CI step keeps each job's downloaded reports, one folder a job.
+pub const JOBS_DIR: &str = "flakiness-jobs";
+/// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
+pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
+
+/// The folder of iteration `index` (1-based) below `dest`.
+pub fn iteration_dir(dest: &Path, index: u32) -> PathBuf {
+    dest.join(ITERS_DIR).join(format!("iter-{index}"))
+}
+
+/// gradle-flaky's own state inside a build: the layout cache and local runs.
+pub fn state_dir(project_dir: &Path) -> PathBuf {
+    project_dir.join(".gradle/gradle-flaky")
+}
+
+/// The folder holding every local run folder.
+pub fn runs_dir(project_dir: &Path) -> PathBuf {
+    state_dir(project_dir).join("runs")
+}
+
+/// The layout cache file.
+pub fn layout_cache_file(project_dir: &Path) -> PathBuf {
+    state_dir(project_dir).join("layout.json")
+}
+
+/// Where a test JVM writes heap dumps: `<project>/build/heapdump/*.hprof`.
+pub fn is_heap_dump_dir(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == "heapdump")
+        && dir.parent().is_some_and(|p| p.ends_with("build"))
+}
+
+/// Directories never entered (the root itself is not checked).
+const SKIP_DIRS: [&str; 8] = [
+    "node_modules",
+    ".git",
+    ".gradle",
+    "dist",
+    "out",
+    ".idea",
+    ".vscode",
+    ".cache",
+];
+
+/// Every report below `root`, sorted by path: `TEST-*.xml` directly in
+/// `build/test-results/<task>/` of a project at any depth, and any `TEST-*.xml`
+/// below `flakiness-iters/iter-<i>/`. Symlinks are not followed; unreadable
+/// directories are skipped.
+pub fn find_reports(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    walk(root, &mut Vec::new(), &mut found);
+    found.sort();
+    found
+}
+
+fn walk(dir: &Path, rel: &mut Vec<String>, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let in_build = rel.last().is_some_and(|d| d == "build");
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let Ok(name) = entry.file_name().into_string() else {
+            continue; // not UTF-8: not a name Gradle writes
+        };
+        if kind.is_dir() {
+            // Below a build directory only test results matter; the rest
+            // (classes, distributions, tmp) can be huge.
+            if SKIP_DIRS.contains(&name.as_str()) || (in_build && name != "test-results") {
+                continue;
+            }
+            rel.push(name);
+            walk(&entry.path(), rel, found);
+            rel.pop();
+        } else if kind.is_file() && is_report_name(&name) {
+            rel.push(name);
+            if is_report_path(rel) {
+                found.push(entry.path());
+            }
+            rel.pop();
+        }
+    }
+}
+
+fn is_report_name(name: &str) -> bool {
+    name.starts_with("TEST-") && name.ends_with(".xml")
+}
+
+/// `rel` are the path components below the root, the file name last.
+fn is_report_path(rel: &[String]) -> bool {
+    in_iterations(rel).is_some() || results_tail(rel).is_some()
+}
+
+/// The components after `flakiness-iters/iter-<i>/`, if the path is below one.
+fn in_iterations(rel: &[String]) -> Option<&[String]> {
+    rel.windows(2)
+        .rposition(|w| {
+            w[0] == ITERS_DIR
+                && w[1]
+                    .strip_prefix("iter-")
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(|i| &rel[i + 2..])
+}
+
+/// (project components, task name) when `rel` ends in
+/// `build/test-results/<task>/TEST-*.xml`.
+fn results_tail(rel: &[String]) -> Option<(&[String], &str)> {
+    let n = rel.len();
+    if n < 4 || rel[n - 4] != "build" || rel[n - 3] != "test-results" {
+        return None;
+    }
+    Some((&rel[..n - 4], &rel[n - 2]))
+}
+
+/// Where a report was written: the project directory relative to the root
+/// (`/`-separated, `""` for the root project) and the Test task's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub project_dir: String,
+    pub task: String,
+}
+
+/// The location of the report at `rel` below the analyzed `root`. Below a
+/// `flakiness-iters/iter-<i>/` folder, the rest of the path is the original one
+/// relative to the build root; the folder may be the root itself or above it
+/// (`analyze flakiness-iters`), so the root's own path is looked through too.
+/// Pass the root canonicalized when it can be.
+pub fn locate(root: &Path, rel: &Path) -> Option<Location> {
+    let names = |p: &Path| -> Vec<String> {
+        p.components()
+            .filter(|c| matches!(c, std::path::Component::Normal(_)))
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect()
+    };
+    let rel = names(rel);
+    let full = [names(root), rel.clone()].concat();
+    let parts = in_iterations(&full).unwrap_or(&rel);
+    let (project, task) = results_tail(parts)?;
+    Some(Location {
+        project_dir: project.join("/"),
+        task: task.to_string(),
+    })
+}
+
+/// Gradle project paths of project directories, as the build declares them
+/// (from the layout), with one fallback rule for directories it does not name.
+///
+/// The fallback, for when Gradle could not be asked (path-rule selection, a CI
+/// report step with only the reports): directories are path segments, `""` →
+/// `:`, `a/b` → `:a:b`, except the one rename Elasticsearch's settings make,
+/// `test/external-modules/<dir>` → `:test:external-modules:test-<dir>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProjectPaths {
+    /// Gradle path by directory relative to the build root (`/`-separated).
+    by_dir: BTreeMap<String, String>,
+}
+
+impl ProjectPaths {
+    /// From `(directory relative to the build root, Gradle path)` pairs.
+    pub fn new(known: impl IntoIterator<Item = (String, String)>) -> ProjectPaths {
+        ProjectPaths {
+            by_dir: known.into_iter().collect(),
+        }
+    }
+
+    /// The Gradle path of a project directory (relative to the build root).
+    pub fn path_of(&self, project_dir: &str) -> String {
+        self.by_dir
+            .get(project_dir)
+            .cloned()
+            .unwrap_or_else(|| fallback_project_path(project_dir))
+    }
+
+    /// Only the projects whose path the fallback rule would get wrong: what a
+    /// CI report step must be told.
+    pub fn renamed(&self) -> BTreeMap<String, String> {
+        self.by_dir
+            .iter()
+            .filter(|(dir, path)| fallback_project_path(dir) != **path)
+            .map(|(d, p)| (d.clone(), p.clone()))
+            .collect()
+    }
+}
+
+/// The project path rule for a directory the build did not describe (see [`ProjectPaths`]).
+pub fn fallback_project_path(project_dir: &str) -> String {
+    if project_dir.is_empty() {
+        return ":".into();
+    }
+    let mut segments: Vec<String> = project_dir.split('/').map(str::to_string).collect();
+    if segments.len() >= 3 && segments[0] == "test" && segments[1] == "external-modules" {
+        segments[2] = format!("test-{}", segments[2]);
+    }
+    format!(":{}", segments.join(":"))
+}
+
+/// The full path of `task` in `project` (`:` + `test` → `:test`).
+pub fn task_path(project: &str, task: &str) -> String {
+    if project == ":" {
+        format!(":{task}")
+    } else {
+        format!("{project}:{task}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn project_paths_come_from_the_build_then_from_the_fallback_rule() {
+        assert_eq!(fallback_project_path(""), ":");
+        assert_eq!(
+            fallback_project_path("x-pack/plugin/ml"),
+            ":x-pack:plugin:ml"
+        );
+        assert_eq!(
+            fallback_project_path("test/external-modules/apm-integration"),
+            ":test:external-modules:test-apm-integration"
+        );
+        let paths = ProjectPaths::new([
+            ("libs/a".to_string(), ":renamed-a".to_string()),
+            ("server".to_string(), ":server".to_string()),
+        ]);
+        assert_eq!(paths.path_of("libs/a"), ":renamed-a");
+        assert_eq!(paths.path_of("server"), ":server");
+        assert_eq!(paths.path_of("x/y"), ":x:y");
+        assert_eq!(
+            paths.renamed().into_iter().collect::<Vec<_>>(),
+            [("libs/a".to_string(), ":renamed-a".to_string())]
+        );
+        assert_eq!(ProjectPaths::default().path_of(""), ":");
+    }
+
+    #[test]
+    fn locates_projects_and_tasks_also_through_iteration_dirs() {
+        let loc = |p: &str| locate(Path::new("/work"), Path::new(p));
+        assert_eq!(
+            loc("x-pack/plugin/ml/build/test-results/internalClusterTest/TEST-a.B.xml"),
+            Some(Location {
+                project_dir: "x-pack/plugin/ml".into(),
+                task: "internalClusterTest".into()
+            })
+        );
+        assert_eq!(
+            loc("flakiness-iters/iter-3/server/build/test-results/javaRestTest/TEST-a.B.xml"),
+            Some(Location {
+                project_dir: "server".into(),
+                task: "javaRestTest".into()
+            })
+        );
+        assert_eq!(
+            loc("build/test-results/test/TEST-a.B.xml"),
+            Some(Location {
+                project_dir: "".into(),
+                task: "test".into()
+            })
+        );
+        assert_eq!(loc("flakiness-iters/iter-1/TEST-a.B.xml"), None);
+        assert_eq!(
+            locate(
+                Path::new("/b/flakiness-iters"),
+                Path::new("iter-2/core/build/test-results/test/TEST-a.B.xml")
+            ),
+            Some(Location {
+                project_dir: "core".into(),
+                task: "test".into()
+            }),
+            "the iterations folder analyzed as the root"
+        );
+        assert_eq!(
+            locate(
+                Path::new("/b/flakiness-iters/iter-2"),
+                Path::new("core/build/test-results/test/TEST-a.B.xml")
+            )
+            .map(|l| l.project_dir),
+            Some("core".into())
+        );
+        assert_eq!(task_path(":", "test"), ":test");
+        assert_eq!(task_path(":server", "test"), ":server:test");
+    }
+
+    #[test]
+    fn finds_reports_at_any_depth_in_sorted_order_and_skips_the_rest() {
+        let root = tempfile::tempdir().unwrap();
+        let files = [
+            ("b/build/test-results/test/TEST-b.xml", true),
+            (
+                "a/deep/er/build/test-results/internalClusterTest/TEST-a.xml",
+                true,
+            ),
+            ("build/test-results/test/TEST-root.xml", true),
+            (
+                "flakiness-iters/iter-2/s/build/test-results/javaRestTest/TEST-s.xml",
+                true,
+            ),
+            ("flakiness-iters/iter-1/anywhere/TEST-x.xml", true),
+            ("flakiness-iters/other/TEST-x.xml", false),
+            ("b/build/test-results/test/binary/TEST-no.xml", false),
+            ("b/build/test-results/test/results.xml", false),
+            ("b/build/reports/TEST-no.xml", false),
+            ("node_modules/p/build/test-results/test/TEST-no.xml", false),
+            (".gradle/build/test-results/test/TEST-no.xml", false),
+            ("c/TEST-no.xml", false),
+        ];
+        for (f, _) in files {
+            let p = root.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "<testsuite/>").unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.path().join("b"), root.path().join("link")).unwrap();
+        let found: Vec<String> = find_reports(root.path())
+            .iter()
+            .map(|p| {
+                p.strip_prefix(root.path())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let mut expected: Vec<&str> = files.iter().filter(|(_, y)| *y).map(|(f, _)| *f).collect();
+        expected.sort();
+        assert_eq!(found, expected);
+    }
+}

@@ -57,9 +57,12 @@ fn layout_reports_the_fixture_as_gradle_sees_it_and_caches_it() {
         paths,
         [
             ":",
+            ":libs",
+            ":libs:guard",
             ":modules",
             ":modules:lang-painless",
             ":qa",
+            ":qa:packaging",
             ":qa:rolling-upgrade",
             ":server",
             ":test",

@@ -418,7 +418,7 @@ fn explicit_specs_resolve_through_the_real_layout() {
         ),
         (":x-pack:plugin:ml", "slowTest", ":x-pack:plugin:ml:slowTests", "slowTest", "org.elasticsearch.xpack.ml.slow.SuiteTimeoutTests", Some("testQuick")),
         (":test:framework", "test", ":test:framework:test", "unit", "org.elasticsearch.test.GroovyStableTests", None),
-        (":qa:rolling-upgrade", "javaRestTest", ":qa:rolling-upgrade:v8.18.0#bwcTest", "javaRestTest", "org.elasticsearch.upgrades.IndexingIT", None),
+        (":qa:rolling-upgrade", "javaRestTest", ":qa:rolling-upgrade:v8.19.10#bwcTest", "javaRestTest", "org.elasticsearch.upgrades.IndexingIT", None),
         (
             ":test:external-modules:test-apm-integration",
             "javaRestTest",

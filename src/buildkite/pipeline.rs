@@ -149,8 +149,8 @@ pub struct ReportContext {
 
 /// Everything a pipeline is built from.
 #[derive(Clone, Debug, Default)]
-pub struct PipelineInput<'a> {
-    pub commands: &'a [Command],
+pub struct PipelineInput {
+    pub commands: Vec<Command>,
     /// The pre-flight compile invocation (Gradle program and compile tasks);
     /// empty: no gate.
     pub compile: Vec<String>,
@@ -168,7 +168,7 @@ pub struct PipelineInput<'a> {
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
 pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
-    let groups = group_in_order(input.commands, |c| c.key.clone());
+    let groups = group_in_order(&input.commands, |c| c.key.clone());
     if groups.is_empty() && !input.has_not_applicable {
         return None;
     }
@@ -451,7 +451,7 @@ mod tests {
             ),
         ];
         let input = PipelineInput {
-            commands: &commands,
+            commands: commands.clone(),
             compile: vec![
                 "./gradlew".into(),
                 ":m:compileYamlRestTestJava".into(),
@@ -482,7 +482,7 @@ mod tests {
             ..cfg()
         };
         let input = PipelineInput {
-            commands: &single,
+            commands: single.clone(),
             dir: Some("build-root".into()),
             ..Default::default()
         };
@@ -520,7 +520,7 @@ mod tests {
             ),
         ];
         let input = PipelineInput {
-            commands: &commands,
+            commands: commands.clone(),
             ..Default::default()
         };
         let p = valid_pipeline(&input, &cfg());
@@ -552,7 +552,7 @@ mod tests {
     fn the_compile_gate_comes_first_and_batches_hard_depend_on_it() {
         let commands = vec![cmd(TestKind::Unit, &["gradle", ":a:test"])];
         let input = PipelineInput {
-            commands: &commands,
+            commands: commands.clone(),
             compile: vec!["gradle".into(), ":a:compileTestJava".into()],
             ..Default::default()
         };
@@ -583,7 +583,7 @@ mod tests {
         let mut c = cfg();
         c.bin = "$HOME/bin/gradle-flaky".into();
         let input = PipelineInput {
-            commands: &commands,
+            commands: commands.clone(),
             ..Default::default()
         };
         let p = valid_pipeline(&input, &c);

@@ -5,14 +5,13 @@
 use super::agent::{fit_annotation, Agent};
 use super::pipeline::{self, AgentConfig, PipelineInput};
 use crate::domain::BatchingConfig;
-use crate::domain::{Command, Origin, Unresolved};
+use crate::domain::{Origin, Unresolved};
 use crate::layout::Build;
 use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
 use crate::reports::SKIPPED_FILE;
 use crate::select::Selection;
 use crate::{markdown, Error, Exit, Result};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Annotation context of selection problems; the report has its own.
@@ -31,21 +30,6 @@ pub struct Upload<'a> {
     pub dry_run: bool,
     /// What to say when nothing is selected.
     pub nothing: &'a str,
-}
-
-/// A selection, planned and ready to upload.
-#[derive(Clone, Debug, Default)]
-struct Prepared {
-    commands: Vec<Command>,
-    /// Gradle program and compile tasks of the gate (empty: no gate).
-    compile: Vec<String>,
-    not_applicable: Vec<Unresolved>,
-    /// The build's directory relative to the checkout.
-    dir: Option<PathBuf>,
-    /// Renamed projects of the selection, by directory.
-    projects: BTreeMap<String, String>,
-    /// The Gradle program of the batches.
-    gradle: Vec<String>,
 }
 
 impl Upload<'_> {
@@ -87,11 +71,12 @@ impl Upload<'_> {
             }
             return Ok(exit);
         }
-        let prepared = self.prepare(build, selection, not_applicable)?;
-        if prepared.commands.len() > MANY_BATCHES {
+        let has_not_applicable = !not_applicable.is_empty();
+        let input = self.prepare(build, selection, has_not_applicable)?;
+        if input.commands.len() > MANY_BATCHES {
             let warning = format!(
                 "Warning: {} batches ({} tests) to re-run. This may take a while.",
-                prepared.commands.len(),
+                input.commands.len(),
                 selection.tests.len()
             );
             eprintln!("gradle-flaky: {warning}");
@@ -99,7 +84,7 @@ impl Upload<'_> {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
             }
         }
-        self.publish(&prepared)?;
+        self.publish(&input, &not_applicable)?;
         Ok(exit)
     }
 
@@ -110,8 +95,8 @@ impl Upload<'_> {
         &self,
         build: &Build,
         selection: &Selection,
-        not_applicable: Vec<Unresolved>,
-    ) -> Result<Prepared> {
+        has_not_applicable: bool,
+    ) -> Result<PipelineInput> {
         let layout = build.layout.as_ref();
         if layout.is_none() && !selection.tests.is_empty() {
             eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
@@ -133,11 +118,11 @@ impl Upload<'_> {
         } else {
             [build.gradle.clone(), tasks].concat()
         };
-        Ok(Prepared {
+        Ok(PipelineInput {
             commands: plan.commands,
             compile,
-            not_applicable,
             dir: checkout_relative(&build.root)?,
+            has_not_applicable,
             projects,
             gradle: build.gradle.clone(),
         })
@@ -147,17 +132,9 @@ impl Upload<'_> {
     /// `flakiness-skipped.json`, uploaded as an artifact here so the report
     /// step finds it whatever the calling step's `artifact_paths` say. A second
     /// upload in one build is skipped: the step keys would clash.
-    fn publish(&self, prepared: &Prepared) -> Result<()> {
-        let input = PipelineInput {
-            commands: &prepared.commands,
-            compile: prepared.compile.clone(),
-            dir: prepared.dir.clone(),
-            has_not_applicable: !prepared.not_applicable.is_empty(),
-            projects: prepared.projects.clone(),
-            gradle: prepared.gradle.clone(),
-        };
+    fn publish(&self, input: &PipelineInput, not_applicable: &[Unresolved]) -> Result<()> {
         let cfg = self.agent;
-        let Some(pipeline) = pipeline::pipeline(&input, cfg) else {
+        let Some(pipeline) = pipeline::pipeline(input, cfg) else {
             eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
             return Ok(());
         };
@@ -176,8 +153,8 @@ impl Upload<'_> {
             );
             return Ok(());
         }
-        if !prepared.not_applicable.is_empty() {
-            let json = serde_json::to_string(&prepared.not_applicable).expect("entries serialize");
+        if !not_applicable.is_empty() {
+            let json = serde_json::to_string(not_applicable).expect("entries serialize");
             std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;
             if let Err(e) = agent.artifact_upload(SKIPPED_FILE) {
                 eprintln!(
@@ -188,7 +165,7 @@ impl Upload<'_> {
         }
         eprintln!(
             "gradle-flaky: uploading {} batch(es) in {} step(s)",
-            prepared.commands.len(),
+            input.commands.len(),
             pipeline["steps"][0]["steps"].as_array().map_or(0, Vec::len)
         );
         agent.pipeline_upload(&json)?;

@@ -354,6 +354,10 @@ pub struct Command {
     pub iterations: u32,
     /// How many times the runner invokes `argv` (1 for non-REST kinds).
     pub rest_loops: u32,
+    /// The Test tasks the command runs, in order (not the `clean<Task>`
+    /// tasks): what "did the tasks asked for run?" is checked against.
+    #[serde(default)]
+    pub task_paths: Vec<String>,
 }
 
 /// Parses a duration: a bare number of seconds, or humantime's forms

@@ -395,10 +395,21 @@ impl<'a> Classifier<'a> {
             match project {
                 Some(project) => runnable.push((d.clone(), project, outcomes)),
                 None => {
-                    let reason = outcomes.into_iter().find_map(|o| match o {
-                        Err(Skip::Unresolved(r)) => Some(r),
-                        _ => None,
-                    });
+                    // Why it cannot run; a refusal says more than a name.
+                    let reason = outcomes
+                        .iter()
+                        .find_map(|o| match o {
+                            Err(Skip::Unresolved(r)) => Some(r.clone()),
+                            _ => None,
+                        })
+                        .or_else(|| {
+                            outcomes.iter().find_map(|o| match o {
+                                Err(Skip::NotATest(text)) => {
+                                    Some(Reason::new(ReasonCode::NotATest, text.clone()))
+                                }
+                                _ => None,
+                            })
+                        });
                     if let Some(reason) = reason {
                         not_run.push(NotRun {
                             class: d.binary.clone(),
@@ -410,7 +421,10 @@ impl<'a> Classifier<'a> {
             }
         }
         if runnable.is_empty() {
-            return Err(match not_run.into_iter().next() {
+            let refused = not_run
+                .into_iter()
+                .find(|n| n.reason_code != ReasonCode::NotATest);
+            return Err(match refused {
                 Some(first) => Skip::Unresolved(Reason::new(
                     first.reason_code,
                     format!(

@@ -251,6 +251,7 @@ fn selection_args(
         base: base.map(str::to_string),
         muted_file: "muted-tests.yml".into(),
         refresh_layout: false,
+        ..SelectionArgs::default()
     }
 }
 

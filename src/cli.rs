@@ -526,6 +526,10 @@ pub struct RepeatArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 
+    /// Write each iteration's task outcomes to DIR/iter-<i>.json (a Buildkite batch reads them).
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub task_outcomes: Option<PathBuf>,
+
     /// Gradle program and arguments.
     #[arg(last = true, required = true, value_name = "GRADLE ARGS")]
     pub command: Vec<String>,

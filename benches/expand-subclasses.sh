@@ -39,7 +39,7 @@ median_of_3() {
   local times=() t0 t1
   for _ in 1 2 3; do
     t0=$(now)
-    "$@" > /dev/null || true
+    "$@" > /dev/null 2>&1 || true
     t1=$(now)
     times+=("$(echo "$t1 - $t0" | bc -l)")
   done
@@ -48,12 +48,13 @@ median_of_3() {
 
 cd "$build"
 t0=$(now)
-"$bin" --gradle "$gradle" layout > /dev/null
+"$bin" --gradle "$gradle" layout > /dev/null 2> "$work/layout.log" || { cat "$work/layout.log" >&2; exit 1; }
 layout_cold=$(echo "$(now) - $t0" | bc -l)
 layout_cached=$(median_of_3 "$bin" --gradle "$gradle" layout)
 
 # Exactness: every runnable subclass (no cap), compared with the generator's list.
-"$bin" --gradle "$gradle" plan --format json --subclass-cap 1000000 "$base" > "$work/all.json"
+"$bin" --gradle "$gradle" plan --format json --subclass-cap 1000000 "$base" > "$work/all.json" \
+  2> /dev/null || true
 exact=$(python3 - "$work/all.json" "$work/expected.json" <<'EOF'
 import json, sys
 plan = json.load(open(sys.argv[1]))
@@ -71,8 +72,9 @@ plan_base=$(median_of_3 "$bin" --gradle "$gradle" plan --format json "$base")
 expansion=$(echo "$plan_base - $plan_concrete" | bc -l)
 cpu="-" rss="-"
 if [ -x /usr/bin/time ]; then
-  read -r cpu rss < <({ /usr/bin/time -f '%U %S %M' "$bin" --gradle "$gradle" plan --format json \
-    "$base" > /dev/null; } 2>&1 | tail -1 | awk '{ printf "%.2f %.0f\n", $1 + $2, $3 / 1024 }')
+  /usr/bin/time -o "$work/time" -f '%U %S %M' "$bin" --gradle "$gradle" plan --format json "$base" \
+    > /dev/null 2>&1 || true
+  read -r cpu rss < <(awk '{ printf "%.2f %.0f\n", $1 + $2, $3 / 1024 }' "$work/time")
 fi
 
 printf 'build: %d projects, %d test classes, %d Java files, %.0f MB\n' \

@@ -14,9 +14,11 @@ pub enum OutcomeKind {
     FlakyDetected,
     Timeout,
     Hang,
-    /// rc 0 (or a REST loop's "no tests" 3), no test case, and every Test
-    /// task of the batch was skipped by the build itself (an `onlyIf` that is
-    /// false, a disabled task): nothing to judge, and no hang either.
+    /// The build itself skipped Test tasks of the batch (an `onlyIf` that is
+    /// false, a disabled task), and no real failure was recorded: all of them
+    /// (no test case; nothing to judge, and no hang either), or some of them
+    /// (the others passed, but the skipped ones' tests have no result, so
+    /// this is no clean pass).
     SkippedByBuild,
     InfraFail,
     /// Assigned upstream: the test cannot be re-run by its bare task (BWC).
@@ -53,7 +55,7 @@ pub struct JobFacts {
     pub total_cases: u64,
     /// A heap dump was found after the run.
     pub oom_detected: bool,
-    /// The build skipped every Test task of the batch, and no task failed.
+    /// The build skipped some or all Test tasks of the batch.
     pub skipped_by_build: bool,
 }
 
@@ -63,7 +65,8 @@ pub struct JobFacts {
 /// (oom_killed); no test case and the build skipped the batch's Test tasks →
 /// skipped_by_build (ours: before the rc rule, because a REST loop that ran
 /// no test exits 3); other rc ≠ 0 → infra_fail (oom when a heap dump was
-/// found); no test case → hang; else clean_pass.
+/// found); no test case → hang; the build skipped some of the batch's Test
+/// tasks → skipped_by_build (ours); else clean_pass.
 pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
     let long = facts.duration_sec >= timeout_threshold_sec;
     let timed_out = facts.rc == 124 || (facts.rc == 137 && long);
@@ -85,6 +88,8 @@ pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
         of(OutcomeKind::InfraFail, false, subtype)
     } else if facts.total_cases == 0 {
         of(OutcomeKind::Hang, false, None)
+    } else if facts.skipped_by_build {
+        of(OutcomeKind::SkippedByBuild, false, None)
     } else {
         of(OutcomeKind::CleanPass, false, None)
     }
@@ -304,7 +309,12 @@ mod tests {
         };
         assert_eq!(skipped(0, 0, 0), is(SkippedByBuild, false, None));
         assert_eq!(skipped(3, 0, 0), is(SkippedByBuild, false, None), "a REST loop's rc");
-        assert_eq!(skipped(0, 4, 0), is(CleanPass, false, None), "tests ran after all");
+        assert_eq!(
+            skipped(0, 4, 0),
+            is(SkippedByBuild, false, None),
+            "some tasks ran and passed, the skipped ones' tests have no result"
+        );
+        assert_eq!(skipped(1, 4, 0), is(InfraFail, false, None));
         assert_eq!(skipped(1, 4, 1), is(FlakyDetected, false, None));
         assert_eq!(skipped(124, 0, 0), is(Timeout, true, None));
         let oom = derive_outcome(

@@ -295,8 +295,8 @@ pub fn jobs_section(
         .collect();
     if !skipped.is_empty() {
         out.push_str(&format!(
-            "**{} job(s) skipped by the build**: their Test tasks did not run (recorded as \
-             `skipped_by_build`, neither a hang nor a pass):\n\n",
+            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run \
+             (recorded as `skipped_by_build`, neither a hang nor a pass):\n\n",
             skipped.len()
         ));
         for p in skipped {

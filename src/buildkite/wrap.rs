@@ -94,8 +94,8 @@ pub struct Status {
     /// `$BUILDKITE_PARALLEL_JOB`: which batch of its step this job ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel_job: Option<u32>,
-    /// The batch's Test tasks, when the build skipped every one of them in
-    /// every invocation (an `onlyIf` that is false, a disabled task).
+    /// The batch's Test tasks the build skipped (an `onlyIf` that is false, a
+    /// disabled task, no source) in any of its invocations.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped_tasks: Vec<TaskOutcome>,
 }
@@ -230,21 +230,24 @@ impl Recording {
         Ok(scripts.apply(&argv, &self.dir().join("iter-1.json")))
     }
 
-    /// The batch's Test tasks when every invocation that recorded outcomes
-    /// skipped all of them; empty otherwise.
+    /// The batch's Test tasks the build skipped in any of its invocations
+    /// (each once, as first recorded).
     fn skipped(&self) -> Vec<TaskOutcome> {
         let Ok(entries) = std::fs::read_dir(self.dir()) else {
             return Vec::new();
         };
         let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         files.sort();
-        let skipped: Option<Vec<Vec<TaskOutcome>>> = files
-            .iter()
-            .map(|f| outcomes::read(f).and_then(|t| outcomes::skipped_by_build(&t, &self.task_paths)))
-            .collect();
+        let mut skipped: Vec<TaskOutcome> = Vec::new();
+        for tasks in files.iter().filter_map(|f| outcomes::read(f)) {
+            let found = outcomes::skipped_by_build(&tasks, &self.task_paths);
+            for task in found.map(|s| s.tasks).unwrap_or_default() {
+                if !skipped.iter().any(|t| t.path == task.path) {
+                    skipped.push(task);
+                }
+            }
+        }
         skipped
-            .and_then(|all| all.into_iter().next())
-            .unwrap_or_default()
     }
 }
 

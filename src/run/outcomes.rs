@@ -119,26 +119,36 @@ pub fn read(file: &Path) -> Option<Vec<TaskOutcome>> {
     serde_json::from_str::<File>(&text).ok().map(|f| f.tasks)
 }
 
-/// When the build skipped the Test tasks asked for: the outcomes of
-/// `requested` (or, when it names none, of every Test task the outcomes
-/// know), if each was skipped or had no source and no task failed.
-pub fn skipped_by_build(outcomes: &[TaskOutcome], requested: &[String]) -> Option<Vec<TaskOutcome>> {
-    if outcomes.iter().any(|o| o.state == TaskState::Failed) {
-        return None;
-    }
-    let asked: Vec<TaskOutcome> = if requested.is_empty() {
-        outcomes
-            .iter()
-            .filter(|o| o.test == Some(true))
-            .cloned()
-            .collect()
+/// The Test tasks asked for that the build skipped (an `onlyIf` that is
+/// false, a disabled task, no source).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// Their outcomes, in the order asked.
+    pub tasks: Vec<TaskOutcome>,
+    /// Every task asked for was skipped: no test of the command ran.
+    pub all: bool,
+}
+
+/// Which of the Test tasks `requested` (or, when it names none, of every
+/// Test task the outcomes know) the build skipped; `None` when it skipped
+/// none of them (or the outcomes do not name them).
+pub fn skipped_by_build(outcomes: &[TaskOutcome], requested: &[String]) -> Option<Skipped> {
+    let asked: Vec<Option<&TaskOutcome>> = if requested.is_empty() {
+        outcomes.iter().filter(|o| o.test == Some(true)).map(Some).collect()
     } else {
         requested
             .iter()
-            .map(|path| outcomes.iter().find(|o| &o.path == path).cloned())
-            .collect::<Option<_>>()?
+            .map(|path| outcomes.iter().find(|o| &o.path == path))
+            .collect()
     };
-    (!asked.is_empty() && asked.iter().all(TaskOutcome::not_run)).then_some(asked)
+    let tasks: Vec<TaskOutcome> = asked
+        .iter()
+        .flatten()
+        .filter(|o| o.not_run())
+        .map(|o| (*o).clone())
+        .collect();
+    let all = tasks.len() == asked.len();
+    (!tasks.is_empty()).then_some(Skipped { tasks, all })
 }
 
 /// The skipped tasks in words: `:a:t SKIPPED (onlyIf is false), :b:t NO-SOURCE`.
@@ -188,26 +198,39 @@ mod tests {
     }
 
     #[test]
-    fn only_requested_tasks_all_skipped_without_failures_count_as_skipped_by_the_build() {
+    fn the_requested_tasks_the_build_skipped_are_told_apart_from_those_that_ran() {
         use TaskState::*;
         let skipped = outcome(":p:compat", Skipped, Some(true));
         let other = outcome(":p:test", Executed, Some(true));
         let compile = outcome(":p:compileJava", Skipped, Some(false));
         let outcomes = vec![compile.clone(), skipped.clone(), other.clone()];
         let req = |paths: &[&str]| paths.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        let found = |tasks: Vec<TaskOutcome>, all| Some(super::Skipped { tasks, all });
         assert_eq!(
             skipped_by_build(&outcomes, &req(&[":p:compat"])),
-            Some(vec![skipped.clone()])
+            found(vec![skipped.clone()], true)
         );
-        assert_eq!(skipped_by_build(&outcomes, &req(&[":p:compat", ":p:test"])), None);
-        assert_eq!(skipped_by_build(&outcomes, &req(&[":p:absent"])), None);
-        // without a list, the Test tasks decide: one of them ran
-        assert_eq!(skipped_by_build(&outcomes, &[]), None);
+        assert_eq!(
+            skipped_by_build(&outcomes, &req(&[":p:compat", ":p:test"])),
+            found(vec![skipped.clone()], false),
+            "one of two: a partial skip"
+        );
+        assert_eq!(skipped_by_build(&outcomes, &req(&[":p:test"])), None);
+        assert_eq!(
+            skipped_by_build(&outcomes, &req(&[":p:compat", ":p:absent"])),
+            found(vec![skipped.clone()], false),
+            "a task the outcomes do not name is not known to be skipped"
+        );
+        // without a list, the Test tasks decide
+        assert_eq!(
+            skipped_by_build(&outcomes, &[]),
+            found(vec![skipped.clone()], false)
+        );
         let only_skipped = vec![compile.clone(), skipped.clone()];
-        assert_eq!(skipped_by_build(&only_skipped, &[]), Some(vec![skipped.clone()]));
-        // a failure anywhere is a failed build, not a skip
-        let failed = vec![skipped.clone(), outcome(":p:compileJava", Failed, Some(false))];
-        assert_eq!(skipped_by_build(&failed, &req(&[":p:compat"])), None);
+        assert_eq!(
+            skipped_by_build(&only_skipped, &[]),
+            found(vec![skipped.clone()], true)
+        );
         // up to date is not a skip by the build's logic
         let up = vec![outcome(":p:compat", UpToDate, Some(true))];
         assert_eq!(skipped_by_build(&up, &req(&[":p:compat"])), None);

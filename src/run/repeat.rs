@@ -8,7 +8,7 @@
 //! The kept path still contains `/build/test-results/`, so the analyzer finds it,
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
-use super::outcomes::{self, Scripts, TaskOutcome};
+use super::outcomes::{self, Scripts, Skipped};
 use super::process::{self, Ended, Output};
 use crate::reports::{self, ITERS_DIR};
 use crate::{shell, Error, Observed, Result};
@@ -66,9 +66,9 @@ pub struct Iteration {
     pub reports: Vec<PathBuf>,
     /// Processes the invocation left behind, which were stopped.
     pub leftovers: usize,
-    /// The Test tasks asked for, when the build skipped every one of them
-    /// (an `onlyIf` that is false, a disabled task, no source).
-    pub skipped: Option<Vec<TaskOutcome>>,
+    /// The Test tasks asked for that the build skipped (an `onlyIf` that is
+    /// false, a disabled task, no source), if any.
+    pub skipped: Option<Skipped>,
 }
 
 impl Iteration {
@@ -76,6 +76,19 @@ impl Iteration {
     /// matching nothing, a build failure before the tests, a kill).
     pub fn no_reports(&self) -> bool {
         self.reports.is_empty()
+    }
+
+    /// The build skipped every Test task asked for.
+    fn skipped_all(&self) -> bool {
+        self.skipped.as_ref().is_some_and(|s| s.all)
+    }
+
+    /// The skipped Test tasks in words.
+    fn skipped_tasks(&self) -> String {
+        self.skipped
+            .as_ref()
+            .map(|s| outcomes::describe(&s.tasks))
+            .unwrap_or_default()
     }
 }
 
@@ -102,6 +115,9 @@ pub enum Verdict {
     /// No test ran because the build skipped the Test tasks asked for (the
     /// tasks and why, in words).
     Skipped(String),
+    /// Some of the Test tasks asked for ran and passed, the build skipped the
+    /// others (in words): their tests have no result.
+    PartlySkipped(String),
     /// Gradle failed although its reports show no failure (a later task, a crash).
     BuildFailed(Ended),
     /// The invocation ran past its time limit and was stopped.
@@ -120,13 +136,16 @@ impl Verdict {
         match (&it.ended, counts) {
             (Ended::Interrupted, _) => Verdict::Interrupted,
             (Ended::TimedOut, _) => Verdict::TimedOut,
-            (_, c) if c.is_none_or(|c| c.executed == 0) && it.skipped.is_some() => {
-                Verdict::Skipped(outcomes::describe(it.skipped.as_deref().unwrap_or_default()))
+            (_, c) if c.is_none_or(|c| c.executed == 0) && it.skipped_all() => {
+                Verdict::Skipped(it.skipped_tasks())
             }
             _ if it.no_reports() => Verdict::NoTests,
             (_, Some(c)) if c.failed > 0 => Verdict::Failed,
             (_, Some(c)) if c.suite_timeouts > 0 => Verdict::SuiteTimeout,
             (_, Some(c)) if c.executed == 0 => Verdict::NoTests,
+            (ended, _) if ended.success() && it.skipped.is_some() => {
+                Verdict::PartlySkipped(it.skipped_tasks())
+            }
             (ended, _) if ended.success() => Verdict::Passed,
             (_, None) => Verdict::Failed,
             (ended, Some(_)) => Verdict::BuildFailed(ended.clone()),
@@ -146,6 +165,9 @@ impl Verdict {
             Verdict::SuiteTimeout => "suite timeout".into(),
             Verdict::NoTests => "no tests executed".into(),
             Verdict::Skipped(tasks) => format!("skipped by the build: {tasks}"),
+            Verdict::PartlySkipped(tasks) => {
+                format!("passed, but some tests did not run: skipped by the build: {tasks}")
+            }
             Verdict::BuildFailed(Ended::Exited(code)) => format!("build failed (exit {code})"),
             Verdict::BuildFailed(Ended::Signalled(sig)) => {
                 format!("build failed (killed by signal {sig})")
@@ -453,15 +475,23 @@ mod tests {
         }
     }
 
-    /// The iteration as the build skipping its Test task would leave it.
-    fn skipped(mut it: Iteration) -> Iteration {
-        it.skipped = Some(vec![TaskOutcome {
-            path: ":p:compat".into(),
-            state: crate::run::outcomes::TaskState::Skipped,
-            test: Some(true),
-            reason: Some("onlyIf is false".into()),
-        }]);
+    /// The iteration as the build skipping its Test task (`all` it asked
+    /// for, or one of several) would leave it.
+    fn skipped_task(mut it: Iteration, all: bool) -> Iteration {
+        it.skipped = Some(Skipped {
+            tasks: vec![crate::run::outcomes::TaskOutcome {
+                path: ":p:compat".into(),
+                state: crate::run::outcomes::TaskState::Skipped,
+                test: Some(true),
+                reason: Some("onlyIf is false".into()),
+            }],
+            all,
+        });
         it
+    }
+
+    fn skipped(it: Iteration) -> Iteration {
+        skipped_task(it, true)
     }
 
     #[test]
@@ -507,12 +537,22 @@ mod tests {
             (
                 skipped(iteration(ok.clone(), 1)),
                 counts(5, 0, 0),
-                Verdict::Passed,
+                Verdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
             ),
             (
                 skipped(iteration(Ended::TimedOut, 0)),
                 None,
                 Verdict::TimedOut,
+            ),
+            (
+                skipped_task(iteration(ok.clone(), 1), false),
+                counts(5, 0, 0),
+                Verdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
+            ),
+            (
+                skipped_task(iteration(ok.clone(), 1), false),
+                counts(5, 1, 0),
+                Verdict::Failed,
             ),
         ];
         for (it, c, want) in cases {
@@ -530,6 +570,8 @@ mod tests {
         assert_eq!(exit_of(&[Passed, NoTests]), Exit::Infra);
         assert_eq!(exit_of(&[TimedOut, Failed, NoTests]), Exit::TestFailures);
         assert_eq!(exit_of(&[SuiteTimeout, Passed]), Exit::Infra);
+        assert_eq!(exit_of(&[Passed, PartlySkipped("t".into())]), Exit::Infra);
+        assert_eq!(exit_of(&[Skipped("t".into())]), Exit::Infra);
         assert_eq!(exit_of(&[Failed, Interrupted]), Exit::Interrupted);
     }
 

@@ -966,8 +966,8 @@ fn first_batch_argv(step: &Value) -> Vec<String> {
 
 /// A batch whose Test tasks the build skips (an `onlyIf` that is false) is
 /// `skipped_by_build` on Buildkite, whether it runs Gradle once (a unit
-/// batch) or loops it (a REST batch, through `gradle-flaky repeat`), never a
-/// `hang` or an `infra_fail`.
+/// batch, where one of its two tasks ran) or loops it (a REST batch, through
+/// `gradle-flaky repeat`), never a `hang`, an `infra_fail` or a `clean_pass`.
 #[test]
 fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
     let bk = Buildkite::new();
@@ -995,6 +995,7 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
             "--iters",
             "2",
             "org.elasticsearch.common.StringsTests",
+            "org.elasticsearch.xpack.ml.MlConfigTests",
             "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT",
         ]);
     let out = run(&mut upload);
@@ -1010,7 +1011,10 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
     let unit = step("flakiness-detection:unit");
     let batch: Value =
         serde_json::from_str(unit["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
-    assert_eq!(batch["taskPaths"], serde_json::json!([":server:test"]));
+    assert_eq!(
+        batch["taskPaths"],
+        serde_json::json!([":server:test", ":x-pack:plugin:ml:test"])
+    );
     let mut checkouts = Vec::new();
     for (key, job) in [
         ("flakiness-detection:unit", "job-unit"),
@@ -1046,6 +1050,10 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
             )
         })
         .collect();
+    // The unit batch is a partial skip: its ml tests ran and passed, its
+    // server tests never ran, so it is no clean pass.
+    let unit_cases = outcomes[0]["totalCases"].as_u64().unwrap();
+    assert!(unit_cases > 0, "{outcomes:#}");
     assert_eq!(
         got,
         [

@@ -265,16 +265,25 @@ fn a_test_task_the_build_skips_is_reported_as_skipped_by_the_build() {
     let dir = build.path();
     // As in Elasticsearch's compatibility tests: the runner's own task off,
     // so its class runs through yamlRestCompatTest, whose onlyIf is false.
-    let script = dir.join("modules/lang-painless/build.gradle");
-    let text_of = std::fs::read_to_string(&script).unwrap();
-    std::fs::write(&script, format!("{text_of}\ntasks.yamlRestTest.enabled = false\n")).unwrap();
+    let append = |file: &str, line: &str| {
+        let script = dir.join(file);
+        let text_of = std::fs::read_to_string(&script).unwrap();
+        std::fs::write(&script, format!("{text_of}\n{line}\n")).unwrap();
+    };
+    append("modules/lang-painless/build.gradle", "tasks.yamlRestTest.enabled = false");
+    // And a unit batch of two tasks, one of which the build skips.
+    append("server/build.gradle", "test.onlyIf { false }");
     let out = run(gradle_flaky().current_dir(dir).args([
         "--gradle",
         "gradle --offline",
         "local",
         "--rest-iters",
         "2",
+        "--unit-iters",
+        "2",
         "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT",
+        "org.elasticsearch.common.StringsTests",
+        "org.elasticsearch.xpack.ml.MlConfigTests",
     ]));
     assert_eq!(
         out.status.code(),
@@ -293,4 +302,13 @@ fn a_test_task_the_build_skips_is_reported_as_skipped_by_the_build() {
         text(&out)
     );
     assert!(!stderr.contains("no tests executed"), "{}", text(&out));
+    assert!(
+        report.contains(
+            "passed, but some tests did not run: skipped by the build: :server:test SKIPPED \
+             (onlyIf is false)"
+        ),
+        "{}",
+        text(&out)
+    );
+    assert!(report.contains("MlConfigTests"), "the other task's tests ran: {report}");
 }

@@ -308,7 +308,11 @@ mod tests {
             )
         };
         assert_eq!(skipped(0, 0, 0), is(SkippedByBuild, false, None));
-        assert_eq!(skipped(3, 0, 0), is(SkippedByBuild, false, None), "a REST loop's rc");
+        assert_eq!(
+            skipped(3, 0, 0),
+            is(SkippedByBuild, false, None),
+            "a REST loop's rc"
+        );
         assert_eq!(
             skipped(0, 4, 0),
             is(SkippedByBuild, false, None),

@@ -220,10 +220,17 @@ impl Recording {
     /// `argv` made to record its task outcomes: Gradle gets the init script;
     /// a REST loop (`gradle-flaky repeat`) is told where its iterations write.
     fn apply(&self, argv: Vec<String>, repeat: bool) -> Result<Vec<String>> {
+        std::fs::create_dir_all(self.dir()).map_err(|e| Error::io(self.dir(), e))?;
         if repeat {
             let mut argv = argv;
             let at = argv.len().min(2); // after `<self> repeat`
-            argv.splice(at..at, ["--task-outcomes".to_string(), self.dir().display().to_string()]);
+            argv.splice(
+                at..at,
+                [
+                    "--task-outcomes".to_string(),
+                    self.dir().display().to_string(),
+                ],
+            );
             return Ok(argv);
         }
         let scripts = Scripts::write(&self.scratch.path().join("scripts"))?;
@@ -338,7 +345,10 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         let scan_root = dir.unwrap_or_else(|| PathBuf::from("."));
         let oom = finished.rc != 0 && heap_dump_since(&scan_root, started);
         let mut status = status_of(&job, &kind, &finished, timeout, oom);
-        status.skipped_tasks = recording.as_ref().map(Recording::skipped).unwrap_or_default();
+        status.skipped_tasks = recording
+            .as_ref()
+            .map(Recording::skipped)
+            .unwrap_or_default();
         if !status.skipped_tasks.is_empty() {
             eprintln!(
                 ">>> skipped by the build: {}",

@@ -280,17 +280,27 @@ mod included_tests {
         let outside = root.parent().unwrap().join("outside");
         let found = included_builds(&root, &[]);
         assert!(found.contains(&tools), "{found:?}");
-        assert!(found.contains(&tools.join("nested")), "nested includes are followed: {found:?}");
+        assert!(
+            found.contains(&tools.join("nested")),
+            "nested includes are followed: {found:?}"
+        );
         assert_eq!(found.len(), 2 + usize::from(outside.is_dir()));
 
         let k = |found: &[PathBuf]| key(&root, "g", "s", found);
         let k1 = k(&found);
         write(&tools.join("build/libs/x.jar"), "rebuilt");
-        assert_eq!(k(&found), k1, "build outputs of an included build don't count");
+        assert_eq!(
+            k(&found),
+            k1,
+            "build outputs of an included build don't count"
+        );
         write(&tools.join("src/main/java/P.java"), "class P { int x; }");
         let k2 = k(&found);
         assert_ne!(k2, k1, "an included build's source is build logic");
-        write(&tools.join("nested/src/main/java/Q.java"), "class Q { int y; }");
+        write(
+            &tools.join("nested/src/main/java/Q.java"),
+            "class Q { int y; }",
+        );
         assert_ne!(k(&found), k2, "so is a nested included build's");
         assert_eq!(
             included_builds(&root, &[tools.clone(), root.clone()]),

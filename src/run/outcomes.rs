@@ -102,7 +102,8 @@ impl Scripts {
 
     /// `argv` with the script and the file it writes appended: Gradle takes
     /// options after the tasks, and a Gradle program given as a wrapper
-    /// command (`sh run-gradle.sh`) passes them on.
+    /// command (`sh run-gradle.sh`) passes them on. The caller creates the
+    /// file's directory.
     pub fn apply(&self, argv: &[String], file: &Path) -> Vec<String> {
         let mut out = argv.to_vec();
         out.push("-I".into());
@@ -134,7 +135,11 @@ pub struct Skipped {
 /// none of them (or the outcomes do not name them).
 pub fn skipped_by_build(outcomes: &[TaskOutcome], requested: &[String]) -> Option<Skipped> {
     let asked: Vec<Option<&TaskOutcome>> = if requested.is_empty() {
-        outcomes.iter().filter(|o| o.test == Some(true)).map(Some).collect()
+        outcomes
+            .iter()
+            .filter(|o| o.test == Some(true))
+            .map(Some)
+            .collect()
     } else {
         requested
             .iter()
@@ -245,7 +250,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let scripts = Scripts::write(dir.path()).unwrap();
         assert!(dir.path().join(EVENTS_SCRIPT_NAME).is_file());
-        let argv: Vec<String> = ["sh", "run gradle.sh", ":p:test"].map(String::from).to_vec();
+        let argv: Vec<String> = ["sh", "run gradle.sh", ":p:test"]
+            .map(String::from)
+            .to_vec();
         let out = scripts.apply(&argv, Path::new("/o/it 1.json"));
         assert_eq!(&out[..3], &argv[..]);
         assert_eq!(out[3], "-I");

@@ -228,7 +228,10 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
             .outcomes
             .map(|o| o.dir.join(format!("iter-{index}.json")));
         let argv = match (&spec.outcomes, &file) {
-            (Some(o), Some(file)) => o.scripts.apply(spec.argv, file),
+            (Some(o), Some(file)) => {
+                std::fs::create_dir_all(o.dir).map_err(|e| Error::io(o.dir, e))?;
+                o.scripts.apply(spec.argv, file)
+            }
             _ => spec.argv.to_vec(),
         };
         announce(spec, &argv, index)?;

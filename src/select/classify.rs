@@ -391,7 +391,10 @@ impl<'a> Classifier<'a> {
                 .filter(|r| !r.resources)
                 .flat_map(|root| self.classify_file(root, &d.path, &sub))
                 .collect();
-            let project = outcomes.iter().find_map(|o| o.as_ref().ok()).map(|t| t.project.clone());
+            let project = outcomes
+                .iter()
+                .find_map(|o| o.as_ref().ok())
+                .map(|t| t.project.clone());
             match project {
                 Some(project) => runnable.push((d.clone(), project, outcomes)),
                 None => {

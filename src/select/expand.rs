@@ -401,8 +401,14 @@ mod tests {
                 "server/src/test/java/org/elasticsearch/common/unit/ByteSizeValueWireTests.java"
             )
         );
-        assert_eq!(h.is_abstract("org.elasticsearch.test.AbstractWireTestCase"), Some(true));
-        assert_eq!(h.is_abstract("org.elasticsearch.xpack.ml.MlWireTests"), Some(false));
+        assert_eq!(
+            h.is_abstract("org.elasticsearch.test.AbstractWireTestCase"),
+            Some(true)
+        );
+        assert_eq!(
+            h.is_abstract("org.elasticsearch.xpack.ml.MlWireTests"),
+            Some(false)
+        );
         assert_eq!(h.is_abstract("org.nope.X"), None);
     }
 
@@ -437,9 +443,15 @@ mod tests {
             // an import of a type the build does not declare hides the package's
             ("a/Ext.java", "package a; import org.other.Base; class ExtTests extends Base {}"),
         ]);
-        assert_eq!(names(&h.descendants("a.Base")), ["b.ImportsATests", "d.OnDemandTests"]);
+        assert_eq!(
+            names(&h.descendants("a.Base")),
+            ["b.ImportsATests", "d.OnDemandTests"]
+        );
         assert_eq!(names(&h.descendants("b.Base")), ["b.SamePkgTests"]);
-        assert_eq!(names(&h.descendants("b.Outer$Base")), ["b.Outer$InnerTests"]);
+        assert_eq!(
+            names(&h.descendants("b.Outer$Base")),
+            ["b.Outer$InnerTests"]
+        );
         assert_eq!(
             names(&h.descendants("c.Holder$Base")),
             ["c.Sub$FromHolderTests", "e.QTests", "e.RTests"]
@@ -456,7 +468,10 @@ mod tests {
                 "package q\nimport p.Base\nimport p.Iface\nclass KtTests : Iface, Base()\n\
                  class NoCallTests : Iface, Base",
             ),
-            ("q/GrTests.groovy", "package q\nimport p.Base\nclass GrTests extends Base {}"),
+            (
+                "q/GrTests.groovy",
+                "package q\nimport p.Base\nclass GrTests extends Base {}",
+            ),
             ("r/A.java", "package r; class A extends B {}"),
             ("r/B.java", "package r; class B extends A {}"),
         ]);

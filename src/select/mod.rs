@@ -123,10 +123,7 @@ fn record_notes(selection: &Selection) -> Vec<String> {
             s.chosen.join(", ")
         );
         if !s.host_mutating.is_empty() {
-            note += &format!(
-                "; host-mutating, not run: {}",
-                s.host_mutating.join(", ")
-            );
+            note += &format!("; host-mutating, not run: {}", s.host_mutating.join(", "));
         }
         notes.push(note);
     }

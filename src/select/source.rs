@@ -277,9 +277,7 @@ impl<'a> Lexer<'a> {
 
     /// `'c'` in Java and Kotlin; a `'…'` or `'''…'''` string in Groovy.
     fn skip_quote(&mut self) {
-        if self.lang == Language::Groovy
-            && self.peek_byte(1) == b'\''
-            && self.peek_byte(2) == b'\''
+        if self.lang == Language::Groovy && self.peek_byte(1) == b'\'' && self.peek_byte(2) == b'\''
         {
             self.pos += 3;
             while self.pos < self.src.len() && !self.src[self.pos..].starts_with(b"'''") {
@@ -817,7 +815,11 @@ mod tests {
                     false,
                     vec!["AbstractKtTests!".into()]
                 ),
-                ("FirstKtTests".into(), false, vec!["AbstractKtTests!".into()]),
+                (
+                    "FirstKtTests".into(),
+                    false,
+                    vec!["AbstractKtTests!".into()]
+                ),
                 ("S".into(), true, vec![]),
                 ("NoCall".into(), false, vec!["AbstractKtTests".into()]),
             ]
@@ -858,7 +860,15 @@ mod tests {
             summary(&java("public abstract class AbstractFooTests {")),
             [("AbstractFooTests".to_string(), true, vec![])]
         );
-        for text in ["class", "\"unterminated", "/* open", "class X extends", "@", "'''", "${"] {
+        for text in [
+            "class",
+            "\"unterminated",
+            "/* open",
+            "class X extends",
+            "@",
+            "'''",
+            "${",
+        ] {
             for lang in [Language::Java, Language::Groovy, Language::Kotlin] {
                 parse(text, lang);
             }

@@ -369,8 +369,7 @@ mod tests {
             cap: 5,
             ..TaskChoice::default()
         };
-        let Chosen::Run(tasks, Some(record)) = choose(&bwc(), Some("org.e.IndexingIT"), all)
-        else {
+        let Chosen::Run(tasks, Some(record)) = choose(&bwc(), Some("org.e.IndexingIT"), all) else {
             panic!("runs")
         };
         assert_eq!(tasks.len(), 3);
@@ -393,7 +392,11 @@ mod tests {
             Chosen::Run(vec![":p:yamlRestTest".into()], None)
         );
         // one task of another name (slowTests for slowTest): nothing weighed, nothing recorded
-        let t = tied(":ml", "slowTest", vec![task(":ml:slowTests", true, &[], &[])]);
+        let t = tied(
+            ":ml",
+            "slowTest",
+            vec![task(":ml:slowTests", true, &[], &[])],
+        );
         assert_eq!(
             choose(&t, Some("a.SlowTests"), TaskChoice::default()),
             Chosen::Run(vec![":ml:slowTests".into()], None)
@@ -408,8 +411,18 @@ mod tests {
             "test",
             vec![
                 task(":qa:packaging:test", false, tests, &[]),
-                task(":qa:packaging:destructiveDistroTest.default-rpm", true, tests, &[]),
-                task(":qa:packaging:destructiveDistroTest.default-deb", true, tests, &[]),
+                task(
+                    ":qa:packaging:destructiveDistroTest.default-rpm",
+                    true,
+                    tests,
+                    &[],
+                ),
+                task(
+                    ":qa:packaging:destructiveDistroTest.default-deb",
+                    true,
+                    tests,
+                    &[],
+                ),
             ],
         );
         let Chosen::Refused(reason) = choose(&t, Some("a.PackageTests"), TaskChoice::default())
@@ -417,7 +430,11 @@ mod tests {
             panic!("refused")
         };
         assert_eq!(reason.code, ReasonCode::RequiresPackagingHost);
-        assert!(reason.text.contains("--allow-host-mutating-tasks"), "{}", reason.text);
+        assert!(
+            reason.text.contains("--allow-host-mutating-tasks"),
+            "{}",
+            reason.text
+        );
         assert!(reason.text.contains("destructiveDistroTest.default-deb"));
         let allowed = TaskChoice {
             allow_host_mutating: true,
@@ -449,7 +466,9 @@ mod tests {
         };
         assert_eq!(tasks, [":p:v1.0#safe"]);
         assert_eq!(record.host_mutating, [":p:destructiveX"]);
-        assert!(is_host_mutating("DestructiveDistroUpgradeTest.v8.0.0.default-deb"));
+        assert!(is_host_mutating(
+            "DestructiveDistroUpgradeTest.v8.0.0.default-deb"
+        ));
         assert!(!is_host_mutating("test"));
     }
 
@@ -458,7 +477,12 @@ mod tests {
         let t = tied(
             ":server",
             "test",
-            vec![task(":server:test", true, &["**/*Tests.class"], &["**/Slow*"])],
+            vec![task(
+                ":server:test",
+                true,
+                &["**/*Tests.class"],
+                &["**/Slow*"],
+            )],
         );
         let refused = |class: &str| match choose(&t, Some(class), TaskChoice::default()) {
             Chosen::Refused(r) => Some(r),
@@ -467,8 +491,16 @@ mod tests {
         assert!(refused("org.e.FooTests").is_none());
         let nested = refused("org.e.FooTests$InnerWire").expect("nested class file");
         assert_eq!(nested.code, ReasonCode::ExcludedByTaskPatterns);
-        assert!(nested.text.contains("org/e/FooTests$InnerWire.class"), "{}", nested.text);
-        assert!(nested.text.contains("includes **/*Tests.class"), "{}", nested.text);
+        assert!(
+            nested.text.contains("org/e/FooTests$InnerWire.class"),
+            "{}",
+            nested.text
+        );
+        assert!(
+            nested.text.contains("includes **/*Tests.class"),
+            "{}",
+            nested.text
+        );
         assert!(refused("org.e.SlowTests").is_some(), "excluded");
         // a YAML suite has no class to check
         assert!(matches!(
@@ -492,7 +524,10 @@ mod tests {
         let t = tied(
             ":a",
             "test",
-            vec![task(":b:check", true, &[], &[]), task(":a:other", true, &[], &[])],
+            vec![
+                task(":b:check", true, &[], &[]),
+                task(":a:other", true, &[], &[]),
+            ],
         );
         let Chosen::Run(tasks, _) = choose(&t, Some("x.YTests"), TaskChoice::default()) else {
             panic!()
@@ -560,6 +595,9 @@ mod tests {
             Some((vec![8, 0, 0], false))
         );
         assert_eq!(version_of("java17Test"), None);
-        assert_eq!(version_of("v99999999999999999999999.1"), Some((vec![u64::MAX, 1], false)));
+        assert_eq!(
+            version_of("v99999999999999999999999.1"),
+            Some((vec![u64::MAX, 1], false))
+        );
     }
 }

@@ -979,7 +979,10 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
         std::fs::write(&path, format!("{text}\n{line}\n")).unwrap();
     };
     append("server/build.gradle", "test.onlyIf { false }");
-    append("modules/lang-painless/build.gradle", "tasks.yamlRestTest.enabled = false");
+    append(
+        "modules/lang-painless/build.gradle",
+        "tasks.yamlRestTest.enabled = false",
+    );
     let mut upload = gradle_flaky();
     bk.job(&mut upload, "job-upload")
         .current_dir(dir)

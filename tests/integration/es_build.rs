@@ -87,9 +87,19 @@ fn a_bwc_class_runs_on_its_two_newest_versions_and_a_packaging_class_is_refused(
     let out = run(gradle_flaky()
         .current_dir(dir)
         .env("FLAKINESS_TASK_CAP", "1")
-        .args(["--gradle", "gradle --offline", "plan", "--format", "json", INDEXING_IT]));
+        .args([
+            "--gradle",
+            "gradle --offline",
+            "plan",
+            "--format",
+            "json",
+            INDEXING_IT,
+        ]));
     let one: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(tests_of(&one), [(upgrade("9.0.0"), INDEXING_IT.to_string())]);
+    assert_eq!(
+        tests_of(&one),
+        [(upgrade("9.0.0"), INDEXING_IT.to_string())]
+    );
 
     // Only destructive tasks run the packaging tests: refused, nothing planned.
     let (out, packaging) = plan(dir, &[PACKAGE_TESTS]);
@@ -201,7 +211,11 @@ fn a_pr_changing_an_abstract_base_runs_exactly_its_concrete_subclasses_on_their_
     // The cap spreads over projects; an unmuted or named base expands too.
     let (_, capped) = plan(
         dir,
-        &["--subclass-cap", "1", "org.elasticsearch.test.AbstractWireTestCase"],
+        &[
+            "--subclass-cap",
+            "1",
+            "org.elasticsearch.test.AbstractWireTestCase",
+        ],
     );
     assert_eq!(capped["tests"].as_array().unwrap().len(), 1);
     assert_eq!(capped["expansions"][0]["total"], 2);
@@ -232,7 +246,12 @@ fn reason_codes_of_abstract_classes_without_subclasses_and_of_task_patterns() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|u| (u["input"].as_str().unwrap(), u["reasonCode"].as_str().unwrap()))
+        .map(|u| {
+            (
+                u["input"].as_str().unwrap(),
+                u["reasonCode"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         codes,
@@ -270,7 +289,10 @@ fn a_test_task_the_build_skips_is_reported_as_skipped_by_the_build() {
         let text_of = std::fs::read_to_string(&script).unwrap();
         std::fs::write(&script, format!("{text_of}\n{line}\n")).unwrap();
     };
-    append("modules/lang-painless/build.gradle", "tasks.yamlRestTest.enabled = false");
+    append(
+        "modules/lang-painless/build.gradle",
+        "tasks.yamlRestTest.enabled = false",
+    );
     // And a unit batch of two tasks, one of which the build skips.
     append("server/build.gradle", "test.onlyIf { false }");
     let out = run(gradle_flaky().current_dir(dir).args([
@@ -310,5 +332,8 @@ fn a_test_task_the_build_skips_is_reported_as_skipped_by_the_build() {
         "{}",
         text(&out)
     );
-    assert!(report.contains("MlConfigTests"), "the other task's tests ran: {report}");
+    assert!(
+        report.contains("MlConfigTests"),
+        "the other task's tests ran: {report}"
+    );
 }

@@ -21,6 +21,20 @@ fn counting_gradle(dir: &Path, counter: &Path) -> String {
     script.display().to_string()
 }
 
+/// `gradle-flaky layout` of `build` with `gradle`, which must succeed: the
+/// layout, and what was said on stderr.
+fn layout_of(build: &Path, gradle: &str, extra: &[&str]) -> (Layout, String) {
+    let out = run(gradle_flaky()
+        .arg("layout")
+        .arg("--project-dir")
+        .arg(build)
+        .args(["--gradle", gradle])
+        .args(extra));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let layout: Layout = serde_json::from_slice(&out.stdout).expect("layout JSON");
+    (layout, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 fn runs(counter: &Path) -> usize {
     std::fs::read_to_string(counter)
         .map(|s| s.lines().count())
@@ -33,17 +47,7 @@ fn layout_reports_the_fixture_as_gradle_sees_it_and_caches_it() {
     let scratch = tempfile::tempdir().unwrap();
     let counter = scratch.path().join("gradle-runs");
     let gradle = counting_gradle(scratch.path(), &counter);
-    let layout_of = |extra: &[&str]| {
-        let out = run(gradle_flaky()
-            .arg("layout")
-            .arg("--project-dir")
-            .arg(build.path())
-            .args(["--gradle", &gradle])
-            .args(extra));
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        let layout: Layout = serde_json::from_slice(&out.stdout).expect("layout JSON");
-        (layout, String::from_utf8_lossy(&out.stderr).into_owned())
-    };
+    let layout_of = |extra: &[&str]| layout_of(build.path(), &gradle, extra);
 
     let (layout, stderr) = layout_of(&[]);
     assert_eq!(runs(&counter), 1, "the first call asks Gradle");
@@ -227,15 +231,7 @@ fn an_edit_to_the_included_builds_task_definition_changes_the_next_layout() {
     let scratch = tempfile::tempdir().unwrap();
     let counter = scratch.path().join("gradle-runs");
     let gradle = counting_gradle(scratch.path(), &counter);
-    let layout = || {
-        let out = run(gradle_flaky()
-            .arg("layout")
-            .arg("--project-dir")
-            .arg(build.path())
-            .args(["--gradle", &gradle]));
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        serde_json::from_slice::<Layout>(&out.stdout).expect("layout JSON")
-    };
+    let layout = || layout_of(build.path(), &gradle, &[]).0;
     let guard_tasks = |layout: &Layout| -> Vec<String> {
         let p = layout.project(":libs:guard").unwrap();
         p.test_tasks.iter().map(|t| t.path.clone()).collect()
@@ -268,7 +264,11 @@ fn an_edit_to_the_included_builds_task_definition_changes_the_next_layout() {
     assert_ne!(renamed, source);
     std::fs::write(&plugin, renamed).unwrap();
     let second = layout();
-    assert_eq!(runs(&counter), 2, "the edit is a cache miss, no --refresh needed");
+    assert_eq!(
+        runs(&counter),
+        2,
+        "the edit is a cache miss, no --refresh needed"
+    );
     assert_eq!(
         guard_tasks(&second),
         [":libs:guard:flakyGuardRenamedTest", ":libs:guard:test"]
@@ -290,13 +290,7 @@ fn layout_sees_what_the_builds_own_late_hooks_add_and_change() {
            project(':server').tasks.internalClusterTest.enabled = false\n}\n",
     );
     std::fs::write(&server, script).unwrap();
-    let out = run(gradle_flaky()
-        .arg("layout")
-        .arg("--project-dir")
-        .arg(build.path())
-        .args(["--gradle", "gradle --offline"]));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let layout: Layout = serde_json::from_slice(&out.stdout).unwrap();
+    let (layout, _) = layout_of(build.path(), "gradle --offline", &[]);
     let tasks: Vec<(String, bool)> = layout
         .project(":server")
         .unwrap()

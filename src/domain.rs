@@ -209,6 +209,24 @@ pub enum ReasonCode {
 }
 
 impl ReasonCode {
+    /// Every code (README lists them all).
+    pub const ALL: [ReasonCode; 14] = [
+        ReasonCode::Wildcard,
+        ReasonCode::NotAClassName,
+        ReasonCode::NotATest,
+        ReasonCode::AbstractNoConcreteSubclass,
+        ReasonCode::NoRunnableTask,
+        ReasonCode::RequiresPackagingHost,
+        ReasonCode::ExcludedByTaskPatterns,
+        ReasonCode::UnknownSourceSet,
+        ReasonCode::YamlSuiteNotRunnable,
+        ReasonCode::NoSuchClass,
+        ReasonCode::NoSuchFile,
+        ReasonCode::NotInSourceSet,
+        ReasonCode::OutsideBuild,
+        ReasonCode::NotUtf8,
+    ];
+
     /// The stable kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {

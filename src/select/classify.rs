@@ -10,14 +10,13 @@
 //! classified on its own project's task. What was chosen among several tasks
 //! and how bases were expanded is recorded ([`Records`]) for the plan.
 
-use super::expand::{self, Descendant, Hierarchy, SourceFile};
+use super::expand::{self, Descendant, Expansion, Hierarchy, NotRun, SourceFile};
 use super::source::{self, Language};
 use super::tasks::{self, Chosen, TaskChoice, TaskSelection, Tied};
 use super::{Selection, TestRef};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, Unresolved};
 use crate::layout::Layout;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -98,31 +97,6 @@ impl Default for Choice {
             subclass_cap: expand::DEFAULT_SUBCLASS_CAP,
         }
     }
-}
-
-/// An abstract base and what ran for it (plan JSON `expansions`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Expansion {
-    /// Binary name of the abstract class.
-    pub base: String,
-    /// The concrete subclasses chosen (binary names, sorted).
-    pub chosen: Vec<String>,
-    /// Concrete subclasses that a task would run.
-    pub total: usize,
-    pub cap: usize,
-    /// Concrete subclasses no task runs here, and why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_run: Vec<NotRun>,
-}
-
-/// A concrete subclass of an expanded base that cannot run here.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NotRun {
-    pub class: String,
-    pub reason_code: ReasonCode,
-    pub reason: String,
 }
 
 /// What classification decided beyond the tests themselves.

@@ -34,7 +34,8 @@ pub mod source;
 pub mod tasks;
 pub mod unmutes;
 
-pub use classify::{Choice, Expansion, NotRun};
+pub use classify::Choice;
+pub use expand::{Expansion, NotRun};
 pub use tasks::TaskSelection;
 
 use crate::domain::{ClassifiedTest, Origin, Unresolved};

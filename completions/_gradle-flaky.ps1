@@ -45,6 +45,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;local' {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
+            [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
             [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
             [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
@@ -62,6 +64,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
             [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
             [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -71,6 +74,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;plan' {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
+            [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
             [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
             [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
@@ -85,6 +90,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
             [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
             [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -95,6 +101,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
+            [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
             [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
             [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
@@ -113,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline instead of uploading it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
@@ -121,6 +130,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;manual' {
+            [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
+            [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
             [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
             [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
@@ -135,6 +146,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline instead of uploading it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
@@ -172,6 +184,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;buildkite;upload' {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
+            [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
             [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
             [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for unit tests and custom source sets [default: 100]')
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, '-Dtests.iters for internalClusterTest [default: 20]')
@@ -189,6 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
             [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
             [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline JSON instead of uploading it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
@@ -255,6 +270,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;repeat' {
             [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'How many times to run the command')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill an iteration that runs longer than this, with its whole process group')
+            [CompletionResult]::new('--task-outcomes', '--task-outcomes', [CompletionResultType]::ParameterName, 'Write each iteration''s task outcomes to DIR/iter-<i>.json (a Buildkite batch reads them)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')

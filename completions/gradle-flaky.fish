@@ -42,6 +42,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "completio
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
@@ -60,10 +62,13 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l grad
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
@@ -80,12 +85,15 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l gradl
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target -d 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)' -r -f -a "local\t''
 buildkite\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
@@ -105,9 +113,12 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l group -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-timeout -d 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
@@ -122,6 +133,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l age
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l group -d 'Group name of the uploaded steps' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s h -l help -d 'Print help'
@@ -145,6 +157,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
@@ -162,6 +176,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l dry-run -d 'Print the pipeline JSON instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s h -l help -d 'Print help'
@@ -190,6 +205,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l times -d 'How many times to run the command' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Kill an iteration that runs longer than this, with its whole process group' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l task-outcomes -d 'Write each iteration\'s task outcomes to DIR/iter-<i>.json (a Buildkite batch reads them)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'

@@ -148,6 +148,49 @@ pub struct SelectionArgs {
     /// Re-read the layout from Gradle instead of the cache.
     #[arg(long)]
     pub refresh_layout: bool,
+
+    #[command(flatten)]
+    pub choice: ChoiceArgs,
+}
+
+/// Which Test tasks and which subclasses run a selected class.
+#[derive(Debug, Args, Clone)]
+pub struct ChoiceArgs {
+    /// Test tasks run per class when its source set's own task is disabled and several others
+    /// run it (BWC versions, newest first).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = crate::select::tasks::DEFAULT_TASK_CAP as u32,
+        env = "FLAKINESS_TASK_CAP",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub task_cap: u32,
+
+    /// Concrete subclasses run per abstract base class (spread over projects).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = crate::select::expand::DEFAULT_SUBCLASS_CAP as u32,
+        env = "FLAKINESS_SUBCLASS_CAP",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub subclass_cap: u32,
+
+    /// Also run host-mutating Test tasks (named destructive*: they install packages and change
+    /// services on this machine). Only on a disposable packaging host.
+    #[arg(long, env = "FLAKINESS_ALLOW_HOST_MUTATING_TASKS")]
+    pub allow_host_mutating_tasks: bool,
+}
+
+impl Default for ChoiceArgs {
+    fn default() -> Self {
+        ChoiceArgs {
+            task_cap: crate::select::tasks::DEFAULT_TASK_CAP as u32,
+            subclass_cap: crate::select::expand::DEFAULT_SUBCLASS_CAP as u32,
+            allow_host_mutating_tasks: false,
+        }
+    }
 }
 
 /// The same defaults as the command line, for entry points (`pr`, `manual`)
@@ -161,6 +204,7 @@ impl Default for SelectionArgs {
             base: None,
             muted_file: PathBuf::from(DEFAULT_MUTED_FILE),
             refresh_layout: false,
+            choice: ChoiceArgs::default(),
         }
     }
 }
@@ -304,6 +348,8 @@ pub struct PrArgs {
     pub muted_file: PathBuf,
 
     #[command(flatten)]
+    pub choice: ChoiceArgs,
+    #[command(flatten)]
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub report: ReportArgs,
@@ -321,6 +367,8 @@ pub struct PrArgs {
 
 #[derive(Debug, Args)]
 pub struct ManualArgs {
+    #[command(flatten)]
+    pub choice: ChoiceArgs,
     #[command(flatten)]
     pub batching: BatchingArgs,
     #[command(flatten)]
@@ -477,6 +525,10 @@ pub struct RepeatArgs {
     /// Kill an iteration that runs longer than this, with its whole process group.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
+
+    /// Write each iteration's task outcomes to DIR/iter-<i>.json (a Buildkite batch reads them).
+    #[arg(long, value_name = "DIR", hide = true)]
+    pub task_outcomes: Option<PathBuf>,
 
     /// Gradle program and arguments.
     #[arg(last = true, required = true, value_name = "GRADLE ARGS")]

@@ -184,10 +184,14 @@ pub enum ReasonCode {
     NotAClassName,
     /// A file that is not a test (main code, a helper, a resource).
     NotATest,
-    /// An abstract class: it runs only through concrete subclasses.
-    AbstractClass,
+    /// An abstract class no concrete test class of the build extends.
+    AbstractNoConcreteSubclass,
     /// Its source set has Test tasks, but none of them is enabled.
     NoRunnableTask,
+    /// Only host-mutating tasks (`destructive*`) run it, and they were not allowed.
+    RequiresPackagingHost,
+    /// The include/exclude patterns of every task that could run it leave it out.
+    ExcludedByTaskPatterns,
     /// Without the layout, the path rules do not know the source set's task.
     UnknownSourceSet,
     /// A YAML suite outside `yamlRestTest`, which cannot run on its own.
@@ -205,14 +209,34 @@ pub enum ReasonCode {
 }
 
 impl ReasonCode {
+    /// Every code (README lists them all).
+    pub const ALL: [ReasonCode; 14] = [
+        ReasonCode::Wildcard,
+        ReasonCode::NotAClassName,
+        ReasonCode::NotATest,
+        ReasonCode::AbstractNoConcreteSubclass,
+        ReasonCode::NoRunnableTask,
+        ReasonCode::RequiresPackagingHost,
+        ReasonCode::ExcludedByTaskPatterns,
+        ReasonCode::UnknownSourceSet,
+        ReasonCode::YamlSuiteNotRunnable,
+        ReasonCode::NoSuchClass,
+        ReasonCode::NoSuchFile,
+        ReasonCode::NotInSourceSet,
+        ReasonCode::OutsideBuild,
+        ReasonCode::NotUtf8,
+    ];
+
     /// The stable kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {
             ReasonCode::Wildcard => "wildcard",
             ReasonCode::NotAClassName => "not-a-class-name",
             ReasonCode::NotATest => "not-a-test",
-            ReasonCode::AbstractClass => "abstract-class",
+            ReasonCode::AbstractNoConcreteSubclass => "abstract-no-concrete-subclass",
             ReasonCode::NoRunnableTask => "no-runnable-task",
+            ReasonCode::RequiresPackagingHost => "requires-packaging-host",
+            ReasonCode::ExcludedByTaskPatterns => "excluded-by-task-patterns",
             ReasonCode::UnknownSourceSet => "unknown-source-set",
             ReasonCode::YamlSuiteNotRunnable => "yaml-suite-not-runnable",
             ReasonCode::NoSuchClass => "no-such-class",
@@ -226,7 +250,12 @@ impl ReasonCode {
     /// Found, but there is no task here to re-run it: reported as
     /// `not_applicable` by CI rather than as a selection problem.
     pub fn is_not_applicable(self) -> bool {
-        matches!(self, ReasonCode::NoRunnableTask)
+        matches!(
+            self,
+            ReasonCode::NoRunnableTask
+                | ReasonCode::RequiresPackagingHost
+                | ReasonCode::ExcludedByTaskPatterns
+        )
     }
 }
 
@@ -343,6 +372,10 @@ pub struct Command {
     pub iterations: u32,
     /// How many times the runner invokes `argv` (1 for non-REST kinds).
     pub rest_loops: u32,
+    /// The Test tasks the command runs, in order (not the `clean<Task>`
+    /// tasks): what "did the tasks asked for run?" is checked against.
+    #[serde(default)]
+    pub task_paths: Vec<String>,
 }
 
 /// Parses a duration: a bare number of seconds, or humantime's forms

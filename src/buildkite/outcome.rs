@@ -14,6 +14,12 @@ pub enum OutcomeKind {
     FlakyDetected,
     Timeout,
     Hang,
+    /// The build itself skipped Test tasks of the batch (an `onlyIf` that is
+    /// false, a disabled task), and no real failure was recorded: all of them
+    /// (no test case; nothing to judge, and no hang either), or some of them
+    /// (the others passed, but the skipped ones' tests have no result, so
+    /// this is no clean pass).
+    SkippedByBuild,
     InfraFail,
     /// Assigned upstream: the test cannot be re-run by its bare task (BWC).
     NotApplicable,
@@ -49,13 +55,18 @@ pub struct JobFacts {
     pub total_cases: u64,
     /// A heap dump was found after the run.
     pub oom_detected: bool,
+    /// The build skipped some or all Test tasks of the batch.
+    pub skipped_by_build: bool,
 }
 
 /// The reference's `deriveOutcome`: `timedOut = rc 124, or rc 137 at or past the
 /// threshold`; then the first rule that matches: real failures → flaky_detected;
 /// rc 124 → timeout; rc 137 → timeout past the threshold, else infra_fail
-/// (oom_killed); other rc ≠ 0 → infra_fail (oom when a heap dump was found);
-/// no test case → hang; else clean_pass.
+/// (oom_killed); no test case and the build skipped the batch's Test tasks →
+/// skipped_by_build (ours: before the rc rule, because a REST loop that ran
+/// no test exits 3); other rc ≠ 0 → infra_fail (oom when a heap dump was
+/// found); no test case → hang; the build skipped some of the batch's Test
+/// tasks → skipped_by_build (ours); else clean_pass.
 pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
     let long = facts.duration_sec >= timeout_threshold_sec;
     let timed_out = facts.rc == 124 || (facts.rc == 137 && long);
@@ -70,11 +81,15 @@ pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
         of(OutcomeKind::Timeout, true, None)
     } else if facts.rc == 137 {
         of(OutcomeKind::InfraFail, false, Some(InfraSubtype::OomKilled))
+    } else if facts.skipped_by_build && facts.total_cases == 0 {
+        of(OutcomeKind::SkippedByBuild, false, None)
     } else if facts.rc != 0 {
         let subtype = facts.oom_detected.then_some(InfraSubtype::Oom);
         of(OutcomeKind::InfraFail, false, subtype)
     } else if facts.total_cases == 0 {
         of(OutcomeKind::Hang, false, None)
+    } else if facts.skipped_by_build {
+        of(OutcomeKind::SkippedByBuild, false, None)
     } else {
         of(OutcomeKind::CleanPass, false, None)
     }
@@ -100,7 +115,8 @@ pub struct JobPayload {
     pub failing_classes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infra_subtype: Option<InfraSubtype>,
-    /// Set on `not_applicable` (`bwc`) and `build_failed` (`precompile`).
+    /// Set on `not_applicable` (the reason code), `build_failed` (`precompile`)
+    /// and `skipped_by_build` (the skipped tasks and why, in words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -114,6 +130,8 @@ pub struct Job {
     pub rc: i32,
     pub duration_sec: u64,
     pub oom_detected: bool,
+    /// The batch's Test tasks the build skipped, in words (all of them were).
+    pub skipped: Option<String>,
 }
 
 impl JobPayload {
@@ -128,8 +146,13 @@ impl JobPayload {
             real_failures: report.summary.failed,
             total_cases: report.summary.executions,
             oom_detected: job.oom_detected,
+            skipped_by_build: job.skipped.is_some(),
         };
         let outcome = derive_outcome(facts, timeout_threshold_sec);
+        let reason = match outcome.outcome {
+            OutcomeKind::SkippedByBuild => job.skipped.clone(),
+            _ => None,
+        };
         JobPayload {
             job_id: job.job_id.clone(),
             step_key: job.step_key.clone(),
@@ -143,7 +166,7 @@ impl JobPayload {
             timed_out: outcome.timed_out,
             failing_classes: failing_classes(report),
             infra_subtype: outcome.infra_subtype,
-            reason: None,
+            reason,
         }
     }
 }
@@ -234,6 +257,7 @@ mod tests {
                 real_failures: real,
                 total_cases: cases,
                 oom_detected: false,
+                skipped_by_build: false,
             },
             threshold,
         )
@@ -271,6 +295,32 @@ mod tests {
         );
         assert_eq!(derive(1, 30, 0, 5), is(InfraFail, false, None));
         assert_eq!(derive(0, 30, 0, 0), is(Hang, false, None));
+        let skipped = |rc, cases, real| {
+            derive_outcome(
+                JobFacts {
+                    rc,
+                    total_cases: cases,
+                    real_failures: real,
+                    skipped_by_build: true,
+                    ..JobFacts::default()
+                },
+                T,
+            )
+        };
+        assert_eq!(skipped(0, 0, 0), is(SkippedByBuild, false, None));
+        assert_eq!(
+            skipped(3, 0, 0),
+            is(SkippedByBuild, false, None),
+            "a REST loop's rc"
+        );
+        assert_eq!(
+            skipped(0, 4, 0),
+            is(SkippedByBuild, false, None),
+            "some tasks ran and passed, the skipped ones' tests have no result"
+        );
+        assert_eq!(skipped(1, 4, 0), is(InfraFail, false, None));
+        assert_eq!(skipped(1, 4, 1), is(FlakyDetected, false, None));
+        assert_eq!(skipped(124, 0, 0), is(Timeout, true, None));
         let oom = derive_outcome(
             JobFacts {
                 rc: 1,

@@ -82,6 +82,10 @@ pub struct JobSpec {
     /// The Gradle build's directory, relative to the checkout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dir: Option<PathBuf>,
+    /// The Test tasks the batch runs: the wrapper tells a batch the build
+    /// skipped from one that ran no test.
+    #[serde(default, rename = "taskPaths", skip_serializing_if = "Vec::is_empty")]
+    pub task_paths: Vec<String>,
 }
 
 impl JobSpec {
@@ -91,6 +95,7 @@ impl JobSpec {
             argv: command.argv.clone(),
             repeat: command.kind.is_rest().then_some(command.rest_loops),
             dir,
+            task_paths: command.task_paths.clone(),
         }
     }
 
@@ -270,6 +275,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
         argv: input.compile.clone(),
         repeat: None,
         dir: input.dir.clone(),
+        task_paths: Vec::new(),
     };
     let mut step = common_fields(
         "precompile",
@@ -379,6 +385,7 @@ mod tests {
             rest_loops: if kind.is_rest() { 10 } else { 1 },
             kind,
             argv: argv.iter().map(|s| s.to_string()).collect(),
+            task_paths: vec![],
         }
     }
 
@@ -606,6 +613,7 @@ mod tests {
             argv: vec!["gradle".into(), ":a:javaRestTest".into()],
             repeat: Some(3),
             dir: None,
+            task_paths: vec![],
         };
         assert_eq!(
             spec.argv_to_run("/bin/gf").unwrap(),

@@ -163,6 +163,8 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
         rc: status.rc,
         duration_sec: status.duration_sec,
         oom_detected: status.infra_subtype == "oom",
+        skipped: (!status.skipped_tasks.is_empty())
+            .then(|| crate::run::outcomes::describe(&status.skipped_tasks)),
     };
     let threshold = status.timeout_sec.unwrap_or(u64::MAX);
     if job.oom_detected {
@@ -287,6 +289,26 @@ pub fn jobs_section(
         }
         out.push('\n');
     }
+    let skipped: Vec<&JobPayload> = payloads
+        .iter()
+        .filter(|p| p.outcome == OutcomeKind::SkippedByBuild)
+        .collect();
+    if !skipped.is_empty() {
+        out.push_str(&format!(
+            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run \
+             (recorded as `skipped_by_build`, neither a hang nor a pass):\n\n",
+            skipped.len()
+        ));
+        for p in skipped {
+            out.push_str(&format!(
+                "- {} ({}): {}\n",
+                crate::markdown::code(&p.job_id),
+                crate::markdown::code(&p.step_key),
+                text(p.reason.as_deref().unwrap_or_default())
+            ));
+        }
+        out.push('\n');
+    }
     if !not_applicable.is_empty() {
         out.push_str(&format!(
             "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
@@ -349,6 +371,7 @@ mod tests {
             timeout_sec,
             cancelled: false,
             parallel_job: None,
+            skipped_tasks: vec![],
         }
     }
 

@@ -14,6 +14,7 @@
 use super::agent::Agent;
 use super::pipeline::{JobSpec, BATCH_ENV, PRECOMPILE_ENV};
 use crate::reports::{self, ITERS_DIR, PRECOMPILE_FILE};
+use crate::run::outcomes::{self, Scripts, TaskOutcome};
 use crate::run::process::{self, Ended, Output};
 use crate::{markdown, shell};
 use crate::{Error, Result};
@@ -93,6 +94,10 @@ pub struct Status {
     /// `$BUILDKITE_PARALLEL_JOB`: which batch of its step this job ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel_job: Option<u32>,
+    /// The batch's Test tasks the build skipped (an `onlyIf` that is false, a
+    /// disabled task, no source) in any of its invocations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_tasks: Vec<TaskOutcome>,
 }
 
 /// Where the status file of `job_id` goes.
@@ -196,6 +201,60 @@ pub fn status_of(
         timeout_sec: timeout.map(|t| t.as_secs()),
         cancelled: finished.cancelled,
         parallel_job: job.parallel_job,
+        skipped_tasks: Vec::new(),
+    }
+}
+
+/// Where a batch's task outcomes are recorded, and for which tasks.
+struct Recording {
+    /// Holds the scripts and the outcome files; removed with the wrapper.
+    scratch: tempfile::TempDir,
+    task_paths: Vec<String>,
+}
+
+impl Recording {
+    fn dir(&self) -> PathBuf {
+        self.scratch.path().join("task-outcomes")
+    }
+
+    /// `argv` made to record its task outcomes: Gradle gets the init script;
+    /// a REST loop (`gradle-flaky repeat`) is told where its iterations write.
+    fn apply(&self, argv: Vec<String>, repeat: bool) -> Result<Vec<String>> {
+        std::fs::create_dir_all(self.dir()).map_err(|e| Error::io(self.dir(), e))?;
+        if repeat {
+            let mut argv = argv;
+            let at = argv.len().min(2); // after `<self> repeat`
+            argv.splice(
+                at..at,
+                [
+                    "--task-outcomes".to_string(),
+                    self.dir().display().to_string(),
+                ],
+            );
+            return Ok(argv);
+        }
+        let scripts = Scripts::write(&self.scratch.path().join("scripts"))?;
+        Ok(scripts.apply(&argv, &self.dir().join("iter-1.json")))
+    }
+
+    /// The batch's Test tasks the build skipped in any of its invocations
+    /// (each once, as first recorded).
+    fn skipped(&self) -> Vec<TaskOutcome> {
+        let Ok(entries) = std::fs::read_dir(self.dir()) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        let mut skipped: Vec<TaskOutcome> = Vec::new();
+        for tasks in files.iter().filter_map(|f| outcomes::read(f)) {
+            let found = outcomes::skipped_by_build(&tasks, &self.task_paths);
+            for task in found.map(|s| s.tasks).unwrap_or_default() {
+                if !skipped.iter().any(|t| t.path == task.path) {
+                    skipped.push(task);
+                }
+            }
+        }
+        skipped
     }
 }
 
@@ -238,16 +297,21 @@ pub enum Batch {
 pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok();
     let job = JobEnv::from_env(env);
+    let mut recording = None;
     let (kind, argv, dir, record) = match batch {
         Batch::FromEnv => {
             let name = format!("{BATCH_ENV}{}", job.parallel_job.unwrap_or(0));
             let spec = JobSpec::from_env_value(&name, env(&name))?;
-            (
-                spec.kind.clone(),
-                spec.argv_to_run(&self_exe())?,
-                spec.dir,
-                true,
-            )
+            let rec = Recording {
+                scratch: tempfile::Builder::new()
+                    .prefix("gradle-flaky-wrap-")
+                    .tempdir()
+                    .map_err(|e| Error::io(std::env::temp_dir(), e))?,
+                task_paths: spec.task_paths.clone(),
+            };
+            let argv = rec.apply(spec.argv_to_run(&self_exe())?, spec.repeat.is_some())?;
+            recording = Some(rec);
+            (spec.kind.clone(), argv, spec.dir, true)
         }
         Batch::Command { kind, argv } => (kind.clone(), argv.clone(), None, !kind.is_empty()),
     };
@@ -280,7 +344,17 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
         let scan_root = dir.unwrap_or_else(|| PathBuf::from("."));
         let oom = finished.rc != 0 && heap_dump_since(&scan_root, started);
-        let status = status_of(&job, &kind, &finished, timeout, oom);
+        let mut status = status_of(&job, &kind, &finished, timeout, oom);
+        status.skipped_tasks = recording
+            .as_ref()
+            .map(Recording::skipped)
+            .unwrap_or_default();
+        if !status.skipped_tasks.is_empty() {
+            eprintln!(
+                ">>> skipped by the build: {}",
+                outcomes::describe(&status.skipped_tasks)
+            );
+        }
         match write_status(status_dir, &status) {
             Ok(path) => eprintln!(">>> status written to {}", path.display()),
             Err(e) => eprintln!("gradle-flaky: could not write the status file: {e}"),

@@ -18,7 +18,7 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
     let agent = options::agent(&args.agent)?;
     let (build, selection) = selection::gather(
         options::build(global, false)?,
-        &options::manual_selection(classes),
+        &options::manual_selection(classes, &args.choice),
     )?;
     Upload {
         batching: &batching.config,

@@ -4,11 +4,14 @@
 
 use crate::buildkite::AgentConfig;
 use crate::cli::{
-    AgentArgs, BatchingArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs,
+    AgentArgs, BatchingArgs, ChoiceArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat,
+    SelectionArgs,
 };
 use crate::domain::{BatchingConfig, TestKind};
 use crate::layout::Build;
 use crate::plan::Evidence;
+use crate::select::tasks::TaskChoice;
+use crate::select::Choice;
 use crate::stats::executions_for;
 use crate::{Error, Result};
 use std::path::PathBuf;
@@ -35,6 +38,8 @@ pub struct SelectionConfig {
     /// Relative to the build root.
     pub muted_file: PathBuf,
     pub refresh_layout: bool,
+    /// Which tasks and subclasses run a class.
+    pub choice: Choice,
 }
 
 /// Where a report goes.
@@ -91,6 +96,18 @@ pub fn selection(args: &SelectionArgs) -> SelectionConfig {
         base: args.base.clone(),
         muted_file: args.muted_file.clone(),
         refresh_layout: args.refresh_layout,
+        choice: choice(&args.choice),
+    }
+}
+
+/// `--task-cap`, `--subclass-cap`, `--allow-host-mutating-tasks`.
+pub fn choice(args: &ChoiceArgs) -> Choice {
+    Choice {
+        tasks: TaskChoice {
+            cap: args.task_cap as usize,
+            allow_host_mutating: args.allow_host_mutating_tasks,
+        },
+        subclass_cap: args.subclass_cap as usize,
     }
 }
 
@@ -103,11 +120,12 @@ pub fn pr_selection(args: &PrArgs) -> SelectionConfig {
         base: args.base.clone(),
         muted_file: args.muted_file.clone(),
         refresh_layout: false,
+        choice: choice(&args.choice),
     }
 }
 
 /// What `manual` selects: the tests in `$FLAKINESS_CLASSES`.
-pub fn manual_selection(classes: String) -> SelectionConfig {
+pub fn manual_selection(classes: String, args: &ChoiceArgs) -> SelectionConfig {
     SelectionConfig {
         tests: vec![classes],
         changed: false,
@@ -115,6 +133,7 @@ pub fn manual_selection(classes: String) -> SelectionConfig {
         base: None,
         muted_file: PathBuf::from(crate::cli::DEFAULT_MUTED_FILE),
         refresh_layout: false,
+        choice: choice(args),
     }
 }
 

@@ -50,6 +50,8 @@ pub fn render_plan(
     let view = PlanView {
         plan: &plan,
         unresolved: &selection.unresolved,
+        task_selections: &selection.task_selections,
+        expansions: &selection.expansions,
         selection_notes: &selection.notes,
         evidence: batching.evidence,
     };

@@ -7,8 +7,9 @@ use super::report;
 use crate::cli::{GlobalArgs, RepeatArgs};
 use crate::domain::format_duration;
 use crate::output;
+use crate::run::outcomes::Scripts;
 use crate::run::process::{self, Isolation, Output};
-use crate::run::repeat::{self, Iteration, Loop, Verdict};
+use crate::run::repeat::{self, Iteration, Loop, Outcomes, Verdict};
 use crate::{Error, Exit, Result};
 use std::time::Duration;
 
@@ -21,6 +22,13 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         .tempdir()
         .map_err(|e| Error::io(std::env::temp_dir(), e))?;
     let argv = Isolation::for_run(args.times, registry.path()).apply(&args.command)?;
+    // Each invocation's task outcomes: where a caller asked (`--task-outcomes`,
+    // a Buildkite batch), else beside the daemon registry, for the verdicts.
+    let scripts = Scripts::write(&registry.path().join("scripts"))?;
+    let outcomes_dir = args
+        .task_outcomes
+        .clone()
+        .unwrap_or_else(|| registry.path().join("task-outcomes"));
     process::supervise();
     let spec = Loop {
         argv: &argv,
@@ -29,6 +37,11 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         times: args.times,
         timeout: args.timeout,
         output: Output::Inherit,
+        outcomes: Some(Outcomes {
+            scripts: &scripts,
+            dir: &outcomes_dir,
+            requested: &[],
+        }),
     };
     let mut printer = Printer {
         times: args.times,

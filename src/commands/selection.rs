@@ -68,14 +68,14 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
         layout => layout,
     };
     let classifier = match &layout {
-        Ok(layout) => Classifier::from_layout(layout, &files),
+        Ok(layout) => Classifier::from_layout(layout, &files).with_choice(args.choice),
         Err(e) => {
             selection.notes.push(format!(
                 "the build layout could not be had from Gradle ({e}); tests were classified by the \
                  reference path rules instead, which know only the test, internalClusterTest, \
                  javaRestTest and yamlRestTest source sets and the test/external-modules rename"
             ));
-            Classifier::path_rules(&files)
+            Classifier::path_rules(&files).with_choice(args.choice)
         }
     };
     selection.merge(select::select(&classifier, &changes, &unmuted, &specs));

@@ -1,6 +1,9 @@
 //! The layout cache: `<build>/.gradle/gradle-flaky/layout.json`, keyed on the
-//! content of every settings and build script, the Gradle program and the init
-//! script, so the next call starts no Gradle until one of them changes.
+//! content of every settings and build script, every file of `buildSrc` and of
+//! every included build (build logic: it makes source sets and Test tasks), the
+//! Gradle program and the init script, so the next call starts no Gradle until
+//! one of them changes, and a change to build logic is never answered from a
+//! stale entry.
 
 use super::Layout;
 use serde::{Deserialize, Serialize};
@@ -20,10 +23,16 @@ const PRUNED_DIRS: &[&str] = &[
     crate::reports::ITERS_DIR,
 ];
 
+/// Directories that hold no build logic inside an included build.
+const PRUNED_IN_INCLUDED: &[&str] = &[".git", ".gradle", "build", "node_modules", "out", ".idea"];
+
+/// How deep included builds that include builds are followed.
+const MAX_INCLUDE_DEPTH: usize = 8;
+
 #[derive(Serialize, Deserialize)]
-struct Entry {
-    key: String,
-    layout: Layout,
+pub struct Entry {
+    pub key: String,
+    pub layout: Layout,
 }
 
 pub fn cache_file(project_dir: &Path) -> PathBuf {
@@ -72,9 +81,87 @@ fn build_inputs(root: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Every file below an included build's root, relative to it, sorted; build
+/// outputs and tool folders left out. Sources count: they are build logic.
+fn included_inputs(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let name = entry.file_name();
+            if kind.is_dir() && !PRUNED_IN_INCLUDED.contains(&name.to_string_lossy().as_ref()) {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                if let Ok(rel) = entry.path().strip_prefix(root) {
+                    found.push(rel.to_path_buf());
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The builds `dir`'s settings script includes with a literal path
+/// (`includeBuild 'x'`, `includeBuild("x")`, in `settings` or in
+/// `pluginManagement`), resolved against `dir`. A guard for builds the layout
+/// has not reported yet (a new `includeBuild` also changes the settings
+/// script, which is hashed anyway); the layout's list is the authority.
+fn declared_includes(dir: &Path) -> Vec<PathBuf> {
+    let re = regex::Regex::new(r#"includeBuild\s*\(?\s*["']([^"'$]+)["']"#).expect("valid regex");
+    ["settings.gradle", "settings.gradle.kts"]
+        .iter()
+        .filter_map(|name| std::fs::read_to_string(dir.join(name)).ok())
+        .flat_map(|text| {
+            re.captures_iter(&text)
+                .map(|c| dir.join(&c[1]))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The included builds whose files the key covers: those the layout reported
+/// (`known`) and those the settings scripts name, followed into the builds they
+/// include themselves; canonical, existing, sorted, without duplicates.
+pub fn included_builds(project_dir: &Path, known: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut frontier: Vec<PathBuf> = known.to_vec();
+    frontier.extend(declared_includes(project_dir));
+    for _ in 0..MAX_INCLUDE_DEPTH {
+        let mut next = Vec::new();
+        for dir in frontier {
+            let Ok(dir) = std::fs::canonicalize(&dir) else {
+                continue;
+            };
+            if dir.is_dir() && dir != project_dir && !found.contains(&dir) {
+                next.extend(declared_includes(&dir));
+                found.push(dir);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    found.sort();
+    found
+}
+
 /// The cache key: a hash of the build's location, its build inputs (names and
-/// content), the Gradle program's identity and the init script.
-pub fn key(project_dir: &Path, gradle_identity: &str, init_script: &str) -> String {
+/// content), every file of the `included` builds, the Gradle program's
+/// identity and the init script.
+pub fn key(
+    project_dir: &Path,
+    gradle_identity: &str,
+    init_script: &str,
+    included: &[PathBuf],
+) -> String {
     let mut h = Sha256::new();
     let mut field = |bytes: &[u8]| {
         h.update((bytes.len() as u64).to_le_bytes());
@@ -87,14 +174,20 @@ pub fn key(project_dir: &Path, gradle_identity: &str, init_script: &str) -> Stri
         field(rel.as_os_str().as_encoded_bytes());
         field(&std::fs::read(project_dir.join(&rel)).unwrap_or_default());
     }
+    for dir in included {
+        field(dir.as_os_str().as_encoded_bytes());
+        for rel in included_inputs(dir) {
+            field(rel.as_os_str().as_encoded_bytes());
+            field(&std::fs::read(dir.join(&rel)).unwrap_or_default());
+        }
+    }
     hex::encode(h.finalize())
 }
 
-/// The cached layout, if the cache holds one for this key.
-pub fn read(project_dir: &Path, key: &str) -> Option<Layout> {
+/// The cache entry, whatever its key.
+pub fn read(project_dir: &Path) -> Option<Entry> {
     let text = std::fs::read_to_string(cache_file(project_dir)).ok()?;
-    let entry: Entry = serde_json::from_str(&text).ok()?;
-    (entry.key == key).then_some(entry.layout)
+    serde_json::from_str(&text).ok()
 }
 
 /// Stores the layout; a cache that cannot be written only costs the next call time.
@@ -129,6 +222,7 @@ mod tests {
         std::fs::write(root.join("settings.gradle"), "include 'a'").unwrap();
         std::fs::create_dir_all(root.join("a/src/test/java")).unwrap();
         std::fs::write(root.join("a/build.gradle"), "apply plugin: 'java'").unwrap();
+        let key = |root: &Path, gradle: &str, script: &str| key(root, gradle, script, &[]);
         let k1 = key(root, "gradle", "script");
 
         std::fs::write(root.join("a/src/test/java/X.java"), "class X {}").unwrap();
@@ -157,6 +251,61 @@ mod tests {
             key(root, "gradle", "script v2"),
             k2,
             "another init script changes it"
+        );
+    }
+}
+
+#[cfg(test)]
+mod included_tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn every_source_of_an_included_build_is_in_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        write(
+            &root.join("settings.gradle"),
+            "includeBuild 'build-tools-internal'\npluginManagement { includeBuild(\"../outside\") }\n",
+        );
+        let tools = root.join("build-tools-internal");
+        write(&tools.join("settings.gradle"), "includeBuild 'nested'");
+        write(&tools.join("src/main/java/P.java"), "class P {}");
+        write(&tools.join("nested/src/main/java/Q.java"), "class Q {}");
+        write(&tools.join("build/libs/x.jar"), "jar");
+        let outside = root.parent().unwrap().join("outside");
+        let found = included_builds(&root, &[]);
+        assert!(found.contains(&tools), "{found:?}");
+        assert!(
+            found.contains(&tools.join("nested")),
+            "nested includes are followed: {found:?}"
+        );
+        assert_eq!(found.len(), 2 + usize::from(outside.is_dir()));
+
+        let k = |found: &[PathBuf]| key(&root, "g", "s", found);
+        let k1 = k(&found);
+        write(&tools.join("build/libs/x.jar"), "rebuilt");
+        assert_eq!(
+            k(&found),
+            k1,
+            "build outputs of an included build don't count"
+        );
+        write(&tools.join("src/main/java/P.java"), "class P { int x; }");
+        let k2 = k(&found);
+        assert_ne!(k2, k1, "an included build's source is build logic");
+        write(
+            &tools.join("nested/src/main/java/Q.java"),
+            "class Q { int y; }",
+        );
+        assert_ne!(k(&found), k2, "so is a nested included build's");
+        assert_eq!(
+            included_builds(&root, &[tools.clone(), root.clone()]),
+            found,
+            "the layout's own list is merged, the build itself left out"
         );
     }
 }

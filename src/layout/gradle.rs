@@ -12,6 +12,19 @@ pub const INIT_SCRIPT: &str = include_str!("../../gradle/flaky-layout.gradle");
 /// The task the init script adds to the root project.
 const LAYOUT_TASK: &str = "flakyLayout";
 
+/// Guards of the layout run, as `-D` system properties (Gradle 4.4.1 accepts
+/// any; newer Gradle reads these as build options, and a command-line `-D`
+/// wins over `gradle.properties`), for this one run only:
+/// - Isolated Projects off (Gradle 8.x/9.x name): the init script reads every
+///   project from the root, which Isolated Projects forbids (a failure from 9.7);
+/// - the warning mode back to Gradle's default `summary` (Gradle 4.5+ name), so
+///   a build that sets `fail` (as Elasticsearch does) is not failed by a
+///   deprecation that only this read-only run triggers.
+pub const LAYOUT_GUARDS: [&str; 2] = [
+    "-Dorg.gradle.unsafe.isolated-projects=false",
+    "-Dorg.gradle.warning.mode=summary",
+];
+
 /// The Gradle program to run, as argv tokens: `--gradle CMD` (split into words
 /// as a POSIX shell would, so a quoted path with spaces stays one word), else
 /// `./gradlew` in the project dir, else `gradle` on PATH.
@@ -85,6 +98,7 @@ pub fn run_init_script(project_dir: &Path, program: &[String]) -> Result<Layout>
         .arg("--init-script")
         .arg(&script)
         .arg(format!("-Dflaky.layout.output={}", output.display()))
+        .args(LAYOUT_GUARDS)
         .arg(LAYOUT_TASK)
         .current_dir(project_dir)
         .stdin(Stdio::null());

@@ -63,18 +63,22 @@ pub fn load(project_dir: &Path, program: &[String], refresh: bool) -> Result<(La
              pass the build's root with --project-dir",
         ));
     }
-    let key = cache::key(
-        &project_dir,
-        &gradle::program_identity(&project_dir, program),
-        gradle::INIT_SCRIPT,
-    );
+    let identity = gradle::program_identity(&project_dir, program);
+    let key_with = |known: &[PathBuf]| {
+        let included = cache::included_builds(&project_dir, known);
+        cache::key(&project_dir, &identity, gradle::INIT_SCRIPT, &included)
+    };
     if !refresh {
-        if let Some(layout) = cache::read(&project_dir, &key) {
-            return Ok((layout, Source::Cache));
+        // The included builds the cached layout names are part of its key: an
+        // edit to their sources is a miss.
+        if let Some(entry) = cache::read(&project_dir) {
+            if entry.key == key_with(&entry.layout.included_builds) {
+                return Ok((entry.layout, Source::Cache));
+            }
         }
     }
     let layout = gradle::run_init_script(&project_dir, program)?;
-    cache::write(&project_dir, &key, &layout);
+    cache::write(&project_dir, &key_with(&layout.included_builds), &layout);
     Ok((layout, Source::Gradle))
 }
 

@@ -10,6 +10,10 @@ pub struct Layout {
     pub schema: u32,
     pub gradle_version: String,
     pub root_dir: PathBuf,
+    /// Root directories of the builds this one includes (`includeBuild`):
+    /// their sources are build logic, so the layout cache hashes them.
+    #[serde(default)]
+    pub included_builds: Vec<PathBuf>,
     pub projects: Vec<Project>,
 }
 

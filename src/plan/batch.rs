@@ -145,7 +145,9 @@ fn command(
             cfg.suite_timeout.as_millis()
         ));
     }
+    let mut task_paths = Vec::new();
     for (task, tests) in by_task(batch) {
+        task_paths.push(task.to_string());
         if ctx.forcing() == Forcing::CleanTask {
             argv.push(clean_task(task));
         }
@@ -180,6 +182,7 @@ fn command(
         argv,
         iterations,
         rest_loops: cfg.loops(kind),
+        task_paths,
     }
 }
 

@@ -4,6 +4,7 @@
 use super::proof::{Evidence, Proof};
 use super::{executions, target, Plan};
 use crate::domain::{ClassifiedTest, Command, Origin, Unresolved};
+use crate::select::{Expansion, TaskSelection};
 use crate::shell;
 use crate::stats::{executions_for, percent, rate_bound, Round};
 use serde::Serialize;
@@ -14,6 +15,10 @@ use std::fmt::{self, Write};
 pub struct PlanView<'a> {
     pub plan: &'a Plan,
     pub unresolved: &'a [Unresolved],
+    /// Source sets whose classes ran on some of several candidate tasks.
+    pub task_selections: &'a [TaskSelection],
+    /// Abstract bases run through their concrete subclasses.
+    pub expansions: &'a [Expansion],
     /// Notes from selection (for example that path rules stood in for the layout).
     pub selection_notes: &'a [String],
     pub evidence: Evidence,
@@ -38,9 +43,12 @@ pub fn json(view: &PlanView) -> String {
         clean_proves: Proof,
     }
     #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
     struct JsonPlan<'a> {
         tests: &'a [ClassifiedTest],
         unresolved: &'a [Unresolved],
+        task_selections: &'a [TaskSelection],
+        expansions: &'a [Expansion],
         commands: Vec<JsonCommand<'a>>,
         notes: Vec<&'a String>,
     }
@@ -56,6 +64,8 @@ pub fn json(view: &PlanView) -> String {
     let doc = JsonPlan {
         tests: &view.plan.tests,
         unresolved: view.unresolved,
+        task_selections: view.task_selections,
+        expansions: view.expansions,
         commands,
         notes: view.notes().collect(),
     };

@@ -12,9 +12,10 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
+use super::outcomes::Scripts;
 use super::process::{self, Isolation, Output};
 use super::progress::Progress;
-use super::repeat::{self, Counts, Iteration, Loop, Observer, Verdict};
+use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, Command};
 use crate::{Error, Result};
 use std::fs::File;
@@ -157,6 +158,9 @@ fn run_batch(
         .progress
         .line(&format!(">>> {}", crate::shell::join(&argv)));
     let dest = opts.run_dir.join(format!("batch-{index}"));
+    // Task outcomes tell a Test task the build skipped from a run without tests.
+    let scripts = Scripts::write(&opts.run_dir.join("scripts"))?;
+    let outcomes_dir = dest.join("task-outcomes");
     let spec = Loop {
         argv: &argv,
         project_dir: opts.project_dir,
@@ -168,6 +172,11 @@ fn run_batch(
         } else {
             Output::Log(&log)
         },
+        outcomes: Some(Outcomes {
+            scripts: &scripts,
+            dir: &outcomes_dir,
+            requested: &command.task_paths,
+        }),
     };
     let iterations = repeat::run(&spec, watcher)?;
     Ok((argv, iterations))

@@ -2,6 +2,7 @@
 //! XML relocation, process supervision, progress.
 
 pub mod local;
+pub mod outcomes;
 pub mod process;
 pub mod progress;
 pub mod repeat;

@@ -8,6 +8,7 @@
 //! The kept path still contains `/build/test-results/`, so the analyzer finds it,
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
+use super::outcomes::{self, Scripts, Skipped};
 use super::process::{self, Ended, Output};
 use crate::reports::{self, ITERS_DIR};
 use crate::{shell, Error, Observed, Result};
@@ -29,6 +30,18 @@ pub struct Loop<'a> {
     pub timeout: Option<Duration>,
     /// Where Gradle's output goes; each iteration is announced there first.
     pub output: Output<'a>,
+    /// Record each invocation's task outcomes (`argv` runs Gradle itself).
+    pub outcomes: Option<Outcomes<'a>>,
+}
+
+/// Where each invocation's task outcomes go, and which tasks it asks for.
+#[derive(Clone, Copy)]
+pub struct Outcomes<'a> {
+    pub scripts: &'a Scripts,
+    /// Iteration `i` writes `iter-<i>.json` here.
+    pub dir: &'a Path,
+    /// The Test tasks the command runs; empty: every Test task the outcomes name.
+    pub requested: &'a [String],
 }
 
 /// Sees the iterations of a loop as they start and end (progress display).
@@ -53,6 +66,9 @@ pub struct Iteration {
     pub reports: Vec<PathBuf>,
     /// Processes the invocation left behind, which were stopped.
     pub leftovers: usize,
+    /// The Test tasks asked for that the build skipped (an `onlyIf` that is
+    /// false, a disabled task, no source), if any.
+    pub skipped: Option<Skipped>,
 }
 
 impl Iteration {
@@ -60,6 +76,19 @@ impl Iteration {
     /// matching nothing, a build failure before the tests, a kill).
     pub fn no_reports(&self) -> bool {
         self.reports.is_empty()
+    }
+
+    /// The build skipped every Test task asked for.
+    fn skipped_all(&self) -> bool {
+        self.skipped.as_ref().is_some_and(|s| s.all)
+    }
+
+    /// The skipped Test tasks in words.
+    fn skipped_tasks(&self) -> String {
+        self.skipped
+            .as_ref()
+            .map(|s| outcomes::describe(&s.tasks))
+            .unwrap_or_default()
     }
 }
 
@@ -83,6 +112,12 @@ pub enum Verdict {
     SuiteTimeout,
     /// No report, or reports with no executed test case.
     NoTests,
+    /// No test ran because the build skipped the Test tasks asked for (the
+    /// tasks and why, in words).
+    Skipped(String),
+    /// Some of the Test tasks asked for ran and passed, the build skipped the
+    /// others (in words): their tests have no result.
+    PartlySkipped(String),
     /// Gradle failed although its reports show no failure (a later task, a crash).
     BuildFailed(Ended),
     /// The invocation ran past its time limit and was stopped.
@@ -101,10 +136,16 @@ impl Verdict {
         match (&it.ended, counts) {
             (Ended::Interrupted, _) => Verdict::Interrupted,
             (Ended::TimedOut, _) => Verdict::TimedOut,
+            (_, c) if c.is_none_or(|c| c.executed == 0) && it.skipped_all() => {
+                Verdict::Skipped(it.skipped_tasks())
+            }
             _ if it.no_reports() => Verdict::NoTests,
             (_, Some(c)) if c.failed > 0 => Verdict::Failed,
             (_, Some(c)) if c.suite_timeouts > 0 => Verdict::SuiteTimeout,
             (_, Some(c)) if c.executed == 0 => Verdict::NoTests,
+            (ended, _) if ended.success() && it.skipped.is_some() => {
+                Verdict::PartlySkipped(it.skipped_tasks())
+            }
             (ended, _) if ended.success() => Verdict::Passed,
             (_, None) => Verdict::Failed,
             (ended, Some(_)) => Verdict::BuildFailed(ended.clone()),
@@ -123,6 +164,10 @@ impl Verdict {
             Verdict::Failed => "failed".into(),
             Verdict::SuiteTimeout => "suite timeout".into(),
             Verdict::NoTests => "no tests executed".into(),
+            Verdict::Skipped(tasks) => format!("skipped by the build: {tasks}"),
+            Verdict::PartlySkipped(tasks) => {
+                format!("passed, but some tests did not run: skipped by the build: {tasks}")
+            }
             Verdict::BuildFailed(Ended::Exited(code)) => format!("build failed (exit {code})"),
             Verdict::BuildFailed(Ended::Signalled(sig)) => {
                 format!("build failed (killed by signal {sig})")
@@ -179,11 +224,26 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
             break;
         }
         let since = now_on_disk(spec.dest)?;
-        announce(spec, index)?;
+        let file = spec
+            .outcomes
+            .map(|o| o.dir.join(format!("iter-{index}.json")));
+        let argv = match (&spec.outcomes, &file) {
+            (Some(o), Some(file)) => {
+                std::fs::create_dir_all(o.dir).map_err(|e| Error::io(o.dir, e))?;
+                o.scripts.apply(spec.argv, file)
+            }
+            _ => spec.argv.to_vec(),
+        };
+        announce(spec, &argv, index)?;
         observer.started(index);
-        let run = process::run(spec.argv, spec.project_dir, spec.output, spec.timeout)?;
+        let run = process::run(&argv, spec.project_dir, spec.output, spec.timeout)?;
         let dir = reports::iteration_dir(spec.dest, index);
         let reports = relocate(spec.project_dir, since, &dir)?;
+        let skipped = match (&spec.outcomes, &file) {
+            (Some(o), Some(file)) => outcomes::read(file)
+                .and_then(|tasks| outcomes::skipped_by_build(&tasks, o.requested)),
+            _ => None,
+        };
         let it = Iteration {
             index,
             ended: run.ended,
@@ -191,6 +251,7 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
             dir,
             reports,
             leftovers: run.leftovers,
+            skipped,
         };
         observer.ended(&it);
         let stop = matches!(it.ended, Ended::TimedOut | Ended::Interrupted);
@@ -203,11 +264,11 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
 }
 
 /// `--- Iteration i/N` (a Buildkite log section when inherited) and the command.
-fn announce(spec: &Loop<'_>, index: u32) -> Result<()> {
+fn announce(spec: &Loop<'_>, argv: &[String], index: u32) -> Result<()> {
     let line = format!(
         "--- Iteration {index}/{}\n>>> {}\n",
         spec.times,
-        shell::join(spec.argv)
+        shell::join(argv)
     );
     match spec.output {
         Output::Inherit => {
@@ -413,7 +474,27 @@ mod tests {
             dir: PathBuf::from("iter-1"),
             reports: vec![PathBuf::from("TEST-a.xml"); reports],
             leftovers: 0,
+            skipped: None,
         }
+    }
+
+    /// The iteration as the build skipping its Test task (`all` it asked
+    /// for, or one of several) would leave it.
+    fn skipped_task(mut it: Iteration, all: bool) -> Iteration {
+        it.skipped = Some(Skipped {
+            tasks: vec![crate::run::outcomes::TaskOutcome {
+                path: ":p:compat".into(),
+                state: crate::run::outcomes::TaskState::Skipped,
+                test: Some(true),
+                reason: Some("onlyIf is false".into()),
+            }],
+            all,
+        });
+        it
+    }
+
+    fn skipped(it: Iteration) -> Iteration {
+        skipped_task(it, true)
     }
 
     #[test]
@@ -451,6 +532,31 @@ mod tests {
                 Verdict::TimedOut,
             ),
             (iteration(Ended::Interrupted, 0), None, Verdict::Interrupted),
+            (
+                skipped(iteration(ok.clone(), 0)),
+                None,
+                Verdict::Skipped(":p:compat SKIPPED (onlyIf is false)".into()),
+            ),
+            (
+                skipped(iteration(ok.clone(), 1)),
+                counts(5, 0, 0),
+                Verdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
+            ),
+            (
+                skipped(iteration(Ended::TimedOut, 0)),
+                None,
+                Verdict::TimedOut,
+            ),
+            (
+                skipped_task(iteration(ok.clone(), 1), false),
+                counts(5, 0, 0),
+                Verdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
+            ),
+            (
+                skipped_task(iteration(ok.clone(), 1), false),
+                counts(5, 1, 0),
+                Verdict::Failed,
+            ),
         ];
         for (it, c, want) in cases {
             assert_eq!(Verdict::of(&it, c), want, "{:?} {c:?}", it.ended);
@@ -467,6 +573,8 @@ mod tests {
         assert_eq!(exit_of(&[Passed, NoTests]), Exit::Infra);
         assert_eq!(exit_of(&[TimedOut, Failed, NoTests]), Exit::TestFailures);
         assert_eq!(exit_of(&[SuiteTimeout, Passed]), Exit::Infra);
+        assert_eq!(exit_of(&[Passed, PartlySkipped("t".into())]), Exit::Infra);
+        assert_eq!(exit_of(&[Skipped("t".into())]), Exit::Infra);
         assert_eq!(exit_of(&[Failed, Interrupted]), Exit::Interrupted);
     }
 
@@ -495,6 +603,7 @@ mod tests {
                 times: 3,
                 timeout: None,
                 output: Output::Log(&log),
+                outcomes: None,
             },
             &mut Seen(&mut seen),
         )

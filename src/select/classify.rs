@@ -4,17 +4,27 @@
 //!
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.
+//!
+//! Which Test tasks run a class is [`super::tasks`]' rule; an abstract class
+//! is expanded into its concrete subclasses by [`super::expand`], each
+//! classified on its own project's task. What was chosen among several tasks
+//! and how bases were expanded is recorded ([`Records`]) for the plan.
 
+use super::expand::{self, Descendant, Expansion, Hierarchy, NotRun, SourceFile};
+use super::source::{self, Language};
+use super::tasks::{self, Chosen, TaskChoice, TaskSelection, Tied};
 use super::{Selection, TestRef};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, Unresolved};
-use crate::layout::{Layout, Project, SourceSet, TestTask};
-use std::cell::OnceCell;
+use crate::layout::Layout;
+use rayon::prelude::*;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Read-only access to the build's files, relative to the build root.
-pub trait Files {
+pub trait Files: Sync {
     fn is_file(&self, path: &Path) -> bool;
     /// The file's text; `None` when it cannot be read as UTF-8.
     fn read(&self, path: &Path) -> Option<String>;
@@ -57,7 +67,9 @@ struct Root {
 /// How a source set's tests are run.
 #[derive(Clone, Debug)]
 enum Tie {
-    /// By this enabled Test task (full Gradle path).
+    /// By some of these Test tasks, tied to it by output dirs; chosen per class.
+    Tasks(Rc<Tied>),
+    /// By this Test task (the path rules' convention).
     Task(String),
     /// They cannot be run; the reason.
     Unavailable(Reason),
@@ -70,11 +82,41 @@ enum Mode {
     PathRules,
 }
 
+/// How tests are chosen: tasks per class, subclasses per abstract base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub tasks: TaskChoice,
+    /// The most concrete subclasses run for one abstract base (`--subclass-cap`).
+    pub subclass_cap: usize,
+}
+
+impl Default for Choice {
+    fn default() -> Self {
+        Choice {
+            tasks: TaskChoice::default(),
+            subclass_cap: expand::DEFAULT_SUBCLASS_CAP,
+        }
+    }
+}
+
+/// What classification decided beyond the tests themselves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Records {
+    pub task_selections: Vec<TaskSelection>,
+    pub expansions: Vec<Expansion>,
+}
+
 pub struct Classifier<'a> {
     mode: Mode,
     files: &'a dyn Files,
+    choice: Choice,
     /// Files of the searchable source dirs by file name, built on first class lookup.
     by_name: OnceCell<HashMap<OsString, Vec<PathBuf>>>,
+    /// Layout roots by directory, for finding a file's source dir.
+    by_dir: OnceCell<HashMap<PathBuf, Vec<usize>>>,
+    /// Every class hierarchy of the build, read on the first abstract class.
+    hierarchy: OnceCell<Hierarchy>,
+    records: RefCell<Records>,
 }
 
 impl<'a> Classifier<'a> {
@@ -83,7 +125,16 @@ impl<'a> Classifier<'a> {
         let mut roots = Vec::new();
         for project in &layout.projects {
             for set in &project.source_sets {
-                let tie = tie(project, set, &layout.tasks_for(set));
+                let tied: Vec<_> = layout.tasks_for(set).into_iter().cloned().collect();
+                let tie = if tied.is_empty() {
+                    Tie::NotTest
+                } else {
+                    Tie::Tasks(Rc::new(Tied {
+                        project: project.path.clone(),
+                        source_set: set.name.clone(),
+                        tasks: tied,
+                    }))
+                };
                 let relative =
                     |d: &PathBuf| d.strip_prefix(&layout.root_dir).unwrap_or(d).to_path_buf();
                 let dirs = set.source_dirs().map(|d| (d, false));
@@ -110,20 +161,36 @@ impl<'a> Classifier<'a> {
         Classifier {
             mode,
             files,
+            choice: Choice::default(),
             by_name: OnceCell::new(),
+            by_dir: OnceCell::new(),
+            hierarchy: OnceCell::new(),
+            records: RefCell::new(Records::default()),
         }
+    }
+
+    /// Chooses tasks and expands bases with these knobs instead of the defaults.
+    pub fn with_choice(mut self, choice: Choice) -> Self {
+        self.choice = choice;
+        self
     }
 
     pub fn files(&self) -> &dyn Files {
         self.files
     }
 
-    /// What a file is: one outcome per source set it belongs to (a source dir
-    /// may be shared by several projects); empty when it is in none.
+    /// What was chosen and expanded so far; the log is emptied.
+    pub fn take_records(&self) -> Records {
+        std::mem::take(&mut *self.records.borrow_mut())
+    }
+
+    /// What a file is: the outcomes for every source set it belongs to (a
+    /// source dir may be shared by several projects) and every task chosen to
+    /// run it; empty when it is in none.
     pub fn classify_path(&self, path: &Path, origin: Origin) -> Vec<Outcome> {
         self.roots_containing(path)
             .iter()
-            .map(|root| self.classify_file(root, path, &Target::whole(origin)))
+            .flat_map(|root| self.classify_file(root, path, &Target::whole(origin)))
             .collect()
     }
 
@@ -178,7 +245,7 @@ impl<'a> Classifier<'a> {
     fn classify_all(&self, found: Vec<(Root, PathBuf)>, target: &Target) -> Vec<Outcome> {
         found
             .iter()
-            .map(|(root, path)| self.classify_file(root, path, target))
+            .flat_map(|(root, path)| self.classify_file(root, path, target))
             .collect()
     }
 
@@ -239,31 +306,171 @@ impl<'a> Classifier<'a> {
     fn roots_containing(&self, path: &Path) -> Vec<Root> {
         match &self.mode {
             Mode::Layout(roots) => {
-                let holding: Vec<&Root> = roots
-                    .iter()
-                    .filter(|r| path.starts_with(&r.dir) && path != r.dir)
-                    .collect();
-                let depth = holding.iter().map(|r| r.dir.components().count()).max();
-                holding
-                    .into_iter()
-                    .filter(|r| Some(r.dir.components().count()) == depth)
-                    .cloned()
-                    .collect()
+                let by_dir = self.by_dir.get_or_init(|| {
+                    let mut by_dir: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+                    for (i, r) in roots.iter().enumerate() {
+                        by_dir.entry(r.dir.clone()).or_default().push(i);
+                    }
+                    by_dir
+                });
+                path.ancestors()
+                    .skip(1)
+                    .find_map(|dir| by_dir.get(dir))
+                    .map(|at| at.iter().map(|&i| roots[i].clone()).collect())
+                    .unwrap_or_default()
             }
             Mode::PathRules => rule_root(path).into_iter().collect(),
         }
     }
 
-    fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Outcome {
+    /// The build's class hierarchies, from every source file the classifier
+    /// can search (read and parsed in parallel, once).
+    fn hierarchy(&self) -> &Hierarchy {
+        self.hierarchy.get_or_init(|| {
+            let mut paths: Vec<&PathBuf> = self.index().values().flatten().collect();
+            paths.sort();
+            paths.dedup();
+            let files = self.files;
+            let parsed: Vec<SourceFile> = paths
+                .par_iter()
+                .filter(|p| {
+                    p.extension()
+                        .and_then(|e| e.to_str())
+                        .and_then(Language::of_extension)
+                        .is_some()
+                })
+                .filter_map(|p| SourceFile::parse((*p).clone(), &files.read(p)?))
+                .collect();
+            Hierarchy::build(parsed)
+        })
+    }
+
+    /// Classifies the concrete subclasses of the abstract class `base`, each
+    /// through its own file and source set, and records the expansion.
+    /// Returns the outcomes of the chosen ones, or why none can run.
+    fn expand(&self, base: &str, target: &Target) -> Result<Vec<Outcome>, Skip> {
+        let descendants = self.hierarchy().descendants(base);
+        let mut runnable: Vec<(Descendant, String, Vec<Outcome>)> = Vec::new();
+        let mut not_run = Vec::new();
+        for d in &descendants {
+            let sub = Target {
+                nested: None,
+                binary: Some(d.binary.clone()),
+                method: target.method.clone(),
+                origin: target.origin,
+            };
+            let outcomes: Vec<Outcome> = self
+                .roots_containing(&d.path)
+                .iter()
+                .filter(|r| !r.resources)
+                .flat_map(|root| self.classify_file(root, &d.path, &sub))
+                .collect();
+            let project = outcomes
+                .iter()
+                .find_map(|o| o.as_ref().ok())
+                .map(|t| t.project.clone());
+            match project {
+                Some(project) => runnable.push((d.clone(), project, outcomes)),
+                None => {
+                    // Why it cannot run; a refusal says more than a name.
+                    let reason = outcomes
+                        .iter()
+                        .find_map(|o| match o {
+                            Err(Skip::Unresolved(r)) => Some(r.clone()),
+                            _ => None,
+                        })
+                        .or_else(|| {
+                            outcomes.iter().find_map(|o| match o {
+                                Err(Skip::NotATest(text)) => {
+                                    Some(Reason::new(ReasonCode::NotATest, text.clone()))
+                                }
+                                _ => None,
+                            })
+                        });
+                    if let Some(reason) = reason {
+                        not_run.push(NotRun {
+                            class: d.binary.clone(),
+                            reason_code: reason.code,
+                            reason: reason.text,
+                        });
+                    }
+                }
+            }
+        }
+        if runnable.is_empty() {
+            let refused = not_run
+                .into_iter()
+                .find(|n| n.reason_code != ReasonCode::NotATest);
+            return Err(match refused {
+                Some(first) => Skip::Unresolved(Reason::new(
+                    first.reason_code,
+                    format!(
+                        "`{base}` is abstract, and its concrete subclasses cannot run here: \
+                         `{}`: {}",
+                        first.class, first.reason
+                    ),
+                )),
+                None => Skip::Unresolved(Reason::new(
+                    ReasonCode::AbstractNoConcreteSubclass,
+                    format!(
+                        "`{base}` is abstract and no concrete test class of the build extends it \
+                         (found {} concrete subclass(es), none named or run as a test)",
+                        descendants.len()
+                    ),
+                )),
+            });
+        }
+        let cap = self.choice.subclass_cap.max(1);
+        let chosen = expand::spread(&runnable, cap, |(_, project, _)| project.clone());
+        self.records.borrow_mut().expansions.push(Expansion {
+            base: base.to_string(),
+            chosen: chosen.iter().map(|(d, _, _)| d.binary.clone()).collect(),
+            total: runnable.len(),
+            cap,
+            not_run,
+        });
+        Ok(chosen.into_iter().flat_map(|(_, _, o)| o).collect())
+    }
+
+    /// Whether the file at `path` declares `local` (`Outer`, `Outer$Inner`) as
+    /// an abstract class.
+    fn declares_abstract_in(&self, path: &Path, local: &str) -> bool {
+        let Some(lang) = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Language::of_extension)
+        else {
+            return false;
+        };
+        self.files.read(path).is_some_and(|text| {
+            source::parse(&text, lang)
+                .types
+                .iter()
+                .any(|t| t.local == local && t.is_abstract)
+        })
+    }
+
+    /// The outcomes for one file of one source dir: one per task chosen to
+    /// run it, or the outcomes of an abstract class's chosen subclasses.
+    fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Vec<Outcome> {
+        match self.classify_one(root, path, target) {
+            Ok(outcomes) => outcomes,
+            Err(skip) => vec![Err(skip)],
+        }
+    }
+
+    fn classify_one(
+        &self,
+        root: &Root,
+        path: &Path,
+        target: &Target,
+    ) -> Result<Vec<Outcome>, Skip> {
         let (project, set) = (&root.project, &root.source_set);
         let not_run = || {
             Skip::NotATest(format!(
                 "in `{project}` source set `{set}`, which no Test task runs"
             ))
         };
-        if let Tie::NotTest = root.tie {
-            return Err(not_run());
-        }
         let inside = path.strip_prefix(&root.dir).unwrap_or(path);
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         let not_a_test = || Skip::NotATest("not a test class or YAML suite".into());
@@ -276,6 +483,9 @@ impl<'a> Classifier<'a> {
             })
         };
         let (class, yaml_suite) = if root.resources {
+            if let Tie::NotTest = root.tie {
+                return Err(not_run());
+            }
             let suite = inside
                 .strip_prefix(YAML_SUITE_DIR)
                 .map_err(|_| not_a_test())?;
@@ -297,57 +507,99 @@ impl<'a> Classifier<'a> {
                 return Err(not_a_test());
             }
             let stem = utf8(Path::new(path.file_stem().unwrap_or_default()))?;
-            if !is_test_name(&stem, set) {
+            let from_path = utf8(&inside.with_extension(""))?.replace('/', ".");
+            // The class: named by an expansion, or the file's (with a nested part).
+            let class = match (&target.binary, &target.nested) {
+                (Some(binary), _) => binary.clone(),
+                (None, Some(nested)) => format!("{from_path}${nested}"),
+                (None, None) => from_path,
+            };
+            if target.binary.is_none() {
+                let local = match &target.nested {
+                    Some(nested) => format!("{stem}${nested}"),
+                    None => stem.clone(),
+                };
+                if self.declares_abstract_in(path, &local) {
+                    return self.abstract_class(root, &class, target);
+                }
+            }
+            if let Tie::NotTest = root.tie {
+                return Err(not_run());
+            }
+            // Expanded subclasses by their own simple name, others by their file's.
+            let simple = match &target.binary {
+                Some(binary) => binary.rsplit(['.', '$']).next().unwrap_or(binary),
+                None => stem.as_str(),
+            };
+            if !is_test_name(simple, set) {
                 return Err(Skip::NotATest(format!(
-                    "`{stem}` is not named like a test class ({})",
+                    "`{simple}` is not named like a test class ({})",
                     test_name_rule(set)
                 )));
             }
-            let class = utf8(&inside.with_extension(""))?.replace('/', ".");
-            let simple = target
-                .nested
-                .as_deref()
-                .map_or(stem.as_str(), |n| n.rsplit('$').next().unwrap_or(n));
-            if self
-                .files
-                .read(path)
-                .is_some_and(|text| declares_abstract(&text, simple))
-            {
-                return Err(Skip::Unresolved(Reason::new(
-                    ReasonCode::AbstractClass,
-                    format!(
-                        "`{simple}` is an abstract class: it runs only through its concrete \
-                         subclasses"
-                    ),
-                )));
-            }
-            let class = match &target.nested {
-                Some(nested) => format!("{class}${nested}"),
-                None => class,
-            };
             (Some(class), None)
         };
-        let task = match &root.tie {
-            Tie::Task(task) => task.clone(),
+        let tasks = match &root.tie {
+            Tie::Tasks(tied) => match tasks::choose(tied, class.as_deref(), self.choice.tasks) {
+                Chosen::Run(tasks, record) => {
+                    if let Some(record) = record {
+                        let mut records = self.records.borrow_mut();
+                        if !records.task_selections.contains(&record) {
+                            records.task_selections.push(record);
+                        }
+                    }
+                    tasks
+                }
+                Chosen::Refused(reason) => return Err(Skip::Unresolved(reason)),
+            },
+            Tie::Task(task) => vec![task.clone()],
             Tie::Unavailable(reason) => return Err(Skip::Unresolved(reason.clone())),
             Tie::NotTest => return Err(not_run()),
         };
-        Ok(ClassifiedTest {
-            project: project.clone(),
-            source_set: set.clone(),
-            task,
-            kind: kind_of(set, yaml_suite.is_some(), target.method.is_some()),
-            class,
-            method: target.method.clone(),
-            yaml_suite,
-            origin: target.origin,
-        })
+        let kind = kind_of(set, yaml_suite.is_some(), target.method.is_some());
+        Ok(tasks
+            .into_iter()
+            .map(|task| {
+                Ok(ClassifiedTest {
+                    project: project.clone(),
+                    source_set: set.clone(),
+                    task,
+                    kind: kind.clone(),
+                    class: class.clone(),
+                    method: target.method.clone(),
+                    yaml_suite: yaml_suite.clone(),
+                    origin: target.origin,
+                })
+            })
+            .collect())
+    }
+
+    /// An abstract class runs through its concrete subclasses. When none can
+    /// run, a changed file of code no Test task runs (main code) is simply not
+    /// a test; anything else is unresolved with the reason.
+    fn abstract_class(
+        &self,
+        root: &Root,
+        class: &str,
+        target: &Target,
+    ) -> Result<Vec<Outcome>, Skip> {
+        match self.expand(class, target) {
+            Err(Skip::Unresolved(reason))
+                if target.origin == Origin::Changed && matches!(root.tie, Tie::NotTest) =>
+            {
+                Err(Skip::NotATest(reason.text))
+            }
+            other => other,
+        }
     }
 }
 
 /// What a lookup asks for beyond the file: a nested class, a method.
 struct Target {
     nested: Option<String>,
+    /// The class's binary name, when an expansion found it (then it is
+    /// known to be concrete, and its file may be named otherwise).
+    binary: Option<String>,
     method: Option<String>,
     origin: Origin,
 }
@@ -356,6 +608,7 @@ impl Target {
     fn whole(origin: Origin) -> Self {
         Target {
             nested: None,
+            binary: None,
             method: None,
             origin,
         }
@@ -364,6 +617,7 @@ impl Target {
     fn nested(nested: Option<&str>, test: &TestRef, origin: Origin) -> Self {
         Target {
             nested: nested.map(str::to_string),
+            binary: None,
             method: test.method.clone(),
             origin,
         }
@@ -378,44 +632,6 @@ fn join_nested(dotted: &[&str], binary: Option<&str>) -> Option<String> {
 
 fn starts_upper(s: &str) -> bool {
     s.chars().next().is_some_and(char::is_uppercase)
-}
-
-/// The Test task that runs a source set, chosen among those tied to it by
-/// output dirs: an enabled one of the same project, preferring the one named
-/// like the source set (ES's BWC projects tie many variants to one source set).
-fn tie(project: &Project, set: &SourceSet, tasks: &[&TestTask]) -> Tie {
-    let mut enabled: Vec<&&TestTask> = tasks.iter().filter(|t| t.enabled).collect();
-    enabled.sort_by_key(|t| {
-        (
-            task_project(&t.path) != project.path,
-            t.name != set.name,
-            t.path.clone(),
-        )
-    });
-    match (enabled.first(), tasks.is_empty()) {
-        (Some(task), _) => Tie::Task(task.path.clone()),
-        (None, true) => Tie::NotTest,
-        (None, false) => {
-            let disabled: Vec<String> = tasks.iter().map(|t| format!("`{}`", t.path)).collect();
-            Tie::Unavailable(Reason::new(
-                ReasonCode::NoRunnableTask,
-                format!(
-                    "not applicable: no enabled Test task runs `{}` source set `{}` ({} disabled)",
-                    project.path,
-                    set.name,
-                    disabled.join(", ")
-                ),
-            ))
-        }
-    }
-}
-
-/// `:a:b:test` → `:a:b`; `:test` → `:`.
-fn task_project(task: &str) -> &str {
-    match task.rfind(':') {
-        Some(0) | None => ":",
-        Some(i) => &task[..i],
-    }
 }
 
 fn kind_of(source_set: &str, suite: bool, method: bool) -> TestKind {
@@ -444,13 +660,14 @@ fn test_name_rule(source_set: &str) -> &'static str {
     }
 }
 
-/// Does the source declare `simple` as an abstract class (Java, Groovy or Kotlin)?
-fn declares_abstract(source: &str, simple: &str) -> bool {
-    let pattern = format!(
-        r"\babstract\s+(?:(?:public|protected|private|static|final|sealed|non-sealed|strictfp|open)\s+)*class\s+{}\b",
-        regex::escape(simple)
-    );
-    regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(source))
+/// Does the source declare a class of simple name `simple` abstract (read as
+/// Java; Groovy and Kotlin declare abstract classes the same way)?
+#[cfg(test)]
+fn declares_abstract(text: &str, simple: &str) -> bool {
+    source::parse(text, Language::Java)
+        .types
+        .iter()
+        .any(|t| (t.local == simple || t.local.ends_with(&format!("${simple}"))) && t.is_abstract)
 }
 
 /// The reference's path rules as a source dir: `<project dir>/src/<set>/<lang>/…`,
@@ -712,9 +929,9 @@ mod tests {
                 "server/src/test/java/org/elasticsearch/AbstractFooTests.java"
             ),
             Err(Skip::Unresolved(Reason::new(
-                ReasonCode::AbstractClass,
-                "`AbstractFooTests` is an abstract class: it runs only through its concrete \
-                 subclasses"
+                ReasonCode::AbstractNoConcreteSubclass,
+                "`org.elasticsearch.AbstractFooTests` is abstract and no concrete test class of \
+                 the build extends it (found 0 concrete subclass(es), none named or run as a test)"
             )))
         );
         let Err(Skip::Unresolved(reason)) = classify(

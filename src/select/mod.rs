@@ -15,16 +15,28 @@
 //!   name, or a partial package such as `geoip.GeoIpMultiProjectIT`).
 //! - Methods are kept (`FQCN#method`); a method on a `yamlRestTest` class is a
 //!   `yamlRestTestCase`.
-//! - Abstract classes, wildcard class patterns and tests whose source set no
-//!   enabled Test task runs (e.g. BWC projects) are `unresolved` with a reason;
-//!   each carries a reason code.
+//! - Which Test tasks run a class is chosen class by class ([`tasks`]): BWC
+//!   versions newest first up to a cap, host-mutating tasks refused unless
+//!   allowed, classes the task patterns leave out refused.
+//! - An abstract class (in any source set, main code of a test framework
+//!   included) runs through its concrete subclasses in every project
+//!   ([`expand`]), up to a cap, each on its own project's task.
+//! - Wildcard class patterns, tests no task can run here and abstract classes
+//!   without a runnable subclass are `unresolved` with a reason code.
 //! - Without a layout (Gradle missing or failing) the reference path rules
 //!   stand in, and `notes` says so.
 
 pub mod changed;
 pub mod classify;
+pub mod expand;
 pub mod explicit;
+pub mod source;
+pub mod tasks;
 pub mod unmutes;
+
+pub use classify::Choice;
+pub use expand::{Expansion, NotRun};
+pub use tasks::TaskSelection;
 
 use crate::domain::{ClassifiedTest, Origin, Unresolved};
 use serde::Serialize;
@@ -37,6 +49,10 @@ use std::fmt;
 pub struct Selection {
     pub tests: Vec<ClassifiedTest>,
     pub unresolved: Vec<Unresolved>,
+    /// Source sets whose class ran on some of several candidate tasks.
+    pub task_selections: Vec<TaskSelection>,
+    /// Abstract bases run through their concrete subclasses.
+    pub expansions: Vec<Expansion>,
     #[serde(skip)]
     pub notes: Vec<String>,
 }
@@ -54,6 +70,16 @@ impl Selection {
         for u in other.unresolved {
             if !self.unresolved.contains(&u) {
                 self.unresolved.push(u);
+            }
+        }
+        for s in other.task_selections {
+            if !self.task_selections.contains(&s) {
+                self.task_selections.push(s);
+            }
+        }
+        for e in other.expansions {
+            if !self.expansions.contains(&e) {
+                self.expansions.push(e);
             }
         }
         self.notes.extend(other.notes);
@@ -74,7 +100,51 @@ pub fn select(
     let mut selection = changed::select(changes, classifier);
     selection.merge(unmutes::select(unmuted, classifier));
     selection.merge(explicit::select(explicit, classifier));
+    let records = classifier.take_records();
+    selection.merge(Selection {
+        task_selections: records.task_selections,
+        expansions: records.expansions,
+        ..Selection::default()
+    });
+    selection.notes.extend(record_notes(&selection));
     selection
+}
+
+/// The task choices and expansions in words, for the plan's notes.
+fn record_notes(selection: &Selection) -> Vec<String> {
+    let mut notes = Vec::new();
+    for s in &selection.task_selections {
+        let mut note = format!(
+            "`{}` source set `{}`: {} of {} task(s) chosen (cap {}, newest version first): {}",
+            s.project,
+            s.source_set,
+            s.chosen.len(),
+            s.total,
+            s.cap,
+            s.chosen.join(", ")
+        );
+        if !s.host_mutating.is_empty() {
+            note += &format!("; host-mutating, not run: {}", s.host_mutating.join(", "));
+        }
+        notes.push(note);
+    }
+    for e in &selection.expansions {
+        notes.push(format!(
+            "abstract `{}` runs through {} of its {} concrete test subclass(es) (cap {}): {}",
+            e.base,
+            e.chosen.len(),
+            e.total,
+            e.cap,
+            e.chosen.join(", ")
+        ));
+        for n in &e.not_run {
+            notes.push(format!(
+                "  subclass `{}` of `{}` not run: {} ({})",
+                n.class, e.base, n.reason, n.reason_code
+            ));
+        }
+    }
+    notes
 }
 
 /// What makes two selected tests the same test, whatever selected them.
@@ -161,6 +231,7 @@ mod tests {
             ],
             unresolved: vec![u.clone(), u.clone()],
             notes: vec!["n".into()],
+            ..Selection::default()
         });
         assert_eq!(
             a.tests,

@@ -88,6 +88,7 @@ pub fn es_layout() -> Layout {
         schema: 1,
         gradle_version: "4.4.1".into(),
         root_dir: ROOT.into(),
+        included_builds: vec![],
         projects: vec![
             project(":", "", &[]),
             project(

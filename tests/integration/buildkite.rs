@@ -963,3 +963,124 @@ fn first_batch_argv(step: &Value) -> Vec<String> {
         .filter_map(|a| a.as_str().map(str::to_string))
         .collect()
 }
+
+/// A batch whose Test tasks the build skips (an `onlyIf` that is false) is
+/// `skipped_by_build` on Buildkite, whether it runs Gradle once (a unit
+/// batch, where one of its two tasks ran) or loops it (a REST batch, through
+/// `gradle-flaky repeat`), never a `hang`, an `infra_fail` or a `clean_pass`.
+#[test]
+fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
+    let bk = Buildkite::new();
+    let repo = fixture_copy();
+    let dir = repo.path();
+    let append = |file: &str, line: &str| {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}\n{line}\n")).unwrap();
+    };
+    append("server/build.gradle", "test.onlyIf { false }");
+    append(
+        "modules/lang-painless/build.gradle",
+        "tasks.yamlRestTest.enabled = false",
+    );
+    let mut upload = gradle_flaky();
+    bk.job(&mut upload, "job-upload")
+        .current_dir(dir)
+        .env("FLAKINESS_GRADLE", "gradle --offline")
+        .env(
+            "FLAKINESS_AGENT_BIN",
+            shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).as_ref(),
+        )
+        .args([
+            "buildkite",
+            "upload",
+            "--dry-run",
+            "--iters",
+            "2",
+            "org.elasticsearch.common.StringsTests",
+            "org.elasticsearch.xpack.ml.MlConfigTests",
+            "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT",
+        ]);
+    let out = run(&mut upload);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let pipeline: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let step = |key: &str| {
+        steps(&pipeline)
+            .iter()
+            .find(|s| s["key"] == key)
+            .unwrap_or_else(|| panic!("no step {key}: {pipeline:#}"))
+            .clone()
+    };
+    let unit = step("flakiness-detection:unit");
+    let batch: Value =
+        serde_json::from_str(unit["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        batch["taskPaths"],
+        serde_json::json!([":server:test", ":x-pack:plugin:ml:test"])
+    );
+    let mut checkouts = Vec::new();
+    for (key, job) in [
+        ("flakiness-detection:unit", "job-unit"),
+        ("flakiness-detection:yaml-runner", "job-yaml"),
+    ] {
+        let (checkout, out) = run_job(&bk, Some(dir), &step(key), None, job);
+        assert_eq!(out.status.code(), Some(0), "{job}: {}", text(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(">>> skipped by the build: "),
+            "{job}: {}",
+            text(&out)
+        );
+        checkouts.push(checkout);
+    }
+    let (report_dir, out) = run_job(
+        &bk,
+        None,
+        &step("flakiness-detection:analyze"),
+        None,
+        "job-analyze",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let outcomes = read_json(&report_dir.path().join("flakiness-outcomes.json"));
+    let got: Vec<(&str, &str, &str)> = outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["jobId"].as_str().unwrap(),
+                o["outcome"].as_str().unwrap(),
+                o["reason"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    // The unit batch is a partial skip: its ml tests ran and passed, its
+    // server tests never ran, so it is no clean pass.
+    let unit_cases = outcomes[0]["totalCases"].as_u64().unwrap();
+    assert!(unit_cases > 0, "{outcomes:#}");
+    assert_eq!(
+        got,
+        [
+            (
+                "job-unit",
+                "skipped_by_build",
+                ":server:test SKIPPED (onlyIf is false)"
+            ),
+            (
+                "job-yaml",
+                "skipped_by_build",
+                ":modules:lang-painless:yamlRestCompatTest SKIPPED (onlyIf is false)"
+            ),
+        ],
+        "{outcomes:#}"
+    );
+    let report = bk
+        .calls_of(&["annotate", "--style"])
+        .into_iter()
+        .find(|c| c.argv.contains(&"flakiness-detection".to_string()))
+        .expect("the report annotation");
+    assert!(
+        report.stdin.contains("2 job(s) skipped by the build"),
+        "{}",
+        report.stdin
+    );
+}

@@ -79,3 +79,16 @@ fn man_page_documents_every_subcommand() {
         assert!(page.contains(sub), "man page lacks {sub}");
     }
 }
+
+#[test]
+fn every_reason_code_is_listed_in_the_readme() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    for code in gradle_flaky::domain::ReasonCode::ALL {
+        let json = serde_json::to_value(code).unwrap();
+        assert_eq!(json, code.as_str(), "the JSON name is the listed name");
+        assert!(
+            readme.contains(&format!("| `{code}` |")),
+            "README's reason code table lacks `{code}`"
+        );
+    }
+}

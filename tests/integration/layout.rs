@@ -21,6 +21,20 @@ fn counting_gradle(dir: &Path, counter: &Path) -> String {
     script.display().to_string()
 }
 
+/// `gradle-flaky layout` of `build` with `gradle`, which must succeed: the
+/// layout, and what was said on stderr.
+fn layout_of(build: &Path, gradle: &str, extra: &[&str]) -> (Layout, String) {
+    let out = run(gradle_flaky()
+        .arg("layout")
+        .arg("--project-dir")
+        .arg(build)
+        .args(["--gradle", gradle])
+        .args(extra));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let layout: Layout = serde_json::from_slice(&out.stdout).expect("layout JSON");
+    (layout, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 fn runs(counter: &Path) -> usize {
     std::fs::read_to_string(counter)
         .map(|s| s.lines().count())
@@ -33,17 +47,7 @@ fn layout_reports_the_fixture_as_gradle_sees_it_and_caches_it() {
     let scratch = tempfile::tempdir().unwrap();
     let counter = scratch.path().join("gradle-runs");
     let gradle = counting_gradle(scratch.path(), &counter);
-    let layout_of = |extra: &[&str]| {
-        let out = run(gradle_flaky()
-            .arg("layout")
-            .arg("--project-dir")
-            .arg(build.path())
-            .args(["--gradle", &gradle])
-            .args(extra));
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        let layout: Layout = serde_json::from_slice(&out.stdout).expect("layout JSON");
-        (layout, String::from_utf8_lossy(&out.stderr).into_owned())
-    };
+    let layout_of = |extra: &[&str]| layout_of(build.path(), &gradle, extra);
 
     let (layout, stderr) = layout_of(&[]);
     assert_eq!(runs(&counter), 1, "the first call asks Gradle");
@@ -219,4 +223,87 @@ fn layout_without_any_gradle_is_an_infrastructure_error() {
         .arg(build.path())
         .args(["--gradle", "/nonexistent/gradle"]));
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+}
+
+#[test]
+fn an_edit_to_the_included_builds_task_definition_changes_the_next_layout() {
+    let build = fixture_copy();
+    let scratch = tempfile::tempdir().unwrap();
+    let counter = scratch.path().join("gradle-runs");
+    let gradle = counting_gradle(scratch.path(), &counter);
+    let layout = || layout_of(build.path(), &gradle, &[]).0;
+    let guard_tasks = |layout: &Layout| -> Vec<String> {
+        let p = layout.project(":libs:guard").unwrap();
+        p.test_tasks.iter().map(|t| t.path.clone()).collect()
+    };
+
+    let first = layout();
+    let root = std::fs::canonicalize(build.path()).unwrap();
+    assert_eq!(
+        first.included_builds,
+        [root.join("build-tools-internal")],
+        "the layout names the included build"
+    );
+    assert_eq!(
+        guard_tasks(&first),
+        [":libs:guard:flakyGuardTest", ":libs:guard:test"]
+    );
+    layout();
+    assert_eq!(runs(&counter), 1, "unchanged: served from the cache");
+
+    // Rename the Test task where it is defined: in the included build's Java
+    // source, not in any build script of this build.
+    let plugin = build.path().join(
+        "build-tools-internal/src/main/java/org/elasticsearch/gradle/internal/test/FlakyGuardTestPlugin.java",
+    );
+    let source = std::fs::read_to_string(&plugin).unwrap();
+    let renamed = source.replace(
+        r#"TASK = "flakyGuardTest""#,
+        r#"TASK = "flakyGuardRenamedTest""#,
+    );
+    assert_ne!(renamed, source);
+    std::fs::write(&plugin, renamed).unwrap();
+    let second = layout();
+    assert_eq!(
+        runs(&counter),
+        2,
+        "the edit is a cache miss, no --refresh needed"
+    );
+    assert_eq!(
+        guard_tasks(&second),
+        [":libs:guard:flakyGuardRenamedTest", ":libs:guard:test"]
+    );
+}
+
+#[test]
+fn layout_sees_what_the_builds_own_late_hooks_add_and_change() {
+    let build = fixture_copy();
+    // Build logic that, like much of Elasticsearch's, finishes its test tasks
+    // in a projectsEvaluated hook registered while the build scripts run:
+    // after the init script's own hook.
+    let server = build.path().join("server/build.gradle");
+    let mut script = std::fs::read_to_string(&server).unwrap();
+    script.push_str(
+        "\ngradle.projectsEvaluated {\n  \
+           Test late = project(':server').tasks.create('lateTest', Test)\n  \
+           late.testClassesDirs = project(':server').sourceSets.test.output.classesDirs\n  \
+           project(':server').tasks.internalClusterTest.enabled = false\n}\n",
+    );
+    std::fs::write(&server, script).unwrap();
+    let (layout, _) = layout_of(build.path(), "gradle --offline", &[]);
+    let tasks: Vec<(String, bool)> = layout
+        .project(":server")
+        .unwrap()
+        .test_tasks
+        .iter()
+        .map(|t| (t.name.clone(), t.enabled))
+        .collect();
+    assert_eq!(
+        tasks,
+        [
+            ("internalClusterTest".to_string(), false),
+            ("lateTest".into(), true),
+            ("test".into(), true)
+        ]
+    );
 }

@@ -316,12 +316,13 @@ fn snapshot_mixed_caps_custom_kinds_and_detect_rate() {
             },
             Unresolved {
                 input: "org.elasticsearch.painless.AbstractPainlessTests".into(),
-                reason_code: ReasonCode::AbstractClass,
-                reason: "abstract class: not runnable on its own".into(),
+                reason_code: ReasonCode::AbstractNoConcreteSubclass,
+                reason: "abstract class: no concrete subclass runs it".into(),
                 origin: Origin::Changed,
             },
         ],
         notes: vec!["the layout could not be read: path rules stood in for it".into()],
+        ..Selection::default()
     };
     let mut ctx = ctx("gradle", None);
     ctx.extra_args = vec!["--offline".into(), "-Dtests.seed=ABC".into()];

@@ -1,0 +1,528 @@
+//! Abstract test bases → their concrete subclasses, across the whole build.
+//!
+//! A change to an abstract base (`AbstractWireTestCase`, in a test framework's
+//! main code or in a test source set) changes every concrete class that
+//! inherits it, in every project. The hierarchy is read from the sources of
+//! every source set the build has (main included), so planning compiles
+//! nothing: each file is parsed for its package, imports and declared types
+//! ([`super::source`]), and every class's superclass is resolved to a binary
+//! name by Java's scoping rules over an index of every type the build
+//! declares:
+//! 1. member types of the enclosing classes (inherited ones too),
+//! 2. types of the same file and single-type imports (an import of a type the
+//!    build does not declare shadows the package: it is someone else's type),
+//! 3. types of the same package, in any project,
+//! 4. on-demand imports (`a.b.*`, `a.b.Outer.*`),
+//! 5. a fully qualified name (`org.e.Base`, `org.e.Outer.Inner`).
+//!
+//! Type arguments are dropped (`Base<T>` extends `Base`), nested classes are
+//! `Outer$Inner`, and a simple name means different classes in different
+//! packages. What sources cannot say (a supertype from a jar, a generated
+//! source the layout does not report) is not ours to expand.
+
+use super::source::{self, Language, TypeKind, Unit};
+use crate::domain::ReasonCode;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::path::PathBuf;
+
+/// How deep inherited member types and their superclasses are followed.
+const MAX_DEPTH: usize = 4;
+
+/// The default of `--subclass-cap`.
+pub const DEFAULT_SUBCLASS_CAP: usize = 5;
+
+/// An abstract base and what ran for it (plan JSON `expansions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expansion {
+    /// Binary name of the abstract class.
+    pub base: String,
+    /// The concrete subclasses chosen (binary names, sorted).
+    pub chosen: Vec<String>,
+    /// Concrete subclasses that a task would run.
+    pub total: usize,
+    pub cap: usize,
+    /// Concrete subclasses no task runs here, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<NotRun>,
+}
+
+/// A concrete subclass of an expanded base that cannot run here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotRun {
+    pub class: String,
+    pub reason_code: ReasonCode,
+    pub reason: String,
+}
+
+/// A parsed source file of the build.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Relative to the build root.
+    pub path: PathBuf,
+    pub unit: Unit,
+}
+
+impl SourceFile {
+    /// Parses `text`, the content of `path` (by its extension; `None` for
+    /// files that are not Java, Groovy or Kotlin).
+    pub fn parse(path: PathBuf, text: &str) -> Option<SourceFile> {
+        let lang = Language::of_extension(path.extension()?.to_str()?)?;
+        Some(SourceFile {
+            path,
+            unit: source::parse(text, lang),
+        })
+    }
+
+    fn binary(&self, local: &str) -> String {
+        if self.unit.package.is_empty() {
+            local.to_string()
+        } else {
+            format!("{}.{local}", self.unit.package)
+        }
+    }
+}
+
+/// A declared type: file and position in it.
+type At = (usize, usize);
+
+/// A concrete class that inherits a base.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Descendant {
+    /// Binary name, e.g. `org.e.FooTests$Inner`.
+    pub binary: String,
+    /// Its file, relative to the build root.
+    pub path: PathBuf,
+}
+
+/// Every class hierarchy of the build.
+#[derive(Debug, Default)]
+pub struct Hierarchy {
+    files: Vec<SourceFile>,
+    by_binary: HashMap<String, Vec<At>>,
+    /// Superclass binary name → the classes that extend it.
+    children: HashMap<String, Vec<At>>,
+}
+
+impl Hierarchy {
+    /// Indexes the files and resolves every class's superclass.
+    pub fn build(files: Vec<SourceFile>) -> Hierarchy {
+        let mut h = Hierarchy {
+            files,
+            ..Hierarchy::default()
+        };
+        for (fi, file) in h.files.iter().enumerate() {
+            for (ti, t) in file.unit.types.iter().enumerate() {
+                h.by_binary
+                    .entry(file.binary(&t.local))
+                    .or_default()
+                    .push((fi, ti));
+            }
+        }
+        let edges: Vec<(String, At)> = (0..h.files.len())
+            .into_par_iter()
+            .flat_map_iter(|fi| {
+                let h = &h;
+                (0..h.files[fi].unit.types.len())
+                    .filter_map(move |ti| h.superclass((fi, ti), 0).map(|s| (s, (fi, ti))))
+            })
+            .collect();
+        for (parent, child) in edges {
+            h.children.entry(parent).or_default().push(child);
+        }
+        h
+    }
+
+    /// How many types the build declares.
+    pub fn len(&self) -> usize {
+        self.by_binary.values().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_binary.is_empty()
+    }
+
+    /// Whether `binary` is declared abstract (a class; `None` when the build
+    /// declares no type of that name).
+    pub fn is_abstract(&self, binary: &str) -> Option<bool> {
+        let at = self.by_binary.get(binary)?;
+        Some(at.iter().any(|&a| {
+            let t = self.decl(a);
+            t.kind == TypeKind::Class && t.is_abstract
+        }))
+    }
+
+    /// Every concrete class inheriting `base`, directly or through other
+    /// classes (abstract or not), sorted by binary name then file.
+    pub fn descendants(&self, base: &str) -> Vec<Descendant> {
+        let mut found = BTreeSet::new();
+        let mut seen_types: HashSet<&str> = HashSet::from([base]);
+        let mut seen_decls: HashSet<At> = HashSet::new();
+        let mut queue = VecDeque::from([base.to_string()]);
+        while let Some(parent) = queue.pop_front() {
+            for &child in self.children.get(&parent).into_iter().flatten() {
+                if !seen_decls.insert(child) {
+                    continue;
+                }
+                let file = &self.files[child.0];
+                let t = self.decl(child);
+                let binary = file.binary(&t.local);
+                if t.kind == TypeKind::Class && !t.is_abstract {
+                    found.insert(Descendant {
+                        binary: binary.clone(),
+                        path: file.path.clone(),
+                    });
+                }
+                if let Some((key, _)) = self.by_binary.get_key_value(&binary) {
+                    if seen_types.insert(key.as_str()) {
+                        queue.push_back(binary);
+                    }
+                }
+            }
+        }
+        found.into_iter().collect()
+    }
+
+    fn decl(&self, (fi, ti): At) -> &source::Declared {
+        &self.files[fi].unit.types[ti]
+    }
+
+    fn kind(&self, binary: &str) -> Option<TypeKind> {
+        let &at = self.by_binary.get(binary)?.first()?;
+        Some(self.decl(at).kind)
+    }
+
+    /// The binary name of a class's superclass, when the build declares it.
+    fn superclass(&self, at: At, depth: usize) -> Option<String> {
+        let t = self.decl(at);
+        if t.kind != TypeKind::Class || depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some(known) = t.supers.iter().find(|s| s.superclass) {
+            return self.resolve(at, &known.name, depth);
+        }
+        // Kotlin without a constructor call: the supertype that is a class.
+        t.supers
+            .iter()
+            .filter_map(|s| self.resolve(at, &s.name, depth))
+            .find(|b| self.kind(b) == Some(TypeKind::Class))
+    }
+
+    /// A type name as written in the header of the type at `at`, resolved to
+    /// a binary name the build declares.
+    fn resolve(&self, at: At, name: &str, depth: usize) -> Option<String> {
+        let file = &self.files[at.0];
+        let t = self.decl(at);
+        let mut segments = name.split('.');
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        let mut found = self.resolve_simple(file, t.enclosing(), first, depth);
+        if found.is_none() {
+            return self.qualified(name);
+        }
+        for segment in rest {
+            found = self.member(found.as_deref()?, segment, depth);
+        }
+        found
+    }
+
+    /// The first segment of a name, by scope (see the module comment).
+    fn resolve_simple(
+        &self,
+        file: &SourceFile,
+        enclosing: Option<&str>,
+        simple: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let mut outer = enclosing;
+        while let Some(local) = outer {
+            if let Some(member) = self.member(&file.binary(local), simple, depth) {
+                return Some(member);
+            }
+            outer = local.rsplit_once('$').map(|(o, _)| o);
+        }
+        if file
+            .unit
+            .types
+            .iter()
+            .any(|t| t.enclosing().is_none() && t.local == simple)
+        {
+            return Some(file.binary(simple));
+        }
+        if let Some(import) = file
+            .unit
+            .imports
+            .iter()
+            .find(|i| !i.on_demand && i.name() == simple)
+        {
+            // An imported type the build does not declare is someone else's.
+            return self.qualified(&import.path);
+        }
+        let same_package = file.binary(simple);
+        if self.by_binary.contains_key(&same_package) {
+            return Some(same_package);
+        }
+        file.unit
+            .imports
+            .iter()
+            .filter(|i| i.on_demand)
+            .find_map(|i| self.qualified(&format!("{}.{simple}", i.path)))
+    }
+
+    /// The member type `simple` of `owner`, declared there or inherited.
+    fn member(&self, owner: &str, simple: &str, depth: usize) -> Option<String> {
+        let direct = format!("{owner}${simple}");
+        if self.by_binary.contains_key(&direct) {
+            return Some(direct);
+        }
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.by_binary
+            .get(owner)?
+            .iter()
+            .filter_map(|&at| self.superclass(at, depth + 1))
+            .find_map(|s| self.member(&s, simple, depth + 1))
+    }
+
+    /// A dotted name read as package + type + member types, the longest
+    /// package first: `a.b.Outer.Inner` → `a.b.Outer$Inner`.
+    fn qualified(&self, dotted: &str) -> Option<String> {
+        let segments: Vec<&str> = dotted.split('.').collect();
+        (0..segments.len()).rev().find_map(|i| {
+            let types = segments[i..].join("$");
+            let binary = match i {
+                0 => types,
+                _ => format!("{}.{types}", segments[..i].join(".")),
+            };
+            self.by_binary.contains_key(&binary).then_some(binary)
+        })
+    }
+}
+
+/// Picks up to `cap` of `runnable` (sorted by binary name), taking them in
+/// turn from each project (projects in path order) so that a base with
+/// subclasses in many projects is tried in several; the choice comes back
+/// sorted by binary name. `project_of` names a descendant's project.
+pub fn spread<T: Clone>(runnable: &[T], cap: usize, project_of: impl Fn(&T) -> String) -> Vec<T> {
+    let mut by_project: Vec<(String, VecDeque<usize>)> = Vec::new();
+    for (i, d) in runnable.iter().enumerate() {
+        let project = project_of(d);
+        match by_project.iter_mut().find(|(p, _)| *p == project) {
+            Some((_, queue)) => queue.push_back(i),
+            None => by_project.push((project, VecDeque::from([i]))),
+        }
+    }
+    by_project.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut chosen = Vec::new();
+    while chosen.len() < cap.min(runnable.len()) {
+        for (_, queue) in &mut by_project {
+            if chosen.len() == cap {
+                break;
+            }
+            if let Some(i) = queue.pop_front() {
+                chosen.push(i);
+            }
+        }
+    }
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| runnable[i].clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hierarchy(files: &[(&str, &str)]) -> Hierarchy {
+        Hierarchy::build(
+            files
+                .iter()
+                .filter_map(|(path, text)| SourceFile::parse(PathBuf::from(path), text))
+                .collect(),
+        )
+    }
+
+    fn names(d: &[Descendant]) -> Vec<&str> {
+        d.iter().map(|d| d.binary.as_str()).collect()
+    }
+
+    /// The fixture's shapes: a generic base in a test framework's main code,
+    /// a concrete subclass importing it, a nested one naming it fully, an
+    /// abstract intermediate in another project, and a same-named decoy in
+    /// another package whose subclass names it without an import.
+    fn wire() -> Hierarchy {
+        hierarchy(&[
+            (
+                "test/framework/src/main/java/org/elasticsearch/test/AbstractWireTestCase.java",
+                "package org.elasticsearch.test;\n\
+                 public abstract class AbstractWireTestCase<T> extends ESTestCase {}",
+            ),
+            (
+                "test/framework/src/main/java/org/elasticsearch/test/ESTestCase.java",
+                "package org.elasticsearch.test;\npublic abstract class ESTestCase {}",
+            ),
+            (
+                "server/src/test/java/org/elasticsearch/common/unit/ByteSizeValueWireTests.java",
+                "package org.elasticsearch.common.unit;\n\
+                 import org.elasticsearch.test.AbstractWireTestCase;\n\
+                 public class ByteSizeValueWireTests extends AbstractWireTestCase<ByteSizeValue> {\n\
+                   public static class ZeroBytesWire\n\
+                     extends org.elasticsearch.test.AbstractWireTestCase<ByteSizeValue> {}\n\
+                 }",
+            ),
+            (
+                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/AbstractMlWireTestCase.java",
+                "package org.elasticsearch.xpack.ml;\n\
+                 import org.elasticsearch.test.AbstractWireTestCase;\n\
+                 public abstract class AbstractMlWireTestCase<T> extends AbstractWireTestCase<T> {}",
+            ),
+            (
+                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/MlWireTests.java",
+                "package org.elasticsearch.xpack.ml;\n\
+                 public class MlWireTests extends AbstractMlWireTestCase<String> {}",
+            ),
+            (
+                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/support/AbstractWireTestCase.java",
+                "package org.elasticsearch.xpack.ml.support;\n\
+                 import org.elasticsearch.test.ESTestCase;\n\
+                 public abstract class AbstractWireTestCase extends ESTestCase {}",
+            ),
+            (
+                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/support/LegacyWireTests.java",
+                "package org.elasticsearch.xpack.ml.support;\n\
+                 public class LegacyWireTests extends AbstractWireTestCase {}",
+            ),
+        ])
+    }
+
+    #[test]
+    fn subclasses_are_found_exactly_across_projects() {
+        let h = wire();
+        assert_eq!(
+            names(&h.descendants("org.elasticsearch.test.AbstractWireTestCase")),
+            [
+                "org.elasticsearch.common.unit.ByteSizeValueWireTests",
+                "org.elasticsearch.common.unit.ByteSizeValueWireTests$ZeroBytesWire",
+                "org.elasticsearch.xpack.ml.MlWireTests",
+            ],
+            "generics erased, nested class by its full name, through the intermediate; \
+             the decoy's subclass is not one"
+        );
+        assert_eq!(
+            names(&h.descendants("org.elasticsearch.xpack.ml.AbstractMlWireTestCase")),
+            ["org.elasticsearch.xpack.ml.MlWireTests"]
+        );
+        assert_eq!(
+            names(&h.descendants("org.elasticsearch.xpack.ml.support.AbstractWireTestCase")),
+            ["org.elasticsearch.xpack.ml.support.LegacyWireTests"],
+            "same simple name, other package: its own subclass only"
+        );
+        let all = h.descendants("org.elasticsearch.test.ESTestCase");
+        assert_eq!(all.len(), 4);
+        assert_eq!(
+            all[0].path,
+            PathBuf::from(
+                "server/src/test/java/org/elasticsearch/common/unit/ByteSizeValueWireTests.java"
+            )
+        );
+        assert_eq!(
+            h.is_abstract("org.elasticsearch.test.AbstractWireTestCase"),
+            Some(true)
+        );
+        assert_eq!(
+            h.is_abstract("org.elasticsearch.xpack.ml.MlWireTests"),
+            Some(false)
+        );
+        assert_eq!(h.is_abstract("org.nope.X"), None);
+    }
+
+    #[test]
+    fn scoping_rules_decide_which_base_a_simple_name_means() {
+        let h = hierarchy(&[
+            ("a/Base.java", "package a; public abstract class Base {}"),
+            ("b/Base.java", "package b; public abstract class Base {}"),
+            (
+                "c/Holder.java",
+                "package c; public class Holder { public abstract static class Base {} }",
+            ),
+            // an explicit import beats the same package
+            ("b/ImportsA.java", "package b; import a.Base; class ImportsATests extends Base {}"),
+            // the same package beats an on-demand import
+            ("b/SamePkgTests.java", "package b; import a.*; class SamePkgTests extends Base {}"),
+            // an on-demand import when the package has none
+            ("d/OnDemandTests.java", "package d; import a.*; class OnDemandTests extends Base {}"),
+            // a member type of the enclosing class beats everything
+            (
+                "b/Outer.java",
+                "package b; import a.Base; class Outer { static abstract class Base {} \
+                 static class InnerTests extends Base {} }",
+            ),
+            // inherited member type, and a member type through its owner's name
+            (
+                "c/Sub.java",
+                "package c; class Sub extends Holder { static class FromHolderTests extends Base {} }",
+            ),
+            ("e/Q.java", "package e; import c.Holder; class QTests extends Holder.Base {}"),
+            ("e/R.java", "package e; import c.Holder.*; class RTests extends Base {}"),
+            // an import of a type the build does not declare hides the package's
+            ("a/Ext.java", "package a; import org.other.Base; class ExtTests extends Base {}"),
+        ]);
+        assert_eq!(
+            names(&h.descendants("a.Base")),
+            ["b.ImportsATests", "d.OnDemandTests"]
+        );
+        assert_eq!(names(&h.descendants("b.Base")), ["b.SamePkgTests"]);
+        assert_eq!(
+            names(&h.descendants("b.Outer$Base")),
+            ["b.Outer$InnerTests"]
+        );
+        assert_eq!(
+            names(&h.descendants("c.Holder$Base")),
+            ["c.Sub$FromHolderTests", "e.QTests", "e.RTests"]
+        );
+    }
+
+    #[test]
+    fn kotlin_and_groovy_subclasses_count_and_cycles_end() {
+        let h = hierarchy(&[
+            ("p/Base.java", "package p; public abstract class Base {}"),
+            ("p/Iface.java", "package p; public interface Iface {}"),
+            (
+                "q/KtTests.kt",
+                "package q\nimport p.Base\nimport p.Iface\nclass KtTests : Iface, Base()\n\
+                 class NoCallTests : Iface, Base",
+            ),
+            (
+                "q/GrTests.groovy",
+                "package q\nimport p.Base\nclass GrTests extends Base {}",
+            ),
+            ("r/A.java", "package r; class A extends B {}"),
+            ("r/B.java", "package r; class B extends A {}"),
+        ]);
+        assert_eq!(
+            names(&h.descendants("p.Base")),
+            ["q.GrTests", "q.KtTests", "q.NoCallTests"]
+        );
+        assert_eq!(names(&h.descendants("r.A")), ["r.A", "r.B"], "a cycle ends");
+    }
+
+    #[test]
+    fn the_cap_spreads_over_projects() {
+        let d: Vec<(&str, &str)> = vec![
+            ("a.A1", ":a"),
+            ("a.A2", ":a"),
+            ("a.A3", ":a"),
+            ("b.B1", ":b"),
+            ("c.C1", ":c"),
+        ];
+        let chosen = spread(&d, 3, |x| x.1.to_string());
+        assert_eq!(chosen, [("a.A1", ":a"), ("b.B1", ":b"), ("c.C1", ":c")]);
+        let chosen = spread(&d, 4, |x| x.1.to_string());
+        assert_eq!(chosen.len(), 4);
+        assert_eq!(chosen[1], ("a.A2", ":a"));
+        assert_eq!(spread(&d, 10, |x| x.1.to_string()).len(), 5);
+    }
+}

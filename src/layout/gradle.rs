@@ -12,6 +12,11 @@ pub const INIT_SCRIPT: &str = include_str!("../../gradle/flaky-layout.gradle");
 /// The task the init script adds to the root project.
 const LAYOUT_TASK: &str = "flakyLayout";
 
+/// The `-Dtests.iters` value of the layout run: the init script reports, per
+/// Test task, whether this value reaches the test JVM (`forwardsTestsIters`).
+/// Any value the build would not set by itself does.
+const ITERS_PROBE: &str = "97";
+
 /// The Gradle program to run, as argv tokens: `--gradle CMD` (split into words
 /// as a POSIX shell would, so a quoted path with spaces stays one word), else
 /// `./gradlew` in the project dir, else `gradle` on PATH.
@@ -85,6 +90,7 @@ pub fn run_init_script(project_dir: &Path, program: &[String]) -> Result<Layout>
         .arg("--init-script")
         .arg(&script)
         .arg(format!("-Dflaky.layout.output={}", output.display()))
+        .arg(format!("-Dtests.iters={ITERS_PROBE}"))
         .arg(LAYOUT_TASK)
         .current_dir(project_dir)
         .stdin(Stdio::null());

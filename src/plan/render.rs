@@ -140,13 +140,17 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
 }
 
 fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fmt::Result {
-    let runs = if c.rest_loops > 1 {
-        format!("{} Gradle runs", c.rest_loops)
+    let runs = if c.loops_gradle() {
+        count(c.rest_loops as usize, "Gradle run")
     } else {
         format!(
             "{} in 1 Gradle run",
             count(c.iterations as usize, "iteration")
         )
+    };
+    let runs = match c.repetition_reason.as_str() {
+        "" => runs,
+        why => format!("{runs}: {why}"),
     };
     let n = executions(c);
     writeln!(w, "  {number}. {} [{}]: {runs}", c.label, c.key)?;

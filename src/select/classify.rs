@@ -5,9 +5,10 @@
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.
 
-use super::{Selection, TestRef};
+use super::{test_class, Selection, TestRef};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, Unresolved};
 use crate::layout::{Layout, Project, SourceSet, TestTask};
+use crate::test_filter::Patterns;
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -52,6 +53,8 @@ struct Root {
     project: String,
     source_set: String,
     tie: Tie,
+    /// The include/exclude patterns of the tied task.
+    patterns: Patterns,
 }
 
 /// How a source set's tests are run.
@@ -84,6 +87,7 @@ impl<'a> Classifier<'a> {
         for project in &layout.projects {
             for set in &project.source_sets {
                 let tie = tie(project, set, &layout.tasks_for(set));
+                let patterns = task_patterns(layout, &tie);
                 let relative =
                     |d: &PathBuf| d.strip_prefix(&layout.root_dir).unwrap_or(d).to_path_buf();
                 let dirs = set.source_dirs().map(|d| (d, false));
@@ -94,6 +98,7 @@ impl<'a> Classifier<'a> {
                         project: project.path.clone(),
                         source_set: set.name.clone(),
                         tie: tie.clone(),
+                        patterns: patterns.clone(),
                     });
                 }
             }
@@ -275,6 +280,7 @@ impl<'a> Classifier<'a> {
                 ))
             })
         };
+        let mut nested_classes = false;
         let (class, yaml_suite) = if root.resources {
             let suite = inside
                 .strip_prefix(YAML_SUITE_DIR)
@@ -297,22 +303,24 @@ impl<'a> Classifier<'a> {
                 return Err(not_a_test());
             }
             let stem = utf8(Path::new(path.file_stem().unwrap_or_default()))?;
-            if !is_test_name(&stem, set) {
-                return Err(Skip::NotATest(format!(
-                    "`{stem}` is not named like a test class ({})",
-                    test_name_rule(set)
-                )));
-            }
             let class = utf8(&inside.with_extension(""))?.replace('/', ".");
             let simple = target
                 .nested
                 .as_deref()
                 .map_or(stem.as_str(), |n| n.rsplit('$').next().unwrap_or(n));
-            if self
-                .files
-                .read(path)
-                .is_some_and(|text| declares_abstract(&text, simple))
-            {
+            let binary = match &target.nested {
+                Some(nested) => format!("{class}${nested}"),
+                None => class.clone(),
+            };
+            let source = self.files.read(path).unwrap_or_default();
+            if let Tie::Task(task) = &root.tie {
+                test_class::check(task, &root.patterns, &binary, simple, &source)?;
+            } else if !test_class::is_test_name(simple) && !test_class::declares_tests(&source) {
+                return Err(Skip::NotATest(format!(
+                    "`{simple}` declares no tests and is not named like a test class"
+                )));
+            }
+            if declares_abstract(&source, simple) {
                 return Err(Skip::Unresolved(Reason::new(
                     ReasonCode::AbstractClass,
                     format!(
@@ -321,11 +329,9 @@ impl<'a> Classifier<'a> {
                     ),
                 )));
             }
-            let class = match &target.nested {
-                Some(nested) => format!("{class}${nested}"),
-                None => class,
-            };
-            (Some(class), None)
+            nested_classes = target.nested.is_none()
+                && test_class::has_nested_classes(&root.patterns, &binary, simple, &source);
+            (Some(binary), None)
         };
         let task = match &root.tie {
             Tie::Task(task) => task.clone(),
@@ -341,6 +347,7 @@ impl<'a> Classifier<'a> {
             method: target.method.clone(),
             yaml_suite,
             origin: target.origin,
+            nested_classes,
         })
     }
 }
@@ -427,21 +434,21 @@ fn kind_of(source_set: &str, suite: bool, method: bool) -> TestKind {
     }
 }
 
-fn is_custom(source_set: &str) -> bool {
-    !KNOWN_SOURCE_SETS.contains(&source_set)
-}
-
-fn is_test_name(simple: &str, source_set: &str) -> bool {
-    let ends = |suffix: &str| simple.len() > suffix.len() && simple.ends_with(suffix);
-    ends("Tests") || ends("IT") || (is_custom(source_set) && (ends("Test") || ends("Spec")))
-}
-
-fn test_name_rule(source_set: &str) -> &'static str {
-    if is_custom(source_set) {
-        "*Tests, *IT, *Test or *Spec"
-    } else {
-        "*Tests or *IT"
-    }
+/// The include/exclude patterns of the task a source set is tied to.
+fn task_patterns(layout: &Layout, tie: &Tie) -> Patterns {
+    let Tie::Task(path) = tie else {
+        return Patterns::default();
+    };
+    layout
+        .projects
+        .iter()
+        .flat_map(|p| &p.test_tasks)
+        .find(|t| &t.path == path)
+        .map(|t| Patterns {
+            includes: t.includes.clone(),
+            excludes: t.excludes.clone(),
+        })
+        .unwrap_or_default()
 }
 
 /// Does the source declare `simple` as an abstract class (Java, Groovy or Kotlin)?
@@ -487,6 +494,7 @@ fn rule_root(path: &Path) -> Option<Root> {
         project,
         source_set: set.to_string(),
         tie,
+        patterns: Patterns::default(),
     })
 }
 
@@ -590,19 +598,6 @@ mod tests {
             "abstract class FooTestsBase",
             "FooTests"
         ));
-    }
-
-    #[test]
-    fn test_names_follow_the_conventions_per_source_set() {
-        assert!(is_test_name("IndexTests", "test"));
-        assert!(is_test_name("ClusterIT", "test"));
-        assert!(is_test_name("IndexTests", "internalClusterTest"));
-        assert!(!is_test_name("IndexTest", "test"));
-        assert!(!is_test_name("IndexTestCase", "javaRestTest"));
-        assert!(!is_test_name("IT", "javaRestTest"));
-        assert!(is_test_name("ReaperPluginFuncTest", "integTest"));
-        assert!(is_test_name("ArchUnitSpec", "integTest"));
-        assert!(!is_test_name("TestUtils", "integTest"));
     }
 
     #[test]

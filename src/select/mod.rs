@@ -4,11 +4,11 @@
 //!
 //! Where we deliberately differ from Elasticsearch's older path-based detectors:
 //! - A file is a test by where the layout puts it, not by a path regex: any
-//!   source set that a Test task runs counts, in Java, Groovy or Kotlin. Test
-//!   classes are named `*Tests` or `*IT` in every source set; custom source sets
-//!   (kind `Other`) also accept `*Test` and `*Spec` (Gradle functional tests,
-//!   Spock specs). YAML suites are `.yml` or `.yaml` files under
-//!   `rest-api-spec/test/` of a `yamlRestTest` source set's resources.
+//!   source set that a Test task runs counts, in Java, Groovy or Kotlin. What
+//!   is a test class comes from the task (`test_class`): its include/exclude
+//!   patterns, else Gradle's scanning of every class that looks like a test.
+//!   YAML suites are `.yml` or `.yaml` files under `rest-api-spec/test/` of a
+//!   `yamlRestTest` source set's resources.
 //! - A class name is looked up by its package path in every test source dir the
 //!   layout reports; a FQCN present in several projects selects each of them. A
 //!   name that matches no package path exactly is tried as a suffix (a simple
@@ -24,6 +24,7 @@
 pub mod changed;
 pub mod classify;
 pub mod explicit;
+mod test_class;
 pub mod unmutes;
 
 use crate::domain::{ClassifiedTest, Origin, Unresolved};

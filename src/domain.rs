@@ -281,6 +281,14 @@ pub struct Unresolved {
     pub origin: Origin,
 }
 
+/// A changed source file that selects no test, and why (main code, a helper,
+/// a deleted file).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: String,
+}
+
 /// The tuning knobs of planning (`BatchingConfig` in the reference).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchingConfig {

@@ -89,7 +89,7 @@ impl JobSpec {
         JobSpec {
             kind: command.kind.as_str().to_string(),
             argv: command.argv.clone(),
-            repeat: command.kind.is_rest().then_some(command.rest_loops),
+            repeat: command.loops_gradle().then_some(command.rest_loops),
             dir,
         }
     }
@@ -360,7 +360,7 @@ fn escape_interpolation(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::TestKind;
+    use crate::domain::{Repetition, TestKind};
 
     fn cfg() -> AgentConfig {
         AgentConfig {
@@ -377,6 +377,14 @@ mod tests {
             key: kind.key(),
             iterations: 1,
             rest_loops: if kind.is_rest() { 10 } else { 1 },
+            repetition: if kind.is_rest() {
+                Repetition::GradleRuns
+            } else {
+                Repetition::InJvm
+            },
+            repetition_reason: String::new(),
+            tests: vec![],
+            fallback: None,
             kind,
             argv: argv.iter().map(|s| s.to_string()).collect(),
         }
@@ -650,6 +658,7 @@ mod tests {
             method: None,
             yaml_suite: None,
             origin: crate::domain::Origin::Changed,
+            nested_classes: false,
         };
         let tests = [
             test(":p", "test", "A"),

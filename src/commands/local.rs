@@ -107,6 +107,13 @@ fn select(build: Build, cfg: &LocalConfig) -> Result<(Build, Vec<ClassifiedTest>
     for note in &selection.notes {
         eprintln!("gradle-flaky: note: {}", visible(note));
     }
+    for f in &selection.skipped {
+        eprintln!(
+            "gradle-flaky: changed, not run: {}: {}",
+            visible(&f.path),
+            visible(&f.reason)
+        );
+    }
     for u in &selection.unresolved {
         eprintln!(
             "gradle-flaky: not run: {}: {} ({})",

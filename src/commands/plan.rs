@@ -50,6 +50,7 @@ pub fn render_plan(
     let view = PlanView {
         plan: &plan,
         unresolved: &selection.unresolved,
+        skipped: &selection.skipped,
         selection_notes: &selection.notes,
         evidence: batching.evidence,
     };

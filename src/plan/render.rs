@@ -3,7 +3,7 @@
 
 use super::proof::{Evidence, Proof};
 use super::{executions, target, Plan};
-use crate::domain::{ClassifiedTest, Command, Origin, Unresolved};
+use crate::domain::{ClassifiedTest, Command, Origin, SkippedFile, Unresolved};
 use crate::shell;
 use crate::stats::{executions_for, percent, rate_bound, Round};
 use serde::Serialize;
@@ -14,6 +14,8 @@ use std::fmt::{self, Write};
 pub struct PlanView<'a> {
     pub plan: &'a Plan,
     pub unresolved: &'a [Unresolved],
+    /// Changed source files that select no test.
+    pub skipped: &'a [SkippedFile],
     /// Notes from selection (for example that path rules stood in for the layout).
     pub selection_notes: &'a [String],
     pub evidence: Evidence,
@@ -41,6 +43,8 @@ pub fn json(view: &PlanView) -> String {
     struct JsonPlan<'a> {
         tests: &'a [ClassifiedTest],
         unresolved: &'a [Unresolved],
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        skipped: &'a [SkippedFile],
         commands: Vec<JsonCommand<'a>>,
         notes: Vec<&'a String>,
     }
@@ -56,6 +60,7 @@ pub fn json(view: &PlanView) -> String {
     let doc = JsonPlan {
         tests: &view.plan.tests,
         unresolved: view.unresolved,
+        skipped: view.skipped,
         commands,
         notes: view.notes().collect(),
     };
@@ -120,6 +125,12 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
         for u in view.unresolved {
             let (input, reason) = (visible(&u.input), visible(&u.reason));
             writeln!(w, "  {input} ({}): {reason}", origin(u.origin))?;
+        }
+    }
+    if !view.skipped.is_empty() {
+        writeln!(w, "\nChanged files not run:")?;
+        for f in view.skipped {
+            writeln!(w, "  {}: {}", visible(&f.path), visible(&f.reason))?;
         }
     }
     let notes: Vec<_> = view.notes().collect();

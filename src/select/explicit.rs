@@ -355,7 +355,8 @@ mod tests {
         );
         assert_eq!(
             s.unresolved[1].reason,
-            "`IndexTestCase` is not named like a test class (*Tests or *IT)"
+            "`IndexTestCase` declares no tests and is not named like a test class (*Test, \
+             *Tests, *IT, *ITCase, *Spec)"
         );
     }
 

@@ -27,20 +27,24 @@ pub mod explicit;
 mod test_class;
 pub mod unmutes;
 
-use crate::domain::{ClassifiedTest, Origin, Unresolved};
+use crate::domain::{ClassifiedTest, Origin, SkippedFile, Unresolved};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt;
 
 /// What the selectors found: tests to run, inputs that resolved to nothing,
-/// and notes for the user (for example that path rules stood in for the layout).
+/// changed source files that select nothing, and notes for the user (for
+/// example that path rules stood in for the layout).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Selection {
     pub tests: Vec<ClassifiedTest>,
     pub unresolved: Vec<Unresolved>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedFile>,
     #[serde(skip)]
     pub notes: Vec<String>,
 }
+
 
 impl Selection {
     /// Adds `other`, dropping tests already selected (the first origin wins)
@@ -55,6 +59,11 @@ impl Selection {
         for u in other.unresolved {
             if !self.unresolved.contains(&u) {
                 self.unresolved.push(u);
+            }
+        }
+        for f in other.skipped {
+            if !self.skipped.contains(&f) {
+                self.skipped.push(f);
             }
         }
         self.notes.extend(other.notes);
@@ -140,6 +149,7 @@ mod tests {
             method: None,
             yaml_suite: None,
             origin,
+            nested_classes: false,
         }
     }
 
@@ -162,6 +172,7 @@ mod tests {
             ],
             unresolved: vec![u.clone(), u.clone()],
             notes: vec!["n".into()],
+            ..Selection::default()
         });
         assert_eq!(
             a.tests,

@@ -66,6 +66,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
         examples(shown, &mut md);
     }
     suite_timeouts(report, &mut md);
+    below_plan(report, &mut md);
     clean_tests(report, &mut md);
     unreadable_files(report, &mut md);
     cap(md.join("\n"))
@@ -255,13 +256,55 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
     md.push(String::new());
     md.push("### Clean tests".into());
     for t in clean.iter().take(MAX_LISTED) {
+        let planned = match &t.plan {
+            Some(p) if p.below_plan.is_some() => format!(
+                " — ⚠️ ran {} of {} planned times (see above)",
+                t.runs, p.planned_runs
+            ),
+            Some(p) => format!(" ({} planned)", p.planned_runs),
+            None => String::new(),
+        };
         md.push(format!(
-            "- {}: {}",
+            "- {}: {}{planned}",
             code(&format!("{}.{}", t.class, t.method)),
             stats::clean_statement(t.runs)
         ));
     }
     more(clean.len(), "clean tests", md);
+}
+
+/// Selected tests that ran fewer times than planned, and why; they prove less
+/// than the plan said.
+fn below_plan(report: &Report, md: &mut Vec<String>) {
+    let short: Vec<String> = report
+        .tests
+        .iter()
+        .filter_map(|t| {
+            let why = t.plan.as_ref()?.below_plan.as_deref()?;
+            Some(format!(
+                "- {}: {}",
+                code(&format!("{}.{}", t.class, t.method)),
+                markdown::text(why)
+            ))
+        })
+        .chain(report.not_executed.iter().map(|n| {
+            format!(
+                "- {} ({}): never executed, {} planned: {}",
+                code(&n.test),
+                code(&n.task),
+                n.planned_runs,
+                markdown::text(&n.reason)
+            )
+        }))
+        .collect();
+    if short.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Ran fewer times than planned".into());
+    let total = short.len();
+    md.extend(short.into_iter().take(MAX_LISTED));
+    more(total, "tests below their planned runs", md);
 }
 
 fn unreadable_files(report: &Report, md: &mut Vec<String>) {
@@ -384,6 +427,7 @@ mod tests {
             method: method.into(),
             kinds: vec!["test".into()],
             runs,
+            plan: None,
             passes,
             failures,
             suite_timeouts: 0,
@@ -421,7 +465,9 @@ mod tests {
                 severity: Severity::Success,
             },
             tests,
+            not_executed: vec![],
             files: Files::default(),
+            skips: Default::default(),
         };
         r.summary.severity = aggregate::severity(&r, false);
         r

@@ -260,7 +260,9 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
         iterations: 1,
         rest_loops: runs,
         repetition: Repetition::GradleRuns,
-        repetition_reason: "the first run executed each test once: -Dtests.iters was ignored".into(),
+        repetition_reason: "the first run executed a class's tests once each: -Dtests.iters was \
+                            ignored"
+            .into(),
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback: None,
     }

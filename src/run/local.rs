@@ -12,7 +12,7 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
-use super::process::{self, Ended, Isolation, Output};
+use super::process::{self, Isolation, Output};
 use super::progress::Progress;
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Verdict};
 use crate::domain::{format_duration, Command};
@@ -123,9 +123,10 @@ pub fn run_all(
             Ok(done) => done,
             Err(e) => broke_off(e, &mut watcher, &command.argv),
         };
-        if let Some(fallback) = fallback(command, &iterations, opts) {
+        let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
+        if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
             let line = format!(
-                "    {}: {} more",
+                "    {}; {} more",
                 fallback.repetition_reason,
                 fallback_runs(fallback.rest_loops)
             );
@@ -164,22 +165,23 @@ fn broke_off(e: Error, watcher: &mut Watcher<'_>, argv: &[String]) -> (Vec<Strin
     (argv.to_vec(), Vec::new())
 }
 
-/// The batch's Gradle-run fallback, when its in-JVM run ended normally but
-/// ignored `-Dtests.iters`.
-fn fallback<'c>(command: &'c Command, done: &[Iteration], opts: &Options<'_>) -> Option<&'c Command> {
+/// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
+/// tests passed or failed) but ignored `-Dtests.iters`.
+fn fallback<'c>(
+    command: &'c Command,
+    done: &[Iteration],
+    trustworthy: bool,
+    opts: &Options<'_>,
+) -> Option<&'c Command> {
     let fallback = command.fallback.as_deref()?;
-    let ended_normally = done
-        .last()
-        .is_some_and(|it| !matches!(it.ended, Ended::TimedOut | Ended::Interrupted));
-    (ended_normally && !process::interrupted() && (opts.ignored_iters)(command, done))
+    (trustworthy && !process::interrupted() && (opts.ignored_iters)(command, done))
         .then_some(fallback)
 }
 
 fn fallback_runs(n: u32) -> String {
-    if n == 1 {
-        "Gradle run".into()
-    } else {
-        format!("{n} Gradle runs")
+    match n {
+        1 => "1 Gradle run".into(),
+        n => format!("{n} Gradle runs"),
     }
 }
 

@@ -7,6 +7,7 @@ mod analyze;
 mod buildkite;
 mod docs;
 mod layout;
+mod plain_java;
 mod plan;
 mod run;
 mod select;

@@ -126,9 +126,9 @@ pub fn run_all(
         let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
         if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
             let line = format!(
-                "    {}; {} more",
+                "    {}; {}",
                 fallback.repetition_reason,
-                fallback_runs(fallback.rest_loops)
+                more_gradle_runs(fallback.rest_loops)
             );
             progress.line(&line);
             watcher.notes.push(line.trim().to_string());
@@ -178,10 +178,10 @@ fn fallback<'c>(
         .then_some(fallback)
 }
 
-fn fallback_runs(n: u32) -> String {
+fn more_gradle_runs(n: u32) -> String {
     match n {
-        1 => "1 Gradle run".into(),
-        n => format!("{n} Gradle runs"),
+        1 => "1 more Gradle run".into(),
+        n => format!("{n} more Gradle runs"),
     }
 }
 

@@ -43,8 +43,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "help" -d 
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -65,8 +65,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -87,8 +87,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target 
 buildkite\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -109,8 +109,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -146,8 +146,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r

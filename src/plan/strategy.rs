@@ -122,8 +122,7 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Choice {
     {
         "the randomizedtesting runner repeats each test in the test JVM (-Dtests.iters)"
     } else {
-        "-Dtests.iters, which the layout does not confirm reaches a randomizedtesting runner: \
-         if the first run executes a class's tests once, the remaining runs are Gradle runs"
+        "-Dtests.iters, not confirmed by the layout: if the first run ignores it, Gradle runs follow"
     };
     Choice {
         repetition: Repetition::InJvm,
@@ -187,7 +186,7 @@ mod tests {
         assert_eq!(r, Repetition::GradleRuns);
         let unknown = super::choose(&unit, None);
         assert_eq!(unknown.repetition, Repetition::InJvm);
-        assert!(unknown.reason.contains("does not confirm"), "{}", unknown.reason);
+        assert!(unknown.reason.contains("not confirmed"), "{}", unknown.reason);
         let rest = super::choose(&TestKind::JavaRestTest, None);
         assert_eq!(rest.repetition, Repetition::GradleRuns);
         let testng = super::choose(&unit, Some(&facts(Some("testng"), None, None)));

@@ -494,7 +494,11 @@ fn rule_root(path: &Path) -> Option<Root> {
         project,
         source_set: set.to_string(),
         tie,
-        patterns: Patterns::default(),
+        // Elasticsearch's test tasks run `*Tests` and `*IT` classes.
+        patterns: Patterns {
+            includes: vec!["**/*Tests.class".into(), "**/*IT.class".into()],
+            excludes: vec![],
+        },
     })
 }
 

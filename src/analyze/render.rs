@@ -483,6 +483,55 @@ mod tests {
     }
 
     #[test]
+    fn runs_below_the_plan_are_said_and_never_listed_as_plainly_clean() {
+        use crate::analyze::report::{NotExecuted, PlannedRuns};
+        let mut ok = test("a.T", "full", 12, 0);
+        ok.plan = Some(PlannedRuns {
+            planned_runs: 12,
+            below_plan: None,
+        });
+        let mut short = test("a.T", "short", 1, 0);
+        short.plan = Some(PlannedRuns {
+            planned_runs: 12,
+            below_plan: Some("ran 1 of 12 planned times: batch 1 timed out".into()),
+        });
+        let mut r = report(vec![ok, short]);
+        r.not_executed.push(NotExecuted {
+            task: ":p:test".into(),
+            test: "a.T.gone".into(),
+            planned_runs: 12,
+            reason: "batch 1 timed out".into(),
+        });
+        let md = markdown(&r);
+        assert!(
+            md.contains(
+                "### Ran fewer times than planned\n\
+                 - `a.T.short`: ran 1 of 12 planned times: batch 1 timed out\n\
+                 - `a.T.gone` (`:p:test`): never executed, 12 planned: batch 1 timed out\n"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("- `a.T.full`: 0/12 \u{21d2} failure rate < 23% at 95% (12 planned)"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "- `a.T.short`: 0/1 \u{21d2} failure rate < 95% at 95% \u{2014} \u{26a0}\u{fe0f} \
+                 ran 1 of 12 planned times (see above)"
+            ),
+            "{md}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json(&r)).unwrap();
+        assert_eq!(json["tests"][1]["plannedRuns"], 12);
+        assert_eq!(
+            json["tests"][1]["belowPlan"],
+            "ran 1 of 12 planned times: batch 1 timed out"
+        );
+        assert_eq!(json["notExecuted"][0]["test"], "a.T.gone");
+    }
+
+    #[test]
     fn renders_the_failure_table_and_example_lines() {
         let mut t = test("X", "y", 1, 1);
         t.examples = vec![example("y {seed=[A:B]}", "boom")];

@@ -32,7 +32,9 @@ pub enum Shape {
 }
 
 fn is_ident(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 /// The shape of `method`.
@@ -92,7 +94,12 @@ pub struct Runner {
 /// The `--tests` filters that select `class` (and `method`): every case of a
 /// parameterized method, and the nested classes of a whole class when
 /// `nested_classes` (the task runs them as classes of their own).
-pub fn filters(class: &str, method: Option<&str>, nested_classes: bool, runner: Runner) -> Vec<String> {
+pub fn filters(
+    class: &str,
+    method: Option<&str>,
+    nested_classes: bool,
+    runner: Runner,
+) -> Vec<String> {
     let Some(method) = method else {
         let mut out = vec![class.to_string()];
         if nested_classes {
@@ -299,8 +306,14 @@ mod tests {
             filters(c, Some("parses"), false, junit),
             [format!("{c}.parses"), format!("{c}.parses[*]")]
         );
-        assert_eq!(filters(c, Some("parses"), false, testng), [format!("{c}.parses")]);
-        assert_eq!(filters(c, Some("parses"), false, randomized), [format!("{c}.parses")]);
+        assert_eq!(
+            filters(c, Some("parses"), false, testng),
+            [format!("{c}.parses")]
+        );
+        assert_eq!(
+            filters(c, Some("parses"), false, randomized),
+            [format!("{c}.parses")]
+        );
         assert_eq!(
             filters(c, Some("parses[2: flaky]"), false, junit),
             [format!("{c}.parses[2: flaky]")]
@@ -313,7 +326,10 @@ mod tests {
             filters(c, Some("test {yaml=a/b/c}"), false, randomized),
             [format!("{c}.test {{yaml=a/b/c}}")]
         );
-        assert_eq!(filters(c, None, true, junit), [c.to_string(), format!("{c}$*")]);
+        assert_eq!(
+            filters(c, None, true, junit),
+            [c.to_string(), format!("{c}$*")]
+        );
         assert_eq!(filters(c, None, false, junit), [c.to_string()]);
         assert!(selects_more_than_named("encodes[2](flaky, x)"));
         assert!(!selects_more_than_named("parses[2: flaky]"));
@@ -326,22 +342,43 @@ mod tests {
         assert!(covers(c, Some("parses"), false, c, "parses"));
         assert!(!covers(c, Some("parses"), false, c, "parsesAll"));
         assert!(!covers(c, Some("parses"), false, c, "roundTrips[0: plain]"));
-        assert!(covers(c, Some("parses[2: flaky]"), false, c, "parses[2: flaky]"));
-        assert!(!covers(c, Some("parses[2: flaky]"), false, c, "parses[1: spaces]"));
+        assert!(covers(
+            c,
+            Some("parses[2: flaky]"),
+            false,
+            c,
+            "parses[2: flaky]"
+        ));
+        assert!(!covers(
+            c,
+            Some("parses[2: flaky]"),
+            false,
+            c,
+            "parses[1: spaces]"
+        ));
         assert!(covers(c, Some("encodes[2](x)"), false, c, "encodes[0](y)"));
         assert!(covers(c, Some("*flaky*"), false, c, "roundTrips[2: flaky]"));
         assert!(covers(c, Some("testFoo"), false, c, "testFoo"));
         assert!(covers(c, None, true, "a.KeyValueParserTest$Inner", "x"));
         assert!(!covers(c, None, false, "a.KeyValueParserTest$Inner", "x"));
         assert!(!covers(c, None, true, "a.KeyValueParserTestOther", "x"));
-        assert!(!covers(c, Some("x"), true, "a.KeyValueParserTest$Inner", "x"));
+        assert!(!covers(
+            c,
+            Some("x"),
+            true,
+            "a.KeyValueParserTest$Inner",
+            "x"
+        ));
     }
 
     #[test]
     fn reproduce_filters_name_what_gradle_can_select() {
         let r = |m| reproduce("a.T", m);
         assert_eq!(r("testFoo"), ("a.T.testFoo".to_string(), None));
-        assert_eq!(r("parses[2: flaky]"), ("a.T.parses[2: flaky]".to_string(), None));
+        assert_eq!(
+            r("parses[2: flaky]"),
+            ("a.T.parses[2: flaky]".to_string(), None)
+        );
         assert_eq!(r("encodes[2](flaky, x)"), ("a.T.encodes".to_string(), None));
         assert_eq!(r("parses(String)[1]"), ("a.T.parses".to_string(), None));
         assert_eq!(

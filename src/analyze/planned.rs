@@ -237,7 +237,10 @@ mod tests {
         let json = serde_json::to_value(&r.tests[0]).unwrap();
         assert_eq!(json["plannedRuns"], 12);
         assert!(json.get("belowPlan").is_none());
-        assert!(serde_json::to_value(&r.tests[2]).unwrap().get("plannedRuns").is_none());
+        assert!(serde_json::to_value(&r.tests[2])
+            .unwrap()
+            .get("plannedRuns")
+            .is_none());
     }
 
     #[test]
@@ -245,8 +248,17 @@ mod tests {
         let mut r = report(vec![row("a.T", "m", 1)], &[]);
         let short = compare(&mut r, &[planned(2, "a.T", None, 12)], &|_| None);
         assert!(short);
-        let below = r.tests[0].plan.as_ref().unwrap().below_plan.clone().unwrap();
-        assert!(below.starts_with("ran 1 of 12 planned times: Gradle ran it fewer"), "{below}");
+        let below = r.tests[0]
+            .plan
+            .as_ref()
+            .unwrap()
+            .below_plan
+            .clone()
+            .unwrap();
+        assert!(
+            below.starts_with("ran 1 of 12 planned times: Gradle ran it fewer"),
+            "{below}"
+        );
         assert!(below.contains("batch 2 ended normally"), "{below}");
 
         let mut r = report(vec![row("a.T", "m", 5)], &[]);
@@ -260,7 +272,10 @@ mod tests {
 
     #[test]
     fn skipped_executions_explain_a_shortfall() {
-        let mut r = report(vec![row("a.T", "m", 9)], &[("a.T", "m", 3), ("a.T", "ignored", 12)]);
+        let mut r = report(
+            vec![row("a.T", "m", 9)],
+            &[("a.T", "m", 3), ("a.T", "ignored", 12)],
+        );
         let short = compare(
             &mut r,
             &[
@@ -275,7 +290,9 @@ mod tests {
             Some("ran 9 of 12 planned times: skipped itself 3 times")
         );
         assert_eq!(r.not_executed.len(), 1);
-        assert!(r.not_executed[0].reason.starts_with("skipped itself every time"));
+        assert!(r.not_executed[0]
+            .reason
+            .starts_with("skipped itself every time"));
     }
 
     #[test]
@@ -305,18 +322,30 @@ mod tests {
             yaml_suite: Some("ml".into()),
             ..planned(1, "x", None, 10)
         };
-        assert_eq!(suite.covers("a.MlIT", "test {yaml=ml/10_x/put}"), Some(true));
-        assert_eq!(suite.covers("a.MlIT", "test {yaml=mlx/10_x/put}"), Some(false));
+        assert_eq!(
+            suite.covers("a.MlIT", "test {yaml=ml/10_x/put}"),
+            Some(true)
+        );
+        assert_eq!(
+            suite.covers("a.MlIT", "test {yaml=mlx/10_x/put}"),
+            Some(false)
+        );
         let root = PlannedTest {
             yaml_suite: Some("10_ml_info".into()),
             ..suite.clone()
         };
-        assert_eq!(root.covers("a.MlIT", "test {yaml=/10_ml_info/Test}"), Some(true));
+        assert_eq!(
+            root.covers("a.MlIT", "test {yaml=/10_ml_info/Test}"),
+            Some(true)
+        );
         let nested = PlannedTest {
             nested_classes: true,
             ..planned(1, "a.LruCacheTest", None, 12)
         };
-        assert_eq!(nested.covers("a.LruCacheTest$EvictionTest", "e"), Some(true));
+        assert_eq!(
+            nested.covers("a.LruCacheTest$EvictionTest", "e"),
+            Some(true)
+        );
         let whole_task = PlannedTest {
             class: None,
             ..planned(1, "x", None, 10)

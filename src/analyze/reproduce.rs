@@ -155,17 +155,35 @@ mod tests {
         );
         let gradle = ["gradle".to_string()];
         assert_eq!(
-            build(&gradle, ":core:test", "a.KeyValueParserTest", "parses[2: flaky]", None),
+            build(
+                &gradle,
+                ":core:test",
+                "a.KeyValueParserTest",
+                "parses[2: flaky]",
+                None
+            ),
             "gradle :core:test --tests 'a.KeyValueParserTest.parses[2: flaky]'",
             "a JUnit 4 case is selected as named; plain JUnit has no seed"
         );
         assert_eq!(
-            build(&gradle, ":client:test", "a.RequestEncoderTest", "encodes[2](flaky, x&y)", None),
+            build(
+                &gradle,
+                ":client:test",
+                "a.RequestEncoderTest",
+                "encodes[2](flaky, x&y)",
+                None
+            ),
             "gradle :client:test --tests a.RequestEncoderTest.encodes",
             "one TestNG row cannot be selected: its method can"
         );
         assert_eq!(
-            build(&gradle, ":core:test", "a.LruCacheTest$EvictionTest", "evicts", None),
+            build(
+                &gradle,
+                ":core:test",
+                "a.LruCacheTest$EvictionTest",
+                "evicts",
+                None
+            ),
             "gradle :core:test --tests 'a.LruCacheTest$EvictionTest.evicts'"
         );
     }

@@ -7,6 +7,7 @@ use super::selection;
 use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
+use crate::domain::Command;
 use crate::domain::{ClassifiedTest, Origin};
 use crate::layout::Build;
 use crate::plan::render::visible;
@@ -15,7 +16,6 @@ use crate::run::local::{self as runner, Options};
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::run::repeat::{Iteration, Verdict};
-use crate::domain::Command;
 use crate::{Error, Exit, Observed, Result};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -76,7 +76,9 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let problems = runner::problems(&runs, timeout);
     let batch_problem = |batch: usize| match runs.get(batch - 1) {
         Some(run) => runner::problems(std::slice::from_ref(run), timeout).pop(),
-        None => Some(format!("batch {batch} did not run: the run was interrupted")),
+        None => Some(format!(
+            "batch {batch} did not run: the run was interrupted"
+        )),
     };
     let below_plan = planned::compare(&mut report, &planned_tests(&plan.commands), &batch_problem);
     if below_plan {
@@ -119,11 +121,12 @@ fn ignored_iters(command: &Command, done: &[Iteration]) -> bool {
     let Some(first) = done.first().filter(|it| !it.no_reports()) else {
         return false;
     };
-    let rows: Vec<(String, String, u64)> = analyze::analyze_root(&first.dir, &AnalyzeOptions::default())
-        .tests
-        .into_iter()
-        .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
-        .collect();
+    let rows: Vec<(String, String, u64)> =
+        analyze::analyze_root(&first.dir, &AnalyzeOptions::default())
+            .tests
+            .into_iter()
+            .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
+            .collect();
     plan::strategy::ignored_iters(command.iterations, &rows)
 }
 

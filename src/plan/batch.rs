@@ -201,7 +201,8 @@ fn command(
         Repetition::GradleRuns if kind.is_rest() => (1, cfg.loops(kind)),
         Repetition::GradleRuns => (1, iterations),
     };
-    let fallback = (in_jvm && iterations > 1).then(|| Box::new(fallback(kind, batch, iterations - 1, ctx)));
+    let fallback =
+        (in_jvm && iterations > 1).then(|| Box::new(fallback(kind, batch, iterations - 1, ctx)));
     Command {
         kind: kind.clone(),
         label: kind.label(),

@@ -118,7 +118,8 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Choice {
              properties)",
         );
     }
-    let reason = if facts.randomized_testing == Some(true) && facts.forwards_tests_iters == Some(true)
+    let reason = if facts.randomized_testing == Some(true)
+        && facts.forwards_tests_iters == Some(true)
     {
         "the randomizedtesting runner repeats each test in the test JVM (-Dtests.iters)"
     } else {
@@ -154,7 +155,11 @@ pub fn ignored_iters(iterations: u32, rows: &[(String, String, u64)]) -> bool {
 mod tests {
     use super::*;
 
-    fn facts(framework: Option<&str>, randomized: Option<bool>, forwards: Option<bool>) -> TaskFacts {
+    fn facts(
+        framework: Option<&str>,
+        randomized: Option<bool>,
+        forwards: Option<bool>,
+    ) -> TaskFacts {
         TaskFacts {
             framework: framework.map(String::from),
             randomized_testing: randomized,
@@ -174,19 +179,29 @@ mod tests {
         assert!(why.contains("randomizedtesting"), "{why}");
         let (r, why) = choose(facts(Some("junit"), Some(false), Some(false)));
         assert_eq!(r, Repetition::GradleRuns);
-        assert!(why.starts_with("plain JUnit ignores -Dtests.iters"), "{why}");
+        assert!(
+            why.starts_with("plain JUnit ignores -Dtests.iters"),
+            "{why}"
+        );
         let (r, why) = choose(facts(Some("junit"), Some(true), Some(false)));
         assert_eq!(r, Repetition::GradleRuns);
         assert!(why.contains("does not reach the test JVM"), "{why}");
         let (r, why) = choose(facts(Some("testng"), Some(true), Some(true)));
-        assert_eq!((r, why.as_str()), (Repetition::GradleRuns, "TestNG ignores -Dtests.iters"));
+        assert_eq!(
+            (r, why.as_str()),
+            (Repetition::GradleRuns, "TestNG ignores -Dtests.iters")
+        );
         let (r, _) = choose(facts(Some("junitPlatform"), None, None));
         assert_eq!(r, Repetition::GradleRuns);
         let (r, _) = choose(facts(Some("org.example.Custom"), Some(true), Some(true)));
         assert_eq!(r, Repetition::GradleRuns);
         let unknown = super::choose(&unit, None);
         assert_eq!(unknown.repetition, Repetition::InJvm);
-        assert!(unknown.reason.contains("not confirmed"), "{}", unknown.reason);
+        assert!(
+            unknown.reason.contains("not confirmed"),
+            "{}",
+            unknown.reason
+        );
         let rest = super::choose(&TestKind::JavaRestTest, None);
         assert_eq!(rest.repetition, Repetition::GradleRuns);
         let testng = super::choose(&unit, Some(&facts(Some("testng"), None, None)));

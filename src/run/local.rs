@@ -119,10 +119,11 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
-        let (argv, mut iterations) = match run_batch(command, index, &log, opts, &mut watcher, false) {
-            Ok(done) => done,
-            Err(e) => broke_off(e, &mut watcher, &command.argv),
-        };
+        let (argv, mut iterations) =
+            match run_batch(command, index, &log, opts, &mut watcher, false) {
+                Ok(done) => done,
+                Err(e) => broke_off(e, &mut watcher, &command.argv),
+            };
         let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
         if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
             let line = format!(
@@ -157,9 +158,15 @@ pub fn run_all(
 }
 
 /// Records why a batch broke off; the argv it was running.
-fn broke_off(e: Error, watcher: &mut Watcher<'_>, argv: &[String]) -> (Vec<String>, Vec<Iteration>) {
+fn broke_off(
+    e: Error,
+    watcher: &mut Watcher<'_>,
+    argv: &[String],
+) -> (Vec<String>, Vec<Iteration>) {
     let verdict = Verdict::RunnerError(e.to_string());
-    watcher.progress.line(&format!("    {}", verdict.describe()));
+    watcher
+        .progress
+        .line(&format!("    {}", verdict.describe()));
     watcher.notes.push(verdict.describe());
     watcher.verdicts.push(verdict);
     (argv.to_vec(), Vec::new())

@@ -204,7 +204,11 @@ mod tests {
         // parameterized cases and TestNG rows keep their commas and spaces
         assert_eq!(
             split_all(&["a.P#parses[1: a, b] a.R#encodes[2](flaky, x&y, x%26y),b.BTests"]),
-            ["a.P#parses[1: a, b]", "a.R#encodes[2](flaky, x&y, x%26y)", "b.BTests"]
+            [
+                "a.P#parses[1: a, b]",
+                "a.R#encodes[2](flaky, x&y, x%26y)",
+                "b.BTests"
+            ]
         );
         assert_eq!(
             split_all(&["a.Y.test {yaml=a/b/x (y, z}, b.BTests"]),
@@ -260,7 +264,10 @@ mod tests {
         );
         assert_eq!(
             parse("com.example.RequestEncoderTest.encodes[2](flaky, x.y)"),
-            test("com.example.RequestEncoderTest", Some("encodes[2](flaky, x.y)"))
+            test(
+                "com.example.RequestEncoderTest",
+                Some("encodes[2](flaky, x.y)")
+            )
         );
         assert_eq!(parse("org.a.IndexTests#"), test("org.a.IndexTests", None));
         assert_eq!(parse("org.a.Outer.Inner"), test("org.a.Outer.Inner", None));

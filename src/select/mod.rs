@@ -45,7 +45,6 @@ pub struct Selection {
     pub notes: Vec<String>,
 }
 
-
 impl Selection {
     /// Adds `other`, dropping tests already selected (the first origin wins)
     /// and repeated unresolved entries.

@@ -93,7 +93,13 @@ mod tests {
 
     #[test]
     fn test_names_follow_gradle_maven_and_spock_conventions() {
-        for name in ["IndexTests", "RetryingClientTest", "ClusterIT", "ServiceITCase", "ArchUnitSpec"] {
+        for name in [
+            "IndexTests",
+            "RetryingClientTest",
+            "ClusterIT",
+            "ServiceITCase",
+            "ArchUnitSpec",
+        ] {
             assert!(is_test_name(name), "{name}");
         }
         for name in ["IndexTestCase", "IT", "TestUtils", "Test", "Flake"] {
@@ -103,14 +109,26 @@ mod tests {
 
     #[test]
     fn tests_are_recognised_by_their_annotations_and_bases() {
-        assert!(declares_tests("import org.junit.Test;\n class A { @Test public void a() {} }"));
-        assert!(declares_tests("@org.testng.annotations.Test(dataProvider = \"x\") void e()"));
-        assert!(declares_tests("@RunWith(Parameterized.class) public class P {}"));
-        assert!(declares_tests("@ParameterizedTest @ValueSource(ints = 1) void p(int i)"));
+        assert!(declares_tests(
+            "import org.junit.Test;\n class A { @Test public void a() {} }"
+        ));
+        assert!(declares_tests(
+            "@org.testng.annotations.Test(dataProvider = \"x\") void e()"
+        ));
+        assert!(declares_tests(
+            "@RunWith(Parameterized.class) public class P {}"
+        ));
+        assert!(declares_tests(
+            "@ParameterizedTest @ValueSource(ints = 1) void p(int i)"
+        ));
         assert!(declares_tests("class FooSpec extends Specification {"));
-        assert!(declares_tests("class Old extends junit.framework.TestCase {"));
+        assert!(declares_tests(
+            "class Old extends junit.framework.TestCase {"
+        ));
         assert!(!declares_tests("@TestConfiguration class Helper {}"));
-        assert!(!declares_tests("public final class Flake { static void maybeFail() {} }"));
+        assert!(!declares_tests(
+            "public final class Flake { static void maybeFail() {} }"
+        ));
     }
 
     #[test]
@@ -119,8 +137,14 @@ mod tests {
         let ok = |p: &Patterns, binary: &str, simple: &str, src: &str| {
             check(":p:test", p, binary, simple, src)
         };
-        assert_eq!(ok(&scan, "a.RetryingClientTest", "RetryingClientTest", ""), Ok(()));
-        assert_eq!(ok(&scan, "a.SmokeChecks", "SmokeChecks", "@Test void x()"), Ok(()));
+        assert_eq!(
+            ok(&scan, "a.RetryingClientTest", "RetryingClientTest", ""),
+            Ok(())
+        );
+        assert_eq!(
+            ok(&scan, "a.SmokeChecks", "SmokeChecks", "@Test void x()"),
+            Ok(())
+        );
         assert!(matches!(
             ok(&scan, "a.Flake", "Flake", "class Flake {}"),
             Err(Skip::NotATest(_))
@@ -130,9 +154,12 @@ mod tests {
             excludes: vec!["**/*ManualTest.class".into()],
         };
         assert_eq!(ok(&app, "a.AppTest", "AppTest", "@Test void x()"), Ok(()));
-        let Err(Skip::Unresolved(reason)) =
-            ok(&app, "a.ExcludedManualTest", "ExcludedManualTest", "@Test void x()")
-        else {
+        let Err(Skip::Unresolved(reason)) = ok(
+            &app,
+            "a.ExcludedManualTest",
+            "ExcludedManualTest",
+            "@Test void x()",
+        ) else {
             panic!("excluded by the patterns")
         };
         assert_eq!(reason.code, ReasonCode::ExcludedByTaskPatterns);
@@ -155,7 +182,12 @@ mod tests {
     fn nested_classes_count_when_the_task_runs_them() {
         let src = "public class LruCacheTest {\n  public static class EvictionTest { @Test void e() {} }\n}";
         let scan = Patterns::default();
-        assert!(has_nested_classes(&scan, "a.LruCacheTest", "LruCacheTest", src));
+        assert!(has_nested_classes(
+            &scan,
+            "a.LruCacheTest",
+            "LruCacheTest",
+            src
+        ));
         let only_tests = Patterns {
             includes: vec!["**/*Tests.class".into()],
             excludes: vec![],
@@ -166,6 +198,11 @@ mod tests {
             "FooTests",
             "class FooTests { static class ZeroBytesWire {} }"
         ));
-        assert!(!has_nested_classes(&scan, "a.A", "A", "class A { void x() {} }"));
+        assert!(!has_nested_classes(
+            &scan,
+            "a.A",
+            "A",
+            "class A { void x() {} }"
+        ));
     }
 }

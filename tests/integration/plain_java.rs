@@ -56,7 +56,9 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let plan = String::from_utf8_lossy(&out.stdout);
     assert!(
-        plan.contains(&format!("unit  :core:test  {CORE}.RetryingClientTest  explicit")),
+        plan.contains(&format!(
+            "unit  :core:test  {CORE}.RetryingClientTest  explicit"
+        )),
         "{plan}"
     );
     assert!(
@@ -67,7 +69,10 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
         ),
         "{plan}"
     );
-    assert!(!plan.contains("tests.iters="), "no -Dtests.iters on the command: {plan}");
+    assert!(
+        !plan.contains("tests.iters="),
+        "no -Dtests.iters on the command: {plan}"
+    );
 
     let out = flaky(
         b,
@@ -85,7 +90,12 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
             "com.example.app.ExcludedManualTest",
         ],
     );
-    assert_eq!(out.status.code(), Some(2), "a named test is unresolved: {}", text(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a named test is unresolved: {}",
+        text(&out)
+    );
     let plan = json(&out);
     let unresolved = &plan["unresolved"][0];
     assert_eq!(unresolved["input"], "com.example.app.ExcludedManualTest");
@@ -106,7 +116,10 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
     };
     for c in commands {
         assert_eq!(c["repetition"], "gradleRuns", "{c:#}");
-        assert_eq!((&c["iterations"], &c["restLoops"]), (&Value::from(1), &Value::from(12)));
+        assert_eq!(
+            (&c["iterations"], &c["restLoops"]),
+            (&Value::from(1), &Value::from(12))
+        );
         assert_eq!(c["cleanProves"]["executionsPerTest"], 12);
     }
     // The Parameterized method's cases, the nested class, a TestNG row's method.
@@ -120,7 +133,10 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
         assert!(core.contains(&filter), "{filter} in {core:?}");
     }
     // One TestNG row cannot be selected: its method is; TestNG's reason is stated.
-    assert!(core.contains(&format!("{CLIENT}.RequestEncoderTest.encodes")), "{core:?}");
+    assert!(
+        core.contains(&format!("{CLIENT}.RequestEncoderTest.encodes")),
+        "{core:?}"
+    );
     let reason = commands[0]["repetitionReason"].as_str().unwrap();
     assert!(
         reason.contains("plain JUnit ignores -Dtests.iters")
@@ -170,7 +186,10 @@ fn changed_lists_every_source_file_it_does_not_run() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let plan = String::from_utf8_lossy(&out.stdout);
     assert!(plan.contains("1 test in 1 command."), "{plan}");
-    assert!(plan.contains(&format!("{CORE}.RetryingClientTest  changed")), "{plan}");
+    assert!(
+        plan.contains(&format!("{CORE}.RetryingClientTest  changed")),
+        "{plan}"
+    );
     assert!(
         plan.contains(
             "Changed files not run:\n  \
@@ -207,7 +226,9 @@ fn local_executes_every_selected_method_as_often_as_planned() {
         "com.example.app.AppTest".to_string(),
         format!("{CORE}.ServiceIT"),
     ];
-    let mut args = vec!["local", "--iters", "12", "--cap", "unit=6", "--format", "json"];
+    let mut args = vec![
+        "local", "--iters", "12", "--cap", "unit=6", "--format", "json",
+    ];
     args.extend(classes.iter().map(String::as_str));
     let out = flaky(b, &args);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
@@ -229,9 +250,18 @@ fn local_executes_every_selected_method_as_often_as_planned() {
     let designed = [
         (format!("{CORE}.RetryingClientTest"), "retriesUntilSuccess"),
         (format!("{CORE}.KeyValueParserTest"), "parses[2: flaky]"),
-        (format!("{CORE}.LruCacheTest$EvictionTest"), "evictsUnderPressure"),
-        (format!("{CLIENT}.ConnectionPoolTest"), "reusesIdleConnection"),
-        (format!("{CLIENT}.RequestEncoderTest"), "encodes[2](flaky, x&y, x%26y)"),
+        (
+            format!("{CORE}.LruCacheTest$EvictionTest"),
+            "evictsUnderPressure",
+        ),
+        (
+            format!("{CLIENT}.ConnectionPoolTest"),
+            "reusesIdleConnection",
+        ),
+        (
+            format!("{CLIENT}.RequestEncoderTest"),
+            "encodes[2](flaky, x&y, x%26y)",
+        ),
         (format!("{CORE}.ServiceIT"), "handlesConcurrentRequests"),
     ];
     for t in tests {
@@ -253,7 +283,10 @@ fn local_executes_every_selected_method_as_often_as_planned() {
         "the real task, the build's Gradle, the case as Gradle selects it, no seed"
     );
     assert_eq!(
-        reproduce(&format!("{CLIENT}.RequestEncoderTest"), "encodes[2](flaky, x&y, x%26y)"),
+        reproduce(
+            &format!("{CLIENT}.RequestEncoderTest"),
+            "encodes[2](flaky, x&y, x%26y)"
+        ),
         "gradle :client:test --tests com.example.client.RequestEncoderTest.encodes"
     );
     assert_eq!(
@@ -272,18 +305,32 @@ fn a_test_run_fewer_times_than_planned_is_never_clean() {
     flake_probability(b, "0");
     let missing = format!("{CORE}.LruCacheTest#noSuchMethod");
     let retrying = format!("{CORE}.RetryingClientTest");
-    let out = flaky(b, &["local", "--iters", "2", "--format", "json", &retrying, &missing]);
+    let out = flaky(
+        b,
+        &[
+            "local", "--iters", "2", "--format", "json", &retrying, &missing,
+        ],
+    );
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let report = json(&out);
     assert_eq!(report["summary"]["failed"], 0);
-    assert_eq!(row(&report, &retrying, "retriesUntilSuccess")["plannedRuns"], 2);
+    assert_eq!(
+        row(&report, &retrying, "retriesUntilSuccess")["plannedRuns"],
+        2
+    );
     let not_executed = &report["notExecuted"];
     assert_eq!(not_executed.as_array().map(Vec::len), Some(1), "{report:#}");
     assert_eq!(not_executed[0]["task"], ":core:test");
-    assert_eq!(not_executed[0]["test"], format!("{CORE}.LruCacheTest.noSuchMethod"));
+    assert_eq!(
+        not_executed[0]["test"],
+        format!("{CORE}.LruCacheTest.noSuchMethod")
+    );
     assert_eq!(not_executed[0]["plannedRuns"], 2);
     let reason = not_executed[0]["reason"].as_str().unwrap();
-    assert!(reason.contains("although batch 1 ended normally"), "{reason}");
+    assert!(
+        reason.contains("although batch 1 ended normally"),
+        "{reason}"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("ran fewer times than planned"), "{stderr}");
 

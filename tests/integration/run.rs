@@ -439,7 +439,11 @@ fn an_in_jvm_batch_that_ignored_tests_iters_goes_on_with_gradle_runs() {
     );
     let report = json_report(&out);
     let t = row(&report, plain, "testPlain");
-    assert_eq!((&t["runs"], &t["plannedRuns"]), (&3.into(), &3.into()), "{t:#}");
+    assert_eq!(
+        (&t["runs"], &t["plannedRuns"]),
+        (&3.into(), &3.into()),
+        "{t:#}"
+    );
     // The randomized class ran 3 times in the first run, then once per Gradle run.
     assert_eq!(row(&report, strings, "testHasText")["runs"], 3 + 2);
     assert!(report.get("notExecuted").is_none(), "{report:#}");

@@ -156,8 +156,7 @@ fn reason(mine: &[usize], planned: &[PlannedTest], problem: BatchProblem) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{Files, KindCounts, Severity, Summary, TestReport};
-    use std::collections::BTreeMap;
+    use crate::analyze::report::{KindCounts, TestReport};
 
     fn row(class: &str, method: &str, runs: u64) -> TestReport {
         TestReport {
@@ -180,25 +179,13 @@ mod tests {
     }
 
     fn report(tests: Vec<TestReport>, skips: &[(&str, &str, u64)]) -> Report {
-        Report {
-            summary: Summary {
-                executions: 0,
-                passed: 0,
-                failed: 0,
-                suite_timeouts: 0,
-                skipped: 0,
-                tests: 0,
-                flaky_tests: 0,
-                severity: Severity::Success,
-            },
-            tests,
-            not_executed: vec![],
-            files: Files::default(),
-            skips: skips
-                .iter()
-                .map(|(c, m, n)| ((c.to_string(), m.to_string()), *n))
-                .collect::<BTreeMap<_, _>>(),
-        }
+        let mut r = crate::analyze::aggregate::merge(vec![], 0);
+        r.tests = tests;
+        r.skips = skips
+            .iter()
+            .map(|(c, m, n)| ((c.to_string(), m.to_string()), *n))
+            .collect();
+        r
     }
 
     fn planned(batch: usize, class: &str, method: Option<&str>, runs: u64) -> PlannedTest {

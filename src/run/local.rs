@@ -216,7 +216,9 @@ fn run_batch(
             .open(log_path)
             .map_err(|e| Error::io(log_path, e))?
     };
-    writeln!(log, "=== {}", command.repetition_reason).map_err(|e| Error::io(log_path, e))?;
+    if !command.repetition_reason.is_empty() {
+        writeln!(log, "=== {}", command.repetition_reason).map_err(|e| Error::io(log_path, e))?;
+    }
     watcher
         .progress
         .line(&format!(">>> {}", crate::shell::join(&argv)));

@@ -45,8 +45,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l mute
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -70,8 +70,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -95,8 +95,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l muted-f
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -120,8 +120,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l he
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
@@ -160,8 +160,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d '-Dtests.iters for unit tests and custom source sets [default: 100]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d '-Dtests.iters for internalClusterTest [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r

@@ -21,7 +21,8 @@ use std::time::Duration;
         gradle-flaky plan --changed --unmuted --base main\n  \
         gradle-flaky analyze --format json .\n\n\
         Exit codes: 0 all passed, 1 a real test failure (flaky), 2 usage or input error, \
-        3 infrastructure failure (Gradle missing or failed, no test executed), 130 interrupted."
+        3 no trustworthy result (Gradle missing or failed, no test executed, a test run fewer \
+        times than planned), 130 interrupted."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -219,11 +220,12 @@ pub struct BatchingArgs {
     #[arg(long, value_name = "N", env = "FLAKINESS_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
     pub iters: Option<u32>,
 
-    /// -Dtests.iters for unit tests and custom source sets [default: 100].
+    /// Executions of each unit test (and custom source sets): -Dtests.iters where the
+    /// randomizedtesting runner honours it, else Gradle runs [default: 100].
     #[arg(long, value_name = "N", env = "FLAKINESS_UNIT_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
     pub unit_iters: Option<u32>,
 
-    /// -Dtests.iters for internalClusterTest [default: 20].
+    /// Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20].
     #[arg(long, value_name = "N", env = "FLAKINESS_INTEG_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
     pub integ_iters: Option<u32>,
 

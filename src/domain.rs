@@ -170,6 +170,14 @@ pub struct ClassifiedTest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yaml_suite: Option<String>,
     pub origin: Origin,
+    /// The class's file declares nested classes that its task runs as classes
+    /// of their own (`Outer$Inner`): selecting the class selects them too.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub nested_classes: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Why an input selected no runnable test: a stable code for programs (plan
@@ -299,6 +307,14 @@ pub struct Unresolved {
     pub origin: Origin,
 }
 
+/// A changed source file that selects no test, and why (main code, a helper,
+/// a deleted file).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: String,
+}
+
 /// The tuning knobs of planning (`BatchingConfig` in the reference).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchingConfig {
@@ -359,6 +375,18 @@ impl BatchingConfig {
     }
 }
 
+/// How a command repeats its tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Repetition {
+    /// One Gradle run with `-Dtests.iters=N`: the randomizedtesting runner
+    /// repeats each test in the test JVM.
+    #[default]
+    InJvm,
+    /// The same Gradle invocation N times (each test once per run).
+    GradleRuns,
+}
+
 /// One Gradle invocation of a batch, as an argv vector (never a shell string).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -368,14 +396,33 @@ pub struct Command {
     pub key: String,
     /// Program first, then its arguments.
     pub argv: Vec<String>,
-    /// `-Dtests.iters` of this command (1 for REST kinds).
+    /// `-Dtests.iters` of this command (1 when it repeats by Gradle runs).
     pub iterations: u32,
-    /// How many times the runner invokes `argv` (1 for non-REST kinds).
+    /// How many times the runner invokes `argv` (1 for an in-JVM command).
     pub rest_loops: u32,
     /// The Test tasks the command runs, in order (not the `clean<Task>`
     /// tasks): what "did the tasks asked for run?" is checked against.
     #[serde(default)]
     pub task_paths: Vec<String>,
+    /// How the command repeats its tests, and why that way.
+    #[serde(default)]
+    pub repetition: Repetition,
+    #[serde(default)]
+    pub repetition_reason: String,
+    /// The tests the command runs (not part of the plan JSON).
+    #[serde(skip)]
+    pub tests: Vec<ClassifiedTest>,
+    /// For an in-JVM command: the same tests as Gradle runs, for the runs
+    /// still owed when the first run shows that `-Dtests.iters` was ignored.
+    #[serde(skip)]
+    pub fallback: Option<Box<Command>>,
+}
+
+impl Command {
+    /// The runner invokes `argv` several times (REST loops, Gradle-run repetition).
+    pub fn loops_gradle(&self) -> bool {
+        self.repetition == Repetition::GradleRuns
+    }
 }
 
 /// Parses a duration: a bare number of seconds, or humantime's forms

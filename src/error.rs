@@ -11,8 +11,8 @@ pub enum Exit {
     TestFailures,
     /// Usage or input error.
     Usage,
-    /// Infrastructure failure: Gradle missing or failed before running tests,
-    /// no test executed, build failure.
+    /// No trustworthy result: Gradle missing or failed before running tests,
+    /// no test executed, build failure, a timeout, a test run fewer times than planned.
     Infra,
     /// Interrupted (Ctrl-C).
     Interrupted,

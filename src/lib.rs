@@ -4,8 +4,8 @@
 //! The pipeline is `select` → `plan` → `run` → `analyze`. Selection, planning and
 //! analysis are pure functions of their inputs; git, Gradle, files, processes and
 //! Buildkite are touched only in `commands` (the entry points), `layout`, `git`,
-//! `run` and `buildkite`. `reports`, `shell`, `stats` and `markdown` are leaves:
-//! each holds one rule several stages share.
+//! `run` and `buildkite`. `reports`, `shell`, `stats`, `markdown` and
+//! `test_filter` are leaves: each holds one rule several stages share.
 
 pub mod analyze;
 pub mod buildkite;
@@ -23,5 +23,6 @@ pub mod run;
 pub mod select;
 pub mod shell;
 pub mod stats;
+pub mod test_filter;
 
 pub use error::{Error, Exit, Observed, Result};

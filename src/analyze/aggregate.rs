@@ -344,7 +344,11 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
         severity: Severity::Success,
     };
     let mut reports = Vec::new();
+    let mut skips = BTreeMap::new();
     for ((class, method), acc) in tests {
+        if acc.skipped > 0 {
+            skips.insert((class.clone(), method.clone()), acc.skipped);
+        }
         summary.passed += acc.passes;
         summary.failed += acc.failures;
         summary.suite_timeouts += acc.suite_timeouts;
@@ -369,6 +373,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
         reports.push(TestReport {
             kinds: acc.tasks.into_iter().collect(),
             runs,
+            plan: None,
             passes: acc.passes,
             failures: acc.failures,
             suite_timeouts: acc.suite_timeouts,
@@ -396,7 +401,9 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
     let mut report = Report {
         summary,
         tests: reports,
+        not_executed: Vec::new(),
         files,
+        skips,
     };
     report.summary.severity = severity(&report, false);
     report

@@ -8,6 +8,7 @@
 pub mod aggregate;
 pub mod filter;
 pub mod junit;
+pub mod planned;
 pub mod render;
 pub mod report;
 pub mod reproduce;

@@ -66,6 +66,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
         examples(shown, &mut md);
     }
     suite_timeouts(report, &mut md);
+    below_plan(report, &mut md);
     clean_tests(report, &mut md);
     unreadable_files(report, &mut md);
     cap(md.join("\n"))
@@ -255,13 +256,55 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
     md.push(String::new());
     md.push("### Clean tests".into());
     for t in clean.iter().take(MAX_LISTED) {
+        let planned = match &t.plan {
+            Some(p) if p.below_plan.is_some() => format!(
+                " — ⚠️ ran {} of {} planned times (see above)",
+                t.runs, p.planned_runs
+            ),
+            Some(p) => format!(" ({} planned)", p.planned_runs),
+            None => String::new(),
+        };
         md.push(format!(
-            "- {}: {}",
+            "- {}: {}{planned}",
             code(&format!("{}.{}", t.class, t.method)),
             stats::clean_statement(t.runs)
         ));
     }
     more(clean.len(), "clean tests", md);
+}
+
+/// Selected tests that ran fewer times than planned, and why; they prove less
+/// than the plan said.
+fn below_plan(report: &Report, md: &mut Vec<String>) {
+    let short: Vec<String> = report
+        .tests
+        .iter()
+        .filter_map(|t| {
+            let why = t.plan.as_ref()?.below_plan.as_deref()?;
+            Some(format!(
+                "- {}: {}",
+                code(&format!("{}.{}", t.class, t.method)),
+                markdown::text(why)
+            ))
+        })
+        .chain(report.not_executed.iter().map(|n| {
+            format!(
+                "- {} ({}): never executed, {} planned: {}",
+                code(&n.test),
+                code(&n.task),
+                n.planned_runs,
+                markdown::text(&n.reason)
+            )
+        }))
+        .collect();
+    if short.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Ran fewer times than planned".into());
+    let total = short.len();
+    md.extend(short.into_iter().take(MAX_LISTED));
+    more(total, "tests below their planned runs", md);
 }
 
 fn unreadable_files(report: &Report, md: &mut Vec<String>) {
@@ -384,6 +427,7 @@ mod tests {
             method: method.into(),
             kinds: vec!["test".into()],
             runs,
+            plan: None,
             passes,
             failures,
             suite_timeouts: 0,
@@ -421,7 +465,9 @@ mod tests {
                 severity: Severity::Success,
             },
             tests,
+            not_executed: vec![],
             files: Files::default(),
+            skips: Default::default(),
         };
         r.summary.severity = aggregate::severity(&r, false);
         r
@@ -434,6 +480,55 @@ mod tests {
             type_name: "java.lang.AssertionError".into(),
             message: message.into(),
         }
+    }
+
+    #[test]
+    fn runs_below_the_plan_are_said_and_never_listed_as_plainly_clean() {
+        use crate::analyze::report::{NotExecuted, PlannedRuns};
+        let mut ok = test("a.T", "full", 12, 0);
+        ok.plan = Some(PlannedRuns {
+            planned_runs: 12,
+            below_plan: None,
+        });
+        let mut short = test("a.T", "short", 1, 0);
+        short.plan = Some(PlannedRuns {
+            planned_runs: 12,
+            below_plan: Some("ran 1 of 12 planned times: batch 1 timed out".into()),
+        });
+        let mut r = report(vec![ok, short]);
+        r.not_executed.push(NotExecuted {
+            task: ":p:test".into(),
+            test: "a.T.gone".into(),
+            planned_runs: 12,
+            reason: "batch 1 timed out".into(),
+        });
+        let md = markdown(&r);
+        assert!(
+            md.contains(
+                "### Ran fewer times than planned\n\
+                 - `a.T.short`: ran 1 of 12 planned times: batch 1 timed out\n\
+                 - `a.T.gone` (`:p:test`): never executed, 12 planned: batch 1 timed out\n"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("- `a.T.full`: 0/12 \u{21d2} failure rate < 23% at 95% (12 planned)"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "- `a.T.short`: 0/1 \u{21d2} failure rate < 95% at 95% \u{2014} \u{26a0}\u{fe0f} \
+                 ran 1 of 12 planned times (see above)"
+            ),
+            "{md}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json(&r)).unwrap();
+        assert_eq!(json["tests"][1]["plannedRuns"], 12);
+        assert_eq!(
+            json["tests"][1]["belowPlan"],
+            "ran 1 of 12 planned times: batch 1 timed out"
+        );
+        assert_eq!(json["notExecuted"][0]["test"], "a.T.gone");
     }
 
     #[test]

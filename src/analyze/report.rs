@@ -4,6 +4,7 @@
 use super::junit::Counts;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
 
 /// The whole analysis of a set of report files.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -11,7 +12,37 @@ pub struct Report {
     pub summary: Summary,
     /// Most failing first, then by class and method.
     pub tests: Vec<TestReport>,
+    /// Selected tests with no execution at all (`local`, which knows the plan).
+    #[serde(rename = "notExecuted", skip_serializing_if = "Vec::is_empty")]
+    pub not_executed: Vec<NotExecuted>,
     pub files: Files,
+    /// Skipped executions per (class, method), tests that only skipped included.
+    #[serde(skip)]
+    pub skips: BTreeMap<(String, String), u64>,
+}
+
+/// A selected test of which no execution was recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotExecuted {
+    /// The Gradle task that was to run it.
+    pub task: String,
+    /// The selection as planned: `Class`, `Class.method` or a YAML suite.
+    pub test: String,
+    pub planned_runs: u64,
+    /// Why, as far as the run knows.
+    pub reason: String,
+}
+
+/// A test's executions against the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedRuns {
+    /// Executions the plan gave it (iterations × Gradle runs).
+    pub planned_runs: u64,
+    /// Set when it ran fewer times than planned: how many, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub below_plan: Option<String>,
 }
 
 /// Totals over every execution read.
@@ -107,6 +138,9 @@ pub struct TestReport {
     pub kinds: Vec<String>,
     /// Executions that passed or failed (suite timeouts and skips excluded).
     pub runs: u64,
+    /// `plannedRuns` (and `belowPlan`) when the plan is known (`local`).
+    #[serde(flatten)]
+    pub plan: Option<PlannedRuns>,
     pub passes: u64,
     pub failures: u64,
     pub suite_timeouts: u64,

@@ -54,9 +54,12 @@ fn is_ident_char(c: Option<char>) -> bool {
 }
 
 /// Builds `GRADLE TASK --tests FILTER [-Dtests.method=M] [-Dtests.seed=S]`,
-/// every word POSIX-quoted. A method that is not a plain identifier (a YAML case
-/// `test {yaml=...}`, a parameterized name) is passed as `-Dtests.method`, which
-/// the randomized runner matches exactly; a suite-level failure re-runs the class.
+/// every word POSIX-quoted. The filter is what Gradle can select
+/// (`test_filter::reproduce`): `Class.method`, a JUnit 4 case as named, the
+/// method of a TestNG row; a randomizedtesting descriptor (`test {yaml=...}`)
+/// is passed as `-Dtests.method`, which that runner matches exactly; a
+/// suite-level failure re-runs the class. The seed is there only when the
+/// runner reported one (randomizedtesting).
 pub fn build(
     gradle: &[String],
     task_path: &str,
@@ -69,16 +72,9 @@ pub fn build(
     } else {
         gradle.to_vec()
     };
-    words.extend([task_path.to_string(), "--tests".into()]);
-    if method == "classMethod" || method.is_empty() {
-        words.push(class.to_string());
-    } else if method
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    {
-        words.push(format!("{class}.{method}"));
-    } else {
-        words.push(class.to_string());
+    let (filter, method_property) = crate::test_filter::reproduce(class, method);
+    words.extend([task_path.to_string(), "--tests".into(), filter]);
+    if let Some(method) = method_property {
         words.push(format!("-Dtests.method={method}"));
     }
     if let Some(seed) = seed {
@@ -156,6 +152,39 @@ mod tests {
         assert_eq!(
             build(&[], ":test", "Foo", "classMethod", None),
             "./gradlew :test --tests Foo"
+        );
+        let gradle = ["gradle".to_string()];
+        assert_eq!(
+            build(
+                &gradle,
+                ":core:test",
+                "a.KeyValueParserTest",
+                "parses[2: flaky]",
+                None
+            ),
+            "gradle :core:test --tests 'a.KeyValueParserTest.parses[2: flaky]'",
+            "a JUnit 4 case is selected as named; plain JUnit has no seed"
+        );
+        assert_eq!(
+            build(
+                &gradle,
+                ":client:test",
+                "a.RequestEncoderTest",
+                "encodes[2](flaky, x&y)",
+                None
+            ),
+            "gradle :client:test --tests a.RequestEncoderTest.encodes",
+            "one TestNG row cannot be selected: its method can"
+        );
+        assert_eq!(
+            build(
+                &gradle,
+                ":core:test",
+                "a.LruCacheTest$EvictionTest",
+                "evicts",
+                None
+            ),
+            "gradle :core:test --tests 'a.LruCacheTest$EvictionTest.evicts'"
         );
     }
 }

@@ -93,7 +93,7 @@ impl JobSpec {
         JobSpec {
             kind: command.kind.as_str().to_string(),
             argv: command.argv.clone(),
-            repeat: command.kind.is_rest().then_some(command.rest_loops),
+            repeat: command.loops_gradle().then_some(command.rest_loops),
             dir,
             task_paths: command.task_paths.clone(),
         }
@@ -366,7 +366,7 @@ fn escape_interpolation(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::TestKind;
+    use crate::domain::{Repetition, TestKind};
 
     fn cfg() -> AgentConfig {
         AgentConfig {
@@ -383,6 +383,14 @@ mod tests {
             key: kind.key(),
             iterations: 1,
             rest_loops: if kind.is_rest() { 10 } else { 1 },
+            repetition: if kind.is_rest() {
+                Repetition::GradleRuns
+            } else {
+                Repetition::InJvm
+            },
+            repetition_reason: String::new(),
+            tests: vec![],
+            fallback: None,
             kind,
             argv: argv.iter().map(|s| s.to_string()).collect(),
             task_paths: vec![],
@@ -658,6 +666,7 @@ mod tests {
             method: None,
             yaml_suite: None,
             origin: crate::domain::Origin::Changed,
+            nested_classes: false,
         };
         let tests = [
             test(":p", "test", "A"),

@@ -39,6 +39,10 @@ impl Upload<'_> {
         for note in &selection.notes {
             eprintln!("gradle-flaky: {}", visible(note));
         }
+        for f in &selection.skipped {
+            let (path, reason) = (visible(&f.path), visible(&f.reason));
+            eprintln!("gradle-flaky: changed, not run: {path}: {reason}");
+        }
         let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
         let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
             .unresolved

@@ -4,16 +4,17 @@
 use super::options::{self, LocalConfig};
 use super::report::{self, Context};
 use super::selection;
+use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
-use crate::domain::{ClassifiedTest, Origin};
+use crate::domain::{ClassifiedTest, Command, Origin};
 use crate::layout::Build;
 use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
 use crate::run::local::{self as runner, Options};
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
-use crate::run::repeat::Verdict;
+use crate::run::repeat::{Iteration, Verdict};
 use crate::{Error, Exit, Observed, Result};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -55,13 +56,14 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
             timeout,
             verbose: cfg.verbose,
             isolation: &isolation,
+            ignored_iters: &ignored_iters,
         },
         &report::counts,
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
     let partial = process::interrupted();
 
-    let report = analyze::analyze_root(
+    let mut report = analyze::analyze_root(
         &run_dir,
         &AnalyzeOptions {
             project_paths: build.project_paths(),
@@ -71,6 +73,19 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     );
     report::warn_unreadable(&report);
     let problems = runner::problems(&runs, timeout);
+    let batch_problem = |batch: usize| match runs.get(batch - 1) {
+        Some(run) => runner::problems(std::slice::from_ref(run), timeout).pop(),
+        None => Some(format!(
+            "batch {batch} did not run: the run was interrupted"
+        )),
+    };
+    let below_plan = planned::compare(&mut report, &planned_tests(&plan.commands), &batch_problem);
+    if below_plan {
+        eprintln!(
+            "gradle-flaky: selected tests ran fewer times than planned: their results prove less \
+             than planned (listed in the report under \"Ran fewer times than planned\")"
+        );
+    }
     let context = Context {
         partial,
         problems: &problems,
@@ -95,8 +110,42 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         // A failure recorded by a batch that later broke off counts too.
         real_failures: report.summary.failed,
         executions: report.summary.executions,
-        untrustworthy: verdicts.clone().any(|v| !v.is_trustworthy()),
+        // A test that ran fewer times than planned has no trustworthy clean result.
+        untrustworthy: below_plan || verdicts.clone().any(|v| !v.is_trustworthy()),
     }))
+}
+
+/// Did this in-JVM batch ignore `-Dtests.iters`? Read from its first run's reports.
+fn ignored_iters(command: &Command, done: &[Iteration]) -> bool {
+    let Some(first) = done.first().filter(|it| !it.no_reports()) else {
+        return false;
+    };
+    let rows: Vec<(String, String, u64)> =
+        analyze::analyze_root(&first.dir, &AnalyzeOptions::default())
+            .tests
+            .into_iter()
+            .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
+            .collect();
+    plan::strategy::ignored_iters(command.iterations, &rows)
+}
+
+/// Every planned test with its batch and the executions the plan gives it.
+fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
+    commands
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            c.tests.iter().map(move |t| PlannedTest {
+                batch: i + 1,
+                task: t.task.clone(),
+                class: t.class.clone(),
+                method: t.method.clone(),
+                yaml_suite: t.yaml_suite.clone(),
+                nested_classes: t.nested_classes,
+                runs: plan::executions(c),
+            })
+        })
+        .collect()
 }
 
 /// The selected tests and the build with the layout they were classified
@@ -106,6 +155,13 @@ fn select(build: Build, cfg: &LocalConfig) -> Result<(Build, Vec<ClassifiedTest>
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     for note in &selection.notes {
         eprintln!("gradle-flaky: note: {}", visible(note));
+    }
+    for f in &selection.skipped {
+        eprintln!(
+            "gradle-flaky: changed, not run: {}: {}",
+            visible(&f.path),
+            visible(&f.reason)
+        );
     }
     for u in &selection.unresolved {
         eprintln!(

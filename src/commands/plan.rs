@@ -52,6 +52,7 @@ pub fn render_plan(
         unresolved: &selection.unresolved,
         task_selections: &selection.task_selections,
         expansions: &selection.expansions,
+        skipped: &selection.skipped,
         selection_notes: &selection.notes,
         evidence: batching.evidence,
     };

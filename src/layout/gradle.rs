@@ -24,6 +24,10 @@ pub const LAYOUT_GUARDS: [&str; 2] = [
     "-Dorg.gradle.unsafe.isolated-projects=false",
     "-Dorg.gradle.warning.mode=summary",
 ];
+/// The `-Dtests.iters` value of the layout run: the init script reports, per
+/// Test task, whether this value reaches the test JVM (`forwardsTestsIters`).
+/// Any value the build would not set by itself does.
+const ITERS_PROBE: &str = "97";
 
 /// The Gradle program to run, as argv tokens: `--gradle CMD` (split into words
 /// as a POSIX shell would, so a quoted path with spaces stays one word), else
@@ -99,6 +103,7 @@ pub fn run_init_script(project_dir: &Path, program: &[String]) -> Result<Layout>
         .arg(&script)
         .arg(format!("-Dflaky.layout.output={}", output.display()))
         .args(LAYOUT_GUARDS)
+        .arg(format!("-Dtests.iters={ITERS_PROBE}"))
         .arg(LAYOUT_TASK)
         .current_dir(project_dir)
         .stdin(Stdio::null());

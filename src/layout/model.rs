@@ -47,6 +47,10 @@ pub struct SourceSet {
     pub classes_dirs: Vec<PathBuf>,
     #[serde(default)]
     pub compile_tasks: Vec<String>,
+    /// Whether the runtime classpath declares randomizedtesting-runner; `None`
+    /// when the init script could not tell.
+    #[serde(default)]
+    pub randomized_testing: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +65,14 @@ pub struct TestTask {
     #[serde(default)]
     pub excludes: Vec<String>,
     pub enabled: bool,
+    /// `junit` (JUnit 4), `testng`, `junitPlatform`, another framework's class
+    /// name, or `None` when unknown.
+    #[serde(default)]
+    pub framework: Option<String>,
+    /// Whether `-Dtests.iters` given to Gradle reaches the test JVM (the
+    /// layout run's probe); `None` when unknown.
+    #[serde(default)]
+    pub forwards_tests_iters: Option<bool>,
 }
 
 impl SourceSet {

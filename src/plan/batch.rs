@@ -1,7 +1,9 @@
 //! Batching by kind and building each batch's Gradle argv.
 
 use super::group_in_order;
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
+use super::strategy::{self, Choice, TaskFacts};
+use crate::domain::{BatchingConfig, ClassifiedTest, Command, Repetition, TestKind};
+use crate::test_filter::{self, Runner};
 use std::collections::BTreeMap;
 
 /// A Gradle version; enough to know which options exist.
@@ -57,6 +59,9 @@ pub struct PlanContext {
     pub gradle_version: Option<GradleVersion>,
     /// Extra arguments the user passed after `--`, appended to every command.
     pub extra_args: Vec<String>,
+    /// What the layout says about each Test task's runner, by task path
+    /// (empty without a layout).
+    pub tasks: BTreeMap<String, TaskFacts>,
 }
 
 impl PlanContext {
@@ -68,7 +73,17 @@ impl PlanContext {
             gradle: build.gradle.clone(),
             gradle_version: build.gradle_version().and_then(GradleVersion::parse),
             extra_args: extra_args.to_vec(),
+            tasks: build
+                .layout
+                .as_ref()
+                .map(strategy::task_facts)
+                .unwrap_or_default(),
         }
+    }
+
+    /// How `kind`'s tests of `task` are repeated.
+    pub fn choice(&self, kind: &TestKind, task: &str) -> Choice {
+        strategy::choose(kind, self.tasks.get(task))
     }
 }
 
@@ -91,7 +106,9 @@ impl PlanContext {
 }
 
 /// One command per batch of already reduced tests (see `reduce`): kinds in the
-/// reference order (custom kinds after, by name), each kind cut into batches of its cap.
+/// reference order (custom kinds after, by name), each kind cut into batches of
+/// its cap; tests repeated in the JVM and tests repeated by Gradle runs never
+/// share a batch.
 pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Vec<Command> {
     let mut by_kind: BTreeMap<&TestKind, Vec<&ClassifiedTest>> = BTreeMap::new();
     for t in tests {
@@ -99,8 +116,11 @@ pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContex
     }
     let mut out = Vec::new();
     for (kind, tests) in by_kind {
-        for batch in batches(kind, &tests, cfg.cap(kind).max(1)) {
-            out.push(command(kind, &batch, cfg, ctx));
+        let by_repetition = group_in_order(tests, |t| ctx.choice(kind, &t.task).repetition);
+        for (repetition, tests) in by_repetition {
+            for batch in batches(kind, &tests, cfg.cap(kind).max(1)) {
+                out.push(command(kind, repetition, &batch, cfg, ctx));
+            }
         }
     }
     out
@@ -132,35 +152,30 @@ fn by_task<'a>(tests: &[&'a ClassifiedTest]) -> Vec<(&'a str, Vec<&'a Classified
 
 fn command(
     kind: &TestKind,
+    repetition: Repetition,
     batch: &[&ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
 ) -> Command {
+    let in_jvm = repetition == Repetition::InJvm;
     let iterations = cfg.iterations(kind);
     let mut argv = ctx.gradle.clone();
-    if !kind.is_rest() {
+    if in_jvm {
         argv.push(format!("-Dtests.iters={iterations}"));
         argv.push(format!(
             "-Dtests.timeoutSuite={}!",
             cfg.suite_timeout.as_millis()
         ));
     }
+    let mut reasons: Vec<(String, &str)> = Vec::new();
     let mut task_paths = Vec::new();
     for (task, tests) in by_task(batch) {
         task_paths.push(task.to_string());
-        if ctx.forcing() == Forcing::CleanTask {
-            argv.push(clean_task(task));
+        let choice = ctx.choice(kind, task);
+        if !reasons.iter().any(|(r, _)| *r == choice.reason) {
+            reasons.push((choice.reason.clone(), task));
         }
-        argv.push(task.to_string());
-        // A test without a filter selects the whole task: then no filter at all.
-        let filters: Option<Vec<String>> = tests.iter().map(|t| filter(t)).collect();
-        for f in filters.unwrap_or_default() {
-            argv.push("--tests".into());
-            argv.push(f);
-        }
-        if ctx.forcing() == Forcing::Rerun {
-            argv.push("--rerun".into());
-        }
+        task_args(&mut argv, task, &tests, choice.runner, ctx);
     }
     if *kind == TestKind::YamlRestTestSuite {
         let paths: Vec<String> = batch
@@ -175,31 +190,108 @@ fn command(
     }
     argv.push("--continue".into());
     argv.extend(ctx.extra_args.iter().cloned());
+    let reason = match reasons.as_slice() {
+        [(only, _)] => only.clone(),
+        many => many
+            .iter()
+            .map(|(r, task)| format!("{r} ({task})"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    let (iterations, loops) = match repetition {
+        Repetition::InJvm => (iterations, 1),
+        Repetition::GradleRuns if kind.is_rest() => (1, cfg.loops(kind)),
+        Repetition::GradleRuns => (1, iterations),
+    };
+    let fallback =
+        (in_jvm && iterations > 1).then(|| Box::new(fallback(kind, batch, iterations - 1, ctx)));
     Command {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
         argv,
         iterations,
-        rest_loops: cfg.loops(kind),
+        rest_loops: loops,
         task_paths,
+        repetition,
+        repetition_reason: reason,
+        tests: batch.iter().map(|t| (*t).clone()).collect(),
+        fallback,
     }
 }
 
-/// The `--tests` filter of a test: `Class`, `Class.method`, or a YAML case
-/// `Runner.test {yaml=...}` (one argv element: no quotes needed, none added).
-fn filter(t: &ClassifiedTest) -> Option<String> {
+/// The forcing and the filters of one task: `[clean<Task>] TASK [--tests F]... [--rerun]`.
+fn task_args(
+    argv: &mut Vec<String>,
+    task: &str,
+    tests: &[&ClassifiedTest],
+    runner: Runner,
+    ctx: &PlanContext,
+) {
+    if ctx.forcing() == Forcing::CleanTask {
+        argv.push(clean_task(task));
+    }
+    argv.push(task.to_string());
+    // A test without a filter selects the whole task: then no filter at all.
+    let filters: Option<Vec<Vec<String>>> = tests.iter().map(|t| filters(t, runner)).collect();
+    for f in filters.unwrap_or_default().into_iter().flatten() {
+        argv.push("--tests".into());
+        argv.push(f);
+    }
+    if ctx.forcing() == Forcing::Rerun {
+        argv.push("--rerun".into());
+    }
+}
+
+/// An in-JVM batch as Gradle runs: what runs when the first run shows that
+/// `-Dtests.iters` was ignored, `runs` times (the runs still owed).
+fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanContext) -> Command {
+    let mut argv = ctx.gradle.clone();
+    let mut task_paths = Vec::new();
+    for (task, tests) in by_task(batch) {
+        task_paths.push(task.to_string());
+        let runner = Runner {
+            testng: false,
+            parameterized_cases: true,
+        };
+        task_args(&mut argv, task, &tests, runner, ctx);
+    }
+    argv.push("--continue".into());
+    argv.extend(ctx.extra_args.iter().cloned());
+    Command {
+        kind: kind.clone(),
+        label: kind.label(),
+        key: kind.key(),
+        argv,
+        iterations: 1,
+        rest_loops: runs,
+        task_paths,
+        repetition: Repetition::GradleRuns,
+        repetition_reason: "the first run executed a class's tests once each: -Dtests.iters was \
+                            ignored"
+            .into(),
+        tests: batch.iter().map(|t| (*t).clone()).collect(),
+        fallback: None,
+    }
+}
+
+/// The `--tests` filters of a test (`test_filter::filters`), or the YAML case
+/// `Runner.test {yaml=...}` (one argv element: no quotes needed, none added);
+/// `None` for a test that runs its whole task.
+fn filters(t: &ClassifiedTest, runner: Runner) -> Option<Vec<String>> {
     if matches!(
         t.kind,
         TestKind::YamlRestTestRunner | TestKind::YamlRestTestSuite
     ) {
         return None;
     }
-    match (&t.class, &t.method) {
-        (Some(class), Some(method)) => Some(format!("{class}.{method}")),
-        (Some(class), None) => Some(class.clone()),
-        (None, _) => None,
-    }
+    let class = t.class.as_deref()?;
+    Some(test_filter::filters(
+        class,
+        t.method.as_deref(),
+        t.nested_classes,
+        runner,
+    ))
 }
 
 /// `:server:test` → `:server:cleanTest` (the base plugin's `clean<TaskName>` rule).

@@ -6,6 +6,7 @@ mod batch;
 pub mod proof;
 mod reduce;
 pub mod render;
+pub mod strategy;
 
 pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
 pub use proof::{Evidence, Proof};
@@ -29,6 +30,7 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
     if !commands.is_empty() {
         notes.push(forcing_note(ctx));
     }
+    notes.extend(whole_method_notes(&tests));
     notes.extend(unused_cap_notes(&tests, cfg));
     Plan {
         tests,
@@ -84,6 +86,24 @@ fn forcing_note(ctx: &PlanContext) -> String {
     }
 }
 
+/// A TestNG data-provider row cannot be selected on its own: its method runs.
+fn whole_method_notes(tests: &[ClassifiedTest]) -> Vec<String> {
+    tests
+        .iter()
+        .filter_map(|t| {
+            let method = t.method.as_deref()?;
+            crate::test_filter::selects_more_than_named(method).then(|| {
+                format!(
+                    "`{}.{method}` is one TestNG data-provider row, which Gradle cannot select \
+                     on its own: every row of `{}` runs",
+                    t.class.as_deref().unwrap_or_default(),
+                    crate::test_filter::base(method)
+                )
+            })
+        })
+        .collect()
+}
+
 /// A `--cap` for a custom kind no selected test has is most likely a typo.
 fn unused_cap_notes(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<String> {
     cfg.caps
@@ -105,6 +125,7 @@ mod tests {
             gradle: vec!["gradle".into()],
             gradle_version: version.and_then(GradleVersion::parse),
             extra_args: vec![],
+            tasks: Default::default(),
         }
     }
 

@@ -198,6 +198,7 @@ pub(crate) mod tests {
             method: None,
             yaml_suite: None,
             origin: Origin::Changed,
+            nested_classes: false,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::proof::{Evidence, Proof};
 use super::{executions, target, Plan};
-use crate::domain::{ClassifiedTest, Command, Origin, Unresolved};
+use crate::domain::{ClassifiedTest, Command, Origin, SkippedFile, Unresolved};
 use crate::select::{Expansion, TaskSelection};
 use crate::shell;
 use crate::stats::{executions_for, percent, rate_bound, Round};
@@ -19,6 +19,8 @@ pub struct PlanView<'a> {
     pub task_selections: &'a [TaskSelection],
     /// Abstract bases run through their concrete subclasses.
     pub expansions: &'a [Expansion],
+    /// Changed source files that select no test.
+    pub skipped: &'a [SkippedFile],
     /// Notes from selection (for example that path rules stood in for the layout).
     pub selection_notes: &'a [String],
     pub evidence: Evidence,
@@ -49,6 +51,8 @@ pub fn json(view: &PlanView) -> String {
         unresolved: &'a [Unresolved],
         task_selections: &'a [TaskSelection],
         expansions: &'a [Expansion],
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        skipped: &'a [SkippedFile],
         commands: Vec<JsonCommand<'a>>,
         notes: Vec<&'a String>,
     }
@@ -66,6 +70,7 @@ pub fn json(view: &PlanView) -> String {
         unresolved: view.unresolved,
         task_selections: view.task_selections,
         expansions: view.expansions,
+        skipped: view.skipped,
         commands,
         notes: view.notes().collect(),
     };
@@ -132,6 +137,12 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
             writeln!(w, "  {input} ({}): {reason}", origin(u.origin))?;
         }
     }
+    if !view.skipped.is_empty() {
+        writeln!(w, "\nChanged files not run:")?;
+        for f in view.skipped {
+            writeln!(w, "  {}: {}", visible(&f.path), visible(&f.reason))?;
+        }
+    }
     let notes: Vec<_> = view.notes().collect();
     if !notes.is_empty() {
         writeln!(w, "\nNotes:")?;
@@ -150,13 +161,17 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
 }
 
 fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fmt::Result {
-    let runs = if c.rest_loops > 1 {
-        format!("{} Gradle runs", c.rest_loops)
+    let runs = if c.loops_gradle() {
+        count(c.rest_loops as usize, "Gradle run")
     } else {
         format!(
             "{} in 1 Gradle run",
             count(c.iterations as usize, "iteration")
         )
+    };
+    let runs = match c.repetition_reason.as_str() {
+        "" => runs,
+        why => format!("{runs}: {why}"),
     };
     let n = executions(c);
     writeln!(w, "  {number}. {} [{}]: {runs}", c.label, c.key)?;

@@ -66,6 +66,9 @@ pub struct Options<'a> {
     pub verbose: bool,
     /// How Gradle's processes are kept ours.
     pub isolation: &'a Isolation,
+    /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
+    /// the batch goes on with its `fallback` command (Gradle runs).
+    pub ignored_iters: &'a dyn Fn(&Command, &[Iteration]) -> bool,
 }
 
 /// What one batch did.
@@ -117,16 +120,28 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
-        let (argv, iterations) = match run_batch(command, index, &log, opts, &mut watcher) {
-            Ok(done) => done,
-            Err(e) => {
-                let verdict = Verdict::RunnerError(e.to_string());
-                progress.line(&format!("    {}", verdict.describe()));
-                watcher.notes.push(verdict.describe());
-                watcher.verdicts.push(verdict);
-                (command.argv.clone(), Vec::new())
+        let (argv, mut iterations) =
+            match run_batch(command, index, &log, opts, &mut watcher, false) {
+                Ok(done) => done,
+                Err(e) => broke_off(e, &mut watcher, &command.argv),
+            };
+        let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
+        if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
+            let line = format!(
+                "    {}; {}",
+                fallback.repetition_reason,
+                more_gradle_runs(fallback.rest_loops)
+            );
+            progress.line(&line);
+            watcher.notes.push(line.trim().to_string());
+            watcher.loops = fallback.rest_loops.max(1);
+            match run_batch(fallback, index, &log, opts, &mut watcher, true) {
+                Ok((_, more)) => iterations.extend(more),
+                Err(e) => {
+                    broke_off(e, &mut watcher, &fallback.argv);
+                }
             }
-        };
+        }
         runs.push(BatchRun {
             index,
             command: command.clone(),
@@ -143,21 +158,71 @@ pub fn run_all(
     runs
 }
 
+/// Records why a batch broke off; the argv it was running.
+fn broke_off(
+    e: Error,
+    watcher: &mut Watcher<'_>,
+    argv: &[String],
+) -> (Vec<String>, Vec<Iteration>) {
+    let verdict = Verdict::RunnerError(e.to_string());
+    watcher
+        .progress
+        .line(&format!("    {}", verdict.describe()));
+    watcher.notes.push(verdict.describe());
+    watcher.verdicts.push(verdict);
+    (argv.to_vec(), Vec::new())
+}
+
+/// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
+/// tests passed or failed) but ignored `-Dtests.iters`.
+fn fallback<'c>(
+    command: &'c Command,
+    done: &[Iteration],
+    trustworthy: bool,
+    opts: &Options<'_>,
+) -> Option<&'c Command> {
+    let fallback = command.fallback.as_deref()?;
+    (trustworthy && !process::interrupted() && (opts.ignored_iters)(command, done))
+        .then_some(fallback)
+}
+
+fn more_gradle_runs(n: u32) -> String {
+    match n {
+        1 => "1 more Gradle run".into(),
+        n => format!("{n} more Gradle runs"),
+    }
+}
+
+/// Runs one command of batch `index`: its first command writes the log and
+/// `batch-<index>/`, a fallback appends to the log and writes `batch-<index>/gradle-runs/`.
 fn run_batch(
     command: &Command,
     index: usize,
     log_path: &Path,
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
+    continuation: bool,
 ) -> Result<(Vec<String>, Vec<Iteration>)> {
     let argv = opts.isolation.apply(&command.argv)?;
-    let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
-    writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
-        .map_err(|e| Error::io(log_path, e))?;
+    let mut dest = opts.run_dir.join(format!("batch-{index}"));
+    let mut log = if !continuation {
+        let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
+        writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
+            .map_err(|e| Error::io(log_path, e))?;
+        log
+    } else {
+        dest = dest.join("gradle-runs");
+        File::options()
+            .append(true)
+            .open(log_path)
+            .map_err(|e| Error::io(log_path, e))?
+    };
+    if !command.repetition_reason.is_empty() {
+        writeln!(log, "=== {}", command.repetition_reason).map_err(|e| Error::io(log_path, e))?;
+    }
     watcher
         .progress
         .line(&format!(">>> {}", crate::shell::join(&argv)));
-    let dest = opts.run_dir.join(format!("batch-{index}"));
     // Task outcomes tell a Test task the build skipped from a run without tests.
     let scripts = Scripts::write(&opts.run_dir.join("scripts"))?;
     let outcomes_dir = dest.join("task-outcomes");

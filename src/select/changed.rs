@@ -1,9 +1,9 @@
 //! Changed files: the test files a branch adds or modifies.
 
-use super::classify::{settle, Classifier};
+use super::classify::{settle, Classifier, Skip};
 use super::Selection;
-use crate::domain::Origin;
-use std::path::PathBuf;
+use crate::domain::{Origin, SkippedFile};
+use std::path::{Path, PathBuf};
 
 /// How a file changed between the merge base and the working tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,20 +23,56 @@ pub struct Change {
     pub status: ChangeStatus,
 }
 
-/// Selects the tests among changed files, in input order. A deleted file
-/// selects nothing; a file that is not a test is ignored silently; a test that
-/// cannot run (abstract, not applicable) is reported as unresolved.
+/// Selects the tests among changed files, in input order. A test that cannot
+/// run (abstract, not applicable) is reported as unresolved; a changed source
+/// file that selects nothing (deleted, main code, a helper) is listed in
+/// `skipped` with the reason. Other files (build scripts, docs) are not listed.
 pub fn select(changes: &[Change], classifier: &Classifier) -> Selection {
     let mut selection = Selection::default();
     for change in changes {
+        let input = change.path.to_string_lossy();
+        let skipped = |reason: &str| SkippedFile {
+            path: input.to_string(),
+            reason: reason.to_string(),
+        };
         if change.status == ChangeStatus::Deleted {
+            if is_class_source(&change.path) {
+                selection.skipped.push(skipped("deleted: nothing to run"));
+            }
             continue;
         }
         let outcomes = classifier.classify_path(&change.path, Origin::Changed);
-        let input = change.path.to_string_lossy();
+        if outcomes.is_empty() && is_class_source(&change.path) {
+            selection
+                .skipped
+                .push(skipped("in no source set of the build"));
+        }
+        let only_non_tests = outcomes.iter().all(|o| matches!(o, Err(Skip::NotATest(_))));
+        if let (true, Some(Err(Skip::NotATest(why)))) = (only_non_tests, outcomes.first()) {
+            if is_source(&change.path) {
+                selection.skipped.push(skipped(why));
+            }
+        }
         selection.merge(settle(&input, Origin::Changed, outcomes, None));
     }
     selection
+}
+
+/// Java, Groovy or Kotlin source.
+fn is_class_source(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("java" | "groovy" | "kt")
+    )
+}
+
+/// A class source or a YAML file (a REST suite, or a resource in a source set).
+fn is_source(path: &Path) -> bool {
+    is_class_source(path)
+        || matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yml" | "yaml")
+        )
 }
 
 #[cfg(test)]
@@ -65,7 +101,12 @@ mod tests {
     #[test]
     fn the_reference_checklist_holds_through_the_layout() {
         let files = MemFiles::default();
-        let layout = es_layout();
+        let mut layout = es_layout();
+        // Elasticsearch's unit test tasks run `**/*Tests.class` only: that task
+        // pattern is what leaves `AbstractIndexTest` out, not a name list.
+        let server = &mut layout.projects[1];
+        assert_eq!(server.test_tasks[0].path, ":server:test");
+        server.test_tasks[0].includes = vec!["**/*Tests.class".into()];
         let c = Classifier::from_layout(&layout, &files);
         let s = select(
             &changes(&[

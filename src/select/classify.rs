@@ -13,9 +13,10 @@
 use super::expand::{self, Descendant, Expansion, Hierarchy, NotRun, SourceFile};
 use super::source::{self, Language};
 use super::tasks::{self, Chosen, TaskChoice, TaskSelection, Tied};
-use super::{Selection, TestRef};
+use super::{test_class, Selection, TestRef};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, Unresolved};
 use crate::layout::Layout;
+use crate::test_filter::Patterns;
 use rayon::prelude::*;
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap};
@@ -482,6 +483,8 @@ impl<'a> Classifier<'a> {
                 ))
             })
         };
+        // The outer class's name and source, to tell whether its task runs nested classes.
+        let mut nested_source: Option<(String, String)> = None;
         let (class, yaml_suite) = if root.resources {
             if let Tie::NotTest = root.tie {
                 return Err(not_run());
@@ -531,11 +534,17 @@ impl<'a> Classifier<'a> {
                 Some(binary) => binary.rsplit(['.', '$']).next().unwrap_or(binary),
                 None => stem.as_str(),
             };
-            if !is_test_name(simple, set) {
+            // What the task's patterns admit is decided with the task choice;
+            // here only whether the class is a test at all.
+            let source = self.files.read(path).unwrap_or_default();
+            if !test_class::is_test_name(simple) && !test_class::declares_tests(&source) {
                 return Err(Skip::NotATest(format!(
-                    "`{simple}` is not named like a test class ({})",
-                    test_name_rule(set)
+                    "`{simple}` declares no tests and is not named like a test class ({})",
+                    test_class::NAME_RULE
                 )));
+            }
+            if target.nested.is_none() && target.binary.is_none() {
+                nested_source = Some((simple.to_string(), source));
             }
             (Some(class), None)
         };
@@ -560,6 +569,15 @@ impl<'a> Classifier<'a> {
         Ok(tasks
             .into_iter()
             .map(|task| {
+                let nested_classes = match (&nested_source, &class) {
+                    (Some((simple, source)), Some(class)) => test_class::has_nested_classes(
+                        &self.task_patterns(root, &task),
+                        class,
+                        simple,
+                        source,
+                    ),
+                    _ => false,
+                };
                 Ok(ClassifiedTest {
                     project: project.clone(),
                     source_set: set.clone(),
@@ -569,9 +587,27 @@ impl<'a> Classifier<'a> {
                     method: target.method.clone(),
                     yaml_suite: yaml_suite.clone(),
                     origin: target.origin,
+                    nested_classes,
                 })
             })
             .collect())
+    }
+
+    /// The include/exclude patterns of `task`: the layout's, or the path rules'
+    /// convention (Elasticsearch's test tasks run `*Tests` and `*IT` classes).
+    fn task_patterns(&self, root: &Root, task: &str) -> Patterns {
+        match &root.tie {
+            Tie::Tasks(tied) => tied
+                .tasks
+                .iter()
+                .find(|t| t.path == task)
+                .map(tasks::patterns_of)
+                .unwrap_or_default(),
+            _ => Patterns {
+                includes: vec!["**/*Tests.class".into(), "**/*IT.class".into()],
+                excludes: vec![],
+            },
+        }
     }
 
     /// An abstract class runs through its concrete subclasses. When none can
@@ -640,23 +676,6 @@ fn kind_of(source_set: &str, suite: bool, method: bool) -> TestKind {
         "yamlRestTest" if method => TestKind::YamlRestTestCase,
         "yamlRestTest" => TestKind::YamlRestTestRunner,
         other => TestKind::parse(other),
-    }
-}
-
-fn is_custom(source_set: &str) -> bool {
-    !KNOWN_SOURCE_SETS.contains(&source_set)
-}
-
-fn is_test_name(simple: &str, source_set: &str) -> bool {
-    let ends = |suffix: &str| simple.len() > suffix.len() && simple.ends_with(suffix);
-    ends("Tests") || ends("IT") || (is_custom(source_set) && (ends("Test") || ends("Spec")))
-}
-
-fn test_name_rule(source_set: &str) -> &'static str {
-    if is_custom(source_set) {
-        "*Tests, *IT, *Test or *Spec"
-    } else {
-        "*Tests or *IT"
     }
 }
 
@@ -807,19 +826,6 @@ mod tests {
             "abstract class FooTestsBase",
             "FooTests"
         ));
-    }
-
-    #[test]
-    fn test_names_follow_the_conventions_per_source_set() {
-        assert!(is_test_name("IndexTests", "test"));
-        assert!(is_test_name("ClusterIT", "test"));
-        assert!(is_test_name("IndexTests", "internalClusterTest"));
-        assert!(!is_test_name("IndexTest", "test"));
-        assert!(!is_test_name("IndexTestCase", "javaRestTest"));
-        assert!(!is_test_name("IT", "javaRestTest"));
-        assert!(is_test_name("ReaperPluginFuncTest", "integTest"));
-        assert!(is_test_name("ArchUnitSpec", "integTest"));
-        assert!(!is_test_name("TestUtils", "integTest"));
     }
 
     #[test]

@@ -35,7 +35,9 @@ pub fn split(args: &[String], is_file: impl Fn(&str) -> bool) -> Vec<String> {
 
 fn split_one(arg: &str, specs: &mut Vec<String>) {
     let mut current = String::new();
-    let mut depth = 0usize;
+    // Inside `{…}` (a descriptor), and inside `[…]` or `(…)` outside it (a
+    // parameterized case `parses[1: a, b]`, a TestNG row `encodes[2](a, b)`).
+    let (mut braces, mut brackets) = (0usize, 0usize);
     let mut flush = |current: &mut String| {
         let spec = current.trim();
         if !spec.is_empty() {
@@ -47,17 +49,25 @@ fn split_one(arg: &str, specs: &mut Vec<String>) {
         match c {
             '\n' | '\r' => {
                 flush(&mut current);
-                depth = 0;
+                (braces, brackets) = (0, 0);
             }
             '{' => {
-                depth += 1;
+                braces += 1;
                 current.push(c);
             }
             '}' => {
-                depth = depth.saturating_sub(1);
+                braces = braces.saturating_sub(1);
                 current.push(c);
             }
-            _ if depth > 0 => current.push(c),
+            '[' | '(' if braces == 0 => {
+                brackets += 1;
+                current.push(c);
+            }
+            ']' | ')' if braces == 0 => {
+                brackets = brackets.saturating_sub(1);
+                current.push(c);
+            }
+            _ if braces > 0 || brackets > 0 => current.push(c),
             ',' => flush(&mut current),
             c if c.is_whitespace() => {
                 let next = arg[i..].chars().find(|n| !n.is_whitespace() || *n == '\n');
@@ -75,12 +85,12 @@ fn split_one(arg: &str, specs: &mut Vec<String>) {
 
 const PATH_EXTENSIONS: [&str; 5] = [".java", ".groovy", ".kt", ".yml", ".yaml"];
 
-/// Reads one spec. A spec with `/` before any `{`, or a file extension, is a
-/// path; `#` separates a method; otherwise the last `.` does when what follows
-/// starts lowercase and what precedes is a class (capitalised), or when a
-/// `{…}` descriptor follows.
+/// Reads one spec. A spec with `/` before any `{`, `[` or `(`, or a file
+/// extension, is a path; `#` separates a method; otherwise the last `.` does
+/// when what follows starts lowercase and what precedes is a class
+/// (capitalised), or when a `{…}` descriptor or `[…]`/`(…)` parameters follow.
 pub fn parse(spec: &str) -> Spec {
-    let head = &spec[..spec.find('{').unwrap_or(spec.len())];
+    let head = &spec[..spec.find(['{', '[', '(']).unwrap_or(spec.len())];
     if let Some(i) = head.find('#') {
         let (class, method) = (&spec[..i], &spec[i + 1..]);
         return Spec::Test(match method.trim() {
@@ -191,6 +201,20 @@ mod tests {
             split_all(&["a.LookupIT.test {lookup-join.Multiple, x\nb.BTests"]),
             ["a.LookupIT.test {lookup-join.Multiple, x", "b.BTests"]
         );
+        // parameterized cases and TestNG rows keep their commas and spaces
+        assert_eq!(
+            split_all(&["a.P#parses[1: a, b] a.R#encodes[2](flaky, x&y, x%26y),b.BTests"]),
+            [
+                "a.P#parses[1: a, b]",
+                "a.R#encodes[2](flaky, x&y, x%26y)",
+                "b.BTests"
+            ]
+        );
+        assert_eq!(
+            split_all(&["a.Y.test {yaml=a/b/x (y, z}, b.BTests"]),
+            ["a.Y.test {yaml=a/b/x (y, z}", "b.BTests"],
+            "a parenthesis inside a descriptor is text"
+        );
     }
 
     #[test]
@@ -233,6 +257,17 @@ mod tests {
         assert_eq!(
             parse("org.a.QueryTests#testToQuery {p0=false}"),
             test("org.a.QueryTests", Some("testToQuery {p0=false}"))
+        );
+        assert_eq!(
+            parse("com.example.KeyValueParserTest.parses[1: a.b]"),
+            test("com.example.KeyValueParserTest", Some("parses[1: a.b]"))
+        );
+        assert_eq!(
+            parse("com.example.RequestEncoderTest.encodes[2](flaky, x.y)"),
+            test(
+                "com.example.RequestEncoderTest",
+                Some("encodes[2](flaky, x.y)")
+            )
         );
         assert_eq!(parse("org.a.IndexTests#"), test("org.a.IndexTests", None));
         assert_eq!(parse("org.a.Outer.Inner"), test("org.a.Outer.Inner", None));
@@ -355,7 +390,8 @@ mod tests {
         );
         assert_eq!(
             s.unresolved[1].reason,
-            "`IndexTestCase` is not named like a test class (*Tests or *IT)"
+            "`IndexTestCase` declares no tests and is not named like a test class (*Test, \
+             *Tests, *IT, *ITCase, *Spec)"
         );
     }
 

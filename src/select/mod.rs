@@ -4,11 +4,11 @@
 //!
 //! Where we deliberately differ from Elasticsearch's older path-based detectors:
 //! - A file is a test by where the layout puts it, not by a path regex: any
-//!   source set that a Test task runs counts, in Java, Groovy or Kotlin. Test
-//!   classes are named `*Tests` or `*IT` in every source set; custom source sets
-//!   (kind `Other`) also accept `*Test` and `*Spec` (Gradle functional tests,
-//!   Spock specs). YAML suites are `.yml` or `.yaml` files under
-//!   `rest-api-spec/test/` of a `yamlRestTest` source set's resources.
+//!   source set that a Test task runs counts, in Java, Groovy or Kotlin. What
+//!   is a test class comes from the task (`test_class`): its include/exclude
+//!   patterns, else Gradle's scanning of every class that looks like a test.
+//!   YAML suites are `.yml` or `.yaml` files under `rest-api-spec/test/` of a
+//!   `yamlRestTest` source set's resources.
 //! - A class name is looked up by its package path in every test source dir the
 //!   layout reports; a FQCN present in several projects selects each of them. A
 //!   name that matches no package path exactly is tried as a suffix (a simple
@@ -32,19 +32,21 @@ pub mod expand;
 pub mod explicit;
 pub mod source;
 pub mod tasks;
+mod test_class;
 pub mod unmutes;
 
 pub use classify::Choice;
 pub use expand::{Expansion, NotRun};
 pub use tasks::TaskSelection;
 
-use crate::domain::{ClassifiedTest, Origin, Unresolved};
+use crate::domain::{ClassifiedTest, Origin, SkippedFile, Unresolved};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt;
 
 /// What the selectors found: tests to run, inputs that resolved to nothing,
-/// and notes for the user (for example that path rules stood in for the layout).
+/// changed source files that select nothing, and notes for the user (for
+/// example that path rules stood in for the layout).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Selection {
     pub tests: Vec<ClassifiedTest>,
@@ -53,6 +55,8 @@ pub struct Selection {
     pub task_selections: Vec<TaskSelection>,
     /// Abstract bases run through their concrete subclasses.
     pub expansions: Vec<Expansion>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedFile>,
     #[serde(skip)]
     pub notes: Vec<String>,
 }
@@ -80,6 +84,11 @@ impl Selection {
         for e in other.expansions {
             if !self.expansions.contains(&e) {
                 self.expansions.push(e);
+            }
+        }
+        for f in other.skipped {
+            if !self.skipped.contains(&f) {
+                self.skipped.push(f);
             }
         }
         self.notes.extend(other.notes);
@@ -209,6 +218,7 @@ mod tests {
             method: None,
             yaml_suite: None,
             origin,
+            nested_classes: false,
         }
     }
 

@@ -24,6 +24,7 @@
 
 use crate::domain::{Reason, ReasonCode};
 use crate::layout::TestTask;
+use crate::test_filter::{class_file, Patterns};
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -205,70 +206,18 @@ pub fn task_project(task: &str) -> &str {
     }
 }
 
-/// The class file a Test task scans for a binary class name:
-/// `a.b.Outer$Inner` → `a/b/Outer$Inner.class`.
-pub fn class_file(binary_name: &str) -> String {
-    format!("{}.class", binary_name.replace('.', "/"))
-}
-
-/// Gradle's pattern rule: a file is scanned when some include matches (or
-/// there is none) and no exclude does.
+/// Gradle's pattern rule (`test_filter::Patterns`): a file is scanned when
+/// some include matches (or there is none) and no exclude does.
 pub fn admits(task: &TestTask, class_file: &str) -> bool {
-    let included =
-        task.includes.is_empty() || task.includes.iter().any(|p| ant_match(p, class_file));
-    included && !task.excludes.iter().any(|p| ant_match(p, class_file))
+    patterns_of(task).accepts(class_file)
 }
 
-/// An ant-style pattern as Gradle matches it against a relative path: `/`
-/// (or `\`) separates segments, `**` matches any number of segments (none
-/// included), `*` any characters within a segment, `?` one character; a
-/// trailing `/` means `/**`. Case-sensitive, as Gradle's default.
-pub fn ant_match(pattern: &str, path: &str) -> bool {
-    let mut pattern = pattern.replace('\\', "/");
-    if pattern.ends_with('/') {
-        pattern.push_str("**");
+/// A task's include/exclude patterns.
+pub fn patterns_of(task: &TestTask) -> Patterns {
+    Patterns {
+        includes: task.includes.clone(),
+        excludes: task.excludes.clone(),
     }
-    let pattern: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
-    let path: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    segments_match(&pattern, &path)
-}
-
-fn segments_match(pattern: &[&str], path: &[&str]) -> bool {
-    match pattern.split_first() {
-        None => path.is_empty(),
-        Some((&"**", rest)) => (0..=path.len()).any(|skip| segments_match(rest, &path[skip..])),
-        Some((first, rest)) => match path.split_first() {
-            Some((segment, path_rest)) => {
-                segment_match(first.as_bytes(), segment.as_bytes())
-                    && segments_match(rest, path_rest)
-            }
-            None => false,
-        },
-    }
-}
-
-/// `*` and `?` within one segment (on bytes; a `?` against a multi-byte
-/// character is not a concern for class file names we compare).
-fn segment_match(pattern: &[u8], text: &[u8]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while t < text.len() {
-        if p < pattern.len() && (pattern[p] == b'?' || pattern[p] == text[t]) {
-            p += 1;
-            t += 1;
-        } else if p < pattern.len() && pattern[p] == b'*' {
-            star = Some(p);
-            mark = t;
-            p += 1;
-        } else if let Some(s) = star {
-            p = s + 1;
-            mark += 1;
-            t = mark;
-        } else {
-            return false;
-        }
-    }
-    pattern[p..].iter().all(|&c| c == b'*')
 }
 
 /// A version in a task name: the first run of dot-separated numbers (at least
@@ -323,6 +272,8 @@ mod tests {
             includes: includes.iter().map(|s| s.to_string()).collect(),
             excludes: excludes.iter().map(|s| s.to_string()).collect(),
             enabled,
+            framework: None,
+            forwards_tests_iters: None,
         }
     }
 
@@ -538,32 +489,6 @@ mod tests {
             panic!()
         };
         assert_eq!(tasks, [":b:check"]);
-    }
-
-    #[test]
-    fn ant_patterns_match_as_gradle_matches_them() {
-        let yes = [
-            ("**/*Tests.class", "org/e/FooTests.class"),
-            ("**/*Tests.class", "FooTests.class"),
-            ("org/**/Foo?ests.class", "org/a/b/FooTests.class"),
-            ("org/", "org/a/B.class"),
-            ("**/*IT.class", "a/b/C$DIT.class"),
-            ("**/*", "a/B.class"),
-            ("org\\e\\*.class", "org/e/X.class"),
-        ];
-        for (p, path) in yes {
-            assert!(ant_match(p, path), "{p} should match {path}");
-        }
-        let no = [
-            ("**/*Tests.class", "org/e/FooTests$Inner.class"),
-            ("*Tests.class", "org/e/FooTests.class"),
-            ("**/*tests.class", "org/e/FooTests.class"),
-            ("org/*/B.class", "org/a/b/B.class"),
-            ("**/PackageUpgradeTests.class", "org/e/PackageTests.class"),
-        ];
-        for (p, path) in no {
-            assert!(!ant_match(p, path), "{p} should not match {path}");
-        }
     }
 
     #[test]

@@ -62,6 +62,7 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                 resources: src(set, "resources"),
                 classes_dirs: classes(set),
                 compile_tasks: vec![],
+                randomized_testing: None,
             })
             .collect(),
         test_tasks: sets
@@ -74,6 +75,8 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                     includes: vec![],
                     excludes: vec![],
                     enabled,
+                    framework: None,
+                    forwards_tests_iters: None,
                 })
             })
             .collect(),

@@ -17,6 +17,8 @@ use crate::domain::{Origin, Reason, ReasonCode};
 use crate::{Error, Result};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use std::collections::HashSet;
+// Gradle's filter wildcard: `*` matches any run of characters.
+use crate::test_filter::glob as wildcard;
 
 /// One entry of the `tests:` list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,26 +155,6 @@ pub fn covers(by: &TestRef, test: &TestRef) -> bool {
             (Some(p), Some(m)) => p == m || (p.contains('*') && wildcard(p, m)),
             (Some(_), None) => false,
         }
-}
-
-/// `*` matches any run of characters; everything else is literal.
-fn wildcard(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(i) => rest = &rest[i + part.len()..],
-            None => return false,
-        }
-    }
-    true
 }
 
 /// Classifies the unmuted tests. One that resolves to nothing is unresolved

@@ -8,6 +8,7 @@ mod buildkite;
 mod docs;
 mod es_build;
 mod layout;
+mod plain_java;
 mod plan;
 mod run;
 mod select;

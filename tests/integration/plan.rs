@@ -9,7 +9,7 @@ use crate::common::{fixture_copy, git, gradle_flaky, run, text};
 use gradle_flaky::cli::{BatchingArgs, PlanFormat};
 use gradle_flaky::commands::options::{batching, Batching};
 use gradle_flaky::commands::plan::render_plan;
-use gradle_flaky::domain::{ClassifiedTest, Origin, ReasonCode, TestKind, Unresolved};
+use gradle_flaky::domain::{ClassifiedTest, Origin, ReasonCode, SkippedFile, TestKind, Unresolved};
 use gradle_flaky::plan::{GradleVersion, PlanContext};
 use gradle_flaky::select::Selection;
 use std::path::Path;
@@ -35,6 +35,7 @@ pub fn test(project: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTes
         method: None,
         yaml_suite: None,
         origin: Origin::Changed,
+        nested_classes: false,
     }
 }
 
@@ -75,6 +76,7 @@ pub fn ctx(gradle: &str, version: Option<&str>) -> PlanContext {
         gradle: vec![gradle.into()],
         gradle_version: version.and_then(GradleVersion::parse),
         extra_args: vec![],
+        tasks: Default::default(),
     }
 }
 
@@ -321,6 +323,10 @@ fn snapshot_mixed_caps_custom_kinds_and_detect_rate() {
                 origin: Origin::Changed,
             },
         ],
+        skipped: vec![SkippedFile {
+            path: "server/src/test/java/org/elasticsearch/TestUtils.java".into(),
+            reason: "`TestUtils` declares no tests and is not named like a test class".into(),
+        }],
         notes: vec!["the layout could not be read: path rules stood in for it".into()],
         ..Selection::default()
     };

@@ -196,9 +196,15 @@ fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
             &[],
         );
         assert_eq!(out.status.code(), Some(1), "run {attempt}: {}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("1 of 1 batch(es), 1 Gradle invocation(s)"),
+            "-Dtests.iters repeats in one Gradle run here: {stderr}"
+        );
         let report = json_report(&out);
         let flaky = row(&report, class, "testFlakyAssertion");
         assert_eq!(flaky["runs"], 40, "run {attempt}: {flaky:#}");
+        assert_eq!(flaky["plannedRuns"], 40, "run {attempt}: {flaky:#}");
         assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
         assert!(flaky["passes"].as_u64().unwrap() > 0, "{flaky:#}");
         // The reproduce line names this build's Gradle (no ./gradlew here) and a failing seed.
@@ -395,6 +401,54 @@ fn local_without_a_verdict_exits_3_naming_why() {
     );
 }
 
+/// A plain JUnit 4 class in this randomizedtesting build: `-Dtests.iters` means
+/// nothing to it. The batch's first run shows that, and the batch goes on with
+/// Gradle runs until every test has run as often as planned.
+#[test]
+fn an_in_jvm_batch_that_ignored_tests_iters_goes_on_with_gradle_runs() {
+    let build = fixture_copy();
+    std::fs::write(
+        build
+            .path()
+            .join("server/src/test/java/org/elasticsearch/PlainJUnitTests.java"),
+        "package org.elasticsearch;\n\
+         import org.junit.Test;\n\
+         public class PlainJUnitTests {\n\
+         @Test public void testPlain() { org.junit.Assert.assertEquals(2, 1 + 1); }\n}\n",
+    )
+    .unwrap();
+    let plain = "org.elasticsearch.PlainJUnitTests";
+    let strings = "org.elasticsearch.common.StringsTests";
+    let out = local(
+        build.path(),
+        &["--iters", "3", "--format", "json", plain, strings],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "the first run executed a class's tests once each: -Dtests.iters was ignored; \
+             2 more Gradle runs"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 of 1 batch(es), 3 Gradle invocation(s)"),
+        "{stderr}"
+    );
+    let report = json_report(&out);
+    let t = row(&report, plain, "testPlain");
+    assert_eq!(
+        (&t["runs"], &t["plannedRuns"]),
+        (&3.into(), &3.into()),
+        "{t:#}"
+    );
+    // The randomized class ran 3 times in the first run, then once per Gradle run.
+    assert_eq!(row(&report, strings, "testHasText")["runs"], 3 + 2);
+    assert!(report.get("notExecuted").is_none(), "{report:#}");
+}
+
 /// A test class that sleeps ten minutes, added to the private copy of the build.
 fn add_hanging_test(build: &Path) {
     let dir = build.join("server/src/test/java/org/elasticsearch");
@@ -470,6 +524,16 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
         )["runs"],
         5,
         "the batch after the timeout ran"
+    );
+    // The timed-out batch ran its test fewer times than planned, and the report says why.
+    let not_executed = &report["notExecuted"];
+    assert_eq!(not_executed.as_array().map(Vec::len), Some(1), "{report:#}");
+    assert_eq!(not_executed[0]["test"], "org.elasticsearch.HangTests");
+    assert_eq!(not_executed[0]["plannedRuns"], 5);
+    let reason = not_executed[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("batch 1 (unit tests): timed out (limit 40s)"),
+        "{reason}"
     );
     let runs = run_dirs(build.path());
     let log = std::fs::read_to_string(runs[0].join("batch-1.log")).unwrap();

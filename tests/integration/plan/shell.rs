@@ -84,6 +84,7 @@ proptest! {
             gradle: printf(),
             gradle_version: GradleVersion::parse("8.10"),
             extra_args: vec![name.clone()],
+            tasks: Default::default(),
         };
         // One loop, so each shell line is the command itself rather than `gradle-flaky repeat`.
         let cfg = BatchingConfig { rest_loops: 1, ..BatchingConfig::default() };
@@ -108,6 +109,7 @@ fn rest_loops_render_through_repeat() {
         gradle: vec!["./gradlew".into()],
         gradle_version: GradleVersion::parse("8.10"),
         extra_args: vec![],
+        tasks: Default::default(),
     };
     let p = plan(&[suite(":p", "a b/c")], &BatchingConfig::default(), &ctx);
     assert_eq!(

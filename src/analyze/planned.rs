@@ -1,0 +1,342 @@
+//! Planned against executed: each selected test's executions compared with the
+//! runs the plan gave it. A test that ran fewer times than planned carries
+//! `belowPlan` (and is never listed as clean without saying so); a selected
+//! test that never ran is listed in `notExecuted`.
+
+use super::report::{NotExecuted, PlannedRuns, Report};
+use crate::test_filter;
+
+/// One selected test as planned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedTest {
+    /// The batch that runs it, 1-based.
+    pub batch: usize,
+    /// The Gradle task path.
+    pub task: String,
+    /// The class (a YAML case's runner); `None` for a YAML suite.
+    pub class: Option<String>,
+    /// A method, a case name, a filter pattern or a YAML case descriptor.
+    pub method: Option<String>,
+    /// A YAML suite path below `rest-api-spec/test` (a file or a directory).
+    pub yaml_suite: Option<String>,
+    /// The selection also runs the class's nested classes.
+    pub nested_classes: bool,
+    /// Executions the plan gives each of its tests.
+    pub runs: u64,
+}
+
+impl PlannedTest {
+    /// Whether the executed test (`class`, `method`) is one this selection runs;
+    /// `None` when that cannot be told (a whole YAML task of unknown runner).
+    fn covers(&self, class: &str, method: &str) -> Option<bool> {
+        if let Some(suite) = &self.yaml_suite {
+            let in_suite = |api: &str| {
+                method
+                    .strip_prefix("test {yaml=")
+                    .and_then(|rest| rest.strip_prefix(api))
+                    .is_some_and(|rest| rest.starts_with(&format!("{suite}/")))
+            };
+            let class_ok = self.class.as_deref().is_none_or(|c| c == class);
+            // A suite at the root of rest-api-spec/test has the empty api: `{yaml=/file/name}`.
+            return Some(class_ok && (in_suite("") || in_suite("/")));
+        }
+        let selected = self.class.as_deref()?;
+        Some(test_filter::covers(
+            selected,
+            self.method.as_deref(),
+            self.nested_classes,
+            class,
+            method,
+        ))
+    }
+
+    /// `Class`, `Class.method`, or the YAML suite, as the report names it.
+    fn describe(&self) -> String {
+        match (&self.class, &self.method, &self.yaml_suite) {
+            (_, _, Some(suite)) => format!("YAML suite {suite}"),
+            (Some(c), Some(m), None) => format!("{c}.{m}"),
+            (Some(c), None, None) if self.nested_classes => format!("{c} (and its nested classes)"),
+            (Some(c), None, None) => c.clone(),
+            (None, _, None) => "(the whole task)".into(),
+        }
+    }
+}
+
+/// Why a batch ran fewer times than planned, by batch number; `None` when
+/// every run of the batch ended normally.
+pub type BatchProblem<'a> = &'a dyn Fn(usize) -> Option<String>;
+
+/// Compares the report's tests with the plan and records the result in it.
+/// Returns whether any selected test executed fewer times than planned for a
+/// reason other than skipping itself (`@Ignore`, a failed assumption).
+pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProblem) -> bool {
+    let mut short = false;
+    let mut seen = vec![false; planned.len()];
+    for t in &mut report.tests {
+        let mine: Vec<usize> = (0..planned.len())
+            .filter(|&i| planned[i].covers(&t.class, &t.method) == Some(true))
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        for &i in &mine {
+            seen[i] = true;
+        }
+        let planned_runs: u64 = mine.iter().map(|&i| planned[i].runs).sum();
+        let skipped = report
+            .skips
+            .get(&(t.class.clone(), t.method.clone()))
+            .copied()
+            .unwrap_or(0);
+        let below_plan = (t.runs < planned_runs).then(|| {
+            let ran = format!("ran {} of {planned_runs} planned times", t.runs);
+            if t.runs + t.suite_timeouts + skipped >= planned_runs {
+                let mut why = Vec::new();
+                if skipped > 0 {
+                    why.push(format!("skipped itself {skipped} times"));
+                }
+                if t.suite_timeouts > 0 {
+                    why.push(format!("{} suite timeouts", t.suite_timeouts));
+                }
+                return format!("{ran}: {}", why.join(", "));
+            }
+            short = true;
+            format!("{ran}: {}", reason(&mine, planned, problem))
+        });
+        t.plan = Some(PlannedRuns {
+            planned_runs,
+            below_plan,
+        });
+    }
+    for (i, p) in planned.iter().enumerate() {
+        // A whole YAML task of unknown runner cannot be matched to its rows.
+        if seen[i] || p.covers("", "").is_none() {
+            continue;
+        }
+        // Tests that only skipped have no row: they did run, and skipped.
+        let skipped_only = report
+            .skips
+            .keys()
+            .any(|(class, method)| p.covers(class, method) == Some(true));
+        let reason = if skipped_only {
+            "skipped itself every time (@Ignore, a failed assumption)".to_string()
+        } else {
+            short = true;
+            reason(&[i], planned, problem)
+        };
+        report.not_executed.push(NotExecuted {
+            task: p.task.clone(),
+            test: p.describe(),
+            planned_runs: p.runs,
+            reason,
+        });
+    }
+    short
+}
+
+/// The problems of the batches of `mine`, or the unexplained shortfall.
+fn reason(mine: &[usize], planned: &[PlannedTest], problem: BatchProblem) -> String {
+    let mut batches: Vec<usize> = mine.iter().map(|&i| planned[i].batch).collect();
+    batches.sort_unstable();
+    batches.dedup();
+    let known: Vec<String> = batches.iter().filter_map(|&b| problem(b)).collect();
+    if known.is_empty() {
+        let list: Vec<String> = batches.iter().map(|b| b.to_string()).collect();
+        format!(
+            "Gradle ran it fewer times than planned although batch {} ended normally \
+             (a filter that misses it, or a runner ignoring -Dtests.iters): its result \
+             proves less than planned",
+            list.join(", ")
+        )
+    } else {
+        known.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::report::{KindCounts, TestReport};
+
+    fn row(class: &str, method: &str, runs: u64) -> TestReport {
+        TestReport {
+            class: class.into(),
+            method: method.into(),
+            kinds: vec!["test".into()],
+            runs,
+            plan: None,
+            passes: runs,
+            failures: 0,
+            suite_timeouts: 0,
+            failure_rate: 0.0,
+            ci95: [0.0, 0.0],
+            failure_kinds: KindCounts::default(),
+            failing_seeds: vec![],
+            reproduce: None,
+            examples: vec![],
+            time_sec: 0.0,
+        }
+    }
+
+    fn report(tests: Vec<TestReport>, skips: &[(&str, &str, u64)]) -> Report {
+        let mut r = crate::analyze::aggregate::merge(vec![], 0);
+        r.tests = tests;
+        r.skips = skips
+            .iter()
+            .map(|(c, m, n)| ((c.to_string(), m.to_string()), *n))
+            .collect();
+        r
+    }
+
+    fn planned(batch: usize, class: &str, method: Option<&str>, runs: u64) -> PlannedTest {
+        PlannedTest {
+            batch,
+            task: ":core:test".into(),
+            class: Some(class.into()),
+            method: method.map(String::from),
+            yaml_suite: None,
+            nested_classes: false,
+            runs,
+        }
+    }
+
+    #[test]
+    fn every_case_of_a_planned_method_gets_its_planned_runs() {
+        let mut r = report(
+            vec![
+                row("a.P", "parses[0: plain]", 12),
+                row("a.P", "parses[2: flaky]", 12),
+                row("a.Other", "x", 3),
+            ],
+            &[],
+        );
+        let short = compare(&mut r, &[planned(1, "a.P", Some("parses"), 12)], &|_| None);
+        assert!(!short);
+        assert_eq!(
+            r.tests[0].plan,
+            Some(PlannedRuns {
+                planned_runs: 12,
+                below_plan: None
+            })
+        );
+        assert_eq!(r.tests[2].plan, None, "not selected");
+        assert!(r.not_executed.is_empty());
+        let json = serde_json::to_value(&r.tests[0]).unwrap();
+        assert_eq!(json["plannedRuns"], 12);
+        assert!(json.get("belowPlan").is_none());
+        assert!(serde_json::to_value(&r.tests[2])
+            .unwrap()
+            .get("plannedRuns")
+            .is_none());
+    }
+
+    #[test]
+    fn fewer_runs_than_planned_are_flagged_with_the_batch_problem() {
+        let mut r = report(vec![row("a.T", "m", 1)], &[]);
+        let short = compare(&mut r, &[planned(2, "a.T", None, 12)], &|_| None);
+        assert!(short);
+        let below = r.tests[0]
+            .plan
+            .as_ref()
+            .unwrap()
+            .below_plan
+            .clone()
+            .unwrap();
+        assert!(
+            below.starts_with("ran 1 of 12 planned times: Gradle ran it fewer"),
+            "{below}"
+        );
+        assert!(below.contains("batch 2 ended normally"), "{below}");
+
+        let mut r = report(vec![row("a.T", "m", 5)], &[]);
+        let problem = |b: usize| (b == 2).then(|| "batch 2 timed out".to_string());
+        assert!(compare(&mut r, &[planned(2, "a.T", None, 12)], &problem));
+        assert_eq!(
+            r.tests[0].plan.as_ref().unwrap().below_plan.as_deref(),
+            Some("ran 5 of 12 planned times: batch 2 timed out")
+        );
+    }
+
+    #[test]
+    fn skipped_executions_explain_a_shortfall() {
+        let mut r = report(
+            vec![row("a.T", "m", 9)],
+            &[("a.T", "m", 3), ("a.T", "ignored", 12)],
+        );
+        let short = compare(
+            &mut r,
+            &[
+                planned(1, "a.T", Some("m"), 12),
+                planned(1, "a.T", Some("ignored"), 12),
+            ],
+            &|_| None,
+        );
+        assert!(!short);
+        assert_eq!(
+            r.tests[0].plan.as_ref().unwrap().below_plan.as_deref(),
+            Some("ran 9 of 12 planned times: skipped itself 3 times")
+        );
+        assert_eq!(r.not_executed.len(), 1);
+        assert!(r.not_executed[0]
+            .reason
+            .starts_with("skipped itself every time"));
+    }
+
+    #[test]
+    fn a_selected_test_that_never_ran_is_listed() {
+        let mut r = report(vec![row("a.T", "m", 12)], &[]);
+        let short = compare(
+            &mut r,
+            &[
+                planned(1, "a.T", Some("m"), 12),
+                planned(1, "a.T", Some("gone"), 12),
+            ],
+            &|_| None,
+        );
+        assert!(short);
+        assert_eq!(r.not_executed.len(), 1);
+        assert_eq!(r.not_executed[0].test, "a.T.gone");
+        assert_eq!(r.not_executed[0].planned_runs, 12);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["notExecuted"][0]["plannedRuns"], 12);
+    }
+
+    #[test]
+    fn yaml_suites_cover_their_cases_and_nested_classes_their_rows() {
+        let suite = PlannedTest {
+            class: None,
+            method: None,
+            yaml_suite: Some("ml".into()),
+            ..planned(1, "x", None, 10)
+        };
+        assert_eq!(
+            suite.covers("a.MlIT", "test {yaml=ml/10_x/put}"),
+            Some(true)
+        );
+        assert_eq!(
+            suite.covers("a.MlIT", "test {yaml=mlx/10_x/put}"),
+            Some(false)
+        );
+        let root = PlannedTest {
+            yaml_suite: Some("10_ml_info".into()),
+            ..suite.clone()
+        };
+        assert_eq!(
+            root.covers("a.MlIT", "test {yaml=/10_ml_info/Test}"),
+            Some(true)
+        );
+        let nested = PlannedTest {
+            nested_classes: true,
+            ..planned(1, "a.LruCacheTest", None, 12)
+        };
+        assert_eq!(
+            nested.covers("a.LruCacheTest$EvictionTest", "e"),
+            Some(true)
+        );
+        let whole_task = PlannedTest {
+            class: None,
+            ..planned(1, "x", None, 10)
+        };
+        assert_eq!(whole_task.covers("a.B", "c"), None);
+    }
+}

@@ -136,7 +136,7 @@ mod tests {
                 (":x-pack:plugin:ml".into(), TestKind::YamlRestTestSuite),
             ]
         );
-        assert!(s.unresolved.is_empty());
+        assert!(s.unresolved.is_empty(), "{:?}", s.unresolved);
         assert!(s.tests.iter().all(|t| t.origin == Origin::Changed));
     }
 

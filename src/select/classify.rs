@@ -16,7 +16,7 @@ use super::tasks::{self, Chosen, TaskChoice, TaskSelection, Tied};
 use super::{test_class, Selection, TestRef};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, Unresolved};
 use crate::layout::Layout;
-use crate::test_filter::Patterns;
+use crate::test_filter::{class_file, Patterns};
 use rayon::prelude::*;
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap};
@@ -485,6 +485,9 @@ impl<'a> Classifier<'a> {
         };
         // The outer class's name and source, to tell whether its task runs nested classes.
         let mut nested_source: Option<(String, String)> = None;
+        // Whether the class's source shows tests: a class the task patterns
+        // leave out is then unresolved, else it is support code, not a test.
+        let mut shows_tests = false;
         let (class, yaml_suite) = if root.resources {
             if let Tie::NotTest = root.tie {
                 return Err(not_run());
@@ -537,7 +540,8 @@ impl<'a> Classifier<'a> {
             // What the task's patterns admit is decided with the task choice;
             // here only whether the class is a test at all.
             let source = self.files.read(path).unwrap_or_default();
-            if !test_class::is_test_name(simple) && !test_class::declares_tests(&source) {
+            shows_tests = test_class::declares_tests(&source);
+            if !test_class::is_test_name(simple) && !shows_tests {
                 return Err(Skip::NotATest(format!(
                     "`{simple}` declares no tests and is not named like a test class ({})",
                     test_class::NAME_RULE
@@ -559,9 +563,33 @@ impl<'a> Classifier<'a> {
                     }
                     tasks
                 }
+                Chosen::Refused(reason)
+                    if reason.code == ReasonCode::ExcludedByTaskPatterns && !shows_tests =>
+                {
+                    return Err(Skip::NotATest(reason.text))
+                }
                 Chosen::Refused(reason) => return Err(Skip::Unresolved(reason)),
             },
-            Tie::Task(task) => vec![task.clone()],
+            Tie::Task(task) => {
+                // Without a layout, the convention's patterns decide, as in a build.
+                let patterns = self.task_patterns(root, task);
+                if let Some(class) = class
+                    .as_deref()
+                    .filter(|c| !patterns.accepts(&class_file(c)))
+                {
+                    let text = format!(
+                        "`{class}` is left out by the patterns of `{task}` ({}); Gradle would run \
+                         no test",
+                        patterns.describe()
+                    );
+                    return Err(if shows_tests {
+                        Skip::Unresolved(Reason::new(ReasonCode::ExcludedByTaskPatterns, text))
+                    } else {
+                        Skip::NotATest(text)
+                    });
+                }
+                vec![task.clone()]
+            }
             Tie::Unavailable(reason) => return Err(Skip::Unresolved(reason.clone())),
             Tie::NotTest => return Err(not_run()),
         };

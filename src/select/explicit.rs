@@ -391,7 +391,7 @@ mod tests {
         assert_eq!(
             s.unresolved[1].reason,
             "`IndexTestCase` declares no tests and is not named like a test class (*Test, \
-             *Tests, *IT, *ITCase, *Spec)"
+             *Tests, *IT, *ITCase or *Spec)"
         );
     }
 

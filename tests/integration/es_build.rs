@@ -189,8 +189,11 @@ fn a_pr_changing_an_abstract_base_runs_exactly_its_concrete_subclasses_on_their_
             "cap": 5,
             "notRun": [{
                 "class": "org.elasticsearch.common.unit.ByteSizeValueWireTests$ZeroBytesWire",
-                "reasonCode": "not-a-test",
-                "reason": "`ZeroBytesWire` is not named like a test class (*Tests or *IT)"
+                "reasonCode": "excluded-by-task-patterns",
+                "reason": "`org.elasticsearch.common.unit.ByteSizeValueWireTests$ZeroBytesWire` \
+                           is left out by the include/exclude patterns of every task that could \
+                           run it (org/elasticsearch/common/unit/ByteSizeValueWireTests$ZeroBytesWire.class: \
+                           `:server:test` includes **/*Tests.class); Gradle would run no test"
             }]
         }])
     );

@@ -102,8 +102,9 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
     assert_eq!(unresolved["reasonCode"], "excluded-by-task-patterns");
     assert_eq!(
         unresolved["reason"],
-        "`com.example.app.ExcludedManualTest` is not run by `:app:test`: its patterns \
-         (include **/*Test.class, exclude **/*ManualTest.class) leave it out"
+        "`com.example.app.ExcludedManualTest` is left out by the include/exclude patterns of \
+         every task that could run it (com/example/app/ExcludedManualTest.class: `:app:test` \
+         includes **/*Test.class; excludes **/*ManualTest.class); Gradle would run no test"
     );
     let commands = plan["commands"].as_array().unwrap();
     let argv = |i: usize| -> Vec<String> {
@@ -201,7 +202,7 @@ fn changed_lists_every_source_file_it_does_not_run() {
     assert!(
         plan.contains(
             "app/src/test/java/com/example/app/SmokeChecks.java (changed): \
-             `com.example.app.SmokeChecks` is not run by `:app:test`"
+             `com.example.app.SmokeChecks` is left out by the include/exclude patterns"
         ),
         "a test the patterns leave out is unresolved: {plan}"
     );

@@ -33,114 +33,117 @@ pub struct Upload<'a> {
     pub nothing: &'a str,
 }
 
-/// A selection, planned and ready to upload.
+/// A selection, planned and ready for a CI to fan out.
 #[derive(Clone, Debug, Default)]
-struct Prepared {
-    commands: Vec<Command>,
+pub struct Prepared {
+    pub commands: Vec<Command>,
     /// Gradle program and compile tasks of the gate (empty: no gate).
-    compile: Vec<String>,
-    not_applicable: Vec<Unresolved>,
+    pub compile: Vec<String>,
+    pub not_applicable: Vec<Unresolved>,
     /// The build's directory relative to the checkout.
-    dir: Option<PathBuf>,
+    pub dir: Option<PathBuf>,
     /// Renamed projects of the selection, by directory.
-    projects: BTreeMap<String, String>,
+    pub projects: BTreeMap<String, String>,
     /// The Gradle program of the batches.
-    gradle: Vec<String>,
+    pub gradle: Vec<String>,
+}
+
+/// What a CI entry point makes of a selection before planning it.
+#[derive(Clone, Debug)]
+pub struct Triage {
+    /// Found, but no enabled Test task runs them: recorded, not re-run.
+    pub not_applicable: Vec<Unresolved>,
+    /// Inputs that selected nothing.
+    pub unresolved: Vec<Unresolved>,
+    /// 2 when a test the user named resolved to nothing, like `plan`;
+    /// unresolved changed files and unmutes are only warnings.
+    pub exit: Exit,
+}
+
+impl Triage {
+    /// Prints the selection's notes and what did not resolve (stderr).
+    pub fn of(selection: &Selection) -> Triage {
+        for note in &selection.notes {
+            eprintln!("gradle-flaky: {}", visible(note));
+        }
+        let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
+            .unresolved
+            .iter()
+            .cloned()
+            .partition(|u| u.reason_code.is_not_applicable());
+        if !unresolved.is_empty() {
+            eprint!("{}", unresolved_markdown(&unresolved));
+        }
+        let exit = if unresolved.iter().any(|u| u.origin == Origin::Explicit) {
+            Exit::Usage
+        } else {
+            Exit::Clean
+        };
+        Triage {
+            not_applicable,
+            unresolved,
+            exit,
+        }
+    }
+
+    /// A test the user named resolved to nothing: an error, not a warning.
+    pub fn named_missing(&self) -> bool {
+        self.exit == Exit::Usage
+    }
+
+    /// Nothing to run and nothing to record.
+    pub fn nothing_left(&self, selection: &Selection) -> bool {
+        selection.tests.is_empty() && self.not_applicable.is_empty()
+    }
+}
+
+/// The warning for a plan that fans out to very many batches.
+pub fn many_batches(batches: usize, tests: usize) -> Option<String> {
+    (batches > MANY_BATCHES).then(|| {
+        format!("Warning: {batches} batches ({tests} tests) to re-run. This may take a while.")
+    })
 }
 
 impl Upload<'_> {
     /// Exit 2 when a test the user named resolved to nothing (after uploading
     /// the rest), like `plan`; unresolved changed files and unmutes are warnings.
     pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
-        for note in &selection.notes {
-            eprintln!("gradle-flaky: {}", visible(note));
-        }
         let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
-        let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
-            .unresolved
-            .iter()
-            .cloned()
-            .partition(|u| u.reason_code.is_not_applicable());
-        let named_missing = unresolved.iter().any(|u| u.origin == Origin::Explicit);
-        if !unresolved.is_empty() {
-            let body = unresolved_annotation(&unresolved);
-            eprint!("{body}");
+        let triage = Triage::of(selection);
+        if !triage.unresolved.is_empty() {
             if let Some(agent) = &agent {
-                let style = if named_missing { "error" } else { "warning" };
-                let body = fit_annotation(&body);
+                let style = if triage.named_missing() {
+                    "error"
+                } else {
+                    "warning"
+                };
+                let body = fit_annotation(&unresolved_markdown(&triage.unresolved));
                 if let Err(e) = agent.annotate(&body, style, SELECTION_CONTEXT, false) {
                     eprintln!("gradle-flaky: could not annotate: {e}");
                 }
             }
         }
-        let exit = if named_missing {
-            Exit::Usage
-        } else {
-            Exit::Clean
-        };
         let nothing = self.nothing;
-        if selection.tests.is_empty() && not_applicable.is_empty() {
+        if triage.nothing_left(selection) {
             eprintln!("{nothing}: no test to run, nothing uploaded");
             if let Some(agent) = &agent {
                 let message = format!("{}: no test to run", markdown::text(nothing));
                 let _ = agent.annotate(&message, "info", "flakiness-detection", false);
             }
-            return Ok(exit);
+            return Ok(triage.exit);
         }
-        let prepared = self.prepare(build, selection, not_applicable)?;
-        if prepared.commands.len() > MANY_BATCHES {
-            let warning = format!(
-                "Warning: {} batches ({} tests) to re-run. This may take a while.",
-                prepared.commands.len(),
-                selection.tests.len()
-            );
+        if build.layout.is_none() && !selection.tests.is_empty() {
+            eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
+        }
+        let prepared = prepare(build, selection, self.batching, triage.not_applicable)?;
+        if let Some(warning) = many_batches(prepared.commands.len(), selection.tests.len()) {
             eprintln!("gradle-flaky: {warning}");
             if let Some(agent) = &agent {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
             }
         }
         self.publish(&prepared)?;
-        Ok(exit)
-    }
-
-    /// Plans a selection for Buildkite: the batches, the compile gate (from the
-    /// layout's compile tasks; none when the layout is unavailable), the
-    /// not-applicable tests and where the build is in the checkout.
-    fn prepare(
-        &self,
-        build: &Build,
-        selection: &Selection,
-        not_applicable: Vec<Unresolved>,
-    ) -> Result<Prepared> {
-        let layout = build.layout.as_ref();
-        if layout.is_none() && !selection.tests.is_empty() {
-            eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
-        }
-        let ctx = PlanContext::for_build(build, &[]);
-        let plan = plan::plan(&selection.tests, self.batching, &ctx);
-        for note in &plan.notes {
-            eprintln!("gradle-flaky: {}", visible(note));
-        }
-        let (tasks, projects) = match layout {
-            Some(l) => (
-                pipeline::compile_tasks(l, &plan.tests),
-                pipeline::renamed_projects(l, &plan.tests),
-            ),
-            None => Default::default(),
-        };
-        let compile = if tasks.is_empty() {
-            Vec::new()
-        } else {
-            [build.gradle.clone(), tasks].concat()
-        };
-        Ok(Prepared {
-            commands: plan.commands,
-            compile,
-            not_applicable,
-            dir: checkout_relative(&build.root)?,
-            projects,
-            gradle: build.gradle.clone(),
-        })
+        Ok(triage.exit)
     }
 
     /// Prints (`dry_run`) or uploads the pipeline. Not-applicable tests go to
@@ -200,6 +203,42 @@ impl Upload<'_> {
     }
 }
 
+/// Plans a selection for CI: the batches, the compile gate (from the layout's
+/// compile tasks; none when the layout is unavailable), the not-applicable
+/// tests and where the build is in the checkout (this process's directory).
+pub fn prepare(
+    build: &Build,
+    selection: &Selection,
+    batching: &BatchingConfig,
+    not_applicable: Vec<Unresolved>,
+) -> Result<Prepared> {
+    let ctx = PlanContext::for_build(build, &[]);
+    let plan = plan::plan(&selection.tests, batching, &ctx);
+    for note in &plan.notes {
+        eprintln!("gradle-flaky: {}", visible(note));
+    }
+    let (tasks, projects) = match &build.layout {
+        Some(l) => (
+            pipeline::compile_tasks(l, &plan.tests),
+            pipeline::renamed_projects(l, &plan.tests),
+        ),
+        None => Default::default(),
+    };
+    let compile = if tasks.is_empty() {
+        Vec::new()
+    } else {
+        [build.gradle.clone(), tasks].concat()
+    };
+    Ok(Prepared {
+        commands: plan.commands,
+        compile,
+        not_applicable,
+        dir: checkout_relative(&build.root)?,
+        projects,
+        gradle: build.gradle.clone(),
+    })
+}
+
 /// The build's directory as batch jobs find it: relative to the checkout
 /// (this step's working directory), `None` for the checkout itself.
 fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
@@ -215,7 +254,8 @@ fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
     }
 }
 
-fn unresolved_annotation(unresolved: &[Unresolved]) -> String {
+/// The markdown list of inputs that selected nothing, with their reasons.
+pub fn unresolved_markdown(unresolved: &[Unresolved]) -> String {
     let mut body = format!(
         "**Flakiness: {} input(s) resolved to no test**\n\n",
         unresolved.len()

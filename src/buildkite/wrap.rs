@@ -251,20 +251,13 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         }
         Batch::Command { kind, argv } => (kind.clone(), argv.clone(), None, !kind.is_empty()),
     };
-    eprintln!(">>> {}", shell::join(&argv));
-    let started = SystemTime::now();
-    let finished = supervise(&argv, dir.as_deref(), timeout);
-    eprintln!(
-        ">>> rc {} after {}s",
-        finished.rc,
-        finished.duration.as_secs()
-    );
+    let ran = run_batch(&argv, dir.as_deref(), timeout);
     let context = if job.step_key.is_empty() {
         "flakiness-detection"
     } else {
         &job.step_key
     };
-    if let Some(message) = failure_message(&finished, timeout) {
+    if let Some(message) = failure_message(&ran.finished, timeout) {
         let body = format!(
             "[{}] (job {}) {message} - see job log",
             markdown::text(&job.label),
@@ -277,16 +270,38 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         }
     }
     if record {
-        // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
-        let scan_root = dir.unwrap_or_else(|| PathBuf::from("."));
-        let oom = finished.rc != 0 && heap_dump_since(&scan_root, started);
-        let status = status_of(&job, &kind, &finished, timeout, oom);
+        let status = status_of(&job, &kind, &ran.finished, timeout, ran.oom);
         match write_status(status_dir, &status) {
             Ok(path) => eprintln!(">>> status written to {}", path.display()),
             Err(e) => eprintln!("gradle-flaky: could not write the status file: {e}"),
         }
     }
     Ok(())
+}
+
+/// How a batch ended, with what its status file needs beyond the rc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    pub finished: Finished,
+    /// A test JVM wrote a heap dump during the run.
+    pub oom: bool,
+}
+
+/// Runs one batch as every CI runs it: the command line and its rc on stderr,
+/// supervised (see [`supervise`]), and, when it failed, a look for heap dumps
+/// it left below `dir` (a JVM that ran out of heap fails its Gradle run, so
+/// clean runs skip the scan).
+pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> Ran {
+    eprintln!(">>> {}", shell::join(argv));
+    let started = SystemTime::now();
+    let finished = supervise(argv, dir, timeout);
+    eprintln!(
+        ">>> rc {} after {}s",
+        finished.rc,
+        finished.duration.as_secs()
+    );
+    let oom = finished.rc != 0 && heap_dump_since(dir.unwrap_or(Path::new(".")), started);
+    Ran { finished, oom }
 }
 
 /// `buildkite precompile`: compiles the selected test source sets. Unlike a
@@ -311,7 +326,7 @@ pub fn precompile(timeout: Option<Duration>) -> Result<()> {
 }
 
 /// How this binary is invoked again (for loops inside a batch).
-fn self_exe() -> String {
+pub fn self_exe() -> String {
     std::env::current_exe()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "gradle-flaky".into())

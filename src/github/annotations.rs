@@ -175,7 +175,12 @@ fn failing(test: &TestReport) -> Annotation {
     );
     if let Some(example) = test.examples.first() {
         let first_line = example.message.lines().next().unwrap_or_default();
-        message.push_str(&format!("\n{}: {first_line}", example.type_name));
+        let line = if first_line.starts_with(&example.type_name) {
+            first_line.to_string()
+        } else {
+            format!("{}: {first_line}", example.type_name)
+        };
+        message.push_str(&format!("\n{line}"));
     }
     if let Some(reproduce) = &test.reproduce {
         message.push_str(&format!("\nReproduce with: {reproduce}"));

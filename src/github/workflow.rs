@@ -125,21 +125,21 @@ fn triggers(cfg: &WorkflowConfig) -> Node {
         on.push(("pull_request", Node::Map(vec![])));
     }
     if cfg.manual {
-        let iters = cfg.iters.map(|n| n.to_string()).unwrap_or_default();
         let input = |description: &str, required: bool| {
-            Node::map([
+            let mut fields = vec![
                 ("description", Node::str(description)),
                 ("required", Node::Bool(required)),
                 ("type", Node::str("string")),
-            ])
+            ];
+            if !required {
+                fields.push(("default", Node::str("")));
+            }
+            Node::map(fields)
         };
-        let mut iters_input = input(
-            "Iterations of every kind (empty: the workflow's own)",
+        let iters_input = input(
+            "Iterations of every kind, for this run (empty: the workflow's own)",
             false,
         );
-        if let Node::Map(fields) = &mut iters_input {
-            fields.push(("default".into(), Node::str(iters)));
-        }
         on.push((
             "workflow_dispatch",
             Node::map([(
@@ -214,23 +214,28 @@ fn plan_step_env(cfg: &WorkflowConfig) -> Vec<(String, String)> {
     let mut vars = Vec::new();
     if cfg.manual {
         vars.push(("FLAKINESS_CLASSES".into(), "${{ inputs.classes }}".into()));
-        let iters = match cfg.iters {
-            Some(n) => format!("${{{{ inputs.iters || '{n}' }}}}"),
-            None => "${{ inputs.iters }}".into(),
-        };
-        vars.push(("FLAKINESS_ITERS".into(), iters));
-    } else if let Some(n) = cfg.iters {
+        vars.push((DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
+    }
+    if let Some(n) = cfg.iters {
         vars.push(("FLAKINESS_ITERS".into(), n.to_string()));
     }
     vars.extend(cfg.plan_env.iter().cloned());
     vars
 }
 
+/// The variable holding a manual run's `iters` input.
+const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
+
 fn plan_script(cfg: &WorkflowConfig) -> String {
     let mut lines = Vec::new();
-    if cfg.manual && cfg.iters.is_none() {
-        // An empty dispatch input means the workflow's own iterations.
-        lines.push("[ -n \"${FLAKINESS_ITERS-}\" ] || unset FLAKINESS_ITERS");
+    if cfg.manual {
+        // A manual run's own iterations win over every iteration knob of the workflow.
+        lines.extend([
+            "if [ -n \"${FLAKINESS_DISPATCH_ITERS-}\" ]; then",
+            "  export FLAKINESS_ITERS=\"$FLAKINESS_DISPATCH_ITERS\"",
+            "  unset FLAKINESS_UNIT_ITERS FLAKINESS_INTEG_ITERS FLAKINESS_REST_ITERS FLAKINESS_DETECT_RATE",
+            "fi",
+        ]);
     }
     match (cfg.pull_request, cfg.manual) {
         (true, true) => lines.extend([

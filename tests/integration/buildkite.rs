@@ -5,7 +5,8 @@
 //! a folder and serves `artifact download` from it. Gradle is never mocked.
 
 use crate::common::{
-    copy_tree, fixture_copy, fixture_repo, git, gradle_flaky, repo_root, run, text,
+    change, copy_tree, files_named, fixture_copy, fixture_repo, git, gradle_flaky, read_json,
+    repo_root, run, text,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -124,11 +125,6 @@ impl Buildkite {
             })
             .collect()
     }
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
 }
 
 /// A directory where `buildkite wrap` runs as jobs of step
@@ -407,13 +403,6 @@ fn pr_branch() -> tempfile::TempDir {
     repo
 }
 
-/// Changes a source file of the branch (a comment at its end).
-fn change(dir: &Path, file: &str) {
-    let path = dir.join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, format!("{text}// changed on the branch\n")).unwrap();
-}
-
 /// `gradle-flaky pr` in `dir` as job `job-pr` of a Buildkite build, with small
 /// counts: one test per unit batch, 2 iterations, 1 REST loop.
 fn pr_cmd(bk: &Buildkite, dir: &Path) -> Command {
@@ -521,24 +510,6 @@ fn run_job(
         assert!(run(&mut upload).status.success());
     }
     (checkout, out)
-}
-
-/// Paths below `dir` named `name`.
-fn files_named(dir: &Path, name: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if entry.file_name() == name {
-                found.push(path.clone());
-            }
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(path);
-            }
-        }
-    }
-    found
 }
 
 #[test]

@@ -2,14 +2,10 @@
 //! GitHub `workflow_dispatch`). The tests come from `FLAKINESS_CLASSES`,
 //! every other knob from its flag or `FLAKINESS_*` variable (see `--help`).
 
+use super::pr::HandOver;
 use super::{options, selection};
-use crate::buildkite::upload::Upload;
-use crate::cli::{GlobalArgs, ManualArgs, Target};
-use crate::github::matrix::Submit;
+use crate::cli::{GlobalArgs, ManualArgs};
 use crate::{Error, Exit, Result};
-
-/// What `manual` says when the named tests select nothing.
-const NOTHING: &str = "FLAKINESS_CLASSES selected nothing";
 
 pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
     let classes = std::env::var("FLAKINESS_CLASSES").unwrap_or_default();
@@ -25,19 +21,12 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         options::build(global, false)?,
         &options::manual_selection(classes),
     )?;
-    if target == Target::Github {
-        return Submit {
-            batching: &batching.config,
-            dry_run: args.dry_run,
-            nothing: NOTHING,
-        }
-        .submit(&build, &selection);
-    }
-    Upload {
+    HandOver {
+        target,
         batching: &batching.config,
         agent: &agent,
         dry_run: args.dry_run,
-        nothing: NOTHING,
+        nothing: "FLAKINESS_CLASSES selected nothing",
     }
     .submit(&build, &selection)
 }

@@ -175,23 +175,13 @@ fn plan_job(cfg: &WorkflowConfig) -> Node {
     }
     plan.push(("run", Node::str(plan_script(cfg))));
     steps.push(Node::map(plan));
-    steps.push(Node::map([
-        ("name", Node::str("Keep the plan")),
-        (
-            "if",
-            Node::str("!cancelled() && steps.plan.outputs.report == 'true'"),
-        ),
-        ("uses", Node::str("actions/upload-artifact@v4")),
-        (
-            "with",
-            Node::map([
-                ("name", Node::str(PLAN_ARTIFACT)),
-                ("path", Node::str(PLAN_FILE)),
-                ("if-no-files-found", Node::str("error")),
-                ("overwrite", Node::Bool(true)),
-            ]),
-        ),
-    ]));
+    steps.push(upload(
+        "Keep the plan",
+        "!cancelled() && steps.plan.outputs.report == 'true'",
+        PLAN_ARTIFACT,
+        PLAN_FILE,
+        "error",
+    ));
     let output = |name: &str| Node::str(format!("${{{{ steps.plan.outputs.{name} }}}}"));
     Node::map([
         ("runs-on", Node::str(&cfg.runs_on)),
@@ -277,20 +267,13 @@ fn run_job(cfg: &WorkflowConfig) -> Node {
             )),
         ),
     ]));
-    steps.push(Node::map([
-        ("name", Node::str("Keep the batch's results")),
-        ("if", Node::str("always()")),
-        ("uses", Node::str("actions/upload-artifact@v4")),
-        (
-            "with",
-            Node::map([
-                ("name", Node::str("flakiness-batch-${{ matrix.batch }}")),
-                ("path", Node::str(format!("{BATCH_DIR}/"))),
-                ("if-no-files-found", Node::str("warn")),
-                ("overwrite", Node::Bool(true)),
-            ]),
-        ),
-    ]));
+    steps.push(upload(
+        "Keep the batch's results",
+        "always()",
+        "flakiness-batch-${{ matrix.batch }}",
+        &format!("{BATCH_DIR}/"),
+        "warn",
+    ));
     Node::map([
         ("name", Node::str("batch ${{ matrix.batch }}")),
         ("needs", Node::str("plan")),
@@ -339,20 +322,13 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         ("name", Node::str("Report")),
         ("run", Node::str(analyze)),
     ]));
-    steps.push(Node::map([
-        ("name", Node::str("Keep the outcomes")),
-        ("if", Node::str("always()")),
-        ("uses", Node::str("actions/upload-artifact@v4")),
-        (
-            "with",
-            Node::map([
-                ("name", Node::str("flakiness-outcomes")),
-                ("path", Node::str(OUTCOMES_FILE)),
-                ("if-no-files-found", Node::str("ignore")),
-                ("overwrite", Node::Bool(true)),
-            ]),
-        ),
-    ]));
+    steps.push(upload(
+        "Keep the outcomes",
+        "always()",
+        "flakiness-outcomes",
+        OUTCOMES_FILE,
+        "ignore",
+    ));
     Node::map([
         ("name", Node::str("report")),
         (
@@ -366,6 +342,24 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         ("runs-on", Node::str(&cfg.runs_on)),
         ("timeout-minutes", Node::Int(ANALYZE_TIMEOUT_MIN.into())),
         ("steps", Node::List(steps)),
+    ])
+}
+
+/// An `upload-artifact` step. `overwrite`: a re-run job replaces its artifact.
+fn upload(step: &str, condition: &str, name: &str, path: &str, if_none: &str) -> Node {
+    Node::map([
+        ("name", Node::str(step)),
+        ("if", Node::str(condition)),
+        ("uses", Node::str("actions/upload-artifact@v4")),
+        (
+            "with",
+            Node::map([
+                ("name", Node::str(name)),
+                ("path", Node::str(path)),
+                ("if-no-files-found", Node::str(if_none)),
+                ("overwrite", Node::Bool(true)),
+            ]),
+        ),
     ])
 }
 

@@ -143,3 +143,57 @@ pub fn fixture_repo(branch: &str) -> tempfile::TempDir {
     git(dir, &["checkout", "-qb", branch]);
     repo
 }
+
+/// Where the fixture's `lang-painless` YAML suites live.
+pub const SUITES: &str = "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test";
+
+/// The fixture as a git repository whose checked-out branch `pr` changes
+/// `files` and adds the YAML `suites` (path below [`SUITES`] without `.yml`,
+/// content), committed.
+pub fn pr_branch_with(files: &[&str], suites: &[(&str, String)]) -> tempfile::TempDir {
+    let repo = fixture_repo("pr");
+    let dir = repo.path();
+    for file in files {
+        change(dir, file);
+    }
+    for (suite, yaml) in suites {
+        let path = dir.join(SUITES).join(format!("{suite}.yml"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, yaml).unwrap();
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "branch"]);
+    repo
+}
+
+/// Asserts that no shell ran a hostile name's `$(touch pwned)` in `dirs`.
+pub fn assert_nothing_ran_pwned(dirs: &[&Path]) {
+    for dir in dirs {
+        assert_eq!(
+            files_named(dir, "pwned"),
+            Vec::<PathBuf>::new(),
+            "a shell ran `$(touch pwned)`"
+        );
+    }
+}
+
+/// The fixture as a git repository whose branch `docs-only` adds a file that is no test.
+pub fn docs_only_branch() -> tempfile::TempDir {
+    let repo = fixture_repo("docs-only");
+    let dir = repo.path();
+    std::fs::write(dir.join("NOTES.md"), "no tests here\n").unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "docs"]);
+    repo
+}
+
+/// The payload of job `job` in an outcomes JSON array.
+pub fn outcome_of(outcomes: &serde_json::Value, job: &str) -> serde_json::Value {
+    outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["jobId"] == job)
+        .unwrap_or_else(|| panic!("no outcome for {job}: {outcomes:#}"))
+        .clone()
+}

@@ -13,8 +13,8 @@
 //! install step is skipped (the binary under test is on PATH).
 
 use crate::common::{
-    change, copy_all, copy_tree, files_named, fixture_repo, git, gradle_flaky, read_json,
-    repo_root, run, text, without_ci_env,
+    assert_nothing_ran_pwned, copy_all, copy_tree, docs_only_branch, fixture_repo, gradle_flaky,
+    outcome_of, pr_branch_with, read_json, repo_root, run, text, without_ci_env, SUITES,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -283,7 +283,6 @@ fn assert_valid_workflow(workflow: &Value, text: &str) {
 const TOKEN_SUITE: &str = "painless/40_${{ github.token }}";
 const PWNED_SUITE: &str = "painless_execute/$(touch pwned)/50_it's";
 const TOKEN_SECTION: &str = "Pwned $(touch pwned) | `x`, 100%: ${{ github.token }}";
-const SUITES: &str = "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test";
 /// The flaky test's source, where its annotation goes.
 const FLAKY_SOURCE: &str = "server/src/test/java/org/elasticsearch/flaky/AssertionFlakyTests.java";
 
@@ -291,27 +290,19 @@ const FLAKY_SOURCE: &str = "server/src/test/java/org/elasticsearch/flaky/Asserti
 /// and a stable unit test class and adds two YAML suites with hostile names;
 /// the first one's section always fails.
 fn pr_branch() -> tempfile::TempDir {
-    let repo = fixture_repo("pr");
-    let dir = repo.path();
-    change(dir, FLAKY_SOURCE);
-    change(
-        dir,
-        "server/src/test/java/org/elasticsearch/common/StringsTests.java",
-    );
-    for (suite, yaml) in [
-        (
-            TOKEN_SUITE,
-            format!("\"{TOKEN_SECTION}\":\n  - fail_with_probability: 1.0\n"),
-        ),
-        (PWNED_SUITE, "\"Odd section\":\n  - do: {}\n".to_string()),
-    ] {
-        let path = dir.join(SUITES).join(format!("{suite}.yml"));
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, yaml).unwrap();
-    }
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "branch"]);
-    repo
+    pr_branch_with(
+        &[
+            FLAKY_SOURCE,
+            "server/src/test/java/org/elasticsearch/common/StringsTests.java",
+        ],
+        &[
+            (
+                TOKEN_SUITE,
+                format!("\"{TOKEN_SECTION}\":\n  - fail_with_probability: 1.0\n"),
+            ),
+            (PWNED_SUITE, "\"Odd section\":\n  - do: {}\n".to_string()),
+        ],
+    )
 }
 
 /// The workflow the end-to-end tests run: small counts, a seed that makes the
@@ -401,7 +392,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
         );
         if n > 0 {
             assert!(
-                job.stdout.contains(&format!("::warning title=Flakiness [")),
+                job.stdout.contains("::warning title=Flakiness ["),
                 "a failing batch is annotated: {}",
                 job.stdout
             );
@@ -420,15 +411,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     );
 
     let outcomes = read_json(&report.path().join("flakiness-outcomes.json"));
-    let outcome = |job: &str| {
-        outcomes
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["jobId"] == job)
-            .unwrap_or_else(|| panic!("no outcome for {job}: {outcomes:#}"))
-            .clone()
-    };
+    let outcome = |job: &str| outcome_of(&outcomes, job);
     assert_eq!(outcome("batch-0")["outcome"], "clean_pass", "{outcomes:#}");
     assert_eq!(
         outcome("batch-1")["outcome"],
@@ -498,22 +481,13 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     // Nothing ran the hostile names as shell code.
     let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();
     dirs.extend([repo.path(), report.path(), gh.dir.path()]);
-    for dir in dirs {
-        assert_eq!(
-            files_named(dir, "pwned"),
-            Vec::<PathBuf>::new(),
-            "a shell ran `$(touch pwned)`"
-        );
-    }
+    assert_nothing_ran_pwned(&dirs);
 }
 
 #[test]
 fn a_pull_request_without_tests_gets_an_empty_matrix_and_skips_the_batches() {
-    let repo = fixture_repo("docs-only");
+    let repo = docs_only_branch();
     let dir = repo.path();
-    std::fs::write(dir.join("NOTES.md"), "no tests here\n").unwrap();
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "docs"]);
     let gh = Actions::new(&["--gradle", "gradle --offline"], "pull_request");
     let plan = gh.run_job("plan", dir, Context::new());
     assert_eq!(plan.exit_of("Select and plan"), 0, "{plan:#?}");

@@ -74,7 +74,14 @@ impl PlanFile {
 
     /// Reads a plan file; an error names it.
     pub fn read(path: &Path) -> Result<PlanFile> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::input(
+                path.display().to_string(),
+                "no such file: `gradle-flaky pr --target github` (or `manual`) writes the plan, \
+                 and the workflow hands it to the other jobs as the `flakiness-plan` artifact",
+            ),
+            _ => Error::io(path, e),
+        })?;
         serde_json::from_str(&text)
             .map_err(|e| Error::input(path.display().to_string(), e.to_string()))
     }

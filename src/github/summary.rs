@@ -39,7 +39,13 @@ impl Artifacts {
     /// the plan's, one with `flakiness-status/` a batch job's (its status
     /// files and its XML, below the build's paths). Anything else is ignored.
     pub fn read(dir: &Path) -> Result<Artifacts> {
-        let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+        let entries = std::fs::read_dir(dir).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::input(
+                dir.display().to_string(),
+                "no such folder: the workflow downloads every `flakiness-*` artifact there",
+            ),
+            _ => Error::io(dir, e),
+        })?;
         let mut folders: Vec<PathBuf> = entries
             .flatten()
             .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))

@@ -393,6 +393,76 @@ mod tests {
         assert_eq!(bare.command(), "::notice::m");
     }
 
+    /// The report of one JUnit file of `org.x.ATests` with the given `(name, body)` cases.
+    fn report(cases: &[(String, &str)]) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: String = cases
+            .iter()
+            .map(|(name, body)| {
+                format!(r#"<testcase classname="org.x.ATests" name="{name}">{body}</testcase>"#)
+            })
+            .collect();
+        let xml = format!(r#"<testsuite name="org.x.ATests">{cases}</testsuite>"#);
+        write(
+            dir.path(),
+            "p/build/test-results/test/TEST-org.x.ATests.xml",
+            &xml,
+        );
+        crate::analyze::analyze_root(dir.path(), &Default::default())
+    }
+
+    #[test]
+    fn failing_tests_are_errors_and_the_rest_warnings_capped_per_level() {
+        let fail =
+            r#"<failure type="java.lang.AssertionError" message="boom: 50%">trace</failure>"#;
+        let oom = r#"<failure type="java.lang.OutOfMemoryError" message="Java heap space"/>"#;
+        let timeout = r#"<failure type="java.lang.Exception" message="Test abandoned because suite timeout was reached."/>"#;
+        let mut cases = vec![
+            ("testFlaky".to_string(), fail),
+            ("testFlaky".to_string(), ""),
+            ("testHeap".to_string(), oom),
+            ("testSlow".to_string(), timeout),
+        ];
+        let with =
+            |cases: &[(String, &str)], heap| for_report(&report(cases), heap, &Sources::default());
+        let found = with(&cases, true);
+        let titles: Vec<(Level, &str)> =
+            found.iter().map(|a| (a.level, a.title.as_str())).collect();
+        assert_eq!(
+            titles,
+            [
+                (Level::Error, "Flaky test: ATests.testFlaky"),
+                (Level::Warning, "Out of heap: ATests.testHeap"),
+                (Level::Warning, "Suite timeout: ATests.testSlow")
+            ]
+        );
+        assert!(
+            found[0].message.starts_with(
+                "org.x.ATests.testFlaky failed 1 of 2 runs: 50% (9.4%–90.6%).\njava.lang.AssertionError: boom: 50%\nReproduce with: ./gradlew :p:test --tests org.x.ATests.testFlaky"
+            ),
+            "{}",
+            found[0].message
+        );
+        // Without a heap dump, an OutOfMemoryError is a failure like any other.
+        assert_eq!(
+            with(&cases, false)[1].title,
+            "Failing test: ATests.testHeap"
+        );
+
+        cases.extend((0..12).map(|i| (format!("testMore{i}"), fail)));
+        let found = with(&cases, true);
+        let errors = found.iter().filter(|a| a.level == Level::Error).count();
+        assert_eq!(errors, MAX_PER_LEVEL);
+        let last = found.last().unwrap();
+        assert_eq!(
+            (last.level, last.message.as_str()),
+            (
+                Level::Notice,
+                "3 more test(s) failed or timed out: see the job summary."
+            )
+        );
+    }
+
     fn write(root: &Path, rel: &str, text: &str) {
         let path = root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

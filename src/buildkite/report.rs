@@ -120,9 +120,10 @@ impl Findings {
     }
 }
 
-/// The pure core of the final step: each job's payload from its status and its
-/// own XML, the jobs that are missing, and the markdown (one row per job, then
-/// the report of every job's XML).
+/// The core of the final step, whichever CI fetched the files (it reads only
+/// the jobs' XML): each job's payload from its status and its own XML, the
+/// jobs that are missing, and the markdown (one row per job, then the report
+/// of every job's XML).
 pub fn findings(
     jobs: &[JobRun],
     context: &ReportContext,

@@ -10,6 +10,9 @@
 //! reference's Gradle), and every process it started, a Gradle daemon's test
 //! workers included, stopped at the timeout or when the wrapper itself is
 //! cancelled (SIGTERM/SIGINT, forwarded).
+//!
+//! [`run_batch`], the status file and its rules are not Buildkite's own:
+//! `github run` runs each matrix batch through them too.
 
 use super::agent::Agent;
 use super::pipeline::{JobSpec, BATCH_ENV, PRECOMPILE_ENV};

@@ -578,7 +578,12 @@ fn github_run(dir: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn github_run_records_failures_and_timeouts_and_never_fails_the_job() {
-    let dir = batch_plan(&[&["sh", "-c", "exit 7"], &["sleep", "30"]]);
+    let heap = "mkdir -p p/build/heapdump && touch p/build/heapdump/java_pid1.hprof && exit 1";
+    let dir = batch_plan(&[
+        &["sh", "-c", "exit 7"],
+        &["sleep", "30"],
+        &["sh", "-c", heap],
+    ]);
     let out = github_run(dir.path(), &["--batch", "0"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let status = read_json(
@@ -609,20 +614,29 @@ fn github_run_records_failures_and_timeouts_and_never_fails_the_job() {
         (Some(124), Some(1))
     );
 
+    let out = github_run(dir.path(), &["--batch", "2", "--out", "b2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let status = read_json(&dir.path().join("b2/flakiness-status/status-batch-2.json"));
+    assert_eq!(
+        (status["rc"].as_i64(), status["infraSubtype"].as_str()),
+        (Some(1), Some("oom")),
+        "a heap dump written during the run"
+    );
+
     // Results of two runs are never mixed, and a batch the plan lacks runs nothing.
     let again = github_run(dir.path(), &["--batch", "0"]);
     assert_eq!(again.status.code(), Some(2), "{}", text(&again));
     assert!(String::from_utf8_lossy(&again.stderr)
         .contains("--out flakiness-batch: already holds files"));
-    let missing = github_run(dir.path(), &["--batch", "2", "--out", "b2"]);
+    let missing = github_run(dir.path(), &["--batch", "3", "--out", "b3"]);
     assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
     assert!(
         String::from_utf8_lossy(&missing.stderr)
-            .contains("--batch 2: flakiness-plan.json holds 2 batch(es)"),
+            .contains("--batch 3: flakiness-plan.json holds 3 batch(es)"),
         "{}",
         text(&missing)
     );
-    assert!(!dir.path().join("b2").exists());
+    assert!(!dir.path().join("b3").exists());
 }
 
 #[test]

@@ -31,10 +31,11 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Select, plan and run tests on this machine, then print the report')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Show what would run, and what a clean result would prove; run nothing')
-            [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite')
-            [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)')
+            [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions')
+            [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
+            [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -43,7 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;local' {
-            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
             [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
             [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
@@ -72,7 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;plan' {
-            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
             [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
             [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
@@ -98,8 +99,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;pr' {
-            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
-            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local)')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
             [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
             [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
@@ -122,11 +123,11 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline instead of uploading it')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gradle-flaky;manual' {
@@ -144,14 +145,15 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline instead of uploading it')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gradle-flaky;analyze' {
@@ -182,7 +184,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;buildkite;upload' {
-            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main')
             [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
             [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
             [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class (spread over projects)')
@@ -267,6 +269,89 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;buildkite;help;help' {
             break
         }
+        'gradle-flaky;github' {
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('workflow', 'workflow', [CompletionResultType]::ParameterValue, 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The report job: each batch''s outcome, the report in the job summary, annotations, flakiness-outcomes.json')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gradle-flaky;github;workflow' {
+            [CompletionResult]::new('--on', '--on', [CompletionResultType]::ParameterName, 'What starts the workflow (repeatable or comma-separated)')
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
+            [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--runs-on', '--runs-on', [CompletionResultType]::ParameterName, 'The runner label of every job')
+            [CompletionResult]::new('--java', '--java', [CompletionResultType]::ParameterName, 'The JDK version actions/setup-java installs')
+            [CompletionResult]::new('--java-distribution', '--java-distribution', [CompletionResultType]::ParameterName, 'The JDK distribution actions/setup-java installs')
+            [CompletionResult]::new('--gradle-version', '--gradle-version', [CompletionResultType]::ParameterName, 'A Gradle version for setup-gradle to install, for a build without a wrapper (default: the build''s ./gradlew)')
+            [CompletionResult]::new('--job-timeout', '--job-timeout', [CompletionResultType]::ParameterName, 'Minutes of each batch job; the batch itself is stopped 2 minutes earlier')
+            [CompletionResult]::new('--install', '--install', [CompletionResultType]::ParameterName, 'Shell command that puts gradle-flaky on PATH (default: `cargo install --locked gradle-flaky --version <this version>`, cached)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Fail the report job with the report''s exit code (1 flaky, 3 no trustworthy result); default: report, don''t block')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gradle-flaky;github;run' {
+            [CompletionResult]::new('--batch', '--batch', [CompletionResultType]::ParameterName, 'The batch to run: the matrix entry''s `batch`, an index into the plan')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'The plan written by `pr --target github` or `manual --target github`')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Where the status file and the batch''s JUnit XML are put (must be empty), to upload')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop the batch after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;github;analyze' {
+            [CompletionResult]::new('--outcomes', '--outcomes', [CompletionResultType]::ParameterName, 'Where the outcomes JSON (one payload per batch job) is written')
+            [CompletionResult]::new('--sources', '--sources', [CompletionResultType]::ParameterName, 'The checkout, where failing tests'' sources are found for annotations')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit with the report''s exit code (1 flaky, 3 no trustworthy result) instead of 0')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;github;help' {
+            [CompletionResult]::new('workflow', 'workflow', [CompletionResultType]::ParameterValue, 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The report job: each batch''s outcome, the report in the job summary, annotations, flakiness-outcomes.json')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gradle-flaky;github;help;workflow' {
+            break
+        }
+        'gradle-flaky;github;help;run' {
+            break
+        }
+        'gradle-flaky;github;help;analyze' {
+            break
+        }
+        'gradle-flaky;github;help;help' {
+            break
+        }
         'gradle-flaky;repeat' {
             [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'How many times to run the command')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill an iteration that runs longer than this, with its whole process group')
@@ -310,10 +395,11 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;help' {
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Select, plan and run tests on this machine, then print the report')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Show what would run, and what a clean result would prove; run nothing')
-            [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite')
-            [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)')
+            [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions')
+            [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
+            [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -353,6 +439,21 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;buildkite;precompile' {
+            break
+        }
+        'gradle-flaky;help;github' {
+            [CompletionResult]::new('workflow', 'workflow', [CompletionResultType]::ParameterValue, 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0')
+            [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The report job: each batch''s outcome, the report in the job summary, annotations, flakiness-outcomes.json')
+            break
+        }
+        'gradle-flaky;help;github;workflow' {
+            break
+        }
+        'gradle-flaky;help;github;run' {
+            break
+        }
+        'gradle-flaky;help;github;analyze' {
             break
         }
         'gradle-flaky;help;repeat' {

@@ -25,6 +25,9 @@ _gradle__flaky() {
             gradle__flaky,completions)
                 cmd="gradle__flaky__subcmd__completions"
                 ;;
+            gradle__flaky,github)
+                cmd="gradle__flaky__subcmd__github"
+                ;;
             gradle__flaky,help)
                 cmd="gradle__flaky__subcmd__help"
                 ;;
@@ -79,6 +82,30 @@ _gradle__flaky() {
             gradle__flaky__subcmd__buildkite__subcmd__help,wrap)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__wrap"
                 ;;
+            gradle__flaky__subcmd__github,analyze)
+                cmd="gradle__flaky__subcmd__github__subcmd__analyze"
+                ;;
+            gradle__flaky__subcmd__github,help)
+                cmd="gradle__flaky__subcmd__github__subcmd__help"
+                ;;
+            gradle__flaky__subcmd__github,run)
+                cmd="gradle__flaky__subcmd__github__subcmd__run"
+                ;;
+            gradle__flaky__subcmd__github,workflow)
+                cmd="gradle__flaky__subcmd__github__subcmd__workflow"
+                ;;
+            gradle__flaky__subcmd__github__subcmd__help,analyze)
+                cmd="gradle__flaky__subcmd__github__subcmd__help__subcmd__analyze"
+                ;;
+            gradle__flaky__subcmd__github__subcmd__help,help)
+                cmd="gradle__flaky__subcmd__github__subcmd__help__subcmd__help"
+                ;;
+            gradle__flaky__subcmd__github__subcmd__help,run)
+                cmd="gradle__flaky__subcmd__github__subcmd__help__subcmd__run"
+                ;;
+            gradle__flaky__subcmd__github__subcmd__help,workflow)
+                cmd="gradle__flaky__subcmd__github__subcmd__help__subcmd__workflow"
+                ;;
             gradle__flaky__subcmd__help,analyze)
                 cmd="gradle__flaky__subcmd__help__subcmd__analyze"
                 ;;
@@ -87,6 +114,9 @@ _gradle__flaky() {
                 ;;
             gradle__flaky__subcmd__help,completions)
                 cmd="gradle__flaky__subcmd__help__subcmd__completions"
+                ;;
+            gradle__flaky__subcmd__help,github)
+                cmd="gradle__flaky__subcmd__help__subcmd__github"
                 ;;
             gradle__flaky__subcmd__help,help)
                 cmd="gradle__flaky__subcmd__help__subcmd__help"
@@ -124,6 +154,15 @@ _gradle__flaky() {
             gradle__flaky__subcmd__help__subcmd__buildkite,wrap)
                 cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__wrap"
                 ;;
+            gradle__flaky__subcmd__help__subcmd__github,analyze)
+                cmd="gradle__flaky__subcmd__help__subcmd__github__subcmd__analyze"
+                ;;
+            gradle__flaky__subcmd__help__subcmd__github,run)
+                cmd="gradle__flaky__subcmd__help__subcmd__github__subcmd__run"
+                ;;
+            gradle__flaky__subcmd__help__subcmd__github,workflow)
+                cmd="gradle__flaky__subcmd__help__subcmd__github__subcmd__workflow"
+                ;;
             *)
                 ;;
         esac
@@ -131,7 +170,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite github repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,8 +529,254 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__subcmd__flaky__subcmd__github)
+            opts="-v -h --project-dir --gradle --verbose --help workflow run analyze help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__analyze)
+            opts="-v -h --outcomes --sources --exit-code --project-dir --gradle --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --outcomes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sources)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__help)
+            opts="workflow run analyze help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__help__subcmd__analyze)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__help__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__help__subcmd__workflow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__run)
+            opts="-v -h --batch --plan --out --timeout --project-dir --gradle --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --batch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__github__subcmd__workflow)
+            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --project-dir --gradle --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --on)
+                    COMPREPLY=($(compgen -W "pull-request manual" -- "${cur}"))
+                    return 0
+                    ;;
+                --iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unit-iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --integ-iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rest-iters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --suite-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --detect-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --muted-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runs-on)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --java)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --java-distribution)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --install)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__subcmd__flaky__subcmd__help)
-            opts="local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="local plan pr manual analyze buildkite github repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +876,62 @@ _gradle__flaky() {
         gradle__subcmd__flaky__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__help__subcmd__github)
+            opts="workflow run analyze"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__help__subcmd__github__subcmd__analyze)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__help__subcmd__github__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__help__subcmd__github__subcmd__workflow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -845,7 +1186,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__manual)
-            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --target --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,6 +1246,10 @@ _gradle__flaky() {
                     ;;
                 --group)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "local buildkite github" -- "${cur}"))
                     return 0
                     ;;
                 --project-dir)
@@ -1008,7 +1353,7 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --target)
-                    COMPREPLY=($(compgen -W "local buildkite" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "local buildkite github" -- "${cur}"))
                     return 0
                     ;;
                 --muted-file)

@@ -28,10 +28,11 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --version 'Print version'
             cand local 'Select, plan and run tests on this machine, then print the report'
             cand plan 'Show what would run, and what a clean result would prove; run nothing'
-            cand pr 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
-            cand manual 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
+            cand pr 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions'
+            cand manual 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)'
             cand analyze 'Read JUnit XML under DIR and print the flakiness report'
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+            cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -39,7 +40,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gradle-flaky;local'= {
-            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main'
+            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main'
             cand --muted-file 'The muted-tests file, relative to the project dir'
             cand --task-cap 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)'
             cand --subclass-cap 'Concrete subclasses run per abstract base class (spread over projects)'
@@ -67,7 +68,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --help 'Print help'
         }
         &'gradle-flaky;plan'= {
-            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main'
+            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main'
             cand --muted-file 'The muted-tests file, relative to the project dir'
             cand --task-cap 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)'
             cand --subclass-cap 'Concrete subclasses run per abstract base class (spread over projects)'
@@ -92,8 +93,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --help 'Print help'
         }
         &'gradle-flaky;pr'= {
-            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main'
-            cand --target 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)'
+            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main'
+            cand --target 'Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local)'
             cand --muted-file 'The muted-tests file, relative to the project dir'
             cand --task-cap 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)'
             cand --subclass-cap 'Concrete subclasses run per abstract base class (spread over projects)'
@@ -116,11 +117,11 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --allow-host-mutating-tasks 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
-            cand --dry-run 'Print the pipeline instead of uploading it'
+            cand --dry-run 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
             cand -v 'Stream Gradle''s output instead of showing progress'
             cand --verbose 'Stream Gradle''s output instead of showing progress'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'gradle-flaky;manual'= {
             cand --task-cap 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)'
@@ -137,14 +138,15 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --step-timeout 'Step timeout of each batch step, in minutes'
             cand --agent-bin 'How agents run gradle-flaky itself (a path or command on the agent)'
             cand --group 'Group name of the uploaded steps'
+            cand --target 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --allow-host-mutating-tasks 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
-            cand --dry-run 'Print the pipeline instead of uploading it'
+            cand --dry-run 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
             cand -v 'Stream Gradle''s output instead of showing progress'
             cand --verbose 'Stream Gradle''s output instead of showing progress'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'gradle-flaky;analyze'= {
             cand --since 'Skip reports older than TIME (RFC 3339 or seconds since the epoch) or than FILE''s mtime'
@@ -172,7 +174,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gradle-flaky;buildkite;upload'= {
-            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main'
+            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main'
             cand --muted-file 'The muted-tests file, relative to the project dir'
             cand --task-cap 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)'
             cand --subclass-cap 'Concrete subclasses run per abstract base class (spread over projects)'
@@ -247,6 +249,80 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;buildkite;help;help'= {
         }
+        &'gradle-flaky;github'= {
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand workflow 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
+            cand run 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
+            cand analyze 'The report job: each batch''s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gradle-flaky;github;workflow'= {
+            cand --on 'What starts the workflow (repeatable or comma-separated)'
+            cand --iters 'Iterations for every kind (sets unit, integ and REST counts)'
+            cand --unit-iters 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]'
+            cand --integ-iters 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]'
+            cand --rest-iters 'Gradle invocations per REST batch [default: 10]'
+            cand --suite-timeout 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]'
+            cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
+            cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
+            cand --confidence 'Confidence for --detect-rate'
+            cand --muted-file 'The muted-tests file, relative to the project dir'
+            cand --runs-on 'The runner label of every job'
+            cand --java 'The JDK version actions/setup-java installs'
+            cand --java-distribution 'The JDK distribution actions/setup-java installs'
+            cand --gradle-version 'A Gradle version for setup-gradle to install, for a build without a wrapper (default: the build''s ./gradlew)'
+            cand --job-timeout 'Minutes of each batch job; the batch itself is stopped 2 minutes earlier'
+            cand --install 'Shell command that puts gradle-flaky on PATH (default: `cargo install --locked gradle-flaky --version <this version>`, cached)'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --exit-code 'Fail the report job with the report''s exit code (1 flaky, 3 no trustworthy result); default: report, don''t block'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gradle-flaky;github;run'= {
+            cand --batch 'The batch to run: the matrix entry''s `batch`, an index into the plan'
+            cand --plan 'The plan written by `pr --target github` or `manual --target github`'
+            cand --out 'Where the status file and the batch''s JUnit XML are put (must be empty), to upload'
+            cand --timeout 'Stop the batch after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gradle-flaky;github;analyze'= {
+            cand --outcomes 'Where the outcomes JSON (one payload per batch job) is written'
+            cand --sources 'The checkout, where failing tests'' sources are found for annotations'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --exit-code 'Exit with the report''s exit code (1 flaky, 3 no trustworthy result) instead of 0'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gradle-flaky;github;help'= {
+            cand workflow 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
+            cand run 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
+            cand analyze 'The report job: each batch''s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gradle-flaky;github;help;workflow'= {
+        }
+        &'gradle-flaky;github;help;run'= {
+        }
+        &'gradle-flaky;github;help;analyze'= {
+        }
+        &'gradle-flaky;github;help;help'= {
+        }
         &'gradle-flaky;repeat'= {
             cand --times 'How many times to run the command'
             cand --timeout 'Kill an iteration that runs longer than this, with its whole process group'
@@ -286,10 +362,11 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help'= {
             cand local 'Select, plan and run tests on this machine, then print the report'
             cand plan 'Show what would run, and what a clean result would prove; run nothing'
-            cand pr 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
-            cand manual 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
+            cand pr 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions'
+            cand manual 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)'
             cand analyze 'Read JUnit XML under DIR and print the flakiness report'
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+            cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -319,6 +396,17 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;buildkite;analyze'= {
         }
         &'gradle-flaky;help;buildkite;precompile'= {
+        }
+        &'gradle-flaky;help;github'= {
+            cand workflow 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
+            cand run 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
+            cand analyze 'The report job: each batch''s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
+        }
+        &'gradle-flaky;help;github;workflow'= {
+        }
+        &'gradle-flaky;help;github;run'= {
+        }
+        &'gradle-flaky;help;github;analyze'= {
         }
         &'gradle-flaky;help;repeat'= {
         }

@@ -31,16 +31,17 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s h -l help -d 
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s V -l version -d 'Print version'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
-complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
-complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "github" -d 'GitHub Actions: print the workflow, run one matrix batch, or write the report job\'s summary'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
@@ -65,7 +66,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l refr
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l help -d 'Print help'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
@@ -88,9 +89,10 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refre
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target -d 'Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set)' -r -f -a "local\t''
-buildkite\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target -d 'Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local)' -r -f -a "local\t'Run the tests here and print the report'
+buildkite\t'Upload a Buildkite sub-pipeline'
+github\t'Write the GitHub Actions matrix, plan file and step summary'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
@@ -114,9 +116,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-t
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline instead of uploading it'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
@@ -131,12 +133,15 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l age
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l target -d 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)' -r -f -a "local\t'Run the tests here and print the report'
+buildkite\t'Upload a Buildkite sub-pipeline'
+github\t'Write the GitHub Actions matrix, plan file and step summary'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline instead of uploading it'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l since -d 'Skip reports older than TIME (RFC 3339 or seconds since the epoch) or than FILE\'s mtime' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l format -d 'Report format on stdout' -r -f -a "markdown\t''
 json\t''"
@@ -155,7 +160,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
@@ -203,6 +208,55 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -f -a "workflow" -d 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -f -a "run" -d 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -f -a "analyze" -d 'The report job: each batch\'s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l on -d 'What starts the workflow (repeatable or comma-separated)' -r -f -a "pull-request\t'`pull_request`: the branch\'s changed tests and unmutes (`gradle-flaky pr`)'
+manual\t'`workflow_dispatch` with a `classes` input (`gradle-flaky manual`), like the manual Buildkite pipeline'"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l confidence -d 'Confidence for --detect-rate' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l runs-on -d 'The runner label of every job' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l java -d 'The JDK version actions/setup-java installs' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l java-distribution -d 'The JDK distribution actions/setup-java installs' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l gradle-version -d 'A Gradle version for setup-gradle to install, for a build without a wrapper (default: the build\'s ./gradlew)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l job-timeout -d 'Minutes of each batch job; the batch itself is stopped 2 minutes earlier' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l install -d 'Shell command that puts gradle-flaky on PATH (default: `cargo install --locked gradle-flaky --version <this version>`, cached)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l exit-code -d 'Fail the report job with the report\'s exit code (1 flaky, 3 no trustworthy result); default: report, don\'t block'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l batch -d 'The batch to run: the matrix entry\'s `batch`, an index into the plan' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l plan -d 'The plan written by `pr --target github` or `manual --target github`' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l out -d 'Where the status file and the batch\'s JUnit XML are put (must be empty), to upload' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l timeout -d 'Stop the batch after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l outcomes -d 'Where the outcomes JSON (one payload per batch job) is written' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l sources -d 'The checkout, where failing tests\' sources are found for annotations' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l exit-code -d 'Exit with the report\'s exit code (1 flaky, 3 no trustworthy result) instead of 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "workflow" -d 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "analyze" -d 'The report job: each batch\'s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l times -d 'How many times to run the command' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Kill an iteration that runs longer than this, with its whole process group' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l task-outcomes -d 'Write each iteration\'s task outcomes to DIR/iter-<i>.json (a Buildkite batch reads them)' -r -F
@@ -223,18 +277,22 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "man" -d 'Print the man page (roff) to stdout'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "github" -d 'GitHub Actions: print the workflow, run one matrix batch, or write the report job\'s summary'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from github" -f -a "workflow" -d 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from github" -f -a "run" -d 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from github" -f -a "analyze" -d 'The report job: each batch\'s outcome, the report in the job summary, annotations, flakiness-outcomes.json'

@@ -14,8 +14,8 @@ use std::time::Duration;
     long_about = "Find flaky tests in a Gradle monorepo by re-running a focused subset many times.\n\n\
         gradle-flaky selects tests (changed in this branch, removed from muted-tests.yml, or named \
         explicitly), classifies each one by asking Gradle itself, plans batched Gradle invocations, \
-        runs them here or as a Buildkite sub-pipeline, and reports per-test failure rates with \
-        confidence intervals.",
+        runs them here, as a Buildkite sub-pipeline or as a GitHub Actions matrix, and reports \
+        per-test failure rates with confidence intervals.",
     after_help = "Examples:\n  \
         gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
         gradle-flaky plan --changed --unmuted --base main\n  \
@@ -66,13 +66,17 @@ pub enum Command {
         gradle-flaky plan --format shell 'org.example.FooTests#testBar'")]
     Plan(PlanArgs),
 
-    /// Changed tests and unmutes of this branch, run here or uploaded to Buildkite.
+    /// Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions.
     #[command(after_help = "Examples:\n  \
         gradle-flaky pr --base main --target local\n  \
-        gradle-flaky pr            # in Buildkite: uploads the sub-pipeline")]
+        gradle-flaky pr            # in Buildkite: uploads the sub-pipeline\n  \
+        gradle-flaky pr            # in GitHub Actions: the matrix output and flakiness-plan.json\n\n\
+        With --target github it writes `matrix={\"batch\":[0,1,...]}`, `batches=N` and \
+        `report=true|false` to $GITHUB_OUTPUT, the plan (each batch's command) to \
+        flakiness-plan.json, and the batches, or why there are none, to $GITHUB_STEP_SUMMARY.")]
     Pr(PrArgs),
 
-    /// CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline).
+    /// CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow).
     #[command(
         after_help = "Environment (each variable is also a flag, see above):\n  \
         FLAKINESS_CLASSES        tests to run, one per line or comma-separated (required)\n  \
@@ -80,7 +84,8 @@ pub enum Command {
         FLAKINESS_UNIT_ITERS, FLAKINESS_INTEG_ITERS, FLAKINESS_REST_ITERS, FLAKINESS_SUITE_TIMEOUT,\n  \
         FLAKINESS_CAPS, FLAKINESS_DETECT_RATE, FLAKINESS_CONFIDENCE   batching\n  \
         FLAKINESS_AGENTS, FLAKINESS_STEP_TIMEOUT, FLAKINESS_AGENT_BIN, FLAKINESS_GROUP   agents\n  \
-        FLAKINESS_GRADLE, FLAKINESS_PROJECT_DIR   the build\n\n\
+        FLAKINESS_GRADLE, FLAKINESS_PROJECT_DIR   the build\n  \
+        FLAKINESS_TARGET         buildkite or github (default: github when $GITHUB_ACTIONS is set)\n\n\
         Example:\n  FLAKINESS_CLASSES=org.example.FooTests FLAKINESS_ITERS=50 gradle-flaky manual"
     )]
     Manual(ManualArgs),
@@ -94,6 +99,10 @@ pub enum Command {
     /// Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step.
     #[command(subcommand)]
     Buildkite(BuildkiteCommand),
+
+    /// GitHub Actions: print the workflow, run one matrix batch, or write the report job's summary.
+    #[command(subcommand)]
+    Github(GithubCommand),
 
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
     #[command(after_help = "Example:\n  \
@@ -133,7 +142,7 @@ pub struct SelectionArgs {
     #[arg(long)]
     pub unmuted: bool,
 
-    /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main.
+    /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main.
     #[arg(long, value_name = "REF", env = "FLAKINESS_BASE")]
     pub base: Option<String>,
 
@@ -326,17 +335,21 @@ pub enum PlanFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Target {
+    /// Run the tests here and print the report.
     Local,
+    /// Upload a Buildkite sub-pipeline.
     Buildkite,
+    /// Write the GitHub Actions matrix, plan file and step summary.
+    Github,
 }
 
 #[derive(Debug, Args)]
 pub struct PrArgs {
-    /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main.
+    /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main.
     #[arg(long, value_name = "REF", env = "FLAKINESS_BASE")]
     pub base: Option<String>,
 
-    /// Run here, or upload a Buildkite sub-pipeline (default: buildkite when $BUILDKITE is set).
+    /// Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local).
     #[arg(long, value_enum, env = "FLAKINESS_TARGET")]
     pub target: Option<Target>,
 
@@ -362,7 +375,7 @@ pub struct PrArgs {
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
-    /// Print the pipeline instead of uploading it.
+    /// Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it.
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -376,7 +389,11 @@ pub struct ManualArgs {
     #[command(flatten)]
     pub agent: AgentArgs,
 
-    /// Print the pipeline instead of uploading it.
+    /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
+    #[arg(long, value_enum, env = "FLAKINESS_TARGET")]
+    pub target: Option<Target>,
+
+    /// Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it.
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -516,6 +533,149 @@ pub struct BuildkiteAnalyzeArgs {
     /// Where downloaded status files and per-job XML are kept.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub work_dir: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GithubCommand {
+    /// Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report).
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky github workflow > .github/workflows/flakiness.yml\n  \
+        gradle-flaky github workflow --on pull-request,manual --unit-iters 50 --java 21\n\n\
+        Jobs: `plan` (whole history for the merge base, a JDK, the build's Gradle, gradle-flaky; \
+        `gradle-flaky pr|manual --target github`), `run` (one job per batch, fail-fast off, never \
+        failing; `gradle-flaky github run`), `analyze` (if: always(); `gradle-flaky github analyze`). \
+        The batching options become FLAKINESS_* variables of the plan step; --gradle and \
+        --project-dir become FLAKINESS_GRADLE and FLAKINESS_PROJECT_DIR of every job.")]
+    Workflow(WorkflowArgs),
+    /// Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0.
+    #[command(after_help = "Example:\n  \
+        gradle-flaky github run --batch 3 --timeout 58m\n\n\
+        Reads the batch from the plan file (written by `pr --target github`), runs it like \
+        `buildkite wrap` (stdin from /dev/null, every process it started stopped at the timeout \
+        or on SIGTERM), then leaves in --out, for upload: flakiness-status/status-batch-<N>.json \
+        (jobId, stepKey, kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob) \
+        and the JUnit XML this run wrote, at its path below the build. A non-zero rc also gets a \
+        ::warning annotation.\n\
+        Exit status: 2 when the plan or batch cannot be read, otherwise always 0.")]
+    Run(GithubRunArgs),
+    /// The report job: each batch's outcome, the report in the job summary, annotations, flakiness-outcomes.json.
+    #[command(after_help = "Example:\n  \
+        gradle-flaky github analyze flakiness-artifacts --exit-code\n\n\
+        DIR holds the downloaded artifacts, one folder each: the plan's (flakiness-plan.json) and \
+        each batch's (its status file and XML). Writes the report to $GITHUB_STEP_SUMMARY (cut to \
+        GitHub's 1 MiB), prints it to the log with workflow commands switched off, emits one \
+        ::error annotation per failing test (::warning for suite timeouts and heap exhaustion; at \
+        most 10 of each, on the test's source file and line when the checkout has it), and writes \
+        the outcomes JSON.\n\
+        Exit status: 0, or with --exit-code the report's: 1 a real test failure, 3 a batch \
+        without a trustworthy result (timeout, hang, infrastructure failure, no status file) or \
+        nothing executed; 2 when DIR or the plan cannot be read.")]
+    Analyze(GithubAnalyzeArgs),
+}
+
+/// What starts the generated workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Trigger {
+    /// `pull_request`: the branch's changed tests and unmutes (`gradle-flaky pr`).
+    PullRequest,
+    /// `workflow_dispatch` with a `classes` input (`gradle-flaky manual`), like the manual Buildkite pipeline.
+    Manual,
+}
+
+#[derive(Debug, Args)]
+pub struct WorkflowArgs {
+    /// What starts the workflow (repeatable or comma-separated).
+    #[arg(
+        long = "on",
+        value_name = "TRIGGER",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "pull-request"
+    )]
+    pub triggers: Vec<Trigger>,
+
+    #[command(flatten)]
+    pub batching: BatchingArgs,
+
+    /// The muted-tests file, relative to the project dir.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = DEFAULT_MUTED_FILE,
+        env = "FLAKINESS_MUTED_FILE"
+    )]
+    pub muted_file: PathBuf,
+
+    /// The runner label of every job.
+    #[arg(long, value_name = "LABEL", default_value = "ubuntu-latest")]
+    pub runs_on: String,
+
+    /// The JDK version actions/setup-java installs.
+    #[arg(long, value_name = "VERSION", default_value = "17")]
+    pub java: String,
+
+    /// The JDK distribution actions/setup-java installs.
+    #[arg(long, value_name = "NAME", default_value = "temurin")]
+    pub java_distribution: String,
+
+    /// A Gradle version for setup-gradle to install, for a build without a wrapper (default: the build's ./gradlew).
+    #[arg(long, value_name = "VERSION")]
+    pub gradle_version: Option<String>,
+
+    /// Minutes of each batch job; the batch itself is stopped 2 minutes earlier.
+    #[arg(long, value_name = "MINUTES", default_value_t = 60)]
+    pub job_timeout: u32,
+
+    /// Shell command that puts gradle-flaky on PATH (default: `cargo install --locked gradle-flaky --version <this version>`, cached).
+    #[arg(long, value_name = "CMD")]
+    pub install: Option<String>,
+
+    /// Fail the report job with the report's exit code (1 flaky, 3 no trustworthy result); default: report, don't block.
+    #[arg(long)]
+    pub exit_code: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GithubRunArgs {
+    /// The batch to run: the matrix entry's `batch`, an index into the plan.
+    #[arg(long, value_name = "N")]
+    pub batch: usize,
+
+    /// The plan written by `pr --target github` or `manual --target github`.
+    #[arg(long, value_name = "FILE", default_value = crate::reports::PLAN_FILE)]
+    pub plan: PathBuf,
+
+    /// Where the status file and the batch's JUnit XML are put (must be empty), to upload.
+    #[arg(long, value_name = "DIR", default_value = crate::reports::BATCH_DIR)]
+    pub out: PathBuf,
+
+    /// Stop the batch after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+}
+
+#[derive(Debug, Args)]
+pub struct GithubAnalyzeArgs {
+    /// The downloaded artifacts, one folder each (the plan's and every batch's).
+    #[arg(value_name = "DIR", default_value = crate::reports::ARTIFACTS_DIR)]
+    pub dir: PathBuf,
+
+    /// Where the outcomes JSON (one payload per batch job) is written.
+    #[arg(long, value_name = "FILE", default_value = crate::reports::OUTCOMES_FILE)]
+    pub outcomes: PathBuf,
+
+    /// The checkout, where failing tests' sources are found for annotations.
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "GITHUB_WORKSPACE",
+        default_value = "."
+    )]
+    pub sources: PathBuf,
+
+    /// Exit with the report's exit code (1 flaky, 3 no trustworthy result) instead of 0.
+    #[arg(long)]
+    pub exit_code: bool,
 }
 
 #[derive(Debug, Args)]

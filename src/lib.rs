@@ -4,7 +4,7 @@
 //! The pipeline is `select` → `plan` → `run` → `analyze`. Selection, planning and
 //! analysis are pure functions of their inputs; git, Gradle, files, processes and
 //! Buildkite are touched only in `commands` (the entry points), `layout`, `git`,
-//! `run` and `buildkite`. `reports`, `shell`, `stats`, `markdown` and
+//! `run`, `buildkite` and `github`. `reports`, `shell`, `stats`, `markdown` and
 //! `test_filter` are leaves: each holds one rule several stages share.
 
 pub mod analyze;
@@ -14,6 +14,7 @@ pub mod commands;
 pub mod domain;
 pub mod error;
 pub mod git;
+pub mod github;
 pub mod layout;
 pub mod markdown;
 pub mod output;

@@ -68,6 +68,20 @@ pub fn one_line(s: &str) -> String {
         .collect()
 }
 
+/// `body` when it has at most `limit` bytes; else cut on a line boundary and
+/// followed by `note`, within `limit` (a CI's annotation or summary limit).
+pub fn fit(body: &str, limit: usize, note: &str) -> String {
+    if body.len() <= limit {
+        return body.to_string();
+    }
+    let mut cut = limit.saturating_sub(note.len());
+    while !body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = body[..cut].rfind('\n').unwrap_or(cut);
+    format!("{}{note}", &body[..cut])
+}
+
 /// At most [`MAX_INLINE_CHARS`] characters, then `…`.
 fn shorten(s: &str) -> String {
     match s.char_indices().nth(MAX_INLINE_CHARS) {

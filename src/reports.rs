@@ -19,6 +19,13 @@ pub const SKIPPED_FILE: &str = "flakiness-skipped.json";
 pub const PRECOMPILE_FILE: &str = "flakiness-precompile.json";
 /// Where the final CI step keeps each job's downloaded reports, one folder a job.
 pub const JOBS_DIR: &str = "flakiness-jobs";
+/// GitHub Actions: the plan the `plan` job hands to the batch and report jobs.
+pub const PLAN_FILE: &str = "flakiness-plan.json";
+/// GitHub Actions: what a batch job keeps for the report (its status file and
+/// JUnit XML, below the build's own paths), uploaded as its artifact.
+pub const BATCH_DIR: &str = "flakiness-batch";
+/// GitHub Actions: where the report job downloads every artifact, one folder each.
+pub const ARTIFACTS_DIR: &str = "flakiness-artifacts";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
 pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
 

@@ -145,8 +145,8 @@ fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
     md.push(String::new());
 }
 
-/// `3.0% (1.0–8.5%)`.
-fn rate(t: &TestReport) -> String {
+/// `3.0% (1.0–8.5%)`: the failure rate and its 95% interval.
+pub fn rate(t: &TestReport) -> String {
     format!(
         "{} ({}–{})",
         percent(t.failure_rate, Round::Nearest),

@@ -111,15 +111,7 @@ impl Agent {
 pub fn fit_annotation(body: &str) -> String {
     const NOTE: &str = "\n\n_(report truncated to fit Buildkite's 1 MiB annotation limit; \
         the full report is in the job log)_\n";
-    if body.len() <= ANNOTATION_LIMIT {
-        return body.to_string();
-    }
-    let mut cut = ANNOTATION_LIMIT - NOTE.len();
-    while !body.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    let cut = body[..cut].rfind('\n').unwrap_or(cut);
-    format!("{}{NOTE}", &body[..cut])
+    crate::markdown::fit(body, ANNOTATION_LIMIT, NOTE)
 }
 
 #[cfg(test)]

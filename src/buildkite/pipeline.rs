@@ -182,23 +182,31 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     if gate {
         steps.push(precompile_step(input, cfg));
     }
-    let mut context = ReportContext {
-        jobs: Vec::new(),
+    let context = ReportContext {
+        jobs: expected_steps(&input.commands),
         projects: input.projects.clone(),
         gradle: input.gradle.clone(),
     };
     for (key, batches) in &groups {
         steps.push(batch_step(key, batches, input, cfg, gate));
-        context.jobs.push(ExpectedStep {
-            step_key: key.clone(),
-            kind: batches[0].kind.as_str().to_string(),
-            label: batches[0].label.clone(),
-            jobs: batches.len() as u32,
-        });
     }
     steps.push(analyze_step(&steps, &context, cfg));
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
+}
+
+/// The batch jobs the commands fan out to, one entry per step key (kind), in
+/// plan order: what the report step expects a status file from.
+pub fn expected_steps(commands: &[Command]) -> Vec<ExpectedStep> {
+    group_in_order(commands, |c| c.key.clone())
+        .into_iter()
+        .map(|(key, batches)| ExpectedStep {
+            step_key: key,
+            kind: batches[0].kind.as_str().to_string(),
+            label: batches[0].label.clone(),
+            jobs: batches.len() as u32,
+        })
+        .collect()
 }
 
 /// The compile tasks of the selected tests' source sets, as the layout reports

@@ -1,20 +1,23 @@
 //! The final analyze step: status files, each job's report, the
 //! not-applicable list and the compile gate → the `flakiness-outcomes.json`
-//! payloads and the annotation. [`run_step`] is the I/O; the rest is pure.
+//! payloads and the annotation. [`run_step`] is Buildkite's I/O; [`findings`],
+//! the core, is shared with GitHub Actions (`github::summary`), which only
+//! fetches the same files its own way and posts the markdown elsewhere.
 
 use super::agent::{fit_annotation, Agent};
 use super::outcome::{Job, JobPayload, OutcomeKind};
 use super::pipeline::{ExpectedStep, ReportContext, REPORT_ENV};
 use super::wrap::{self, Status};
 use crate::analyze::render::{self, MarkdownOptions};
-use crate::analyze::{self, AnalyzeOptions, Report};
+use crate::analyze::report::TestReport;
+use crate::analyze::{self, AnalyzeOptions, Report, Severity};
 use crate::domain::Unresolved;
 use crate::markdown::{code_in_table, text};
 use crate::reports::{
     ProjectPaths, JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB,
     XML_GLOB,
 };
-use crate::{Error, Result};
+use crate::{Error, Observed, Result};
 use std::path::{Path, PathBuf};
 
 /// `buildkite analyze`, the final step: fetch every job's status and XML,
@@ -37,14 +40,8 @@ pub fn run_step(work: &Path) -> Result<()> {
     };
     let statuses = read_statuses(&work.join(STATUS_DIR));
     let jobs_dir = work.join(JOBS_DIR);
-    let opts = AnalyzeOptions {
-        project_paths: ProjectPaths::new(context.projects.clone()),
-        gradle: context.gradle.clone(),
-        ..AnalyzeOptions::default()
-    };
-    let mut payloads = Vec::new();
-    let mut job_dirs: Vec<PathBuf> = Vec::new();
-    for status in &statuses {
+    let mut jobs = Vec::new();
+    for status in statuses {
         let dir = jobs_dir.join(&status.job_id);
         if let Some(agent) = &agent {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -52,50 +49,132 @@ pub fn run_step(work: &Path) -> Result<()> {
                 eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
             }
         }
-        let report = analyze::analyze_root(&dir, &opts);
-        payloads.push(job_payload(status, &report));
-        job_dirs.push(dir);
+        jobs.push(JobRun { status, dir });
     }
     let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
-    payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
-    let build_failed = is_precompile_failure(marker.as_deref());
-    if build_failed {
-        payloads.push(JobPayload::build_failed());
-    }
-    if !payloads.is_empty() {
-        let path = work.join(OUTCOMES_FILE);
-        let json = serde_json::to_string(&payloads).expect("payloads serialize");
-        std::fs::write(&path, json).map_err(|e| Error::io(&path, e))?;
-    }
-
-    let missing = missing_jobs(&context.jobs, &statuses);
-    // Each job's folder is a copy of the build's tree: projects are found below it.
-    let overall = analyze::analyze_roots(&job_dirs, &opts);
-    let markdown = MarkdownOptions { build_failed };
-    let body = format!(
-        "{}{}",
-        jobs_section(&payloads, &missing, &not_applicable, build_failed),
-        render::markdown_with(&overall, markdown)
+    let found = findings(
+        &jobs,
+        &context,
+        &not_applicable,
+        is_precompile_failure(marker.as_deref()),
     );
-    crate::output::stdout_line(&body);
+    if !found.payloads.is_empty() {
+        write_outcomes(&work.join(OUTCOMES_FILE), &found.payloads)?;
+    }
+    crate::output::stdout_line(&found.markdown);
     if let Some(agent) = &agent {
-        let style = render::severity_with(&overall, markdown).as_str();
-        let style = if style == "success" && !missing.is_empty() {
-            "warning"
-        } else {
-            style
-        };
-        if let Err(e) = agent.annotate(&fit_annotation(&body), style, "flakiness-detection", false)
-        {
+        let body = fit_annotation(&found.markdown);
+        let style = found.severity.as_str();
+        if let Err(e) = agent.annotate(&body, style, "flakiness-detection", false) {
             eprintln!("gradle-flaky: could not post the report: {e}");
         }
     }
     Ok(())
 }
 
+/// One batch job as the report step found it: its status file and the folder
+/// holding its JUnit XML (a copy of the build's tree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRun {
+    pub status: Status,
+    pub dir: PathBuf,
+}
+
+/// What the final step concludes, whichever CI ran the batches.
+#[derive(Clone, Debug)]
+pub struct Findings {
+    /// One per job, then the not-applicable tests, then a failed compile gate.
+    pub payloads: Vec<JobPayload>,
+    /// Expected jobs that left no status file.
+    pub missing: Vec<Missing>,
+    /// The report of every job's XML together.
+    pub overall: Report,
+    /// The jobs section, then the report.
+    pub markdown: String,
+    /// The report's severity; a clean report with missing jobs is a warning.
+    pub severity: Severity,
+}
+
+impl Findings {
+    /// What the jobs observed, for the one exit policy: real failures as the
+    /// outcomes count them (a test JVM out of heap is not flakiness); a job
+    /// that left no trustworthy result, or no status file, leaves the verdict open.
+    pub fn observed(&self) -> Observed {
+        let jobs = self
+            .payloads
+            .iter()
+            .filter(|p| p.outcome != OutcomeKind::NotApplicable);
+        Observed {
+            interrupted: false,
+            real_failures: jobs.clone().map(|p| p.real_failures).sum(),
+            executions: jobs.clone().map(|p| p.total_cases).sum(),
+            untrustworthy: !self.missing.is_empty()
+                || jobs.clone().any(|p| {
+                    !matches!(
+                        p.outcome,
+                        OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
+                    )
+                }),
+        }
+    }
+}
+
+/// The core of the final step, whichever CI fetched the files (it reads only
+/// the jobs' XML): each job's payload from its status and its own XML, the
+/// jobs that are missing, and the markdown (one row per job, then the report
+/// of every job's XML).
+pub fn findings(
+    jobs: &[JobRun],
+    context: &ReportContext,
+    not_applicable: &[Unresolved],
+    build_failed: bool,
+) -> Findings {
+    let opts = AnalyzeOptions {
+        project_paths: ProjectPaths::new(context.projects.clone()),
+        gradle: context.gradle.clone(),
+        ..AnalyzeOptions::default()
+    };
+    let mut payloads: Vec<JobPayload> = jobs
+        .iter()
+        .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
+        .collect();
+    payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
+    if build_failed {
+        payloads.push(JobPayload::build_failed());
+    }
+    let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
+    let missing = missing_jobs(&context.jobs, &statuses);
+    // Each job's folder is a copy of the build's tree: projects are found below it.
+    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
+    let overall = analyze::analyze_roots(&dirs, &opts);
+    let options = MarkdownOptions { build_failed };
+    let markdown = format!(
+        "{}{}",
+        jobs_section(&payloads, &missing, not_applicable, build_failed),
+        render::markdown_with(&overall, options)
+    );
+    let severity = match render::severity_with(&overall, options) {
+        Severity::Success if !missing.is_empty() => Severity::Warning,
+        severity => severity,
+    };
+    Findings {
+        payloads,
+        missing,
+        overall,
+        markdown,
+        severity,
+    }
+}
+
+/// Writes `flakiness-outcomes.json`.
+pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
+    let json = serde_json::to_string(payloads).expect("payloads serialize");
+    std::fs::write(path, json).map_err(|e| Error::io(path, e))
+}
+
 /// Every readable status file, by file name; others are reported and skipped.
-fn read_statuses(dir: &Path) -> Vec<Status> {
+pub fn read_statuses(dir: &Path) -> Vec<Status> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -135,7 +214,7 @@ fn read_statuses(dir: &Path) -> Vec<Status> {
 }
 
 /// The not-applicable tests listed by the upload (absent: none).
-fn read_skipped(path: &Path) -> Vec<Unresolved> {
+pub fn read_skipped(path: &Path) -> Vec<Unresolved> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
     };
@@ -182,14 +261,17 @@ const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
 fn without_heap_failures(report: &Report) -> Report {
     let mut report = report.clone();
     for test in &mut report.tests {
-        let heap_only =
-            !test.examples.is_empty() && test.examples.iter().all(|e| e.type_name == OOM_ERROR);
-        if test.failures > 0 && heap_only {
+        if test.failures > 0 && heap_only(test) {
             report.summary.failed -= test.failures.min(report.summary.failed);
             test.failures = 0;
         }
     }
     report
+}
+
+/// The kept failure examples of `test` are all the JVM running out of heap.
+pub fn heap_only(test: &TestReport) -> bool {
+    !test.examples.is_empty() && test.examples.iter().all(|e| e.type_name == OOM_ERROR)
 }
 
 /// The compile gate failed: `flakiness-precompile.json` says `build_failed`.
@@ -274,8 +356,8 @@ pub fn jobs_section(
         );
     } else if !missing.is_empty() {
         out.push_str(&format!(
-            "**{} job(s) left no status file** (the agent was lost, or the job was cancelled or \
-             killed before its wrapper finished); their results are unknown:\n\n",
+            "**{} job(s) left no status file** (the machine running it was lost, or the job was \
+             cancelled or killed before its wrapper finished); their results are unknown:\n\n",
             missing.len()
         ));
         for m in missing {

@@ -32,10 +32,30 @@ pub struct Upload<'a> {
     pub nothing: &'a str,
 }
 
-impl Upload<'_> {
-    /// Exit 2 when a test the user named resolved to nothing (after uploading
-    /// the rest), like `plan`; unresolved changed files and unmutes are warnings.
-    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+/// A selection, planned and ready for a CI to fan out.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The batches and what the jobs need to run them.
+    pub input: PipelineInput,
+    /// Found, but no enabled Test task runs them: recorded, not re-run.
+    pub not_applicable: Vec<Unresolved>,
+}
+
+/// What a CI entry point makes of a selection before planning it.
+#[derive(Clone, Debug)]
+pub struct Triage {
+    /// Found, but no enabled Test task runs them: recorded, not re-run.
+    pub not_applicable: Vec<Unresolved>,
+    /// Inputs that selected nothing.
+    pub unresolved: Vec<Unresolved>,
+    /// 2 when a test the user named resolved to nothing, like `plan`;
+    /// unresolved changed files and unmutes are only warnings.
+    pub exit: Exit,
+}
+
+impl Triage {
+    /// Prints the selection's notes and what did not resolve (stderr).
+    pub fn of(selection: &Selection) -> Triage {
         for note in &selection.notes {
             eprintln!("gradle-flaky: {}", visible(note));
         }
@@ -43,100 +63,92 @@ impl Upload<'_> {
             let (path, reason) = (visible(&f.path), visible(&f.reason));
             eprintln!("gradle-flaky: changed, not run: {path}: {reason}");
         }
-        let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
         let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
             .unresolved
             .iter()
             .cloned()
             .partition(|u| u.reason_code.is_not_applicable());
-        let named_missing = unresolved.iter().any(|u| u.origin == Origin::Explicit);
         if !unresolved.is_empty() {
-            let body = unresolved_annotation(&unresolved);
-            eprint!("{body}");
+            eprint!("{}", unresolved_markdown(&unresolved));
+        }
+        let exit = if unresolved.iter().any(|u| u.origin == Origin::Explicit) {
+            Exit::Usage
+        } else {
+            Exit::Clean
+        };
+        Triage {
+            not_applicable,
+            unresolved,
+            exit,
+        }
+    }
+
+    /// A test the user named resolved to nothing: an error, not a warning.
+    pub fn named_missing(&self) -> bool {
+        self.exit == Exit::Usage
+    }
+
+    /// Nothing to run and nothing to record.
+    pub fn nothing_left(&self, selection: &Selection) -> bool {
+        selection.tests.is_empty() && self.not_applicable.is_empty()
+    }
+}
+
+/// The warning for a plan that fans out to very many batches.
+pub fn many_batches(batches: usize, tests: usize) -> Option<String> {
+    (batches > MANY_BATCHES).then(|| {
+        format!("Warning: {batches} batches ({tests} tests) to re-run. This may take a while.")
+    })
+}
+
+impl Upload<'_> {
+    /// Exit 2 when a test the user named resolved to nothing (after uploading
+    /// the rest), like `plan`; unresolved changed files and unmutes are warnings.
+    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+        let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
+        let triage = Triage::of(selection);
+        if !triage.unresolved.is_empty() {
             if let Some(agent) = &agent {
-                let style = if named_missing { "error" } else { "warning" };
-                let body = fit_annotation(&body);
+                let style = if triage.named_missing() {
+                    "error"
+                } else {
+                    "warning"
+                };
+                let body = fit_annotation(&unresolved_markdown(&triage.unresolved));
                 if let Err(e) = agent.annotate(&body, style, SELECTION_CONTEXT, false) {
                     eprintln!("gradle-flaky: could not annotate: {e}");
                 }
             }
         }
-        let exit = if named_missing {
-            Exit::Usage
-        } else {
-            Exit::Clean
-        };
         let nothing = self.nothing;
-        if selection.tests.is_empty() && not_applicable.is_empty() {
+        if triage.nothing_left(selection) {
             eprintln!("{nothing}: no test to run, nothing uploaded");
             if let Some(agent) = &agent {
                 let message = format!("{}: no test to run", markdown::text(nothing));
                 let _ = agent.annotate(&message, "info", "flakiness-detection", false);
             }
-            return Ok(exit);
+            return Ok(triage.exit);
         }
-        let has_not_applicable = !not_applicable.is_empty();
-        let input = self.prepare(build, selection, has_not_applicable)?;
-        if input.commands.len() > MANY_BATCHES {
-            let warning = format!(
-                "Warning: {} batches ({} tests) to re-run. This may take a while.",
-                input.commands.len(),
-                selection.tests.len()
-            );
+        if build.layout.is_none() && !selection.tests.is_empty() {
+            eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
+        }
+        let prepared = prepare(build, selection, self.batching, triage.not_applicable)?;
+        if let Some(warning) = many_batches(prepared.input.commands.len(), selection.tests.len()) {
             eprintln!("gradle-flaky: {warning}");
             if let Some(agent) = &agent {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
             }
         }
-        self.publish(&input, &not_applicable)?;
-        Ok(exit)
-    }
-
-    /// Plans a selection for Buildkite: the batches, the compile gate (from the
-    /// layout's compile tasks; none when the layout is unavailable), the
-    /// not-applicable tests and where the build is in the checkout.
-    fn prepare(
-        &self,
-        build: &Build,
-        selection: &Selection,
-        has_not_applicable: bool,
-    ) -> Result<PipelineInput> {
-        let layout = build.layout.as_ref();
-        if layout.is_none() && !selection.tests.is_empty() {
-            eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
-        }
-        let ctx = PlanContext::for_build(build, &[]);
-        let plan = plan::plan(&selection.tests, self.batching, &ctx);
-        for note in &plan.notes {
-            eprintln!("gradle-flaky: {}", visible(note));
-        }
-        let (tasks, projects) = match layout {
-            Some(l) => (
-                pipeline::compile_tasks(l, &plan.tests),
-                pipeline::renamed_projects(l, &plan.tests),
-            ),
-            None => Default::default(),
-        };
-        let compile = if tasks.is_empty() {
-            Vec::new()
-        } else {
-            [build.gradle.clone(), tasks].concat()
-        };
-        Ok(PipelineInput {
-            commands: plan.commands,
-            compile,
-            dir: checkout_relative(&build.root)?,
-            has_not_applicable,
-            projects,
-            gradle: build.gradle.clone(),
-        })
+        self.publish(&prepared)?;
+        Ok(triage.exit)
     }
 
     /// Prints (`dry_run`) or uploads the pipeline. Not-applicable tests go to
     /// `flakiness-skipped.json`, uploaded as an artifact here so the report
     /// step finds it whatever the calling step's `artifact_paths` say. A second
     /// upload in one build is skipped: the step keys would clash.
-    fn publish(&self, input: &PipelineInput, not_applicable: &[Unresolved]) -> Result<()> {
+    fn publish(&self, prepared: &Prepared) -> Result<()> {
+        let input = &prepared.input;
         let cfg = self.agent;
         let Some(pipeline) = pipeline::pipeline(input, cfg) else {
             eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
@@ -157,8 +169,8 @@ impl Upload<'_> {
             );
             return Ok(());
         }
-        if !not_applicable.is_empty() {
-            let json = serde_json::to_string(not_applicable).expect("entries serialize");
+        if !prepared.not_applicable.is_empty() {
+            let json = serde_json::to_string(&prepared.not_applicable).expect("entries serialize");
             std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;
             if let Err(e) = agent.artifact_upload(SKIPPED_FILE) {
                 eprintln!(
@@ -181,6 +193,45 @@ impl Upload<'_> {
     }
 }
 
+/// Plans a selection for CI: the batches, the compile gate (from the layout's
+/// compile tasks; none when the layout is unavailable), the not-applicable
+/// tests and where the build is in the checkout (this process's directory).
+pub fn prepare(
+    build: &Build,
+    selection: &Selection,
+    batching: &BatchingConfig,
+    not_applicable: Vec<Unresolved>,
+) -> Result<Prepared> {
+    let ctx = PlanContext::for_build(build, &[]);
+    let plan = plan::plan(&selection.tests, batching, &ctx);
+    for note in &plan.notes {
+        eprintln!("gradle-flaky: {}", visible(note));
+    }
+    let (tasks, projects) = match &build.layout {
+        Some(l) => (
+            pipeline::compile_tasks(l, &plan.tests),
+            pipeline::renamed_projects(l, &plan.tests),
+        ),
+        None => Default::default(),
+    };
+    let compile = if tasks.is_empty() {
+        Vec::new()
+    } else {
+        [build.gradle.clone(), tasks].concat()
+    };
+    Ok(Prepared {
+        input: PipelineInput {
+            commands: plan.commands,
+            compile,
+            dir: checkout_relative(&build.root)?,
+            has_not_applicable: !not_applicable.is_empty(),
+            projects,
+            gradle: build.gradle.clone(),
+        },
+        not_applicable,
+    })
+}
+
 /// The build's directory as batch jobs find it: relative to the checkout
 /// (this step's working directory), `None` for the checkout itself.
 fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
@@ -196,7 +247,8 @@ fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
     }
 }
 
-fn unresolved_annotation(unresolved: &[Unresolved]) -> String {
+/// The markdown list of inputs that selected nothing, with their reasons.
+pub fn unresolved_markdown(unresolved: &[Unresolved]) -> String {
     let mut body = format!(
         "**Flakiness: {} input(s) resolved to no test**\n\n",
         unresolved.len()

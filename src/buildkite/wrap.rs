@@ -10,6 +10,9 @@
 //! reference's Gradle), and every process it started, a Gradle daemon's test
 //! workers included, stopped at the timeout or when the wrapper itself is
 //! cancelled (SIGTERM/SIGINT, forwarded).
+//!
+//! [`run_batch`], the status file and its rules are not Buildkite's own:
+//! `github run` runs each matrix batch through them too.
 
 use super::agent::Agent;
 use super::pipeline::{JobSpec, BATCH_ENV, PRECOMPILE_ENV};
@@ -297,38 +300,24 @@ pub enum Batch {
 pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<()> {
     let env = |name: &str| std::env::var(name).ok();
     let job = JobEnv::from_env(env);
-    let mut recording = None;
-    let (kind, argv, dir, record) = match batch {
+    let (kind, ran, record) = match batch {
         Batch::FromEnv => {
             let name = format!("{BATCH_ENV}{}", job.parallel_job.unwrap_or(0));
             let spec = JobSpec::from_env_value(&name, env(&name))?;
-            let rec = Recording {
-                scratch: tempfile::Builder::new()
-                    .prefix("gradle-flaky-wrap-")
-                    .tempdir()
-                    .map_err(|e| Error::io(std::env::temp_dir(), e))?,
-                task_paths: spec.task_paths.clone(),
-            };
-            let argv = rec.apply(spec.argv_to_run(&self_exe())?, spec.repeat.is_some())?;
-            recording = Some(rec);
-            (spec.kind.clone(), argv, spec.dir, true)
+            (spec.kind.clone(), run_spec(&spec, timeout)?, true)
         }
-        Batch::Command { kind, argv } => (kind.clone(), argv.clone(), None, !kind.is_empty()),
+        Batch::Command { kind, argv } => (
+            kind.clone(),
+            run_batch(argv, None, timeout),
+            !kind.is_empty(),
+        ),
     };
-    eprintln!(">>> {}", shell::join(&argv));
-    let started = SystemTime::now();
-    let finished = supervise(&argv, dir.as_deref(), timeout);
-    eprintln!(
-        ">>> rc {} after {}s",
-        finished.rc,
-        finished.duration.as_secs()
-    );
     let context = if job.step_key.is_empty() {
         "flakiness-detection"
     } else {
         &job.step_key
     };
-    if let Some(message) = failure_message(&finished, timeout) {
+    if let Some(message) = failure_message(&ran.finished, timeout) {
         let body = format!(
             "[{}] (job {}) {message} - see job log",
             markdown::text(&job.label),
@@ -341,26 +330,80 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         }
     }
     if record {
-        // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
-        let scan_root = dir.unwrap_or_else(|| PathBuf::from("."));
-        let oom = finished.rc != 0 && heap_dump_since(&scan_root, started);
-        let mut status = status_of(&job, &kind, &finished, timeout, oom);
-        status.skipped_tasks = recording
-            .as_ref()
-            .map(Recording::skipped)
-            .unwrap_or_default();
-        if !status.skipped_tasks.is_empty() {
-            eprintln!(
-                ">>> skipped by the build: {}",
-                outcomes::describe(&status.skipped_tasks)
-            );
-        }
+        let status = ran.status(&job, &kind, timeout);
         match write_status(status_dir, &status) {
             Ok(path) => eprintln!(">>> status written to {}", path.display()),
             Err(e) => eprintln!("gradle-flaky: could not write the status file: {e}"),
         }
     }
     Ok(())
+}
+
+/// How a batch ended, with what its status file needs beyond the rc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    pub finished: Finished,
+    /// A test JVM wrote a heap dump during the run.
+    pub oom: bool,
+    /// The batch's Test tasks the build skipped (`onlyIf`, no sources, ...).
+    pub skipped_tasks: Vec<TaskOutcome>,
+}
+
+impl Ran {
+    /// The job's status file.
+    pub fn status(&self, job: &JobEnv, kind: &str, timeout: Option<Duration>) -> Status {
+        let mut status = status_of(job, kind, &self.finished, timeout, self.oom);
+        status.skipped_tasks = self.skipped_tasks.clone();
+        status
+    }
+}
+
+/// Runs a planned batch as every CI runs it (see [`run_batch`]), recording
+/// which of its Test tasks the build skipped.
+pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Ran> {
+    let argv = spec.argv_to_run(&self_exe())?;
+    // No Test task to check: nothing to record (and no init script to add).
+    if spec.task_paths.is_empty() {
+        return Ok(run_batch(&argv, spec.dir.as_deref(), timeout));
+    }
+    let recording = Recording {
+        scratch: tempfile::Builder::new()
+            .prefix("gradle-flaky-wrap-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?,
+        task_paths: spec.task_paths.clone(),
+    };
+    let argv = recording.apply(argv, spec.repeat.is_some())?;
+    let mut ran = run_batch(&argv, spec.dir.as_deref(), timeout);
+    ran.skipped_tasks = recording.skipped();
+    if !ran.skipped_tasks.is_empty() {
+        eprintln!(
+            ">>> skipped by the build: {}",
+            outcomes::describe(&ran.skipped_tasks)
+        );
+    }
+    Ok(ran)
+}
+
+/// Runs one batch: the command line and its rc on stderr, supervised (see
+/// [`supervise`]), and, when it failed, a look for heap dumps it left below
+/// `dir` (a JVM that ran out of heap fails its Gradle run, so clean runs skip
+/// the scan).
+pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> Ran {
+    eprintln!(">>> {}", shell::join(argv));
+    let started = SystemTime::now();
+    let finished = supervise(argv, dir, timeout);
+    eprintln!(
+        ">>> rc {} after {}s",
+        finished.rc,
+        finished.duration.as_secs()
+    );
+    let oom = finished.rc != 0 && heap_dump_since(dir.unwrap_or(Path::new(".")), started);
+    Ran {
+        finished,
+        oom,
+        skipped_tasks: Vec::new(),
+    }
 }
 
 /// `buildkite precompile`: compiles the selected test source sets. Unlike a
@@ -385,7 +428,7 @@ pub fn precompile(timeout: Option<Duration>) -> Result<()> {
 }
 
 /// How this binary is invoked again (for loops inside a batch).
-fn self_exe() -> String {
+pub fn self_exe() -> String {
     std::env::current_exe()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "gradle-flaky".into())

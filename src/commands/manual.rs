@@ -1,9 +1,9 @@
-//! `gradle-flaky manual`: the manual Buildkite pipeline's entry point. The
-//! tests come from `FLAKINESS_CLASSES`, every other knob from its flag or
-//! `FLAKINESS_*` variable (see `--help`); the pipeline is uploaded.
+//! `gradle-flaky manual`: the manual pipeline's entry point (Buildkite, or a
+//! GitHub `workflow_dispatch`). The tests come from `FLAKINESS_CLASSES`,
+//! every other knob from its flag or `FLAKINESS_*` variable (see `--help`).
 
+use super::pr::HandOver;
 use super::{options, selection};
-use crate::buildkite::upload::Upload;
 use crate::cli::{GlobalArgs, ManualArgs};
 use crate::{Error, Exit, Result};
 
@@ -14,13 +14,15 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
             "FLAKINESS_CLASSES environment variable is required (newline- or comma-separated)",
         ));
     }
+    let target = options::target(args.target, true)?;
     let batching = options::batching(&args.batching)?;
     let agent = options::agent(&args.agent)?;
     let (build, selection) = selection::gather(
         options::build(global, false)?,
         &options::manual_selection(classes, &args.choice),
     )?;
-    Upload {
+    HandOver {
+        target,
         batching: &batching.config,
         agent: &agent,
         dry_run: args.dry_run,

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod buildkite;
 pub mod completions;
+pub mod github;
 pub mod layout;
 pub mod local;
 pub mod manual;
@@ -14,7 +15,7 @@ pub mod repeat;
 pub mod report;
 pub mod selection;
 
-use crate::cli::{BuildkiteCommand, Cli, Command};
+use crate::cli::{BuildkiteCommand, Cli, Command, GithubCommand};
 use crate::{Exit, Result};
 
 /// Runs the parsed command line and returns the exit status.
@@ -30,6 +31,9 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(args)) => buildkite::analyze(&args),
+        Command::Github(GithubCommand::Workflow(args)) => github::workflow(global, &args),
+        Command::Github(GithubCommand::Run(args)) => github::run(&args),
+        Command::Github(GithubCommand::Analyze(args)) => github::analyze(&args),
         Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),

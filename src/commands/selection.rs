@@ -12,8 +12,8 @@ use crate::{Error, Result};
 use git2::Oid;
 use std::path::{Path, PathBuf};
 
-/// The variable Buildkite sets to a pull request's base branch.
-const PR_BASE_VAR: &str = "BUILDKITE_PULL_REQUEST_BASE_BRANCH";
+/// The variables Buildkite and GitHub Actions set to a pull request's base branch.
+const PR_BASE_VARS: [&str; 2] = ["BUILDKITE_PULL_REQUEST_BASE_BRANCH", "GITHUB_BASE_REF"];
 
 /// Selects and classifies the tests the options name; the build comes back
 /// with its layout when Gradle could be asked.
@@ -35,10 +35,11 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
     let (mut changes, mut unmuted) = (Vec::new(), Vec::new());
     if args.changed || args.unmuted {
         let repo = Repo::discover(&root)?;
-        let pr_base = std::env::var(PR_BASE_VAR)
-            .ok()
-            .filter(|b| !b.trim().is_empty());
-        let (base_name, base) = resolve_base(&repo, args.base.as_deref(), pr_base.as_deref())?;
+        let pr_base = PR_BASE_VARS.iter().find_map(|var| {
+            let branch = std::env::var(var).ok().filter(|b| !b.trim().is_empty())?;
+            Some((*var, branch))
+        });
+        let (base_name, base) = resolve_base(&repo, args.base.as_deref(), pr_base)?;
         let merge_base = repo.merge_base(&base_name, base)?;
         notes.push(format!("merge base with `{base_name}`: {merge_base}"));
         if args.changed {
@@ -83,16 +84,21 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
     Ok((build, selection))
 }
 
-/// The base ref: `--base`, else `$BUILDKITE_PULL_REQUEST_BASE_BRANCH` (as
-/// `origin/<branch>` first: in CI the local branch is usually absent or stale),
-/// else `origin/main`, else `main`. A named base that does not exist is an
-/// error, never a silent fall back to another branch.
-fn resolve_base(repo: &Repo, base: Option<&str>, pr_base: Option<&str>) -> Result<(String, Oid)> {
+/// The base ref: `--base`, else the pull request's base branch from the CI
+/// (`pr_base`: the variable and its value; as `origin/<branch>` first: in CI
+/// the local branch is usually absent or stale), else `origin/main`, else
+/// `main`. A named base that does not exist is an error, never a silent fall
+/// back to another branch.
+fn resolve_base(
+    repo: &Repo,
+    base: Option<&str>,
+    pr_base: Option<(&str, String)>,
+) -> Result<(String, Oid)> {
     let (candidates, what) = match (base, pr_base) {
         (Some(base), _) => (vec![base.to_string()], "--base".to_string()),
-        (None, Some(branch)) => (
+        (None, Some((var, branch))) => (
             vec![format!("origin/{branch}"), branch.to_string()],
-            format!("${PR_BASE_VAR}"),
+            format!("${var}"),
         ),
         (None, None) => (
             vec!["origin/main".to_string(), "main".to_string()],

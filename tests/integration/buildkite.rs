@@ -5,7 +5,8 @@
 //! a folder and serves `artifact download` from it. Gradle is never mocked.
 
 use crate::common::{
-    copy_tree, fixture_copy, fixture_repo, git, gradle_flaky, repo_root, run, text,
+    assert_nothing_ran_pwned, change, copy_tree, docs_only_branch, fixture_copy, fixture_repo, git,
+    gradle_flaky, outcome_of, pr_branch_with, read_json, repo_root, run, text,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -124,11 +125,6 @@ impl Buildkite {
             })
             .collect()
     }
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
 }
 
 /// A directory where `buildkite wrap` runs as jobs of step
@@ -381,37 +377,25 @@ fn steps(pipeline: &Value) -> &Vec<Value> {
 /// Names of the branch's hostile files (a shell would run the first one's `$(...)`).
 const PWNED_SUITE: &str = "painless/40_$(touch pwned)";
 const ODD_SUITE: &str = "painless_execute/50_it's `odd`";
-const SUITES: &str = "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test";
 
 /// The fixture as a git repository: `main` is the fixture, the checked-out
 /// branch `pr` touches a flaky and a stable unit test class, the test that
 /// runs its JVM out of heap, the slow test, and adds two YAML suites whose
 /// names are hostile to shells.
 fn pr_branch() -> tempfile::TempDir {
-    let repo = fixture_repo("pr");
-    let dir = repo.path();
-    for file in [
-        "server/src/test/java/org/elasticsearch/flaky/AssertionFlakyTests.java",
-        "server/src/test/java/org/elasticsearch/common/StringsTests.java",
-        "test/external-modules/esql-heap-attack/src/javaRestTest/java/org/elasticsearch/xpack/esql/heap_attack/HeapAttackIT.java",
-        "x-pack/plugin/ml/src/slowTest/java/org/elasticsearch/xpack/ml/slow/SuiteTimeoutTests.java",
-    ] {
-        change(dir, file);
-    }
-    for (suite, section) in [(PWNED_SUITE, "Pwned section"), (ODD_SUITE, "Odd section")] {
-        let yaml = format!("\"{section}\":\n  - do: {{}}\n  - match: {{}}\n");
-        std::fs::write(dir.join(SUITES).join(format!("{suite}.yml")), yaml).unwrap();
-    }
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "branch"]);
-    repo
-}
-
-/// Changes a source file of the branch (a comment at its end).
-fn change(dir: &Path, file: &str) {
-    let path = dir.join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, format!("{text}// changed on the branch\n")).unwrap();
+    let suite = |section: &str| format!("\"{section}\":\n  - do: {{}}\n  - match: {{}}\n");
+    pr_branch_with(
+        &[
+            "server/src/test/java/org/elasticsearch/flaky/AssertionFlakyTests.java",
+            "server/src/test/java/org/elasticsearch/common/StringsTests.java",
+            "test/external-modules/esql-heap-attack/src/javaRestTest/java/org/elasticsearch/xpack/esql/heap_attack/HeapAttackIT.java",
+            "x-pack/plugin/ml/src/slowTest/java/org/elasticsearch/xpack/ml/slow/SuiteTimeoutTests.java",
+        ],
+        &[
+            (PWNED_SUITE, suite("Pwned section")),
+            (ODD_SUITE, suite("Odd section")),
+        ],
+    )
 }
 
 /// `gradle-flaky pr` in `dir` as job `job-pr` of a Buildkite build, with small
@@ -446,11 +430,8 @@ fn pr_cmd(bk: &Buildkite, dir: &Path) -> Command {
 #[test]
 fn pr_without_test_changes_says_so_and_uploads_nothing() {
     let bk = Buildkite::new();
-    let repo = fixture_repo("docs-only");
+    let repo = docs_only_branch();
     let dir = repo.path();
-    std::fs::write(dir.join("NOTES.md"), "no tests here\n").unwrap();
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "docs"]);
     let out = run(&mut pr_cmd(&bk, dir));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("No test changes or unmutes detected"));
@@ -521,24 +502,6 @@ fn run_job(
         assert!(run(&mut upload).status.success());
     }
     (checkout, out)
-}
-
-/// Paths below `dir` named `name`.
-fn files_named(dir: &Path, name: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if entry.file_name() == name {
-                found.push(path.clone());
-            }
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(path);
-            }
-        }
-    }
-    found
 }
 
 #[test]
@@ -623,15 +586,7 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 
     let outcomes = read_json(&report_dir.path().join("flakiness-outcomes.json"));
-    let outcome = |job: &str| {
-        outcomes
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["jobId"] == job)
-            .unwrap_or_else(|| panic!("no outcome for {job}: {outcomes:#}"))
-            .clone()
-    };
+    let outcome = |job: &str| outcome_of(&outcomes, job);
     // Unit batches follow the selection: StringsTests (stable), then AssertionFlakyTests.
     assert_eq!(outcome("job-unit-0")["outcome"], "clean_pass");
     assert_eq!(outcome("job-unit-1")["outcome"], "flaky_detected");
@@ -693,13 +648,7 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     // Nothing ran the hostile names as shell code.
     let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();
     dirs.extend([repo.path(), report_dir.path()]);
-    for dir in dirs {
-        assert_eq!(
-            files_named(dir, "pwned"),
-            Vec::<PathBuf>::new(),
-            "a shell ran `$(touch pwned)`"
-        );
-    }
+    assert_nothing_ran_pwned(&dirs);
 }
 
 #[test]

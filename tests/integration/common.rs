@@ -37,17 +37,26 @@ pub fn plain_java_copy() -> tempfile::TempDir {
 
 /// Copies a directory tree, leaving out build outputs (`build`, `.gradle`).
 pub fn copy_tree(from: &Path, to: &Path) {
+    copy_dir(from, to, true);
+}
+
+/// Copies a directory tree, build outputs included.
+pub fn copy_all(from: &Path, to: &Path) {
+    copy_dir(from, to, false);
+}
+
+fn copy_dir(from: &Path, to: &Path, skip_outputs: bool) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        if name == "build" || name == ".gradle" {
+        if skip_outputs && (name == "build" || name == ".gradle") {
             continue;
         }
         let src = entry.path();
         let dst = to.join(&name);
         if entry.file_type().unwrap().is_dir() {
-            copy_tree(&src, &dst);
+            copy_dir(&src, &dst, skip_outputs);
         } else {
             std::fs::copy(&src, &dst).unwrap();
         }
@@ -57,13 +66,51 @@ pub fn copy_tree(from: &Path, to: &Path) {
 /// A `Command` for the gradle-flaky binary under test.
 pub fn gradle_flaky() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gradle-flaky"));
+    without_ci_env(&mut cmd);
+    cmd
+}
+
+/// Leaves out of `cmd`'s environment what would make it behave as a CI job
+/// (the tests may themselves run in one) or change its options.
+pub fn without_ci_env(cmd: &mut Command) -> &mut Command {
     cmd.env_remove("NO_COLOR");
     for (k, _) in std::env::vars() {
-        if k.starts_with("FLAKINESS_") || k.starts_with("BUILDKITE") {
+        if k.starts_with("FLAKINESS_") || k.starts_with("BUILDKITE") || k.starts_with("GITHUB_") {
             cmd.env_remove(k);
         }
     }
     cmd
+}
+
+/// Changes a source file of a branch (a comment at its end).
+pub fn change(dir: &Path, file: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}// changed on the branch\n")).unwrap();
+}
+
+/// Paths below `dir` named `name`.
+pub fn files_named(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_name() == name {
+                found.push(path.clone());
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// A JSON file's content.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
 }
 
 /// Runs a command, returning its output; panics only if it cannot start.
@@ -106,4 +153,58 @@ pub fn fixture_repo(branch: &str) -> tempfile::TempDir {
     git(dir, &["commit", "-qm", "fixture"]);
     git(dir, &["checkout", "-qb", branch]);
     repo
+}
+
+/// Where the fixture's `lang-painless` YAML suites live.
+pub const SUITES: &str = "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test";
+
+/// The fixture as a git repository whose checked-out branch `pr` changes
+/// `files` and adds the YAML `suites` (path below [`SUITES`] without `.yml`,
+/// content), committed.
+pub fn pr_branch_with(files: &[&str], suites: &[(&str, String)]) -> tempfile::TempDir {
+    let repo = fixture_repo("pr");
+    let dir = repo.path();
+    for file in files {
+        change(dir, file);
+    }
+    for (suite, yaml) in suites {
+        let path = dir.join(SUITES).join(format!("{suite}.yml"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, yaml).unwrap();
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "branch"]);
+    repo
+}
+
+/// Asserts that no shell ran a hostile name's `$(touch pwned)` in `dirs`.
+pub fn assert_nothing_ran_pwned(dirs: &[&Path]) {
+    for dir in dirs {
+        assert_eq!(
+            files_named(dir, "pwned"),
+            Vec::<PathBuf>::new(),
+            "a shell ran `$(touch pwned)`"
+        );
+    }
+}
+
+/// The fixture as a git repository whose branch `docs-only` adds a file that is no test.
+pub fn docs_only_branch() -> tempfile::TempDir {
+    let repo = fixture_repo("docs-only");
+    let dir = repo.path();
+    std::fs::write(dir.join("NOTES.md"), "no tests here\n").unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "docs"]);
+    repo
+}
+
+/// The payload of job `job` in an outcomes JSON array.
+pub fn outcome_of(outcomes: &serde_json::Value, job: &str) -> serde_json::Value {
+    outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["jobId"] == job)
+        .unwrap_or_else(|| panic!("no outcome for {job}: {outcomes:#}"))
+        .clone()
 }

@@ -73,6 +73,7 @@ fn man_page_documents_every_subcommand() {
         "manual",
         "analyze",
         "buildkite",
+        "github",
         "repeat",
         "layout",
     ] {
@@ -91,4 +92,22 @@ fn every_reason_code_is_listed_in_the_readme() {
             "README's reason code table lacks `{code}`"
         );
     }
+}
+
+#[test]
+fn the_readme_shows_the_workflow_as_generated() {
+    let out = run(gradle_flaky().args(["github", "workflow"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let generated = String::from_utf8(out.stdout).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let marker = "<!-- github-workflow:";
+    let shown = readme[readme.find(marker).expect("the marked workflow block")..]
+        .split_once("```yaml\n")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .map(|(block, _)| block)
+        .expect("a yaml block after the marker");
+    assert_eq!(
+        shown, generated,
+        "README's workflow differs from `gradle-flaky github workflow`: paste its output there"
+    );
 }

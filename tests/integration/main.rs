@@ -7,6 +7,7 @@ mod analyze;
 mod buildkite;
 mod docs;
 mod es_build;
+mod github;
 mod layout;
 mod plain_java;
 mod plan;

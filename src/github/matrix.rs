@@ -1,0 +1,334 @@
+//! `pr --target github` and `manual --target github`, the workflow's `plan`
+//! job: the selection is planned exactly as for Buildkite, then handed to
+//! the workflow as
+//!
+//! - the step output `matrix={"batch":[0,1,…]}`: only batch indices, so no
+//!   name from the branch ever reaches an expression or a `run:` script;
+//! - `flakiness-plan.json` ([`PlanFile`], uploaded as an artifact): each
+//!   batch's argv for `github run --batch N`, and what the report needs;
+//! - the step summary: the batches, or why there are none.
+
+use super::annotations::{Annotation, Level};
+use super::runner::Runner;
+use crate::buildkite::pipeline::{expected_steps, JobSpec, ReportContext};
+use crate::buildkite::upload::{self, many_batches, unresolved_markdown, Prepared, Triage};
+use crate::domain::{BatchingConfig, Command, Unresolved};
+use crate::layout::Build;
+use crate::markdown::{code, code_in_table, text};
+use crate::reports::PLAN_FILE;
+use crate::select::Selection;
+use crate::{plan, shell, Error, Exit, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What the `run` and `analyze` jobs need of the plan.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanFile {
+    /// Batch `n` is matrix entry `n`.
+    pub batches: Vec<PlannedBatch>,
+    /// The expected jobs, renamed projects and the Gradle program.
+    pub report: ReportContext,
+    /// Found, but no enabled Test task runs them.
+    #[serde(default)]
+    pub not_applicable: Vec<Unresolved>,
+}
+
+/// One batch: what to run, and which job of which step it is in the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedBatch {
+    pub label: String,
+    pub step_key: String,
+    /// Its position among the batches of its step (the status file's `parallelJob`).
+    pub job: u32,
+    pub spec: JobSpec,
+}
+
+impl PlanFile {
+    pub fn of(prepared: &Prepared) -> PlanFile {
+        let batches = prepared
+            .input
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| PlannedBatch {
+                label: c.label.clone(),
+                step_key: c.key.clone(),
+                job: prepared.input.commands[..i]
+                    .iter()
+                    .filter(|d| d.key == c.key)
+                    .count() as u32,
+                spec: JobSpec::for_command(c, prepared.input.dir.clone()),
+            })
+            .collect();
+        PlanFile {
+            batches,
+            report: ReportContext {
+                jobs: expected_steps(&prepared.input.commands),
+                projects: prepared.input.projects.clone(),
+                gradle: prepared.input.gradle.clone(),
+            },
+            not_applicable: prepared.not_applicable.clone(),
+        }
+    }
+
+    /// Reads a plan file; an error names it.
+    pub fn read(path: &Path) -> Result<PlanFile> {
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::input(
+                path.display().to_string(),
+                "no such file: `gradle-flaky pr --target github` (or `manual`) writes the plan, \
+                 and the workflow hands it to the other jobs as the `flakiness-plan` artifact",
+            ),
+            _ => Error::io(path, e),
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::input(path.display().to_string(), e.to_string()))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a plan serializes")
+    }
+
+    /// Something for the analyze job: batches, or tests recorded as not applicable.
+    pub fn has_report(&self) -> bool {
+        !self.batches.is_empty() || !self.not_applicable.is_empty()
+    }
+
+    /// The step outputs: `matrix` (one entry per batch, its index only),
+    /// `batches` (how many) and `report` (whether the analyze job has work).
+    pub fn outputs(&self) -> Vec<(&'static str, String)> {
+        let indices: Vec<usize> = (0..self.batches.len()).collect();
+        vec![
+            (
+                "matrix",
+                serde_json::json!({ "batch": indices }).to_string(),
+            ),
+            ("batches", self.batches.len().to_string()),
+            ("report", self.has_report().to_string()),
+        ]
+    }
+}
+
+/// How the plan job publishes.
+#[derive(Clone, Debug)]
+pub struct Submit<'a> {
+    pub batching: &'a BatchingConfig,
+    /// Print the plan and the outputs instead of writing them.
+    pub dry_run: bool,
+    /// What to say when nothing is selected.
+    pub nothing: &'a str,
+}
+
+impl Submit<'_> {
+    /// Exit 2 when a test the user named resolved to nothing (after
+    /// publishing the rest), as on Buildkite.
+    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+        let triage = Triage::of(selection);
+        let mut summary = String::from("## Flakiness detection: plan\n\n");
+        let mut annotations = Vec::new();
+        if !triage.unresolved.is_empty() {
+            summary.push_str(&unresolved_markdown(&triage.unresolved));
+            summary.push('\n');
+            let level = if triage.named_missing() {
+                Level::Error
+            } else {
+                Level::Warning
+            };
+            annotations.push(Annotation::new(
+                level,
+                "Flakiness: tests not found",
+                format!(
+                    "{} input(s) resolved to no test: see the job summary.",
+                    triage.unresolved.len()
+                ),
+            ));
+        }
+        let plan = if triage.nothing_left(selection) {
+            eprintln!("{}: no test to run", self.nothing);
+            summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
+            PlanFile::default()
+        } else {
+            let prepared = upload::prepare(build, selection, self.batching, triage.not_applicable)?;
+            if let Some(warning) =
+                many_batches(prepared.input.commands.len(), selection.tests.len())
+            {
+                eprintln!("gradle-flaky: {warning}");
+                annotations.push(Annotation::new(Level::Warning, "Flakiness", warning));
+            }
+            summary.push_str(&plan_markdown(
+                &prepared.input.commands,
+                selection.tests.len(),
+            ));
+            summary.push_str(&not_applicable_markdown(&prepared.not_applicable));
+            PlanFile::of(&prepared)
+        };
+        let outputs = plan.outputs();
+        if self.dry_run {
+            crate::output::stdout_line(&plan.to_json());
+            for (name, value) in &outputs {
+                eprintln!("gradle-flaky: output {name}={value}");
+            }
+            return Ok(triage.exit);
+        }
+        if plan.has_report() {
+            std::fs::write(PLAN_FILE, plan.to_json()).map_err(|e| Error::io(PLAN_FILE, e))?;
+            eprintln!(
+                "gradle-flaky: {} batch(es) planned in {PLAN_FILE}",
+                plan.batches.len()
+            );
+        }
+        let runner = Runner::from_env();
+        runner.set_outputs(&outputs)?;
+        if !runner.append_summary(&summary)? {
+            eprint!("{summary}");
+        }
+        for annotation in &annotations {
+            crate::output::stdout_line(&annotation.command());
+        }
+        Ok(triage.exit)
+    }
+}
+
+/// The batches as a table: index (the matrix entry), what runs, how often.
+fn plan_markdown(commands: &[Command], tests: usize) -> String {
+    let mut out = format!(
+        "{} batch(es) of {tests} test(s), one `run` job each:\n\n\
+         | batch | tests | executions per test | command |\n|---:|---|---:|---|\n",
+        commands.len()
+    );
+    for (i, c) in commands.iter().enumerate() {
+        let mut command = code_in_table(&shell::join(&c.argv));
+        if c.rest_loops > 1 {
+            command.push_str(&format!(" ({} Gradle runs)", c.rest_loops));
+        }
+        out.push_str(&format!(
+            "| {i} | {} | {} | {command} |\n",
+            text(&c.label),
+            plan::executions(c)
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+fn not_applicable_markdown(tests: &[Unresolved]) -> String {
+    if tests.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
+        tests.len()
+    );
+    for t in tests {
+        out.push_str(&format!("- {}: {}\n", code(&t.input), text(&t.reason)));
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buildkite::pipeline::PipelineInput;
+    use crate::domain::{Repetition, TestKind};
+
+    fn cmd(kind: TestKind, argv: &[&str]) -> Command {
+        Command {
+            label: kind.label(),
+            key: kind.key(),
+            iterations: if kind.is_rest() { 1 } else { 3 },
+            rest_loops: if kind.is_rest() { 5 } else { 1 },
+            repetition: if kind.is_rest() {
+                Repetition::GradleRuns
+            } else {
+                Repetition::InJvm
+            },
+            repetition_reason: String::new(),
+            tests: vec![],
+            fallback: None,
+            kind,
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+            task_paths: vec![],
+        }
+    }
+
+    fn prepared() -> Prepared {
+        let input = PipelineInput {
+            commands: vec![
+                cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"]),
+                cmd(
+                    TestKind::YamlRestTestSuite,
+                    &["gradle", "-Dtests.rest.suite=p/40_${{ github.token }}"],
+                ),
+                cmd(TestKind::Unit, &["gradle", ":b:test", "--tests", "B"]),
+            ],
+            dir: Some("build-root".into()),
+            gradle: vec!["gradle".into()],
+            ..PipelineInput::default()
+        };
+        Prepared {
+            input,
+            ..Prepared::default()
+        }
+    }
+
+    #[test]
+    fn the_matrix_holds_batch_indices_only() {
+        let plan = PlanFile::of(&prepared());
+        assert_eq!(
+            plan.outputs(),
+            [
+                ("matrix", r#"{"batch":[0,1,2]}"#.to_string()),
+                ("batches", "3".into()),
+                ("report", "true".into())
+            ]
+        );
+        let empty = PlanFile::default();
+        assert_eq!(
+            empty.outputs(),
+            [
+                ("matrix", r#"{"batch":[]}"#.to_string()),
+                ("batches", "0".into()),
+                ("report", "false".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn each_batch_knows_its_job_within_its_step() {
+        let plan = PlanFile::of(&prepared());
+        let jobs: Vec<(&str, u32)> = plan
+            .batches
+            .iter()
+            .map(|b| (b.step_key.as_str(), b.job))
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                ("flakiness-detection:unit", 0),
+                ("flakiness-detection:yaml-suite", 0),
+                ("flakiness-detection:unit", 1)
+            ]
+        );
+        assert_eq!(plan.report.jobs[0].jobs, 2);
+        assert_eq!(plan.batches[1].spec.repeat, Some(5));
+        assert_eq!(
+            plan.batches[2].spec.dir.as_deref(),
+            Some(Path::new("build-root"))
+        );
+        let read: PlanFile = serde_json::from_str(&plan.to_json()).unwrap();
+        assert_eq!(read, plan);
+    }
+
+    #[test]
+    fn the_plan_summary_shows_branch_names_as_code() {
+        let md = plan_markdown(&prepared().input.commands, 3);
+        assert!(
+            md.contains("| 1 | yaml rest tests | 5 | `gradle '-Dtests.rest.suite=p/40_${{ github.token }}'` (5 Gradle runs) |"),
+            "{md}"
+        );
+        assert!(md.starts_with("3 batch(es) of 3 test(s)"), "{md}");
+    }
+}

@@ -1,0 +1,156 @@
+//! `github analyze DIR`, the workflow's final job: the artifacts the plan and
+//! batch jobs uploaded (downloaded into DIR, one folder each) go through the
+//! same report step as on Buildkite (`buildkite::report::findings`); only the
+//! outputs are GitHub's: the job summary, one annotation per failing test,
+//! and the report in the log with workflow commands switched off.
+
+use super::annotations::{self, Annotation, Level, Sources};
+use super::matrix::PlanFile;
+use super::runner::{print_untrusted, Runner};
+use crate::buildkite::report::{self, JobRun};
+use crate::reports::{PLAN_FILE, STATUS_DIR};
+use crate::{Error, Exit, Result};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// What `github analyze` reads and writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalyzeArtifacts {
+    /// The downloaded artifacts, one folder each.
+    pub dir: PathBuf,
+    /// Where `flakiness-outcomes.json` goes.
+    pub outcomes: PathBuf,
+    /// The checkout, where annotated tests' sources are looked up.
+    pub sources: PathBuf,
+    /// Exit with the report's exit code instead of 0.
+    pub exit_code: bool,
+}
+
+/// The plan and every batch job found among the artifacts.
+#[derive(Clone, Debug, Default)]
+pub struct Artifacts {
+    /// `None` when no artifact holds the plan.
+    pub plan: Option<PlanFile>,
+    pub jobs: Vec<JobRun>,
+}
+
+impl Artifacts {
+    /// Reads DIR and each folder in it: a folder with `flakiness-plan.json` is
+    /// the plan's, one with `flakiness-status/` a batch job's (its status
+    /// files and its XML, below the build's paths). Anything else is ignored.
+    pub fn read(dir: &Path) -> Result<Artifacts> {
+        let entries = std::fs::read_dir(dir).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::input(
+                dir.display().to_string(),
+                "no such folder: the workflow downloads every `flakiness-*` artifact there",
+            ),
+            _ => Error::io(dir, e),
+        })?;
+        let mut folders: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
+        folders.sort();
+        folders.insert(0, dir.to_path_buf());
+        let mut found = Artifacts::default();
+        let mut ids = BTreeSet::new();
+        for folder in folders {
+            let plan = folder.join(PLAN_FILE);
+            if plan.is_file() && found.plan.is_none() {
+                found.plan = Some(PlanFile::read(&plan)?);
+            }
+            for status in report::read_statuses(&folder.join(STATUS_DIR)) {
+                if !ids.insert(status.job_id.clone()) {
+                    eprintln!(
+                        "gradle-flaky: {}: job {} has a status file already; ignored",
+                        folder.display(),
+                        status.job_id
+                    );
+                    continue;
+                }
+                found.jobs.push(JobRun {
+                    status,
+                    dir: folder.clone(),
+                });
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Runs the report job: the outcomes file, the summary, the annotations.
+pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
+    let artifacts = Artifacts::read(&cfg.dir)?;
+    let mut notes = Vec::new();
+    let plan = artifacts.plan.unwrap_or_else(|| {
+        notes.push(Annotation::new(
+            Level::Warning,
+            "Flakiness: no plan",
+            format!(
+                "No {PLAN_FILE} among the artifacts in {}: which batches were expected, and \
+                 the Gradle paths of renamed projects, are unknown.",
+                cfg.dir.display()
+            ),
+        ));
+        PlanFile::default()
+    });
+    let found = report::findings(&artifacts.jobs, &plan.report, &plan.not_applicable, false);
+    if !found.payloads.is_empty() {
+        report::write_outcomes(&cfg.outcomes, &found.payloads)?;
+    }
+    let runner = Runner::from_env();
+    runner.append_summary(&found.markdown)?;
+    print_untrusted(&found.markdown);
+
+    let heap = artifacts
+        .jobs
+        .iter()
+        .any(|j| j.status.infra_subtype == "oom");
+    let to_place = found
+        .overall
+        .tests
+        .iter()
+        .any(|t| t.failures > 0 || t.suite_timeouts > 0);
+    let sources = if to_place {
+        Sources::scan(&cfg.sources, &cfg.dir)
+    } else {
+        Sources::default()
+    };
+    let mut annotations = annotations::for_report(&found.overall, heap, &sources);
+    let open = found
+        .payloads
+        .iter()
+        .filter(|p| {
+            use crate::buildkite::outcome::OutcomeKind::*;
+            matches!(p.outcome, Timeout | Hang | InfraFail | BuildFailed)
+        })
+        .count()
+        + found.missing.len();
+    if open > 0 {
+        notes.push(Annotation::new(
+            Level::Warning,
+            "Flakiness: batches without a result",
+            format!(
+                "{open} batch job(s) gave no trustworthy result (timeout, hang, infrastructure \
+                 failure, or no status file): see the job summary."
+            ),
+        ));
+    }
+    annotations.extend(notes);
+    for annotation in &annotations {
+        crate::output::stdout_line(&annotation.command());
+    }
+    let exit = Exit::of(found.observed());
+    eprintln!(
+        "gradle-flaky: {} job(s) analyzed; the report's exit code is {}{}",
+        artifacts.jobs.len(),
+        exit.code(),
+        if cfg.exit_code {
+            ""
+        } else {
+            " (reported, not enforced: pass --exit-code to fail the job)"
+        }
+    );
+    Ok(if cfg.exit_code { exit } else { Exit::Clean })
+}

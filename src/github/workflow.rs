@@ -1,0 +1,587 @@
+//! `github workflow`: the complete GitHub Actions workflow, three jobs.
+//!
+//! - `plan`: a checkout with the whole history (the merge base), a JDK, the
+//!   build's Gradle and gradle-flaky; `gradle-flaky pr|manual --target github`
+//!   writes the matrix (`{"batch":[0,1,…]}`) to its outputs and
+//!   `flakiness-plan.json`, uploaded as the `flakiness-plan` artifact.
+//! - `run`: one job per matrix entry (`fail-fast: false`), skipped when the
+//!   matrix is empty; `gradle-flaky github run --batch N` never fails the job
+//!   and uploads its status file and XML as `flakiness-batch-N`.
+//! - `analyze` (`if: always()`): downloads every artifact, `gradle-flaky
+//!   github analyze` writes the job summary, the annotations and
+//!   `flakiness-outcomes.json`.
+//!
+//! Data from the branch never passes through `${{ }}`: the matrix holds batch
+//! indices, which reach the batch step through its `env`; every name travels
+//! in the plan file and the artifacts. The only expressions are fixed ones
+//! over step outputs, `matrix.batch`, `runner.*` and the dispatch inputs,
+//! which are written to `env` values only (never into a script).
+
+use super::yaml::{emit, Node};
+use crate::buildkite::pipeline::GRACE_MINUTES;
+use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
+use crate::{Error, Result};
+
+/// What the generated workflow does; every value is the user's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkflowConfig {
+    /// Run on pull requests: the branch's changed tests and unmutes.
+    pub pull_request: bool,
+    /// Run by hand (`workflow_dispatch`) with a `classes` input.
+    pub manual: bool,
+    /// `FLAKINESS_*` variables of the plan step (batching, muted file).
+    pub plan_env: Vec<(String, String)>,
+    /// Iterations of every kind (`--iters`); also the dispatch input's default.
+    pub iters: Option<u32>,
+    /// `FLAKINESS_*` variables of every job (the Gradle program, the build's directory).
+    pub env: Vec<(String, String)>,
+    pub runs_on: String,
+    pub java_version: String,
+    pub java_distribution: String,
+    /// A Gradle version for `setup-gradle` to install (a build without a wrapper).
+    pub gradle_version: Option<String>,
+    /// The shell command that installs gradle-flaky; `None`: `cargo install`
+    /// of this version, cached.
+    pub install: Option<String>,
+    /// Minutes of a batch job; the batch itself is stopped [`GRACE_MINUTES`] earlier.
+    pub job_timeout_min: u32,
+    /// The analyze job fails with the report's exit code.
+    pub exit_code: bool,
+}
+
+/// The smallest batch-job timeout: the batch gets at least a minute.
+pub const MIN_JOB_TIMEOUT: u32 = GRACE_MINUTES + 1;
+const PLAN_TIMEOUT_MIN: u32 = 30;
+const ANALYZE_TIMEOUT_MIN: u32 = 20;
+const PLAN_ARTIFACT: &str = "flakiness-plan";
+
+/// Refuses a value GitHub would evaluate (`${{`): the user's own options are
+/// written into the workflow, and an expression there is code, not data.
+pub fn literal(flag: &str, value: &str) -> Result<()> {
+    if value.contains("${{") {
+        return Err(Error::input(
+            flag,
+            format!(
+                "`{value}` holds `${{{{`, which GitHub would evaluate as an expression: \
+                 write the value itself, or edit the generated workflow"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The workflow file.
+pub fn workflow(cfg: &WorkflowConfig) -> Result<String> {
+    if !cfg.pull_request && !cfg.manual {
+        return Err(Error::usage("--on: name at least one trigger"));
+    }
+    let header = [
+        format!(
+            "Flakiness detection by gradle-flaky {}: `gradle-flaky github workflow` wrote this file.",
+            env!("CARGO_PKG_VERSION")
+        ),
+        "plan: select the tests and plan batches; run: one job per batch (never fails);".into(),
+        "analyze: each batch's outcome, the report in the job summary, annotations.".into(),
+        "Test names never appear in an expression or a script here: they travel in".into(),
+        format!("{PLAN_FILE} and the artifacts; the matrix holds batch indices only."),
+    ];
+    Ok(emit(&header, &document(cfg)))
+}
+
+/// The workflow as a value (what `workflow` writes).
+pub fn document(cfg: &WorkflowConfig) -> Node {
+    let mut root = vec![
+        ("name", Node::str("Flakiness detection")),
+        ("on", triggers(cfg)),
+        ("permissions", Node::map([("contents", Node::str("read"))])),
+        (
+            "concurrency",
+            Node::map([
+                (
+                    "group",
+                    Node::str("flakiness-${{ github.event.pull_request.number || github.run_id }}"),
+                ),
+                ("cancel-in-progress", Node::Bool(true)),
+            ]),
+        ),
+    ];
+    if !cfg.env.is_empty() {
+        root.push(("env", env(&cfg.env)));
+    }
+    root.push((
+        "jobs",
+        Node::map([
+            ("plan", plan_job(cfg)),
+            ("run", run_job(cfg)),
+            ("analyze", analyze_job(cfg)),
+        ]),
+    ));
+    Node::map(root)
+}
+
+fn triggers(cfg: &WorkflowConfig) -> Node {
+    let mut on = Vec::new();
+    if cfg.pull_request {
+        on.push(("pull_request", Node::Map(vec![])));
+    }
+    if cfg.manual {
+        let input = |description: &str, required: bool| {
+            let mut fields = vec![
+                ("description", Node::str(description)),
+                ("required", Node::Bool(required)),
+                ("type", Node::str("string")),
+            ];
+            if !required {
+                fields.push(("default", Node::str("")));
+            }
+            Node::map(fields)
+        };
+        let iters_input = input(
+            "Iterations of every kind, for this run (empty: the workflow's own)",
+            false,
+        );
+        on.push((
+            "workflow_dispatch",
+            Node::map([(
+                "inputs",
+                Node::map([
+                    (
+                        "classes",
+                        input(
+                            "Tests to re-run: FQCN, FQCN#method, a test file or .yml suite; \
+                             separated by commas or spaces",
+                            true,
+                        ),
+                    ),
+                    ("iters", iters_input),
+                ]),
+            )]),
+        ));
+    }
+    Node::map(on)
+}
+
+fn plan_job(cfg: &WorkflowConfig) -> Node {
+    let mut steps = vec![checkout(true)];
+    steps.extend(toolchain(cfg));
+    steps.extend(install(cfg));
+    let mut plan = vec![
+        ("name", Node::str("Select and plan")),
+        ("id", Node::str("plan")),
+    ];
+    let vars = plan_step_env(cfg);
+    if !vars.is_empty() {
+        plan.push(("env", env(&vars)));
+    }
+    plan.push(("run", Node::str(plan_script(cfg))));
+    steps.push(Node::map(plan));
+    steps.push(upload(
+        "Keep the plan",
+        "!cancelled() && steps.plan.outputs.report == 'true'",
+        PLAN_ARTIFACT,
+        PLAN_FILE,
+        "error",
+    ));
+    let output = |name: &str| Node::str(format!("${{{{ steps.plan.outputs.{name} }}}}"));
+    Node::map([
+        ("runs-on", Node::str(&cfg.runs_on)),
+        ("timeout-minutes", Node::Int(PLAN_TIMEOUT_MIN.into())),
+        (
+            "outputs",
+            Node::map([
+                ("matrix", output("matrix")),
+                ("batches", output("batches")),
+                ("report", output("report")),
+            ]),
+        ),
+        ("steps", Node::List(steps)),
+    ])
+}
+
+/// The plan step's variables: the dispatch inputs (as `env` values, never in
+/// the script), the iterations, the other knobs.
+fn plan_step_env(cfg: &WorkflowConfig) -> Vec<(String, String)> {
+    let mut vars = Vec::new();
+    if cfg.manual {
+        vars.push(("FLAKINESS_CLASSES".into(), "${{ inputs.classes }}".into()));
+        vars.push((DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
+    }
+    if let Some(n) = cfg.iters {
+        vars.push(("FLAKINESS_ITERS".into(), n.to_string()));
+    }
+    vars.extend(cfg.plan_env.iter().cloned());
+    vars
+}
+
+/// The variable holding a manual run's `iters` input.
+const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
+
+fn plan_script(cfg: &WorkflowConfig) -> String {
+    let mut lines = Vec::new();
+    if cfg.manual {
+        // A manual run's own iterations win over every iteration knob of the workflow.
+        lines.extend([
+            "if [ -n \"${FLAKINESS_DISPATCH_ITERS-}\" ]; then",
+            "  export FLAKINESS_ITERS=\"$FLAKINESS_DISPATCH_ITERS\"",
+            "  unset FLAKINESS_UNIT_ITERS FLAKINESS_INTEG_ITERS FLAKINESS_REST_ITERS FLAKINESS_DETECT_RATE",
+            "fi",
+        ]);
+    }
+    match (cfg.pull_request, cfg.manual) {
+        (true, true) => lines.extend([
+            "if [ \"$GITHUB_EVENT_NAME\" = workflow_dispatch ]; then",
+            "  gradle-flaky manual --target github",
+            "else",
+            "  gradle-flaky pr --target github",
+            "fi",
+        ]),
+        (false, true) => lines.push("gradle-flaky manual --target github"),
+        _ => lines.push("gradle-flaky pr --target github"),
+    }
+    match lines.len() {
+        1 => lines[0].to_string(),
+        _ => lines.join("\n") + "\n",
+    }
+}
+
+fn run_job(cfg: &WorkflowConfig) -> Node {
+    let inner = cfg.job_timeout_min.saturating_sub(GRACE_MINUTES).max(1);
+    let mut steps = vec![checkout(false)];
+    steps.extend(toolchain(cfg));
+    steps.extend(install(cfg));
+    steps.push(Node::map([
+        ("name", Node::str("Fetch the plan")),
+        ("uses", Node::str("actions/download-artifact@v4")),
+        ("with", Node::map([("name", Node::str(PLAN_ARTIFACT))])),
+    ]));
+    steps.push(Node::map([
+        ("name", Node::str("Run the batch")),
+        (
+            "env",
+            Node::map([("FLAKINESS_BATCH", Node::str("${{ matrix.batch }}"))]),
+        ),
+        (
+            "run",
+            Node::str(format!(
+                "gradle-flaky github run --batch \"$FLAKINESS_BATCH\" --timeout {inner}m"
+            )),
+        ),
+    ]));
+    steps.push(upload(
+        "Keep the batch's results",
+        "always()",
+        "flakiness-batch-${{ matrix.batch }}",
+        &format!("{BATCH_DIR}/"),
+        "warn",
+    ));
+    Node::map([
+        ("name", Node::str("batch ${{ matrix.batch }}")),
+        ("needs", Node::str("plan")),
+        (
+            "if",
+            Node::str("!cancelled() && fromJSON(needs.plan.outputs.batches || '0') > 0"),
+        ),
+        ("runs-on", Node::str(&cfg.runs_on)),
+        ("timeout-minutes", Node::Int(cfg.job_timeout_min.into())),
+        (
+            "strategy",
+            Node::map([
+                ("fail-fast", Node::Bool(false)),
+                (
+                    "matrix",
+                    Node::str("${{ fromJSON(needs.plan.outputs.matrix) }}"),
+                ),
+            ]),
+        ),
+        ("steps", Node::List(steps)),
+    ])
+}
+
+fn analyze_job(cfg: &WorkflowConfig) -> Node {
+    let mut steps = vec![checkout(false)];
+    steps.extend(install(cfg));
+    steps.push(Node::map([
+        (
+            "name",
+            Node::str("Fetch the plan and every batch's results"),
+        ),
+        ("uses", Node::str("actions/download-artifact@v4")),
+        (
+            "with",
+            Node::map([
+                ("pattern", Node::str("flakiness-*")),
+                ("path", Node::str(ARTIFACTS_DIR)),
+            ]),
+        ),
+    ]));
+    let mut analyze = format!("gradle-flaky github analyze {ARTIFACTS_DIR}");
+    if cfg.exit_code {
+        analyze.push_str(" --exit-code");
+    }
+    steps.push(Node::map([
+        ("name", Node::str("Report")),
+        ("run", Node::str(analyze)),
+    ]));
+    steps.push(upload(
+        "Keep the outcomes",
+        "always()",
+        "flakiness-outcomes",
+        OUTCOMES_FILE,
+        "ignore",
+    ));
+    Node::map([
+        ("name", Node::str("report")),
+        (
+            "needs",
+            Node::List(vec![Node::str("plan"), Node::str("run")]),
+        ),
+        (
+            "if",
+            Node::str("always() && needs.plan.outputs.report == 'true'"),
+        ),
+        ("runs-on", Node::str(&cfg.runs_on)),
+        ("timeout-minutes", Node::Int(ANALYZE_TIMEOUT_MIN.into())),
+        ("steps", Node::List(steps)),
+    ])
+}
+
+/// An `upload-artifact` step. `overwrite`: a re-run job replaces its artifact.
+fn upload(step: &str, condition: &str, name: &str, path: &str, if_none: &str) -> Node {
+    Node::map([
+        ("name", Node::str(step)),
+        ("if", Node::str(condition)),
+        ("uses", Node::str("actions/upload-artifact@v4")),
+        (
+            "with",
+            Node::map([
+                ("name", Node::str(name)),
+                ("path", Node::str(path)),
+                ("if-no-files-found", Node::str(if_none)),
+                ("overwrite", Node::Bool(true)),
+            ]),
+        ),
+    ])
+}
+
+/// The checkout; the plan job needs the history down to the merge base.
+fn checkout(full_history: bool) -> Node {
+    let mut step = vec![("uses", Node::str("actions/checkout@v4"))];
+    if full_history {
+        step.push(("with", Node::map([("fetch-depth", Node::Int(0))])));
+    }
+    Node::map(step)
+}
+
+/// A JDK and the build's Gradle (its wrapper; or a version to install).
+fn toolchain(cfg: &WorkflowConfig) -> Vec<Node> {
+    let java = Node::map([
+        ("uses", Node::str("actions/setup-java@v4")),
+        (
+            "with",
+            Node::map([
+                ("distribution", Node::str(&cfg.java_distribution)),
+                ("java-version", Node::str(&cfg.java_version)),
+            ]),
+        ),
+    ]);
+    let mut gradle = vec![("uses", Node::str("gradle/actions/setup-gradle@v4"))];
+    if let Some(version) = &cfg.gradle_version {
+        gradle.push(("with", Node::map([("gradle-version", Node::str(version))])));
+    }
+    vec![java, Node::map(gradle)]
+}
+
+/// gradle-flaky itself: the user's command, or `cargo install` of this very
+/// version (the workflow uses its commands), kept in the Actions cache.
+fn install(cfg: &WorkflowConfig) -> Vec<Node> {
+    if let Some(command) = &cfg.install {
+        return vec![Node::map([
+            ("name", Node::str("Install gradle-flaky")),
+            ("run", Node::str(command)),
+        ])];
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    vec![
+        Node::map([
+            ("name", Node::str("Cache gradle-flaky")),
+            ("id", Node::str("gradle-flaky-cache")),
+            ("uses", Node::str("actions/cache@v4")),
+            (
+                "with",
+                Node::map([
+                    ("path", Node::str("~/.cargo/bin/gradle-flaky")),
+                    (
+                        "key",
+                        Node::str(format!(
+                            "gradle-flaky-{version}-${{{{ runner.os }}}}-${{{{ runner.arch }}}}"
+                        )),
+                    ),
+                ]),
+            ),
+        ]),
+        Node::map([
+            ("name", Node::str("Install gradle-flaky")),
+            (
+                "if",
+                Node::str("steps.gradle-flaky-cache.outputs.cache-hit != 'true'"),
+            ),
+            (
+                "run",
+                Node::str(format!(
+                    "cargo install --locked gradle-flaky --version {version}"
+                )),
+            ),
+        ]),
+    ]
+}
+
+fn env(vars: &[(String, String)]) -> Node {
+    Node::Map(
+        vars.iter()
+            .map(|(k, v)| (k.clone(), Node::str(v)))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::yaml;
+    use super::*;
+    use serde_json::Value;
+
+    fn cfg() -> WorkflowConfig {
+        WorkflowConfig {
+            pull_request: true,
+            manual: false,
+            plan_env: vec![],
+            iters: None,
+            env: vec![],
+            runs_on: "ubuntu-latest".into(),
+            java_version: "17".into(),
+            java_distribution: "temurin".into(),
+            gradle_version: None,
+            install: None,
+            job_timeout_min: 60,
+            exit_code: false,
+        }
+    }
+
+    /// SchemaStore's GitHub workflow schema, as check-jsonschema vendors it.
+    fn schema_errors(workflow: &Value) -> Vec<String> {
+        let schema: Value =
+            serde_json::from_str(include_str!("../../tests/data/github/workflow-schema.json"))
+                .unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        validator
+            .iter_errors(workflow)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect()
+    }
+
+    /// The workflow text, read back as GitHub reads it, checked against the schema.
+    fn valid(cfg: &WorkflowConfig) -> (String, Value) {
+        let text = workflow(cfg).unwrap();
+        let read = yaml::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(
+            read,
+            document(cfg).to_json(),
+            "the YAML reads back as built"
+        );
+        let errors = schema_errors(&read);
+        assert!(errors.is_empty(), "invalid workflow: {errors:#?}\n{text}");
+        (text, read)
+    }
+
+    #[test]
+    fn the_schema_check_catches_an_invalid_workflow() {
+        let mut read = valid(&cfg()).1;
+        read["jobs"]["plan"]
+            .as_object_mut()
+            .unwrap()
+            .remove("runs-on");
+        assert!(!schema_errors(&read).is_empty(), "a job needs runs-on");
+        let mut read = valid(&cfg()).1;
+        read["jobs"]["plan"]["steps"][0]["run"] = Value::from("x");
+        assert!(!schema_errors(&read).is_empty(), "a step uses or runs");
+        let mut read = valid(&cfg()).1;
+        read["on"]["pull_request"]["branch"] = Value::from("main");
+        assert!(!schema_errors(&read).is_empty(), "no such key");
+    }
+
+    #[test]
+    fn workflows_match_their_snapshots() {
+        insta::assert_snapshot!("pull_request", valid(&cfg()).0);
+        let every_option = WorkflowConfig {
+            manual: true,
+            plan_env: vec![
+                ("FLAKINESS_UNIT_ITERS".into(), "50".into()),
+                ("FLAKINESS_CAPS".into(), "unit=5,javaRestTest=2".into()),
+            ],
+            iters: Some(7),
+            env: vec![
+                ("FLAKINESS_GRADLE".into(), "./gradlew --offline".into()),
+                ("FLAKINESS_PROJECT_DIR".into(), "build root".into()),
+            ],
+            runs_on: "self-hosted".into(),
+            java_version: "21".into(),
+            gradle_version: Some("8.10.2".into()),
+            install: Some("curl -fsSL https://example.com/gradle-flaky -o ~/bin/gradle-flaky\nchmod +x ~/bin/gradle-flaky\n".into()),
+            job_timeout_min: 90,
+            exit_code: true,
+            ..cfg()
+        };
+        insta::assert_snapshot!("both_triggers_every_option", valid(&every_option).0);
+        let manual = WorkflowConfig {
+            pull_request: false,
+            manual: true,
+            ..cfg()
+        };
+        insta::assert_snapshot!("manual_only", valid(&manual).0);
+    }
+
+    #[test]
+    fn no_script_holds_an_expression() {
+        for cfg in [
+            cfg(),
+            WorkflowConfig {
+                manual: true,
+                ..cfg()
+            },
+        ] {
+            let read = valid(&cfg).1;
+            for job in read["jobs"].as_object().unwrap().values() {
+                for step in job["steps"].as_array().unwrap() {
+                    if let Some(script) = step["run"].as_str() {
+                        assert!(!script.contains("${{"), "{script}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_batch_job_is_skipped_without_batches_and_never_stops_its_siblings() {
+        let read = valid(&cfg()).1;
+        let run = &read["jobs"]["run"];
+        assert_eq!(run["strategy"]["fail-fast"], false);
+        assert_eq!(
+            run["if"],
+            "!cancelled() && fromJSON(needs.plan.outputs.batches || '0') > 0"
+        );
+        let analyze = &read["jobs"]["analyze"];
+        assert!(analyze["if"].as_str().unwrap().starts_with("always()"));
+        assert_eq!(read["jobs"]["plan"]["steps"][0]["with"]["fetch-depth"], 0);
+    }
+
+    #[test]
+    fn expressions_in_the_users_values_are_refused() {
+        assert!(literal("--install", "cargo install x").is_ok());
+        let e = literal("--gradle", "./gradlew ${{ secrets.X }}").unwrap_err();
+        assert!(e.to_string().starts_with("--gradle: "), "{e}");
+        assert!(workflow(&WorkflowConfig {
+            pull_request: false,
+            ..cfg()
+        })
+        .is_err());
+    }
+}

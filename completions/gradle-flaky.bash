@@ -152,7 +152,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__analyze)
+        gradle__flaky__subcmd__analyze)
             opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -190,7 +190,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite)
+        gradle__flaky__subcmd__buildkite)
             opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -212,7 +212,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__analyze)
+        gradle__flaky__subcmd__buildkite__subcmd__analyze)
             opts="-v -h --work-dir --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -238,7 +238,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help)
+        gradle__flaky__subcmd__buildkite__subcmd__help)
             opts="upload wrap analyze precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -252,7 +252,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__analyze)
+        gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__analyze)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -266,7 +266,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__help)
+        gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -280,7 +280,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__precompile)
+        gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__precompile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -294,7 +294,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__upload)
+        gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__upload)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -308,7 +308,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__wrap)
+        gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__wrap)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -322,7 +322,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__precompile)
+        gradle__flaky__subcmd__buildkite__subcmd__precompile)
             opts="-v -h --timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -348,7 +348,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__upload)
+        gradle__flaky__subcmd__buildkite__subcmd__upload)
             opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -426,7 +426,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__buildkite__subcmd__wrap)
+        gradle__flaky__subcmd__buildkite__subcmd__wrap)
             opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -460,7 +460,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__completions)
+        gradle__flaky__subcmd__completions)
             opts="-v -h --project-dir --gradle --verbose --help bash zsh fish powershell elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -482,7 +482,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help)
+        gradle__flaky__subcmd__help)
             opts="local plan pr manual analyze buildkite repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -496,7 +496,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__analyze)
+        gradle__flaky__subcmd__help__subcmd__analyze)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -510,7 +510,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__buildkite)
+        gradle__flaky__subcmd__help__subcmd__buildkite)
             opts="upload wrap analyze precompile"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -524,7 +524,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__buildkite__subcmd__analyze)
+        gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__analyze)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -538,7 +538,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__buildkite__subcmd__precompile)
+        gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__precompile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -552,7 +552,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__buildkite__subcmd__upload)
+        gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__upload)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -566,7 +566,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__buildkite__subcmd__wrap)
+        gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__wrap)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -580,7 +580,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__completions)
+        gradle__flaky__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -594,7 +594,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__help)
+        gradle__flaky__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -608,7 +608,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__layout)
+        gradle__flaky__subcmd__help__subcmd__layout)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -622,7 +622,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__local)
+        gradle__flaky__subcmd__help__subcmd__local)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -636,7 +636,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__man)
+        gradle__flaky__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -650,7 +650,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__manual)
+        gradle__flaky__subcmd__help__subcmd__manual)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -664,7 +664,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__plan)
+        gradle__flaky__subcmd__help__subcmd__plan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -678,7 +678,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__pr)
+        gradle__flaky__subcmd__help__subcmd__pr)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -692,7 +692,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__help__subcmd__repeat)
+        gradle__flaky__subcmd__help__subcmd__repeat)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -706,7 +706,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__layout)
+        gradle__flaky__subcmd__layout)
             opts="-v -h --refresh --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -728,7 +728,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__local)
+        gradle__flaky__subcmd__local)
             opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -806,7 +806,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__man)
+        gradle__flaky__subcmd__man)
             opts="-v -h --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -828,7 +828,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__manual)
+        gradle__flaky__subcmd__manual)
             opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -898,7 +898,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__plan)
+        gradle__flaky__subcmd__plan)
             opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -964,7 +964,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__pr)
+        gradle__flaky__subcmd__pr)
             opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1062,7 +1062,7 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        gradle__subcmd__flaky__subcmd__repeat)
+        gradle__flaky__subcmd__repeat)
             opts="-v -h --times --timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -222,3 +222,4 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fi
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -f -a "bash zsh fish powershell elvish"

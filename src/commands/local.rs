@@ -8,7 +8,7 @@ use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::domain::{ClassifiedTest, Origin};
 use crate::layout::Build;
-use crate::plan::render::visible;
+use crate::plan::render::{visible, visible_lines};
 use crate::plan::{self, PlanContext};
 use crate::run::local::{self as runner, Options};
 use crate::run::process::{self, Isolation};
@@ -29,7 +29,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let ctx = PlanContext::for_build(&build, &cfg.gradle_args);
     let plan = plan::plan(&tests, &cfg.batching.config, &ctx);
     for note in &plan.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
+        eprintln!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
 
     let project_dir = build.root.as_path();
@@ -105,7 +105,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
 fn select(build: Build, cfg: &LocalConfig) -> Result<(Build, Vec<ClassifiedTest>)> {
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     for note in &selection.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
+        eprintln!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
     for u in &selection.unresolved {
         eprintln!(

@@ -7,11 +7,11 @@ use crate::cli::{
     AgentArgs, BatchingArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs,
 };
 use crate::domain::{BatchingConfig, TestKind};
-use crate::layout::Build;
+use crate::layout::{Build, NotARoot};
 use crate::plan::Evidence;
 use crate::stats::executions_for;
 use crate::{Error, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The most executions `--detect-rate` may ask for: beyond this the rate is a typo.
@@ -66,10 +66,7 @@ const BATCH_MARGIN: Duration = Duration::from_secs(600);
 /// the Gradle program. `gradle_required`: a missing Gradle is an error (to run
 /// something); otherwise a plan still names `gradle`.
 pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
-    let root = global
-        .project_dir
-        .canonicalize()
-        .map_err(|e| Error::io(&global.project_dir, e))?;
+    let root = build_root(&global.project_dir)?;
     let (gradle, gradle_found) = match crate::layout::find_gradle(&root, global.gradle.as_deref()) {
         Ok(program) => (program, true),
         Err(Error::GradleNotFound(_)) if !gradle_required => (vec!["gradle".into()], false),
@@ -81,6 +78,40 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
         gradle_found,
         layout: None,
     })
+}
+
+/// The build root `--project-dir` names; anything else is a usage error
+/// that names the flag and, when there is one, the build root above.
+fn build_root(dir: &Path) -> Result<PathBuf> {
+    let what = "--project-dir (FLAKINESS_PROJECT_DIR)";
+    let shown = if dir == Path::new(".") {
+        format!(
+            "the current directory ({})",
+            std::env::current_dir().unwrap_or_default().display()
+        )
+    } else {
+        dir.display().to_string()
+    };
+    let message = match crate::layout::build_root(dir) {
+        Ok(root) => return Ok(root),
+        Err(NotARoot::Unreadable(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            format!("{shown} does not exist; pass the root of the Gradle build (where settings.gradle is)")
+        }
+        Err(NotARoot::Unreadable(e)) => format!("{shown} cannot be read: {e}"),
+        Err(NotARoot::NotADirectory) => format!("{shown} is not a directory"),
+        Err(NotARoot::Inside(root)) => format!(
+            "{shown} is inside the Gradle build rooted at {root} (it has no settings.gradle, \
+             {root} has); run from there or pass --project-dir {quoted} (a build of its own \
+             needs a settings.gradle)",
+            root = root.display(),
+            quoted = crate::shell::quote(&root.to_string_lossy()),
+        ),
+        Err(NotARoot::NoBuild) => format!(
+            "{shown} is not a Gradle build: no settings.gradle(.kts) or build.gradle(.kts) \
+             there or in any directory above; run from the build's root or pass --project-dir DIR"
+        ),
+    };
+    Err(Error::input(what, message))
 }
 
 pub fn selection(args: &SelectionArgs) -> SelectionConfig {

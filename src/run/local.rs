@@ -153,9 +153,11 @@ fn run_batch(
     let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
     writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
         .map_err(|e| Error::io(log_path, e))?;
+    // The planned command, without the daemon plumbing: the log has the
+    // exact one (each iteration announces it).
     watcher
         .progress
-        .line(&format!(">>> {}", crate::shell::join(&argv)));
+        .line(&format!(">>> {}", crate::shell::join(&command.argv)));
     let dest = opts.run_dir.join(format!("batch-{index}"));
     let spec = Loop {
         argv: &argv,

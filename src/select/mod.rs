@@ -24,6 +24,7 @@
 pub mod changed;
 pub mod classify;
 pub mod explicit;
+pub mod suggest;
 pub mod unmutes;
 
 use crate::domain::{ClassifiedTest, Origin, Unresolved};

@@ -100,8 +100,8 @@ fn build_root(dir: &Path) -> Result<PathBuf> {
         Err(NotARoot::Unreadable(e)) => format!("{shown} cannot be read: {e}"),
         Err(NotARoot::NotADirectory) => format!("{shown} is not a directory"),
         Err(NotARoot::Inside(root)) => format!(
-            "{shown} is inside the Gradle build rooted at {root} (it has no settings.gradle, \
-             {root} has); run from there or pass --project-dir {quoted} (a build of its own \
+            "{shown} is inside the Gradle build rooted at {root}: it has no settings.gradle \
+             of its own; run from the root or pass --project-dir {quoted} (a build of its own \
              needs a settings.gradle)",
             root = root.display(),
             quoted = crate::shell::quote(&root.to_string_lossy()),

@@ -72,22 +72,38 @@ fn build_inputs(root: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The cache key: a hash of the build's location, its build inputs (names and
-/// content), the Gradle program's identity and the init script.
+/// The cache key: a hash of the build's location and its [`content_key`].
 pub fn key(project_dir: &Path, gradle_identity: &str, init_script: &str) -> String {
     let mut h = Sha256::new();
-    let mut field = |bytes: &[u8]| {
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    };
-    field(project_dir.as_os_str().as_encoded_bytes());
-    field(gradle_identity.as_bytes());
-    field(init_script.as_bytes());
+    field(&mut h, project_dir.as_os_str().as_encoded_bytes());
+    field(
+        &mut h,
+        content_key(project_dir, gradle_identity, init_script).as_bytes(),
+    );
+    hex::encode(h.finalize())
+}
+
+/// What a layout depends on besides where the build is: its build inputs
+/// (names and content), the Gradle program's identity and the init script.
+/// Two copies of one build share it; their layouts differ only in paths.
+pub fn content_key(project_dir: &Path, gradle_identity: &str, init_script: &str) -> String {
+    let mut h = Sha256::new();
+    field(&mut h, gradle_identity.as_bytes());
+    field(&mut h, init_script.as_bytes());
     for rel in build_inputs(project_dir) {
-        field(rel.as_os_str().as_encoded_bytes());
-        field(&std::fs::read(project_dir.join(&rel)).unwrap_or_default());
+        field(&mut h, rel.as_os_str().as_encoded_bytes());
+        field(
+            &mut h,
+            &std::fs::read(project_dir.join(&rel)).unwrap_or_default(),
+        );
     }
     hex::encode(h.finalize())
+}
+
+/// One length-prefixed field of a key, so that fields cannot run together.
+fn field(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
 }
 
 /// The cached layout, if the cache holds one for this key.
@@ -158,5 +174,17 @@ mod tests {
             k2,
             "another init script changes it"
         );
+
+        // A copy elsewhere has the same content key, not the same key.
+        let copy = tempfile::tempdir().unwrap();
+        for rel in build_inputs(root) {
+            std::fs::create_dir_all(copy.path().join(&rel).parent().unwrap()).unwrap();
+            std::fs::copy(root.join(&rel), copy.path().join(&rel)).unwrap();
+        }
+        assert_eq!(
+            content_key(copy.path(), "gradle", "script"),
+            content_key(root, "gradle", "script")
+        );
+        assert_ne!(key(copy.path(), "gradle", "script"), k2);
     }
 }

@@ -78,10 +78,17 @@ pub fn no_such_class(classifier: &Classifier, class: &str) -> Reason {
     let classes = classifier.test_like_classes();
     let best = closest(simple, classes.iter().map(|(name, _)| name.as_str()));
     let mut names = BTreeSet::new();
-    for (_, path) in classes.iter().filter(|(name, _)| best.contains(&name.as_str())) {
+    for (_, path) in classes
+        .iter()
+        .filter(|(name, _)| best.contains(&name.as_str()))
+    {
         names.extend(classifier.class_name_of(path));
     }
-    let names: Vec<&str> = names.iter().map(String::as_str).take(MAX_SUGGESTIONS).collect();
+    let names: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .take(MAX_SUGGESTIONS)
+        .collect();
     Reason::new(
         ReasonCode::NoSuchClass,
         format!(
@@ -186,7 +193,10 @@ pub fn superclasses(text: &str, simple: &str) -> Vec<String> {
         if text[..at].chars().next_back().is_some_and(is_ident_char) {
             continue;
         }
-        let Some(tail) = text[at + "class ".len()..].trim_start().strip_prefix(simple) else {
+        let Some(tail) = text[at + "class ".len()..]
+            .trim_start()
+            .strip_prefix(simple)
+        else {
             continue;
         };
         if tail.starts_with(is_ident_char) {
@@ -319,7 +329,11 @@ mod tests {
             "test {yaml=search/10_basic/Search}",
             "adds two numbers",
         ] {
-            assert_eq!(check_method(name, || src.clone()), MethodCheck::Plausible, "{name}");
+            assert_eq!(
+                check_method(name, || src.clone()),
+                MethodCheck::Plausible,
+                "{name}"
+            );
         }
         assert_eq!(check_method("anything", Vec::new), MethodCheck::Plausible);
     }

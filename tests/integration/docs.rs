@@ -70,7 +70,10 @@ fn completion_probe(cmd: &mut Command, shell: &str) -> String {
 }
 
 fn assert_completes(shell: &str, line: &str, want: &[&str], got: &str) {
-    let got: Vec<&str> = got.lines().filter_map(|l| l.strip_prefix("match:")).collect();
+    let got: Vec<&str> = got
+        .lines()
+        .filter_map(|l| l.strip_prefix("match:"))
+        .collect();
     for w in want {
         assert!(
             got.contains(w),
@@ -171,10 +174,19 @@ fn man_page_documents_every_subcommand() {
         "layout",
     ] {
         let name = format!("gradle\\-flaky\\-{sub}(1)");
-        assert!(referred.contains(&name.as_str()), "man page lacks {name}: {referred:?}");
+        assert!(
+            referred.contains(&name.as_str()),
+            "man page lacks {name}: {referred:?}"
+        );
         let file = repo_root().join(format!("doc/gradle-flaky-{sub}.1"));
-        let sub_page = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        assert!(sub_page.contains(".SH OPTIONS") || sub_page.contains(".SH SUBCOMMANDS"), "{sub_page}");
+        let sub_page =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(
+            sub_page.contains(".SH OPTIONS") || sub_page.contains(".SH SUBCOMMANDS"),
+            "{sub_page}"
+        );
     }
-    assert!(repo_root().join("doc/gradle-flaky-buildkite-upload.1").is_file());
+    assert!(repo_root()
+        .join("doc/gradle-flaky-buildkite-upload.1")
+        .is_file());
 }

@@ -10,7 +10,11 @@ fn stderr(out: &std::process::Output) -> String {
 
 #[test]
 fn a_project_dir_that_does_not_exist_is_a_usage_error_naming_the_flag() {
-    for sub in [&["local", "x.FooTests"][..], &["plan", "x.FooTests"], &["layout"]] {
+    for sub in [
+        &["local", "x.FooTests"][..],
+        &["plan", "x.FooTests"],
+        &["layout"],
+    ] {
         let out = run(gradle_flaky()
             .args(["--project-dir", "/no/such/dir"])
             .args(sub));
@@ -27,9 +31,12 @@ fn a_project_dir_that_does_not_exist_is_a_usage_error_naming_the_flag() {
 fn outside_any_build_local_stops_before_running_gradle() {
     // Where a newcomer might first try it: a directory with no build at all.
     let dir = tempfile::tempdir().unwrap();
-    let out = run(gradle_flaky()
-        .current_dir(dir.path())
-        .args(["local", "--iters", "1", "org.example.FooTests"]));
+    let out = run(gradle_flaky().current_dir(dir.path()).args([
+        "local",
+        "--iters",
+        "1",
+        "org.example.FooTests",
+    ]));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let err = stderr(&out);
     assert!(err.contains("the current directory ("), "{err}");
@@ -48,10 +55,12 @@ fn a_subproject_dir_names_the_build_root_above_it() {
     let build = fixture_copy();
     let root = build.path().canonicalize().unwrap();
     let server = root.join("server");
-    let by_flag = run(gradle_flaky()
-        .arg("--project-dir")
-        .arg(&server)
-        .args(["local", "--iters", "1", "org.elasticsearch.common.StringsTests"]));
+    let by_flag = run(gradle_flaky().arg("--project-dir").arg(&server).args([
+        "local",
+        "--iters",
+        "1",
+        "org.elasticsearch.common.StringsTests",
+    ]));
     let by_cwd = run(gradle_flaky()
         .current_dir(&server)
         .args(["plan", "org.elasticsearch.common.StringsTests"]));
@@ -121,7 +130,10 @@ fn a_misspelled_class_or_method_gets_a_suggestion_before_gradle_runs_tests() {
         text(&out)
     );
 
-    let out = flaky(&["plan", "org.elasticsearch.common.StringsTests#testCapitalise"]);
+    let out = flaky(&[
+        "plan",
+        "org.elasticsearch.common.StringsTests#testCapitalise",
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         stderr(&out).contains(
@@ -140,7 +152,11 @@ fn a_misspelled_class_or_method_gets_a_suggestion_before_gradle_runs_tests() {
         "org.elasticsearch.common.StringsTests.testCapitalise",
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(stderr(&out).contains("did you mean `testCapitalize`?"), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("did you mean `testCapitalize`?"),
+        "{}",
+        text(&out)
+    );
     assert!(!dir.join(".gradle/gradle-flaky/runs").exists());
 
     // A method the class inherits from a superclass in the build is found

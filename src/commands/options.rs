@@ -426,6 +426,7 @@ mod tests {
     #[test]
     fn gradle_comes_from_the_option_then_gradlew_then_path() {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("settings.gradle"), "").unwrap();
         let global = |gradle: Option<&str>| GlobalArgs {
             project_dir: dir.path().to_path_buf(),
             gradle: gradle.map(String::from),

@@ -124,3 +124,35 @@ pub fn is_gradle_build(dir: &Path) -> bool {
         .chain(&["build.gradle", "build.gradle.kts"])
         .any(|f| dir.join(f).is_file())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_build_root_is_where_the_settings_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        assert!(matches!(build_root(&root), Err(NotARoot::NoBuild)));
+        std::fs::write(root.join("build.gradle"), "").unwrap();
+        assert_eq!(build_root(&root).unwrap(), root, "a build without settings");
+        std::fs::write(root.join("settings.gradle"), "include 'a'").unwrap();
+        std::fs::create_dir_all(root.join("a/src")).unwrap();
+        std::fs::write(root.join("a/build.gradle"), "").unwrap();
+        assert_eq!(build_root(&root).unwrap(), root);
+        for inside in [root.join("a"), root.join("a/src")] {
+            match build_root(&inside) {
+                Err(NotARoot::Inside(above)) => assert_eq!(above, root),
+                other => panic!("{}: {other:?}", inside.display()),
+            }
+        }
+        assert!(matches!(
+            build_root(&root.join("settings.gradle")),
+            Err(NotARoot::NotADirectory)
+        ));
+        assert!(matches!(
+            build_root(&root.join("missing")),
+            Err(NotARoot::Unreadable(e)) if e.kind() == std::io::ErrorKind::NotFound
+        ));
+    }
+}

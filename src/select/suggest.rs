@@ -1,6 +1,6 @@
 //! "Did you mean …": the names closest to a misspelled class or method, and
-//! whether a method name appears in its class's sources at all. Pure: the
-//! caller hands in the candidate names and source texts.
+//! whether a method name appears in its class's sources at all. Files are
+//! read only through the classifier's `Files`.
 
 use super::classify::{Classifier, Outcome, Skip};
 use crate::domain::{Reason, ReasonCode};
@@ -184,9 +184,11 @@ pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<String>) -> Meth
     )
 }
 
-/// The simple names of the classes `simple` extends in `text`: the word
-/// after `extends` (Java, Groovy) or after `:` (Kotlin, its constructor's
-/// parameters left out) in the declaration's header, type arguments dropped.
+/// The simple names of the types `simple` extends or implements in `text`:
+/// every name in its declaration's header (Java and Groovy `extends` and
+/// `implements`, Kotlin's `:` list), type arguments and constructor
+/// parameters left out. Reading one file too many only makes a method more
+/// plausible.
 pub fn superclasses(text: &str, simple: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (at, _) in text.match_indices("class ") {
@@ -202,17 +204,12 @@ pub fn superclasses(text: &str, simple: &str) -> Vec<String> {
         if tail.starts_with(is_ident_char) {
             continue;
         }
-        let header = without_parentheses(&tail[..tail.find('{').unwrap_or(tail.len())]);
-        let sup = match header.split_once("extends") {
-            Some((_, sup)) => Some(sup),
-            None => header.split_once(':').map(|(_, sup)| sup),
-        };
-        let name = sup.and_then(|s| {
-            s.split(|c: char| !(is_ident_char(c) || c == '.'))
-                .find(|w| !w.is_empty())
-        });
-        if let Some(name) = name {
-            found.push(name.rsplit('.').next().unwrap_or(name).to_string());
+        let header = without_groups(&tail[..tail.find('{').unwrap_or(tail.len())]);
+        for name in header.split(|c: char| !(is_ident_char(c) || c == '.')) {
+            let name = name.rsplit('.').next().unwrap_or(name);
+            if !name.is_empty() && !matches!(name, "extends" | "implements" | "constructor") {
+                found.push(name.to_string());
+            }
         }
     }
     found
@@ -222,14 +219,15 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
-/// `(val a: Int) : Base()` → ` : Base`.
-fn without_parentheses(s: &str) -> String {
+/// `<T extends X>(val a: Int) : Base<T>()` → ` : Base`: type arguments and
+/// parameters dropped.
+fn without_groups(s: &str) -> String {
     let mut depth = 0usize;
     s.chars()
         .filter(|c| {
             match c {
-                '(' => depth += 1,
-                ')' => {
+                '(' | '<' => depth += 1,
+                ')' | '>' => {
                     depth = depth.saturating_sub(1);
                     return false;
                 }
@@ -340,9 +338,9 @@ mod tests {
 
     #[test]
     fn superclasses_are_read_from_the_declaration() {
-        let src = "public class FooTests extends org.x.BaseTestCase<Foo> implements X {}";
-        assert_eq!(superclasses(src, "FooTests"), ["BaseTestCase"]);
-        assert!(superclasses("class A implements B {}", "A").is_empty());
+        let src = "public class FooTests<T extends Bar> extends org.x.BaseTestCase<Foo> implements X, Y {}";
+        assert_eq!(superclasses(src, "FooTests"), ["BaseTestCase", "X", "Y"]);
+        assert!(superclasses("class A {}", "A").is_empty());
         assert_eq!(
             superclasses("class Outer { static class In extends Base {} }", "In"),
             ["Base"]

@@ -498,10 +498,11 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
     );
 }
 
-/// Waits (up to two minutes) until `ready` holds and a test worker of the
-/// build marked `marker` runs.
+/// Waits (up to five minutes: a loaded 2-core machine needs more than two
+/// for a cold build) until `ready` holds and a test worker of the build
+/// marked `marker` runs.
 fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
-    for _ in 0..600 {
+    for _ in 0..1500 {
         let worker = || {
             processes_with(marker)
                 .iter()

@@ -431,14 +431,18 @@ fn add_hanging_test(build: &Path) {
 /// running, which would carry the marker). Without a daemon: this build's
 /// JVM arguments may be its own, and no daemon of them should outlive the test.
 fn read_layout_first(build: &Path) {
-    crate::common::layout_read_once(build, &["gradle"], || {
-        let out = run(gradle_flaky()
-            .env("GRADLE_OPTS", "-Dorg.gradle.daemon=false")
-            .arg("--project-dir")
-            .arg(build)
-            .arg("layout"));
-        assert!(out.status.success(), "{}", text(&out));
-    });
+    crate::common::layout_read_once(build, &["gradle"], || ask_gradle_for_the_layout(build));
+}
+
+/// Reads the layout from Gradle, which also builds buildSrc: for a test whose
+/// first batch must spend its time limit in a test, not in compiling.
+fn ask_gradle_for_the_layout(build: &Path) {
+    let out = run(gradle_flaky()
+        .env("GRADLE_OPTS", "-Dorg.gradle.daemon=false")
+        .arg("--project-dir")
+        .arg(build)
+        .arg("layout"));
+    assert!(out.status.success(), "{}", text(&out));
 }
 
 /// (g) a batch past --batch-timeout is stopped with every process of its build
@@ -448,7 +452,7 @@ fn read_layout_first(build: &Path) {
 fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
     let build = fixture_copy();
     add_hanging_test(build.path());
-    read_layout_first(build.path());
+    ask_gradle_for_the_layout(build.path());
     let marker = format!("batch-timeout-{}", std::process::id());
     let out = run(gradle_flaky()
         .env("GRADLE_FLAKY_TEST_MARKER", &marker)

@@ -296,3 +296,4 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fi
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from github" -f -a "workflow" -d 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from github" -f -a "run" -d 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from github" -f -a "analyze" -d 'The report job: each batch\'s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -f -a "bash zsh fish powershell elvish"

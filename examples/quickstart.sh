@@ -3,8 +3,9 @@
 # (tests/fixtures/es-mini, a miniature Elasticsearch-style monorepo).
 #
 # It installs Debian's Gradle and the test jars the example needs when they are
-# missing (and says so), builds gradle-flaky, copies the example build to a
-# temp dir and re-runs one flaky and one stable test class 20 times each.
+# missing (and says so), builds gradle-flaky (the debug build, which the test
+# command reuses; cargo shows its progress), copies the example build to a temp
+# dir and re-runs one flaky and one stable test class 20 times each.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -20,14 +21,15 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "quickstart: building gradle-flaky" >&2
-cargo build --release --quiet --manifest-path "$repo/Cargo.toml"
-
 work=$(mktemp -d)
 cp -r "$repo/tests/fixtures/es-mini" "$work/"
 echo "quickstart: example build copied to $work/es-mini" >&2
 
+# The debug build: about 1-2 minutes from scratch on 2 cores (the release
+# build takes twice as long and the demo's time is Gradle's anyway), and
+# `cargo nextest run` reuses what it compiled. Cargo shows its progress.
+echo "quickstart: building gradle-flaky (debug build), then running it" >&2
 # The example build is offline-only: its test jars come from /usr/share/java.
-exec "$repo/target/release/gradle-flaky" local \
+exec cargo run --manifest-path "$repo/Cargo.toml" --bin gradle-flaky -- local \
   --project-dir "$work/es-mini" --gradle "gradle --offline" --iters 20 \
   org.elasticsearch.flaky.AssertionFlakyTests org.elasticsearch.common.StringsTests "$@"

@@ -206,6 +206,8 @@ pub enum ReasonCode {
     YamlSuiteNotRunnable,
     /// No class of that name in the build's test source sets.
     NoSuchClass,
+    /// A method found neither in its class's source nor in its superclasses in the build.
+    NoSuchMethod,
     /// No such file in the build.
     NoSuchFile,
     /// A file of the build that is in no source set.
@@ -248,6 +250,7 @@ impl ReasonCode {
             ReasonCode::UnknownSourceSet => "unknown-source-set",
             ReasonCode::YamlSuiteNotRunnable => "yaml-suite-not-runnable",
             ReasonCode::NoSuchClass => "no-such-class",
+            ReasonCode::NoSuchMethod => "no-such-method",
             ReasonCode::NoSuchFile => "no-such-file",
             ReasonCode::NotInSourceSet => "not-in-source-set",
             ReasonCode::OutsideBuild => "outside-build",

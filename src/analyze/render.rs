@@ -90,34 +90,63 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
         md.push("> claim about the rest of the build.".into());
         md.push(String::new());
     }
-    md.push(format!("- Iterations attempted: {}", s.executions));
-    md.push(format!("- Successful cases: {}", s.passed));
+    // Executions, not iterations: `--iters 20` on 6 test methods is 120.
+    md.push(format!(
+        "- Test executions: {} (each run of one test method)",
+        s.executions
+    ));
+    md.push(format!("- Passed: {}", s.passed));
     md.push(format!("- Real failures: {}", s.failed));
-    md.push(format!(
-        "- Suite-timeout markers (informational): {}",
-        s.suite_timeouts
-    ));
-    let always = report
-        .tests
-        .iter()
-        .filter(|t| t.failures > 0 && t.passes == 0)
-        .count();
-    md.push(format!(
-        "- Tests: {} ({} flaky, {} always failing)",
-        s.tests, s.flaky_tests, always
-    ));
+    if s.suite_timeouts > 0 {
+        md.push(format!(
+            "- Suite-timeout markers (informational): {}",
+            s.suite_timeouts
+        ));
+    }
+    md.push(format!("- Tests: {}", test_counts(report)));
     if s.skipped > 0 {
         md.push(format!("- Skipped cases: {}", s.skipped));
     }
     let f = &report.files;
-    md.push(format!(
-        "- Report files: {} read, {} truncated, {} malformed, {} older than --since",
-        f.read,
-        f.truncated.len(),
-        f.malformed.len(),
-        f.skipped_stale
-    ));
+    let mut files = format!("- Report files: {} read", f.read);
+    for (n, what) in [
+        (f.truncated.len() as u64, "truncated"),
+        (f.malformed.len() as u64, "malformed"),
+        (f.skipped_stale, "older than --since, skipped"),
+    ] {
+        if n > 0 {
+            files.push_str(&format!(", {n} {what}"));
+        }
+    }
+    md.push(files);
     md.push(String::new());
+}
+
+/// `6 (1 flaky, 1 failed once (1 execution: cannot tell flaky from broken))`:
+/// a test that failed its only execution proves nothing about flakiness,
+/// and one that failed every one of several is broken rather than flaky.
+fn test_counts(report: &Report) -> String {
+    let failed_all = |t: &&TestReport| t.failures > 0 && t.passes == 0;
+    let once = report
+        .tests
+        .iter()
+        .filter(|t| failed_all(t) && t.failures == 1)
+        .count();
+    let every = report
+        .tests
+        .iter()
+        .filter(|t| failed_all(t) && t.failures > 1)
+        .count();
+    let mut parts = vec![format!("{} flaky", report.summary.flaky_tests)];
+    if every > 0 {
+        parts.push(format!("{every} failed every execution"));
+    }
+    if once > 0 {
+        parts.push(format!(
+            "{once} failed once (1 execution: cannot tell flaky from broken)"
+        ));
+    }
+    format!("{} ({})", report.summary.tests, parts.join(", "))
 }
 
 fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
@@ -532,11 +561,31 @@ mod tests {
     }
 
     #[test]
+    fn the_summary_tells_one_failed_execution_from_a_broken_test() {
+        let md = markdown(&report(vec![
+            test("A", "once", 0, 1),
+            test("B", "always", 0, 3),
+            test("C", "fine", 4, 0),
+        ]));
+        assert!(
+            md.contains("\n- Tests: 3 (0 flaky, 1 failed every execution, 1 failed once (1 execution: cannot tell flaky from broken))\n"),
+            "{md}"
+        );
+        assert!(!md.contains("always failing"), "{md}");
+        // Filters and markers that did nothing are not mentioned.
+        assert!(md.contains("\n- Report files: 0 read\n"), "{md}");
+        assert!(!md.contains("--since"), "{md}");
+        assert!(!md.contains("Suite-timeout"), "{md}");
+    }
+
+    #[test]
     fn renders_the_failure_table_and_example_lines() {
         let mut t = test("X", "y", 1, 1);
         t.examples = vec![example("y {seed=[A:B]}", "boom")];
         let md = markdown(&report(vec![t]));
-        assert!(md.starts_with("## Flakiness summary\n\n- Iterations attempted: 2\n"));
+        assert!(md.starts_with(
+            "## Flakiness summary\n\n- Test executions: 2 (each run of one test method)\n"
+        ));
         assert!(md.contains("### Failures by test"));
         assert!(
             md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion |\n"),

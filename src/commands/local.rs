@@ -9,7 +9,7 @@ use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::domain::{ClassifiedTest, Command, Origin};
 use crate::layout::Build;
-use crate::plan::render::visible;
+use crate::plan::render::{visible, visible_lines};
 use crate::plan::{self, PlanContext};
 use crate::run::local::{self as runner, Options};
 use crate::run::process::{self, Isolation};
@@ -30,7 +30,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let ctx = PlanContext::for_build(&build, &cfg.gradle_args);
     let plan = plan::plan(&tests, &cfg.batching.config, &ctx);
     for note in &plan.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
+        eprintln!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
 
     let project_dir = build.root.as_path();
@@ -154,7 +154,7 @@ fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
 fn select(build: Build, cfg: &LocalConfig) -> Result<(Build, Vec<ClassifiedTest>)> {
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     for note in &selection.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
+        eprintln!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
     for f in &selection.skipped {
         eprintln!(

@@ -11,7 +11,7 @@ use crate::domain::{format_duration, BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;
 use crate::github::summary::AnalyzeArtifacts;
 use crate::github::workflow::{self, WorkflowConfig, MIN_JOB_TIMEOUT};
-use crate::layout::Build;
+use crate::layout::{Build, NotARoot};
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Choice;
@@ -74,10 +74,7 @@ const BATCH_MARGIN: Duration = Duration::from_secs(600);
 /// the Gradle program. `gradle_required`: a missing Gradle is an error (to run
 /// something); otherwise a plan still names `gradle`.
 pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
-    let root = global
-        .project_dir
-        .canonicalize()
-        .map_err(|e| Error::io(&global.project_dir, e))?;
+    let root = build_root(&global.project_dir)?;
     let (gradle, gradle_found) = match crate::layout::find_gradle(&root, global.gradle.as_deref()) {
         Ok(program) => (program, true),
         Err(Error::GradleNotFound(_)) if !gradle_required => (vec!["gradle".into()], false),
@@ -89,6 +86,40 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
         gradle_found,
         layout: None,
     })
+}
+
+/// The build root `--project-dir` names; anything else is a usage error
+/// that names the flag and, when there is one, the build root above.
+fn build_root(dir: &Path) -> Result<PathBuf> {
+    let what = "--project-dir (FLAKINESS_PROJECT_DIR)";
+    let shown = if dir == Path::new(".") {
+        format!(
+            "the current directory ({})",
+            std::env::current_dir().unwrap_or_default().display()
+        )
+    } else {
+        dir.display().to_string()
+    };
+    let message = match crate::layout::build_root(dir) {
+        Ok(root) => return Ok(root),
+        Err(NotARoot::Unreadable(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            format!("{shown} does not exist; pass the root of the Gradle build (where settings.gradle is)")
+        }
+        Err(NotARoot::Unreadable(e)) => format!("{shown} cannot be read: {e}"),
+        Err(NotARoot::NotADirectory) => format!("{shown} is not a directory"),
+        Err(NotARoot::Inside(root)) => format!(
+            "{shown} is inside the Gradle build rooted at {root}: it has no settings.gradle \
+             of its own; run from the root or pass --project-dir {quoted} (a build of its own \
+             needs a settings.gradle)",
+            root = root.display(),
+            quoted = crate::shell::quote(&root.to_string_lossy()),
+        ),
+        Err(NotARoot::NoBuild) => format!(
+            "{shown} is not a Gradle build: no settings.gradle(.kts) or build.gradle(.kts) \
+             there or in any directory above; run from the build's root or pass --project-dir DIR"
+        ),
+    };
+    Err(Error::input(what, message))
 }
 
 pub fn selection(args: &SelectionArgs) -> SelectionConfig {
@@ -557,6 +588,7 @@ mod tests {
     #[test]
     fn gradle_comes_from_the_option_then_gradlew_then_path() {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("settings.gradle"), "").unwrap();
         let global = |gradle: Option<&str>| GlobalArgs {
             project_dir: dir.path().to_path_buf(),
             gradle: gradle.map(String::from),

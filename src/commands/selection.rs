@@ -71,10 +71,12 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
     let classifier = match &layout {
         Ok(layout) => Classifier::from_layout(layout, &files).with_choice(args.choice),
         Err(e) => {
+            // Gradle's own report comes last, as its lines.
             selection.notes.push(format!(
-                "the build layout could not be had from Gradle ({e}); tests were classified by the \
+                "the build layout could not be had from Gradle; tests were classified by the \
                  reference path rules instead, which know only the test, internalClusterTest, \
-                 javaRestTest and yamlRestTest source sets and the test/external-modules rename"
+                 javaRestTest and yamlRestTest source sets and the test/external-modules rename. \
+                 {e}"
             ));
             Classifier::path_rules(&files).with_choice(args.choice)
         }

@@ -153,9 +153,7 @@ pub fn included_builds(project_dir: &Path, known: &[PathBuf]) -> Vec<PathBuf> {
     found
 }
 
-/// The cache key: a hash of the build's location, its build inputs (names and
-/// content), every file of the `included` builds, the Gradle program's
-/// identity and the init script.
+/// The cache key: a hash of the build's location and its [`content_key`].
 pub fn key(
     project_dir: &Path,
     gradle_identity: &str,
@@ -163,25 +161,48 @@ pub fn key(
     included: &[PathBuf],
 ) -> String {
     let mut h = Sha256::new();
-    let mut field = |bytes: &[u8]| {
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    };
-    field(project_dir.as_os_str().as_encoded_bytes());
-    field(gradle_identity.as_bytes());
-    field(init_script.as_bytes());
+    field(&mut h, project_dir.as_os_str().as_encoded_bytes());
+    let content = content_key(project_dir, gradle_identity, init_script, included);
+    field(&mut h, content.as_bytes());
+    hex::encode(h.finalize())
+}
+
+/// What a layout depends on besides where the build is: its build inputs
+/// (names and content), every file of the `included` builds, the Gradle
+/// program's identity and the init script. Two copies of one build share it;
+/// their layouts differ only in paths.
+pub fn content_key(
+    project_dir: &Path,
+    gradle_identity: &str,
+    init_script: &str,
+    included: &[PathBuf],
+) -> String {
+    let mut h = Sha256::new();
+    field(&mut h, gradle_identity.as_bytes());
+    field(&mut h, init_script.as_bytes());
     for rel in build_inputs(project_dir) {
-        field(rel.as_os_str().as_encoded_bytes());
-        field(&std::fs::read(project_dir.join(&rel)).unwrap_or_default());
+        field(&mut h, rel.as_os_str().as_encoded_bytes());
+        field(
+            &mut h,
+            &std::fs::read(project_dir.join(&rel)).unwrap_or_default(),
+        );
     }
     for dir in included {
-        field(dir.as_os_str().as_encoded_bytes());
+        // Inside the build: by its place in it, so copies of the build agree.
+        let shown = dir.strip_prefix(project_dir).unwrap_or(dir);
+        field(&mut h, shown.as_os_str().as_encoded_bytes());
         for rel in included_inputs(dir) {
-            field(rel.as_os_str().as_encoded_bytes());
-            field(&std::fs::read(dir.join(&rel)).unwrap_or_default());
+            field(&mut h, rel.as_os_str().as_encoded_bytes());
+            field(&mut h, &std::fs::read(dir.join(&rel)).unwrap_or_default());
         }
     }
     hex::encode(h.finalize())
+}
+
+/// One length-prefixed field of a key, so that fields cannot run together.
+fn field(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
 }
 
 /// The cache entry, whatever its key.

@@ -82,13 +82,81 @@ pub fn load(project_dir: &Path, program: &[String], refresh: bool) -> Result<(La
     Ok((layout, Source::Gradle))
 }
 
+/// Why a directory cannot be used as a build's root.
+#[derive(Debug)]
+pub enum NotARoot {
+    /// It does not exist or cannot be read.
+    Unreadable(std::io::Error),
+    /// It is not a directory.
+    NotADirectory,
+    /// It has no settings file, and this directory above it has one: it is
+    /// (most likely) a project inside that build.
+    Inside(PathBuf),
+    /// Neither here nor above is there a settings or build script.
+    NoBuild,
+}
+
+const SETTINGS: [&str; 2] = ["settings.gradle", "settings.gradle.kts"];
+
+/// The canonical root of the Gradle build at `dir`: a directory with a
+/// settings script, or a build script and no settings script above it (a
+/// single-project build without settings). A directory inside a build is
+/// refused rather than run: Gradle would run the enclosing build, and
+/// project paths and reports would be read relative to the wrong root.
+pub fn build_root(dir: &Path) -> Result<PathBuf, NotARoot> {
+    let dir = std::fs::canonicalize(dir).map_err(NotARoot::Unreadable)?;
+    if !dir.is_dir() {
+        return Err(NotARoot::NotADirectory);
+    }
+    let has_settings = |d: &Path| SETTINGS.iter().any(|f| d.join(f).is_file());
+    if has_settings(&dir) {
+        return Ok(dir);
+    }
+    if let Some(above) = dir.ancestors().skip(1).find(|d| has_settings(d)) {
+        return Err(NotARoot::Inside(above.to_path_buf()));
+    }
+    if is_gradle_build(&dir) {
+        Ok(dir)
+    } else {
+        Err(NotARoot::NoBuild)
+    }
+}
+
 pub fn is_gradle_build(dir: &Path) -> bool {
-    [
-        "settings.gradle",
-        "settings.gradle.kts",
-        "build.gradle",
-        "build.gradle.kts",
-    ]
-    .iter()
-    .any(|f| dir.join(f).is_file())
+    SETTINGS
+        .iter()
+        .chain(&["build.gradle", "build.gradle.kts"])
+        .any(|f| dir.join(f).is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_build_root_is_where_the_settings_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        assert!(matches!(build_root(&root), Err(NotARoot::NoBuild)));
+        std::fs::write(root.join("build.gradle"), "").unwrap();
+        assert_eq!(build_root(&root).unwrap(), root, "a build without settings");
+        std::fs::write(root.join("settings.gradle"), "include 'a'").unwrap();
+        std::fs::create_dir_all(root.join("a/src")).unwrap();
+        std::fs::write(root.join("a/build.gradle"), "").unwrap();
+        assert_eq!(build_root(&root).unwrap(), root);
+        for inside in [root.join("a"), root.join("a/src")] {
+            match build_root(&inside) {
+                Err(NotARoot::Inside(above)) => assert_eq!(above, root),
+                other => panic!("{}: {other:?}", inside.display()),
+            }
+        }
+        assert!(matches!(
+            build_root(&root.join("settings.gradle")),
+            Err(NotARoot::NotADirectory)
+        ));
+        assert!(matches!(
+            build_root(&root.join("missing")),
+            Err(NotARoot::Unreadable(e)) if e.kind() == std::io::ErrorKind::NotFound
+        ));
+    }
 }

@@ -147,7 +147,7 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
     if !notes.is_empty() {
         writeln!(w, "\nNotes:")?;
         for n in notes {
-            writeln!(w, "  - {}", visible(n))?;
+            writeln!(w, "  - {}", visible_lines(n, "    "))?;
         }
     }
     if !plan.commands.is_empty() {
@@ -253,6 +253,15 @@ pub fn visible(s: &str) -> String {
         .collect()
 }
 
+/// Like [`visible`], but a text of several lines (a note quoting Gradle's
+/// output) keeps its lines, each after the first indented by `indent`.
+pub fn visible_lines(s: &str, indent: &str) -> String {
+    s.lines()
+        .map(visible)
+        .collect::<Vec<_>>()
+        .join(&format!("\n{indent}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,5 +270,6 @@ mod tests {
     fn control_characters_are_escaped_for_people() {
         assert_eq!(visible("a\nb\u{1b}[31m"), "a\\u{a}b\\u{1b}[31m");
         assert_eq!(visible("é x"), "é x");
+        assert_eq!(visible_lines("a\nb\u{1b}", "  "), "a\n  b\\u{1b}");
     }
 }

@@ -220,9 +220,11 @@ fn run_batch(
     if !command.repetition_reason.is_empty() {
         writeln!(log, "=== {}", command.repetition_reason).map_err(|e| Error::io(log_path, e))?;
     }
+    // The planned command, without the daemon plumbing: the log has the
+    // exact one (each iteration announces it).
     watcher
         .progress
-        .line(&format!(">>> {}", crate::shell::join(&argv)));
+        .line(&format!(">>> {}", crate::shell::join(&command.argv)));
     // Task outcomes tell a Test task the build skipped from a run without tests.
     let scripts = Scripts::write(&opts.run_dir.join("scripts"))?;
     let outcomes_dir = dest.join("task-outcomes");

@@ -43,7 +43,7 @@ pub enum Skip {
     Unresolved(Reason),
 }
 
-type Outcome = Result<ClassifiedTest, Skip>;
+pub(crate) type Outcome = Result<ClassifiedTest, Skip>;
 
 /// The four source sets the reference knows, in its kind order.
 const KNOWN_SOURCE_SETS: [&str; 4] = [
@@ -301,6 +301,44 @@ impl<'a> Classifier<'a> {
             }
             index
         })
+    }
+
+    /// Every class file of the build's source dirs named like a test
+    /// ([`test_class::NAME_RULE`]), as (simple name, path): what a
+    /// misspelled class is compared with.
+    pub fn test_like_classes(&self) -> Vec<(String, PathBuf)> {
+        let mut found = Vec::new();
+        for (name, paths) in self.index() {
+            let name = Path::new(name);
+            let (Some(stem), Some(ext)) = (
+                name.file_stem().and_then(|s| s.to_str()),
+                name.extension().and_then(|e| e.to_str()),
+            ) else {
+                continue;
+            };
+            if CLASS_EXTENSIONS.contains(&ext) && test_class::is_test_name(stem) {
+                found.extend(paths.iter().map(|p| (stem.to_string(), p.clone())));
+            }
+        }
+        found.sort();
+        found
+    }
+
+    /// The class a source file defines, by its path inside its source dir.
+    pub fn class_name_of(&self, path: &Path) -> Option<String> {
+        let root = self.roots_containing(path).into_iter().next()?;
+        let inside = path.strip_prefix(&root.dir).ok()?.with_extension("");
+        Some(inside.to_str()?.replace('/', "."))
+    }
+
+    /// The files of every source dir that define a top-level class `simple`.
+    pub fn files_of_class(&self, simple: &str) -> Vec<PathBuf> {
+        CLASS_EXTENSIONS
+            .iter()
+            .flat_map(|ext| self.index().get(&OsString::from(format!("{simple}.{ext}"))))
+            .flatten()
+            .cloned()
+            .collect()
     }
 
     /// The source dirs holding `path`: the deepest ones (several when shared).

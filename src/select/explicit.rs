@@ -7,7 +7,7 @@
 //! kept, and commas or spaces inside `{…}` never split.
 
 use super::classify::{settle, Classifier};
-use super::{Selection, TestRef};
+use super::{suggest, Selection, TestRef};
 use crate::domain::{Origin, Reason, ReasonCode};
 use std::path::{Component, Path, PathBuf};
 
@@ -152,13 +152,15 @@ pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
                     (vec![], Reason::new(ReasonCode::NoSuchFile, why))
                 }
             }
-            Spec::Test(test) => (
-                classifier.locate(&test, Origin::Explicit),
-                Reason::new(
-                    ReasonCode::NoSuchClass,
-                    format!("no class `{}` in the build's test source sets", test.class),
-                ),
-            ),
+            Spec::Test(test) => {
+                let outcomes = classifier.locate(&test, Origin::Explicit);
+                let not_found = if outcomes.is_empty() {
+                    suggest::no_such_class(classifier, &test.class)
+                } else {
+                    Reason::new(ReasonCode::NoSuchClass, "")
+                };
+                (suggest::check_methods(classifier, outcomes), not_found)
+            }
         };
         selection.merge(settle(spec, Origin::Explicit, outcomes, Some(not_found)));
     }
@@ -293,7 +295,11 @@ mod tests {
         let files = MemFiles::with(&[
             (
                 "server/src/test/java/org/elasticsearch/index/IndexTests.java",
-                "class IndexTests {}",
+                "class IndexTests extends IndexTestCase { void testFoo() {} }",
+            ),
+            (
+                "server/src/test/java/org/elasticsearch/index/IndexTestCase.java",
+                "abstract class IndexTestCase { public void testInherited() {} }",
             ),
             (
                 "server/src/internalClusterTest/java/org/elasticsearch/cluster/ClusterIT.java",
@@ -313,6 +319,9 @@ mod tests {
         let specs = split_all(&[
             "org.elasticsearch.index.IndexTests.testFoo, org.elasticsearch.cluster.ClusterIT",
             "org.elasticsearch.xpack.ml.MlYamlIT.test {yaml=/10_ml/Basic stats, with comma}",
+            "org.elasticsearch.index.IndexTests#testInherited",
+            "org.elasticsearch.index.IndexTests#testFooo",
+            "org.elasticsearch.index.IndexTest",
             "./x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/jobs.yml",
             "org.elasticsearch.does.not.Exist",
             "server/src/test/java/Missing.java",
@@ -334,6 +343,7 @@ mod tests {
                     Some("test {yaml=/10_ml/Basic stats, with comma}"),
                     None
                 ),
+                (TestKind::Unit, Some("testInherited"), None),
                 (TestKind::YamlRestTestSuite, None, Some("ml/jobs")),
             ]
         );
@@ -345,6 +355,16 @@ mod tests {
         assert_eq!(
             unresolved,
             [
+                (
+                    "org.elasticsearch.index.IndexTests#testFooo",
+                    "no method `testFooo` in `org.elasticsearch.index.IndexTests` or its \
+                     superclasses in the build (did you mean `testFoo`?)"
+                ),
+                (
+                    "org.elasticsearch.index.IndexTest",
+                    "no class `org.elasticsearch.index.IndexTest` in the build's test source sets \
+                     (did you mean `org.elasticsearch.index.IndexTests`?)"
+                ),
                 (
                     "org.elasticsearch.does.not.Exist",
                     "no class `org.elasticsearch.does.not.Exist` in the build's test source sets"

@@ -31,6 +31,7 @@ pub mod classify;
 pub mod expand;
 pub mod explicit;
 pub mod source;
+pub mod suggest;
 pub mod tasks;
 mod test_class;
 pub mod unmutes;

@@ -208,3 +208,41 @@ pub fn outcome_of(outcomes: &serde_json::Value, job: &str) -> serde_json::Value 
         .unwrap_or_else(|| panic!("no outcome for {job}: {outcomes:#}"))
         .clone()
 }
+
+/// Gives `build` its layout cache, asking Gradle (`read`) only the first time
+/// any test needs the layout of a build with this content and program.
+/// Reading a layout is a cold Gradle run (the fixture's buildSrc compiled,
+/// every project configured), and most tests that run batches read it only so
+/// that their own run starts no Gradle but its batches. What is reused is the
+/// layout real Gradle reported for the same build inputs, its paths moved to
+/// `build`, stored under the tool's own content key; tests of reading the
+/// layout do not use this.
+pub fn layout_read_once(build: &Path, program: &[&str], read: impl FnOnce()) {
+    use gradle_flaky::layout::{cache, gradle, Layout};
+    let root = build.canonicalize().unwrap();
+    let program: Vec<String> = program.iter().map(|w| w.to_string()).collect();
+    let identity = gradle::program_identity(&root, &program);
+    let declared = cache::included_builds(&root, &[]);
+    let content = cache::content_key(&root, &identity, gradle::INIT_SCRIPT, &declared);
+    let store = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("layouts");
+    let stored = store.join(format!("{content}.json"));
+    let root_text = root.to_str().unwrap();
+    if let Ok(text) = std::fs::read_to_string(&stored) {
+        if let Some((from, json)) = text.split_once('\n') {
+            let layout: Layout = serde_json::from_str(&json.replace(from, root_text)).unwrap();
+            let included = cache::included_builds(&root, &layout.included_builds);
+            let key = cache::key(&root, &identity, gradle::INIT_SCRIPT, &included);
+            cache::write(&root, &key, &layout);
+            return;
+        }
+    }
+    read();
+    let layout = cache::read(&root)
+        .expect("the layout was read and cached")
+        .layout;
+    std::fs::create_dir_all(&store).unwrap();
+    let tmp = store.join(format!("{content}.{}", std::process::id()));
+    let json = serde_json::to_string(&layout).unwrap();
+    std::fs::write(&tmp, format!("{root_text}\n{json}")).unwrap();
+    std::fs::rename(&tmp, &stored).unwrap();
+}

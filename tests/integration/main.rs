@@ -6,6 +6,7 @@ mod common;
 mod analyze;
 mod buildkite;
 mod docs;
+mod errors;
 mod es_build;
 mod github;
 mod layout;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The test command: installs what the suite needs when it is missing, then
+# runs it. Arguments go to `cargo nextest run` (e.g. `-E 'test(completion)'`).
+#
+# The suite drives real programs: Debian's Gradle 4.4.1 and the test jars the
+# fixture builds use (junit4, randomizedtesting, testng), git, and the shells
+# whose completions are tested (bash, zsh, fish). Missing Debian packages are
+# installed with apt-get (as root, or through sudo), cargo-nextest with cargo.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+need=()
+command -v gradle >/dev/null 2>&1 || need+=(gradle)
+[ -f /usr/share/java/junit4.jar ] || need+=(junit4)
+[ -f /usr/share/java/randomizedtesting-runner.jar ] || need+=(libcarrotsearch-randomizedtesting-java)
+[ -f /usr/share/java/testng.jar ] || need+=(testng)
+command -v git >/dev/null 2>&1 || need+=(git)
+command -v zsh >/dev/null 2>&1 || need+=(zsh)
+command -v fish >/dev/null 2>&1 || need+=(fish)
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "scripts/test.sh: installing from Debian: ${need[*]} (the tests drive them)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! command -v cargo-nextest >/dev/null 2>&1; then
+  echo "scripts/test.sh: installing cargo-nextest (a few minutes, once)" >&2
+  cargo install --locked cargo-nextest
+fi
+
+exec cargo nextest run --no-fail-fast "$@"

@@ -4,21 +4,26 @@
 use super::options::{self, LocalConfig};
 use super::report::{self, Context};
 use super::selection;
+use crate::analyze::outcome::{InfraSubtype, Job, JobPayload, OutcomeKind};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::domain::{ClassifiedTest, Origin};
 use crate::layout::Build;
 use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
-use crate::run::local::{self as runner, Options};
+use crate::run::local::{self as runner, BatchRun, Options};
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::run::repeat::Verdict;
 use crate::{Error, Exit, Observed, Result};
 use std::io::IsTerminal;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
+    // Before any Gradle run (the layout's included): hours of runs must not
+    // end in a report that cannot be kept.
+    report::check_writable(&cfg.output)?;
     // Unlike `plan`, a missing Gradle is an error here, before anything runs.
     let build = options::build(global, true)?;
     let (build, tests) = select(build, cfg)?;
@@ -40,6 +45,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         isolation.apply(&command.argv)?; // refuses --daemon (off Linux) before anything runs
     }
     let timeout = cfg.batch_timeout;
+    let test_tasks: Vec<String> = plan.tests.iter().map(|t| t.task.clone()).collect();
     eprintln!(
         "gradle-flaky: {} batch(es); reports and logs of this run: {}",
         plan.commands.len(),
@@ -55,27 +61,33 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
             timeout,
             verbose: cfg.verbose,
             isolation: &isolation,
+            test_tasks: &test_tasks,
         },
         &report::counts,
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
     let partial = process::interrupted();
 
-    let report = analyze::analyze_root(
-        &run_dir,
-        &AnalyzeOptions {
-            project_paths: build.project_paths(),
-            gradle: build.gradle.clone(),
-            ..AnalyzeOptions::default()
-        },
-    );
+    let analyze_opts = AnalyzeOptions {
+        project_paths: build.project_paths(),
+        gradle: build.gradle.clone(),
+        ..AnalyzeOptions::default()
+    };
+    let report = analyze::analyze_root(&run_dir, &analyze_opts);
     report::warn_unreadable(&report);
-    let problems = runner::problems(&runs, timeout);
+    let mut problems = runner::problems(&runs, timeout);
+    let mut batches = Vec::new();
+    for run in &runs {
+        let (payload, oom) = judge(run, project_dir, &analyze_opts, timeout);
+        problems.extend(oom);
+        batches.push(payload);
+    }
     let context = Context {
         partial,
         problems: &problems,
+        batches: &batches,
     };
-    report::emit(&report, &cfg.output, &context)?;
+    let written = report::emit(&report, &cfg.output, &context);
     let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
     eprintln!(
         "gradle-flaky: {} of {} batch(es), {ran} Gradle invocation(s) in {}s{}; \
@@ -90,13 +102,77 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         eprintln!("gradle-flaky: {p}");
     }
     let verdicts = runs.iter().flat_map(|r| &r.verdicts);
-    Ok(Exit::of(Observed {
+    let observed = Observed {
         interrupted: partial || verdicts.clone().any(|v| *v == Verdict::Interrupted),
-        // A failure recorded by a batch that later broke off counts too.
-        real_failures: report.summary.failed,
+        // A failure recorded by a batch that later broke off counts too; an
+        // OutOfMemoryError of a batch that left a heap dump does not.
+        real_failures: batches.iter().map(|b| b.real_failures).sum(),
         executions: report.summary.executions,
-        untrustworthy: verdicts.clone().any(|v| !v.is_trustworthy()),
-    }))
+        untrustworthy: verdicts.clone().any(|v| !v.is_trustworthy())
+            || batches.iter().any(|b| {
+                matches!(
+                    b.outcome,
+                    OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
+                )
+            }),
+    };
+    let exit = match written {
+        Ok(()) => Exit::of(observed),
+        Err(e) => {
+            eprintln!("gradle-flaky: {e}");
+            let exit = Exit::of(Observed {
+                untrustworthy: true,
+                ..observed
+            });
+            if exit == Exit::TestFailures {
+                eprintln!("gradle-flaky: flakiness was proven all the same: exit 1");
+            }
+            exit
+        }
+    };
+    Ok(exit)
+}
+
+/// A batch judged by the outcome rules of a Buildkite batch job (`rc`, its own
+/// XML, and the heap dumps its test JVMs wrote), and a line for the end of the
+/// run when a heap dump made its `OutOfMemoryError` failures infrastructure.
+fn judge(
+    run: &BatchRun,
+    project_dir: &Path,
+    opts: &AnalyzeOptions,
+    timeout: Duration,
+) -> (JobPayload, Option<String>) {
+    let report = analyze::analyze_root(&run.dir, opts);
+    let rc = run.rc();
+    // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
+    let dumps: Vec<PathBuf> = match rc {
+        0 => Vec::new(),
+        _ => crate::reports::heap_dumps_since(project_dir, run.started),
+    };
+    let job = Job {
+        job_id: format!("batch-{}", run.index),
+        step_key: run.command.key.clone(),
+        kind: run.command.kind.as_str().to_string(),
+        rc,
+        duration_sec: run.duration().as_secs(),
+        oom_detected: !dumps.is_empty(),
+    };
+    let payload = JobPayload::judged(&job, &report, timeout.as_secs());
+    let heap_failures = report.summary.failed - payload.real_failures;
+    let oom = (payload.infra_subtype == Some(InfraSubtype::Oom)).then(|| {
+        let names: Vec<String> = dumps
+            .iter()
+            .map(|d| d.strip_prefix(project_dir).unwrap_or(d).display().to_string())
+            .collect();
+        format!(
+            "batch {} ({}): infra_fail (oom): a test JVM ran out of heap and wrote {}; its \
+             {heap_failures} OutOfMemoryError failure(s) are infrastructure, not flakiness",
+            run.index,
+            run.command.label,
+            names.join(", ")
+        )
+    });
+    (payload, oom)
 }
 
 /// The selected tests and the build with the layout they were classified

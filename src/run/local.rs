@@ -12,7 +12,8 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
-use super::process::{self, Isolation, Output};
+use super::cause::{self, Facts, LogFacts};
+use super::process::{self, Ended, Isolation, Output};
 use super::progress::Progress;
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Verdict};
 use crate::domain::{format_duration, Command};
@@ -65,6 +66,8 @@ pub struct Options<'a> {
     pub verbose: bool,
     /// How Gradle's processes are kept ours.
     pub isolation: &'a Isolation,
+    /// Every Test task path of the plan: a batch's own are those its argv names.
+    pub test_tasks: &'a [String],
 }
 
 /// What one batch did.
@@ -76,11 +79,41 @@ pub struct BatchRun {
     /// The argv as run (with the `Isolation` arguments).
     pub argv: Vec<String>,
     pub log: PathBuf,
+    /// Where its iterations' reports are kept (`batch-<n>`).
+    pub dir: PathBuf,
+    /// When it started (heap dumps written since are its own).
+    pub started: SystemTime,
     pub iterations: Vec<Iteration>,
     /// One per iteration, then a `RunnerError` if the batch broke off.
     pub verdicts: Vec<Verdict>,
     /// What each verdict means here, e.g. why no tests executed.
     pub notes: Vec<String>,
+}
+
+impl BatchRun {
+    /// The exit code a batch job would have: 124 when an invocation ran out of
+    /// time (as GNU `timeout` says), else the first failing invocation's code
+    /// (`128 + signal` when killed, 130 when interrupted), 127 when the batch
+    /// could not run, else 0.
+    pub fn rc(&self) -> i32 {
+        if self.iterations.iter().any(|it| it.ended == Ended::TimedOut) {
+            return 124;
+        }
+        let failed = self.iterations.iter().find_map(|it| match it.ended {
+            Ended::Exited(0) => None,
+            Ended::Exited(code) => Some(code),
+            Ended::Signalled(sig) => Some(128 + sig),
+            Ended::Interrupted => Some(130),
+            Ended::TimedOut => Some(124),
+        });
+        let broke_off = matches!(self.verdicts.last(), Some(Verdict::RunnerError(_)));
+        failed.unwrap_or(if broke_off { 127 } else { 0 })
+    }
+
+    /// Wall time of its invocations.
+    pub fn duration(&self) -> Duration {
+        self.iterations.iter().map(|it| it.elapsed).sum()
+    }
 }
 
 /// Runs every command in turn; a failing batch does not stop the others, an
@@ -105,9 +138,16 @@ pub fn run_all(
             command.label,
             log.display()
         ));
+        let started = SystemTime::now();
         let mut watcher = Watcher {
             progress,
             counts,
+            test_tasks: command
+                .argv
+                .iter()
+                .filter(|a| opts.test_tasks.contains(a))
+                .cloned()
+                .collect(),
             header: format!("[{index}/{}] {}", commands.len(), command.label),
             loops: command.rest_loops.max(1),
             log: log.clone(),
@@ -131,6 +171,8 @@ pub fn run_all(
             command: command.clone(),
             argv,
             log,
+            dir: batch_dir(opts.run_dir, index),
+            started,
             iterations,
             verdicts: watcher.verdicts,
             notes: watcher.notes,
@@ -156,7 +198,7 @@ fn run_batch(
     watcher
         .progress
         .line(&format!(">>> {}", crate::shell::join(&argv)));
-    let dest = opts.run_dir.join(format!("batch-{index}"));
+    let dest = batch_dir(opts.run_dir, index);
     let spec = Loop {
         argv: &argv,
         project_dir: opts.project_dir,
@@ -173,10 +215,17 @@ fn run_batch(
     Ok((argv, iterations))
 }
 
+/// Where batch `index` keeps its iterations' reports.
+fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
+    run_dir.join(format!("batch-{index}"))
+}
+
 /// Judges each iteration of a batch as it ends and keeps the display current.
 struct Watcher<'a> {
     progress: &'a Progress,
     counts: &'a dyn Fn(&Iteration) -> Option<Counts>,
+    /// The batch's own Test tasks.
+    test_tasks: Vec<String>,
     header: String,
     loops: u32,
     log: PathBuf,
@@ -186,6 +235,24 @@ struct Watcher<'a> {
     failures: &'a mut u64,
     verdicts: Vec<Verdict>,
     notes: Vec<String>,
+}
+
+impl Watcher<'_> {
+    /// "no tests executed", with its cause from this iteration's facts.
+    fn no_tests(&self, it: &Iteration) -> String {
+        let mut output = Vec::new();
+        if let Ok(mut f) = File::open(&self.log) {
+            let _ = f.seek(SeekFrom::Start(self.log_start));
+            let _ = f.take(64 << 20).read_to_end(&mut output);
+        }
+        let log = LogFacts::read(&String::from_utf8_lossy(&output), &self.test_tasks);
+        cause::cause(&Facts {
+            ended: &it.ended,
+            log: &log,
+            tasks: &log.tasks,
+        })
+        .describe()
+    }
 }
 
 impl Observer for Watcher<'_> {
@@ -212,7 +279,7 @@ impl Observer for Watcher<'_> {
         let verdict = Verdict::of(it, counts);
         *self.failures += counts.map_or(0, |c| c.failed);
         let note = match &verdict {
-            Verdict::NoTests => no_tests_reason(&self.log, self.log_start),
+            Verdict::NoTests => self.no_tests(it),
             Verdict::TimedOut => format!("{}; its processes were stopped", verdict.describe()),
             v => v.describe(),
         };
@@ -236,25 +303,6 @@ impl Observer for Watcher<'_> {
         self.verdicts.push(verdict);
         self.notes.push(note);
     }
-}
-
-/// "no tests executed", with the cause when Gradle's output names it.
-fn no_tests_reason(log: &Path, from: u64) -> String {
-    let mut tail = String::new();
-    if let Ok(mut f) = File::open(log) {
-        let _ = f.seek(SeekFrom::Start(from));
-        let _ = f.take(64 << 20).read_to_string(&mut tail);
-    }
-    let cause = if tail.contains("No tests found for given includes") {
-        "the --tests filter matched no test"
-    } else if tail.contains("UP-TO-DATE") {
-        "the test task was UP-TO-DATE"
-    } else if tail.contains("BUILD FAILED") || tail.contains("FAILURE: Build failed") {
-        "the build failed before any test ran; see the log"
-    } else {
-        "Gradle wrote no JUnit XML; see the log"
-    };
-    format!("no tests executed: {cause}")
 }
 
 fn format_elapsed(d: Duration) -> String {
@@ -362,28 +410,5 @@ mod tests {
     fn iteration_lists_are_ranges() {
         assert_eq!(iterations(&[3]), "iteration 3");
         assert_eq!(iterations(&[1, 2, 3, 5, 7, 8]), "iterations 1-3, 5, 7-8");
-    }
-
-    #[test]
-    fn the_cause_of_no_tests_is_read_from_this_iteration_only() {
-        let tmp = tempfile::tempdir().unwrap();
-        let log = tmp.path().join("log");
-        std::fs::write(
-            &log,
-            "> No tests found for given includes: [x](--tests filter)\n:p:test UP-TO-DATE\n",
-        )
-        .unwrap();
-        assert_eq!(
-            no_tests_reason(&log, 0),
-            "no tests executed: the --tests filter matched no test"
-        );
-        assert_eq!(
-            no_tests_reason(&log, 57),
-            "no tests executed: the test task was UP-TO-DATE"
-        );
-        assert_eq!(
-            no_tests_reason(&tmp.path().join("missing"), 0),
-            "no tests executed: Gradle wrote no JUnit XML; see the log"
-        );
     }
 }

@@ -215,7 +215,7 @@ fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
     }
 }
 
-fn unresolved_annotation(unresolved: &[Unresolved]) -> String {
+pub(crate) fn unresolved_annotation(unresolved: &[Unresolved]) -> String {
     let mut body = format!(
         "**Flakiness: {} input(s) resolved to no test**\n\n",
         unresolved.len()

@@ -144,6 +144,16 @@ pub fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option
     })
 }
 
+/// The warning annotation of a failed job: `[label] (job id) message - see job log`.
+pub(crate) fn failure_annotation(job: &JobEnv, message: &str) -> String {
+    format!(
+        "[{}] (job {}) {} - see job log",
+        markdown::text(&job.label),
+        markdown::text(&job.job_id),
+        markdown::text(message)
+    )
+}
+
 /// The status of a finished batch job.
 pub fn status_of(
     job: &JobEnv,
@@ -231,11 +241,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         &job.step_key
     };
     if let Some(message) = failure_message(&finished, timeout) {
-        let body = format!(
-            "[{}] (job {}) {message} - see job log",
-            markdown::text(&job.label),
-            markdown::text(&job.job_id)
-        );
+        let body = failure_annotation(&job, &message);
         if let Err(e) =
             Agent::default().annotate(&body, "warning", &format!("{context}-failures"), true)
         {

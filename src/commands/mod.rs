@@ -14,6 +14,9 @@ pub mod repeat;
 pub mod report;
 pub mod selection;
 
+#[cfg(test)]
+mod markdown_tests;
+
 use crate::cli::{BuildkiteCommand, Cli, Command};
 use crate::{Exit, Result};
 

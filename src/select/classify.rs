@@ -491,10 +491,10 @@ fn rule_root(path: &Path) -> Option<Root> {
 }
 
 /// Refuses a test whose class, method or YAML suite holds a control character
-/// (ESC, BEL, a newline...): Gradle does not pass it intact to the test JVM in
-/// a `--tests` filter or a `-D` value, and JUnit XML cannot hold it, so the
-/// test would run under another name or not at all, and its results could
-/// not be told apart.
+/// (ESC, BEL, a newline...): a `--tests` filter or `-D` value does not carry
+/// it to the test JVM reliably, and JUnit XML cannot hold it (Gradle writes
+/// `?`), so the test would run under another name or not at all, and its
+/// results would not be found under the name selected.
 fn unsupported_characters(test: &ClassifiedTest) -> Option<Reason> {
     let names = [&test.class, &test.method, &test.yaml_suite];
     let bad = names
@@ -505,8 +505,8 @@ fn unsupported_characters(test: &ClassifiedTest) -> Option<Reason> {
     Some(Reason::new(
         ReasonCode::UnsupportedCharacters,
         format!(
-            "its name holds the control character U+{:04X}, which Gradle cannot pass to the \
-             tests intact",
+            "its name holds the control character U+{:04X}, which Gradle and JUnit XML cannot \
+             carry intact",
             u32::from(bad)
         ),
     ))

@@ -437,8 +437,8 @@ mod tests {
             .collect();
         let why = |c: &str| {
             format!(
-                "its name holds the control character U+{c}, which Gradle cannot pass to the \
-                 tests intact"
+                "its name holds the control character U+{c}, which Gradle and JUnit XML cannot \
+                 carry intact"
             )
         };
         let (a, b, bell) = (why("001B"), why("000A"), why("0007"));

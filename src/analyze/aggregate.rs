@@ -278,7 +278,9 @@ pub struct Merger {
 impl Merger {
     /// A directory whose reports could not be seen.
     pub fn unreadable_dir(&mut self, path: String, error: String) {
-        self.files.unreadable_dirs.push(UnreadableDir { path, error });
+        self.files
+            .unreadable_dirs
+            .push(UnreadableDir { path, error });
     }
 
     pub fn add(&mut self, file: FileResult) {

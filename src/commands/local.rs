@@ -162,7 +162,12 @@ fn judge(
     let oom = (payload.infra_subtype == Some(InfraSubtype::Oom)).then(|| {
         let names: Vec<String> = dumps
             .iter()
-            .map(|d| d.strip_prefix(project_dir).unwrap_or(d).display().to_string())
+            .map(|d| {
+                d.strip_prefix(project_dir)
+                    .unwrap_or(d)
+                    .display()
+                    .to_string()
+            })
             .collect();
         format!(
             "batch {} ({}): infra_fail (oom): a test JVM ran out of heap and wrote {}; its \

@@ -12,7 +12,6 @@ use serde::Serialize;
 use std::fs::OpenOptions;
 use std::io::ErrorKind;
 
-
 /// What surrounds the report of a local run.
 #[derive(Clone, Debug, Default)]
 pub struct Context<'a> {
@@ -115,7 +114,10 @@ pub fn check_writable(out: &ReportOutput) -> Result<()> {
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
             let why = match parent {
                 Some(dir) if !dir.is_dir() => {
-                    format!("cannot be written: its directory {} does not exist", dir.display())
+                    format!(
+                        "cannot be written: its directory {} does not exist",
+                        dir.display()
+                    )
                 }
                 _ => format!("cannot be written: {e}"),
             };

@@ -281,7 +281,11 @@ BUILD FAILED in 19s
             ])
         );
         assert_eq!(
-            cause_of(Ended::Exited(0), ":buildSrc:jar UP-TO-DATE\n", &[":server:test"]),
+            cause_of(
+                Ended::Exited(0),
+                ":buildSrc:jar UP-TO-DATE\n",
+                &[":server:test"]
+            ),
             Cause::Unexplained
         );
     }
@@ -329,7 +333,10 @@ BUILD FAILED in 19s
             cause_of(Ended::Signalled(9), vanished, &[]),
             Cause::ClientKilled(9)
         );
-        assert_eq!(cause_of(Ended::Exited(1), "", &[]), Cause::ExitedSilently(1));
+        assert_eq!(
+            cause_of(Ended::Exited(1), "", &[]),
+            Cause::ExitedSilently(1)
+        );
         assert_eq!(
             cause_of(Ended::Exited(1), "BUILD FAILED in 3s\n", &[]),
             Cause::BuildFailed(vec![])

@@ -446,7 +446,11 @@ mod tests {
             refused,
             [
                 (esc.as_str(), ReasonCode::UnsupportedCharacters, a.as_str()),
-                (newline.as_str(), ReasonCode::UnsupportedCharacters, b.as_str()),
+                (
+                    newline.as_str(),
+                    ReasonCode::UnsupportedCharacters,
+                    b.as_str()
+                ),
                 (
                     specs[2].as_str(),
                     ReasonCode::UnsupportedCharacters,

@@ -6,6 +6,7 @@ mod common;
 mod analyze;
 mod buildkite;
 mod docs;
+mod faults;
 mod layout;
 mod plan;
 mod run;

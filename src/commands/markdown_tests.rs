@@ -207,7 +207,7 @@ fn the_jobs_section_contains_hostile_keys_labels_and_inputs() {
             reason_code: ReasonCode::NoRunnableTask,
             ..unresolved(p, Origin::Changed)
         };
-        let mut md = jobs_section(&[payload.clone()], &[missing], &[], false);
+        let mut md = jobs_section(std::slice::from_ref(&payload), &[missing], &[], false);
         md += &jobs_section(&[payload], &[], &[skipped], true);
         md
     });

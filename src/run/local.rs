@@ -407,6 +407,51 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_has_the_rc_a_batch_job_would_have() {
+        let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
+            index: 1,
+            command: Command {
+                kind: crate::domain::TestKind::Unit,
+                label: "unit tests".into(),
+                key: "k".into(),
+                argv: vec!["gradle".into()],
+                iterations: 1,
+                rest_loops: 1,
+            },
+            argv: vec![],
+            log: PathBuf::new(),
+            dir: PathBuf::new(),
+            started: SystemTime::UNIX_EPOCH,
+            iterations: ended
+                .iter()
+                .map(|e| Iteration {
+                    index: 1,
+                    ended: e.clone(),
+                    elapsed: Duration::from_secs(2),
+                    dir: PathBuf::new(),
+                    reports: vec![],
+                    leftovers: 0,
+                })
+                .collect(),
+            verdicts,
+            notes: vec![],
+        };
+        use Ended::*;
+        let rc = |ended: &[Ended]| batch(ended, vec![]).rc();
+        assert_eq!(rc(&[Exited(0), Exited(0)]), 0);
+        assert_eq!(rc(&[Exited(0), Exited(1), Signalled(9)]), 1);
+        assert_eq!(rc(&[Signalled(9)]), 137);
+        assert_eq!(rc(&[Exited(1), TimedOut]), 124);
+        assert_eq!(rc(&[Interrupted]), 130);
+        let broke_off = batch(&[], vec![Verdict::RunnerError("x".into())]);
+        assert_eq!(broke_off.rc(), 127);
+        assert_eq!(
+            batch(&[Exited(0), Exited(0)], vec![]).duration().as_secs(),
+            4
+        );
+    }
+
+    #[test]
     fn iteration_lists_are_ranges() {
         assert_eq!(iterations(&[3]), "iteration 3");
         assert_eq!(iterations(&[1, 2, 3, 5, 7, 8]), "iterations 1-3, 5, 7-8");

@@ -13,7 +13,6 @@ use crate::run::{
 };
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::Duration;
 
 /// `local` in `build`, marked with `marker`.
 fn marked_local(build: &Path, marker: &str, args: &[&str], extra: &[&str]) -> Output {
@@ -275,7 +274,6 @@ fn report_files_are_checked_first_and_a_late_failure_keeps_the_verdict() {
         ("--junit", scratch.path(), "is a directory"),
     ];
     for (flag, path, why) in cases {
-        let started = std::time::Instant::now();
         let out = run(&mut local_command(
             build.path(),
             &[flag, path.to_str().unwrap(), class],
@@ -287,10 +285,9 @@ fn report_files_are_checked_first_and_a_late_failure_keeps_the_verdict() {
             err.contains(&format!("{flag} {}: ", path.display())) && err.contains(why),
             "{err}"
         );
-        assert!(started.elapsed() < Duration::from_secs(5), "no Gradle ran");
         assert!(
-            !build.path().join(".gradle/gradle-flaky").exists(),
-            "nothing was run nor read"
+            !build.path().join(".gradle").exists(),
+            "no Gradle ran, not even to read the layout"
         );
     }
 

@@ -479,10 +479,12 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
     );
 }
 
-/// Waits (up to two minutes) until `ready` holds and a test worker of the
+/// Waits (up to ten minutes: a loaded CI machine starts a daemon, compiles
+/// and forks a worker slowly) until `ready` holds and a test worker of the
 /// build marked `marker` runs.
 pub(crate) fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
-    for _ in 0..600 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(600);
+    while std::time::Instant::now() < deadline {
         let worker = || {
             processes_with(marker)
                 .iter()

@@ -57,7 +57,12 @@ pub enum Command {
     /// Select, plan and run tests on this machine, then print the report.
     #[command(after_help = "Examples:\n  \
         gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
-        gradle-flaky local --changed --base origin/main --format json --report flaky.json")]
+        gradle-flaky local --changed --base origin/main --format json --report flaky.json\n\n\
+        Exit status: 0 every batch ran tests and they passed; 1 a real failure: flakiness \
+        proven; 2 a usage or input error, found before anything runs (a test that resolves to \
+        nothing, a --report or --junit file that cannot be written); 3 no real failure but a \
+        batch without a trustworthy result (no tests executed, a timeout, a build failure, a \
+        test JVM out of heap); 130 interrupted.")]
     Local(LocalArgs),
 
     /// Show what would run, and what a clean result would prove; run nothing.

@@ -216,6 +216,9 @@ pub enum ReasonCode {
     OutsideBuild,
     /// A path that is not UTF-8.
     NotUtf8,
+    /// A name holding control characters, which Gradle and JUnit XML cannot
+    /// carry intact: the test would run under another name, or not at all.
+    UnsupportedCharacters,
 }
 
 impl ReasonCode {
@@ -255,6 +258,7 @@ impl ReasonCode {
             ReasonCode::NotInSourceSet => "not-in-source-set",
             ReasonCode::OutsideBuild => "outside-build",
             ReasonCode::NotUtf8 => "not-utf8",
+            ReasonCode::UnsupportedCharacters => "unsupported-characters",
         }
     }
 

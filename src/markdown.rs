@@ -15,8 +15,9 @@ pub fn text(s: &str) -> String {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            // `[` starts every link and image; `*` and `_` only emphasise.
-            '\\' | '`' | '|' | '[' => {
+            // `[` starts every link and image, and a `]` after our own `[`
+            // would close it early (`[label](url)`); `*` and `_` only emphasise.
+            '\\' | '`' | '|' | '[' | ']' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -107,7 +108,7 @@ mod tests {
     fn text_escapes_what_markdown_and_html_read() {
         assert_eq!(
             text("expected:<1> but | was [x](http://e) `y` *z* a_b\nnext"),
-            "expected:&lt;1&gt; but \\| was \\[x](http://e) \\`y\\` *z* a_b next"
+            "expected:&lt;1&gt; but \\| was \\[x\\](http://e) \\`y\\` *z* a_b next"
         );
         assert_eq!(
             text("<img src=x onerror=alert(1)>"),

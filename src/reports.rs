@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 /// Where a loop keeps each iteration's reports: `flakiness-iters/iter-<i>/`,
 /// holding the original path relative to the build root.
@@ -70,17 +71,41 @@ const SKIP_DIRS: [&str; 8] = [
 /// Every report below `root`, sorted by path: `TEST-*.xml` directly in
 /// `build/test-results/<task>/` of a project at any depth, and any `TEST-*.xml`
 /// below `flakiness-iters/iter-<i>/`. Symlinks are not followed; unreadable
-/// directories are skipped.
+/// directories are skipped ([`find`] names them).
 pub fn find_reports(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    walk(root, &mut Vec::new(), &mut found);
-    found.sort();
+    find(root).reports
+}
+
+/// What a search for reports found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    /// The reports, sorted by path.
+    pub reports: Vec<PathBuf>,
+    /// Directories that could not be listed (with why), sorted: reports in them
+    /// were not seen. A missing `root` is not one: it simply holds nothing.
+    pub unreadable: Vec<(PathBuf, String)>,
+}
+
+/// The reports below `root` (as [`find_reports`]) and the directories that
+/// could not be read.
+pub fn find(root: &Path) -> Found {
+    let mut found = Found::default();
+    match std::fs::read_dir(root) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        _ => walk(root, &mut Vec::new(), &mut found),
+    }
+    found.reports.sort();
+    found.unreadable.sort();
     found
 }
 
-fn walk(dir: &Path, rel: &mut Vec<String>, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+fn walk(dir: &Path, rel: &mut Vec<String>, found: &mut Found) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            found.unreadable.push((dir.to_path_buf(), e.to_string()));
+            return;
+        }
     };
     let in_build = rel.last().is_some_and(|d| d == "build");
     for entry in entries.flatten() {
@@ -102,11 +127,47 @@ fn walk(dir: &Path, rel: &mut Vec<String>, found: &mut Vec<PathBuf>) {
         } else if kind.is_file() && is_report_name(&name) {
             rel.push(name);
             if is_report_path(rel) {
-                found.push(entry.path());
+                found.reports.push(entry.path());
             }
             rel.pop();
         }
     }
+}
+
+/// The heap dumps (`*/build/heapdump/*.hprof`) below `root` written at or
+/// after `since` (one second of slack for coarse file-system clocks), sorted.
+/// Older dumps are someone else's (reference bug: any dump anywhere counted).
+pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
+    let since = since - Duration::from_secs(1);
+    let mut found = Vec::new();
+    let mut stack = vec![(root.to_path_buf(), false)];
+    while let Some((dir, in_heapdump)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(ty) = entry.file_type() else { continue };
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if ty.is_dir() {
+                if matches!(&*name, ".git" | ".gradle" | "node_modules" | ITERS_DIR) {
+                    continue;
+                }
+                let heapdump = in_heapdump || is_heap_dump_dir(&entry.path());
+                stack.push((entry.path(), heapdump));
+            } else if ty.is_file() && in_heapdump && name.ends_with(".hprof") {
+                let fresh = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t >= since);
+                if fresh {
+                    found.push(entry.path());
+                }
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 fn is_report_name(name: &str) -> bool {
@@ -234,6 +295,24 @@ pub fn task_path(project: &str, task: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_heap_dumps_written_during_the_run_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let dumps = dir.path().join("server/build/heapdump");
+        std::fs::create_dir_all(&dumps).unwrap();
+        std::fs::write(dumps.join("old.hprof"), "x").unwrap();
+        let later = SystemTime::now() + Duration::from_secs(5);
+        assert!(heap_dumps_since(dir.path(), later).is_empty());
+        assert_eq!(
+            heap_dumps_since(dir.path(), SystemTime::now()),
+            [dumps.join("old.hprof")]
+        );
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(elsewhere.path().join("server/heapdump")).unwrap();
+        std::fs::write(elsewhere.path().join("server/heapdump/a.hprof"), "x").unwrap();
+        assert!(heap_dumps_since(elsewhere.path(), SystemTime::UNIX_EPOCH).is_empty());
+    }
 
     #[test]
     fn project_paths_come_from_the_build_then_from_the_fallback_rule() {

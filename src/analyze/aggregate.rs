@@ -5,7 +5,7 @@
 use super::junit::{self, Execution};
 use super::report::{
     Example, FailureKind, FileSummary, Files, KindCounts, MalformedFile, Report, Severity, Summary,
-    TestReport, TruncatedFile,
+    TestReport, TruncatedFile, UnreadableDir,
 };
 use super::reproduce;
 use crate::stats;
@@ -276,6 +276,13 @@ pub struct Merger {
 }
 
 impl Merger {
+    /// A directory whose reports could not be seen.
+    pub fn unreadable_dir(&mut self, path: String, error: String) {
+        self.files
+            .unreadable_dirs
+            .push(UnreadableDir { path, error });
+    }
+
     pub fn add(&mut self, file: FileResult) {
         let agg = file.agg;
         let out = &mut self.files;
@@ -419,6 +426,7 @@ pub fn severity(report: &Report, build_failed: bool) -> Severity {
     } else if report.summary.suite_timeouts > 0
         || !report.files.truncated.is_empty()
         || !report.files.malformed.is_empty()
+        || !report.files.unreadable_dirs.is_empty()
     {
         Severity::Warning
     } else {

@@ -8,6 +8,7 @@
 pub mod aggregate;
 pub mod filter;
 pub mod junit;
+pub mod outcome;
 pub mod planned;
 pub mod render;
 pub mod report;
@@ -48,18 +49,22 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
 pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
     let mut stale = 0;
     let mut reports: Vec<(&Path, PathBuf)> = Vec::new();
+    let mut merger = Merger::default();
     for root in roots {
-        for path in reports::find_reports(root) {
+        let found = reports::find(root);
+        for path in found.reports {
             if is_stale(&path, opts.since) {
                 stale += 1;
             } else {
                 reports.push((root, path));
             }
         }
+        for (dir, error) in found.unreadable {
+            merger.unreadable_dir(relative(&dir, root), error);
+        }
     }
     // Parallel within a batch, merged in path order between batches, so that
     // only a batch of per-file results is held at a time.
-    let mut merger = Merger::default();
     for batch in reports.chunks(MERGE_BATCH) {
         let files: Vec<FileResult> = batch
             .par_iter()
@@ -75,6 +80,22 @@ pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
         }
     }
     merger.finish(stale, &opts.gradle)
+}
+
+/// `path` relative to `root`, `/`-separated (`.` for the root itself).
+fn relative(path: &Path, root: &Path) -> String {
+    match path.strip_prefix(root) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
+        Ok(rel) => slash_path(rel),
+        Err(_) => slash_path(path),
+    }
+}
+
+fn slash_path(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Last modified before `since` (a file whose time cannot be read is read rather than lost).
@@ -107,11 +128,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
     // The lines are attached to their tests; the file result need not keep them.
     agg.attach_reproduce_lines(&std::mem::take(&mut read.reproduce));
     FileResult {
-        path: rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
+        path: slash_path(rel),
         origin,
         read,
         agg,

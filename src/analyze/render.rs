@@ -338,11 +338,18 @@ fn below_plan(report: &Report, md: &mut Vec<String>) {
 
 fn unreadable_files(report: &Report, md: &mut Vec<String>) {
     let f = &report.files;
-    if f.truncated.is_empty() && f.malformed.is_empty() {
+    if f.truncated.is_empty() && f.malformed.is_empty() && f.unreadable_dirs.is_empty() {
         return;
     }
     md.push(String::new());
     md.push("### Unreadable report files".into());
+    for d in f.unreadable_dirs.iter().take(MAX_LISTED) {
+        md.push(format!(
+            "- {}: directory not readable ({}); reports in it were not counted",
+            code(&d.path),
+            markdown::text(&d.error)
+        ));
+    }
     for t in f.truncated.iter().take(MAX_LISTED) {
         md.push(format!(
             "- {}: truncated; {} test case(s) read before the cut",

@@ -184,6 +184,8 @@ pub struct Files {
     pub skipped_stale: u64,
     pub truncated: Vec<TruncatedFile>,
     pub malformed: Vec<MalformedFile>,
+    /// Directories that could not be listed: reports in them were not counted.
+    pub unreadable_dirs: Vec<UnreadableDir>,
     /// Every file read, in path order, with its counts.
     #[serde(skip)]
     pub reports: Vec<FileSummary>,
@@ -203,6 +205,14 @@ pub struct MalformedFile {
     pub path: String,
     /// Byte offset of the problem in the file.
     pub offset: u64,
+    pub error: String,
+}
+
+/// A directory that could not be listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnreadableDir {
+    /// Relative to the analyzed root, `/`-separated.
+    pub path: String,
     pub error: String,
 }
 

@@ -4,16 +4,14 @@
 //!   is uploaded through the agent ([`agent`]);
 //! - [`wrap`]: the never-fail wrapper each batch job runs, which records the
 //!   job's rc, duration and heap dumps in a status file;
-//! - [`outcome`]: the job-outcome taxonomy (clean pass, flaky, timeout, hang,
-//!   infrastructure failure: rc 124/137 and heap-dump rules);
 //! - [`report`]: the final step, which turns status files and each job's XML
 //!   into `flakiness-outcomes.json` and the annotation.
 //!
-//! The wrapper and the outcome rules are not Buildkite's own: other CI entry
-//! points and `local` share them.
+//! The job-outcome taxonomy (clean pass, flaky, timeout, hang, infrastructure
+//! failure: rc 124/137 and heap-dump rules) is `analyze::outcome`: `local`
+//! judges its batches by the same rules.
 
 pub mod agent;
-pub mod outcome;
 pub mod pipeline;
 pub mod report;
 pub mod upload;

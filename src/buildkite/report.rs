@@ -5,11 +5,10 @@
 //! fetches the same files its own way and posts the markdown elsewhere.
 
 use super::agent::{fit_annotation, Agent};
-use super::outcome::{Job, JobPayload, OutcomeKind};
 use super::pipeline::{ExpectedStep, ReportContext, REPORT_ENV};
 use super::wrap::{self, Status};
+use crate::analyze::outcome::{Job, JobPayload, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
-use crate::analyze::report::TestReport;
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
 use crate::domain::Unresolved;
 use crate::markdown::{code_in_table, text};
@@ -227,13 +226,10 @@ pub fn read_skipped(path: &Path) -> Vec<Unresolved> {
 /// The payload of a batch job from its status file and the report of its own XML.
 ///
 /// The timeout threshold is the inner timeout the job really ran under
-/// (`timeoutSec`; the reference used a fixed 3480 s for every step). Without
-/// one, nothing stopped the job on time, so an rc 137 is a kill, never a timeout.
-///
-/// When the wrapper saw a heap dump written during the run, failures that are
-/// the test JVM's `OutOfMemoryError` are the heap running out, not evidence of
-/// flakiness: they do not count as real failures, so such a batch is an
-/// `infra_fail` (`oom`) rather than `flaky_detected`.
+/// (`timeoutSec`; the reference used a fixed 3480 s). Without one, nothing
+/// stopped the job on time, so an rc 137 is a kill, never a timeout. A heap
+/// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
+/// ([`JobPayload::judged`]).
 pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
     let job = Job {
         job_id: status.job_id.clone(),
@@ -245,33 +241,7 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
         skipped: (!status.skipped_tasks.is_empty())
             .then(|| crate::run::outcomes::describe(&status.skipped_tasks)),
     };
-    let threshold = status.timeout_sec.unwrap_or(u64::MAX);
-    if job.oom_detected {
-        JobPayload::for_job(&job, &without_heap_failures(report), threshold)
-    } else {
-        JobPayload::for_job(&job, report, threshold)
-    }
-}
-
-const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
-
-/// `report` without the failures of tests whose kept failure examples are all
-/// `OutOfMemoryError`s (a test keeps its first few examples, so a test that
-/// failed both ways more often than that is judged by its first failures).
-fn without_heap_failures(report: &Report) -> Report {
-    let mut report = report.clone();
-    for test in &mut report.tests {
-        if test.failures > 0 && heap_only(test) {
-            report.summary.failed -= test.failures.min(report.summary.failed);
-            test.failures = 0;
-        }
-    }
-    report
-}
-
-/// The kept failure examples of `test` are all the JVM running out of heap.
-pub fn heap_only(test: &TestReport) -> bool {
-    !test.examples.is_empty() && test.examples.iter().all(|e| e.type_name == OOM_ERROR)
+    JobPayload::judged(&job, report, status.timeout_sec.unwrap_or(u64::MAX))
 }
 
 /// The compile gate failed: `flakiness-precompile.json` says `build_failed`.

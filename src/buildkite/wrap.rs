@@ -16,7 +16,7 @@
 
 use super::agent::Agent;
 use super::pipeline::{JobSpec, BATCH_ENV, PRECOMPILE_ENV};
-use crate::reports::{self, ITERS_DIR, PRECOMPILE_FILE};
+use crate::reports::{self, PRECOMPILE_FILE};
 use crate::run::outcomes::{self, Scripts, TaskOutcome};
 use crate::run::process::{self, Ended, Output};
 use crate::{markdown, shell};
@@ -134,40 +134,6 @@ pub fn safe_job_id(raw: Option<&str>) -> String {
     }
 }
 
-/// True when a heap dump (`*/build/heapdump/*.hprof`) below `root` was written
-/// at or after `since` (one second of slack for coarse file-system clocks).
-/// Older dumps are someone else's (reference bug: any dump anywhere counted).
-pub fn heap_dump_since(root: &Path, since: SystemTime) -> bool {
-    let since = since - Duration::from_secs(1);
-    let mut stack = vec![(root.to_path_buf(), false)];
-    while let Some((dir, in_heapdump)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(ty) = entry.file_type() else { continue };
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if ty.is_dir() {
-                if matches!(&*name, ".git" | ".gradle" | "node_modules" | ITERS_DIR) {
-                    continue;
-                }
-                let heapdump = in_heapdump || reports::is_heap_dump_dir(&entry.path());
-                stack.push((entry.path(), heapdump));
-            } else if ty.is_file() && in_heapdump && name.ends_with(".hprof") {
-                let fresh = entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| t >= since);
-                if fresh {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
 /// The warning annotation text for a non-zero rc (reference wording), if any.
 pub fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option<String> {
     if finished.rc == 0 {
@@ -184,6 +150,16 @@ pub fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option
         _ if finished.cancelled => format!("was cancelled (rc={rc})"),
         _ => format!("exited with {rc}"),
     })
+}
+
+/// The warning annotation of a failed job: `[label] (job id) message - see job log`.
+pub(crate) fn failure_annotation(job: &JobEnv, message: &str) -> String {
+    format!(
+        "[{}] (job {}) {} - see job log",
+        markdown::text(&job.label),
+        markdown::text(&job.job_id),
+        markdown::text(message)
+    )
 }
 
 /// The status of a finished batch job.
@@ -318,11 +294,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         &job.step_key
     };
     if let Some(message) = failure_message(&ran.finished, timeout) {
-        let body = format!(
-            "[{}] (job {}) {message} - see job log",
-            markdown::text(&job.label),
-            markdown::text(&job.job_id)
-        );
+        let body = failure_annotation(&job, &message);
         if let Err(e) =
             Agent::default().annotate(&body, "warning", &format!("{context}-failures"), true)
         {
@@ -398,7 +370,8 @@ pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
         finished.rc,
         finished.duration.as_secs()
     );
-    let oom = finished.rc != 0 && heap_dump_since(dir.unwrap_or(Path::new(".")), started);
+    let oom = finished.rc != 0
+        && !reports::heap_dumps_since(dir.unwrap_or(Path::new(".")), started).is_empty();
     Ran {
         finished,
         oom,
@@ -469,21 +442,6 @@ mod tests {
             !dir.path().join("late").exists(),
             "a process the command started outlived the timeout"
         );
-    }
-
-    #[test]
-    fn only_heap_dumps_written_during_the_run_count() {
-        let dir = tempfile::tempdir().unwrap();
-        let dumps = dir.path().join("server/build/heapdump");
-        std::fs::create_dir_all(&dumps).unwrap();
-        std::fs::write(dumps.join("old.hprof"), "x").unwrap();
-        let later = SystemTime::now() + Duration::from_secs(5);
-        assert!(!heap_dump_since(dir.path(), later));
-        assert!(heap_dump_since(dir.path(), SystemTime::now()));
-        let elsewhere = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(elsewhere.path().join("server/heapdump")).unwrap();
-        std::fs::write(elsewhere.path().join("server/heapdump/a.hprof"), "x").unwrap();
-        assert!(!heap_dump_since(elsewhere.path(), SystemTime::UNIX_EPOCH));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::options::{self, LocalConfig};
 use super::report::{self, Context};
 use super::selection;
+use crate::analyze::outcome::{InfraSubtype, Job, JobPayload, OutcomeKind};
 use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
@@ -11,15 +12,19 @@ use crate::domain::{ClassifiedTest, Command, Origin};
 use crate::layout::Build;
 use crate::plan::render::{visible, visible_lines};
 use crate::plan::{self, PlanContext};
-use crate::run::local::{self as runner, Options};
+use crate::run::local::{self as runner, BatchRun, Options};
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::run::repeat::{Iteration, Verdict};
 use crate::{Error, Exit, Observed, Result};
 use std::io::IsTerminal;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
+    // Before any Gradle run (the layout's included): hours of runs must not
+    // end in a report that cannot be kept.
+    report::check_writable(&cfg.output)?;
     // Unlike `plan`, a missing Gradle is an error here, before anything runs.
     let build = options::build(global, true)?;
     let (build, tests) = select(build, cfg)?;
@@ -63,16 +68,20 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     );
     let partial = process::interrupted();
 
-    let mut report = analyze::analyze_root(
-        &run_dir,
-        &AnalyzeOptions {
-            project_paths: build.project_paths(),
-            gradle: build.gradle.clone(),
-            ..AnalyzeOptions::default()
-        },
-    );
+    let analyze_opts = AnalyzeOptions {
+        project_paths: build.project_paths(),
+        gradle: build.gradle.clone(),
+        ..AnalyzeOptions::default()
+    };
+    let mut report = analyze::analyze_root(&run_dir, &analyze_opts);
     report::warn_unreadable(&report);
-    let problems = runner::problems(&runs, timeout);
+    let mut problems = runner::problems(&runs, timeout);
+    let mut batches = Vec::new();
+    for run in &runs {
+        let (payload, oom) = judge(run, project_dir, &analyze_opts, timeout);
+        problems.extend(oom);
+        batches.push(payload);
+    }
     let batch_problem = |batch: usize| match runs.get(batch - 1) {
         Some(run) => runner::problems(std::slice::from_ref(run), timeout).pop(),
         None => Some(format!(
@@ -89,8 +98,9 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let context = Context {
         partial,
         problems: &problems,
+        batches: &batches,
     };
-    report::emit(&report, &cfg.output, &context)?;
+    let written = report::emit(&report, &cfg.output, &context);
     let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
     eprintln!(
         "gradle-flaky: {} of {} batch(es), {ran} Gradle invocation(s) in {}s{}; \
@@ -105,14 +115,89 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         eprintln!("gradle-flaky: {p}");
     }
     let verdicts = runs.iter().flat_map(|r| &r.verdicts);
-    Ok(Exit::of(Observed {
+    let observed = Observed {
         interrupted: partial || verdicts.clone().any(|v| *v == Verdict::Interrupted),
-        // A failure recorded by a batch that later broke off counts too.
-        real_failures: report.summary.failed,
+        // A failure recorded by a batch that later broke off counts too; an
+        // OutOfMemoryError of a batch that left a heap dump does not.
+        real_failures: batches.iter().map(|b| b.real_failures).sum(),
         executions: report.summary.executions,
         // A test that ran fewer times than planned has no trustworthy clean result.
-        untrustworthy: below_plan || verdicts.clone().any(|v| !v.is_trustworthy()),
-    }))
+        untrustworthy: below_plan
+            || verdicts.clone().any(|v| !v.is_trustworthy())
+            || batches.iter().any(|b| {
+                matches!(
+                    b.outcome,
+                    OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
+                )
+            }),
+    };
+    let exit = match written {
+        Ok(()) => Exit::of(observed),
+        Err(e) => {
+            eprintln!("gradle-flaky: {e}");
+            let exit = Exit::of(Observed {
+                untrustworthy: true,
+                ..observed
+            });
+            if exit == Exit::TestFailures {
+                eprintln!("gradle-flaky: flakiness was proven all the same: exit 1");
+            }
+            exit
+        }
+    };
+    Ok(exit)
+}
+
+/// A batch judged by the outcome rules of a Buildkite batch job (`rc`, its own
+/// XML, and the heap dumps its test JVMs wrote), and a line for the end of the
+/// run when a heap dump made its `OutOfMemoryError` failures infrastructure.
+fn judge(
+    run: &BatchRun,
+    project_dir: &Path,
+    opts: &AnalyzeOptions,
+    timeout: Duration,
+) -> (JobPayload, Option<String>) {
+    let report = analyze::analyze_root(&run.dir, opts);
+    let rc = run.rc();
+    // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
+    let dumps: Vec<PathBuf> = match rc {
+        0 => Vec::new(),
+        _ => crate::reports::heap_dumps_since(project_dir, run.started),
+    };
+    let job = Job {
+        job_id: format!("batch-{}", run.index),
+        step_key: run.command.key.clone(),
+        kind: run.command.kind.as_str().to_string(),
+        rc,
+        duration_sec: run.duration().as_secs(),
+        oom_detected: !dumps.is_empty(),
+        skipped: run
+            .iterations
+            .iter()
+            .find(|it| it.skipped.is_some())
+            .map(Iteration::skipped_tasks),
+    };
+    let payload = JobPayload::judged(&job, &report, timeout.as_secs());
+    let heap_failures = report.summary.failed - payload.real_failures;
+    let oom = (payload.infra_subtype == Some(InfraSubtype::Oom)).then(|| {
+        let names: Vec<String> = dumps
+            .iter()
+            .map(|d| {
+                d.strip_prefix(project_dir)
+                    .unwrap_or(d)
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        format!(
+            "batch {} ({}): infra_fail (oom): a test JVM ran out of heap and wrote {}; its \
+             {heap_failures} OutOfMemoryError failure(s) are infrastructure, not flakiness",
+            run.index,
+            run.command.label,
+            names.join(", ")
+        )
+    });
+    (payload, oom)
 }
 
 /// Did this in-JVM batch ignore `-Dtests.iters`? Read from its first run's reports.

@@ -15,6 +15,9 @@ pub mod repeat;
 pub mod report;
 pub mod selection;
 
+#[cfg(test)]
+mod markdown_tests;
+
 use crate::cli::{BuildkiteCommand, Cli, Command, GithubCommand};
 use crate::{Exit, Result};
 

@@ -1,6 +1,7 @@
 //! Printing and writing a report, shared by the commands that produce one.
 
 use super::options::ReportOutput;
+use crate::analyze::outcome::JobPayload;
 use crate::analyze::{self, render, AnalyzeOptions, Report};
 use crate::cli::ReportFormat;
 use crate::markdown;
@@ -8,7 +9,8 @@ use crate::output;
 use crate::run::repeat::{Counts, Iteration};
 use crate::{Error, Result};
 use serde::Serialize;
-use std::path::Path;
+use std::fs::OpenOptions;
+use std::io::ErrorKind;
 
 /// What surrounds the report of a local run.
 #[derive(Clone, Debug, Default)]
@@ -17,12 +19,18 @@ pub struct Context<'a> {
     pub partial: bool,
     /// Batches without a clean result, one line each.
     pub problems: &'a [String],
+    /// Each batch of a local run judged by the job-outcome rules.
+    pub batches: &'a [JobPayload],
 }
 
-/// The Report JSON with `"partial": true` first.
+/// The Report JSON with what a local run adds first: `"partial": true` when it
+/// was interrupted, and its `batches`.
 #[derive(Serialize)]
-struct PartialReport<'a> {
+struct LocalReport<'a> {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     partial: bool,
+    #[serde(skip_serializing_if = "<[JobPayload]>::is_empty")]
+    batches: &'a [JobPayload],
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -46,9 +54,10 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
             }
             md
         }
-        ReportFormat::Json if ctx.partial => {
-            let mut json = serde_json::to_string_pretty(&PartialReport {
-                partial: true,
+        ReportFormat::Json if ctx.partial || !ctx.batches.is_empty() => {
+            let mut json = serde_json::to_string_pretty(&LocalReport {
+                partial: ctx.partial,
+                batches: ctx.batches,
                 report,
             })
             .expect("a report always serializes");
@@ -59,25 +68,73 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
     }
 }
 
-/// Prints the report on stdout and writes the files `out` names.
+/// Prints the report on stdout and writes the files `out` names; a file that
+/// cannot be written does not stop the other (the error names each).
 pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
     let text = render(report, out.format, ctx);
     output::stdout(&text);
-    if let Some(path) = &out.file {
-        write(path, &text)?;
+    let mut failed = Vec::new();
+    for (flag, path, text) in [
+        ("--report", &out.file, Some(text)),
+        ("--junit", &out.junit, None),
+    ] {
+        let Some(path) = path else { continue };
+        let text = text.unwrap_or_else(|| render::junit(report));
+        if let Err(e) = std::fs::write(path, text) {
+            failed.push(format!("could not write {flag} {}: {e}", path.display()));
+        }
     }
-    if let Some(path) = &out.junit {
-        write(path, &render::junit(report))?;
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::infra(failed.join("; ")))
+    }
+}
+
+/// Fails, naming the flag, when a file `out` names could not be written:
+/// checked before anything runs, so that a long run never ends with a report
+/// it cannot keep. An existing file is opened for appending (left as it is),
+/// a new one created and removed again.
+pub fn check_writable(out: &ReportOutput) -> Result<()> {
+    for (flag, path) in [("--report", &out.file), ("--junit", &out.junit)] {
+        let Some(path) = path else { continue };
+        let what = || format!("{flag} {}", path.display());
+        if path.is_dir() {
+            return Err(Error::input(what(), "is a directory"));
+        }
+        let probe = match OpenOptions::new().append(true).open(path) {
+            Err(e) if e.kind() == ErrorKind::NotFound => OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .and_then(|_| std::fs::remove_file(path)),
+            opened => opened.map(drop),
+        };
+        if let Err(e) = probe {
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            let why = match parent {
+                Some(dir) if !dir.is_dir() => {
+                    format!(
+                        "cannot be written: its directory {} does not exist",
+                        dir.display()
+                    )
+                }
+                _ => format!("cannot be written: {e}"),
+            };
+            return Err(Error::input(what(), why));
+        }
     }
     Ok(())
 }
 
-fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
-}
-
-/// Truncated and malformed files, one line each on stderr.
+/// Truncated and malformed files and unreadable directories, one line each on stderr.
 pub fn warn_unreadable(report: &Report) {
+    for d in &report.files.unreadable_dirs {
+        eprintln!(
+            "gradle-flaky: warning: {}: directory not readable ({}); reports in it were not counted",
+            d.path, d.error
+        );
+    }
     for t in &report.files.truncated {
         eprintln!(
             "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",

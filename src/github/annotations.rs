@@ -5,10 +5,10 @@
 //! every value is escaped as GitHub's toolkit does: in the message `%`, `\r`
 //! and `\n`; in a property also `:` and `,`, which would end it.
 
+use crate::analyze::outcome::heap_only;
 use crate::analyze::render;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
-use crate::buildkite::report::heap_only;
 use regex::Regex;
 use std::path::{Path, PathBuf};
 

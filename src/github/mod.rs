@@ -1,7 +1,7 @@
 //! GitHub Actions: the flakiness check as a workflow of three jobs (plan, a
 //! matrix of batches, analyze), sharing everything but the CI's own formats
 //! with Buildkite: planning (`buildkite::upload::prepare`), the never-fail
-//! batch runner (`buildkite::wrap`), job outcomes (`buildkite::outcome`) and
+//! batch runner (`buildkite::wrap`), job outcomes (`analyze::outcome`) and
 //! the report step's core (`buildkite::report::findings`).
 //!
 //! - [`workflow`]: the workflow file (`github workflow`), written by [`yaml`];

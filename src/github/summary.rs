@@ -122,7 +122,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         .payloads
         .iter()
         .filter(|p| {
-            use crate::buildkite::outcome::OutcomeKind::*;
+            use crate::analyze::outcome::OutcomeKind::*;
             matches!(p.outcome, Timeout | Hang | InfraFail | BuildFailed)
         })
         .count()

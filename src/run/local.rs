@@ -12,8 +12,9 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
+use super::cause::{self, Facts, LogFacts};
 use super::outcomes::Scripts;
-use super::process::{self, Isolation, Output};
+use super::process::{self, Ended, Isolation, Output};
 use super::progress::Progress;
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, Command};
@@ -80,11 +81,41 @@ pub struct BatchRun {
     /// The argv as run (with the `Isolation` arguments).
     pub argv: Vec<String>,
     pub log: PathBuf,
+    /// Where its iterations' reports are kept (`batch-<n>`).
+    pub dir: PathBuf,
+    /// When it started (heap dumps written since are its own).
+    pub started: SystemTime,
     pub iterations: Vec<Iteration>,
     /// One per iteration, then a `RunnerError` if the batch broke off.
     pub verdicts: Vec<Verdict>,
     /// What each verdict means here, e.g. why no tests executed.
     pub notes: Vec<String>,
+}
+
+impl BatchRun {
+    /// The exit code a batch job would have: 124 when an invocation ran out of
+    /// time (as GNU `timeout` says), else the first failing invocation's code
+    /// (`128 + signal` when killed, 130 when interrupted), 127 when the batch
+    /// could not run, else 0.
+    pub fn rc(&self) -> i32 {
+        if self.iterations.iter().any(|it| it.ended == Ended::TimedOut) {
+            return 124;
+        }
+        let failed = self.iterations.iter().find_map(|it| match it.ended {
+            Ended::Exited(0) => None,
+            Ended::Exited(code) => Some(code),
+            Ended::Signalled(sig) => Some(128 + sig),
+            Ended::Interrupted => Some(130),
+            Ended::TimedOut => Some(124),
+        });
+        let broke_off = matches!(self.verdicts.last(), Some(Verdict::RunnerError(_)));
+        failed.unwrap_or(if broke_off { 127 } else { 0 })
+    }
+
+    /// Wall time of its invocations.
+    pub fn duration(&self) -> Duration {
+        self.iterations.iter().map(|it| it.elapsed).sum()
+    }
 }
 
 /// Runs every command in turn; a failing batch does not stop the others, an
@@ -109,9 +140,11 @@ pub fn run_all(
             command.label,
             log.display()
         ));
+        let started = SystemTime::now();
         let mut watcher = Watcher {
             progress,
             counts,
+            test_tasks: command.task_paths.clone(),
             header: format!("[{index}/{}] {}", commands.len(), command.label),
             loops: command.rest_loops.max(1),
             log: log.clone(),
@@ -147,6 +180,8 @@ pub fn run_all(
             command: command.clone(),
             argv,
             log,
+            dir: batch_dir(opts.run_dir, index),
+            started,
             iterations,
             verdicts: watcher.verdicts,
             notes: watcher.notes,
@@ -204,7 +239,7 @@ fn run_batch(
     continuation: bool,
 ) -> Result<(Vec<String>, Vec<Iteration>)> {
     let argv = opts.isolation.apply(&command.argv)?;
-    let mut dest = opts.run_dir.join(format!("batch-{index}"));
+    let mut dest = batch_dir(opts.run_dir, index);
     let mut log = if !continuation {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
         writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
@@ -249,10 +284,17 @@ fn run_batch(
     Ok((argv, iterations))
 }
 
+/// Where batch `index` keeps its iterations' reports.
+fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
+    run_dir.join(format!("batch-{index}"))
+}
+
 /// Judges each iteration of a batch as it ends and keeps the display current.
 struct Watcher<'a> {
     progress: &'a Progress,
     counts: &'a dyn Fn(&Iteration) -> Option<Counts>,
+    /// The batch's own Test tasks.
+    test_tasks: Vec<String>,
     header: String,
     loops: u32,
     log: PathBuf,
@@ -262,6 +304,24 @@ struct Watcher<'a> {
     failures: &'a mut u64,
     verdicts: Vec<Verdict>,
     notes: Vec<String>,
+}
+
+impl Watcher<'_> {
+    /// "no tests executed", with its cause from this iteration's facts.
+    fn no_tests(&self, it: &Iteration) -> String {
+        let mut output = Vec::new();
+        if let Ok(mut f) = File::open(&self.log) {
+            let _ = f.seek(SeekFrom::Start(self.log_start));
+            let _ = f.take(64 << 20).read_to_end(&mut output);
+        }
+        let log = LogFacts::read(&String::from_utf8_lossy(&output), &self.test_tasks);
+        cause::cause(&Facts {
+            ended: &it.ended,
+            log: &log,
+            tasks: &log.tasks,
+        })
+        .describe()
+    }
 }
 
 impl Observer for Watcher<'_> {
@@ -288,7 +348,7 @@ impl Observer for Watcher<'_> {
         let verdict = Verdict::of(it, counts);
         *self.failures += counts.map_or(0, |c| c.failed);
         let note = match &verdict {
-            Verdict::NoTests => no_tests_reason(&self.log, self.log_start),
+            Verdict::NoTests => self.no_tests(it),
             Verdict::TimedOut => format!("{}; its processes were stopped", verdict.describe()),
             v => v.describe(),
         };
@@ -312,25 +372,6 @@ impl Observer for Watcher<'_> {
         self.verdicts.push(verdict);
         self.notes.push(note);
     }
-}
-
-/// "no tests executed", with the cause when Gradle's output names it.
-fn no_tests_reason(log: &Path, from: u64) -> String {
-    let mut tail = String::new();
-    if let Ok(mut f) = File::open(log) {
-        let _ = f.seek(SeekFrom::Start(from));
-        let _ = f.take(64 << 20).read_to_string(&mut tail);
-    }
-    let cause = if tail.contains("No tests found for given includes") {
-        "the --tests filter matched no test"
-    } else if tail.contains("UP-TO-DATE") {
-        "the test task was UP-TO-DATE"
-    } else if tail.contains("BUILD FAILED") || tail.contains("FAILURE: Build failed") {
-        "the build failed before any test ran; see the log"
-    } else {
-        "Gradle wrote no JUnit XML; see the log"
-    };
-    format!("no tests executed: {cause}")
 }
 
 fn format_elapsed(d: Duration) -> String {
@@ -435,31 +476,59 @@ mod tests {
     }
 
     #[test]
-    fn iteration_lists_are_ranges() {
-        assert_eq!(iterations(&[3]), "iteration 3");
-        assert_eq!(iterations(&[1, 2, 3, 5, 7, 8]), "iterations 1-3, 5, 7-8");
+    fn a_batch_has_the_rc_a_batch_job_would_have() {
+        let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
+            index: 1,
+            command: Command {
+                kind: crate::domain::TestKind::Unit,
+                label: "unit tests".into(),
+                key: "k".into(),
+                argv: vec!["gradle".into()],
+                iterations: 1,
+                rest_loops: 1,
+                task_paths: vec![],
+                repetition: Default::default(),
+                repetition_reason: String::new(),
+                tests: vec![],
+                fallback: None,
+            },
+            argv: vec![],
+            log: PathBuf::new(),
+            dir: PathBuf::new(),
+            started: SystemTime::UNIX_EPOCH,
+            iterations: ended
+                .iter()
+                .map(|e| Iteration {
+                    index: 1,
+                    ended: e.clone(),
+                    elapsed: Duration::from_secs(2),
+                    dir: PathBuf::new(),
+                    reports: vec![],
+                    leftovers: 0,
+                    skipped: None,
+                })
+                .collect(),
+            verdicts,
+            notes: vec![],
+        };
+        use Ended::*;
+        let rc = |ended: &[Ended]| batch(ended, vec![]).rc();
+        assert_eq!(rc(&[Exited(0), Exited(0)]), 0);
+        assert_eq!(rc(&[Exited(0), Exited(1), Signalled(9)]), 1);
+        assert_eq!(rc(&[Signalled(9)]), 137);
+        assert_eq!(rc(&[Exited(1), TimedOut]), 124);
+        assert_eq!(rc(&[Interrupted]), 130);
+        let broke_off = batch(&[], vec![Verdict::RunnerError("x".into())]);
+        assert_eq!(broke_off.rc(), 127);
+        assert_eq!(
+            batch(&[Exited(0), Exited(0)], vec![]).duration().as_secs(),
+            4
+        );
     }
 
     #[test]
-    fn the_cause_of_no_tests_is_read_from_this_iteration_only() {
-        let tmp = tempfile::tempdir().unwrap();
-        let log = tmp.path().join("log");
-        std::fs::write(
-            &log,
-            "> No tests found for given includes: [x](--tests filter)\n:p:test UP-TO-DATE\n",
-        )
-        .unwrap();
-        assert_eq!(
-            no_tests_reason(&log, 0),
-            "no tests executed: the --tests filter matched no test"
-        );
-        assert_eq!(
-            no_tests_reason(&log, 57),
-            "no tests executed: the test task was UP-TO-DATE"
-        );
-        assert_eq!(
-            no_tests_reason(&tmp.path().join("missing"), 0),
-            "no tests executed: Gradle wrote no JUnit XML; see the log"
-        );
+    fn iteration_lists_are_ranges() {
+        assert_eq!(iterations(&[3]), "iteration 3");
+        assert_eq!(iterations(&[1, 2, 3, 5, 7, 8]), "iterations 1-3, 5, 7-8");
     }
 }

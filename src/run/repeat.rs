@@ -84,7 +84,7 @@ impl Iteration {
     }
 
     /// The skipped Test tasks in words.
-    fn skipped_tasks(&self) -> String {
+    pub fn skipped_tasks(&self) -> String {
         self.skipped
             .as_ref()
             .map(|s| outcomes::describe(&s.tasks))

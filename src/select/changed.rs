@@ -210,15 +210,23 @@ mod tests {
         let files = MemFiles::default();
         let layout = es_layout();
         let c = Classifier::from_layout(&layout, &files);
+        let dir = "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/";
         let s = select(
             &changes(&[
-                "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/$(touch x) `id` \"q\" 'x'\nnew é.yml",
+                &format!("{dir}$(touch x) `id` \"q\" 'x' é.yml"),
+                &format!("{dir}new\nline.yml"),
             ]),
             &c,
         );
+        assert_eq!(s.tests.len(), 1, "{s:?}");
         assert_eq!(
             s.tests[0].yaml_suite.as_deref(),
-            Some("ml/$(touch x) `id` \"q\" 'x'\nnew é")
+            Some("ml/$(touch x) `id` \"q\" 'x' é")
+        );
+        // A control character cannot reach Gradle intact: refused, with its code.
+        assert_eq!(
+            s.unresolved[0].reason_code,
+            crate::domain::ReasonCode::UnsupportedCharacters
         );
     }
 }

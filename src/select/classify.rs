@@ -792,6 +792,28 @@ fn rule_root(path: &Path) -> Option<Root> {
     })
 }
 
+/// Refuses a test whose class, method or YAML suite holds a control character
+/// (ESC, BEL, a newline...): a `--tests` filter or `-D` value does not carry
+/// it to the test JVM reliably, and JUnit XML cannot hold it (Gradle writes
+/// `?`), so the test would run under another name or not at all, and its
+/// results would not be found under the name selected.
+fn unsupported_characters(test: &ClassifiedTest) -> Option<Reason> {
+    let names = [&test.class, &test.method, &test.yaml_suite];
+    let bad = names
+        .into_iter()
+        .flatten()
+        .flat_map(|name| name.chars())
+        .find(|c| c.is_control())?;
+    Some(Reason::new(
+        ReasonCode::UnsupportedCharacters,
+        format!(
+            "its name holds the control character U+{:04X}, which Gradle and JUnit XML cannot \
+             carry intact",
+            u32::from(bad)
+        ),
+    ))
+}
+
 /// Turns the outcomes for one input into a `Selection`: the runnable tests,
 /// and unresolved entries for tests that cannot run. "Not a test" outcomes are
 /// reported only when nothing else came out and the input named a test on
@@ -808,7 +830,10 @@ pub(crate) fn settle(
     let mut not_tests: Vec<String> = Vec::new();
     for outcome in outcomes {
         match outcome {
-            Ok(test) => selection.tests.push(test),
+            Ok(test) => match unsupported_characters(&test) {
+                Some(reason) => reasons.push(reason),
+                None => selection.tests.push(test),
+            },
             Err(Skip::Unresolved(reason)) => reasons.push(reason),
             Err(Skip::NotATest(reason)) => not_tests.push(reason),
         }

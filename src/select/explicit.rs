@@ -132,26 +132,21 @@ pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
             parse(spec)
         };
         let (outcomes, not_found) = match parsed {
-            Spec::Path(path) => {
-                let path: PathBuf = path
-                    .components()
-                    .filter(|c| *c != Component::CurDir)
-                    .collect();
-                let outside = path
-                    .components()
-                    .any(|c| !matches!(c, Component::Normal(_)));
-                if outside {
+            Spec::Path(path) => match inside_build(&path) {
+                None => {
                     let why = "a path outside the build root";
                     (vec![], Reason::new(ReasonCode::OutsideBuild, why))
-                } else if files.is_file(&path) {
+                }
+                Some(path) if files.is_file(&path) => {
                     let outcomes = classifier.classify_path(&path, Origin::Explicit);
                     let why = "not in a source set of the build";
                     (outcomes, Reason::new(ReasonCode::NotInSourceSet, why))
-                } else {
+                }
+                Some(_) => {
                     let why = "no such file in the build";
                     (vec![], Reason::new(ReasonCode::NoSuchFile, why))
                 }
-            }
+            },
             Spec::Test(test) => {
                 let outcomes = classifier.locate(&test, Origin::Explicit);
                 let not_found = if outcomes.is_empty() {
@@ -165,6 +160,25 @@ pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
         selection.merge(settle(spec, Origin::Explicit, outcomes, Some(not_found)));
     }
     selection
+}
+
+/// `path` (relative to the build root) with `.` and `..` resolved lexically,
+/// or `None` when it leaves the root (or is absolute).
+fn inside_build(path: &Path) -> Option<PathBuf> {
+    let mut inside = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::Normal(name) => inside.push(name),
+            Component::ParentDir => {
+                if !inside.pop() {
+                    return None;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(inside)
 }
 
 #[cfg(test)]
@@ -326,6 +340,8 @@ mod tests {
             "org.elasticsearch.does.not.Exist",
             "server/src/test/java/Missing.java",
             "../server/src/test/java/org/elasticsearch/index/IndexTests.java",
+            "server/../x-pack/plugin/ml/./src/yamlRestTest/resources/rest-api-spec/test/ml/jobs.yml",
+            "server/../../server/src/test/java/org/elasticsearch/index/IndexTests.java",
         ]);
         let s = select(&specs, &c);
         let got: Vec<_> = s
@@ -377,9 +393,21 @@ mod tests {
                     "../server/src/test/java/org/elasticsearch/index/IndexTests.java",
                     "a path outside the build root"
                 ),
+                (
+                    "server/../../server/src/test/java/org/elasticsearch/index/IndexTests.java",
+                    "a path outside the build root"
+                ),
             ]
         );
         assert!(s.tests.iter().all(|t| t.origin == Origin::Explicit));
+        // A `..` that stays inside the build resolves like the plain path
+        // (and so is the same test as `./x-pack/...` above).
+        let inside = select(
+            &["server/../x-pack/plugin/ml/./src/yamlRestTest/resources/rest-api-spec/test/ml/jobs.yml".into()],
+            &c,
+        );
+        assert_eq!(inside.tests.len(), 1, "{inside:?}");
+        assert_eq!(inside.tests[0].yaml_suite.as_deref(), Some("ml/jobs"));
     }
 
     #[test]
@@ -417,18 +445,78 @@ mod tests {
 
     #[test]
     fn hostile_paths_and_names_survive_as_data() {
-        let weird = "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/$(touch pwned) `id`, \"q\" 'x'\nnew é.yml";
-        let files = MemFiles::with(&[(weird, "")]);
+        let dir = "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/";
+        let weird = format!("{dir}$(touch pwned) `id`, \"q\" 'x' new é.yml");
+        let files = MemFiles::with(&[(weird.as_str(), "")]);
         let layout = es_layout();
         let c = Classifier::from_layout(&layout, &files);
-        let args = vec![weird.to_string(), "a.$(x)Tests#`id` é".to_string()];
+        let args = vec![weird.clone(), "a.$(x)Tests#`id` é".to_string()];
         let specs = split(&args, |a| files.0.contains_key(Path::new(a)));
         assert_eq!(specs[0], weird);
         let s = select(&specs, &c);
         assert_eq!(
             s.tests[0].yaml_suite.as_deref(),
-            Some("ml/$(touch pwned) `id`, \"q\" 'x'\nnew é")
+            Some("ml/$(touch pwned) `id`, \"q\" 'x' new é")
         );
         assert_eq!(s.unresolved[0].input, "a.$(x)Tests#`id`");
+    }
+
+    /// Control characters cannot reach Gradle intact (nor JUnit XML): such a
+    /// file or name is refused with its own reason code, never run.
+    #[test]
+    fn names_with_control_characters_are_refused() {
+        let dir = "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/";
+        let (esc, newline) = (format!("{dir}a\u{1b}[31mred.yml"), format!("{dir}b\nc.yml"));
+        let files = MemFiles::with(&[
+            (esc.as_str(), ""),
+            (newline.as_str(), ""),
+            (
+                "server/src/test/java/org/elasticsearch/index/IndexTests.java",
+                "",
+            ),
+        ]);
+        let layout = es_layout();
+        let c = Classifier::from_layout(&layout, &files);
+        let specs = [
+            esc.clone(),
+            newline.clone(),
+            "org.elasticsearch.index.IndexTests#test\u{7}Bell".to_string(),
+            "org.elasticsearch.index.IndexTests#testFine".to_string(),
+        ];
+        let s = select(&specs, &c);
+        assert_eq!(s.tests.len(), 1, "{s:?}");
+        assert_eq!(s.tests[0].method.as_deref(), Some("testFine"));
+        let refused: Vec<(&str, ReasonCode, &str)> = s
+            .unresolved
+            .iter()
+            .map(|u| (u.input.as_str(), u.reason_code, u.reason.as_str()))
+            .collect();
+        let why = |c: &str| {
+            format!(
+                "its name holds the control character U+{c}, which Gradle and JUnit XML cannot \
+                 carry intact"
+            )
+        };
+        let (a, b, bell) = (why("001B"), why("000A"), why("0007"));
+        assert_eq!(
+            refused,
+            [
+                (esc.as_str(), ReasonCode::UnsupportedCharacters, a.as_str()),
+                (
+                    newline.as_str(),
+                    ReasonCode::UnsupportedCharacters,
+                    b.as_str()
+                ),
+                (
+                    specs[2].as_str(),
+                    ReasonCode::UnsupportedCharacters,
+                    bell.as_str()
+                ),
+            ]
+        );
+        assert_eq!(
+            ReasonCode::UnsupportedCharacters.as_str(),
+            "unsupported-characters"
+        );
     }
 }

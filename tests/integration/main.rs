@@ -8,6 +8,7 @@ mod buildkite;
 mod docs;
 mod errors;
 mod es_build;
+mod faults;
 mod github;
 mod layout;
 mod plain_java;

@@ -8,7 +8,7 @@ use std::process::Output;
 use std::time::Duration;
 
 /// Every file under `root`, relative, sorted.
-fn files_under(root: &Path) -> Vec<String> {
+pub(crate) fn files_under(root: &Path) -> Vec<String> {
     fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let p = e.path();
@@ -34,7 +34,7 @@ fn testcases(xml: &Path) -> usize {
 
 /// Processes whose environment holds `marker` (every process of a build we
 /// start inherits it: the client, a single-use daemon, test workers).
-fn processes_with(marker: &str) -> Vec<String> {
+pub(crate) fn processes_with(marker: &str) -> Vec<String> {
     let needle = format!("GRADLE_FLAKY_TEST_MARKER={marker}");
     let mut found = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -55,7 +55,7 @@ fn processes_with(marker: &str) -> Vec<String> {
 /// Makes Gradle fork a single-use daemon under `--no-daemon` (the JVM
 /// arguments differ from the client's), as Elasticsearch's gradle.properties
 /// would: that daemon calls setsid, a hard case for stopping a build.
-fn force_single_use_daemon(build: &Path) {
+pub(crate) fn force_single_use_daemon(build: &Path) {
     std::fs::write(
         build.join("gradle.properties"),
         "org.gradle.jvmargs=-Xmx400m\n",
@@ -147,7 +147,7 @@ fn local(build: &Path, args: &[&str], extra: &[&str]) -> Output {
     run(&mut local_command(build, args, extra))
 }
 
-fn local_command(build: &Path, args: &[&str], extra: &[&str]) -> std::process::Command {
+pub(crate) fn local_command(build: &Path, args: &[&str], extra: &[&str]) -> std::process::Command {
     let mut cmd = gradle_flaky();
     cmd.arg("--project-dir")
         .arg(build)
@@ -158,7 +158,7 @@ fn local_command(build: &Path, args: &[&str], extra: &[&str]) -> std::process::C
     cmd
 }
 
-fn json_report(out: &Output) -> Value {
+pub(crate) fn json_report(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
@@ -173,7 +173,7 @@ fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
 }
 
 /// The run folders `local` created in `build`, oldest first.
-fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
+pub(crate) fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(build.join(".gradle/gradle-flaky/runs"))
         .unwrap()
         .flatten()
@@ -467,7 +467,7 @@ fn an_in_jvm_batch_that_ignored_tests_iters_goes_on_with_gradle_runs() {
 }
 
 /// A test class that sleeps ten minutes, added to the private copy of the build.
-fn add_hanging_test(build: &Path) {
+pub(crate) fn add_hanging_test(build: &Path) {
     let dir = build.join("server/src/test/java/org/elasticsearch");
     std::fs::write(
         dir.join("HangTests.java"),
@@ -484,7 +484,7 @@ fn add_hanging_test(build: &Path) {
 /// Gradle but its batches (reading the layout may leave a shared Gradle daemon
 /// running, which would carry the marker). Without a daemon: this build's
 /// JVM arguments may be its own, and no daemon of them should outlive the test.
-fn read_layout_first(build: &Path) {
+pub(crate) fn read_layout_first(build: &Path) {
     crate::common::layout_read_once(build, &["gradle"], || ask_gradle_for_the_layout(build));
 }
 
@@ -566,11 +566,12 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
     );
 }
 
-/// Waits (up to five minutes: a loaded 2-core machine needs more than two
-/// for a cold build) until `ready` holds and a test worker of the build
-/// marked `marker` runs.
-fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
-    for _ in 0..1500 {
+/// Waits (up to ten minutes: a loaded CI machine starts a daemon, compiles
+/// and forks a worker slowly) until `ready` holds and a test worker of the
+/// build marked `marker` runs.
+pub(crate) fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(600);
+    while std::time::Instant::now() < deadline {
         let worker = || {
             processes_with(marker)
                 .iter()

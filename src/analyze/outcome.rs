@@ -1,7 +1,9 @@
-//! The outcome of one Buildkite batch job, from its exit code, duration and
-//! what its reports say, and the payload object written for it to
-//! `flakiness-outcomes.json` (README, "Outcome JSON").
+//! The outcome of one batch, from its exit code, duration, heap dumps and what
+//! its reports say: the taxonomy of a Buildkite batch job, which `local` applies
+//! to its batches too, and the payload object written for it (to
+//! `flakiness-outcomes.json` on Buildkite, to the `batches` of `local`'s JSON).
 
+use crate::analyze::report::TestReport;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
 use serde::Serialize;
@@ -135,11 +137,25 @@ pub struct Job {
 }
 
 impl JobPayload {
-    /// The payload of a job from its status and the report of its own XML.
-    /// `totalCases` counts executions (passed, failed, suite timeouts): a job whose
-    /// cases were all skipped ran no test and is a `hang` (the reference counted
-    /// skipped cases and called it a clean pass).
-    pub fn for_job(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+    /// The payload of a job from what it recorded and the report of its own XML.
+    ///
+    /// When the job saw a heap dump written during its run, failures that are
+    /// the test JVM's `OutOfMemoryError` are the heap running out, not evidence
+    /// of flakiness: they do not count as real failures, so such a batch is an
+    /// `infra_fail` (`oom`) rather than `flaky_detected`.
+    pub fn judged(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+        if job.oom_detected {
+            JobPayload::for_job(job, &without_heap_failures(report), timeout_threshold_sec)
+        } else {
+            JobPayload::for_job(job, report, timeout_threshold_sec)
+        }
+    }
+
+    /// The payload of a job from its status and the report of its own XML, as
+    /// they are. `totalCases` counts executions (passed, failed, suite
+    /// timeouts): a job whose cases were all skipped ran no test and is a
+    /// `hang` (the reference counted skipped cases and called it a clean pass).
+    fn for_job(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
         let facts = JobFacts {
             rc: job.rc,
             duration_sec: job.duration_sec,
@@ -223,6 +239,28 @@ impl JobPayload {
             "precompile",
         )
     }
+}
+
+const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
+
+/// `report` without the failures of tests whose kept failure examples are all
+/// `OutOfMemoryError`s (a test keeps its first few examples, so a test that
+/// failed both ways more often than that is judged by its first failures).
+/// For counting only: a rendered report keeps every failure it read.
+fn without_heap_failures(report: &Report) -> Report {
+    let mut report = report.clone();
+    for test in &mut report.tests {
+        if test.failures > 0 && heap_only(test) {
+            report.summary.failed -= test.failures.min(report.summary.failed);
+            test.failures = 0;
+        }
+    }
+    report
+}
+
+/// The kept failure examples of `test` are all the JVM running out of heap.
+pub fn heap_only(test: &TestReport) -> bool {
+    !test.examples.is_empty() && test.examples.iter().all(|e| e.type_name == OOM_ERROR)
 }
 
 /// Distinct classes with real failures, most failing test first, at most 50.

@@ -49,6 +49,25 @@ pub struct GlobalArgs {
     /// Stream Gradle's output instead of showing progress.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+
+    /// Run Gradle isolated from your own builds: a private daemon in the run folder (or
+    /// --no-daemon for a single invocation), stopped with the run. Default: your own Gradle
+    /// daemon, as ./gradlew would use (warm; a stopped build's test JVMs are stopped, the
+    /// daemon never). Buildkite batch steps always run isolated.
+    #[arg(long, global = true, env = "FLAKINESS_ISOLATE")]
+    pub isolate: bool,
+
+    /// Stop reading the build's layout (Gradle configuring the build with the init script)
+    /// after DURATION (90s, 20m, 1h).
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        env = "FLAKINESS_LAYOUT_TIMEOUT",
+        default_value = "15m",
+        value_parser = parse_duration
+    )]
+    pub layout_timeout: Duration,
 }
 
 #[derive(Debug, Subcommand)]

@@ -14,38 +14,43 @@ use crate::run::local::{self as runner, Options};
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::run::repeat::Verdict;
-use crate::{Error, Exit, Observed, Result};
+use crate::{say, Error, Exit, Observed, Result};
 use std::io::IsTerminal;
 use std::time::Instant;
 
 pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
+    // From here on a signal asks for an orderly stop (reading the layout
+    // included) instead of killing us with Gradle still running.
+    process::supervise();
     // Unlike `plan`, a missing Gradle is an error here, before anything runs.
     let build = options::build(global, true)?;
     let (build, tests) = select(build, cfg)?;
     if tests.is_empty() {
-        eprintln!("gradle-flaky: nothing selected: no test to run");
+        say!("gradle-flaky: nothing selected: no test to run");
         return Ok(Exit::Clean);
     }
     let ctx = PlanContext::for_build(&build, &cfg.gradle_args);
     let plan = plan::plan(&tests, &cfg.batching.config, &ctx);
     for note in &plan.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
+        say!("gradle-flaky: note: {}", visible(note));
     }
 
     let project_dir = build.root.as_path();
     let run_dir = runner::create_run_dir(project_dir)?;
     let invocations = plan.commands.iter().map(|c| c.rest_loops.max(1)).sum();
-    let isolation = Isolation::for_run(invocations, &run_dir.join("daemon"));
+    let (isolation, note) = Isolation::choose(cfg.isolate, invocations, &run_dir.join("daemon"));
+    if let Some(note) = note {
+        say!("gradle-flaky: note: {note}");
+    }
     for command in &plan.commands {
-        isolation.apply(&command.argv)?; // refuses --daemon (off Linux) before anything runs
+        isolation.apply(&command.argv)?; // refuses --daemon when isolated, before anything runs
     }
     let timeout = cfg.batch_timeout;
-    eprintln!(
+    say!(
         "gradle-flaky: {} batch(es); reports and logs of this run: {}",
         plan.commands.len(),
         run_dir.display()
     );
-    process::supervise();
     let started = Instant::now();
     let runs = runner::run_all(
         &plan.commands,
@@ -74,10 +79,11 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let context = Context {
         partial,
         problems: &problems,
+        run_dir: Some(&run_dir),
     };
     report::emit(&report, &cfg.output, &context)?;
     let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
-    eprintln!(
+    say!(
         "gradle-flaky: {} of {} batch(es), {ran} Gradle invocation(s) in {}s{}; \
          reports and logs: {}",
         runs.len(),
@@ -87,7 +93,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         run_dir.display()
     );
     for p in &problems {
-        eprintln!("gradle-flaky: {p}");
+        say!("gradle-flaky: {p}");
     }
     let verdicts = runs.iter().flat_map(|r| &r.verdicts);
     Ok(Exit::of(Observed {
@@ -105,10 +111,10 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
 fn select(build: Build, cfg: &LocalConfig) -> Result<(Build, Vec<ClassifiedTest>)> {
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     for note in &selection.notes {
-        eprintln!("gradle-flaky: note: {}", visible(note));
+        say!("gradle-flaky: note: {}", visible(note));
     }
     for u in &selection.unresolved {
-        eprintln!(
+        say!(
             "gradle-flaky: not run: {}: {} ({})",
             visible(&u.input),
             visible(&u.reason),

@@ -7,7 +7,7 @@ use crate::cli::{
     AgentArgs, BatchingArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs,
 };
 use crate::domain::{BatchingConfig, TestKind};
-use crate::layout::Build;
+use crate::layout::{Build, Reading};
 use crate::plan::Evidence;
 use crate::stats::executions_for;
 use crate::{Error, Result};
@@ -57,6 +57,8 @@ pub struct LocalConfig {
     pub batch_timeout: Duration,
     pub gradle_args: Vec<String>,
     pub verbose: bool,
+    /// `--isolate`: Gradle never on the user's daemon (see `run::process::Isolation`).
+    pub isolate: bool,
 }
 
 /// The default batch limit is the suite timeout plus this.
@@ -80,6 +82,10 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
         gradle,
         gradle_found,
         layout: None,
+        reading: Reading {
+            isolate: global.isolate,
+            timeout: global.layout_timeout,
+        },
     })
 }
 
@@ -135,6 +141,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
         output: report_output(&args.report),
         gradle_args: args.gradle_args.clone(),
         verbose: global.verbose,
+        isolate: global.isolate,
     })
 }
 
@@ -148,6 +155,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         output: report_output(&args.report),
         gradle_args: Vec::new(),
         verbose: global.verbose,
+        isolate: global.isolate,
     })
 }
 
@@ -399,6 +407,8 @@ mod tests {
             project_dir: dir.path().to_path_buf(),
             gradle: gradle.map(String::from),
             verbose: false,
+            isolate: false,
+            layout_timeout: crate::layout::DEFAULT_LAYOUT_TIMEOUT,
         };
         let program = |gradle| build(&global(gradle), false).map(|b| b.gradle);
         // Where the machine has a `gradle` on PATH it is found; else it is only named.

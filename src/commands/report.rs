@@ -6,7 +6,7 @@ use crate::cli::ReportFormat;
 use crate::markdown;
 use crate::output;
 use crate::run::repeat::{Counts, Iteration};
-use crate::{Error, Result};
+use crate::{say, Error, Result};
 use serde::Serialize;
 use std::path::Path;
 
@@ -17,6 +17,9 @@ pub struct Context<'a> {
     pub partial: bool,
     /// Batches without a clean result, one line each.
     pub problems: &'a [String],
+    /// The run folder, which always keeps a copy of the report: it survives a
+    /// closed stdout and a `--report` that cannot be written.
+    pub run_dir: Option<&'a Path>,
 }
 
 /// The Report JSON with `"partial": true` first.
@@ -59,10 +62,28 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
     }
 }
 
-/// Prints the report on stdout and writes the files `out` names.
+/// Prints the report on stdout and writes the files `out` names, after a copy
+/// in the run folder (if any).
 pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
     let text = render(report, out.format, ctx);
+    let kept = ctx.run_dir.map(|dir| {
+        let name = match out.format {
+            ReportFormat::Markdown => "report.md",
+            ReportFormat::Json => "report.json",
+        };
+        let path = dir.join(name);
+        if let Err(e) = write(&path, &text) {
+            say!("gradle-flaky: warning: {e}");
+        }
+        path
+    });
     output::stdout(&text);
+    if let (true, Some(path)) = (output::stdout_closed(), &kept) {
+        say!(
+            "gradle-flaky: stdout is closed; the report is kept in {}",
+            path.display()
+        );
+    }
     if let Some(path) = &out.file {
         write(path, &text)?;
     }
@@ -79,13 +100,13 @@ fn write(path: &Path, text: &str) -> Result<()> {
 /// Truncated and malformed files, one line each on stderr.
 pub fn warn_unreadable(report: &Report) {
     for t in &report.files.truncated {
-        eprintln!(
+        say!(
             "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",
             t.path, t.cases
         );
     }
     for m in &report.files.malformed {
-        eprintln!(
+        say!(
             "gradle-flaky: warning: {}: malformed at byte {}: {}",
             m.path, m.offset, m.error
         );

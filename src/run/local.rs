@@ -13,14 +13,14 @@
 //! [`KEEP_RUNS`] run folders are kept.
 
 use super::process::{self, Isolation, Output};
-use super::progress::Progress;
+use super::progress::{format_left, Estimate, Progress};
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Verdict};
 use crate::domain::{format_duration, Command};
 use crate::{Error, Result};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// How many run folders are kept, the new one included.
 pub const KEEP_RUNS: usize = 10;
@@ -30,16 +30,12 @@ pub fn runs_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky/runs")
 }
 
-/// Creates this run's folder and deletes all but the newest [`KEEP_RUNS`].
+/// Creates this run's folder, named by the run's id, and deletes all but the
+/// newest [`KEEP_RUNS`].
 pub fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
     let runs = runs_dir(project_dir);
     std::fs::create_dir_all(&runs).map_err(|e| Error::io(&runs, e))?;
-    let stamp: String = humantime::format_rfc3339_seconds(SystemTime::now())
-        .to_string()
-        .chars()
-        .filter(|c| !matches!(c, '-' | ':'))
-        .collect();
-    let dir = runs.join(format!("{stamp}-{}", std::process::id()));
+    let dir = runs.join(process::run_id());
     std::fs::create_dir(&dir).map_err(|e| Error::io(&dir, e))?;
     let mut old: Vec<PathBuf> = std::fs::read_dir(&runs)
         .map_err(|e| Error::io(&runs, e))?
@@ -93,6 +89,7 @@ pub fn run_all(
 ) -> Vec<BatchRun> {
     let mut runs = Vec::new();
     let mut failures = 0;
+    let mut estimate = Estimate::new(commands.iter().map(|c| c.rest_loops.max(1)).collect());
     for (i, command) in commands.iter().enumerate() {
         if process::interrupted() {
             break;
@@ -109,27 +106,30 @@ pub fn run_all(
             progress,
             counts,
             header: format!("[{index}/{}] {}", commands.len(), command.label),
+            batch: i,
             loops: command.rest_loops.max(1),
             log: log.clone(),
             log_start: 0,
             failures: &mut failures,
+            estimate: &mut estimate,
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
-        let (argv, iterations) = match run_batch(command, index, &log, opts, &mut watcher) {
+        let argv = opts.isolation.apply(&command.argv);
+        let iterations = match run_batch(command, index, &log, opts, &mut watcher) {
             Ok(done) => done,
             Err(e) => {
                 let verdict = Verdict::RunnerError(e.to_string());
                 progress.line(&format!("    {}", verdict.describe()));
                 watcher.notes.push(verdict.describe());
                 watcher.verdicts.push(verdict);
-                (command.argv.clone(), Vec::new())
+                Vec::new()
             }
         };
         runs.push(BatchRun {
             index,
             command: command.clone(),
-            argv,
+            argv: argv.unwrap_or_else(|_| command.argv.clone()),
             log,
             iterations,
             verdicts: watcher.verdicts,
@@ -137,8 +137,9 @@ pub fn run_all(
         });
     }
     progress.finish();
-    // The private daemon, kept warm between invocations, goes with the run.
-    process::stop_everything();
+    // A private daemon, kept warm between invocations, goes with the run;
+    // the user's stays.
+    process::stop_everything(opts.isolation);
     runs
 }
 
@@ -148,17 +149,19 @@ fn run_batch(
     log_path: &Path,
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
-) -> Result<(Vec<String>, Vec<Iteration>)> {
-    let argv = opts.isolation.apply(&command.argv)?;
+) -> Result<Vec<Iteration>> {
     let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
     writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
         .map_err(|e| Error::io(log_path, e))?;
+    // As planned: what the user would type, without our daemon plumbing
+    // (the log has the exact command).
     watcher
         .progress
-        .line(&format!(">>> {}", crate::shell::join(&argv)));
+        .line(&format!(">>> {}", crate::shell::join(&command.argv)));
     let dest = opts.run_dir.join(format!("batch-{index}"));
     let spec = Loop {
-        argv: &argv,
+        argv: &command.argv,
+        isolation: opts.isolation,
         project_dir: opts.project_dir,
         dest: &dest,
         times: command.rest_loops.max(1),
@@ -169,8 +172,7 @@ fn run_batch(
             Output::Log(&log)
         },
     };
-    let iterations = repeat::run(&spec, watcher)?;
-    Ok((argv, iterations))
+    repeat::run(&spec, watcher)
 }
 
 /// Judges each iteration of a batch as it ends and keeps the display current.
@@ -178,12 +180,15 @@ struct Watcher<'a> {
     progress: &'a Progress,
     counts: &'a dyn Fn(&Iteration) -> Option<Counts>,
     header: String,
+    /// 0-based index of the batch.
+    batch: usize,
     loops: u32,
     log: PathBuf,
     /// Length of the log when the current iteration started.
     log_start: u64,
     /// Real failures so far in the whole run.
     failures: &'a mut u64,
+    estimate: &'a mut Estimate,
     verdicts: Vec<Verdict>,
     notes: Vec<String>,
 }
@@ -204,6 +209,7 @@ impl Observer for Watcher<'_> {
                 if *self.failures == 1 { "" } else { "s" }
             ),
             index == 1,
+            self.estimate.left(self.batch, Duration::ZERO),
         );
     }
 
@@ -231,6 +237,17 @@ impl Observer for Watcher<'_> {
         line += &format!(" · {}", format_elapsed(it.elapsed));
         if it.leftovers > 0 {
             line += &format!(" · stopped {} process(es) Gradle left behind", it.leftovers);
+        }
+        for note in &it.notes {
+            line += &format!(" · {note}");
+        }
+        self.estimate.measured(self.batch, it.elapsed);
+        let stopping = matches!(verdict, Verdict::TimedOut | Verdict::Interrupted);
+        match self.estimate.left(self.batch, Duration::ZERO) {
+            Some(left) if !stopping && !left.is_zero() => {
+                line += &format!(" · {}", format_left(left));
+            }
+            _ => {}
         }
         self.progress.line(&line);
         self.verdicts.push(verdict);

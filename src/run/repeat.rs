@@ -8,7 +8,7 @@
 //! The kept path still contains `/build/test-results/`, so the analyzer finds it,
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
-use super::process::{self, Ended, Output};
+use super::process::{self, Ended, Isolation, Output};
 use crate::reports::{self, ITERS_DIR};
 use crate::{shell, Error, Observed, Result};
 use std::fs::File;
@@ -18,8 +18,12 @@ use std::time::{Duration, SystemTime};
 
 /// One Gradle invocation to loop.
 pub struct Loop<'a> {
-    /// Program first, then its arguments (with the [`process::Isolation`] arguments).
+    /// Program first, then its arguments, as planned (without the
+    /// [`Isolation`] arguments, which the loop adds).
     pub argv: &'a [String],
+    /// How Gradle's processes are kept ours, the same for every iteration: on
+    /// the user's daemon, or a private one, it stays warm across iterations.
+    pub isolation: &'a Isolation,
     /// The Gradle project root: the working directory, and where reports are searched.
     pub project_dir: &'a Path,
     /// Where `flakiness-iters/` is created.
@@ -53,6 +57,8 @@ pub struct Iteration {
     pub reports: Vec<PathBuf>,
     /// Processes the invocation left behind, which were stopped.
     pub leftovers: usize,
+    /// What stopping its build took, when that was not plain.
+    pub notes: Vec<String>,
 }
 
 impl Iteration {
@@ -173,15 +179,22 @@ pub fn check_fresh(dest: &Path) -> Result<()> {
 /// Runs the loop, stopping early when an iteration times out or the user
 /// interrupts.
 pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration>> {
+    let argv = spec.isolation.apply(spec.argv)?;
     let mut done = Vec::new();
     for index in 1..=spec.times {
         if process::interrupted() {
             break;
         }
         let since = now_on_disk(spec.dest)?;
-        announce(spec, index)?;
+        announce(spec, &argv, index)?;
         observer.started(index);
-        let run = process::run(spec.argv, spec.project_dir, spec.output, spec.timeout)?;
+        let run = process::run(
+            &argv,
+            spec.project_dir,
+            spec.output,
+            spec.timeout,
+            spec.isolation,
+        )?;
         let dir = reports::iteration_dir(spec.dest, index);
         let reports = relocate(spec.project_dir, since, &dir)?;
         let it = Iteration {
@@ -191,6 +204,7 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
             dir,
             reports,
             leftovers: run.leftovers,
+            notes: run.notes,
         };
         observer.ended(&it);
         let stop = matches!(it.ended, Ended::TimedOut | Ended::Interrupted);
@@ -202,20 +216,17 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
     Ok(done)
 }
 
-/// `--- Iteration i/N` (a Buildkite log section when inherited) and the command.
-fn announce(spec: &Loop<'_>, index: u32) -> Result<()> {
-    let line = format!(
-        "--- Iteration {index}/{}\n>>> {}\n",
-        spec.times,
-        shell::join(spec.argv)
-    );
+/// `--- Iteration i/N` (a Buildkite log section when inherited) and the
+/// command: as planned on a screen, exactly as run (`argv`) in a log.
+fn announce(spec: &Loop<'_>, argv: &[String], index: u32) -> Result<()> {
+    let line = |argv| format!("--- Iteration {index}/{}\n>>> {}\n", spec.times, shell::join(argv));
     match spec.output {
         Output::Inherit => {
-            crate::output::stdout(&line);
+            crate::output::stdout(&line(spec.argv));
             Ok(())
         }
         Output::Log(mut log) | Output::Tee(mut log) => log
-            .write_all(line.as_bytes())
+            .write_all(line(argv).as_bytes())
             .map_err(|e| Error::io("log file", e)),
     }
 }
@@ -413,6 +424,7 @@ mod tests {
             dir: PathBuf::from("iter-1"),
             reports: vec![PathBuf::from("TEST-a.xml"); reports],
             leftovers: 0,
+            notes: Vec::new(),
         }
     }
 
@@ -490,6 +502,7 @@ mod tests {
         let its = run(
             &Loop {
                 argv: &argv,
+                isolation: &Isolation::NoDaemon,
                 project_dir: root,
                 dest: root,
                 times: 3,

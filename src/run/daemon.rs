@@ -31,9 +31,13 @@ const TERM_GRACE: Duration = Duration::from_secs(3);
 const QUIET: Duration = Duration::from_secs(1);
 /// The same, once the user hurried the stop (a second signal).
 const QUIET_HURRIED: Duration = Duration::from_millis(300);
-/// Gradle's own cancel grace (10 s) and a margin: past this the sweep gives
-/// up waiting; a daemon still busy then stops itself, as after a hand Ctrl-C.
+/// Gradle's own cancel grace (10 s) and a margin: past this the sweep kills
+/// what is left of ours and ends; a daemon still busy then stops itself, as
+/// after a hand Ctrl-C.
 const SWEEP_LIMIT: Duration = Duration::from_secs(12);
+/// A test JVM not connected to its daemon this long after we first saw it is
+/// stopped anyway: its build is stuck, and the daemon gives up on it soon.
+const CONNECT_WAIT: Duration = Duration::from_secs(8);
 
 /// The Gradle daemon one of `clients` (a client process tree) is connected
 /// to: the process holding the other end of an established loopback TCP
@@ -63,69 +67,85 @@ pub fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
 }
 
 /// The test JVMs of `daemon` that started at or after `since` (clock ticks
-/// since boot), with everything they started.
+/// since boot).
 pub fn test_executors(table: &Table, daemon: u32, since: u64) -> Vec<u32> {
-    let mut out = BTreeSet::new();
-    for (&pid, p) in table {
-        if p.ppid == daemon && p.kind == Kind::TestExecutor && !p.zombie && p.start >= since {
-            out.insert(pid);
-            out.extend(
-                tree::descendants(table, pid, false)
-                    .into_iter()
-                    .filter(|d| tree::alive(table, *d)),
-            );
-        }
-    }
-    out.into_iter().collect()
+    table
+        .iter()
+        .filter(|(_, p)| {
+            p.ppid == daemon && p.kind == Kind::TestExecutor && !p.zombie && p.start >= since
+        })
+        .map(|(&pid, _)| pid)
+        .collect()
 }
 
 /// What [`sweep`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Swept {
-    /// Test JVMs (and their children) it stopped.
+    /// Test JVMs it stopped.
     pub stopped: usize,
     /// The daemon was gone when the sweep ended: Gradle stopped it.
     pub daemon_gone: bool,
 }
 
 /// Stops the test JVMs that `daemon` runs for our build (started at or after
-/// `since`), until it has had none for a moment: SIGTERM, SIGKILL after
-/// [`TERM_GRACE`], at once when `hurried` says so. `client_done` tells
-/// whether our client has exited (the sweep does not end before), and may
-/// act on it (escalate, reap). Returns at the latest after [`SWEEP_LIMIT`].
+/// `since`), with whatever they started, until it has had none for a moment:
+/// SIGTERM, then SIGKILL after [`TERM_GRACE`] (at once when `hurried` says
+/// so), once our client has exited. A test JVM is stopped only once it is
+/// connected to its daemon: killed during its startup, Gradle 4.4.1 forks a
+/// replacement, and killing that one during its startup too can leave the
+/// build hung, which costs the daemon (measured). `client_done` tells whether our client has exited (the sweep
+/// does not end before), and may act on it (escalate, reap). Returns at the
+/// latest after [`SWEEP_LIMIT`], every test JVM of ours killed.
 pub fn sweep(
     daemon: u32,
     since: u64,
     hurried: &dyn Fn() -> bool,
-    client_done: &mut dyn FnMut(Duration) -> bool,
+    client_done: &mut dyn FnMut() -> bool,
 ) -> Swept {
     let started = Instant::now();
+    let mut seen: BTreeMap<u32, Instant> = BTreeMap::new();
     let mut termed: BTreeMap<u32, Instant> = BTreeMap::new();
     let mut quiet_since: Option<Instant> = None;
     let mut swept = Swept::default();
     loop {
-        let done = client_done(started.elapsed());
+        let done = client_done();
         let table = tree::table();
-        if !tree::alive(&table, daemon) {
-            swept.daemon_gone = true;
-            if done {
-                break;
-            }
-        }
-        let ours = test_executors(&table, daemon, since);
+        let gone = !tree::alive(&table, daemon);
+        let ours = if gone {
+            Vec::new()
+        } else {
+            test_executors(&table, daemon, since)
+        };
         let hurry = hurried();
-        for &pid in &ours {
-            match termed.get(&pid) {
+        let last_round = started.elapsed() >= SWEEP_LIMIT;
+        let established = if ours.is_empty() {
+            BTreeMap::new()
+        } else {
+            connections()
+        };
+        // Not before the client is gone (unless hurried): by then the daemon
+        // has registered the cancel, so a failing Test task starts no other.
+        let act = done || hurry || last_round;
+        for &pid in ours.iter().filter(|_| act) {
+            let first_seen = *seen.entry(pid).or_insert_with(Instant::now);
+            let kill = match termed.get(&pid) {
                 None => {
-                    tree::signal(&[pid], if hurry { libc::SIGKILL } else { libc::SIGTERM });
+                    let ready = socket_inodes(pid).iter().any(|i| established.contains_key(i))
+                        || first_seen.elapsed() >= CONNECT_WAIT
+                        || last_round;
+                    if !ready {
+                        continue;
+                    }
                     termed.insert(pid, Instant::now());
                     swept.stopped += 1;
+                    hurry || last_round
                 }
-                Some(at) if hurry || at.elapsed() >= TERM_GRACE => {
-                    tree::signal(&[pid], libc::SIGKILL);
-                }
-                Some(_) => {}
-            }
+                Some(at) => hurry || last_round || at.elapsed() >= TERM_GRACE,
+            };
+            // Its children first, collected before it dies and they are re-parented.
+            let mut tree: Vec<u32> = tree::descendants(&table, pid, false).into_iter().collect();
+            tree.push(pid);
+            tree::signal(&tree, if kill { libc::SIGKILL } else { libc::SIGTERM });
         }
         let quiet = if ours.is_empty() {
             *quiet_since.get_or_insert_with(Instant::now)
@@ -134,10 +154,7 @@ pub fn sweep(
             Instant::now()
         };
         let enough = if hurry { QUIET_HURRIED } else { QUIET };
-        if done && quiet.elapsed() >= enough {
-            break;
-        }
-        if started.elapsed() >= SWEEP_LIMIT {
+        if (done && (gone || quiet.elapsed() >= enough)) || last_round {
             break;
         }
         std::thread::sleep(SWEEP_POLL);

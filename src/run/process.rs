@@ -336,7 +336,7 @@ pub fn run(
         // its build running in the daemon, whose reports would then land in
         // the next invocation's: that build is stopped now.
         if !daemon::test_executors(&tree::table(), d, since).is_empty() {
-            let swept = daemon::sweep(d, since, &hurried, &mut |_| true);
+            let swept = daemon::sweep(d, since, &hurried, &mut || true);
             notes.extend(sweep_notes(d, &swept, "its client ended while it ran tests"));
         }
     }
@@ -386,7 +386,7 @@ fn cancel(child: &mut Child, daemon: Option<u32>, since: u64, notes: &mut Vec<St
     );
     // The client exits within a second of SIGINT (measured); past the grace,
     // or when hurried, it is killed.
-    let mut client_done = |_| match child.try_wait() {
+    let mut client_done = || match child.try_wait() {
         Ok(Some(_)) | Err(_) => true,
         Ok(None) => {
             if hurried() || signalled.elapsed() >= GRACE {
@@ -403,12 +403,12 @@ fn cancel(child: &mut Child, daemon: Option<u32>, since: u64, notes: &mut Vec<St
         // Not connected to a daemon (yet, or ever: a build in the client
         // itself): what it started is ours, and the leftover sweep stops it.
         None => {
-            while !client_done(signalled.elapsed()) {
+            while !client_done() {
                 thread::sleep(POLL);
             }
         }
     }
-    if !client_done(signalled.elapsed()) {
+    if !client_done() {
         tree::signal_group(client, libc::SIGKILL);
         let _ = child.wait();
     }

@@ -102,9 +102,10 @@ pub fn run_init_script(project_dir: &Path, program: &[String], reading: &Reading
     let argv = isolation.apply(&argv)?;
     say!(
         "gradle-flaky: reading the build layout: waiting for Gradle to configure the build \
-         (`{} … {LAYOUT_TASK}` in {}; limit {}, --layout-timeout)",
+         (`{} … {LAYOUT_TASK}` in {}, {}; limit {}, --layout-timeout)",
         shell::join(program),
         project_dir.display(),
+        isolation.describe(),
         format_duration(reading.timeout)
     );
     let started = Instant::now();

@@ -20,6 +20,7 @@
 
 use super::tree::{self, Kind, Table};
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How often the daemon's test JVMs are looked at while a build is stopped.
@@ -27,7 +28,8 @@ const SWEEP_POLL: Duration = Duration::from_millis(100);
 /// How long a test JVM gets to exit after SIGTERM before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(3);
 /// The build is over when the daemon has had no test JVM of ours this long
-/// (it is idle about half a second after its last one ended).
+/// (it is idle about half a second after its last one ended) and has left
+/// the build's directory.
 const QUIET: Duration = Duration::from_secs(1);
 /// The same, once the user hurried the stop (a second signal).
 const QUIET_HURRIED: Duration = Duration::from_millis(300);
@@ -96,9 +98,16 @@ pub struct Swept {
 /// build hung, which costs the daemon (measured). `client_done` tells whether our client has exited (the sweep
 /// does not end before), and may act on it (escalate, reap). Returns at the
 /// latest after [`SWEEP_LIMIT`], every test JVM of ours killed.
+///
+/// The build is over when the daemon has left `build_dir`: a daemon works in
+/// the build's directory while it runs a build and returns to its own when the
+/// build ends, cancelled or not. Until then our build may still write reports
+/// (a stuck build is stopped by Gradle itself, daemon and all, after its 10 s
+/// cancel grace). Hurried, a moment without test JVMs of ours is enough.
 pub fn sweep(
     daemon: u32,
     since: u64,
+    build_dir: &Path,
     hurried: &dyn Fn() -> bool,
     client_done: &mut dyn FnMut() -> bool,
 ) -> Swept {
@@ -153,14 +162,27 @@ pub fn sweep(
             quiet_since = None;
             Instant::now()
         };
-        let enough = if hurry { QUIET_HURRIED } else { QUIET };
-        if (done && (gone || quiet.elapsed() >= enough)) || last_round {
+        let over = if hurry {
+            quiet.elapsed() >= QUIET_HURRIED
+        } else {
+            quiet.elapsed() >= QUIET && !works_in(daemon, build_dir)
+        };
+        if (done && (gone || over)) || last_round {
             break;
         }
         std::thread::sleep(SWEEP_POLL);
     }
     swept.daemon_gone = !tree::alive(&tree::table(), daemon);
     swept
+}
+
+/// Whether `pid` runs in directory `dir` (false when either cannot be read).
+fn works_in(pid: u32, dir: &Path) -> bool {
+    let cwd = std::fs::read_link(format!("/proc/{pid}/cwd"));
+    match (cwd, std::fs::canonicalize(dir)) {
+        (Ok(cwd), Ok(dir)) => cwd == dir,
+        _ => false,
+    }
 }
 
 /// One TCP connection of `/proc/net/tcp{,6}`.

@@ -159,6 +159,15 @@ impl Isolation {
         *self == Isolation::Shared
     }
 
+    /// Where Gradle runs, in a few words.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Isolation::Shared => "on the user's Gradle daemon",
+            Isolation::NoDaemon => "isolated, --no-daemon",
+            Isolation::PrivateDaemon(_) => "isolated, on a private daemon",
+        }
+    }
+
     /// `argv` with the run's marker and the arguments that keep a Gradle build
     /// ours, right after the program; other programs are left alone.
     /// `--no-daemon` in `argv` wins; isolated, `--daemon` (which would use a
@@ -323,7 +332,7 @@ pub fn run(
         };
         if let Some(why) = stop {
             if shared {
-                cancel(&mut child, daemon, since, &mut notes);
+                cancel(&mut child, daemon, since, cwd, &mut notes);
             } else {
                 stop_all(Some(&mut child), false);
             }
@@ -332,18 +341,20 @@ pub fn run(
         thread::sleep(POLL);
     };
     if let (Some(d), Ended::Exited(_) | Ended::Signalled(_)) = (daemon, &ended) {
-        // A client that ended by itself (killed from outside, crashed) leaves
-        // its build running in the daemon, whose reports would then land in
-        // the next invocation's: that build is stopped now.
-        if !daemon::test_executors(&tree::table(), d, since).is_empty() {
-            let swept = daemon::sweep(d, since, &hurried, &mut || true);
-            notes.extend(sweep_notes(d, &swept, "its client ended while it ran tests"));
+        // A client that ended by itself while its build still ran (killed
+        // from outside, crashed) leaves that build in the daemon, whose
+        // reports would then land in the next invocation's: it is stopped now.
+        let killed = matches!(ended, Ended::Signalled(_));
+        if killed || !daemon::test_executors(&tree::table(), d, since).is_empty() {
+            let swept = daemon::sweep(d, since, cwd, &hurried, &mut || true);
+            notes.extend(sweep_notes(d, &swept, "its client ended while it ran"));
         }
     }
     // A build that exited by itself may still leave processes behind (a test
     // cluster node, a worker); the next batch must start from nothing but a
-    // daemon, which is there to be reused.
-    let leftovers = stop_all(None, true);
+    // daemon, which is there to be reused (none is, without a daemon: a
+    // lingering single-use one goes too).
+    let leftovers = stop_all(None, *isolation != Isolation::NoDaemon);
     for c in copiers {
         let _ = c.join();
     }
@@ -372,7 +383,13 @@ fn serving_daemon(client: u32) -> Option<u32> {
 /// the daemon cancels the build, no further task starts), and this build's
 /// test JVMs are stopped until the daemon has none. The order matters: killing
 /// test JVMs alone lets `--continue` start the next Test task.
-fn cancel(child: &mut Child, daemon: Option<u32>, since: u64, notes: &mut Vec<String>) {
+fn cancel(
+    child: &mut Child,
+    daemon: Option<u32>,
+    since: u64,
+    build_dir: &Path,
+    notes: &mut Vec<String>,
+) {
     let client = child.id();
     let daemon = daemon.or_else(|| serving_daemon(client));
     let signalled = Instant::now();
@@ -397,7 +414,7 @@ fn cancel(child: &mut Child, daemon: Option<u32>, since: u64, notes: &mut Vec<St
     };
     match daemon {
         Some(d) => {
-            let swept = daemon::sweep(d, since, &hurried, &mut client_done);
+            let swept = daemon::sweep(d, since, build_dir, &hurried, &mut client_done);
             notes.extend(sweep_notes(d, &swept, "the build was cancelled"));
         }
         // Not connected to a daemon (yet, or ever: a build in the client
@@ -598,6 +615,16 @@ mod tests {
     /// Runs `sh -c script` in `dir` as a supervised child, its output logged
     /// (or, with `tee`, also copied to stderr) to `dir/log`.
     fn sh(dir: &Path, script: &str, tee: bool, timeout: Option<Duration>) -> Run {
+        sh_as(dir, script, tee, timeout, &Isolation::NoDaemon)
+    }
+
+    fn sh_as(
+        dir: &Path,
+        script: &str,
+        tee: bool,
+        timeout: Option<Duration>,
+        isolation: &Isolation,
+    ) -> Run {
         supervise();
         let log = File::create(dir.join("log")).unwrap();
         let output = if tee {
@@ -605,7 +632,7 @@ mod tests {
         } else {
             Output::Log(&log)
         };
-        run(&argv(&["sh", "-c", script]), dir, output, timeout, &Isolation::NoDaemon).unwrap()
+        run(&argv(&["sh", "-c", script]), dir, output, timeout, isolation).unwrap()
     }
 
     fn log_of(dir: &Path) -> String {
@@ -623,14 +650,15 @@ mod tests {
              until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{} '; do sleep 0.05; done",
             tree::DAEMON_MAIN, tree::DAEMON_MAIN
         );
-        let r = sh(dir.path(), &script, false, None);
+        let private = Isolation::PrivateDaemon(PathBuf::from("d"));
+        let r = sh_as(dir.path(), &script, false, None, &private);
         assert_eq!(r.leftovers, 0);
         let me = std::process::id();
         assert_eq!(tree::alive_descendants(me, false).len(), 1);
         assert!(tree::alive_descendants(me, true).is_empty());
         stop_everything(&Isolation::Shared);
         assert_eq!(tree::alive_descendants(me, false).len(), 1, "the user's daemon stays");
-        stop_everything(&Isolation::PrivateDaemon(PathBuf::from("d")));
+        stop_everything(&private);
         assert!(tree::alive_descendants(me, false).is_empty());
     }
 

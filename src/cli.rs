@@ -54,7 +54,12 @@ pub struct GlobalArgs {
     /// --no-daemon for a single invocation), stopped with the run. Default: your own Gradle
     /// daemon, as ./gradlew would use (warm; a stopped build's test JVMs are stopped, the
     /// daemon never). Buildkite batch steps always run isolated.
-    #[arg(long, global = true, env = "FLAKINESS_ISOLATE")]
+    #[arg(
+        long,
+        global = true,
+        env = "FLAKINESS_ISOLATE",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub isolate: bool,
 
     /// Stop reading the build's layout (Gradle configuring the build with the init script)

@@ -3,17 +3,22 @@
 # es-mini fixture (tests/fixtures/es-mini, Gradle 4.4.1, offline). What a user compares: by hand,
 # Gradle uses their warm daemon; `local` should cost no more than that plus a little analysis.
 #
-# Two scenarios, each as PAIRS alternating pairs (ours, then by hand), median wall time of each:
+# Scenarios, each as PAIRS alternating pairs (ours, then by hand), median wall time of each:
 #   unit: `local --iters 30` on two unit classes (one :server:test invocation with -Dtests.iters=30);
 #         by hand: the command `plan --format shell` prints for the same arguments, run once.
 #   rest: `local --iters 5` on a YAML runner (a REST loop: 5 invocations of :lang-painless:yamlRestTest);
 #         by hand: the `gradle ...` part of the `gradle-flaky repeat --times 5 -- gradle ...` line that
 #         `plan --format shell` prints, run 5 times in a shell loop.
+#   unit-isolated, rest-isolated: the same with `local --isolate` (Gradle isolated from the user's
+#         daemon: --no-daemon for one invocation, else a private daemon), against the same by hand.
 # Every run gets -Dtests.fixture.probability=0 (no designed flake fails or sleeps) and --offline.
+# Both sides use the same Gradle user home, so by hand and (by default) ours run on the same warm
+# daemon; the script warns when a run of ours started a daemon of its own there.
 #
 # Usage: benches/local-vs-hand.sh [GRADLE_FLAKY_BINARY]     (default: target/release/gradle-flaky)
 # Environment:
 #   PAIRS=N                  pairs per scenario (default 5)
+#   SCENARIOS="..."          which scenarios, in order (default "unit rest")
 #   BENCH_GRADLE_USER_HOME   a Gradle user home to use (e.g. ~/.gradle, to measure against your own
 #                            daemon). Default: a fresh one in the temp dir, whose daemons the script
 #                            stops at the end; daemons of a home you pass are left running.
@@ -90,6 +95,18 @@ hand_rest() {
   local i
   for ((i = 1; i <= rest_times; i++)); do bash -c "$rest_cmd"; done
 }
+ours_unit-isolated() { "$bin" local --isolate "${unit_tests[@]}" "${extra[@]}"; }
+hand_unit-isolated() { hand_unit; }
+ours_rest-isolated() { "$bin" local --isolate "${rest_tests[@]}" "${extra[@]}"; }
+hand_rest-isolated() { hand_rest; }
+
+# Daemons of this Gradle user home: Gradle daemon JVMs holding a file under it open.
+daemons() {
+  local p
+  for p in $(pgrep -f org.gradle.launcher.daemon.bootstrap.GradleDaemon); do
+    if ls -l "/proc/$p/fd" 2> /dev/null | grep -qF "$GRADLE_USER_HOME/"; then echo "$p"; fi
+  done | sort | tr '\n' ' '
+}
 
 # Wall seconds of one run; its output goes to $work/last.log. A failing run is reported (the
 # fixture with probability 0 should never fail) but still timed.
@@ -116,13 +133,24 @@ hand_unit > /dev/null 2>&1 || true
 hand_unit > /dev/null 2>&1 || true
 bash -c "$rest_cmd" > /dev/null 2>&1 || true
 
+warm=$(daemons)
+echo "warm daemon(s): $warm" >&2
 results=()
-for scenario in unit rest; do
+for scenario in ${SCENARIOS:-unit rest}; do
+  if ! declare -F "ours_$scenario" > /dev/null; then
+    echo "benches/local-vs-hand.sh: no scenario '$scenario' (unit, rest, unit-isolated, rest-isolated)" >&2
+    exit 2
+  fi
   ours=() hand=()
   for ((p = 1; p <= pairs; p++)); do
     ours+=("$(timed "ours_$scenario")")
+    if [ "$(daemons)" != "$warm" ]; then
+      echo "warning: after ours, the daemons of $GRADLE_USER_HOME are '$(daemons)', were '$warm'" >&2
+      warm=$(daemons)
+    fi
     hand+=("$(timed "hand_$scenario")")
-    printf '%s pair %d: ours %.2f s, by hand %.2f s\n' "$scenario" "$p" "${ours[-1]}" "${hand[-1]}" >&2
+    printf '%s pair %d: ours %.2f s, by hand %.2f s (%.2f)\n' "$scenario" "$p" "${ours[-1]}" \
+      "${hand[-1]}" "$(echo "${ours[-1]} / ${hand[-1]}" | bc -l)" >&2
   done
   o=$(median "${ours[@]}")
   h=$(median "${hand[@]}")
@@ -132,5 +160,6 @@ done
 printf '%-8s %5s %8s %8s %6s\n' scenario pairs ours_s hand_s ratio
 printf '%s\n' "${results[@]}"
 echo "s = median wall time; ratio = ours_s / hand_s (1.00: no overhead over a warm daemon by hand)."
-echo "unit: local ${unit_tests[*]}; rest: local ${rest_tests[*]} (each with ${extra[*]:1})."
+echo "unit: local ${unit_tests[*]}; rest: local ${rest_tests[*]} (each with ${extra[*]:1});"
+echo "*-isolated: the same with local --isolate."
 echo "Cores: $(nproc). Load: $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -660,6 +660,10 @@ mod tests {
         assert_eq!(tree::alive_descendants(me, false).len(), 1, "the user's daemon stays");
         stop_everything(&private);
         assert!(tree::alive_descendants(me, false).is_empty());
+        // Without a daemon to reuse, a lingering one (single-use) is a leftover.
+        let r = sh(dir.path(), &script, false, None);
+        assert_eq!(r.leftovers, 1);
+        assert!(tree::alive_descendants(me, false).is_empty());
     }
 
     #[test]

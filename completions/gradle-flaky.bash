@@ -131,7 +131,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,6 +145,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -153,7 +157,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__analyze)
-            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --help"
+            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -183,6 +187,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -191,7 +199,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite)
-            opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze precompile help"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help upload wrap analyze precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -205,6 +213,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -213,7 +225,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__analyze)
-            opts="-v -h --work-dir --project-dir --gradle --verbose --help"
+            opts="-v -h --work-dir --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -228,6 +240,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -323,7 +339,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__precompile)
-            opts="-v -h --timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -341,6 +357,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -349,7 +369,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -419,6 +439,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -427,7 +451,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__wrap)
-            opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --help"
+            opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -453,6 +477,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -461,7 +489,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__completions)
-            opts="-v -h --project-dir --gradle --verbose --help bash zsh fish powershell elvish"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help bash zsh fish powershell elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,6 +500,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -707,7 +739,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__layout)
-            opts="-v -h --refresh --project-dir --gradle --verbose --help"
+            opts="-v -h --refresh --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -721,6 +753,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -729,7 +765,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -799,6 +835,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -807,7 +847,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__man)
-            opts="-v -h --project-dir --gradle --verbose --help"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -821,6 +861,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -829,7 +873,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__manual)
-            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -891,6 +935,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -899,7 +947,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__plan)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -957,6 +1005,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -965,7 +1017,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1055,6 +1107,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1063,7 +1119,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__repeat)
-            opts="-v -h --times --timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --times --timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1082,6 +1138,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -270,7 +270,7 @@ pub struct LocalArgs {
     #[command(flatten)]
     pub report: ReportArgs,
 
-    /// Kill a batch that runs longer than this (default: suite timeout plus 10 minutes).
+    /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
@@ -334,7 +334,7 @@ pub struct PrArgs {
     #[command(flatten)]
     pub agent: AgentArgs,
 
-    /// Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes).
+    /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
@@ -498,7 +498,7 @@ pub struct RepeatArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub times: u32,
 
-    /// Kill an iteration that runs longer than this, with its whole process group.
+    /// Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 

@@ -44,7 +44,11 @@ pub fn stderr(text: &str) {
         return;
     }
     let mut err = std::io::stderr().lock();
-    if err.write_all(text.as_bytes()).and_then(|()| err.flush()).is_err() {
+    if err
+        .write_all(text.as_bytes())
+        .and_then(|()| err.flush())
+        .is_err()
+    {
         STDERR_CLOSED.store(true, Ordering::Relaxed);
     }
 }

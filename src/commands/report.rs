@@ -102,13 +102,16 @@ pub fn warn_unreadable(report: &Report) {
     for t in &report.files.truncated {
         say!(
             "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",
-            t.path, t.cases
+            t.path,
+            t.cases
         );
     }
     for m in &report.files.malformed {
         say!(
             "gradle-flaky: warning: {}: malformed at byte {}: {}",
-            m.path, m.offset, m.error
+            m.path,
+            m.offset,
+            m.error
         );
     }
 }

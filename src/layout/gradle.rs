@@ -75,7 +75,11 @@ pub fn program_identity(project_dir: &Path, program: &[String]) -> String {
 /// Runs Gradle with the init script in `project_dir` and parses what it
 /// reports. Gradle runs under the batches' daemon policy and is stopped, with
 /// every process of it, when `reading.timeout` passes or the user interrupts.
-pub fn run_init_script(project_dir: &Path, program: &[String], reading: &Reading) -> Result<Layout> {
+pub fn run_init_script(
+    project_dir: &Path,
+    program: &[String],
+    reading: &Reading,
+) -> Result<Layout> {
     let scratch = tempfile::Builder::new()
         .prefix("gradle-flaky-layout-")
         .tempdir()

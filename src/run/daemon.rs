@@ -139,7 +139,9 @@ pub fn sweep(
             let first_seen = *seen.entry(pid).or_insert_with(Instant::now);
             let kill = match termed.get(&pid) {
                 None => {
-                    let ready = socket_inodes(pid).iter().any(|i| established.contains_key(i))
+                    let ready = socket_inodes(pid)
+                        .iter()
+                        .any(|i| established.contains_key(i))
                         || first_seen.elapsed() >= CONNECT_WAIT
                         || last_round;
                     if !ready {
@@ -242,7 +244,10 @@ mod tests {
     fn established_connections_are_read_from_proc_net_tcp() {
         let v4 = "   1: 0100007F:A1B2 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0000 20 4 30 10 -1";
         let c = parse_conn(v4).unwrap();
-        assert_eq!((c.local_port, c.remote_port, c.inode), (0xA1B2, 0x1F90, 4242));
+        assert_eq!(
+            (c.local_port, c.remote_port, c.inode),
+            (0xA1B2, 0x1F90, 4242)
+        );
         let v6 = "   0: 00000000000000000000000001000000:9C40 00000000000000000000000001000000:D431 01 00000000:00000000 00:00000000 00000000  1000        0 77 1 0000 20 4 30 10 -1";
         assert_eq!(parse_conn(v6).unwrap().local_port, 0x9C40);
         let listening = "   2: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 99 1";

@@ -142,7 +142,11 @@ impl Isolation {
     /// daemon, which for one invocation is also faster (measured: about 1 s
     /// less than starting a daemon). The path is made absolute: the daemon
     /// does not run in the client's directory.
-    pub fn choose(isolate: bool, invocations: u32, dir: &Path) -> (Isolation, Option<&'static str>) {
+    pub fn choose(
+        isolate: bool,
+        invocations: u32,
+        dir: &Path,
+    ) -> (Isolation, Option<&'static str>) {
         let linux = cfg!(target_os = "linux");
         if !isolate && linux {
             return (Isolation::Shared, None);
@@ -544,7 +548,9 @@ mod tests {
         let mark = format!("-Dgradle-flaky.run={}", run_id());
         let shared = Isolation::Shared;
         assert_eq!(
-            shared.apply(&argv(&["./gradlew", "--daemon", ":a:test"])).unwrap(),
+            shared
+                .apply(&argv(&["./gradlew", "--daemon", ":a:test"]))
+                .unwrap(),
             argv(&["./gradlew", &mark, "--daemon", ":a:test"]),
             "the user's daemon, with nothing but the run's marker"
         );
@@ -596,7 +602,10 @@ mod tests {
         if linux {
             assert_eq!((iso, note), (Isolation::Shared, None));
         } else {
-            assert_eq!((iso, note), (Isolation::NoDaemon, Some(NO_SHARED_DAEMON_HERE)));
+            assert_eq!(
+                (iso, note),
+                (Isolation::NoDaemon, Some(NO_SHARED_DAEMON_HERE))
+            );
         }
         assert_eq!(
             Isolation::choose(true, 1, Path::new("d")),
@@ -632,7 +641,14 @@ mod tests {
         } else {
             Output::Log(&log)
         };
-        run(&argv(&["sh", "-c", script]), dir, output, timeout, isolation).unwrap()
+        run(
+            &argv(&["sh", "-c", script]),
+            dir,
+            output,
+            timeout,
+            isolation,
+        )
+        .unwrap()
     }
 
     fn log_of(dir: &Path) -> String {
@@ -648,7 +664,8 @@ mod tests {
         let script = format!(
             "setsid bash -c 'exec -a {} sleep 300' & \
              until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{} '; do sleep 0.05; done",
-            tree::DAEMON_MAIN, tree::DAEMON_MAIN
+            tree::DAEMON_MAIN,
+            tree::DAEMON_MAIN
         );
         let private = Isolation::PrivateDaemon(PathBuf::from("d"));
         let r = sh_as(dir.path(), &script, false, None, &private);
@@ -657,7 +674,11 @@ mod tests {
         assert_eq!(tree::alive_descendants(me, false).len(), 1);
         assert!(tree::alive_descendants(me, true).is_empty());
         stop_everything(&Isolation::Shared);
-        assert_eq!(tree::alive_descendants(me, false).len(), 1, "the user's daemon stays");
+        assert_eq!(
+            tree::alive_descendants(me, false).len(),
+            1,
+            "the user's daemon stays"
+        );
         stop_everything(&private);
         assert!(tree::alive_descendants(me, false).is_empty());
         // Without a daemon to reuse, a lingering one (single-use) is a leftover.
@@ -698,7 +719,14 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\nexit 5\n").unwrap();
         std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
-        let r = run(&argv(&["./gradlew"]), rel, Output::Inherit, None, &Isolation::NoDaemon).unwrap();
+        let r = run(
+            &argv(&["./gradlew"]),
+            rel,
+            Output::Inherit,
+            None,
+            &Isolation::NoDaemon,
+        )
+        .unwrap();
         assert_eq!(r.ended, Ended::Exited(5));
     }
 
@@ -706,7 +734,14 @@ mod tests {
     fn a_missing_program_is_gradle_not_found() {
         let dir = tempfile::tempdir().unwrap();
         let program = argv(&["/nonexistent/gradlew"]);
-        let err = run(&program, dir.path(), Output::Inherit, None, &Isolation::NoDaemon).unwrap_err();
+        let err = run(
+            &program,
+            dir.path(),
+            Output::Inherit,
+            None,
+            &Isolation::NoDaemon,
+        )
+        .unwrap_err();
         assert_eq!(err.exit(), crate::Exit::Infra);
     }
 

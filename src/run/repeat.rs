@@ -219,7 +219,13 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
 /// `--- Iteration i/N` (a Buildkite log section when inherited) and the
 /// command: as planned on a screen, exactly as run (`argv`) in a log.
 fn announce(spec: &Loop<'_>, argv: &[String], index: u32) -> Result<()> {
-    let line = |argv| format!("--- Iteration {index}/{}\n>>> {}\n", spec.times, shell::join(argv));
+    let line = |argv| {
+        format!(
+            "--- Iteration {index}/{}\n>>> {}\n",
+            spec.times,
+            shell::join(argv)
+        )
+    };
     match spec.output {
         Output::Inherit => {
             crate::output::stdout(&line(spec.argv));

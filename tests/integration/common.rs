@@ -148,10 +148,11 @@ impl GradleHome {
             if !cmdline.split('\0').any(|a| a == DAEMON_MAIN) {
                 continue;
             }
-            let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).into_iter().flatten();
+            let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .into_iter()
+                .flatten();
             let ours = fds.flatten().any(|fd| {
-                std::fs::read_link(fd.path())
-                    .is_ok_and(|t| t.to_string_lossy().starts_with(&home))
+                std::fs::read_link(fd.path()).is_ok_and(|t| t.to_string_lossy().starts_with(&home))
             });
             if ours {
                 out.push(pid);
@@ -212,6 +213,8 @@ pub fn test_executors(daemon: u32) -> Vec<u32> {
 
 /// Whether `pid` still runs (a zombie does not).
 pub fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|s| s.rsplit_once(')').is_some_and(|(_, r)| !r.trim_start().starts_with('Z')))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit_once(')')
+            .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+    })
 }

@@ -111,7 +111,11 @@ impl Sandbox {
             .arg("layout"));
         assert!(out.status.success(), "{}", text(&out));
         let daemons = self.home.daemons();
-        assert_eq!(daemons.len(), 1, "the layout read used one daemon: {daemons:?}");
+        assert_eq!(
+            daemons.len(),
+            1,
+            "the layout read used one daemon: {daemons:?}"
+        );
         daemons[0]
     }
 
@@ -311,7 +315,11 @@ fn local_reports_a_stable_class_clean_with_its_bound() {
     }
     assert_eq!(std::fs::read_to_string(&md).unwrap(), stdout);
     let kept = run_dirs(build.path())[0].join("report.md");
-    assert_eq!(std::fs::read_to_string(kept).unwrap(), stdout, "the run folder keeps the report");
+    assert_eq!(
+        std::fs::read_to_string(kept).unwrap(),
+        stdout,
+        "the run folder keeps the report"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(">>> [1/1] unit tests (log: "), "{stderr}");
     // The command as planned, without gradle-flaky's own arguments (the log has them).
@@ -367,10 +375,7 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
         assert!(by_hand.status.success(), "{}", text(&by_hand));
     }
     let daemon = sandbox.read_layout_first();
-    let out = run(&mut sandbox.local(
-        &["--rest-iters", "3", "--format", "json", suite, java],
-        &[],
-    ));
+    let out = run(&mut sandbox.local(&["--rest-iters", "3", "--format", "json", suite, java], &[]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(sandbox.survivors(), Vec::<String>::new());
     sandbox.assert_daemon_kept(daemon);
@@ -500,7 +505,10 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
         &[],
     ));
     let left = sandbox.survivors();
-    assert!(left.is_empty(), "processes of the batches survived: {left:#?}");
+    assert!(
+        left.is_empty(),
+        "processes of the batches survived: {left:#?}"
+    );
     sandbox.assert_daemon_kept(daemon);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -597,7 +605,13 @@ fn ctrl_c_stops_the_whole_isolated_build_and_prints_a_partial_report() {
     let child = sandbox
         .local(
             &[
-                "--isolate", "--iters", "5", "--cap", "unit=1", "--format", "json",
+                "--isolate",
+                "--iters",
+                "5",
+                "--cap",
+                "unit=1",
+                "--format",
+                "json",
                 "org.elasticsearch.common.StringsTests",
                 "org.elasticsearch.HangTests",
             ],
@@ -614,7 +628,10 @@ fn ctrl_c_stops_the_whole_isolated_build_and_prints_a_partial_report() {
     signal(child.id(), libc::SIGTERM);
     let out = child.wait_with_output().unwrap();
     let left = sandbox.survivors();
-    assert!(left.is_empty(), "processes of the build survived: {left:#?}");
+    assert!(
+        left.is_empty(),
+        "processes of the build survived: {left:#?}"
+    );
     assert_eq!(sandbox.home.daemons(), Vec::<u32>::new());
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let report = json_report(&out);

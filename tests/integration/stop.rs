@@ -66,7 +66,11 @@ fn signals_stop_a_build_on_the_users_daemon_and_keep_it_warm() {
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let report = json_report(&out);
     assert_eq!(report["partial"], true);
-    assert_eq!(row(&report, STRINGS, "testHasText")["runs"], 3, "batch 1 counts");
+    assert_eq!(
+        row(&report, STRINGS, "testHasText")["runs"],
+        3,
+        "batch 1 counts"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
@@ -136,7 +140,10 @@ fn signals_stop_a_build_on_the_users_daemon_and_keep_it_warm() {
     assert_eq!(report["partial"], true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains(&format!("stdout is closed; the report is kept in {}", kept.display())),
+        stderr.contains(&format!(
+            "stdout is closed; the report is kept in {}",
+            kept.display()
+        )),
         "{stderr}"
     );
 
@@ -189,14 +196,22 @@ fn a_closed_stderr_neither_panics_nor_leaves_a_process_behind() {
         }
         let out = run(&mut piped);
         let shown = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "isolate={isolate}: {}", text(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "isolate={isolate}: {}",
+            text(&out)
+        );
         assert_eq!(shown.lines().count(), 4, "{shown}");
         assert!(!shown.contains("panicked"), "{shown}");
         let left = sandbox.survivors();
         assert!(left.is_empty(), "isolate={isolate}: left behind: {left:#?}");
         sandbox.assert_daemon_kept(daemon);
         let report = std::fs::read_to_string(&md).unwrap();
-        assert!(report.contains("StringsTests.testHasText`: 0/2"), "{report}");
+        assert!(
+            report.contains("StringsTests.testHasText`: 0/2"),
+            "{report}"
+        );
         let kept = run_dirs(sandbox.path()).last().unwrap().join("report.md");
         assert_eq!(std::fs::read_to_string(kept).unwrap(), report);
     }
@@ -262,10 +277,17 @@ fn a_killed_client_leaves_no_build_to_count_in_the_next_batch() {
         .iter()
         .map(|t| t["class"].as_str().unwrap())
         .collect();
-    assert!(!classes.contains(&"org.elasticsearch.SlowPassTests"), "{report:#}");
+    assert!(
+        !classes.contains(&"org.elasticsearch.SlowPassTests"),
+        "{report:#}"
+    );
     assert_eq!(row(&report, STRINGS, "testHasText")["runs"], 1);
     assert_eq!(
-        row(&report, "org.elasticsearch.flaky.ExceptionFlakyTests", "testStable")["runs"],
+        row(
+            &report,
+            "org.elasticsearch.flaky.ExceptionFlakyTests",
+            "testStable"
+        )["runs"],
         1,
         "batch 3 counted once, on its own"
     );
@@ -337,7 +359,12 @@ fn a_hung_configuration_stops_the_layout_read_at_its_time_limit() {
         let started = Instant::now();
         let out = run(&mut cmd);
         let took = started.elapsed();
-        assert_eq!(out.status.code(), Some(3), "isolate={isolate}: {}", text(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "isolate={isolate}: {}",
+            text(&out)
+        );
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("reading the build layout: waiting for Gradle to configure the build"),
@@ -350,7 +377,10 @@ fn a_hung_configuration_stops_the_layout_read_at_its_time_limit() {
             ),
             "{stderr}"
         );
-        assert!(took < Duration::from_secs(20 + 40), "stopped in time: {took:?}");
+        assert!(
+            took < Duration::from_secs(20 + 40),
+            "stopped in time: {took:?}"
+        );
         assert!(
             !sandbox.path().join(".gradle/gradle-flaky/runs").exists(),
             "no batch ran"
@@ -358,7 +388,10 @@ fn a_hung_configuration_stops_the_layout_read_at_its_time_limit() {
         let left = sandbox.survivors();
         assert!(left.is_empty(), "isolate={isolate}: left behind: {left:#?}");
         if isolate {
-            assert!(stderr.contains("isolated, --no-daemon; limit 20s"), "{stderr}");
+            assert!(
+                stderr.contains("isolated, --no-daemon; limit 20s"),
+                "{stderr}"
+            );
             sandbox.assert_daemon_kept(daemon);
         } else {
             // The daemon ran the hung configuration: it either went back to

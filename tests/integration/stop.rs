@@ -10,7 +10,7 @@
 use crate::common::{self, run, text};
 use crate::run::{in_batch, json_report, row, run_dirs, signal, wait_for_test_worker, Sandbox};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// A test class that sleeps ten minutes, added to the private copy of the build.
@@ -32,6 +32,16 @@ fn add_test(build: &Path, name: &str, body: &str) {
         ),
     )
     .unwrap();
+}
+
+/// Waits for the run `child` and checks what every stop must leave: its exit
+/// code, no process of the run, and the user's daemon alive without test JVMs.
+fn finished(sandbox: &Sandbox, child: std::process::Child, daemon: u32, code: i32) -> Output {
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(sandbox.survivors(), Vec::<String>::new(), "{}", text(&out));
+    sandbox.assert_daemon_kept(daemon);
+    assert_eq!(out.status.code(), Some(code), "{}", text(&out));
+    out
 }
 
 const STRINGS: &str = "org.elasticsearch.common.StringsTests";
@@ -60,10 +70,7 @@ fn signals_stop_a_build_on_the_users_daemon_and_keep_it_warm() {
         .unwrap();
     wait_for_test_worker(&sandbox.marker, || in_batch(sandbox.path(), 2));
     signal(child.id(), libc::SIGINT);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(sandbox.survivors(), Vec::<String>::new());
-    sandbox.assert_daemon_kept(daemon);
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let out = finished(&sandbox, child, daemon, 130);
     let report = json_report(&out);
     assert_eq!(report["partial"], true);
     assert_eq!(
@@ -104,10 +111,7 @@ fn signals_stop_a_build_on_the_users_daemon_and_keep_it_warm() {
         run_dirs(sandbox.path()).len() > runs_before && in_batch(sandbox.path(), 1)
     });
     signal(child.id(), libc::SIGALRM);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(sandbox.survivors(), Vec::<String>::new());
-    sandbox.assert_daemon_kept(daemon);
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let out = finished(&sandbox, child, daemon, 130);
     assert_eq!(json_report(&out)["partial"], true, "{}", text(&out));
     let log = std::fs::read_to_string(run_dirs(sandbox.path())[1].join("batch-1.log")).unwrap();
     assert!(
@@ -130,10 +134,7 @@ fn signals_stop_a_build_on_the_users_daemon_and_keep_it_warm() {
         signal(child.id(), libc::SIGINT);
         std::thread::sleep(Duration::from_millis(20));
     }
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(sandbox.survivors(), Vec::<String>::new());
-    sandbox.assert_daemon_kept(daemon);
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let out = finished(&sandbox, child, daemon, 130);
     let kept = run_dirs(sandbox.path())[2].join("report.json");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
@@ -266,10 +267,7 @@ fn a_killed_client_leaves_no_build_to_count_in_the_next_batch() {
     assert!(worker_of_batch_2(), "batch 2 never ran its test");
     std::thread::sleep(Duration::from_secs(2));
     signal(client.unwrap(), libc::SIGKILL);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(sandbox.survivors(), Vec::<String>::new());
-    sandbox.assert_daemon_kept(daemon);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let out = finished(&sandbox, child, daemon, 3);
     let report = json_report(&out);
     let classes: Vec<&str> = report["tests"]
         .as_array()

@@ -170,7 +170,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite github repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -184,6 +184,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -192,7 +196,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__analyze)
-            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --help"
+            opts="-v -h --since --format --report --junit --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -222,6 +226,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -230,7 +238,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite)
-            opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze precompile help"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help upload wrap analyze precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,6 +252,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -252,7 +264,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__analyze)
-            opts="-v -h --work-dir --project-dir --gradle --verbose --help"
+            opts="-v -h --work-dir --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -267,6 +279,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -362,7 +378,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__precompile)
-            opts="-v -h --timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +396,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -388,7 +408,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -466,6 +486,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -474,7 +498,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__wrap)
-            opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --help"
+            opts="-v -h --status-dir --kind --timeout --from-env --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -500,6 +524,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -508,7 +536,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__completions)
-            opts="-v -h --project-dir --gradle --verbose --help bash zsh fish powershell elvish"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help bash zsh fish powershell elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -519,6 +547,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -530,7 +562,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github)
-            opts="-v -h --project-dir --gradle --verbose --help workflow run analyze help"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help workflow run analyze help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -544,6 +576,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -552,7 +588,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github__subcmd__analyze)
-            opts="-v -h --outcomes --sources --exit-code --project-dir --gradle --verbose --help"
+            opts="-v -h --outcomes --sources --exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -571,6 +607,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -652,7 +692,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github__subcmd__run)
-            opts="-v -h --batch --plan --out --timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --batch --plan --out --timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,6 +722,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -690,7 +734,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github__subcmd__workflow)
-            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --project-dir --gradle --verbose --help"
+            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -765,6 +809,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1056,7 +1104,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__layout)
-            opts="-v -h --refresh --project-dir --gradle --verbose --help"
+            opts="-v -h --refresh --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1070,6 +1118,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1078,7 +1130,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1156,6 +1208,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1164,7 +1220,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__man)
-            opts="-v -h --project-dir --gradle --verbose --help"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1178,6 +1234,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1186,7 +1246,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__manual)
-            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --target --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1260,6 +1320,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1268,7 +1332,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__plan)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1334,6 +1398,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1342,7 +1410,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1440,6 +1508,10 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1448,7 +1520,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__repeat)
-            opts="-v -h --times --timeout --task-outcomes --project-dir --gradle --verbose --help"
+            opts="-v -h --times --timeout --task-outcomes --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1471,6 +1543,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

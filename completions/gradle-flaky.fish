@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gradle_flaky_global_optspecs
-    string join \n project-dir= gradle= v/verbose h/help V/version
+    string join \n project-dir= gradle= v/verbose isolate layout-timeout= h/help V/version
 end
 
 function __fish_gradle_flaky_needs_command
@@ -26,7 +26,9 @@ end
 
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -s V -l version -d 'Print version'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
@@ -57,14 +59,16 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l form
 json\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l report -d 'Also write the report to FILE (in --format)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l batch-timeout -d 'Kill a batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l batch-timeout -d 'Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
@@ -83,11 +87,13 @@ json\t''
 shell\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target -d 'Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local)' -r -f -a "local\t'Run the tests here and print the report'
@@ -112,12 +118,14 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l agent -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l group -d 'Group name of the uploaded steps' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-timeout -d 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-timeout -d 'Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l dry-run -d 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
@@ -138,9 +146,11 @@ buildkite\t'Upload a Buildkite sub-pipeline'
 github\t'Write the GitHub Actions matrix, plan file and step summary'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l since -d 'Skip reports older than TIME (RFC 3339 or seconds since the epoch) or than FILE\'s mtime' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l format -d 'Report format on stdout' -r -f -a "markdown\t''
@@ -149,11 +159,15 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l re
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
@@ -178,30 +192,38 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l group -d 'Group name of the uploaded steps' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l changed -d 'Add test files changed against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l dry-run -d 'Print the pipeline JSON instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l status-dir -d 'Where status-<jobId>.json is written' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l kind -d 'The batch\'s kind, recorded in the status file' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l timeout -d 'Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l from-env -d 'Run the batch in $FLAKINESS_BATCH_<n> (JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l work-dir -d 'Where downloaded status files and per-job XML are kept' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l timeout -d 'Stop Gradle after DURATION' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
@@ -210,7 +232,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -f -a "workflow" -d 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and not __fish_seen_subcommand_from workflow run analyze help" -f -a "run" -d 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
@@ -235,8 +259,10 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l install -d 'Shell command that puts gradle-flaky on PATH (default: `cargo install --locked gradle-flaky --version <this version>`, cached)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l exit-code -d 'Fail the report job with the report\'s exit code (1 flaky, 3 no trustworthy result); default: report, don\'t block'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l batch -d 'The batch to run: the matrix entry\'s `batch`, an index into the plan' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l plan -d 'The plan written by `pr --target github` or `manual --target github`' -r -F
@@ -244,38 +270,50 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l timeout -d 'Stop the batch after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l outcomes -d 'Where the outcomes JSON (one payload per batch job) is written' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l sources -d 'The checkout, where failing tests\' sources are found for annotations' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l exit-code -d 'Exit with the report\'s exit code (1 flaky, 3 no trustworthy result) instead of 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from analyze" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "workflow" -d 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "analyze" -d 'The report job: each batch\'s outcome, the report in the job summary, annotations, flakiness-outcomes.json'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l times -d 'How many times to run the command' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Kill an iteration that runs longer than this, with its whole process group' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l task-outcomes -d 'Write each iteration\'s task outcomes to DIR/iter-<i>.json (a Buildkite batch reads them)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l refresh -d 'Ask Gradle again instead of using the cache'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand layout" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l layout-timeout -d 'Stop reading the build\'s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite github repeat layout man completions help" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'

@@ -50,6 +50,30 @@ pub struct GlobalArgs {
     /// Stream Gradle's output instead of showing progress.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+
+    /// Run Gradle isolated from your own builds: a private daemon in the run folder (or
+    /// --no-daemon for a single invocation), stopped with the run. Default: your own Gradle
+    /// daemon, as ./gradlew would use (warm; a stopped build's test JVMs are stopped, the
+    /// daemon never). Buildkite batch steps always run isolated.
+    #[arg(
+        long,
+        global = true,
+        env = "FLAKINESS_ISOLATE",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub isolate: bool,
+
+    /// Stop reading the build's layout (Gradle configuring the build with the init script)
+    /// after DURATION (90s, 20m, 1h).
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        env = "FLAKINESS_LAYOUT_TIMEOUT",
+        default_value = "15m",
+        value_parser = parse_duration
+    )]
+    pub layout_timeout: Duration,
 }
 
 #[derive(Debug, Subcommand)]
@@ -306,7 +330,7 @@ pub struct LocalArgs {
     #[command(flatten)]
     pub report: ReportArgs,
 
-    /// Kill a batch that runs longer than this (default: suite timeout plus 10 minutes).
+    /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
@@ -376,7 +400,7 @@ pub struct PrArgs {
     #[command(flatten)]
     pub agent: AgentArgs,
 
-    /// Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes).
+    /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
@@ -689,7 +713,7 @@ pub struct RepeatArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub times: u32,
 
-    /// Kill an iteration that runs longer than this, with its whole process group.
+    /// Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 

@@ -86,6 +86,10 @@ pub enum Error {
     /// The user pressed Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+    /// Gradle ran past a time limit before any test ran (a build whose
+    /// configuration hangs) and was stopped.
+    #[error("{0}")]
+    TimedOut(String),
 }
 
 impl Error {
@@ -115,7 +119,9 @@ impl Error {
     pub fn exit(&self) -> Exit {
         match self {
             Error::Usage(_) | Error::Input { .. } => Exit::Usage,
-            Error::GradleNotFound(_) | Error::Infra(_) | Error::Io { .. } => Exit::Infra,
+            Error::GradleNotFound(_) | Error::Infra(_) | Error::Io { .. } | Error::TimedOut(_) => {
+                Exit::Infra
+            }
             Error::Interrupted => Exit::Interrupted,
         }
     }

@@ -100,11 +100,18 @@ impl JobSpec {
     }
 
     /// The argv to run, given how to invoke this very binary (`self_exe`).
-    /// Gradle never uses a shared daemon, which would outlive a stopped batch:
-    /// `repeat` sees to it for REST loops, `--no-daemon` for the others.
+    /// CI runs isolated, unlike `local` on a laptop: a fresh agent has no warm
+    /// daemon to reuse, and a daemon of ours must not outlive the job on an
+    /// agent that runs other jobs next. `repeat --isolate` keeps a private
+    /// daemon warm across a REST loop's iterations; other batches get
+    /// `--no-daemon`.
     pub fn argv_to_run(&self, self_exe: &str) -> Result<Vec<String>> {
         match self.repeat {
-            Some(times) => Ok(crate::plan::repeat_argv(self_exe, times, &self.argv)),
+            Some(times) => {
+                let mut argv = crate::plan::repeat_argv(self_exe, times, &self.argv);
+                argv.insert(1, "--isolate".into());
+                Ok(argv)
+            }
             None => Isolation::NoDaemon.apply(&self.argv),
         }
     }
@@ -635,6 +642,7 @@ mod tests {
             spec.argv_to_run("/bin/gf").unwrap(),
             [
                 "/bin/gf",
+                "--isolate",
                 "repeat",
                 "--times",
                 "3",

@@ -16,6 +16,7 @@ use crate::reports::{
     ProjectPaths, JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB,
     XML_GLOB,
 };
+use crate::say;
 use crate::{Error, Observed, Result};
 use std::path::{Path, PathBuf};
 
@@ -28,7 +29,7 @@ pub fn run_step(work: &Path) -> Result<()> {
     if let Some(agent) = &agent {
         for glob in [STATUS_GLOB, SKIPPED_FILE, PRECOMPILE_FILE] {
             if let Err(e) = agent.artifact_download(glob, work, None) {
-                eprintln!("gradle-flaky: no {glob} downloaded: {e}");
+                say!("gradle-flaky: no {glob} downloaded: {e}");
             }
         }
     }
@@ -45,7 +46,7 @@ pub fn run_step(work: &Path) -> Result<()> {
         if let Some(agent) = &agent {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
-                eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
+                say!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
             }
         }
         jobs.push(JobRun { status, dir });
@@ -66,7 +67,7 @@ pub fn run_step(work: &Path) -> Result<()> {
         let body = fit_annotation(&found.markdown);
         let style = found.severity.as_str();
         if let Err(e) = agent.annotate(&body, style, "flakiness-detection", false) {
-            eprintln!("gradle-flaky: could not post the report: {e}");
+            say!("gradle-flaky: could not post the report: {e}");
         }
     }
     Ok(())
@@ -193,7 +194,7 @@ pub fn read_statuses(dir: &Path) -> Vec<Status> {
                 // The job id names a directory: only a plain id may (a status file comes from a branch's job).
                 Ok(s) if wrap::safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
                 Ok(s) => {
-                    eprintln!(
+                    say!(
                         "gradle-flaky: {}: ignoring job id {:?}",
                         path.display(),
                         s.job_id
@@ -201,7 +202,7 @@ pub fn read_statuses(dir: &Path) -> Vec<Status> {
                     None
                 }
                 Err(e) => {
-                    eprintln!(
+                    say!(
                         "gradle-flaky: failed to read status file {}: {e}",
                         path.display()
                     );
@@ -218,7 +219,7 @@ pub fn read_skipped(path: &Path) -> Vec<Unresolved> {
         return Vec::new();
     };
     serde_json::from_str(&text).unwrap_or_else(|e| {
-        eprintln!("gradle-flaky: ignoring {}: {e}", path.display());
+        say!("gradle-flaky: ignoring {}: {e}", path.display());
         Vec::new()
     })
 }

@@ -10,6 +10,7 @@ use crate::layout::Build;
 use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
 use crate::reports::SKIPPED_FILE;
+use crate::say;
 use crate::select::Selection;
 use crate::{markdown, Error, Exit, Result};
 use std::path::{Path, PathBuf};
@@ -57,11 +58,11 @@ impl Triage {
     /// Prints the selection's notes and what did not resolve (stderr).
     pub fn of(selection: &Selection) -> Triage {
         for note in &selection.notes {
-            eprintln!("gradle-flaky: {}", visible(note));
+            say!("gradle-flaky: {}", visible(note));
         }
         for f in &selection.skipped {
             let (path, reason) = (visible(&f.path), visible(&f.reason));
-            eprintln!("gradle-flaky: changed, not run: {path}: {reason}");
+            say!("gradle-flaky: changed, not run: {path}: {reason}");
         }
         let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
             .unresolved
@@ -116,13 +117,13 @@ impl Upload<'_> {
                 };
                 let body = fit_annotation(&unresolved_markdown(&triage.unresolved));
                 if let Err(e) = agent.annotate(&body, style, SELECTION_CONTEXT, false) {
-                    eprintln!("gradle-flaky: could not annotate: {e}");
+                    say!("gradle-flaky: could not annotate: {e}");
                 }
             }
         }
         let nothing = self.nothing;
         if triage.nothing_left(selection) {
-            eprintln!("{nothing}: no test to run, nothing uploaded");
+            say!("{nothing}: no test to run, nothing uploaded");
             if let Some(agent) = &agent {
                 let message = format!("{}: no test to run", markdown::text(nothing));
                 let _ = agent.annotate(&message, "info", "flakiness-detection", false);
@@ -130,11 +131,11 @@ impl Upload<'_> {
             return Ok(triage.exit);
         }
         if build.layout.is_none() && !selection.tests.is_empty() {
-            eprintln!("gradle-flaky: no compile gate: the build's layout is unavailable");
+            say!("gradle-flaky: no compile gate: the build's layout is unavailable");
         }
         let prepared = prepare(build, selection, self.batching, triage.not_applicable)?;
         if let Some(warning) = many_batches(prepared.input.commands.len(), selection.tests.len()) {
-            eprintln!("gradle-flaky: {warning}");
+            say!("gradle-flaky: {warning}");
             if let Some(agent) = &agent {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
             }
@@ -151,7 +152,7 @@ impl Upload<'_> {
         let input = &prepared.input;
         let cfg = self.agent;
         let Some(pipeline) = pipeline::pipeline(input, cfg) else {
-            eprintln!("gradle-flaky: nothing to run: no pipeline uploaded");
+            say!("gradle-flaky: nothing to run: no pipeline uploaded");
             return Ok(());
         };
         let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
@@ -162,7 +163,7 @@ impl Upload<'_> {
         let agent = Agent::default();
         let guard = format!("{}:uploaded", cfg.group);
         if agent.meta_data_exists(&guard).unwrap_or(false) {
-            eprintln!(
+            say!(
                 "gradle-flaky: this build already has the {} steps (meta-data {guard}); \
                  not uploading again",
                 cfg.group
@@ -173,13 +174,13 @@ impl Upload<'_> {
             let json = serde_json::to_string(&prepared.not_applicable).expect("entries serialize");
             std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;
             if let Err(e) = agent.artifact_upload(SKIPPED_FILE) {
-                eprintln!(
+                say!(
                     "gradle-flaky: could not upload {SKIPPED_FILE}; the report will miss the \
                      not-applicable tests: {e}"
                 );
             }
         }
-        eprintln!(
+        say!(
             "gradle-flaky: uploading {} batch(es) in {} step(s)",
             input.commands.len(),
             pipeline["steps"][0]["steps"].as_array().map_or(0, Vec::len)
@@ -187,7 +188,7 @@ impl Upload<'_> {
         agent.pipeline_upload(&json)?;
         let job = std::env::var("BUILDKITE_JOB_ID").unwrap_or_default();
         if let Err(e) = agent.meta_data_set(&guard, &job) {
-            eprintln!("gradle-flaky: could not record the upload in meta-data {guard}: {e}");
+            say!("gradle-flaky: could not record the upload in meta-data {guard}: {e}");
         }
         Ok(())
     }
@@ -205,7 +206,7 @@ pub fn prepare(
     let ctx = PlanContext::for_build(build, &[]);
     let plan = plan::plan(&selection.tests, batching, &ctx);
     for note in &plan.notes {
-        eprintln!("gradle-flaky: {}", visible(note));
+        say!("gradle-flaky: {}", visible(note));
     }
     let (tasks, projects) = match &build.layout {
         Some(l) => (

@@ -18,9 +18,9 @@ use super::agent::Agent;
 use super::pipeline::{JobSpec, BATCH_ENV, PRECOMPILE_ENV};
 use crate::reports::{self, PRECOMPILE_FILE};
 use crate::run::outcomes::{self, Scripts, TaskOutcome};
-use crate::run::process::{self, Ended, Output};
+use crate::run::process::{self, Ended, Isolation, Output};
 use crate::{markdown, shell};
-use crate::{Error, Result};
+use crate::{say, Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
@@ -53,11 +53,14 @@ pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
         timed_out,
         cancelled,
     };
+    // CI runs isolated: the batch's argv says how (see `JobSpec::argv_to_run`),
+    // and at the timeout every process it started is stopped.
     let ran = process::run(
         argv,
         dir.unwrap_or(Path::new(".")),
         Output::Inherit,
         timeout,
+        &Isolation::NoDaemon,
     );
     match ran.map(|run| run.ended) {
         Ok(Ended::Exited(code)) => finished(code, false, false),
@@ -65,7 +68,7 @@ pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
         Ok(Ended::TimedOut) => finished(RC_TIMEOUT, true, false),
         Ok(Ended::Interrupted) => finished(128 + libc::SIGTERM, false, true),
         Err(e) => {
-            eprintln!("gradle-flaky: {e}");
+            say!("gradle-flaky: {e}");
             finished(127, false, false)
         }
     }
@@ -298,14 +301,14 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         if let Err(e) =
             Agent::default().annotate(&body, "warning", &format!("{context}-failures"), true)
         {
-            eprintln!("gradle-flaky: could not annotate: {e}");
+            say!("gradle-flaky: could not annotate: {e}");
         }
     }
     if record {
         let status = ran.status(&job, &kind, timeout);
         match write_status(status_dir, &status) {
-            Ok(path) => eprintln!(">>> status written to {}", path.display()),
-            Err(e) => eprintln!("gradle-flaky: could not write the status file: {e}"),
+            Ok(path) => say!(">>> status written to {}", path.display()),
+            Err(e) => say!("gradle-flaky: could not write the status file: {e}"),
         }
     }
     Ok(())
@@ -349,7 +352,7 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Ran> {
     let mut ran = run_batch(&argv, spec.dir.as_deref(), timeout);
     ran.skipped_tasks = recording.skipped();
     if !ran.skipped_tasks.is_empty() {
-        eprintln!(
+        say!(
             ">>> skipped by the build: {}",
             outcomes::describe(&ran.skipped_tasks)
         );
@@ -362,10 +365,10 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Ran> {
 /// `dir` (a JVM that ran out of heap fails its Gradle run, so clean runs skip
 /// the scan).
 pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> Ran {
-    eprintln!(">>> {}", shell::join(argv));
+    say!(">>> {}", shell::join(argv));
     let started = SystemTime::now();
     let finished = supervise(argv, dir, timeout);
-    eprintln!(
+    say!(
         ">>> rc {} after {}s",
         finished.rc,
         finished.duration.as_secs()
@@ -385,14 +388,14 @@ pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
 pub fn precompile(timeout: Option<Duration>) -> Result<()> {
     let spec = JobSpec::from_env_value(PRECOMPILE_ENV, std::env::var(PRECOMPILE_ENV).ok())?;
     let argv = spec.argv_to_run(&self_exe())?;
-    eprintln!(">>> {}", shell::join(&argv));
+    say!(">>> {}", shell::join(&argv));
     let finished = supervise(&argv, spec.dir.as_deref(), timeout);
     if finished.rc == 0 {
         return Ok(());
     }
     let marker = r#"{"outcome":"build_failed","reason":"precompile"}"#;
     if let Err(e) = std::fs::write(PRECOMPILE_FILE, marker) {
-        eprintln!("gradle-flaky: could not write {PRECOMPILE_FILE}: {e}");
+        say!("gradle-flaky: could not write {PRECOMPILE_FILE}: {e}");
     }
     Err(Error::infra(format!(
         "the test sources do not compile (rc {}); the batches will be skipped",

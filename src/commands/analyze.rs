@@ -5,7 +5,7 @@ use super::options;
 use super::report::{self, Context};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::AnalyzeArgs;
-use crate::{Error, Exit, Observed, Result};
+use crate::{say, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -36,7 +36,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
         ..Observed::default()
     });
     if report.summary.executions == 0 {
-        eprintln!(
+        say!(
             "gradle-flaky: no test execution found below {} ({} report file(s) read)",
             args.dir.display(),
             report.files.read

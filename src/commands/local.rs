@@ -16,7 +16,7 @@ use crate::run::local::{self as runner, BatchRun, Options};
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::run::repeat::{Iteration, Verdict};
-use crate::{Error, Exit, Observed, Result};
+use crate::{say, Error, Exit, Observed, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -25,33 +25,38 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     // Before any Gradle run (the layout's included): hours of runs must not
     // end in a report that cannot be kept.
     report::check_writable(&cfg.output)?;
+    // From here on a signal asks for an orderly stop (reading the layout
+    // included) instead of killing us with Gradle still running.
+    process::supervise();
     // Unlike `plan`, a missing Gradle is an error here, before anything runs.
     let build = options::build(global, true)?;
     let (build, tests) = select(build, cfg)?;
     if tests.is_empty() {
-        eprintln!("gradle-flaky: nothing selected: no test to run");
+        say!("gradle-flaky: nothing selected: no test to run");
         return Ok(Exit::Clean);
     }
     let ctx = PlanContext::for_build(&build, &cfg.gradle_args);
     let plan = plan::plan(&tests, &cfg.batching.config, &ctx);
     for note in &plan.notes {
-        eprintln!("gradle-flaky: note: {}", visible_lines(note, "    "));
+        say!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
 
     let project_dir = build.root.as_path();
     let run_dir = runner::create_run_dir(project_dir)?;
     let invocations = plan.commands.iter().map(|c| c.rest_loops.max(1)).sum();
-    let isolation = Isolation::for_run(invocations, &run_dir.join("daemon"));
+    let (isolation, note) = Isolation::choose(cfg.isolate, invocations, &run_dir.join("daemon"));
+    if let Some(note) = note {
+        say!("gradle-flaky: note: {note}");
+    }
     for command in &plan.commands {
-        isolation.apply(&command.argv)?; // refuses --daemon (off Linux) before anything runs
+        isolation.apply(&command.argv)?; // refuses --daemon when isolated, before anything runs
     }
     let timeout = cfg.batch_timeout;
-    eprintln!(
+    say!(
         "gradle-flaky: {} batch(es); reports and logs of this run: {}",
         plan.commands.len(),
         run_dir.display()
     );
-    process::supervise();
     let started = Instant::now();
     let runs = runner::run_all(
         &plan.commands,
@@ -90,7 +95,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     };
     let below_plan = planned::compare(&mut report, &planned_tests(&plan.commands), &batch_problem);
     if below_plan {
-        eprintln!(
+        say!(
             "gradle-flaky: selected tests ran fewer times than planned: their results prove less \
              than planned (listed in the report under \"Ran fewer times than planned\")"
         );
@@ -99,10 +104,11 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         partial,
         problems: &problems,
         batches: &batches,
+        run_dir: Some(&run_dir),
     };
     let written = report::emit(&report, &cfg.output, &context);
     let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
-    eprintln!(
+    say!(
         "gradle-flaky: {} of {} batch(es), {ran} Gradle invocation(s) in {}s{}; \
          reports and logs: {}",
         runs.len(),
@@ -112,7 +118,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         run_dir.display()
     );
     for p in &problems {
-        eprintln!("gradle-flaky: {p}");
+        say!("gradle-flaky: {p}");
     }
     let verdicts = runs.iter().flat_map(|r| &r.verdicts);
     let observed = Observed {
@@ -134,13 +140,13 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let exit = match written {
         Ok(()) => Exit::of(observed),
         Err(e) => {
-            eprintln!("gradle-flaky: {e}");
+            say!("gradle-flaky: {e}");
             let exit = Exit::of(Observed {
                 untrustworthy: true,
                 ..observed
             });
             if exit == Exit::TestFailures {
-                eprintln!("gradle-flaky: flakiness was proven all the same: exit 1");
+                say!("gradle-flaky: flakiness was proven all the same: exit 1");
             }
             exit
         }
@@ -239,17 +245,17 @@ fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
 fn select(build: Build, cfg: &LocalConfig) -> Result<(Build, Vec<ClassifiedTest>)> {
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     for note in &selection.notes {
-        eprintln!("gradle-flaky: note: {}", visible_lines(note, "    "));
+        say!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
     for f in &selection.skipped {
-        eprintln!(
+        say!(
             "gradle-flaky: changed, not run: {}: {}",
             visible(&f.path),
             visible(&f.reason)
         );
     }
     for u in &selection.unresolved {
-        eprintln!(
+        say!(
             "gradle-flaky: not run: {}: {} ({})",
             visible(&u.input),
             visible(&u.reason),

@@ -258,6 +258,7 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
             reports: vec![],
             leftovers: 0,
             skipped: None,
+            notes: Vec::new(),
         }],
         verdicts: vec![Verdict::NoTests],
         notes: vec![note],
@@ -279,6 +280,7 @@ fn the_local_report_contains_hostile_batch_problems() {
             partial: true,
             problems: &lines,
             batches: &[],
+            run_dir: None,
         };
         render(&report_of(p), ReportFormat::Markdown, &ctx)
     });

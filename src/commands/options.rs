@@ -11,7 +11,7 @@ use crate::domain::{format_duration, BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;
 use crate::github::summary::AnalyzeArtifacts;
 use crate::github::workflow::{self, WorkflowConfig, MIN_JOB_TIMEOUT};
-use crate::layout::{Build, NotARoot};
+use crate::layout::{Build, NotARoot, Reading};
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Choice;
@@ -65,6 +65,8 @@ pub struct LocalConfig {
     pub batch_timeout: Duration,
     pub gradle_args: Vec<String>,
     pub verbose: bool,
+    /// `--isolate`: Gradle never on the user's daemon (see `run::process::Isolation`).
+    pub isolate: bool,
 }
 
 /// The default batch limit is the suite timeout plus this.
@@ -85,6 +87,10 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
         gradle,
         gradle_found,
         layout: None,
+        reading: Reading {
+            isolate: global.isolate,
+            timeout: global.layout_timeout,
+        },
     })
 }
 
@@ -188,6 +194,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
         output: report_output(&args.report),
         gradle_args: args.gradle_args.clone(),
         verbose: global.verbose,
+        isolate: global.isolate,
     })
 }
 
@@ -201,6 +208,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         output: report_output(&args.report),
         gradle_args: Vec::new(),
         verbose: global.verbose,
+        isolate: global.isolate,
     })
 }
 
@@ -593,6 +601,8 @@ mod tests {
             project_dir: dir.path().to_path_buf(),
             gradle: gradle.map(String::from),
             verbose: false,
+            isolate: false,
+            layout_timeout: crate::layout::DEFAULT_LAYOUT_TIMEOUT,
         };
         let program = |gradle| build(&global(gradle), false).map(|b| b.gradle);
         // Where the machine has a `gradle` on PATH it is found; else it is only named.

@@ -7,7 +7,7 @@ use crate::domain::{Origin, Unresolved};
 use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, PlanContext};
 use crate::select::Selection;
-use crate::{output, Exit, Result};
+use crate::{output, say, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     let batching = options::batching(&args.batching)?;
@@ -18,18 +18,18 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     let ctx = PlanContext::for_build(&build, &args.gradle_args);
     output::stdout(&render_plan(&selection, &batching, &ctx, args.format));
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
-        eprintln!("gradle-flaky: nothing selected: no test to run");
+        say!("gradle-flaky: nothing selected: no test to run");
     }
     let unresolved = explicit_unresolved(&selection.unresolved);
     if unresolved.is_empty() {
         return Ok(Exit::Clean);
     }
-    eprintln!(
+    say!(
         "gradle-flaky: {} of the tests you named resolved to nothing (exit code 2):",
         unresolved.len()
     );
     for u in unresolved {
-        eprintln!(
+        say!(
             "  - {}: {} ({})",
             visible(&u.input),
             visible(&u.reason),

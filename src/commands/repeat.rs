@@ -10,28 +10,34 @@ use crate::output;
 use crate::run::outcomes::Scripts;
 use crate::run::process::{self, Isolation, Output};
 use crate::run::repeat::{self, Iteration, Loop, Outcomes, Verdict};
-use crate::{Error, Exit, Result};
+use crate::{say, Error, Exit, Result};
 use std::time::Duration;
 
 pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
+    process::supervise();
     let project_dir = global.project_dir.as_path();
     repeat::check_fresh(project_dir)?;
-    // The private daemon's registry (and logs) last as long as the loop.
+    // A private daemon's registry (and logs), when isolated, last as long as
+    // the loop.
     let registry = tempfile::Builder::new()
         .prefix("gradle-flaky-daemon-")
         .tempdir()
         .map_err(|e| Error::io(std::env::temp_dir(), e))?;
-    let argv = Isolation::for_run(args.times, registry.path()).apply(&args.command)?;
-    // Each invocation's task outcomes: where a caller asked (`--task-outcomes`,
-    // a Buildkite batch), else beside the daemon registry, for the verdicts.
+    let (isolation, note) = Isolation::choose(global.isolate, args.times, registry.path());
+    if let Some(note) = note {
+        say!("gradle-flaky: note: {note}");
+    }
+    isolation.apply(&args.command)?; // refuses --daemon when isolated, before anything runs
+                                     // Each invocation's task outcomes: where a caller asked (`--task-outcomes`,
+                                     // a Buildkite batch), else beside the daemon registry, for the verdicts.
     let scripts = Scripts::write(&registry.path().join("scripts"))?;
     let outcomes_dir = args
         .task_outcomes
         .clone()
         .unwrap_or_else(|| registry.path().join("task-outcomes"));
-    process::supervise();
     let spec = Loop {
-        argv: &argv,
+        argv: &args.command,
+        isolation: &isolation,
         project_dir,
         dest: project_dir,
         times: args.times,
@@ -49,7 +55,7 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         verdicts: Vec::new(),
     };
     let done = repeat::run(&spec, &mut printer);
-    process::stop_everything();
+    process::stop_everything(&isolation);
     done?;
     let verdicts = printer.verdicts;
     let passed = verdicts.iter().filter(|v| **v == Verdict::Passed).count();
@@ -98,6 +104,7 @@ impl Printer {
                 it.dir.display()
             ),
         };
-        format!("Iteration {}/{}: {what}{kept}", it.index, self.times)
+        let notes: String = it.notes.iter().map(|n| format!("; {n}")).collect();
+        format!("Iteration {}/{}: {what}{kept}{notes}", it.index, self.times)
     }
 }

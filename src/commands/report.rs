@@ -7,10 +7,11 @@ use crate::cli::ReportFormat;
 use crate::markdown;
 use crate::output;
 use crate::run::repeat::{Counts, Iteration};
-use crate::{Error, Result};
+use crate::{say, Error, Result};
 use serde::Serialize;
 use std::fs::OpenOptions;
 use std::io::ErrorKind;
+use std::path::Path;
 
 /// What surrounds the report of a local run.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +22,9 @@ pub struct Context<'a> {
     pub problems: &'a [String],
     /// Each batch of a local run judged by the job-outcome rules.
     pub batches: &'a [JobPayload],
+    /// The run folder, which always keeps a copy of the report: it survives a
+    /// closed stdout and a `--report` that cannot be written.
+    pub run_dir: Option<&'a Path>,
 }
 
 /// The Report JSON with what a local run adds first: `"partial": true` when it
@@ -68,11 +72,29 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
     }
 }
 
-/// Prints the report on stdout and writes the files `out` names; a file that
-/// cannot be written does not stop the other (the error names each).
+/// Prints the report on stdout and writes the files `out` names, after a copy
+/// in the run folder (if any); a file that cannot be written does not stop the
+/// other (the error names each).
 pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
     let text = render(report, out.format, ctx);
+    let kept = ctx.run_dir.map(|dir| {
+        let name = match out.format {
+            ReportFormat::Markdown => "report.md",
+            ReportFormat::Json => "report.json",
+        };
+        let path = dir.join(name);
+        if let Err(e) = write(&path, &text) {
+            say!("gradle-flaky: warning: {e}");
+        }
+        path
+    });
     output::stdout(&text);
+    if let (true, Some(path)) = (output::stdout_closed(), &kept) {
+        say!(
+            "gradle-flaky: stdout is closed; the report is kept in {}",
+            path.display()
+        );
+    }
     let mut failed = Vec::new();
     for (flag, path, text) in [
         ("--report", &out.file, Some(text)),
@@ -89,6 +111,10 @@ pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
     } else {
         Err(Error::infra(failed.join("; ")))
     }
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| Error::io(path, e))
 }
 
 /// Fails, naming the flag, when a file `out` names could not be written:
@@ -130,21 +156,24 @@ pub fn check_writable(out: &ReportOutput) -> Result<()> {
 /// Truncated and malformed files and unreadable directories, one line each on stderr.
 pub fn warn_unreadable(report: &Report) {
     for d in &report.files.unreadable_dirs {
-        eprintln!(
+        say!(
             "gradle-flaky: warning: {}: directory not readable ({}); reports in it were not counted",
             d.path, d.error
         );
     }
     for t in &report.files.truncated {
-        eprintln!(
+        say!(
             "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",
-            t.path, t.cases
+            t.path,
+            t.cases
         );
     }
     for m in &report.files.malformed {
-        eprintln!(
+        say!(
             "gradle-flaky: warning: {}: malformed at byte {}: {}",
-            m.path, m.offset, m.error
+            m.path,
+            m.offset,
+            m.error
         );
     }
 }

@@ -58,14 +58,17 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
         return Ok((build, selection)); // nothing to classify: no need to ask Gradle
     }
     let layout = if build.gradle_found {
-        crate::layout::load(&root, &build.gradle, args.refresh_layout).map(|(l, _)| l)
+        crate::layout::load(&root, &build.gradle, args.refresh_layout, &build.reading)
+            .map(|(l, _)| l)
     } else {
         Err(Error::GradleNotFound(
             "no Gradle found (no ./gradlew, no `gradle` on PATH)".into(),
         ))
     };
+    // A stopped read is no reason to guess: a build whose configuration hangs
+    // would hang every batch too.
     let layout = match layout {
-        Err(Error::Interrupted) => return Err(Error::Interrupted),
+        Err(e @ (Error::Interrupted | Error::TimedOut(_))) => return Err(e),
         layout => layout,
     };
     let classifier = match &layout {

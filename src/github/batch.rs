@@ -9,6 +9,7 @@ use super::annotations::{Annotation, Level};
 use super::matrix::PlanFile;
 use crate::buildkite::wrap::{self, JobEnv};
 use crate::reports::{self, STATUS_DIR};
+use crate::say;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -62,12 +63,12 @@ pub fn run(cfg: &RunBatch) -> Result<()> {
     let status = ran.status(&job, &batch.spec.kind, cfg.timeout);
     let root = batch.spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     match keep_reports(&root, &cfg.out, started) {
-        Ok(n) => eprintln!(">>> {n} report file(s) kept in {}", cfg.out.display()),
-        Err(e) => eprintln!("gradle-flaky: could not keep the batch's reports: {e}"),
+        Ok(n) => say!(">>> {n} report file(s) kept in {}", cfg.out.display()),
+        Err(e) => say!("gradle-flaky: could not keep the batch's reports: {e}"),
     }
     match wrap::write_status(&cfg.out.join(STATUS_DIR), &status) {
-        Ok(path) => eprintln!(">>> status written to {}", path.display()),
-        Err(e) => eprintln!("gradle-flaky: could not write the status file: {e}"),
+        Ok(path) => say!(">>> status written to {}", path.display()),
+        Err(e) => say!("gradle-flaky: could not write the status file: {e}"),
     }
     if let Some(message) = wrap::failure_message(&ran.finished, cfg.timeout) {
         let what = format!("[{}] (batch {})", batch.label, cfg.batch);

@@ -16,6 +16,7 @@ use crate::domain::{BatchingConfig, Command, Unresolved};
 use crate::layout::Build;
 use crate::markdown::{code, code_in_table, text};
 use crate::reports::PLAN_FILE;
+use crate::say;
 use crate::select::Selection;
 use crate::{plan, shell, Error, Exit, Result};
 use serde::{Deserialize, Serialize};
@@ -146,7 +147,7 @@ impl Submit<'_> {
             ));
         }
         let plan = if triage.nothing_left(selection) {
-            eprintln!("{}: no test to run", self.nothing);
+            say!("{}: no test to run", self.nothing);
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
             PlanFile::default()
         } else {
@@ -154,7 +155,7 @@ impl Submit<'_> {
             if let Some(warning) =
                 many_batches(prepared.input.commands.len(), selection.tests.len())
             {
-                eprintln!("gradle-flaky: {warning}");
+                say!("gradle-flaky: {warning}");
                 annotations.push(Annotation::new(Level::Warning, "Flakiness", warning));
             }
             summary.push_str(&plan_markdown(
@@ -168,13 +169,13 @@ impl Submit<'_> {
         if self.dry_run {
             crate::output::stdout_line(&plan.to_json());
             for (name, value) in &outputs {
-                eprintln!("gradle-flaky: output {name}={value}");
+                say!("gradle-flaky: output {name}={value}");
             }
             return Ok(triage.exit);
         }
         if plan.has_report() {
             std::fs::write(PLAN_FILE, plan.to_json()).map_err(|e| Error::io(PLAN_FILE, e))?;
-            eprintln!(
+            say!(
                 "gradle-flaky: {} batch(es) planned in {PLAN_FILE}",
                 plan.batches.len()
             );

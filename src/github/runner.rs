@@ -3,6 +3,7 @@
 //! most 1 MiB per step), and log text that must not be read as workflow
 //! commands.
 
+use crate::say;
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -39,7 +40,7 @@ impl Runner {
         match &self.output {
             Some(path) => append(path, &text),
             None => {
-                eprintln!("gradle-flaky: $GITHUB_OUTPUT is not set: the step outputs follow");
+                say!("gradle-flaky: $GITHUB_OUTPUT is not set: the step outputs follow");
                 crate::output::stdout(&text);
                 Ok(())
             }

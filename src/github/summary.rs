@@ -9,6 +9,7 @@ use super::matrix::PlanFile;
 use super::runner::{print_untrusted, Runner};
 use crate::buildkite::report::{self, JobRun};
 use crate::reports::{PLAN_FILE, STATUS_DIR};
+use crate::say;
 use crate::{Error, Exit, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -62,7 +63,7 @@ impl Artifacts {
             }
             for status in report::read_statuses(&folder.join(STATUS_DIR)) {
                 if !ids.insert(status.job_id.clone()) {
-                    eprintln!(
+                    say!(
                         "gradle-flaky: {}: job {} has a status file already; ignored",
                         folder.display(),
                         status.job_id
@@ -142,7 +143,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         crate::output::stdout_line(&annotation.command());
     }
     let exit = Exit::of(found.observed());
-    eprintln!(
+    say!(
         "gradle-flaky: {} job(s) analyzed; the report's exit code is {}{}",
         artifacts.jobs.len(),
         exit.code(),

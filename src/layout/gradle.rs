@@ -1,9 +1,12 @@
 //! Finding the Gradle program and running the init script: the I/O edge of `layout`.
 
-use super::Layout;
-use crate::{Error, Result};
+use super::{Layout, Reading};
+use crate::domain::format_duration;
+use crate::run::process::{self, Ended, Isolation, Output};
+use crate::{say, shell, Error, Result};
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::time::Instant;
 
 /// The companion init script, shipped inside the binary so that an installed
 /// `gradle-flaky` needs no other file.
@@ -86,51 +89,104 @@ pub fn program_identity(project_dir: &Path, program: &[String]) -> String {
     }
 }
 
-/// Runs Gradle with the init script in `project_dir` and parses what it reports.
-pub fn run_init_script(project_dir: &Path, program: &[String]) -> Result<Layout> {
+/// Runs Gradle with the init script in `project_dir` and parses what it
+/// reports. Gradle runs under the batches' daemon policy and is stopped, with
+/// every process of it, when `reading.timeout` passes or the user interrupts.
+pub fn run_init_script(
+    project_dir: &Path,
+    program: &[String],
+    reading: &Reading,
+) -> Result<Layout> {
     let scratch = tempfile::Builder::new()
         .prefix("gradle-flaky-layout-")
         .tempdir()
         .map_err(|e| Error::io(std::env::temp_dir(), e))?;
     let script = scratch.path().join("flaky-layout.gradle");
     let output = scratch.path().join("layout.json");
+    let log_path = scratch.path().join("gradle.log");
     std::fs::write(&script, INIT_SCRIPT).map_err(|e| Error::io(&script, e))?;
+    let log = File::create(&log_path).map_err(|e| Error::io(&log_path, e))?;
 
-    let mut cmd = Command::new(&program[0]);
-    cmd.args(&program[1..])
-        .arg("-q")
-        .arg("--init-script")
-        .arg(&script)
-        .arg(format!("-Dflaky.layout.output={}", output.display()))
-        .args(LAYOUT_GUARDS)
-        .arg(format!("-Dtests.iters={ITERS_PROBE}"))
-        .arg(LAYOUT_TASK)
-        .current_dir(project_dir)
-        .stdin(Stdio::null());
-    let out = cmd.output().map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::GradleNotFound(format!(
+    let mut argv = program.to_vec();
+    argv.extend([
+        "-q".to_string(),
+        "--init-script".to_string(),
+        script.display().to_string(),
+        format!("-Dflaky.layout.output={}", output.display()),
+    ]);
+    argv.extend(LAYOUT_GUARDS.iter().map(|g| g.to_string()));
+    argv.extend([
+        format!("-Dtests.iters={ITERS_PROBE}"),
+        LAYOUT_TASK.to_string(),
+    ]);
+    // One invocation: isolated means --no-daemon.
+    let (isolation, note) = Isolation::choose(reading.isolate, 1, scratch.path());
+    if let Some(note) = note {
+        say!("gradle-flaky: note: {note}");
+    }
+    let argv = isolation.apply(&argv)?;
+    say!(
+        "gradle-flaky: reading the build layout: waiting for Gradle to configure the build \
+         (`{} … {LAYOUT_TASK}` in {}, {}; limit {}, --layout-timeout)",
+        shell::join(program),
+        project_dir.display(),
+        isolation.describe(),
+        format_duration(reading.timeout)
+    );
+    let started = Instant::now();
+    let run = process::run(
+        &argv,
+        project_dir,
+        Output::Log(&log),
+        Some(reading.timeout),
+        &isolation,
+    )
+    .map_err(|e| match e {
+        Error::GradleNotFound(_) => Error::GradleNotFound(format!(
             "cannot run Gradle `{}`: not found; install Gradle, add ./gradlew, or fix --gradle (FLAKINESS_GRADLE)",
             program[0]
         )),
-        _ => Error::io(&program[0], e),
+        e => e,
     })?;
-    if !out.status.success() {
-        return Err(Error::infra(format!(
-            "Gradle failed while reading the build layout (`{} {}` in {}, exit {}):\n{}",
-            program.join(" "),
-            LAYOUT_TASK,
-            project_dir.display(),
-            out.status
-                .code()
-                .map_or_else(|| "by signal".to_string(), |c| c.to_string()),
-            tail(&out.stderr, &out.stdout)
-        )));
+    let said = || tail(&std::fs::read(&log_path).unwrap_or_default());
+    let stopped: String = run.notes.iter().map(|n| format!("; {n}")).collect();
+    match run.ended {
+        Ended::Exited(0) => {}
+        Ended::Interrupted => return Err(Error::Interrupted),
+        Ended::TimedOut => {
+            return Err(Error::TimedOut(format!(
+                "Gradle did not finish configuring the build within {} (--layout-timeout, \
+                 FLAKINESS_LAYOUT_TIMEOUT) while reading its layout (`{} {LAYOUT_TASK}` in {}); \
+                 it was stopped{stopped}. Gradle said:\n{}",
+                format_duration(reading.timeout),
+                shell::join(program),
+                project_dir.display(),
+                said()
+            )))
+        }
+        ended => {
+            return Err(Error::infra(format!(
+                "Gradle failed while reading the build layout (`{} {LAYOUT_TASK}` in {}, {}):\n{}",
+                shell::join(program),
+                project_dir.display(),
+                match ended {
+                    Ended::Exited(code) => format!("exit {code}"),
+                    Ended::Signalled(sig) => format!("killed by signal {sig}"),
+                    _ => "stopped".to_string(),
+                },
+                said()
+            )))
+        }
     }
+    say!(
+        "gradle-flaky: build layout read in {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
     let json = std::fs::read_to_string(&output).map_err(|e| {
         Error::infra(format!(
             "the init script wrote no layout ({}: {e}); Gradle said:\n{}",
             output.display(),
-            tail(&out.stderr, &out.stdout)
+            said()
         ))
     })?;
     serde_json::from_str(&json).map_err(|e| {
@@ -141,12 +197,8 @@ pub fn run_init_script(project_dir: &Path, program: &[String]) -> Result<Layout>
 }
 
 /// The last lines of Gradle's output, for error messages.
-fn tail(stderr: &[u8], stdout: &[u8]) -> String {
-    let text = if stderr.iter().any(|b| !b.is_ascii_whitespace()) {
-        String::from_utf8_lossy(stderr)
-    } else {
-        String::from_utf8_lossy(stdout)
-    };
+fn tail(output: &[u8]) -> String {
+    let text = String::from_utf8_lossy(output);
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(30)..].join("\n")
 }

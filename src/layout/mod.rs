@@ -13,6 +13,7 @@ pub use model::{Layout, Project, SourceSet, TestTask};
 use crate::reports::ProjectPaths;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// A Gradle build as the tool runs it: its root, how Gradle is started there,
 /// and its layout once Gradle has been asked (selection fills it in; planning,
@@ -26,6 +27,33 @@ pub struct Build {
     /// False when no Gradle was found and `gradle` is only a name to print.
     pub gradle_found: bool,
     pub layout: Option<Layout>,
+    /// How Gradle is run when the layout must be read.
+    pub reading: Reading,
+}
+
+/// How Gradle is run to read the layout: under the same daemon policy as the
+/// batches, and within a time limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// Isolated from the user's builds (`--isolate`): `--no-daemon`, since the
+    /// read is a single invocation; else on the user's daemon, which the first
+    /// batch then finds warm.
+    pub isolate: bool,
+    /// `--layout-timeout`: a build whose configuration hangs is stopped.
+    pub timeout: Duration,
+}
+
+/// The default `--layout-timeout`: a cold configuration of a build the size
+/// of Elasticsearch (build tools compiled first) takes minutes, not this.
+pub const DEFAULT_LAYOUT_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+impl Default for Reading {
+    fn default() -> Self {
+        Reading {
+            isolate: false,
+            timeout: DEFAULT_LAYOUT_TIMEOUT,
+        }
+    }
 }
 
 impl Build {
@@ -53,8 +81,13 @@ pub enum Source {
 
 /// Loads the layout of the build at `project_dir`, run with `program`, from
 /// the cache when its key still matches, else by running Gradle with the init
-/// script; also tells which.
-pub fn load(project_dir: &Path, program: &[String], refresh: bool) -> Result<(Layout, Source)> {
+/// script as `reading` says; also tells which.
+pub fn load(
+    project_dir: &Path,
+    program: &[String],
+    refresh: bool,
+    reading: &Reading,
+) -> Result<(Layout, Source)> {
     let project_dir = std::fs::canonicalize(project_dir).map_err(|e| Error::io(project_dir, e))?;
     if !is_gradle_build(&project_dir) {
         return Err(Error::input(
@@ -77,7 +110,7 @@ pub fn load(project_dir: &Path, program: &[String], refresh: bool) -> Result<(La
             }
         }
     }
-    let layout = gradle::run_init_script(&project_dir, program)?;
+    let layout = gradle::run_init_script(&project_dir, program, reading)?;
     cache::write(&project_dir, &key_with(&layout.included_builds), &layout);
     Ok((layout, Source::Gradle))
 }

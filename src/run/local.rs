@@ -15,7 +15,7 @@
 use super::cause::{self, Facts, LogFacts};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
-use super::progress::Progress;
+use super::progress::{format_left, Estimate, Progress};
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, Command};
 use crate::{Error, Result};
@@ -32,16 +32,12 @@ pub fn runs_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky/runs")
 }
 
-/// Creates this run's folder and deletes all but the newest [`KEEP_RUNS`].
+/// Creates this run's folder, named by the run's id, and deletes all but the
+/// newest [`KEEP_RUNS`].
 pub fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
     let runs = runs_dir(project_dir);
     std::fs::create_dir_all(&runs).map_err(|e| Error::io(&runs, e))?;
-    let stamp: String = humantime::format_rfc3339_seconds(SystemTime::now())
-        .to_string()
-        .chars()
-        .filter(|c| !matches!(c, '-' | ':'))
-        .collect();
-    let dir = runs.join(format!("{stamp}-{}", std::process::id()));
+    let dir = runs.join(process::run_id());
     std::fs::create_dir(&dir).map_err(|e| Error::io(&dir, e))?;
     let mut old: Vec<PathBuf> = std::fs::read_dir(&runs)
         .map_err(|e| Error::io(&runs, e))?
@@ -128,6 +124,7 @@ pub fn run_all(
 ) -> Vec<BatchRun> {
     let mut runs = Vec::new();
     let mut failures = 0;
+    let mut estimate = Estimate::new(commands.iter().map(|c| c.rest_loops.max(1)).collect());
     for (i, command) in commands.iter().enumerate() {
         if process::interrupted() {
             break;
@@ -146,10 +143,12 @@ pub fn run_all(
             counts,
             test_tasks: command.task_paths.clone(),
             header: format!("[{index}/{}] {}", commands.len(), command.label),
+            batch: i,
             loops: command.rest_loops.max(1),
             log: log.clone(),
             log_start: 0,
             failures: &mut failures,
+            estimate: &mut estimate,
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
@@ -188,8 +187,9 @@ pub fn run_all(
         });
     }
     progress.finish();
-    // The private daemon, kept warm between invocations, goes with the run.
-    process::stop_everything();
+    // A private daemon, kept warm between invocations, goes with the run;
+    // the user's stays.
+    process::stop_everything(opts.isolation);
     runs
 }
 
@@ -264,7 +264,8 @@ fn run_batch(
     let scripts = Scripts::write(&opts.run_dir.join("scripts"))?;
     let outcomes_dir = dest.join("task-outcomes");
     let spec = Loop {
-        argv: &argv,
+        argv: &command.argv,
+        isolation: opts.isolation,
         project_dir: opts.project_dir,
         dest: &dest,
         times: command.rest_loops.max(1),
@@ -280,8 +281,7 @@ fn run_batch(
             requested: &command.task_paths,
         }),
     };
-    let iterations = repeat::run(&spec, watcher)?;
-    Ok((argv, iterations))
+    Ok((argv, repeat::run(&spec, watcher)?))
 }
 
 /// Where batch `index` keeps its iterations' reports.
@@ -296,12 +296,15 @@ struct Watcher<'a> {
     /// The batch's own Test tasks.
     test_tasks: Vec<String>,
     header: String,
+    /// 0-based index of the batch.
+    batch: usize,
     loops: u32,
     log: PathBuf,
     /// Length of the log when the current iteration started.
     log_start: u64,
     /// Real failures so far in the whole run.
     failures: &'a mut u64,
+    estimate: &'a mut Estimate,
     verdicts: Vec<Verdict>,
     notes: Vec<String>,
 }
@@ -340,6 +343,7 @@ impl Observer for Watcher<'_> {
                 if *self.failures == 1 { "" } else { "s" }
             ),
             index == 1,
+            self.estimate.left(self.batch, Duration::ZERO),
         );
     }
 
@@ -367,6 +371,17 @@ impl Observer for Watcher<'_> {
         line += &format!(" · {}", format_elapsed(it.elapsed));
         if it.leftovers > 0 {
             line += &format!(" · stopped {} process(es) Gradle left behind", it.leftovers);
+        }
+        for note in &it.notes {
+            line += &format!(" · {note}");
+        }
+        self.estimate.measured(self.batch, it.elapsed);
+        let stopping = matches!(verdict, Verdict::TimedOut | Verdict::Interrupted);
+        match self.estimate.left(self.batch, Duration::ZERO) {
+            Some(left) if !stopping && !left.is_zero() => {
+                line += &format!(" · {}", format_left(left));
+            }
+            _ => {}
         }
         self.progress.line(&line);
         self.verdicts.push(verdict);
@@ -506,6 +521,7 @@ mod tests {
                     reports: vec![],
                     leftovers: 0,
                     skipped: None,
+                    notes: Vec::new(),
                 })
                 .collect(),
             verdicts,

@@ -1,49 +1,63 @@
 //! Running one Gradle invocation as a child we can always stop.
 //!
-//! Gradle does not keep a build inside one process group. Measured on Gradle
-//! 4.4.1: a daemon (persistent, or the single-use one `--no-daemon` forks when
-//! `org.gradle.jvmargs` differ from the client's) calls `setsid`, so it and its
-//! test workers sit in a session of their own, and killing the client's process
-//! group leaves them running. A shared persistent daemon is worse: it may serve
-//! other builds and is not our descendant at all.
+//! By default a build runs on the user's own Gradle daemon ([`Isolation::Shared`]),
+//! as `./gradlew` typed by hand would: warm, so an invocation costs what it
+//! costs by hand. Such a build is stopped (time limit, Ctrl-C) the way
+//! [`super::daemon`] explains: the client is interrupted, so the daemon cancels
+//! the build, and the daemon's test JVMs of this build are stopped; the daemon
+//! stays, warm. A client that dies by itself is followed the same way, so no
+//! build of ours still runs (or writes reports) once [`run`] returns.
 //!
-//! So the runner (1) never lets Gradle use a shared daemon ([`Isolation`]): on
-//! Linux it gets a private daemon registered in the run folder, elsewhere
-//! `--no-daemon`; (2) on Linux becomes a child subreaper, so processes orphaned
-//! by an exiting client (the daemon, its workers) are re-parented to us instead
-//! of init and stay our descendants; (3) stops a batch by signalling every
-//! descendant (SIGTERM, a short grace, then SIGKILL) until none is left. The
-//! child also gets its own process group so that the terminal's Ctrl-C reaches
-//! only gradle-flaky, which then stops the build in order and reports.
+//! The isolated modes (`--isolate`, and Buildkite batches) never let Gradle use
+//! a shared daemon: on Linux a private daemon registered in the run folder when
+//! invocations can share it, else `--no-daemon`. Measured on Gradle 4.4.1, a
+//! daemon (persistent, or the single-use one `--no-daemon` forks when
+//! `org.gradle.jvmargs` differ from the client's) calls `setsid`, so killing the
+//! client's process group leaves it and its test workers running; so on Linux
+//! the runner is a child subreaper (processes orphaned by an exiting client stay
+//! our descendants instead of going to init), and an isolated build is stopped
+//! by signalling every descendant (SIGTERM, a short grace, then SIGKILL) until
+//! none is left.
 //!
-//! gradle-flaky runs one child at a time, so "every descendant" is exactly the
-//! current batch, its private daemon, and anything an earlier batch leaked.
+//! Every child gets its own process group, so that the terminal's Ctrl-C
+//! reaches only gradle-flaky, which then stops the build in order and reports.
+//! Any number of signals may come: the first starts the orderly stop, a later
+//! one hurries it (SIGKILL at once), and the process tree is gone before the
+//! run returns either way. gradle-flaky runs one child at a time, so "every
+//! descendant" is exactly the current build, a private daemon, and anything an
+//! earlier build leaked.
 
+use super::daemon;
+use super::tree;
 use crate::{Error, Result};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Once, OnceLock};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
-/// How often a running child is checked for exit, timeout and Ctrl-C.
-const POLL: Duration = Duration::from_millis(100);
-/// How long the processes of a stopped batch get to exit after SIGTERM.
+/// How often a running child is checked for exit, timeout and signals.
+const POLL: Duration = Duration::from_millis(20);
+/// How often, until found, we look for the daemon a shared-mode client talks to.
+const LOOKUP_EVERY: Duration = Duration::from_millis(500);
+/// How long the processes of a stopped batch get to exit after SIGTERM (and
+/// an interrupted client after SIGINT).
 const GRACE: Duration = Duration::from_secs(3);
 /// How long we keep killing after the grace period.
 const KILL_WAIT: Duration = Duration::from_secs(60);
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// SIGINT, SIGTERM and SIGHUP received so far.
+static SIGNALS: AtomicUsize = AtomicUsize::new(0);
 static INSTALL: Once = Once::new();
 
-/// Makes gradle-flaky the supervisor of its children: Ctrl-C (SIGINT), SIGTERM and
-/// SIGHUP set a flag instead of killing us, and on Linux orphaned descendants are
-/// re-parented to us. A second signal while we are already stopping exits at once
-/// with 130. Idempotent.
+/// Makes gradle-flaky the supervisor of its children: Ctrl-C (SIGINT), SIGTERM
+/// and SIGHUP are counted instead of killing us (the first asks for an orderly
+/// stop, any later one hurries it), and on Linux orphaned descendants are
+/// re-parented to us. Idempotent; [`run`] calls it too.
 pub fn supervise() {
     INSTALL.call_once(|| {
         for signal in [
@@ -51,10 +65,13 @@ pub fn supervise() {
             signal_hook::consts::SIGTERM,
             signal_hook::consts::SIGHUP,
         ] {
-            // The shutdown action must be registered first: it sees the flag as it
-            // was before this very signal set it.
-            let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, &INTERRUPTED);
-            let _ = signal_hook::flag::register(signal, &INTERRUPTED);
+            // SAFETY: the action only increments an atomic, which is
+            // async-signal-safe.
+            let _ = unsafe {
+                signal_hook::low_level::register(signal, || {
+                    SIGNALS.fetch_add(1, Ordering::SeqCst);
+                })
+            };
         }
         #[cfg(target_os = "linux")]
         // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only changes a flag of this process.
@@ -66,45 +83,99 @@ pub fn supervise() {
 
 /// Whether the user asked us to stop (Ctrl-C, SIGTERM, SIGHUP).
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+    SIGNALS.load(Ordering::SeqCst) > 0
 }
 
-/// The main class of a Gradle daemon, persistent or single-use.
-const DAEMON_MAIN: &str = "org.gradle.launcher.daemon.bootstrap.GradleDaemon";
+/// Whether a further signal asked us to stop faster: no grace periods.
+pub fn hurried() -> bool {
+    SIGNALS.load(Ordering::SeqCst) > 1
+}
+
+/// This run's id, `<UTC time>-<pid>`: the name of the run folder, and the
+/// value of [`RUN_PROPERTY`] on every Gradle client the run starts.
+pub fn run_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        let stamp: String = humantime::format_rfc3339_seconds(SystemTime::now())
+            .to_string()
+            .chars()
+            .filter(|c| !matches!(c, '-' | ':'))
+            .collect();
+        format!("{stamp}-{}", std::process::id())
+    })
+}
+
+/// The system property that marks our Gradle clients (`ps` tells them apart
+/// from the user's). It is not a JVM argument, so the daemon is reused, and
+/// builds do not pass it on to test JVMs.
+pub const RUN_PROPERTY: &str = "gradle-flaky.run";
+
 /// A private daemon left behind by a crash of ours stops itself after this.
 const DAEMON_IDLE: Duration = Duration::from_secs(600);
 
-/// How every process of a Gradle build is kept ours (see the module comment).
+/// How the processes of a Gradle build are kept ours (see the module comment).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Isolation {
+    /// The user's own daemon, as a hand-typed `./gradlew` would use (or none,
+    /// when their arguments or gradle.properties say so): warm, and stopped
+    /// through Gradle's cancellation plus our test JVMs, never the daemon.
+    Shared,
     /// `--no-daemon`: the build runs in the client or a single-use daemon.
     NoDaemon,
     /// A daemon of our own, registered in this folder: never shared with the
-    /// user's builds, kept warm from one invocation to the next (no JVM start
-    /// and cold configuration each time), and our descendant because we are a
-    /// subreaper, so a timeout still stops it with its workers.
+    /// user's builds, kept warm from one invocation to the next, and our
+    /// descendant because we are a subreaper, so a timeout still stops it with
+    /// its workers.
     PrivateDaemon(PathBuf),
 }
 
+/// Why a run that asked for the user's daemon is isolated instead.
+pub const NO_SHARED_DAEMON_HERE: &str =
+    "the user's Gradle daemon is used on Linux only (a stopped build's test JVMs are found \
+     through /proc); Gradle runs isolated here, as with --isolate";
+
 impl Isolation {
-    /// For a run of `invocations` Gradle invocations: a private daemon
-    /// registered under `dir` when there is more than one to share it and
-    /// orphans stay ours (Linux); otherwise no daemon, which for one invocation
-    /// is also faster (measured: about 1 s less than starting a daemon). The
-    /// path is made absolute: the daemon does not run in the client's directory.
-    pub fn for_run(invocations: u32, dir: &Path) -> Isolation {
-        match std::path::absolute(dir) {
-            Ok(dir) if invocations > 1 && cfg!(target_os = "linux") => {
-                Isolation::PrivateDaemon(dir)
-            }
+    /// For a run of `invocations` Gradle invocations: the user's daemon unless
+    /// `isolate` (or off Linux, which the note returned says). Isolated: a
+    /// private daemon registered under `dir` when there is more than one
+    /// invocation to share it and orphans stay ours (Linux); otherwise no
+    /// daemon, which for one invocation is also faster (measured: about 1 s
+    /// less than starting a daemon). The path is made absolute: the daemon
+    /// does not run in the client's directory.
+    pub fn choose(
+        isolate: bool,
+        invocations: u32,
+        dir: &Path,
+    ) -> (Isolation, Option<&'static str>) {
+        let linux = cfg!(target_os = "linux");
+        if !isolate && linux {
+            return (Isolation::Shared, None);
+        }
+        let note = (!isolate).then_some(NO_SHARED_DAEMON_HERE);
+        let isolation = match std::path::absolute(dir) {
+            Ok(dir) if invocations > 1 && linux => Isolation::PrivateDaemon(dir),
             _ => Isolation::NoDaemon,
+        };
+        (isolation, note)
+    }
+
+    pub fn is_shared(&self) -> bool {
+        *self == Isolation::Shared
+    }
+
+    /// Where Gradle runs, in a few words.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Isolation::Shared => "on the user's Gradle daemon",
+            Isolation::NoDaemon => "isolated, --no-daemon",
+            Isolation::PrivateDaemon(_) => "isolated, on a private daemon",
         }
     }
 
-    /// `argv` with the arguments that keep a Gradle build ours, right after the
-    /// program; other programs are left alone. `--no-daemon` in `argv` wins;
-    /// `--daemon` (which would use a shared daemon) is refused without a
-    /// private one.
+    /// `argv` with the run's marker and the arguments that keep a Gradle build
+    /// ours, right after the program; other programs are left alone.
+    /// `--no-daemon` in `argv` wins; isolated, `--daemon` (which would use a
+    /// shared daemon) is refused without a private one.
     pub fn apply(&self, argv: &[String]) -> Result<Vec<String>> {
         let Some((program, args)) = argv.split_first() else {
             return Err(Error::usage("no command to run"));
@@ -116,15 +187,18 @@ impl Isolation {
         // gradle-flaky itself (a batch that runs `gradle-flaky repeat`) isolates
         // the Gradle it starts; it must not be handed Gradle's options.
         let is_gradle = name.starts_with("gradle") && name != "gradle-flaky";
-        if !is_gradle || args.iter().any(|a| a == "--no-daemon") {
+        if !is_gradle {
             return Ok(argv.to_vec());
         }
-        let mut out = vec![program.clone()];
+        let mut out = vec![program.clone(), format!("-D{RUN_PROPERTY}={}", run_id())];
+        let no_daemon = args.iter().any(|a| a == "--no-daemon");
         match self {
+            _ if no_daemon => {}
+            Isolation::Shared => {}
             Isolation::NoDaemon if args.iter().any(|a| a == "--daemon") => {
                 return Err(Error::usage(
-                    "--daemon is not supported here: a shared Gradle daemon would keep running \
-                     the build after a timeout or Ctrl-C",
+                    "--daemon is not supported with --isolate here: a shared Gradle daemon would \
+                     not be isolated from your own builds",
                 ))
             }
             Isolation::NoDaemon => out.push("--no-daemon".into()),
@@ -176,16 +250,18 @@ impl Ended {
     }
 }
 
-/// Runs `argv` (program first, no shell) in `cwd` until it exits, `timeout`
-/// passes, or the user interrupts. In the last two cases every descendant
-/// process is stopped before returning. Leftovers of a child that exited by
-/// itself are stopped too, and their number returned in `leftovers`.
+/// Runs `argv` (program first, no shell, already [`Isolation::apply`]'d) in
+/// `cwd` until it exits, `timeout` passes, or the user interrupts; the build is
+/// stopped as `isolation` requires. Leftovers of a child that exited by itself
+/// are stopped too, and their number returned in `leftovers`.
 pub fn run(
     argv: &[String],
     cwd: &Path,
     output: Output<'_>,
     timeout: Option<Duration>,
+    isolation: &Isolation,
 ) -> Result<Run> {
+    supervise();
     let Some((program, args)) = argv.split_first() else {
         return Err(Error::usage("no command to run"));
     };
@@ -217,6 +293,9 @@ pub fn run(
         }
     }
     let mut child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
+    let started = Instant::now();
+    // Test JVMs a daemon started before this are not of this build.
+    let since = tree::start_ticks(child.id()).unwrap_or_else(tree::now_ticks);
     if let Output::Tee(log) = output {
         let out = child
             .stdout
@@ -231,7 +310,10 @@ pub fn run(
             copiers.push(thread::spawn(move || tee(stream, log)));
         }
     }
-    let started = Instant::now();
+    let shared = isolation.is_shared();
+    let mut daemon = None;
+    let mut next_lookup = started + LOOKUP_EVERY;
+    let mut notes = Vec::new();
     let ended = loop {
         if let Some(status) = child.try_wait().map_err(|e| Error::io(program, e))? {
             break match (status.code(), status.signal()) {
@@ -240,20 +322,43 @@ pub fn run(
                 (None, None) => Ended::Exited(1),
             };
         }
-        if interrupted() {
-            stop_all(Some(&mut child), false);
-            break Ended::Interrupted;
+        // Found while the client runs: once it is gone, so is its connection.
+        if shared && daemon.is_none() && Instant::now() >= next_lookup {
+            daemon = serving_daemon(child.id());
+            next_lookup = Instant::now() + LOOKUP_EVERY;
         }
-        if timeout.is_some_and(|t| started.elapsed() >= t) {
-            stop_all(Some(&mut child), false);
-            break Ended::TimedOut;
+        let stop = if interrupted() {
+            Some(Ended::Interrupted)
+        } else if timeout.is_some_and(|t| started.elapsed() >= t) {
+            Some(Ended::TimedOut)
+        } else {
+            None
+        };
+        if let Some(why) = stop {
+            if shared {
+                cancel(&mut child, daemon, since, cwd, &mut notes);
+            } else {
+                stop_all(Some(&mut child), false);
+            }
+            break why;
         }
         thread::sleep(POLL);
     };
+    if let (Some(d), Ended::Exited(_) | Ended::Signalled(_)) = (daemon, &ended) {
+        // A client that ended by itself while its build still ran (killed
+        // from outside, crashed) leaves that build in the daemon, whose
+        // reports would then land in the next invocation's: it is stopped now.
+        let killed = matches!(ended, Ended::Signalled(_));
+        if killed || !daemon::test_executors(&tree::table(), d, since).is_empty() {
+            let swept = daemon::sweep(d, since, cwd, &hurried, &mut || true);
+            notes.extend(sweep_notes(d, &swept, "its client ended while it ran"));
+        }
+    }
     // A build that exited by itself may still leave processes behind (a test
-    // cluster node, a worker); the next batch must start from nothing but our
-    // private daemon, which is there to be reused.
-    let leftovers = stop_all(None, true);
+    // cluster node, a worker); the next batch must start from nothing but a
+    // daemon, which is there to be reused (none is, without a daemon: a
+    // lingering single-use one goes too).
+    let leftovers = stop_all(None, *isolation != Isolation::NoDaemon);
     for c in copiers {
         let _ = c.join();
     }
@@ -261,7 +366,91 @@ pub fn run(
         ended,
         elapsed: started.elapsed(),
         leftovers,
+        notes,
     })
+}
+
+/// The daemon the client `client` (or a process it started, e.g. a wrapper
+/// script's JVM) is connected to.
+fn serving_daemon(client: u32) -> Option<u32> {
+    let table = tree::table();
+    let mut clients: Vec<u32> = tree::descendants(&table, client, true)
+        .into_iter()
+        .collect();
+    clients.push(client);
+    daemon::serving(&table, &clients)
+}
+
+/// Stops a build on the user's daemon: the daemon it runs on is looked up
+/// (at the latest now, while the client still holds its connection), the
+/// client is interrupted (SIGINT to its process group, as a terminal's Ctrl-C:
+/// the daemon cancels the build, no further task starts), and this build's
+/// test JVMs are stopped until the daemon has none. The order matters: killing
+/// test JVMs alone lets `--continue` start the next Test task.
+fn cancel(
+    child: &mut Child,
+    daemon: Option<u32>,
+    since: u64,
+    build_dir: &Path,
+    notes: &mut Vec<String>,
+) {
+    let client = child.id();
+    let daemon = daemon.or_else(|| serving_daemon(client));
+    let signalled = Instant::now();
+    tree::signal_group(
+        client,
+        if hurried() {
+            libc::SIGKILL
+        } else {
+            libc::SIGINT
+        },
+    );
+    // The client exits within a second of SIGINT (measured); past the grace,
+    // or when hurried, it is killed.
+    let mut client_done = || match child.try_wait() {
+        Ok(Some(_)) | Err(_) => true,
+        Ok(None) => {
+            if hurried() || signalled.elapsed() >= GRACE {
+                tree::signal_group(client, libc::SIGKILL);
+            }
+            false
+        }
+    };
+    match daemon {
+        Some(d) => {
+            let swept = daemon::sweep(d, since, build_dir, &hurried, &mut client_done);
+            notes.extend(sweep_notes(d, &swept, "the build was cancelled"));
+        }
+        // Not connected to a daemon (yet, or ever: a build in the client
+        // itself): what it started is ours, and the leftover sweep stops it.
+        None => {
+            while !client_done() {
+                thread::sleep(POLL);
+            }
+        }
+    }
+    if !client_done() {
+        tree::signal_group(client, libc::SIGKILL);
+        let _ = child.wait();
+    }
+}
+
+/// What a sweep of daemon `d` did, in words for the batch's status line.
+fn sweep_notes(d: u32, swept: &daemon::Swept, why: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if swept.stopped > 0 {
+        out.push(format!(
+            "{why}: stopped {} test JVM process(es) of this build on the Gradle daemon (pid {d})",
+            swept.stopped
+        ));
+    }
+    if swept.daemon_gone {
+        out.push(format!(
+            "Gradle stopped its daemon (pid {d}): the build did not finish cancelling within \
+             its 10 s grace, as after a Ctrl-C by hand"
+        ));
+    }
+    out
 }
 
 /// The result of [`run`].
@@ -271,6 +460,8 @@ pub struct Run {
     pub elapsed: Duration,
     /// Descendant processes still alive after the child exited by itself, which we stopped.
     pub leftovers: usize,
+    /// What stopping the build took, when it was not plain (shared daemon).
+    pub notes: Vec<String>,
 }
 
 fn clone(log: &File) -> Result<File> {
@@ -295,20 +486,21 @@ fn tee(mut from: Box<dyn Read + Send>, mut log: File) {
             break;
         }
         let _ = log.write_all(&buf[..n]);
-        let _ = std::io::stderr().write_all(&buf[..n]);
+        crate::output::stderr(&String::from_utf8_lossy(&buf[..n]));
     }
 }
 
-/// Stops every process we started, private Gradle daemons included (the end
-/// of a run).
-pub fn stop_everything() {
-    stop_all(None, false);
+/// Stops every process we started, at the end of a run: with the user's
+/// daemon, every one but Gradle daemons (a daemon our client started is the
+/// user's, as after a hand run); isolated, private daemons included.
+pub fn stop_everything(isolation: &Isolation) {
+    stop_all(None, isolation.is_shared());
 }
 
 /// Stops every descendant of this process (but Gradle daemons and theirs when
-/// `spare_daemons`): SIGTERM, up to [`GRACE`] to exit, then SIGKILL until none
-/// is left. Reaps `child` and any orphan re-parented to us. Returns how many
-/// processes were alive when it began.
+/// `spare_daemons`): SIGTERM, up to [`GRACE`] to exit (none once hurried), then
+/// SIGKILL until none is left. Reaps `child` and any orphan re-parented to us.
+/// Returns how many processes were alive when it began.
 fn stop_all(child: Option<&mut Child>, spare_daemons: bool) -> usize {
     let me = std::process::id();
     let targets = || tree::alive_descendants(me, spare_daemons);
@@ -317,9 +509,9 @@ fn stop_all(child: Option<&mut Child>, spare_daemons: bool) -> usize {
     if count > 0 {
         tree::signal(&first, libc::SIGTERM);
         let deadline = Instant::now() + GRACE;
-        while Instant::now() < deadline && !targets().is_empty() {
+        while Instant::now() < deadline && !hurried() && !targets().is_empty() {
             tree::reap_orphans(me, child.as_ref().map(|c| c.id()));
-            thread::sleep(POLL);
+            thread::sleep(POLL * 5);
         }
         // Until the tree is empty: new processes may appear while we kill (a
         // daemon forking a worker), and a killed JVM with a big heap can take
@@ -333,7 +525,7 @@ fn stop_all(child: Option<&mut Child>, spare_daemons: bool) -> usize {
             }
             tree::signal(&left, libc::SIGKILL);
             tree::reap_orphans(me, child.as_ref().map(|c| c.id()));
-            thread::sleep(Duration::from_millis(20));
+            thread::sleep(POLL);
         }
     }
     if let Some(child) = child {
@@ -341,130 +533,6 @@ fn stop_all(child: Option<&mut Child>, spare_daemons: bool) -> usize {
     }
     tree::reap_orphans(me, None);
     count
-}
-
-/// The process table, read from /proc on Linux and from `ps` elsewhere.
-mod tree {
-    use std::collections::{BTreeMap, BTreeSet};
-
-    /// One process: its parent, whether it is a zombie (dead, not yet reaped)
-    /// and whether it is a Gradle daemon.
-    struct Proc {
-        ppid: u32,
-        zombie: bool,
-        daemon: bool,
-    }
-
-    #[cfg(target_os = "linux")]
-    fn table() -> BTreeMap<u32, Proc> {
-        let mut out = BTreeMap::new();
-        let Ok(dir) = std::fs::read_dir("/proc") else {
-            return out;
-        };
-        for entry in dir.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
-                continue;
-            };
-            // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                continue;
-            };
-            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-                continue;
-            };
-            let mut fields = rest.split_whitespace();
-            let state = fields.next().unwrap_or("");
-            if let Some(ppid) = fields.next().and_then(|s| s.parse().ok()) {
-                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-                let daemon = cmdline
-                    .split(|b| *b == 0)
-                    .any(|arg| arg == super::DAEMON_MAIN.as_bytes());
-                out.insert(
-                    pid,
-                    Proc {
-                        ppid,
-                        zombie: state == "Z",
-                        daemon,
-                    },
-                );
-            }
-        }
-        out
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn table() -> BTreeMap<u32, Proc> {
-        let mut out = BTreeMap::new();
-        let Ok(ps) = std::process::Command::new("ps")
-            .args(["-A", "-o", "pid=", "-o", "ppid=", "-o", "stat="])
-            .output()
-        else {
-            return out;
-        };
-        for line in String::from_utf8_lossy(&ps.stdout).lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if let [pid, ppid, stat, ..] = f[..] {
-                if let (Ok(pid), Ok(ppid)) = (pid.parse(), ppid.parse()) {
-                    // No private daemon off Linux (see `Isolation::for_run`).
-                    out.insert(
-                        pid,
-                        Proc {
-                            ppid,
-                            zombie: stat.starts_with('Z'),
-                            daemon: false,
-                        },
-                    );
-                }
-            }
-        }
-        out
-    }
-
-    /// Descendants of `root`, not entering daemons when `spare_daemons`.
-    fn descendants(table: &BTreeMap<u32, Proc>, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
-        let mut found = BTreeSet::new();
-        let mut frontier = vec![root];
-        while let Some(parent) = frontier.pop() {
-            for (&pid, p) in table {
-                if p.ppid == parent && !(spare_daemons && p.daemon) && found.insert(pid) {
-                    frontier.push(pid);
-                }
-            }
-        }
-        found
-    }
-
-    /// Descendants of `root` that are still running (but Gradle daemons and
-    /// theirs when `spare_daemons`).
-    pub fn alive_descendants(root: u32, spare_daemons: bool) -> Vec<u32> {
-        let t = table();
-        descendants(&t, root, spare_daemons)
-            .into_iter()
-            .filter(|pid| !t[pid].zombie)
-            .collect()
-    }
-
-    pub fn signal(pids: &[u32], sig: libc::c_int) {
-        for &pid in pids {
-            // SAFETY: kill(2) with a positive pid signals that one process.
-            unsafe {
-                libc::kill(pid as libc::pid_t, sig);
-            }
-        }
-    }
-
-    /// Reaps our dead direct children except `keep` (the `std::process::Child`,
-    /// which must be reaped through its own handle).
-    pub fn reap_orphans(me: u32, keep: Option<u32>) {
-        for (pid, p) in table() {
-            if p.ppid == me && p.zombie && Some(pid) != keep {
-                // SAFETY: waitpid on a specific zombie child of ours; WNOHANG never blocks.
-                unsafe {
-                    libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -476,11 +544,20 @@ mod tests {
     }
 
     #[test]
-    fn gradle_runs_without_a_shared_daemon() {
+    fn gradle_is_marked_and_isolated_as_asked() {
+        let mark = format!("-Dgradle-flaky.run={}", run_id());
+        let shared = Isolation::Shared;
+        assert_eq!(
+            shared
+                .apply(&argv(&["./gradlew", "--daemon", ":a:test"]))
+                .unwrap(),
+            argv(&["./gradlew", &mark, "--daemon", ":a:test"]),
+            "the user's daemon, with nothing but the run's marker"
+        );
         let none = Isolation::NoDaemon;
         assert_eq!(
             none.apply(&argv(&["./gradlew", ":a:test"])).unwrap(),
-            argv(&["./gradlew", "--no-daemon", ":a:test"])
+            argv(&["./gradlew", &mark, "--no-daemon", ":a:test"])
         );
         assert!(none.apply(&argv(&["gradle", "--daemon"])).is_err());
         let private = Isolation::PrivateDaemon(PathBuf::from("/r/daemon"));
@@ -488,17 +565,18 @@ mod tests {
             private.apply(&argv(&["gradle", ":a:test"])).unwrap(),
             argv(&[
                 "gradle",
+                &mark,
                 "--daemon",
                 "-Dorg.gradle.daemon.registry.base=/r/daemon",
                 "-Dorg.gradle.daemon.idletimeout=600000",
                 ":a:test"
             ])
         );
-        for iso in [none, private] {
+        for iso in [shared, none, private] {
             assert_eq!(
                 iso.apply(&argv(&["gradle", "--no-daemon", ":a:test"]))
                     .unwrap(),
-                argv(&["gradle", "--no-daemon", ":a:test"])
+                argv(&["gradle", &mark, "--no-daemon", ":a:test"])
             );
             assert_eq!(
                 iso.apply(&argv(&["/bin/sh", "x.sh"])).unwrap(),
@@ -518,10 +596,24 @@ mod tests {
     }
 
     #[test]
-    fn a_private_daemon_only_when_invocations_share_it() {
-        assert_eq!(Isolation::for_run(1, Path::new("d")), Isolation::NoDaemon);
-        let shared = Isolation::for_run(2, Path::new("d"));
-        if cfg!(target_os = "linux") {
+    fn the_users_daemon_unless_isolated() {
+        let linux = cfg!(target_os = "linux");
+        let (iso, note) = Isolation::choose(false, 5, Path::new("d"));
+        if linux {
+            assert_eq!((iso, note), (Isolation::Shared, None));
+        } else {
+            assert_eq!(
+                (iso, note),
+                (Isolation::NoDaemon, Some(NO_SHARED_DAEMON_HERE))
+            );
+        }
+        assert_eq!(
+            Isolation::choose(true, 1, Path::new("d")),
+            (Isolation::NoDaemon, None)
+        );
+        let (shared, note) = Isolation::choose(true, 2, Path::new("d"));
+        assert_eq!(note, None);
+        if linux {
             let dir = std::env::current_dir().unwrap().join("d");
             assert_eq!(shared, Isolation::PrivateDaemon(dir));
         } else {
@@ -532,6 +624,16 @@ mod tests {
     /// Runs `sh -c script` in `dir` as a supervised child, its output logged
     /// (or, with `tee`, also copied to stderr) to `dir/log`.
     fn sh(dir: &Path, script: &str, tee: bool, timeout: Option<Duration>) -> Run {
+        sh_as(dir, script, tee, timeout, &Isolation::NoDaemon)
+    }
+
+    fn sh_as(
+        dir: &Path,
+        script: &str,
+        tee: bool,
+        timeout: Option<Duration>,
+        isolation: &Isolation,
+    ) -> Run {
         supervise();
         let log = File::create(dir.join("log")).unwrap();
         let output = if tee {
@@ -539,7 +641,14 @@ mod tests {
         } else {
             Output::Log(&log)
         };
-        run(&argv(&["sh", "-c", script]), dir, output, timeout).unwrap()
+        run(
+            &argv(&["sh", "-c", script]),
+            dir,
+            output,
+            timeout,
+            isolation,
+        )
+        .unwrap()
     }
 
     fn log_of(dir: &Path) -> String {
@@ -553,15 +662,28 @@ mod tests {
         // session of its own. The child exits once it shows that name (setsid
         // and bash exec in place, so `$!` is its pid throughout).
         let script = format!(
-            "setsid bash -c 'exec -a {DAEMON_MAIN} sleep 300' & \
-             until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{DAEMON_MAIN} '; do sleep 0.05; done"
+            "setsid bash -c 'exec -a {} sleep 300' & \
+             until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{} '; do sleep 0.05; done",
+            tree::DAEMON_MAIN,
+            tree::DAEMON_MAIN
         );
-        let r = sh(dir.path(), &script, false, None);
+        let private = Isolation::PrivateDaemon(PathBuf::from("d"));
+        let r = sh_as(dir.path(), &script, false, None, &private);
         assert_eq!(r.leftovers, 0);
         let me = std::process::id();
         assert_eq!(tree::alive_descendants(me, false).len(), 1);
         assert!(tree::alive_descendants(me, true).is_empty());
-        stop_everything();
+        stop_everything(&Isolation::Shared);
+        assert_eq!(
+            tree::alive_descendants(me, false).len(),
+            1,
+            "the user's daemon stays"
+        );
+        stop_everything(&private);
+        assert!(tree::alive_descendants(me, false).is_empty());
+        // Without a daemon to reuse, a lingering one (single-use) is a leftover.
+        let r = sh(dir.path(), &script, false, None);
+        assert_eq!(r.leftovers, 1);
         assert!(tree::alive_descendants(me, false).is_empty());
     }
 
@@ -597,7 +719,14 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\nexit 5\n").unwrap();
         std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
-        let r = run(&argv(&["./gradlew"]), rel, Output::Inherit, None).unwrap();
+        let r = run(
+            &argv(&["./gradlew"]),
+            rel,
+            Output::Inherit,
+            None,
+            &Isolation::NoDaemon,
+        )
+        .unwrap();
         assert_eq!(r.ended, Ended::Exited(5));
     }
 
@@ -605,7 +734,14 @@ mod tests {
     fn a_missing_program_is_gradle_not_found() {
         let dir = tempfile::tempdir().unwrap();
         let program = argv(&["/nonexistent/gradlew"]);
-        let err = run(&program, dir.path(), Output::Inherit, None).unwrap_err();
+        let err = run(
+            &program,
+            dir.path(),
+            Output::Inherit,
+            None,
+            &Isolation::NoDaemon,
+        )
+        .unwrap_err();
         assert_eq!(err.exit(), crate::Exit::Infra);
     }
 

@@ -9,7 +9,7 @@
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
 use super::outcomes::{self, Scripts, Skipped};
-use super::process::{self, Ended, Output};
+use super::process::{self, Ended, Isolation, Output};
 use crate::reports::{self, ITERS_DIR};
 use crate::{shell, Error, Observed, Result};
 use std::fs::File;
@@ -19,8 +19,12 @@ use std::time::{Duration, SystemTime};
 
 /// One Gradle invocation to loop.
 pub struct Loop<'a> {
-    /// Program first, then its arguments (with the [`process::Isolation`] arguments).
+    /// Program first, then its arguments, as planned (without the
+    /// [`Isolation`] arguments, which the loop adds).
     pub argv: &'a [String],
+    /// How Gradle's processes are kept ours, the same for every iteration: on
+    /// the user's daemon, or a private one, it stays warm across iterations.
+    pub isolation: &'a Isolation,
     /// The Gradle project root: the working directory, and where reports are searched.
     pub project_dir: &'a Path,
     /// Where `flakiness-iters/` is created.
@@ -69,6 +73,8 @@ pub struct Iteration {
     /// The Test tasks asked for that the build skipped (an `onlyIf` that is
     /// false, a disabled task, no source), if any.
     pub skipped: Option<Skipped>,
+    /// What stopping its build took, when that was not plain.
+    pub notes: Vec<String>,
 }
 
 impl Iteration {
@@ -218,6 +224,7 @@ pub fn check_fresh(dest: &Path) -> Result<()> {
 /// Runs the loop, stopping early when an iteration times out or the user
 /// interrupts.
 pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration>> {
+    let argv = spec.isolation.apply(spec.argv)?;
     let mut done = Vec::new();
     for index in 1..=spec.times {
         if process::interrupted() {
@@ -230,13 +237,19 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
         let argv = match (&spec.outcomes, &file) {
             (Some(o), Some(file)) => {
                 std::fs::create_dir_all(o.dir).map_err(|e| Error::io(o.dir, e))?;
-                o.scripts.apply(spec.argv, file)
+                o.scripts.apply(&argv, file)
             }
-            _ => spec.argv.to_vec(),
+            _ => argv.clone(),
         };
         announce(spec, &argv, index)?;
         observer.started(index);
-        let run = process::run(&argv, spec.project_dir, spec.output, spec.timeout)?;
+        let run = process::run(
+            &argv,
+            spec.project_dir,
+            spec.output,
+            spec.timeout,
+            spec.isolation,
+        )?;
         let dir = reports::iteration_dir(spec.dest, index);
         let reports = relocate(spec.project_dir, since, &dir)?;
         let skipped = match (&spec.outcomes, &file) {
@@ -252,6 +265,7 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
             reports,
             leftovers: run.leftovers,
             skipped,
+            notes: run.notes,
         };
         observer.ended(&it);
         let stop = matches!(it.ended, Ended::TimedOut | Ended::Interrupted);
@@ -263,20 +277,23 @@ pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration
     Ok(done)
 }
 
-/// `--- Iteration i/N` (a Buildkite log section when inherited) and the command.
+/// `--- Iteration i/N` (a Buildkite log section when inherited) and the
+/// command: as planned on a screen, exactly as run (`argv`) in a log.
 fn announce(spec: &Loop<'_>, argv: &[String], index: u32) -> Result<()> {
-    let line = format!(
-        "--- Iteration {index}/{}\n>>> {}\n",
-        spec.times,
-        shell::join(argv)
-    );
+    let line = |argv| {
+        format!(
+            "--- Iteration {index}/{}\n>>> {}\n",
+            spec.times,
+            shell::join(argv)
+        )
+    };
     match spec.output {
         Output::Inherit => {
-            crate::output::stdout(&line);
+            crate::output::stdout(&line(spec.argv));
             Ok(())
         }
         Output::Log(mut log) | Output::Tee(mut log) => log
-            .write_all(line.as_bytes())
+            .write_all(line(argv).as_bytes())
             .map_err(|e| Error::io("log file", e)),
     }
 }
@@ -475,6 +492,7 @@ mod tests {
             reports: vec![PathBuf::from("TEST-a.xml"); reports],
             leftovers: 0,
             skipped: None,
+            notes: Vec::new(),
         }
     }
 
@@ -598,6 +616,7 @@ mod tests {
         let its = run(
             &Loop {
                 argv: &argv,
+                isolation: &Isolation::NoDaemon,
                 project_dir: root,
                 dest: root,
                 times: 3,

@@ -246,3 +246,125 @@ pub fn layout_read_once(build: &Path, program: &[&str], read: impl FnOnce()) {
     std::fs::write(&tmp, format!("{root_text}\n{json}")).unwrap();
     std::fs::rename(&tmp, &stored).unwrap();
 }
+
+/// The Gradle user home of one test: its daemons play the user's own daemon,
+/// which `local` and `repeat` use by default, so a test never disturbs other
+/// tests' or other people's daemons. Dropping it stops its daemons.
+pub struct GradleHome {
+    dir: tempfile::TempDir,
+}
+
+/// The main class of a Gradle daemon.
+const DAEMON_MAIN: &str = "org.gradle.launcher.daemon.bootstrap.GradleDaemon";
+
+impl GradleHome {
+    pub fn new() -> GradleHome {
+        let dir = tempfile::Builder::new()
+            .prefix("gradle-flaky-home-")
+            .tempdir()
+            .expect("temp dir");
+        GradleHome { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `gradle` with this home.
+    pub fn gradle(&self) -> Command {
+        let mut cmd = Command::new("gradle");
+        cmd.env("GRADLE_USER_HOME", self.path());
+        cmd
+    }
+
+    /// Starts (or reuses) a daemon of this home by running `gradle help` in
+    /// `build`, as a user's earlier build would have; returns its pid.
+    pub fn warm(&self, build: &Path) -> u32 {
+        let out = run(self
+            .gradle()
+            .args(["--offline", "-q", "help"])
+            .current_dir(build));
+        assert!(out.status.success(), "{}", text(&out));
+        let daemons = self.daemons();
+        assert_eq!(daemons.len(), 1, "one warm daemon: {daemons:?}");
+        daemons[0]
+    }
+
+    /// The running daemons of this home (their log file is under it).
+    pub fn daemons(&self) -> Vec<u32> {
+        let home = self.path().to_string_lossy().into_owned();
+        let mut out = Vec::new();
+        for (pid, cmdline) in processes() {
+            if !cmdline.split('\0').any(|a| a == DAEMON_MAIN) {
+                continue;
+            }
+            let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .into_iter()
+                .flatten();
+            let ours = fds.flatten().any(|fd| {
+                std::fs::read_link(fd.path()).is_ok_and(|t| t.to_string_lossy().starts_with(&home))
+            });
+            if ours {
+                out.push(pid);
+            }
+        }
+        out
+    }
+}
+
+impl Drop for GradleHome {
+    fn drop(&mut self) {
+        let _ = self
+            .gradle()
+            .args(["--stop", "-q"])
+            .current_dir(self.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        for pid in self.daemons() {
+            // SAFETY: kill(2) on a daemon of this test's own Gradle home.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Every process: pid and command line (arguments separated by NUL).
+pub fn processes() -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        if !cmdline.is_empty() {
+            out.push((pid, String::from_utf8_lossy(&cmdline).into_owned()));
+        }
+    }
+    out
+}
+
+/// The test JVMs (`Gradle Test Executor N`) the daemon `daemon` runs.
+pub fn test_executors(daemon: u32) -> Vec<u32> {
+    processes()
+        .into_iter()
+        .filter(|(pid, cmdline)| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            ppid == Some(daemon) && cmdline.contains("Gradle Test Executor")
+        })
+        .map(|(pid, _)| pid)
+        .collect()
+}
+
+/// Whether `pid` still runs (a zombie does not).
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit_once(')')
+            .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+    })
+}

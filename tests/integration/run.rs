@@ -1,10 +1,10 @@
 //! Integration tests: running Gradle for real on the fixture build: `repeat`,
 //! the runner core with hand-built commands, and `local` end to end.
 
-use crate::common::{fixture_copy, gradle_flaky, run, text};
+use crate::common::{self, fixture_copy, gradle_flaky, run, text, GradleHome};
 use serde_json::Value;
-use std::path::Path;
-use std::process::Output;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 /// Every file under `root`, relative, sorted.
@@ -32,24 +32,103 @@ fn testcases(xml: &Path) -> usize {
         .count()
 }
 
-/// Processes whose environment holds `marker` (every process of a build we
-/// start inherits it: the client, a single-use daemon, test workers).
+/// Processes of the runs marked `marker`, alive: those whose environment
+/// holds it (every process gradle-flaky starts inherits it: clients, a private
+/// or single-use daemon, its test workers) and those whose command line holds
+/// it (test JVMs of any daemon, since the fixture forwards `tests.*`
+/// properties to them; see [`Sandbox::local`]).
 pub(crate) fn processes_with(marker: &str) -> Vec<String> {
     let needle = format!("GRADLE_FLAKY_TEST_MARKER={marker}");
     let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
-        let has = env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes());
-        if has {
-            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-            found.push(format!(
-                "{}: {}",
-                e.file_name().to_string_lossy(),
-                String::from_utf8_lossy(&cmd).replace('\0', " ")
-            ));
+    for (pid, cmdline) in common::processes() {
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        let has = env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes())
+            || cmdline.contains(&format!("tests.gf_marker={marker}"));
+        if has && common::alive(pid) {
+            found.push(format!("{pid}: {}", cmdline.replace('\0', " ")));
         }
     }
     found
+}
+
+/// A private copy of the fixture with a Gradle home of its own (the "user's"
+/// daemon lives there) and a marker that every process of its runs carries.
+pub(crate) struct Sandbox {
+    pub build: tempfile::TempDir,
+    pub home: GradleHome,
+    pub marker: String,
+}
+
+impl Sandbox {
+    pub fn new(name: &str) -> Sandbox {
+        Sandbox {
+            build: fixture_copy(),
+            home: GradleHome::new(),
+            marker: format!("{name}-{}", std::process::id()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.build.path()
+    }
+
+    /// gradle-flaky with this sandbox's Gradle home and marker.
+    pub fn gradle_flaky(&self) -> Command {
+        let mut cmd = gradle_flaky();
+        cmd.env("GRADLE_USER_HOME", self.home.path())
+            .env("GRADLE_FLAKY_TEST_MARKER", &self.marker)
+            .arg("--project-dir")
+            .arg(self.path());
+        cmd
+    }
+
+    /// `gradle-flaky local ARGS -- --offline -Dtests.gf_marker=MARKER EXTRA`:
+    /// the marker reaches the test JVMs, whichever daemon runs them.
+    pub fn local(&self, args: &[&str], extra: &[&str]) -> Command {
+        let mut cmd = self.gradle_flaky();
+        cmd.arg("local")
+            .args(args)
+            .args(["--", "--offline"])
+            .arg(format!("-Dtests.gf_marker={}", self.marker))
+            .args(extra);
+        cmd
+    }
+
+    /// Processes of this sandbox's runs still alive.
+    pub fn survivors(&self) -> Vec<String> {
+        processes_with(&self.marker)
+    }
+
+    /// Reads the layout now, so that the marked runs that follow start no
+    /// Gradle but their batches; it also starts the home's daemon, as a
+    /// user's earlier build would have (it does not carry the marker).
+    /// Returns the daemon's pid.
+    pub fn read_layout_first(&self) -> u32 {
+        let out = run(gradle_flaky()
+            .env("GRADLE_USER_HOME", self.home.path())
+            .arg("--project-dir")
+            .arg(self.path())
+            .arg("layout"));
+        assert!(out.status.success(), "{}", text(&out));
+        let daemons = self.home.daemons();
+        assert_eq!(
+            daemons.len(),
+            1,
+            "the layout read used one daemon: {daemons:?}"
+        );
+        daemons[0]
+    }
+
+    /// The user's daemon survived the run, warm, and runs no test JVM of it.
+    pub fn assert_daemon_kept(&self, daemon: u32) {
+        assert!(common::alive(daemon), "the user's daemon {daemon} was lost");
+        assert_eq!(
+            common::test_executors(daemon),
+            Vec::<u32>::new(),
+            "a test JVM of the run is left on the user's daemon"
+        );
+        assert_eq!(self.home.daemons(), [daemon], "no other daemon was started");
+    }
 }
 
 /// Makes Gradle fork a single-use daemon under `--no-daemon` (the JVM
@@ -65,11 +144,11 @@ pub(crate) fn force_single_use_daemon(build: &Path) {
 
 #[test]
 fn repeat_keeps_every_iteration_and_never_counts_a_run_without_tests() {
-    let build = fixture_copy();
+    let sandbox = Sandbox::new("repeat");
+    let build = &sandbox.build;
     let repeat = |times: &str, gradle_args: &[&str]| {
-        let out = run(gradle_flaky()
-            .args(["--project-dir"])
-            .arg(build.path())
+        let out = run(sandbox
+            .gradle_flaky()
             .args([
                 "repeat",
                 "--times",
@@ -92,9 +171,10 @@ fn repeat_keeps_every_iteration_and_never_counts_a_run_without_tests() {
 
     // A task already run by hand is UP-TO-DATE when nothing forces it: Gradle
     // writes no XML, and the report left by the earlier build is not taken.
-    let by_hand = run(std::process::Command::new("gradle")
+    let by_hand = run(sandbox
+        .home
+        .gradle()
         .args([
-            "--no-daemon",
             "--offline",
             "-q",
             ":modules:lang-painless:yamlRestTest",
@@ -136,6 +216,12 @@ fn repeat_keeps_every_iteration_and_never_counts_a_run_without_tests() {
         "the live report is moved, not copied"
     );
 
+    // Every iteration ran on the user's daemon, warm from the build by hand.
+    let daemons = sandbox.home.daemons();
+    assert_eq!(daemons.len(), 1, "{daemons:?}");
+    sandbox.assert_daemon_kept(daemons[0]);
+    assert_eq!(sandbox.survivors(), Vec::<String>::new());
+
     // Results of an earlier loop are never mixed with a new one.
     let (code, out) = repeat("1", &[":server:test"]);
     assert_eq!(code, Some(2), "{out}");
@@ -163,7 +249,7 @@ pub(crate) fn json_report(out: &Output) -> Value {
 }
 
 /// The report row of `class`/`method`.
-fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
+pub(crate) fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
     report["tests"]
         .as_array()
         .unwrap()
@@ -173,7 +259,7 @@ fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
 }
 
 /// The run folders `local` created in `build`, oldest first.
-pub(crate) fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
+pub(crate) fn run_dirs(build: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(build.join(".gradle/gradle-flaky/runs"))
         .unwrap()
         .flatten()
@@ -187,15 +273,11 @@ pub(crate) fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
 /// only itself.
 #[test]
 fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
-    let build = fixture_copy();
-    read_layout_first(build.path());
+    let sandbox = Sandbox::new("flaky");
+    let build = &sandbox.build;
     let class = "org.elasticsearch.flaky.AssertionFlakyTests";
     for attempt in 1..=2 {
-        let out = local(
-            build.path(),
-            &["--iters", "40", "--format", "json", class],
-            &[],
-        );
+        let out = run(&mut sandbox.local(&["--iters", "40", "--format", "json", class], &[]));
         assert_eq!(out.status.code(), Some(1), "run {attempt}: {}", text(&out));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -227,12 +309,11 @@ fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
 /// (b) a stable class is clean, with what its clean runs prove.
 #[test]
 fn local_reports_a_stable_class_clean_with_its_bound() {
-    let build = fixture_copy();
-    read_layout_first(build.path());
+    let sandbox = Sandbox::new("stable");
+    let build = &sandbox.build;
     let scratch = tempfile::tempdir().unwrap();
     let (md, junit) = (scratch.path().join("r.md"), scratch.path().join("r.xml"));
-    let out = local(
-        build.path(),
+    let out = run(&mut sandbox.local(
         &[
             "--iters",
             "20",
@@ -243,7 +324,7 @@ fn local_reports_a_stable_class_clean_with_its_bound() {
             "org.elasticsearch.common.StringsTests",
         ],
         &[],
-    );
+    ));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     for method in ["testHasText", "testCapitalize", "testOutput"] {
@@ -255,15 +336,27 @@ fn local_reports_a_stable_class_clean_with_its_bound() {
         assert!(stdout.contains(&line), "{line} in {stdout}");
     }
     assert_eq!(std::fs::read_to_string(&md).unwrap(), stdout);
+    let kept = run_dirs(build.path())[0].join("report.md");
+    assert_eq!(
+        std::fs::read_to_string(kept).unwrap(),
+        stdout,
+        "the run folder keeps the report"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(">>> [1/1] unit tests (log: "), "{stderr}");
+    // The command as planned, without gradle-flaky's own arguments (the log has them).
+    assert!(
+        stderr.contains(">>> gradle -Dtests.iters=20 '-Dtests.timeoutSuite=3600000!' :server:cleanTest :server:test --tests org.elasticsearch.common.StringsTests --continue --offline"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("gradle-flaky.run="), "{stderr}");
     assert!(
         !stderr.contains('\x1b'),
         "no progress display or colour when stderr is not a terminal: {stderr}"
     );
 
     // A named test that does not exist stops everything before any run.
-    let out = local(build.path(), &["org.nope.NoSuchTests"], &[]);
+    let out = run(&mut sandbox.local(&["org.nope.NoSuchTests"], &[]));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not run: org.nope.NoSuchTests"), "{stderr}");
@@ -277,19 +370,13 @@ fn local_reports_a_stable_class_clean_with_its_bound() {
 /// that Gradle would find UP-TO-DATE still runs in every iteration.
 #[test]
 fn local_loops_rest_batches_and_keeps_every_iteration() {
-    let build = fixture_copy();
+    let sandbox = Sandbox::new("rest");
+    let build = &sandbox.build;
     let suite =
         "modules/lang-painless/src/yamlRestTest/resources/rest-api-spec/test/painless/10_basic.yml";
     let java = "org.elasticsearch.test.apmintegration.TracesApmIT";
     // Run both test tasks by hand first, with the same inputs as the planned
-    // commands: unforced, Gradle would now skip them as UP-TO-DATE. (One
-    // daemon of our own for both, so the second run skips a cold start;
-    // stopped right after, and idle it would stop itself within a minute.)
-    let registry = tempfile::tempdir().unwrap();
-    let registry_arg = format!(
-        "-Dorg.gradle.daemon.registry.base={}",
-        registry.path().display()
-    );
+    // commands: unforced, Gradle would now skip them as UP-TO-DATE.
     for args in [
         &[
             ":modules:lang-painless:yamlRestTest",
@@ -301,31 +388,19 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
             java,
         ][..],
     ] {
-        let by_hand = run(std::process::Command::new("gradle")
-            .args(["--daemon", "--offline", "-q", &registry_arg])
-            .arg("-Dorg.gradle.daemon.idletimeout=60000")
+        let by_hand = run(sandbox
+            .home
+            .gradle()
+            .args(["--offline", "-q"])
             .args(args)
             .current_dir(build.path()));
         assert!(by_hand.status.success(), "{}", text(&by_hand));
     }
-    let stop = run(std::process::Command::new("gradle")
-        .args(["--stop", "-q", &registry_arg])
-        .current_dir(build.path()));
-    assert!(stop.status.success(), "{}", text(&stop));
-    read_layout_first(build.path());
-    let marker = format!("rest-{}", std::process::id());
-    let out = run(local_command(
-        build.path(),
-        &["--rest-iters", "2", "--format", "json", suite, java],
-        &[],
-    )
-    .env("GRADLE_FLAKY_TEST_MARKER", &marker));
+    let daemon = sandbox.read_layout_first();
+    let out = run(&mut sandbox.local(&["--rest-iters", "2", "--format", "json", suite, java], &[]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let left = processes_with(&marker);
-    assert!(
-        left.is_empty(),
-        "the private daemon outlived the run: {left:#?}"
-    );
+    assert_eq!(sandbox.survivors(), Vec::<String>::new());
+    sandbox.assert_daemon_kept(daemon);
     let report = json_report(&out);
     let yaml_runner = "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT";
     for section in [
@@ -361,8 +436,8 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
         .map(|l| l.matches("Starting a Gradle Daemon").count())
         .sum();
     assert_eq!(
-        starts, 1,
-        "one private daemon, warm for all four invocations"
+        starts, 0,
+        "all four invocations ran on the user's daemon, warm from the builds by hand"
     );
 }
 
@@ -371,10 +446,8 @@ fn local_loops_rest_batches_and_keeps_every_iteration() {
 /// With --verbose, Gradle's output goes to stderr and stdout stays the report.
 #[test]
 fn local_without_a_verdict_exits_3_naming_why() {
-    let build = fixture_copy();
-    read_layout_first(build.path());
-    let out = local(
-        build.path(),
+    let sandbox = Sandbox::new("no-verdict");
+    let out = run(&mut sandbox.local(
         &[
             "--verbose",
             "--iters",
@@ -390,7 +463,7 @@ fn local_without_a_verdict_exits_3_naming_why() {
         ],
         // Every execution of testSometimesSlow sleeps 3 s: past the 2 s suite timeout.
         &["-Dtests.fixture.probability=1"],
-    );
+    ));
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -499,43 +572,45 @@ fn ask_gradle_for_the_layout(build: &Path) {
     assert!(out.status.success(), "{}", text(&out));
 }
 
-/// (g) a batch past --batch-timeout is stopped with every process of its build
-/// (here the private daemon, in a session of its own, and its test worker),
-/// reported as timed out, and the next batch still runs.
+/// (g) a batch past --batch-timeout is stopped (on the user's daemon: its
+/// client is interrupted and its test JVM stopped, the daemon kept), reported
+/// as timed out, and the next batch still runs, on the same warm daemon.
 #[test]
 fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
-    let build = fixture_copy();
-    add_hanging_test(build.path());
-    ask_gradle_for_the_layout(build.path());
-    let marker = format!("batch-timeout-{}", std::process::id());
-    let out = run(gradle_flaky()
-        .env("GRADLE_FLAKY_TEST_MARKER", &marker)
-        .arg("--project-dir")
-        .arg(build.path())
-        .args([
-            "local",
+    let sandbox = Sandbox::new("batch-timeout");
+    add_hanging_test(sandbox.path());
+    let daemon = sandbox.read_layout_first();
+    let out = run(&mut sandbox.local(
+        &[
             "--iters",
             "5",
             "--cap",
             "unit=1",
             "--batch-timeout",
             "40s",
-        ])
-        .args(["--format", "json"])
-        .args([
+            "--format",
+            "json",
             "org.elasticsearch.HangTests",
             "org.elasticsearch.common.StringsTests",
-        ])
-        .args(["--", "--offline"]));
-    let left = processes_with(&marker);
+        ],
+        &[],
+    ));
+    let left = sandbox.survivors();
     assert!(
         left.is_empty(),
         "processes of the batches survived: {left:#?}"
     );
+    sandbox.assert_daemon_kept(daemon);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("batch 1 (unit tests): timed out (limit 40s); its processes were stopped"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "the build was cancelled: stopped 1 test JVM process(es) of this build on the Gradle daemon (pid {daemon})"
+        )),
         "{stderr}"
     );
     let report = json_report(&out);
@@ -558,12 +633,14 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
         reason.starts_with("batch 1 (unit tests): timed out (limit 40s)"),
         "{reason}"
     );
-    let runs = run_dirs(build.path());
-    let log = std::fs::read_to_string(runs[0].join("batch-1.log")).unwrap();
-    assert!(
-        log.contains("Starting a Gradle Daemon"),
-        "the build ran in a daemon: {log}"
-    );
+    let runs = run_dirs(sandbox.path());
+    for batch in ["batch-1.log", "batch-2.log"] {
+        let log = std::fs::read_to_string(runs[0].join(batch)).unwrap();
+        assert!(
+            !log.contains("Starting a Gradle Daemon"),
+            "{batch} ran on the user's warm daemon: {log}"
+        );
+    }
 }
 
 /// Waits (up to ten minutes: a loaded CI machine starts a daemon, compiles
@@ -585,51 +662,80 @@ pub(crate) fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
     panic!("no test worker started: {:#?}", processes_with(marker));
 }
 
-/// Ctrl-C stops the whole build (here run with --no-daemon, so in a
-/// single-use daemon that calls setsid, and its test worker), then the report
-/// of what ran is printed, marked partial, and the exit code is 130.
+/// Whether the newest run of `build` has reached batch `n`.
+pub(crate) fn in_batch(build: &Path, n: usize) -> bool {
+    let runs = build.join(".gradle/gradle-flaky/runs");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    dirs.last()
+        .is_some_and(|run| run.join(format!("batch-{n}.log")).exists())
+}
+
+pub(crate) fn signal(pid: u32, sig: libc::c_int) {
+    // SAFETY: kill(2) on a process this test started.
+    unsafe {
+        libc::kill(pid as libc::pid_t, sig);
+    }
+}
+
+/// Isolated (`--isolate`), Ctrl-C stops the whole build (here run with
+/// --no-daemon, so in a single-use daemon that calls setsid, and its test
+/// worker), also when a second signal follows at once (a terminal's double
+/// Ctrl-C; SIGTERM after SIGINT); then the report of what ran is printed,
+/// marked partial, and the exit code is 130. The layout is read isolated
+/// too: without a daemon that would outlive it.
 #[test]
-fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
-    let build = fixture_copy();
-    force_single_use_daemon(build.path());
-    add_hanging_test(build.path());
-    read_layout_first(build.path());
-    let marker = format!("ctrl-c-{}", std::process::id());
-    let child = gradle_flaky()
-        .env("GRADLE_FLAKY_TEST_MARKER", &marker)
-        .arg("--project-dir")
-        .arg(build.path())
-        .args([
-            "local", "--iters", "5", "--cap", "unit=1", "--format", "json",
-        ])
-        .args([
-            "org.elasticsearch.common.StringsTests",
-            "org.elasticsearch.HangTests",
-        ])
-        .args(["--", "--offline", "--no-daemon"])
+fn ctrl_c_stops_the_whole_isolated_build_and_prints_a_partial_report() {
+    let sandbox = Sandbox::new("ctrl-c-isolated");
+    force_single_use_daemon(sandbox.path());
+    add_hanging_test(sandbox.path());
+    let out = run(gradle_flaky()
+        .env("GRADLE_USER_HOME", sandbox.home.path())
+        .args(["--isolate", "--project-dir"])
+        .arg(sandbox.path())
+        .arg("layout"));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        sandbox.home.daemons(),
+        Vec::<u32>::new(),
+        "an isolated layout read leaves no daemon"
+    );
+    let child = sandbox
+        .local(
+            &[
+                "--isolate",
+                "--iters",
+                "5",
+                "--cap",
+                "unit=1",
+                "--format",
+                "json",
+                "org.elasticsearch.common.StringsTests",
+                "org.elasticsearch.HangTests",
+            ],
+            &["--no-daemon"],
+        )
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     // Interrupt the second batch, the hanging one.
-    let runs = build.path().join(".gradle/gradle-flaky/runs");
-    wait_for_test_worker(&marker, || {
-        std::fs::read_dir(&runs)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|run| run.path().join("batch-2.log").exists())
-    });
-    // SAFETY: kill(2) on the pid of our own child.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
+    wait_for_test_worker(&sandbox.marker, || in_batch(sandbox.path(), 2));
+    signal(child.id(), libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(30));
+    signal(child.id(), libc::SIGTERM);
     let out = child.wait_with_output().unwrap();
-    let left = processes_with(&marker);
+    let left = sandbox.survivors();
     assert!(
         left.is_empty(),
         "processes of the build survived: {left:#?}"
     );
+    assert_eq!(sandbox.home.daemons(), Vec::<u32>::new());
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let report = json_report(&out);
     assert_eq!(report["partial"], true);
@@ -639,7 +745,7 @@ fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
         "testHasText",
     );
     assert_eq!(first["runs"], 5, "the batch that ran before is counted");
-    let log = std::fs::read_to_string(run_dirs(build.path())[0].join("batch-2.log")).unwrap();
+    let log = std::fs::read_to_string(run_dirs(sandbox.path())[0].join("batch-2.log")).unwrap();
     assert!(
         log.contains("a new JVM will be forked"),
         "the hard case (a single-use daemon) was exercised: {log}"

@@ -227,6 +227,8 @@ fn global(dir: &Path) -> GlobalArgs {
         project_dir: dir.to_path_buf(),
         gradle: None,
         verbose: false,
+        isolate: false,
+        layout_timeout: gradle_flaky::layout::DEFAULT_LAYOUT_TIMEOUT,
     }
 }
 

@@ -1,0 +1,284 @@
+//! Stopping a build that runs on the user's own Gradle daemon without losing
+//! the daemon, and without touching anything of the user's.
+//!
+//! Measured on Gradle 4.4.1: when its client goes away (Ctrl-C, SIGTERM,
+//! SIGKILL), the daemon cancels the build, but a running `Test` task ignores
+//! the cancel; about 10 s later the daemon stops itself ("cancel requested but
+//! timed out") and the next build pays for a cold daemon. What ends the build
+//! at once and keeps the daemon: interrupt the client (the daemon cancels, so
+//! no further task starts, `--continue` or not), then stop the daemon's test
+//! JVMs of this build. The build fails within a second and the daemon goes
+//! back to idle, warm.
+//!
+//! Which processes are ours: the daemon runs one build at a time, so while our
+//! client is connected to it, every `Gradle Test Executor` child it started
+//! after our client did is this build's. The daemon itself and its persistent
+//! `Gradle Worker Daemon` children are never signalled. Which daemon runs the
+//! build: the other end of the client's loopback TCP connection, looked up
+//! while the client is alive (environment markers cannot tell: a reused daemon
+//! keeps the environment of the client that started it).
+
+use super::tree::{self, Kind, Table};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How often the daemon's test JVMs are looked at while a build is stopped.
+const SWEEP_POLL: Duration = Duration::from_millis(100);
+/// How long a test JVM gets to exit after SIGTERM before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(3);
+/// The build is over when the daemon has had no test JVM of ours this long
+/// (it is idle about half a second after its last one ended) and has left
+/// the build's directory.
+const QUIET: Duration = Duration::from_secs(1);
+/// The same, once the user hurried the stop (a second signal).
+const QUIET_HURRIED: Duration = Duration::from_millis(300);
+/// Gradle's own cancel grace (10 s) and a margin: past this the sweep kills
+/// what is left of ours and ends; a daemon still busy then stops itself, as
+/// after a hand Ctrl-C.
+const SWEEP_LIMIT: Duration = Duration::from_secs(12);
+/// A test JVM not connected to its daemon this long after we first saw it is
+/// stopped anyway: its build is stuck, and the daemon gives up on it soon.
+const CONNECT_WAIT: Duration = Duration::from_secs(8);
+
+/// The Gradle daemon one of `clients` (a client process tree) is connected
+/// to: the process holding the other end of an established loopback TCP
+/// connection, among the Gradle daemons of the machine.
+pub fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
+    let conns = connections();
+    let mut peers = BTreeSet::new();
+    for &pid in clients {
+        for inode in socket_inodes(pid) {
+            let Some(c) = conns.get(&inode) else { continue };
+            // The other end, in the same table: a connection on this machine.
+            if let Some(peer) = conns.values().find(|p| {
+                p.local_port == c.remote_port && p.remote_port == c.local_port && p.inode != 0
+            }) {
+                peers.insert(peer.inode);
+            }
+        }
+    }
+    if peers.is_empty() {
+        return None;
+    }
+    table
+        .iter()
+        .filter(|(pid, p)| p.kind == Kind::Daemon && !clients.contains(pid))
+        .map(|(&pid, _)| pid)
+        .find(|&pid| socket_inodes(pid).iter().any(|i| peers.contains(i)))
+}
+
+/// The test JVMs of `daemon` that started at or after `since` (clock ticks
+/// since boot).
+pub fn test_executors(table: &Table, daemon: u32, since: u64) -> Vec<u32> {
+    table
+        .iter()
+        .filter(|(_, p)| {
+            p.ppid == daemon && p.kind == Kind::TestExecutor && !p.zombie && p.start >= since
+        })
+        .map(|(&pid, _)| pid)
+        .collect()
+}
+
+/// What [`sweep`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Test JVMs it stopped.
+    pub stopped: usize,
+    /// The daemon was gone when the sweep ended: Gradle stopped it.
+    pub daemon_gone: bool,
+}
+
+/// Stops the test JVMs that `daemon` runs for our build (started at or after
+/// `since`), with whatever they started, until it has had none for a moment:
+/// SIGTERM, then SIGKILL after [`TERM_GRACE`] (at once when `hurried` says
+/// so), once our client has exited. A test JVM is stopped only once it is
+/// connected to its daemon: killed during its startup, Gradle 4.4.1 forks a
+/// replacement, and killing that one during its startup too can leave the
+/// build hung, which costs the daemon (measured). `client_done` tells whether our client has exited (the sweep
+/// does not end before), and may act on it (escalate, reap). Returns at the
+/// latest after [`SWEEP_LIMIT`], every test JVM of ours killed.
+///
+/// The build is over when the daemon has left `build_dir`: a daemon works in
+/// the build's directory while it runs a build and returns to its own when the
+/// build ends, cancelled or not. Until then our build may still write reports
+/// (a stuck build is stopped by Gradle itself, daemon and all, after its 10 s
+/// cancel grace). Hurried, a moment without test JVMs of ours is enough.
+pub fn sweep(
+    daemon: u32,
+    since: u64,
+    build_dir: &Path,
+    hurried: &dyn Fn() -> bool,
+    client_done: &mut dyn FnMut() -> bool,
+) -> Swept {
+    let started = Instant::now();
+    let mut seen: BTreeMap<u32, Instant> = BTreeMap::new();
+    let mut termed: BTreeMap<u32, Instant> = BTreeMap::new();
+    let mut quiet_since: Option<Instant> = None;
+    let mut swept = Swept::default();
+    loop {
+        let done = client_done();
+        let table = tree::table();
+        let gone = !tree::alive(&table, daemon);
+        let ours = if gone {
+            Vec::new()
+        } else {
+            test_executors(&table, daemon, since)
+        };
+        let hurry = hurried();
+        let last_round = started.elapsed() >= SWEEP_LIMIT;
+        let established = if ours.is_empty() {
+            BTreeMap::new()
+        } else {
+            connections()
+        };
+        // Not before the client is gone (unless hurried): by then the daemon
+        // has registered the cancel, so a failing Test task starts no other.
+        let act = done || hurry || last_round;
+        for &pid in ours.iter().filter(|_| act) {
+            let first_seen = *seen.entry(pid).or_insert_with(Instant::now);
+            let kill = match termed.get(&pid) {
+                None => {
+                    let ready = socket_inodes(pid)
+                        .iter()
+                        .any(|i| established.contains_key(i))
+                        || first_seen.elapsed() >= CONNECT_WAIT
+                        || last_round;
+                    if !ready {
+                        continue;
+                    }
+                    termed.insert(pid, Instant::now());
+                    swept.stopped += 1;
+                    hurry || last_round
+                }
+                Some(at) => hurry || last_round || at.elapsed() >= TERM_GRACE,
+            };
+            // Its children first, collected before it dies and they are re-parented.
+            let mut tree: Vec<u32> = tree::descendants(&table, pid, false).into_iter().collect();
+            tree.push(pid);
+            tree::signal(&tree, if kill { libc::SIGKILL } else { libc::SIGTERM });
+        }
+        let quiet = if ours.is_empty() {
+            *quiet_since.get_or_insert_with(Instant::now)
+        } else {
+            quiet_since = None;
+            Instant::now()
+        };
+        let over = if hurry {
+            quiet.elapsed() >= QUIET_HURRIED
+        } else {
+            quiet.elapsed() >= QUIET && !works_in(daemon, build_dir)
+        };
+        if (done && (gone || over)) || last_round {
+            break;
+        }
+        std::thread::sleep(SWEEP_POLL);
+    }
+    swept.daemon_gone = !tree::alive(&tree::table(), daemon);
+    swept
+}
+
+/// Whether `pid` runs in directory `dir` (false when either cannot be read).
+fn works_in(pid: u32, dir: &Path) -> bool {
+    let cwd = std::fs::read_link(format!("/proc/{pid}/cwd"));
+    match (cwd, std::fs::canonicalize(dir)) {
+        (Ok(cwd), Ok(dir)) => cwd == dir,
+        _ => false,
+    }
+}
+
+/// One TCP connection of `/proc/net/tcp{,6}`.
+#[derive(Clone, Copy, Debug)]
+struct Conn {
+    local_port: u16,
+    remote_port: u16,
+    inode: u64,
+}
+
+/// Established TCP connections of this machine (IPv4 and IPv6), by socket inode.
+fn connections() -> BTreeMap<u64, Conn> {
+    let mut out = BTreeMap::new();
+    for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for conn in text.lines().skip(1).filter_map(parse_conn) {
+            out.insert(conn.inode, conn);
+        }
+    }
+    out
+}
+
+/// `sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...`,
+/// addresses as `HEXADDR:HEXPORT`; state `01` is ESTABLISHED.
+fn parse_conn(line: &str) -> Option<Conn> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let port = |addr: &str| u16::from_str_radix(addr.rsplit_once(':')?.1, 16).ok();
+    if f.get(3)? != &"01" {
+        return None;
+    }
+    Some(Conn {
+        local_port: port(f.get(1)?)?,
+        remote_port: port(f.get(2)?)?,
+        inode: f.get(9)?.parse().ok()?,
+    })
+}
+
+/// Inodes of the sockets `pid` holds open.
+fn socket_inodes(pid: u32) -> Vec<u64> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .filter_map(|target| {
+            let t = target.to_str()?;
+            t.strip_prefix("socket:[")?.strip_suffix(']')?.parse().ok()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn established_connections_are_read_from_proc_net_tcp() {
+        let v4 = "   1: 0100007F:A1B2 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0000 20 4 30 10 -1";
+        let c = parse_conn(v4).unwrap();
+        assert_eq!(
+            (c.local_port, c.remote_port, c.inode),
+            (0xA1B2, 0x1F90, 4242)
+        );
+        let v6 = "   0: 00000000000000000000000001000000:9C40 00000000000000000000000001000000:D431 01 00000000:00000000 00:00000000 00000000  1000        0 77 1 0000 20 4 30 10 -1";
+        assert_eq!(parse_conn(v6).unwrap().local_port, 0x9C40);
+        let listening = "   2: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 99 1";
+        assert!(parse_conn(listening).is_none());
+        assert!(parse_conn("garbage").is_none());
+    }
+
+    /// A client and a "daemon" talking over loopback, as Gradle's do: the
+    /// lookup finds the process at the other end. The stand-in daemon is this
+    /// test process itself, so it is told apart by pid rather than by kind.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_other_end_of_a_loopback_connection_is_found() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        // bash opens the connection itself (`/dev/tcp`), then waits.
+        let mut client = std::process::Command::new("bash")
+            .args([
+                "-c",
+                &format!("exec 3<>/dev/tcp/127.0.0.1/{port}; sleep 30"),
+            ])
+            .spawn()
+            .unwrap();
+        let (_conn, _) = listener.accept().unwrap();
+        let me = std::process::id();
+        let mut table = tree::table();
+        table.get_mut(&me).unwrap().kind = Kind::Daemon;
+        assert_eq!(serving(&table, &[client.id()]), Some(me));
+        table.get_mut(&me).unwrap().kind = Kind::Other;
+        assert_eq!(serving(&table, &[client.id()]), None, "only daemons");
+        let _ = client.kill();
+        let _ = client.wait();
+    }
+}

@@ -304,6 +304,15 @@ fn a_test_run_fewer_times_than_planned_is_never_clean() {
     let build = plain_java_copy();
     let b = build.path();
     flake_probability(b, "0");
+    // A method the class declares but that is no test: it passes the method
+    // check, and Gradle runs nothing for it.
+    let source = b.join("core/src/test/java/com/example/core/LruCacheTest.java");
+    let declared = std::fs::read_to_string(&source).unwrap().replacen(
+        "public class LruCacheTest {",
+        "public class LruCacheTest {\n    public void noSuchMethod() {}",
+        1,
+    );
+    std::fs::write(&source, declared).unwrap();
     let missing = format!("{CORE}.LruCacheTest#noSuchMethod");
     let retrying = format!("{CORE}.RetryingClientTest");
     let out = flaky(

@@ -205,7 +205,11 @@ impl Recording {
         std::fs::create_dir_all(self.dir()).map_err(|e| Error::io(self.dir(), e))?;
         if repeat {
             let mut argv = argv;
-            let at = argv.len().min(2); // after `<self> repeat`
+            // After the `repeat` subcommand (global flags such as `--isolate` come before it).
+            let at = argv
+                .iter()
+                .position(|a| a == "repeat")
+                .map_or(argv.len().min(2), |i| i + 1);
             argv.splice(
                 at..at,
                 [

@@ -14,9 +14,18 @@ use crate::run::{
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
-/// `local` in `build`, marked with `marker`.
+/// `local` in `build`, isolated (`FLAKINESS_ISOLATE`): these faults are
+/// checked on runs of which no process may survive. On the user's daemon,
+/// which is kept by design, the same stops are tested in `run.rs`.
+fn isolated(build: &Path, args: &[&str], extra: &[&str]) -> Command {
+    let mut cmd = local_command(build, args, extra);
+    cmd.env("FLAKINESS_ISOLATE", "1");
+    cmd
+}
+
+/// `local` in `build`, isolated and marked with `marker`.
 fn marked_local(build: &Path, marker: &str, args: &[&str], extra: &[&str]) -> Output {
-    run(local_command(build, args, extra).env("GRADLE_FLAKY_TEST_MARKER", marker))
+    run(isolated(build, args, extra).env("GRADLE_FLAKY_TEST_MARKER", marker))
 }
 
 fn assert_nothing_left(marker: &str) {
@@ -115,7 +124,7 @@ fn local_names_a_settings_file_that_does_not_compile() {
     std::fs::write(&settings, text_of).unwrap();
     let marker = format!("settings-{}", std::process::id());
     // The layout read fails too (the path rules stand in); no daemon for it.
-    let out = run(local_command(
+    let out = run(isolated(
         build.path(),
         &["--iters", "2", "org.elasticsearch.common.StringsTests"],
         &[],
@@ -169,7 +178,7 @@ fn pid_of(marker: &str, main: &str) -> Option<i32> {
 /// names `main`, and returns how `local` ended.
 fn kill_during_the_build(build: &Path, marker: &str, main: &str) -> Output {
     let child = spawn_marked(
-        local_command(build, &["--iters", "1", "org.elasticsearch.HangTests"], &[]),
+        isolated(build, &["--iters", "1", "org.elasticsearch.HangTests"], &[]),
         marker,
     );
     wait_for_test_worker(marker, || pid_of(marker, main).is_some());
@@ -274,7 +283,7 @@ fn report_files_are_checked_first_and_a_late_failure_keeps_the_verdict() {
         ("--junit", scratch.path(), "is a directory"),
     ];
     for (flag, path, why) in cases {
-        let out = run(&mut local_command(
+        let out = run(&mut isolated(
             build.path(),
             &[flag, path.to_str().unwrap(), class],
             &[],
@@ -295,7 +304,7 @@ fn report_files_are_checked_first_and_a_late_failure_keeps_the_verdict() {
     let report = scratch.path().join("r.md");
     let marker = format!("late-{}", std::process::id());
     let child = spawn_marked(
-        local_command(
+        isolated(
             build.path(),
             &["--iters", "3", "--report", report.to_str().unwrap(), class],
             &["-Dtests.fixture.probability=1"],

@@ -94,6 +94,20 @@ pub enum Command {
     #[command(subcommand)]
     Buildkite(BuildkiteCommand),
 
+    /// Replay the failing tests of a finished run and say what kind of flaky each one is.
+    #[command(after_help = "Verdicts (the `triage.verdict` of each failing test in the JSON report):\n  \
+        seed-deterministic   every replay of a failing seed failed again: the seed reproduces it\n  \
+        nondeterministic     a replay of a failing seed passed: timing, concurrency, environment\n  \
+        fails-alone          no seed; replayed alone, it failed\n  \
+        passes-alone         no seed; replayed alone, it never failed: it may depend on test order\n\n\
+        Up to 3 failing seeds per test are replayed, each --replays times, with the seed pinned \
+        (-Dtests.seed=MASTER:METHOD, all replays in one test JVM through -Dtests.iters).\n\n\
+        Examples:\n  \
+        gradle-flaky triage                       # the newest run of `local` in this build\n  \
+        gradle-flaky triage --replays 10 --triage-budget 50 .gradle/gradle-flaky/runs/20260101T100000Z-4242\n  \
+        gradle-flaky triage --format json ~/Downloads/flakiness-jobs -- --offline")]
+    Triage(TriageCommandArgs),
+
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
     #[command(after_help = "Example:\n  \
         gradle-flaky repeat --times 5 -- ./gradlew :server:javaRestTest --tests org.example.FooIT")]
@@ -237,6 +251,30 @@ pub enum ReportFormat {
     Json,
 }
 
+/// How much triage may replay.
+#[derive(Debug, Args, Clone, Default)]
+pub struct TriageBudgetArgs {
+    /// The most replays triage runs in all, every test and seed together [default: 100].
+    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE_BUDGET", value_parser = clap::value_parser!(u64).range(1..))]
+    pub triage_budget: Option<u64>,
+
+    /// The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m].
+    #[arg(long, value_name = "DURATION", env = "FLAKINESS_TRIAGE_TIMEOUT", value_parser = parse_duration)]
+    pub triage_timeout: Option<Duration>,
+}
+
+/// Triage after the run (`local`, `pr`, `manual`, `buildkite upload`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct TriageArgs {
+    /// After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed
+    /// pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off).
+    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE")]
+    pub triage: Option<u32>,
+
+    #[command(flatten)]
+    pub budget: TriageBudgetArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct LocalArgs {
     #[command(flatten)]
@@ -245,6 +283,8 @@ pub struct LocalArgs {
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub report: ReportArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Kill a batch that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
@@ -309,6 +349,8 @@ pub struct PrArgs {
     pub report: ReportArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
@@ -325,6 +367,8 @@ pub struct ManualArgs {
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Print the pipeline instead of uploading it.
     #[arg(long)]
@@ -411,6 +455,13 @@ pub enum BuildkiteCommand {
         Environment read: FLAKINESS_REPORT_CONTEXT (expected jobs, set by the upload), \
         BUILDKITE_JOB_ID.")]
     Analyze(BuildkiteAnalyzeArgs),
+    /// The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate.
+    #[command(after_help = "Example:\n  \
+        gradle-flaky buildkite triage   # in the uploaded `flakiness triage` step\n\n\
+        Environment read: FLAKINESS_TRIAGE_SPEC (replays, budget, time limit, build dir; set by \
+        the upload), FLAKINESS_REPORT_CONTEXT, BUILDKITE_JOB_ID.\n\
+        Writes flakiness-triage.json and posts the annotation `flakiness-triage`.")]
+    Triage(BuildkiteTriageArgs),
     /// Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json.
     #[command(hide = true)]
     Precompile(PrecompileArgs),
@@ -424,6 +475,8 @@ pub struct BuildkiteUploadArgs {
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Print the pipeline JSON instead of uploading it.
     #[arg(long)]
@@ -466,6 +519,36 @@ pub struct BuildkiteAnalyzeArgs {
     /// Where downloaded status files and per-job XML are kept.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub work_dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildkiteTriageArgs {
+    /// Where downloaded status files, per-job XML and the replays are kept.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub work_dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct TriageCommandArgs {
+    /// A finished run: a run folder of `local` (default: the newest, under
+    /// <project dir>/.gradle/gradle-flaky/runs/), or any folder of JUnit XML such as downloaded
+    /// Buildkite artifacts (reports below <project>/build/test-results/<task>/).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: Option<PathBuf>,
+
+    /// Replays of each failing seed (or of a test without seeds, alone).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub replays: u32,
+
+    #[command(flatten)]
+    pub budget: TriageBudgetArgs,
+
+    #[command(flatten)]
+    pub report: ReportArgs,
+
+    /// Extra arguments passed to every Gradle invocation.
+    #[arg(last = true, value_name = "GRADLE ARGS")]
+    pub gradle_args: Vec<String>,
 }
 
 #[derive(Debug, Args)]

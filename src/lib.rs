@@ -23,5 +23,6 @@ pub mod run;
 pub mod select;
 pub mod shell;
 pub mod stats;
+pub mod triage;
 
 pub use error::{Error, Exit, Observed, Result};

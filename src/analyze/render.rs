@@ -4,8 +4,8 @@
 
 use super::aggregate;
 use super::junit::floor_char_boundary;
-use super::report::{Report, Severity, TestReport};
-use crate::markdown::{self, code, plain_line};
+use super::report::{Report, Severity, TestReport, Triage};
+use crate::markdown::{self, code, code_in_table, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
 use std::collections::BTreeMap;
@@ -62,6 +62,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
         failure_table(shown, failing.len(), &mut md);
+        triage_section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
     }
@@ -171,18 +172,20 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
     let lines: Vec<String> = shown
         .iter()
         .filter_map(|t| {
-            let cmd = markdown::one_line(t.reproduce.as_deref()?);
+            let (cmd, replayed) = triaged_reproduce(t)?;
+            let cmd = markdown::one_line(cmd);
             let cmd = if cmd.chars().count() > MAX_COMMAND_CHARS {
                 "# (longer than 2000 characters: see the JSON report)".to_string()
             } else {
                 cmd
             };
             Some(format!(
-                "# {}.{} ({} of {} failed)\n{cmd}",
+                "# {}.{} ({} of {} failed){}\n{cmd}",
                 plain_line(&t.class),
                 plain_line(&t.method),
                 t.failures,
                 t.runs,
+                replayed.map(|r| format!(": {r}")).unwrap_or_default(),
             ))
         })
         .take(MAX_REPRODUCE)
@@ -193,6 +196,121 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
     md.push("### Reproduce".into());
     md.push(markdown::fenced(&lines.join("\n"), "sh"));
     md.push(String::new());
+}
+
+/// The reproduce command of a test and, once triage replayed it, what the
+/// replays showed. A seeded test's command is the one that pinned its most
+/// reproducing seed (the exact failing execution, `MASTER:METHOD`), not the
+/// run's own line, whose master seed alone does not pin an iteration.
+fn triaged_reproduce(t: &TestReport) -> Option<(&str, Option<String>)> {
+    let Some(triage) = &t.triage else {
+        return Some((t.reproduce.as_deref()?, None));
+    };
+    let best = triage
+        .seeds
+        .iter()
+        .filter(|s| s.replays > 0)
+        .reduce(|best, s| if s.reproduced > best.reproduced { s } else { best });
+    match best {
+        Some(s) => Some((&s.reproduce, Some(replay_note(s.replays, s.reproduced, true)))),
+        None if triage.seeds.is_empty() && triage.replays > 0 => Some((
+            t.reproduce.as_deref()?,
+            Some(replay_note(triage.replays, triage.reproduced, false)),
+        )),
+        None => Some((t.reproduce.as_deref()?, None)),
+    }
+}
+
+/// `reproduces with this seed (5/5)`, `did not reproduce (0/5)`; for a test
+/// without seed, replayed alone, `reproduces alone (2/5)`.
+fn replay_note(replays: u64, reproduced: u64, seeded: bool) -> String {
+    let counts = format!("({reproduced}/{replays})");
+    match (seeded, reproduced) {
+        (_, 0) if seeded => format!("did not reproduce {counts}"),
+        (_, 0) => format!("did not reproduce alone {counts}"),
+        (true, r) if r == replays => format!("reproduces with this seed {counts}"),
+        (true, _) => format!("reproduces only sometimes with this seed {counts}"),
+        (false, _) => format!("reproduces alone {counts}"),
+    }
+}
+
+/// The triage table of the shown tests that were triaged, then what was not
+/// replayed and why.
+fn triage_section(shown: &[&TestReport], md: &mut Vec<String>) {
+    let triaged: Vec<(&TestReport, &Triage)> = shown
+        .iter()
+        .filter_map(|t| Some((*t, t.triage.as_ref()?)))
+        .collect();
+    if triaged.is_empty() {
+        return;
+    }
+    md.push("### Triage".into());
+    md.push(
+        "_Each failing seed replayed with the seed pinned; a test without seeds replayed \
+         alone. `seed-deterministic`: every replay failed again (the seed reproduces it); \
+         `nondeterministic`: a replay passed (timing, concurrency, environment); \
+         `fails-alone` / `passes-alone`: alone it failed / never failed (a pass hints at \
+         order dependence)._"
+            .into(),
+    );
+    md.push(String::new());
+    md.push("| Class | Method | Verdict | Failed again | Seeds |".into());
+    md.push("| --- | --- | --- | ---: | --- |".into());
+    let mut notes = Vec::new();
+    let (mut replays, mut secs, mut partial) = (0, 0.0, false);
+    for (t, tr) in &triaged {
+        let seeds = if tr.seeds.is_empty() {
+            "alone".to_string()
+        } else {
+            tr.seeds
+                .iter()
+                .map(|s| format!("{} {}/{}", code_in_table(&s.seed), s.reproduced, s.replays))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        md.push(format!(
+            "| {} | {} | {} | {}/{} | {seeds} |",
+            markdown::text(&t.class),
+            markdown::text(&t.method),
+            tr.verdict.map_or("none", |v| v.as_str()),
+            tr.reproduced,
+            tr.replays,
+        ));
+        replays += tr.replays;
+        secs += tr.elapsed_sec;
+        partial |= tr.partial;
+        notes.extend(tr.notes.iter().map(|n| {
+            format!(
+                "- {}: {}",
+                code(&format!("{}.{}", t.class, t.method)),
+                markdown::text(n)
+            )
+        }));
+    }
+    md.push(String::new());
+    md.push(format!(
+        "{}{replays} replay(s) in {}.",
+        if partial { "**Partial triage:** " } else { "" },
+        crate::domain::format_duration(Duration::from_secs_f64(secs.round()))
+    ));
+    let listed = notes.len().min(MAX_LISTED);
+    md.extend(notes.drain(..listed));
+    more(listed + notes.len(), "triage notes", md);
+    md.push(String::new());
+}
+
+/// The triage of a report on its own (a CI triage step's annotation).
+pub fn triage_markdown(report: &Report) -> String {
+    let failing: Vec<&TestReport> = report.tests.iter().filter(|t| t.failures > 0).collect();
+    let shown = &failing[..failing.len().min(MAX_ROWS)];
+    let mut md = vec!["## Flakiness triage".to_string(), String::new()];
+    if shown.iter().all(|t| t.triage.is_none()) {
+        md.push("_No failing test to triage._".into());
+    } else {
+        triage_section(shown, &mut md);
+        reproduce_block(shown, &mut md);
+    }
+    cap(md.join("\n"))
 }
 
 fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
@@ -402,6 +520,8 @@ mod tests {
             reproduce: None,
             examples: vec![],
             time_sec: 0.0,
+            failing_task: None,
+            triage: None,
         }
     }
 

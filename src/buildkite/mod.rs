@@ -7,7 +7,9 @@
 //! - [`outcome`]: the job-outcome taxonomy (clean pass, flaky, timeout, hang,
 //!   infrastructure failure: rc 124/137 and heap-dump rules);
 //! - [`report`]: the final step, which turns status files and each job's XML
-//!   into `flakiness-outcomes.json` and the annotation.
+//!   into `flakiness-outcomes.json` and the annotation;
+//! - [`triage`]: the optional step after it, which replays the failing tests
+//!   and posts what kind of flaky each one is.
 //!
 //! The wrapper and the outcome rules are not Buildkite's own: other CI entry
 //! points and `local` share them.
@@ -16,6 +18,7 @@ pub mod agent;
 pub mod outcome;
 pub mod pipeline;
 pub mod report;
+pub mod triage;
 pub mod upload;
 pub mod wrap;
 

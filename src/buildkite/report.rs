@@ -23,39 +23,17 @@ use std::path::{Path, PathBuf};
 /// outputs: what it found is in the annotation, not in its exit status.
 pub fn run_step(work: &Path) -> Result<()> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
-    if let Some(agent) = &agent {
-        for glob in [STATUS_GLOB, SKIPPED_FILE, PRECOMPILE_FILE] {
-            if let Err(e) = agent.artifact_download(glob, work, None) {
-                eprintln!("gradle-flaky: no {glob} downloaded: {e}");
-            }
-        }
-    }
-    let context: ReportContext = match std::env::var(REPORT_ENV) {
-        Ok(v) => serde_json::from_str(&v)
-            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
-        Err(_) => ReportContext::default(),
-    };
-    let statuses = read_statuses(&work.join(STATUS_DIR));
-    let jobs_dir = work.join(JOBS_DIR);
-    let opts = AnalyzeOptions {
-        project_paths: ProjectPaths::new(context.projects.clone()),
-        gradle: context.gradle.clone(),
-        ..AnalyzeOptions::default()
-    };
-    let mut payloads = Vec::new();
-    let mut job_dirs: Vec<PathBuf> = Vec::new();
-    for status in &statuses {
-        let dir = jobs_dir.join(&status.job_id);
-        if let Some(agent) = &agent {
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
-                eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
-            }
-        }
-        let report = analyze::analyze_root(&dir, &opts);
-        payloads.push(job_payload(status, &report));
-        job_dirs.push(dir);
-    }
+    let Jobs {
+        statuses,
+        dirs: job_dirs,
+        context,
+        opts,
+    } = fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE, PRECOMPILE_FILE])?;
+    let mut payloads: Vec<JobPayload> = statuses
+        .iter()
+        .zip(&job_dirs)
+        .map(|(status, dir)| job_payload(status, &analyze::analyze_root(dir, &opts)))
+        .collect();
     let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
@@ -92,6 +70,61 @@ pub fn run_step(work: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What the batch jobs left, downloaded below the work folder.
+pub struct Jobs {
+    /// Every readable status file, by file name.
+    pub statuses: Vec<Status>,
+    /// The folder of each status's job reports (`flakiness-jobs/<job id>/`), a copy of the build's tree.
+    pub dirs: Vec<PathBuf>,
+    /// What the upload told the report steps.
+    pub context: ReportContext,
+    /// How to analyze the jobs' reports (the build's project paths and Gradle).
+    pub opts: AnalyzeOptions,
+}
+
+/// Downloads (in a Buildkite job) the status files and `extra` artifacts,
+/// then each job's JUnit XML into a folder of its own, and reads the context
+/// the upload put in `$FLAKINESS_REPORT_CONTEXT`. Outside Buildkite it reads
+/// what `work` already holds.
+pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<Jobs> {
+    if let Some(agent) = agent {
+        for glob in [STATUS_GLOB].iter().chain(extra) {
+            if let Err(e) = agent.artifact_download(glob, work, None) {
+                eprintln!("gradle-flaky: no {glob} downloaded: {e}");
+            }
+        }
+    }
+    let context: ReportContext = match std::env::var(REPORT_ENV) {
+        Ok(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
+        Err(_) => ReportContext::default(),
+    };
+    let statuses = read_statuses(&work.join(STATUS_DIR));
+    let jobs_dir = work.join(JOBS_DIR);
+    let mut dirs = Vec::new();
+    for status in &statuses {
+        let dir = jobs_dir.join(&status.job_id);
+        if let Some(agent) = agent {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
+                eprintln!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
+            }
+        }
+        dirs.push(dir);
+    }
+    let opts = AnalyzeOptions {
+        project_paths: ProjectPaths::new(context.projects.clone()),
+        gradle: context.gradle.clone(),
+        ..AnalyzeOptions::default()
+    };
+    Ok(Jobs {
+        statuses,
+        dirs,
+        context,
+        opts,
+    })
 }
 
 /// Every readable status file, by file name; others are reported and skipped.

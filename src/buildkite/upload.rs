@@ -31,6 +31,8 @@ pub struct Upload<'a> {
     pub dry_run: bool,
     /// What to say when nothing is selected.
     pub nothing: &'a str,
+    /// Add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
+    pub triage: Option<&'a crate::triage::Config>,
 }
 
 /// A selection, planned and ready to upload.
@@ -46,6 +48,8 @@ struct Prepared {
     projects: BTreeMap<String, String>,
     /// The Gradle program of the batches.
     gradle: Vec<String>,
+    /// The triage step, when asked for.
+    triage: Option<pipeline::TriageSpec>,
 }
 
 impl Upload<'_> {
@@ -133,13 +137,22 @@ impl Upload<'_> {
         } else {
             [build.gradle.clone(), tasks].concat()
         };
+        let dir = checkout_relative(&build.root)?;
+        let triage = self.triage.map(|t| pipeline::TriageSpec {
+            replays: t.replays,
+            budget: t.budget,
+            timeout_sec: t.timeout.as_secs(),
+            rerun: ctx.forcing() == plan::Forcing::Rerun,
+            dir: dir.clone(),
+        });
         Ok(Prepared {
             commands: plan.commands,
             compile,
             not_applicable,
-            dir: checkout_relative(&build.root)?,
+            dir,
             projects,
             gradle: build.gradle.clone(),
+            triage,
         })
     }
 
@@ -155,6 +168,7 @@ impl Upload<'_> {
             has_not_applicable: !prepared.not_applicable.is_empty(),
             projects: prepared.projects.clone(),
             gradle: prepared.gradle.clone(),
+            triage: prepared.triage.clone(),
         };
         let cfg = self.agent;
         let Some(pipeline) = pipeline::pipeline(&input, cfg) else {

@@ -61,7 +61,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     );
     let partial = process::interrupted();
 
-    let report = analyze::analyze_root(
+    let mut report = analyze::analyze_root(
         &run_dir,
         &AnalyzeOptions {
             project_paths: build.project_paths(),
@@ -74,6 +74,22 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let context = Context {
         partial,
         problems: &problems,
+    };
+    let triaged = match &cfg.triage {
+        Some(triage) if !partial => super::triage::after_run(
+            &mut report,
+            triage,
+            &super::triage::Site {
+                build: &build,
+                base: &run_dir,
+                gradle_args: &cfg.gradle_args,
+                invocation_timeout: Some(timeout),
+                verbose: cfg.verbose,
+            },
+            &cfg.output,
+            &context,
+        )?,
+        _ => None,
     };
     report::emit(&report, &cfg.output, &context)?;
     let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
@@ -91,7 +107,9 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     }
     let verdicts = runs.iter().flat_map(|r| &r.verdicts);
     Ok(Exit::of(Observed {
-        interrupted: partial || verdicts.clone().any(|v| *v == Verdict::Interrupted),
+        interrupted: partial
+            || verdicts.clone().any(|v| *v == Verdict::Interrupted)
+            || triaged.is_some_and(|t| t.interrupted),
         // A failure recorded by a batch that later broke off counts too.
         real_failures: report.summary.failed,
         executions: report.summary.executions,

@@ -25,6 +25,7 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         agent: &agent,
         dry_run: args.dry_run,
         nothing: "FLAKINESS_CLASSES selected nothing",
+        triage: options::triage(&args.triage).as_ref(),
     }
     .submit(&build, &selection)
 }

@@ -13,6 +13,7 @@ pub mod pr;
 pub mod repeat;
 pub mod report;
 pub mod selection;
+pub mod triage;
 
 use crate::cli::{BuildkiteCommand, Cli, Command};
 use crate::{Exit, Result};
@@ -30,6 +31,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(args)) => buildkite::analyze(&args),
+        Command::Buildkite(BuildkiteCommand::Triage(args)) => buildkite::triage(&args),
+        Command::Triage(args) => triage::run(global, &options::triage_command(global, &args)),
         Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),

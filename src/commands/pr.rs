@@ -25,6 +25,7 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
                 agent: &agent,
                 dry_run: args.dry_run,
                 nothing: "No test changes or unmutes detected",
+                triage: options::triage(&args.triage).as_ref(),
             }
             .submit(&build, &selection)
         }

@@ -224,14 +224,14 @@ fn triaged_reproduce(t: &TestReport) -> Option<(&str, Option<String>)> {
 /// `reproduces with this seed (5/5)`, `did not reproduce (0/5)`; for a test
 /// without seed, replayed alone, `reproduces alone (2/5)`.
 fn replay_note(replays: u64, reproduced: u64, seeded: bool) -> String {
-    let counts = format!("({reproduced}/{replays})");
-    match (seeded, reproduced) {
-        (_, 0) if seeded => format!("did not reproduce {counts}"),
-        (_, 0) => format!("did not reproduce alone {counts}"),
-        (true, r) if r == replays => format!("reproduces with this seed {counts}"),
-        (true, _) => format!("reproduces only sometimes with this seed {counts}"),
-        (false, _) => format!("reproduces alone {counts}"),
-    }
+    let how = match (seeded, reproduced) {
+        (true, 0) => "did not reproduce",
+        (true, r) if r >= replays => "reproduces with this seed",
+        (true, _) => "reproduces only sometimes with this seed",
+        (false, 0) => "did not reproduce alone",
+        (false, _) => "reproduces alone",
+    };
+    format!("{how} ({reproduced}/{replays})")
 }
 
 /// The triage table of the shown tests that were triaged, then what was not
@@ -671,6 +671,98 @@ mod tests {
         let md = markdown(&empty);
         assert!(!md.contains("failed to compile"));
         assert!(md.contains("_No real failures recorded._"));
+    }
+
+    fn triage(seeds: &[(&str, u64, u64)], replays: u64, reproduced: u64) -> Triage {
+        Triage {
+            verdict: crate::triage::rules::verdict(!seeds.is_empty(), replays, reproduced),
+            replays,
+            reproduced,
+            seeds: seeds
+                .iter()
+                .map(|(seed, replays, reproduced)| crate::analyze::report::SeedReplay {
+                    seed: seed.to_string(),
+                    replays: *replays,
+                    reproduced: *reproduced,
+                    reproduce: format!("gradle :p:test --tests X.y -Dtests.seed={seed}"),
+                })
+                .collect(),
+            partial: false,
+            notes: vec![],
+            elapsed_sec: 12.4,
+        }
+    }
+
+    #[test]
+    fn reproduce_lines_say_whether_the_replays_reproduced() {
+        let mut t = test("X", "y", 7, 3);
+        t.reproduce = Some("./gradlew :p:test --tests X.y -Dtests.seed=A".into());
+        let line = |t: &TestReport| {
+            let md = markdown(&report(vec![t.clone()]));
+            let start = md.find("# X.y").expect("a reproduce line");
+            md[start..].lines().take(2).collect::<Vec<_>>().join("\n")
+        };
+        assert_eq!(
+            line(&t),
+            "# X.y (3 of 10 failed)\n./gradlew :p:test --tests X.y -Dtests.seed=A"
+        );
+        // The most reproducing seed's exact command replaces the run's own line.
+        t.triage = Some(triage(&[("A:1", 5, 0), ("A:2", 5, 5)], 10, 5));
+        assert_eq!(
+            line(&t),
+            "# X.y (3 of 10 failed): reproduces with this seed (5/5)\n\
+             gradle :p:test --tests X.y -Dtests.seed=A:2"
+        );
+        t.triage = Some(triage(&[("A:1", 5, 0)], 5, 0));
+        assert!(line(&t).contains(": did not reproduce (0/5)\ngradle"), "{}", line(&t));
+        t.triage = Some(triage(&[("A:1", 5, 2)], 5, 2));
+        assert!(line(&t).contains("only sometimes with this seed (2/5)"));
+        t.triage = Some(triage(&[], 3, 0));
+        assert_eq!(
+            line(&t),
+            "# X.y (3 of 10 failed): did not reproduce alone (0/3)\n\
+             ./gradlew :p:test --tests X.y -Dtests.seed=A"
+        );
+        t.triage = Some(triage(&[], 3, 1));
+        assert!(line(&t).contains(": reproduces alone (1/3)"));
+        // Nothing replayed (the budget ran out): the run's line, nothing claimed.
+        t.triage = Some(triage(&[("A:1", 0, 0)], 0, 0));
+        assert_eq!(
+            line(&t),
+            "# X.y (3 of 10 failed)\n./gradlew :p:test --tests X.y -Dtests.seed=A"
+        );
+    }
+
+    #[test]
+    fn the_triage_section_lists_verdicts_seeds_and_what_was_skipped() {
+        let mut a = test("X", "y", 7, 3);
+        a.triage = Some(triage(&[("A:1", 5, 5), ("A:2", 5, 5)], 10, 10));
+        let mut b = test("X", "z|w", 7, 3);
+        let mut cut = triage(&[], 0, 0);
+        cut.partial = true;
+        cut.notes = vec!["0 of 5 replay(s) ran: the replay budget of 10 is spent".into()];
+        b.triage = Some(cut);
+        let md = markdown(&report(vec![a.clone(), b.clone()]));
+        assert!(md.contains("### Triage\n"), "{md}");
+        assert!(
+            md.contains("| X | y | seed-deterministic | 10/10 | `A:1` 5/5, `A:2` 5/5 |"),
+            "{md}"
+        );
+        assert!(md.contains("| X | z\\|w | none | 0/0 | alone |"), "{md}");
+        assert!(md.contains("**Partial triage:** 10 replay(s) in 25s."), "{md}");
+        assert!(
+            md.contains("- `X.z|w`: 0 of 5 replay(s) ran: the replay budget of 10 is spent"),
+            "{md}"
+        );
+        assert!(
+            md.find("### Triage") < md.find("### Reproduce"),
+            "the verdicts come before the commands"
+        );
+        let alone = triage_markdown(&report(vec![a]));
+        assert!(alone.starts_with("## Flakiness triage\n\n### Triage\n"), "{alone}");
+        assert!(alone.contains("### Reproduce"), "{alone}");
+        assert!(!alone.contains("### Failures by test"), "{alone}");
+        assert!(!markdown(&report(vec![test("X", "y", 7, 3)])).contains("### Triage"));
     }
 
     #[test]

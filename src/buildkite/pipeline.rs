@@ -550,6 +550,67 @@ mod tests {
     }
 
     #[test]
+    fn the_triage_step_follows_the_report_only_when_asked_and_there_are_batches() {
+        let commands = vec![cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"])];
+        let spec = TriageSpec {
+            replays: 5,
+            budget: 100,
+            timeout_sec: 1800,
+            rerun: false,
+            dir: Some("sub $dir".into()),
+        };
+        let mut c = cfg();
+        c.bin = "$HOME/bin/gradle-flaky".into();
+        let input = PipelineInput {
+            commands: &commands,
+            dir: Some("sub $dir".into()),
+            gradle: vec!["gradle".into()],
+            triage: Some(spec.clone()),
+            ..Default::default()
+        };
+        let p = valid_pipeline(&input, &c);
+        insta::assert_json_snapshot!("triage_step", p);
+        let steps = steps(&p);
+        let triage = steps.last().unwrap();
+        assert_eq!(triage["key"], TRIAGE_KEY);
+        assert_eq!(
+            triage["depends_on"],
+            json!([{ "step": ANALYZE_KEY, "allow_failure": true }])
+        );
+        assert_eq!(triage["timeout_in_minutes"], 45, "30 minutes of replays and a margin");
+        assert_eq!(
+            triage["command"],
+            "$$HOME/bin/gradle-flaky buildkite wrap --timeout 43m -- $$HOME/bin/gradle-flaky buildkite triage"
+        );
+        let env = triage["env"][TRIAGE_ENV].as_str().unwrap();
+        let back: TriageSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
+        assert_eq!(back, spec);
+        assert_eq!(triage["env"][REPORT_ENV], steps[1]["env"][REPORT_ENV]);
+
+        let off = PipelineInput {
+            triage: None,
+            ..input.clone()
+        };
+        assert_eq!(steps_of(&off).len(), 2, "no triage step unless asked");
+        let nothing_to_replay = PipelineInput {
+            commands: &[],
+            has_not_applicable: true,
+            ..input.clone()
+        };
+        assert_eq!(
+            steps_of(&nothing_to_replay)
+                .iter()
+                .map(|s| s["key"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>(),
+            [ANALYZE_KEY]
+        );
+    }
+
+    fn steps_of(input: &PipelineInput) -> Vec<Value> {
+        steps(&valid_pipeline(input, &cfg())).clone()
+    }
+
+    #[test]
     fn nothing_to_run_or_report_uploads_nothing() {
         let input = PipelineInput::default();
         assert_eq!(pipeline(&input, &cfg()), None);

@@ -104,13 +104,6 @@ fn write_before_triage(
 /// `gradle-flaky triage [RUN_DIR]`.
 pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
     let mut build = options::build(global, true)?;
-    match crate::layout::load(&build.root, &build.gradle, false) {
-        Ok((layout, _)) => build.layout = Some(layout),
-        Err(e) => eprintln!(
-            "gradle-flaky: note: the build's layout is unavailable ({e}): project paths follow \
-             the directory rule, and each replay runs clean<Task> before its task"
-        ),
-    }
     let dir = match &cfg.run_dir {
         Some(dir) if dir.is_dir() => dir.clone(),
         Some(dir) => {
@@ -122,6 +115,13 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
         None => newest_run(&build.root)?,
     };
     eprintln!("gradle-flaky: triaging {}", dir.display());
+    match crate::layout::load(&build.root, &build.gradle, false) {
+        Ok((layout, _)) => build.layout = Some(layout),
+        Err(e) => eprintln!(
+            "gradle-flaky: note: the build's layout is unavailable ({e}): project paths follow \
+             the directory rule, and each replay runs clean<Task> before its task"
+        ),
+    }
     let mut report = analyze::analyze_roots(
         &roots(&dir),
         &AnalyzeOptions {

@@ -232,7 +232,7 @@ impl Replayer<'_> {
                 ">>> triage {label}: {} (log: {})",
                 match job.seed {
                     Some(_) => format!("{iters} replay(s) in one test JVM"),
-                    None => format!("replay {} of {wanted}, alone", out.replays + 1),
+                    None => format!("replay {} of {wanted}", out.replays + 1),
                 },
                 log_path.display()
             ));

@@ -24,6 +24,16 @@ pub fn fixture_copy() -> tempfile::TempDir {
     dir
 }
 
+/// A private copy of the plain JUnit/TestNG fixture build in a temp dir.
+pub fn plain_java_copy() -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix("gradle-flaky-plain-java-")
+        .tempdir()
+        .expect("temp dir");
+    copy_tree(&repo_root().join("tests/fixtures/plain-java"), dir.path());
+    dir
+}
+
 /// Copies a directory tree, leaving out build outputs (`build`, `.gradle`).
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -10,3 +10,4 @@ mod layout;
 mod plan;
 mod run;
 mod select;
+mod triage;

@@ -34,7 +34,7 @@ fn testcases(xml: &Path) -> usize {
 
 /// Processes whose environment holds `marker` (every process of a build we
 /// start inherits it: the client, a single-use daemon, test workers).
-fn processes_with(marker: &str) -> Vec<String> {
+pub(crate) fn processes_with(marker: &str) -> Vec<String> {
     let needle = format!("GRADLE_FLAKY_TEST_MARKER={marker}");
     let mut found = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -158,12 +158,12 @@ fn local_command(build: &Path, args: &[&str], extra: &[&str]) -> std::process::C
     cmd
 }
 
-fn json_report(out: &Output) -> Value {
+pub(crate) fn json_report(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
 /// The report row of `class`/`method`.
-fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
+pub(crate) fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
     report["tests"]
         .as_array()
         .unwrap()
@@ -173,7 +173,7 @@ fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
 }
 
 /// The run folders `local` created in `build`, oldest first.
-fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
+pub(crate) fn run_dirs(build: &Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(build.join(".gradle/gradle-flaky/runs"))
         .unwrap()
         .flatten()
@@ -413,7 +413,7 @@ fn add_hanging_test(build: &Path) {
 /// Gradle but its batches (reading the layout may leave a shared Gradle daemon
 /// running, which would carry the marker). Without a daemon: this build's
 /// JVM arguments may be its own, and no daemon of them should outlive the test.
-fn read_layout_first(build: &Path) {
+pub(crate) fn read_layout_first(build: &Path) {
     let out = run(gradle_flaky()
         .env("GRADLE_OPTS", "-Dorg.gradle.daemon=false")
         .arg("--project-dir")
@@ -481,7 +481,7 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
 
 /// Waits (up to two minutes) until `ready` holds and a test worker of the
 /// build marked `marker` runs.
-fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
+pub(crate) fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
     for _ in 0..600 {
         let worker = || {
             processes_with(marker)

@@ -49,6 +49,9 @@ _gradle__flaky() {
             gradle__flaky,repeat)
                 cmd="gradle__flaky__subcmd__repeat"
                 ;;
+            gradle__flaky,triage)
+                cmd="gradle__flaky__subcmd__triage"
+                ;;
             gradle__flaky__subcmd__buildkite,analyze)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__analyze"
                 ;;
@@ -57,6 +60,9 @@ _gradle__flaky() {
                 ;;
             gradle__flaky__subcmd__buildkite,precompile)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__precompile"
+                ;;
+            gradle__flaky__subcmd__buildkite,triage)
+                cmd="gradle__flaky__subcmd__buildkite__subcmd__triage"
                 ;;
             gradle__flaky__subcmd__buildkite,upload)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__upload"
@@ -72,6 +78,9 @@ _gradle__flaky() {
                 ;;
             gradle__flaky__subcmd__buildkite__subcmd__help,precompile)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__precompile"
+                ;;
+            gradle__flaky__subcmd__buildkite__subcmd__help,triage)
+                cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__triage"
                 ;;
             gradle__flaky__subcmd__buildkite__subcmd__help,upload)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__upload"
@@ -112,11 +121,17 @@ _gradle__flaky() {
             gradle__flaky__subcmd__help,repeat)
                 cmd="gradle__flaky__subcmd__help__subcmd__repeat"
                 ;;
+            gradle__flaky__subcmd__help,triage)
+                cmd="gradle__flaky__subcmd__help__subcmd__triage"
+                ;;
             gradle__flaky__subcmd__help__subcmd__buildkite,analyze)
                 cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__analyze"
                 ;;
             gradle__flaky__subcmd__help__subcmd__buildkite,precompile)
                 cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__precompile"
+                ;;
+            gradle__flaky__subcmd__help__subcmd__buildkite,triage)
+                cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__triage"
                 ;;
             gradle__flaky__subcmd__help__subcmd__buildkite,upload)
                 cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__upload"
@@ -131,7 +146,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --help --version local plan pr manual analyze buildkite triage repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,7 +206,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite)
-            opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze precompile help"
+            opts="-v -h --project-dir --gradle --verbose --help upload wrap analyze triage precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,7 +254,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__help)
-            opts="upload wrap analyze precompile help"
+            opts="upload wrap analyze triage precompile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,6 +296,20 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__precompile)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__buildkite__subcmd__help__subcmd__triage)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -348,8 +377,34 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__subcmd__flaky__subcmd__buildkite__subcmd__triage)
+            opts="-v -h --work-dir --project-dir --gradle --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --work-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__subcmd__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --triage --triage-budget --triage-timeout --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -408,6 +463,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -483,7 +550,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__help)
-            opts="local plan pr manual analyze buildkite repeat layout man completions help"
+            opts="local plan pr manual analyze buildkite triage repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,7 +578,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__help__subcmd__buildkite)
-            opts="upload wrap analyze precompile"
+            opts="upload wrap analyze triage precompile"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -539,6 +606,20 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__help__subcmd__buildkite__subcmd__precompile)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__help__subcmd__buildkite__subcmd__triage)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -706,6 +787,20 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__subcmd__flaky__subcmd__help__subcmd__triage)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__subcmd__flaky__subcmd__layout)
             opts="-v -h --refresh --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -729,7 +824,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --batch-timeout --project-dir --gradle --verbose --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --triage --triage-budget --triage-timeout --batch-timeout --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -787,6 +882,18 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --triage)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --batch-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -829,7 +936,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__manual)
-            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --triage --triage-budget --triage-timeout --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -880,6 +987,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -965,7 +1084,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__subcmd__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --batch-timeout --dry-run --project-dir --gradle --verbose --help"
+            opts="-v -h --base --target --muted-file --iters --unit-iters --integ-iters --rest-iters --suite-timeout --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --triage --triage-budget --triage-timeout --batch-timeout --dry-run --project-dir --gradle --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1043,6 +1162,18 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --triage)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --batch-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1074,6 +1205,52 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__subcmd__flaky__subcmd__triage)
+            opts="-v -h --replays --triage-budget --triage-timeout --format --report --junit --project-dir --gradle --verbose --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --replays)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown json" -- "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -35,6 +35,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "pr" -d 'C
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "triage" -d 'Replay the failing tests of a finished run and say what kind of flaky each one is'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
 complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "man" -d 'Print the man page (roff) to stdout'
@@ -54,6 +55,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l form
 json\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l report -d 'Also write the report to FILE (in --format)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l triage -d 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l triage-budget -d 'The most replays triage runs in all, every test and seed together [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l triage-timeout -d 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l batch-timeout -d 'Kill a batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
@@ -102,6 +106,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l agent -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l triage -d 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l triage-budget -d 'The most replays triage runs in all, every test and seed together [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l triage-timeout -d 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l batch-timeout -d 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
@@ -120,6 +127,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l age
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l triage -d 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l triage-budget -d 'The most replays triage runs in all, every test and seed together [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l triage-timeout -d 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l dry-run -d 'Print the pipeline instead of uploading it'
@@ -134,15 +144,16 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l pr
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand analyze" -s h -l help -d 'Print help'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -s h -l help -d 'Print help'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze precompile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -f -a "triage" -d 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and not __fish_seen_subcommand_from upload wrap analyze triage precompile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
@@ -157,6 +168,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l step-timeout -d 'Step timeout of each batch step, in minutes' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l agent-bin -d 'How agents run gradle-flaky itself (a path or command on the agent)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l group -d 'Group name of the uploaded steps' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l triage -d 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l triage-budget -d 'The most replays triage runs in all, every test and seed together [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l triage-timeout -d 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l changed -d 'Add test files changed against the merge base'
@@ -178,6 +192,11 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from analyze" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from triage" -l work-dir -d 'Where downloaded status files, per-job XML and the replays are kept' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from triage" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from triage" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from triage" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from triage" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l timeout -d 'Stop Gradle after DURATION' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from precompile" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
@@ -186,8 +205,20 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "triage" -d 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l replays -d 'Replays of each failing seed (or of a test without seeds, alone)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l triage-budget -d 'The most replays triage runs in all, every test and seed together [default: 100]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l triage-timeout -d 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l format -d 'Report format on stdout' -r -f -a "markdown\t''
+json\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l report -d 'Also write the report to FILE (in --format)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l junit -d 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand triage" -s h -l help -d 'Print help'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l times -d 'How many times to run the command' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l timeout -d 'Kill an iteration that runs longer than this, with its whole process group' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand repeat" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F
@@ -207,18 +238,20 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -l gradle -d 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "man" -d 'Print the man page (roff) to stdout'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite repeat layout man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "local" -d 'Select, plan and run tests on this machine, then print the report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "plan" -d 'Show what would run, and what a clean result would prove; run nothing'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "pr" -d 'Changed tests and unmutes of this branch, run here or uploaded to Buildkite'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "manual" -d 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline)'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "analyze" -d 'Read JUnit XML under DIR and print the flakiness report'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "buildkite" -d 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "triage" -d 'Replay the failing tests of a finished run and say what kind of flaky each one is'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "repeat" -d 'Run one Gradle invocation N times, keeping every iteration\'s JUnit XML'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "layout" -d 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "man" -d 'Print the man page (roff) to stdout'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and not __fish_seen_subcommand_from local plan pr manual analyze buildkite triage repeat layout man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "upload" -d 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "wrap" -d 'Run a batch command, record its rc and duration in a status file, always exit 0'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "analyze" -d 'The final step: derive each job\'s outcome, upload flakiness-outcomes.json, annotate'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "triage" -d 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand help; and __fish_seen_subcommand_from buildkite" -f -a "precompile" -d 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'

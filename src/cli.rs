@@ -104,8 +104,8 @@ pub enum Command {
         (-Dtests.seed=MASTER:METHOD, all replays in one test JVM through -Dtests.iters).\n\n\
         Examples:\n  \
         gradle-flaky triage                       # the newest run of `local` in this build\n  \
-        gradle-flaky triage --replays 10 --triage-budget 50 .gradle/gradle-flaky/runs/20260101T100000Z-4242\n  \
-        gradle-flaky triage --format json ~/Downloads/flakiness-jobs -- --offline")]
+        gradle-flaky triage --replays 10 --triage-budget 50 RUN_FOLDER\n  \
+        gradle-flaky triage --format json ci-artifacts/ -- --offline")]
     Triage(TriageCommandArgs),
 
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.

@@ -178,10 +178,14 @@ fn newest_run(root: &Path) -> Result<PathBuf> {
 }
 
 /// The roots to analyze: each job's folder when `dir` is a CI report step's
-/// work folder (`flakiness-jobs/<job>/`, each a copy of the build's tree),
-/// else `dir` itself.
+/// work folder or its `flakiness-jobs/` (each `<job>/` a copy of the build's
+/// tree), else `dir` itself.
 fn roots(dir: &Path) -> Vec<PathBuf> {
-    let jobs = dir.join(JOBS_DIR);
+    let jobs = if dir.file_name().is_some_and(|n| n == JOBS_DIR) {
+        dir.to_path_buf()
+    } else {
+        dir.join(JOBS_DIR)
+    };
     let mut found: Vec<PathBuf> = std::fs::read_dir(&jobs)
         .into_iter()
         .flatten()
@@ -218,5 +222,6 @@ mod tests {
         }
         let jobs = tmp.path().join(JOBS_DIR);
         assert_eq!(roots(tmp.path()), [jobs.join("job-a"), jobs.join("job-b")]);
+        assert_eq!(roots(&jobs), roots(tmp.path()), "the jobs folder itself");
     }
 }

@@ -75,6 +75,7 @@ fn man_page_documents_every_subcommand() {
         "buildkite",
         "repeat",
         "layout",
+        "triage",
     ] {
         assert!(page.contains(sub), "man page lacks {sub}");
     }

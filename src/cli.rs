@@ -95,7 +95,8 @@ pub enum Command {
     Buildkite(BuildkiteCommand),
 
     /// Replay the failing tests of a finished run and say what kind of flaky each one is.
-    #[command(after_help = "Verdicts (the `triage.verdict` of each failing test in the JSON report):\n  \
+    #[command(
+        after_help = "Verdicts (the `triage.verdict` of each failing test in the JSON report):\n  \
         seed-deterministic   every replay of a failing seed failed again: the seed reproduces it\n  \
         nondeterministic     a replay of a failing seed passed: timing, concurrency, environment\n  \
         fails-alone          no seed; replayed alone, it failed\n  \
@@ -105,7 +106,8 @@ pub enum Command {
         Examples:\n  \
         gradle-flaky triage                       # the newest run of `local` in this build\n  \
         gradle-flaky triage --replays 10 --triage-budget 50 RUN_FOLDER\n  \
-        gradle-flaky triage --format json ci-artifacts/ -- --offline")]
+        gradle-flaky triage --format json ci-artifacts/ -- --offline"
+    )]
     Triage(TriageCommandArgs),
 
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
@@ -437,7 +439,7 @@ pub enum BuildkiteCommand {
         gradle-flaky buildkite upload --changed --unmuted --agent queue=flaky\n\n\
         Environment read: BUILDKITE_PULL_REQUEST_BASE_BRANCH (default base ref), and the \
         FLAKINESS_* variables shown with each option.")]
-    Upload(BuildkiteUploadArgs),
+    Upload(Box<BuildkiteUploadArgs>),
     /// Run a batch command, record its rc and duration in a status file, always exit 0.
     #[command(after_help = "Examples:\n  \
         gradle-flaky buildkite wrap --kind unit --timeout 58m -- ./gradlew :server:test\n  \

@@ -210,9 +210,18 @@ fn triaged_reproduce(t: &TestReport) -> Option<(&str, Option<String>)> {
         .seeds
         .iter()
         .filter(|s| s.replays > 0)
-        .reduce(|best, s| if s.reproduced > best.reproduced { s } else { best });
+        .reduce(|best, s| {
+            if s.reproduced > best.reproduced {
+                s
+            } else {
+                best
+            }
+        });
     match best {
-        Some(s) => Some((&s.reproduce, Some(replay_note(s.replays, s.reproduced, true)))),
+        Some(s) => Some((
+            &s.reproduce,
+            Some(replay_note(s.replays, s.reproduced, true)),
+        )),
         None if triage.seeds.is_empty() && triage.replays > 0 => Some((
             t.reproduce.as_deref()?,
             Some(replay_note(triage.replays, triage.reproduced, false)),
@@ -680,12 +689,14 @@ mod tests {
             reproduced,
             seeds: seeds
                 .iter()
-                .map(|(seed, replays, reproduced)| crate::analyze::report::SeedReplay {
-                    seed: seed.to_string(),
-                    replays: *replays,
-                    reproduced: *reproduced,
-                    reproduce: format!("gradle :p:test --tests X.y -Dtests.seed={seed}"),
-                })
+                .map(
+                    |(seed, replays, reproduced)| crate::analyze::report::SeedReplay {
+                        seed: seed.to_string(),
+                        replays: *replays,
+                        reproduced: *reproduced,
+                        reproduce: format!("gradle :p:test --tests X.y -Dtests.seed={seed}"),
+                    },
+                )
                 .collect(),
             partial: false,
             notes: vec![],
@@ -714,7 +725,11 @@ mod tests {
              gradle :p:test --tests X.y -Dtests.seed=A:2"
         );
         t.triage = Some(triage(&[("A:1", 5, 0)], 5, 0));
-        assert!(line(&t).contains(": did not reproduce (0/5)\ngradle"), "{}", line(&t));
+        assert!(
+            line(&t).contains(": did not reproduce (0/5)\ngradle"),
+            "{}",
+            line(&t)
+        );
         t.triage = Some(triage(&[("A:1", 5, 2)], 5, 2));
         assert!(line(&t).contains("only sometimes with this seed (2/5)"));
         t.triage = Some(triage(&[], 3, 0));
@@ -749,7 +764,10 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| X | z\\|w | none | 0/0 | alone |"), "{md}");
-        assert!(md.contains("**Partial triage:** 10 replay(s) in 25s."), "{md}");
+        assert!(
+            md.contains("**Partial triage:** 10 replay(s) in 25s."),
+            "{md}"
+        );
         assert!(
             md.contains("- `X.z|w`: 0 of 5 replay(s) ran: the replay budget of 10 is spent"),
             "{md}"
@@ -759,7 +777,10 @@ mod tests {
             "the verdicts come before the commands"
         );
         let alone = triage_markdown(&report(vec![a]));
-        assert!(alone.starts_with("## Flakiness triage\n\n### Triage\n"), "{alone}");
+        assert!(
+            alone.starts_with("## Flakiness triage\n\n### Triage\n"),
+            "{alone}"
+        );
         assert!(alone.contains("### Reproduce"), "{alone}");
         assert!(!alone.contains("### Failures by test"), "{alone}");
         assert!(!markdown(&report(vec![test("X", "y", 7, 3)])).contains("### Triage"));

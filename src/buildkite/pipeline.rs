@@ -577,7 +577,10 @@ mod tests {
             triage["depends_on"],
             json!([{ "step": ANALYZE_KEY, "allow_failure": true }])
         );
-        assert_eq!(triage["timeout_in_minutes"], 45, "30 minutes of replays and a margin");
+        assert_eq!(
+            triage["timeout_in_minutes"], 45,
+            "30 minutes of replays and a margin"
+        );
         assert_eq!(
             triage["command"],
             "$$HOME/bin/gradle-flaky buildkite wrap --timeout 43m -- $$HOME/bin/gradle-flaky buildkite triage"

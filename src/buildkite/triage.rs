@@ -45,7 +45,10 @@ pub fn run_step(work: &Path) -> Result<()> {
     }
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
     let Jobs {
-        dirs, context, opts, ..
+        dirs,
+        context,
+        opts,
+        ..
     } = fetch_jobs(work, agent.as_ref(), &[])?;
     let mut report = analyze::analyze_roots(&dirs, &opts);
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;

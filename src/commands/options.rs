@@ -4,8 +4,8 @@
 
 use crate::buildkite::AgentConfig;
 use crate::cli::{
-    AgentArgs, BatchingArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs,
-    TriageArgs, TriageBudgetArgs, TriageCommandArgs,
+    AgentArgs, BatchingArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat,
+    SelectionArgs, TriageArgs, TriageBudgetArgs, TriageCommandArgs,
 };
 use crate::domain::{BatchingConfig, TestKind};
 use crate::layout::Build;

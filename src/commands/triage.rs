@@ -106,12 +106,7 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
     let mut build = options::build(global, true)?;
     let dir = match &cfg.run_dir {
         Some(dir) if dir.is_dir() => dir.clone(),
-        Some(dir) => {
-            return Err(Error::input(
-                dir.display().to_string(),
-                "no such directory",
-            ))
-        }
+        Some(dir) => return Err(Error::input(dir.display().to_string(), "no such directory")),
         None => newest_run(&build.root)?,
     };
     eprintln!("gradle-flaky: triaging {}", dir.display());
@@ -210,7 +205,11 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         assert!(newest_run(tmp.path()).is_err());
         let runs = runs_dir(tmp.path());
-        for name in ["20260101T100000Z-1", "20260102T100000Z-7", "20251231T235959Z-9"] {
+        for name in [
+            "20260101T100000Z-1",
+            "20260102T100000Z-7",
+            "20251231T235959Z-9",
+        ] {
             std::fs::create_dir_all(runs.join(name)).unwrap();
         }
         assert!(newest_run(tmp.path())

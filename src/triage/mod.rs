@@ -263,12 +263,20 @@ fn attach(
         triage.elapsed_sec += r.elapsed.as_secs_f64();
         match seed {
             Some(seed) => {
-                triage.notes.extend(r.notes.iter().map(|n| format!("seed {seed}: {n}")));
+                triage
+                    .notes
+                    .extend(r.notes.iter().map(|n| format!("seed {seed}: {n}")));
                 triage.seeds.push(SeedReplay {
                     seed: seed.clone(),
                     replays: r.replays,
                     reproduced: r.reproduced,
-                    reproduce: reproduce::build(gradle, &target.task, &t.class, &t.method, Some(seed)),
+                    reproduce: reproduce::build(
+                        gradle,
+                        &target.task,
+                        &t.class,
+                        &t.method,
+                        Some(seed),
+                    ),
                 });
             }
             None => triage.notes.extend(r.notes.iter().cloned()),
@@ -277,7 +285,9 @@ fn attach(
     // A seed the budget or Ctrl-C kept from its turn still counts as planned.
     if results.len() < target.seeds.len() {
         triage.partial = true;
-        triage.notes.push("interrupted before every seed was replayed".into());
+        triage
+            .notes
+            .push("interrupted before every seed was replayed".into());
     }
     triage.elapsed_sec = crate::stats::round6(triage.elapsed_sec);
     triage.verdict = rules::verdict(seeded, triage.replays, triage.reproduced);
@@ -302,7 +312,9 @@ fn create_dir(base: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{Files, KindCounts, Severity, Summary as ReportSummary, TestReport};
+    use crate::analyze::report::{
+        Files, KindCounts, Severity, Summary as ReportSummary, TestReport,
+    };
 
     fn test(method: &str, failures: u64, seeds: &[&str], task: Option<&str>) -> TestReport {
         TestReport {
@@ -386,9 +398,20 @@ mod tests {
             timeout: Duration::from_secs(60),
         };
         let gradle = vec!["gradle".to_string()];
-        let all = attach(&r, &targets[0], &[result(5, 5, &[]), result(5, 5, &[])], &cfg, &gradle);
+        let all = attach(
+            &r,
+            &targets[0],
+            &[result(5, 5, &[]), result(5, 5, &[])],
+            &cfg,
+            &gradle,
+        );
         assert_eq!(
-            (all.verdict.map(|v| v.as_str()), all.replays, all.reproduced, all.partial),
+            (
+                all.verdict.map(|v| v.as_str()),
+                all.replays,
+                all.reproduced,
+                all.partial
+            ),
             (Some("seed-deterministic"), 10, 10, false)
         );
         assert_eq!(all.elapsed_sec, 3.0);
@@ -399,7 +422,10 @@ mod tests {
         let cut = attach(
             &r,
             &targets[0],
-            &[result(5, 5, &[]), result(2, 1, &["2 of 5 replay(s) ran: budget"])],
+            &[
+                result(5, 5, &[]),
+                result(2, 1, &["2 of 5 replay(s) ran: budget"]),
+            ],
             &cfg,
             &gradle,
         );

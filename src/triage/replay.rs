@@ -60,10 +60,15 @@ pub fn argv(
     }
     argv.push(job.task.to_string());
     match job.seed {
-        Some(_) => argv.extend(crate::analyze::reproduce::filter_args(job.class, job.method)),
+        Some(_) => argv.extend(crate::analyze::reproduce::filter_args(
+            job.class, job.method,
+        )),
         // No runner property to narrow a plain JUnit or TestNG class: Gradle's
         // own filter, which matches the exact method name (parameters and all).
-        None => argv.extend(["--tests".to_string(), format!("{}.{}", job.class, job.method)]),
+        None => argv.extend([
+            "--tests".to_string(),
+            format!("{}.{}", job.class, job.method),
+        ]),
     }
     if forcing == Forcing::Rerun {
         argv.push("--rerun".into());
@@ -221,9 +226,13 @@ impl Replayer<'_> {
             let iters = if job.seed.is_some() { ask } else { 1 };
             self.budget_left -= iters;
             round += 1;
-            let argv = self
-                .isolation
-                .apply(&argv(self.gradle, job, iters as u32, self.forcing, self.extra_args))?;
+            let argv = self.isolation.apply(&argv(
+                self.gradle,
+                job,
+                iters as u32,
+                self.forcing,
+                self.extra_args,
+            ))?;
             let log = match &log {
                 Some(f) => f,
                 None => log.insert(File::create(&log_path).map_err(|e| Error::io(&log_path, e))?),
@@ -237,8 +246,13 @@ impl Replayer<'_> {
                 log_path.display()
             ));
             let time_left = self.deadline.saturating_duration_since(Instant::now());
-            let timeout = self.invocation_timeout.map_or(time_left, |t| t.min(time_left));
-            let dest = self.dir.join(format!("job-{n}")).join(format!("replay-{round}"));
+            let timeout = self
+                .invocation_timeout
+                .map_or(time_left, |t| t.min(time_left));
+            let dest = self
+                .dir
+                .join(format!("job-{n}"))
+                .join(format!("replay-{round}"));
             let spec = Loop {
                 argv: &argv,
                 project_dir: self.project_dir,
@@ -256,7 +270,8 @@ impl Replayer<'_> {
             let Some(it) = its.into_iter().next() else {
                 // The loop did not start it: Ctrl-C came first.
                 out.stopped = Some(Stop::Interrupted);
-                out.notes.push(self.stop_note(Stop::Interrupted, out.replays, wanted));
+                out.notes
+                    .push(self.stop_note(Stop::Interrupted, out.replays, wanted));
                 break;
             };
             let t = tally(&it.dir, &it.reports, job.class, job.method, job.seed);
@@ -265,7 +280,8 @@ impl Replayer<'_> {
             let ran = t.usable() + t.suite_timeouts + t.unpinned;
             self.budget_left += iters.saturating_sub(ran);
             let verdict = Verdict::of(&it, (!it.reports.is_empty()).then(|| t.counts()));
-            self.progress.line(&format!("    {}", describe(&t, &verdict, &it)));
+            self.progress
+                .line(&format!("    {}", describe(&t, &verdict, &it)));
             if let Some(stop) = self.stopped_by(&it) {
                 out.notes.push(self.stop_note(stop, out.replays, wanted));
                 out.stopped = Some(stop);
@@ -336,11 +352,7 @@ impl Replayer<'_> {
 fn describe(t: &Tally, verdict: &Verdict, it: &Iteration) -> String {
     let elapsed = format!("{:.1}s", it.elapsed.as_secs_f64());
     if t.usable() > 0 && t.unpinned == 0 {
-        format!(
-            "{} of {} failed again · {elapsed}",
-            t.failed,
-            t.usable()
-        )
+        format!("{} of {} failed again · {elapsed}", t.failed, t.usable())
     } else {
         format!("{} · {elapsed}", broken(t, verdict, it))
     }
@@ -386,7 +398,13 @@ mod tests {
     fn a_seeded_replay_pins_the_seed_and_asks_for_its_iterations() {
         let gradle = strings(&["gradle", "--offline"]);
         assert_eq!(
-            argv(&gradle, &job("testX", Some("A:B")), 5, Forcing::CleanTask, &[]),
+            argv(
+                &gradle,
+                &job("testX", Some("A:B")),
+                5,
+                Forcing::CleanTask,
+                &[]
+            ),
             strings(&[
                 "gradle",
                 "--offline",
@@ -453,7 +471,8 @@ mod tests {
         )
     }
 
-    const TRACE: &str = "java.lang.AssertionError: boom\n\tat __randomizedtesting.SeedInfo.seed([A:B]:0)";
+    const TRACE: &str =
+        "java.lang.AssertionError: boom\n\tat __randomizedtesting.SeedInfo.seed([A:B]:0)";
 
     #[test]
     fn replays_count_only_executions_of_the_test_with_the_pinned_seed() {
@@ -480,7 +499,8 @@ mod tests {
         );
         assert_eq!(tally_of(&xml, "testX", Some("A:B")).failed, 1);
         assert_eq!(tally_of(&xml, "testX", Some("A:Z")).unpinned, 1);
-        let passed = r#"<testsuite><testcase classname="org.example.FooTests" name="testX"/></testsuite>"#;
+        let passed =
+            r#"<testsuite><testcase classname="org.example.FooTests" name="testX"/></testsuite>"#;
         assert_eq!(tally_of(passed, "testX", Some("A:B")).passed, 1);
         assert_eq!(
             tally_of(passed, "testX", None).passed,

@@ -1016,7 +1016,13 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
         "job-unit",
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let (_report, out) = run_job(&bk, None, &step("flakiness-detection:analyze"), None, "job-report");
+    let (_report, out) = run_job(
+        &bk,
+        None,
+        &step("flakiness-detection:analyze"),
+        None,
+        "job-report",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let (_triage, out) = run_job(
         &bk,

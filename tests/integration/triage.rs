@@ -33,7 +33,9 @@ fn local_triage_tells_a_seed_driven_flake_from_a_clock_driven_one() {
     let out = run(gradle_flaky()
         .arg("--project-dir")
         .arg(build.path())
-        .args(["local", "--iters", "40", "--triage", "10", "--format", "json"])
+        .args([
+            "local", "--iters", "40", "--triage", "10", "--format", "json",
+        ])
         .args([&format!("{SEEDED}#testFlakyAssertion"), CLOCK])
         .args(["--", "--offline"]));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
@@ -52,17 +54,22 @@ fn local_triage_tells_a_seed_driven_flake_from_a_clock_driven_one() {
     assert_eq!(seeds(triage).len(), replayed, "{triage:#}");
     for (s, seed) in seeds(triage).iter().zip(&failing) {
         assert_eq!(s["seed"], *seed, "the first failing seeds, in order");
-        assert_eq!((s["replays"].as_u64(), s["reproduced"].as_u64()), (Some(10), Some(10)));
+        assert_eq!(
+            (s["replays"].as_u64(), s["reproduced"].as_u64()),
+            (Some(10), Some(10))
+        );
         assert!(
-            s["reproduce"]
-                .as_str()
-                .unwrap()
-                .ends_with(&format!("--tests {SEEDED}.testFlakyAssertion -Dtests.seed={seed}")),
+            s["reproduce"].as_str().unwrap().ends_with(&format!(
+                "--tests {SEEDED}.testFlakyAssertion -Dtests.seed={seed}"
+            )),
             "{s:#}"
         );
     }
     let all = 10 * replayed as u64;
-    assert_eq!((triage["replays"].as_u64(), triage["reproduced"].as_u64()), (Some(all), Some(all)));
+    assert_eq!(
+        (triage["replays"].as_u64(), triage["reproduced"].as_u64()),
+        (Some(all), Some(all))
+    );
     assert!(triage.get("partial").is_none(), "{triage:#}");
 
     let clock = triage_of(&report, CLOCK, "testClockFlaky");
@@ -78,12 +85,19 @@ fn local_triage_tells_a_seed_driven_flake_from_a_clock_driven_one() {
     let again = run(gradle_flaky()
         .args(["analyze", "--format", "json"])
         .arg(dir));
-    assert_eq!(json_report(&again)["summary"]["executions"], 80, "{}", text(&again));
+    assert_eq!(
+        json_report(&again)["summary"]["executions"],
+        80,
+        "{}",
+        text(&again)
+    );
     // The report before triage was written first, where Ctrl-C cannot take it.
     let before: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(before["summary"], report["summary"]);
-    assert!(row(&before, SEEDED, "testFlakyAssertion").get("triage").is_none());
+    assert!(row(&before, SEEDED, "testFlakyAssertion")
+        .get("triage")
+        .is_none());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
@@ -126,7 +140,10 @@ fn triage_replays_plain_junit_tests_alone() {
     let results = "core/build/test-results/test";
     let kept = artifacts.path().join(results);
     std::fs::create_dir_all(&kept).unwrap();
-    for entry in std::fs::read_dir(build.path().join(results)).unwrap().flatten() {
+    for entry in std::fs::read_dir(build.path().join(results))
+        .unwrap()
+        .flatten()
+    {
         if entry.file_type().unwrap().is_file() {
             std::fs::copy(entry.path(), kept.join(entry.file_name())).unwrap();
         }
@@ -139,9 +156,16 @@ fn triage_replays_plain_junit_tests_alone() {
         .args(["--", "--offline"]));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report = json_report(&out);
-    let flake = triage_of(&report, "com.example.core.RetryingClientTest", "retriesUntilSuccess");
+    let flake = triage_of(
+        &report,
+        "com.example.core.RetryingClientTest",
+        "retriesUntilSuccess",
+    );
     assert_eq!(flake["verdict"], "fails-alone", "{flake:#}");
-    assert_eq!((flake["replays"].as_u64(), flake["reproduced"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(
+        (flake["replays"].as_u64(), flake["reproduced"].as_u64()),
+        (Some(2), Some(2))
+    );
     assert_eq!(flake["seeds"], serde_json::json!([]));
     let order = triage_of(
         &report,
@@ -149,7 +173,10 @@ fn triage_replays_plain_junit_tests_alone() {
         "defaultModeIsProduction",
     );
     assert_eq!(order["verdict"], "passes-alone", "{order:#}");
-    assert_eq!((order["replays"].as_u64(), order["reproduced"].as_u64()), (Some(2), Some(0)));
+    assert_eq!(
+        (order["replays"].as_u64(), order["reproduced"].as_u64()),
+        (Some(2), Some(0))
+    );
     let failing = report["tests"]
         .as_array()
         .unwrap()
@@ -188,7 +215,10 @@ fn triage_keeps_to_its_budget_and_time_limit_and_says_what_it_skipped() {
             .args(args)
             .args(forced));
         let left = processes_with(&marker);
-        assert!(left.is_empty(), "processes of the replays survived: {left:#?}");
+        assert!(
+            left.is_empty(),
+            "processes of the replays survived: {left:#?}"
+        );
         assert_eq!(out.status.code(), Some(1), "{}", text(&out));
         json_report(&out)
     };
@@ -197,7 +227,12 @@ fn triage_keeps_to_its_budget_and_time_limit_and_says_what_it_skipped() {
     let t = triage_of(&report, SEEDED, "testFlakyAssertion");
     let counts: Vec<(u64, u64)> = seeds(t)
         .iter()
-        .map(|s| (s["replays"].as_u64().unwrap(), s["reproduced"].as_u64().unwrap()))
+        .map(|s| {
+            (
+                s["replays"].as_u64().unwrap(),
+                s["reproduced"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(counts, [(4, 4), (2, 2), (0, 0)], "{t:#}");
     assert_eq!(t["verdict"], "seed-deterministic");
@@ -214,9 +249,14 @@ fn triage_keeps_to_its_budget_and_time_limit_and_says_what_it_skipped() {
     let report = triage(&["--triage-timeout", "1s"]);
     let t = triage_of(&report, SEEDED, "testFlakyAssertion");
     assert_eq!(t["verdict"], Value::Null, "{t:#}");
-    assert_eq!((t["replays"].as_u64(), t["partial"].as_bool()), (Some(0), Some(true)));
+    assert_eq!(
+        (t["replays"].as_u64(), t["partial"].as_bool()),
+        (Some(0), Some(true))
+    );
     assert!(
-        t["notes"].to_string().contains("the triage time limit of 1s was reached"),
+        t["notes"]
+            .to_string()
+            .contains("the triage time limit of 1s was reached"),
         "{t:#}"
     );
 
@@ -249,7 +289,11 @@ fn ctrl_c_during_triage_keeps_the_report() {
             .into_iter()
             .flatten()
             .flatten()
-            .any(|r| r.path().join("flakiness-triage/triage-1/job-1.log").exists())
+            .any(|r| {
+                r.path()
+                    .join("flakiness-triage/triage-1/job-1.log")
+                    .exists()
+            })
     };
     for _ in 0..1500 {
         if replaying() {
@@ -264,10 +308,17 @@ fn ctrl_c_during_triage_keeps_the_report() {
     }
     let out = child.wait_with_output().unwrap();
     let left = processes_with(&marker);
-    assert!(left.is_empty(), "processes of the replay survived: {left:#?}");
+    assert!(
+        left.is_empty(),
+        "processes of the replay survived: {left:#?}"
+    );
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let report = json_report(&out);
-    assert_eq!(row(&report, SEEDED, "testFlakyAssertion")["runs"], 3, "the run is all there");
+    assert_eq!(
+        row(&report, SEEDED, "testFlakyAssertion")["runs"],
+        3,
+        "the run is all there"
+    );
     let t = triage_of(&report, SEEDED, "testFlakyAssertion");
     assert_eq!(t["partial"], true, "{t:#}");
     assert!(t["notes"].to_string().contains("interrupted"), "{t:#}");

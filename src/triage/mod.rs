@@ -312,9 +312,7 @@ fn create_dir(base: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{
-        Files, KindCounts, Severity, Summary as ReportSummary, TestReport,
-    };
+    use crate::analyze::report::{KindCounts, TestReport};
 
     fn test(method: &str, failures: u64, seeds: &[&str], task: Option<&str>) -> TestReport {
         TestReport {
@@ -339,18 +337,8 @@ mod tests {
 
     fn report(tests: Vec<TestReport>) -> Report {
         Report {
-            summary: ReportSummary {
-                executions: 0,
-                passed: 0,
-                failed: 0,
-                suite_timeouts: 0,
-                skipped: 0,
-                tests: 0,
-                flaky_tests: 0,
-                severity: Severity::Error,
-            },
             tests,
-            files: Files::default(),
+            ..crate::analyze::aggregate::merge(Vec::new(), 0)
         }
     }
 

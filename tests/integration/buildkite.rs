@@ -902,17 +902,13 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
 fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing() {
     let bk = Buildkite::new();
     let repo = fixture_copy();
-    let mut manual = gradle_flaky();
-    bk.job(&mut manual, "job-manual")
-        .current_dir(repo.path())
-        .env(
-            "FLAKINESS_CLASSES",
-            "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
-        )
-        .env("FLAKINESS_ITERS", "3")
-        .env("FLAKINESS_GRADLE", "gradle --offline")
-        .arg("manual");
-    let out = run(&mut manual);
+    let out = run(manual_cmd(
+        &bk,
+        repo.path(),
+        "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
+        "gradle --offline",
+    )
+    .env("FLAKINESS_ITERS", "3"));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 
     let uploads = bk.calls_of(&["pipeline", "upload"]);
@@ -952,6 +948,17 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
     );
 }
 
+/// `gradle-flaky manual` in `dir` as job `job-manual`, for `classes` run with `gradle`.
+fn manual_cmd(bk: &Buildkite, dir: &Path, classes: &str, gradle: &str) -> Command {
+    let mut cmd = gradle_flaky();
+    bk.job(&mut cmd, "job-manual")
+        .current_dir(dir)
+        .env("FLAKINESS_CLASSES", classes)
+        .env("FLAKINESS_GRADLE", gradle)
+        .arg("manual");
+    cmd
+}
+
 /// The argv of a step's first batch, as the step's env carries it.
 fn first_batch_argv(step: &Value) -> Vec<String> {
     let batch: Value =
@@ -972,26 +979,19 @@ fn first_batch_argv(step: &Value) -> Vec<String> {
 fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
     let bk = Buildkite::new();
     let repo = fixture_copy();
-    let mut manual = gradle_flaky();
-    bk.job(&mut manual, "job-manual")
-        .current_dir(repo.path())
-        .env(
-            "FLAKINESS_CLASSES",
-            "org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion",
-        )
-        .env("FLAKINESS_ITERS", "2")
-        .env("FLAKINESS_TRIAGE", "3")
+    let out = run(manual_cmd(
+        &bk,
+        repo.path(),
+        "org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion",
         // Every execution fails: two failing seeds, each failing again on replay.
-        .env(
-            "FLAKINESS_GRADLE",
-            "gradle --offline -Dtests.fixture.probability=1",
-        )
-        .env(
-            "FLAKINESS_AGENT_BIN",
-            shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).as_ref(),
-        )
-        .arg("manual");
-    let out = run(&mut manual);
+        "gradle --offline -Dtests.fixture.probability=1",
+    )
+    .env("FLAKINESS_ITERS", "2")
+    .env("FLAKINESS_TRIAGE", "3")
+    .env(
+        "FLAKINESS_AGENT_BIN",
+        shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).as_ref(),
+    ));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let uploads = bk.calls_of(&["pipeline", "upload"]);
     let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();

@@ -6,7 +6,7 @@
 //! order-dependent test); the budget, the time limit and Ctrl-C.
 
 use crate::common::{fixture_copy, gradle_flaky, plain_java_copy, run, text};
-use crate::run::{json_report, processes_with, read_layout_first, row, run_dirs};
+use crate::run::{interrupt, json_report, processes_with, read_layout_first, row, run_dirs};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -302,17 +302,7 @@ fn ctrl_c_during_triage_keeps_the_report() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     assert!(replaying(), "triage never started");
-    // SAFETY: kill(2) on the pid of our own child.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-    let out = child.wait_with_output().unwrap();
-    let left = processes_with(&marker);
-    assert!(
-        left.is_empty(),
-        "processes of the replay survived: {left:#?}"
-    );
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let out = interrupt(child, &marker);
     let report = json_report(&out);
     assert_eq!(
         row(&report, SEEDED, "testFlakyAssertion")["runs"],

@@ -265,12 +265,22 @@ pub struct TriageBudgetArgs {
     pub triage_timeout: Option<Duration>,
 }
 
+/// A replay count; blank means 0 (off), so that a CI variable left empty turns triage off.
+fn parse_replays(s: &str) -> Result<u32, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(0);
+    }
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a number of replays (0 or more; 0: off)"))
+}
+
 /// Triage after the run (`local`, `pr`, `manual`, `buildkite upload`).
 #[derive(Debug, Args, Clone, Default)]
 pub struct TriageArgs {
     /// After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed
     /// pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off).
-    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE")]
+    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE", value_parser = parse_replays)]
     pub triage: Option<u32>,
 
     #[command(flatten)]
@@ -599,5 +609,14 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_blank_triage_variable_is_off() {
+        assert_eq!(parse_replays(" "), Ok(0));
+        assert_eq!(parse_replays("5"), Ok(5));
+        assert!(parse_replays("-1")
+            .unwrap_err()
+            .contains("not a number of replays"));
     }
 }

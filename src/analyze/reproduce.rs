@@ -69,32 +69,22 @@ pub fn build(
     } else {
         gradle.to_vec()
     };
-    words.push(task_path.to_string());
-    words.extend(filter_args(class, method));
-    if let Some(seed) = seed {
-        words.push(format!("-Dtests.seed={seed}"));
-    }
-    crate::shell::join(&words)
-}
-
-/// The arguments that select one test of a randomized runner's class:
-/// `--tests Class.method`, or `--tests Class -Dtests.method=M` for a method that
-/// is not a plain identifier, or `--tests Class` for a suite-level failure.
-pub fn filter_args(class: &str, method: &str) -> Vec<String> {
+    words.extend([task_path.to_string(), "--tests".into()]);
     if method == "classMethod" || method.is_empty() {
-        vec!["--tests".into(), class.to_string()]
+        words.push(class.to_string());
     } else if method
         .chars()
         .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
     {
-        vec!["--tests".into(), format!("{class}.{method}")]
+        words.push(format!("{class}.{method}"));
     } else {
-        vec![
-            "--tests".into(),
-            class.to_string(),
-            format!("-Dtests.method={method}"),
-        ]
+        words.push(class.to_string());
+        words.push(format!("-Dtests.method={method}"));
     }
+    if let Some(seed) = seed {
+        words.push(format!("-Dtests.seed={seed}"));
+    }
+    crate::shell::join(&words)
 }
 
 #[cfg(test)]

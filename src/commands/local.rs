@@ -60,6 +60,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
     let partial = process::interrupted();
+    let ran_for = started.elapsed();
 
     let mut report = analyze::analyze_root(
         &run_dir,
@@ -98,7 +99,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
          reports and logs: {}",
         runs.len(),
         plan.commands.len(),
-        started.elapsed().as_secs(),
+        ran_for.as_secs(),
         if partial { " (interrupted)" } else { "" },
         run_dir.display()
     );

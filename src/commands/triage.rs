@@ -45,8 +45,9 @@ pub fn after_run(
     }
     let saved = write_before_triage(report, output, ctx, site.base)?;
     eprintln!(
-        "gradle-flaky: the report before triage: {}; triage replays each failing seed {} time(s) \
-         (at most {} replay(s) in all, {}); Ctrl-C keeps the report",
+        "gradle-flaky: the report before triage: {}; triage replays each failing seed (a test \
+         without seeds: the test alone) {} time(s), at most {} replay(s) in all and {}; Ctrl-C \
+         keeps the report",
         saved.display(),
         cfg.replays,
         cfg.budget,

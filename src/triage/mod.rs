@@ -18,7 +18,6 @@ pub mod replay;
 pub mod rules;
 
 use crate::analyze::report::{Report, SeedReplay, Triage};
-use crate::analyze::reproduce;
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_DIR;
 use crate::run::process::{self, Isolation};
@@ -101,7 +100,7 @@ fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
         }
         let task = t.failing_task.clone().filter(|_| !t.class.is_empty());
         match task {
-            _ if t.method == "classMethod" => not.push((
+            _ if t.method == "classMethod" || t.method.is_empty() => not.push((
                 index,
                 "not replayed: a suite-level failure (classMethod) has no test to replay alone"
                     .to_string(),
@@ -270,12 +269,14 @@ fn attach(
                     seed: seed.clone(),
                     replays: r.replays,
                     reproduced: r.reproduced,
-                    reproduce: reproduce::build(
+                    reproduce: replay::command(
                         gradle,
-                        &target.task,
-                        &t.class,
-                        &t.method,
-                        Some(seed),
+                        &Job {
+                            task: &target.task,
+                            class: &t.class,
+                            method: &t.method,
+                            seed: Some(seed),
+                        },
                     ),
                 });
             }

@@ -3,7 +3,8 @@
 
 use super::place;
 use gradle_flaky::analyze::report::Report;
-use gradle_flaky::analyze::{self, render, reproduce, AnalyzeOptions};
+use gradle_flaky::analyze::{self, render, AnalyzeOptions};
+use gradle_flaky::triage::replay;
 
 const UNIT: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="org.example.FlakyTests" tests="6">
@@ -103,7 +104,15 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
             seed: seed.into(),
             replays,
             reproduced,
-            reproduce: reproduce::build(&[], &task, &class, &method, Some(seed)),
+            reproduce: replay::command(
+                &["./gradlew".to_string()],
+                &replay::Job {
+                    task: &task,
+                    class: &class,
+                    method: &method,
+                    seed: Some(seed),
+                },
+            ),
         };
         t.triage = match t.method.as_str() {
             "testFlaky" => Some(Triage {

@@ -316,3 +316,113 @@ fn ctrl_c_during_triage_keeps_the_report() {
     let before: Value = serde_json::from_str(&std::fs::read_to_string(before).unwrap()).unwrap();
     assert_eq!(before["summary"], report["summary"]);
 }
+
+/// How a test replays depends on what its runner and its build do with the
+/// replay's properties, and nothing counts that did not run with the pinned
+/// seed. Iterations rename a YAML case (`test {yaml=…}` gains its seed), so
+/// Gradle's filter on its name matches nothing: it is replayed one Gradle
+/// invocation each. A build that does not pass `tests.iters` to its tests
+/// gets one invocation per replay; one that does not pass `tests.seed` either
+/// gets no verdict, and a note says why.
+#[test]
+fn triage_adapts_to_what_the_runner_and_the_build_pass_on() {
+    let build = fixture_copy();
+    let yaml = "org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT";
+    let case = "test {yaml=painless/30_flaky/Sometimes fails}";
+    let forced = ["--", "--offline", "-Dtests.fixture.probability=1"];
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build.path())
+        .args(["local", "--unit-iters", "2", "--rest-iters", "1"])
+        .args([
+            format!("{SEEDED}#testFlakyAssertion"),
+            format!("{yaml}.{case}"),
+        ])
+        .args(forced));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let triage = |replays: &str, budget: &str| {
+        let out = run(gradle_flaky()
+            .arg("--project-dir")
+            .arg(build.path())
+            .args(["triage", "--format", "json", "--replays", replays])
+            .args(["--triage-budget", budget])
+            .args(forced));
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        (
+            json_report(&out),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+
+    let (report, stderr) = triage("2", "100");
+    let t = triage_of(&report, yaml, case);
+    assert_eq!(t["verdict"], "seed-deterministic", "{t:#}");
+    assert_eq!(
+        (t["replays"].as_u64(), t["reproduced"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert!(
+        seeds(t)[0]["reproduce"]
+            .as_str()
+            .unwrap()
+            .contains(&format!(
+                ":modules:lang-painless:yamlRestTest --tests '{yaml}.{case}' -Dtests.seed="
+            )),
+        "{t:#}"
+    );
+    let unit = triage_of(&report, SEEDED, "testFlakyAssertion");
+    assert_eq!(
+        (unit["verdict"].as_str(), unit["replays"].as_u64()),
+        (Some("seed-deterministic"), Some(4))
+    );
+    assert!(
+        stderr.contains("no test ran with -Dtests.iters"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("6 replay(s) in 5 Gradle invocation(s)"),
+        "one per unit seed, then the YAML case's try in one JVM and one per replay: {stderr}"
+    );
+
+    // The build stops passing tests.iters on.
+    let wiring = build.path().join("gradle/es-test.gradle");
+    let forward = "k.toString().startsWith('tests.') &&";
+    let script = std::fs::read_to_string(&wiring).unwrap();
+    assert!(script.contains(forward));
+    let drop = |script: &str, property: &str| {
+        script.replace(
+            forward,
+            &format!("{forward} k.toString() != '{property}' &&"),
+        )
+    };
+    let script = drop(&script, "tests.iters");
+    std::fs::write(&wiring, &script).unwrap();
+    let (report, stderr) = triage("2", "2");
+    let unit = triage_of(&report, SEEDED, "testFlakyAssertion");
+    assert_eq!(
+        (
+            seeds(unit)[0]["replays"].as_u64(),
+            seeds(unit)[0]["reproduced"].as_u64()
+        ),
+        (Some(2), Some(2)),
+        "{unit:#}"
+    );
+    assert_eq!(unit["verdict"], "seed-deterministic");
+    assert!(
+        stderr.contains("2 replay(s) in 2 Gradle invocation(s)"),
+        "{stderr}"
+    );
+
+    // Nor tests.seed: the replay runs with a seed of its own, which says nothing.
+    std::fs::write(&wiring, drop(&script, "tests.seed")).unwrap();
+    let (report, _) = triage("1", "1");
+    let unit = triage_of(&report, SEEDED, "testFlakyAssertion");
+    assert_eq!(unit["verdict"], Value::Null, "{unit:#}");
+    assert_eq!(unit["replays"], 0);
+    assert!(
+        unit["notes"]
+            .to_string()
+            .contains("the seed did not reach the test JVM"),
+        "{unit:#}"
+    );
+}

@@ -111,12 +111,23 @@ fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
                  build/test-results/<task>/)"
                     .to_string(),
             )),
+            Some(_)
+                if !t.failing_seeds.is_empty() && !t.failing_seeds.iter().any(|s| is_seed(s)) =>
+            {
+                not.push((
+                    index,
+                    "not replayed: its failures name no randomized-runner seed (hex digits, \
+                     `MASTER:METHOD`)"
+                        .to_string(),
+                ))
+            }
             Some(task) => {
                 let seeds: Vec<Option<String>> = if t.failing_seeds.is_empty() {
                     vec![None]
                 } else {
                     t.failing_seeds
                         .iter()
+                        .filter(|s| is_seed(s))
                         .take(MAX_SEEDS)
                         .cloned()
                         .map(Some)
@@ -127,6 +138,17 @@ fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
         }
     }
     (out, not)
+}
+
+/// A randomized-runner seed as its reports print it: hex, `MASTER` or
+/// `MASTER:METHOD`. Anything else in a report's test name (it comes from the
+/// branch under test) is never passed to Gradle.
+fn is_seed(s: &str) -> bool {
+    !s.is_empty()
+        && s.split(':').count() <= 2
+        && s.split(':').all(|part| {
+            !part.is_empty() && part.len() <= 16 && part.bytes().all(|b| b.is_ascii_hexdigit())
+        })
 }
 
 /// Whether the report has a failing test to triage.
@@ -351,20 +373,32 @@ mod tests {
             test("testC", 2, &[], Some(":p:test")),
             test("classMethod", 1, &["A"], Some(":p:test")),
             test("testD", 1, &["A:5"], None),
+            test("testE", 1, &["$(touch pwned)", "B:1"], Some(":p:test")),
+            test("testF", 1, &["not a seed"], Some(":p:test")),
         ]);
         let (targets, not) = targets(&r);
         let seeds = |i: usize| -> Vec<Option<&str>> {
             targets[i].seeds.iter().map(Option::as_deref).collect()
         };
-        assert_eq!(targets.len(), 2);
+        assert_eq!(targets.len(), 3);
         assert_eq!(
             (targets[0].index, seeds(0)),
             (0, vec![Some("A:1"), Some("A:2"), Some("A:3")])
         );
         assert_eq!((targets[1].index, seeds(1)), (2, vec![None]));
-        assert_eq!(not.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(
+            (targets[2].index, seeds(2)),
+            (5, vec![Some("B:1")]),
+            "only what can be a seed reaches Gradle"
+        );
+        assert_eq!(not.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [3, 4, 6]);
         assert!(not[0].1.contains("suite-level"), "{}", not[0].1);
         assert!(not[1].1.contains("no Gradle task"), "{}", not[1].1);
+        assert!(
+            not[2].1.contains("no randomized-runner seed"),
+            "{}",
+            not[2].1
+        );
     }
 
     fn result(replays: u64, reproduced: u64, notes: &[&str]) -> JobResult {

@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -59,6 +60,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
             [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Kill a batch that runs longer than this (default: suite timeout plus 10 minutes)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
@@ -119,6 +123,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Kill a local batch that runs longer than this (default: suite timeout plus 10 minutes)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
@@ -145,6 +152,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
@@ -179,6 +189,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
             [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -200,6 +211,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
@@ -236,6 +250,16 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'gradle-flaky;buildkite;triage' {
+            [CompletionResult]::new('--work-dir', '--work-dir', [CompletionResultType]::ParameterName, 'Where downloaded status files, per-job XML and the replays are kept')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'gradle-flaky;buildkite;precompile' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop Gradle after DURATION')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
@@ -250,6 +274,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
             [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -261,6 +286,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;buildkite;help;analyze' {
+            break
+        }
+        'gradle-flaky;buildkite;help;triage' {
             break
         }
         'gradle-flaky;buildkite;help;precompile' {
@@ -352,6 +380,21 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;github;help;help' {
             break
         }
+        'gradle-flaky;triage' {
+            [CompletionResult]::new('--replays', '--replays', [CompletionResultType]::ParameterName, 'Replays of each failing seed (or of a test without seeds, alone)')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
+            [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'gradle-flaky;repeat' {
             [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'How many times to run the command')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill an iteration that runs longer than this, with its whole process group')
@@ -400,6 +443,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -426,6 +470,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
             [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             break
         }
@@ -436,6 +481,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;buildkite;analyze' {
+            break
+        }
+        'gradle-flaky;help;buildkite;triage' {
             break
         }
         'gradle-flaky;help;buildkite;precompile' {
@@ -454,6 +502,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;github;analyze' {
+            break
+        }
+        'gradle-flaky;help;triage' {
             break
         }
         'gradle-flaky;help;repeat' {

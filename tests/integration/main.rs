@@ -15,3 +15,4 @@ mod plain_java;
 mod plan;
 mod run;
 mod select;
+mod triage;

@@ -163,7 +163,7 @@ pub(crate) fn json_report(out: &Output) -> Value {
 }
 
 /// The report row of `class`/`method`.
-fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
+pub(crate) fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
     report["tests"]
         .as_array()
         .unwrap()
@@ -585,6 +585,24 @@ pub(crate) fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
     panic!("no test worker started: {:#?}", processes_with(marker));
 }
 
+/// Presses Ctrl-C on `child` (a gradle-flaky whose processes carry
+/// `marker`) and returns its output, once it has exited 130 leaving no
+/// process behind.
+pub(crate) fn interrupt(child: std::process::Child, marker: &str) -> Output {
+    // SAFETY: kill(2) on the pid of our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let left = processes_with(marker);
+    assert!(
+        left.is_empty(),
+        "processes of the build survived: {left:#?}"
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    out
+}
+
 /// Ctrl-C stops the whole build (here run with --no-daemon, so in a
 /// single-use daemon that calls setsid, and its test worker), then the report
 /// of what ran is printed, marked partial, and the exit code is 130.
@@ -620,17 +638,7 @@ fn ctrl_c_stops_the_whole_build_and_prints_a_partial_report() {
             .flatten()
             .any(|run| run.path().join("batch-2.log").exists())
     });
-    // SAFETY: kill(2) on the pid of our own child.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-    let out = child.wait_with_output().unwrap();
-    let left = processes_with(&marker);
-    assert!(
-        left.is_empty(),
-        "processes of the build survived: {left:#?}"
-    );
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let out = interrupt(child, &marker);
     let report = json_report(&out);
     assert_eq!(report["partial"], true);
     let first = row(

@@ -80,3 +80,24 @@ impl HandOver<'_> {
         .submit(build, selection)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn triage_is_refused_only_where_no_triage_step_exists() {
+        let cfg = triage::Config {
+            replays: 5,
+            budget: 100,
+            timeout: Duration::from_secs(60),
+        };
+        let err = no_triage_on_github(Target::Github, Some(&cfg)).unwrap_err();
+        assert_eq!(err.exit(), Exit::Usage, "{err}");
+        assert!(err.to_string().contains("no triage job"), "{err}");
+        assert!(no_triage_on_github(Target::Github, None).is_ok());
+        assert!(no_triage_on_github(Target::Buildkite, Some(&cfg)).is_ok());
+        assert!(no_triage_on_github(Target::Local, Some(&cfg)).is_ok());
+    }
+}

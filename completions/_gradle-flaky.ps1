@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -61,6 +62,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
             [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
@@ -125,6 +129,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--batch-timeout', '--batch-timeout', [CompletionResultType]::ParameterName, 'Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
@@ -153,6 +160,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
@@ -193,6 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
             [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -214,6 +225,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Step timeout of each batch step, in minutes')
             [CompletionResult]::new('--agent-bin', '--agent-bin', [CompletionResultType]::ParameterName, 'How agents run gradle-flaky itself (a path or command on the agent)')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group name of the uploaded steps')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
@@ -256,6 +270,18 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'gradle-flaky;buildkite;triage' {
+            [CompletionResult]::new('--work-dir', '--work-dir', [CompletionResultType]::ParameterName, 'Where downloaded status files, per-job XML and the replays are kept')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'gradle-flaky;buildkite;precompile' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop Gradle after DURATION')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
@@ -272,6 +298,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
             [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -283,6 +310,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;buildkite;help;analyze' {
+            break
+        }
+        'gradle-flaky;buildkite;help;triage' {
             break
         }
         'gradle-flaky;buildkite;help;precompile' {
@@ -382,6 +412,23 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         'gradle-flaky;github;help;help' {
             break
         }
+        'gradle-flaky;triage' {
+            [CompletionResult]::new('--replays', '--replays', [CompletionResultType]::ParameterName, 'Replays of each failing seed (or of a test without seeds, alone)')
+            [CompletionResult]::new('--triage-budget', '--triage-budget', [CompletionResultType]::ParameterName, 'The most replays triage runs in all, every test and seed together [default: 100]')
+            [CompletionResult]::new('--triage-timeout', '--triage-timeout', [CompletionResultType]::ParameterName, 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE (in --format)')
+            [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'gradle-flaky;repeat' {
             [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'How many times to run the command')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop')
@@ -438,6 +485,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Read JUnit XML under DIR and print the flakiness report')
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -464,6 +512,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
+            [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
             [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             break
         }
@@ -474,6 +523,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;buildkite;analyze' {
+            break
+        }
+        'gradle-flaky;help;buildkite;triage' {
             break
         }
         'gradle-flaky;help;buildkite;precompile' {
@@ -492,6 +544,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;github;analyze' {
+            break
+        }
+        'gradle-flaky;help;triage' {
             break
         }
         'gradle-flaky;help;repeat' {

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand analyze 'Read JUnit XML under DIR and print the flakiness report'
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
+            cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -57,6 +58,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --format 'Report format on stdout'
             cand --report 'Also write the report to FILE (in --format)'
             cand --junit 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)'
+            cand --triage 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github'
+            cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
+            cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --batch-timeout 'Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
@@ -119,6 +123,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --step-timeout 'Step timeout of each batch step, in minutes'
             cand --agent-bin 'How agents run gradle-flaky itself (a path or command on the agent)'
             cand --group 'Group name of the uploaded steps'
+            cand --triage 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github'
+            cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
+            cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --batch-timeout 'Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
@@ -146,6 +153,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --step-timeout 'Step timeout of each batch step, in minutes'
             cand --agent-bin 'How agents run gradle-flaky itself (a path or command on the agent)'
             cand --group 'Group name of the uploaded steps'
+            cand --triage 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github'
+            cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
+            cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --target 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
@@ -184,6 +194,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
             cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
+            cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
             cand precompile 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -204,6 +215,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --step-timeout 'Step timeout of each batch step, in minutes'
             cand --agent-bin 'How agents run gradle-flaky itself (a path or command on the agent)'
             cand --group 'Group name of the uploaded steps'
+            cand --triage 'After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off). Here and on Buildkite (a triage step); not with --target github'
+            cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
+            cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
@@ -243,6 +257,17 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'gradle-flaky;buildkite;triage'= {
+            cand --work-dir 'Where downloaded status files, per-job XML and the replays are kept'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'gradle-flaky;buildkite;precompile'= {
             cand --timeout 'Stop Gradle after DURATION'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
@@ -258,6 +283,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
             cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
+            cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
             cand precompile 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -266,6 +292,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;buildkite;help;wrap'= {
         }
         &'gradle-flaky;buildkite;help;analyze'= {
+        }
+        &'gradle-flaky;buildkite;help;triage'= {
         }
         &'gradle-flaky;buildkite;help;precompile'= {
         }
@@ -353,6 +381,22 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;github;help;help'= {
         }
+        &'gradle-flaky;triage'= {
+            cand --replays 'Replays of each failing seed (or of a test without seeds, alone)'
+            cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
+            cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
+            cand --format 'Report format on stdout'
+            cand --report 'Also write the report to FILE (in --format)'
+            cand --junit 'Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure)'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'gradle-flaky;repeat'= {
             cand --times 'How many times to run the command'
             cand --timeout 'Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop'
@@ -405,6 +449,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand analyze 'Read JUnit XML under DIR and print the flakiness report'
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
+            cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -425,6 +470,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
             cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
+            cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
             cand precompile 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
         }
         &'gradle-flaky;help;buildkite;upload'= {
@@ -432,6 +478,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;buildkite;wrap'= {
         }
         &'gradle-flaky;help;buildkite;analyze'= {
+        }
+        &'gradle-flaky;help;buildkite;triage'= {
         }
         &'gradle-flaky;help;buildkite;precompile'= {
         }
@@ -445,6 +493,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;github;run'= {
         }
         &'gradle-flaky;help;github;analyze'= {
+        }
+        &'gradle-flaky;help;triage'= {
         }
         &'gradle-flaky;help;repeat'= {
         }

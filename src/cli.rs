@@ -114,7 +114,8 @@ pub enum Command {
         FLAKINESS_CAPS, FLAKINESS_DETECT_RATE, FLAKINESS_CONFIDENCE   batching\n  \
         FLAKINESS_AGENTS, FLAKINESS_STEP_TIMEOUT, FLAKINESS_AGENT_BIN, FLAKINESS_GROUP   agents\n  \
         FLAKINESS_GRADLE, FLAKINESS_PROJECT_DIR   the build\n  \
-        FLAKINESS_TARGET         buildkite or github (default: github when $GITHUB_ACTIONS is set)\n\n\
+        FLAKINESS_TARGET         buildkite or github (default: github when $GITHUB_ACTIONS is set)\n  \
+        FLAKINESS_TRIAGE, FLAKINESS_TRIAGE_BUDGET, FLAKINESS_TRIAGE_TIMEOUT   triage (off by default; Buildkite only)\n\n\
         Example:\n  FLAKINESS_CLASSES=org.example.FooTests FLAKINESS_ITERS=50 gradle-flaky manual"
     )]
     Manual(ManualArgs),
@@ -132,6 +133,22 @@ pub enum Command {
     /// GitHub Actions: print the workflow, run one matrix batch, or write the report job's summary.
     #[command(subcommand)]
     Github(GithubCommand),
+
+    /// Replay the failing tests of a finished run and say what kind of flaky each one is.
+    #[command(
+        after_help = "Verdicts (the `triage.verdict` of each failing test in the JSON report):\n  \
+        seed-deterministic   every replay of a failing seed failed again: the seed reproduces it\n  \
+        nondeterministic     a replay of a failing seed passed: timing, concurrency, environment\n  \
+        fails-alone          no seed; replayed alone, it failed\n  \
+        passes-alone         no seed; replayed alone, it never failed: it may depend on test order\n\n\
+        Up to 3 failing seeds per test are replayed, each --replays times, with the seed pinned \
+        (-Dtests.seed=MASTER:METHOD, all replays in one test JVM through -Dtests.iters).\n\n\
+        Examples:\n  \
+        gradle-flaky triage                       # the newest run of `local` in this build\n  \
+        gradle-flaky triage --replays 10 --triage-budget 50 RUN_FOLDER\n  \
+        gradle-flaky triage --format json ci-artifacts/ -- --offline"
+    )]
+    Triage(TriageCommandArgs),
 
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
     #[command(after_help = "Example:\n  \
@@ -321,6 +338,41 @@ pub enum ReportFormat {
     Json,
 }
 
+/// How much triage may replay.
+#[derive(Debug, Args, Clone, Default)]
+pub struct TriageBudgetArgs {
+    /// The most replays triage runs in all, every test and seed together [default: 100].
+    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE_BUDGET", value_parser = clap::value_parser!(u64).range(1..))]
+    pub triage_budget: Option<u64>,
+
+    /// The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m].
+    #[arg(long, value_name = "DURATION", env = "FLAKINESS_TRIAGE_TIMEOUT", value_parser = parse_duration)]
+    pub triage_timeout: Option<Duration>,
+}
+
+/// A replay count; blank means 0 (off), so that a CI variable left empty turns triage off.
+fn parse_replays(s: &str) -> Result<u32, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(0);
+    }
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a number of replays (0 or more; 0: off)"))
+}
+
+/// Triage after the run (`local`, `pr`, `manual`, `buildkite upload`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct TriageArgs {
+    /// After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed
+    /// pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off).
+    /// Here and on Buildkite (a triage step); not with --target github.
+    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE", value_parser = parse_replays)]
+    pub triage: Option<u32>,
+
+    #[command(flatten)]
+    pub budget: TriageBudgetArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct LocalArgs {
     #[command(flatten)]
@@ -329,6 +381,8 @@ pub struct LocalArgs {
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub report: ReportArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
@@ -399,6 +453,8 @@ pub struct PrArgs {
     pub report: ReportArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
@@ -417,6 +473,8 @@ pub struct ManualArgs {
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
     #[arg(long, value_enum, env = "FLAKINESS_TARGET")]
@@ -489,7 +547,7 @@ pub enum BuildkiteCommand {
         gradle-flaky buildkite upload --changed --unmuted --agent queue=flaky\n\n\
         Environment read: BUILDKITE_PULL_REQUEST_BASE_BRANCH (default base ref), and the \
         FLAKINESS_* variables shown with each option.")]
-    Upload(BuildkiteUploadArgs),
+    Upload(Box<BuildkiteUploadArgs>),
     /// Run a batch command, record its rc and duration in a status file, always exit 0.
     #[command(after_help = "Examples:\n  \
         gradle-flaky buildkite wrap --kind unit --timeout 58m -- ./gradlew :server:test\n  \
@@ -507,6 +565,13 @@ pub enum BuildkiteCommand {
         Environment read: FLAKINESS_REPORT_CONTEXT (expected jobs, set by the upload), \
         BUILDKITE_JOB_ID.")]
     Analyze(BuildkiteAnalyzeArgs),
+    /// The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate.
+    #[command(after_help = "Example:\n  \
+        gradle-flaky buildkite triage   # in the uploaded `flakiness triage` step\n\n\
+        Environment read: FLAKINESS_TRIAGE_SPEC (replays, budget, time limit, build dir; set by \
+        the upload), FLAKINESS_REPORT_CONTEXT, BUILDKITE_JOB_ID.\n\
+        Writes flakiness-triage.json and posts the annotation `flakiness-triage`.")]
+    Triage(BuildkiteTriageArgs),
     /// Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json.
     #[command(hide = true)]
     Precompile(PrecompileArgs),
@@ -520,6 +585,8 @@ pub struct BuildkiteUploadArgs {
     pub batching: BatchingArgs,
     #[command(flatten)]
     pub agent: AgentArgs,
+    #[command(flatten)]
+    pub triage: TriageArgs,
 
     /// Print the pipeline JSON instead of uploading it.
     #[arg(long)]
@@ -708,6 +775,36 @@ pub struct GithubAnalyzeArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct BuildkiteTriageArgs {
+    /// Where downloaded status files, per-job XML and the replays are kept.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub work_dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct TriageCommandArgs {
+    /// A finished run: a run folder of `local` (default: the newest, under
+    /// <project dir>/.gradle/gradle-flaky/runs/), or any folder of JUnit XML such as downloaded
+    /// Buildkite artifacts (reports below <project>/build/test-results/<task>/).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: Option<PathBuf>,
+
+    /// Replays of each failing seed (or of a test without seeds, alone).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub replays: u32,
+
+    #[command(flatten)]
+    pub budget: TriageBudgetArgs,
+
+    #[command(flatten)]
+    pub report: ReportArgs,
+
+    /// Extra arguments passed to every Gradle invocation.
+    #[arg(last = true, value_name = "GRADLE ARGS")]
+    pub gradle_args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
 pub struct RepeatArgs {
     /// How many times to run the command.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -757,5 +854,14 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_blank_triage_variable_is_off() {
+        assert_eq!(parse_replays(" "), Ok(0));
+        assert_eq!(parse_replays("5"), Ok(5));
+        assert!(parse_replays("-1")
+            .unwrap_err()
+            .contains("not a number of replays"));
     }
 }

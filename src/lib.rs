@@ -25,5 +25,6 @@ pub mod select;
 pub mod shell;
 pub mod stats;
 pub mod test_filter;
+pub mod triage;
 
 pub use error::{Error, Exit, Observed, Result};

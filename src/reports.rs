@@ -27,6 +27,11 @@ pub const PLAN_FILE: &str = "flakiness-plan.json";
 pub const BATCH_DIR: &str = "flakiness-batch";
 /// GitHub Actions: where the report job downloads every artifact, one folder each.
 pub const ARTIFACTS_DIR: &str = "flakiness-artifacts";
+/// Where triage keeps its replays (`triage-<n>/`), below the folder it
+/// triaged; report discovery never enters it, so replays never count as runs.
+pub const TRIAGE_DIR: &str = "flakiness-triage";
+/// The triage results a CI triage step writes.
+pub const TRIAGE_FILE: &str = "flakiness-triage.json";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
 pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
 
@@ -57,7 +62,8 @@ pub fn is_heap_dump_dir(dir: &Path) -> bool {
 }
 
 /// Directories never entered (the root itself is not checked).
-const SKIP_DIRS: [&str; 8] = [
+const SKIP_DIRS: [&str; 9] = [
+    TRIAGE_DIR,
     "node_modules",
     ".git",
     ".gradle",
@@ -408,6 +414,10 @@ mod tests {
             ("b/build/reports/TEST-no.xml", false),
             ("node_modules/p/build/test-results/test/TEST-no.xml", false),
             (".gradle/build/test-results/test/TEST-no.xml", false),
+            (
+                "flakiness-triage/triage-1/job-1/replay-1/flakiness-iters/iter-1/p/build/test-results/test/TEST-no.xml",
+                false,
+            ),
             ("c/TEST-no.xml", false),
         ];
         for (f, _) in files {

@@ -395,6 +395,8 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
             reproduce,
             examples: acc.examples,
             time_sec: acc.time_sec,
+            failing_task: acc.failing_task,
+            triage: None,
             class,
             method,
         });

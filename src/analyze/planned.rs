@@ -175,6 +175,8 @@ mod tests {
             reproduce: None,
             examples: vec![],
             time_sec: 0.0,
+            failing_task: None,
+            triage: None,
         }
     }
 

@@ -11,6 +11,9 @@ use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod triage;
+pub use triage::triage_markdown;
+
 /// Failing tests shown in the table.
 const MAX_ROWS: usize = 100;
 /// Example messages shown.
@@ -62,6 +65,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
         failure_table(shown, failing.len(), &mut md);
+        triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
     }
@@ -201,18 +205,20 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
     let lines: Vec<String> = shown
         .iter()
         .filter_map(|t| {
-            let cmd = markdown::one_line(t.reproduce.as_deref()?);
+            let (cmd, replayed) = triage::reproduce_of(t)?;
+            let cmd = markdown::one_line(cmd);
             let cmd = if cmd.chars().count() > MAX_COMMAND_CHARS {
                 "# (longer than 2000 characters: see the JSON report)".to_string()
             } else {
                 cmd
             };
             Some(format!(
-                "# {}.{} ({} of {} failed)\n{cmd}",
+                "# {}.{} ({} of {} failed){}\n{cmd}",
                 plain_line(&t.class),
                 plain_line(&t.method),
                 t.failures,
                 t.runs,
+                replayed.map(|r| format!(": {r}")).unwrap_or_default(),
             ))
         })
         .take(MAX_REPRODUCE)
@@ -456,7 +462,7 @@ mod tests {
     use super::*;
     use crate::analyze::report::{Example, FailureKind, Files, KindCounts, Summary};
 
-    fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
+    pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         let runs = passes + failures;
         TestReport {
             class: class.into(),
@@ -482,10 +488,12 @@ mod tests {
             reproduce: None,
             examples: vec![],
             time_sec: 0.0,
+            failing_task: None,
+            triage: None,
         }
     }
 
-    fn report(tests: Vec<TestReport>) -> Report {
+    pub(super) fn report(tests: Vec<TestReport>) -> Report {
         let failed = tests.iter().map(|t| t.failures).sum();
         let passed = tests.iter().map(|t| t.passes).sum();
         let suite_timeouts = tests.iter().map(|t| t.suite_timeouts).sum();

@@ -159,6 +159,72 @@ pub struct TestReport {
     /// Total seconds of its executions (for the merged JUnit file).
     #[serde(skip)]
     pub time_sec: f64,
+    /// The Gradle task path (`:server:test`) of a report where it failed: where triage replays it.
+    #[serde(skip)]
+    pub failing_task: Option<String>,
+    /// What replaying its failures showed (`local --triage`, `gradle-flaky triage`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triage: Option<Triage>,
+}
+
+/// What kind of flaky a failing test is, from replaying its failures: the
+/// names are the JSON contract (README, "Triage").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TriageVerdict {
+    /// Every replay of a failing seed failed: a real bug its seed reproduces.
+    SeedDeterministic,
+    /// A replay of a failing seed passed: timing, concurrency or environment.
+    Nondeterministic,
+    /// No seed; replayed alone, it failed at least once.
+    FailsAlone,
+    /// No seed; replayed alone, it always passed: it may depend on the tests run before it.
+    PassesAlone,
+}
+
+impl TriageVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TriageVerdict::SeedDeterministic => "seed-deterministic",
+            TriageVerdict::Nondeterministic => "nondeterministic",
+            TriageVerdict::FailsAlone => "fails-alone",
+            TriageVerdict::PassesAlone => "passes-alone",
+        }
+    }
+}
+
+/// One failing test's replays.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Triage {
+    /// `None` when no replay gave a result (skipped, or every replay broke).
+    pub verdict: Option<TriageVerdict>,
+    /// Replays that ran with a result (passed or failed).
+    pub replays: u64,
+    /// Replays that failed again.
+    pub reproduced: u64,
+    /// Each failing seed replayed (none for a test without seeds).
+    pub seeds: Vec<SeedReplay>,
+    /// Fewer replays ran than planned (the budget, the time limit, Ctrl-C, a broken replay).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+    /// Why planned replays did not run or did not count, one line each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Wall time of its replays (Gradle included).
+    pub elapsed_sec: f64,
+}
+
+/// The replays of one failing seed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeedReplay {
+    /// `MASTER:METHOD` (or the master seed alone), as the failure reported it.
+    pub seed: String,
+    pub replays: u64,
+    pub reproduced: u64,
+    /// The command that replays this seed once.
+    pub reproduce: String,
 }
 
 /// One failure of a test, as reported.

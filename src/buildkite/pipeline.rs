@@ -24,7 +24,7 @@
 use crate::domain::{ClassifiedTest, Command};
 use crate::layout::Layout;
 use crate::plan::group_in_order;
-use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, XML_GLOB};
+use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
 use crate::run::process::Isolation;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -40,6 +40,12 @@ pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
 pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
 /// Env var of the analyze step's `ReportContext`.
 pub const REPORT_ENV: &str = "FLAKINESS_REPORT_CONTEXT";
+pub const TRIAGE_KEY: &str = "flakiness-detection:triage";
+/// Env var of the triage step's `TriageSpec`.
+pub const TRIAGE_ENV: &str = "FLAKINESS_TRIAGE_SPEC";
+/// The triage step's timeout is its replays' time limit plus this (fetching
+/// the reports, starting Gradle, the wrapper's grace).
+const TRIAGE_MARGIN_MIN: u32 = 15;
 /// The inner timeout is the step timeout minus this, so the wrapper outlives its command.
 pub const GRACE_MINUTES: u32 = 2;
 const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
@@ -159,6 +165,24 @@ pub struct ReportContext {
     pub gradle: Vec<String>,
 }
 
+/// What the triage step replays, carried as JSON in its `env`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriageSpec {
+    /// Replays of each failing seed (or of a test without seeds, alone).
+    pub replays: u32,
+    /// The most replays in all.
+    pub budget: u64,
+    /// The most time the replays take.
+    pub timeout_sec: u64,
+    /// The build's Gradle has `--rerun` (7.6+); else each replay runs `clean<Task>` first.
+    #[serde(default)]
+    pub rerun: bool,
+    /// The Gradle build's directory, relative to the checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+}
+
 /// Everything a pipeline is built from.
 #[derive(Clone, Debug, Default)]
 pub struct PipelineInput {
@@ -176,6 +200,8 @@ pub struct PipelineInput {
     pub projects: BTreeMap<String, String>,
     /// The Gradle program of the batches, for the report's reproduce lines.
     pub gradle: Vec<String>,
+    /// Replay the failing tests in a triage step after the report (off: `None`).
+    pub triage: Option<TriageSpec>,
 }
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
@@ -198,6 +224,9 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
         steps.push(batch_step(key, batches, input, cfg, gate));
     }
     steps.push(analyze_step(&steps, &context, cfg));
+    if let Some(spec) = input.triage.as_ref().filter(|_| !groups.is_empty()) {
+        steps.push(triage_step(spec, &context, cfg));
+    }
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
 }
@@ -331,6 +360,36 @@ fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) ->
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
     step.insert("env".into(), json!({ REPORT_ENV: env_json(context) }));
+    Value::Object(step)
+}
+
+/// The optional triage step: after the report, on the batch agents (it runs
+/// Gradle), with its own annotation context (`flakiness-triage`).
+fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) -> Value {
+    let minutes = u32::try_from(spec.timeout_sec.div_ceil(60))
+        .unwrap_or(u32::MAX)
+        .saturating_add(TRIAGE_MARGIN_MIN);
+    let mut step = common_fields(
+        "flakiness triage",
+        TRIAGE_KEY,
+        format!(
+            "{bin} buildkite wrap --timeout {}m -- {bin} buildkite triage",
+            inner_timeout(minutes),
+            bin = cfg.bin
+        ),
+        minutes,
+        &cfg.agents,
+    );
+    step.insert("artifact_paths".into(), json!(TRIAGE_FILE));
+    step.insert(
+        "depends_on".into(),
+        json!([{ "step": ANALYZE_KEY, "allow_failure": true }]),
+    );
+    step.insert("retry".into(), no_retry());
+    step.insert(
+        "env".into(),
+        json!({ REPORT_ENV: env_json(context), TRIAGE_ENV: env_json(spec) }),
+    );
     Value::Object(step)
 }
 
@@ -494,6 +553,7 @@ mod tests {
                 ":test:external-modules:test-heap".into(),
             )]),
             gradle: vec!["./gradlew".into()],
+            triage: None,
         };
         insta::assert_json_snapshot!("gated_fan_out", valid_pipeline(&input, &cfg()));
 
@@ -517,6 +577,70 @@ mod tests {
             ..Default::default()
         };
         insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+    }
+
+    #[test]
+    fn the_triage_step_follows_the_report_only_when_asked_and_there_are_batches() {
+        let commands = vec![cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"])];
+        let spec = TriageSpec {
+            replays: 5,
+            budget: 100,
+            timeout_sec: 1800,
+            rerun: false,
+            dir: Some("sub $dir".into()),
+        };
+        let mut c = cfg();
+        c.bin = "$HOME/bin/gradle-flaky".into();
+        let input = PipelineInput {
+            commands,
+            dir: Some("sub $dir".into()),
+            gradle: vec!["gradle".into()],
+            triage: Some(spec.clone()),
+            ..Default::default()
+        };
+        let p = valid_pipeline(&input, &c);
+        insta::assert_json_snapshot!("triage_step", p);
+        let steps = steps(&p);
+        let triage = steps.last().unwrap();
+        assert_eq!(triage["key"], TRIAGE_KEY);
+        assert_eq!(
+            triage["depends_on"],
+            json!([{ "step": ANALYZE_KEY, "allow_failure": true }])
+        );
+        assert_eq!(
+            triage["timeout_in_minutes"], 45,
+            "30 minutes of replays and a margin"
+        );
+        assert_eq!(
+            triage["command"],
+            "$$HOME/bin/gradle-flaky buildkite wrap --timeout 43m -- $$HOME/bin/gradle-flaky buildkite triage"
+        );
+        let env = triage["env"][TRIAGE_ENV].as_str().unwrap();
+        let back: TriageSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
+        assert_eq!(back, spec);
+        assert_eq!(triage["env"][REPORT_ENV], steps[1]["env"][REPORT_ENV]);
+
+        let off = PipelineInput {
+            triage: None,
+            ..input.clone()
+        };
+        assert_eq!(steps_of(&off).len(), 2, "no triage step unless asked");
+        let nothing_to_replay = PipelineInput {
+            commands: Vec::new(),
+            has_not_applicable: true,
+            ..input.clone()
+        };
+        assert_eq!(
+            steps_of(&nothing_to_replay)
+                .iter()
+                .map(|s| s["key"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>(),
+            [ANALYZE_KEY]
+        );
+    }
+
+    fn steps_of(input: &PipelineInput) -> Vec<Value> {
+        steps(&valid_pipeline(input, &cfg())).clone()
     }
 
     #[test]

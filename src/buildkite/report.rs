@@ -26,31 +26,8 @@ use std::path::{Path, PathBuf};
 /// outputs: what it found is in the annotation, not in its exit status.
 pub fn run_step(work: &Path) -> Result<()> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
-    if let Some(agent) = &agent {
-        for glob in [STATUS_GLOB, SKIPPED_FILE, PRECOMPILE_FILE] {
-            if let Err(e) = agent.artifact_download(glob, work, None) {
-                say!("gradle-flaky: no {glob} downloaded: {e}");
-            }
-        }
-    }
-    let context: ReportContext = match std::env::var(REPORT_ENV) {
-        Ok(v) => serde_json::from_str(&v)
-            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
-        Err(_) => ReportContext::default(),
-    };
-    let statuses = read_statuses(&work.join(STATUS_DIR));
-    let jobs_dir = work.join(JOBS_DIR);
-    let mut jobs = Vec::new();
-    for status in statuses {
-        let dir = jobs_dir.join(&status.job_id);
-        if let Some(agent) = &agent {
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
-                say!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
-            }
-        }
-        jobs.push(JobRun { status, dir });
-    }
+    let Fetched { jobs, context } =
+        fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE, PRECOMPILE_FILE])?;
     let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
     let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
     let found = findings(
@@ -71,6 +48,47 @@ pub fn run_step(work: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What the batch jobs left, downloaded below the work folder.
+pub struct Fetched {
+    /// One per readable status file, by file name, with the folder of its
+    /// reports (`flakiness-jobs/<job id>/`).
+    pub jobs: Vec<JobRun>,
+    /// What the upload told the report steps.
+    pub context: ReportContext,
+}
+
+/// Downloads (in a Buildkite job) the status files and `extra` artifacts,
+/// then each job's JUnit XML into a folder of its own, and reads the context
+/// the upload put in `$FLAKINESS_REPORT_CONTEXT`. Outside Buildkite it reads
+/// what `work` already holds. The report step and the triage step share it.
+pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<Fetched> {
+    if let Some(agent) = agent {
+        for glob in [STATUS_GLOB].iter().chain(extra) {
+            if let Err(e) = agent.artifact_download(glob, work, None) {
+                say!("gradle-flaky: no {glob} downloaded: {e}");
+            }
+        }
+    }
+    let context: ReportContext = match std::env::var(REPORT_ENV) {
+        Ok(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
+        Err(_) => ReportContext::default(),
+    };
+    let jobs_dir = work.join(JOBS_DIR);
+    let mut jobs = Vec::new();
+    for status in read_statuses(&work.join(STATUS_DIR)) {
+        let dir = jobs_dir.join(&status.job_id);
+        if let Some(agent) = agent {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
+                say!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
+            }
+        }
+        jobs.push(JobRun { status, dir });
+    }
+    Ok(Fetched { jobs, context })
 }
 
 /// One batch job as the report step found it: its status file and the folder
@@ -130,11 +148,7 @@ pub fn findings(
     not_applicable: &[Unresolved],
     build_failed: bool,
 ) -> Findings {
-    let opts = AnalyzeOptions {
-        project_paths: ProjectPaths::new(context.projects.clone()),
-        gradle: context.gradle.clone(),
-        ..AnalyzeOptions::default()
-    };
+    let opts = analyze_options(context);
     let mut payloads: Vec<JobPayload> = jobs
         .iter()
         .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
@@ -164,6 +178,16 @@ pub fn findings(
         overall,
         markdown,
         severity,
+    }
+}
+
+/// How the jobs' reports are read: with the renamed projects and the Gradle
+/// program the upload recorded.
+pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
+    AnalyzeOptions {
+        project_paths: ProjectPaths::new(context.projects.clone()),
+        gradle: context.gradle.clone(),
+        ..AnalyzeOptions::default()
     }
 }
 

@@ -31,6 +31,8 @@ pub struct Upload<'a> {
     pub dry_run: bool,
     /// What to say when nothing is selected.
     pub nothing: &'a str,
+    /// Add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
+    pub triage: Option<&'a crate::triage::Config>,
 }
 
 /// A selection, planned and ready for a CI to fan out.
@@ -44,7 +46,7 @@ pub struct Prepared {
 
 /// What a CI entry point makes of a selection before planning it.
 #[derive(Clone, Debug)]
-pub struct Triage {
+pub struct Resolution {
     /// Found, but no enabled Test task runs them: recorded, not re-run.
     pub not_applicable: Vec<Unresolved>,
     /// Inputs that selected nothing.
@@ -54,9 +56,9 @@ pub struct Triage {
     pub exit: Exit,
 }
 
-impl Triage {
+impl Resolution {
     /// Prints the selection's notes and what did not resolve (stderr).
-    pub fn of(selection: &Selection) -> Triage {
+    pub fn of(selection: &Selection) -> Resolution {
         for note in &selection.notes {
             say!("gradle-flaky: {}", visible(note));
         }
@@ -77,7 +79,7 @@ impl Triage {
         } else {
             Exit::Clean
         };
-        Triage {
+        Resolution {
             not_applicable,
             unresolved,
             exit,
@@ -107,33 +109,39 @@ impl Upload<'_> {
     /// the rest), like `plan`; unresolved changed files and unmutes are warnings.
     pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
-        let triage = Triage::of(selection);
-        if !triage.unresolved.is_empty() {
+        let resolution = Resolution::of(selection);
+        if !resolution.unresolved.is_empty() {
             if let Some(agent) = &agent {
-                let style = if triage.named_missing() {
+                let style = if resolution.named_missing() {
                     "error"
                 } else {
                     "warning"
                 };
-                let body = fit_annotation(&unresolved_markdown(&triage.unresolved));
+                let body = fit_annotation(&unresolved_markdown(&resolution.unresolved));
                 if let Err(e) = agent.annotate(&body, style, SELECTION_CONTEXT, false) {
                     say!("gradle-flaky: could not annotate: {e}");
                 }
             }
         }
         let nothing = self.nothing;
-        if triage.nothing_left(selection) {
+        if resolution.nothing_left(selection) {
             say!("{nothing}: no test to run, nothing uploaded");
             if let Some(agent) = &agent {
                 let message = format!("{}: no test to run", markdown::text(nothing));
                 let _ = agent.annotate(&message, "info", "flakiness-detection", false);
             }
-            return Ok(triage.exit);
+            return Ok(resolution.exit);
         }
         if build.layout.is_none() && !selection.tests.is_empty() {
             say!("gradle-flaky: no compile gate: the build's layout is unavailable");
         }
-        let prepared = prepare(build, selection, self.batching, triage.not_applicable)?;
+        let prepared = prepare(
+            build,
+            selection,
+            self.batching,
+            resolution.not_applicable,
+            self.triage,
+        )?;
         if let Some(warning) = many_batches(prepared.input.commands.len(), selection.tests.len()) {
             say!("gradle-flaky: {warning}");
             if let Some(agent) = &agent {
@@ -141,7 +149,7 @@ impl Upload<'_> {
             }
         }
         self.publish(&prepared)?;
-        Ok(triage.exit)
+        Ok(resolution.exit)
     }
 
     /// Prints (`dry_run`) or uploads the pipeline. Not-applicable tests go to
@@ -196,12 +204,14 @@ impl Upload<'_> {
 
 /// Plans a selection for CI: the batches, the compile gate (from the layout's
 /// compile tasks; none when the layout is unavailable), the not-applicable
-/// tests and where the build is in the checkout (this process's directory).
+/// tests, where the build is in the checkout (this process's directory) and
+/// the triage step's spec when `triage` asks for one.
 pub fn prepare(
     build: &Build,
     selection: &Selection,
     batching: &BatchingConfig,
     not_applicable: Vec<Unresolved>,
+    triage: Option<&crate::triage::Config>,
 ) -> Result<Prepared> {
     let ctx = PlanContext::for_build(build, &[]);
     let plan = plan::plan(&selection.tests, batching, &ctx);
@@ -220,14 +230,23 @@ pub fn prepare(
     } else {
         [build.gradle.clone(), tasks].concat()
     };
+    let dir = checkout_relative(&build.root)?;
+    let triage = triage.map(|t| pipeline::TriageSpec {
+        replays: t.replays,
+        budget: t.budget,
+        timeout_sec: t.timeout.as_secs(),
+        rerun: ctx.forcing() == plan::Forcing::Rerun,
+        dir: dir.clone(),
+    });
     Ok(Prepared {
         input: PipelineInput {
             commands: plan.commands,
             compile,
-            dir: checkout_relative(&build.root)?,
+            dir,
             has_not_applicable: !not_applicable.is_empty(),
             projects,
             gradle: build.gradle.clone(),
+            triage,
         },
         not_applicable,
     })

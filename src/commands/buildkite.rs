@@ -4,7 +4,10 @@
 use super::{options, selection};
 use crate::buildkite::upload::Upload;
 use crate::buildkite::{report, wrap};
-use crate::cli::{BuildkiteAnalyzeArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs, WrapArgs};
+use crate::cli::{
+    BuildkiteAnalyzeArgs, BuildkiteTriageArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs,
+    WrapArgs,
+};
 use crate::{Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
@@ -20,6 +23,7 @@ pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
         agent: &agent,
         dry_run: args.dry_run,
         nothing: "nothing selected",
+        triage: options::triage(&args.triage).as_ref(),
     }
     .submit(&build, &selection)
 }
@@ -47,5 +51,11 @@ pub fn precompile(args: &PrecompileArgs) -> Result<Exit> {
 /// `buildkite analyze`: the final step.
 pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     report::run_step(&args.work_dir)?;
+    Ok(Exit::Clean)
+}
+
+/// `buildkite triage`: the optional triage step.
+pub fn triage(args: &BuildkiteTriageArgs) -> Result<Exit> {
+    crate::buildkite::triage::run_step(&args.work_dir)?;
     Ok(Exit::Clean)
 }

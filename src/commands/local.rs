@@ -72,6 +72,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
     let partial = process::interrupted();
+    let ran_for = started.elapsed();
 
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
@@ -106,6 +107,28 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         batches: &batches,
         run_dir: Some(&run_dir),
     };
+    // The run's verdict stands whatever triage does: a triage that cannot
+    // start or breaks off is reported, and the report is written without it.
+    let triaged = match &cfg.triage {
+        Some(triage) if !partial => super::triage::after_run(
+            &mut report,
+            triage,
+            &super::triage::Site {
+                build: &build,
+                base: &run_dir,
+                gradle_args: &cfg.gradle_args,
+                invocation_timeout: Some(timeout),
+                verbose: cfg.verbose,
+            },
+            &cfg.output,
+            &context,
+        )
+        .unwrap_or_else(|e| {
+            say!("gradle-flaky: triage: {e}");
+            None
+        }),
+        _ => None,
+    };
     let written = report::emit(&report, &cfg.output, &context);
     let ran: usize = runs.iter().map(|r| r.iterations.len()).sum();
     say!(
@@ -113,7 +136,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
          reports and logs: {}",
         runs.len(),
         plan.commands.len(),
-        started.elapsed().as_secs(),
+        ran_for.as_secs(),
         if partial { " (interrupted)" } else { "" },
         run_dir.display()
     );
@@ -122,7 +145,9 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     }
     let verdicts = runs.iter().flat_map(|r| &r.verdicts);
     let observed = Observed {
-        interrupted: partial || verdicts.clone().any(|v| *v == Verdict::Interrupted),
+        interrupted: partial
+            || verdicts.clone().any(|v| *v == Verdict::Interrupted)
+            || triaged.is_some_and(|t| t.interrupted),
         // A failure recorded by a batch that later broke off counts too; an
         // OutOfMemoryError of a batch that left a heap dump does not.
         real_failures: batches.iter().map(|b| b.real_failures).sum(),

@@ -17,6 +17,8 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
     let target = options::target(args.target, true)?;
     let batching = options::batching(&args.batching)?;
     let agent = options::agent(&args.agent)?;
+    let triage = options::triage(&args.triage);
+    super::pr::no_triage_on_github(target, triage.as_ref())?;
     let (build, selection) = selection::gather(
         options::build(global, false)?,
         &options::manual_selection(classes, &args.choice),
@@ -27,6 +29,7 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         agent: &agent,
         dry_run: args.dry_run,
         nothing: "FLAKINESS_CLASSES selected nothing",
+        triage: triage.as_ref(),
     }
     .submit(&build, &selection)
 }

@@ -14,6 +14,7 @@ pub mod pr;
 pub mod repeat;
 pub mod report;
 pub mod selection;
+pub mod triage;
 
 #[cfg(test)]
 mod markdown_tests;
@@ -34,9 +35,11 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(args)) => buildkite::analyze(&args),
+        Command::Buildkite(BuildkiteCommand::Triage(args)) => buildkite::triage(&args),
         Command::Github(GithubCommand::Workflow(args)) => github::workflow(global, &args),
         Command::Github(GithubCommand::Run(args)) => github::run(&args),
         Command::Github(GithubCommand::Analyze(args)) => github::analyze(&args),
+        Command::Triage(args) => triage::run(global, &options::triage_command(global, &args)),
         Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),

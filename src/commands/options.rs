@@ -5,7 +5,8 @@
 use crate::buildkite::AgentConfig;
 use crate::cli::{
     AgentArgs, BatchingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs, GlobalArgs, LocalArgs,
-    PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, Trigger, WorkflowArgs,
+    PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, TriageArgs, TriageBudgetArgs,
+    TriageCommandArgs, Trigger, WorkflowArgs,
 };
 use crate::domain::{format_duration, BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;
@@ -16,6 +17,7 @@ use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Choice;
 use crate::stats::executions_for;
+use crate::triage;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -67,6 +69,19 @@ pub struct LocalConfig {
     pub verbose: bool,
     /// `--isolate`: Gradle never on the user's daemon (see `run::process::Isolation`).
     pub isolate: bool,
+    /// Replay the failing tests after the run (`--triage N`).
+    pub triage: Option<triage::Config>,
+}
+
+/// Everything `triage` needs.
+#[derive(Clone, Debug)]
+pub struct TriageCommandConfig {
+    /// The run to triage; `None`: the newest run folder of the build.
+    pub run_dir: Option<PathBuf>,
+    pub triage: triage::Config,
+    pub output: ReportOutput,
+    pub gradle_args: Vec<String>,
+    pub verbose: bool,
 }
 
 /// The default batch limit is the suite timeout plus this.
@@ -195,7 +210,37 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
         gradle_args: args.gradle_args.clone(),
         verbose: global.verbose,
         isolate: global.isolate,
+        triage: triage(&args.triage),
     })
+}
+
+/// `triage [RUN_DIR]`.
+pub fn triage_command(global: &GlobalArgs, args: &TriageCommandArgs) -> TriageCommandConfig {
+    TriageCommandConfig {
+        run_dir: args.run_dir.clone(),
+        triage: triage_config(args.replays, &args.budget),
+        output: report_output(&args.report),
+        gradle_args: args.gradle_args.clone(),
+        verbose: global.verbose,
+    }
+}
+
+/// `--triage N` with its budget; `None` when triage is off (no N, or 0).
+pub fn triage(args: &TriageArgs) -> Option<triage::Config> {
+    let replays = args.triage.filter(|n| *n > 0)?;
+    Some(triage_config(replays, &args.budget))
+}
+
+fn triage_config(replays: u32, budget: &TriageBudgetArgs) -> triage::Config {
+    triage::Config {
+        replays,
+        budget: budget
+            .triage_budget
+            .unwrap_or(triage::Config::DEFAULT_BUDGET),
+        timeout: budget
+            .triage_timeout
+            .unwrap_or(triage::Config::DEFAULT_TIMEOUT),
+    }
 }
 
 /// `pr --target local`: the branch's tests, run as `local` runs them.
@@ -209,6 +254,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         gradle_args: Vec::new(),
         verbose: global.verbose,
         isolate: global.isolate,
+        triage: triage(&args.triage),
     })
 }
 

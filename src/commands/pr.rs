@@ -10,7 +10,7 @@ use crate::domain::BatchingConfig;
 use crate::github::matrix::Submit;
 use crate::layout::Build;
 use crate::select::Selection;
-use crate::{Exit, Result};
+use crate::{triage, Error, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     let target = options::target(args.target, false)?;
@@ -19,6 +19,8 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     }
     let batching = options::batching(&args.batching)?;
     let agent = options::agent(&args.agent)?;
+    let triage = options::triage(&args.triage);
+    no_triage_on_github(target, triage.as_ref())?;
     let (build, selection) =
         selection::gather(options::build(global, false)?, &options::pr_selection(args))?;
     HandOver {
@@ -27,8 +29,23 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
         agent: &agent,
         dry_run: args.dry_run,
         nothing: "No test changes or unmutes detected",
+        triage: triage.as_ref(),
     }
     .submit(&build, &selection)
+}
+
+/// GitHub Actions has no triage job: asking for one there is an error before
+/// anything is planned, rather than a report that silently lacks verdicts.
+pub(super) fn no_triage_on_github(target: Target, triage: Option<&triage::Config>) -> Result<()> {
+    if target == Target::Github && triage.is_some() {
+        return Err(Error::input(
+            "--triage (FLAKINESS_TRIAGE)",
+            "the GitHub Actions workflow has no triage job: drop --triage (or leave \
+             FLAKINESS_TRIAGE empty), then run `gradle-flaky triage` on the downloaded \
+             flakiness artifacts",
+        ));
+    }
+    Ok(())
 }
 
 /// A selection handed to a CI: uploaded to Buildkite, or planned for GitHub Actions.
@@ -39,6 +56,8 @@ pub(super) struct HandOver<'a> {
     pub dry_run: bool,
     /// What to say when nothing is selected.
     pub nothing: &'a str,
+    /// Buildkite: add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
+    pub triage: Option<&'a triage::Config>,
 }
 
 impl HandOver<'_> {
@@ -56,7 +75,29 @@ impl HandOver<'_> {
             agent: self.agent,
             dry_run: self.dry_run,
             nothing: self.nothing,
+            triage: self.triage,
         }
         .submit(build, selection)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn triage_is_refused_only_where_no_triage_step_exists() {
+        let cfg = triage::Config {
+            replays: 5,
+            budget: 100,
+            timeout: Duration::from_secs(60),
+        };
+        let err = no_triage_on_github(Target::Github, Some(&cfg)).unwrap_err();
+        assert_eq!(err.exit(), Exit::Usage, "{err}");
+        assert!(err.to_string().contains("no triage job"), "{err}");
+        assert!(no_triage_on_github(Target::Github, None).is_ok());
+        assert!(no_triage_on_github(Target::Buildkite, Some(&cfg)).is_ok());
+        assert!(no_triage_on_github(Target::Local, Some(&cfg)).is_ok());
     }
 }

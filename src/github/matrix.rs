@@ -11,7 +11,7 @@
 use super::annotations::{Annotation, Level};
 use super::runner::Runner;
 use crate::buildkite::pipeline::{expected_steps, JobSpec, ReportContext};
-use crate::buildkite::upload::{self, many_batches, unresolved_markdown, Prepared, Triage};
+use crate::buildkite::upload::{self, many_batches, unresolved_markdown, Prepared, Resolution};
 use crate::domain::{BatchingConfig, Command, Unresolved};
 use crate::layout::Build;
 use crate::markdown::{code, code_in_table, text};
@@ -126,13 +126,13 @@ impl Submit<'_> {
     /// Exit 2 when a test the user named resolved to nothing (after
     /// publishing the rest), as on Buildkite.
     pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
-        let triage = Triage::of(selection);
+        let resolution = Resolution::of(selection);
         let mut summary = String::from("## Flakiness detection: plan\n\n");
         let mut annotations = Vec::new();
-        if !triage.unresolved.is_empty() {
-            summary.push_str(&unresolved_markdown(&triage.unresolved));
+        if !resolution.unresolved.is_empty() {
+            summary.push_str(&unresolved_markdown(&resolution.unresolved));
             summary.push('\n');
-            let level = if triage.named_missing() {
+            let level = if resolution.named_missing() {
                 Level::Error
             } else {
                 Level::Warning
@@ -142,16 +142,22 @@ impl Submit<'_> {
                 "Flakiness: tests not found",
                 format!(
                     "{} input(s) resolved to no test: see the job summary.",
-                    triage.unresolved.len()
+                    resolution.unresolved.len()
                 ),
             ));
         }
-        let plan = if triage.nothing_left(selection) {
+        let plan = if resolution.nothing_left(selection) {
             say!("{}: no test to run", self.nothing);
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
             PlanFile::default()
         } else {
-            let prepared = upload::prepare(build, selection, self.batching, triage.not_applicable)?;
+            let prepared = upload::prepare(
+                build,
+                selection,
+                self.batching,
+                resolution.not_applicable,
+                None,
+            )?;
             if let Some(warning) =
                 many_batches(prepared.input.commands.len(), selection.tests.len())
             {
@@ -171,7 +177,7 @@ impl Submit<'_> {
             for (name, value) in &outputs {
                 say!("gradle-flaky: output {name}={value}");
             }
-            return Ok(triage.exit);
+            return Ok(resolution.exit);
         }
         if plan.has_report() {
             std::fs::write(PLAN_FILE, plan.to_json()).map_err(|e| Error::io(PLAN_FILE, e))?;
@@ -188,7 +194,7 @@ impl Submit<'_> {
         for annotation in &annotations {
             crate::output::stdout_line(&annotation.command());
         }
-        Ok(triage.exit)
+        Ok(resolution.exit)
     }
 }
 

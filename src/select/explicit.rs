@@ -472,7 +472,8 @@ mod tests {
             (newline.as_str(), ""),
             (
                 "server/src/test/java/org/elasticsearch/index/IndexTests.java",
-                "",
+                // A named method is checked against the sources: this one has it.
+                "class IndexTests { void testFine() {} }",
             ),
         ]);
         let layout = es_layout();

@@ -851,17 +851,13 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
 fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing() {
     let bk = Buildkite::new();
     let repo = fixture_copy();
-    let mut manual = gradle_flaky();
-    bk.job(&mut manual, "job-manual")
-        .current_dir(repo.path())
-        .env(
-            "FLAKINESS_CLASSES",
-            "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
-        )
-        .env("FLAKINESS_ITERS", "3")
-        .env("FLAKINESS_GRADLE", "gradle --offline")
-        .arg("manual");
-    let out = run(&mut manual);
+    let out = run(manual_cmd(
+        &bk,
+        repo.path(),
+        "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
+        "gradle --offline",
+    )
+    .env("FLAKINESS_ITERS", "3"));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 
     let uploads = bk.calls_of(&["pipeline", "upload"]);
@@ -899,6 +895,17 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
         "{}",
         note.stdin
     );
+}
+
+/// `gradle-flaky manual` in `dir` as job `job-manual`, for `classes` run with `gradle`.
+fn manual_cmd(bk: &Buildkite, dir: &Path, classes: &str, gradle: &str) -> Command {
+    let mut cmd = gradle_flaky();
+    bk.job(&mut cmd, "job-manual")
+        .current_dir(dir)
+        .env("FLAKINESS_CLASSES", classes)
+        .env("FLAKINESS_GRADLE", gradle)
+        .arg("manual");
+    cmd
 }
 
 /// The argv of a step's first batch, as the step's env carries it.
@@ -1031,5 +1038,101 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
         report.stdin.contains("2 job(s) skipped by the build"),
         "{}",
         report.stdin
+    );
+}
+
+/// `FLAKINESS_TRIAGE` adds a triage step after the report step. Run as an
+/// agent would, in a fresh checkout, it fetches every batch job's reports,
+/// replays the failing seeds there, uploads `flakiness-triage.json` and posts
+/// an annotation of its own, leaving the report's annotation alone.
+#[test]
+fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
+    let bk = Buildkite::new();
+    let repo = fixture_copy();
+    let out = run(manual_cmd(
+        &bk,
+        repo.path(),
+        "org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion",
+        // Every execution fails: two failing seeds, each failing again on replay.
+        "gradle --offline -Dtests.fixture.probability=1",
+    )
+    .env("FLAKINESS_ITERS", "2")
+    .env("FLAKINESS_TRIAGE", "3")
+    .env(
+        "FLAKINESS_AGENT_BIN",
+        shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).as_ref(),
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let uploads = bk.calls_of(&["pipeline", "upload"]);
+    let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
+    assert_valid_pipeline(&pipeline);
+    let step = |key: &str| {
+        steps(&pipeline)
+            .iter()
+            .find(|s| s["key"] == key)
+            .unwrap_or_else(|| panic!("no step {key}: {pipeline:#}"))
+            .clone()
+    };
+    assert_eq!(
+        steps(&pipeline).last().unwrap()["key"],
+        "flakiness-detection:triage"
+    );
+
+    let (_unit, out) = run_job(
+        &bk,
+        Some(repo.path()),
+        &step("flakiness-detection:unit"),
+        None,
+        "job-unit",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (_report, out) = run_job(
+        &bk,
+        None,
+        &step("flakiness-detection:analyze"),
+        None,
+        "job-report",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (_triage, out) = run_job(
+        &bk,
+        Some(repo.path()),
+        &step("flakiness-detection:triage"),
+        None,
+        "job-triage",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    let triaged = read_json(&bk.artifacts().join("job-triage/flakiness-triage.json"));
+    let test = triaged["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["method"] == "testFlakyAssertion")
+        .unwrap();
+    assert_eq!(test["runs"], 2, "{test:#}");
+    let triage = &test["triage"];
+    assert_eq!(triage["verdict"], "seed-deterministic", "{}", text(&out));
+    assert_eq!(
+        (triage["replays"].as_u64(), triage["reproduced"].as_u64()),
+        (Some(6), Some(6))
+    );
+    // The batch job's own warning (its rc 1) aside: the report, then the triage.
+    let notes: Vec<Call> = bk
+        .calls_of(&["annotate"])
+        .into_iter()
+        .filter(|c| !c.argv[4].ends_with("-failures"))
+        .collect();
+    let contexts: Vec<&str> = notes.iter().map(|c| c.argv[4].as_str()).collect();
+    assert_eq!(contexts, ["flakiness-detection", "flakiness-triage"]);
+    let body = &notes[1].stdin;
+    assert!(body.starts_with("## Flakiness triage"), "{body}");
+    assert!(
+        body.contains("| testFlakyAssertion | seed-deterministic | 6/6 |"),
+        "{body}"
+    );
+    assert!(
+        body.contains("(2 of 2 failed): reproduces with this seed (3/3)\ngradle --offline -Dtests.fixture.probability=1 :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="),
+        "{body}"
     );
 }

@@ -173,6 +173,7 @@ fn man_page_documents_every_subcommand() {
         "github",
         "repeat",
         "layout",
+        "triage",
     ] {
         let name = format!("gradle\\-flaky\\-{sub}(1)");
         assert!(

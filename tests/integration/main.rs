@@ -16,3 +16,4 @@ mod plan;
 mod run;
 mod select;
 mod stop;
+mod triage;

@@ -662,6 +662,24 @@ pub(crate) fn wait_for_test_worker(marker: &str, ready: impl Fn() -> bool) {
     panic!("no test worker started: {:#?}", processes_with(marker));
 }
 
+/// Presses Ctrl-C on `child` (a gradle-flaky whose processes carry
+/// `marker`) and returns its output, once it has exited 130 leaving no
+/// process behind.
+pub(crate) fn interrupt(child: std::process::Child, marker: &str) -> Output {
+    // SAFETY: kill(2) on the pid of our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let left = processes_with(marker);
+    assert!(
+        left.is_empty(),
+        "processes of the build survived: {left:#?}"
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    out
+}
+
 /// Whether the newest run of `build` has reached batch `n`.
 pub(crate) fn in_batch(build: &Path, n: usize) -> bool {
     let runs = build.join(".gradle/gradle-flaky/runs");

@@ -4,6 +4,7 @@
 use super::place;
 use gradle_flaky::analyze::report::Report;
 use gradle_flaky::analyze::{self, render, AnalyzeOptions};
+use gradle_flaky::triage::replay;
 
 const UNIT: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="org.example.FlakyTests" tests="6">
@@ -88,4 +89,72 @@ fn json_report() {
 fn merged_junit_file() {
     let (_root, report) = mixed_report();
     insta::assert_snapshot!(render::junit(&report));
+}
+
+/// The mixed report after a triage: the flaky test's seeds replayed (one
+/// reproducing every time, one not), the always-failing YAML case's seed
+/// replayed but cut by the budget.
+fn triaged_report() -> (tempfile::TempDir, Report) {
+    use gradle_flaky::analyze::report::{SeedReplay, Triage, TriageVerdict};
+    let (root, mut report) = mixed_report();
+    for t in &mut report.tests {
+        let task = t.failing_task.clone().unwrap_or_default();
+        let (class, method) = (t.class.clone(), t.method.clone());
+        let seed = |seed: &str, replays, reproduced| SeedReplay {
+            seed: seed.into(),
+            replays,
+            reproduced,
+            reproduce: replay::command(
+                &["./gradlew".to_string()],
+                &replay::Job {
+                    task: &task,
+                    class: &class,
+                    method: &method,
+                    seed: Some(seed),
+                },
+            ),
+        };
+        t.triage = match t.method.as_str() {
+            "testFlaky" => Some(Triage {
+                verdict: Some(TriageVerdict::Nondeterministic),
+                replays: 10,
+                reproduced: 5,
+                seeds: vec![seed("C0FFEE:2", 5, 5), seed("C0FFEE:4", 5, 0)],
+                partial: false,
+                notes: vec![],
+                elapsed_sec: 14.2,
+            }),
+            m if m.starts_with("test {yaml") => Some(Triage {
+                verdict: Some(TriageVerdict::SeedDeterministic),
+                replays: 2,
+                reproduced: 2,
+                seeds: vec![seed("BEEF:7", 2, 2)],
+                partial: true,
+                notes: vec![
+                    "seed BEEF:7: 2 of 5 replay(s) ran: the replay budget of 12 is spent".into(),
+                ],
+                elapsed_sec: 3.1,
+            }),
+            _ => None,
+        };
+    }
+    (root, report)
+}
+
+#[test]
+fn markdown_report_with_triage() {
+    let (_root, report) = triaged_report();
+    insta::assert_snapshot!(render::markdown(&report));
+}
+
+#[test]
+fn json_report_with_triage() {
+    let (_root, report) = triaged_report();
+    insta::assert_snapshot!(render::json(&report));
+}
+
+#[test]
+fn triage_annotation() {
+    let (_root, report) = triaged_report();
+    insta::assert_snapshot!(render::triage_markdown(&report));
 }

@@ -1,0 +1,98 @@
+//! The optional triage step (`FLAKINESS_TRIAGE`): after the report step, on a
+//! batch agent, it fetches every job's reports as the report step does,
+//! replays the failing tests in this checkout, writes `flakiness-triage.json`
+//! (the Report JSON, each failing test with its `triage`) and posts the
+//! triage as an annotation of its own.
+//!
+//! Its own annotation context, `flakiness-triage`, rather than appending to
+//! `flakiness-detection`: the report annotation is complete and already cut to
+//! Buildkite's size limit when this step starts, and appending would both risk
+//! that limit and change the report's style; a triage step that fails or is
+//! cancelled then leaves the report untouched.
+
+use super::agent::{fit_annotation, Agent};
+use super::pipeline::{TriageSpec, TRIAGE_ENV};
+use super::report::{analyze_options, fetch_jobs, Fetched};
+use crate::analyze::{self, render};
+use crate::plan::Forcing;
+use crate::reports::TRIAGE_FILE;
+use crate::run::progress::Progress;
+use crate::say;
+use crate::triage::{self, Config, Env};
+use crate::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The annotation context of the triage.
+pub const CONTEXT: &str = "flakiness-triage";
+
+/// `buildkite triage`: replays the failing tests of the batch jobs. Fails
+/// only when it cannot read its spec or write its outputs.
+pub fn run_step(work: &Path) -> Result<()> {
+    let spec: TriageSpec = match std::env::var(TRIAGE_ENV) {
+        Ok(v) => serde_json::from_str(&v)
+            .map_err(|e| Error::input(format!("${TRIAGE_ENV}"), e.to_string()))?,
+        Err(_) => {
+            return Err(Error::usage(format!(
+                "${TRIAGE_ENV} is not set: is this step from `gradle-flaky buildkite upload --triage N`?"
+            )))
+        }
+    };
+    if spec.replays == 0 || spec.budget == 0 || spec.timeout_sec == 0 {
+        return Err(Error::input(
+            format!("${TRIAGE_ENV}"),
+            "replays, budget and timeoutSec must be at least 1",
+        ));
+    }
+    let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
+    let Fetched { jobs, context } = fetch_jobs(work, agent.as_ref(), &[])?;
+    let dirs: Vec<PathBuf> = jobs.into_iter().map(|j| j.dir).collect();
+    let mut report = analyze::analyze_roots(&dirs, &analyze_options(&context));
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let root = cwd.join(spec.dir.as_deref().unwrap_or(Path::new("")));
+    let gradle = if context.gradle.is_empty() {
+        vec!["./gradlew".to_string()]
+    } else {
+        context.gradle.clone()
+    };
+    if triage::has_failures(&report) {
+        let cfg = Config {
+            replays: spec.replays,
+            budget: spec.budget,
+            timeout: Duration::from_secs(spec.timeout_sec),
+        };
+        let env = Env {
+            project_dir: &root,
+            gradle: &gradle,
+            forcing: if spec.rerun {
+                Forcing::Rerun
+            } else {
+                Forcing::CleanTask
+            },
+            extra_args: &[],
+            base: work,
+            invocation_timeout: None,
+            verbose: false,
+            // CI is isolated: no daemon of a job may outlive it.
+            isolate: true,
+        };
+        let summary = triage::run(&mut report, &cfg, &env, &Progress::new(false))?;
+        say!(
+            "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s",
+            summary.tests,
+            summary.replays,
+            summary.invocations,
+            summary.elapsed.as_secs()
+        );
+    }
+    let path = work.join(TRIAGE_FILE);
+    std::fs::write(&path, render::json(&report)).map_err(|e| Error::io(&path, e))?;
+    let body = render::triage_markdown(&report);
+    crate::output::stdout_line(&body);
+    if let Some(agent) = &agent {
+        if let Err(e) = agent.annotate(&fit_annotation(&body), "info", CONTEXT, false) {
+            say!("gradle-flaky: could not post the triage: {e}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! `gradle-flaky triage [RUN_DIR]`, and the triage that `local --triage N`
+//! runs after its batches: the report before triage is written first, so that
+//! Ctrl-C (even a second one, which exits at once) never loses it.
+
+use super::options::{self, ReportOutput, TriageCommandConfig};
+use super::report::{self, Context};
+use crate::analyze::{self, AnalyzeOptions, Report};
+use crate::cli::{GlobalArgs, ReportFormat};
+use crate::layout::Build;
+use crate::plan::PlanContext;
+use crate::reports::{JOBS_DIR, STATUS_DIR};
+use crate::run::local::runs_dir;
+use crate::run::progress::Progress;
+use crate::say;
+use crate::triage::{self, Env, Summary};
+use crate::{Error, Exit, Observed, Result};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Where a triage runs and how.
+pub struct Site<'a> {
+    pub build: &'a Build,
+    /// The folder triaged (a run folder): the report before triage and the
+    /// replays go below it.
+    pub base: &'a Path,
+    pub gradle_args: &'a [String],
+    /// Limit of each Gradle invocation, besides the triage's own.
+    pub invocation_timeout: Option<Duration>,
+    pub verbose: bool,
+}
+
+/// Triages `report` in place: writes the report as it stands (to `--report
+/// FILE` when given, and to `<base>/report.md|json`), replays its failing
+/// tests and attaches their verdicts. `None` when nothing failed.
+pub fn after_run(
+    report: &mut Report,
+    cfg: &triage::Config,
+    site: &Site<'_>,
+    output: &ReportOutput,
+    ctx: &Context<'_>,
+) -> Result<Option<Summary>> {
+    if !triage::has_failures(report) {
+        say!("gradle-flaky: triage: nothing to replay, no test failed");
+        return Ok(None);
+    }
+    let saved = write_before_triage(report, output, ctx, site.base)?;
+    say!(
+        "gradle-flaky: the report before triage: {}; triage replays each failing seed (a test \
+         without seeds: the test alone) {} time(s), at most {} replay(s) in all and {}; Ctrl-C \
+         keeps the report",
+        saved.display(),
+        cfg.replays,
+        cfg.budget,
+        crate::domain::format_duration(cfg.timeout)
+    );
+    let ctx = PlanContext::for_build(site.build, site.gradle_args);
+    let env = Env {
+        project_dir: &site.build.root,
+        gradle: &site.build.gradle,
+        forcing: ctx.forcing(),
+        extra_args: site.gradle_args,
+        base: site.base,
+        invocation_timeout: site.invocation_timeout,
+        verbose: site.verbose,
+        isolate: site.build.reading.isolate,
+    };
+    let progress = Progress::new(std::io::stderr().is_terminal() && !site.verbose);
+    let summary = triage::run(report, cfg, &env, &progress)?;
+    say!(
+        "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s{}; \
+         replays and logs: {}",
+        summary.tests,
+        summary.replays,
+        summary.invocations,
+        summary.elapsed.as_secs(),
+        if summary.interrupted {
+            " (interrupted: partial)"
+        } else {
+            ""
+        },
+        summary.dir.display()
+    );
+    Ok(Some(summary))
+}
+
+/// The report before triage, where a Ctrl-C cannot take it: `--report FILE`
+/// when given, and `<base>/report.md` (or `.json`). Returns the latter.
+fn write_before_triage(
+    report: &Report,
+    output: &ReportOutput,
+    ctx: &Context<'_>,
+    base: &Path,
+) -> Result<PathBuf> {
+    let text = report::render(report, output.format, ctx);
+    let ext = match output.format {
+        ReportFormat::Markdown => "md",
+        ReportFormat::Json => "json",
+    };
+    let saved = base.join(format!("report.{ext}"));
+    for path in output.file.iter().chain([&saved]) {
+        std::fs::write(path, &text).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(saved)
+}
+
+/// `gradle-flaky triage [RUN_DIR]`.
+pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
+    // Before any replay: minutes of replays must not end in a report that cannot be kept.
+    report::check_writable(&cfg.output)?;
+    let mut build = options::build(global, true)?;
+    let dir = match &cfg.run_dir {
+        Some(dir) if dir.is_dir() => dir.clone(),
+        Some(dir) => return Err(Error::input(dir.display().to_string(), "no such directory")),
+        None => newest_run(&build.root)?,
+    };
+    say!("gradle-flaky: triaging {}", dir.display());
+    match crate::layout::load(&build.root, &build.gradle, false, &build.reading) {
+        Ok((layout, _)) => build.layout = Some(layout),
+        Err(e) => say!(
+            "gradle-flaky: note: the build's layout is unavailable ({e}): project paths follow \
+             the directory rule, and each replay runs clean<Task> before its task"
+        ),
+    }
+    let mut report = analyze::analyze_roots(
+        &roots(&dir),
+        &AnalyzeOptions {
+            project_paths: build.project_paths(),
+            gradle: build.gradle.clone(),
+            ..AnalyzeOptions::default()
+        },
+    );
+    report::warn_unreadable(&report);
+    let context = Context::default();
+    let site = Site {
+        build: &build,
+        base: &dir,
+        gradle_args: &cfg.gradle_args,
+        invocation_timeout: None,
+        verbose: cfg.verbose,
+    };
+    let summary = after_run(&mut report, &cfg.triage, &site, &cfg.output, &context)?;
+    report::emit(&report, &cfg.output, &context)?;
+    if report.summary.executions == 0 {
+        say!(
+            "gradle-flaky: no test execution found below {} ({} report file(s) read)",
+            dir.display(),
+            report.files.read
+        );
+    }
+    Ok(Exit::of(Observed {
+        interrupted: summary.is_some_and(|s| s.interrupted),
+        real_failures: report.summary.failed,
+        executions: report.summary.executions,
+        ..Observed::default()
+    }))
+}
+
+/// The newest run folder of `local` in the build.
+fn newest_run(root: &Path) -> Result<PathBuf> {
+    let runs = runs_dir(root);
+    subfolders(&runs).pop().ok_or_else(|| {
+        Error::input(
+            "RUN_DIR",
+            format!(
+                "no run of `gradle-flaky local` in {}: run one, or name a folder of JUnit XML",
+                runs.display()
+            ),
+        )
+    })
+}
+
+/// The roots to analyze: each job's folder when `dir` is a CI report step's
+/// work folder or its `flakiness-jobs/` (each `<job>/` a copy of the build's
+/// tree), or GitHub Actions' downloaded artifacts (each batch's folder, with
+/// its `flakiness-status/`, a copy of the build's tree); else `dir` itself.
+fn roots(dir: &Path) -> Vec<PathBuf> {
+    let jobs = if dir.file_name().is_some_and(|n| n == JOBS_DIR) {
+        dir.to_path_buf()
+    } else {
+        dir.join(JOBS_DIR)
+    };
+    let mut found = subfolders(&jobs);
+    if found.is_empty() {
+        found = subfolders(dir);
+        found.retain(|f| f.join(STATUS_DIR).is_dir());
+    }
+    if found.is_empty() {
+        vec![dir.to_path_buf()]
+    } else {
+        found
+    }
+}
+
+/// The folders directly in `dir`, sorted.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_run_is_the_last_by_name_and_a_ci_work_folder_is_read_per_job() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(newest_run(tmp.path()).is_err());
+        let runs = runs_dir(tmp.path());
+        for name in [
+            "20260101T100000Z-1",
+            "20260102T100000Z-7",
+            "20251231T235959Z-9",
+        ] {
+            std::fs::create_dir_all(runs.join(name)).unwrap();
+        }
+        assert!(newest_run(tmp.path())
+            .unwrap()
+            .ends_with("20260102T100000Z-7"));
+        assert_eq!(roots(tmp.path()), [tmp.path().to_path_buf()]);
+        for job in ["job-b", "job-a"] {
+            std::fs::create_dir_all(tmp.path().join(JOBS_DIR).join(job)).unwrap();
+        }
+        let jobs = tmp.path().join(JOBS_DIR);
+        assert_eq!(roots(tmp.path()), [jobs.join("job-a"), jobs.join("job-b")]);
+        assert_eq!(roots(&jobs), roots(tmp.path()), "the jobs folder itself");
+
+        let artifacts = tempfile::tempdir().unwrap();
+        for (folder, batch) in [("flakiness-batch-1", true), ("flakiness-plan", false)] {
+            let dir = artifacts.path().join(folder);
+            std::fs::create_dir_all(if batch { dir.join(STATUS_DIR) } else { dir }).unwrap();
+        }
+        assert_eq!(
+            roots(artifacts.path()),
+            [artifacts.path().join("flakiness-batch-1")],
+            "GitHub's artifacts: each batch's folder"
+        );
+    }
+}

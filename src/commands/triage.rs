@@ -97,7 +97,7 @@ fn write_before_triage(
         ReportFormat::Markdown => "md",
         ReportFormat::Json => "json",
     };
-    let saved = base.join(format!("report.{ext}"));
+    let saved = base.join(format!("report-before-triage.{ext}"));
     for path in output.file.iter().chain([&saved]) {
         std::fs::write(path, &text).map_err(|e| Error::io(path, e))?;
     }

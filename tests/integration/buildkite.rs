@@ -1115,7 +1115,9 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
     assert_eq!(triage["verdict"], "seed-deterministic", "{}", text(&out));
     assert_eq!(
         (triage["replays"].as_u64(), triage["reproduced"].as_u64()),
-        (Some(6), Some(6))
+        (Some(6), Some(6)),
+        "{triage:#}\n{}",
+        text(&out)
     );
     // The batch job's own warning (its rc 1) aside: the report, then the triage.
     let notes: Vec<Call> = bk

@@ -92,8 +92,10 @@ fn local_triage_tells_a_seed_driven_flake_from_a_clock_driven_one() {
         text(&again)
     );
     // The report before triage was written first, where Ctrl-C cannot take it.
-    let before: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let before: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report-before-triage.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(before["summary"], report["summary"]);
     assert!(row(&before, SEEDED, "testFlakyAssertion")
         .get("triage")
@@ -312,7 +314,7 @@ fn ctrl_c_during_triage_keeps_the_report() {
     let t = triage_of(&report, SEEDED, "testFlakyAssertion");
     assert_eq!(t["partial"], true, "{t:#}");
     assert!(t["notes"].to_string().contains("interrupted"), "{t:#}");
-    let before = run_dirs(build.path())[0].join("report.json");
+    let before = run_dirs(build.path())[0].join("report-before-triage.json");
     let before: Value = serde_json::from_str(&std::fs::read_to_string(before).unwrap()).unwrap();
     assert_eq!(before["summary"], report["summary"]);
 }

@@ -426,6 +426,29 @@ pub struct Command {
 }
 
 impl Command {
+    /// A command of `kind` running `argv` (for tests): REST kinds loop
+    /// `rest_loops` Gradle runs, the others repeat `iterations` times in the JVM.
+    #[cfg(test)]
+    pub fn of_kind(kind: TestKind, argv: &[&str], iterations: u32, rest_loops: u32) -> Command {
+        Command {
+            label: kind.label(),
+            key: kind.key(),
+            iterations,
+            rest_loops,
+            repetition: if kind.is_rest() {
+                Repetition::GradleRuns
+            } else {
+                Repetition::InJvm
+            },
+            repetition_reason: String::new(),
+            tests: vec![],
+            fallback: None,
+            kind,
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+            task_paths: vec![],
+        }
+    }
+
     /// The runner invokes `argv` several times (REST loops, Gradle-run repetition).
     pub fn loops_gradle(&self) -> bool {
         self.repetition == Repetition::GradleRuns

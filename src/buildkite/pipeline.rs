@@ -440,7 +440,7 @@ fn escape_interpolation(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Repetition, TestKind};
+    use crate::domain::TestKind;
 
     fn cfg() -> AgentConfig {
         AgentConfig {
@@ -452,23 +452,8 @@ mod tests {
     }
 
     fn cmd(kind: TestKind, argv: &[&str]) -> Command {
-        Command {
-            label: kind.label(),
-            key: kind.key(),
-            iterations: 1,
-            rest_loops: if kind.is_rest() { 10 } else { 1 },
-            repetition: if kind.is_rest() {
-                Repetition::GradleRuns
-            } else {
-                Repetition::InJvm
-            },
-            repetition_reason: String::new(),
-            tests: vec![],
-            fallback: None,
-            kind,
-            argv: argv.iter().map(|s| s.to_string()).collect(),
-            task_paths: vec![],
-        }
+        let loops = if kind.is_rest() { 10 } else { 1 };
+        Command::of_kind(kind, argv, 1, loops)
     }
 
     fn steps(p: &Value) -> &Vec<Value> {

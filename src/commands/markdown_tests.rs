@@ -233,19 +233,7 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
     let note = Cause::BuildFailed(vec![why.into()]).describe();
     BatchRun {
         index: 1,
-        command: Command {
-            label: kind.label(),
-            key: kind.key(),
-            kind,
-            argv: vec!["gradle".into()],
-            iterations: 1,
-            rest_loops: 1,
-            task_paths: vec![],
-            repetition: Default::default(),
-            repetition_reason: String::new(),
-            tests: vec![],
-            fallback: None,
-        },
+        command: Command::of_kind(kind, &["gradle"], 1, 1),
         argv: vec!["gradle".into()],
         log: PathBuf::from(format!("/runs/{dir}/batch-1.log")),
         dir: PathBuf::from("/runs/batch-1"),

@@ -239,26 +239,11 @@ fn not_applicable_markdown(tests: &[Unresolved]) -> String {
 mod tests {
     use super::*;
     use crate::buildkite::pipeline::PipelineInput;
-    use crate::domain::{Repetition, TestKind};
+    use crate::domain::TestKind;
 
     fn cmd(kind: TestKind, argv: &[&str]) -> Command {
-        Command {
-            label: kind.label(),
-            key: kind.key(),
-            iterations: if kind.is_rest() { 1 } else { 3 },
-            rest_loops: if kind.is_rest() { 5 } else { 1 },
-            repetition: if kind.is_rest() {
-                Repetition::GradleRuns
-            } else {
-                Repetition::InJvm
-            },
-            repetition_reason: String::new(),
-            tests: vec![],
-            fallback: None,
-            kind,
-            argv: argv.iter().map(|s| s.to_string()).collect(),
-            task_paths: vec![],
-        }
+        let (iterations, loops) = if kind.is_rest() { (1, 5) } else { (3, 1) };
+        Command::of_kind(kind, argv, iterations, loops)
     }
 
     fn prepared() -> Prepared {

@@ -494,19 +494,7 @@ mod tests {
     fn a_batch_has_the_rc_a_batch_job_would_have() {
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
             index: 1,
-            command: Command {
-                kind: crate::domain::TestKind::Unit,
-                label: "unit tests".into(),
-                key: "k".into(),
-                argv: vec!["gradle".into()],
-                iterations: 1,
-                rest_loops: 1,
-                task_paths: vec![],
-                repetition: Default::default(),
-                repetition_reason: String::new(),
-                tests: vec![],
-                fallback: None,
-            },
+            command: Command::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
             argv: vec![],
             log: PathBuf::new(),
             dir: PathBuf::new(),

@@ -10,7 +10,7 @@
 
 use super::outcomes::{self, Scripts, Skipped};
 use super::process::{self, Ended, Isolation, Output};
-use crate::reports::{self, ITERS_DIR};
+use crate::reports::{self, ITERS_DIR, JOBS_DIR};
 use crate::{shell, Error, Observed, Result};
 use std::fs::File;
 use std::io::Write;
@@ -327,13 +327,17 @@ pub fn relocate(root: &Path, since: SystemTime, to: &Path) -> Result<Vec<PathBuf
 }
 
 /// Reports under `root` (found as the analyzer finds them) modified at or
-/// after `since`, relative to `root`, sorted; kept iterations excluded.
+/// after `since`, relative to `root`, sorted; kept iterations and the batch
+/// jobs' reports a CI step downloaded into the checkout excluded (a download
+/// just before a run can share its file-system timestamp).
 fn new_reports(root: &Path, since: SystemTime) -> Vec<PathBuf> {
     reports::find_reports(root)
         .into_iter()
         .filter_map(|path| {
             let rel = path.strip_prefix(root).ok()?.to_path_buf();
-            let kept = rel.components().any(|c| c.as_os_str() == ITERS_DIR);
+            let kept = rel
+                .components()
+                .any(|c| c.as_os_str() == ITERS_DIR || c.as_os_str() == JOBS_DIR);
             let fresh = std::fs::symlink_metadata(&path)
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| t >= since);
@@ -431,6 +435,12 @@ mod tests {
             "flakiness-iters/iter-1/p/build/test-results/test/TEST-a.F.xml",
             None,
         );
+        // A batch job's report a CI step downloaded into the checkout.
+        write(
+            root,
+            "flakiness-jobs/job-1/p/build/test-results/test/TEST-a.G.xml",
+            None,
+        );
         let to = root.join("flakiness-iters/iter-2");
         let moved = relocate(root, since, &to).unwrap();
         assert_eq!(
@@ -447,6 +457,7 @@ mod tests {
                 "flakiness-iters/iter-1/p/build/test-results/test/TEST-a.F.xml",
                 "flakiness-iters/iter-2/p/build/test-results/test/TEST-a.B.xml",
                 "flakiness-iters/iter-2/p/q/build/test-results/javaRestTest/TEST-a.C.xml",
+                "flakiness-jobs/job-1/p/build/test-results/test/TEST-a.G.xml",
                 "old/build/test-results/test/TEST-a.Old.xml",
                 "p/build/reports/TEST-a.D.xml",
                 "p/build/test-results/test/binary/results.bin",

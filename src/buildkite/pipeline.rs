@@ -30,7 +30,7 @@ use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
@@ -110,11 +110,15 @@ impl JobSpec {
     /// daemon to reuse, and a daemon of ours must not outlive the job on an
     /// agent that runs other jobs next. `repeat --isolate` keeps a private
     /// daemon warm across a REST loop's iterations; other batches get
-    /// `--no-daemon`.
-    pub fn argv_to_run(&self, self_exe: &str) -> Result<Vec<String>> {
+    /// `--no-daemon`. A REST loop given `task_outcomes` records each
+    /// iteration's task outcomes there.
+    pub fn argv_to_run(&self, self_exe: &str, task_outcomes: Option<&Path>) -> Result<Vec<String>> {
         match self.repeat {
             Some(times) => {
-                let mut argv = crate::plan::repeat_argv(self_exe, times, &self.argv);
+                let options: Vec<String> = task_outcomes
+                    .map(|dir| vec!["--task-outcomes".into(), dir.display().to_string()])
+                    .unwrap_or_default();
+                let mut argv = crate::plan::repeat_argv(self_exe, times, &options, &self.argv);
                 argv.insert(1, "--isolate".into());
                 Ok(argv)
             }
@@ -748,7 +752,7 @@ mod tests {
             task_paths: vec![],
         };
         assert_eq!(
-            spec.argv_to_run("/bin/gf").unwrap(),
+            spec.argv_to_run("/bin/gf", None).unwrap(),
             [
                 "/bin/gf",
                 "--isolate",

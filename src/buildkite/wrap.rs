@@ -199,26 +199,15 @@ impl Recording {
         self.scratch.path().join("task-outcomes")
     }
 
-    /// `argv` made to record its task outcomes: Gradle gets the init script;
-    /// a REST loop (`gradle-flaky repeat`) is told where its iterations write.
-    fn apply(&self, argv: Vec<String>, repeat: bool) -> Result<Vec<String>> {
+    /// The argv of `spec`, made to record its task outcomes: Gradle gets the
+    /// init script; a REST loop (`gradle-flaky repeat`) is told where its
+    /// iterations write.
+    fn argv(&self, spec: &JobSpec) -> Result<Vec<String>> {
         std::fs::create_dir_all(self.dir()).map_err(|e| Error::io(self.dir(), e))?;
-        if repeat {
-            let mut argv = argv;
-            // After the `repeat` subcommand (global flags such as `--isolate` come before it).
-            let at = argv
-                .iter()
-                .position(|a| a == "repeat")
-                .map_or(argv.len().min(2), |i| i + 1);
-            argv.splice(
-                at..at,
-                [
-                    "--task-outcomes".to_string(),
-                    self.dir().display().to_string(),
-                ],
-            );
-            return Ok(argv);
+        if spec.repeat.is_some() {
+            return spec.argv_to_run(&self_exe(), Some(&self.dir()));
         }
+        let argv = spec.argv_to_run(&self_exe(), None)?;
         let scripts = Scripts::write(&self.scratch.path().join("scripts"))?;
         Ok(scripts.apply(&argv, &self.dir().join("iter-1.json")))
     }
@@ -340,9 +329,9 @@ impl Ran {
 /// Runs a planned batch as every CI runs it (see [`run_batch`]), recording
 /// which of its Test tasks the build skipped.
 pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Ran> {
-    let argv = spec.argv_to_run(&self_exe())?;
     // No Test task to check: nothing to record (and no init script to add).
     if spec.task_paths.is_empty() {
+        let argv = spec.argv_to_run(&self_exe(), None)?;
         return Ok(run_batch(&argv, spec.dir.as_deref(), timeout));
     }
     let recording = Recording {
@@ -352,7 +341,7 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Ran> {
             .map_err(|e| Error::io(std::env::temp_dir(), e))?,
         task_paths: spec.task_paths.clone(),
     };
-    let argv = recording.apply(argv, spec.repeat.is_some())?;
+    let argv = recording.argv(spec)?;
     let mut ran = run_batch(&argv, spec.dir.as_deref(), timeout);
     ran.skipped_tasks = recording.skipped();
     if !ran.skipped_tasks.is_empty() {
@@ -391,7 +380,7 @@ pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
 /// and leaves the precompile marker for the report step.
 pub fn precompile(timeout: Option<Duration>) -> Result<()> {
     let spec = JobSpec::from_env_value(PRECOMPILE_ENV, std::env::var(PRECOMPILE_ENV).ok())?;
-    let argv = spec.argv_to_run(&self_exe())?;
+    let argv = spec.argv_to_run(&self_exe(), None)?;
     say!(">>> {}", shell::join(&argv));
     let finished = supervise(&argv, spec.dir.as_deref(), timeout);
     if finished.rc == 0 {

@@ -45,11 +45,14 @@ pub fn executions(c: &Command) -> u64 {
 }
 
 /// The argv that loops `argv` `times` times through `gradle-flaky repeat`
-/// (`program` runs gradle-flaky), keeping every iteration's reports.
-pub fn repeat_argv(program: &str, times: u32, argv: &[String]) -> Vec<String> {
-    [program, "repeat", "--times", &times.to_string(), "--"]
+/// (`program` runs gradle-flaky, `options` are more options of `repeat`),
+/// keeping every iteration's reports.
+pub fn repeat_argv(program: &str, times: u32, options: &[String], argv: &[String]) -> Vec<String> {
+    [program, "repeat", "--times", &times.to_string()]
         .iter()
         .map(|s| s.to_string())
+        .chain(options.iter().cloned())
+        .chain(["--".to_string()])
         .chain(argv.iter().cloned())
         .collect()
 }

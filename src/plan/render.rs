@@ -93,7 +93,7 @@ pub fn shell_argv(c: &Command) -> Vec<String> {
     if c.rest_loops <= 1 {
         return c.argv.clone();
     }
-    super::repeat_argv("gradle-flaky", c.rest_loops, &c.argv)
+    super::repeat_argv("gradle-flaky", c.rest_loops, &[], &c.argv)
 }
 
 /// The plan for people. Names from the branch are shown with control

@@ -192,15 +192,10 @@ pub fn run(report: &mut Report, cfg: &Config, env: &Env, progress: &Progress) ->
     let scripts = Scripts::write(&dir.join("scripts"))?;
     process::supervise();
     let mut replayer = Replayer {
-        project_dir: env.project_dir,
-        gradle: env.gradle,
-        forcing: env.forcing,
-        extra_args: env.extra_args,
+        env,
         isolation: &isolation,
         scripts: &scripts,
         dir: &dir,
-        invocation_timeout: env.invocation_timeout,
-        verbose: env.verbose,
         progress,
         replays: cfg.replays,
         budget_left: cfg.budget,

@@ -14,6 +14,7 @@
 //! A test without a seed is replayed alone, one Gradle invocation per replay:
 //! ordinary JUnit and TestNG runners know no iterations.
 
+use super::Env;
 use crate::analyze::aggregate::{classify_failure, normalize_method};
 use crate::analyze::junit::{self, Execution};
 use crate::analyze::report::FailureKind;
@@ -190,19 +191,14 @@ pub struct JobResult {
 /// Runs replay invocations one after another within a budget of replays and a
 /// deadline, each in a folder of its own below `dir`.
 pub struct Replayer<'a> {
-    pub project_dir: &'a Path,
-    pub gradle: &'a [String],
-    pub forcing: Forcing,
-    pub extra_args: &'a [String],
+    /// Where and how replays run.
+    pub env: &'a Env<'a>,
     pub isolation: &'a Isolation,
     /// Record each invocation's task outcomes: a replay whose task the build
     /// skips says so rather than "no tests executed".
     pub scripts: &'a Scripts,
     /// Where each job's log and kept reports go.
     pub dir: &'a Path,
-    /// Limit of each invocation, besides the deadline.
-    pub invocation_timeout: Option<Duration>,
-    pub verbose: bool,
     pub progress: &'a Progress,
     /// Replays each job asks for.
     pub replays: u32,
@@ -241,11 +237,11 @@ impl Replayer<'_> {
             self.budget_left -= iters;
             round += 1;
             let argv = argv(
-                self.gradle,
+                self.env.gradle,
                 job,
                 in_jvm.then_some(iters as u32),
-                self.forcing,
-                self.extra_args,
+                self.env.forcing,
+                self.env.extra_args,
             );
             let log = match &log {
                 Some(f) => f,
@@ -261,6 +257,7 @@ impl Replayer<'_> {
             ));
             let time_left = self.deadline.saturating_duration_since(Instant::now());
             let timeout = self
+                .env
                 .invocation_timeout
                 .map_or(time_left, |t| t.min(time_left));
             let dest = self
@@ -272,11 +269,11 @@ impl Replayer<'_> {
             let spec = Loop {
                 argv: &argv,
                 isolation: self.isolation,
-                project_dir: self.project_dir,
+                project_dir: self.env.project_dir,
                 dest: &dest,
                 times: 1,
                 timeout: Some(timeout),
-                output: if self.verbose {
+                output: if self.env.verbose {
                     Output::Tee(log)
                 } else {
                     Output::Log(log)

@@ -209,8 +209,10 @@ fn triage_keeps_to_its_budget_and_time_limit_and_says_what_it_skipped() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let triage = |args: &[&str]| {
         let marker = format!("triage-{}-{}", std::process::id(), args.join(""));
+        // Isolated: no process of the replays may survive them.
         let out = run(gradle_flaky()
             .env("GRADLE_FLAKY_TEST_MARKER", &marker)
+            .env("FLAKINESS_ISOLATE", "1")
             .arg("--project-dir")
             .arg(build.path())
             .args(["triage", "--format", "json"])
@@ -274,8 +276,11 @@ fn ctrl_c_during_triage_keeps_the_report() {
     let build = fixture_copy();
     read_layout_first(build.path());
     let marker = format!("triage-ctrl-c-{}", std::process::id());
+    // Isolated: no process of the run may survive it (the user's daemon
+    // would, by design, and may have been started by this run).
     let child = gradle_flaky()
         .env("GRADLE_FLAKY_TEST_MARKER", &marker)
+        .env("FLAKINESS_ISOLATE", "1")
         .arg("--project-dir")
         .arg(build.path())
         .args(["local", "--iters", "3", "--triage", "5", "--format", "json"])

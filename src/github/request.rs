@@ -4,6 +4,7 @@
 //! no value may hold an expression GitHub would evaluate.
 
 use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
+use crate::ci::spec::GRACE_MINUTES;
 use crate::domain::format_duration;
 use crate::{Error, Result};
 use std::path::PathBuf;
@@ -111,7 +112,7 @@ impl WorkflowRequest {
         if self.job_timeout_min < MIN_JOB_TIMEOUT {
             return Err(Error::input(
                 "--job-timeout",
-                format!("must be at least {MIN_JOB_TIMEOUT} minutes: the batch is stopped 2 minutes before the job"),
+                format!("must be at least {MIN_JOB_TIMEOUT} minutes: the batch is stopped {GRACE_MINUTES} minutes before the job"),
             ));
         }
         for (flag, value) in [

@@ -4,11 +4,13 @@
 //! The pipeline is `select` → `plan` → `run` → `analyze`. Selection, planning and
 //! analysis are pure functions of their inputs; git, Gradle, files, processes and
 //! Buildkite are touched only in `commands` (the entry points), `layout`, `git`,
-//! `run`, `buildkite` and `github`. `reports`, `shell`, `stats`, `markdown` and
+//! `run`, and the CI modules (`ci`, the core every CI shares, under the
+//! adapters `buildkite` and `github`). `reports`, `shell`, `stats`, `markdown` and
 //! `test_filter` are leaves: each holds one rule several stages share.
 
 pub mod analyze;
 pub mod buildkite;
+pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod domain;

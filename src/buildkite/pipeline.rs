@@ -21,16 +21,15 @@
 //! `\\` and never writes `\$`, so no backslash can pair with an escaped `$`.
 //! The same holds if the upload interpolated the raw document instead.
 
-use crate::domain::{ClassifiedTest, Command};
-use crate::layout::Layout;
+use crate::ci::prepare::CiPlan;
+use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
+use crate::domain::Command;
 use crate::plan::group_in_order;
 use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
-use crate::run::process::Isolation;
-use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
@@ -46,8 +45,6 @@ pub const TRIAGE_ENV: &str = "FLAKINESS_TRIAGE_SPEC";
 /// The triage step's timeout is its replays' time limit plus this (fetching
 /// the reports, starting Gradle, the wrapper's grace).
 const TRIAGE_MARGIN_MIN: u32 = 15;
-/// The inner timeout is the step timeout minus this, so the wrapper outlives its command.
-pub const GRACE_MINUTES: u32 = 2;
 const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
 const ANALYZE_TIMEOUT_MIN: u32 = 10;
 
@@ -68,105 +65,6 @@ impl AgentConfig {
     pub fn inner_timeout_min(&self) -> u32 {
         inner_timeout(self.step_timeout_min)
     }
-}
-
-fn inner_timeout(step_min: u32) -> u32 {
-    step_min.saturating_sub(GRACE_MINUTES).max(1)
-}
-
-/// What one job runs, carried as JSON in its step's `env`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JobSpec {
-    /// The batch's kind (recorded in the status file); empty for the precompile gate.
-    #[serde(default)]
-    pub kind: String,
-    /// The Gradle invocation.
-    pub argv: Vec<String>,
-    /// REST batches loop natively: `gradle-flaky repeat --times N -- argv`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repeat: Option<u32>,
-    /// The Gradle build's directory, relative to the checkout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dir: Option<PathBuf>,
-    /// The Test tasks the batch runs: the wrapper tells a batch the build
-    /// skipped from one that ran no test.
-    #[serde(default, rename = "taskPaths", skip_serializing_if = "Vec::is_empty")]
-    pub task_paths: Vec<String>,
-}
-
-impl JobSpec {
-    pub fn for_command(command: &Command, dir: Option<PathBuf>) -> JobSpec {
-        JobSpec {
-            kind: command.kind.as_str().to_string(),
-            argv: command.argv.clone(),
-            repeat: command.loops_gradle().then_some(command.rest_loops),
-            dir,
-            task_paths: command.task_paths.clone(),
-        }
-    }
-
-    /// The argv to run, given how to invoke this very binary (`self_exe`).
-    /// CI runs isolated, unlike `local` on a laptop: a fresh agent has no warm
-    /// daemon to reuse, and a daemon of ours must not outlive the job on an
-    /// agent that runs other jobs next. `repeat --isolate` keeps a private
-    /// daemon warm across a REST loop's iterations; other batches get
-    /// `--no-daemon`. A REST loop given `task_outcomes` records each
-    /// iteration's task outcomes there.
-    pub fn argv_to_run(&self, self_exe: &str, task_outcomes: Option<&Path>) -> Result<Vec<String>> {
-        match self.repeat {
-            Some(times) => {
-                let options: Vec<String> = task_outcomes
-                    .map(|dir| vec!["--task-outcomes".into(), dir.display().to_string()])
-                    .unwrap_or_default();
-                let mut argv = crate::plan::repeat_argv(self_exe, times, &options, &self.argv);
-                argv.insert(1, "--isolate".into());
-                Ok(argv)
-            }
-            None => Isolation::NoDaemon.apply(&self.argv),
-        }
-    }
-
-    /// Reads the spec from env var `name`.
-    pub fn from_env_value(name: &str, value: Option<String>) -> Result<JobSpec> {
-        let value = value.ok_or_else(|| {
-            Error::usage(format!(
-                "${name} is not set: is this step from `gradle-flaky buildkite upload`?"
-            ))
-        })?;
-        let spec: JobSpec = serde_json::from_str(&value)
-            .map_err(|e| Error::input(format!("${name}"), e.to_string()))?;
-        if spec.argv.is_empty() {
-            return Err(Error::input(
-                format!("${name}"),
-                "the batch has an empty argv",
-            ));
-        }
-        Ok(spec)
-    }
-}
-
-/// A batch step's jobs, for the analyze step to notice missing status files.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExpectedStep {
-    pub step_key: String,
-    pub kind: String,
-    pub label: String,
-    pub jobs: u32,
-}
-
-/// What the analyze step knows of the upload, carried in its `env`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportContext {
-    /// The batch jobs that should leave a status file.
-    #[serde(default)]
-    pub jobs: Vec<ExpectedStep>,
-    /// Gradle paths of renamed projects by directory (see `renamed_projects`).
-    #[serde(default)]
-    pub projects: BTreeMap<String, String>,
-    /// The Gradle program, for reproduce lines.
-    #[serde(default)]
-    pub gradle: Vec<String>,
 }
 
 /// What the triage step replays, carried as JSON in its `env`.
@@ -208,6 +106,27 @@ pub struct PipelineInput {
     pub triage: Option<TriageSpec>,
 }
 
+impl PipelineInput {
+    /// The pipeline of a plan, with a triage step when `triage` asks for one.
+    pub fn of(plan: &CiPlan, triage: Option<&crate::triage::Config>) -> PipelineInput {
+        PipelineInput {
+            commands: plan.commands.clone(),
+            compile: plan.compile.clone(),
+            dir: plan.dir.clone(),
+            has_not_applicable: !plan.not_applicable.is_empty(),
+            projects: plan.projects.clone(),
+            gradle: plan.gradle.clone(),
+            triage: triage.map(|t| TriageSpec {
+                replays: t.replays,
+                budget: t.budget,
+                timeout_sec: t.timeout.as_secs(),
+                rerun: plan.rerun,
+                dir: plan.dir.clone(),
+            }),
+        }
+    }
+}
+
 /// The pipeline to upload, or `None` when there is nothing to run or report.
 pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     let groups = group_in_order(&input.commands, |c| c.key.clone());
@@ -219,11 +138,7 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     if gate {
         steps.push(precompile_step(input, cfg));
     }
-    let context = ReportContext {
-        jobs: expected_steps(&input.commands),
-        projects: input.projects.clone(),
-        gradle: input.gradle.clone(),
-    };
+    let context = ReportContext::of(&input.commands, &input.projects, &input.gradle);
     for (key, batches) in &groups {
         steps.push(batch_step(key, batches, input, cfg, gate));
     }
@@ -233,46 +148,6 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     }
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
-}
-
-/// The batch jobs the commands fan out to, one entry per step key (kind), in
-/// plan order: what the report step expects a status file from.
-pub fn expected_steps(commands: &[Command]) -> Vec<ExpectedStep> {
-    group_in_order(commands, |c| c.key.clone())
-        .into_iter()
-        .map(|(key, batches)| ExpectedStep {
-            step_key: key,
-            kind: batches[0].kind.as_str().to_string(),
-            label: batches[0].label.clone(),
-            jobs: batches.len() as u32,
-        })
-        .collect()
-}
-
-/// The compile tasks of the selected tests' source sets, as the layout reports
-/// them (Java, Groovy, Kotlin), deduplicated and sorted: the precompile gate.
-pub fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
-    let tasks: BTreeSet<&String> = tests
-        .iter()
-        .filter_map(|t| {
-            let project = layout.project(&t.project)?;
-            project.source_sets.iter().find(|s| s.name == t.source_set)
-        })
-        .flat_map(|s| &s.compile_tasks)
-        .collect();
-    tasks.into_iter().cloned().collect()
-}
-
-/// Gradle paths of the selected tests' projects that the fallback project
-/// path rule would get wrong (a renamed project), by directory.
-pub fn renamed_projects(layout: &Layout, tests: &[ClassifiedTest]) -> BTreeMap<String, String> {
-    let selected: BTreeSet<&str> = tests.iter().map(|t| t.project.as_str()).collect();
-    layout
-        .project_paths()
-        .renamed()
-        .into_iter()
-        .filter(|(_, path)| selected.contains(path.as_str()))
-        .collect()
 }
 
 fn batch_step(
@@ -739,86 +614,6 @@ mod tests {
         assert_eq!(
             steps(&p)[0]["command"],
             "$$HOME/bin/gradle-flaky buildkite wrap --from-env --timeout 58m"
-        );
-    }
-
-    #[test]
-    fn rest_batches_run_through_the_native_repeat_loop() {
-        let spec = JobSpec {
-            kind: "javaRestTest".into(),
-            argv: vec!["gradle".into(), ":a:javaRestTest".into()],
-            repeat: Some(3),
-            dir: None,
-            task_paths: vec![],
-        };
-        assert_eq!(
-            spec.argv_to_run("/bin/gf", None).unwrap(),
-            [
-                "/bin/gf",
-                "--isolate",
-                "repeat",
-                "--times",
-                "3",
-                "--",
-                "gradle",
-                ":a:javaRestTest"
-            ]
-        );
-    }
-
-    #[test]
-    fn the_gate_and_the_report_get_what_the_layout_says_of_the_selection() {
-        let layout: Layout = serde_json::from_value(json!({
-            "schema": 1, "gradleVersion": "4.4.1", "rootDir": "/b",
-            "projects": [
-                {
-                    "path": ":p", "name": "p", "projectDir": "/b/p", "buildFile": "/b/p/build.gradle",
-                    "sourceSets": [
-                        { "name": "test", "compileTasks": [":p:compileTestJava", ":p:compileTestGroovy"] },
-                        { "name": "yamlRestTest", "compileTasks": [":p:compileYamlRestTestJava"] }
-                    ]
-                },
-                {
-                    "path": ":mods:test-heap", "name": "test-heap", "projectDir": "/b/mods/heap",
-                    "buildFile": "/b/mods/heap/build.gradle",
-                    "sourceSets": [ { "name": "test", "compileTasks": [":mods:test-heap:compileTestJava"] } ]
-                }
-            ]
-        }))
-        .unwrap();
-        let test = |project: &str, source_set: &str, class: &str| ClassifiedTest {
-            project: project.into(),
-            source_set: source_set.into(),
-            task: format!("{project}:{source_set}"),
-            kind: TestKind::Unit,
-            class: Some(class.into()),
-            method: None,
-            yaml_suite: None,
-            origin: crate::domain::Origin::Changed,
-            nested_classes: false,
-        };
-        let tests = [
-            test(":p", "test", "A"),
-            test(":p", "test", "B"),
-            test(":p", "yamlRestTest", "C"),
-            test(":p", "gone", "D"),
-        ];
-        assert_eq!(
-            compile_tasks(&layout, &tests),
-            [
-                ":p:compileTestGroovy",
-                ":p:compileTestJava",
-                ":p:compileYamlRestTestJava"
-            ]
-        );
-        assert_eq!(renamed_projects(&layout, &tests), BTreeMap::new());
-        let renamed = [
-            test(":p", "test", "A"),
-            test(":mods:test-heap", "test", "H"),
-        ];
-        assert_eq!(
-            renamed_projects(&layout, &renamed),
-            BTreeMap::from([("mods/heap".to_string(), ":mods:test-heap".to_string())])
         );
     }
 }

@@ -1,24 +1,20 @@
-//! The final analyze step: status files, each job's report, the
-//! not-applicable list and the compile gate → the `flakiness-outcomes.json`
-//! payloads and the annotation. [`run_step`] is Buildkite's I/O; [`findings`],
-//! the core, is shared with GitHub Actions (`github::summary`), which only
-//! fetches the same files its own way and posts the markdown elsewhere.
+//! The final analyze step on Buildkite: status files, each job's report, the
+//! not-applicable list and the compile gate are fetched as artifacts, judged
+//! by `ci::findings`, and become `flakiness-outcomes.json` and the
+//! `flakiness-detection` annotation.
 
 use super::agent::{fit_annotation, Agent};
-use super::pipeline::{ExpectedStep, ReportContext, REPORT_ENV};
-use super::wrap::{self, Status};
-use crate::analyze::outcome::{Job, JobPayload, OutcomeKind};
-use crate::analyze::render::{self, MarkdownOptions};
-use crate::analyze::{self, AnalyzeOptions, Report, Severity};
+use super::pipeline::REPORT_ENV;
+use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::spec::ReportContext;
+use crate::ci::status::read_statuses;
 use crate::domain::Unresolved;
-use crate::markdown::{code_in_table, text};
 use crate::reports::{
-    ProjectPaths, JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB,
-    XML_GLOB,
+    JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
 use crate::say;
-use crate::{Error, Observed, Result};
-use std::path::{Path, PathBuf};
+use crate::{Error, Result};
+use std::path::Path;
 
 /// `buildkite analyze`, the final step: fetch every job's status and XML,
 /// write `flakiness-outcomes.json`, print the report and post it as the
@@ -26,7 +22,7 @@ use std::path::{Path, PathBuf};
 /// outputs: what it found is in the annotation, not in its exit status.
 pub fn run_step(work: &Path) -> Result<()> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
-    let Fetched { jobs, context } =
+    let JobArtifacts { jobs, context } =
         fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE, PRECOMPILE_FILE])?;
     let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
     let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
@@ -51,7 +47,7 @@ pub fn run_step(work: &Path) -> Result<()> {
 }
 
 /// What the batch jobs left, downloaded below the work folder.
-pub struct Fetched {
+pub struct JobArtifacts {
     /// One per readable status file, by file name, with the folder of its
     /// reports (`flakiness-jobs/<job id>/`).
     pub jobs: Vec<JobRun>,
@@ -63,7 +59,7 @@ pub struct Fetched {
 /// then each job's JUnit XML into a folder of its own, and reads the context
 /// the upload put in `$FLAKINESS_REPORT_CONTEXT`. Outside Buildkite it reads
 /// what `work` already holds. The report step and the triage step share it.
-pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<Fetched> {
+pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<JobArtifacts> {
     if let Some(agent) = agent {
         for glob in [STATUS_GLOB].iter().chain(extra) {
             if let Err(e) = agent.artifact_download(glob, work, None) {
@@ -88,153 +84,7 @@ pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<
         }
         jobs.push(JobRun { status, dir });
     }
-    Ok(Fetched { jobs, context })
-}
-
-/// One batch job as the report step found it: its status file and the folder
-/// holding its JUnit XML (a copy of the build's tree).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JobRun {
-    pub status: Status,
-    pub dir: PathBuf,
-}
-
-/// What the final step concludes, whichever CI ran the batches.
-#[derive(Clone, Debug)]
-pub struct Findings {
-    /// One per job, then the not-applicable tests, then a failed compile gate.
-    pub payloads: Vec<JobPayload>,
-    /// Expected jobs that left no status file.
-    pub missing: Vec<Missing>,
-    /// The report of every job's XML together.
-    pub overall: Report,
-    /// The jobs section, then the report.
-    pub markdown: String,
-    /// The report's severity; a clean report with missing jobs is a warning.
-    pub severity: Severity,
-}
-
-impl Findings {
-    /// What the jobs observed, for the one exit policy: real failures as the
-    /// outcomes count them (a test JVM out of heap is not flakiness); a job
-    /// that left no trustworthy result, or no status file, leaves the verdict open.
-    pub fn observed(&self) -> Observed {
-        let jobs = self
-            .payloads
-            .iter()
-            .filter(|p| p.outcome != OutcomeKind::NotApplicable);
-        Observed {
-            interrupted: false,
-            real_failures: jobs.clone().map(|p| p.real_failures).sum(),
-            executions: jobs.clone().map(|p| p.total_cases).sum(),
-            untrustworthy: !self.missing.is_empty()
-                || jobs.clone().any(|p| {
-                    !matches!(
-                        p.outcome,
-                        OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
-                    )
-                }),
-        }
-    }
-}
-
-/// The core of the final step, whichever CI fetched the files (it reads only
-/// the jobs' XML): each job's payload from its status and its own XML, the
-/// jobs that are missing, and the markdown (one row per job, then the report
-/// of every job's XML).
-pub fn findings(
-    jobs: &[JobRun],
-    context: &ReportContext,
-    not_applicable: &[Unresolved],
-    build_failed: bool,
-) -> Findings {
-    let opts = analyze_options(context);
-    let mut payloads: Vec<JobPayload> = jobs
-        .iter()
-        .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
-        .collect();
-    payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
-    if build_failed {
-        payloads.push(JobPayload::build_failed());
-    }
-    let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
-    let missing = missing_jobs(&context.jobs, &statuses);
-    // Each job's folder is a copy of the build's tree: projects are found below it.
-    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
-    let overall = analyze::analyze_roots(&dirs, &opts);
-    let options = MarkdownOptions { build_failed };
-    let markdown = format!(
-        "{}{}",
-        jobs_section(&payloads, &missing, not_applicable, build_failed),
-        render::markdown_with(&overall, options)
-    );
-    let severity = match render::severity_with(&overall, options) {
-        Severity::Success if !missing.is_empty() => Severity::Warning,
-        severity => severity,
-    };
-    Findings {
-        payloads,
-        missing,
-        overall,
-        markdown,
-        severity,
-    }
-}
-
-/// How the jobs' reports are read: with the renamed projects and the Gradle
-/// program the upload recorded.
-pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
-    AnalyzeOptions {
-        project_paths: ProjectPaths::new(context.projects.clone()),
-        gradle: context.gradle.clone(),
-        ..AnalyzeOptions::default()
-    }
-}
-
-/// Writes `flakiness-outcomes.json`.
-pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
-    let json = serde_json::to_string(payloads).expect("payloads serialize");
-    std::fs::write(path, json).map_err(|e| Error::io(path, e))
-}
-
-/// Every readable status file, by file name; others are reported and skipped.
-pub fn read_statuses(dir: &Path) -> Vec<Status> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .filter_map(|path| {
-            let parsed = std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<Status>(&t).map_err(|e| e.to_string()));
-            match parsed {
-                // The job id names a directory: only a plain id may (a status file comes from a branch's job).
-                Ok(s) if wrap::safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
-                Ok(s) => {
-                    say!(
-                        "gradle-flaky: {}: ignoring job id {:?}",
-                        path.display(),
-                        s.job_id
-                    );
-                    None
-                }
-                Err(e) => {
-                    say!(
-                        "gradle-flaky: failed to read status file {}: {e}",
-                        path.display()
-                    );
-                    None
-                }
-            }
-        })
-        .collect()
+    Ok(JobArtifacts { jobs, context })
 }
 
 /// The not-applicable tests listed by the upload (absent: none).
@@ -248,267 +98,15 @@ pub fn read_skipped(path: &Path) -> Vec<Unresolved> {
     })
 }
 
-/// The payload of a batch job from its status file and the report of its own XML.
-///
-/// The timeout threshold is the inner timeout the job really ran under
-/// (`timeoutSec`; the reference used a fixed 3480 s). Without one, nothing
-/// stopped the job on time, so an rc 137 is a kill, never a timeout. A heap
-/// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
-/// ([`JobPayload::judged`]).
-pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
-    let job = Job {
-        job_id: status.job_id.clone(),
-        step_key: status.step_key.clone(),
-        kind: status.kind.clone(),
-        rc: status.rc,
-        duration_sec: status.duration_sec,
-        oom_detected: status.infra_subtype == "oom",
-        skipped: (!status.skipped_tasks.is_empty())
-            .then(|| crate::run::outcomes::describe(&status.skipped_tasks)),
-    };
-    JobPayload::judged(&job, report, status.timeout_sec.unwrap_or(u64::MAX))
-}
-
 /// The compile gate failed: `flakiness-precompile.json` says `build_failed`.
 pub fn is_precompile_failure(raw: Option<&str>) -> bool {
     raw.and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
         .is_some_and(|v| v["outcome"] == "build_failed")
 }
 
-/// A batch job that should have written a status file and did not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Missing {
-    pub step_key: String,
-    pub label: String,
-    /// 1-based, as Buildkite numbers parallel jobs.
-    pub job: u32,
-    pub of: u32,
-}
-
-/// The expected jobs without a status file, in pipeline order.
-pub fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missing> {
-    expected
-        .iter()
-        .flat_map(|step| {
-            (0..step.jobs)
-                .filter(move |i| {
-                    !statuses
-                        .iter()
-                        .any(|s| s.step_key == step.step_key && s.parallel_job.unwrap_or(0) == *i)
-                })
-                .map(move |i| Missing {
-                    step_key: step.step_key.clone(),
-                    label: step.label.clone(),
-                    job: i + 1,
-                    of: step.jobs,
-                })
-        })
-        .collect()
-}
-
-/// The annotation's opening: one row per job, then what did not run and why.
-/// The aggregate report (rendered by `analyze::render`) follows it.
-pub fn jobs_section(
-    payloads: &[JobPayload],
-    missing: &[Missing],
-    not_applicable: &[Unresolved],
-    build_failed: bool,
-) -> String {
-    let mut out = String::from("## Flakiness detection: jobs\n\n");
-    let jobs: Vec<&JobPayload> = payloads
-        .iter()
-        .filter(|p| {
-            !matches!(
-                p.outcome,
-                OutcomeKind::NotApplicable | OutcomeKind::BuildFailed
-            )
-        })
-        .collect();
-    if !jobs.is_empty() {
-        out.push_str("| step | job | outcome | rc | duration | real failures | cases |\n");
-        out.push_str("|---|---|---|---:|---:|---:|---:|\n");
-        for p in jobs {
-            let mut outcome = outcome_name(p);
-            if p.timed_out && p.outcome != OutcomeKind::Timeout {
-                outcome.push_str(" (timed out)");
-            }
-            out.push_str(&format!(
-                "| {} | {} | {outcome} | {} | {}s | {} | {} |\n",
-                code_in_table(&p.step_key),
-                code_in_table(&p.job_id),
-                p.rc,
-                p.duration_sec,
-                p.real_failures,
-                p.total_cases
-            ));
-        }
-        out.push('\n');
-    }
-    if build_failed {
-        out.push_str(
-            "**The selected tests failed to compile** (step `precompile`): the batches were \
-             skipped. See the precompile job's log.\n\n",
-        );
-    } else if !missing.is_empty() {
-        out.push_str(&format!(
-            "**{} job(s) left no status file** (the machine running it was lost, or the job was \
-             cancelled or killed before its wrapper finished); their results are unknown:\n\n",
-            missing.len()
-        ));
-        for m in missing {
-            out.push_str(&format!(
-                "- {} ({}) job {}/{}\n",
-                crate::markdown::code(&m.step_key),
-                text(&m.label),
-                m.job,
-                m.of
-            ));
-        }
-        out.push('\n');
-    }
-    let skipped: Vec<&JobPayload> = payloads
-        .iter()
-        .filter(|p| p.outcome == OutcomeKind::SkippedByBuild)
-        .collect();
-    if !skipped.is_empty() {
-        out.push_str(&format!(
-            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run \
-             (recorded as `skipped_by_build`, neither a hang nor a pass):\n\n",
-            skipped.len()
-        ));
-        for p in skipped {
-            out.push_str(&format!(
-                "- {} ({}): {}\n",
-                crate::markdown::code(&p.job_id),
-                crate::markdown::code(&p.step_key),
-                text(p.reason.as_deref().unwrap_or_default())
-            ));
-        }
-        out.push('\n');
-    }
-    if !not_applicable.is_empty() {
-        out.push_str(&format!(
-            "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
-            not_applicable.len()
-        ));
-        for t in not_applicable {
-            out.push_str(&format!(
-                "- {}: {}\n",
-                crate::markdown::code(&t.input),
-                text(&t.reason)
-            ));
-        }
-        out.push('\n');
-    }
-    out
-}
-
-fn outcome_name(p: &JobPayload) -> String {
-    let v = serde_json::to_value(p.outcome).expect("an outcome serializes");
-    let mut name = v.as_str().unwrap_or_default().to_string();
-    if let Some(sub) = p.infra_subtype {
-        let sub = serde_json::to_value(sub).expect("a subtype serializes");
-        name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
-    }
-    name
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::{analyze_root, AnalyzeOptions};
-    use serde_json::json;
-
-    /// The report of one JUnit file with the given `<testcase>` bodies.
-    fn report(cases: &[&str]) -> Report {
-        let dir = tempfile::tempdir().unwrap();
-        let results = dir.path().join("p/build/test-results/test");
-        std::fs::create_dir_all(&results).unwrap();
-        let cases: String = cases
-            .iter()
-            .enumerate()
-            .map(|(i, body)| {
-                format!(r#"<testcase classname="org.x.ATests" name="t{i}">{body}</testcase>"#)
-            })
-            .collect();
-        let xml =
-            format!(r#"<?xml version="1.0"?><testsuite name="org.x.ATests">{cases}</testsuite>"#);
-        std::fs::write(results.join("TEST-org.x.ATests.xml"), xml).unwrap();
-        analyze_root(dir.path(), &AnalyzeOptions::default())
-    }
-
-    fn status(rc: i32, duration_sec: u64, timeout_sec: Option<u64>, infra: &str) -> Status {
-        Status {
-            job_id: "j1".into(),
-            step_key: "flakiness-detection:unit".into(),
-            kind: "unit".into(),
-            rc,
-            duration_sec,
-            infra_subtype: infra.into(),
-            timeout_sec,
-            cancelled: false,
-            parallel_job: None,
-            skipped_tasks: vec![],
-        }
-    }
-
-    fn outcome(p: &JobPayload) -> (String, bool, Option<String>) {
-        let v = serde_json::to_value(p).unwrap();
-        (
-            v["outcome"].as_str().unwrap().to_string(),
-            v["timedOut"].as_bool().unwrap(),
-            v["infraSubtype"].as_str().map(String::from),
-        )
-    }
-
-    #[test]
-    fn the_timeout_threshold_is_the_jobs_own_timeout() {
-        let passed = report(&[""]);
-        let killed_late = status(137, 100, Some(90), "");
-        assert_eq!(
-            outcome(&job_payload(&killed_late, &passed)),
-            ("timeout".into(), true, None)
-        );
-        let killed_early = status(137, 60, Some(90), "");
-        assert_eq!(
-            outcome(&job_payload(&killed_early, &passed)),
-            ("infra_fail".into(), false, Some("oom_killed".into()))
-        );
-        let no_timeout = status(137, 100_000, None, "");
-        assert_eq!(outcome(&job_payload(&no_timeout, &passed)).0, "infra_fail");
-        assert_eq!(
-            outcome(&job_payload(&status(0, 5, Some(90), ""), &passed)),
-            ("clean_pass".into(), false, None)
-        );
-    }
-
-    #[test]
-    fn a_test_jvm_out_of_heap_is_infrastructure_not_flakiness() {
-        let oom = r#"<failure type="java.lang.OutOfMemoryError" message="Java heap space">trace</failure>"#;
-        let heap = report(&["", oom]);
-        let p = job_payload(&status(1, 5, Some(60), "oom"), &heap);
-        assert_eq!(
-            outcome(&p),
-            ("infra_fail".into(), false, Some("oom".into()))
-        );
-        assert_eq!((p.real_failures, p.total_cases), (0, 2));
-        assert!(p.failing_classes.is_empty());
-        // Without the heap dump the wrapper saw, a failure is a failure.
-        assert_eq!(
-            outcome(&job_payload(&status(1, 5, Some(60), ""), &heap)).0,
-            "flaky_detected"
-        );
-        // An assertion next to the OOM is still proof.
-        let both = report(&[
-            oom,
-            r#"<failure type="java.lang.AssertionError" message="boom"/>"#,
-        ]);
-        let p = job_payload(&status(1, 5, Some(60), "oom"), &both);
-        assert_eq!(
-            (outcome(&p).0.as_str(), p.real_failures),
-            ("flaky_detected", 1)
-        );
-    }
 
     #[test]
     fn precompile_markers_follow_the_reference() {
@@ -525,87 +123,5 @@ mod tests {
         ] {
             assert!(!is_precompile_failure(raw), "{raw:?}");
         }
-    }
-
-    #[test]
-    fn tests_without_a_runnable_task_get_a_not_applicable_record() {
-        let t = Unresolved {
-            input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
-            reason_code: crate::domain::ReasonCode::NoRunnableTask,
-            reason: "not applicable: no enabled Test task runs it".into(),
-            origin: crate::domain::Origin::Changed,
-        };
-        assert_eq!(
-            serde_json::to_value(JobPayload::not_applicable(&t)).unwrap(),
-            json!({
-                "jobId": "not-applicable:qa/x/src/javaRestTest/java/a/UpgradeIT.java", "stepKey": "",
-                "kind": "", "rc": 0, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0,
-                "totalCases": 0, "outcome": "not_applicable", "timedOut": false, "failingClasses": [],
-                "reason": "no-runnable-task"
-            })
-        );
-    }
-
-    #[test]
-    fn jobs_without_a_status_file_are_named() {
-        let expected = [
-            ExpectedStep {
-                step_key: "k:unit".into(),
-                kind: "unit".into(),
-                label: "unit tests".into(),
-                jobs: 3,
-            },
-            ExpectedStep {
-                step_key: "k:integ".into(),
-                kind: "internalClusterTest".into(),
-                label: "integ tests".into(),
-                jobs: 1,
-            },
-        ];
-        let seen = |key: &str, n: Option<u32>| Status {
-            step_key: key.into(),
-            parallel_job: n,
-            ..status(0, 1, None, "")
-        };
-        let statuses = [
-            seen("k:unit", Some(0)),
-            seen("k:unit", Some(2)),
-            seen("k:integ", None),
-        ];
-        assert_eq!(
-            missing_jobs(&expected, &statuses),
-            [Missing {
-                step_key: "k:unit".into(),
-                label: "unit tests".into(),
-                job: 2,
-                of: 3
-            }]
-        );
-        let section = jobs_section(&[], &missing_jobs(&expected, &statuses[..1]), &[], false);
-        assert!(
-            section.contains("- `k:unit` (unit tests) job 2/3"),
-            "{section}"
-        );
-        assert!(
-            section.contains("- `k:integ` (integ tests) job 1/1"),
-            "{section}"
-        );
-    }
-
-    #[test]
-    fn branch_text_cannot_break_the_markdown() {
-        let t = Unresolved {
-            input: "a`b|c\nd".into(),
-            reason_code: crate::domain::ReasonCode::NoRunnableTask,
-            reason: "not applicable: x".into(),
-            origin: crate::domain::Origin::Changed,
-        };
-        let section = jobs_section(&[JobPayload::not_applicable(&t)], &[], &[t], true);
-        assert!(
-            section.contains("- ``a`b|c d``: not applicable: x\n"),
-            "{section}"
-        );
-        assert!(section.contains("failed to compile"), "{section}");
-        assert!(!section.contains("| step |"), "no job rows: {section}");
     }
 }

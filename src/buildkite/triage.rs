@@ -12,8 +12,9 @@
 
 use super::agent::{fit_annotation, Agent};
 use super::pipeline::{TriageSpec, TRIAGE_ENV};
-use super::report::{analyze_options, fetch_jobs, Fetched};
+use super::report::{fetch_jobs, JobArtifacts};
 use crate::analyze::{self, render};
+use crate::ci::findings::analyze_options;
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_FILE;
 use crate::run::progress::Progress;
@@ -45,7 +46,7 @@ pub fn run_step(work: &Path) -> Result<()> {
         ));
     }
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
-    let Fetched { jobs, context } = fetch_jobs(work, agent.as_ref(), &[])?;
+    let JobArtifacts { jobs, context } = fetch_jobs(work, agent.as_ref(), &[])?;
     let dirs: Vec<PathBuf> = jobs.into_iter().map(|j| j.dir).collect();
     let mut report = analyze::analyze_roots(&dirs, &analyze_options(&context));
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;

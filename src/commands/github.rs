@@ -8,7 +8,7 @@ use crate::{Exit, Result};
 
 /// `github workflow`: prints the workflow file.
 pub fn workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Exit> {
-    let text = workflow::workflow(&options::github_workflow(global, args)?)?;
+    let text = workflow::workflow(&options::github_workflow(global, args)?.config()?)?;
     crate::output::stdout(&text);
     Ok(Exit::Clean)
 }

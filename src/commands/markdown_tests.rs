@@ -7,9 +7,11 @@
 use super::report::{render, Context};
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::{self, AnalyzeOptions};
-use crate::buildkite::report::{jobs_section, Missing};
-use crate::buildkite::upload::unresolved_markdown;
-use crate::buildkite::wrap::{failure_annotation, JobEnv};
+use crate::buildkite::wrap::failure_annotation;
+use crate::ci::findings::Missing;
+use crate::ci::job::JobEnv;
+use crate::ci::jobs_section::jobs_section;
+use crate::ci::prepare::unresolved_markdown;
 use crate::cli::ReportFormat;
 use crate::domain::{Command, Origin, ReasonCode, TestKind, Unresolved};
 use crate::run::cause::Cause;

@@ -8,10 +8,10 @@ use crate::cli::{
     PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, TriageArgs, TriageBudgetArgs,
     TriageCommandArgs, Trigger, WorkflowArgs,
 };
-use crate::domain::{format_duration, BatchingConfig, TestKind};
+use crate::domain::{BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;
+use crate::github::request::{BatchingOptions, WorkflowRequest};
 use crate::github::summary::AnalyzeArtifacts;
-use crate::github::workflow::{self, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::layout::{Build, NotARoot, Reading};
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
@@ -314,99 +314,37 @@ pub fn target(flag: Option<Target>, manual: bool) -> Result<Target> {
     Ok(target)
 }
 
-/// `github workflow`: the options become the workflow's own settings. The
-/// batching options are validated here and written as the plan step's
-/// `FLAKINESS_*` variables; `--gradle` and `--project-dir` as every job's.
-pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<WorkflowConfig> {
+/// `github workflow`: the options as the `github` module takes them. The
+/// batching options are validated here; `github::request` turns the rest into
+/// the workflow's settings.
+pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<WorkflowRequest> {
     batching(&args.batching)?;
     let b = &args.batching;
-    let mut plan_env: Vec<(String, String)> = [
-        ("FLAKINESS_UNIT_ITERS", b.unit_iters.map(|n| n.to_string())),
-        (
-            "FLAKINESS_INTEG_ITERS",
-            b.integ_iters.map(|n| n.to_string()),
-        ),
-        ("FLAKINESS_REST_ITERS", b.rest_iters.map(|n| n.to_string())),
-        (
-            "FLAKINESS_SUITE_TIMEOUT",
-            b.suite_timeout.map(format_duration),
-        ),
-        (
-            "FLAKINESS_CAPS",
-            (!b.caps.is_empty()).then(|| b.caps.join(",")),
-        ),
-        ("FLAKINESS_DETECT_RATE", b.detect_rate.clone()),
-        (
-            "FLAKINESS_CONFIDENCE",
-            (b.confidence != DEFAULT_CONFIDENCE).then(|| b.confidence.to_string()),
-        ),
-    ]
-    .into_iter()
-    .filter_map(|(name, value)| Some((name.to_string(), value?)))
-    .collect();
-    if args.muted_file != Path::new(crate::cli::DEFAULT_MUTED_FILE) {
-        let file = args.muted_file.to_string_lossy().into_owned();
-        plan_env.push(("FLAKINESS_MUTED_FILE".into(), file));
-    }
-    let mut env = Vec::new();
-    if let Some(gradle) = &global.gradle {
-        env.push(("FLAKINESS_GRADLE".to_string(), gradle.clone()));
-    }
-    if global.project_dir != Path::new(".") {
-        if global.project_dir.is_absolute() {
-            return Err(Error::input(
-                "--project-dir",
-                "the workflow needs the build's directory relative to the repository root",
-            ));
-        }
-        let dir = global.project_dir.to_string_lossy().into_owned();
-        env.push(("FLAKINESS_PROJECT_DIR".into(), dir));
-    }
-    if args.job_timeout < MIN_JOB_TIMEOUT {
-        return Err(Error::input(
-            "--job-timeout",
-            format!("must be at least {MIN_JOB_TIMEOUT} minutes: the batch is stopped 2 minutes before the job"),
-        ));
-    }
-    for (flag, value) in [
-        ("--runs-on", &args.runs_on),
-        ("--java", &args.java),
-        ("--java-distribution", &args.java_distribution),
-    ] {
-        if value.trim().is_empty() {
-            return Err(Error::input(flag, "must not be empty"));
-        }
-    }
-    let cfg = WorkflowConfig {
+    Ok(WorkflowRequest {
         pull_request: args.triggers.contains(&Trigger::PullRequest),
         manual: args.triggers.contains(&Trigger::Manual),
-        plan_env,
-        iters: b.iters,
-        env,
-        runs_on: args.runs_on.trim().to_string(),
-        java_version: args.java.trim().to_string(),
-        java_distribution: args.java_distribution.trim().to_string(),
+        batching: BatchingOptions {
+            iters: b.iters,
+            unit_iters: b.unit_iters,
+            integ_iters: b.integ_iters,
+            rest_iters: b.rest_iters,
+            suite_timeout: b.suite_timeout,
+            caps: b.caps.clone(),
+            detect_rate: b.detect_rate.clone(),
+            confidence: (b.confidence != DEFAULT_CONFIDENCE).then_some(b.confidence),
+        },
+        muted_file: (args.muted_file != Path::new(crate::cli::DEFAULT_MUTED_FILE))
+            .then(|| args.muted_file.clone()),
+        gradle: global.gradle.clone(),
+        project_dir: (global.project_dir != Path::new(".")).then(|| global.project_dir.clone()),
+        runs_on: args.runs_on.clone(),
+        java: args.java.clone(),
+        java_distribution: args.java_distribution.clone(),
         gradle_version: args.gradle_version.clone(),
-        install: args.install.clone().filter(|c| !c.trim().is_empty()),
+        install: args.install.clone(),
         job_timeout_min: args.job_timeout,
         exit_code: args.exit_code,
-    };
-    let values = cfg
-        .plan_env
-        .iter()
-        .chain(&cfg.env)
-        .map(|(k, v)| (k.as_str(), v));
-    let options = [
-        ("--runs-on", Some(&cfg.runs_on)),
-        ("--java", Some(&cfg.java_version)),
-        ("--java-distribution", Some(&cfg.java_distribution)),
-        ("--gradle-version", cfg.gradle_version.as_ref()),
-        ("--install", cfg.install.as_ref()),
-    ];
-    for (what, value) in values.chain(options.into_iter().filter_map(|(f, v)| Some((f, v?)))) {
-        workflow::literal(what, value)?;
-    }
-    Ok(cfg)
+    })
 }
 
 /// `github run`.

@@ -1,13 +1,17 @@
 //! `github run --batch N`: one matrix job. The batch's argv comes from the
 //! plan file, never from the workflow, so a test name cannot reach a shell.
-//! It runs as `buildkite wrap` runs a batch (the same code: supervised, stopped
-//! at its timeout with every process it started, never failing the job), and
-//! leaves in one folder, to upload as the job's artifact, the status file and
-//! the JUnit XML this run wrote, at their paths below the build.
+//! It runs through the never-fail batch runner every CI uses (`ci::batch`:
+//! supervised, stopped at its timeout with every process it started, never
+//! failing the job), and leaves in one folder, to upload as the job's
+//! artifact, the status file and the JUnit XML this run wrote, at their paths
+//! below the build.
 
 use super::annotations::{Annotation, Level};
 use super::matrix::PlanFile;
-use crate::buildkite::wrap::{self, JobEnv};
+use crate::ci::batch::run_spec;
+use crate::ci::job::JobEnv;
+use crate::ci::status::write_status;
+use crate::ci::supervise::failure_message;
 use crate::reports::{self, STATUS_DIR};
 use crate::say;
 use crate::{Error, Result};
@@ -59,18 +63,18 @@ pub fn run(cfg: &RunBatch) -> Result<()> {
         parallel_job: Some(batch.job),
     };
     let started = SystemTime::now();
-    let ran = wrap::run_spec(&batch.spec, cfg.timeout)?;
+    let ran = run_spec(&batch.spec, cfg.timeout)?;
     let status = ran.status(&job, &batch.spec.kind, cfg.timeout);
     let root = batch.spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     match keep_reports(&root, &cfg.out, started) {
         Ok(n) => say!(">>> {n} report file(s) kept in {}", cfg.out.display()),
         Err(e) => say!("gradle-flaky: could not keep the batch's reports: {e}"),
     }
-    match wrap::write_status(&cfg.out.join(STATUS_DIR), &status) {
+    match write_status(&cfg.out.join(STATUS_DIR), &status) {
         Ok(path) => say!(">>> status written to {}", path.display()),
         Err(e) => say!("gradle-flaky: could not write the status file: {e}"),
     }
-    if let Some(message) = wrap::failure_message(&ran.finished, cfg.timeout) {
+    if let Some(message) = failure_message(&ran.finished, cfg.timeout) {
         let what = format!("[{}] (batch {})", batch.label, cfg.batch);
         let annotation = Annotation::new(
             Level::Warning,

@@ -1,6 +1,6 @@
 //! `pr --target github` and `manual --target github`, the workflow's `plan`
-//! job: the selection is planned exactly as for Buildkite, then handed to
-//! the workflow as
+//! job: the selection is planned as for every CI (`ci::prepare`), then handed
+//! to the workflow as
 //!
 //! - the step output `matrix={"batch":[0,1,…]}`: only batch indices, so no
 //!   name from the branch ever reaches an expression or a `run:` script;
@@ -10,11 +10,12 @@
 
 use super::annotations::{Annotation, Level};
 use super::runner::Runner;
-use crate::buildkite::pipeline::{expected_steps, JobSpec, ReportContext};
-use crate::buildkite::upload::{self, many_batches, unresolved_markdown, Prepared, Resolution};
+use crate::ci::jobs_section::not_applicable_markdown;
+use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
+use crate::ci::spec::{JobSpec, ReportContext};
 use crate::domain::{BatchingConfig, Command, Unresolved};
 use crate::layout::Build;
-use crate::markdown::{code, code_in_table, text};
+use crate::markdown::{code_in_table, text};
 use crate::reports::PLAN_FILE;
 use crate::say;
 use crate::select::Selection;
@@ -47,30 +48,22 @@ pub struct PlannedBatch {
 }
 
 impl PlanFile {
-    pub fn of(prepared: &Prepared) -> PlanFile {
-        let batches = prepared
-            .input
+    pub fn of(plan: &CiPlan) -> PlanFile {
+        let batches = plan
             .commands
             .iter()
             .enumerate()
             .map(|(i, c)| PlannedBatch {
                 label: c.label.clone(),
                 step_key: c.key.clone(),
-                job: prepared.input.commands[..i]
-                    .iter()
-                    .filter(|d| d.key == c.key)
-                    .count() as u32,
-                spec: JobSpec::for_command(c, prepared.input.dir.clone()),
+                job: plan.commands[..i].iter().filter(|d| d.key == c.key).count() as u32,
+                spec: JobSpec::for_command(c, plan.dir.clone()),
             })
             .collect();
         PlanFile {
             batches,
-            report: ReportContext {
-                jobs: expected_steps(&prepared.input.commands),
-                projects: prepared.input.projects.clone(),
-                gradle: prepared.input.gradle.clone(),
-            },
-            not_applicable: prepared.not_applicable.clone(),
+            report: ReportContext::of(&plan.commands, &plan.projects, &plan.gradle),
+            not_applicable: plan.not_applicable.clone(),
         }
     }
 
@@ -151,25 +144,14 @@ impl Submit<'_> {
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
             PlanFile::default()
         } else {
-            let prepared = upload::prepare(
-                build,
-                selection,
-                self.batching,
-                resolution.not_applicable,
-                None,
-            )?;
-            if let Some(warning) =
-                many_batches(prepared.input.commands.len(), selection.tests.len())
-            {
+            let plan = prepare(build, selection, self.batching, resolution.not_applicable)?;
+            if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
                 say!("gradle-flaky: {warning}");
                 annotations.push(Annotation::new(Level::Warning, "Flakiness", warning));
             }
-            summary.push_str(&plan_markdown(
-                &prepared.input.commands,
-                selection.tests.len(),
-            ));
-            summary.push_str(&not_applicable_markdown(&prepared.not_applicable));
-            PlanFile::of(&prepared)
+            summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
+            summary.push_str(&not_applicable_markdown(&plan.not_applicable));
+            PlanFile::of(&plan)
         };
         let outputs = plan.outputs();
         if self.dry_run {
@@ -220,25 +202,9 @@ fn plan_markdown(commands: &[Command], tests: usize) -> String {
     out
 }
 
-fn not_applicable_markdown(tests: &[Unresolved]) -> String {
-    if tests.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
-        tests.len()
-    );
-    for t in tests {
-        out.push_str(&format!("- {}: {}\n", code(&t.input), text(&t.reason)));
-    }
-    out.push('\n');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::buildkite::pipeline::PipelineInput;
     use crate::domain::TestKind;
 
     fn cmd(kind: TestKind, argv: &[&str]) -> Command {
@@ -246,8 +212,8 @@ mod tests {
         Command::of_kind(kind, argv, iterations, loops)
     }
 
-    fn prepared() -> Prepared {
-        let input = PipelineInput {
+    fn planned() -> CiPlan {
+        CiPlan {
             commands: vec![
                 cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"]),
                 cmd(
@@ -258,17 +224,13 @@ mod tests {
             ],
             dir: Some("build-root".into()),
             gradle: vec!["gradle".into()],
-            ..PipelineInput::default()
-        };
-        Prepared {
-            input,
-            ..Prepared::default()
+            ..CiPlan::default()
         }
     }
 
     #[test]
     fn the_matrix_holds_batch_indices_only() {
-        let plan = PlanFile::of(&prepared());
+        let plan = PlanFile::of(&planned());
         assert_eq!(
             plan.outputs(),
             [
@@ -290,7 +252,7 @@ mod tests {
 
     #[test]
     fn each_batch_knows_its_job_within_its_step() {
-        let plan = PlanFile::of(&prepared());
+        let plan = PlanFile::of(&planned());
         let jobs: Vec<(&str, u32)> = plan
             .batches
             .iter()
@@ -316,7 +278,7 @@ mod tests {
 
     #[test]
     fn the_plan_summary_shows_branch_names_as_code() {
-        let md = plan_markdown(&prepared().input.commands, 3);
+        let md = plan_markdown(&planned().commands, 3);
         assert!(
             md.contains("| 1 | yaml rest tests | 5 | `gradle '-Dtests.rest.suite=p/40_${{ github.token }}'` (5 Gradle runs) |"),
             "{md}"

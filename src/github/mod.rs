@@ -1,10 +1,11 @@
 //! GitHub Actions: the flakiness check as a workflow of three jobs (plan, a
-//! matrix of batches, analyze), sharing everything but the CI's own formats
-//! with Buildkite: planning (`buildkite::upload::prepare`), the never-fail
-//! batch runner (`buildkite::wrap`), job outcomes (`analyze::outcome`) and
-//! the report step's core (`buildkite::report::findings`).
+//! matrix of batches, analyze). Only GitHub's own formats live here; the rest
+//! is the CI core (`ci`): planning (`ci::prepare`), the never-fail batch
+//! runner (`ci::batch`), the status file and the report step's core
+//! (`ci::findings`), and job outcomes (`analyze::outcome`).
 //!
-//! - [`workflow`]: the workflow file (`github workflow`), written by [`yaml`];
+//! - [`workflow`]: the workflow file (`github workflow`), written by [`yaml`],
+//!   from the settings [`request`] checks;
 //! - [`matrix`]: the plan job (`pr|manual --target github`): the matrix
 //!   output and `flakiness-plan.json`;
 //! - [`batch`]: one matrix job (`github run --batch N`);
@@ -16,6 +17,7 @@
 pub mod annotations;
 pub mod batch;
 pub mod matrix;
+pub mod request;
 pub mod runner;
 pub mod summary;
 pub mod workflow;

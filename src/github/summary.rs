@@ -1,13 +1,14 @@
 //! `github analyze DIR`, the workflow's final job: the artifacts the plan and
 //! batch jobs uploaded (downloaded into DIR, one folder each) go through the
-//! same report step as on Buildkite (`buildkite::report::findings`); only the
-//! outputs are GitHub's: the job summary, one annotation per failing test,
-//! and the report in the log with workflow commands switched off.
+//! report core every CI shares (`ci::findings`); only the outputs are
+//! GitHub's: the job summary, one annotation per failing test, and the report
+//! in the log with workflow commands switched off.
 
 use super::annotations::{self, Annotation, Level, Sources};
 use super::matrix::PlanFile;
 use super::runner::{print_untrusted, Runner};
-use crate::buildkite::report::{self, JobRun};
+use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::status::read_statuses;
 use crate::reports::{PLAN_FILE, STATUS_DIR};
 use crate::say;
 use crate::{Error, Exit, Result};
@@ -61,7 +62,7 @@ impl Artifacts {
             if plan.is_file() && found.plan.is_none() {
                 found.plan = Some(PlanFile::read(&plan)?);
             }
-            for status in report::read_statuses(&folder.join(STATUS_DIR)) {
+            for status in read_statuses(&folder.join(STATUS_DIR)) {
                 if !ids.insert(status.job_id.clone()) {
                     say!(
                         "gradle-flaky: {}: job {} has a status file already; ignored",
@@ -96,9 +97,9 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         ));
         PlanFile::default()
     });
-    let found = report::findings(&artifacts.jobs, &plan.report, &plan.not_applicable, false);
+    let found = findings(&artifacts.jobs, &plan.report, &plan.not_applicable, false);
     if !found.payloads.is_empty() {
-        report::write_outcomes(&cfg.outcomes, &found.payloads)?;
+        write_outcomes(&cfg.outcomes, &found.payloads)?;
     }
     let runner = Runner::from_env();
     runner.append_summary(&found.markdown)?;

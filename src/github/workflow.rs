@@ -18,7 +18,7 @@
 //! which are written to `env` values only (never into a script).
 
 use super::yaml::{emit, Node};
-use crate::buildkite::pipeline::GRACE_MINUTES;
+use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
 use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
 use crate::{Error, Result};
 
@@ -245,7 +245,7 @@ fn plan_script(cfg: &WorkflowConfig) -> String {
 }
 
 fn run_job(cfg: &WorkflowConfig) -> Node {
-    let inner = cfg.job_timeout_min.saturating_sub(GRACE_MINUTES).max(1);
+    let inner = inner_timeout(cfg.job_timeout_min);
     let mut steps = vec![checkout(false)];
     steps.extend(toolchain(cfg));
     steps.extend(install(cfg));

@@ -1,0 +1,138 @@
+//! The never-fail batch runner every CI's batch job uses: it runs a planned
+//! batch supervised (see [`super::supervise`]), notes whether a test JVM left
+//! a heap dump and which of the batch's Test tasks the build skipped, and
+//! hands back what the job's status file records. The job itself always
+//! succeeds, so the build's status stays green; what happened goes to the
+//! status file instead.
+
+use super::job::JobEnv;
+use super::spec::JobSpec;
+use super::status::{status_of, Status};
+use super::supervise::{supervise, Finished};
+use crate::reports;
+use crate::run::outcomes::{self, Scripts, TaskOutcome};
+use crate::shell;
+use crate::{say, Error, Result};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How a batch ended, with what its status file needs beyond the rc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchResult {
+    pub finished: Finished,
+    /// A test JVM wrote a heap dump during the run.
+    pub oom: bool,
+    /// The batch's Test tasks the build skipped (`onlyIf`, no sources, ...).
+    pub skipped_tasks: Vec<TaskOutcome>,
+}
+
+impl BatchResult {
+    /// The job's status file.
+    pub fn status(&self, job: &JobEnv, kind: &str, timeout: Option<Duration>) -> Status {
+        let mut status = status_of(job, kind, &self.finished, timeout, self.oom);
+        status.skipped_tasks = self.skipped_tasks.clone();
+        status
+    }
+}
+
+/// Runs a planned batch as every CI runs it (see [`run_batch`]), recording
+/// which of its Test tasks the build skipped.
+pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult> {
+    // No Test task to check: nothing to record (and no init script to add).
+    if spec.task_paths.is_empty() {
+        let argv = spec.argv_to_run(&self_exe(), None)?;
+        return Ok(run_batch(&argv, spec.dir.as_deref(), timeout));
+    }
+    let recording = Recording {
+        scratch: tempfile::Builder::new()
+            .prefix("gradle-flaky-wrap-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?,
+        task_paths: spec.task_paths.clone(),
+    };
+    let argv = recording.argv(spec)?;
+    let mut ran = run_batch(&argv, spec.dir.as_deref(), timeout);
+    ran.skipped_tasks = recording.skipped();
+    if !ran.skipped_tasks.is_empty() {
+        say!(
+            ">>> skipped by the build: {}",
+            outcomes::describe(&ran.skipped_tasks)
+        );
+    }
+    Ok(ran)
+}
+
+/// Runs one batch: the command line and its rc on stderr, supervised (see
+/// [`supervise`]), and, when it failed, a look for heap dumps it left below
+/// `dir` (a JVM that ran out of heap fails its Gradle run, so clean runs skip
+/// the scan).
+pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> BatchResult {
+    say!(">>> {}", shell::join(argv));
+    let started = SystemTime::now();
+    let finished = supervise(argv, dir, timeout);
+    say!(
+        ">>> rc {} after {}s",
+        finished.rc,
+        finished.duration.as_secs()
+    );
+    let oom = finished.rc != 0
+        && !reports::heap_dumps_since(dir.unwrap_or(Path::new(".")), started).is_empty();
+    BatchResult {
+        finished,
+        oom,
+        skipped_tasks: Vec::new(),
+    }
+}
+
+/// How this binary is invoked again (for loops inside a batch).
+pub fn self_exe() -> String {
+    std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "gradle-flaky".into())
+}
+
+/// Where a batch's task outcomes are recorded, and for which tasks.
+struct Recording {
+    /// Holds the scripts and the outcome files; removed with the wrapper.
+    scratch: tempfile::TempDir,
+    task_paths: Vec<String>,
+}
+
+impl Recording {
+    fn dir(&self) -> PathBuf {
+        self.scratch.path().join("task-outcomes")
+    }
+
+    /// The argv of `spec`, made to record its task outcomes: Gradle gets the
+    /// init script; a REST loop (`gradle-flaky repeat`) is told where its
+    /// iterations write.
+    fn argv(&self, spec: &JobSpec) -> Result<Vec<String>> {
+        std::fs::create_dir_all(self.dir()).map_err(|e| Error::io(self.dir(), e))?;
+        if spec.repeat.is_some() {
+            return spec.argv_to_run(&self_exe(), Some(&self.dir()));
+        }
+        let argv = spec.argv_to_run(&self_exe(), None)?;
+        let scripts = Scripts::write(&self.scratch.path().join("scripts"))?;
+        Ok(scripts.apply(&argv, &self.dir().join("iter-1.json")))
+    }
+
+    /// The batch's Test tasks the build skipped in any of its invocations
+    /// (each once, as first recorded).
+    fn skipped(&self) -> Vec<TaskOutcome> {
+        let Ok(entries) = std::fs::read_dir(self.dir()) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        let mut skipped: Vec<TaskOutcome> = Vec::new();
+        for tasks in files.iter().filter_map(|f| outcomes::read(f)) {
+            let found = outcomes::skipped_by_build(&tasks, &self.task_paths);
+            for task in found.map(|s| s.tasks).unwrap_or_default() {
+                if !skipped.iter().any(|t| t.path == task.path) {
+                    skipped.push(task);
+                }
+            }
+        }
+        skipped
+    }
+}

@@ -1,0 +1,338 @@
+//! The findings of finished batch jobs, whichever CI ran and fetched them:
+//! each job's outcome payload from its status file and its own JUnit XML,
+//! the expected jobs that left no status file, and the report's markdown
+//! (the jobs section, then the report of every job's XML together). Each
+//! CI's report step only fetches the files its own way and posts the
+//! markdown where its CI shows it.
+
+use super::jobs_section::jobs_section;
+use super::spec::{ExpectedStep, ReportContext};
+use super::status::Status;
+use crate::analyze::outcome::{Job, JobPayload, OutcomeKind};
+use crate::analyze::render::{self, MarkdownOptions};
+use crate::analyze::{self, AnalyzeOptions, Report, Severity};
+use crate::domain::Unresolved;
+use crate::reports::ProjectPaths;
+use crate::{Error, Observed, Result};
+use std::path::{Path, PathBuf};
+
+/// One batch job as the report step found it: its status file and the folder
+/// holding its JUnit XML (a copy of the build's tree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRun {
+    pub status: Status,
+    pub dir: PathBuf,
+}
+
+/// What the final step concludes, whichever CI ran the batches.
+#[derive(Clone, Debug)]
+pub struct Findings {
+    /// One per job, then the not-applicable tests, then a failed compile gate.
+    pub payloads: Vec<JobPayload>,
+    /// Expected jobs that left no status file.
+    pub missing: Vec<Missing>,
+    /// The report of every job's XML together.
+    pub overall: Report,
+    /// The jobs section, then the report.
+    pub markdown: String,
+    /// The report's severity; a clean report with missing jobs is a warning.
+    pub severity: Severity,
+}
+
+impl Findings {
+    /// What the jobs observed, for the one exit policy: real failures as the
+    /// outcomes count them (a test JVM out of heap is not flakiness); a job
+    /// that left no trustworthy result, or no status file, leaves the verdict open.
+    pub fn observed(&self) -> Observed {
+        let jobs = self
+            .payloads
+            .iter()
+            .filter(|p| p.outcome != OutcomeKind::NotApplicable);
+        Observed {
+            interrupted: false,
+            real_failures: jobs.clone().map(|p| p.real_failures).sum(),
+            executions: jobs.clone().map(|p| p.total_cases).sum(),
+            untrustworthy: !self.missing.is_empty()
+                || jobs.clone().any(|p| {
+                    !matches!(
+                        p.outcome,
+                        OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
+                    )
+                }),
+        }
+    }
+}
+
+/// The core of the final step, whichever CI fetched the files (it reads only
+/// the jobs' XML): each job's payload from its status and its own XML, the
+/// jobs that are missing, and the markdown (one row per job, then the report
+/// of every job's XML).
+pub fn findings(
+    jobs: &[JobRun],
+    context: &ReportContext,
+    not_applicable: &[Unresolved],
+    build_failed: bool,
+) -> Findings {
+    let opts = analyze_options(context);
+    let mut payloads: Vec<JobPayload> = jobs
+        .iter()
+        .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
+        .collect();
+    payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
+    if build_failed {
+        payloads.push(JobPayload::build_failed());
+    }
+    let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
+    let missing = missing_jobs(&context.jobs, &statuses);
+    // Each job's folder is a copy of the build's tree: projects are found below it.
+    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
+    let overall = analyze::analyze_roots(&dirs, &opts);
+    let options = MarkdownOptions { build_failed };
+    let markdown = format!(
+        "{}{}",
+        jobs_section(&payloads, &missing, not_applicable, build_failed),
+        render::markdown_with(&overall, options)
+    );
+    let severity = match render::severity_with(&overall, options) {
+        Severity::Success if !missing.is_empty() => Severity::Warning,
+        severity => severity,
+    };
+    Findings {
+        payloads,
+        missing,
+        overall,
+        markdown,
+        severity,
+    }
+}
+
+/// How the jobs' reports are read: with the renamed projects and the Gradle
+/// program the upload recorded.
+pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
+    AnalyzeOptions {
+        project_paths: ProjectPaths::new(context.projects.clone()),
+        gradle: context.gradle.clone(),
+        ..AnalyzeOptions::default()
+    }
+}
+
+/// Writes `flakiness-outcomes.json`.
+pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
+    let json = serde_json::to_string(payloads).expect("payloads serialize");
+    std::fs::write(path, json).map_err(|e| Error::io(path, e))
+}
+
+/// The payload of a batch job from its status file and the report of its own XML.
+///
+/// The timeout threshold is the inner timeout the job really ran under
+/// (`timeoutSec`; the reference used a fixed 3480 s). Without one, nothing
+/// stopped the job on time, so an rc 137 is a kill, never a timeout. A heap
+/// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
+/// ([`JobPayload::judged`]).
+pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
+    let job = Job {
+        job_id: status.job_id.clone(),
+        step_key: status.step_key.clone(),
+        kind: status.kind.clone(),
+        rc: status.rc,
+        duration_sec: status.duration_sec,
+        oom_detected: status.infra_subtype == "oom",
+        skipped: (!status.skipped_tasks.is_empty())
+            .then(|| crate::run::outcomes::describe(&status.skipped_tasks)),
+    };
+    JobPayload::judged(&job, report, status.timeout_sec.unwrap_or(u64::MAX))
+}
+
+/// A batch job that should have written a status file and did not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub step_key: String,
+    pub label: String,
+    /// 1-based, as Buildkite numbers parallel jobs.
+    pub job: u32,
+    pub of: u32,
+}
+
+/// The expected jobs without a status file, in pipeline order.
+pub fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missing> {
+    expected
+        .iter()
+        .flat_map(|step| {
+            (0..step.jobs)
+                .filter(move |i| {
+                    !statuses
+                        .iter()
+                        .any(|s| s.step_key == step.step_key && s.parallel_job.unwrap_or(0) == *i)
+                })
+                .map(move |i| Missing {
+                    step_key: step.step_key.clone(),
+                    label: step.label.clone(),
+                    job: i + 1,
+                    of: step.jobs,
+                })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::analyze_root;
+    use serde_json::json;
+
+    /// The report of one JUnit file with the given `<testcase>` bodies.
+    fn report(cases: &[&str]) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("p/build/test-results/test");
+        std::fs::create_dir_all(&results).unwrap();
+        let cases: String = cases
+            .iter()
+            .enumerate()
+            .map(|(i, body)| {
+                format!(r#"<testcase classname="org.x.ATests" name="t{i}">{body}</testcase>"#)
+            })
+            .collect();
+        let xml =
+            format!(r#"<?xml version="1.0"?><testsuite name="org.x.ATests">{cases}</testsuite>"#);
+        std::fs::write(results.join("TEST-org.x.ATests.xml"), xml).unwrap();
+        analyze_root(dir.path(), &AnalyzeOptions::default())
+    }
+
+    fn status(rc: i32, duration_sec: u64, timeout_sec: Option<u64>, infra: &str) -> Status {
+        Status {
+            job_id: "j1".into(),
+            step_key: "flakiness-detection:unit".into(),
+            kind: "unit".into(),
+            rc,
+            duration_sec,
+            infra_subtype: infra.into(),
+            timeout_sec,
+            cancelled: false,
+            parallel_job: None,
+            skipped_tasks: vec![],
+        }
+    }
+
+    fn outcome(p: &JobPayload) -> (String, bool, Option<String>) {
+        let v = serde_json::to_value(p).unwrap();
+        (
+            v["outcome"].as_str().unwrap().to_string(),
+            v["timedOut"].as_bool().unwrap(),
+            v["infraSubtype"].as_str().map(String::from),
+        )
+    }
+
+    #[test]
+    fn the_timeout_threshold_is_the_jobs_own_timeout() {
+        let passed = report(&[""]);
+        let killed_late = status(137, 100, Some(90), "");
+        assert_eq!(
+            outcome(&job_payload(&killed_late, &passed)),
+            ("timeout".into(), true, None)
+        );
+        let killed_early = status(137, 60, Some(90), "");
+        assert_eq!(
+            outcome(&job_payload(&killed_early, &passed)),
+            ("infra_fail".into(), false, Some("oom_killed".into()))
+        );
+        let no_timeout = status(137, 100_000, None, "");
+        assert_eq!(outcome(&job_payload(&no_timeout, &passed)).0, "infra_fail");
+        assert_eq!(
+            outcome(&job_payload(&status(0, 5, Some(90), ""), &passed)),
+            ("clean_pass".into(), false, None)
+        );
+    }
+
+    #[test]
+    fn a_test_jvm_out_of_heap_is_infrastructure_not_flakiness() {
+        let oom = r#"<failure type="java.lang.OutOfMemoryError" message="Java heap space">trace</failure>"#;
+        let heap = report(&["", oom]);
+        let p = job_payload(&status(1, 5, Some(60), "oom"), &heap);
+        assert_eq!(
+            outcome(&p),
+            ("infra_fail".into(), false, Some("oom".into()))
+        );
+        assert_eq!((p.real_failures, p.total_cases), (0, 2));
+        assert!(p.failing_classes.is_empty());
+        // Without the heap dump the wrapper saw, a failure is a failure.
+        assert_eq!(
+            outcome(&job_payload(&status(1, 5, Some(60), ""), &heap)).0,
+            "flaky_detected"
+        );
+        // An assertion next to the OOM is still proof.
+        let both = report(&[
+            oom,
+            r#"<failure type="java.lang.AssertionError" message="boom"/>"#,
+        ]);
+        let p = job_payload(&status(1, 5, Some(60), "oom"), &both);
+        assert_eq!(
+            (outcome(&p).0.as_str(), p.real_failures),
+            ("flaky_detected", 1)
+        );
+    }
+
+    #[test]
+    fn tests_without_a_runnable_task_get_a_not_applicable_record() {
+        let t = Unresolved {
+            input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
+            reason_code: crate::domain::ReasonCode::NoRunnableTask,
+            reason: "not applicable: no enabled Test task runs it".into(),
+            origin: crate::domain::Origin::Changed,
+        };
+        assert_eq!(
+            serde_json::to_value(JobPayload::not_applicable(&t)).unwrap(),
+            json!({
+                "jobId": "not-applicable:qa/x/src/javaRestTest/java/a/UpgradeIT.java", "stepKey": "",
+                "kind": "", "rc": 0, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0,
+                "totalCases": 0, "outcome": "not_applicable", "timedOut": false, "failingClasses": [],
+                "reason": "no-runnable-task"
+            })
+        );
+    }
+
+    #[test]
+    fn jobs_without_a_status_file_are_named() {
+        let expected = [
+            ExpectedStep {
+                step_key: "k:unit".into(),
+                kind: "unit".into(),
+                label: "unit tests".into(),
+                jobs: 3,
+            },
+            ExpectedStep {
+                step_key: "k:integ".into(),
+                kind: "internalClusterTest".into(),
+                label: "integ tests".into(),
+                jobs: 1,
+            },
+        ];
+        let seen = |key: &str, n: Option<u32>| Status {
+            step_key: key.into(),
+            parallel_job: n,
+            ..status(0, 1, None, "")
+        };
+        let statuses = [
+            seen("k:unit", Some(0)),
+            seen("k:unit", Some(2)),
+            seen("k:integ", None),
+        ];
+        assert_eq!(
+            missing_jobs(&expected, &statuses),
+            [Missing {
+                step_key: "k:unit".into(),
+                label: "unit tests".into(),
+                job: 2,
+                of: 3
+            }]
+        );
+        let section = jobs_section(&[], &missing_jobs(&expected, &statuses[..1]), &[], false);
+        assert!(
+            section.contains("- `k:unit` (unit tests) job 2/3"),
+            "{section}"
+        );
+        assert!(
+            section.contains("- `k:integ` (integ tests) job 1/1"),
+            "{section}"
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! The jobs section that opens every CI's report: one row per job, then what
+//! did not run and why. The aggregate report (rendered by `analyze::render`)
+//! follows it.
+
+use super::findings::Missing;
+use crate::analyze::outcome::{JobPayload, OutcomeKind};
+use crate::domain::Unresolved;
+use crate::markdown::{code, code_in_table, text};
+
+/// The jobs section: a table of the jobs that ran, then the failed compile gate
+/// or the jobs that left no status file, the jobs the build skipped, and the
+/// tests that were not applicable.
+pub fn jobs_section(
+    payloads: &[JobPayload],
+    missing: &[Missing],
+    not_applicable: &[Unresolved],
+    build_failed: bool,
+) -> String {
+    let mut out = String::from("## Flakiness detection: jobs\n\n");
+    let jobs: Vec<&JobPayload> = payloads
+        .iter()
+        .filter(|p| {
+            !matches!(
+                p.outcome,
+                OutcomeKind::NotApplicable | OutcomeKind::BuildFailed
+            )
+        })
+        .collect();
+    if !jobs.is_empty() {
+        out.push_str("| step | job | outcome | rc | duration | real failures | cases |\n");
+        out.push_str("|---|---|---|---:|---:|---:|---:|\n");
+        for p in jobs {
+            let mut outcome = outcome_name(p);
+            if p.timed_out && p.outcome != OutcomeKind::Timeout {
+                outcome.push_str(" (timed out)");
+            }
+            out.push_str(&format!(
+                "| {} | {} | {outcome} | {} | {}s | {} | {} |\n",
+                code_in_table(&p.step_key),
+                code_in_table(&p.job_id),
+                p.rc,
+                p.duration_sec,
+                p.real_failures,
+                p.total_cases
+            ));
+        }
+        out.push('\n');
+    }
+    if build_failed {
+        out.push_str(
+            "**The selected tests failed to compile** (step `precompile`): the batches were \
+             skipped. See the precompile job's log.\n\n",
+        );
+    } else if !missing.is_empty() {
+        out.push_str(&format!(
+            "**{} job(s) left no status file** (the machine running it was lost, or the job was \
+             cancelled or killed before its wrapper finished); their results are unknown:\n\n",
+            missing.len()
+        ));
+        for m in missing {
+            out.push_str(&format!(
+                "- {} ({}) job {}/{}\n",
+                code(&m.step_key),
+                text(&m.label),
+                m.job,
+                m.of
+            ));
+        }
+        out.push('\n');
+    }
+    let skipped: Vec<&JobPayload> = payloads
+        .iter()
+        .filter(|p| p.outcome == OutcomeKind::SkippedByBuild)
+        .collect();
+    if !skipped.is_empty() {
+        out.push_str(&format!(
+            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run \
+             (recorded as `skipped_by_build`, neither a hang nor a pass):\n\n",
+            skipped.len()
+        ));
+        for p in skipped {
+            out.push_str(&format!(
+                "- {} ({}): {}\n",
+                code(&p.job_id),
+                code(&p.step_key),
+                text(p.reason.as_deref().unwrap_or_default())
+            ));
+        }
+        out.push('\n');
+    }
+    out.push_str(&not_applicable_markdown(not_applicable));
+    out
+}
+
+/// The tests found but not run (no enabled Test task runs them); empty when none.
+pub fn not_applicable_markdown(tests: &[Unresolved]) -> String {
+    if tests.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
+        tests.len()
+    );
+    for t in tests {
+        out.push_str(&format!("- {}: {}\n", code(&t.input), text(&t.reason)));
+    }
+    out.push('\n');
+    out
+}
+
+fn outcome_name(p: &JobPayload) -> String {
+    let v = serde_json::to_value(p.outcome).expect("an outcome serializes");
+    let mut name = v.as_str().unwrap_or_default().to_string();
+    if let Some(sub) = p.infra_subtype {
+        let sub = serde_json::to_value(sub).expect("a subtype serializes");
+        name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branch_text_cannot_break_the_markdown() {
+        let t = Unresolved {
+            input: "a`b|c\nd".into(),
+            reason_code: crate::domain::ReasonCode::NoRunnableTask,
+            reason: "not applicable: x".into(),
+            origin: crate::domain::Origin::Changed,
+        };
+        let section = jobs_section(&[JobPayload::not_applicable(&t)], &[], &[t], true);
+        assert!(
+            section.contains("- ``a`b|c d``: not applicable: x\n"),
+            "{section}"
+        );
+        assert!(section.contains("failed to compile"), "{section}");
+        assert!(!section.contains("| step |"), "no job rows: {section}");
+    }
+}

@@ -1,0 +1,29 @@
+//! What every CI shares. Buildkite (`buildkite/`) and GitHub Actions
+//! (`github/`) are adapters over this core: each carries these values in its
+//! own formats (pipeline `env`, a plan file, artifacts) and never uses the
+//! other's.
+//!
+//! - [`prepare`]: a selection made ready for a CI: what did not resolve, and
+//!   the plan ([`prepare::CiPlan`]) with the compile gate, the build's
+//!   directory in the checkout, renamed projects;
+//! - [`spec`]: what each job is told: its [`spec::JobSpec`], the jobs the
+//!   report expects, the report's context, the grace before a CI's timeout;
+//! - [`job`]: the job a batch runs in ([`job::JobEnv`]), filled by each CI;
+//! - [`batch`]: the never-fail batch runner, over [`supervise`] (a command
+//!   stopped at its timeout with every process it started);
+//! - [`status`]: the status file a batch job leaves;
+//! - [`findings`]: the report step's core: each job's outcome, the missing
+//!   jobs, the markdown, opened by [`jobs_section`].
+//!
+//! The job-outcome taxonomy itself (clean pass, flaky, timeout, hang,
+//! infrastructure failure) is `analyze::outcome`: `local` judges its batches
+//! by the same rules.
+
+pub mod batch;
+pub mod findings;
+pub mod job;
+pub mod jobs_section;
+pub mod prepare;
+pub mod spec;
+pub mod status;
+pub mod supervise;

@@ -1,0 +1,158 @@
+//! What a CI's jobs are told: each batch job's [`JobSpec`], the jobs the
+//! report expects ([`ExpectedStep`]), what the report step knows of the plan
+//! ([`ReportContext`]), and the grace a job's wrapper keeps before its CI
+//! stops it. Each CI carries them its own way (Buildkite in step `env`,
+//! GitHub in the plan file); the JSON is the same.
+
+use crate::domain::Command;
+use crate::plan::group_in_order;
+use crate::run::process::Isolation;
+use crate::Result;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A batch is stopped this many minutes before its CI job's own timeout, so
+/// the wrapper outlives its command and records how it ended.
+pub const GRACE_MINUTES: u32 = 2;
+
+/// The timeout of what runs inside a job of `job_min` minutes: the job's
+/// minus the grace, at least a minute.
+pub fn inner_timeout(job_min: u32) -> u32 {
+    job_min.saturating_sub(GRACE_MINUTES).max(1)
+}
+
+/// What one job runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobSpec {
+    /// The batch's kind (recorded in the status file); empty for the precompile gate.
+    #[serde(default)]
+    pub kind: String,
+    /// The Gradle invocation.
+    pub argv: Vec<String>,
+    /// REST batches loop natively: `gradle-flaky repeat --times N -- argv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<u32>,
+    /// The Gradle build's directory, relative to the checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// The Test tasks the batch runs: the wrapper tells a batch the build
+    /// skipped from one that ran no test.
+    #[serde(default, rename = "taskPaths", skip_serializing_if = "Vec::is_empty")]
+    pub task_paths: Vec<String>,
+}
+
+impl JobSpec {
+    pub fn for_command(command: &Command, dir: Option<PathBuf>) -> JobSpec {
+        JobSpec {
+            kind: command.kind.as_str().to_string(),
+            argv: command.argv.clone(),
+            repeat: command.loops_gradle().then_some(command.rest_loops),
+            dir,
+            task_paths: command.task_paths.clone(),
+        }
+    }
+
+    /// The argv to run, given how to invoke this very binary (`self_exe`).
+    /// CI runs isolated, unlike `local` on a laptop: a fresh agent has no warm
+    /// daemon to reuse, and a daemon of ours must not outlive the job on an
+    /// agent that runs other jobs next. `repeat --isolate` keeps a private
+    /// daemon warm across a REST loop's iterations; other batches get
+    /// `--no-daemon`. A REST loop given `task_outcomes` records each
+    /// iteration's task outcomes there.
+    pub fn argv_to_run(&self, self_exe: &str, task_outcomes: Option<&Path>) -> Result<Vec<String>> {
+        match self.repeat {
+            Some(times) => {
+                let options: Vec<String> = task_outcomes
+                    .map(|dir| vec!["--task-outcomes".into(), dir.display().to_string()])
+                    .unwrap_or_default();
+                let mut argv = crate::plan::repeat_argv(self_exe, times, &options, &self.argv);
+                argv.insert(1, "--isolate".into());
+                Ok(argv)
+            }
+            None => Isolation::NoDaemon.apply(&self.argv),
+        }
+    }
+}
+
+/// A batch step's jobs, for the report to notice missing status files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpectedStep {
+    pub step_key: String,
+    pub kind: String,
+    pub label: String,
+    pub jobs: u32,
+}
+
+/// The batch jobs the commands fan out to, one entry per step key (kind), in
+/// plan order: what the report step expects a status file from.
+pub fn expected_steps(commands: &[Command]) -> Vec<ExpectedStep> {
+    group_in_order(commands, |c| c.key.clone())
+        .into_iter()
+        .map(|(key, batches)| ExpectedStep {
+            step_key: key,
+            kind: batches[0].kind.as_str().to_string(),
+            label: batches[0].label.clone(),
+            jobs: batches.len() as u32,
+        })
+        .collect()
+}
+
+/// What the report step knows of the plan.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportContext {
+    /// The batch jobs that should leave a status file.
+    #[serde(default)]
+    pub jobs: Vec<ExpectedStep>,
+    /// Gradle paths of renamed projects by directory (see `ci::prepare::renamed_projects`).
+    #[serde(default)]
+    pub projects: BTreeMap<String, String>,
+    /// The Gradle program, for reproduce lines.
+    #[serde(default)]
+    pub gradle: Vec<String>,
+}
+
+impl ReportContext {
+    /// The context of a plan's commands, its renamed projects and Gradle program.
+    pub fn of(
+        commands: &[Command],
+        projects: &BTreeMap<String, String>,
+        gradle: &[String],
+    ) -> ReportContext {
+        ReportContext {
+            jobs: expected_steps(commands),
+            projects: projects.clone(),
+            gradle: gradle.to_vec(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rest_batches_run_through_the_native_repeat_loop() {
+        let spec = JobSpec {
+            kind: "javaRestTest".into(),
+            argv: vec!["gradle".into(), ":a:javaRestTest".into()],
+            repeat: Some(3),
+            dir: None,
+            task_paths: vec![],
+        };
+        assert_eq!(
+            spec.argv_to_run("/bin/gf", None).unwrap(),
+            [
+                "/bin/gf",
+                "--isolate",
+                "repeat",
+                "--times",
+                "3",
+                "--",
+                "gradle",
+                ":a:javaRestTest"
+            ]
+        );
+    }
+}

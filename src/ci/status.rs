@@ -1,0 +1,147 @@
+//! The status file a batch job leaves (`flakiness-status/status-<jobId>.json`):
+//! how its command ended, for the report step. Written by every CI's batch
+//! job, read by every CI's report step.
+
+use super::job::{safe_job_id, JobEnv};
+use super::supervise::Finished;
+use crate::run::outcomes::TaskOutcome;
+use crate::{say, Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The status file of one batch job: the reference's fields in its order, then ours.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub job_id: String,
+    #[serde(default)]
+    pub step_key: String,
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub rc: i32,
+    #[serde(default)]
+    pub duration_sec: u64,
+    /// `oom` when a test JVM wrote a heap dump during the run, else empty.
+    #[serde(default)]
+    pub infra_subtype: String,
+    /// The inner timeout this job ran under: the analyze step's threshold for
+    /// telling a timeout from a kill (the reference used a fixed 3480 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_sec: Option<u64>,
+    /// The wrapper was cancelled (SIGTERM/SIGINT) and forwarded it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
+    /// Which batch of its step this job ran (Buildkite's `$BUILDKITE_PARALLEL_JOB`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_job: Option<u32>,
+    /// The batch's Test tasks the build skipped (an `onlyIf` that is false, a
+    /// disabled task, no source) in any of its invocations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_tasks: Vec<TaskOutcome>,
+}
+
+/// The status of a finished batch job.
+pub fn status_of(
+    job: &JobEnv,
+    kind: &str,
+    finished: &Finished,
+    timeout: Option<Duration>,
+    oom: bool,
+) -> Status {
+    Status {
+        job_id: job.job_id.clone(),
+        step_key: job.step_key.clone(),
+        kind: kind.to_string(),
+        rc: finished.rc,
+        duration_sec: finished.duration.as_secs(),
+        infra_subtype: if oom { "oom".into() } else { String::new() },
+        timeout_sec: timeout.map(|t| t.as_secs()),
+        cancelled: finished.cancelled,
+        parallel_job: job.parallel_job,
+        skipped_tasks: Vec::new(),
+    }
+}
+
+/// Where the status file of `job_id` goes.
+pub fn status_path(status_dir: &Path, job_id: &str) -> PathBuf {
+    status_dir.join(format!("status-{job_id}.json"))
+}
+
+/// Writes the status file (compact JSON), creating its directory.
+pub fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf> {
+    std::fs::create_dir_all(status_dir).map_err(|e| Error::io(status_dir, e))?;
+    let path = status_path(status_dir, &status.job_id);
+    let json = serde_json::to_string(status).expect("a status serializes");
+    std::fs::write(&path, json).map_err(|e| Error::io(&path, e))?;
+    Ok(path)
+}
+
+/// Every readable status file, by file name; others are reported and skipped.
+pub fn read_statuses(dir: &Path) -> Vec<Status> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|path| {
+            let parsed = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str::<Status>(&t).map_err(|e| e.to_string()));
+            match parsed {
+                // The job id names a directory: only a plain id may (a status file comes from a branch's job).
+                Ok(s) if safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
+                Ok(s) => {
+                    say!(
+                        "gradle-flaky: {}: ignoring job id {:?}",
+                        path.display(),
+                        s.job_id
+                    );
+                    None
+                }
+                Err(e) => {
+                    say!(
+                        "gradle-flaky: failed to read status file {}: {e}",
+                        path.display()
+                    );
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_keeps_the_reference_field_order() {
+        let job = JobEnv {
+            job_id: "j-1".into(),
+            step_key: "flakiness-detection:unit".into(),
+            label: "unit tests".into(),
+            parallel_job: None,
+        };
+        let f = Finished {
+            rc: 1,
+            duration: Duration::from_millis(2500),
+            timed_out: false,
+            cancelled: false,
+        };
+        let status = status_of(&job, "unit", &f, None, true);
+        assert_eq!(
+            serde_json::to_string(&status).unwrap(),
+            r#"{"jobId":"j-1","stepKey":"flakiness-detection:unit","kind":"unit","rc":1,"durationSec":2,"infraSubtype":"oom"}"#
+        );
+        let read: Status = serde_json::from_str(r#"{"jobId":"x"}"#).unwrap();
+        assert_eq!((read.rc, read.timeout_sec), (0, None));
+    }
+}

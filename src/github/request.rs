@@ -1,0 +1,158 @@
+//! What the user asks of the generated workflow (`github workflow`'s options,
+//! as given) and its check: the batching options become the plan step's
+//! `FLAKINESS_*` variables, `--gradle` and `--project-dir` every job's, and
+//! no value may hold an expression GitHub would evaluate.
+
+use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
+use crate::ci::spec::GRACE_MINUTES;
+use crate::domain::format_duration;
+use crate::{Error, Result};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The `github workflow` options, plain. Options left at their defaults are
+/// `None` (or empty), so the workflow only sets what the user chose.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkflowRequest {
+    /// Run on pull requests.
+    pub pull_request: bool,
+    /// Run by hand (`workflow_dispatch`).
+    pub manual: bool,
+    /// The batching options, already validated.
+    pub batching: BatchingOptions,
+    /// `--muted-file`, when not the default.
+    pub muted_file: Option<PathBuf>,
+    /// `--gradle`.
+    pub gradle: Option<String>,
+    /// `--project-dir`, when not the current directory.
+    pub project_dir: Option<PathBuf>,
+    pub runs_on: String,
+    pub java: String,
+    pub java_distribution: String,
+    pub gradle_version: Option<String>,
+    pub install: Option<String>,
+    /// `--job-timeout`, in minutes.
+    pub job_timeout_min: u32,
+    pub exit_code: bool,
+}
+
+/// The batching options as given, forwarded to the plan step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchingOptions {
+    pub iters: Option<u32>,
+    pub unit_iters: Option<u32>,
+    pub integ_iters: Option<u32>,
+    pub rest_iters: Option<u32>,
+    pub suite_timeout: Option<Duration>,
+    pub caps: Vec<String>,
+    pub detect_rate: Option<String>,
+    /// `--confidence`, when not the default.
+    pub confidence: Option<f64>,
+}
+
+impl BatchingOptions {
+    /// The plan step's `FLAKINESS_*` variables of the options that are set.
+    fn variables(&self) -> Vec<(String, String)> {
+        [
+            (
+                "FLAKINESS_UNIT_ITERS",
+                self.unit_iters.map(|n| n.to_string()),
+            ),
+            (
+                "FLAKINESS_INTEG_ITERS",
+                self.integ_iters.map(|n| n.to_string()),
+            ),
+            (
+                "FLAKINESS_REST_ITERS",
+                self.rest_iters.map(|n| n.to_string()),
+            ),
+            (
+                "FLAKINESS_SUITE_TIMEOUT",
+                self.suite_timeout.map(format_duration),
+            ),
+            (
+                "FLAKINESS_CAPS",
+                (!self.caps.is_empty()).then(|| self.caps.join(",")),
+            ),
+            ("FLAKINESS_DETECT_RATE", self.detect_rate.clone()),
+            (
+                "FLAKINESS_CONFIDENCE",
+                self.confidence.map(|c| c.to_string()),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| Some((name.to_string(), value?)))
+        .collect()
+    }
+}
+
+impl WorkflowRequest {
+    /// The workflow's settings, or the first option that cannot be written
+    /// into a workflow (named by its flag).
+    pub fn config(&self) -> Result<WorkflowConfig> {
+        let mut plan_env = self.batching.variables();
+        if let Some(file) = &self.muted_file {
+            let file = file.to_string_lossy().into_owned();
+            plan_env.push(("FLAKINESS_MUTED_FILE".into(), file));
+        }
+        let mut env = Vec::new();
+        if let Some(gradle) = &self.gradle {
+            env.push(("FLAKINESS_GRADLE".to_string(), gradle.clone()));
+        }
+        if let Some(dir) = &self.project_dir {
+            if dir.is_absolute() {
+                return Err(Error::input(
+                    "--project-dir",
+                    "the workflow needs the build's directory relative to the repository root",
+                ));
+            }
+            let dir = dir.to_string_lossy().into_owned();
+            env.push(("FLAKINESS_PROJECT_DIR".into(), dir));
+        }
+        if self.job_timeout_min < MIN_JOB_TIMEOUT {
+            return Err(Error::input(
+                "--job-timeout",
+                format!("must be at least {MIN_JOB_TIMEOUT} minutes: the batch is stopped {GRACE_MINUTES} minutes before the job"),
+            ));
+        }
+        for (flag, value) in [
+            ("--runs-on", &self.runs_on),
+            ("--java", &self.java),
+            ("--java-distribution", &self.java_distribution),
+        ] {
+            if value.trim().is_empty() {
+                return Err(Error::input(flag, "must not be empty"));
+            }
+        }
+        let cfg = WorkflowConfig {
+            pull_request: self.pull_request,
+            manual: self.manual,
+            plan_env,
+            iters: self.batching.iters,
+            env,
+            runs_on: self.runs_on.trim().to_string(),
+            java_version: self.java.trim().to_string(),
+            java_distribution: self.java_distribution.trim().to_string(),
+            gradle_version: self.gradle_version.clone(),
+            install: self.install.clone().filter(|c| !c.trim().is_empty()),
+            job_timeout_min: self.job_timeout_min,
+            exit_code: self.exit_code,
+        };
+        let values = cfg
+            .plan_env
+            .iter()
+            .chain(&cfg.env)
+            .map(|(k, v)| (k.as_str(), v));
+        let options = [
+            ("--runs-on", Some(&cfg.runs_on)),
+            ("--java", Some(&cfg.java_version)),
+            ("--java-distribution", Some(&cfg.java_distribution)),
+            ("--gradle-version", cfg.gradle_version.as_ref()),
+            ("--install", cfg.install.as_ref()),
+        ];
+        for (what, value) in values.chain(options.into_iter().filter_map(|(f, v)| Some((f, v?)))) {
+            literal(what, value)?;
+        }
+        Ok(cfg)
+    }
+}

@@ -16,6 +16,7 @@ pub mod error;
 pub mod git;
 pub mod github;
 pub mod layout;
+pub mod local;
 pub mod markdown;
 pub mod output;
 pub mod plan;

@@ -4,7 +4,7 @@
 //! of a code span. Checked with a CommonMark parser (GitHub's table extension
 //! on), rendering each emitter twice, with a benign and a hostile payload.
 
-use super::report::{render, Context};
+use super::report::render;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::buildkite::report::{jobs_section, Missing};
@@ -12,6 +12,7 @@ use crate::buildkite::upload::unresolved_markdown;
 use crate::buildkite::wrap::{failure_annotation, JobEnv};
 use crate::cli::ReportFormat;
 use crate::domain::{Command, Origin, ReasonCode, TestKind, Unresolved};
+use crate::local::Context;
 use crate::run::cause::Cause;
 use crate::run::local::{problems, BatchRun};
 use crate::run::process::Ended;

@@ -1,11 +1,12 @@
 //! gradle-flaky: select, plan, run and analyze re-runs of a Gradle monorepo's
 //! tests to find flaky ones.
 //!
-//! The pipeline is `select` → `plan` → `run` → `analyze`. Selection, planning and
-//! analysis are pure functions of their inputs; git, Gradle, files, processes and
-//! Buildkite are touched only in `commands` (the entry points), `layout`, `git`,
-//! `run`, `buildkite` and `github`. `reports`, `shell`, `stats`, `markdown` and
-//! `test_filter` are leaves: each holds one rule several stages share.
+//! The pipeline is `select` → `plan` → `run` → `analyze`; `local` runs it on
+//! this machine as one use case. Selection, planning and analysis are pure
+//! functions of their inputs; git, Gradle, files, processes and Buildkite are
+//! touched only in `commands` (the entry points), `layout`, `git`, `run`,
+//! `local`, `buildkite` and `github`. `reports`, `shell`, `stats`, `markdown`
+//! and `test_filter` are leaves: each holds one rule several stages share.
 
 pub mod analyze;
 pub mod buildkite;

@@ -110,8 +110,6 @@ pub fn run(
     reporter.read(&report);
     let (batches, problems) = judge::batches(&runs, project_dir, &analyze_opts, timeout);
     let below_plan = planned::compare(&mut report, &plan.commands, &runs, timeout);
-    // The run's verdict stands whatever triage does: a triage that cannot
-    // start or breaks off is reported, and the report is written without it.
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
             let context = Context {
@@ -127,11 +125,7 @@ pub fn run(
                 invocation_timeout: Some(timeout),
                 verbose: cfg.verbose,
             };
-            let keep = |r: &Report| reporter.before_triage(r, &context, &run_dir);
-            triage::after_run(&mut report, triage, &site, &keep).unwrap_or_else(|e| {
-                say!("gradle-flaky: triage: {e}");
-                None
-            })
+            triage_after(&mut report, triage, &site, &context, reporter)
         }
         _ => None,
     };
@@ -147,6 +141,23 @@ pub fn run(
         below_plan,
         triage: triaged,
     })))
+}
+
+/// The triage after the run, in its folder. The run's verdict stands whatever triage does:
+/// a triage that cannot start or breaks off is reported, and the report is
+/// kept without it.
+fn triage_after(
+    report: &mut Report,
+    triage: &crate::triage::Config,
+    site: &triage::Site<'_>,
+    context: &Context<'_>,
+    reporter: &dyn Reporter,
+) -> Option<crate::triage::Summary> {
+    let keep = |r: &Report| reporter.before_triage(r, context, site.base);
+    triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
+        say!("gradle-flaky: triage: {e}");
+        None
+    })
 }
 
 /// The daemon policy of this run; a command that asks for `--daemon` when

@@ -99,3 +99,67 @@ impl Ran {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{self, AnalyzeOptions};
+
+    fn ran(executions: u64, real_failures: u64) -> Ran {
+        let dir = tempfile::tempdir().unwrap();
+        let mut report = analyze::analyze_root(dir.path(), &AnalyzeOptions::default());
+        report.summary.executions = executions;
+        let batch = JobPayload {
+            job_id: "batch-1".into(),
+            step_key: "flakiness-detection:unit".into(),
+            kind: "unit".into(),
+            rc: i32::from(real_failures > 0),
+            duration_sec: 1,
+            real_failures,
+            suite_timeouts: 0,
+            total_cases: executions,
+            outcome: match real_failures {
+                0 => OutcomeKind::CleanPass,
+                _ => OutcomeKind::FlakyDetected,
+            },
+            timed_out: false,
+            failing_classes: Vec::new(),
+            infra_subtype: None,
+            reason: None,
+        };
+        Ran {
+            report,
+            run_dir: dir.path().to_path_buf(),
+            planned: 1,
+            runs: Vec::new(),
+            took: Duration::ZERO,
+            partial: false,
+            batches: vec![batch],
+            problems: Vec::new(),
+            below_plan: false,
+            triage: None,
+        }
+    }
+
+    #[test]
+    fn a_report_that_could_not_be_kept_leaves_no_clean_result_but_a_proven_failure() {
+        assert_eq!(Outcome::NothingSelected.exit(true), Exit::Clean);
+        let clean = Outcome::Ran(Box::new(ran(5, 0)));
+        assert_eq!(clean.exit(true), Exit::Clean);
+        assert_eq!(clean.exit(false), Exit::Infra);
+        let flaky = Outcome::Ran(Box::new(ran(5, 1)));
+        assert_eq!(flaky.exit(true), Exit::TestFailures);
+        assert_eq!(flaky.exit(false), Exit::TestFailures);
+        assert_eq!(ran(0, 0).exit(true), Exit::Infra, "nothing executed");
+        let below = Ran {
+            below_plan: true,
+            ..ran(5, 0)
+        };
+        assert_eq!(below.exit(true), Exit::Infra, "fewer runs than planned");
+        let partial = Ran {
+            partial: true,
+            ..ran(5, 1)
+        };
+        assert_eq!(partial.exit(true), Exit::Interrupted);
+    }
+}

@@ -1,12 +1,13 @@
 //! gradle-flaky: select, plan, run and analyze re-runs of a Gradle monorepo's
 //! tests to find flaky ones.
 //!
-//! The pipeline is `select` → `plan` → `run` → `analyze`. Selection, planning and
-//! analysis are pure functions of their inputs; git, Gradle, files, processes and
-//! Buildkite are touched only in `commands` (the entry points), `layout`, `git`,
-//! `run`, and the CI modules (`ci`, the core every CI shares, under the
-//! adapters `buildkite` and `github`). `reports`, `shell`, `stats`, `markdown` and
-//! `test_filter` are leaves: each holds one rule several stages share.
+//! The pipeline is `select` → `plan` → `run` → `analyze`; `local` runs it on
+//! this machine as one use case. Selection, planning and analysis are pure
+//! functions of their inputs; git, Gradle, files, processes and Buildkite are
+//! touched only in `commands` (the entry points), `layout`, `git`, `run`,
+//! `local`, and the CI modules (`ci`, the core every CI shares, under the
+//! adapters `buildkite` and `github`). `reports`, `shell`, `stats`, `markdown`
+//! and `test_filter` are leaves: each holds one rule several stages share.
 
 pub mod analyze;
 pub mod buildkite;
@@ -18,6 +19,7 @@ pub mod error;
 pub mod git;
 pub mod github;
 pub mod layout;
+pub mod local;
 pub mod markdown;
 pub mod output;
 pub mod plan;

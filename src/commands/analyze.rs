@@ -2,9 +2,10 @@
 //! flakiness report.
 
 use super::options;
-use super::report::{self, Context};
+use super::report;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::AnalyzeArgs;
+use crate::local::Context;
 use crate::{say, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -4,7 +4,7 @@
 //! of a code span. Checked with a CommonMark parser (GitHub's table extension
 //! on), rendering each emitter twice, with a benign and a hostile payload.
 
-use super::report::{render, Context};
+use super::report::render;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::buildkite::wrap::failure_annotation;
@@ -14,6 +14,7 @@ use crate::ci::jobs_section::jobs_section;
 use crate::ci::prepare::unresolved_markdown;
 use crate::cli::ReportFormat;
 use crate::domain::{Command, Origin, ReasonCode, TestKind, Unresolved};
+use crate::local::Context;
 use crate::run::cause::Cause;
 use crate::run::local::{problems, BatchRun};
 use crate::run::process::Ended;

@@ -61,16 +61,8 @@ pub struct ReportOutput {
 #[derive(Clone, Debug)]
 pub struct LocalConfig {
     pub selection: SelectionConfig,
-    pub batching: Batching,
+    pub run: crate::local::Config,
     pub output: ReportOutput,
-    /// Limit of each Gradle invocation.
-    pub batch_timeout: Duration,
-    pub gradle_args: Vec<String>,
-    pub verbose: bool,
-    /// `--isolate`: Gradle never on the user's daemon (see `run::process::Isolation`).
-    pub isolate: bool,
-    /// Replay the failing tests after the run (`--triage N`).
-    pub triage: Option<triage::Config>,
 }
 
 /// Everything `triage` needs.
@@ -204,13 +196,15 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
     let batching = batching(&args.batching)?;
     Ok(LocalConfig {
         selection: selection(&args.selection),
-        batch_timeout: batch_timeout(args.batch_timeout, &batching),
-        batching,
+        run: crate::local::Config {
+            batch_timeout: batch_timeout(args.batch_timeout, &batching),
+            batching: batching.config,
+            gradle_args: args.gradle_args.clone(),
+            verbose: global.verbose,
+            isolate: global.isolate,
+            triage: triage(&args.triage),
+        },
         output: report_output(&args.report),
-        gradle_args: args.gradle_args.clone(),
-        verbose: global.verbose,
-        isolate: global.isolate,
-        triage: triage(&args.triage),
     })
 }
 
@@ -248,13 +242,15 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
     let batching = batching(&args.batching)?;
     Ok(LocalConfig {
         selection: pr_selection(args),
-        batch_timeout: batch_timeout(args.batch_timeout, &batching),
-        batching,
+        run: crate::local::Config {
+            batch_timeout: batch_timeout(args.batch_timeout, &batching),
+            batching: batching.config,
+            gradle_args: Vec::new(),
+            verbose: global.verbose,
+            isolate: global.isolate,
+            triage: triage(&args.triage),
+        },
         output: report_output(&args.report),
-        gradle_args: Vec::new(),
-        verbose: global.verbose,
-        isolate: global.isolate,
-        triage: triage(&args.triage),
     })
 }
 

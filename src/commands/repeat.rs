@@ -3,9 +3,9 @@
 //! `Results:` line), with every iteration's reports kept under
 //! `flakiness-iters/iter-<i>/`.
 
-use super::report;
 use crate::cli::{GlobalArgs, RepeatArgs};
 use crate::domain::format_duration;
+use crate::local;
 use crate::output;
 use crate::run::outcomes::Scripts;
 use crate::run::process::{self, Isolation, Output};
@@ -76,7 +76,7 @@ struct Printer {
 
 impl repeat::Observer for Printer {
     fn ended(&mut self, it: &Iteration) {
-        let verdict = Verdict::of(it, report::counts(it));
+        let verdict = Verdict::of(it, local::counts(it));
         output::stdout_line(&self.status_line(it, &verdict));
         self.verdicts.push(verdict);
     }

@@ -2,30 +2,16 @@
 
 use super::options::ReportOutput;
 use crate::analyze::outcome::JobPayload;
-use crate::analyze::{self, render, AnalyzeOptions, Report};
+use crate::analyze::{render, Report};
 use crate::cli::ReportFormat;
+use crate::local::Context;
 use crate::markdown;
 use crate::output;
-use crate::run::repeat::{Counts, Iteration};
 use crate::{say, Error, Result};
 use serde::Serialize;
 use std::fs::OpenOptions;
 use std::io::ErrorKind;
-use std::path::Path;
-
-/// What surrounds the report of a local run.
-#[derive(Clone, Debug, Default)]
-pub struct Context<'a> {
-    /// The run was interrupted: the report counts only what ran before.
-    pub partial: bool,
-    /// Batches without a clean result, one line each.
-    pub problems: &'a [String],
-    /// Each batch of a local run judged by the job-outcome rules.
-    pub batches: &'a [JobPayload],
-    /// The run folder, which always keeps a copy of the report: it survives a
-    /// closed stdout and a `--report` that cannot be written.
-    pub run_dir: Option<&'a Path>,
-}
+use std::path::{Path, PathBuf};
 
 /// The Report JSON with what a local run adds first: `"partial": true` when it
 /// was interrupted, and its `batches`.
@@ -113,6 +99,27 @@ pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
     }
 }
 
+/// The report before triage, where a Ctrl-C cannot take it: `--report FILE`
+/// when given, and `<base>/report-before-triage.md` (or `.json`). Returns the
+/// latter.
+pub fn keep_before_triage(
+    report: &Report,
+    out: &ReportOutput,
+    ctx: &Context<'_>,
+    base: &Path,
+) -> Result<PathBuf> {
+    let text = render(report, out.format, ctx);
+    let ext = match out.format {
+        ReportFormat::Markdown => "md",
+        ReportFormat::Json => "json",
+    };
+    let saved = base.join(format!("report-before-triage.{ext}"));
+    for path in out.file.iter().chain([&saved]) {
+        write(path, &text)?;
+    }
+    Ok(saved)
+}
+
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| Error::io(path, e))
 }
@@ -176,17 +183,4 @@ pub fn warn_unreadable(report: &Report) {
             m.error
         );
     }
-}
-
-/// What an iteration's kept reports say (`None` when it kept none).
-pub fn counts(it: &Iteration) -> Option<Counts> {
-    if it.reports.is_empty() {
-        return None;
-    }
-    let s = analyze::analyze_root(&it.dir, &AnalyzeOptions::default()).summary;
-    Some(Counts {
-        executed: s.executions,
-        failed: s.failed,
-        suite_timeouts: s.suite_timeouts,
-    })
 }

@@ -1,108 +1,17 @@
-//! `gradle-flaky triage [RUN_DIR]`, and the triage that `local --triage N`
-//! runs after its batches: the report before triage is written first, so that
-//! Ctrl-C (even a second one, which exits at once) never loses it.
+//! `gradle-flaky triage [RUN_DIR]`: the triage that `local --triage N` runs
+//! after its batches (`local::triage`), on a finished run.
 
-use super::options::{self, ReportOutput, TriageCommandConfig};
-use super::report::{self, Context};
-use crate::analyze::{self, AnalyzeOptions, Report};
-use crate::cli::{GlobalArgs, ReportFormat};
-use crate::layout::Build;
-use crate::plan::PlanContext;
+use super::options::{self, TriageCommandConfig};
+use super::report;
+use crate::analyze::{self, AnalyzeOptions};
+use crate::cli::GlobalArgs;
+use crate::local::triage::{after_run, Site};
+use crate::local::Context;
 use crate::reports::{JOBS_DIR, STATUS_DIR};
 use crate::run::local::runs_dir;
-use crate::run::progress::Progress;
 use crate::say;
-use crate::triage::{self, Env, Summary};
 use crate::{Error, Exit, Observed, Result};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// Where a triage runs and how.
-pub struct Site<'a> {
-    pub build: &'a Build,
-    /// The folder triaged (a run folder): the report before triage and the
-    /// replays go below it.
-    pub base: &'a Path,
-    pub gradle_args: &'a [String],
-    /// Limit of each Gradle invocation, besides the triage's own.
-    pub invocation_timeout: Option<Duration>,
-    pub verbose: bool,
-}
-
-/// Triages `report` in place: writes the report as it stands (to `--report
-/// FILE` when given, and to `<base>/report.md|json`), replays its failing
-/// tests and attaches their verdicts. `None` when nothing failed.
-pub fn after_run(
-    report: &mut Report,
-    cfg: &triage::Config,
-    site: &Site<'_>,
-    output: &ReportOutput,
-    ctx: &Context<'_>,
-) -> Result<Option<Summary>> {
-    if !triage::has_failures(report) {
-        say!("gradle-flaky: triage: nothing to replay, no test failed");
-        return Ok(None);
-    }
-    let saved = write_before_triage(report, output, ctx, site.base)?;
-    say!(
-        "gradle-flaky: the report before triage: {}; triage replays each failing seed (a test \
-         without seeds: the test alone) {} time(s), at most {} replay(s) in all and {}; Ctrl-C \
-         keeps the report",
-        saved.display(),
-        cfg.replays,
-        cfg.budget,
-        crate::domain::format_duration(cfg.timeout)
-    );
-    let ctx = PlanContext::for_build(site.build, site.gradle_args);
-    let env = Env {
-        project_dir: &site.build.root,
-        gradle: &site.build.gradle,
-        forcing: ctx.forcing(),
-        extra_args: site.gradle_args,
-        base: site.base,
-        invocation_timeout: site.invocation_timeout,
-        verbose: site.verbose,
-        isolate: site.build.reading.isolate,
-    };
-    let progress = Progress::new(std::io::stderr().is_terminal() && !site.verbose);
-    let summary = triage::run(report, cfg, &env, &progress)?;
-    say!(
-        "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s{}; \
-         replays and logs: {}",
-        summary.tests,
-        summary.replays,
-        summary.invocations,
-        summary.elapsed.as_secs(),
-        if summary.interrupted {
-            " (interrupted: partial)"
-        } else {
-            ""
-        },
-        summary.dir.display()
-    );
-    Ok(Some(summary))
-}
-
-/// The report before triage, where a Ctrl-C cannot take it: `--report FILE`
-/// when given, and `<base>/report.md` (or `.json`). Returns the latter.
-fn write_before_triage(
-    report: &Report,
-    output: &ReportOutput,
-    ctx: &Context<'_>,
-    base: &Path,
-) -> Result<PathBuf> {
-    let text = report::render(report, output.format, ctx);
-    let ext = match output.format {
-        ReportFormat::Markdown => "md",
-        ReportFormat::Json => "json",
-    };
-    let saved = base.join(format!("report-before-triage.{ext}"));
-    for path in output.file.iter().chain([&saved]) {
-        std::fs::write(path, &text).map_err(|e| Error::io(path, e))?;
-    }
-    Ok(saved)
-}
 
 /// `gradle-flaky triage [RUN_DIR]`.
 pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
@@ -139,7 +48,8 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
         invocation_timeout: None,
         verbose: cfg.verbose,
     };
-    let summary = after_run(&mut report, &cfg.triage, &site, &cfg.output, &context)?;
+    let keep = |r: &_| report::keep_before_triage(r, &cfg.output, &context, &dir);
+    let summary = after_run(&mut report, &cfg.triage, &site, &keep)?;
     report::emit(&report, &cfg.output, &context)?;
     if report.summary.executions == 0 {
         say!(

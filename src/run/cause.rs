@@ -9,46 +9,8 @@
 //! another way (an init script) plug in through [`Facts::tasks`].
 
 use super::process::Ended;
+use super::task_state::TaskState;
 use crate::markdown::plain_line;
-
-/// The state Gradle gave a Test task that ran no test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaskState {
-    /// Its inputs and outputs were unchanged, so Gradle did not run it.
-    UpToDate,
-    /// Disabled, or an `onlyIf` condition was false.
-    Skipped,
-    /// It had no test classes.
-    NoSource,
-    /// Its outputs came from the build cache.
-    FromCache,
-    /// It ran (and may have failed).
-    Executed,
-}
-
-impl TaskState {
-    /// Gradle's word for the state on a task line.
-    fn word(self) -> &'static str {
-        match self {
-            TaskState::UpToDate => "UP-TO-DATE",
-            TaskState::Skipped => "SKIPPED",
-            TaskState::NoSource => "NO-SOURCE",
-            TaskState::FromCache => "FROM-CACHE",
-            TaskState::Executed => "",
-        }
-    }
-
-    /// Why a task in this state ran no test; `None` when it ran.
-    fn why(self) -> Option<&'static str> {
-        match self {
-            TaskState::UpToDate => Some("Gradle found its inputs unchanged and did not run it"),
-            TaskState::Skipped => Some("it is disabled or its onlyIf condition was false"),
-            TaskState::NoSource => Some("it has no test classes"),
-            TaskState::FromCache => Some("Gradle took its outputs from the build cache"),
-            TaskState::Executed => None,
-        }
-    }
-}
 
 /// What Gradle's console output of one invocation states.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,15 +63,7 @@ fn task_line(line: &str, tasks: &[String]) -> Option<(String, TaskState)> {
     let line = line.strip_prefix("> Task ").unwrap_or(line);
     let (path, word) = line.split_once(' ').unwrap_or((line, ""));
     let task = tasks.iter().find(|t| *t == path)?;
-    let state = [
-        TaskState::UpToDate,
-        TaskState::Skipped,
-        TaskState::NoSource,
-        TaskState::FromCache,
-    ]
-    .into_iter()
-    .find(|s| s.word() == word)
-    .unwrap_or(TaskState::Executed);
+    let state = TaskState::of_line_word(word);
     Some((task.clone(), state))
 }
 

@@ -12,6 +12,7 @@
 //! file is named by a `-D` property, which reaches a reused daemon for each
 //! build, where an environment variable would not.
 
+use super::task_state::TaskState;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -24,21 +25,6 @@ const SCRIPT_NAME: &str = "flaky-outcomes.gradle";
 const EVENTS_SCRIPT_NAME: &str = "flaky-outcomes-events.gradle";
 /// The system property naming the file the script writes.
 pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
-
-/// What a task did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TaskState {
-    Executed,
-    UpToDate,
-    FromCache,
-    NoSource,
-    /// Not run: an `onlyIf` was false or the task is disabled.
-    Skipped,
-    Failed,
-    #[serde(other)]
-    Unknown,
-}
 
 /// One task's outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,15 +47,7 @@ impl TaskOutcome {
 
     /// `:p:t SKIPPED (onlyIf is false)`.
     pub fn describe(&self) -> String {
-        let state = match self.state {
-            TaskState::Executed => "executed",
-            TaskState::UpToDate => "UP-TO-DATE",
-            TaskState::FromCache => "FROM-CACHE",
-            TaskState::NoSource => "NO-SOURCE",
-            TaskState::Skipped => "SKIPPED",
-            TaskState::Failed => "FAILED",
-            TaskState::Unknown => "in an unknown state",
-        };
+        let state = self.state.word();
         match &self.reason {
             Some(reason) if reason != state => format!("{} {state} ({reason})", self.path),
             _ => format!("{} {state}", self.path),

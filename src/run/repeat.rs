@@ -513,7 +513,7 @@ mod tests {
         it.skipped = Some(Skipped {
             tasks: vec![crate::run::outcomes::TaskOutcome {
                 path: ":p:compat".into(),
-                state: crate::run::outcomes::TaskState::Skipped,
+                state: crate::run::task_state::TaskState::Skipped,
                 test: Some(true),
                 reason: Some("onlyIf is false".into()),
             }],

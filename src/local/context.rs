@@ -1,0 +1,18 @@
+//! What surrounds the report of a local run, for whoever renders it.
+
+use crate::analyze::outcome::JobPayload;
+use std::path::Path;
+
+/// What surrounds the report of a local run.
+#[derive(Clone, Debug, Default)]
+pub struct Context<'a> {
+    /// The run was interrupted: the report counts only what ran before.
+    pub partial: bool,
+    /// Batches without a clean result, one line each.
+    pub problems: &'a [String],
+    /// Each batch of a local run judged by the job-outcome rules.
+    pub batches: &'a [JobPayload],
+    /// The run folder, which always keeps a copy of the report: it survives a
+    /// closed stdout and a `--report` that cannot be written.
+    pub run_dir: Option<&'a Path>,
+}

@@ -1,0 +1,108 @@
+//! Each batch judged by the outcome rules of a CI batch job, and what the
+//! runner asks of the analyzer while batches run.
+
+use crate::analyze::outcome::{InfraSubtype, Job, JobPayload};
+use crate::analyze::{self, AnalyzeOptions};
+use crate::domain::Command;
+use crate::plan;
+use crate::run::local::{self as runner, BatchRun};
+use crate::run::repeat::{Counts, Iteration};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Each batch judged, and one line per batch without a clean result (a heap
+/// dump's `OutOfMemoryError` failures named as infrastructure among them).
+pub fn batches(
+    runs: &[BatchRun],
+    project_dir: &Path,
+    opts: &AnalyzeOptions,
+    timeout: Duration,
+) -> (Vec<JobPayload>, Vec<String>) {
+    let mut problems = runner::problems(runs, timeout);
+    let mut batches = Vec::new();
+    for run in runs {
+        let (payload, oom) = judge(run, project_dir, opts, timeout);
+        problems.extend(oom);
+        batches.push(payload);
+    }
+    (batches, problems)
+}
+
+/// A batch judged by the outcome rules of a Buildkite batch job (`rc`, its own
+/// XML, and the heap dumps its test JVMs wrote), and a line for the end of the
+/// run when a heap dump made its `OutOfMemoryError` failures infrastructure.
+fn judge(
+    run: &BatchRun,
+    project_dir: &Path,
+    opts: &AnalyzeOptions,
+    timeout: Duration,
+) -> (JobPayload, Option<String>) {
+    let report = analyze::analyze_root(&run.dir, opts);
+    let rc = run.rc();
+    // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
+    let dumps: Vec<PathBuf> = match rc {
+        0 => Vec::new(),
+        _ => crate::reports::heap_dumps_since(project_dir, run.started),
+    };
+    let job = Job {
+        job_id: format!("batch-{}", run.index),
+        step_key: run.command.key.clone(),
+        kind: run.command.kind.as_str().to_string(),
+        rc,
+        duration_sec: run.duration().as_secs(),
+        oom_detected: !dumps.is_empty(),
+        skipped: run
+            .iterations
+            .iter()
+            .find(|it| it.skipped.is_some())
+            .map(Iteration::skipped_tasks),
+    };
+    let payload = JobPayload::judged(&job, &report, timeout.as_secs());
+    let heap_failures = report.summary.failed - payload.real_failures;
+    let oom = (payload.infra_subtype == Some(InfraSubtype::Oom)).then(|| {
+        let names: Vec<String> = dumps
+            .iter()
+            .map(|d| {
+                d.strip_prefix(project_dir)
+                    .unwrap_or(d)
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        format!(
+            "batch {} ({}): infra_fail (oom): a test JVM ran out of heap and wrote {}; its \
+             {heap_failures} OutOfMemoryError failure(s) are infrastructure, not flakiness",
+            run.index,
+            run.command.label,
+            names.join(", ")
+        )
+    });
+    (payload, oom)
+}
+
+/// What an iteration's kept reports say (`None` when it kept none).
+pub fn counts(it: &Iteration) -> Option<Counts> {
+    if it.reports.is_empty() {
+        return None;
+    }
+    let s = analyze::analyze_root(&it.dir, &AnalyzeOptions::default()).summary;
+    Some(Counts {
+        executed: s.executions,
+        failed: s.failed,
+        suite_timeouts: s.suite_timeouts,
+    })
+}
+
+/// Did this in-JVM batch ignore `-Dtests.iters`? Read from its first run's reports.
+pub fn ignored_iters(command: &Command, done: &[Iteration]) -> bool {
+    let Some(first) = done.first().filter(|it| !it.no_reports()) else {
+        return false;
+    };
+    let rows: Vec<(String, String, u64)> =
+        analyze::analyze_root(&first.dir, &AnalyzeOptions::default())
+            .tests
+            .into_iter()
+            .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
+            .collect();
+    plan::strategy::ignored_iters(command.iterations, &rows)
+}

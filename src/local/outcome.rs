@@ -1,0 +1,165 @@
+//! What a local run did and proved, and the exit status it earns.
+
+use super::Context;
+use crate::analyze::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::Report;
+use crate::run::local::BatchRun;
+use crate::run::repeat::Verdict;
+use crate::triage::Summary;
+use crate::{Exit, Observed};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What a local run came to.
+#[derive(Debug)]
+pub enum Outcome {
+    /// No test was selected: nothing ran.
+    NothingSelected,
+    Ran(Box<Ran>),
+}
+
+/// A run that happened.
+#[derive(Debug)]
+pub struct Ran {
+    /// Every execution of this run (the run folder's XML), with the triage's
+    /// verdicts when one ran.
+    pub report: Report,
+    /// Its reports and logs, and a copy of its final report.
+    pub run_dir: PathBuf,
+    /// Batches planned.
+    pub planned: usize,
+    /// The batches that ran, in order.
+    pub runs: Vec<BatchRun>,
+    /// Wall time of the batches.
+    pub took: Duration,
+    /// The run was interrupted: the report counts only what ran before.
+    pub partial: bool,
+    /// Each batch judged by the job-outcome rules.
+    pub batches: Vec<JobPayload>,
+    /// One line per batch without a clean result.
+    pub problems: Vec<String>,
+    /// A selected test ran fewer times than planned.
+    pub below_plan: bool,
+    /// The triage after the run, when one replayed anything.
+    pub triage: Option<Summary>,
+}
+
+impl Outcome {
+    /// The exit status; `kept`: the final report was kept where it was asked
+    /// for.
+    pub fn exit(&self, kept: bool) -> Exit {
+        match self {
+            Outcome::NothingSelected => Exit::Clean,
+            Outcome::Ran(ran) => ran.exit(kept),
+        }
+    }
+}
+
+impl Ran {
+    /// What surrounds its report.
+    pub fn context(&self) -> Context<'_> {
+        Context {
+            partial: self.partial,
+            problems: &self.problems,
+            batches: &self.batches,
+            run_dir: Some(&self.run_dir),
+        }
+    }
+
+    /// What the run observed.
+    pub fn observed(&self) -> Observed {
+        let verdicts = self.runs.iter().flat_map(|r| &r.verdicts);
+        Observed {
+            interrupted: self.partial
+                || verdicts.clone().any(|v| *v == Verdict::Interrupted)
+                || self.triage.as_ref().is_some_and(|t| t.interrupted),
+            // A failure recorded by a batch that later broke off counts too; an
+            // OutOfMemoryError of a batch that left a heap dump does not.
+            real_failures: self.batches.iter().map(|b| b.real_failures).sum(),
+            executions: self.report.summary.executions,
+            // A test that ran fewer times than planned has no trustworthy clean result.
+            untrustworthy: self.below_plan
+                || verdicts.clone().any(|v| !v.is_trustworthy())
+                || self.batches.iter().any(|b| {
+                    matches!(
+                        b.outcome,
+                        OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
+                    )
+                }),
+        }
+    }
+
+    /// The exit status; a final report that could not be kept leaves no
+    /// trustworthy result, though a proven failure stays proven.
+    pub fn exit(&self, kept: bool) -> Exit {
+        let observed = self.observed();
+        Exit::of(Observed {
+            untrustworthy: observed.untrustworthy || !kept,
+            ..observed
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{self, AnalyzeOptions};
+
+    fn ran(executions: u64, real_failures: u64) -> Ran {
+        let dir = tempfile::tempdir().unwrap();
+        let mut report = analyze::analyze_root(dir.path(), &AnalyzeOptions::default());
+        report.summary.executions = executions;
+        let batch = JobPayload {
+            job_id: "batch-1".into(),
+            step_key: "flakiness-detection:unit".into(),
+            kind: "unit".into(),
+            rc: i32::from(real_failures > 0),
+            duration_sec: 1,
+            real_failures,
+            suite_timeouts: 0,
+            total_cases: executions,
+            outcome: match real_failures {
+                0 => OutcomeKind::CleanPass,
+                _ => OutcomeKind::FlakyDetected,
+            },
+            timed_out: false,
+            failing_classes: Vec::new(),
+            infra_subtype: None,
+            reason: None,
+        };
+        Ran {
+            report,
+            run_dir: dir.path().to_path_buf(),
+            planned: 1,
+            runs: Vec::new(),
+            took: Duration::ZERO,
+            partial: false,
+            batches: vec![batch],
+            problems: Vec::new(),
+            below_plan: false,
+            triage: None,
+        }
+    }
+
+    #[test]
+    fn a_report_that_could_not_be_kept_leaves_no_clean_result_but_a_proven_failure() {
+        assert_eq!(Outcome::NothingSelected.exit(true), Exit::Clean);
+        let clean = Outcome::Ran(Box::new(ran(5, 0)));
+        assert_eq!(clean.exit(true), Exit::Clean);
+        assert_eq!(clean.exit(false), Exit::Infra);
+        let flaky = Outcome::Ran(Box::new(ran(5, 1)));
+        assert_eq!(flaky.exit(true), Exit::TestFailures);
+        assert_eq!(flaky.exit(false), Exit::TestFailures);
+        assert_eq!(ran(0, 0).exit(true), Exit::Infra, "nothing executed");
+        let below = Ran {
+            below_plan: true,
+            ..ran(5, 0)
+        };
+        assert_eq!(below.exit(true), Exit::Infra, "fewer runs than planned");
+        let partial = Ran {
+            partial: true,
+            ..ran(5, 1)
+        };
+        assert_eq!(partial.exit(true), Exit::Interrupted);
+    }
+}

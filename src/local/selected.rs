@@ -1,0 +1,42 @@
+//! Which tests of a selection run: its notes and what it could not resolve go
+//! to stderr, and a named test that resolves to nothing stops the run.
+
+use crate::domain::{ClassifiedTest, Origin};
+use crate::plan::render::{visible, visible_lines};
+use crate::select::Selection;
+use crate::{say, Error, Result};
+
+/// The selected tests; a named test that resolves to nothing is an input
+/// error before hours of runs.
+pub fn tests(selection: Selection) -> Result<Vec<ClassifiedTest>> {
+    for note in &selection.notes {
+        say!("gradle-flaky: note: {}", visible_lines(note, "    "));
+    }
+    for f in &selection.skipped {
+        say!(
+            "gradle-flaky: changed, not run: {}: {}",
+            visible(&f.path),
+            visible(&f.reason)
+        );
+    }
+    for u in &selection.unresolved {
+        say!(
+            "gradle-flaky: not run: {}: {} ({})",
+            visible(&u.input),
+            visible(&u.reason),
+            u.reason_code
+        );
+    }
+    let named_nothing = selection
+        .unresolved
+        .iter()
+        .filter(|u| u.origin == Origin::Explicit)
+        .count();
+    if named_nothing > 0 {
+        return Err(Error::input(
+            "TEST",
+            format!("{named_nothing} of the tests you named resolved to nothing (listed above)"),
+        ));
+    }
+    Ok(selection.tests)
+}

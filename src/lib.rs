@@ -15,6 +15,7 @@ pub mod domain;
 pub mod error;
 pub mod git;
 pub mod github;
+pub mod hex;
 pub mod layout;
 pub mod markdown;
 pub mod output;

@@ -1,5 +1,5 @@
 //! Classification: which project, source set, Test task and kind a file or a
-//! class name belongs to, through the build's source roots ([`super::roots`]).
+//! class name belongs to, through the build's source roots (`roots`).
 //!
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.

@@ -4,8 +4,8 @@
 //! and annotations), the methods those types declare, and the line of each.
 //!
 //! A small lexer, not a compiler: comments and literals are skipped so their
-//! braces and keywords never count ([`lexer`]); bodies are skipped by brace
-//! depth ([`parser`]); names stay as written, unresolved ([`model`]).
+//! braces and keywords never count (`lexer`); bodies are skipped by brace
+//! depth (`parser`); names stay as written, unresolved (`model`).
 
 mod lexer;
 mod model;

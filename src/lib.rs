@@ -18,6 +18,7 @@ pub mod domain;
 pub mod error;
 pub mod git;
 pub mod github;
+pub mod hex;
 pub mod layout;
 pub mod local;
 pub mod markdown;

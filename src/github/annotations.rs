@@ -9,7 +9,7 @@ use crate::analyze::outcome::heap_only;
 use crate::analyze::render;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
-use regex::Regex;
+use crate::select::source::{self, Language};
 use std::path::{Path, PathBuf};
 
 /// GitHub shows at most 10 error and 10 warning annotations of a step.
@@ -286,25 +286,20 @@ impl Sources {
             return Place::default();
         };
         let text = std::fs::read_to_string(self.root.join(file)).unwrap_or_default();
+        let unit = Language::of_path(Path::new(file))
+            .map(|lang| source::parse(&text, lang))
+            .unwrap_or_default();
         let simple = outer.rsplit('.').next().unwrap_or(outer);
         let name: String = method
             .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .take_while(|c| source::is_word_char(*c))
             .collect();
-        let declaration = |pattern: String| Regex::new(&pattern).ok();
-        let line = declaration(format!(
-            r"\b(?:void|def|fun)\s+{}\s*\(",
-            regex::escape(&name)
-        ))
-        .filter(|_| !name.is_empty())
-        .and_then(|re| line_of(&text, |l| re.is_match(l)))
-        .or_else(|| {
-            let re = declaration(format!(
-                r"\b(?:class|interface|enum|record|object)\s+{}\b",
-                regex::escape(simple)
-            ))?;
-            line_of(&text, |l| re.is_match(l))
-        });
+        let line = unit
+            .methods
+            .iter()
+            .find(|m| !name.is_empty() && m.name == name)
+            .map(|m| m.line)
+            .or_else(|| unit.types_named(simple).next().map(|t| t.line));
         Place {
             file: Some(file.to_string()),
             line,

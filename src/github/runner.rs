@@ -3,6 +3,7 @@
 //! most 1 MiB per step), and log text that must not be read as workflow
 //! commands.
 
+use crate::hex;
 use crate::say;
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};

@@ -6,6 +6,7 @@
 //! stale entry.
 
 use super::Layout;
+use crate::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -114,16 +115,48 @@ fn included_inputs(root: &Path) -> Vec<PathBuf> {
 /// has not reported yet (a new `includeBuild` also changes the settings
 /// script, which is hashed anyway); the layout's list is the authority.
 fn declared_includes(dir: &Path) -> Vec<PathBuf> {
-    let re = regex::Regex::new(r#"includeBuild\s*\(?\s*["']([^"'$]+)["']"#).expect("valid regex");
     ["settings.gradle", "settings.gradle.kts"]
         .iter()
         .filter_map(|name| std::fs::read_to_string(dir.join(name)).ok())
         .flat_map(|text| {
-            re.captures_iter(&text)
-                .map(|c| dir.join(&c[1]))
+            include_build_paths(&text)
+                .into_iter()
+                .map(|path| dir.join(path))
                 .collect::<Vec<_>>()
         })
         .collect()
+}
+
+/// The quoted literal of each `includeBuild` call of a settings script, in
+/// order: `includeBuild("x")`, `includeBuild 'x'`; an interpolated path (one
+/// holding `$`) is left out.
+fn include_build_paths(text: &str) -> Vec<&str> {
+    const CALL: &str = "includeBuild";
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(CALL) {
+        let after = from + i + CALL.len();
+        match quoted_argument(&text[after..]) {
+            Some((path, used)) => {
+                found.push(path);
+                from = after + used;
+            }
+            None => from = after,
+        }
+    }
+    found
+}
+
+/// `("x"` or ` 'x'` at the start of `rest` (blanks and one `(` allowed
+/// before the quote; either quote ends it): the path, and how many bytes of
+/// `rest` it took through its closing quote.
+fn quoted_argument(rest: &str) -> Option<(&str, usize)> {
+    let s = rest.trim_start();
+    let s = s.strip_prefix('(').unwrap_or(s).trim_start();
+    let inner = s.strip_prefix(['"', '\''])?;
+    let end = inner.find(['"', '\'', '$'])?;
+    let tail = inner[end..].strip_prefix(['"', '\''])?;
+    (end > 0).then(|| (&inner[..end], rest.len() - tail.len()))
 }
 
 /// The included builds whose files the key covers: those the layout reported
@@ -328,5 +361,12 @@ mod included_tests {
             found,
             "the layout's own list is merged, the build itself left out"
         );
+    }
+
+    #[test]
+    fn include_build_literals_are_read_without_interpolated_ones() {
+        let text = "includeBuild(\"x\")\nincludeBuild 'y'\npluginManagement { includeBuild ( \"../z\" ) }\n\
+                    includeBuild \"$root/w\"\nincludeBuild(file('v'))\nincludeBuild ''\nincludeBuild";
+        assert_eq!(include_build_paths(text), ["x", "y", "../z"]);
     }
 }

@@ -1,7 +1,8 @@
 //! Changed files: the test files a branch adds or modifies.
 
-use super::classify::{settle, Classifier, Skip};
-use super::Selection;
+use super::classify::{Classifier, Skip};
+use super::outcome::settle;
+use super::selection::Selection;
 use crate::domain::{Origin, SkippedFile};
 use std::path::{Path, PathBuf};
 

@@ -20,8 +20,10 @@
 //! packages. What sources cannot say (a supertype from a jar, a generated
 //! source the layout does not report) is not ours to expand.
 
+use super::files::Files;
+use super::outcome::{Outcome, Skip};
 use super::source::{self, Language, TypeKind, Unit};
-use crate::domain::ReasonCode;
+use crate::domain::{Reason, ReasonCode};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -134,6 +136,17 @@ impl Hierarchy {
             h.children.entry(parent).or_default().push(child);
         }
         h
+    }
+
+    /// Reads and parses `paths` (in parallel; files that are not Java, Groovy
+    /// or Kotlin, or cannot be read, are left out) and builds their hierarchy.
+    pub fn read(files: &dyn Files, paths: &[&PathBuf]) -> Hierarchy {
+        let parsed: Vec<SourceFile> = paths
+            .par_iter()
+            .filter(|p| Language::of_path(p).is_some())
+            .filter_map(|p| SourceFile::parse((*p).clone(), &files.read(p)?))
+            .collect();
+        Hierarchy::build(parsed)
     }
 
     /// How many types the build declares.
@@ -332,197 +345,98 @@ pub fn spread<T: Clone>(runnable: &[T], cap: usize, project_of: impl Fn(&T) -> S
     chosen.into_iter().map(|i| runnable[i].clone()).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn hierarchy(files: &[(&str, &str)]) -> Hierarchy {
-        Hierarchy::build(
-            files
-                .iter()
-                .filter_map(|(path, text)| SourceFile::parse(PathBuf::from(path), text))
-                .collect(),
-        )
-    }
-
-    fn names(d: &[Descendant]) -> Vec<&str> {
-        d.iter().map(|d| d.binary.as_str()).collect()
-    }
-
-    /// The fixture's shapes: a generic base in a test framework's main code,
-    /// a concrete subclass importing it, a nested one naming it fully, an
-    /// abstract intermediate in another project, and a same-named decoy in
-    /// another package whose subclass names it without an import.
-    fn wire() -> Hierarchy {
-        hierarchy(&[
-            (
-                "test/framework/src/main/java/org/elasticsearch/test/AbstractWireTestCase.java",
-                "package org.elasticsearch.test;\n\
-                 public abstract class AbstractWireTestCase<T> extends ESTestCase {}",
-            ),
-            (
-                "test/framework/src/main/java/org/elasticsearch/test/ESTestCase.java",
-                "package org.elasticsearch.test;\npublic abstract class ESTestCase {}",
-            ),
-            (
-                "server/src/test/java/org/elasticsearch/common/unit/ByteSizeValueWireTests.java",
-                "package org.elasticsearch.common.unit;\n\
-                 import org.elasticsearch.test.AbstractWireTestCase;\n\
-                 public class ByteSizeValueWireTests extends AbstractWireTestCase<ByteSizeValue> {\n\
-                   public static class ZeroBytesWire\n\
-                     extends org.elasticsearch.test.AbstractWireTestCase<ByteSizeValue> {}\n\
-                 }",
-            ),
-            (
-                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/AbstractMlWireTestCase.java",
-                "package org.elasticsearch.xpack.ml;\n\
-                 import org.elasticsearch.test.AbstractWireTestCase;\n\
-                 public abstract class AbstractMlWireTestCase<T> extends AbstractWireTestCase<T> {}",
-            ),
-            (
-                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/MlWireTests.java",
-                "package org.elasticsearch.xpack.ml;\n\
-                 public class MlWireTests extends AbstractMlWireTestCase<String> {}",
-            ),
-            (
-                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/support/AbstractWireTestCase.java",
-                "package org.elasticsearch.xpack.ml.support;\n\
-                 import org.elasticsearch.test.ESTestCase;\n\
-                 public abstract class AbstractWireTestCase extends ESTestCase {}",
-            ),
-            (
-                "x-pack/plugin/ml/src/test/java/org/elasticsearch/xpack/ml/support/LegacyWireTests.java",
-                "package org.elasticsearch.xpack.ml.support;\n\
-                 public class LegacyWireTests extends AbstractWireTestCase {}",
-            ),
-        ])
-    }
-
-    #[test]
-    fn subclasses_are_found_exactly_across_projects() {
-        let h = wire();
-        assert_eq!(
-            names(&h.descendants("org.elasticsearch.test.AbstractWireTestCase")),
-            [
-                "org.elasticsearch.common.unit.ByteSizeValueWireTests",
-                "org.elasticsearch.common.unit.ByteSizeValueWireTests$ZeroBytesWire",
-                "org.elasticsearch.xpack.ml.MlWireTests",
-            ],
-            "generics erased, nested class by its full name, through the intermediate; \
-             the decoy's subclass is not one"
-        );
-        assert_eq!(
-            names(&h.descendants("org.elasticsearch.xpack.ml.AbstractMlWireTestCase")),
-            ["org.elasticsearch.xpack.ml.MlWireTests"]
-        );
-        assert_eq!(
-            names(&h.descendants("org.elasticsearch.xpack.ml.support.AbstractWireTestCase")),
-            ["org.elasticsearch.xpack.ml.support.LegacyWireTests"],
-            "same simple name, other package: its own subclass only"
-        );
-        let all = h.descendants("org.elasticsearch.test.ESTestCase");
-        assert_eq!(all.len(), 4);
-        assert_eq!(
-            all[0].path,
-            PathBuf::from(
-                "server/src/test/java/org/elasticsearch/common/unit/ByteSizeValueWireTests.java"
-            )
-        );
-        assert_eq!(
-            h.is_abstract("org.elasticsearch.test.AbstractWireTestCase"),
-            Some(true)
-        );
-        assert_eq!(
-            h.is_abstract("org.elasticsearch.xpack.ml.MlWireTests"),
-            Some(false)
-        );
-        assert_eq!(h.is_abstract("org.nope.X"), None);
-    }
-
-    #[test]
-    fn scoping_rules_decide_which_base_a_simple_name_means() {
-        let h = hierarchy(&[
-            ("a/Base.java", "package a; public abstract class Base {}"),
-            ("b/Base.java", "package b; public abstract class Base {}"),
-            (
-                "c/Holder.java",
-                "package c; public class Holder { public abstract static class Base {} }",
-            ),
-            // an explicit import beats the same package
-            ("b/ImportsA.java", "package b; import a.Base; class ImportsATests extends Base {}"),
-            // the same package beats an on-demand import
-            ("b/SamePkgTests.java", "package b; import a.*; class SamePkgTests extends Base {}"),
-            // an on-demand import when the package has none
-            ("d/OnDemandTests.java", "package d; import a.*; class OnDemandTests extends Base {}"),
-            // a member type of the enclosing class beats everything
-            (
-                "b/Outer.java",
-                "package b; import a.Base; class Outer { static abstract class Base {} \
-                 static class InnerTests extends Base {} }",
-            ),
-            // inherited member type, and a member type through its owner's name
-            (
-                "c/Sub.java",
-                "package c; class Sub extends Holder { static class FromHolderTests extends Base {} }",
-            ),
-            ("e/Q.java", "package e; import c.Holder; class QTests extends Holder.Base {}"),
-            ("e/R.java", "package e; import c.Holder.*; class RTests extends Base {}"),
-            // an import of a type the build does not declare hides the package's
-            ("a/Ext.java", "package a; import org.other.Base; class ExtTests extends Base {}"),
-        ]);
-        assert_eq!(
-            names(&h.descendants("a.Base")),
-            ["b.ImportsATests", "d.OnDemandTests"]
-        );
-        assert_eq!(names(&h.descendants("b.Base")), ["b.SamePkgTests"]);
-        assert_eq!(
-            names(&h.descendants("b.Outer$Base")),
-            ["b.Outer$InnerTests"]
-        );
-        assert_eq!(
-            names(&h.descendants("c.Holder$Base")),
-            ["c.Sub$FromHolderTests", "e.QTests", "e.RTests"]
-        );
-    }
-
-    #[test]
-    fn kotlin_and_groovy_subclasses_count_and_cycles_end() {
-        let h = hierarchy(&[
-            ("p/Base.java", "package p; public abstract class Base {}"),
-            ("p/Iface.java", "package p; public interface Iface {}"),
-            (
-                "q/KtTests.kt",
-                "package q\nimport p.Base\nimport p.Iface\nclass KtTests : Iface, Base()\n\
-                 class NoCallTests : Iface, Base",
-            ),
-            (
-                "q/GrTests.groovy",
-                "package q\nimport p.Base\nclass GrTests extends Base {}",
-            ),
-            ("r/A.java", "package r; class A extends B {}"),
-            ("r/B.java", "package r; class B extends A {}"),
-        ]);
-        assert_eq!(
-            names(&h.descendants("p.Base")),
-            ["q.GrTests", "q.KtTests", "q.NoCallTests"]
-        );
-        assert_eq!(names(&h.descendants("r.A")), ["r.A", "r.B"], "a cycle ends");
-    }
-
-    #[test]
-    fn the_cap_spreads_over_projects() {
-        let d: Vec<(&str, &str)> = vec![
-            ("a.A1", ":a"),
-            ("a.A2", ":a"),
-            ("a.A3", ":a"),
-            ("b.B1", ":b"),
-            ("c.C1", ":c"),
-        ];
-        let chosen = spread(&d, 3, |x| x.1.to_string());
-        assert_eq!(chosen, [("a.A1", ":a"), ("b.B1", ":b"), ("c.C1", ":c")]);
-        let chosen = spread(&d, 4, |x| x.1.to_string());
-        assert_eq!(chosen.len(), 4);
-        assert_eq!(chosen[1], ("a.A2", ":a"));
-        assert_eq!(spread(&d, 10, |x| x.1.to_string()).len(), 5);
-    }
+/// Whether the file declares `local` (`Outer`, `Outer$Inner`) as an abstract
+/// class: a base that runs through its subclasses.
+pub fn is_abstract_in(unit: &Unit, local: &str) -> bool {
+    unit.types.iter().any(|t| t.local == local && t.is_abstract)
 }
+
+/// Expands the abstract class `base` into its concrete subclasses across the
+/// build: `classify` gives each one's outcomes (through its own file and
+/// source set), and up to `cap` of those that can run are chosen, spread over
+/// projects. Returns the chosen ones' outcomes and the expansion to record,
+/// or why none can run.
+pub fn expand(
+    hierarchy: &Hierarchy,
+    base: &str,
+    cap: usize,
+    classify: impl Fn(&Descendant) -> Vec<Outcome>,
+) -> Result<(Vec<Outcome>, Expansion), Skip> {
+    let descendants = hierarchy.descendants(base);
+    let mut runnable: Vec<(Descendant, String, Vec<Outcome>)> = Vec::new();
+    let mut not_run = Vec::new();
+    for d in &descendants {
+        let outcomes = classify(d);
+        let project = outcomes
+            .iter()
+            .find_map(|o| o.as_ref().ok())
+            .map(|t| t.project.clone());
+        match project {
+            Some(project) => runnable.push((d.clone(), project, outcomes)),
+            None => {
+                // Why it cannot run; a refusal says more than a name.
+                let reason = outcomes
+                    .iter()
+                    .find_map(|o| match o {
+                        Err(Skip::Unresolved(r)) => Some(r.clone()),
+                        _ => None,
+                    })
+                    .or_else(|| {
+                        outcomes.iter().find_map(|o| match o {
+                            Err(Skip::NotATest(text)) => {
+                                Some(Reason::new(ReasonCode::NotATest, text.clone()))
+                            }
+                            _ => None,
+                        })
+                    });
+                if let Some(reason) = reason {
+                    not_run.push(NotRun {
+                        class: d.binary.clone(),
+                        reason_code: reason.code,
+                        reason: reason.text,
+                    });
+                }
+            }
+        }
+    }
+    if runnable.is_empty() {
+        let refused = not_run
+            .into_iter()
+            .find(|n| n.reason_code != ReasonCode::NotATest);
+        return Err(match refused {
+            Some(first) => Skip::Unresolved(Reason::new(
+                first.reason_code,
+                format!(
+                    "`{base}` is abstract, and its concrete subclasses cannot run here: \
+                     `{}`: {}",
+                    first.class, first.reason
+                ),
+            )),
+            None => Skip::Unresolved(Reason::new(
+                ReasonCode::AbstractNoConcreteSubclass,
+                format!(
+                    "`{base}` is abstract and no concrete test class of the build extends it \
+                     (found {} concrete subclass(es), none named or run as a test)",
+                    descendants.len()
+                ),
+            )),
+        });
+    }
+    let cap = cap.max(1);
+    let chosen = spread(&runnable, cap, |(_, project, _)| project.clone());
+    let expansion = Expansion {
+        base: base.to_string(),
+        chosen: chosen.iter().map(|(d, _, _)| d.binary.clone()).collect(),
+        total: runnable.len(),
+        cap,
+        not_run,
+    };
+    Ok((
+        chosen.into_iter().flat_map(|(_, _, o)| o).collect(),
+        expansion,
+    ))
+}
+
+#[cfg(test)]
+#[path = "expand_tests.rs"]
+mod tests;

@@ -6,8 +6,10 @@
 //! newlines. Unlike the older shell tooling, `#method` works, methods are
 //! kept, and commas or spaces inside `{…}` never split.
 
-use super::classify::{settle, Classifier};
-use super::{suggest, Selection, TestRef};
+use super::classify::Classifier;
+use super::outcome::settle;
+use super::selection::{Selection, TestRef};
+use super::suggest;
 use crate::domain::{Origin, Reason, ReasonCode};
 use std::path::{Component, Path, PathBuf};
 

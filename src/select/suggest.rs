@@ -1,8 +1,9 @@
 //! "Did you mean …": the names closest to a misspelled class or method, and
 //! whether a method name appears in its class's sources at all. Files are
-//! read only through the classifier's `Files`.
+//! read only through the classifier's `Files`, and read as [`source`] does.
 
 use super::classify::{Classifier, Outcome, Skip};
+use super::source::{self, is_word_char, Language, Unit};
 use crate::domain::{Reason, ReasonCode};
 use std::collections::BTreeSet;
 
@@ -128,21 +129,39 @@ pub fn check_methods(classifier: &Classifier, outcomes: Vec<Outcome>) -> Vec<Out
 /// Superclasses followed at most this deep.
 const MAX_SUPERCLASSES: usize = 20;
 
-/// The texts of the file defining `class` (an FQCN or binary name) and of
+/// A source file of a class or of one of its superclasses.
+#[derive(Clone, Debug)]
+pub struct ClassSource {
+    pub text: String,
+    pub unit: Unit,
+}
+
+impl ClassSource {
+    pub fn parse(text: String, lang: Language) -> ClassSource {
+        let unit = source::parse(&text, lang);
+        ClassSource { text, unit }
+    }
+}
+
+/// The sources of the file defining `class` (an FQCN or binary name) and of
 /// the files of its superclasses that the build's source dirs hold.
-fn class_sources(classifier: &Classifier, class: &str) -> Vec<String> {
+fn class_sources(classifier: &Classifier, class: &str) -> Vec<ClassSource> {
     let outer = class.split('$').next().unwrap_or(class);
     let innermost = class.rsplit(['.', '$']).next().unwrap_or(class);
     let outer_simple = outer.rsplit('.').next().unwrap_or(outer);
     let package_path = outer.replace('.', "/");
     let files = classifier.files();
-    let mut texts = Vec::new();
+    let read = |path: &std::path::Path| {
+        let lang = Language::of_path(path)?;
+        Some(ClassSource::parse(files.read(path)?, lang))
+    };
+    let mut sources = Vec::new();
     let mut pending = Vec::new();
     for path in classifier.files_of_class(outer_simple) {
         if path.with_extension("").ends_with(&package_path) {
-            if let Some(text) = files.read(&path) {
-                pending.extend(superclasses(&text, innermost));
-                texts.push(text);
+            if let Some(source) = read(&path) {
+                pending.extend(superclasses(&source.unit, innermost));
+                sources.push(source);
             }
         }
     }
@@ -152,19 +171,20 @@ fn class_sources(classifier: &Classifier, class: &str) -> Vec<String> {
             continue;
         }
         for path in classifier.files_of_class(&sup) {
-            if let Some(text) = files.read(&path) {
-                pending.extend(superclasses(&text, &sup));
-                texts.push(text);
+            if let Some(source) = read(&path) {
+                pending.extend(superclasses(&source.unit, &sup));
+                sources.push(source);
             }
         }
     }
-    texts
+    sources
 }
 
-/// Checks `method` against the texts of its class's file and of the
+/// Checks `method` against the sources of its class's file and of the
 /// superclasses found in the build. A word anywhere in them (a comment
-/// included) is enough: only a name that cannot be there is refused.
-pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<String>) -> MethodCheck {
+/// included) is enough: only a name that cannot be there is refused, and
+/// the closest methods they declare are suggested.
+pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<ClassSource>) -> MethodCheck {
     if !is_identifier(method) {
         return MethodCheck::Plausible;
     }
@@ -172,10 +192,14 @@ pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<String>) -> Meth
     if sources.is_empty() {
         return MethodCheck::Plausible;
     }
-    if sources.iter().any(|text| words(text).any(|w| w == method)) {
+    if sources.iter().any(|s| source::mentions(&s.text, method)) {
         return MethodCheck::Plausible;
     }
-    let declared: Vec<&str> = sources.iter().flat_map(|t| method_names(t)).collect();
+    let declared = sources
+        .iter()
+        .flat_map(|s| &s.unit.methods)
+        .map(|m| m.name.as_str())
+        .filter(|name| name.starts_with(|c: char| c.is_lowercase() || c == '_'));
     MethodCheck::Missing(
         closest(method, declared)
             .into_iter()
@@ -184,110 +208,33 @@ pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<String>) -> Meth
     )
 }
 
-/// The simple names of the types `simple` extends or implements in `text`:
-/// every name in its declaration's header (Java and Groovy `extends` and
-/// `implements`, Kotlin's `:` list), type arguments and constructor
-/// parameters left out. Reading one file too many only makes a method more
-/// plausible.
-pub fn superclasses(text: &str, simple: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for (at, _) in text.match_indices("class ") {
-        if text[..at].chars().next_back().is_some_and(is_ident_char) {
-            continue;
-        }
-        let Some(tail) = text[at + "class ".len()..]
-            .trim_start()
-            .strip_prefix(simple)
-        else {
-            continue;
-        };
-        if tail.starts_with(is_ident_char) {
-            continue;
-        }
-        let header = without_groups(&tail[..tail.find('{').unwrap_or(tail.len())]);
-        for name in header.split(|c: char| !(is_ident_char(c) || c == '.')) {
-            let name = name.rsplit('.').next().unwrap_or(name);
-            if !name.is_empty() && !matches!(name, "extends" | "implements" | "constructor") {
-                found.push(name.to_string());
-            }
-        }
-    }
-    found
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '$'
-}
-
-/// `<T extends X>(val a: Int) : Base<T>()` → ` : Base`: type arguments and
-/// parameters dropped.
-fn without_groups(s: &str) -> String {
-    let mut depth = 0usize;
-    s.chars()
-        .filter(|c| {
-            match c {
-                '(' | '<' => depth += 1,
-                ')' | '>' => {
-                    depth = depth.saturating_sub(1);
-                    return false;
-                }
-                _ => {}
-            }
-            depth == 0
-        })
+/// The simple names of the types every class `simple` of the file extends
+/// or implements (Java and Groovy `extends` and `implements`, Kotlin's `:`
+/// list). Reading one file too many only makes a method more plausible.
+pub fn superclasses(unit: &Unit, simple: &str) -> Vec<String> {
+    unit.types_named(simple)
+        .flat_map(|t| t.supers.iter().map(|s| &s.name).chain(&t.interfaces))
+        .map(|name| name.rsplit('.').next().unwrap_or(name).to_string())
         .collect()
 }
 
 fn is_identifier(s: &str) -> bool {
-    s.starts_with(|c: char| is_ident_char(c) && !c.is_numeric()) && s.chars().all(is_ident_char)
-}
-
-/// The identifier-like words of a source text, in order.
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !is_ident_char(c))
-        .filter(|w| !w.is_empty())
-}
-
-/// Names followed by `(` that are not keywords: the methods a file declares
-/// or calls, good enough to suggest from.
-fn method_names(text: &str) -> Vec<&str> {
-    const KEYWORDS: [&str; 12] = [
-        "if",
-        "for",
-        "while",
-        "switch",
-        "catch",
-        "synchronized",
-        "return",
-        "new",
-        "super",
-        "this",
-        "assert",
-        "throw",
-    ];
-    let mut names = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        let ident = is_ident_char(c);
-        match (ident, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                let rest = text[i..].trim_start();
-                if rest.starts_with('(') && !KEYWORDS.contains(&&text[s..i]) {
-                    names.push(&text[s..i]);
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    names.retain(|n| n.starts_with(|c: char| c.is_lowercase() || c == '_'));
-    names
+    s.starts_with(|c: char| is_word_char(c) && !c.is_numeric()) && s.chars().all(is_word_char)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The check against Java source texts.
+    fn check_method(method: &str, sources: impl FnOnce() -> Vec<String>) -> MethodCheck {
+        let parse = |text: String| ClassSource::parse(text, Language::Java);
+        super::check_method(method, || sources().into_iter().map(parse).collect())
+    }
+
+    fn java(text: &str) -> Unit {
+        source::parse(text, Language::Java)
+    }
 
     #[test]
     fn close_names_are_suggested_best_first() {
@@ -339,16 +286,23 @@ mod tests {
     #[test]
     fn superclasses_are_read_from_the_declaration() {
         let src = "public class FooTests<T extends Bar> extends org.x.BaseTestCase<Foo> implements X, Y {}";
-        assert_eq!(superclasses(src, "FooTests"), ["BaseTestCase", "X", "Y"]);
-        assert!(superclasses("class A {}", "A").is_empty());
         assert_eq!(
-            superclasses("class Outer { static class In extends Base {} }", "In"),
+            superclasses(&java(src), "FooTests"),
+            ["BaseTestCase", "X", "Y"]
+        );
+        assert!(superclasses(&java("class A {}"), "A").is_empty());
+        assert_eq!(
+            superclasses(
+                &java("class Outer { static class In extends Base {} }"),
+                "In"
+            ),
             ["Base"]
         );
-        assert_eq!(
-            superclasses("class FooTest(val a: Int) : kotlin.BaseTest() {", "FooTest"),
-            ["BaseTest"]
+        let kotlin = source::parse(
+            "class FooTest(val a: Int) : kotlin.BaseTest() {",
+            Language::Kotlin,
         );
-        assert!(superclasses("class FooTestsHelper extends X {}", "FooTests").is_empty());
+        assert_eq!(superclasses(&kotlin, "FooTest"), ["BaseTest"]);
+        assert!(superclasses(&java("class FooTestsHelper extends X {}"), "FooTests").is_empty());
     }
 }

@@ -12,9 +12,8 @@
 //! (`excluded-by-task-patterns`, decided with the task choice in `tasks`); a
 //! helper is no test.
 
+use super::source::{TypeKind, Unit};
 use crate::test_filter::{class_file, Patterns};
-use regex::Regex;
-use std::sync::LazyLock;
 
 /// Suffixes of the test class names of Gradle's, Maven's and Spock's conventions.
 const TEST_SUFFIXES: [&str; 5] = ["Test", "Tests", "IT", "ITCase", "Spec"];
@@ -22,17 +21,19 @@ const TEST_SUFFIXES: [&str; 5] = ["Test", "Tests", "IT", "ITCase", "Spec"];
 /// The naming rule, for messages.
 pub const NAME_RULE: &str = "*Test, *Tests, *IT, *ITCase or *Spec";
 
-/// Test annotations and base classes of JUnit 4 and 5, TestNG and Spock.
-static TEST_MARKERS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"@(?:[\w.]+\.)?(?:Test|RunWith|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Theory)\b|\bextends\s+(?:[\w.]+\.)?(?:TestCase|Specification)\b",
-    )
-    .expect("a valid regex")
-});
+/// Test annotations of JUnit 4 and 5 and TestNG, by simple name.
+const TEST_ANNOTATIONS: [&str; 7] = [
+    "Test",
+    "RunWith",
+    "ParameterizedTest",
+    "RepeatedTest",
+    "TestFactory",
+    "TestTemplate",
+    "Theory",
+];
 
-/// Class declarations (the outer one included) in Java, Groovy or Kotlin source.
-static CLASS_DECLARATIONS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bclass\s+([\p{L}_$][\p{L}\p{N}_$]*)").expect("a valid regex"));
+/// Superclasses that make a class a test: JUnit 3's and Spock's.
+const TEST_BASES: [&str; 2] = ["TestCase", "Specification"];
 
 pub fn is_test_name(simple: &str) -> bool {
     TEST_SUFFIXES
@@ -40,24 +41,45 @@ pub fn is_test_name(simple: &str) -> bool {
         .any(|s| simple.len() > s.len() && simple.ends_with(s))
 }
 
-pub fn declares_tests(source: &str) -> bool {
-    TEST_MARKERS.is_match(source)
+/// Whether the file shows tests: a test annotation anywhere in its code, or
+/// a class extending a test base.
+pub fn declares_tests(unit: &Unit) -> bool {
+    let annotated = unit
+        .annotations
+        .iter()
+        .any(|a| TEST_ANNOTATIONS.contains(&a.simple()));
+    let extends_base = unit.types.iter().flat_map(|t| &t.supers).any(|s| {
+        let simple = s.name.rsplit('.').next().unwrap_or(&s.name);
+        s.superclass && TEST_BASES.contains(&simple)
+    });
+    annotated || extends_base
 }
 
-/// Whether the file of the outer class `binary` declares nested classes that
-/// `patterns` let its task run as classes of their own (`Outer$Inner`).
-pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, source: &str) -> bool {
-    CLASS_DECLARATIONS
-        .captures_iter(source)
-        .filter_map(|c| c.get(1))
-        .map(|m| m.as_str())
-        .filter(|name| *name != simple)
-        .any(|name| patterns.accepts(&class_file(&format!("{binary}${name}"))))
+/// Whether the file of the outer class `binary` (simple name `simple`)
+/// declares nested classes that `patterns` let its task run as classes of
+/// their own (`Outer$Inner`).
+pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, unit: &Unit) -> bool {
+    let prefix = format!("{simple}$");
+    unit.types
+        .iter()
+        .filter(|t| t.kind == TypeKind::Class)
+        .filter_map(|t| t.local.strip_prefix(&prefix))
+        .any(|nested| patterns.accepts(&class_file(&format!("{binary}${nested}"))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::select::source::{parse, Language};
+
+    /// The checks on a Java source text.
+    fn declares_tests(text: &str) -> bool {
+        super::declares_tests(&parse(text, Language::Java))
+    }
+
+    fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, text: &str) -> bool {
+        super::has_nested_classes(patterns, binary, simple, &parse(text, Language::Java))
+    }
 
     #[test]
     fn test_names_follow_gradle_maven_and_spock_conventions() {

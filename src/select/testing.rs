@@ -1,7 +1,7 @@
 //! Test helpers shared by the selection unit tests: an in-memory file tree and
 //! a hand-written layout shaped like Elasticsearch's.
 
-use super::classify::Files;
+use super::files::Files;
 use crate::layout::{Layout, Project, SourceSet, TestTask};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

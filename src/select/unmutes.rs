@@ -11,8 +11,9 @@
 //! - A file that is not a mapping with a `tests:` list of mappings is an error
 //!   naming the line, like a YAML syntax error.
 
-use super::classify::{settle, Classifier};
-use super::{Selection, TestRef};
+use super::classify::Classifier;
+use super::outcome::settle;
+use super::selection::{Selection, TestRef};
 use crate::domain::{Origin, Reason, ReasonCode};
 use crate::{Error, Result};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};

@@ -1,0 +1,333 @@
+use super::*;
+use crate::select::testing::{es_layout, MemFiles};
+
+fn only(outcomes: Vec<Outcome>) -> Outcome {
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    outcomes.into_iter().next().unwrap()
+}
+
+fn classify(c: &Classifier, path: &str) -> Outcome {
+    only(c.classify_path(Path::new(path), Origin::Changed))
+}
+
+#[test]
+fn files_classify_through_the_layout_by_source_set() {
+    let files = MemFiles::default();
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let t = classify(
+        &c,
+        "server/src/test/java/org/elasticsearch/index/IndexTests.java",
+    )
+    .unwrap();
+    assert_eq!(
+        (t.project.as_str(), t.task.as_str(), &t.kind),
+        (":server", ":server:test", &TestKind::Unit)
+    );
+    assert_eq!(
+        t.class.as_deref(),
+        Some("org.elasticsearch.index.IndexTests")
+    );
+    let t = classify(
+        &c,
+        "server/src/internalClusterTest/java/org/elasticsearch/cluster/ClusterIT.java",
+    )
+    .unwrap();
+    assert_eq!(t.kind, TestKind::InternalClusterTest);
+    assert_eq!(t.task, ":server:internalClusterTest");
+    // the renamed project: path from the layout, not from the directory
+    let t = classify(
+        &c,
+        "test/external-modules/apm-integration/src/javaRestTest/java/org/elasticsearch/test/apm/ApmAgentTracesIT.java",
+    )
+    .unwrap();
+    assert_eq!(t.project, ":test:external-modules:test-apm-integration");
+    assert_eq!(
+        t.task,
+        ":test:external-modules:test-apm-integration:javaRestTest"
+    );
+    let t = classify(
+        &c,
+        "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/anomaly_detectors_get.yml",
+    )
+    .unwrap();
+    assert_eq!(t.kind, TestKind::YamlRestTestSuite);
+    assert_eq!(t.yaml_suite.as_deref(), Some("ml/anomaly_detectors_get"));
+    assert_eq!(t.class, None);
+    let t = classify(
+        &c,
+        "x-pack/plugin/ml/src/yamlRestTest/java/org/elasticsearch/xpack/ml/MlYamlIT.java",
+    )
+    .unwrap();
+    assert_eq!(t.kind, TestKind::YamlRestTestRunner);
+    assert_eq!(
+        t.class.as_deref(),
+        Some("org.elasticsearch.xpack.ml.MlYamlIT")
+    );
+    // a Groovy test in a custom source set
+    let t = classify(
+        &c,
+        "build-tools/src/integTest/groovy/org/elasticsearch/gradle/ReaperPluginFuncTest.groovy",
+    )
+    .unwrap();
+    assert_eq!(t.kind, TestKind::Other("integTest".into()));
+    assert_eq!(t.task, ":build-tools:integTest");
+    // a `.yaml` suite counts too, not only `.yml`
+    let t = classify(
+        &c,
+        "x-pack/plugin/ml/src/yamlRestTest/resources/rest-api-spec/test/ml/b c.yaml",
+    )
+    .unwrap();
+    assert_eq!(t.yaml_suite.as_deref(), Some("ml/b c"));
+}
+
+#[test]
+fn non_tests_and_unrunnable_tests_are_told_apart() {
+    let files = MemFiles::with(&[(
+        "server/src/test/java/org/elasticsearch/AbstractFooTests.java",
+        "public abstract class AbstractFooTests extends ESTestCase {}",
+    )]);
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let not_test = |p: &str| matches!(classify(&c, p), Err(Skip::NotATest(_)));
+    assert!(not_test(
+        "server/src/main/java/org/elasticsearch/Index.java"
+    ));
+    assert!(not_test(
+        "server/src/test/java/org/elasticsearch/TestUtils.java"
+    ));
+    assert!(not_test(
+        "server/src/test/java/org/elasticsearch/IndexTestCase.java"
+    ));
+    assert!(not_test(
+        "x-pack/plugin/ml/src/yamlRestTest/resources/other/x.yml"
+    ));
+    assert!(not_test(
+        "server/src/test/resources/org/elasticsearch/data.json"
+    ));
+    assert!(c
+        .classify_path(Path::new("docs/README.asciidoc"), Origin::Changed)
+        .is_empty());
+    assert!(c
+        .classify_path(Path::new("build.gradle"), Origin::Changed)
+        .is_empty());
+    assert_eq!(
+        classify(
+            &c,
+            "server/src/test/java/org/elasticsearch/AbstractFooTests.java"
+        ),
+        Err(Skip::Unresolved(Reason::new(
+            ReasonCode::AbstractNoConcreteSubclass,
+            "`org.elasticsearch.AbstractFooTests` is abstract and no concrete test class of \
+             the build extends it (found 0 concrete subclass(es), none named or run as a test)"
+        )))
+    );
+    let Err(Skip::Unresolved(reason)) = classify(
+        &c,
+        "qa/rolling-upgrade/src/javaRestTest/java/org/elasticsearch/upgrades/UpgradeIT.java",
+    ) else {
+        panic!("a BWC test is not applicable")
+    };
+    assert_eq!(reason.code, ReasonCode::NoRunnableTask);
+    assert_eq!(
+        reason.text,
+        "not applicable: no enabled Test task runs `:qa:rolling-upgrade` source set `javaRestTest` \
+         (`:qa:rolling-upgrade:javaRestTest` disabled)"
+    );
+}
+
+#[test]
+fn classes_are_found_in_every_project_that_has_them() {
+    let files = MemFiles::with(&[
+        (
+            "server/src/test/java/org/elasticsearch/index/IndexTests.java",
+            "class IndexTests {}",
+        ),
+        (
+            "src/test/java/org/elasticsearch/index/IndexTests.java",
+            "class IndexTests {}",
+        ),
+        (
+            "qa/copy/src/test/java/org/elasticsearch/index/IndexTests.java",
+            "class IndexTests {}",
+        ),
+        (
+            "server/src/main/java/org/elasticsearch/index/IndexTests.java",
+            "",
+        ),
+    ]);
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let found = c.locate(
+        &TestRef::method("org.elasticsearch.index.IndexTests", "testFoo"),
+        Origin::Unmuted,
+    );
+    let tests: Vec<_> = found.into_iter().filter_map(Result::ok).collect();
+    let tasks: Vec<_> = tests.iter().map(|t| t.task.as_str()).collect();
+    assert_eq!(tasks, [":qa:copy:test", ":server:test"]);
+    assert!(tests.iter().all(|t| t.method.as_deref() == Some("testFoo")));
+}
+
+#[test]
+fn nested_partial_and_simple_names_resolve_to_the_outer_file() {
+    let files = MemFiles::with(&[(
+        "server/src/test/java/org/elasticsearch/index/IndexTests.java",
+        "class IndexTests { static class InnerTests {} }",
+    )]);
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let class_of = |name: &str| {
+        let found = c.locate(&TestRef::class(name), Origin::Explicit);
+        only(found).unwrap().class.unwrap()
+    };
+    assert_eq!(
+        class_of("org.elasticsearch.index.IndexTests$InnerTests"),
+        "org.elasticsearch.index.IndexTests$InnerTests"
+    );
+    assert_eq!(
+        class_of("org.elasticsearch.index.IndexTests.InnerTests"),
+        "org.elasticsearch.index.IndexTests$InnerTests"
+    );
+    assert_eq!(
+        class_of("index.IndexTests"),
+        "org.elasticsearch.index.IndexTests"
+    );
+    assert_eq!(class_of("IndexTests"), "org.elasticsearch.index.IndexTests");
+    assert!(c
+        .locate(
+            &TestRef::class("org.elasticsearch.index.Gone"),
+            Origin::Explicit
+        )
+        .is_empty());
+    assert!(c
+        .locate(
+            &TestRef::class("lasticsearch.index.IndexTests"),
+            Origin::Explicit
+        )
+        .is_empty());
+}
+
+#[test]
+fn wildcards_and_non_names_are_unresolved_with_a_reason() {
+    let files = MemFiles::default();
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let reason = |name: &str| match only(c.locate(&TestRef::class(name), Origin::Unmuted)) {
+        Err(Skip::Unresolved(r)) => r,
+        other => panic!("{other:?}"),
+    };
+    let wildcard = reason("org.elasticsearch.xpack.esql.**");
+    assert_eq!(wildcard.code, ReasonCode::Wildcard);
+    assert!(wildcard.text.contains("wildcard"));
+    for bad in ["org..Foo", "../../etc/passwd"] {
+        let r = reason(bad);
+        assert_eq!(r.code, ReasonCode::NotAClassName);
+        assert!(r.text.contains("not a class name"));
+    }
+}
+
+#[test]
+fn a_method_on_a_yaml_runner_is_a_yaml_case() {
+    let files = MemFiles::with(&[(
+        "x-pack/plugin/ml/src/yamlRestTest/java/org/elasticsearch/xpack/ml/MlYamlIT.java",
+        "",
+    )]);
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let case = TestRef::method(
+        "org.elasticsearch.xpack.ml.MlYamlIT",
+        "test {yaml=ml/a, b/c d}",
+    );
+    let t = only(c.locate(&case, Origin::Explicit)).unwrap();
+    assert_eq!(t.kind, TestKind::YamlRestTestCase);
+    assert_eq!(t.method.as_deref(), Some("test {yaml=ml/a, b/c d}"));
+    assert_eq!(
+        t.class.as_deref(),
+        Some("org.elasticsearch.xpack.ml.MlYamlIT")
+    );
+}
+
+#[test]
+fn the_locator_checklist_holds_with_methods_kept() {
+    let files = MemFiles::with(&[
+        (
+            "modules/transport-netty4/src/javaRestTest/java/org/elasticsearch/rest/RestIT.java",
+            "",
+        ),
+        (
+            "x-pack/plugin/ml/src/yamlRestTest/java/org/elasticsearch/xpack/ml/MlYamlIT.java",
+            "",
+        ),
+    ]);
+    let layout = es_layout();
+    let c = Classifier::from_layout(&layout, &files);
+    let locate = |class: &str, method: Option<&str>| {
+        let test = TestRef {
+            class: class.into(),
+            method: method.map(Into::into),
+        };
+        only(c.locate(&test, Origin::Unmuted)).unwrap()
+    };
+    let t = locate("org.elasticsearch.rest.RestIT", Some("testFoo"));
+    assert_eq!(
+        (t.project.as_str(), &t.kind),
+        (":modules:transport-netty4", &TestKind::JavaRestTest)
+    );
+    let t = locate("org.elasticsearch.xpack.ml.MlYamlIT", None);
+    assert_eq!(t.kind, TestKind::YamlRestTestRunner);
+    assert_eq!(t.task, ":x-pack:plugin:ml:yamlRestTest");
+    let t = locate(
+        "org.elasticsearch.xpack.ml.MlYamlIT",
+        Some("test {yaml=ml/anomaly_detectors_get/basic}"),
+    );
+    assert_eq!(t.kind, TestKind::YamlRestTestCase);
+    assert_eq!(
+        t.method.as_deref(),
+        Some("test {yaml=ml/anomaly_detectors_get/basic}")
+    );
+}
+
+#[test]
+fn path_rules_stand_in_for_the_layout() {
+    let files = MemFiles::with(&[
+        (
+            "server/src/test/java/org/elasticsearch/index/IndexTests.java",
+            "",
+        ),
+        ("src/test/java/org/foo/BarTests.java", ""),
+        ("p/src/test/java/org/foo/BarTests.java", ""),
+    ]);
+    let c = Classifier::path_rules(&files);
+    let t = classify(
+        &c,
+        "x-pack/plugin/core/src/test/java/org/elasticsearch/xpack/SomeTests.java",
+    )
+    .unwrap();
+    assert_eq!(
+        (t.project.as_str(), t.task.as_str()),
+        (":x-pack:plugin:core", ":x-pack:plugin:core:test")
+    );
+    let t = classify(
+        &c,
+        "test/external-modules/apm-integration/src/javaRestTest/java/a/ApmIT.java",
+    )
+    .unwrap();
+    assert_eq!(
+        t.task,
+        ":test:external-modules:test-apm-integration:javaRestTest"
+    );
+    assert!(c
+        .classify_path(
+            Path::new("src/test/java/org/foo/BarTests.java"),
+            Origin::Changed
+        )
+        .is_empty());
+    assert!(matches!(
+        classify(&c, "build-tools/src/integTest/groovy/org/e/ReaperPluginFuncTest.groovy"),
+        Err(Skip::Unresolved(r)) if r.code == ReasonCode::UnknownSourceSet
+            && r.text.contains("unknown to the path rules")
+    ));
+    // a root-level copy listed first must not hide the project's
+    let found = c.locate(&TestRef::class("org.foo.BarTests"), Origin::Explicit);
+    assert_eq!(only(found).unwrap().project, ":p");
+}

@@ -1,0 +1,63 @@
+//! The selectors run in order over one classifier, merged into one selection.
+
+use super::changed::{self, Change};
+use super::classify::Classifier;
+use super::selection::{Selection, TestRef};
+use super::{explicit, unmutes};
+
+/// Runs the three selectors, in this order, over one classifier.
+pub fn select(
+    classifier: &Classifier,
+    changes: &[Change],
+    unmuted: &[TestRef],
+    explicit: &[String],
+) -> Selection {
+    let mut selection = changed::select(changes, classifier);
+    selection.merge(unmutes::select(unmuted, classifier));
+    selection.merge(explicit::select(explicit, classifier));
+    let records = classifier.take_records();
+    selection.merge(Selection {
+        task_selections: records.task_selections,
+        expansions: records.expansions,
+        ..Selection::default()
+    });
+    selection.notes.extend(record_notes(&selection));
+    selection
+}
+
+/// The task choices and expansions in words, for the plan's notes.
+fn record_notes(selection: &Selection) -> Vec<String> {
+    let mut notes = Vec::new();
+    for s in &selection.task_selections {
+        let mut note = format!(
+            "`{}` source set `{}`: {} of {} task(s) chosen (cap {}, newest version first): {}",
+            s.project,
+            s.source_set,
+            s.chosen.len(),
+            s.total,
+            s.cap,
+            s.chosen.join(", ")
+        );
+        if !s.host_mutating.is_empty() {
+            note += &format!("; host-mutating, not run: {}", s.host_mutating.join(", "));
+        }
+        notes.push(note);
+    }
+    for e in &selection.expansions {
+        notes.push(format!(
+            "abstract `{}` runs through {} of its {} concrete test subclass(es) (cap {}): {}",
+            e.base,
+            e.chosen.len(),
+            e.total,
+            e.cap,
+            e.chosen.join(", ")
+        ));
+        for n in &e.not_run {
+            notes.push(format!(
+                "  subclass `{}` of `{}` not run: {} ({})",
+                n.class, e.base, n.reason, n.reason_code
+            ));
+        }
+    }
+    notes
+}

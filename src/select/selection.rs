@@ -1,0 +1,168 @@
+//! What the selectors found, and the name of a test as an input gives it.
+
+use super::expand::Expansion;
+use super::tasks::TaskSelection;
+use crate::domain::{ClassifiedTest, Origin, SkippedFile, Unresolved};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::fmt;
+
+/// What the selectors found: tests to run, inputs that resolved to nothing,
+/// changed source files that select nothing, and notes for the user (for
+/// example that path rules stood in for the layout).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Selection {
+    pub tests: Vec<ClassifiedTest>,
+    pub unresolved: Vec<Unresolved>,
+    /// Source sets whose class ran on some of several candidate tasks.
+    pub task_selections: Vec<TaskSelection>,
+    /// Abstract bases run through their concrete subclasses.
+    pub expansions: Vec<Expansion>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedFile>,
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+impl Selection {
+    /// Adds `other`, dropping tests already selected (the first origin wins)
+    /// and repeated unresolved entries.
+    pub fn merge(&mut self, other: Selection) {
+        let mut seen: HashSet<_> = self.tests.iter().map(identity).collect();
+        for t in other.tests {
+            if seen.insert(identity(&t)) {
+                self.tests.push(t);
+            }
+        }
+        for u in other.unresolved {
+            if !self.unresolved.contains(&u) {
+                self.unresolved.push(u);
+            }
+        }
+        for s in other.task_selections {
+            if !self.task_selections.contains(&s) {
+                self.task_selections.push(s);
+            }
+        }
+        for e in other.expansions {
+            if !self.expansions.contains(&e) {
+                self.expansions.push(e);
+            }
+        }
+        for f in other.skipped {
+            if !self.skipped.contains(&f) {
+                self.skipped.push(f);
+            }
+        }
+        self.notes.extend(other.notes);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tests.is_empty() && self.unresolved.is_empty()
+    }
+}
+
+/// What makes two selected tests the same test, whatever selected them.
+fn identity(t: &ClassifiedTest) -> ClassifiedTest {
+    ClassifiedTest {
+        origin: Origin::Explicit,
+        ..t.clone()
+    }
+}
+
+/// A class, and optionally one of its methods, as named by muted-tests.yml or
+/// an explicit spec. The method may be a descriptor (`test {yaml=a/b/c}`) or a
+/// Gradle filter pattern with `*`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TestRef {
+    pub class: String,
+    pub method: Option<String>,
+}
+
+impl TestRef {
+    pub fn class(class: &str) -> TestRef {
+        TestRef {
+            class: class.to_string(),
+            method: None,
+        }
+    }
+
+    pub fn method(class: &str, method: &str) -> TestRef {
+        TestRef {
+            class: class.to_string(),
+            method: Some(method.to_string()),
+        }
+    }
+}
+
+/// `Class` or `Class#method`: the explicit-list grammar, so an unresolved
+/// entry can be pasted back as an argument.
+impl fmt::Display for TestRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.method {
+            Some(m) => write!(f, "{}#{m}", self.class),
+            None => f.write_str(&self.class),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TestKind;
+
+    fn test(class: &str, origin: Origin) -> ClassifiedTest {
+        ClassifiedTest {
+            project: ":server".into(),
+            source_set: "test".into(),
+            task: ":server:test".into(),
+            kind: TestKind::Unit,
+            class: Some(class.into()),
+            method: None,
+            yaml_suite: None,
+            origin,
+            nested_classes: false,
+        }
+    }
+
+    #[test]
+    fn merge_keeps_the_first_origin_and_drops_repeats() {
+        let mut a = Selection {
+            tests: vec![test("a.ATests", Origin::Changed)],
+            ..Default::default()
+        };
+        let u = Unresolved {
+            input: "x".into(),
+            reason_code: crate::domain::ReasonCode::NoSuchClass,
+            reason: "y".into(),
+            origin: Origin::Unmuted,
+        };
+        a.merge(Selection {
+            tests: vec![
+                test("a.ATests", Origin::Unmuted),
+                test("a.BTests", Origin::Unmuted),
+            ],
+            unresolved: vec![u.clone(), u.clone()],
+            notes: vec!["n".into()],
+            ..Selection::default()
+        });
+        assert_eq!(
+            a.tests,
+            vec![
+                test("a.ATests", Origin::Changed),
+                test("a.BTests", Origin::Unmuted)
+            ]
+        );
+        assert_eq!(a.unresolved, vec![u]);
+        assert_eq!(a.notes, vec!["n".to_string()]);
+    }
+
+    #[test]
+    fn test_refs_print_in_the_explicit_grammar() {
+        assert_eq!(TestRef::class("a.B").to_string(), "a.B");
+        assert_eq!(
+            TestRef::method("a.B", "test {yaml=x/y/z}").to_string(),
+            "a.B#test {yaml=x/y/z}"
+        );
+    }
+}

@@ -1,0 +1,507 @@
+//! Reads the declarations of a Java, Groovy or Kotlin file from its tokens.
+//! Method bodies and initializers are skipped by brace depth, so local and
+//! anonymous classes (which no Test task runs) are not declarations here.
+
+use super::lexer::{Lexer, Tok};
+use super::model::{Annotation, Declared, Import, Language, Method, Super, TypeKind, Unit};
+
+/// What a `{` opened.
+#[derive(Clone, Debug)]
+enum Scope {
+    /// The body of a declared type (its local name): members may be types.
+    Type(String),
+    /// Anything else: a method body, an initializer, a lambda, an anonymous
+    /// class; nothing inside is a member type.
+    Block,
+}
+
+/// Words that may precede a declaration without being its name.
+const MODIFIERS: [&str; 21] = [
+    "public",
+    "protected",
+    "private",
+    "static",
+    "final",
+    "abstract",
+    "strictfp",
+    "sealed",
+    "non",
+    "open",
+    "internal",
+    "inner",
+    "data",
+    "value",
+    "enum",
+    "annotation",
+    "expect",
+    "actual",
+    "external",
+    "transient",
+    "synchronized",
+];
+
+/// Names followed by `(` that are statements or keywords, never a method
+/// being declared (a Groovy `def "name"()` leaves only `def` before `(`).
+const NOT_METHOD_NAMES: [&str; 14] = [
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "synchronized",
+    "return",
+    "new",
+    "super",
+    "this",
+    "assert",
+    "throw",
+    "def",
+    "void",
+];
+
+/// Words before a name and `(` that make it an expression, not a method.
+const EXPRESSION_WORDS: [&str; 8] = [
+    "new",
+    "return",
+    "throw",
+    "else",
+    "case",
+    "in",
+    "instanceof",
+    "yield",
+];
+
+/// Parses a source file. Never fails: text it cannot make sense of declares nothing.
+pub fn parse(text: &str, lang: Language) -> Unit {
+    let line_starts = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect();
+    let mut p = Parser {
+        lex: Lexer::new(text, lang),
+        lang,
+        end: text.len(),
+        line_starts,
+        peeked: None,
+        unit: Unit::default(),
+        scopes: Vec::new(),
+        modifiers: Vec::new(),
+        annotations: Vec::new(),
+        previous: None,
+    };
+    p.run();
+    p.unit
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    lang: Language,
+    /// The text's length: where a missing token would start.
+    end: usize,
+    /// The byte offset of each line's start.
+    line_starts: Vec<usize>,
+    peeked: Option<(Tok<'a>, usize)>,
+    unit: Unit,
+    scopes: Vec<Scope>,
+    /// Modifier words since the last member boundary.
+    modifiers: Vec<&'a str>,
+    /// Annotations since the last member boundary: those of the next declaration.
+    annotations: Vec<Annotation>,
+    /// The last token taken, and its offset.
+    previous: Option<(Tok<'a>, usize)>,
+}
+
+impl<'a> Parser<'a> {
+    fn bump(&mut self) -> Option<Tok<'a>> {
+        let t = self.peeked.take().or_else(|| self.lex.next());
+        if t.is_some() {
+            self.previous = t;
+        }
+        t.map(|(tok, _)| tok)
+    }
+
+    fn peek(&mut self) -> Option<Tok<'a>> {
+        if self.peeked.is_none() {
+            self.peeked = self.lex.next();
+        }
+        self.peeked.map(|(tok, _)| tok)
+    }
+
+    /// Where the next token starts (the end of the text when there is none).
+    fn peek_start(&mut self) -> usize {
+        self.peek();
+        self.peeked.map_or(self.end, |(_, at)| at)
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line(&self, at: usize) -> u32 {
+        u32::try_from(self.line_starts.partition_point(|&s| s <= at)).unwrap_or(u32::MAX)
+    }
+
+    /// Ends a member: what preceded it qualifies nothing after.
+    fn boundary(&mut self) {
+        self.modifiers.clear();
+        self.annotations.clear();
+    }
+
+    /// The local name of the type whose body we are directly in (`Some("")`
+    /// at file level); `None` inside a block.
+    fn member_of(&self) -> Option<String> {
+        match self.scopes.last() {
+            None => Some(String::new()),
+            Some(Scope::Type(local)) => Some(local.clone()),
+            Some(Scope::Block) => None,
+        }
+    }
+
+    fn run(&mut self) {
+        while let Some(tok) = self.peek() {
+            let at = self.peek_start();
+            let before = self.previous;
+            let after_dot = matches!(before, Some((Tok::Punct(b'.' | b':'), _)));
+            self.bump();
+            let owner = self.member_of();
+            match tok {
+                Tok::Punct(b'{') => {
+                    self.scopes.push(Scope::Block);
+                    self.boundary();
+                }
+                Tok::Punct(b'}') => {
+                    self.scopes.pop();
+                    self.boundary();
+                }
+                Tok::Punct(b';') => self.boundary(),
+                Tok::Punct(b'@') => {
+                    if let Some(annotation) = self.skip_annotation() {
+                        self.annotations.push(annotation);
+                    }
+                }
+                Tok::Ident("package") if self.scopes.is_empty() && self.unit.types.is_empty() => {
+                    self.unit.package = self.dotted().0;
+                }
+                Tok::Ident("import") if self.scopes.is_empty() && self.unit.types.is_empty() => {
+                    self.import();
+                }
+                Tok::Ident(word) if owner.is_some() && !after_dot => {
+                    let kind = match word {
+                        "class" => Some(TypeKind::Class),
+                        "interface" | "trait" => Some(TypeKind::Interface),
+                        "enum" if self.lang != Language::Kotlin => Some(TypeKind::Enum),
+                        "record" if self.lang == Language::Java => self.record_ahead(),
+                        "object" if self.lang == Language::Kotlin => Some(TypeKind::Object),
+                        _ => None,
+                    };
+                    let owner = owner.unwrap_or_default();
+                    match kind {
+                        Some(kind) => self.declaration(kind, owner),
+                        None if self.lang == Language::Kotlin && word == "fun" => {
+                            self.kotlin_fun(owner)
+                        }
+                        None if self.lang != Language::Kotlin
+                            && self.method_ahead(word, before) =>
+                        {
+                            self.method(word, at, owner)
+                        }
+                        None if MODIFIERS.contains(&word) => self.modifiers.push(word),
+                        None => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `record` is a declaration only when a name and `(` or `<` follow.
+    fn record_ahead(&mut self) -> Option<TypeKind> {
+        matches!(self.peek(), Some(Tok::Ident(_))).then_some(TypeKind::Record)
+    }
+
+    /// Whether `word`, just taken, names a method being declared: a name
+    /// and `(` after a type (`void`, `def`, `String`, `List<T>`, `int[]`), not
+    /// after `=`, `new` or an operator.
+    fn method_ahead(&mut self, word: &str, before: Option<(Tok<'a>, usize)>) -> bool {
+        if self.peek() != Some(Tok::Punct(b'(')) || NOT_METHOD_NAMES.contains(&word) {
+            return false;
+        }
+        match before {
+            Some((Tok::Ident(previous), _)) => !EXPRESSION_WORDS.contains(&previous),
+            Some((Tok::Punct(b']'), _)) => true,
+            // `List<T> name(`, not a lambda's `-> name(`
+            Some((Tok::Punct(b'>'), at)) => self.lex.byte_before(at) != b'-',
+            _ => false,
+        }
+    }
+
+    fn method(&mut self, name: &str, at: usize, owner: String) {
+        let method = Method {
+            name: name.to_string(),
+            owner,
+            annotations: std::mem::take(&mut self.annotations),
+            line: self.line(at),
+        };
+        self.unit.methods.push(method);
+    }
+
+    /// After Kotlin's `fun`: `name(`, `<T> name(`, `Receiver<T>.name(`.
+    fn kotlin_fun(&mut self, owner: String) {
+        if self.peek() == Some(Tok::Punct(b'<')) {
+            self.skip_balanced(b'<', b'>');
+        }
+        // `fun interface X` declares a type
+        if matches!(self.peek(), Some(Tok::Ident("interface")) | None) {
+            return;
+        }
+        if self.type_name().is_empty() {
+            return; // a `quoted name`
+        }
+        if let (Some(Tok::Punct(b'(')), Some((Tok::Ident(name), at))) = (self.peek(), self.previous)
+        {
+            self.method(name, at, owner);
+        }
+    }
+
+    /// After `@`: an annotation (kept in the unit, and returned), or an
+    /// `@interface` declaration.
+    fn skip_annotation(&mut self) -> Option<Annotation> {
+        if let Some(Tok::Ident("interface")) = self.peek() {
+            self.bump();
+            if let Some(owner) = self.member_of() {
+                self.declaration(TypeKind::Annotation, owner);
+            }
+            return None;
+        }
+        let mut at = self.peek_start();
+        let (mut name, _) = self.dotted();
+        if self.lang == Language::Kotlin && self.peek() == Some(Tok::Punct(b':')) {
+            // `@file:JvmName(…)`, `@field:Inject`
+            self.bump();
+            at = self.peek_start();
+            name = self.dotted().0;
+        }
+        if self.peek() == Some(Tok::Punct(b'(')) {
+            self.skip_balanced(b'(', b')');
+        }
+        if name.is_empty() {
+            return None;
+        }
+        let annotation = Annotation {
+            name,
+            line: self.line(at),
+        };
+        self.unit.annotations.push(annotation.clone());
+        Some(annotation)
+    }
+
+    /// `a.b.C` (also `a.b.*` when `star`); returns the name and whether it ended in `.*`.
+    fn dotted(&mut self) -> (String, bool) {
+        let mut name = String::new();
+        loop {
+            match self.peek() {
+                Some(Tok::Ident(part)) => {
+                    self.bump();
+                    name.push_str(part);
+                }
+                Some(Tok::Punct(b'*')) if name.ends_with('.') => {
+                    self.bump();
+                    name.pop();
+                    return (name, true);
+                }
+                _ => return (name.trim_end_matches('.').to_string(), false),
+            }
+            if self.peek() == Some(Tok::Punct(b'.')) {
+                self.bump();
+                name.push('.');
+            } else {
+                return (name, false);
+            }
+        }
+    }
+
+    fn import(&mut self) {
+        if let Some(Tok::Ident("static")) = self.peek() {
+            self.bump();
+        }
+        let (path, on_demand) = self.dotted();
+        let mut alias = None;
+        if let Some(Tok::Ident("as")) = self.peek() {
+            self.bump();
+            if let Some(Tok::Ident(name)) = self.peek() {
+                self.bump();
+                alias = Some(name.to_string());
+            }
+        }
+        if !path.is_empty() {
+            self.unit.imports.push(Import {
+                path,
+                on_demand,
+                alias,
+            });
+        }
+    }
+
+    /// Skips a balanced `open … close` group, at its opening token.
+    fn skip_balanced(&mut self, open: u8, close: u8) {
+        let mut depth = 0usize;
+        while let Some(tok) = self.peek() {
+            match tok {
+                Tok::Punct(c) if c == open => depth += 1,
+                Tok::Punct(c) if c == close => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                // a type parameter list never holds these: stop rather than eat a body
+                Tok::Punct(b'{' | b'}' | b';') if open == b'<' => return,
+                Tok::Punct(b';') => return,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// A type name in a header: `a.b.C<…>.D`, without its type arguments.
+    fn type_name(&mut self) -> String {
+        while self.peek() == Some(Tok::Punct(b'@')) {
+            self.bump();
+            self.skip_annotation(); // a type use's annotation qualifies no declaration
+        }
+        let (mut name, _) = self.dotted();
+        while self.peek() == Some(Tok::Punct(b'<')) {
+            self.skip_balanced(b'<', b'>');
+            if self.peek() == Some(Tok::Punct(b'.')) {
+                self.bump();
+                let (rest, _) = self.dotted();
+                name = format!("{name}.{rest}");
+            }
+        }
+        name
+    }
+
+    /// After `class`, `interface`, `enum`, `record` or `@interface`: the name,
+    /// the supertypes, and the body's scope.
+    fn declaration(&mut self, kind: TypeKind, owner: String) {
+        let at = self.peek_start();
+        let Some(Tok::Ident(name)) = self.peek() else {
+            return;
+        };
+        self.bump();
+        let kotlin = self.lang == Language::Kotlin;
+        let is_abstract =
+            self.modifiers.contains(&"abstract") || (kotlin && self.modifiers.contains(&"sealed"));
+        let kind = match kind {
+            TypeKind::Class if kotlin && self.modifiers.contains(&"enum") => TypeKind::Enum,
+            TypeKind::Class if kotlin && self.modifiers.contains(&"annotation") => {
+                TypeKind::Annotation
+            }
+            kind => kind,
+        };
+        self.modifiers.clear();
+        let local = if owner.is_empty() {
+            name.to_string()
+        } else {
+            format!("{owner}${name}")
+        };
+        let mut supers = Vec::new();
+        let mut interfaces = Vec::new();
+        let mut body = false;
+        while let Some(tok) = self.peek() {
+            match tok {
+                Tok::Punct(b'<') => self.skip_balanced(b'<', b'>'),
+                Tok::Punct(b'(') => self.skip_balanced(b'(', b')'),
+                Tok::Punct(b'{') => {
+                    self.bump();
+                    body = true;
+                    break;
+                }
+                Tok::Ident("extends") => {
+                    self.bump();
+                    loop {
+                        let name = self.type_name();
+                        if !name.is_empty() {
+                            supers.push(Super {
+                                name,
+                                superclass: kind == TypeKind::Class,
+                            });
+                        }
+                        if self.peek() != Some(Tok::Punct(b',')) {
+                            break;
+                        }
+                        self.bump();
+                    }
+                }
+                Tok::Ident("implements") => {
+                    self.bump();
+                    loop {
+                        let name = self.type_name();
+                        if !name.is_empty() {
+                            interfaces.push(name);
+                        }
+                        if self.peek() != Some(Tok::Punct(b',')) {
+                            break;
+                        }
+                        self.bump();
+                    }
+                }
+                Tok::Punct(b':') if self.lang == Language::Kotlin => {
+                    self.bump();
+                    self.kotlin_supertypes(&mut supers);
+                }
+                Tok::Ident(word) if self.lang == Language::Kotlin && ends_kotlin_header(word) => {
+                    break; // a body-less Kotlin class, followed by the next declaration
+                }
+                Tok::Punct(b';' | b'}' | b'=') => break,
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+        let line = self.line(at);
+        self.unit.types.push(Declared {
+            local: local.clone(),
+            kind,
+            is_abstract,
+            supers,
+            interfaces,
+            annotations: std::mem::take(&mut self.annotations),
+            line,
+        });
+        if body {
+            self.scopes.push(Scope::Type(local));
+        }
+    }
+
+    /// Kotlin's `: Base(args), Iface, Other by delegate`.
+    fn kotlin_supertypes(&mut self, supers: &mut Vec<Super>) {
+        loop {
+            let name = self.type_name();
+            let mut superclass = false;
+            if self.peek() == Some(Tok::Punct(b'(')) {
+                self.skip_balanced(b'(', b')');
+                superclass = true;
+            }
+            if !name.is_empty() {
+                supers.push(Super { name, superclass });
+            }
+            if let Some(Tok::Ident("by")) = self.peek() {
+                self.bump();
+                self.bump(); // the delegate (a name or the start of an expression)
+            }
+            if self.peek() != Some(Tok::Punct(b',')) {
+                return;
+            }
+            self.bump();
+        }
+    }
+}
+
+/// Words that start the next declaration after a Kotlin class without a body
+/// (visibility words are left out: `class A private constructor()` is a header).
+fn ends_kotlin_header(word: &str) -> bool {
+    let visibility = matches!(word, "public" | "protected" | "private" | "internal");
+    let starts = matches!(
+        word,
+        "class" | "interface" | "object" | "fun" | "val" | "var" | "typealias"
+    );
+    starts || (MODIFIERS.contains(&word) && !visibility)
+}

@@ -9,7 +9,7 @@ use super::job::JobEnv;
 use super::spec::JobSpec;
 use super::status::{status_of, Status};
 use super::supervise::{supervise, Finished};
-use crate::reports;
+use crate::reports::{self, walk};
 use crate::run::outcomes::{self, Scripts, TaskOutcome};
 use crate::shell;
 use crate::{say, Error, Result};
@@ -119,11 +119,11 @@ impl Recording {
     /// The batch's Test tasks the build skipped in any of its invocations
     /// (each once, as first recorded).
     fn skipped(&self) -> Vec<TaskOutcome> {
-        let Ok(entries) = std::fs::read_dir(self.dir()) else {
-            return Vec::new();
-        };
-        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
+        let files: Vec<PathBuf> = walk::list(&self.dir())
+            .unwrap_or_default()
+            .iter()
+            .map(|e| e.path())
+            .collect();
         let mut skipped: Vec<TaskOutcome> = Vec::new();
         for tasks in files.iter().filter_map(|f| outcomes::read(f)) {
             let found = outcomes::skipped_by_build(&tasks, &self.task_paths);

@@ -4,6 +4,7 @@
 
 use super::job::{safe_job_id, JobEnv};
 use super::supervise::Finished;
+use crate::reports::walk;
 use crate::run::outcomes::TaskOutcome;
 use crate::{say, Error, Result};
 use serde::{Deserialize, Serialize};
@@ -80,15 +81,12 @@ pub fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf> {
 
 /// Every readable status file, by file name; others are reported and skipped.
 pub fn read_statuses(dir: &Path) -> Vec<Status> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
+    let paths: Vec<PathBuf> = walk::list(dir)
+        .unwrap_or_default()
+        .iter()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
-    paths.sort();
     paths
         .iter()
         .filter_map(|path| {

@@ -31,5 +31,6 @@ pub mod shell;
 pub mod stats;
 pub mod test_filter;
 pub mod triage;
+pub mod vars;
 
 pub use error::{Error, Exit, Observed, Result};

@@ -26,6 +26,7 @@ use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::Command;
 use crate::plan::group_in_order;
 use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
+use crate::vars;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -33,15 +34,7 @@ use std::path::PathBuf;
 
 pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
-/// Env var prefix of a batch job's `JobSpec`; the suffix is `$BUILDKITE_PARALLEL_JOB`.
-pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
-/// Env var of the precompile step's `JobSpec`.
-pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
-/// Env var of the analyze step's `ReportContext`.
-pub const REPORT_ENV: &str = "FLAKINESS_REPORT_CONTEXT";
 pub const TRIAGE_KEY: &str = "flakiness-detection:triage";
-/// Env var of the triage step's `TriageSpec`.
-pub const TRIAGE_ENV: &str = "FLAKINESS_TRIAGE_SPEC";
 /// The triage step's timeout is its replays' time limit plus this (fetching
 /// the reports, starting Gradle, the wrapper's grace).
 const TRIAGE_MARGIN_MIN: u32 = 15;
@@ -178,7 +171,7 @@ fn batch_step(
         .enumerate()
         .map(|(i, c)| {
             let spec = JobSpec::for_command(c, input.dir.clone());
-            (format!("{BATCH_ENV}{i}"), Value::String(env_json(&spec)))
+            (vars::batch_spec(i), Value::String(env_json(&spec)))
         })
         .collect();
     step.insert("env".into(), Value::Object(env));
@@ -213,7 +206,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
     );
     step.insert("artifact_paths".into(), json!(PRECOMPILE_FILE));
     step.insert("retry".into(), no_retry());
-    step.insert("env".into(), json!({ PRECOMPILE_ENV: env_json(&spec) }));
+    step.insert("env".into(), json!({ vars::PRECOMPILE: env_json(&spec) }));
     Value::Object(step)
 }
 
@@ -238,7 +231,10 @@ fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) ->
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
-    step.insert("env".into(), json!({ REPORT_ENV: env_json(context) }));
+    step.insert(
+        "env".into(),
+        json!({ vars::REPORT_CONTEXT: env_json(context) }),
+    );
     Value::Object(step)
 }
 
@@ -267,7 +263,7 @@ fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) ->
     step.insert("retry".into(), no_retry());
     step.insert(
         "env".into(),
-        json!({ REPORT_ENV: env_json(context), TRIAGE_ENV: env_json(spec) }),
+        json!({ vars::REPORT_CONTEXT: env_json(context), vars::TRIAGE_SPEC: env_json(spec) }),
     );
     Value::Object(step)
 }
@@ -479,10 +475,10 @@ mod tests {
             triage["command"],
             "$$HOME/bin/gradle-flaky buildkite wrap --timeout 43m -- $$HOME/bin/gradle-flaky buildkite triage"
         );
-        let env = triage["env"][TRIAGE_ENV].as_str().unwrap();
+        let env = triage["env"][vars::TRIAGE_SPEC].as_str().unwrap();
         let back: TriageSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
         assert_eq!(back, spec);
-        assert_eq!(triage["env"][REPORT_ENV], steps[1]["env"][REPORT_ENV]);
+        assert_eq!(triage["env"][vars::REPORT_CONTEXT], steps[1]["env"][vars::REPORT_CONTEXT]);
 
         let off = PipelineInput {
             triage: None,

@@ -17,7 +17,7 @@ use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Choice;
 use crate::stats::executions_for;
-use crate::triage;
+use crate::{triage, vars};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -104,7 +104,7 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
 /// The build root `--project-dir` names; anything else is a usage error
 /// that names the flag and, when there is one, the build root above.
 fn build_root(dir: &Path) -> Result<PathBuf> {
-    let what = "--project-dir (FLAKINESS_PROJECT_DIR)";
+    let what = format!("--project-dir ({})", vars::PROJECT_DIR);
     let shown = if dir == Path::new(".") {
         format!(
             "the current directory ({})",
@@ -302,7 +302,7 @@ pub fn target(flag: Option<Target>, manual: bool) -> Result<Target> {
     });
     if manual && target == Target::Local {
         return Err(Error::input(
-            "--target local (FLAKINESS_TARGET)",
+            format!("--target local ({})", vars::TARGET),
             "`manual` hands its tests to a CI (buildkite or github); to run them here use \
              `gradle-flaky local` with the same tests",
         ));

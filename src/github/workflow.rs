@@ -20,7 +20,7 @@
 use super::yaml::{emit, Node};
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
 use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
-use crate::{Error, Result};
+use crate::{vars, Error, Result};
 
 /// What the generated workflow does; every value is the user's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,45 +201,44 @@ fn plan_job(cfg: &WorkflowConfig) -> Node {
 /// The plan step's variables: the dispatch inputs (as `env` values, never in
 /// the script), the iterations, the other knobs.
 fn plan_step_env(cfg: &WorkflowConfig) -> Vec<(String, String)> {
-    let mut vars = Vec::new();
+    let mut env = Vec::new();
     if cfg.manual {
-        vars.push(("FLAKINESS_CLASSES".into(), "${{ inputs.classes }}".into()));
-        vars.push((DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
+        env.push((vars::CLASSES.into(), "${{ inputs.classes }}".into()));
+        env.push((vars::DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
     }
     if let Some(n) = cfg.iters {
-        vars.push(("FLAKINESS_ITERS".into(), n.to_string()));
+        env.push((vars::ITERS.into(), n.to_string()));
     }
-    vars.extend(cfg.plan_env.iter().cloned());
-    vars
+    env.extend(cfg.plan_env.iter().cloned());
+    env
 }
 
-/// The variable holding a manual run's `iters` input.
-const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
-
 fn plan_script(cfg: &WorkflowConfig) -> String {
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
     if cfg.manual {
         // A manual run's own iterations win over every iteration knob of the workflow.
+        use vars::{DETECT_RATE, DISPATCH_ITERS, INTEG_ITERS, ITERS, REST_ITERS, UNIT_ITERS};
         lines.extend([
-            "if [ -n \"${FLAKINESS_DISPATCH_ITERS-}\" ]; then",
-            "  export FLAKINESS_ITERS=\"$FLAKINESS_DISPATCH_ITERS\"",
-            "  unset FLAKINESS_UNIT_ITERS FLAKINESS_INTEG_ITERS FLAKINESS_REST_ITERS FLAKINESS_DETECT_RATE",
-            "fi",
+            format!("if [ -n \"${{{DISPATCH_ITERS}-}}\" ]; then"),
+            format!("  export {ITERS}=\"${DISPATCH_ITERS}\""),
+            format!("  unset {UNIT_ITERS} {INTEG_ITERS} {REST_ITERS} {DETECT_RATE}"),
+            "fi".into(),
         ]);
     }
-    match (cfg.pull_request, cfg.manual) {
-        (true, true) => lines.extend([
+    let run: &[&str] = match (cfg.pull_request, cfg.manual) {
+        (true, true) => &[
             "if [ \"$GITHUB_EVENT_NAME\" = workflow_dispatch ]; then",
             "  gradle-flaky manual --target github",
             "else",
             "  gradle-flaky pr --target github",
             "fi",
-        ]),
-        (false, true) => lines.push("gradle-flaky manual --target github"),
-        _ => lines.push("gradle-flaky pr --target github"),
-    }
+        ],
+        (false, true) => &["gradle-flaky manual --target github"],
+        _ => &["gradle-flaky pr --target github"],
+    };
+    lines.extend(run.iter().map(|line| line.to_string()));
     match lines.len() {
-        1 => lines[0].to_string(),
+        1 => lines[0].clone(),
         _ => lines.join("\n") + "\n",
     }
 }
@@ -258,12 +257,13 @@ fn run_job(cfg: &WorkflowConfig) -> Node {
         ("name", Node::str("Run the batch")),
         (
             "env",
-            Node::map([("FLAKINESS_BATCH", Node::str("${{ matrix.batch }}"))]),
+            Node::map([(vars::BATCH, Node::str("${{ matrix.batch }}"))]),
         ),
         (
             "run",
             Node::str(format!(
-                "gradle-flaky github run --batch \"$FLAKINESS_BATCH\" --timeout {inner}m"
+                "gradle-flaky github run --batch \"${}\" --timeout {inner}m",
+                vars::BATCH
             )),
         ),
     ]));

@@ -61,7 +61,7 @@ pub struct JobFacts {
     pub skipped_by_build: bool,
 }
 
-/// The reference's `deriveOutcome`: `timedOut = rc 124, or rc 137 at or past the
+/// Elasticsearch's `deriveOutcome`: `timedOut = rc 124, or rc 137 at or past the
 /// threshold`; then the first rule that matches: real failures → flaky_detected;
 /// rc 124 → timeout; rc 137 → timeout past the threshold, else infra_fail
 /// (oom_killed); no test case and the build skipped the batch's Test tasks →
@@ -100,7 +100,7 @@ pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
 /// At most this many failing classes are listed in a payload.
 pub const MAX_FAILING_CLASSES: usize = 50;
 
-/// One job's entry in `flakiness-outcomes.json`, fields in the reference's order.
+/// One job's entry in `flakiness-outcomes.json`, fields in Elasticsearch's order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobPayload {
@@ -154,7 +154,7 @@ impl JobPayload {
     /// The payload of a job from its status and the report of its own XML, as
     /// they are. `totalCases` counts executions (passed, failed, suite
     /// timeouts): a job whose cases were all skipped ran no test and is a
-    /// `hang` (the reference counted skipped cases and called it a clean pass).
+    /// `hang` (Elasticsearch's counted skipped cases and called it a clean pass).
     fn for_job(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
         let facts = JobFacts {
             rc: job.rc,

@@ -11,7 +11,7 @@
 //! `$BUILDKITE_PARALLEL_JOB`). So test names, file names and YAML paths from a
 //! branch never pass through a shell or `eval` (the older shell-based pipeline
 //! evaluated them, so a crafted test name could run commands): the argv
-//! is data end to end. One step per kind keeps the reference's step keys,
+//! is data end to end. One step per kind keeps Elasticsearch's step keys,
 //! which consumers of `flakiness-outcomes.json` group by.
 //!
 //! Interpolation. Buildkite expands `$VAR` in the string values of an uploaded
@@ -211,7 +211,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
 }
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not
-/// on the pipeline default as the reference's Node-based step did.
+/// on the pipeline default as Elasticsearch's Node-based step did.
 fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) -> Value {
     let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
     let mut step = common_fields(
@@ -478,7 +478,10 @@ mod tests {
         let env = triage["env"][vars::TRIAGE_SPEC].as_str().unwrap();
         let back: TriageSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
         assert_eq!(back, spec);
-        assert_eq!(triage["env"][vars::REPORT_CONTEXT], steps[1]["env"][vars::REPORT_CONTEXT]);
+        assert_eq!(
+            triage["env"][vars::REPORT_CONTEXT],
+            steps[1]["env"][vars::REPORT_CONTEXT]
+        );
 
         let off = PipelineInput {
             triage: None,

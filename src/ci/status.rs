@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The status file of one batch job: the reference's fields in its order, then ours.
+/// The status file of one batch job: Elasticsearch's fields in its order, then ours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Status {
@@ -28,7 +28,7 @@ pub struct Status {
     #[serde(default)]
     pub infra_subtype: String,
     /// The inner timeout this job ran under: the analyze step's threshold for
-    /// telling a timeout from a kill (the reference used a fixed 3480 s).
+    /// telling a timeout from a kill (Elasticsearch's used a fixed 3480 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_sec: Option<u64>,
     /// The wrapper was cancelled (SIGTERM/SIGINT) and forwarded it.

@@ -368,7 +368,7 @@ const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// Turns the BATCHING options into a config. Precedence, most specific first:
 /// `--unit-iters`/`--integ-iters`/`--rest-iters`, then `--iters` or `--detect-rate`
-/// (not both), then the reference defaults.
+/// (not both), then Elasticsearch's defaults.
 pub fn batching(args: &BatchingArgs) -> Result<Batching> {
     let confidence = args.confidence;
     if !(confidence > 0.0 && confidence < 1.0) {
@@ -448,7 +448,7 @@ fn sized_iterations(rate: f64, confidence: f64, args: &BatchingArgs) -> Result<u
     Ok(n as u32)
 }
 
-/// `KIND=N`, N ≥ 1; KIND is a reference kind, `test`, or a custom source set.
+/// `KIND=N`, N ≥ 1; KIND is one of Elasticsearch's kinds, `test`, or a custom source set.
 fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
     let bad = |why: &str| Error::input("--cap", format!("`{s}` {why}: write KIND=N, e.g. unit=5"));
     let (kind, n) = s.split_once('=').ok_or_else(|| bad("has no `=`"))?;
@@ -500,7 +500,7 @@ mod tests {
         assert_eq!(
             b.cap(&TestKind::Unit),
             4,
-            "`test` is the reference's name of unit"
+            "`test` is Elasticsearch's name of unit"
         );
         assert_eq!(b.cap(&TestKind::Other("slowTest".into())), 2);
     }

@@ -137,7 +137,7 @@ pub enum Verdict {
 impl Verdict {
     /// Judges an iteration from how Gradle ended and, when known, what its
     /// reports say. Without counts a non-zero exit with reports is a failure,
-    /// as in the reference script.
+    /// as in Elasticsearch's `repeat-rest-test.sh`.
     pub fn of(it: &Iteration, counts: Option<Counts>) -> Verdict {
         match (&it.ended, counts) {
             (Ended::Interrupted, _) => Verdict::Interrupted,

@@ -129,10 +129,8 @@ pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
     };
     let mut found: Vec<PathBuf> = Walk::new(root)
         .into_build(&["heapdump"])
-        .run()
-        .files
-        .into_iter()
-        .filter(|f| f.regular && f.path.to_string_lossy().ends_with(".hprof"))
+        .regular_files()
+        .filter(|f| f.path.to_string_lossy().ends_with(".hprof"))
         .filter(|f| in_heapdump(f))
         .filter(|f| {
             std::fs::metadata(&f.path)

@@ -233,10 +233,7 @@ impl Sources {
         let artifacts = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == skip);
         let mut files: Vec<String> = Walk::new(root)
             .pruning(&artifacts)
-            .run()
-            .files
-            .into_iter()
-            .filter(|f| f.regular)
+            .regular_files()
             .filter_map(|f| f.rel.to_str().map(str::to_string))
             .filter(|rel| {
                 [".java", ".groovy", ".kt", ".yml", ".yaml"]

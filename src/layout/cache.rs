@@ -42,10 +42,7 @@ fn build_inputs(root: &Path) -> Vec<PathBuf> {
     let sources = |dir: &Path| dir.ends_with("src") && !dir.starts_with(&build_src);
     let mut found: Vec<PathBuf> = Walk::new(root)
         .pruning(&sources)
-        .run()
-        .files
-        .into_iter()
-        .filter(|f| f.regular)
+        .regular_files()
         .filter(|f| {
             let name = f.rel.file_name().unwrap_or_default().to_string_lossy();
             f.rel.starts_with("buildSrc") || is_build_input(&name)
@@ -59,13 +56,7 @@ fn build_inputs(root: &Path) -> Vec<PathBuf> {
 /// Every file below an included build's root, relative to it, sorted; build
 /// outputs and tool folders left out. Sources count: they are build logic.
 fn included_inputs(root: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = Walk::new(root)
-        .run()
-        .files
-        .into_iter()
-        .filter(|f| f.regular)
-        .map(|f| f.rel)
-        .collect();
+    let mut found: Vec<PathBuf> = Walk::new(root).regular_files().map(|f| f.rel).collect();
     found.sort();
     found
 }

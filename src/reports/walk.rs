@@ -144,6 +144,12 @@ impl<'a> Walk<'a> {
         walked
     }
 
+    /// The regular files below the root (no symlinks); unreadable
+    /// directories are passed over.
+    pub fn regular_files(self) -> impl Iterator<Item = File> {
+        self.run().files.into_iter().filter(|f| f.regular)
+    }
+
     fn enters(&self, entry: &DirEntry) -> bool {
         if entry.depth() == 0 || !entry.file_type().is_dir() {
             return true;
@@ -185,23 +191,27 @@ pub fn folders(dir: &Path) -> io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
-    fn files(walk: Walk<'_>) -> Vec<String> {
-        let mut found: Vec<String> = walk
-            .run()
-            .files
-            .into_iter()
-            .map(|f| f.rel.to_string_lossy().into_owned())
-            .collect();
-        found.sort();
-        found
+    /// The non-directories a walk finds, relative to its root.
+    fn files(walk: Walk<'_>) -> BTreeSet<String> {
+        let walked = walk.run().files;
+        walked.iter().map(|f| f.rel.display().to_string()).collect()
+    }
+
+    /// A folder holding an empty file at each of `paths`.
+    fn tree(paths: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for path in paths.iter().map(|p| dir.path().join(p)) {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        dir
     }
 
     #[test]
     fn the_rule_skips_tool_state_dependencies_our_copies_and_project_output() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        for f in [
+        let dir = tree(&[
             "p/build.gradle",
             "p/build/classes/A.class",
             "p/out/production/A.class",
@@ -212,39 +222,32 @@ mod tests {
             "q/node_modules/y.js",
             "flakiness-iters/iter-1/x.xml",
             "flakiness-triage/triage-1/x.xml",
-        ] {
-            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
-            std::fs::write(d.join(f), "").unwrap();
-        }
+        ]);
+        let d = dir.path();
         #[cfg(unix)]
         std::os::unix::fs::symlink(d, d.join("p/loop")).unwrap();
+        let sources = [
+            "p/build.gradle",
+            "p/loop",
+            "p/src/main/java/org/build/A.java",
+            "p/src/main/java/org/out/B.java",
+        ];
+        assert_eq!(files(Walk::new(d)), sources.map(String::from).into());
+        let with_iterations = files(Walk::new(d).entering(&[ITERS_DIR]).into_build(&["none"]));
         assert_eq!(
-            files(Walk::new(d)),
-            [
-                "p/build.gradle",
-                "p/loop",
-                "p/src/main/java/org/build/A.java",
-                "p/src/main/java/org/out/B.java",
-            ]
-        );
-        assert_eq!(
-            files(Walk::new(d).entering(&[ITERS_DIR]).into_build(&["nothing"])),
-            [
-                "flakiness-iters/iter-1/x.xml",
-                "p/build.gradle",
-                "p/loop",
-                "p/src/main/java/org/build/A.java",
-                "p/src/main/java/org/out/B.java",
-            ]
+            with_iterations
+                .difference(&files(Walk::new(d)))
+                .collect::<Vec<_>>(),
+            ["flakiness-iters/iter-1/x.xml"]
         );
         let no_src = |p: &Path| p.ends_with("src");
         assert_eq!(
             files(Walk::new(d).pruning(&no_src)),
-            ["p/build.gradle", "p/loop"]
+            ["p/build.gradle", "p/loop"].map(String::from).into()
         );
         assert_eq!(
             files(Walk::new(&d.join("p/build"))),
-            ["classes/A.class"],
+            ["classes/A.class".to_string()].into(),
             "the root is never checked"
         );
     }

@@ -1,6 +1,6 @@
 //! Every name gradle-flaky gives to files on disk, finding JUnit reports below
 //! a folder, and the one rule that turns a report's project directory into a
-//! Gradle project path.
+//! Gradle project path. Every directory walk and listing goes through [`walk`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

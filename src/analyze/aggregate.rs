@@ -7,6 +7,7 @@ use super::report::{
     Example, FailureKind, FileSummary, Files, KindCounts, MalformedFile, Report, Severity, Summary,
     TestReport, TruncatedFile, UnreadableDir,
 };
+use super::outcome::OOM_ERROR;
 use super::reproduce;
 use crate::stats;
 use indexmap::IndexSet;
@@ -119,6 +120,8 @@ pub struct Origin {
 pub struct TestAcc {
     passes: u64,
     failures: u64,
+    /// Failures that were the JVM running out of heap.
+    heap_failures: u64,
     suite_timeouts: u64,
     skipped: u64,
     kinds: KindCounts,
@@ -136,6 +139,7 @@ impl TestAcc {
     fn merge(&mut self, other: TestAcc) {
         self.passes += other.passes;
         self.failures += other.failures;
+        self.heap_failures += other.heap_failures;
         self.suite_timeouts += other.suite_timeouts;
         self.skipped += other.skipped;
         for (kind, n) in other.kinds.0 {
@@ -192,6 +196,7 @@ impl FileAgg {
                     return;
                 }
                 acc.failures += 1;
+                acc.heap_failures += u64::from(failure.type_name == OOM_ERROR);
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
                 if let Some(seed) = seed.map(str::to_string).or(failure.seed) {
@@ -383,6 +388,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
             plan: None,
             passes: acc.passes,
             failures: acc.failures,
+            heap_failures: acc.heap_failures,
             suite_timeouts: acc.suite_timeouts,
             failure_rate: if runs == 0 {
                 0.0

@@ -167,6 +167,7 @@ mod tests {
             plan: None,
             passes: runs,
             failures: 0,
+            heap_failures: 0,
             suite_timeouts: 0,
             failure_rate: 0.0,
             ci95: [0.0, 0.0],

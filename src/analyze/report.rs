@@ -143,6 +143,10 @@ pub struct TestReport {
     pub plan: Option<PlannedRuns>,
     pub passes: u64,
     pub failures: u64,
+    /// Of its failures, those of type `java.lang.OutOfMemoryError`: the test
+    /// JVM ran out of heap (infrastructure, not flakiness).
+    #[serde(skip)]
+    pub heap_failures: u64,
     pub suite_timeouts: u64,
     /// `failures / runs` (0 without runs).
     pub failure_rate: f64,

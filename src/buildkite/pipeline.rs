@@ -31,7 +31,10 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
+/// The compile gate. Steps that are no test batch are keyed
+/// `flakiness-orchestration:*`: Elasticsearch's metrics count every
+/// `flakiness-detection:*` key but `:analyze` as a batch.
+pub const PRECOMPILE_KEY: &str = crate::analyze::outcome::COMPILE_KEY;
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
 /// Env var prefix of a batch job's `JobSpec`; the suffix is `$BUILDKITE_PARALLEL_JOB`.
 pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
@@ -39,7 +42,7 @@ pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
 pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
 /// Env var of the analyze step's `ReportContext`.
 pub const REPORT_ENV: &str = "FLAKINESS_REPORT_CONTEXT";
-pub const TRIAGE_KEY: &str = "flakiness-detection:triage";
+pub const TRIAGE_KEY: &str = "flakiness-orchestration:triage";
 /// Env var of the triage step's `TriageSpec`.
 pub const TRIAGE_ENV: &str = "FLAKINESS_TRIAGE_SPEC";
 /// The triage step's timeout is its replays' time limit plus this (fetching
@@ -199,6 +202,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
         repeat: None,
         dir: input.dir.clone(),
         task_paths: Vec::new(),
+        heap_dump_paths: Vec::new(),
     };
     let mut step = common_fields(
         "precompile",

@@ -86,7 +86,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         }
         Batch::Command { kind, argv } => (
             kind.clone(),
-            run_batch(argv, None, timeout),
+            run_batch(argv, None, &[], timeout),
             !kind.is_empty(),
         ),
     };

@@ -17,14 +17,10 @@ pub fn jobs_section(
     build_failed: bool,
 ) -> String {
     let mut out = String::from("## Flakiness detection: jobs\n\n");
+    // Records no job produced (a test without a runnable task, the compile gate) have no row.
     let jobs: Vec<&JobPayload> = payloads
         .iter()
-        .filter(|p| {
-            !matches!(
-                p.outcome,
-                OutcomeKind::NotApplicable | OutcomeKind::BuildFailed
-            )
-        })
+        .filter(|p| !p.is_record())
         .collect();
     if !jobs.is_empty() {
         out.push_str("| step | job | outcome | rc | duration | real failures | cases |\n");
@@ -68,14 +64,12 @@ pub fn jobs_section(
         }
         out.push('\n');
     }
-    let skipped: Vec<&JobPayload> = payloads
-        .iter()
-        .filter(|p| p.outcome == OutcomeKind::SkippedByBuild)
-        .collect();
+    let skipped: Vec<&JobPayload> = payloads.iter().filter(|p| p.skipped.is_some()).collect();
     if !skipped.is_empty() {
         out.push_str(&format!(
-            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run \
-             (recorded as `skipped_by_build`, neither a hang nor a pass):\n\n",
+            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run, \
+             so their tests were not checked (all of them: recorded as `not_applicable`, \
+             reason `task-skipped`; neither a hang nor a pass):\n\n",
             skipped.len()
         ));
         for p in skipped {
@@ -83,7 +77,7 @@ pub fn jobs_section(
                 "- {} ({}): {}\n",
                 code(&p.job_id),
                 code(&p.step_key),
-                text(p.reason.as_deref().unwrap_or_default())
+                text(p.skipped.as_deref().unwrap_or_default())
             ));
         }
         out.push('\n');
@@ -108,12 +102,30 @@ pub fn not_applicable_markdown(tests: &[Unresolved]) -> String {
     out
 }
 
+/// The outcome as the table shows it: `flaky_detected` reads `real
+/// failures`, as Elasticsearch's report says, with how many failing tests
+/// were flaky and how many broken (a batch whose tests failed every
+/// execution proved no flakiness).
 fn outcome_name(p: &JobPayload) -> String {
     let v = serde_json::to_value(p.outcome).expect("an outcome serializes");
     let mut name = v.as_str().unwrap_or_default().to_string();
+    if p.outcome == OutcomeKind::FlakyDetected {
+        let parts: Vec<String> = [(p.flaky_tests, "flaky"), (p.broken_tests, "broken")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        name = match parts.is_empty() {
+            true => "real failures".into(),
+            false => format!("real failures ({})", parts.join(", ")),
+        };
+    }
     if let Some(sub) = p.infra_subtype {
         let sub = serde_json::to_value(sub).expect("a subtype serializes");
         name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
+    }
+    if p.reason.as_deref() == Some(crate::analyze::outcome::TASK_SKIPPED) {
+        name.push_str(" (task-skipped)");
     }
     name
 }

@@ -105,10 +105,6 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     runner.append_summary(&found.markdown)?;
     print_untrusted(&found.markdown);
 
-    let heap = artifacts
-        .jobs
-        .iter()
-        .any(|j| j.status.infra_subtype == "oom");
     let to_place = found
         .overall
         .tests
@@ -119,7 +115,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     } else {
         Sources::default()
     };
-    let mut annotations = annotations::for_report(&found.overall, heap, &sources);
+    let mut annotations = annotations::for_report(&found.overall, &sources);
     let open = found
         .payloads
         .iter()

@@ -70,7 +70,10 @@ pub fn run(
         return Ok(Outcome::NothingSelected);
     }
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
-    let plan = plan::plan(&tests, &cfg.batching, &ctx);
+    let mut plan = plan::plan(&tests, &cfg.batching, &ctx);
+    if let Some(layout) = &build.layout {
+        layout.note_heap_dumps(&mut plan.commands);
+    }
     for note in &plan.notes {
         say!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }

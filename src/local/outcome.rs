@@ -126,6 +126,10 @@ mod tests {
             failing_classes: Vec::new(),
             infra_subtype: None,
             reason: None,
+            skipped: None,
+            heap_failures: 0,
+            flaky_tests: 0,
+            broken_tests: 0,
         };
         Ran {
             report,

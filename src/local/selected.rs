@@ -33,10 +33,9 @@ pub fn tests(selection: Selection) -> Result<Vec<ClassifiedTest>> {
         .filter(|u| u.origin == Origin::Explicit)
         .count();
     if named_nothing > 0 {
-        return Err(Error::input(
-            "TEST",
-            format!("{named_nothing} of the tests you named resolved to nothing (listed above)"),
-        ));
+        return Err(Error::usage(format!(
+            "{named_nothing} of the tests you named resolved to nothing (listed above)"
+        )));
     }
     Ok(selection.tests)
 }

@@ -349,6 +349,7 @@ mod tests {
             runs: 10,
             passes: 10 - failures,
             failures,
+            heap_failures: 0,
             suite_timeouts: 0,
             failure_rate: 0.0,
             ci95: [0.0, 0.0],

@@ -545,7 +545,7 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     assert_eq!(
         keys,
         [
-            "flakiness-detection:precompile",
+            "flakiness-orchestration:compile",
             "flakiness-detection:unit",
             "flakiness-detection:java-rest",
             "flakiness-detection:yaml-suite",
@@ -701,7 +701,7 @@ fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
     assert_eq!(
         outcomes,
         serde_json::json!([{
-            "jobId": "build-failed:precompile", "stepKey": "flakiness-detection:precompile", "kind": "",
+            "jobId": "build-failed:precompile", "stepKey": "flakiness-orchestration:compile", "kind": "",
             "rc": 1, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0, "totalCases": 0,
             "outcome": "build_failed", "timedOut": false, "failingClasses": [], "reason": "precompile"
         }])
@@ -1075,7 +1075,7 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
     };
     assert_eq!(
         steps(&pipeline).last().unwrap()["key"],
-        "flakiness-detection:triage"
+        "flakiness-orchestration:triage"
     );
 
     let (_unit, out) = run_job(
@@ -1097,7 +1097,7 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
     let (_triage, out) = run_job(
         &bk,
         Some(repo.path()),
-        &step("flakiness-detection:triage"),
+        &step("flakiness-orchestration:triage"),
         None,
         "job-triage",
     );

@@ -345,7 +345,10 @@ mod tests {
         ];
         assert_eq!(
             heap_dumps_written(dir.path(), &paths, SystemTime::UNIX_EPOCH),
-            [dir.path().join("dumps/java_pid7.hprof"), dir.path().join("heap.bin")]
+            [
+                dir.path().join("dumps/java_pid7.hprof"),
+                dir.path().join("heap.bin")
+            ]
         );
         let later = SystemTime::now() + Duration::from_secs(60);
         assert!(heap_dumps_written(dir.path(), &paths, later).is_empty());

@@ -174,6 +174,7 @@ mod tests {
             failure_kinds: KindCounts::default(),
             failing_seeds: vec![],
             reproduce: None,
+            reproduce_context: None,
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,

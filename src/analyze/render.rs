@@ -235,8 +235,13 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
             } else {
                 cmd
             };
+            let context = t
+                .reproduce_context
+                .as_deref()
+                .map(|c| format!("\n# {}", plain_line(c)))
+                .unwrap_or_default();
             Some(format!(
-                "# {}.{} ({} of {} failed){}\n{cmd}",
+                "# {}.{} ({} of {} failed){}{context}\n{cmd}",
                 plain_line(&t.class),
                 plain_line(&t.method),
                 t.failures,
@@ -510,6 +515,7 @@ mod tests {
             }),
             failing_seeds: vec![],
             reproduce: None,
+            reproduce_context: None,
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,

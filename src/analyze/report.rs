@@ -158,6 +158,11 @@ pub struct TestReport {
     /// A command that re-runs the failing test.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<String>,
+    /// The run it failed in, when the command re-runs it alone: the other
+    /// tests of its class (and classes of its task) ran with it, and it may
+    /// depend on them (it may pass as printed); with the class's command.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduce_context: Option<String>,
     /// The first few failures.
     pub examples: Vec<Example>,
     /// Total seconds of its executions (for the merged JUnit file).

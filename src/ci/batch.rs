@@ -45,7 +45,12 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult
     // No Test task to check: nothing to record (and no init script to add).
     if spec.task_paths.is_empty() {
         let argv = spec.argv_to_run(&self_exe(), None)?;
-        return Ok(run_batch(&argv, spec.dir.as_deref(), &spec.heap_dump_paths, timeout));
+        return Ok(run_batch(
+            &argv,
+            spec.dir.as_deref(),
+            &spec.heap_dump_paths,
+            timeout,
+        ));
     }
     let recording = Recording {
         scratch: tempfile::Builder::new()

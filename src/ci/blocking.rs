@@ -148,14 +148,17 @@ mod tests {
         for ok in ["3", "42", "125", " 7 "] {
             assert!(proven_exit_code(ok).is_ok(), "{ok}");
         }
-        for bad in ["0", "1", "2", "124", "126", "137", "255", "256", "-1", "x", ""] {
+        for bad in [
+            "0", "1", "2", "124", "126", "137", "255", "256", "-1", "x", "",
+        ] {
             let e = proven_exit_code(bad).unwrap_err().to_string();
             assert!(e.starts_with("FLAKINESS_PROVEN_EXIT_CODE: "), "{e}");
         }
         let e = Blocking::new(Some("team:search"), None).unwrap_err();
         assert!(
-            e.to_string()
-                .starts_with("FLAKINESS_PROVEN_EXIT_CODE: not set, but FLAKINESS_BLOCKING_LABELS is"),
+            e.to_string().starts_with(
+                "FLAKINESS_PROVEN_EXIT_CODE: not set, but FLAKINESS_BLOCKING_LABELS is"
+            ),
             "{e}"
         );
         assert_eq!(Blocking::new(None, None).unwrap(), Blocking::default());
@@ -167,7 +170,11 @@ mod tests {
         let labels = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(b.exit_code(&labels(&[">bug", "Team:Search"]), 1), Some(42));
         assert_eq!(b.exit_code(&labels(&["Team:Search"]), 0), None);
-        assert_eq!(b.exit_code(&labels(&["team:search"]), 3), None, "case-sensitive");
+        assert_eq!(
+            b.exit_code(&labels(&["team:search"]), 3),
+            None,
+            "case-sensitive"
+        );
         assert_eq!(b.exit_code(&labels(&["Team:Search2"]), 3), None, "exact");
         assert_eq!(b.exit_code(&[], 3), None);
         assert_eq!(Blocking::default().exit_code(&labels(&["x"]), 3), None);

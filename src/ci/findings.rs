@@ -327,7 +327,10 @@ mod tests {
             ..skipped
         };
         let p = job_payload(&partly, &report(&[""]));
-        assert_eq!((outcome(&p).0.as_str(), p.reason.as_deref()), ("clean_pass", None));
+        assert_eq!(
+            (outcome(&p).0.as_str(), p.reason.as_deref()),
+            ("clean_pass", None)
+        );
         assert!(p.partly_skipped());
     }
 

@@ -18,10 +18,7 @@ pub fn jobs_section(
 ) -> String {
     let mut out = String::from("## Flakiness detection: jobs\n\n");
     // Records no job produced (a test without a runnable task, the compile gate) have no row.
-    let jobs: Vec<&JobPayload> = payloads
-        .iter()
-        .filter(|p| !p.is_record())
-        .collect();
+    let jobs: Vec<&JobPayload> = payloads.iter().filter(|p| !p.is_record()).collect();
     if !jobs.is_empty() {
         out.push_str("| step | job | outcome | rc | duration | real failures | cases |\n");
         out.push_str("|---|---|---|---:|---:|---:|---:|\n");

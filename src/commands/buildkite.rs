@@ -4,11 +4,11 @@
 use super::{options, selection};
 use crate::buildkite::upload::Upload;
 use crate::buildkite::{report, wrap};
+use crate::ci::blocking;
 use crate::cli::{
     BuildkiteAnalyzeArgs, BuildkiteTriageArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs,
     WrapArgs,
 };
-use crate::ci::blocking;
 use crate::{say, Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
@@ -64,10 +64,7 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     let real_failures = report::run_step(&args.work_dir)?.real_failures;
     let var = std::env::var(blocking::BUILDKITE_LABELS_VAR).ok();
     let labels = blocking::buildkite_labels(var.as_deref());
-    say!(
-        "gradle-flaky: {}",
-        blocking.explain(&labels, real_failures)
-    );
+    say!("gradle-flaky: {}", blocking.explain(&labels, real_failures));
     Ok(blocking
         .exit_code(&labels, real_failures)
         .map_or(Exit::Clean, Exit::Proven))

@@ -356,6 +356,7 @@ mod tests {
             failure_kinds: KindCounts::default(),
             failing_seeds: seeds.iter().map(|s| s.to_string()).collect(),
             reproduce: None,
+            reproduce_context: None,
             examples: vec![],
             time_sec: 0.0,
             failing_task: task.map(String::from),

@@ -7,16 +7,17 @@ use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::domain::Unresolved;
 use crate::markdown::{code, code_in_table, text};
 
-/// The jobs section: a table of the jobs that ran, then the failed compile gate
-/// or the jobs that left no status file, the jobs the build skipped, and the
-/// tests that were not applicable.
+/// The jobs section, after the tests that were not checked: a table of the
+/// jobs that ran, then the failed compile gate or the jobs that left no
+/// status file, and the jobs the build skipped.
 pub fn jobs_section(
     payloads: &[JobPayload],
     missing: &[Missing],
     not_applicable: &[Unresolved],
     build_failed: bool,
 ) -> String {
-    let mut out = String::from("## Flakiness detection: jobs\n\n");
+    let mut out = super::not_checked::markdown(not_applicable);
+    out.push_str("## Flakiness detection: jobs\n\n");
     // Records no job produced (a test without a runnable task, the compile gate) have no row.
     let jobs: Vec<&JobPayload> = payloads.iter().filter(|p| !p.is_record()).collect();
     if !jobs.is_empty() {
@@ -79,23 +80,6 @@ pub fn jobs_section(
         }
         out.push('\n');
     }
-    out.push_str(&not_applicable_markdown(not_applicable));
-    out
-}
-
-/// The tests found but not run (no enabled Test task runs them); empty when none.
-pub fn not_applicable_markdown(tests: &[Unresolved]) -> String {
-    if tests.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
-        tests.len()
-    );
-    for t in tests {
-        out.push_str(&format!("- {}: {}\n", code(&t.input), text(&t.reason)));
-    }
-    out.push('\n');
     out
 }
 
@@ -141,7 +125,7 @@ mod tests {
         };
         let section = jobs_section(&[JobPayload::not_applicable(&t)], &[], &[t], true);
         assert!(
-            section.contains("- ``a`b|c d``: not applicable: x\n"),
+            section.contains("- ``a`b|c d``: not applicable: x (`no-runnable-task`)\n"),
             "{section}"
         );
         assert!(section.contains("failed to compile"), "{section}");

@@ -14,6 +14,7 @@
 //! - [`status`]: the status file a batch job leaves;
 //! - [`findings`]: the report step's core: each job's outcome, the missing
 //!   jobs, the markdown, opened by [`jobs_section`];
+//! - [`not_checked`]: the head of every report: selected tests that cannot run here;
 //! - [`blocking`]: when the report step fails a pull request (opt-in, by label).
 //!
 //! The job-outcome taxonomy itself (clean pass, flaky, timeout, hang,
@@ -25,6 +26,7 @@ pub mod blocking;
 pub mod findings;
 pub mod job;
 pub mod jobs_section;
+pub mod not_checked;
 pub mod prepare;
 pub mod spec;
 pub mod status;

@@ -276,6 +276,7 @@ fn the_local_report_contains_hostile_batch_problems() {
             problems: &lines,
             batches: &[],
             run_dir: None,
+            not_checked: &[],
         };
         render(&report_of(p), ReportFormat::Markdown, &ctx)
     });

@@ -750,15 +750,18 @@ fn pr_outside_buildkite_runs_the_branch_tests_here() {
     assert_eq!(report["summary"]["failed"], 0);
 }
 
+/// Leaves `text` at `path` among the stand-in's artifacts.
+fn put_artifact(store: &Path, path: &str, text: &str) {
+    let path = store.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
 #[test]
 fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
     let bk = Buildkite::new();
     let store = bk.artifacts();
-    let put = |path: &str, text: &str| {
-        let path = store.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let put = |path: &str, text: &str| put_artifact(&store, path, text);
     // Job 1 of 2 of the unit step ran and passed; job 2 left nothing behind.
     put(
         "job-a/flakiness-status/status-job-a.json",
@@ -1149,11 +1152,7 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
 fn proven_flakiness_blocks_only_a_labelled_pull_request() {
     let bk = Buildkite::new();
     let store = bk.artifacts();
-    let put = |path: &str, text: &str| {
-        let path = store.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let put = |path: &str, text: &str| put_artifact(&store, path, text);
     put(
         "job-a/flakiness-status/status-job-a.json",
         r#"{"jobId":"job-a","stepKey":"flakiness-detection:unit","kind":"unit","rc":1,"durationSec":12,"infraSubtype":"","timeoutSec":3480}"#,

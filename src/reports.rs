@@ -117,7 +117,6 @@ pub fn find(root: &Path) -> Found {
 /// Older dumps are someone else's (Elasticsearch's flakiness detection counted
 /// any dump anywhere).
 pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
-    let since = since - Duration::from_secs(1);
     let in_heapdump = |file: &walk::File| {
         // The folders between the root and the file.
         let depth = file.rel.components().count();
@@ -131,16 +130,43 @@ pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
         .into_build(&["heapdump"])
         .regular_files()
         .filter(|f| f.path.to_string_lossy().ends_with(".hprof"))
-        .filter(|f| in_heapdump(f))
-        .filter(|f| {
-            std::fs::metadata(&f.path)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t >= since)
-        })
+        .filter(|f| in_heapdump(f) && written_since(&f.path, since))
         .map(|f| f.path)
         .collect();
     found.sort();
     found
+}
+
+/// The heap dumps test JVMs wrote at or after `since`: those below `root` (as
+/// [`heap_dumps_since`]) and those where a Test task's `-XX:HeapDumpPath`
+/// points (`paths`, relative to `root` or absolute): that very file, or the
+/// `*.hprof` files directly in that directory. Sorted, each once.
+pub fn heap_dumps_written(root: &Path, paths: &[PathBuf], since: SystemTime) -> Vec<PathBuf> {
+    let mut found = heap_dumps_since(root, since);
+    for path in paths.iter().map(|p| root.join(p)) {
+        if path.is_file() {
+            found.extend(written_since(&path, since).then_some(path));
+        } else if let Ok(entries) = walk::list(&path) {
+            found.extend(
+                entries
+                    .iter()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "hprof"))
+                    .filter(|p| p.is_file() && written_since(p, since)),
+            );
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Modified at or after `since`, with one second of slack for coarse
+/// file-system clocks.
+fn written_since(path: &Path, since: SystemTime) -> bool {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t >= since - Duration::from_secs(1))
 }
 
 fn is_report_name(name: &str) -> bool {
@@ -268,6 +294,29 @@ pub fn task_path(project: &str, task: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heap_dumps_are_found_where_heap_dump_path_points() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("dumps")).unwrap();
+        std::fs::write(dir.path().join("dumps/java_pid7.hprof"), "x").unwrap();
+        std::fs::write(dir.path().join("dumps/notes.txt"), "x").unwrap();
+        std::fs::write(dir.path().join("heap.bin"), "x").unwrap();
+        let paths = [
+            PathBuf::from("dumps"),
+            PathBuf::from("heap.bin"),
+            PathBuf::from("absent"),
+        ];
+        assert_eq!(
+            heap_dumps_written(dir.path(), &paths, SystemTime::UNIX_EPOCH),
+            [
+                dir.path().join("dumps/java_pid7.hprof"),
+                dir.path().join("heap.bin")
+            ]
+        );
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert!(heap_dumps_written(dir.path(), &paths, later).is_empty());
+    }
 
     #[test]
     fn only_heap_dumps_written_during_the_run_count() {

@@ -65,6 +65,10 @@ pub const STEP_TIMEOUT: &str = "FLAKINESS_STEP_TIMEOUT";
 pub const AGENT_BIN: &str = "FLAKINESS_AGENT_BIN";
 /// `--group`: the group name of the uploaded Buildkite steps.
 pub const GROUP: &str = "FLAKINESS_GROUP";
+/// `--blocking-labels`: the pull-request labels that opt in to blocking.
+pub const BLOCKING_LABELS: &str = "FLAKINESS_BLOCKING_LABELS";
+/// `--proven-exit-code`: the exit code of a blocked report step.
+pub const PROVEN_EXIT_CODE: &str = "FLAKINESS_PROVEN_EXIT_CODE";
 /// `--timeout` of `buildkite wrap`: when the wrapped command is stopped.
 pub const WRAP_TIMEOUT: &str = "FLAKINESS_WRAP_TIMEOUT";
 

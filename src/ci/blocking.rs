@@ -36,13 +36,15 @@ impl Blocking {
         let labels = split_labels(labels.unwrap_or_default());
         let exit_code = match exit_code.map(str::trim).filter(|c| !c.is_empty()) {
             Some(raw) => Some(proven_exit_code(raw)?),
-            None if !labels.is_empty() => return Err(Error::input(
-                PROVEN_EXIT_CODE,
-                format!(
+            None if !labels.is_empty() => {
+                return Err(Error::input(
+                    PROVEN_EXIT_CODE,
+                    format!(
                     "not set, but {BLOCKING_LABELS} is: name the exit code that blocks a labelled \
                          pull request with proven flakiness (3 to 125, not 124)"
                 ),
-            )),
+                ))
+            }
             None => None,
         };
         Ok(Blocking { labels, exit_code })

@@ -440,9 +440,9 @@ mod tests {
         );
         assert_eq!(
             s.unresolved[1].reason,
-            "`IndexTestCase` declares no tests and inherits none (extends java.lang.Object): \
-             Gradle's test detection skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or \
-             TestNG annotation)"
+            "`IndexTestCase` declares no tests and inherits none (superclasses: \
+             java.lang.Object): Gradle's test detection skips it (no JUnit 3 `TestCase`, no \
+             `@Test`, `@RunWith` or TestNG annotation)"
         );
     }
 

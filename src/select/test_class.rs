@@ -198,9 +198,9 @@ pub fn never_run(kind: TypeKind) -> Option<&'static str> {
 /// The reason for a class whose chain holds no test.
 pub fn not_a_test_reason(simple: &str, chain: &[String]) -> String {
     format!(
-        "`{simple}` declares no tests and inherits none (extends {}): Gradle's test detection \
-         skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or TestNG annotation)",
-        chain.join(" < ")
+        "`{simple}` declares no tests and inherits none (superclasses: {}): Gradle's test \
+         detection skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or TestNG annotation)",
+        chain.join(", ")
     )
 }
 

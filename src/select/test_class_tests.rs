@@ -108,9 +108,9 @@ fn a_fully_resolved_chain_without_tests_is_no_test() {
     );
     assert_eq!(
         not_a_test_reason("TestData", &["java.lang.Object".into()]),
-        "`TestData` declares no tests and inherits none (extends java.lang.Object): Gradle's \
-         test detection skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or TestNG \
-         annotation)"
+        "`TestData` declares no tests and inherits none (superclasses: java.lang.Object): \
+         Gradle's test detection skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or \
+         TestNG annotation)"
     );
 }
 

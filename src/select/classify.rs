@@ -357,8 +357,7 @@ impl<'a> Classifier<'a> {
             return match test_class::is_test_name(simple) {
                 true => Ok(false),
                 false => Err(Skip::NotATest(format!(
-                    "`{simple}` is not declared by its file as read, and not named like a test \
-                     class ({})",
+                    "`{simple}` declares no tests and is not named like a test class ({})",
                     test_class::NAME_RULE
                 ))),
             };

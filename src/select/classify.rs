@@ -10,7 +10,7 @@
 //! and how bases were expanded is recorded ([`Records`]) for the plan.
 
 use super::bytecode::Compiled;
-use super::expand::{self, Expansion, Hierarchy};
+use super::expand::{self, Expansion, Hierarchy, SourceFile};
 use super::roots::{Root, SourceRoots, Tie, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::source::{self, Language, Unit};
@@ -20,6 +20,7 @@ use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::{OnceCell, RefCell};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use super::files::Files;
@@ -373,18 +374,58 @@ impl<'a> Classifier<'a> {
         {
             return Ok(true);
         }
-        let detector = Detector {
-            hierarchy: self.hierarchy(),
-            compiled: &self.compiled,
-            platform: may_use_junit_platform(root),
-        };
-        match detector.detect(class, path) {
+        match self.detect(class, path, may_use_junit_platform(root)) {
             Verdict::Test => Ok(true),
             Verdict::Undecided => Ok(false),
             Verdict::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
                 simple, &chain,
             ))),
         }
+    }
+
+    /// Walks the chain of `class` (file `path`) through the build's whole
+    /// hierarchy when it was read, else through a hierarchy of the files the
+    /// chain reaches, grown by the sources of every supertype the last walk
+    /// did not find, until none is left: reading every file of a large build
+    /// for one class would cost seconds. A supertype whose file is named
+    /// otherwise stays outside, so undecided (accepted), never refused.
+    fn detect(&self, class: &str, path: &Path, platform: bool) -> Verdict {
+        if let Some(full) = self.hierarchy.get() {
+            return Detector::new(full, &self.compiled, platform).detect(class, path);
+        }
+        let mut read: HashSet<PathBuf> = HashSet::from([path.to_path_buf()]);
+        let mut files: Vec<SourceFile> = self.source_file(path).into_iter().collect();
+        loop {
+            let part = Hierarchy::build(files.clone());
+            let detector = Detector::new(&part, &self.compiled, platform);
+            let verdict = detector.detect(class, path);
+            let more: Vec<PathBuf> = detector
+                .take_misses()
+                .iter()
+                .flat_map(|binary| self.sources_of(binary))
+                .filter(|p| read.insert(p.clone()))
+                .collect();
+            if verdict == Verdict::Test || more.is_empty() {
+                return verdict;
+            }
+            files.extend(more.iter().filter_map(|p| self.source_file(p)));
+        }
+    }
+
+    fn source_file(&self, path: &Path) -> Option<SourceFile> {
+        SourceFile::parse(path.to_path_buf(), &self.files.read(path)?)
+    }
+
+    /// The source files that can declare the top-level class of `binary`
+    /// (`a.b.Outer$Inner` → `a/b/Outer.java`, … in any source dir).
+    fn sources_of(&self, binary: &str) -> Vec<PathBuf> {
+        let top = binary.split('$').next().unwrap_or(binary);
+        let segments: Vec<&str> = top.split('.').collect();
+        self.roots
+            .files_for(&segments, false)
+            .into_iter()
+            .map(|(_, path)| path)
+            .collect()
     }
 
     /// Refuses a file its source set's own include/exclude patterns leave out

@@ -33,6 +33,7 @@ use super::expand::Hierarchy;
 use super::source::{Declared, Language, TypeKind, Unit};
 use super::supertypes::{self, Candidate, Scope, Supertype};
 use crate::test_filter::{class_file, Patterns};
+use std::cell::RefCell;
 use std::path::Path;
 
 /// Suffixes of the test class names of Gradle's, Maven's and Spock's conventions.
@@ -206,14 +207,39 @@ pub fn not_a_test_reason(simple: &str, chain: &[String]) -> String {
 
 /// Walks superclass chains as Gradle's detectors do.
 pub struct Detector<'a> {
-    pub hierarchy: &'a Hierarchy,
-    pub compiled: &'a Compiled<'a>,
+    hierarchy: &'a Hierarchy,
+    compiled: &'a Compiled<'a>,
     /// A task that may run the class uses the JUnit Platform (or an unknown
     /// framework): interfaces' test methods count too.
-    pub platform: bool,
+    platform: bool,
+    /// Supertypes the hierarchy does not declare, by the names they can
+    /// have: a hierarchy of part of the build may lack their sources.
+    misses: RefCell<Vec<String>>,
 }
 
-impl Detector<'_> {
+impl<'a> Detector<'a> {
+    pub fn new(hierarchy: &'a Hierarchy, compiled: &'a Compiled<'a>, platform: bool) -> Self {
+        Detector {
+            hierarchy,
+            compiled,
+            platform,
+            misses: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The names of the supertypes the last walks met outside the hierarchy
+    /// (imported, qualified, or looked for in a package); emptied.
+    pub fn take_misses(&self) -> Vec<String> {
+        std::mem::take(&mut *self.misses.borrow_mut())
+    }
+
+    fn missed(&self, candidates: &[Candidate]) {
+        let searchable = candidates.iter().filter(|c| c.scope != Scope::Implicit);
+        self.misses
+            .borrow_mut()
+            .extend(searchable.map(|c| c.binary.clone()));
+    }
+
     /// Whether Gradle would find tests in the class `binary` of the build's
     /// file `path`.
     pub fn detect(&self, binary: &str, path: &Path) -> Verdict {
@@ -272,7 +298,10 @@ impl Detector<'_> {
             let next = match i {
                 Supertype::Declared(b) => self.source(b, None, &mut Vec::new(), depth + 1),
                 Supertype::Outside(candidates) if candidates.iter().all(is_platform) => Found::None,
-                Supertype::Outside(_) => Found::Unknown,
+                Supertype::Outside(candidates) => {
+                    self.missed(candidates);
+                    Found::Unknown
+                }
             };
             found = found.either(next);
         }
@@ -282,6 +311,7 @@ impl Detector<'_> {
     /// A supertype the sources do not declare: a known base, a compiled
     /// class of the build, the platform, or undecided.
     fn outside(&self, candidates: &[Candidate], chain: &mut Vec<String>, depth: usize) -> Found {
+        self.missed(candidates);
         for c in candidates {
             let binary = c.binary.as_str();
             if TEST_BASES.contains(&binary) {

@@ -24,12 +24,7 @@ fn detect_with(
 ) -> Verdict {
     let h = hierarchy(sources);
     let compiled = Compiled::new(vec![PathBuf::from("/b/classes")], files);
-    let detector = Detector {
-        hierarchy: &h,
-        compiled: &compiled,
-        platform,
-    };
-    detector.detect(binary, Path::new(path))
+    Detector::new(&h, &compiled, platform).detect(binary, Path::new(path))
 }
 
 fn detect(sources: &[(&str, &str)], binary: &str) -> Verdict {

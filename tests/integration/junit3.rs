@@ -30,7 +30,12 @@ fn plan_accepts_the_junit3_classes_gradle_runs() {
     let mut args = vec!["plan", "--format", "json"];
     args.extend(named.iter().map(String::as_str));
     let out = flaky(b, &args);
-    assert_eq!(out.status.code(), Some(2), "two named classes are no tests: {}", text(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "two named classes are no tests: {}",
+        text(&out)
+    );
     let plan = json(&out);
     let mut classes: Vec<&str> = plan["tests"]
         .as_array()
@@ -69,7 +74,10 @@ fn plan_accepts_the_junit3_classes_gradle_runs() {
     assert_eq!(
         unresolved,
         [
-            (&Value::from(format!("{LEGACY}.TestData")), &Value::from("not-a-test")),
+            (
+                &Value::from(format!("{LEGACY}.TestData")),
+                &Value::from("not-a-test")
+            ),
             (
                 &Value::from(format!("{LEGACY}.broken.TestBroken")),
                 &Value::from("not-compiled")
@@ -108,13 +116,24 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let plan = String::from_utf8_lossy(&out.stdout);
     assert!(
-        plan.contains(&format!("unit  :legacy:test  {LEGACY}.TestLinkedStack  changed")),
+        plan.contains(&format!(
+            "unit  :legacy:test  {LEGACY}.TestLinkedStack  changed"
+        )),
         "{plan}"
     );
 
     let out = flaky(
         b,
-        &["local", "--changed", "--base", "main", "--iters", "10", "--format", "json"],
+        &[
+            "local",
+            "--changed",
+            "--base",
+            "main",
+            "--iters",
+            "10",
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report = json(&out);
@@ -127,5 +146,8 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
         assert_eq!(t["failures"].as_u64().unwrap() > 0, flaky, "{t:#}");
     }
     let message = row(&report, &class, "testPeekKeepsTheTop").to_string();
-    assert!(message.contains("designed flake: TestLinkedStack.testPeekKeepsTheTop"), "{message}");
+    assert!(
+        message.contains("designed flake: TestLinkedStack.testPeekKeepsTheTop"),
+        "{message}"
+    );
 }

@@ -196,7 +196,7 @@ impl<'a> SourceRoots<'a> {
 
     /// Every class file of the build's source dirs named like a test
     /// ([`test_class::NAME_RULE`]), as (simple name, path): what a
-    /// misspelled class is compared with.
+    /// misspelled class is compared with (a name is all a misspelling has).
     pub fn test_like_classes(&self) -> Vec<(String, PathBuf)> {
         let mut found = Vec::new();
         for (name, paths) in self.index() {

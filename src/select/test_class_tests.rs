@@ -1,17 +1,7 @@
 use super::*;
-use crate::select::expand::SourceFile;
 use crate::select::source::parse;
-use crate::select::testing::MemFiles;
+use crate::select::testing::{hierarchy, MemFiles};
 use std::path::PathBuf;
-
-fn hierarchy(files: &[(&str, &str)]) -> Hierarchy {
-    Hierarchy::build(
-        files
-            .iter()
-            .filter_map(|(path, text)| SourceFile::parse(PathBuf::from(path), text))
-            .collect(),
-    )
-}
 
 /// What the detector finds for `binary` of `path` among `sources`, with the
 /// compiled classes of `files` under `/b/classes`.

@@ -1,6 +1,7 @@
 //! Test helpers shared by the selection unit tests: an in-memory file tree and
 //! a hand-written layout shaped like Elasticsearch's.
 
+use super::expand::{Hierarchy, SourceFile};
 use super::files::Files;
 use crate::layout::{Layout, Project, SourceSet, TestTask};
 use std::collections::BTreeMap;
@@ -52,6 +53,16 @@ impl Files for MemFiles {
             .cloned()
             .collect()
     }
+}
+
+/// The hierarchy of these sources (path, text).
+pub fn hierarchy(files: &[(&str, &str)]) -> Hierarchy {
+    Hierarchy::build(
+        files
+            .iter()
+            .filter_map(|(path, text)| SourceFile::parse(PathBuf::from(path), text))
+            .collect(),
+    )
 }
 
 pub const ROOT: &str = "/repo";

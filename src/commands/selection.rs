@@ -211,6 +211,10 @@ impl Files for DiskFiles {
         std::fs::read_to_string(self.root.join(path)).ok()
     }
 
+    fn read_bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        std::fs::read(self.root.join(path)).ok()
+    }
+
     fn walk(&self, dir: &Path) -> Vec<PathBuf> {
         let mut found = Vec::new();
         let mut pending = vec![dir.to_path_buf()];

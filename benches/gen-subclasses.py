@@ -2,8 +2,9 @@
 """Generates a Gradle build of PROJECTS test projects with CLASSES test classes each (default 30 x
 1,000 = 30,000), shaped like Elasticsearch's test hierarchies, for benches/expand-subclasses.sh.
 
-- `:framework` main code holds the generic abstract bases `org.bench.framework.BaseTestCase<T>` and
-  `AbstractBase0..49<T> extends BaseTestCase<T>` (a test framework's main source set).
+- `:framework` main code holds the generic abstract bases `org.bench.framework.BaseTestCase<T>` (which,
+  as Elasticsearch's `ESTestCase`, extends a jar's test base) and `AbstractBase0..49<T> extends
+  BaseTestCase<T>` (a test framework's main source set).
 - Every test class `org.bench.pK.sQ.CJTests` extends `AbstractBase(J % 50)<String>`, naming it by a
   single-type import, an on-demand import, its fully qualified name, or through an abstract
   intermediate `org.bench.pK.AbstractLocalB<T>` of its own project; most have a nested helper, some a
@@ -93,7 +94,9 @@ def main():
     fw = os.path.join(root, "framework/src/main/java/org/bench/framework")
     write(
         os.path.join(fw, "BaseTestCase.java"),
-        "package org.bench.framework;\n\npublic abstract class BaseTestCase<T> {\n"
+        "package org.bench.framework;\n\n"
+        "import com.carrotsearch.randomizedtesting.RandomizedTest;\n\n"
+        "public abstract class BaseTestCase<T> extends RandomizedTest {\n"
         "    protected abstract T create();\n}\n",
     )
     for b in range(BASES):

@@ -213,6 +213,9 @@ pub enum ReasonCode {
     NoSuchFile,
     /// A file of the build that is in no source set.
     NotInSourceSet,
+    /// A file its source set's own include/exclude patterns leave out of
+    /// compilation: Gradle never compiles it.
+    NotCompiled,
     /// A path outside the build root.
     OutsideBuild,
     /// A path that is not UTF-8.
@@ -224,7 +227,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code (README lists them all).
-    pub const ALL: [ReasonCode; 14] = [
+    pub const ALL: [ReasonCode; 15] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -237,6 +240,7 @@ impl ReasonCode {
         ReasonCode::NoSuchClass,
         ReasonCode::NoSuchFile,
         ReasonCode::NotInSourceSet,
+        ReasonCode::NotCompiled,
         ReasonCode::OutsideBuild,
         ReasonCode::NotUtf8,
     ];
@@ -257,6 +261,7 @@ impl ReasonCode {
             ReasonCode::NoSuchMethod => "no-such-method",
             ReasonCode::NoSuchFile => "no-such-file",
             ReasonCode::NotInSourceSet => "not-in-source-set",
+            ReasonCode::NotCompiled => "not-compiled",
             ReasonCode::OutsideBuild => "outside-build",
             ReasonCode::NotUtf8 => "not-utf8",
             ReasonCode::UnsupportedCharacters => "unsupported-characters",

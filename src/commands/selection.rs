@@ -212,6 +212,10 @@ impl Files for DiskFiles {
         std::fs::read_to_string(self.root.join(path)).ok()
     }
 
+    fn read_bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        std::fs::read(self.root.join(path)).ok()
+    }
+
     fn walk(&self, dir: &Path) -> Vec<PathBuf> {
         Walk::new(&self.root.join(dir))
             .run()

@@ -8,7 +8,7 @@ pub mod gradle;
 pub mod model;
 
 pub use gradle::find_gradle;
-pub use model::{Layout, Project, SourceSet, TestTask};
+pub use model::{Layout, Project, SourcePatterns, SourceSet, TestTask};
 
 use crate::reports::ProjectPaths;
 use crate::{Error, Result};

@@ -2,6 +2,7 @@
 
 use crate::reports::ProjectPaths;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +52,20 @@ pub struct SourceSet {
     /// when the init script could not tell.
     #[serde(default)]
     pub randomized_testing: Option<bool>,
+    /// The include/exclude patterns of each language's source directory set
+    /// (`java`, `groovy`, `kotlin`), relative to its source dirs: a file they
+    /// leave out is never compiled.
+    #[serde(default)]
+    pub source_patterns: BTreeMap<String, SourcePatterns>,
+}
+
+/// A source directory set's own include/exclude patterns (ant style).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourcePatterns {
+    #[serde(default)]
+    pub includes: Vec<String>,
+    #[serde(default)]
+    pub excludes: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

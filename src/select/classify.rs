@@ -9,16 +9,18 @@
 //! classified on its own project's task. What was chosen among several tasks
 //! and how bases were expanded is recorded ([`Records`]) for the plan.
 
-use super::expand::{self, Expansion, Hierarchy};
+use super::bytecode::Compiled;
+use super::expand::{self, Expansion, Hierarchy, SourceFile};
 use super::roots::{Root, SourceRoots, Tie, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::source::{self, Language, Unit};
 use super::tasks::{self, Chosen, TaskChoice, TaskSelection};
-use super::test_class;
+use super::test_class::{self, Detector, Verdict};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::{OnceCell, RefCell};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use super::files::Files;
@@ -55,28 +57,46 @@ pub struct Classifier<'a> {
     roots: SourceRoots<'a>,
     files: &'a dyn Files,
     choice: Choice,
-    /// Every class hierarchy of the build, read on the first abstract class.
+    /// Every class hierarchy of the build, read on the first class whose
+    /// own source does not tell whether it is a test, or the first abstract class.
     hierarchy: OnceCell<Hierarchy>,
+    /// The build's compiled classes, for superclasses without sources.
+    compiled: Compiled<'a>,
     records: RefCell<Records>,
 }
 
 impl<'a> Classifier<'a> {
     /// Classifies through the layout Gradle reported.
     pub fn from_layout(layout: &Layout, files: &'a dyn Files) -> Self {
-        Self::new(SourceRoots::from_layout(layout, files), files)
+        let classes_dirs = layout
+            .projects
+            .iter()
+            .flat_map(|p| &p.source_sets)
+            .flat_map(|s| s.classes_dirs.iter().cloned())
+            .collect();
+        Self::new(
+            SourceRoots::from_layout(layout, files),
+            Compiled::new(classes_dirs, files),
+            files,
+        )
     }
 
     /// Classifies by the path rules, for when no layout can be had.
     pub fn path_rules(files: &'a dyn Files) -> Self {
-        Self::new(SourceRoots::path_rules(files), files)
+        Self::new(
+            SourceRoots::path_rules(files),
+            Compiled::new(Vec::new(), files),
+            files,
+        )
     }
 
-    fn new(roots: SourceRoots<'a>, files: &'a dyn Files) -> Self {
+    fn new(roots: SourceRoots<'a>, compiled: Compiled<'a>, files: &'a dyn Files) -> Self {
         Classifier {
             roots,
             files,
             choice: Choice::default(),
             hierarchy: OnceCell::new(),
+            compiled,
             records: RefCell::new(Records::default()),
         }
     }
@@ -179,13 +199,16 @@ impl<'a> Classifier<'a> {
         self.roots.files_of_class(simple)
     }
 
+    fn hierarchy(&self) -> &Hierarchy {
+        self.hierarchy
+            .get_or_init(|| Hierarchy::read(self.files, &self.roots.source_files()))
+    }
+
     /// Classifies the concrete subclasses of the abstract class `base`, each
     /// through its own file and source set, and records the expansion.
     /// Returns the outcomes of the chosen ones, or why none can run.
     fn expand(&self, base: &str, target: &Target) -> Result<Vec<Outcome>, Skip> {
-        let hierarchy = self
-            .hierarchy
-            .get_or_init(|| Hierarchy::read(self.files, &self.roots.source_files()));
+        let hierarchy = self.hierarchy();
         let classify = |d: &expand::Descendant| {
             let sub = Target {
                 nested: None,
@@ -268,6 +291,7 @@ impl<'a> Classifier<'a> {
         if !CLASS_EXTENSIONS.contains(&extension(path)) {
             return Err(not_a_test());
         }
+        self.compiled_by_its_source_set(root, path)?;
         let inside = path.strip_prefix(&root.dir).unwrap_or(path);
         let stem = utf8(Path::new(path.file_stem().unwrap_or_default()))?;
         let from_path = utf8(&inside.with_extension(""))?.replace('/', ".");
@@ -296,21 +320,151 @@ impl<'a> Classifier<'a> {
             None => stem.as_str(),
         };
         // What the task's patterns admit is decided with the task choice;
-        // here only whether the class is a test at all.
-        let shows_tests = test_class::declares_tests(&unit);
-        if !test_class::is_test_name(simple) && !shows_tests {
-            return Err(Skip::NotATest(format!(
-                "`{simple}` declares no tests and is not named like a test class ({})",
-                test_class::NAME_RULE
-            )));
-        }
+        // here only whether Gradle's detection would run the class at all.
         let outer = target.nested.is_none() && target.binary.is_none();
+        let shows_tests = self.is_test(root, path, &unit, &class, simple, outer)?;
         Ok(ClassFile::Test(Subject {
             nested_source: outer.then(|| (simple.to_string(), unit)),
             class: Some(class),
             yaml_suite: None,
             shows_tests,
         }))
+    }
+
+    /// Whether Gradle's test detection would run the concrete class `class`
+    /// of the file `path` ([`test_class`]): `Ok(true)` when it shows tests,
+    /// `Ok(false)` when that cannot be decided here (accepted), else why it
+    /// is no test. An `outer` class whose nested classes declare tests is
+    /// accepted for them.
+    fn is_test(
+        &self,
+        root: &Root,
+        path: &Path,
+        unit: &Unit,
+        class: &str,
+        simple: &str,
+        outer: bool,
+    ) -> Result<bool, Skip> {
+        let local = match unit.package.as_str() {
+            "" => class,
+            package => class
+                .strip_prefix(package)
+                .and_then(|c| c.strip_prefix('.'))
+                .unwrap_or(class),
+        };
+        let Some(t) = unit.types.iter().find(|t| t.local == local) else {
+            // The file cannot be read, or declares the class under another
+            // name: its name is all there is.
+            return match test_class::is_test_name(simple) {
+                true => Ok(false),
+                false => Err(Skip::NotATest(format!(
+                    "`{simple}` declares no tests and is not named like a test class ({})",
+                    test_class::NAME_RULE
+                ))),
+            };
+        };
+        if let Some(what) = test_class::never_run(t.kind) {
+            return Err(Skip::NotATest(format!(
+                "`{simple}` is {what}: Gradle runs only concrete classes"
+            )));
+        }
+        let lang = Language::of_path(path).unwrap_or(Language::Java);
+        if test_class::evidently_a_test(unit, lang, t)
+            || (outer && test_class::nested_shows_tests(unit, local))
+        {
+            return Ok(true);
+        }
+        match self.detect(class, path, may_use_junit_platform(root)) {
+            Verdict::Test => Ok(true),
+            Verdict::Undecided => Ok(false),
+            Verdict::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
+                simple, &chain,
+            ))),
+        }
+    }
+
+    /// Walks the chain of `class` (file `path`) through the build's whole
+    /// hierarchy when it was read, else through a hierarchy of the files the
+    /// chain reaches, grown by the sources of every supertype the last walk
+    /// did not find, until none is left: reading every file of a large build
+    /// for one class would cost seconds. A supertype whose file is named
+    /// otherwise stays outside, so undecided (accepted), never refused.
+    fn detect(&self, class: &str, path: &Path, platform: bool) -> Verdict {
+        if let Some(full) = self.hierarchy.get() {
+            return Detector::new(full, &self.compiled, platform).detect(class, path);
+        }
+        let mut read: HashSet<PathBuf> = HashSet::from([path.to_path_buf()]);
+        let mut files: Vec<SourceFile> = self.source_file(path).into_iter().collect();
+        loop {
+            let part = Hierarchy::build(files.clone());
+            let detector = Detector::new(&part, &self.compiled, platform);
+            let verdict = detector.detect(class, path);
+            let more: Vec<PathBuf> = detector
+                .take_misses()
+                .iter()
+                .flat_map(|binary| self.sources_of(binary))
+                .filter(|p| read.insert(p.clone()))
+                .collect();
+            if verdict == Verdict::Test || more.is_empty() {
+                return verdict;
+            }
+            files.extend(more.iter().filter_map(|p| self.source_file(p)));
+        }
+    }
+
+    fn source_file(&self, path: &Path) -> Option<SourceFile> {
+        SourceFile::parse(path.to_path_buf(), &self.files.read(path)?)
+    }
+
+    /// The source files that can declare the top-level class of `binary`
+    /// (`a.b.Outer$Inner` → `a/b/Outer.java`, … in any source dir).
+    fn sources_of(&self, binary: &str) -> Vec<PathBuf> {
+        let top = binary.split('$').next().unwrap_or(binary);
+        let segments: Vec<&str> = top.split('.').collect();
+        self.roots
+            .files_for(&segments, false)
+            .into_iter()
+            .map(|(_, path)| path)
+            .collect()
+    }
+
+    /// Refuses a file its source set's own include/exclude patterns leave out
+    /// of compilation (`sourceSets.test.java.exclude '**/enum/*'`): Gradle
+    /// never compiles it, so no task can run it.
+    fn compiled_by_its_source_set(&self, root: &Root, path: &Path) -> Result<(), Skip> {
+        let ext = extension(path);
+        let compilers: Vec<Root> = self
+            .roots
+            .containing(path)
+            .into_iter()
+            .filter(|r| r.project == root.project && r.source_set == root.source_set)
+            .filter(|r| r.compiles(ext))
+            .collect();
+        let inside = |r: &Root| {
+            let inside = path.strip_prefix(&r.dir).unwrap_or(path);
+            inside.to_string_lossy().replace('\\', "/")
+        };
+        let compiled = compilers.iter().any(|r| {
+            let (_, patterns) = r.compiled_as.as_ref().expect("a compiling root");
+            patterns.accepts(&inside(r))
+        });
+        match compilers.first() {
+            Some(r) if !compiled => {
+                let (lang, patterns) = r.compiled_as.as_ref().expect("a compiling root");
+                Err(Skip::Unresolved(Reason::new(
+                    ReasonCode::NotCompiled,
+                    format!(
+                        "`{}` is left out of the compilation of `{}` source set `{}` by its \
+                         {lang} source patterns ({}): Gradle never compiles it, so no task runs it",
+                        inside(r),
+                        r.project,
+                        r.source_set,
+                        patterns.describe()
+                    ),
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// What a class file declares; nothing when it cannot be read.
@@ -479,6 +633,18 @@ fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
         shows_tests: false,
         nested_source: None,
     })
+}
+
+/// Whether a task that may run the root's classes uses the JUnit Platform,
+/// or a framework not known here: then interfaces' test methods count.
+fn may_use_junit_platform(root: &Root) -> bool {
+    match &root.tie {
+        Tie::Tasks(tied) => tied
+            .tasks
+            .iter()
+            .any(|t| !matches!(t.framework.as_deref(), Some("junit" | "testng"))),
+        _ => false,
+    }
 }
 
 fn extension(path: &Path) -> &str {

@@ -119,7 +119,7 @@ fn non_tests_and_unrunnable_tests_are_told_apart() {
         Err(Skip::Unresolved(Reason::new(
             ReasonCode::AbstractNoConcreteSubclass,
             "`org.elasticsearch.AbstractFooTests` is abstract and no concrete test class of \
-             the build extends it (found 0 concrete subclass(es), none named or run as a test)"
+             the build extends it (found 0 concrete subclass(es), none a test Gradle would run)"
         )))
     );
     let Err(Skip::Unresolved(reason)) = classify(
@@ -330,4 +330,142 @@ fn path_rules_stand_in_for_the_layout() {
     // a root-level copy listed first must not hide the project's
     let found = c.locate(&TestRef::class("org.foo.BarTests"), Origin::Explicit);
     assert_eq!(only(found).unwrap().project, ":p");
+}
+
+/// Commons Pool's and Commons Lang's shapes: a task including `**/Test*.class`
+/// only, JUnit 3 `Test*` classes through abstract bases (one in another
+/// project's main code), helpers named like tests, and a package the source
+/// set's own patterns leave out of compilation.
+fn junit3_build() -> (crate::layout::Layout, MemFiles) {
+    use crate::layout::{Layout, SourcePatterns};
+    use crate::select::testing::{project, ROOT};
+    let mut pool = project(":pool", "pool", &[("main", None), ("test", Some(true))]);
+    let task = &mut pool.test_tasks[0];
+    task.includes = vec!["**/Test*.class".into()];
+    task.excludes = vec!["**/Test*$*.class".into()];
+    task.framework = Some("junit".into());
+    pool.source_sets[1].source_patterns.insert(
+        "java".into(),
+        SourcePatterns {
+            includes: vec![],
+            excludes: vec!["**/enum/*".into()],
+        },
+    );
+    let layout = Layout {
+        schema: 3,
+        gradle_version: "4.4.1".into(),
+        root_dir: ROOT.into(),
+        included_builds: vec![],
+        projects: vec![
+            project(":", "", &[]),
+            project(":base", "base", &[("main", None)]),
+            pool,
+        ],
+    };
+    let test = "pool/src/test/java/p";
+    let files = MemFiles::with(&[
+        (
+            "base/src/main/java/p/base/TestObjectPool.java",
+            "package p.base;\nimport junit.framework.TestCase;\n\
+             public abstract class TestObjectPool extends TestCase { public void testClose() {} }",
+        ),
+        (
+            &format!("{test}/TestBaseObjectPool.java"),
+            "package p;\nimport p.base.TestObjectPool;\n\
+             public class TestBaseObjectPool extends TestObjectPool {}",
+        ),
+        (
+            &format!("{test}/TestKeyedPool.java"),
+            "package p;\nimport p.base.TestObjectPool;\n\
+             public abstract class TestKeyedPool extends TestObjectPool {}",
+        ),
+        (
+            &format!("{test}/impl/TestStackObjectPool.java"),
+            "package p.impl;\nimport p.TestKeyedPool;\n\
+             public class TestStackObjectPool extends TestKeyedPool { public void testIdleCap() {} }",
+        ),
+        (
+            &format!("{test}/TestData.java"),
+            "package p;\npublic class TestData { static final int N = 1; }",
+        ),
+        (
+            &format!("{test}/TestListener.java"),
+            "package p;\npublic interface TestListener { void on(); }",
+        ),
+        (
+            &format!("{test}/Flake.java"),
+            "package p;\npublic final class Flake {}",
+        ),
+        (
+            &format!("{test}/enum/TestEnum.java"),
+            "package p.enum;\nimport junit.framework.TestCase;\n\
+             public class TestEnum extends TestCase { public void testValues() {} }",
+        ),
+    ]);
+    (layout, files)
+}
+
+#[test]
+fn junit3_test_classes_run_as_gradle_detects_them() {
+    let (layout, files) = junit3_build();
+    let c = Classifier::from_layout(&layout, &files);
+    let class = |path: &str| classify(&c, &format!("pool/src/test/java/p/{path}"));
+    for (path, binary) in [
+        (
+            "impl/TestStackObjectPool.java",
+            "p.impl.TestStackObjectPool",
+        ),
+        ("TestBaseObjectPool.java", "p.TestBaseObjectPool"),
+    ] {
+        let t = class(path).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+        assert_eq!(
+            (t.task.as_str(), t.class.as_deref()),
+            (":pool:test", Some(binary))
+        );
+    }
+    // An abstract `Test*` base runs through the concrete classes Gradle runs.
+    let base = c.classify_path(
+        Path::new("base/src/main/java/p/base/TestObjectPool.java"),
+        Origin::Changed,
+    );
+    let classes: Vec<_> = base
+        .iter()
+        .map(|o| o.as_ref().unwrap().class.clone().unwrap())
+        .collect();
+    assert_eq!(
+        classes,
+        ["p.TestBaseObjectPool", "p.impl.TestStackObjectPool"]
+    );
+    // Certainly no tests: a class without any in its whole chain, an interface.
+    assert_eq!(
+        class("TestData.java"),
+        Err(Skip::NotATest(test_class::not_a_test_reason(
+            "TestData",
+            &["java.lang.Object".into()]
+        )))
+    );
+    assert_eq!(
+        class("TestListener.java"),
+        Err(Skip::NotATest(
+            "`TestListener` is an interface: Gradle runs only concrete classes".into()
+        ))
+    );
+    assert!(matches!(class("Flake.java"), Err(Skip::NotATest(_))));
+}
+
+#[test]
+fn a_file_left_out_of_compilation_is_refused_with_its_own_code() {
+    let (layout, files) = junit3_build();
+    let c = Classifier::from_layout(&layout, &files);
+    let expected = Err(Skip::Unresolved(Reason::new(
+        ReasonCode::NotCompiled,
+        "`p/enum/TestEnum.java` is left out of the compilation of `:pool` source set `test` by \
+         its java source patterns (exclude **/enum/*): Gradle never compiles it, so no task runs it",
+    )));
+    assert_eq!(
+        classify(&c, "pool/src/test/java/p/enum/TestEnum.java"),
+        expected
+    );
+    let named = c.locate(&TestRef::class("p.enum.TestEnum"), Origin::Explicit);
+    assert_eq!(only(named), expected);
 }

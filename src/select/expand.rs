@@ -23,11 +23,12 @@
 use super::files::Files;
 use super::outcome::{Outcome, Skip};
 use super::source::{self, Language, TypeKind, Unit};
+use super::supertypes::{self, Supertype, Supertypes};
 use crate::domain::{Reason, ReasonCode};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How deep inherited member types and their superclasses are followed.
 const MAX_DEPTH: usize = 4;
@@ -197,6 +198,71 @@ impl Hierarchy {
             }
         }
         found.into_iter().collect()
+    }
+
+    /// Where `binary` is declared: in the file `in_file` when it declares it,
+    /// else the first file that does.
+    fn at(&self, binary: &str, in_file: Option<&Path>) -> Option<At> {
+        let all = self.by_binary.get(binary)?;
+        let own = in_file.and_then(|f| all.iter().find(|a| self.files[a.0].path == f));
+        own.or_else(|| all.first()).copied()
+    }
+
+    /// The file and declaration of `binary` (see [`Self::at`]).
+    pub fn declaration(
+        &self,
+        binary: &str,
+        in_file: Option<&Path>,
+    ) -> Option<(&SourceFile, &source::Declared)> {
+        let at = self.at(binary, in_file)?;
+        Some((&self.files[at.0], self.decl(at)))
+    }
+
+    /// The supertypes of the type `binary` declares, each resolved to the
+    /// build's type or, when the build does not declare it, to the names it
+    /// can have outside.
+    pub fn supertypes(&self, binary: &str, in_file: Option<&Path>) -> Option<Supertypes> {
+        let at = self.at(binary, in_file)?;
+        let (file, t) = (&self.files[at.0], self.decl(at));
+        let lang = Language::of_path(&file.path).unwrap_or(Language::Java);
+        let resolve = |name: &str| match self.resolve(at, name, 0) {
+            Some(binary) => Supertype::Declared(binary),
+            None => Supertype::Outside(supertypes::candidates(&file.unit, lang, name)),
+        };
+        let mut others: Vec<Supertype> = t.interfaces.iter().map(|n| resolve(n)).collect();
+        if t.kind != TypeKind::Class {
+            others.extend(t.supers.iter().map(|s| resolve(&s.name)));
+            return Some(Supertypes {
+                superclass: None,
+                interfaces: others,
+            });
+        }
+        let mut supers: Vec<(bool, Supertype)> = t
+            .supers
+            .iter()
+            .map(|s| (s.superclass, resolve(&s.name)))
+            .collect();
+        // Kotlin's `:` list without a constructor call: the build's class
+        // among them, else one from outside may be it.
+        let pick = supers
+            .iter()
+            .position(|(known, _)| *known)
+            .or_else(|| {
+                supers.iter().position(|(_, s)| {
+                    matches!(s, Supertype::Declared(b) if self.kind(b) == Some(TypeKind::Class))
+                })
+            })
+            .or_else(|| {
+                supers
+                    .iter()
+                    .position(|(_, s)| matches!(s, Supertype::Outside(_)))
+            });
+        let superclass = pick.map(|i| supers.remove(i).1);
+        others.extend(supers.into_iter().map(|(_, s)| s));
+        Some(Supertypes {
+            superclass,
+            interfaces: others,
+        })
     }
 
     fn decl(&self, (fi, ti): At) -> &source::Declared {
@@ -416,7 +482,7 @@ pub fn expand(
                 ReasonCode::AbstractNoConcreteSubclass,
                 format!(
                     "`{base}` is abstract and no concrete test class of the build extends it \
-                     (found {} concrete subclass(es), none named or run as a test)",
+                     (found {} concrete subclass(es), none a test Gradle would run)",
                     descendants.len()
                 ),
             )),

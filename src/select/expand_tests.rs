@@ -1,13 +1,5 @@
 use super::*;
-
-fn hierarchy(files: &[(&str, &str)]) -> Hierarchy {
-    Hierarchy::build(
-        files
-            .iter()
-            .filter_map(|(path, text)| SourceFile::parse(PathBuf::from(path), text))
-            .collect(),
-    )
-}
+use crate::select::testing::hierarchy;
 
 fn names(d: &[Descendant]) -> Vec<&str> {
     d.iter().map(|d| d.binary.as_str()).collect()

@@ -421,7 +421,7 @@ mod tests {
             ),
             (
                 "server/src/test/java/org/elasticsearch/index/IndexTestCase.java",
-                "",
+                "package org.elasticsearch.index;\npublic class IndexTestCase {}",
             ),
         ]);
         let layout = es_layout();
@@ -440,8 +440,9 @@ mod tests {
         );
         assert_eq!(
             s.unresolved[1].reason,
-            "`IndexTestCase` declares no tests and is not named like a test class (*Test, \
-             *Tests, *IT, *ITCase or *Spec)"
+            "`IndexTestCase` declares no tests and inherits none (superclasses: \
+             java.lang.Object): Gradle's test detection skips it (no JUnit 3 `TestCase`, no \
+             `@Test`, `@RunWith` or TestNG annotation)"
         );
     }
 

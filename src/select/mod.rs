@@ -26,6 +26,7 @@
 //! - Without a layout (Gradle missing or failing) Elasticsearch's path rules
 //!   stand in, and `notes` says so.
 
+mod bytecode;
 pub mod changed;
 pub mod classify;
 pub mod expand;
@@ -37,6 +38,7 @@ mod roots;
 mod selection;
 pub mod source;
 pub mod suggest;
+mod supertypes;
 pub mod tasks;
 mod test_class;
 pub mod unmutes;

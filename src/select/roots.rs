@@ -8,6 +8,7 @@ use super::tasks::Tied;
 use super::test_class;
 use crate::domain::{Reason, ReasonCode};
 use crate::layout::Layout;
+use crate::test_filter::Patterns;
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -31,6 +32,23 @@ pub struct Root {
     pub project: String,
     pub source_set: String,
     pub tie: Tie,
+    /// The language whose source directory set reported the dir (`java`,
+    /// `groovy`, `kotlin`) and that set's own include/exclude patterns;
+    /// `None` for resources and under the path rules.
+    pub compiled_as: Option<(&'static str, Patterns)>,
+}
+
+impl Root {
+    /// Whether this dir's compiler compiles files of extension `ext`
+    /// (Groovy's joint compilation compiles the Java files of its dirs).
+    pub fn compiles(&self, ext: &str) -> bool {
+        match self.compiled_as.as_ref().map(|(lang, _)| *lang) {
+            Some("java") => ext == "java",
+            Some("groovy") => ext == "groovy" || ext == "java",
+            Some("kotlin") => ext == "kt",
+            _ => false,
+        }
+    }
 }
 
 /// How a source set's tests are run.
@@ -79,14 +97,29 @@ impl<'a> SourceRoots<'a> {
                 };
                 let relative =
                     |d: &PathBuf| d.strip_prefix(&layout.root_dir).unwrap_or(d).to_path_buf();
-                let dirs = set.source_dirs().map(|d| (d, false));
-                for (dir, resources) in dirs.chain(set.resources.iter().map(|d| (d, true))) {
+                let patterns = |lang: &str| {
+                    let p = set.source_patterns.get(lang).cloned().unwrap_or_default();
+                    Patterns {
+                        includes: p.includes,
+                        excludes: p.excludes,
+                    }
+                };
+                let languages = [
+                    ("java", &set.java),
+                    ("groovy", &set.groovy),
+                    ("kotlin", &set.kotlin),
+                ];
+                let sources = languages.into_iter().flat_map(|(lang, dirs)| {
+                    dirs.iter().map(move |d| (d, Some((lang, patterns(lang)))))
+                });
+                for (dir, compiled_as) in sources.chain(set.resources.iter().map(|d| (d, None))) {
                     roots.push(Root {
                         dir: relative(dir),
-                        resources,
+                        resources: compiled_as.is_none(),
                         project: project.path.clone(),
                         source_set: set.name.clone(),
                         tie: tie.clone(),
+                        compiled_as,
                     });
                 }
             }
@@ -163,7 +196,7 @@ impl<'a> SourceRoots<'a> {
 
     /// Every class file of the build's source dirs named like a test
     /// ([`test_class::NAME_RULE`]), as (simple name, path): what a
-    /// misspelled class is compared with.
+    /// misspelled class is compared with (a name is all a misspelling has).
     pub fn test_like_classes(&self) -> Vec<(String, PathBuf)> {
         let mut found = Vec::new();
         for (name, paths) in self.index() {
@@ -263,5 +296,6 @@ fn rule_root(path: &Path) -> Option<Root> {
         project,
         source_set: set.to_string(),
         tie,
+        compiled_as: None,
     })
 }

@@ -1,19 +1,40 @@
-//! What counts as a test class: what the build's Test task runs, not a fixed
-//! name list.
+//! What counts as a test class: what Gradle's own test detection would run,
+//! not a name list.
 //!
-//! A task with include/exclude patterns looks only at the class files they
-//! accept; a task without patterns (Gradle's default) scans every class file
-//! and runs each concrete class that has tests. Either way a class must look
-//! like a test to be selected: named like one (`*Test`, `*Tests`, `*IT`,
-//! `*ITCase`, `*Spec`; a name can be all there is when the tests are
-//! inherited) or declaring tests in its source (`@Test`, `@RunWith`,
-//! `@ParameterizedTest`, `extends TestCase`, `extends Specification`, …).
-//! A class that looks like a test but that the patterns leave out is reported
-//! (`excluded-by-task-patterns`, decided with the task choice in `tasks`); a
-//! helper is no test.
+//! Gradle looks only at the class files the Test task's include/exclude
+//! patterns accept (checked with the task choice in `tasks`: a test they
+//! leave out is `excluded-by-task-patterns`, support code is no test), and
+//! among those runs each concrete class its detector finds to be a test. The
+//! detectors (`JUnitDetector`, `TestNGDetector` over Gradle's
+//! `AbstractTestFrameworkDetector`) read the class and, when it shows no test,
+//! its superclass, and so on up the chain, from the test classes dirs and
+//! then the jars of the test classpath:
+//! - JUnit: a superclass `junit.framework.TestCase` or `groovy.util.GroovyTestCase`
+//!   (JUnit 3), a class annotated `@RunWith` or a method annotated `@Test`;
+//! - TestNG: `@Test` on the class, or a method annotated `@Test`,
+//!   `@BeforeSuite`, `@Factory`, …;
+//! - JUnit Platform: no detection; every class the patterns accept is handed
+//!   to the engines, which find `@Test`, `@ParameterizedTest`, … also on
+//!   interfaces' default methods.
+//!
+//! The same walk is made here over the build's sources ([`Hierarchy`]: other
+//! source sets and projects included), then over its compiled classes, with
+//! the evidence of every framework at once (it only ever accepts more). Where
+//! Gradle would read a jar we read nothing (we do not resolve the test
+//! classpath): a chain that leaves the build's sources and classes for a type
+//! that is not a known base is undecided, and an undecided class is
+//! accepted. Gradle's scan would at least try it, and the first-run check
+//! reports a filter that ran nothing; refusing it could leave a changed test
+//! unrun, the worst outcome. What is refused is certainly no test: an
+//! interface, an enum, a class whose whole chain is resolved without a test.
 
-use super::source::{TypeKind, Unit};
+use super::bytecode::{ClassInfo, Compiled};
+use super::expand::Hierarchy;
+use super::source::{Declared, Language, TypeKind, Unit};
+use super::supertypes::{self, Candidate, Scope, Supertype};
 use crate::test_filter::{class_file, Patterns};
+use std::cell::RefCell;
+use std::path::Path;
 
 /// Suffixes of the test class names of Gradle's, Maven's and Spock's conventions.
 const TEST_SUFFIXES: [&str; 5] = ["Test", "Tests", "IT", "ITCase", "Spec"];
@@ -21,38 +42,370 @@ const TEST_SUFFIXES: [&str; 5] = ["Test", "Tests", "IT", "ITCase", "Spec"];
 /// The naming rule, for messages.
 pub const NAME_RULE: &str = "*Test, *Tests, *IT, *ITCase or *Spec";
 
-/// Test annotations of JUnit 4 and 5 and TestNG, by simple name.
-const TEST_ANNOTATIONS: [&str; 7] = [
+/// Annotations that make a method a test (JUnit 4 and 5, TestNG's
+/// configuration methods, which Gradle's TestNG detector counts too), by
+/// simple name, as sources write them.
+const METHOD_ANNOTATIONS: [&str; 13] = [
     "Test",
-    "RunWith",
     "ParameterizedTest",
     "RepeatedTest",
     "TestFactory",
     "TestTemplate",
     "Theory",
+    "BeforeSuite",
+    "AfterSuite",
+    "BeforeTest",
+    "AfterTest",
+    "BeforeGroups",
+    "AfterGroups",
+    "Factory",
 ];
 
-/// Superclasses that make a class a test: JUnit 3's and Spock's.
-const TEST_BASES: [&str; 2] = ["TestCase", "Specification"];
+/// Annotations that make a class a test: JUnit 4's runner, TestNG's `@Test`.
+const CLASS_ANNOTATIONS: [&str; 2] = ["RunWith", "Test"];
 
+/// The same annotations in compiled classes, by binary name.
+const COMPILED_METHOD_ANNOTATIONS: [&str; 13] = [
+    "org.junit.Test",
+    "org.junit.jupiter.api.Test",
+    "org.junit.jupiter.api.RepeatedTest",
+    "org.junit.jupiter.api.TestFactory",
+    "org.junit.jupiter.api.TestTemplate",
+    "org.junit.jupiter.params.ParameterizedTest",
+    "org.junit.experimental.theories.Theory",
+    "org.testng.annotations.Test",
+    "org.testng.annotations.BeforeSuite",
+    "org.testng.annotations.AfterSuite",
+    "org.testng.annotations.BeforeTest",
+    "org.testng.annotations.AfterTest",
+    "org.testng.annotations.Factory",
+];
+const COMPILED_CLASS_ANNOTATIONS: [&str; 2] =
+    ["org.junit.runner.RunWith", "org.testng.annotations.Test"];
+
+/// Superclasses that make a class a test: Gradle's JUnit 3 bases (and
+/// Groovy 2.5's move of `GroovyTestCase`), and Spock's, which runs with
+/// `@RunWith` (Spock 1) or on the JUnit Platform (Spock 2).
+const TEST_BASES: [&str; 4] = [
+    "junit.framework.TestCase",
+    "groovy.util.GroovyTestCase",
+    "groovy.test.GroovyTestCase",
+    "spock.lang.Specification",
+];
+
+/// Library classes with no test whose subclasses Gradle therefore skips
+/// (unless they declare tests of their own).
+const NOT_TESTS: [&str; 4] = [
+    "java.lang.Object",
+    "junit.framework.TestSuite",
+    "junit.framework.Assert",
+    "org.junit.Assert",
+];
+
+/// Packages of the platform: no test base lives there.
+const PLATFORM_PACKAGES: [&str; 6] = ["java.", "javax.", "jdk.", "sun.", "kotlin.", "groovy.lang."];
+
+/// `java.lang` classes a class commonly extends without importing them.
+const JAVA_LANG_BASES: [&str; 11] = [
+    "Object",
+    "Thread",
+    "Exception",
+    "RuntimeException",
+    "Error",
+    "Throwable",
+    "Number",
+    "ClassLoader",
+    "ThreadLocal",
+    "InheritableThreadLocal",
+    "SecurityManager",
+];
+
+/// How deep a superclass chain is followed.
+const MAX_CHAIN: usize = 64;
+
+/// Whether Gradle would run a concrete class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Test,
+    /// No test in the whole chain; the superclasses walked, nearest first.
+    NotTest(Vec<String>),
+    /// The chain leaves what the build shows (a jar's class): accepted.
+    Undecided,
+}
+
+/// The name rule, used only where a name is all there is: when a class's
+/// source cannot be read, and to find classes close to a misspelled one.
 pub fn is_test_name(simple: &str) -> bool {
     TEST_SUFFIXES
         .iter()
         .any(|s| simple.len() > s.len() && simple.ends_with(s))
 }
 
-/// Whether the file shows tests: a test annotation anywhere in its code, or
-/// a class extending a test base.
-pub fn declares_tests(unit: &Unit) -> bool {
-    let annotated = unit
-        .annotations
+/// Whether the type `t` of `unit` declares tests itself: a test annotation
+/// on it or on one of its methods. TestNG's `@Factory` counts only when the
+/// file imports it from TestNG (the name is common elsewhere).
+pub fn shows_tests(unit: &Unit, t: &Declared) -> bool {
+    let testng_factory = unit
+        .imports
         .iter()
-        .any(|a| TEST_ANNOTATIONS.contains(&a.simple()));
-    let extends_base = unit.types.iter().flat_map(|t| &t.supers).any(|s| {
-        let simple = s.name.rsplit('.').next().unwrap_or(&s.name);
-        s.superclass && TEST_BASES.contains(&simple)
-    });
-    annotated || extends_base
+        .any(|i| i.path.starts_with("org.testng.annotations"));
+    let method_test = |name: &str, simple: &str| {
+        METHOD_ANNOTATIONS.contains(&simple)
+            && (simple != "Factory" || testng_factory || name.starts_with("org.testng."))
+    };
+    t.annotations
+        .iter()
+        .any(|a| CLASS_ANNOTATIONS.contains(&a.simple()))
+        || unit
+            .methods
+            .iter()
+            .filter(|m| m.owner == t.local)
+            .flat_map(|m| &m.annotations)
+            .any(|a| method_test(&a.name, a.simple()))
+}
+
+/// Whether a class of `unit` nested in `outer` (local name) declares tests:
+/// Gradle runs it as a class of its own.
+pub fn nested_shows_tests(unit: &Unit, outer: &str) -> bool {
+    let prefix = format!("{outer}$");
+    unit.types
+        .iter()
+        .filter(|t| t.kind == TypeKind::Class && t.local.starts_with(&prefix))
+        .any(|t| shows_tests(unit, t))
+}
+
+/// What the type `t` of a `lang` file shows without looking further: tests of
+/// its own, or a known test base imported or written fully qualified.
+pub fn evidently_a_test(unit: &Unit, lang: Language, t: &Declared) -> bool {
+    shows_tests(unit, t)
+        || t.supers.iter().filter(|s| s.superclass).any(|s| {
+            supertypes::candidates(unit, lang, &s.name)
+                .first()
+                .is_some_and(|c| c.scope == Scope::Named && TEST_BASES.contains(&c.binary.as_str()))
+        })
+}
+
+/// The kinds of type Gradle never runs, with their name for messages.
+pub fn never_run(kind: TypeKind) -> Option<&'static str> {
+    match kind {
+        TypeKind::Interface => Some("an interface"),
+        TypeKind::Enum => Some("an enum"),
+        TypeKind::Annotation => Some("an annotation type"),
+        TypeKind::Object => Some("a Kotlin object"),
+        TypeKind::Class | TypeKind::Record => None,
+    }
+}
+
+/// The reason for a class whose chain holds no test.
+pub fn not_a_test_reason(simple: &str, chain: &[String]) -> String {
+    format!(
+        "`{simple}` declares no tests and inherits none (superclasses: {}): Gradle's test \
+         detection skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or TestNG annotation)",
+        chain.join(", ")
+    )
+}
+
+/// Walks superclass chains as Gradle's detectors do.
+pub struct Detector<'a> {
+    hierarchy: &'a Hierarchy,
+    compiled: &'a Compiled<'a>,
+    /// A task that may run the class uses the JUnit Platform (or an unknown
+    /// framework): interfaces' test methods count too.
+    platform: bool,
+    /// Supertypes the hierarchy does not declare, by the names they can
+    /// have: a hierarchy of part of the build may lack their sources.
+    misses: RefCell<Vec<String>>,
+}
+
+impl<'a> Detector<'a> {
+    pub fn new(hierarchy: &'a Hierarchy, compiled: &'a Compiled<'a>, platform: bool) -> Self {
+        Detector {
+            hierarchy,
+            compiled,
+            platform,
+            misses: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The names of the supertypes the last walks met outside the hierarchy
+    /// (imported, qualified, or looked for in a package); emptied.
+    pub fn take_misses(&self) -> Vec<String> {
+        std::mem::take(&mut *self.misses.borrow_mut())
+    }
+
+    fn missed(&self, candidates: &[Candidate]) {
+        let searchable = candidates.iter().filter(|c| c.scope != Scope::Implicit);
+        self.misses
+            .borrow_mut()
+            .extend(searchable.map(|c| c.binary.clone()));
+    }
+
+    /// Whether Gradle would find tests in the class `binary` of the build's
+    /// file `path`.
+    pub fn detect(&self, binary: &str, path: &Path) -> Verdict {
+        let mut chain = Vec::new();
+        match self.source(binary, Some(path), &mut chain, 0) {
+            Found::Test => Verdict::Test,
+            Found::None => Verdict::NotTest(chain),
+            Found::Unknown => Verdict::Undecided,
+        }
+    }
+
+    /// A class of the build's sources.
+    fn source(
+        &self,
+        binary: &str,
+        in_file: Option<&Path>,
+        chain: &mut Vec<String>,
+        depth: usize,
+    ) -> Found {
+        let (Some((file, t)), Some(supers)) = (
+            self.hierarchy.declaration(binary, in_file),
+            self.hierarchy.supertypes(binary, in_file),
+        ) else {
+            return Found::Unknown;
+        };
+        if depth > MAX_CHAIN {
+            return Found::Unknown;
+        }
+        if shows_tests(&file.unit, t) {
+            return Found::Test;
+        }
+        let inherited = match &supers.superclass {
+            None if t.kind == TypeKind::Class || t.kind == TypeKind::Record => {
+                chain.push("java.lang.Object".into());
+                Found::None
+            }
+            None => Found::None,
+            Some(Supertype::Declared(parent)) => {
+                chain.push(parent.clone());
+                self.source(parent, None, chain, depth + 1)
+            }
+            Some(Supertype::Outside(candidates)) => self.outside(candidates, chain, depth + 1),
+        };
+        inherited.or_else(|| self.interfaces(&supers.interfaces, depth))
+    }
+
+    /// Interfaces count only where the JUnit Platform may run the class
+    /// (Jupiter runs an interface's default test methods; Gradle's JUnit 4
+    /// and TestNG detection never looks at interfaces).
+    fn interfaces(&self, interfaces: &[Supertype], depth: usize) -> Found {
+        if !self.platform {
+            return Found::None;
+        }
+        let mut found = Found::None;
+        for i in interfaces {
+            let next = match i {
+                Supertype::Declared(b) => self.source(b, None, &mut Vec::new(), depth + 1),
+                Supertype::Outside(candidates) if candidates.iter().all(is_platform) => Found::None,
+                Supertype::Outside(candidates) => {
+                    self.missed(candidates);
+                    Found::Unknown
+                }
+            };
+            found = found.either(next);
+        }
+        found
+    }
+
+    /// A supertype the sources do not declare: a known base, a compiled
+    /// class of the build, the platform, or undecided.
+    fn outside(&self, candidates: &[Candidate], chain: &mut Vec<String>, depth: usize) -> Found {
+        self.missed(candidates);
+        for c in candidates {
+            let binary = c.binary.as_str();
+            if TEST_BASES.contains(&binary) {
+                return Found::Test;
+            }
+            if NOT_TESTS.contains(&binary) {
+                chain.push(c.binary.clone());
+                return Found::None;
+            }
+            if let Some(info) = self.compiled.class(binary) {
+                chain.push(c.binary.clone());
+                return self.compiled(&info, chain, depth);
+            }
+            let java_lang = binary
+                .strip_prefix("java.lang.")
+                .is_some_and(|simple| JAVA_LANG_BASES.contains(&simple));
+            let platform = c.scope == Scope::Named && is_platform(c);
+            if platform || (c.scope == Scope::Implicit && java_lang) {
+                chain.push(c.binary.clone());
+                return Found::None;
+            }
+        }
+        Found::Unknown
+    }
+
+    /// A compiled class of the build (its sources are not at hand).
+    fn compiled(&self, info: &ClassInfo, chain: &mut Vec<String>, depth: usize) -> Found {
+        if depth > MAX_CHAIN {
+            return Found::Unknown;
+        }
+        let annotated =
+            |names: &[String], wanted: &[&str]| names.iter().any(|a| wanted.contains(&a.as_str()));
+        if annotated(&info.annotations, &COMPILED_CLASS_ANNOTATIONS)
+            || annotated(&info.method_annotations, &COMPILED_METHOD_ANNOTATIONS)
+        {
+            return Found::Test;
+        }
+        let inherited = match &info.superclass {
+            None => Found::None,
+            Some(parent) if self.hierarchy.declaration(parent, None).is_some() => {
+                chain.push(parent.clone());
+                self.source(parent, None, chain, depth + 1)
+            }
+            Some(parent) => {
+                let named = Candidate {
+                    binary: parent.clone(),
+                    scope: Scope::Named,
+                };
+                self.outside(&[named], chain, depth + 1)
+            }
+        };
+        let interfaces: Vec<Supertype> = info
+            .interfaces
+            .iter()
+            .map(|i| {
+                Supertype::Outside(vec![Candidate {
+                    binary: i.clone(),
+                    scope: Scope::Named,
+                }])
+            })
+            .collect();
+        inherited.or_else(|| self.interfaces(&interfaces, depth))
+    }
+}
+
+/// What a walk found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Found {
+    Test,
+    None,
+    Unknown,
+}
+
+impl Found {
+    /// This, or when no test was found here, what `other` finds.
+    fn or_else(self, other: impl FnOnce() -> Found) -> Found {
+        match self {
+            Found::None => other(),
+            found => found,
+        }
+    }
+
+    /// A test in either; else unknown in either; else none.
+    fn either(self, other: Found) -> Found {
+        match (self, other) {
+            (Found::Test, _) | (_, Found::Test) => Found::Test,
+            (Found::Unknown, _) | (_, Found::Unknown) => Found::Unknown,
+            _ => Found::None,
+        }
+    }
+}
+
+fn is_platform(c: &Candidate) -> bool {
+    PLATFORM_PACKAGES.iter().any(|p| c.binary.starts_with(p))
 }
 
 /// Whether the file of the outer class `binary` (simple name `simple`)
@@ -68,84 +421,5 @@ pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, unit:
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::select::source::{parse, Language};
-
-    /// The checks on a Java source text.
-    fn declares_tests(text: &str) -> bool {
-        super::declares_tests(&parse(text, Language::Java))
-    }
-
-    fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, text: &str) -> bool {
-        super::has_nested_classes(patterns, binary, simple, &parse(text, Language::Java))
-    }
-
-    #[test]
-    fn test_names_follow_gradle_maven_and_spock_conventions() {
-        for name in [
-            "IndexTests",
-            "RetryingClientTest",
-            "ClusterIT",
-            "ServiceITCase",
-            "ArchUnitSpec",
-        ] {
-            assert!(is_test_name(name), "{name}");
-        }
-        for name in ["IndexTestCase", "IT", "TestUtils", "Test", "Flake"] {
-            assert!(!is_test_name(name), "{name}");
-        }
-    }
-
-    #[test]
-    fn tests_are_recognised_by_their_annotations_and_bases() {
-        assert!(declares_tests(
-            "import org.junit.Test;\n class A { @Test public void a() {} }"
-        ));
-        assert!(declares_tests(
-            "@org.testng.annotations.Test(dataProvider = \"x\") void e()"
-        ));
-        assert!(declares_tests(
-            "@RunWith(Parameterized.class) public class P {}"
-        ));
-        assert!(declares_tests(
-            "@ParameterizedTest @ValueSource(ints = 1) void p(int i)"
-        ));
-        assert!(declares_tests("class FooSpec extends Specification {"));
-        assert!(declares_tests(
-            "class Old extends junit.framework.TestCase {"
-        ));
-        assert!(!declares_tests("@TestConfiguration class Helper {}"));
-        assert!(!declares_tests(
-            "public final class Flake { static void maybeFail() {} }"
-        ));
-    }
-
-    #[test]
-    fn nested_classes_count_when_the_task_runs_them() {
-        let src = "public class LruCacheTest {\n  public static class EvictionTest { @Test void e() {} }\n}";
-        let scan = Patterns::default();
-        assert!(has_nested_classes(
-            &scan,
-            "a.LruCacheTest",
-            "LruCacheTest",
-            src
-        ));
-        let only_tests = Patterns {
-            includes: vec!["**/*Tests.class".into()],
-            excludes: vec![],
-        };
-        assert!(!has_nested_classes(
-            &only_tests,
-            "a.FooTests",
-            "FooTests",
-            "class FooTests { static class ZeroBytesWire {} }"
-        ));
-        assert!(!has_nested_classes(
-            &scan,
-            "a.A",
-            "A",
-            "class A { void x() {} }"
-        ));
-    }
-}
+#[path = "test_class_tests.rs"]
+mod tests;

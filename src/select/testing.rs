@@ -1,14 +1,19 @@
 //! Test helpers shared by the selection unit tests: an in-memory file tree and
 //! a hand-written layout shaped like Elasticsearch's.
 
+use super::expand::{Hierarchy, SourceFile};
 use super::files::Files;
 use crate::layout::{Layout, Project, SourceSet, TestTask};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Files in memory, relative to the build root.
+/// Files in memory, relative to the build root: text, and binary files
+/// (compiled classes).
 #[derive(Default)]
-pub struct MemFiles(pub BTreeMap<PathBuf, String>);
+pub struct MemFiles(
+    pub BTreeMap<PathBuf, String>,
+    pub BTreeMap<PathBuf, Vec<u8>>,
+);
 
 impl MemFiles {
     pub fn with(files: &[(&str, &str)]) -> Self {
@@ -17,7 +22,14 @@ impl MemFiles {
                 .iter()
                 .map(|(p, text)| (PathBuf::from(p), text.to_string()))
                 .collect(),
+            BTreeMap::new(),
         )
+    }
+
+    /// These files, and a binary file at `path`.
+    pub fn with_bytes(mut self, path: &str, bytes: &[u8]) -> Self {
+        self.1.insert(PathBuf::from(path), bytes.to_vec());
+        self
     }
 }
 
@@ -30,6 +42,10 @@ impl Files for MemFiles {
         self.0.get(path).cloned()
     }
 
+    fn read_bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        self.1.get(path).cloned()
+    }
+
     fn walk(&self, dir: &Path) -> Vec<PathBuf> {
         self.0
             .keys()
@@ -37,6 +53,16 @@ impl Files for MemFiles {
             .cloned()
             .collect()
     }
+}
+
+/// The hierarchy of these sources (path, text).
+pub fn hierarchy(files: &[(&str, &str)]) -> Hierarchy {
+    Hierarchy::build(
+        files
+            .iter()
+            .filter_map(|(path, text)| SourceFile::parse(PathBuf::from(path), text))
+            .collect(),
+    )
 }
 
 pub const ROOT: &str = "/repo";
@@ -63,6 +89,7 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                 classes_dirs: classes(set),
                 compile_tasks: vec![],
                 randomized_testing: None,
+                source_patterns: Default::default(),
             })
             .collect(),
         test_tasks: sets

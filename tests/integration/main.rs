@@ -10,6 +10,7 @@ mod errors;
 mod es_build;
 mod faults;
 mod github;
+mod junit3;
 mod layout;
 mod plain_java;
 mod plan;

@@ -12,7 +12,7 @@ use std::process::Output;
 const CORE: &str = "com.example.core";
 const CLIENT: &str = "com.example.client";
 
-fn flaky(build: &Path, args: &[&str]) -> Output {
+pub fn flaky(build: &Path, args: &[&str]) -> Output {
     run(gradle_flaky()
         .arg("--project-dir")
         .arg(build)
@@ -20,16 +20,16 @@ fn flaky(build: &Path, args: &[&str]) -> Output {
         .args(["--", "--offline"]))
 }
 
-fn json(out: &Output) -> Value {
+pub fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
 /// Every designed flake fails with probability `p` (see the fixture's README).
-fn flake_probability(build: &Path, p: &str) {
+pub fn flake_probability(build: &Path, p: &str) {
     std::fs::write(build.join("fixture-flake-probability"), p).unwrap();
 }
 
-fn rows<'a>(report: &'a Value, class: &str) -> Vec<&'a Value> {
+pub fn rows<'a>(report: &'a Value, class: &str) -> Vec<&'a Value> {
     report["tests"]
         .as_array()
         .unwrap()
@@ -38,7 +38,7 @@ fn rows<'a>(report: &'a Value, class: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
+pub fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
     rows(report, class)
         .into_iter()
         .find(|t| t["method"] == method)
@@ -195,7 +195,8 @@ fn changed_lists_every_source_file_it_does_not_run() {
         plan.contains(
             "Changed files not run:\n  \
              core/src/main/java/com/example/core/LruCache.java: in `:core` source set `main`, which no Test task runs\n  \
-             core/src/test/java/com/example/testsupport/Flake.java: `Flake` declares no tests and is not named like a test class"
+             core/src/test/java/com/example/testsupport/Flake.java: `Flake` declares no tests and inherits none \
+             (superclasses: java.lang.Object)"
         ),
         "{plan}"
     );

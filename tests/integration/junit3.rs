@@ -1,0 +1,153 @@
+//! JUnit 3 on `tests/fixtures/plain-java`'s `:legacy` project: `Test*` classes
+//! (the task includes only `**/Test*.class`) extending `TestCase` through
+//! abstract bases, one in another project's main code, with no annotation
+//! anywhere, and a package the build leaves out of compilation. What Gradle
+//! runs is planned, and a branch making one of them flaky is run and found.
+
+use crate::common::{git, plain_java_copy, text};
+use crate::plain_java::{flake_probability, flaky, json, row, rows};
+use serde_json::Value;
+
+const LEGACY: &str = "com.example.legacy";
+
+/// `plan` accepts every class Gradle runs (3 of 3), also through the abstract
+/// bases, and refuses a `Test*` helper and a class that is never compiled,
+/// each with its reason code.
+#[test]
+fn plan_accepts_the_junit3_classes_gradle_runs() {
+    let build = plain_java_copy();
+    let b = build.path();
+    let named = [
+        "TestCounter",
+        "TestArrayStack",
+        "TestLinkedStack",
+        "TestStackBase",
+        "base.AbstractTestBase",
+        "TestData",
+        "broken.TestBroken",
+    ]
+    .map(|c| format!("{LEGACY}.{c}"));
+    let mut args = vec!["plan", "--format", "json"];
+    args.extend(named.iter().map(String::as_str));
+    let out = flaky(b, &args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "two named classes are no tests: {}",
+        text(&out)
+    );
+    let plan = json(&out);
+    let mut classes: Vec<&str> = plan["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert_eq!(t["task"], ":legacy:test", "{t:#}");
+            t["class"].as_str().unwrap()
+        })
+        .collect();
+    classes.sort_unstable();
+    classes.dedup();
+    assert_eq!(
+        classes,
+        ["TestArrayStack", "TestCounter", "TestLinkedStack"].map(|c| format!("{LEGACY}.{c}"))
+    );
+    let expansions: Vec<(&Value, usize)> = plan["expansions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (&e["base"], e["chosen"].as_array().unwrap().len()))
+        .collect();
+    assert_eq!(
+        expansions,
+        [
+            (&Value::from(format!("{LEGACY}.TestStackBase")), 2),
+            (&Value::from(format!("{LEGACY}.base.AbstractTestBase")), 3)
+        ]
+    );
+    let unresolved: Vec<(&Value, &Value)> = plan["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (&u["input"], &u["reasonCode"]))
+        .collect();
+    assert_eq!(
+        unresolved,
+        [
+            (
+                &Value::from(format!("{LEGACY}.TestData")),
+                &Value::from("not-a-test")
+            ),
+            (
+                &Value::from(format!("{LEGACY}.broken.TestBroken")),
+                &Value::from("not-compiled")
+            ),
+        ]
+    );
+    assert_eq!(
+        plan["unresolved"][1]["reason"],
+        "`com/example/legacy/broken/TestBroken.java` is left out of the compilation of \
+         `:legacy` source set `test` by its java source patterns (exclude **/broken/**): Gradle \
+         never compiles it, so no task runs it"
+    );
+}
+
+/// The issue's case: a branch makes a method of a `Test*` class flaky. It is
+/// selected, run by Gradle runs and found: exit 1, never "changed, not run".
+#[test]
+fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
+    let build = plain_java_copy();
+    let b = build.path();
+    git(b, &["init", "-q", "-b", "main"]);
+    git(b, &["add", "-A"]);
+    git(b, &["commit", "-qm", "base"]);
+    let source = b.join("legacy/src/test/java/com/example/legacy/TestLinkedStack.java");
+    let flaky_now = std::fs::read_to_string(&source).unwrap().replacen(
+        "        assertEquals(1, stack.size());\n",
+        "        assertEquals(1, stack.size());\n        \
+         com.example.testsupport.Flake.maybeFail(\"TestLinkedStack.testPeekKeepsTheTop\", 0.3);\n",
+        1,
+    );
+    std::fs::write(&source, flaky_now).unwrap();
+    // 0.6 per execution: 10 runs pass in a row with probability 1e-4.
+    flake_probability(b, "0.6");
+
+    let out = flaky(b, &["plan", "--changed", "--base", "main"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let plan = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        plan.contains(&format!(
+            "unit  :legacy:test  {LEGACY}.TestLinkedStack  changed"
+        )),
+        "{plan}"
+    );
+
+    let out = flaky(
+        b,
+        &[
+            "local",
+            "--changed",
+            "--base",
+            "main",
+            "--iters",
+            "10",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json(&out);
+    let class = format!("{LEGACY}.TestLinkedStack");
+    // Its own method, the base's two and the one inherited from the other project.
+    assert_eq!(rows(&report, &class).len(), 4, "{report:#}");
+    for t in rows(&report, &class) {
+        assert_eq!(t["runs"], 10, "{t:#}\n{}", text(&out));
+        let flaky = t["method"] == "testPeekKeepsTheTop";
+        assert_eq!(t["failures"].as_u64().unwrap() > 0, flaky, "{t:#}");
+    }
+    let message = row(&report, &class, "testPeekKeepsTheTop").to_string();
+    assert!(
+        message.contains("designed flake: TestLinkedStack.testPeekKeepsTheTop"),
+        "{message}"
+    );
+}

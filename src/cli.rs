@@ -2,6 +2,7 @@
 //! and the man page.
 
 use crate::domain::parse_duration;
+use crate::vars;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -38,13 +39,13 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_name = "DIR",
-        env = "FLAKINESS_PROJECT_DIR",
+        env = vars::PROJECT_DIR,
         default_value = "."
     )]
     pub project_dir: PathBuf,
 
     /// Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH.
-    #[arg(long, global = true, value_name = "CMD", env = "FLAKINESS_GRADLE")]
+    #[arg(long, global = true, value_name = "CMD", env = vars::GRADLE)]
     pub gradle: Option<String>,
 
     /// Stream Gradle's output instead of showing progress.
@@ -58,7 +59,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "FLAKINESS_ISOLATE",
+        env = vars::ISOLATE,
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     pub isolate: bool,
@@ -69,7 +70,7 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_name = "DURATION",
-        env = "FLAKINESS_LAYOUT_TIMEOUT",
+        env = vars::LAYOUT_TIMEOUT,
         default_value = "15m",
         value_parser = parse_duration
     )]
@@ -177,7 +178,7 @@ pub enum Command {
 pub struct SelectionArgs {
     /// Tests to run: `FQCN`, `FQCN#method`, `FQCN.method`, `Runner.test {yaml=api/file/name}`,
     /// or a path to a test file or a `.yml` suite. Separate with spaces, commas or newlines.
-    #[arg(value_name = "TEST", env = "FLAKINESS_CLASSES")]
+    #[arg(value_name = "TEST", env = vars::CLASSES)]
     pub tests: Vec<String>,
 
     /// Add test files changed against the merge base.
@@ -189,7 +190,7 @@ pub struct SelectionArgs {
     pub unmuted: bool,
 
     /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main.
-    #[arg(long, value_name = "REF", env = "FLAKINESS_BASE")]
+    #[arg(long, value_name = "REF", env = vars::BASE)]
     pub base: Option<String>,
 
     /// The muted-tests file, relative to the project dir.
@@ -197,7 +198,7 @@ pub struct SelectionArgs {
         long,
         value_name = "FILE",
         default_value = DEFAULT_MUTED_FILE,
-        env = "FLAKINESS_MUTED_FILE"
+        env = vars::MUTED_FILE
     )]
     pub muted_file: PathBuf,
 
@@ -218,7 +219,7 @@ pub struct ChoiceArgs {
         long,
         value_name = "N",
         default_value_t = crate::select::tasks::DEFAULT_TASK_CAP as u32,
-        env = "FLAKINESS_TASK_CAP",
+        env = vars::TASK_CAP,
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub task_cap: u32,
@@ -228,14 +229,14 @@ pub struct ChoiceArgs {
         long,
         value_name = "N",
         default_value_t = crate::select::expand::DEFAULT_SUBCLASS_CAP as u32,
-        env = "FLAKINESS_SUBCLASS_CAP",
+        env = vars::SUBCLASS_CAP,
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub subclass_cap: u32,
 
     /// Also run host-mutating Test tasks (named destructive*: they install packages and change
     /// services on this machine). Only on a disposable packaging host.
-    #[arg(long, env = "FLAKINESS_ALLOW_HOST_MUTATING_TASKS")]
+    #[arg(long, env = vars::ALLOW_HOST_MUTATING_TASKS)]
     pub allow_host_mutating_tasks: bool,
 }
 
@@ -272,37 +273,37 @@ pub const DEFAULT_MUTED_FILE: &str = "muted-tests.yml";
 #[derive(Debug, Args, Clone, Default)]
 pub struct BatchingArgs {
     /// Iterations for every kind (sets unit, integ and REST counts).
-    #[arg(long, value_name = "N", env = "FLAKINESS_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = vars::ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub iters: Option<u32>,
 
     /// Executions of each unit test (and custom source sets): -Dtests.iters where the
     /// randomizedtesting runner honours it, else Gradle runs [default: 100].
-    #[arg(long, value_name = "N", env = "FLAKINESS_UNIT_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = vars::UNIT_ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub unit_iters: Option<u32>,
 
     /// Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20].
-    #[arg(long, value_name = "N", env = "FLAKINESS_INTEG_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = vars::INTEG_ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub integ_iters: Option<u32>,
 
     /// Gradle invocations per REST batch [default: 10].
-    #[arg(long, value_name = "N", env = "FLAKINESS_REST_ITERS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = vars::REST_ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub rest_iters: Option<u32>,
 
     /// Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h].
-    #[arg(long, value_name = "DURATION", env = "FLAKINESS_SUITE_TIMEOUT", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", env = vars::SUITE_TIMEOUT, value_parser = parse_duration)]
     pub suite_timeout: Option<Duration>,
 
     /// Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2.
     #[arg(
         long = "cap",
         value_name = "KIND=N",
-        env = "FLAKINESS_CAPS",
+        env = vars::CAPS,
         value_delimiter = ','
     )]
     pub caps: Vec<String>,
 
     /// Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence.
-    #[arg(long, value_name = "P", env = "FLAKINESS_DETECT_RATE")]
+    #[arg(long, value_name = "P", env = vars::DETECT_RATE)]
     pub detect_rate: Option<String>,
 
     /// Confidence for --detect-rate.
@@ -310,7 +311,7 @@ pub struct BatchingArgs {
         long,
         value_name = "C",
         default_value = "0.95",
-        env = "FLAKINESS_CONFIDENCE"
+        env = vars::CONFIDENCE
     )]
     pub confidence: f64,
 }
@@ -342,11 +343,11 @@ pub enum ReportFormat {
 #[derive(Debug, Args, Clone, Default)]
 pub struct TriageBudgetArgs {
     /// The most replays triage runs in all, every test and seed together [default: 100].
-    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE_BUDGET", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", env = vars::TRIAGE_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
     pub triage_budget: Option<u64>,
 
     /// The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m].
-    #[arg(long, value_name = "DURATION", env = "FLAKINESS_TRIAGE_TIMEOUT", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", env = vars::TRIAGE_TIMEOUT, value_parser = parse_duration)]
     pub triage_timeout: Option<Duration>,
 }
 
@@ -366,7 +367,7 @@ pub struct TriageArgs {
     /// After the run, replay each failing test N times per failing seed (up to 3 seeds, the seed
     /// pinned), or alone N times when it has no seed, and say what kind of flaky it is (0: off).
     /// Here and on Buildkite (a triage step); not with --target github.
-    #[arg(long, value_name = "N", env = "FLAKINESS_TRIAGE", value_parser = parse_replays)]
+    #[arg(long, value_name = "N", env = vars::TRIAGE, value_parser = parse_replays)]
     pub triage: Option<u32>,
 
     #[command(flatten)]
@@ -385,7 +386,7 @@ pub struct LocalArgs {
     pub triage: TriageArgs,
 
     /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
-    #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
     /// Extra arguments passed to every Gradle invocation.
@@ -429,11 +430,11 @@ pub enum Target {
 #[derive(Debug, Args)]
 pub struct PrArgs {
     /// Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main.
-    #[arg(long, value_name = "REF", env = "FLAKINESS_BASE")]
+    #[arg(long, value_name = "REF", env = vars::BASE)]
     pub base: Option<String>,
 
     /// Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local).
-    #[arg(long, value_enum, env = "FLAKINESS_TARGET")]
+    #[arg(long, value_enum, env = vars::TARGET)]
     pub target: Option<Target>,
 
     /// The muted-tests file, relative to the project dir.
@@ -441,7 +442,7 @@ pub struct PrArgs {
         long,
         value_name = "FILE",
         default_value = DEFAULT_MUTED_FILE,
-        env = "FLAKINESS_MUTED_FILE"
+        env = vars::MUTED_FILE
     )]
     pub muted_file: PathBuf,
 
@@ -457,7 +458,7 @@ pub struct PrArgs {
     pub triage: TriageArgs,
 
     /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
-    #[arg(long, value_name = "DURATION", env = "FLAKINESS_BATCH_TIMEOUT", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 
     /// Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it.
@@ -477,7 +478,7 @@ pub struct ManualArgs {
     pub triage: TriageArgs,
 
     /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
-    #[arg(long, value_enum, env = "FLAKINESS_TARGET")]
+    #[arg(long, value_enum, env = vars::TARGET)]
     pub target: Option<Target>,
 
     /// Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it.
@@ -492,7 +493,7 @@ pub struct AgentArgs {
     #[arg(
         long = "agent",
         value_name = "KEY=VALUE",
-        env = "FLAKINESS_AGENTS",
+        env = vars::AGENTS,
         value_delimiter = ','
     )]
     pub agents: Vec<String>,
@@ -502,7 +503,7 @@ pub struct AgentArgs {
         long,
         value_name = "MINUTES",
         default_value_t = 60,
-        env = "FLAKINESS_STEP_TIMEOUT"
+        env = vars::STEP_TIMEOUT
     )]
     pub step_timeout: u32,
 
@@ -511,7 +512,7 @@ pub struct AgentArgs {
         long,
         value_name = "CMD",
         default_value = "gradle-flaky",
-        env = "FLAKINESS_AGENT_BIN"
+        env = vars::AGENT_BIN
     )]
     pub agent_bin: String,
 
@@ -520,7 +521,7 @@ pub struct AgentArgs {
         long,
         value_name = "NAME",
         default_value = "flakiness-detection",
-        env = "FLAKINESS_GROUP"
+        env = vars::GROUP
     )]
     pub group: String,
 
@@ -533,11 +534,11 @@ pub struct AgentArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct BlockingArgs {
     /// Pull-request labels that opt in to blocking (comma-separated, exact and case-sensitive): on a PR carrying one, proven flakiness fails the report step; default: never block.
-    #[arg(long, value_name = "LABELS", env = "FLAKINESS_BLOCKING_LABELS")]
+    #[arg(long, value_name = "LABELS", env = vars::BLOCKING_LABELS)]
     pub blocking_labels: Option<String>,
 
     /// The exit code of a blocked report step: 3 to 125, not 124 (required with --blocking-labels).
-    #[arg(long, value_name = "CODE", env = "FLAKINESS_PROVEN_EXIT_CODE")]
+    #[arg(long, value_name = "CODE", env = vars::PROVEN_EXIT_CODE)]
     pub proven_exit_code: Option<String>,
 }
 
@@ -620,7 +621,7 @@ pub struct WrapArgs {
     pub kind: String,
 
     /// Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124.
-    #[arg(long, value_name = "DURATION", env = "FLAKINESS_WRAP_TIMEOUT", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", env = vars::WRAP_TIMEOUT, value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 
     /// Run the batch in $FLAKINESS_BATCH_<n> (JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does.
@@ -721,7 +722,7 @@ pub struct WorkflowArgs {
         long,
         value_name = "FILE",
         default_value = DEFAULT_MUTED_FILE,
-        env = "FLAKINESS_MUTED_FILE"
+        env = vars::MUTED_FILE
     )]
     pub muted_file: PathBuf,
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// What kind of test a selected test is; decides how it is re-run.
 ///
-/// The six reference kinds plus `Other(source set)` for a custom test source set
+/// Elasticsearch's six kinds plus `Other(source set)` for a custom test source set
 /// the layout reports (re-run like unit tests, with `-Dtests.iters`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TestKind {
@@ -23,7 +23,7 @@ pub enum TestKind {
 }
 
 impl TestKind {
-    /// The reference's `KIND_ORDER`; custom kinds come last, by name.
+    /// Elasticsearch's `KIND_ORDER`; custom kinds come last, by name.
     pub const ORDER: [TestKind; 6] = [
         TestKind::Unit,
         TestKind::InternalClusterTest,
@@ -45,7 +45,7 @@ impl TestKind {
         }
     }
 
-    /// Parses a kind name; `test` is accepted as an alias of `unit` (the reference's name).
+    /// Parses a kind name; `test` is accepted as an alias of `unit` (Elasticsearch's name).
     pub fn parse(s: &str) -> TestKind {
         match s {
             "unit" | "test" => TestKind::Unit,
@@ -328,10 +328,10 @@ pub struct SkippedFile {
     pub reason: String,
 }
 
-/// The tuning knobs of planning (`BatchingConfig` in the reference).
+/// The tuning knobs of planning (Elasticsearch's `BatchingConfig`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchingConfig {
-    /// Batch cap per kind; kinds not listed use the reference defaults.
+    /// Batch cap per kind; kinds not listed use Elasticsearch's defaults.
     pub caps: BTreeMap<TestKind, usize>,
     /// `-Dtests.iters` for unit tests (and custom source sets).
     pub unit_iters: u32,
@@ -356,7 +356,7 @@ impl Default for BatchingConfig {
 }
 
 impl BatchingConfig {
-    /// The batch cap for a kind (reference `BATCH_CAPS`).
+    /// The batch cap for a kind (Elasticsearch's `BATCH_CAPS`).
     pub fn cap(&self, kind: &TestKind) -> usize {
         if let Some(cap) = self.caps.get(kind) {
             return *cap;

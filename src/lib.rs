@@ -6,8 +6,15 @@
 //! functions of their inputs; git, Gradle, files, processes and Buildkite are
 //! touched only in `commands` (the entry points), `layout`, `git`, `run`,
 //! `local`, and the CI modules (`ci`, the core every CI shares, under the
-//! adapters `buildkite` and `github`). `reports`, `shell`, `stats`, `markdown`
-//! and `test_filter` are leaves: each holds one rule several stages share.
+//! adapters `buildkite` and `github`). `reports`, `shell`, `stats`, `markdown`,
+//! `test_filter` and `vars` are leaves: each holds one rule several stages share.
+//!
+//! The tool reimplements and extends Elasticsearch's flakiness detection
+//! (`.buildkite/scripts/flakiness-detection/` in elastic/elasticsearch): its
+//! selectors, batching, step keys, status and outcome files, and the REST
+//! loop `repeat-rest-test.sh`. Where a comment calls a rule, default or field
+//! order "Elasticsearch's", it means that tool's; where ours differs, the
+//! comment says how.
 
 pub mod analyze;
 pub mod buildkite;
@@ -31,5 +38,6 @@ pub mod shell;
 pub mod stats;
 pub mod test_filter;
 pub mod triage;
+pub mod vars;
 
 pub use error::{Error, Exit, Observed, Result};

@@ -1,10 +1,13 @@
 //! Every name gradle-flaky gives to files on disk, finding JUnit reports below
 //! a folder, and the one rule that turns a report's project directory into a
-//! Gradle project path.
+//! Gradle project path. Every directory walk and listing goes through [`walk`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
+use walk::Walk;
+
+pub mod walk;
 
 /// Where a loop keeps each iteration's reports: `flakiness-iters/iter-<i>/`,
 /// holding the original path relative to the build root.
@@ -61,19 +64,6 @@ pub fn is_heap_dump_dir(dir: &Path) -> bool {
         && dir.parent().is_some_and(|p| p.ends_with("build"))
 }
 
-/// Directories never entered (the root itself is not checked).
-const SKIP_DIRS: [&str; 9] = [
-    TRIAGE_DIR,
-    "node_modules",
-    ".git",
-    ".gradle",
-    "dist",
-    "out",
-    ".idea",
-    ".vscode",
-    ".cache",
-];
-
 /// Every report below `root`, sorted by path: `TEST-*.xml` directly in
 /// `build/test-results/<task>/` of a project at any depth, and any `TEST-*.xml`
 /// below `flakiness-iters/iter-<i>/`. Symlinks are not followed; unreadable
@@ -93,85 +83,56 @@ pub struct Found {
 }
 
 /// The reports below `root` (as [`find_reports`]) and the directories that
-/// could not be read.
+/// could not be read. Below a build directory only test results are entered.
 pub fn find(root: &Path) -> Found {
-    let mut found = Found::default();
-    match std::fs::read_dir(root) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        _ => walk(root, &mut Vec::new(), &mut found),
+    let walked = Walk::new(root)
+        .entering(&[ITERS_DIR])
+        .into_build(&["test-results"])
+        .run();
+    let mut found = Found {
+        reports: Vec::new(),
+        unreadable: walked.unreadable,
+    };
+    for file in walked.files.into_iter().filter(|f| f.regular) {
+        // A name that is not UTF-8 is not one Gradle writes.
+        let rel: Option<Vec<String>> = file
+            .rel
+            .iter()
+            .map(|c| c.to_str().map(str::to_string))
+            .collect();
+        let is_report = rel.is_some_and(|rel| {
+            rel.last().is_some_and(|name| is_report_name(name)) && is_report_path(&rel)
+        });
+        if is_report {
+            found.reports.push(file.path);
+        }
     }
     found.reports.sort();
     found.unreadable.sort();
     found
 }
 
-fn walk(dir: &Path, rel: &mut Vec<String>, found: &mut Found) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            found.unreadable.push((dir.to_path_buf(), e.to_string()));
-            return;
-        }
-    };
-    let in_build = rel.last().is_some_and(|d| d == "build");
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let Ok(name) = entry.file_name().into_string() else {
-            continue; // not UTF-8: not a name Gradle writes
-        };
-        if kind.is_dir() {
-            // Below a build directory only test results matter; the rest
-            // (classes, distributions, tmp) can be huge.
-            if SKIP_DIRS.contains(&name.as_str()) || (in_build && name != "test-results") {
-                continue;
-            }
-            rel.push(name);
-            walk(&entry.path(), rel, found);
-            rel.pop();
-        } else if kind.is_file() && is_report_name(&name) {
-            rel.push(name);
-            if is_report_path(rel) {
-                found.reports.push(entry.path());
-            }
-            rel.pop();
-        }
-    }
-}
-
 /// The heap dumps (`*/build/heapdump/*.hprof`) below `root` written at or
 /// after `since` (one second of slack for coarse file-system clocks), sorted.
-/// Older dumps are someone else's (reference bug: any dump anywhere counted).
+/// Older dumps are someone else's (Elasticsearch's flakiness detection counted
+/// any dump anywhere).
 pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
-    let since = since - Duration::from_secs(1);
-    let mut found = Vec::new();
-    let mut stack = vec![(root.to_path_buf(), false)];
-    while let Some((dir, in_heapdump)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(ty) = entry.file_type() else { continue };
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if ty.is_dir() {
-                if matches!(&*name, ".git" | ".gradle" | "node_modules" | ITERS_DIR) {
-                    continue;
-                }
-                let heapdump = in_heapdump || is_heap_dump_dir(&entry.path());
-                stack.push((entry.path(), heapdump));
-            } else if ty.is_file() && in_heapdump && name.ends_with(".hprof") {
-                let fresh = entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| t >= since);
-                if fresh {
-                    found.push(entry.path());
-                }
-            }
-        }
-    }
+    let in_heapdump = |file: &walk::File| {
+        // The folders between the root and the file.
+        let depth = file.rel.components().count();
+        file.path
+            .ancestors()
+            .skip(1)
+            .take(depth.saturating_sub(1))
+            .any(is_heap_dump_dir)
+    };
+    let mut found: Vec<PathBuf> = Walk::new(root)
+        .into_build(&["heapdump"])
+        .regular_files()
+        .filter(|f| f.path.to_string_lossy().ends_with(".hprof"))
+        .filter(|f| in_heapdump(f) && written_since(&f.path, since))
+        .map(|f| f.path)
+        .collect();
     found.sort();
     found
 }
@@ -182,27 +143,30 @@ pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
 /// `*.hprof` files directly in that directory. Sorted, each once.
 pub fn heap_dumps_written(root: &Path, paths: &[PathBuf], since: SystemTime) -> Vec<PathBuf> {
     let mut found = heap_dumps_since(root, since);
-    let fresh = |p: &Path| {
-        std::fs::metadata(p)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t >= since - Duration::from_secs(1))
-    };
     for path in paths.iter().map(|p| root.join(p)) {
         if path.is_file() {
-            found.extend(fresh(&path).then_some(path));
-        } else if let Ok(entries) = std::fs::read_dir(&path) {
+            found.extend(written_since(&path, since).then_some(path));
+        } else if let Ok(entries) = walk::list(&path) {
             found.extend(
                 entries
-                    .flatten()
+                    .iter()
                     .map(|e| e.path())
                     .filter(|p| p.extension().is_some_and(|x| x == "hprof"))
-                    .filter(|p| p.is_file() && fresh(p)),
+                    .filter(|p| p.is_file() && written_since(p, since)),
             );
         }
     }
     found.sort();
     found.dedup();
     found
+}
+
+/// Modified at or after `since`, with one second of slack for coarse
+/// file-system clocks.
+fn written_since(path: &Path, since: SystemTime) -> bool {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t >= since - Duration::from_secs(1))
 }
 
 fn is_report_name(name: &str) -> bool {

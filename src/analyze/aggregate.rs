@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// Failures kept as examples per test.
 const EXAMPLES_PER_TEST: usize = 3;
 
-/// Classifies a failure like the reference, except that JUnit 5's
+/// Classifies a failure like Elasticsearch's flakiness detection, except that JUnit 5's
 /// `AssertionFailedError` and JUnit 4's `ComparisonFailure` are assertions.
 pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
     if message.contains("Test abandoned because suite timeout was reached.")

@@ -376,8 +376,8 @@ impl<R: Read> StreamFilter<R> {
                 self.pass(i - 1 - self.ipos);
                 return Err(self.refuse("'<' in an attribute value"));
             } else if quote != 0 && b != quote {
-                // Keep the first TEXT_CAP bytes of a value, finish the reference
-                // or character in progress, then drop the rest of the value.
+                // Keep the first TEXT_CAP bytes of a value, finish the entity
+                // reference or character in progress, then drop the rest of the value.
                 cutting = cutting || (value >= TEXT_CAP && !amp_open && b & 0xC0 != 0x80);
                 if cutting {
                     self.pass(i - 1 - self.ipos);

@@ -63,7 +63,7 @@ pub struct JobFacts {
 /// The `reason` of a batch whose requested Test tasks the build all skipped.
 pub const TASK_SKIPPED: &str = "task-skipped";
 
-/// The reference's `deriveOutcome`, with Elasticsearch's newest rules:
+/// Elasticsearch's `deriveOutcome`, with its newest rules:
 /// `timedOut = rc 124, or rc 137 at or past the threshold`; then the first
 /// rule that matches: real failures → flaky_detected; timed out and out of
 /// heap → infra_fail (oom, still timed out: a JVM out of heap often hangs);
@@ -103,7 +103,7 @@ pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
 /// At most this many failing classes are listed in a payload.
 pub const MAX_FAILING_CLASSES: usize = 50;
 
-/// One job's entry in `flakiness-outcomes.json`, fields in the reference's order.
+/// One job's entry in `flakiness-outcomes.json`, fields in Elasticsearch's order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobPayload {
@@ -160,8 +160,8 @@ pub struct Job {
 impl JobPayload {
     /// The payload of a job from what it recorded and the report of its own
     /// XML. `totalCases` counts executions (passed, failed, suite timeouts):
-    /// a job whose cases were all skipped ran no test and is a `hang` (the
-    /// reference counted skipped cases and called it a clean pass).
+    /// a job whose cases were all skipped ran no test and is a `hang`
+    /// (Elasticsearch's counted skipped cases and called it a clean pass).
     ///
     /// A failure of type `java.lang.OutOfMemoryError` (whatever its message)
     /// is the test JVM running out of heap, not evidence of flakiness: it does

@@ -1,4 +1,4 @@
-//! Rendering a [`Report`]: the markdown annotation (the reference's layout plus
+//! Rendering a [`Report`]: the markdown annotation (Elasticsearch's layout plus
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 

@@ -11,7 +11,7 @@
 //! `$BUILDKITE_PARALLEL_JOB`). So test names, file names and YAML paths from a
 //! branch never pass through a shell or `eval` (the older shell-based pipeline
 //! evaluated them, so a crafted test name could run commands): the argv
-//! is data end to end. One step per kind keeps the reference's step keys,
+//! is data end to end. One step per kind keeps Elasticsearch's step keys,
 //! which consumers of `flakiness-outcomes.json` group by.
 //!
 //! Interpolation. Buildkite expands `$VAR` in the string values of an uploaded
@@ -21,12 +21,13 @@
 //! `\\` and never writes `\$`, so no backslash can pair with an escaped `$`.
 //! The same holds if the upload interpolated the raw document instead.
 
-use crate::ci::blocking::{Blocking, EXIT_CODE_VAR, LABELS_VAR};
+use crate::ci::blocking::Blocking;
 use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::Command;
 use crate::plan::group_in_order;
 use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
+use crate::vars;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -37,15 +38,7 @@ use std::path::PathBuf;
 /// `flakiness-detection:*` key but `:analyze` as a batch.
 pub const PRECOMPILE_KEY: &str = crate::analyze::outcome::COMPILE_KEY;
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
-/// Env var prefix of a batch job's `JobSpec`; the suffix is `$BUILDKITE_PARALLEL_JOB`.
-pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
-/// Env var of the precompile step's `JobSpec`.
-pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
-/// Env var of the analyze step's `ReportContext`.
-pub const REPORT_ENV: &str = "FLAKINESS_REPORT_CONTEXT";
 pub const TRIAGE_KEY: &str = "flakiness-orchestration:triage";
-/// Env var of the triage step's `TriageSpec`.
-pub const TRIAGE_ENV: &str = "FLAKINESS_TRIAGE_SPEC";
 /// The triage step's timeout is its replays' time limit plus this (fetching
 /// the reports, starting Gradle, the wrapper's grace).
 const TRIAGE_MARGIN_MIN: u32 = 15;
@@ -184,7 +177,7 @@ fn batch_step(
         .enumerate()
         .map(|(i, c)| {
             let spec = JobSpec::for_command(c, input.dir.clone());
-            (format!("{BATCH_ENV}{i}"), Value::String(env_json(&spec)))
+            (vars::batch_spec(i), Value::String(env_json(&spec)))
         })
         .collect();
     step.insert("env".into(), Value::Object(env));
@@ -220,12 +213,12 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
     );
     step.insert("artifact_paths".into(), json!(PRECOMPILE_FILE));
     step.insert("retry".into(), no_retry());
-    step.insert("env".into(), json!({ PRECOMPILE_ENV: env_json(&spec) }));
+    step.insert("env".into(), json!({ vars::PRECOMPILE: env_json(&spec) }));
     Value::Object(step)
 }
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not
-/// on the pipeline default as the reference's Node-based step did.
+/// on the pipeline default as Elasticsearch's Node-based step did.
 fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) -> Value {
     let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
     // Never-fail like a batch, but for the one exit code that blocks.
@@ -250,10 +243,10 @@ fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) ->
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
-    let mut env = json!({ REPORT_ENV: env_json(context) });
+    let mut env = json!({ vars::REPORT_CONTEXT: env_json(context) });
     if let Some(code) = blocking {
-        env[LABELS_VAR] = json!(cfg.blocking.labels.join(","));
-        env[EXIT_CODE_VAR] = json!(code.to_string());
+        env[vars::BLOCKING_LABELS] = json!(cfg.blocking.labels.join(","));
+        env[vars::PROVEN_EXIT_CODE] = json!(code.to_string());
     }
     step.insert("env".into(), env);
     Value::Object(step)
@@ -284,7 +277,7 @@ fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) ->
     step.insert("retry".into(), no_retry());
     step.insert(
         "env".into(),
-        json!({ REPORT_ENV: env_json(context), TRIAGE_ENV: env_json(spec) }),
+        json!({ vars::REPORT_CONTEXT: env_json(context), vars::TRIAGE_SPEC: env_json(spec) }),
     );
     Value::Object(step)
 }
@@ -470,8 +463,8 @@ mod tests {
             report["command"],
             "gradle-flaky buildkite wrap --timeout 8m --pass-exit-code 42 -- gradle-flaky buildkite analyze"
         );
-        assert_eq!(report["env"][LABELS_VAR], "Team:Search,team:ml");
-        assert_eq!(report["env"][EXIT_CODE_VAR], "42");
+        assert_eq!(report["env"][vars::BLOCKING_LABELS], "Team:Search,team:ml");
+        assert_eq!(report["env"][vars::PROVEN_EXIT_CODE], "42");
         insta::assert_json_snapshot!("single_batch_blocking_by_label", blocked);
     }
 
@@ -511,10 +504,13 @@ mod tests {
             triage["command"],
             "$$HOME/bin/gradle-flaky buildkite wrap --timeout 43m -- $$HOME/bin/gradle-flaky buildkite triage"
         );
-        let env = triage["env"][TRIAGE_ENV].as_str().unwrap();
+        let env = triage["env"][vars::TRIAGE_SPEC].as_str().unwrap();
         let back: TriageSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
         assert_eq!(back, spec);
-        assert_eq!(triage["env"][REPORT_ENV], steps[1]["env"][REPORT_ENV]);
+        assert_eq!(
+            triage["env"][vars::REPORT_CONTEXT],
+            steps[1]["env"][vars::REPORT_CONTEXT]
+        );
 
         let off = PipelineInput {
             triage: None,

@@ -4,7 +4,6 @@
 //! `flakiness-detection` annotation.
 
 use super::agent::{fit_annotation, Agent};
-use super::pipeline::REPORT_ENV;
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
@@ -13,6 +12,7 @@ use crate::reports::{
     JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
 use crate::say;
+use crate::vars::REPORT_CONTEXT;
 use crate::{Error, Observed, Result};
 use std::path::Path;
 
@@ -68,9 +68,9 @@ pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<
             }
         }
     }
-    let context: ReportContext = match std::env::var(REPORT_ENV) {
+    let context: ReportContext = match std::env::var(REPORT_CONTEXT) {
         Ok(v) => serde_json::from_str(&v)
-            .map_err(|e| Error::input(format!("${REPORT_ENV}"), e.to_string()))?,
+            .map_err(|e| Error::input(format!("${REPORT_CONTEXT}"), e.to_string()))?,
         Err(_) => ReportContext::default(),
     };
     let jobs_dir = work.join(JOBS_DIR);

@@ -11,7 +11,7 @@
 //! cancelled then leaves the report untouched.
 
 use super::agent::{fit_annotation, Agent};
-use super::pipeline::{TriageSpec, TRIAGE_ENV};
+use super::pipeline::TriageSpec;
 use super::report::{fetch_jobs, JobArtifacts};
 use crate::analyze::{self, render};
 use crate::ci::findings::analyze_options;
@@ -20,6 +20,7 @@ use crate::reports::TRIAGE_FILE;
 use crate::run::progress::Progress;
 use crate::say;
 use crate::triage::{self, Config, Env};
+use crate::vars::TRIAGE_SPEC;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,18 +31,18 @@ pub const CONTEXT: &str = "flakiness-triage";
 /// `buildkite triage`: replays the failing tests of the batch jobs. Fails
 /// only when it cannot read its spec or write its outputs.
 pub fn run_step(work: &Path) -> Result<()> {
-    let spec: TriageSpec = match std::env::var(TRIAGE_ENV) {
+    let spec: TriageSpec = match std::env::var(TRIAGE_SPEC) {
         Ok(v) => serde_json::from_str(&v)
-            .map_err(|e| Error::input(format!("${TRIAGE_ENV}"), e.to_string()))?,
+            .map_err(|e| Error::input(format!("${TRIAGE_SPEC}"), e.to_string()))?,
         Err(_) => {
             return Err(Error::usage(format!(
-                "${TRIAGE_ENV} is not set: is this step from `gradle-flaky buildkite upload --triage N`?"
+                "${TRIAGE_SPEC} is not set: is this step from `gradle-flaky buildkite upload --triage N`?"
             )))
         }
     };
     if spec.replays == 0 || spec.budget == 0 || spec.timeout_sec == 0 {
         return Err(Error::input(
-            format!("${TRIAGE_ENV}"),
+            format!("${TRIAGE_SPEC}"),
             "replays, budget and timeoutSec must be at least 1",
         ));
     }

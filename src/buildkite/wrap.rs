@@ -9,14 +9,13 @@
 //! The precompile gate, which fails its step on purpose, is here too.
 
 use super::agent::Agent;
-use super::pipeline::{BATCH_ENV, PRECOMPILE_ENV};
 use crate::ci::batch::{run_batch, run_spec, self_exe};
 use crate::ci::job::{safe_job_id, JobEnv};
 use crate::ci::spec::JobSpec;
 use crate::ci::status::write_status;
 use crate::ci::supervise::{failure_message, supervise};
 use crate::reports::PRECOMPILE_FILE;
-use crate::{markdown, shell};
+use crate::{markdown, shell, vars};
 use crate::{say, Error, Result};
 use std::path::Path;
 use std::time::Duration;
@@ -81,7 +80,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
     let job = job_from_env(env);
     let (kind, ran, record) = match batch {
         Batch::FromEnv => {
-            let name = format!("{BATCH_ENV}{}", job.parallel_job.unwrap_or(0));
+            let name = vars::batch_spec(job.parallel_job.map_or(0, |n| n as usize));
             let spec = spec_from_env(&name, env(&name))?;
             (spec.kind.clone(), run_spec(&spec, timeout)?, true)
         }
@@ -118,7 +117,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
 /// batch it fails the step on a compile error, so Buildkite skips the batches,
 /// and leaves the precompile marker for the report step.
 pub fn precompile(timeout: Option<Duration>) -> Result<()> {
-    let spec = spec_from_env(PRECOMPILE_ENV, std::env::var(PRECOMPILE_ENV).ok())?;
+    let spec = spec_from_env(vars::PRECOMPILE, std::env::var(vars::PRECOMPILE).ok())?;
     let argv = spec.argv_to_run(&self_exe(), None)?;
     say!(">>> {}", shell::join(&argv));
     let finished = supervise(&argv, spec.dir.as_deref(), timeout);

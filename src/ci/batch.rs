@@ -9,7 +9,7 @@ use super::job::JobEnv;
 use super::spec::JobSpec;
 use super::status::{status_of, Status};
 use super::supervise::{supervise, Finished};
-use crate::reports;
+use crate::reports::{self, walk};
 use crate::run::outcomes::{self, Scripts, TaskOutcome};
 use crate::shell;
 use crate::{say, Error, Result};
@@ -137,12 +137,10 @@ impl Recording {
     /// (each once, as first recorded), and whether its last invocation
     /// skipped every one asked for.
     fn skipped(&self) -> (Vec<TaskOutcome>, bool) {
-        let Ok(entries) = std::fs::read_dir(self.dir()) else {
-            return (Vec::new(), false);
-        };
         // `iter-<i>.json`, in iteration order.
-        let mut files: Vec<(u32, PathBuf)> = entries
-            .flatten()
+        let mut files: Vec<(u32, PathBuf)> = walk::list(&self.dir())
+            .unwrap_or_default()
+            .iter()
             .map(|e| e.path())
             .filter_map(|p| {
                 let stem = p.file_stem()?.to_str()?;

@@ -5,14 +5,11 @@
 //! a batch without a result never blocks. Each CI reads the pull request's
 //! labels its own way (Buildkite a variable, GitHub the event file).
 
+use crate::vars::{BLOCKING_LABELS, PROVEN_EXIT_CODE};
 use crate::{Error, Result};
 use serde_json::Value;
 use std::path::Path;
 
-/// The labels that opt a pull request in, comma-separated.
-pub const LABELS_VAR: &str = "FLAKINESS_BLOCKING_LABELS";
-/// The exit code of the report step that blocks.
-pub const EXIT_CODE_VAR: &str = "FLAKINESS_PROVEN_EXIT_CODE";
 /// Buildkite's labels of the build's pull request, comma-separated.
 pub const BUILDKITE_LABELS_VAR: &str = "BUILDKITE_PULL_REQUEST_LABELS";
 
@@ -41,11 +38,11 @@ impl Blocking {
             Some(raw) => Some(proven_exit_code(raw)?),
             None if !labels.is_empty() => {
                 return Err(Error::input(
-                    EXIT_CODE_VAR,
+                    PROVEN_EXIT_CODE,
                     format!(
-                        "not set, but {LABELS_VAR} is: name the exit code that blocks a labelled \
+                    "not set, but {BLOCKING_LABELS} is: name the exit code that blocks a labelled \
                          pull request with proven flakiness (3 to 125, not 124)"
-                    ),
+                ),
                 ))
             }
             None => None,
@@ -69,7 +66,7 @@ impl Blocking {
     /// One line for the log: whether this pull request is blocked, and why.
     pub fn explain(&self, pr_labels: &[String], real_failures: u64) -> String {
         if !self.is_on() {
-            return format!("blocking is off ({LABELS_VAR} is empty): the step exits 0");
+            return format!("blocking is off ({BLOCKING_LABELS} is empty): the step exits 0");
         }
         let wanted = self.labels.join(", ");
         match self.exit_code(pr_labels, real_failures) {
@@ -93,7 +90,7 @@ impl Blocking {
 pub fn proven_exit_code(raw: &str) -> Result<u8> {
     let refuse = |why: &str| {
         Error::input(
-            EXIT_CODE_VAR,
+            PROVEN_EXIT_CODE,
             format!(
                 "{raw:?} {why}: use 3 to 125 but 124 (0, 1, 2, 124, 137 and 126 and up are \
                  success, the report's own codes, a timeout, a kill, or the shell's)"

@@ -126,7 +126,7 @@ pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
 /// The payload of a batch job from its status file and the report of its own XML.
 ///
 /// The timeout threshold is the inner timeout the job really ran under
-/// (`timeoutSec`; the reference used a fixed 3480 s). Without one, nothing
+/// (`timeoutSec`; Elasticsearch's used a fixed 3480 s). Without one, nothing
 /// stopped the job on time, so an rc 137 is a kill, never a timeout. A heap
 /// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
 /// ([`JobPayload::judged`]).

@@ -4,13 +4,14 @@
 
 use super::job::{safe_job_id, JobEnv};
 use super::supervise::Finished;
+use crate::reports::walk;
 use crate::run::outcomes::TaskOutcome;
 use crate::{say, Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The status file of one batch job: the reference's fields in its order, then ours.
+/// The status file of one batch job: Elasticsearch's fields in its order, then ours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Status {
@@ -27,7 +28,7 @@ pub struct Status {
     #[serde(default)]
     pub infra_subtype: String,
     /// The inner timeout this job ran under: the analyze step's threshold for
-    /// telling a timeout from a kill (the reference used a fixed 3480 s).
+    /// telling a timeout from a kill (Elasticsearch's used a fixed 3480 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_sec: Option<u64>,
     /// The wrapper was cancelled (SIGTERM/SIGINT) and forwarded it.
@@ -85,15 +86,12 @@ pub fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf> {
 
 /// Every readable status file, by file name; others are reported and skipped.
 pub fn read_statuses(dir: &Path) -> Vec<Status> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
+    let paths: Vec<PathBuf> = walk::list(dir)
+        .unwrap_or_default()
+        .iter()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
-    paths.sort();
     paths
         .iter()
         .filter_map(|path| {

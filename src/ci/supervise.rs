@@ -1,5 +1,5 @@
 //! A CI job's command, supervised: stdin from /dev/null (a prompt cannot
-//! stop it, as a terminal read once hung the reference's Gradle), and every
+//! stop it, as a terminal read once hung Elasticsearch's Gradle), and every
 //! process it started, a Gradle daemon's test workers included, stopped at
 //! the timeout or when the wrapper itself is cancelled (SIGTERM/SIGINT,
 //! forwarded), as `run::process` runs every Gradle invocation.
@@ -58,7 +58,7 @@ pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
     }
 }
 
-/// What to tell of a non-zero rc (reference wording), if anything.
+/// What to tell of a non-zero rc (Elasticsearch's wording), if anything.
 pub fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option<String> {
     if finished.rc == 0 {
         return None;

@@ -5,14 +5,15 @@
 use super::pr::HandOver;
 use super::{options, selection};
 use crate::cli::{GlobalArgs, ManualArgs};
+use crate::vars::CLASSES;
 use crate::{Error, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
-    let classes = std::env::var("FLAKINESS_CLASSES").unwrap_or_default();
+    let classes = std::env::var(CLASSES).unwrap_or_default();
     if classes.trim().is_empty() {
-        return Err(Error::usage(
-            "FLAKINESS_CLASSES environment variable is required (newline- or comma-separated)",
-        ));
+        return Err(Error::usage(format!(
+            "{CLASSES} environment variable is required (newline- or comma-separated)"
+        )));
     }
     let target = options::target(args.target, true)?;
     let batching = options::batching(&args.batching)?;
@@ -28,7 +29,7 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         batching: &batching.config,
         agent: &agent,
         dry_run: args.dry_run,
-        nothing: "FLAKINESS_CLASSES selected nothing",
+        nothing: &format!("{CLASSES} selected nothing"),
         triage: triage.as_ref(),
     }
     .submit(&build, &selection)

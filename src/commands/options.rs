@@ -18,7 +18,7 @@ use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Choice;
 use crate::stats::executions_for;
-use crate::triage;
+use crate::{triage, vars};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -105,7 +105,7 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
 /// The build root `--project-dir` names; anything else is a usage error
 /// that names the flag and, when there is one, the build root above.
 fn build_root(dir: &Path) -> Result<PathBuf> {
-    let what = "--project-dir (FLAKINESS_PROJECT_DIR)";
+    let what = format!("--project-dir ({})", vars::PROJECT_DIR);
     let shown = if dir == Path::new(".") {
         format!(
             "the current directory ({})",
@@ -312,7 +312,7 @@ pub fn target(flag: Option<Target>, manual: bool) -> Result<Target> {
     });
     if manual && target == Target::Local {
         return Err(Error::input(
-            "--target local (FLAKINESS_TARGET)",
+            format!("--target local ({})", vars::TARGET),
             "`manual` hands its tests to a CI (buildkite or github); to run them here use \
              `gradle-flaky local` with the same tests",
         ));
@@ -380,7 +380,7 @@ const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// Turns the BATCHING options into a config. Precedence, most specific first:
 /// `--unit-iters`/`--integ-iters`/`--rest-iters`, then `--iters` or `--detect-rate`
-/// (not both), then the reference defaults.
+/// (not both), then Elasticsearch's defaults.
 pub fn batching(args: &BatchingArgs) -> Result<Batching> {
     let confidence = args.confidence;
     if !(confidence > 0.0 && confidence < 1.0) {
@@ -460,7 +460,7 @@ fn sized_iterations(rate: f64, confidence: f64, args: &BatchingArgs) -> Result<u
     Ok(n as u32)
 }
 
-/// `KIND=N`, N ≥ 1; KIND is a reference kind, `test`, or a custom source set.
+/// `KIND=N`, N ≥ 1; KIND is one of Elasticsearch's kinds, `test`, or a custom source set.
 fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
     let bad = |why: &str| Error::input("--cap", format!("`{s}` {why}: write KIND=N, e.g. unit=5"));
     let (kind, n) = s.split_once('=').ok_or_else(|| bad("has no `=`"))?;
@@ -512,7 +512,7 @@ mod tests {
         assert_eq!(
             b.cap(&TestKind::Unit),
             4,
-            "`test` is the reference's name of unit"
+            "`test` is Elasticsearch's name of unit"
         );
         assert_eq!(b.cap(&TestKind::Other("slowTest".into())), 2);
     }

@@ -64,7 +64,7 @@ pub fn render_plan(
 }
 
 /// Unresolved inputs the user named explicitly (positional tests or
-/// `FLAKINESS_CLASSES`). Like the reference's `local` and `manual`, naming a
+/// `FLAKINESS_CLASSES`). Like Elasticsearch's `local` and `manual`, naming a
 /// test that does not exist is an error (exit 2 here, an input error), while
 /// changed files and unmutes that resolve to nothing are only reported.
 fn explicit_unresolved(unresolved: &[Unresolved]) -> Vec<&Unresolved> {

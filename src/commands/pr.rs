@@ -10,6 +10,7 @@ use crate::domain::BatchingConfig;
 use crate::github::matrix::Submit;
 use crate::layout::Build;
 use crate::select::Selection;
+use crate::vars::TRIAGE;
 use crate::{triage, Error, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
@@ -39,10 +40,12 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
 pub(super) fn no_triage_on_github(target: Target, triage: Option<&triage::Config>) -> Result<()> {
     if target == Target::Github && triage.is_some() {
         return Err(Error::input(
-            "--triage (FLAKINESS_TRIAGE)",
-            "the GitHub Actions workflow has no triage job: drop --triage (or leave \
-             FLAKINESS_TRIAGE empty), then run `gradle-flaky triage` on the downloaded \
-             flakiness artifacts",
+            format!("--triage ({TRIAGE})"),
+            format!(
+                "the GitHub Actions workflow has no triage job: drop --triage (or leave \
+                 {TRIAGE} empty), then run `gradle-flaky triage` on the downloaded \
+                 flakiness artifacts"
+            ),
         ));
     }
     Ok(())

@@ -4,6 +4,7 @@
 use super::options::SelectionConfig;
 use crate::git::Repo;
 use crate::layout::Build;
+use crate::reports::walk::Walk;
 use crate::select::changed::Change;
 use crate::select::classify::{Classifier, Files};
 use crate::select::unmutes::{self, MutedEntry};
@@ -216,37 +217,13 @@ impl Files for DiskFiles {
     }
 
     fn walk(&self, dir: &Path) -> Vec<PathBuf> {
-        let mut found = Vec::new();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(dir) = pending.pop() {
-            let Ok(entries) = std::fs::read_dir(self.root.join(&dir)) else {
-                continue;
-            };
-            let entries: Vec<_> = entries.flatten().collect();
-            let is_project = entries.iter().any(|e| {
-                let name = e.file_name();
-                name == "src" || name == "build.gradle" || name == "build.gradle.kts"
-            });
-            for entry in entries {
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let name = entry.file_name();
-                let path = dir.join(&name);
-                if !kind.is_dir() {
-                    found.push(path);
-                } else if !skipped_dir(&name.to_string_lossy(), is_project) {
-                    pending.push(path); // symlinked dirs are not followed
-                }
-            }
-        }
-        found
+        Walk::new(&self.root.join(dir))
+            .run()
+            .files
+            .into_iter()
+            .map(|f| dir.join(f.rel))
+            .collect()
     }
-}
-
-/// Build output, VCS and tool folders hold no sources worth finding.
-fn skipped_dir(name: &str, in_project: bool) -> bool {
-    name.starts_with('.') || name == "node_modules" || (in_project && name == "build")
 }
 
 #[cfg(test)]

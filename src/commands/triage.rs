@@ -7,7 +7,7 @@ use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::local::triage::{after_run, Site};
 use crate::local::Context;
-use crate::reports::{JOBS_DIR, STATUS_DIR};
+use crate::reports::{walk, JOBS_DIR, STATUS_DIR};
 use crate::run::local::runs_dir;
 use crate::say;
 use crate::{Error, Exit, Observed, Result};
@@ -104,15 +104,7 @@ fn roots(dir: &Path) -> Vec<PathBuf> {
 
 /// The folders directly in `dir`, sorted.
 fn subfolders(dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.path())
-        .collect();
-    found.sort();
-    found
+    walk::folders(dir).unwrap_or_default()
 }
 
 #[cfg(test)]

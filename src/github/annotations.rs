@@ -9,6 +9,7 @@ use crate::analyze::outcome::heap_only;
 use crate::analyze::render;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
+use crate::reports::walk::Walk;
 use crate::select::source::{self, Language};
 use std::path::{Path, PathBuf};
 
@@ -229,40 +230,17 @@ impl Sources {
     /// Walks `root`, leaving out `skip` (the downloaded artifacts).
     pub fn scan(root: &Path, skip: &Path) -> Sources {
         let skip = std::fs::canonicalize(skip).unwrap_or_else(|_| skip.to_path_buf());
-        let mut files = Vec::new();
-        let mut stack = vec![(root.to_path_buf(), String::new())];
-        while let Some((dir, rel)) = stack.pop() {
-            if std::fs::canonicalize(&dir).is_ok_and(|d| d == skip) {
-                continue;
-            }
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let Ok(name) = entry.file_name().into_string() else {
-                    continue;
-                };
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let path = if rel.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{rel}/{name}")
-                };
-                if kind.is_dir() {
-                    if !(name.starts_with('.') || name == "build" || name == "node_modules") {
-                        stack.push((entry.path(), path));
-                    }
-                } else if kind.is_file()
-                    && [".java", ".groovy", ".kt", ".yml", ".yaml"]
-                        .iter()
-                        .any(|ext| name.ends_with(ext))
-                {
-                    files.push(path);
-                }
-            }
-        }
+        let artifacts = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == skip);
+        let mut files: Vec<String> = Walk::new(root)
+            .pruning(&artifacts)
+            .regular_files()
+            .filter_map(|f| f.rel.to_str().map(str::to_string))
+            .filter(|rel| {
+                [".java", ".groovy", ".kt", ".yml", ".yaml"]
+                    .iter()
+                    .any(|ext| rel.ends_with(ext))
+            })
+            .collect();
         files.sort();
         Sources {
             root: root.to_path_buf(),

@@ -12,7 +12,7 @@ use crate::ci::batch::run_spec;
 use crate::ci::job::JobEnv;
 use crate::ci::status::write_status;
 use crate::ci::supervise::failure_message;
-use crate::reports::{self, STATUS_DIR};
+use crate::reports::{self, walk, STATUS_DIR};
 use crate::say;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ pub fn run(cfg: &RunBatch) -> Result<()> {
             ),
         )
     })?;
-    let busy = std::fs::read_dir(&cfg.out).is_ok_and(|mut d| d.next().is_some());
+    let busy = walk::list(&cfg.out).is_ok_and(|entries| !entries.is_empty());
     if busy {
         return Err(Error::input(
             format!("--out {}", cfg.out.display()),

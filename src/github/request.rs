@@ -7,7 +7,7 @@ use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::ci::blocking::Blocking;
 use crate::ci::spec::GRACE_MINUTES;
 use crate::domain::format_duration;
-use crate::{Error, Result};
+use crate::{vars, Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -57,31 +57,16 @@ impl BatchingOptions {
     /// The plan step's `FLAKINESS_*` variables of the options that are set.
     fn variables(&self) -> Vec<(String, String)> {
         [
+            (vars::UNIT_ITERS, self.unit_iters.map(|n| n.to_string())),
+            (vars::INTEG_ITERS, self.integ_iters.map(|n| n.to_string())),
+            (vars::REST_ITERS, self.rest_iters.map(|n| n.to_string())),
+            (vars::SUITE_TIMEOUT, self.suite_timeout.map(format_duration)),
             (
-                "FLAKINESS_UNIT_ITERS",
-                self.unit_iters.map(|n| n.to_string()),
-            ),
-            (
-                "FLAKINESS_INTEG_ITERS",
-                self.integ_iters.map(|n| n.to_string()),
-            ),
-            (
-                "FLAKINESS_REST_ITERS",
-                self.rest_iters.map(|n| n.to_string()),
-            ),
-            (
-                "FLAKINESS_SUITE_TIMEOUT",
-                self.suite_timeout.map(format_duration),
-            ),
-            (
-                "FLAKINESS_CAPS",
+                vars::CAPS,
                 (!self.caps.is_empty()).then(|| self.caps.join(",")),
             ),
-            ("FLAKINESS_DETECT_RATE", self.detect_rate.clone()),
-            (
-                "FLAKINESS_CONFIDENCE",
-                self.confidence.map(|c| c.to_string()),
-            ),
+            (vars::DETECT_RATE, self.detect_rate.clone()),
+            (vars::CONFIDENCE, self.confidence.map(|c| c.to_string())),
         ]
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))
@@ -96,11 +81,11 @@ impl WorkflowRequest {
         let mut plan_env = self.batching.variables();
         if let Some(file) = &self.muted_file {
             let file = file.to_string_lossy().into_owned();
-            plan_env.push(("FLAKINESS_MUTED_FILE".into(), file));
+            plan_env.push((vars::MUTED_FILE.into(), file));
         }
         let mut env = Vec::new();
         if let Some(gradle) = &self.gradle {
-            env.push(("FLAKINESS_GRADLE".to_string(), gradle.clone()));
+            env.push((vars::GRADLE.to_string(), gradle.clone()));
         }
         if let Some(dir) = &self.project_dir {
             if dir.is_absolute() {
@@ -110,7 +95,7 @@ impl WorkflowRequest {
                 ));
             }
             let dir = dir.to_string_lossy().into_owned();
-            env.push(("FLAKINESS_PROJECT_DIR".into(), dir));
+            env.push((vars::PROJECT_DIR.into(), dir));
         }
         if self.job_timeout_min < MIN_JOB_TIMEOUT {
             return Err(Error::input(
@@ -148,7 +133,7 @@ impl WorkflowRequest {
             .chain(&cfg.env)
             .map(|(k, v)| (k.as_str(), v));
         let labels = cfg.blocking.labels.join(",");
-        let values = values.chain([(crate::ci::blocking::LABELS_VAR, &labels)]);
+        let values = values.chain([(vars::BLOCKING_LABELS, &labels)]);
         let options = [
             ("--runs-on", Some(&cfg.runs_on)),
             ("--java", Some(&cfg.java_version)),

@@ -10,7 +10,7 @@ use super::runner::{print_untrusted, Runner};
 use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::status::read_statuses;
-use crate::reports::{PLAN_FILE, STATUS_DIR};
+use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
 use crate::say;
 use crate::{Error, Exit, Result};
 use std::collections::BTreeSet;
@@ -45,19 +45,13 @@ impl Artifacts {
     /// the plan's, one with `flakiness-status/` a batch job's (its status
     /// files and its XML, below the build's paths). Anything else is ignored.
     pub fn read(dir: &Path) -> Result<Artifacts> {
-        let entries = std::fs::read_dir(dir).map_err(|e| match e.kind() {
+        let mut folders = walk::folders(dir).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::input(
                 dir.display().to_string(),
                 "no such folder: the workflow downloads every `flakiness-*` artifact there",
             ),
             _ => Error::io(dir, e),
         })?;
-        let mut folders: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .collect();
-        folders.sort();
         folders.insert(0, dir.to_path_buf());
         let mut found = Artifacts::default();
         let mut ids = BTreeSet::new();

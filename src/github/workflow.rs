@@ -18,10 +18,10 @@
 //! which are written to `env` values only (never into a script).
 
 use super::yaml::{emit, Node};
-use crate::ci::blocking::{Blocking, EXIT_CODE_VAR, LABELS_VAR};
+use crate::ci::blocking::Blocking;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
 use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
-use crate::{Error, Result};
+use crate::{vars, Error, Result};
 
 /// What the generated workflow does; every value is the user's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,45 +204,44 @@ fn plan_job(cfg: &WorkflowConfig) -> Node {
 /// The plan step's variables: the dispatch inputs (as `env` values, never in
 /// the script), the iterations, the other knobs.
 fn plan_step_env(cfg: &WorkflowConfig) -> Vec<(String, String)> {
-    let mut vars = Vec::new();
+    let mut env = Vec::new();
     if cfg.manual {
-        vars.push(("FLAKINESS_CLASSES".into(), "${{ inputs.classes }}".into()));
-        vars.push((DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
+        env.push((vars::CLASSES.into(), "${{ inputs.classes }}".into()));
+        env.push((vars::DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
     }
     if let Some(n) = cfg.iters {
-        vars.push(("FLAKINESS_ITERS".into(), n.to_string()));
+        env.push((vars::ITERS.into(), n.to_string()));
     }
-    vars.extend(cfg.plan_env.iter().cloned());
-    vars
+    env.extend(cfg.plan_env.iter().cloned());
+    env
 }
 
-/// The variable holding a manual run's `iters` input.
-const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
-
 fn plan_script(cfg: &WorkflowConfig) -> String {
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
     if cfg.manual {
         // A manual run's own iterations win over every iteration knob of the workflow.
+        use vars::{DETECT_RATE, DISPATCH_ITERS, INTEG_ITERS, ITERS, REST_ITERS, UNIT_ITERS};
         lines.extend([
-            "if [ -n \"${FLAKINESS_DISPATCH_ITERS-}\" ]; then",
-            "  export FLAKINESS_ITERS=\"$FLAKINESS_DISPATCH_ITERS\"",
-            "  unset FLAKINESS_UNIT_ITERS FLAKINESS_INTEG_ITERS FLAKINESS_REST_ITERS FLAKINESS_DETECT_RATE",
-            "fi",
+            format!("if [ -n \"${{{DISPATCH_ITERS}-}}\" ]; then"),
+            format!("  export {ITERS}=\"${DISPATCH_ITERS}\""),
+            format!("  unset {UNIT_ITERS} {INTEG_ITERS} {REST_ITERS} {DETECT_RATE}"),
+            "fi".into(),
         ]);
     }
-    match (cfg.pull_request, cfg.manual) {
-        (true, true) => lines.extend([
+    let run: &[&str] = match (cfg.pull_request, cfg.manual) {
+        (true, true) => &[
             "if [ \"$GITHUB_EVENT_NAME\" = workflow_dispatch ]; then",
             "  gradle-flaky manual --target github",
             "else",
             "  gradle-flaky pr --target github",
             "fi",
-        ]),
-        (false, true) => lines.push("gradle-flaky manual --target github"),
-        _ => lines.push("gradle-flaky pr --target github"),
-    }
+        ],
+        (false, true) => &["gradle-flaky manual --target github"],
+        _ => &["gradle-flaky pr --target github"],
+    };
+    lines.extend(run.iter().map(|line| line.to_string()));
     match lines.len() {
-        1 => lines[0].to_string(),
+        1 => lines[0].clone(),
         _ => lines.join("\n") + "\n",
     }
 }
@@ -261,12 +260,13 @@ fn run_job(cfg: &WorkflowConfig) -> Node {
         ("name", Node::str("Run the batch")),
         (
             "env",
-            Node::map([("FLAKINESS_BATCH", Node::str("${{ matrix.batch }}"))]),
+            Node::map([(vars::BATCH, Node::str("${{ matrix.batch }}"))]),
         ),
         (
             "run",
             Node::str(format!(
-                "gradle-flaky github run --batch \"$FLAKINESS_BATCH\" --timeout {inner}m"
+                "gradle-flaky github run --batch \"${}\" --timeout {inner}m",
+                vars::BATCH
             )),
         ),
     ]));
@@ -326,8 +326,11 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         report.push((
             "env",
             Node::map([
-                (LABELS_VAR, Node::str(cfg.blocking.labels.join(","))),
-                (EXIT_CODE_VAR, Node::str(code.to_string())),
+                (
+                    vars::BLOCKING_LABELS,
+                    Node::str(cfg.blocking.labels.join(",")),
+                ),
+                (vars::PROVEN_EXIT_CODE, Node::str(code.to_string())),
             ]),
         ));
     }

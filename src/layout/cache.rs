@@ -7,25 +7,10 @@
 
 use super::Layout;
 use crate::hex;
+use crate::reports::walk::Walk;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-
-/// Directories that never hold build scripts of the build being described.
-/// `src` is pruned too: build scripts live beside `src/`, never inside it.
-const PRUNED_DIRS: &[&str] = &[
-    ".git",
-    ".gradle",
-    "build",
-    "node_modules",
-    "src",
-    "out",
-    ".idea",
-    crate::reports::ITERS_DIR,
-];
-
-/// Directories that hold no build logic inside an included build.
-const PRUNED_IN_INCLUDED: &[&str] = &[".git", ".gradle", "build", "node_modules", "out", ".idea"];
 
 /// How deep included builds that include builds are followed.
 const MAX_INCLUDE_DEPTH: usize = 8;
@@ -50,34 +35,20 @@ fn is_build_input(name: &str) -> bool {
 }
 
 /// Every build input below `root`, as paths relative to it, sorted. Every
-/// source file of `buildSrc` counts too: its plugins shape the build.
+/// source file of `buildSrc` counts too: its plugins shape the build. Other
+/// `src` folders are not entered: build scripts live beside them, never inside.
 fn build_inputs(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![(root.to_path_buf(), false)];
-    while let Some((dir, in_build_src)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                let pruned =
-                    PRUNED_DIRS.contains(&name.as_ref()) && !(in_build_src && name == "src");
-                if !pruned {
-                    let build_src = in_build_src || (dir == root && name == "buildSrc");
-                    stack.push((entry.path(), build_src));
-                }
-            } else if kind.is_file() && (in_build_src || is_build_input(&name)) {
-                if let Ok(rel) = entry.path().strip_prefix(root) {
-                    found.push(rel.to_path_buf());
-                }
-            }
-        }
-    }
+    let build_src = root.join("buildSrc");
+    let sources = |dir: &Path| dir.ends_with("src") && !dir.starts_with(&build_src);
+    let mut found: Vec<PathBuf> = Walk::new(root)
+        .pruning(&sources)
+        .regular_files()
+        .filter(|f| {
+            let name = f.rel.file_name().unwrap_or_default().to_string_lossy();
+            f.rel.starts_with("buildSrc") || is_build_input(&name)
+        })
+        .map(|f| f.rel)
+        .collect();
     found.sort();
     found
 }
@@ -85,26 +56,7 @@ fn build_inputs(root: &Path) -> Vec<PathBuf> {
 /// Every file below an included build's root, relative to it, sorted; build
 /// outputs and tool folders left out. Sources count: they are build logic.
 fn included_inputs(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let name = entry.file_name();
-            if kind.is_dir() && !PRUNED_IN_INCLUDED.contains(&name.to_string_lossy().as_ref()) {
-                stack.push(entry.path());
-            } else if kind.is_file() {
-                if let Ok(rel) = entry.path().strip_prefix(root) {
-                    found.push(rel.to_path_buf());
-                }
-            }
-        }
-    }
+    let mut found: Vec<PathBuf> = Walk::new(root).regular_files().map(|f| f.rel).collect();
     found.sort();
     found
 }

@@ -3,6 +3,7 @@
 use super::{Layout, Reading};
 use crate::domain::format_duration;
 use crate::run::process::{self, Ended, Isolation, Output};
+use crate::vars::{GRADLE, LAYOUT_TIMEOUT};
 use crate::{say, shell, Error, Result};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -37,9 +38,9 @@ const ITERS_PROBE: &str = "97";
 /// `./gradlew` in the project dir, else `gradle` on PATH.
 pub fn find_gradle(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<String>> {
     if let Some(cmd) = gradle {
-        let what = "--gradle (FLAKINESS_GRADLE)";
+        let what = format!("--gradle ({GRADLE})");
         let words = shell_words::split(cmd)
-            .map_err(|e| Error::input(what, format!("`{cmd}` cannot be split into words: {e}")))?;
+            .map_err(|e| Error::input(&what, format!("`{cmd}` cannot be split into words: {e}")))?;
         if words.is_empty() {
             return Err(Error::input(
                 what,
@@ -58,7 +59,7 @@ pub fn find_gradle(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<Strin
     Err(Error::GradleNotFound(format!(
         "no Gradle found: {} has no executable ./gradlew and there is no `gradle` on PATH; \
          add the Gradle wrapper, install Gradle (on Debian: `apt-get install gradle`), \
-         or name one with --gradle CMD (FLAKINESS_GRADLE)",
+         or name one with --gradle CMD ({GRADLE})",
         project_dir.display()
     )))
 }
@@ -143,7 +144,7 @@ pub fn run_init_script(
     )
     .map_err(|e| match e {
         Error::GradleNotFound(_) => Error::GradleNotFound(format!(
-            "cannot run Gradle `{}`: not found; install Gradle, add ./gradlew, or fix --gradle (FLAKINESS_GRADLE)",
+            "cannot run Gradle `{}`: not found; install Gradle, add ./gradlew, or fix --gradle ({GRADLE})",
             program[0]
         )),
         e => e,
@@ -156,7 +157,7 @@ pub fn run_init_script(
         Ended::TimedOut => {
             return Err(Error::TimedOut(format!(
                 "Gradle did not finish configuring the build within {} (--layout-timeout, \
-                 FLAKINESS_LAYOUT_TIMEOUT) while reading its layout (`{} {LAYOUT_TASK}` in {}); \
+                 {LAYOUT_TIMEOUT}) while reading its layout (`{} {LAYOUT_TASK}` in {}); \
                  it was stopped{stopped}. Gradle said:\n{}",
                 format_duration(reading.timeout),
                 shell::join(program),

@@ -105,8 +105,8 @@ impl PlanContext {
     }
 }
 
-/// One command per batch of already reduced tests (see `reduce`): kinds in the
-/// reference order (custom kinds after, by name), each kind cut into batches of
+/// One command per batch of already reduced tests (see `reduce`): kinds in
+/// Elasticsearch's order (custom kinds after, by name), each kind cut into batches of
 /// its cap; tests repeated in the JVM and tests repeated by Gradle runs never
 /// share a batch.
 pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Vec<Command> {

@@ -58,7 +58,7 @@ pub fn repeat_argv(program: &str, times: u32, options: &[String], argv: &[String
 }
 
 /// Groups items by key; groups, and items within them, keep the order of
-/// first appearance (the reference's JS `Map` order).
+/// first appearance (the order of Elasticsearch's JS `Map`).
 pub fn group_in_order<K: PartialEq, T>(
     items: impl IntoIterator<Item = T>,
     key: impl Fn(&T) -> K,
@@ -119,7 +119,7 @@ fn unused_cap_notes(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<Strin
 
 #[cfg(test)]
 mod tests {
-    //! The reference's command checklist is in tests/integration/plan/checklist.rs.
+    //! Elasticsearch's command checklist is in tests/integration/plan/checklist.rs.
     use super::reduce::tests::{suite, test, unit};
     use super::*;
 

@@ -101,7 +101,7 @@ fn drop_covered(tests: &[ClassifiedTest], notes: &mut Vec<String>) -> Vec<Classi
 }
 
 /// Several suites of one task in one directory become that directory (the
-/// reference's `collapseYamlSuites`), in the place of the first of them;
+/// `collapseYamlSuites` of Elasticsearch's), in the place of the first of them;
 /// every other test keeps its place.
 fn collapse_yaml_suites(
     tests: Vec<ClassifiedTest>,

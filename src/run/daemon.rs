@@ -19,6 +19,7 @@
 //! keeps the environment of the client that started it).
 
 use super::tree::{self, Kind, Table};
+use crate::reports::walk;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -224,10 +225,9 @@ fn parse_conn(line: &str) -> Option<Conn> {
 
 /// Inodes of the sockets `pid` holds open.
 fn socket_inodes(pid: u32) -> Vec<u64> {
-    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
-        return Vec::new();
-    };
-    fds.flatten()
+    walk::list(Path::new(&format!("/proc/{pid}/fd")))
+        .unwrap_or_default()
+        .iter()
         .filter_map(|fd| std::fs::read_link(fd.path()).ok())
         .filter_map(|target| {
             let t = target.to_str()?;

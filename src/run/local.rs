@@ -18,6 +18,7 @@ use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, Command};
+use crate::reports::walk;
 use crate::{Error, Result};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -39,13 +40,7 @@ pub fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(&runs).map_err(|e| Error::io(&runs, e))?;
     let dir = runs.join(process::run_id());
     std::fs::create_dir(&dir).map_err(|e| Error::io(&dir, e))?;
-    let mut old: Vec<PathBuf> = std::fs::read_dir(&runs)
-        .map_err(|e| Error::io(&runs, e))?
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.path())
-        .collect();
-    old.sort();
+    let old = walk::folders(&runs).map_err(|e| Error::io(&runs, e))?;
     let excess = old.len().saturating_sub(KEEP_RUNS);
     for stale in &old[..excess] {
         let _ = std::fs::remove_dir_all(stale);
@@ -476,12 +471,11 @@ mod tests {
         let dir = create_run_dir(tmp.path()).unwrap();
         assert!(dir.is_dir());
         assert!(dir.starts_with(&runs));
-        let mut left: Vec<String> = std::fs::read_dir(&runs)
+        let left: Vec<String> = walk::list(&runs)
             .unwrap()
-            .flatten()
+            .iter()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
-        left.sort();
         assert_eq!(left.len(), KEEP_RUNS);
         assert_eq!(left[0], "200001003T000000Z-1");
         assert_eq!(

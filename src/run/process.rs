@@ -223,7 +223,8 @@ impl Isolation {
 /// Where the child's stdout and stderr go.
 #[derive(Clone, Copy)]
 pub enum Output<'a> {
-    /// Our own stdout and stderr (the `repeat` command, like the reference script).
+    /// Our own stdout and stderr (the `repeat` command, like Elasticsearch's
+    /// `repeat-rest-test.sh`).
     Inherit,
     /// Appended to a log file.
     Log(&'a File),

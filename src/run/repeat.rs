@@ -10,7 +10,7 @@
 
 use super::outcomes::{self, Scripts, Skipped};
 use super::process::{self, Ended, Isolation, Output};
-use crate::reports::{self, ITERS_DIR, JOBS_DIR};
+use crate::reports::{self, walk, ITERS_DIR, JOBS_DIR};
 use crate::{shell, Error, Observed, Result};
 use std::fs::File;
 use std::io::Write;
@@ -137,7 +137,7 @@ pub enum Verdict {
 impl Verdict {
     /// Judges an iteration from how Gradle ended and, when known, what its
     /// reports say. Without counts a non-zero exit with reports is a failure,
-    /// as in the reference script.
+    /// as in Elasticsearch's `repeat-rest-test.sh`.
     pub fn of(it: &Iteration, counts: Option<Counts>) -> Verdict {
         match (&it.ended, counts) {
             (Ended::Interrupted, _) => Verdict::Interrupted,
@@ -205,11 +205,9 @@ pub fn observed<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Observed
 /// loop would mix its results with an earlier run's (or overwrite them).
 pub fn check_fresh(dest: &Path) -> Result<()> {
     let dir = dest.join(ITERS_DIR);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(());
-    };
-    let earlier = entries
-        .flatten()
+    let earlier = walk::list(&dir)
+        .unwrap_or_default()
+        .iter()
         .any(|e| e.file_name().to_string_lossy().starts_with("iter-"));
     if earlier {
         return Err(Error::input(
@@ -393,18 +391,18 @@ mod tests {
 
     /// Every file under `root`, relative, sorted.
     fn files(root: &Path) -> Vec<String> {
-        fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
-            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                if e.path().is_dir() {
-                    walk(&e.path(), root, out);
-                } else {
-                    let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
-                    out.push(rel.to_string_lossy().into_owned());
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(root, root, &mut out);
+        let mut out: Vec<String> = walkdir::WalkDir::new(root)
+            .into_iter()
+            .flatten()
+            .filter(|e| !e.file_type().is_dir())
+            .map(|e| {
+                e.path()
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
         out.sort();
         out
     }

@@ -101,10 +101,8 @@ fn kind_of(pid: u32) -> Kind {
 #[cfg(target_os = "linux")]
 pub fn table() -> Table {
     let mut out = BTreeMap::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for entry in dir.flatten() {
+    let proc = crate::reports::walk::list(std::path::Path::new("/proc"));
+    for entry in proc.unwrap_or_default() {
         let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
             continue;
         };

@@ -81,7 +81,7 @@ impl<'a> Classifier<'a> {
         )
     }
 
-    /// Classifies by the reference's path rules, for when no layout can be had.
+    /// Classifies by the path rules, for when no layout can be had.
     pub fn path_rules(files: &'a dyn Files) -> Self {
         Self::new(
             SourceRoots::path_rules(files),
@@ -169,7 +169,7 @@ impl<'a> Classifier<'a> {
             }
         }
         // No exact package path: a simple name or a partial package, as the
-        // reference's suffix match allowed.
+        // suffix match of Elasticsearch's allowed.
         let found = self.roots.files_for(&segments, true);
         let nested = join_nested(&[], binary_nested);
         self.classify_all(found, &Target::nested(nested.as_deref(), test, origin))

@@ -23,7 +23,7 @@
 //!   ([`expand`]), up to a cap, each on its own project's task.
 //! - Wildcard class patterns, tests no task can run here and abstract classes
 //!   without a runnable subclass are `unresolved` with a reason code.
-//! - Without a layout (Gradle missing or failing) the reference path rules
+//! - Without a layout (Gradle missing or failing) Elasticsearch's path rules
 //!   stand in, and `notes` says so.
 
 mod bytecode;

@@ -15,7 +15,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-/// The four source sets the reference knows, in its kind order.
+/// The four source sets Elasticsearch's flakiness detection knows, in its kind order.
 const KNOWN_SOURCE_SETS: [&str; 4] = [
     "test",
     "internalClusterTest",
@@ -127,7 +127,7 @@ impl<'a> SourceRoots<'a> {
         Self::new(Mode::Layout(roots), files)
     }
 
-    /// The roots the reference's path rules see, for when no layout can be had.
+    /// The roots the path rules see, for when no layout can be had.
     pub fn path_rules(files: &'a dyn Files) -> Self {
         Self::new(Mode::PathRules, files)
     }
@@ -262,7 +262,7 @@ impl<'a> SourceRoots<'a> {
     }
 }
 
-/// The reference's path rules as a source dir: `<project dir>/src/<set>/<lang>/…`,
+/// Elasticsearch's path rules as a source dir: `<project dir>/src/<set>/<lang>/…`,
 /// taking the last `/src/` that fits (its regexes are greedy).
 fn rule_root(path: &Path) -> Option<Root> {
     let s = path.to_str()?;

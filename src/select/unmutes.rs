@@ -45,8 +45,8 @@ impl MutedEntry {
 }
 
 /// Parses muted-tests.yml; `file` names it in errors (`file:line: message`).
-/// Entries without a `class` are skipped, as the reference does; `issue` and
-/// unknown keys are ignored.
+/// Entries without a `class` are skipped, as Elasticsearch's flakiness
+/// detection does; `issue` and unknown keys are ignored.
 pub fn parse(text: &str, file: &str) -> Result<Vec<MutedEntry>> {
     let at = |line: usize, message: String| Error::input(format!("{file}:{line}"), message);
     let docs =

@@ -1,0 +1,93 @@
+//! The `FLAKINESS_*` environment variables, one constant each: the options
+//! clap reads from the environment, and the variables CI steps hand to the
+//! next step (Buildkite step `env`, GitHub workflow `env`).
+
+// Options of every command.
+/// `--project-dir`: the root of the Gradle build.
+pub const PROJECT_DIR: &str = "FLAKINESS_PROJECT_DIR";
+/// `--gradle`: the Gradle program to run.
+pub const GRADLE: &str = "FLAKINESS_GRADLE";
+/// `--isolate`: run Gradle on a private daemon.
+pub const ISOLATE: &str = "FLAKINESS_ISOLATE";
+/// `--layout-timeout`: how long reading the build's layout may take.
+pub const LAYOUT_TIMEOUT: &str = "FLAKINESS_LAYOUT_TIMEOUT";
+
+// Selection.
+/// The tests to run (`manual` requires it; positional tests elsewhere).
+pub const CLASSES: &str = "FLAKINESS_CLASSES";
+/// `--base`: the ref changes and unmutes are taken against.
+pub const BASE: &str = "FLAKINESS_BASE";
+/// `--muted-file`: the muted-tests file.
+pub const MUTED_FILE: &str = "FLAKINESS_MUTED_FILE";
+/// `--task-cap`: Test tasks run per class when several run it.
+pub const TASK_CAP: &str = "FLAKINESS_TASK_CAP";
+/// `--subclass-cap`: concrete subclasses run per abstract base class.
+pub const SUBCLASS_CAP: &str = "FLAKINESS_SUBCLASS_CAP";
+/// `--allow-host-mutating-tasks`: also run `destructive*` Test tasks.
+pub const ALLOW_HOST_MUTATING_TASKS: &str = "FLAKINESS_ALLOW_HOST_MUTATING_TASKS";
+
+// Batching.
+/// `--iters`: iterations for every kind.
+pub const ITERS: &str = "FLAKINESS_ITERS";
+/// `--unit-iters`: executions of each unit test.
+pub const UNIT_ITERS: &str = "FLAKINESS_UNIT_ITERS";
+/// `--integ-iters`: executions of each internalClusterTest.
+pub const INTEG_ITERS: &str = "FLAKINESS_INTEG_ITERS";
+/// `--rest-iters`: Gradle invocations per REST batch.
+pub const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
+/// `--suite-timeout`: `-Dtests.timeoutSuite`.
+pub const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
+/// `--cap`: the batch cap per kind.
+pub const CAPS: &str = "FLAKINESS_CAPS";
+/// `--detect-rate`: the failure rate iterations are sized to detect.
+pub const DETECT_RATE: &str = "FLAKINESS_DETECT_RATE";
+/// `--confidence`: the confidence of `--detect-rate`.
+pub const CONFIDENCE: &str = "FLAKINESS_CONFIDENCE";
+/// `--batch-timeout`: the limit of one Gradle invocation.
+pub const BATCH_TIMEOUT: &str = "FLAKINESS_BATCH_TIMEOUT";
+
+// Triage.
+/// `--triage`: replays per failing seed after the run.
+pub const TRIAGE: &str = "FLAKINESS_TRIAGE";
+/// `--triage-budget`: the most replays in all.
+pub const TRIAGE_BUDGET: &str = "FLAKINESS_TRIAGE_BUDGET";
+/// `--triage-timeout`: the most time triage takes.
+pub const TRIAGE_TIMEOUT: &str = "FLAKINESS_TRIAGE_TIMEOUT";
+
+// Handing over to a CI.
+/// `--target`: the CI the tests are handed to.
+pub const TARGET: &str = "FLAKINESS_TARGET";
+/// `--agent`: Buildkite agent selectors of batch steps.
+pub const AGENTS: &str = "FLAKINESS_AGENTS";
+/// `--step-timeout`: each Buildkite batch step's timeout.
+pub const STEP_TIMEOUT: &str = "FLAKINESS_STEP_TIMEOUT";
+/// `--agent-bin`: how Buildkite agents run gradle-flaky.
+pub const AGENT_BIN: &str = "FLAKINESS_AGENT_BIN";
+/// `--group`: the group name of the uploaded Buildkite steps.
+pub const GROUP: &str = "FLAKINESS_GROUP";
+/// `--blocking-labels`: the pull-request labels that opt in to blocking.
+pub const BLOCKING_LABELS: &str = "FLAKINESS_BLOCKING_LABELS";
+/// `--proven-exit-code`: the exit code of a blocked report step.
+pub const PROVEN_EXIT_CODE: &str = "FLAKINESS_PROVEN_EXIT_CODE";
+/// `--timeout` of `buildkite wrap`: when the wrapped command is stopped.
+pub const WRAP_TIMEOUT: &str = "FLAKINESS_WRAP_TIMEOUT";
+
+// Set by gradle-flaky for its own CI steps.
+/// Buildkite batch step: the prefix of each job's `JobSpec` (JSON), see [`batch_spec`].
+pub const BATCH_SPEC_PREFIX: &str = "FLAKINESS_BATCH_";
+/// Buildkite precompile step: its `JobSpec` (JSON).
+pub const PRECOMPILE: &str = "FLAKINESS_PRECOMPILE";
+/// Buildkite report and triage steps: the `ReportContext` (JSON) of the upload.
+pub const REPORT_CONTEXT: &str = "FLAKINESS_REPORT_CONTEXT";
+/// Buildkite triage step: its `TriageSpec` (JSON).
+pub const TRIAGE_SPEC: &str = "FLAKINESS_TRIAGE_SPEC";
+/// GitHub batch job: the matrix's batch index.
+pub const BATCH: &str = "FLAKINESS_BATCH";
+/// GitHub plan job of a manual run: the `iters` input, which wins over every iteration knob.
+pub const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
+
+/// The variable holding the `JobSpec` of Buildkite parallel job `job`
+/// (`$BUILDKITE_PARALLEL_JOB`): `FLAKINESS_BATCH_<job>`.
+pub fn batch_spec(job: usize) -> String {
+    format!("{BATCH_SPEC_PREFIX}{job}")
+}

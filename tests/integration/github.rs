@@ -436,7 +436,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
         "{summary}"
     );
     assert!(
-        summary.contains("| `flakiness-detection:unit` | `batch-1` | flaky_detected |"),
+        summary.contains("| `flakiness-detection:unit` | `batch-1` | real failures (1 flaky) |"),
         "{summary}"
     );
     assert!(

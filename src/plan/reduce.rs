@@ -199,6 +199,8 @@ pub(crate) mod tests {
             yaml_suite: None,
             origin: Origin::Changed,
             nested_classes: false,
+            is_suite: false,
+            via_suite: None,
         }
     }
 

@@ -13,9 +13,10 @@ use super::expand::{self, Expansion, Hierarchy};
 use super::roots::{Root, SourceRoots, Tie, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::source::{self, Language, Unit};
+use super::suites::{self, SuiteIndex};
 use super::tasks::{self, Chosen, TaskChoice, TaskSelection};
 use super::test_class;
-use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind};
+use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::{OnceCell, RefCell};
@@ -57,6 +58,8 @@ pub struct Classifier<'a> {
     choice: Choice,
     /// Every class hierarchy of the build, read on the first abstract class.
     hierarchy: OnceCell<Hierarchy>,
+    /// The suites of the source sets, read when a class might run in one.
+    suites: SuiteIndex,
     records: RefCell<Records>,
 }
 
@@ -77,6 +80,7 @@ impl<'a> Classifier<'a> {
             files,
             choice: Choice::default(),
             hierarchy: OnceCell::new(),
+            suites: SuiteIndex::default(),
             records: RefCell::new(Records::default()),
         }
     }
@@ -229,7 +233,16 @@ impl<'a> Classifier<'a> {
                 ClassFile::Test(subject) => subject,
             }
         };
-        let tasks = self.tasks_for(root, &subject)?;
+        let tasks: Vec<(String, Option<ViaSuite>)> = match self.tasks_for(root, &subject) {
+            Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
+            // Left out by the patterns, but run by a suite they include.
+            Err(skip) => match subject.class.as_deref().map(|c| self.via_suites(root, c)) {
+                Some(via) if !via.is_empty() => {
+                    via.into_iter().map(|(t, v)| (t, Some(v))).collect()
+                }
+                _ => return Err(skip),
+            },
+        };
         let kind = kind_of(
             &root.source_set,
             subject.yaml_suite.is_some(),
@@ -237,7 +250,7 @@ impl<'a> Classifier<'a> {
         );
         Ok(tasks
             .into_iter()
-            .map(|task| {
+            .map(|(task, via_suite)| {
                 let nested_classes = match (&subject.nested_source, &subject.class) {
                     (Some((simple, unit)), Some(class)) => test_class::has_nested_classes(
                         &self.task_patterns(root, &task),
@@ -257,6 +270,8 @@ impl<'a> Classifier<'a> {
                     yaml_suite: subject.yaml_suite.clone(),
                     origin: target.origin,
                     nested_classes,
+                    is_suite: subject.is_suite,
+                    via_suite,
                 })
             })
             .collect())
@@ -298,7 +313,15 @@ impl<'a> Classifier<'a> {
         // What the task's patterns admit is decided with the task choice;
         // here only whether the class is a test at all.
         let shows_tests = test_class::declares_tests(&unit);
-        if !test_class::is_test_name(simple) && !shows_tests {
+        let set = (root.project.as_str(), root.source_set.as_str());
+        let is_suite = self.suites.is_suite(set, &unit, &class, &|| {
+            self.roots.classes_of_set(set.0, set.1)
+        });
+        if !test_class::is_test_name(simple)
+            && !shows_tests
+            && !is_suite
+            && self.via_suites(root, &class).is_empty()
+        {
             return Err(Skip::NotATest(format!(
                 "`{simple}` declares no tests and is not named like a test class ({})",
                 test_class::NAME_RULE
@@ -310,7 +333,21 @@ impl<'a> Classifier<'a> {
             class: Some(class),
             yaml_suite: None,
             shows_tests,
+            is_suite,
         }))
+    }
+
+    /// The tasks of `root` that run `class` only through suites their
+    /// patterns include, each with how ([`suites`]).
+    fn via_suites(&self, root: &Root, class: &str) -> Vec<(String, ViaSuite)> {
+        let Tie::Tasks(tied) = &root.tie else {
+            return Vec::new();
+        };
+        let set = (root.project.as_str(), root.source_set.as_str());
+        let classes = || self.roots.classes_of_set(set.0, set.1);
+        suites::tasks_running(tied, class, self.choice.tasks, &|task| {
+            self.suites.membership(set, task, &classes, self.files)
+        })
     }
 
     /// What a class file declares; nothing when it cannot be read.
@@ -439,6 +476,8 @@ struct Subject {
     /// The class's source shows tests: a class the task patterns leave out
     /// is then unresolved, else it is support code, not a test.
     shows_tests: bool,
+    /// The class is a suite of other classes.
+    is_suite: bool,
     /// The outer class's simple name and source, to tell whether its task
     /// runs nested classes.
     nested_source: Option<(String, Unit)>,
@@ -477,6 +516,7 @@ fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
         class: None,
         yaml_suite: Some(utf8(&suite.with_extension(""))?),
         shows_tests: false,
+        is_suite: false,
         nested_source: None,
     })
 }

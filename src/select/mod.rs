@@ -37,6 +37,7 @@ mod roots;
 mod selection;
 pub mod source;
 pub mod suggest;
+mod suites;
 pub mod tasks;
 mod test_class;
 pub mod unmutes;

@@ -12,7 +12,8 @@ mod model;
 mod parser;
 
 pub use model::{
-    is_word_char, mentions, Annotation, BodyClass, Declared, Import, Language, Method, Super, TypeKind, Unit,
+    is_word_char, mentions, Annotation, BodyClass, Declared, Import, Language, Method, Super,
+    TypeKind, Unit,
 };
 pub use parser::parse;
 

@@ -154,6 +154,16 @@ impl TestAcc {
 type Key = (String, String);
 
 /// One file's executions, accumulated per test.
+///
+/// A test name that carries no seed or iteration token and that one file
+/// holds several times counts once, with its worst result (failed, then
+/// suite timeout, then passed, then skipped): it is one run of several
+/// instances of the test, not several runs. JUnit 3 `BulkTest` suites run
+/// one nested class once for each concrete test that uses it (a run of
+/// commons-collections' suite files `TestMapKeySet.testSetEquals` 54 times
+/// in one XML file); a Gradle run counts as one execution of that name, so
+/// its runs are the runs asked for, and a failure of any instance shows.
+/// Repetitions by the randomizedtesting runner carry seeds, and count each.
 #[derive(Debug, Default)]
 pub struct FileAgg {
     /// Every test of the file, in the order first seen.
@@ -162,10 +172,22 @@ pub struct FileAgg {
     index: HashMap<String, HashMap<String, usize>>,
     /// The test of the previous execution: a test's iterations come in a row.
     last: Option<usize>,
+    /// Hash of (class, name) of each token-free test seen → the rank of the
+    /// result it counts with.
+    counted: HashMap<u64, Rank>,
     passed: u64,
     failed: u64,
     suite_timeouts: u64,
     skipped: u64,
+}
+
+/// How bad a result is: the worst of several instances counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Skipped,
+    Passed,
+    SuiteTimeout,
+    Failed,
 }
 
 impl FileAgg {
@@ -173,8 +195,11 @@ impl FileAgg {
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
         let (method, seed) = normalize_method(exec.name);
         let slot = self.slot(exec.class, &method, origin);
+        self.tests[slot].1.time_sec += exec.time.unwrap_or(0.0);
+        if seed.is_none() && method == exec.name && !self.first_instance(&exec, slot) {
+            return;
+        }
         let acc = &mut self.tests[slot].1;
-        acc.time_sec += exec.time.unwrap_or(0.0);
         match exec.result {
             junit::Result::Passed => {
                 acc.passes += 1;
@@ -210,6 +235,49 @@ impl FileAgg {
                 }
             }
         }
+    }
+
+    /// Whether this execution of a token-free name counts: the first of its
+    /// name in the file, or one with a worse result, whose earlier count is
+    /// then taken back.
+    fn first_instance(&mut self, exec: &Execution<'_>, slot: usize) -> bool {
+        use std::hash::{Hash, Hasher};
+        let rank = match &exec.result {
+            junit::Result::Skipped => Rank::Skipped,
+            junit::Result::Passed => Rank::Passed,
+            junit::Result::Failed(f)
+                if classify_failure(&f.type_name, &f.message) == FailureKind::SuiteTimeout =>
+            {
+                Rank::SuiteTimeout
+            }
+            junit::Result::Failed(_) => Rank::Failed,
+        };
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (exec.class, exec.name).hash(&mut h);
+        let Some(counted) = self.counted.get_mut(&h.finish()) else {
+            self.counted.insert(h.finish(), rank);
+            return true;
+        };
+        if rank <= *counted {
+            return false;
+        }
+        let acc = &mut self.tests[slot].1;
+        match std::mem::replace(counted, rank) {
+            Rank::Skipped => {
+                acc.skipped -= 1;
+                self.skipped -= 1;
+            }
+            Rank::Passed => {
+                acc.passes -= 1;
+                self.passed -= 1;
+            }
+            Rank::SuiteTimeout => {
+                acc.suite_timeouts -= 1;
+                self.suite_timeouts -= 1;
+            }
+            Rank::Failed => {}
+        }
+        true
     }
 
     /// The position of a test in `tests`, added if new. Keys are allocated only
@@ -594,6 +662,48 @@ mod tests {
         );
         assert_eq!(report.summary.flaky_tests, 1);
         assert_eq!(report.summary.severity, Severity::Error);
+    }
+
+    /// A nested class that suites run once per concrete test (JUnit 3
+    /// `BulkTest`) repeats its names in one file: one run, worst result.
+    #[test]
+    fn a_name_one_file_repeats_without_a_seed_counts_once_with_its_worst_result() {
+        let report = merge(
+            vec![
+                file(
+                    "a",
+                    ":test",
+                    vec![
+                        exec("testSetEquals", junit::Result::Passed),
+                        exec("testSize", junit::Result::Skipped),
+                        exec(
+                            "testSetEquals",
+                            fail("junit.framework.AssertionFailedError", "x"),
+                        ),
+                        exec("testSize", junit::Result::Passed),
+                        exec("testSetEquals", junit::Result::Passed),
+                        exec("testSize", junit::Result::Passed),
+                    ],
+                ),
+                // another run's file counts again
+                file(
+                    "b",
+                    ":test",
+                    vec![exec("testSetEquals", junit::Result::Passed)],
+                ),
+            ],
+            0,
+        );
+        let row = |m: &str| report.tests.iter().find(|t| t.method == m).unwrap();
+        let eq = row("testSetEquals");
+        assert_eq!((eq.runs, eq.passes, eq.failures), (2, 1, 1));
+        let size = row("testSize");
+        assert_eq!((size.runs, size.passes), (1, 1));
+        assert!(!report
+            .skips
+            .contains_key(&("org.example.FooTests".into(), "testSize".into())));
+        let s = &report.summary;
+        assert_eq!((s.executions, s.passed, s.failed, s.skipped), (3, 2, 1, 0));
     }
 
     #[test]

@@ -46,6 +46,7 @@ fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
                 method: t.method.clone(),
                 yaml_suite: t.yaml_suite.clone(),
                 nested_classes: t.nested_classes,
+                is_suite: t.is_suite,
                 runs: plan::executions(c),
             })
         })

@@ -2,11 +2,12 @@
 //! planned proves less than planned, and the report says so.
 
 use crate::analyze::planned::{self, PlannedTest};
-use crate::analyze::Report;
+use crate::analyze::{reproduce, Report};
 use crate::domain::Command;
-use crate::plan;
+use crate::plan::{self, suite_route};
 use crate::run::local::{self as runner, BatchRun};
-use crate::say;
+use crate::{say, shell, test_filter};
+use std::path::Path;
 use std::time::Duration;
 
 /// Marks in `report` each planned test that ran fewer times than planned,
@@ -31,6 +32,50 @@ pub fn compare(
         );
     }
     below_plan
+}
+
+/// A failing test that ran as a suite member added to its task's includes
+/// re-runs the same way: its reproduce line passes gradle-flaky's init script
+/// (`script`, the run folder's copy) and the properties, or Gradle would run
+/// it through its suite (on Gradle before 4.7, a JUnit 3 suite's whole child
+/// suite; from 4.7, nothing).
+pub fn reproduce_members(
+    report: &mut Report,
+    commands: &[Command],
+    script: &Path,
+    gradle: &[String],
+) {
+    let mut gradle = if gradle.is_empty() {
+        vec!["./gradlew".to_string()]
+    } else {
+        gradle.to_vec()
+    };
+    gradle.extend(["-I".into(), script.display().to_string()]);
+    for t in report.tests.iter_mut().filter(|t| t.failures > 0) {
+        let Some(task) = t.failing_task.as_deref() else {
+            continue;
+        };
+        let member = commands.iter().flat_map(|c| &c.tests).find(|p| {
+            p.task == task
+                && suite_route::included(p)
+                && p.class.as_deref().is_some_and(|class| {
+                    test_filter::covers(
+                        class,
+                        p.method.as_deref(),
+                        p.nested_classes,
+                        &t.class,
+                        &t.method,
+                    )
+                })
+        });
+        let Some(member) = member else {
+            continue;
+        };
+        let seed = t.failing_seeds.first().map(String::as_str);
+        let line = reproduce::build(&gradle, task, &t.class, &t.method, seed);
+        let properties = suite_route::properties(task, &[member]);
+        t.reproduce = Some(format!("{line} {}", shell::join(&properties)));
+    }
 }
 
 /// Every planned test with its batch and the executions the plan gives it.

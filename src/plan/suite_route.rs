@@ -100,7 +100,7 @@ pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) 
 }
 
 /// Whether `test` is added to its task's includes.
-fn included(t: &ClassifiedTest) -> bool {
+pub fn included(t: &ClassifiedTest) -> bool {
     t.via_suite
         .as_ref()
         .and_then(|v| v.route.as_ref())

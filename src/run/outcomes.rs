@@ -72,6 +72,12 @@ pub struct Scripts {
 }
 
 impl Scripts {
+    /// Where [`Scripts::write`] puts the script that runs suite members on
+    /// their own (`plan::suite_route`).
+    pub fn members_script(dir: &Path) -> PathBuf {
+        dir.join(MEMBERS_SCRIPT_NAME)
+    }
+
     /// Writes the scripts to `dir`.
     pub fn write(dir: &Path) -> Result<Scripts> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

@@ -223,6 +223,9 @@ pub enum RouteCode {
 }
 
 impl RouteCode {
+    /// Every code (README lists them all).
+    pub const ALL: [RouteCode; 2] = [RouteCode::RunsThroughSuite, RouteCode::IncludedForThisRun];
+
     /// The stable kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {

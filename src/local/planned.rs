@@ -73,8 +73,11 @@ pub fn reproduce_members(
         };
         let seed = t.failing_seeds.first().map(String::as_str);
         let line = reproduce::build(&gradle, task, &t.class, &t.method, seed);
-        let properties = suite_route::properties(task, &[member]);
-        t.reproduce = Some(format!("{line} {}", shell::join(&properties)));
+        let properties: Vec<String> = suite_route::properties(task, &[member])
+            .iter()
+            .map(|p| shell::quote(p))
+            .collect();
+        t.reproduce = Some(format!("{line} {}", properties.join(" ")));
     }
 }
 

@@ -16,4 +16,5 @@ mod plan;
 mod run;
 mod select;
 mod stop;
+mod suites;
 mod triage;

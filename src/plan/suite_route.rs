@@ -2,7 +2,9 @@
 //! run, exactly it and once, chosen by the build's Gradle version:
 //! - `runs-through-suite`: the plain `--tests` filter, which this Gradle
 //!   applies inside the suite (Gradle before 4.7, JUnit 4 `@SuiteClasses`
-//!   all the way down: its runner filters each member class and method);
+//!   all the way down: its runner filters each member class and method; a
+//!   member that is a suite itself is not reached so: the filter is matched
+//!   against the tests inside it, never against its name);
 //! - `included-for-this-run`: the class is added to the task's includes for
 //!   this invocation, and the suites that would also run it left out, by
 //!   gradle-flaky's init script `gradle/flaky-suite-members.gradle` (what
@@ -39,9 +41,15 @@ pub const INCLUDE_PROPERTY: &str = "flaky.include.";
 /// The system property naming the suites to leave out for one task.
 pub const EXCLUDE_PROPERTY: &str = "flaky.exclude.";
 
-/// How `class` of `task`, run by its suites as `via` says, is run on Gradle
-/// `version` (`None`: unknown), and why.
-pub fn choose(via: &ViaSuite, class: &str, task: &str, version: Option<GradleVersion>) -> Route {
+/// How `class` of `task` (a suite itself when `is_suite`), run by its
+/// suites as `via` says, is run on Gradle `version` (`None`: unknown), and why.
+pub fn choose(
+    via: &ViaSuite,
+    class: &str,
+    is_suite: bool,
+    task: &str,
+    version: Option<GradleVersion>,
+) -> Route {
     let suites = via
         .suites
         .iter()
@@ -67,6 +75,10 @@ pub fn choose(via: &ViaSuite, class: &str, task: &str, version: Option<GradleVer
         }
     };
     match version {
+        Some(v) if v < CLASS_NAME_PREFILTER && is_suite => included(format!(
+            "Gradle {v} matches `--tests` against the tests inside a suite, never against the \
+             suite's name: through {suites} this suite would run nothing"
+        )),
         Some(v) if v < CLASS_NAME_PREFILTER && via.junit4 => Route {
             reason_code: RouteCode::RunsThroughSuite,
             reason: format!(
@@ -95,7 +107,7 @@ pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) 
         let (Some(via), Some(class)) = (t.via_suite.as_mut(), t.class.as_deref()) else {
             continue;
         };
-        via.route = Some(choose(via, class, &t.task, version));
+        via.route = Some(choose(via, class, t.is_suite, &t.task, version));
     }
 }
 
@@ -206,7 +218,7 @@ mod tests {
 
     fn code(junit4: bool, version: Option<&str>) -> RouteCode {
         let v = version.and_then(GradleVersion::parse);
-        choose(&via(junit4), "a.MemberTest", ":test", v).reason_code
+        choose(&via(junit4), "a.MemberTest", false, ":test", v).reason_code
     }
 
     /// The choice by Gradle version: only before the class-name pre-filter
@@ -225,6 +237,7 @@ mod tests {
         let r = choose(
             &via(false),
             "a.MemberTest",
+            false,
             ":test",
             GradleVersion::parse("4.4.1"),
         );
@@ -237,12 +250,27 @@ mod tests {
         let r = choose(
             &via(true),
             "a.MemberTest",
+            false,
             ":test",
             GradleVersion::parse("8.10"),
         );
         assert!(r.reason.contains("(4.7+)"), "{}", r.reason);
+        // a suite inside the suite (measured on 4.4.1: through it, no test found)
+        let r = choose(
+            &via(true),
+            "a.AllRulesTests",
+            true,
+            ":test",
+            GradleVersion::parse("4.4.1"),
+        );
+        assert_eq!(r.reason_code, IncludedForThisRun);
+        assert!(
+            r.reason.contains("never against the suite's name"),
+            "{}",
+            r.reason
+        );
         // a task path that cannot name a property: through the suite, and why
-        let r = choose(&via(false), "a.MemberTest", ":a=b:test", None);
+        let r = choose(&via(false), "a.MemberTest", false, ":a=b:test", None);
         assert_eq!(r.reason_code, RunsThroughSuite);
         assert!(r.reason.contains("cannot be passed"), "{}", r.reason);
     }

@@ -523,6 +523,22 @@ pub struct AgentArgs {
         env = "FLAKINESS_GROUP"
     )]
     pub group: String,
+
+    #[command(flatten)]
+    pub blocking: BlockingArgs,
+}
+
+/// Opt-in blocking (Elasticsearch's): on a pull request carrying one of the
+/// labels, proven flakiness fails the report step with the exit code.
+#[derive(Debug, Args, Clone, Default)]
+pub struct BlockingArgs {
+    /// Pull-request labels that opt in to blocking (comma-separated, exact and case-sensitive): on a PR carrying one, proven flakiness fails the report step; default: never block.
+    #[arg(long, value_name = "LABELS", env = "FLAKINESS_BLOCKING_LABELS")]
+    pub blocking_labels: Option<String>,
+
+    /// The exit code of a blocked report step: 3 to 125, not 124 (required with --blocking-labels).
+    #[arg(long, value_name = "CODE", env = "FLAKINESS_PROVEN_EXIT_CODE")]
+    pub proven_exit_code: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -611,6 +627,10 @@ pub struct WrapArgs {
     #[arg(long, conflicts_with_all = ["command", "kind"])]
     pub from_env: bool,
 
+    /// Exit with the command's rc when it is CODE (the report step's opt-in blocking), else 0 as always.
+    #[arg(long, value_name = "CODE", conflicts_with = "from_env")]
+    pub pass_exit_code: Option<String>,
+
     /// The command to run.
     #[arg(last = true, required_unless_present = "from_env", value_name = "CMD")]
     pub command: Vec<String>,
@@ -629,6 +649,9 @@ pub struct BuildkiteAnalyzeArgs {
     /// Where downloaded status files and per-job XML are kept.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub work_dir: PathBuf,
+
+    #[command(flatten)]
+    pub blocking: BlockingArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -726,9 +749,12 @@ pub struct WorkflowArgs {
     #[arg(long, value_name = "CMD")]
     pub install: Option<String>,
 
-    /// Fail the report job with the report's exit code (1 flaky, 3 no trustworthy result); default: report, don't block.
+    /// Fail the report job with the report's exit code (1 flaky, 3 no trustworthy result) on every pull request; default: report, don't block. With --blocking-labels: only labelled pull requests, only proven flakiness.
     #[arg(long)]
     pub exit_code: bool,
+
+    #[command(flatten)]
+    pub blocking: BlockingArgs,
 }
 
 #[derive(Debug, Args)]
@@ -769,9 +795,12 @@ pub struct GithubAnalyzeArgs {
     )]
     pub sources: PathBuf,
 
-    /// Exit with the report's exit code (1 flaky, 3 no trustworthy result) instead of 0.
+    /// Exit with the report's exit code (1 flaky, 3 no trustworthy result) instead of 0. With --blocking-labels: only on a labelled pull request, only for proven flakiness.
     #[arg(long)]
     pub exit_code: bool,
+
+    #[command(flatten)]
+    pub blocking: BlockingArgs,
 }
 
 #[derive(Debug, Args)]

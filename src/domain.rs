@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// What kind of test a selected test is; decides how it is re-run.
@@ -466,6 +467,11 @@ pub struct Command {
     /// tasks): what "did the tasks asked for run?" is checked against.
     #[serde(default)]
     pub task_paths: Vec<String>,
+    /// Where the test JVMs of its Test tasks write heap dumps besides
+    /// `build/heapdump/` (their `-XX:HeapDumpPath`, as the layout reports it;
+    /// relative to the build root when inside it).
+    #[serde(skip)]
+    pub heap_dump_paths: Vec<PathBuf>,
     /// How the command repeats its tests, and why that way.
     #[serde(default)]
     pub repetition: Repetition,
@@ -501,6 +507,7 @@ impl Command {
             kind,
             argv: argv.iter().map(|s| s.to_string()).collect(),
             task_paths: vec![],
+            heap_dump_paths: vec![],
         }
     }
 

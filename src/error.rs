@@ -16,6 +16,9 @@ pub enum Exit {
     Infra,
     /// Interrupted (Ctrl-C).
     Interrupted,
+    /// Proven flakiness on a pull request that opted in to blocking: the
+    /// configured exit code (`FLAKINESS_PROVEN_EXIT_CODE`).
+    Proven(u8),
 }
 
 impl Exit {
@@ -26,6 +29,7 @@ impl Exit {
             Exit::Usage => 2,
             Exit::Infra => 3,
             Exit::Interrupted => 130,
+            Exit::Proven(code) => code.into(),
         }
     }
 }

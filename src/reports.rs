@@ -176,6 +176,35 @@ pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
     found
 }
 
+/// The heap dumps test JVMs wrote at or after `since`: those below `root` (as
+/// [`heap_dumps_since`]) and those where a Test task's `-XX:HeapDumpPath`
+/// points (`paths`, relative to `root` or absolute): that very file, or the
+/// `*.hprof` files directly in that directory. Sorted, each once.
+pub fn heap_dumps_written(root: &Path, paths: &[PathBuf], since: SystemTime) -> Vec<PathBuf> {
+    let mut found = heap_dumps_since(root, since);
+    let fresh = |p: &Path| {
+        std::fs::metadata(p)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= since - Duration::from_secs(1))
+    };
+    for path in paths.iter().map(|p| root.join(p)) {
+        if path.is_file() {
+            found.extend(fresh(&path).then_some(path));
+        } else if let Ok(entries) = std::fs::read_dir(&path) {
+            found.extend(
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "hprof"))
+                    .filter(|p| p.is_file() && fresh(p)),
+            );
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
 fn is_report_name(name: &str) -> bool {
     name.starts_with("TEST-") && name.ends_with(".xml")
 }
@@ -301,6 +330,29 @@ pub fn task_path(project: &str, task: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heap_dumps_are_found_where_heap_dump_path_points() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("dumps")).unwrap();
+        std::fs::write(dir.path().join("dumps/java_pid7.hprof"), "x").unwrap();
+        std::fs::write(dir.path().join("dumps/notes.txt"), "x").unwrap();
+        std::fs::write(dir.path().join("heap.bin"), "x").unwrap();
+        let paths = [
+            PathBuf::from("dumps"),
+            PathBuf::from("heap.bin"),
+            PathBuf::from("absent"),
+        ];
+        assert_eq!(
+            heap_dumps_written(dir.path(), &paths, SystemTime::UNIX_EPOCH),
+            [
+                dir.path().join("dumps/java_pid7.hprof"),
+                dir.path().join("heap.bin")
+            ]
+        );
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert!(heap_dumps_written(dir.path(), &paths, later).is_empty());
+    }
 
     #[test]
     fn only_heap_dumps_written_during_the_run_count() {

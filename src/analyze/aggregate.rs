@@ -3,6 +3,7 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::junit::{self, Execution};
+use super::outcome::OOM_ERROR;
 use super::report::{
     Example, FailureKind, FileSummary, Files, KindCounts, MalformedFile, Report, Severity, Summary,
     TestReport, TruncatedFile, UnreadableDir,
@@ -40,7 +41,60 @@ pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
 /// seed it carried: `testFoo {seed=[A:B]}` → (`testFoo`, `A:B`),
 /// `test {yaml=a/b/c seed=[A:B]}` → (`test {yaml=a/b/c}`, `A:B`),
 /// `testFoo {#3 seed=[A:B]}` and `testFoo #3` → `testFoo`.
+///
+/// Identity hash codes in default `toString()`s (`[Ljava.lang.String;@1a2b3c`,
+/// `com.x.Foo@7f31245a`), which TestNG puts in data-provider rows' names and
+/// which change from JVM to JVM, become `@hash`: the rows of two runs are
+/// the same test.
 pub fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
+    let (method, seed) = normalize_tokens(raw);
+    match without_identity_hashes(&method) {
+        Some(stable) => (Cow::Owned(stable), seed),
+        None => (method, seed),
+    }
+}
+
+/// `name` with each identity hash code written `@hash`; `None` when it has none.
+fn without_identity_hashes(name: &str) -> Option<String> {
+    let bytes = name.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    for (at, _) in name.match_indices('@') {
+        let hex = bytes[at + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+            .count();
+        let end = at + 1 + hex;
+        let ends_word = bytes
+            .get(end)
+            .is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
+        if (1..=8).contains(&hex) && ends_word && names_a_type(&name[..at]) {
+            out.push_str(&name[copied..at]);
+            out.push_str("@hash");
+            copied = end;
+        }
+    }
+    (copied > 0).then(|| out + &name[copied..])
+}
+
+/// `head` ends with what a default `toString()` puts before the `@`: an array
+/// type (`[Ljava.lang.String;`, `[I`) or a qualified class name (`com.x.Foo$Bar`).
+fn names_a_type(head: &str) -> bool {
+    let primitive_array = head
+        .strip_suffix(['B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z'])
+        .is_some_and(|h| h.ends_with('['));
+    if head.ends_with(';') || primitive_array {
+        return true;
+    }
+    let word: &str = head
+        .rsplit(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '$' | '_')))
+        .next()
+        .unwrap_or_default();
+    word.contains('.') && !word.ends_with('.') && !word.starts_with('.')
+}
+
+/// [`normalize_method`] but for identity hash codes.
+fn normalize_tokens(raw: &str) -> (Cow<'_, str>, Option<&str>) {
     let name = strip_iteration(raw.trim_end());
     let open = memchr::memmem::find(name.as_bytes(), b" {");
     let Some(open) = open.filter(|_| name.ends_with('}')) else {
@@ -119,6 +173,8 @@ pub struct Origin {
 pub struct TestAcc {
     passes: u64,
     failures: u64,
+    /// Failures that were the JVM running out of heap.
+    heap_failures: u64,
     suite_timeouts: u64,
     skipped: u64,
     kinds: KindCounts,
@@ -136,6 +192,7 @@ impl TestAcc {
     fn merge(&mut self, other: TestAcc) {
         self.passes += other.passes;
         self.failures += other.failures;
+        self.heap_failures += other.heap_failures;
         self.suite_timeouts += other.suite_timeouts;
         self.skipped += other.skipped;
         for (kind, n) in other.kinds.0 {
@@ -217,6 +274,7 @@ impl FileAgg {
                     return;
                 }
                 acc.failures += 1;
+                acc.heap_failures += u64::from(failure.type_name == OOM_ERROR);
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
                 if let Some(seed) = seed.map(str::to_string).or(failure.seed) {
@@ -451,6 +509,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
             plan: None,
             passes: acc.passes,
             failures: acc.failures,
+            heap_failures: acc.heap_failures,
             suite_timeouts: acc.suite_timeouts,
             failure_rate: if runs == 0 {
                 0.0
@@ -461,6 +520,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
             failure_kinds: acc.kinds,
             failing_seeds: acc.seeds.into_iter().collect(),
             reproduce,
+            reproduce_context: None,
             examples: acc.examples,
             time_sec: acc.time_sec,
             failing_task: acc.failing_task,
@@ -469,6 +529,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
             method,
         });
     }
+    reproduce::add_context(&mut reports, gradle);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
     reports.sort_by(|a, b| {
         (b.failures, b.suite_timeouts)
@@ -575,6 +636,32 @@ mod tests {
             time: Some(0.25),
             primary: true,
             result,
+        }
+    }
+
+    #[test]
+    fn identity_hash_codes_of_testng_rows_are_one_test() {
+        let n = |raw: &'static str| normalize_method(raw).0.into_owned();
+        assert_eq!(
+            n("testAlternateNamesForListParameters[0]([Ljava.lang.String;@19615635)"),
+            "testAlternateNamesForListParameters[0]([Ljava.lang.String;@hash)"
+        );
+        assert_eq!(
+            n("testAlternateNamesForListParameters[0]([Ljava.lang.String;@28f6897d)"),
+            n("testAlternateNamesForListParameters[0]([Ljava.lang.String;@19615635)")
+        );
+        assert_eq!(
+            n("t[1](com.x.Foo$Bar@7f3, [I@1a)"),
+            "t[1](com.x.Foo$Bar@hash, [I@hash)"
+        );
+        // Not identity hash codes: an address, a decorator, a longer hex run, a word.
+        for kept in [
+            "t[0](user@example.com)",
+            "t[0](a.b@cafe1234567)",
+            "t[0](@beef)",
+            "t[0](x.y@deadbeefs)",
+        ] {
+            assert_eq!(n(kept), kept);
         }
     }
 

@@ -3,6 +3,7 @@
 //! to its batches too, and the payload object written for it (to
 //! `flakiness-outcomes.json` on Buildkite, to the `batches` of `local`'s JSON).
 
+use crate::analyze::render;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
@@ -16,14 +17,10 @@ pub enum OutcomeKind {
     FlakyDetected,
     Timeout,
     Hang,
-    /// The build itself skipped Test tasks of the batch (an `onlyIf` that is
-    /// false, a disabled task), and no real failure was recorded: all of them
-    /// (no test case; nothing to judge, and no hang either), or some of them
-    /// (the others passed, but the skipped ones' tests have no result, so
-    /// this is no clean pass).
-    SkippedByBuild,
     InfraFail,
-    /// Assigned upstream: the test cannot be re-run by its bare task (BWC).
+    /// Nothing to judge: the test cannot be re-run here (a record of the
+    /// selection, its reason code as `reason`), or the build skipped every
+    /// Test task a batch asked for (`reason: task-skipped`).
     NotApplicable,
     /// Assigned upstream: the compile gate failed, nothing ran.
     BuildFailed,
@@ -35,7 +32,8 @@ pub enum OutcomeKind {
 pub enum InfraSubtype {
     /// rc 137 on a short run: the kernel's OOM killer.
     OomKilled,
-    /// rc ≠ 0 and a heap dump was found.
+    /// A test JVM ran out of heap: a failure of type
+    /// `java.lang.OutOfMemoryError`, or a heap dump written during the run.
     Oom,
 }
 
@@ -55,23 +53,29 @@ pub struct JobFacts {
     pub duration_sec: u64,
     pub real_failures: u64,
     pub total_cases: u64,
-    /// A heap dump was found after the run.
+    /// A test JVM ran out of heap (its `OutOfMemoryError`, or a heap dump).
     pub oom_detected: bool,
-    /// The build skipped some or all Test tasks of the batch.
-    pub skipped_by_build: bool,
+    /// The build skipped every Test task the batch asked for (for a loop:
+    /// in its last iteration).
+    pub all_tasks_skipped: bool,
 }
 
-/// The reference's `deriveOutcome`: `timedOut = rc 124, or rc 137 at or past the
-/// threshold`; then the first rule that matches: real failures → flaky_detected;
-/// rc 124 → timeout; rc 137 → timeout past the threshold, else infra_fail
-/// (oom_killed); no test case and the build skipped the batch's Test tasks →
-/// skipped_by_build (ours: before the rc rule, because a REST loop that ran
-/// no test exits 3); other rc ≠ 0 → infra_fail (oom when a heap dump was
-/// found); no test case → hang; the build skipped some of the batch's Test
-/// tasks → skipped_by_build (ours); else clean_pass.
+/// The `reason` of a batch whose requested Test tasks the build all skipped.
+pub const TASK_SKIPPED: &str = "task-skipped";
+
+/// The reference's `deriveOutcome`, with Elasticsearch's newest rules:
+/// `timedOut = rc 124, or rc 137 at or past the threshold`; then the first
+/// rule that matches: real failures → flaky_detected; timed out and out of
+/// heap → infra_fail (oom, still timed out: a JVM out of heap often hangs);
+/// timed out → timeout; rc 137 → infra_fail (oom_killed); no test case and
+/// the build skipped every requested Test task → not_applicable
+/// (`task-skipped`; before the rc rule, because a REST loop that ran no test
+/// exits 3); rc ≠ 0 or out of heap → infra_fail (oom when out of heap); no
+/// test case → hang; else clean_pass.
 pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
     let long = facts.duration_sec >= timeout_threshold_sec;
     let timed_out = facts.rc == 124 || (facts.rc == 137 && long);
+    let oom = facts.oom_detected.then_some(InfraSubtype::Oom);
     let of = |outcome, timed_out, infra_subtype| Outcome {
         outcome,
         timed_out,
@@ -79,19 +83,18 @@ pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
     };
     if facts.real_failures > 0 {
         of(OutcomeKind::FlakyDetected, timed_out, None)
-    } else if facts.rc == 124 || (facts.rc == 137 && long) {
+    } else if timed_out && facts.oom_detected {
+        of(OutcomeKind::InfraFail, true, oom)
+    } else if timed_out {
         of(OutcomeKind::Timeout, true, None)
     } else if facts.rc == 137 {
         of(OutcomeKind::InfraFail, false, Some(InfraSubtype::OomKilled))
-    } else if facts.skipped_by_build && facts.total_cases == 0 {
-        of(OutcomeKind::SkippedByBuild, false, None)
-    } else if facts.rc != 0 {
-        let subtype = facts.oom_detected.then_some(InfraSubtype::Oom);
-        of(OutcomeKind::InfraFail, false, subtype)
+    } else if facts.all_tasks_skipped && facts.total_cases == 0 {
+        of(OutcomeKind::NotApplicable, false, None)
+    } else if facts.rc != 0 || facts.oom_detected {
+        of(OutcomeKind::InfraFail, false, oom)
     } else if facts.total_cases == 0 {
         of(OutcomeKind::Hang, false, None)
-    } else if facts.skipped_by_build {
-        of(OutcomeKind::SkippedByBuild, false, None)
     } else {
         of(OutcomeKind::CleanPass, false, None)
     }
@@ -117,10 +120,24 @@ pub struct JobPayload {
     pub failing_classes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infra_subtype: Option<InfraSubtype>,
-    /// Set on `not_applicable` (the reason code), `build_failed` (`precompile`)
-    /// and `skipped_by_build` (the skipped tasks and why, in words).
+    /// Set on `not_applicable` (the reason code, `task-skipped` for a batch
+    /// the build skipped) and `build_failed` (`precompile`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The batch's Test tasks the build skipped, in words (all or some of
+    /// them): shown to the user, not part of the payload.
+    #[serde(skip)]
+    pub skipped: Option<String>,
+    /// Failures that were the test JVM running out of heap, not counted as
+    /// real failures: shown to the user, not part of the payload.
+    #[serde(skip)]
+    pub heap_failures: u64,
+    /// Tests with real failures that also passed (flaky) and that failed
+    /// every execution (broken): shown to the user, not part of the payload.
+    #[serde(skip)]
+    pub flaky_tests: u64,
+    #[serde(skip)]
+    pub broken_tests: u64,
 }
 
 /// The job a payload describes, as its status file records it.
@@ -131,42 +148,39 @@ pub struct Job {
     pub kind: String,
     pub rc: i32,
     pub duration_sec: u64,
+    /// A heap dump was written during the run.
     pub oom_detected: bool,
-    /// The batch's Test tasks the build skipped, in words (all of them were).
+    /// The batch's Test tasks the build skipped, in words.
     pub skipped: Option<String>,
+    /// The build skipped every Test task the batch asked for (for a loop: in
+    /// its last iteration).
+    pub all_tasks_skipped: bool,
 }
 
 impl JobPayload {
-    /// The payload of a job from what it recorded and the report of its own XML.
+    /// The payload of a job from what it recorded and the report of its own
+    /// XML. `totalCases` counts executions (passed, failed, suite timeouts):
+    /// a job whose cases were all skipped ran no test and is a `hang` (the
+    /// reference counted skipped cases and called it a clean pass).
     ///
-    /// When the job saw a heap dump written during its run, failures that are
-    /// the test JVM's `OutOfMemoryError` are the heap running out, not evidence
-    /// of flakiness: they do not count as real failures, so such a batch is an
-    /// `infra_fail` (`oom`) rather than `flaky_detected`.
+    /// A failure of type `java.lang.OutOfMemoryError` (whatever its message)
+    /// is the test JVM running out of heap, not evidence of flakiness: it does
+    /// not count as a real failure, and it makes the job out of heap as a
+    /// heap dump does, so such a batch is an `infra_fail` (`oom`) rather than
+    /// `flaky_detected`.
     pub fn judged(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
-        if job.oom_detected {
-            JobPayload::for_job(job, &without_heap_failures(report), timeout_threshold_sec)
-        } else {
-            JobPayload::for_job(job, report, timeout_threshold_sec)
-        }
-    }
-
-    /// The payload of a job from its status and the report of its own XML, as
-    /// they are. `totalCases` counts executions (passed, failed, suite
-    /// timeouts): a job whose cases were all skipped ran no test and is a
-    /// `hang` (the reference counted skipped cases and called it a clean pass).
-    fn for_job(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+        let heap_failures: u64 = report.tests.iter().map(|t| t.heap_failures).sum();
         let facts = JobFacts {
             rc: job.rc,
             duration_sec: job.duration_sec,
-            real_failures: report.summary.failed,
+            real_failures: report.summary.failed.saturating_sub(heap_failures),
             total_cases: report.summary.executions,
-            oom_detected: job.oom_detected,
-            skipped_by_build: job.skipped.is_some(),
+            oom_detected: job.oom_detected || heap_failures > 0,
+            all_tasks_skipped: job.all_tasks_skipped,
         };
         let outcome = derive_outcome(facts, timeout_threshold_sec);
         let reason = match outcome.outcome {
-            OutcomeKind::SkippedByBuild => job.skipped.clone(),
+            OutcomeKind::NotApplicable => Some(TASK_SKIPPED.to_string()),
             _ => None,
         };
         JobPayload {
@@ -183,7 +197,27 @@ impl JobPayload {
             failing_classes: failing_classes(report),
             infra_subtype: outcome.infra_subtype,
             reason,
+            skipped: job.skipped.clone(),
+            heap_failures,
+            flaky_tests: count_verdicts(report, "flaky"),
+            broken_tests: count_verdicts(report, "broken"),
         }
+    }
+
+    /// A record no job produced: a test without a runnable task, or the
+    /// failed compile gate.
+    pub fn is_record(&self) -> bool {
+        match self.outcome {
+            OutcomeKind::BuildFailed => true,
+            OutcomeKind::NotApplicable => self.reason.as_deref() != Some(TASK_SKIPPED),
+            _ => false,
+        }
+    }
+
+    /// The batch ran, but not all it was asked to: the build skipped some of
+    /// its Test tasks, whose tests have no result.
+    pub fn partly_skipped(&self) -> bool {
+        self.skipped.is_some() && self.outcome != OutcomeKind::NotApplicable
     }
 }
 
@@ -211,6 +245,10 @@ impl JobPayload {
             failing_classes: Vec::new(),
             infra_subtype: None,
             reason: Some(reason.to_string()),
+            skipped: None,
+            heap_failures: 0,
+            flaky_tests: 0,
+            broken_tests: 0,
         }
     }
 
@@ -232,7 +270,7 @@ impl JobPayload {
     pub fn build_failed() -> Self {
         Self::recorded(
             "build-failed:precompile".into(),
-            "flakiness-detection:precompile".into(),
+            COMPILE_KEY.into(),
             String::new(),
             1,
             OutcomeKind::BuildFailed,
@@ -241,32 +279,29 @@ impl JobPayload {
     }
 }
 
-const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
+/// The compile gate's step key. Elasticsearch's metrics count every step
+/// key starting with `flakiness-detection:` (but `:analyze`) as a test
+/// batch, so the steps that are none are `flakiness-orchestration:*`.
+pub const COMPILE_KEY: &str = "flakiness-orchestration:compile";
 
-/// `report` without the failures of tests whose kept failure examples are all
-/// `OutOfMemoryError`s (a test keeps its first few examples, so a test that
-/// failed both ways more often than that is judged by its first failures).
-/// For counting only: a rendered report keeps every failure it read.
-fn without_heap_failures(report: &Report) -> Report {
-    let mut report = report.clone();
-    for test in &mut report.tests {
-        if test.failures > 0 && heap_only(test) {
-            report.summary.failed -= test.failures.min(report.summary.failed);
-            test.failures = 0;
-        }
-    }
-    report
+/// The type of the failure a test JVM out of heap reports.
+pub const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
+
+/// Every failure of `test` was the JVM running out of heap.
+pub fn heap_only(test: &TestReport) -> bool {
+    test.failures > 0 && test.heap_failures == test.failures
 }
 
-/// The kept failure examples of `test` are all the JVM running out of heap.
-pub fn heap_only(test: &TestReport) -> bool {
-    !test.examples.is_empty() && test.examples.iter().all(|e| e.type_name == OOM_ERROR)
+/// The tests of `report` whose verdict is `verdict` (see [`render::verdict`]).
+fn count_verdicts(report: &Report, verdict: &str) -> u64 {
+    let of = |t: &&TestReport| t.failures > 0 && render::verdict(t) == verdict;
+    report.tests.iter().filter(of).count() as u64
 }
 
 /// Distinct classes with real failures, most failing test first, at most 50.
 pub fn failing_classes(report: &Report) -> Vec<String> {
     let mut classes: Vec<String> = Vec::new();
-    for t in report.tests.iter().filter(|t| t.failures > 0) {
+    for t in report.tests.iter().filter(|t| t.failures > t.heap_failures) {
         if classes.len() == MAX_FAILING_CLASSES {
             break;
         }
@@ -295,7 +330,7 @@ mod tests {
                 real_failures: real,
                 total_cases: cases,
                 oom_detected: false,
-                skipped_by_build: false,
+                all_tasks_skipped: false,
             },
             threshold,
         )
@@ -339,22 +374,17 @@ mod tests {
                     rc,
                     total_cases: cases,
                     real_failures: real,
-                    skipped_by_build: true,
+                    all_tasks_skipped: true,
                     ..JobFacts::default()
                 },
                 T,
             )
         };
-        assert_eq!(skipped(0, 0, 0), is(SkippedByBuild, false, None));
+        assert_eq!(skipped(0, 0, 0), is(NotApplicable, false, None));
         assert_eq!(
             skipped(3, 0, 0),
-            is(SkippedByBuild, false, None),
+            is(NotApplicable, false, None),
             "a REST loop's rc"
-        );
-        assert_eq!(
-            skipped(0, 4, 0),
-            is(SkippedByBuild, false, None),
-            "some tasks ran and passed, the skipped ones' tests have no result"
         );
         assert_eq!(skipped(1, 4, 0), is(InfraFail, false, None));
         assert_eq!(skipped(1, 4, 1), is(FlakyDetected, false, None));
@@ -378,13 +408,38 @@ mod tests {
             T,
         );
         assert_eq!(oom_but_flaky, is(FlakyDetected, false, None));
+        // A JVM out of heap often hangs: timed out and out of heap is infrastructure.
+        let oom_timed_out = |rc, duration_sec| {
+            derive_outcome(
+                JobFacts {
+                    rc,
+                    duration_sec,
+                    total_cases: 3,
+                    oom_detected: true,
+                    ..JobFacts::default()
+                },
+                T,
+            )
+        };
+        let oom_hang = is(InfraFail, true, Some(InfraSubtype::Oom));
+        assert_eq!(oom_timed_out(124, 100), oom_hang);
+        assert_eq!(oom_timed_out(137, T), oom_hang);
+        assert_eq!(
+            oom_timed_out(137, 20),
+            is(InfraFail, false, Some(InfraSubtype::OomKilled))
+        );
+        assert_eq!(
+            oom_timed_out(0, 20),
+            is(InfraFail, false, Some(InfraSubtype::Oom)),
+            "an OutOfMemoryError in a build that ignores test failures"
+        );
     }
 
     #[test]
     fn the_build_failed_record_matches_the_reference() {
         assert_eq!(
             serde_json::to_string(&JobPayload::build_failed()).unwrap(),
-            r#"{"jobId":"build-failed:precompile","stepKey":"flakiness-detection:precompile","kind":"","rc":1,"durationSec":0,"realFailures":0,"suiteTimeouts":0,"totalCases":0,"outcome":"build_failed","timedOut":false,"failingClasses":[],"reason":"precompile"}"#
+            r#"{"jobId":"build-failed:precompile","stepKey":"flakiness-orchestration:compile","kind":"","rc":1,"durationSec":0,"realFailures":0,"suiteTimeouts":0,"totalCases":0,"outcome":"build_failed","timedOut":false,"failingClasses":[],"reason":"precompile"}"#
         );
     }
 
@@ -404,6 +459,10 @@ mod tests {
             failing_classes: vec![],
             infra_subtype: Some(InfraSubtype::OomKilled),
             reason: None,
+            skipped: None,
+            heap_failures: 0,
+            flaky_tests: 0,
+            broken_tests: 0,
         };
         assert_eq!(
             serde_json::to_string(&payload).unwrap(),

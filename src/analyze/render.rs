@@ -101,6 +101,13 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
     ));
     md.push(format!("- Passed: {}", s.passed));
     md.push(format!("- Real failures: {}", s.failed));
+    let heap: u64 = report.tests.iter().map(|t| t.heap_failures).sum();
+    if heap > 0 {
+        md.push(format!(
+            "- Heap exhaustion (java.lang.OutOfMemoryError): {heap} of those failures: the \
+             test JVM ran out of heap, infrastructure rather than flakiness"
+        ));
+    }
     if s.suite_timeouts > 0 {
         md.push(format!(
             "- Suite-timeout markers (informational): {}",
@@ -143,7 +150,7 @@ fn test_counts(report: &Report) -> String {
         .count();
     let mut parts = vec![format!("{} flaky", report.summary.flaky_tests)];
     if every > 0 {
-        parts.push(format!("{every} failed every execution"));
+        parts.push(format!("{every} failed every execution: broken, not flaky"));
     }
     if once > 0 {
         parts.push(format!(
@@ -155,17 +162,18 @@ fn test_counts(report: &Report) -> String {
 
 fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
     md.push("### Failures by test".into());
-    md.push("| Class | Method | Pass | Fail | Failure rate (95% CI) | Kinds |".into());
-    md.push("| --- | --- | ---: | ---: | --- | --- |".into());
+    md.push("| Class | Method | Pass | Fail | Failure rate (95% CI) | Kinds | Verdict |".into());
+    md.push("| --- | --- | ---: | ---: | --- | --- | --- |".into());
     for t in shown {
         md.push(format!(
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             markdown::text(&t.class),
             markdown::text(&t.method),
             t.passes,
             t.failures,
             rate(t),
-            kinds(t)
+            kinds(t),
+            verdict(t)
         ));
     }
     if total > shown.len() {
@@ -176,6 +184,21 @@ fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
         ));
     }
     md.push(String::new());
+}
+
+/// What a failing test's executions say it is: flaky (it passed and failed),
+/// broken (it failed every one of several), unknown from one execution, or
+/// out of heap (every failure an `OutOfMemoryError`).
+pub fn verdict(t: &TestReport) -> &'static str {
+    if crate::analyze::outcome::heap_only(t) {
+        "out of heap"
+    } else if t.passes > 0 {
+        "flaky"
+    } else if t.failures > 1 {
+        "broken"
+    } else {
+        "failed once"
+    }
 }
 
 /// `3.0% (1.0–8.5%)`: the failure rate and its 95% interval.
@@ -212,8 +235,13 @@ fn reproduce_block(shown: &[&TestReport], md: &mut Vec<String>) {
             } else {
                 cmd
             };
+            let context = t
+                .reproduce_context
+                .as_deref()
+                .map(|c| format!("\n# {}", plain_line(c)))
+                .unwrap_or_default();
             Some(format!(
-                "# {}.{} ({} of {} failed){}\n{cmd}",
+                "# {}.{} ({} of {} failed){}{context}\n{cmd}",
                 plain_line(&t.class),
                 plain_line(&t.method),
                 t.failures,
@@ -472,6 +500,7 @@ mod tests {
             plan: None,
             passes,
             failures,
+            heap_failures: 0,
             suite_timeouts: 0,
             failure_rate: if runs == 0 {
                 0.0
@@ -486,6 +515,7 @@ mod tests {
             }),
             failing_seeds: vec![],
             reproduce: None,
+            reproduce_context: None,
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,
@@ -583,7 +613,7 @@ mod tests {
             test("C", "fine", 4, 0),
         ]));
         assert!(
-            md.contains("\n- Tests: 3 (0 flaky, 1 failed every execution, 1 failed once (1 execution: cannot tell flaky from broken))\n"),
+            md.contains("\n- Tests: 3 (0 flaky, 1 failed every execution: broken, not flaky, 1 failed once (1 execution: cannot tell flaky from broken))\n"),
             "{md}"
         );
         assert!(!md.contains("always failing"), "{md}");
@@ -603,7 +633,7 @@ mod tests {
         ));
         assert!(md.contains("### Failures by test"));
         assert!(
-            md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion |\n"),
+            md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion | flaky |\n"),
             "{md}"
         );
         assert!(md.contains("\n- `X.y {seed=[A:B]}`: boom"), "{md}");

@@ -143,6 +143,10 @@ pub struct TestReport {
     pub plan: Option<PlannedRuns>,
     pub passes: u64,
     pub failures: u64,
+    /// Of its failures, those of type `java.lang.OutOfMemoryError`: the test
+    /// JVM ran out of heap (infrastructure, not flakiness).
+    #[serde(skip)]
+    pub heap_failures: u64,
     pub suite_timeouts: u64,
     /// `failures / runs` (0 without runs).
     pub failure_rate: f64,
@@ -154,6 +158,11 @@ pub struct TestReport {
     /// A command that re-runs the failing test.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<String>,
+    /// The run it failed in, when the command re-runs it alone: the other
+    /// tests of its class (and classes of its task) ran with it, and it may
+    /// depend on them (it may pass as printed); with the class's command.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduce_context: Option<String>,
     /// The first few failures.
     pub examples: Vec<Example>,
     /// Total seconds of its executions (for the merged JUnit file).

@@ -1,6 +1,8 @@
 //! Reproduce lines: which `REPRODUCE WITH:` line of the output names a test, and
 //! the command we build when there is none.
 
+use super::report::TestReport;
+
 /// The Gradle program of built reproduce lines when the caller names none.
 const GRADLE: &str = "./gradlew";
 
@@ -53,6 +55,56 @@ fn is_ident_char(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
+/// Says, for each failing test whose reproduce line re-runs it alone, the run
+/// it failed in: the other tests of its class, and the other classes its
+/// task ran, which it may depend on (run as printed, it may pass), with the
+/// command that re-runs its whole class.
+pub fn add_context(reports: &mut [TestReport], gradle: &[String]) {
+    let contexts: Vec<Option<String>> = reports
+        .iter()
+        .map(|t| context(t, reports, gradle))
+        .collect();
+    for (t, context) in reports.iter_mut().zip(contexts) {
+        t.reproduce_context = context;
+    }
+}
+
+fn context(t: &TestReport, all: &[TestReport], gradle: &[String]) -> Option<String> {
+    let task = t.failing_task.as_deref()?;
+    let alone = t.reproduce.is_some()
+        && t.failures > 0
+        && crate::test_filter::reproduce(&t.class, &t.method).0 != t.class;
+    if !alone {
+        return None;
+    }
+    let ran = |o: &&TestReport| o.runs + o.suite_timeouts > 0 && o.kinds == t.kinds;
+    let of_class = all
+        .iter()
+        .filter(ran)
+        .filter(|o| o.class == t.class)
+        .count()
+        - 1;
+    let classes: std::collections::BTreeSet<&str> =
+        all.iter().filter(ran).map(|o| o.class.as_str()).collect();
+    let other_classes = classes.len().saturating_sub(1);
+    if of_class == 0 && other_classes == 0 {
+        return None;
+    }
+    let mut with = Vec::new();
+    if of_class > 0 {
+        with.push(format!("{of_class} other test(s) of its class"));
+    }
+    if other_classes > 0 {
+        with.push(format!("{other_classes} other class(es) of {task}"));
+    }
+    let seed = t.failing_seeds.first().map(String::as_str);
+    Some(format!(
+        "it failed in a run with {}: if it passes alone, it may depend on them; its class: {}",
+        with.join(" and "),
+        build(gradle, task, &t.class, "", seed)
+    ))
+}
+
 /// Builds `GRADLE TASK --tests FILTER [-Dtests.method=M] [-Dtests.seed=S]`,
 /// every word POSIX-quoted. The filter is what Gradle can select
 /// (`test_filter::reproduce`): `Class.method`, a JUnit 4 case as named, the
@@ -86,6 +138,49 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_rerun_alone_names_the_run_it_failed_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("p/build/test-results/test");
+        std::fs::create_dir_all(&results).unwrap();
+        let suite = |class: &str, cases: &str| {
+            let xml = format!(r#"<testsuite name="{class}">{cases}</testsuite>"#);
+            std::fs::write(results.join(format!("TEST-{class}.xml")), xml).unwrap();
+        };
+        suite(
+            "a.OrderTests",
+            r#"<testcase classname="a.OrderTests" name="testSetup"/>
+               <testcase classname="a.OrderTests" name="testUsesState"><failure type="java.lang.AssertionError" message="x"/></testcase>"#,
+        );
+        suite(
+            "a.OtherTests",
+            r#"<testcase classname="a.OtherTests" name="testFine"/>"#,
+        );
+        let opts = crate::analyze::AnalyzeOptions {
+            gradle: vec!["gradle".into()],
+            ..Default::default()
+        };
+        let report = crate::analyze::analyze_root(dir.path(), &opts);
+        let failing = &report.tests[0];
+        assert_eq!(
+            failing.reproduce.as_deref(),
+            Some("gradle :p:test --tests a.OrderTests.testUsesState")
+        );
+        assert_eq!(
+            failing.reproduce_context.as_deref(),
+            Some(
+                "it failed in a run with 1 other test(s) of its class and 1 other class(es) of \
+                 :p:test: if it passes alone, it may depend on them; its class: gradle :p:test \
+                 --tests a.OrderTests"
+            )
+        );
+        let md = crate::analyze::render::markdown(&report);
+        assert!(
+            md.contains("# a.OrderTests.testUsesState (1 of 1 failed)\n# it failed in a run with"),
+            "{md}"
+        );
+    }
 
     #[test]
     fn matches_the_line_of_the_test_and_not_of_a_longer_name() {

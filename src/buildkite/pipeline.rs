@@ -21,6 +21,7 @@
 //! `\\` and never writes `\$`, so no backslash can pair with an escaped `$`.
 //! The same holds if the upload interpolated the raw document instead.
 
+use crate::ci::blocking::{Blocking, EXIT_CODE_VAR, LABELS_VAR};
 use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::Command;
@@ -31,7 +32,10 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub const PRECOMPILE_KEY: &str = "flakiness-detection:precompile";
+/// The compile gate. Steps that are no test batch are keyed
+/// `flakiness-orchestration:*`: Elasticsearch's metrics count every
+/// `flakiness-detection:*` key but `:analyze` as a batch.
+pub const PRECOMPILE_KEY: &str = crate::analyze::outcome::COMPILE_KEY;
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
 /// Env var prefix of a batch job's `JobSpec`; the suffix is `$BUILDKITE_PARALLEL_JOB`.
 pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
@@ -39,7 +43,7 @@ pub const BATCH_ENV: &str = "FLAKINESS_BATCH_";
 pub const PRECOMPILE_ENV: &str = "FLAKINESS_PRECOMPILE";
 /// Env var of the analyze step's `ReportContext`.
 pub const REPORT_ENV: &str = "FLAKINESS_REPORT_CONTEXT";
-pub const TRIAGE_KEY: &str = "flakiness-detection:triage";
+pub const TRIAGE_KEY: &str = "flakiness-orchestration:triage";
 /// Env var of the triage step's `TriageSpec`.
 pub const TRIAGE_ENV: &str = "FLAKINESS_TRIAGE_SPEC";
 /// The triage step's timeout is its replays' time limit plus this (fetching
@@ -58,6 +62,8 @@ pub struct AgentConfig {
     /// How an agent's shell runs gradle-flaky (shell text, e.g. `./bin/gradle-flaky`).
     pub bin: String,
     pub group: String,
+    /// Opt-in blocking: the report step may fail with its exit code.
+    pub blocking: Blocking,
 }
 
 impl AgentConfig {
@@ -199,6 +205,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
         repeat: None,
         dir: input.dir.clone(),
         task_paths: Vec::new(),
+        heap_dump_paths: Vec::new(),
     };
     let mut step = common_fields(
         "precompile",
@@ -221,11 +228,16 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
 /// on the pipeline default as the reference's Node-based step did.
 fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) -> Value {
     let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
+    // Never-fail like a batch, but for the one exit code that blocks.
+    let blocking = cfg.blocking.exit_code.filter(|_| cfg.blocking.is_on());
+    let pass = blocking
+        .map(|code| format!(" --pass-exit-code {code}"))
+        .unwrap_or_default();
     let mut step = common_fields(
         "flakiness report",
         ANALYZE_KEY,
         format!(
-            "{bin} buildkite wrap --timeout {inner}m -- {bin} buildkite analyze",
+            "{bin} buildkite wrap --timeout {inner}m{pass} -- {bin} buildkite analyze",
             bin = cfg.bin
         ),
         ANALYZE_TIMEOUT_MIN,
@@ -238,7 +250,12 @@ fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) ->
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
-    step.insert("env".into(), json!({ REPORT_ENV: env_json(context) }));
+    let mut env = json!({ REPORT_ENV: env_json(context) });
+    if let Some(code) = blocking {
+        env[LABELS_VAR] = json!(cfg.blocking.labels.join(","));
+        env[EXIT_CODE_VAR] = json!(code.to_string());
+    }
+    step.insert("env".into(), env);
     Value::Object(step)
 }
 
@@ -327,6 +344,7 @@ mod tests {
             step_timeout_min: 60,
             bin: "gradle-flaky".into(),
             group: "flakiness-detection".into(),
+            blocking: Blocking::default(),
         }
     }
 
@@ -441,6 +459,20 @@ mod tests {
             ..Default::default()
         };
         insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+        let blocking = AgentConfig {
+            blocking: Blocking::new(Some("Team:Search, team:ml"), Some("42")).unwrap(),
+            ..plain
+        };
+        let blocked = valid_pipeline(&input, &blocking);
+        let report = &blocked["steps"][0]["steps"][1];
+        assert_eq!(report["key"], ANALYZE_KEY);
+        assert_eq!(
+            report["command"],
+            "gradle-flaky buildkite wrap --timeout 8m --pass-exit-code 42 -- gradle-flaky buildkite analyze"
+        );
+        assert_eq!(report["env"][LABELS_VAR], "Team:Search,team:ml");
+        assert_eq!(report["env"][EXIT_CODE_VAR], "42");
+        insta::assert_json_snapshot!("single_batch_blocking_by_label", blocked);
     }
 
     #[test]

@@ -13,14 +13,15 @@ use crate::reports::{
     JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
 use crate::say;
-use crate::{Error, Result};
+use crate::{Error, Observed, Result};
 use std::path::Path;
 
 /// `buildkite analyze`, the final step: fetch every job's status and XML,
 /// write `flakiness-outcomes.json`, print the report and post it as the
 /// `flakiness-detection` annotation. Fails only when it cannot write its
-/// outputs: what it found is in the annotation, not in its exit status.
-pub fn run_step(work: &Path) -> Result<()> {
+/// outputs: what it found is in the annotation; what the jobs observed
+/// comes back for opt-in blocking.
+pub fn run_step(work: &Path) -> Result<Observed> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
     let JobArtifacts { jobs, context } =
         fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE, PRECOMPILE_FILE])?;
@@ -43,7 +44,7 @@ pub fn run_step(work: &Path) -> Result<()> {
             say!("gradle-flaky: could not post the report: {e}");
         }
     }
-    Ok(())
+    Ok(found.observed())
 }
 
 /// What the batch jobs left, downloaded below the work folder.

@@ -75,7 +75,8 @@ pub enum Batch {
 /// `buildkite wrap`: runs the batch, records how it ended in a status file,
 /// annotates a failure. Whatever happened, the job itself succeeds; only a
 /// batch that cannot even be read is an error (before anything ran).
-pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<()> {
+/// Returns the command's rc.
+pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<i32> {
     let env = |name: &str| std::env::var(name).ok();
     let job = job_from_env(env);
     let (kind, ran, record) = match batch {
@@ -86,7 +87,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         }
         Batch::Command { kind, argv } => (
             kind.clone(),
-            run_batch(argv, None, timeout),
+            run_batch(argv, None, &[], timeout),
             !kind.is_empty(),
         ),
     };
@@ -110,7 +111,7 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
             Err(e) => say!("gradle-flaky: could not write the status file: {e}"),
         }
     }
-    Ok(())
+    Ok(ran.finished.rc)
 }
 
 /// `buildkite precompile`: compiles the selected test source sets. Unlike a

@@ -24,6 +24,9 @@ pub struct BatchResult {
     pub oom: bool,
     /// The batch's Test tasks the build skipped (`onlyIf`, no sources, ...).
     pub skipped_tasks: Vec<TaskOutcome>,
+    /// The build skipped every Test task the batch asked for (in a loop's
+    /// last iteration).
+    pub all_tasks_skipped: bool,
 }
 
 impl BatchResult {
@@ -31,6 +34,7 @@ impl BatchResult {
     pub fn status(&self, job: &JobEnv, kind: &str, timeout: Option<Duration>) -> Status {
         let mut status = status_of(job, kind, &self.finished, timeout, self.oom);
         status.skipped_tasks = self.skipped_tasks.clone();
+        status.all_tasks_skipped = self.all_tasks_skipped;
         status
     }
 }
@@ -41,7 +45,12 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult
     // No Test task to check: nothing to record (and no init script to add).
     if spec.task_paths.is_empty() {
         let argv = spec.argv_to_run(&self_exe(), None)?;
-        return Ok(run_batch(&argv, spec.dir.as_deref(), timeout));
+        return Ok(run_batch(
+            &argv,
+            spec.dir.as_deref(),
+            &spec.heap_dump_paths,
+            timeout,
+        ));
     }
     let recording = Recording {
         scratch: tempfile::Builder::new()
@@ -51,8 +60,8 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult
         task_paths: spec.task_paths.clone(),
     };
     let argv = recording.argv(spec)?;
-    let mut ran = run_batch(&argv, spec.dir.as_deref(), timeout);
-    ran.skipped_tasks = recording.skipped();
+    let mut ran = run_batch(&argv, spec.dir.as_deref(), &spec.heap_dump_paths, timeout);
+    (ran.skipped_tasks, ran.all_tasks_skipped) = recording.skipped();
     if !ran.skipped_tasks.is_empty() {
         say!(
             ">>> skipped by the build: {}",
@@ -64,9 +73,15 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult
 
 /// Runs one batch: the command line and its rc on stderr, supervised (see
 /// [`supervise`]), and, when it failed, a look for heap dumps it left below
-/// `dir` (a JVM that ran out of heap fails its Gradle run, so clean runs skip
-/// the scan).
-pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> BatchResult {
+/// `dir` and at `heap_dumps` (its tasks' `-XX:HeapDumpPath`, relative to
+/// `dir`); a JVM that ran out of heap fails its Gradle run, so clean runs
+/// skip the scan.
+pub fn run_batch(
+    argv: &[String],
+    dir: Option<&Path>,
+    heap_dumps: &[PathBuf],
+    timeout: Option<Duration>,
+) -> BatchResult {
     say!(">>> {}", shell::join(argv));
     let started = SystemTime::now();
     let finished = supervise(argv, dir, timeout);
@@ -76,11 +91,13 @@ pub fn run_batch(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
         finished.duration.as_secs()
     );
     let oom = finished.rc != 0
-        && !reports::heap_dumps_since(dir.unwrap_or(Path::new(".")), started).is_empty();
+        && !reports::heap_dumps_written(dir.unwrap_or(Path::new(".")), heap_dumps, started)
+            .is_empty();
     BatchResult {
         finished,
         oom,
         skipped_tasks: Vec::new(),
+        all_tasks_skipped: false,
     }
 }
 
@@ -117,22 +134,35 @@ impl Recording {
     }
 
     /// The batch's Test tasks the build skipped in any of its invocations
-    /// (each once, as first recorded).
-    fn skipped(&self) -> Vec<TaskOutcome> {
+    /// (each once, as first recorded), and whether its last invocation
+    /// skipped every one asked for.
+    fn skipped(&self) -> (Vec<TaskOutcome>, bool) {
         let Ok(entries) = std::fs::read_dir(self.dir()) else {
-            return Vec::new();
+            return (Vec::new(), false);
         };
-        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        // `iter-<i>.json`, in iteration order.
+        let mut files: Vec<(u32, PathBuf)> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter_map(|p| {
+                let stem = p.file_stem()?.to_str()?;
+                let index = stem.strip_prefix("iter-")?.parse().ok()?;
+                Some((index, p))
+            })
+            .collect();
         files.sort();
         let mut skipped: Vec<TaskOutcome> = Vec::new();
-        for tasks in files.iter().filter_map(|f| outcomes::read(f)) {
-            let found = outcomes::skipped_by_build(&tasks, &self.task_paths);
+        let mut all = false;
+        for (_, file) in &files {
+            let found = outcomes::read(file)
+                .and_then(|tasks| outcomes::skipped_by_build(&tasks, &self.task_paths));
+            all = found.as_ref().is_some_and(|s| s.all);
             for task in found.map(|s| s.tasks).unwrap_or_default() {
                 if !skipped.iter().any(|t| t.path == task.path) {
                     skipped.push(task);
                 }
             }
         }
-        skipped
+        (skipped, all)
     }
 }

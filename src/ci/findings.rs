@@ -54,10 +54,11 @@ impl Findings {
             executions: jobs.clone().map(|p| p.total_cases).sum(),
             untrustworthy: !self.missing.is_empty()
                 || jobs.clone().any(|p| {
-                    !matches!(
-                        p.outcome,
-                        OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
-                    )
+                    p.partly_skipped()
+                        || !matches!(
+                            p.outcome,
+                            OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
+                        )
                 }),
         }
     }
@@ -139,6 +140,7 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
         oom_detected: status.infra_subtype == "oom",
         skipped: (!status.skipped_tasks.is_empty())
             .then(|| crate::run::outcomes::describe(&status.skipped_tasks)),
+        all_tasks_skipped: status.all_tasks_skipped,
     };
     JobPayload::judged(&job, report, status.timeout_sec.unwrap_or(u64::MAX))
 }
@@ -178,7 +180,7 @@ pub fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missi
 mod tests {
     use super::*;
     use crate::analyze::analyze_root;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     /// The report of one JUnit file with the given `<testcase>` bodies.
     fn report(cases: &[&str]) -> Report {
@@ -210,6 +212,7 @@ mod tests {
             cancelled: false,
             parallel_job: None,
             skipped_tasks: vec![],
+            all_tasks_skipped: false,
         }
     }
 
@@ -220,6 +223,15 @@ mod tests {
             v["timedOut"].as_bool().unwrap(),
             v["infraSubtype"].as_str().map(String::from),
         )
+    }
+
+    /// The payload of job `j1` of [`status`] with no real failure.
+    fn payload_json(rc: i32, dur: u64, cases: u64, outcome: &str, timed_out: bool) -> Value {
+        json!({
+            "jobId": "j1", "stepKey": "flakiness-detection:unit", "kind": "unit", "rc": rc,
+            "durationSec": dur, "realFailures": 0, "suiteTimeouts": 0, "totalCases": cases,
+            "outcome": outcome, "timedOut": timed_out, "failingClasses": []
+        })
     }
 
     #[test]
@@ -254,11 +266,19 @@ mod tests {
         );
         assert_eq!((p.real_failures, p.total_cases), (0, 2));
         assert!(p.failing_classes.is_empty());
-        // Without the heap dump the wrapper saw, a failure is a failure.
+        // The JVM's own words suffice: no heap dump needed (a HeapDumpPath
+        // elsewhere, naming a file, or none at all).
+        let p = job_payload(&status(1, 5, Some(60), ""), &heap);
         assert_eq!(
-            outcome(&job_payload(&status(1, 5, Some(60), ""), &heap)).0,
-            "flaky_detected"
+            outcome(&p),
+            ("infra_fail".into(), false, Some("oom".into()))
         );
+        assert_eq!((p.real_failures, p.heap_failures), (0, 1));
+        // Out of heap and timed out (a JVM out of heap often hangs).
+        let hung = job_payload(&status(124, 60, Some(60), ""), &heap);
+        let mut want = payload_json(124, 60, 2, "infra_fail", true);
+        want["infraSubtype"] = json!("oom");
+        assert_eq!(serde_json::to_value(&hung).unwrap(), want);
         // An assertion next to the OOM is still proof.
         let both = report(&[
             oom,
@@ -269,6 +289,46 @@ mod tests {
             (outcome(&p).0.as_str(), p.real_failures),
             ("flaky_detected", 1)
         );
+    }
+
+    #[test]
+    fn a_batch_whose_tasks_the_build_all_skipped_is_not_applicable() {
+        let skipped = Status {
+            skipped_tasks: vec![crate::run::outcomes::TaskOutcome {
+                path: ":p:yamlRestCompatTest".into(),
+                state: crate::run::task_state::TaskState::Skipped,
+                test: Some(true),
+                reason: Some("onlyIf is false".into()),
+            }],
+            all_tasks_skipped: true,
+            ..status(3, 5, Some(60), "")
+        };
+        let p = job_payload(&skipped, &report(&[]));
+        let mut want = payload_json(3, 5, 0, "not_applicable", false);
+        want["reason"] = json!("task-skipped");
+        assert_eq!(serde_json::to_value(&p).unwrap(), want);
+        let section = jobs_section(std::slice::from_ref(&p), &[], &[], false);
+        assert!(
+            section.contains("| `j1` | not_applicable (task-skipped) | 3 |"),
+            "{section}"
+        );
+        assert!(
+            section.contains("- `j1` (`flakiness-detection:unit`): :p:yamlRestCompatTest SKIPPED (onlyIf is false)"),
+            "{section}"
+        );
+        // Some of its tasks ran and passed: a clean pass as Elasticsearch's
+        // rules have it, shown as partly skipped, and no trustworthy result.
+        let partly = Status {
+            rc: 0,
+            all_tasks_skipped: false,
+            ..skipped
+        };
+        let p = job_payload(&partly, &report(&[""]));
+        assert_eq!(
+            (outcome(&p).0.as_str(), p.reason.as_deref()),
+            ("clean_pass", None)
+        );
+        assert!(p.partly_skipped());
     }
 
     #[test]

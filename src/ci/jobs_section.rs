@@ -7,25 +7,19 @@ use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::domain::Unresolved;
 use crate::markdown::{code, code_in_table, text};
 
-/// The jobs section: a table of the jobs that ran, then the failed compile gate
-/// or the jobs that left no status file, the jobs the build skipped, and the
-/// tests that were not applicable.
+/// The jobs section, after the tests that were not checked: a table of the
+/// jobs that ran, then the failed compile gate or the jobs that left no
+/// status file, and the jobs the build skipped.
 pub fn jobs_section(
     payloads: &[JobPayload],
     missing: &[Missing],
     not_applicable: &[Unresolved],
     build_failed: bool,
 ) -> String {
-    let mut out = String::from("## Flakiness detection: jobs\n\n");
-    let jobs: Vec<&JobPayload> = payloads
-        .iter()
-        .filter(|p| {
-            !matches!(
-                p.outcome,
-                OutcomeKind::NotApplicable | OutcomeKind::BuildFailed
-            )
-        })
-        .collect();
+    let mut out = super::not_checked::markdown(not_applicable);
+    out.push_str("## Flakiness detection: jobs\n\n");
+    // Records no job produced (a test without a runnable task, the compile gate) have no row.
+    let jobs: Vec<&JobPayload> = payloads.iter().filter(|p| !p.is_record()).collect();
     if !jobs.is_empty() {
         out.push_str("| step | job | outcome | rc | duration | real failures | cases |\n");
         out.push_str("|---|---|---|---:|---:|---:|---:|\n");
@@ -68,14 +62,12 @@ pub fn jobs_section(
         }
         out.push('\n');
     }
-    let skipped: Vec<&JobPayload> = payloads
-        .iter()
-        .filter(|p| p.outcome == OutcomeKind::SkippedByBuild)
-        .collect();
+    let skipped: Vec<&JobPayload> = payloads.iter().filter(|p| p.skipped.is_some()).collect();
     if !skipped.is_empty() {
         out.push_str(&format!(
-            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run \
-             (recorded as `skipped_by_build`, neither a hang nor a pass):\n\n",
+            "**{} job(s) skipped by the build**: all or some of their Test tasks did not run, \
+             so their tests were not checked (all of them: recorded as `not_applicable`, \
+             reason `task-skipped`; neither a hang nor a pass):\n\n",
             skipped.len()
         ));
         for p in skipped {
@@ -83,37 +75,38 @@ pub fn jobs_section(
                 "- {} ({}): {}\n",
                 code(&p.job_id),
                 code(&p.step_key),
-                text(p.reason.as_deref().unwrap_or_default())
+                text(p.skipped.as_deref().unwrap_or_default())
             ));
         }
         out.push('\n');
     }
-    out.push_str(&not_applicable_markdown(not_applicable));
     out
 }
 
-/// The tests found but not run (no enabled Test task runs them); empty when none.
-pub fn not_applicable_markdown(tests: &[Unresolved]) -> String {
-    if tests.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "**{} test(s) not applicable** (recorded as `not_applicable`, not re-run):\n\n",
-        tests.len()
-    );
-    for t in tests {
-        out.push_str(&format!("- {}: {}\n", code(&t.input), text(&t.reason)));
-    }
-    out.push('\n');
-    out
-}
-
+/// The outcome as the table shows it: `flaky_detected` reads `real
+/// failures`, as Elasticsearch's report says, with how many failing tests
+/// were flaky and how many broken (a batch whose tests failed every
+/// execution proved no flakiness).
 fn outcome_name(p: &JobPayload) -> String {
     let v = serde_json::to_value(p.outcome).expect("an outcome serializes");
     let mut name = v.as_str().unwrap_or_default().to_string();
+    if p.outcome == OutcomeKind::FlakyDetected {
+        let parts: Vec<String> = [(p.flaky_tests, "flaky"), (p.broken_tests, "broken")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        name = match parts.is_empty() {
+            true => "real failures".into(),
+            false => format!("real failures ({})", parts.join(", ")),
+        };
+    }
     if let Some(sub) = p.infra_subtype {
         let sub = serde_json::to_value(sub).expect("a subtype serializes");
         name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
+    }
+    if p.reason.as_deref() == Some(crate::analyze::outcome::TASK_SKIPPED) {
+        name.push_str(" (task-skipped)");
     }
     name
 }
@@ -132,7 +125,7 @@ mod tests {
         };
         let section = jobs_section(&[JobPayload::not_applicable(&t)], &[], &[t], true);
         assert!(
-            section.contains("- ``a`b|c d``: not applicable: x\n"),
+            section.contains("- ``a`b|c d``: not applicable: x (`no-runnable-task`)\n"),
             "{section}"
         );
         assert!(section.contains("failed to compile"), "{section}");

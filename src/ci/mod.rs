@@ -13,16 +13,20 @@
 //!   stopped at its timeout with every process it started);
 //! - [`status`]: the status file a batch job leaves;
 //! - [`findings`]: the report step's core: each job's outcome, the missing
-//!   jobs, the markdown, opened by [`jobs_section`].
+//!   jobs, the markdown, opened by [`jobs_section`];
+//! - [`not_checked`]: the head of every report: selected tests that cannot run here;
+//! - [`blocking`]: when the report step fails a pull request (opt-in, by label).
 //!
 //! The job-outcome taxonomy itself (clean pass, flaky, timeout, hang,
 //! infrastructure failure) is `analyze::outcome`: `local` judges its batches
 //! by the same rules.
 
 pub mod batch;
+pub mod blocking;
 pub mod findings;
 pub mod job;
 pub mod jobs_section;
+pub mod not_checked;
 pub mod prepare;
 pub mod spec;
 pub mod status;

@@ -109,7 +109,10 @@ pub fn prepare(
     not_applicable: Vec<Unresolved>,
 ) -> Result<CiPlan> {
     let ctx = PlanContext::for_build(build, &[]);
-    let plan = plan::plan(&selection.tests, batching, &ctx);
+    let mut plan = plan::plan(&selection.tests, batching, &ctx);
+    if let Some(layout) = &build.layout {
+        layout.note_heap_dumps(&mut plan.commands);
+    }
     for note in &plan.notes {
         say!("gradle-flaky: {}", visible(note));
     }

@@ -40,6 +40,14 @@ pub struct JobSpec {
     /// skipped from one that ran no test.
     #[serde(default, rename = "taskPaths", skip_serializing_if = "Vec::is_empty")]
     pub task_paths: Vec<String>,
+    /// Where its test JVMs write heap dumps besides `build/heapdump/` (their
+    /// `-XX:HeapDumpPath`, relative to the build's directory when inside it).
+    #[serde(
+        default,
+        rename = "heapDumpPaths",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub heap_dump_paths: Vec<PathBuf>,
 }
 
 impl JobSpec {
@@ -50,6 +58,7 @@ impl JobSpec {
             repeat: command.loops_gradle().then_some(command.rest_loops),
             dir,
             task_paths: command.task_paths.clone(),
+            heap_dump_paths: command.heap_dump_paths.clone(),
         }
     }
 
@@ -140,6 +149,7 @@ mod tests {
             repeat: Some(3),
             dir: None,
             task_paths: vec![],
+            heap_dump_paths: vec![],
         };
         assert_eq!(
             spec.argv_to_run("/bin/gf", None).unwrap(),

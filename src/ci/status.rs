@@ -40,6 +40,10 @@ pub struct Status {
     /// disabled task, no source) in any of its invocations.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped_tasks: Vec<TaskOutcome>,
+    /// The build skipped every Test task the batch asked for (in a loop's
+    /// last iteration): nothing was checked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_tasks_skipped: bool,
 }
 
 /// The status of a finished batch job.
@@ -61,6 +65,7 @@ pub fn status_of(
         cancelled: finished.cancelled,
         parallel_job: job.parallel_job,
         skipped_tasks: Vec::new(),
+        all_tasks_skipped: false,
     }
 }
 

@@ -4,13 +4,13 @@
 use super::options;
 use super::report;
 use crate::analyze::{self, AnalyzeOptions};
-use crate::cli::AnalyzeArgs;
+use crate::cli::{AnalyzeArgs, GlobalArgs};
 use crate::local::Context;
 use crate::{say, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
+pub fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
     if !args.dir.is_dir() {
         return Err(Error::input(
             args.dir.display().to_string(),
@@ -22,6 +22,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
         &args.dir,
         &AnalyzeOptions {
             since,
+            gradle: reproduce_gradle(global)?,
             ..AnalyzeOptions::default()
         },
     );
@@ -44,6 +45,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit> {
         );
     }
     Ok(exit)
+}
+
+/// The Gradle program of reproduce lines: `--gradle`, else the project
+/// dir's `./gradlew`, else `gradle` (as `local` runs it; none need be
+/// installed to read reports).
+fn reproduce_gradle(global: &GlobalArgs) -> Result<Vec<String>> {
+    match crate::layout::find_gradle(&global.project_dir, global.gradle.as_deref()) {
+        Err(Error::GradleNotFound(_)) => Ok(vec!["gradle".into()]),
+        found => found,
+    }
 }
 
 /// `--since TIME|FILE`: an existing file's modification time, seconds since the

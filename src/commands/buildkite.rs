@@ -4,11 +4,12 @@
 use super::{options, selection};
 use crate::buildkite::upload::Upload;
 use crate::buildkite::{report, wrap};
+use crate::ci::blocking;
 use crate::cli::{
     BuildkiteAnalyzeArgs, BuildkiteTriageArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs,
     WrapArgs,
 };
-use crate::{Exit, Result};
+use crate::{say, Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
 pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
@@ -28,8 +29,14 @@ pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
     .submit(&build, &selection)
 }
 
-/// `buildkite wrap`: always exits 0 once the batch could be read.
+/// `buildkite wrap`: always exits 0 once the batch could be read, but for
+/// the command's rc `--pass-exit-code` names (the report step's blocking).
 pub fn wrap(args: &WrapArgs) -> Result<Exit> {
+    let pass = args
+        .pass_exit_code
+        .as_deref()
+        .map(crate::ci::blocking::proven_exit_code)
+        .transpose()?;
     let batch = if args.from_env {
         wrap::Batch::FromEnv
     } else {
@@ -38,8 +45,11 @@ pub fn wrap(args: &WrapArgs) -> Result<Exit> {
             argv: args.command.clone(),
         }
     };
-    wrap::run_job(&batch, &args.status_dir, args.timeout)?;
-    Ok(Exit::Clean)
+    let rc = wrap::run_job(&batch, &args.status_dir, args.timeout)?;
+    Ok(match pass {
+        Some(code) if rc == i32::from(code) => Exit::Proven(code),
+        _ => Exit::Clean,
+    })
 }
 
 /// `buildkite precompile`: the compile gate, which fails its step on purpose.
@@ -48,10 +58,16 @@ pub fn precompile(args: &PrecompileArgs) -> Result<Exit> {
     Ok(Exit::Clean)
 }
 
-/// `buildkite analyze`: the final step.
+/// `buildkite analyze`: the final step; 0 but for opt-in blocking.
 pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
-    report::run_step(&args.work_dir)?;
-    Ok(Exit::Clean)
+    let blocking = options::blocking(&args.blocking)?;
+    let real_failures = report::run_step(&args.work_dir)?.real_failures;
+    let var = std::env::var(blocking::BUILDKITE_LABELS_VAR).ok();
+    let labels = blocking::buildkite_labels(var.as_deref());
+    say!("gradle-flaky: {}", blocking.explain(&labels, real_failures));
+    Ok(blocking
+        .exit_code(&labels, real_failures)
+        .map_or(Exit::Clean, Exit::Proven))
 }
 
 /// `buildkite triage`: the optional triage step.

@@ -21,5 +21,5 @@ pub fn run(args: &GithubRunArgs) -> Result<Exit> {
 
 /// `github analyze`: 0 unless asked for the report's exit code.
 pub fn analyze(args: &GithubAnalyzeArgs) -> Result<Exit> {
-    summary::run(&options::github_analyze(args))
+    summary::run(&options::github_analyze(args)?)
 }

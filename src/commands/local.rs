@@ -21,9 +21,26 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let build = options::build(global, true)?;
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     let outcome = local::run(&build, selection, &cfg.run, &Printer(&cfg.output))?;
-    let Outcome::Ran(ran) = &outcome else {
-        say!("gradle-flaky: nothing selected: no test to run");
-        return Ok(outcome.exit(true));
+    let ran = match &outcome {
+        Outcome::Ran(ran) => ran,
+        Outcome::NothingSelected(not_checked) if !not_checked.is_empty() => {
+            // Tests were selected and none could run: a report, never a quiet pass.
+            let nothing = crate::analyze::analyze_roots(&[], &Default::default());
+            let ctx = Context {
+                not_checked,
+                ..Context::default()
+            };
+            let written = report::emit(&nothing, &cfg.output, &ctx);
+            say!(
+                "gradle-flaky: none of the {} selected test(s) can run here: nothing was checked",
+                not_checked.len()
+            );
+            return Ok(outcome.exit(written.is_ok()));
+        }
+        Outcome::NothingSelected(_) => {
+            say!("gradle-flaky: nothing selected: no test to run");
+            return Ok(outcome.exit(true));
+        }
     };
     let written = report::emit(&ran.report, &cfg.output, &ran.context());
     let invocations: usize = ran.runs.iter().map(|r| r.iterations.len()).sum();

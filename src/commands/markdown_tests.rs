@@ -199,6 +199,10 @@ fn the_jobs_section_contains_hostile_keys_labels_and_inputs() {
             failing_classes: vec![p.into()],
             infra_subtype: None,
             reason: None,
+            skipped: None,
+            heap_failures: 0,
+            flaky_tests: 0,
+            broken_tests: 0,
         };
         let missing = Missing {
             step_key: p.into(),
@@ -272,6 +276,7 @@ fn the_local_report_contains_hostile_batch_problems() {
             problems: &lines,
             batches: &[],
             run_dir: None,
+            not_checked: &[],
         };
         render(&report_of(p), ReportFormat::Markdown, &ctx)
     });

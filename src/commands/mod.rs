@@ -30,7 +30,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Plan(args) => plan::run(global, &args),
         Command::Pr(args) => pr::run(global, &args),
         Command::Manual(args) => manual::run(global, &args),
-        Command::Analyze(args) => analyze::run(&args),
+        Command::Analyze(args) => analyze::run(global, &args),
         Command::Buildkite(BuildkiteCommand::Upload(args)) => buildkite::upload(global, &args),
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
         Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),

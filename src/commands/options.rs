@@ -3,10 +3,11 @@
 //! command's arguments.
 
 use crate::buildkite::AgentConfig;
+use crate::ci::blocking::Blocking;
 use crate::cli::{
-    AgentArgs, BatchingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs, GlobalArgs, LocalArgs,
-    PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, TriageArgs, TriageBudgetArgs,
-    TriageCommandArgs, Trigger, WorkflowArgs,
+    AgentArgs, BatchingArgs, BlockingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs,
+    GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, TriageArgs,
+    TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;
@@ -285,7 +286,16 @@ pub fn agent(args: &AgentArgs) -> Result<AgentConfig> {
         step_timeout_min: args.step_timeout,
         bin: args.agent_bin.trim().to_string(),
         group: args.group.clone(),
+        blocking: blocking(&args.blocking)?,
     })
+}
+
+/// Opt-in blocking, validated as Elasticsearch validates it.
+pub fn blocking(args: &BlockingArgs) -> Result<Blocking> {
+    Blocking::new(
+        args.blocking_labels.as_deref(),
+        args.proven_exit_code.as_deref(),
+    )
 }
 
 /// Where `pr` (or `manual`, which has no local run) hands its tests: the
@@ -340,6 +350,7 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
         install: args.install.clone(),
         job_timeout_min: args.job_timeout,
         exit_code: args.exit_code,
+        blocking: blocking(&args.blocking)?,
     })
 }
 
@@ -354,13 +365,14 @@ pub fn github_run(args: &GithubRunArgs) -> RunBatch {
 }
 
 /// `github analyze`.
-pub fn github_analyze(args: &GithubAnalyzeArgs) -> AnalyzeArtifacts {
-    AnalyzeArtifacts {
+pub fn github_analyze(args: &GithubAnalyzeArgs) -> Result<AnalyzeArtifacts> {
+    Ok(AnalyzeArtifacts {
         dir: args.dir.clone(),
         outcomes: args.outcomes.clone(),
         sources: args.sources.clone(),
         exit_code: args.exit_code,
-    }
+        blocking: blocking(&args.blocking)?,
+    })
 }
 
 /// `--confidence`'s default.

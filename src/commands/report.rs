@@ -3,7 +3,9 @@
 use super::options::ReportOutput;
 use crate::analyze::outcome::JobPayload;
 use crate::analyze::{render, Report};
+use crate::ci::not_checked;
 use crate::cli::ReportFormat;
+use crate::domain::Unresolved;
 use crate::local::Context;
 use crate::markdown;
 use crate::output;
@@ -14,11 +16,17 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// The Report JSON with what a local run adds first: `"partial": true` when it
-/// was interrupted, and its `batches`.
+/// was interrupted, the selected tests it could not check, and its `batches`.
 #[derive(Serialize)]
 struct LocalReport<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     partial: bool,
+    /// Selected tests found that cannot run here: `[{input, reasonCode, reason, origin}]`.
+    #[serde(
+        rename = "notChecked",
+        skip_serializing_if = "<[Unresolved]>::is_empty"
+    )]
+    not_checked: &'a [Unresolved],
     #[serde(skip_serializing_if = "<[JobPayload]>::is_empty")]
     batches: &'a [JobPayload],
     #[serde(flatten)]
@@ -34,6 +42,7 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
                 md += "**Partial report: the run was interrupted; it counts only what ran \
                        before.**\n\n";
             }
+            md += &not_checked::markdown(ctx.not_checked);
             md += &render::markdown(report);
             md.push('\n');
             if !ctx.problems.is_empty() {
@@ -44,9 +53,12 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
             }
             md
         }
-        ReportFormat::Json if ctx.partial || !ctx.batches.is_empty() => {
+        ReportFormat::Json
+            if ctx.partial || !ctx.batches.is_empty() || !ctx.not_checked.is_empty() =>
+        {
             let mut json = serde_json::to_string_pretty(&LocalReport {
                 partial: ctx.partial,
+                not_checked: ctx.not_checked,
                 batches: ctx.batches,
                 report,
             })

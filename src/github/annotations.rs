@@ -95,22 +95,22 @@ pub fn escape_property(s: &str) -> String {
 
 /// The annotations of a report: an `error` for each test with a real failure
 /// (flaky when it also passed), a `warning` for each test whose failures were
-/// all the JVM running out of heap in a job that left a heap dump (`heap`),
-/// or that hit the suite timeout; at most [`MAX_PER_LEVEL`] of each, and a
+/// all the JVM running out of heap (`java.lang.OutOfMemoryError`), or that
+/// hit the suite timeout; at most [`MAX_PER_LEVEL`] of each, and a
 /// `notice` saying how many more the summary lists.
-pub fn for_report(report: &Report, heap: bool, sources: &Sources) -> Vec<Annotation> {
+pub fn for_report(report: &Report, sources: &Sources) -> Vec<Annotation> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for test in &report.tests {
-        let annotation = if test.failures > 0 && !(heap && heap_only(test)) {
+        let annotation = if test.failures > 0 && !heap_only(test) {
             failing(test)
         } else if test.failures > 0 {
             Annotation::new(
                 Level::Warning,
                 format!("Out of heap: {}", short_name(test)),
                 format!(
-                    "{} failed {} of {} runs with java.lang.OutOfMemoryError while the job's \
-                     test JVM wrote a heap dump: counted as the heap running out, not as flakiness.",
+                    "{} failed {} of {} runs with java.lang.OutOfMemoryError: heap exhaustion, \
+                     counted as infrastructure, not as flakiness.",
                     full_name(test),
                     test.failures,
                     test.runs
@@ -418,9 +418,8 @@ mod tests {
             ("testHeap".to_string(), oom),
             ("testSlow".to_string(), timeout),
         ];
-        let with =
-            |cases: &[(String, &str)], heap| for_report(&report(cases), heap, &Sources::default());
-        let found = with(&cases, true);
+        let with = |cases: &[(String, &str)]| for_report(&report(cases), &Sources::default());
+        let found = with(&cases);
         let titles: Vec<(Level, &str)> =
             found.iter().map(|a| (a.level, a.title.as_str())).collect();
         assert_eq!(
@@ -438,14 +437,9 @@ mod tests {
             "{}",
             found[0].message
         );
-        // Without a heap dump, an OutOfMemoryError is a failure like any other.
-        assert_eq!(
-            with(&cases, false)[1].title,
-            "Failing test: ATests.testHeap"
-        );
 
         cases.extend((0..12).map(|i| (format!("testMore{i}"), fail)));
-        let found = with(&cases, true);
+        let found = with(&cases);
         let errors = found.iter().filter(|a| a.level == Level::Error).count();
         assert_eq!(errors, MAX_PER_LEVEL);
         let last = found.last().unwrap();

@@ -10,7 +10,7 @@
 
 use super::annotations::{Annotation, Level};
 use super::runner::Runner;
-use crate::ci::jobs_section::not_applicable_markdown;
+use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::ci::spec::{JobSpec, ReportContext};
 use crate::domain::{BatchingConfig, Command, Unresolved};
@@ -150,7 +150,7 @@ impl Submit<'_> {
                 annotations.push(Annotation::new(Level::Warning, "Flakiness", warning));
             }
             summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
-            summary.push_str(&not_applicable_markdown(&plan.not_applicable));
+            summary.push_str(&not_checked::markdown(&plan.not_applicable));
             PlanFile::of(&plan)
         };
         let outputs = plan.outputs();

@@ -4,6 +4,7 @@
 //! no value may hold an expression GitHub would evaluate.
 
 use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
+use crate::ci::blocking::Blocking;
 use crate::ci::spec::GRACE_MINUTES;
 use crate::domain::format_duration;
 use crate::{Error, Result};
@@ -34,6 +35,8 @@ pub struct WorkflowRequest {
     /// `--job-timeout`, in minutes.
     pub job_timeout_min: u32,
     pub exit_code: bool,
+    /// Opt-in blocking, validated: the report job's variables.
+    pub blocking: Blocking,
 }
 
 /// The batching options as given, forwarded to the plan step.
@@ -137,12 +140,15 @@ impl WorkflowRequest {
             install: self.install.clone().filter(|c| !c.trim().is_empty()),
             job_timeout_min: self.job_timeout_min,
             exit_code: self.exit_code,
+            blocking: self.blocking.clone(),
         };
         let values = cfg
             .plan_env
             .iter()
             .chain(&cfg.env)
             .map(|(k, v)| (k.as_str(), v));
+        let labels = cfg.blocking.labels.join(",");
+        let values = values.chain([(crate::ci::blocking::LABELS_VAR, &labels)]);
         let options = [
             ("--runs-on", Some(&cfg.runs_on)),
             ("--java", Some(&cfg.java_version)),

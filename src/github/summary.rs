@@ -7,6 +7,7 @@
 use super::annotations::{self, Annotation, Level, Sources};
 use super::matrix::PlanFile;
 use super::runner::{print_untrusted, Runner};
+use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::status::read_statuses;
 use crate::reports::{PLAN_FILE, STATUS_DIR};
@@ -26,6 +27,9 @@ pub struct AnalyzeArtifacts {
     pub sources: PathBuf,
     /// Exit with the report's exit code instead of 0.
     pub exit_code: bool,
+    /// Opt-in blocking: with labels, only a labelled pull request with proven
+    /// flakiness fails the job (and `exit_code` is narrowed to that).
+    pub blocking: Blocking,
 }
 
 /// The plan and every batch job found among the artifacts.
@@ -105,10 +109,6 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     runner.append_summary(&found.markdown)?;
     print_untrusted(&found.markdown);
 
-    let heap = artifacts
-        .jobs
-        .iter()
-        .any(|j| j.status.infra_subtype == "oom");
     let to_place = found
         .overall
         .tests
@@ -119,7 +119,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     } else {
         Sources::default()
     };
-    let mut annotations = annotations::for_report(&found.overall, heap, &sources);
+    let mut annotations = annotations::for_report(&found.overall, &sources);
     let open = found
         .payloads
         .iter()
@@ -143,10 +143,21 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     for annotation in &annotations {
         crate::output::stdout_line(&annotation.command());
     }
-    let exit = Exit::of(found.observed());
+    let observed = found.observed();
+    let exit = Exit::of(observed);
+    let jobs = artifacts.jobs.len();
+    if cfg.blocking.is_on() {
+        let event = std::env::var_os("GITHUB_EVENT_PATH").map(PathBuf::from);
+        let labels = blocking::github_labels(event.as_deref());
+        let code = cfg.blocking.exit_code(&labels, observed.real_failures);
+        say!(
+            "gradle-flaky: {jobs} job(s) analyzed; {}",
+            cfg.blocking.explain(&labels, observed.real_failures)
+        );
+        return Ok(code.map_or(Exit::Clean, Exit::Proven));
+    }
     say!(
-        "gradle-flaky: {} job(s) analyzed; the report's exit code is {}{}",
-        artifacts.jobs.len(),
+        "gradle-flaky: {jobs} job(s) analyzed; the report's exit code is {}{}",
         exit.code(),
         if cfg.exit_code {
             ""

@@ -18,6 +18,7 @@
 //! which are written to `env` values only (never into a script).
 
 use super::yaml::{emit, Node};
+use crate::ci::blocking::{Blocking, EXIT_CODE_VAR, LABELS_VAR};
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
 use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
 use crate::{Error, Result};
@@ -47,6 +48,8 @@ pub struct WorkflowConfig {
     pub job_timeout_min: u32,
     /// The analyze job fails with the report's exit code.
     pub exit_code: bool,
+    /// Opt-in blocking: the report step's variables when on.
+    pub blocking: Blocking,
 }
 
 /// The smallest batch-job timeout: the batch gets at least a minute.
@@ -318,10 +321,17 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
     if cfg.exit_code {
         analyze.push_str(" --exit-code");
     }
-    steps.push(Node::map([
-        ("name", Node::str("Report")),
-        ("run", Node::str(analyze)),
-    ]));
+    let mut report = vec![("name", Node::str("Report")), ("run", Node::str(analyze))];
+    if let (true, Some(code)) = (cfg.blocking.is_on(), cfg.blocking.exit_code) {
+        report.push((
+            "env",
+            Node::map([
+                (LABELS_VAR, Node::str(cfg.blocking.labels.join(","))),
+                (EXIT_CODE_VAR, Node::str(code.to_string())),
+            ]),
+        ));
+    }
+    steps.push(Node::map(report));
     steps.push(upload(
         "Keep the outcomes",
         "always()",
@@ -463,6 +473,7 @@ mod tests {
             install: None,
             job_timeout_min: 60,
             exit_code: false,
+            blocking: Blocking::default(),
         }
     }
 
@@ -537,6 +548,11 @@ mod tests {
             ..cfg()
         };
         insta::assert_snapshot!("manual_only", valid(&manual).0);
+        let blocking = WorkflowConfig {
+            blocking: Blocking::new(Some("Team:Search,team:ml"), Some("42")).unwrap(),
+            ..cfg()
+        };
+        insta::assert_snapshot!("blocking_by_label", valid(&blocking).0);
     }
 
     #[test]

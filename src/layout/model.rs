@@ -73,6 +73,10 @@ pub struct TestTask {
     /// layout run's probe); `None` when unknown.
     #[serde(default)]
     pub forwards_tests_iters: Option<bool>,
+    /// Where its test JVM writes a heap dump (its last `-XX:HeapDumpPath`:
+    /// a file or a directory), absolute; `None` without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heap_dump_path: Option<PathBuf>,
 }
 
 impl SourceSet {
@@ -100,6 +104,33 @@ impl Layout {
                     .any(|d| source_set.classes_dirs.contains(d))
             })
             .collect()
+    }
+
+    /// Where the test JVMs of the Test tasks `task_paths` write heap dumps
+    /// (see [`TestTask::heap_dump_path`]), relative to the build root when
+    /// inside it (a CI job's checkout may sit elsewhere), each once.
+    pub fn heap_dump_paths(&self, task_paths: &[String]) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self
+            .projects
+            .iter()
+            .flat_map(|p| &p.test_tasks)
+            .filter(|t| task_paths.contains(&t.path))
+            .filter_map(|t| t.heap_dump_path.as_ref())
+            .map(|p| p.strip_prefix(&self.root_dir).unwrap_or(p).to_path_buf())
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
+    /// Tells each command (and its fallback) where its test JVMs write heap dumps.
+    pub fn note_heap_dumps(&self, commands: &mut [crate::domain::Command]) {
+        for command in commands {
+            command.heap_dump_paths = self.heap_dump_paths(&command.task_paths);
+            if let Some(fallback) = command.fallback.as_deref_mut() {
+                fallback.heap_dump_paths = self.heap_dump_paths(&fallback.task_paths);
+            }
+        }
     }
 
     /// Gradle project paths by directory relative to the build root.

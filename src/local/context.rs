@@ -1,6 +1,7 @@
 //! What surrounds the report of a local run, for whoever renders it.
 
 use crate::analyze::outcome::JobPayload;
+use crate::domain::Unresolved;
 use std::path::Path;
 
 /// What surrounds the report of a local run.
@@ -15,4 +16,6 @@ pub struct Context<'a> {
     /// The run folder, which always keeps a copy of the report: it survives a
     /// closed stdout and a `--report` that cannot be written.
     pub run_dir: Option<&'a Path>,
+    /// Selected tests found that cannot run here: the report's head.
+    pub not_checked: &'a [Unresolved],
 }

@@ -42,7 +42,11 @@ fn judge(
     // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
     let dumps: Vec<PathBuf> = match rc {
         0 => Vec::new(),
-        _ => crate::reports::heap_dumps_since(project_dir, run.started),
+        _ => crate::reports::heap_dumps_written(
+            project_dir,
+            &run.command.heap_dump_paths,
+            run.started,
+        ),
     };
     let job = Job {
         job_id: format!("batch-{}", run.index),
@@ -56,9 +60,13 @@ fn judge(
             .iter()
             .find(|it| it.skipped.is_some())
             .map(Iteration::skipped_tasks),
+        all_tasks_skipped: run
+            .iterations
+            .last()
+            .and_then(|it| it.skipped.as_ref())
+            .is_some_and(|s| s.all),
     };
     let payload = JobPayload::judged(&job, &report, timeout.as_secs());
-    let heap_failures = report.summary.failed - payload.real_failures;
     let oom = (payload.infra_subtype == Some(InfraSubtype::Oom)).then(|| {
         let names: Vec<String> = dumps
             .iter()
@@ -69,12 +77,17 @@ fn judge(
                     .to_string()
             })
             .collect();
+        let what = match names.is_empty() {
+            true => "(java.lang.OutOfMemoryError; no heap dump found)".to_string(),
+            false => format!("and wrote {}", names.join(", ")),
+        };
         format!(
-            "batch {} ({}): infra_fail (oom): a test JVM ran out of heap and wrote {}; its \
-             {heap_failures} OutOfMemoryError failure(s) are infrastructure, not flakiness",
+            "batch {} ({}): infra_fail (oom{}): a test JVM ran out of heap {what}; its {} \
+             OutOfMemoryError failure(s) are heap exhaustion (infrastructure), not flakiness",
             run.index,
             run.command.label,
-            names.join(", ")
+            if payload.timed_out { ", timed out" } else { "" },
+            payload.heap_failures
         )
     });
     (payload, oom)

@@ -66,12 +66,15 @@ pub fn run(
     cfg: &Config,
     reporter: &dyn Reporter,
 ) -> Result<Outcome> {
-    let tests = selected::tests(selection)?;
+    let (tests, not_checked) = selected::tests(selection)?;
     if tests.is_empty() {
-        return Ok(Outcome::NothingSelected);
+        return Ok(Outcome::NothingSelected(not_checked));
     }
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
-    let plan = plan::plan(&tests, &cfg.batching, &ctx);
+    let mut plan = plan::plan(&tests, &cfg.batching, &ctx);
+    if let Some(layout) = &build.layout {
+        layout.note_heap_dumps(&mut plan.commands);
+    }
     for note in &plan.notes {
         say!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
@@ -120,6 +123,7 @@ pub fn run(
                 problems: &problems,
                 batches: &batches,
                 run_dir: Some(&run_dir),
+                not_checked: &not_checked,
             };
             let site = triage::Site {
                 build,
@@ -143,6 +147,7 @@ pub fn run(
         problems,
         below_plan,
         triage: triaged,
+        not_checked,
     })))
 }
 

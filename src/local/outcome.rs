@@ -3,6 +3,7 @@
 use super::Context;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::Report;
+use crate::domain::Unresolved;
 use crate::run::local::BatchRun;
 use crate::run::repeat::Verdict;
 use crate::triage::Summary;
@@ -13,8 +14,9 @@ use std::time::Duration;
 /// What a local run came to.
 #[derive(Debug)]
 pub enum Outcome {
-    /// No test was selected: nothing ran.
-    NothingSelected,
+    /// No test could run: nothing ran. The tests found that cannot run here,
+    /// if any, were not checked.
+    NothingSelected(Vec<Unresolved>),
     Ran(Box<Ran>),
 }
 
@@ -42,6 +44,8 @@ pub struct Ran {
     pub below_plan: bool,
     /// The triage after the run, when one replayed anything.
     pub triage: Option<Summary>,
+    /// Selected tests found that cannot run here.
+    pub not_checked: Vec<Unresolved>,
 }
 
 impl Outcome {
@@ -49,7 +53,9 @@ impl Outcome {
     /// for.
     pub fn exit(&self, kept: bool) -> Exit {
         match self {
-            Outcome::NothingSelected => Exit::Clean,
+            Outcome::NothingSelected(not_checked) if not_checked.is_empty() => Exit::Clean,
+            // Tests were selected, and none could be checked: no pass.
+            Outcome::NothingSelected(_) => Exit::Infra,
             Outcome::Ran(ran) => ran.exit(kept),
         }
     }
@@ -63,6 +69,7 @@ impl Ran {
             problems: &self.problems,
             batches: &self.batches,
             run_dir: Some(&self.run_dir),
+            not_checked: &self.not_checked,
         }
     }
 
@@ -126,6 +133,10 @@ mod tests {
             failing_classes: Vec::new(),
             infra_subtype: None,
             reason: None,
+            skipped: None,
+            heap_failures: 0,
+            flaky_tests: 0,
+            broken_tests: 0,
         };
         Ran {
             report,
@@ -138,12 +149,24 @@ mod tests {
             problems: Vec::new(),
             below_plan: false,
             triage: None,
+            not_checked: Vec::new(),
         }
     }
 
     #[test]
     fn a_report_that_could_not_be_kept_leaves_no_clean_result_but_a_proven_failure() {
-        assert_eq!(Outcome::NothingSelected.exit(true), Exit::Clean);
+        assert_eq!(Outcome::NothingSelected(Vec::new()).exit(true), Exit::Clean);
+        let bwc = Unresolved {
+            input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
+            reason_code: crate::domain::ReasonCode::NoRunnableTask,
+            reason: "not applicable: no enabled Test task runs it".into(),
+            origin: crate::domain::Origin::Changed,
+        };
+        assert_eq!(
+            Outcome::NothingSelected(vec![bwc]).exit(true),
+            Exit::Infra,
+            "nothing could be checked"
+        );
         let clean = Outcome::Ran(Box::new(ran(5, 0)));
         assert_eq!(clean.exit(true), Exit::Clean);
         assert_eq!(clean.exit(false), Exit::Infra);

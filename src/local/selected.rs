@@ -1,14 +1,16 @@
 //! Which tests of a selection run: its notes and what it could not resolve go
 //! to stderr, and a named test that resolves to nothing stops the run.
 
-use crate::domain::{ClassifiedTest, Origin};
+use crate::ci::not_checked;
+use crate::domain::{ClassifiedTest, Origin, Unresolved};
 use crate::plan::render::{visible, visible_lines};
 use crate::select::Selection;
 use crate::{say, Error, Result};
 
-/// The selected tests; a named test that resolves to nothing is an input
-/// error before hours of runs.
-pub fn tests(selection: Selection) -> Result<Vec<ClassifiedTest>> {
+/// The selected tests, and those found that cannot run here (not checked);
+/// a named test that resolves to nothing is an input error before hours of
+/// runs.
+pub fn tests(selection: Selection) -> Result<(Vec<ClassifiedTest>, Vec<Unresolved>)> {
     for note in &selection.notes {
         say!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
@@ -33,10 +35,9 @@ pub fn tests(selection: Selection) -> Result<Vec<ClassifiedTest>> {
         .filter(|u| u.origin == Origin::Explicit)
         .count();
     if named_nothing > 0 {
-        return Err(Error::input(
-            "TEST",
-            format!("{named_nothing} of the tests you named resolved to nothing (listed above)"),
-        ));
+        return Err(Error::usage(format!(
+            "{named_nothing} of the tests you named resolved to nothing (listed above)"
+        )));
     }
-    Ok(selection.tests)
+    Ok((selection.tests, not_checked::of(&selection.unresolved)))
 }

@@ -213,6 +213,7 @@ fn command(
         iterations,
         rest_loops: loops,
         task_paths,
+        heap_dump_paths: Vec::new(),
         repetition,
         repetition_reason: reason,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
@@ -268,6 +269,7 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
         iterations: 1,
         rest_loops: runs,
         task_paths,
+        heap_dump_paths: Vec::new(),
         repetition: Repetition::GradleRuns,
         repetition_reason: "the first run executed a class's tests once each: -Dtests.iters was \
                             ignored"

@@ -274,6 +274,7 @@ mod tests {
             enabled,
             framework: None,
             forwards_tests_iters: None,
+            heap_dump_path: None,
         }
     }
 

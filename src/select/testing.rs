@@ -77,6 +77,7 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                     enabled,
                     framework: None,
                     forwards_tests_iters: None,
+                    heap_dump_path: None,
                 })
             })
             .collect(),

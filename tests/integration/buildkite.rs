@@ -545,7 +545,7 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     assert_eq!(
         keys,
         [
-            "flakiness-detection:precompile",
+            "flakiness-orchestration:compile",
             "flakiness-detection:unit",
             "flakiness-detection:java-rest",
             "flakiness-detection:yaml-suite",
@@ -701,7 +701,7 @@ fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
     assert_eq!(
         outcomes,
         serde_json::json!([{
-            "jobId": "build-failed:precompile", "stepKey": "flakiness-detection:precompile", "kind": "",
+            "jobId": "build-failed:precompile", "stepKey": "flakiness-orchestration:compile", "kind": "",
             "rc": 1, "durationSec": 0, "realFailures": 0, "suiteTimeouts": 0, "totalCases": 0,
             "outcome": "build_failed", "timedOut": false, "failingClasses": [], "reason": "precompile"
         }])
@@ -750,15 +750,18 @@ fn pr_outside_buildkite_runs_the_branch_tests_here() {
     assert_eq!(report["summary"]["failed"], 0);
 }
 
+/// Leaves `text` at `path` among the stand-in's artifacts.
+fn put_artifact(store: &Path, path: &str, text: &str) {
+    let path = store.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
 #[test]
 fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
     let bk = Buildkite::new();
     let store = bk.artifacts();
-    let put = |path: &str, text: &str| {
-        let path = store.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let put = |path: &str, text: &str| put_artifact(&store, path, text);
     // Job 1 of 2 of the unit step ran and passed; job 2 left nothing behind.
     put(
         "job-a/flakiness-status/status-job-a.json",
@@ -921,9 +924,11 @@ fn first_batch_argv(step: &Value) -> Vec<String> {
 }
 
 /// A batch whose Test tasks the build skips (an `onlyIf` that is false) is
-/// `skipped_by_build` on Buildkite, whether it runs Gradle once (a unit
-/// batch, where one of its two tasks ran) or loops it (a REST batch, through
-/// `gradle-flaky repeat`), never a `hang`, an `infra_fail` or a `clean_pass`.
+/// reported as skipped by the build on Buildkite, whether it runs Gradle once
+/// (a unit batch, where one of its two tasks ran: a `clean_pass` by
+/// Elasticsearch's rules) or loops it (a REST batch, through `gradle-flaky
+/// repeat`, all skipped: `not_applicable`, `task-skipped`), never a `hang` or
+/// an `infra_fail`.
 #[test]
 fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
     let bk = Buildkite::new();
@@ -1013,19 +1018,13 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
     // server tests never ran, so it is no clean pass.
     let unit_cases = outcomes[0]["totalCases"].as_u64().unwrap();
     assert!(unit_cases > 0, "{outcomes:#}");
+    // Elasticsearch's rules: every requested task skipped is `not_applicable`
+    // (`task-skipped`); a partial skip is judged by the rest (a clean pass).
     assert_eq!(
         got,
         [
-            (
-                "job-unit",
-                "skipped_by_build",
-                ":server:test SKIPPED (onlyIf is false)"
-            ),
-            (
-                "job-yaml",
-                "skipped_by_build",
-                ":modules:lang-painless:yamlRestCompatTest SKIPPED (onlyIf is false)"
-            ),
+            ("job-unit", "clean_pass", ""),
+            ("job-yaml", "not_applicable", "task-skipped"),
         ],
         "{outcomes:#}"
     );
@@ -1035,7 +1034,13 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
         .find(|c| c.argv.contains(&"flakiness-detection".to_string()))
         .expect("the report annotation");
     assert!(
-        report.stdin.contains("2 job(s) skipped by the build"),
+        report.stdin.contains("2 job(s) skipped by the build")
+            && report
+                .stdin
+                .contains("(`flakiness-detection:unit`): :server:test SKIPPED (onlyIf is false)")
+            && report
+                .stdin
+                .contains(":modules:lang-painless:yamlRestCompatTest SKIPPED (onlyIf is false)"),
         "{}",
         report.stdin
     );
@@ -1075,7 +1080,7 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
     };
     assert_eq!(
         steps(&pipeline).last().unwrap()["key"],
-        "flakiness-detection:triage"
+        "flakiness-orchestration:triage"
     );
 
     let (_unit, out) = run_job(
@@ -1097,7 +1102,7 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
     let (_triage, out) = run_job(
         &bk,
         Some(repo.path()),
-        &step("flakiness-detection:triage"),
+        &step("flakiness-orchestration:triage"),
         None,
         "job-triage",
     );
@@ -1137,4 +1142,81 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
         body.contains("(2 of 2 failed): reproduces with this seed (3/3)\ngradle --offline -Dtests.fixture.probability=1 :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="),
         "{body}"
     );
+}
+
+/// Opt-in blocking: the report step, run under its never-fail wrapper as the
+/// pipeline runs it, fails with the configured code only on a pull request
+/// carrying one of the labels and only for proven flakiness; a bad code is
+/// refused at upload, naming the variable, before anything runs.
+#[test]
+fn proven_flakiness_blocks_only_a_labelled_pull_request() {
+    let bk = Buildkite::new();
+    let store = bk.artifacts();
+    let put = |path: &str, text: &str| put_artifact(&store, path, text);
+    put(
+        "job-a/flakiness-status/status-job-a.json",
+        r#"{"jobId":"job-a","stepKey":"flakiness-detection:unit","kind":"unit","rc":1,"durationSec":12,"infraSubtype":"","timeoutSec":3480}"#,
+    );
+    put(
+        "job-a/server/build/test-results/test/TEST-org.x.ATests.xml",
+        r#"<testsuite name="org.x.ATests"><testcase classname="org.x.ATests" name="testA"/><testcase classname="org.x.ATests" name="testA"><failure type="java.lang.AssertionError" message="boom"/></testcase></testsuite>"#,
+    );
+    let report = |labels: &str, code: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut step = gradle_flaky();
+        bk.job(&mut step, "job-analyze")
+            .current_dir(dir.path())
+            .env("FLAKINESS_BLOCKING_LABELS", "Team:Search,team:ml")
+            .env("FLAKINESS_PROVEN_EXIT_CODE", code)
+            .env("BUILDKITE_PULL_REQUEST_LABELS", labels)
+            .args([
+                "buildkite",
+                "wrap",
+                "--timeout",
+                "8m",
+                "--pass-exit-code",
+                "42",
+                "--",
+            ])
+            .arg(env!("CARGO_BIN_EXE_gradle-flaky"))
+            .args(["buildkite", "analyze"]);
+        run(&mut step)
+    };
+    let blocked = report(">test-flaky,Team:Search", "42");
+    assert_eq!(blocked.status.code(), Some(42), "{}", text(&blocked));
+    assert!(
+        String::from_utf8_lossy(&blocked.stderr).contains(
+            "blocking: the pull request carries one of [Team:Search, team:ml] and flakiness is proven: exit 42"
+        ),
+        "{}",
+        text(&blocked)
+    );
+    for labels in ["team:search", "Team:Search2", ""] {
+        let out = report(labels, "42");
+        assert_eq!(out.status.code(), Some(0), "{labels}: {}", text(&out));
+    }
+    // A report step that fails otherwise (here: refuses its configuration) never blocks.
+    let crashed = report("Team:Search", "137");
+    assert_eq!(crashed.status.code(), Some(0), "{}", text(&crashed));
+
+    let repo = fixture_copy();
+    for code in ["137", "1", "200", "x"] {
+        let mut upload = gradle_flaky();
+        bk.job(&mut upload, "job-upload")
+            .current_dir(repo.path())
+            .env("FLAKINESS_BLOCKING_LABELS", "Team:Search")
+            .env("FLAKINESS_PROVEN_EXIT_CODE", code)
+            .args(["buildkite", "upload", "--dry-run", "org.x.ATests"]);
+        let out = run(&mut upload);
+        assert_eq!(out.status.code(), Some(2), "{code}: {}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("FLAKINESS_PROVEN_EXIT_CODE: \"{code}\" ")),
+            "{code}: {err}"
+        );
+        assert!(
+            !repo.path().join(".gradle").exists(),
+            "refused before Gradle ran"
+        );
+    }
 }

@@ -264,9 +264,92 @@ fn a_test_jvm_out_of_heap_is_infrastructure_not_flakiness() {
     let err = stderr(&out);
     assert!(
         err.contains("batch 1 (java rest tests): infra_fail (oom): a test JVM ran out of heap and wrote test/external-modules/esql-heap-attack/build/heapdump/java_pid")
-            && err.contains(".hprof; its 2 OutOfMemoryError failure(s) are infrastructure, not flakiness"),
+            && err.contains(".hprof; its 2 OutOfMemoryError failure(s) are heap exhaustion (infrastructure), not flakiness"),
         "{err}"
     );
+}
+
+/// The JVM's own `java.lang.OutOfMemoryError` is heap exhaustion wherever
+/// the dump goes: a `-XX:HeapDumpPath` naming a file (the layout reports it,
+/// and the JVM writes exactly that file), and no dump at all. Both are
+/// `infra_fail` (`oom`), exit 3, and the report says heap exhaustion.
+#[test]
+fn a_test_jvm_out_of_heap_is_infrastructure_wherever_its_dump_goes() {
+    let cases = [
+        (
+            "file",
+            "tasks.javaRestTest.jvmArgs \"-XX:HeapDumpPath=${buildDir}/oom/heap.bin\"\n\
+             tasks.javaRestTest.doFirst { new File(buildDir, 'oom').mkdirs() }",
+            "and wrote test/external-modules/esql-heap-attack/build/oom/heap.bin;",
+        ),
+        (
+            "none",
+            "tasks.javaRestTest.jvmArgs '-XX:-HeapDumpOnOutOfMemoryError'",
+            "(java.lang.OutOfMemoryError; no heap dump found);",
+        ),
+    ];
+    for (name, gradle, said) in cases {
+        let build = fixture_copy();
+        let script = build
+            .path()
+            .join("test/external-modules/esql-heap-attack/build.gradle");
+        let original = std::fs::read_to_string(&script).unwrap();
+        std::fs::write(&script, format!("{original}\n{gradle}\n")).unwrap();
+        read_layout_first(build.path());
+        let marker = format!("oom-{name}-{}", std::process::id());
+        let out = marked_local(
+            build.path(),
+            &marker,
+            &[
+                "--rest-iters",
+                "1",
+                "--format",
+                "json",
+                "org.elasticsearch.xpack.esql.heap_attack.HeapAttackIT",
+            ],
+            &[],
+        );
+        assert_nothing_left(&marker);
+        assert_eq!(out.status.code(), Some(3), "{name}: {}", text(&out));
+        let report = json_report(&out);
+        let batch = &report["batches"][0];
+        assert_eq!(
+            (
+                &batch["outcome"],
+                &batch["infraSubtype"],
+                &batch["realFailures"]
+            ),
+            (&"infra_fail".into(), &"oom".into(), &0.into()),
+            "{name}: {report:#}"
+        );
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "batch 1 (java rest tests): infra_fail (oom): a test JVM ran out of heap {said} \
+                 its 1 OutOfMemoryError failure(s) are heap exhaustion (infrastructure), not \
+                 flakiness"
+            )),
+            "{name}: {err}"
+        );
+        let dumps = build
+            .path()
+            .join("test/external-modules/esql-heap-attack/build/heapdump");
+        let default_dumps = std::fs::read_dir(&dumps).map_or(0, |d| d.count());
+        assert_eq!(default_dumps, 0, "{name}: nothing under build/heapdump/");
+        // The markdown report of the run's XML says it too.
+        let run_dir = run_dirs(build.path()).pop().expect("a run folder");
+        let analyzed = run(gradle_flaky()
+            .current_dir(build.path())
+            .arg("analyze")
+            .arg(&run_dir));
+        let md = String::from_utf8_lossy(&analyzed.stdout);
+        assert!(
+            md.contains("- Heap exhaustion (java.lang.OutOfMemoryError): 1 of those failures")
+                && md.contains("| out of heap |")
+                && md.contains("gradle :test:external-modules:test-esql-heap-attack:javaRestTest"),
+            "{name}: {md}"
+        );
+    }
 }
 
 /// `--report` and `--junit` are checked before anything runs (exit 2, the

@@ -1,0 +1,68 @@
+//! The head of every report: the selected tests that were found but could
+//! not be checked here (no enabled Test task runs them, only host-mutating
+//! tasks do, the tasks' patterns leave them out), and why. A changed or
+//! unmuted test that cannot run is never a quiet pass.
+
+use crate::domain::Unresolved;
+use crate::markdown::{code, text};
+
+/// The tests of a selection that were found but cannot run here.
+pub fn of(unresolved: &[Unresolved]) -> Vec<Unresolved> {
+    unresolved
+        .iter()
+        .filter(|u| u.reason_code.is_not_applicable())
+        .cloned()
+        .collect()
+}
+
+/// `**2 selected test(s) not checked** ...` and one line each; empty when
+/// every selected test could run.
+pub fn markdown(tests: &[Unresolved]) -> String {
+    if tests.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "**{} selected test(s) not checked**: found, but they cannot run here, so no result \
+         below covers them (recorded as `not_applicable`):\n\n",
+        tests.len()
+    );
+    for t in tests {
+        out.push_str(&format!(
+            "- {}: {} (`{}`)\n",
+            code(&t.input),
+            text(&t.reason),
+            t.reason_code
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Origin, ReasonCode};
+
+    #[test]
+    fn only_tests_that_cannot_run_here_are_not_checked() {
+        let u = |input: &str, reason_code| Unresolved {
+            input: input.into(),
+            reason_code,
+            reason: "not applicable: no enabled Test task runs it".into(),
+            origin: Origin::Unmuted,
+        };
+        let all = [
+            u("a.UpgradeIT", ReasonCode::NoRunnableTask),
+            u("a.Gone", ReasonCode::NoSuchClass),
+        ];
+        let tests = of(&all);
+        assert_eq!(tests, [all[0].clone()]);
+        assert_eq!(
+            markdown(&tests),
+            "**1 selected test(s) not checked**: found, but they cannot run here, so no result \
+             below covers them (recorded as `not_applicable`):\n\n- `a.UpgradeIT`: not \
+             applicable: no enabled Test task runs it (`no-runnable-task`)\n\n"
+        );
+        assert_eq!(markdown(&[]), "");
+    }
+}

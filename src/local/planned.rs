@@ -45,12 +45,12 @@ pub fn reproduce_members(
     script: &Path,
     gradle: &[String],
 ) {
-    let mut gradle = if gradle.is_empty() {
+    let mut with_script = if gradle.is_empty() {
         vec!["./gradlew".to_string()]
     } else {
         gradle.to_vec()
     };
-    gradle.extend(["-I".into(), script.display().to_string()]);
+    with_script.extend(["-I".into(), script.display().to_string()]);
     for t in report.tests.iter_mut().filter(|t| t.failures > 0) {
         let Some(task) = t.failing_task.as_deref() else {
             continue;
@@ -72,12 +72,21 @@ pub fn reproduce_members(
             continue;
         };
         let seed = t.failing_seeds.first().map(String::as_str);
-        let line = reproduce::build(&gradle, task, &t.class, &t.method, seed);
         let properties: Vec<String> = suite_route::properties(task, &[member])
             .iter()
             .map(|p| shell::quote(p))
             .collect();
-        t.reproduce = Some(format!("{line} {}", properties.join(" ")));
+        let properties = properties.join(" ");
+        let line = |method: &str, gradle: &[String]| {
+            reproduce::build(gradle, task, &t.class, method, seed)
+        };
+        t.reproduce = Some(format!("{} {properties}", line(&t.method, &with_script)));
+        // The whole class, in the context of the line, the same way.
+        if let Some(context) = &t.reproduce_context {
+            let class = line("", gradle);
+            let included = format!("{} {properties}", line("", &with_script));
+            t.reproduce_context = Some(context.replace(&class, &included));
+        }
     }
 }
 

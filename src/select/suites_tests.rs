@@ -31,6 +31,7 @@ fn task(includes: &[&str]) -> TestTask {
         enabled: true,
         framework: None,
         forwards_tests_iters: None,
+        heap_dump_path: None,
     }
 }
 

@@ -213,13 +213,15 @@ type Key = (String, String);
 /// One file's executions, accumulated per test.
 ///
 /// A test name that carries no seed or iteration token and that one file
-/// holds several times counts once, with its worst result (failed, then
-/// suite timeout, then passed, then skipped): it is one run of several
-/// instances of the test, not several runs. JUnit 3 `BulkTest` suites run
-/// one nested class once for each concrete test that uses it (a run of
-/// commons-collections' suite files `TestMapKeySet.testSetEquals` 54 times
-/// in one XML file); a Gradle run counts as one execution of that name, so
-/// its runs are the runs asked for, and a failure of any instance shows.
+/// holds again after an execution that did not fail is another instance of
+/// the test in the same run, not another run: it counts once, with its worst
+/// result (failed, then suite timeout, then passed, then skipped). JUnit 3
+/// `BulkTest` suites run one nested class once for each concrete test that
+/// uses it (a run of commons-collections' suite files
+/// `TestMapKeySet.testSetEquals` 54 times in one XML file); a Gradle run then
+/// counts as one execution of that name, so its runs are the runs asked for,
+/// and a failure of any instance shows. After a failure the name counts
+/// again: a retry (Gradle's test-retry plugin writes both into the file).
 /// Repetitions by the randomizedtesting runner carry seeds, and count each.
 #[derive(Debug, Default)]
 pub struct FileAgg {
@@ -296,8 +298,8 @@ impl FileAgg {
     }
 
     /// Whether this execution of a token-free name counts: the first of its
-    /// name in the file, or one with a worse result, whose earlier count is
-    /// then taken back.
+    /// name in the file, one after a failure (a retry), or one with a worse
+    /// result, whose earlier count is then taken back.
     fn first_instance(&mut self, exec: &Execution<'_>, slot: usize) -> bool {
         use std::hash::{Hash, Hasher};
         let rank = match &exec.result {
@@ -316,6 +318,10 @@ impl FileAgg {
             self.counted.insert(h.finish(), rank);
             return true;
         };
+        if *counted == Rank::Failed {
+            *counted = rank;
+            return true;
+        }
         if rank <= *counted {
             return false;
         }
@@ -763,13 +769,16 @@ mod tests {
                     vec![
                         exec("testSetEquals", junit::Result::Passed),
                         exec("testSize", junit::Result::Skipped),
+                        exec("testRetried", fail("java.lang.AssertionError", "y")),
+                        exec("testSetEquals", junit::Result::Passed),
+                        exec("testSize", junit::Result::Passed),
                         exec(
                             "testSetEquals",
                             fail("junit.framework.AssertionFailedError", "x"),
                         ),
                         exec("testSize", junit::Result::Passed),
-                        exec("testSetEquals", junit::Result::Passed),
-                        exec("testSize", junit::Result::Passed),
+                        // a retry after a failure is a run of its own
+                        exec("testRetried", junit::Result::Passed),
                     ],
                 ),
                 // another run's file counts again
@@ -789,8 +798,10 @@ mod tests {
         assert!(!report
             .skips
             .contains_key(&("org.example.FooTests".into(), "testSize".into())));
+        let retried = row("testRetried");
+        assert_eq!((retried.runs, retried.passes, retried.failures), (2, 1, 1));
         let s = &report.summary;
-        assert_eq!((s.executions, s.passed, s.failed, s.skipped), (3, 2, 1, 0));
+        assert_eq!((s.executions, s.passed, s.failed, s.skipped), (5, 3, 2, 0));
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! (`plan::suite_route`).
 
 use super::files::Files;
-use super::source::{self, BodyClass, Language, TypeKind, Unit};
+use super::source::{self, names, BodyClass, Language, TypeKind, Unit};
 use super::tasks::{self, TaskChoice, Tied};
 use crate::domain::ViaSuite;
 use crate::layout::TestTask;
@@ -99,13 +99,6 @@ struct Scope<'a> {
 }
 
 impl Scope<'_> {
-    fn binary(&self, local: &str) -> String {
-        match self.unit.package.as_str() {
-            "" => local.to_string(),
-            package => format!("{package}.{local}"),
-        }
-    }
-
     /// A class the source set declares: its top-level class has a file (a
     /// member type is taken on trust).
     fn exists(&self, binary: &str) -> bool {
@@ -128,49 +121,23 @@ impl Scope<'_> {
         })
     }
 
-    /// The first segment of a name, by Java's scoping rules.
+    /// The first segment of a name, by Java's scoping rules: member types of
+    /// the suite and its enclosing classes (declared in the file), then
+    /// `source::names`.
     fn first(&self, simple: &str) -> Option<String> {
         let mut outer = Some(self.local);
         while let Some(local) = outer {
             let member = format!("{local}${simple}");
             if self.unit.types.iter().any(|t| t.local == member) {
-                return Some(self.binary(&member));
+                return Some(names::binary_in(self.unit, &member));
             }
             outer = local.rsplit_once('$').map(|(o, _)| o);
         }
-        if self.unit.types.iter().any(|t| t.local == simple) {
-            return Some(self.binary(simple));
-        }
-        if let Some(import) = self
-            .unit
-            .imports
-            .iter()
-            .find(|i| !i.on_demand && i.name() == simple)
-        {
-            return self.qualified(&import.path);
-        }
-        let same_package = self.binary(simple);
-        if self.exists(&same_package) {
-            return Some(same_package);
-        }
-        self.unit
-            .imports
-            .iter()
-            .filter(|i| i.on_demand)
-            .find_map(|i| self.qualified(&format!("{}.{simple}", i.path)))
+        names::by_imports(self.unit, simple, &|b| self.exists(b))
     }
 
-    /// `a.b.Outer.Inner` → `a.b.Outer$Inner`, the longest package first.
     fn qualified(&self, dotted: &str) -> Option<String> {
-        let segments: Vec<&str> = dotted.split('.').collect();
-        (0..segments.len()).rev().find_map(|i| {
-            let types = segments[i..].join("$");
-            let binary = match i {
-                0 => types,
-                _ => format!("{}.{types}", segments[..i].join(".")),
-            };
-            self.exists(&binary).then_some(binary)
-        })
+        names::qualified(dotted, &|b| self.exists(b))
     }
 }
 
@@ -283,7 +250,7 @@ impl SuiteIndex {
                 continue;
             };
             for t in unit.types.iter().filter(|t| t.kind == TypeKind::Class) {
-                let suite = scope_binary(&unit, &t.local);
+                let suite = names::binary_in(&unit, &t.local);
                 if suite.split('$').next() == Some(binary.as_str())
                     && patterns.accepts(&class_file(&suite))
                 {
@@ -334,13 +301,6 @@ impl SuiteIndex {
                 );
             }
         }
-    }
-}
-
-fn scope_binary(unit: &Unit, local: &str) -> String {
-    match unit.package.as_str() {
-        "" => local.to_string(),
-        package => format!("{package}.{local}"),
     }
 }
 

@@ -5,29 +5,12 @@
 //! runs inside one. Members are planned on `:test` and run exactly, 12 times
 //! when asked 12, on Gradle 4.4.1.
 
-use crate::common::{copy_tree, git, gradle_flaky, repo_root, run, text};
+use crate::common::{flaky_offline as flaky, git, gradle_flaky, run, suites_copy, text};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
 
 const PKG: &str = "com.example.suites";
-
-fn suites_copy() -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix("gradle-flaky-suites-")
-        .tempdir()
-        .expect("temp dir");
-    copy_tree(&repo_root().join("tests/fixtures/suites"), dir.path());
-    dir
-}
-
-fn flaky(build: &Path, args: &[&str]) -> Output {
-    run(gradle_flaky()
-        .arg("--project-dir")
-        .arg(build)
-        .args(args)
-        .args(["--", "--offline"]))
-}
 
 /// `local` on a private daemon: another gradle-flaky whose Gradle client
 /// ends on the shared daemon while this run's build starts there can take

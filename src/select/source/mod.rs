@@ -9,6 +9,7 @@
 
 mod lexer;
 mod model;
+pub mod names;
 mod parser;
 
 pub use model::{

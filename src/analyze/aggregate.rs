@@ -212,8 +212,9 @@ type Key = (String, String);
 
 /// One file's executions, accumulated per test.
 ///
-/// A test name that carries no seed or iteration token and that one file
-/// holds again, passing (or skipped) after a pass, is another instance of the
+/// With `instances_once`, a test name that carries no seed or iteration
+/// token and that one file holds again, passing (or skipped) after a pass,
+/// is another instance of the
 /// test in the same run, not another run: it counts once (a pass after a
 /// skip replaces the skip). JUnit 3 `BulkTest` suites run one nested class
 /// once for each concrete test that uses it (a run of commons-collections'
@@ -232,6 +233,8 @@ pub struct FileAgg {
     index: HashMap<String, HashMap<String, usize>>,
     /// The test of the previous execution: a test's iterations come in a row.
     last: Option<usize>,
+    /// Repeats of a clean name are instances, counted once (see above).
+    instances_once: bool,
     /// Hash of (class, name) of each token-free test seen → the rank of the
     /// result it counts with.
     counted: HashMap<u64, Rank>,
@@ -251,12 +254,25 @@ enum Rank {
 }
 
 impl FileAgg {
+    /// A file's accumulator; `instances_once` counts the clean repeats of a
+    /// name as one run.
+    pub fn new(instances_once: bool) -> FileAgg {
+        FileAgg {
+            instances_once,
+            ..FileAgg::default()
+        }
+    }
+
     /// Adds one execution read from a report of `origin`.
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
         let (method, seed) = normalize_method(exec.name);
         let slot = self.slot(exec.class, &method, origin);
         self.tests[slot].1.time_sec += exec.time.unwrap_or(0.0);
-        if seed.is_none() && method == exec.name && !self.first_instance(&exec, slot) {
+        if self.instances_once
+            && seed.is_none()
+            && method == exec.name
+            && !self.first_instance(&exec, slot)
+        {
             return;
         }
         let acc = &mut self.tests[slot].1;
@@ -669,11 +685,20 @@ mod tests {
     }
 
     fn file(path: &str, task: &str, execs: Vec<Execution<'_>>) -> FileResult {
+        file_counting(path, task, execs, false)
+    }
+
+    fn file_counting(
+        path: &str,
+        task: &str,
+        execs: Vec<Execution<'_>>,
+        instances_once: bool,
+    ) -> FileResult {
         let origin = Origin {
             task_name: task.rsplit(':').next().unwrap().to_string(),
             task_path: task.to_string(),
         };
-        let mut agg = FileAgg::default();
+        let mut agg = FileAgg::new(instances_once);
         for e in execs {
             agg.record(e, Some(&origin));
         }
@@ -747,13 +772,14 @@ mod tests {
     }
 
     /// A nested class that suites run once per concrete test (JUnit 3
-    /// `BulkTest`) repeats its names in one file: a clean run counts once;
-    /// a failure and what follows it count each (a retry).
+    /// `BulkTest`) repeats its names in one file: counting instances once, a
+    /// clean run counts once; a failure and what follows it count each (a
+    /// retry).
     #[test]
     fn a_name_one_file_repeats_passing_without_a_seed_counts_once() {
         let report = merge(
             vec![
-                file(
+                file_counting(
                     "a",
                     ":test",
                     vec![
@@ -767,6 +793,7 @@ mod tests {
                         // a retry after a failure is a run of its own
                         exec("testRetried", junit::Result::Passed),
                     ],
+                    true,
                 ),
                 // another run's file counts again
                 file(
@@ -789,6 +816,19 @@ mod tests {
         assert_eq!((retried.runs, retried.passes, retried.failures), (2, 1, 1));
         let s = &report.summary;
         assert_eq!((s.executions, s.passed, s.failed, s.skipped), (5, 4, 1, 0));
+        // without it, every test case counts (the reference analyzer's way)
+        let each = merge(
+            vec![file(
+                "a",
+                ":test",
+                vec![
+                    exec("testSetEquals", junit::Result::Passed),
+                    exec("testSetEquals", junit::Result::Passed),
+                ],
+            )],
+            0,
+        );
+        assert_eq!(each.tests[0].runs, 2);
     }
 
     #[test]

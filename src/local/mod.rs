@@ -108,6 +108,7 @@ pub fn run(
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
         gradle: build.gradle.clone(),
+        instances_once: true,
         ..AnalyzeOptions::default()
     };
     let mut report = analyze::analyze_root(&run_dir, &analyze_opts);

@@ -214,17 +214,17 @@ type Key = (String, String);
 ///
 /// With `instances_once`, a test name that carries no seed or iteration
 /// token and that one file holds again, passing (or skipped) after a pass,
-/// is another instance of the
-/// test in the same run, not another run: it counts once (a pass after a
-/// skip replaces the skip). JUnit 3 `BulkTest` suites run one nested class
+/// is another instance of the test in the same run, not another run: it
+/// counts once (a pass after a skip replaces the skip). JUnit 3 `BulkTest` suites run one nested class
 /// once for each concrete test that uses it (a run of commons-collections'
 /// suite files `TestMapKeySet.testSetEquals` 54 times in one XML file); a
 /// clean Gradle run then counts as one execution of that name, so its runs
 /// are the runs asked for and what a clean result proves is not overstated.
-/// A failure (or suite timeout), and whatever follows one, counts each time,
-/// as the reference analyzer counts them: a retry (Gradle's test-retry plugin
-/// writes both into the file) shows as a flaky test. Repetitions by the
-/// randomizedtesting runner carry seeds, and count each.
+/// A failure (or suite timeout), and whatever follows one, counts each time:
+/// a retry (Gradle's test-retry plugin writes both into the file) shows as a
+/// flaky test. Repetitions by the randomizedtesting runner carry seeds, and
+/// count each. Without `instances_once` every test case counts, as the
+/// reference analyzer counts them.
 #[derive(Debug, Default)]
 pub struct FileAgg {
     /// Every test of the file, in the order first seen.

@@ -175,10 +175,65 @@ pub struct ClassifiedTest {
     /// of their own (`Outer$Inner`): selecting the class selects them too.
     #[serde(default, skip_serializing_if = "is_false")]
     pub nested_classes: bool,
+    /// The class is a suite (JUnit 4 `@SuiteClasses`, JUnit 3 `suite()`):
+    /// its tests are reported under the names of the classes it runs.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub is_suite: bool,
+    /// The task's patterns leave the class out, but a suite they include runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via_suite: Option<ViaSuite>,
 }
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+/// How a class that its task's patterns leave out runs: inside suites the
+/// patterns include.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViaSuite {
+    /// The suites the task includes that run the class, directly or through
+    /// other suites (binary names, sorted).
+    pub suites: Vec<String>,
+    /// Every suite on the way from them to the class lists it in a JUnit 4
+    /// `@SuiteClasses` (else some JUnit 3 `suite()` adds it).
+    pub junit4: bool,
+    /// How Gradle is made to run it, and why: chosen by the plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<Route>,
+}
+
+/// How a suite member is run, with the stable code (README lists them).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Route {
+    pub reason_code: RouteCode,
+    pub reason: String,
+}
+
+/// The ways a suite member is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RouteCode {
+    /// Through the suite: this Gradle's `--tests` reaches the member inside it.
+    RunsThroughSuite,
+    /// The class is added to the task's includes for this invocation (and the
+    /// suites that run it left out), by gradle-flaky's init script.
+    IncludedForThisRun,
+}
+
+impl RouteCode {
+    /// Every code (README lists them all).
+    pub const ALL: [RouteCode; 2] = [RouteCode::RunsThroughSuite, RouteCode::IncludedForThisRun];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouteCode::RunsThroughSuite => "runs-through-suite",
+            RouteCode::IncludedForThisRun => "included-for-this-run",
+        }
+    }
 }
 
 /// Why an input selected no runnable test: a stable code for programs (plan

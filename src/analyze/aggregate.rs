@@ -211,6 +211,20 @@ impl TestAcc {
 type Key = (String, String);
 
 /// One file's executions, accumulated per test.
+///
+/// With `instances_once`, a test name that carries no seed or iteration
+/// token and that one file holds again, passing (or skipped) after a pass,
+/// is another instance of the test in the same run, not another run: it
+/// counts once (a pass after a skip replaces the skip). JUnit 3 `BulkTest` suites run one nested class
+/// once for each concrete test that uses it (a run of commons-collections'
+/// suite files `TestMapKeySet.testSetEquals` 54 times in one XML file); a
+/// clean Gradle run then counts as one execution of that name, so its runs
+/// are the runs asked for and what a clean result proves is not overstated.
+/// A failure (or suite timeout), and whatever follows one, counts each time:
+/// a retry (Gradle's test-retry plugin writes both into the file) shows as a
+/// flaky test. Repetitions by the randomizedtesting runner carry seeds, and
+/// count each. Without `instances_once` every test case counts, as the
+/// reference analyzer counts them.
 #[derive(Debug, Default)]
 pub struct FileAgg {
     /// Every test of the file, in the order first seen.
@@ -219,19 +233,49 @@ pub struct FileAgg {
     index: HashMap<String, HashMap<String, usize>>,
     /// The test of the previous execution: a test's iterations come in a row.
     last: Option<usize>,
+    /// Repeats of a clean name are instances, counted once (see above).
+    instances_once: bool,
+    /// Hash of (class, name) of each token-free test seen → the rank of the
+    /// result it counts with.
+    counted: HashMap<u64, Rank>,
     passed: u64,
     failed: u64,
     suite_timeouts: u64,
     skipped: u64,
 }
 
+/// How bad a result is: the worst of several instances counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Skipped,
+    Passed,
+    SuiteTimeout,
+    Failed,
+}
+
 impl FileAgg {
+    /// A file's accumulator; `instances_once` counts the clean repeats of a
+    /// name as one run.
+    pub fn new(instances_once: bool) -> FileAgg {
+        FileAgg {
+            instances_once,
+            ..FileAgg::default()
+        }
+    }
+
     /// Adds one execution read from a report of `origin`.
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
         let (method, seed) = normalize_method(exec.name);
         let slot = self.slot(exec.class, &method, origin);
+        self.tests[slot].1.time_sec += exec.time.unwrap_or(0.0);
+        if self.instances_once
+            && seed.is_none()
+            && method == exec.name
+            && !self.first_instance(&exec, slot)
+        {
+            return;
+        }
         let acc = &mut self.tests[slot].1;
-        acc.time_sec += exec.time.unwrap_or(0.0);
         match exec.result {
             junit::Result::Passed => {
                 acc.passes += 1;
@@ -268,6 +312,41 @@ impl FileAgg {
                 }
             }
         }
+    }
+
+    /// Whether this execution of a token-free name counts: the first of its
+    /// name in the file, a failure or what follows one, or a pass after a
+    /// skip, whose count is then taken back.
+    fn first_instance(&mut self, exec: &Execution<'_>, slot: usize) -> bool {
+        use std::hash::{Hash, Hasher};
+        let rank = match &exec.result {
+            junit::Result::Skipped => Rank::Skipped,
+            junit::Result::Passed => Rank::Passed,
+            junit::Result::Failed(f)
+                if classify_failure(&f.type_name, &f.message) == FailureKind::SuiteTimeout =>
+            {
+                Rank::SuiteTimeout
+            }
+            junit::Result::Failed(_) => Rank::Failed,
+        };
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (exec.class, exec.name).hash(&mut h);
+        let Some(counted) = self.counted.get_mut(&h.finish()) else {
+            self.counted.insert(h.finish(), rank);
+            return true;
+        };
+        if rank >= Rank::SuiteTimeout || *counted >= Rank::SuiteTimeout {
+            *counted = rank;
+            return true;
+        }
+        if rank <= *counted {
+            return false;
+        }
+        // a pass after a skip
+        *counted = rank;
+        self.tests[slot].1.skipped -= 1;
+        self.skipped -= 1;
+        true
     }
 
     /// The position of a test in `tests`, added if new. Keys are allocated only
@@ -606,11 +685,20 @@ mod tests {
     }
 
     fn file(path: &str, task: &str, execs: Vec<Execution<'_>>) -> FileResult {
+        file_counting(path, task, execs, false)
+    }
+
+    fn file_counting(
+        path: &str,
+        task: &str,
+        execs: Vec<Execution<'_>>,
+        instances_once: bool,
+    ) -> FileResult {
         let origin = Origin {
             task_name: task.rsplit(':').next().unwrap().to_string(),
             task_path: task.to_string(),
         };
-        let mut agg = FileAgg::default();
+        let mut agg = FileAgg::new(instances_once);
         for e in execs {
             agg.record(e, Some(&origin));
         }
@@ -681,6 +769,66 @@ mod tests {
         );
         assert_eq!(report.summary.flaky_tests, 1);
         assert_eq!(report.summary.severity, Severity::Error);
+    }
+
+    /// A nested class that suites run once per concrete test (JUnit 3
+    /// `BulkTest`) repeats its names in one file: counting instances once, a
+    /// clean run counts once; a failure and what follows it count each (a
+    /// retry).
+    #[test]
+    fn a_name_one_file_repeats_passing_without_a_seed_counts_once() {
+        let report = merge(
+            vec![
+                file_counting(
+                    "a",
+                    ":test",
+                    vec![
+                        exec("testSetEquals", junit::Result::Passed),
+                        exec("testSize", junit::Result::Skipped),
+                        exec("testRetried", fail("java.lang.AssertionError", "y")),
+                        exec("testSetEquals", junit::Result::Passed),
+                        exec("testSize", junit::Result::Passed),
+                        exec("testSetEquals", junit::Result::Passed),
+                        exec("testSize", junit::Result::Passed),
+                        // a retry after a failure is a run of its own
+                        exec("testRetried", junit::Result::Passed),
+                    ],
+                    true,
+                ),
+                // another run's file counts again
+                file(
+                    "b",
+                    ":test",
+                    vec![exec("testSetEquals", junit::Result::Passed)],
+                ),
+            ],
+            0,
+        );
+        let row = |m: &str| report.tests.iter().find(|t| t.method == m).unwrap();
+        let eq = row("testSetEquals");
+        assert_eq!((eq.runs, eq.passes, eq.failures), (2, 2, 0));
+        let size = row("testSize");
+        assert_eq!((size.runs, size.passes), (1, 1));
+        assert!(!report
+            .skips
+            .contains_key(&("org.example.FooTests".into(), "testSize".into())));
+        let retried = row("testRetried");
+        assert_eq!((retried.runs, retried.passes, retried.failures), (2, 1, 1));
+        let s = &report.summary;
+        assert_eq!((s.executions, s.passed, s.failed, s.skipped), (5, 4, 1, 0));
+        // without it, every test case counts (the reference analyzer's way)
+        let each = merge(
+            vec![file(
+                "a",
+                ":test",
+                vec![
+                    exec("testSetEquals", junit::Result::Passed),
+                    exec("testSetEquals", junit::Result::Passed),
+                ],
+            )],
+            0,
+        );
+        assert_eq!(each.tests[0].runs, 2);
     }
 
     #[test]

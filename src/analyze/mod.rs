@@ -34,6 +34,12 @@ pub struct AnalyzeOptions {
     pub project_paths: ProjectPaths,
     /// The Gradle program of built reproduce lines; `./gradlew` when empty.
     pub gradle: Vec<String>,
+    /// A test name one file repeats without a seed, passing after a pass, is
+    /// another instance of the test in the same Gradle run and counts once
+    /// ([`aggregate::FileAgg`]): for runs known to run each test once per
+    /// Gradle run (`local`'s). Otherwise every test case counts, as the
+    /// reference analyzer counts them.
+    pub instances_once: bool,
 }
 
 /// Reads every report below `root` and returns the merged report. Never fails:
@@ -116,7 +122,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
             task_name: loc.task,
         }
     });
-    let mut agg = FileAgg::default();
+    let mut agg = FileAgg::new(opts.instances_once);
     let mut read = match std::fs::File::open(path) {
         Ok(file) => junit::read(file, |exec| agg.record(exec, origin.as_ref())),
         Err(e) => junit::FileRead {

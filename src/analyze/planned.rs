@@ -21,6 +21,10 @@ pub struct PlannedTest {
     pub yaml_suite: Option<String>,
     /// The selection also runs the class's nested classes.
     pub nested_classes: bool,
+    /// The class is a suite: its executions are reported under the names of
+    /// the classes it runs, so it covers every test its task ran that no
+    /// other planned test covers.
+    pub is_suite: bool,
     /// Executions the plan gives each of its tests.
     pub runs: u64,
 }
@@ -50,6 +54,13 @@ impl PlannedTest {
         ))
     }
 
+    /// Whether a suite covers an executed test that ran on these tasks
+    /// (`kinds`: the names of the tasks of its reports).
+    fn suite_covers(&self, kinds: &[String]) -> bool {
+        let task_name = self.task.rsplit(':').next().unwrap_or(&self.task);
+        self.is_suite && kinds.iter().any(|k| k == task_name)
+    }
+
     /// `Class`, `Class.method`, or the YAML suite, as the report names it.
     fn describe(&self) -> String {
         match (&self.class, &self.method, &self.yaml_suite) {
@@ -73,9 +84,14 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
     let mut short = false;
     let mut seen = vec![false; planned.len()];
     for t in &mut report.tests {
-        let mine: Vec<usize> = (0..planned.len())
+        let mut mine: Vec<usize> = (0..planned.len())
             .filter(|&i| planned[i].covers(&t.class, &t.method) == Some(true))
             .collect();
+        if mine.is_empty() {
+            mine = (0..planned.len())
+                .filter(|&i| planned[i].suite_covers(&t.kinds))
+                .collect();
+        }
         if mine.is_empty() {
             continue;
         }
@@ -200,6 +216,7 @@ mod tests {
             method: method.map(String::from),
             yaml_suite: None,
             nested_classes: false,
+            is_suite: false,
             runs,
         }
     }
@@ -303,6 +320,44 @@ mod tests {
         assert_eq!(r.not_executed[0].planned_runs, 12);
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["notExecuted"][0]["plannedRuns"], 12);
+    }
+
+    /// A suite's executions are filed under its members' names: they are its
+    /// own, on its task, unless another planned test covers them.
+    #[test]
+    fn a_suite_covers_what_its_task_ran_under_other_names() {
+        let mut other_task = row("a.Elsewhere", "e", 12);
+        other_task.kinds = vec!["integTest".into()];
+        let mut r = report(
+            vec![
+                row("a.MemberTest", "m", 12),
+                row("a.Named", "n", 24),
+                other_task,
+            ],
+            &[],
+        );
+        let suite = PlannedTest {
+            is_suite: true,
+            ..planned(1, "a.AllTests", None, 12)
+        };
+        let named = planned(2, "a.Named", None, 24);
+        let short = compare(&mut r, &[suite, named], &|_| None);
+        assert!(!short);
+        assert!(r.not_executed.is_empty(), "{:?}", r.not_executed);
+        let planned_runs: Vec<Option<u64>> = r
+            .tests
+            .iter()
+            .map(|t| t.plan.as_ref().map(|p| p.planned_runs))
+            .collect();
+        assert_eq!(planned_runs, [Some(12), Some(24), None]);
+        // a suite that ran nothing is never executed
+        let mut r = report(vec![], &[]);
+        let suite = PlannedTest {
+            is_suite: true,
+            ..planned(1, "a.AllTests", None, 12)
+        };
+        assert!(compare(&mut r, &[suite], &|_| None));
+        assert_eq!(r.not_executed[0].test, "a.AllTests");
     }
 
     #[test]

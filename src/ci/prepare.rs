@@ -238,6 +238,8 @@ mod tests {
             yaml_suite: None,
             origin: crate::domain::Origin::Changed,
             nested_classes: false,
+            is_suite: false,
+            via_suite: None,
         };
         let tests = [
             test(":p", "test", "A"),

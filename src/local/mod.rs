@@ -24,6 +24,7 @@ use crate::layout::Build;
 use crate::plan::render::visible_lines;
 use crate::plan::{self, PlanContext};
 use crate::run::local::{self as runner, Options};
+use crate::run::outcomes::Scripts;
 use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::select::Selection;
@@ -107,12 +108,15 @@ pub fn run(
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
         gradle: build.gradle.clone(),
+        instances_once: true,
         ..AnalyzeOptions::default()
     };
     let mut report = analyze::analyze_root(&run_dir, &analyze_opts);
     reporter.read(&report);
     let (batches, problems) = judge::batches(&runs, project_dir, &analyze_opts, timeout);
     let below_plan = planned::compare(&mut report, &plan.commands, &runs, timeout);
+    let script = Scripts::members_script(&runner::scripts_dir(&run_dir));
+    planned::reproduce_members(&mut report, &plan.commands, &script, &build.gradle);
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
             let context = Context {

@@ -2,11 +2,12 @@
 //! planned proves less than planned, and the report says so.
 
 use crate::analyze::planned::{self, PlannedTest};
-use crate::analyze::Report;
+use crate::analyze::{reproduce, Report};
 use crate::domain::Command;
-use crate::plan;
+use crate::plan::{self, suite_route};
 use crate::run::local::{self as runner, BatchRun};
-use crate::say;
+use crate::{say, shell, test_filter};
+use std::path::Path;
 use std::time::Duration;
 
 /// Marks in `report` each planned test that ran fewer times than planned,
@@ -33,6 +34,62 @@ pub fn compare(
     below_plan
 }
 
+/// A failing test that ran as a suite member added to its task's includes
+/// re-runs the same way: its reproduce line passes gradle-flaky's init script
+/// (`script`, the run folder's copy) and the properties, or Gradle would run
+/// it through its suite (on Gradle before 4.7, a JUnit 3 suite's whole child
+/// suite; from 4.7, nothing).
+pub fn reproduce_members(
+    report: &mut Report,
+    commands: &[Command],
+    script: &Path,
+    gradle: &[String],
+) {
+    let mut with_script = if gradle.is_empty() {
+        vec!["./gradlew".to_string()]
+    } else {
+        gradle.to_vec()
+    };
+    with_script.extend(["-I".into(), script.display().to_string()]);
+    for t in report.tests.iter_mut().filter(|t| t.failures > 0) {
+        let Some(task) = t.failing_task.as_deref() else {
+            continue;
+        };
+        let member = commands.iter().flat_map(|c| &c.tests).find(|p| {
+            p.task == task
+                && suite_route::included(p)
+                && p.class.as_deref().is_some_and(|class| {
+                    test_filter::covers(
+                        class,
+                        p.method.as_deref(),
+                        p.nested_classes,
+                        &t.class,
+                        &t.method,
+                    )
+                })
+        });
+        let Some(member) = member else {
+            continue;
+        };
+        let seed = t.failing_seeds.first().map(String::as_str);
+        let properties: Vec<String> = suite_route::properties(task, &[member])
+            .iter()
+            .map(|p| shell::quote(p))
+            .collect();
+        let properties = properties.join(" ");
+        let line = |method: &str, gradle: &[String]| {
+            reproduce::build(gradle, task, &t.class, method, seed)
+        };
+        t.reproduce = Some(format!("{} {properties}", line(&t.method, &with_script)));
+        // The whole class, in the context of the line, the same way.
+        if let Some(context) = &t.reproduce_context {
+            let class = line("", gradle);
+            let included = format!("{} {properties}", line("", &with_script));
+            t.reproduce_context = Some(context.replace(&class, &included));
+        }
+    }
+}
+
 /// Every planned test with its batch and the executions the plan gives it.
 fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
     commands
@@ -46,6 +103,7 @@ fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
                 method: t.method.clone(),
                 yaml_suite: t.yaml_suite.clone(),
                 nested_classes: t.nested_classes,
+                is_suite: t.is_suite,
                 runs: plan::executions(c),
             })
         })

@@ -242,6 +242,8 @@ fn task_args(
     if ctx.forcing() == Forcing::Rerun {
         argv.push("--rerun".into());
     }
+    // Global options, after the task's own: classes run only for this invocation.
+    argv.extend(super::suite_route::properties(task, tests));
 }
 
 /// An in-JVM batch as Gradle runs: what runs when the first run shows that

@@ -7,6 +7,7 @@ pub mod proof;
 mod reduce;
 pub mod render;
 pub mod strategy;
+pub mod suite_route;
 
 pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
 pub use proof::{Evidence, Proof};
@@ -25,12 +26,17 @@ pub struct Plan {
 
 /// Plans the runs of `tests`.
 pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Plan {
-    let Reduced { tests, mut notes } = reduce(tests);
+    let Reduced {
+        mut tests,
+        mut notes,
+    } = reduce(tests);
+    suite_route::choose_all(&mut tests, ctx.gradle_version);
     let commands = batch::commands(&tests, cfg, ctx);
     if !commands.is_empty() {
         notes.push(forcing_note(ctx));
     }
     notes.extend(whole_method_notes(&tests));
+    notes.extend(suite_route::notes(&tests));
     notes.extend(unused_cap_notes(&tests, cfg));
     Plan {
         tests,

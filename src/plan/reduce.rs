@@ -61,8 +61,15 @@ fn covers(a: &ClassifiedTest, b: &ClassifiedTest) -> bool {
     if a.task != b.task {
         return false;
     }
+    // A suite runs the classes its task runs only through it.
+    let in_suite = |suite: &str| {
+        b.via_suite
+            .as_ref()
+            .is_some_and(|v| v.suites.iter().any(|s| s == suite))
+    };
     match (scope(a), scope(b)) {
         (Scope::Task, _) => true,
+        (Scope::Class(c), _) if in_suite(c) => true,
         (Scope::Class(c), Scope::Class(d) | Scope::Method(d, _)) => c == d,
         (Scope::Suite(p), Scope::Suite(q)) => {
             q == p || q.strip_prefix(p).is_some_and(|rest| rest.starts_with('/'))
@@ -199,6 +206,8 @@ pub(crate) mod tests {
             yaml_suite: None,
             origin: Origin::Changed,
             nested_classes: false,
+            is_suite: false,
+            via_suite: None,
         }
     }
 
@@ -263,6 +272,23 @@ pub(crate) mod tests {
             r.notes,
             vec!["`A.testX` in `:server:test` is covered by `A` in `:server:test`"]
         );
+    }
+
+    #[test]
+    fn a_selected_suite_covers_the_classes_run_only_through_it() {
+        let mut member = unit("a.MemberTest");
+        member.via_suite = Some(crate::domain::ViaSuite {
+            suites: vec!["a.AllTests".into()],
+            junit4: true,
+            route: None,
+        });
+        let r = reduce(&[member.clone(), unit("a.AllTests")]);
+        assert_eq!(r.tests, vec![unit("a.AllTests")]);
+        assert_eq!(
+            r.notes,
+            ["`a.MemberTest` in `:server:test` is covered by `a.AllTests` in `:server:test`"]
+        );
+        assert_eq!(reduce(&[member.clone(), unit("a.Other")]).tests.len(), 2);
     }
 
     #[test]

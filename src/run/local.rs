@@ -28,6 +28,11 @@ use std::time::{Duration, SystemTime};
 /// How many run folders are kept, the new one included.
 pub const KEEP_RUNS: usize = 10;
 
+/// Where a run folder keeps the init scripts its Gradle invocations get.
+pub fn scripts_dir(run_dir: &Path) -> PathBuf {
+    run_dir.join("scripts")
+}
+
 /// The folder holding every run folder.
 pub fn runs_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky/runs")
@@ -256,7 +261,7 @@ fn run_batch(
         .progress
         .line(&format!(">>> {}", crate::shell::join(&command.argv)));
     // Task outcomes tell a Test task the build skipped from a run without tests.
-    let scripts = Scripts::write(&opts.run_dir.join("scripts"))?;
+    let scripts = Scripts::write(&scripts_dir(opts.run_dir))?;
     let outcomes_dir = dest.join("task-outcomes");
     let spec = Loop {
         argv: &command.argv,

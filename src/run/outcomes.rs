@@ -23,6 +23,10 @@ pub const SCRIPT: &str = include_str!("../../gradle/flaky-outcomes.gradle");
 pub const EVENTS_SCRIPT: &str = include_str!("../../gradle/flaky-outcomes-events.gradle");
 const SCRIPT_NAME: &str = "flaky-outcomes.gradle";
 const EVENTS_SCRIPT_NAME: &str = "flaky-outcomes-events.gradle";
+/// Runs a suite's member on its own for one invocation when the command asks
+/// (`plan::suite_route`); changes nothing otherwise.
+pub const MEMBERS_SCRIPT: &str = include_str!("../../gradle/flaky-suite-members.gradle");
+const MEMBERS_SCRIPT_NAME: &str = "flaky-suite-members.gradle";
 /// The system property naming the file the script writes.
 pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
 
@@ -64,18 +68,33 @@ struct File {
 #[derive(Clone, Debug)]
 pub struct Scripts {
     script: PathBuf,
+    members: PathBuf,
 }
 
 impl Scripts {
-    /// Writes both scripts to `dir`.
+    /// Where [`Scripts::write`] puts the script that runs suite members on
+    /// their own (`plan::suite_route`).
+    pub fn members_script(dir: &Path) -> PathBuf {
+        dir.join(MEMBERS_SCRIPT_NAME)
+    }
+
+    /// Writes the scripts to `dir`.
     pub fn write(dir: &Path) -> Result<Scripts> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        for (name, text) in [(SCRIPT_NAME, SCRIPT), (EVENTS_SCRIPT_NAME, EVENTS_SCRIPT)] {
+        for (name, text) in [
+            (SCRIPT_NAME, SCRIPT),
+            (EVENTS_SCRIPT_NAME, EVENTS_SCRIPT),
+            (MEMBERS_SCRIPT_NAME, MEMBERS_SCRIPT),
+        ] {
             let path = dir.join(name);
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
-        let script = std::path::absolute(dir.join(SCRIPT_NAME)).map_err(|e| Error::io(dir, e))?;
-        Ok(Scripts { script })
+        let absolute =
+            |name: &str| std::path::absolute(dir.join(name)).map_err(|e| Error::io(dir, e));
+        Ok(Scripts {
+            script: absolute(SCRIPT_NAME)?,
+            members: absolute(MEMBERS_SCRIPT_NAME)?,
+        })
     }
 
     /// `argv` with the script and the file it writes appended: Gradle takes
@@ -87,6 +106,8 @@ impl Scripts {
         out.push("-I".into());
         out.push(self.script.display().to_string());
         out.push(format!("-D{FILE_PROPERTY}={}", file.display()));
+        out.push("-I".into());
+        out.push(self.members.display().to_string());
         out
     }
 }
@@ -236,5 +257,11 @@ mod tests {
         assert_eq!(out[3], "-I");
         assert!(out[4].ends_with("/flaky-outcomes.gradle"), "{}", out[4]);
         assert_eq!(out[5], "-Dflaky.outcomes.file=/o/it 1.json");
+        assert_eq!(out[6], "-I");
+        assert!(
+            out[7].ends_with("/flaky-suite-members.gradle"),
+            "{}",
+            out[7]
+        );
     }
 }

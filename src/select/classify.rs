@@ -14,9 +14,10 @@ use super::expand::{self, Expansion, Hierarchy, SourceFile};
 use super::roots::{Root, SourceRoots, Tie, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::source::{self, Language, Unit};
+use super::suites::{self, SuiteIndex};
 use super::tasks::{self, Chosen, TaskChoice, TaskSelection};
 use super::test_class::{self, Detector, Verdict};
-use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind};
+use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::{OnceCell, RefCell};
@@ -62,6 +63,8 @@ pub struct Classifier<'a> {
     hierarchy: OnceCell<Hierarchy>,
     /// The build's compiled classes, for superclasses without sources.
     compiled: Compiled<'a>,
+    /// The suites of the source sets, read when a class might run in one.
+    suites: SuiteIndex,
     records: RefCell<Records>,
 }
 
@@ -97,6 +100,7 @@ impl<'a> Classifier<'a> {
             choice: Choice::default(),
             hierarchy: OnceCell::new(),
             compiled,
+            suites: SuiteIndex::default(),
             records: RefCell::new(Records::default()),
         }
     }
@@ -252,7 +256,16 @@ impl<'a> Classifier<'a> {
                 ClassFile::Test(subject) => subject,
             }
         };
-        let tasks = self.tasks_for(root, &subject)?;
+        let tasks: Vec<(String, Option<ViaSuite>)> = match self.tasks_for(root, &subject) {
+            Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
+            // Left out by the patterns, but run by a suite they include.
+            Err(skip) => match subject.class.as_deref().map(|c| self.via_suites(root, c)) {
+                Some(via) if !via.is_empty() => {
+                    via.into_iter().map(|(t, v)| (t, Some(v))).collect()
+                }
+                _ => return Err(skip),
+            },
+        };
         let kind = kind_of(
             &root.source_set,
             subject.yaml_suite.is_some(),
@@ -260,7 +273,7 @@ impl<'a> Classifier<'a> {
         );
         Ok(tasks
             .into_iter()
-            .map(|task| {
+            .map(|(task, via_suite)| {
                 let nested_classes = match (&subject.nested_source, &subject.class) {
                     (Some((simple, unit)), Some(class)) => test_class::has_nested_classes(
                         &self.task_patterns(root, &task),
@@ -280,6 +293,8 @@ impl<'a> Classifier<'a> {
                     yaml_suite: subject.yaml_suite.clone(),
                     origin: target.origin,
                     nested_classes,
+                    is_suite: subject.is_suite,
+                    via_suite,
                 })
             })
             .collect())
@@ -320,14 +335,25 @@ impl<'a> Classifier<'a> {
             None => stem.as_str(),
         };
         // What the task's patterns admit is decided with the task choice;
-        // here only whether Gradle's detection would run the class at all.
+        // here only whether Gradle's detection would run the class at all,
+        // or whether it is a suite or runs in one the task includes.
+        let set = (root.project.as_str(), root.source_set.as_str());
+        let is_suite = self.suites.is_suite(set, &unit, &class, &|| {
+            self.roots.classes_of_set(set.0, set.1)
+        });
         let outer = target.nested.is_none() && target.binary.is_none();
-        let shows_tests = self.is_test(root, path, &unit, &class, simple, outer)?;
+        let shows_tests = match self.is_test(root, path, &unit, &class, simple, outer) {
+            Ok(shows) => shows,
+            // Not a test by Gradle's detection, yet a suite, or run by one.
+            Err(_) if is_suite || !self.via_suites(root, &class).is_empty() => false,
+            Err(skip) => return Err(skip),
+        };
         Ok(ClassFile::Test(Subject {
             nested_source: outer.then(|| (simple.to_string(), unit)),
             class: Some(class),
             yaml_suite: None,
             shows_tests,
+            is_suite,
         }))
     }
 
@@ -467,6 +493,19 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    /// The tasks of `root` that run `class` only through suites their
+    /// patterns include, each with how ([`suites`]).
+    fn via_suites(&self, root: &Root, class: &str) -> Vec<(String, ViaSuite)> {
+        let Tie::Tasks(tied) = &root.tie else {
+            return Vec::new();
+        };
+        let set = (root.project.as_str(), root.source_set.as_str());
+        let classes = || self.roots.classes_of_set(set.0, set.1);
+        suites::tasks_running(tied, class, self.choice.tasks, &|task| {
+            self.suites.membership(set, task, &classes, self.files)
+        })
+    }
+
     /// What a class file declares; nothing when it cannot be read.
     fn parse(&self, path: &Path) -> Unit {
         Language::of_path(path)
@@ -593,6 +632,8 @@ struct Subject {
     /// The class's source shows tests: a class the task patterns leave out
     /// is then unresolved, else it is support code, not a test.
     shows_tests: bool,
+    /// The class is a suite of other classes.
+    is_suite: bool,
     /// The outer class's simple name and source, to tell whether its task
     /// runs nested classes.
     nested_source: Option<(String, Unit)>,
@@ -631,6 +672,7 @@ fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
         class: None,
         yaml_suite: Some(utf8(&suite.with_extension(""))?),
         shows_tests: false,
+        is_suite: false,
         nested_source: None,
     })
 }

@@ -469,3 +469,78 @@ fn a_file_left_out_of_compilation_is_refused_with_its_own_code() {
     let named = c.locate(&TestRef::class("p.enum.TestEnum"), Origin::Explicit);
     assert_eq!(only(named), expected);
 }
+
+/// A project whose `test` task includes only its suites: their members are
+/// its tests, each with the suites that run it; other classes the patterns
+/// leave out are refused as before.
+#[test]
+fn classes_the_patterns_leave_out_run_through_the_suites_they_include() {
+    use crate::select::testing::{project, ROOT};
+    let mut p = project(":legacy", "legacy", &[("main", None), ("test", Some(true))]);
+    p.test_tasks[0].includes = vec!["**/AllTests.class".into()];
+    let layout = Layout {
+        schema: 1,
+        gradle_version: "4.4.1".into(),
+        root_dir: ROOT.into(),
+        included_builds: vec![],
+        projects: vec![p],
+    };
+    let dir = "legacy/src/test/java/a";
+    let files = MemFiles::with(&[
+        (
+            &format!("{dir}/AllTests.java"),
+            "package a;\nimport a.io.AllIo;\n@RunWith(Suite.class) @SuiteClasses({ParserTest.class, AllIo.class})\npublic class AllTests {}",
+        ),
+        (
+            &format!("{dir}/ParserTest.java"),
+            "package a; public class ParserTest { @Test public void p() {} }",
+        ),
+        (
+            &format!("{dir}/io/AllIo.java"),
+            "package a.io; public class AllIo { public static Test suite() { return new TestSuite(StreamCheck.class); } }",
+        ),
+        (
+            &format!("{dir}/io/StreamCheck.java"),
+            "package a.io; public class StreamCheck extends IoBase { public void testRead() {} }",
+        ),
+        (
+            &format!("{dir}/OrphanTest.java"),
+            "package a; public class OrphanTest { @Test public void o() {} }",
+        ),
+        (&format!("{dir}/Helper.java"), "package a; class Helper {}"),
+    ]);
+    let c = Classifier::from_layout(&layout, &files);
+    let member = |path: &str| classify(&c, &format!("{dir}/{path}")).unwrap();
+    let t = member("ParserTest.java");
+    assert_eq!((t.task.as_str(), t.is_suite), (":legacy:test", false));
+    let via = t.via_suite.unwrap();
+    assert_eq!(
+        (via.suites, via.junit4),
+        (vec!["a.AllTests".to_string()], true)
+    );
+    // neither named nor declared like a test: its suite makes it one
+    let t = member("io/StreamCheck.java");
+    assert_eq!(t.class.as_deref(), Some("a.io.StreamCheck"));
+    assert!(!t.via_suite.unwrap().junit4, "a JUnit 3 suite() on the way");
+    assert!(member("io/AllIo.java").is_suite);
+    let t = member("AllTests.java");
+    assert!(t.is_suite && t.via_suite.is_none(), "{t:?}");
+    let Err(Skip::Unresolved(reason)) = classify(&c, &format!("{dir}/OrphanTest.java")) else {
+        panic!("in no suite: refused")
+    };
+    assert_eq!(reason.code, ReasonCode::ExcludedByTaskPatterns);
+    assert!(matches!(
+        classify(&c, &format!("{dir}/Helper.java")),
+        Err(Skip::NotATest(_))
+    ));
+    // by name, with a method
+    let found = only(c.locate(
+        &TestRef {
+            class: "a.ParserTest".into(),
+            method: Some("p".into()),
+        },
+        Origin::Explicit,
+    ))
+    .unwrap();
+    assert!(found.via_suite.is_some());
+}

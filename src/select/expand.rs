@@ -81,11 +81,7 @@ impl SourceFile {
     }
 
     fn binary(&self, local: &str) -> String {
-        if self.unit.package.is_empty() {
-            local.to_string()
-        } else {
-            format!("{}.{local}", self.unit.package)
-        }
+        source::names::binary_in(&self.unit, local)
     }
 }
 
@@ -323,32 +319,7 @@ impl Hierarchy {
             }
             outer = local.rsplit_once('$').map(|(o, _)| o);
         }
-        if file
-            .unit
-            .types
-            .iter()
-            .any(|t| t.enclosing().is_none() && t.local == simple)
-        {
-            return Some(file.binary(simple));
-        }
-        if let Some(import) = file
-            .unit
-            .imports
-            .iter()
-            .find(|i| !i.on_demand && i.name() == simple)
-        {
-            // An imported type the build does not declare is someone else's.
-            return self.qualified(&import.path);
-        }
-        let same_package = file.binary(simple);
-        if self.by_binary.contains_key(&same_package) {
-            return Some(same_package);
-        }
-        file.unit
-            .imports
-            .iter()
-            .filter(|i| i.on_demand)
-            .find_map(|i| self.qualified(&format!("{}.{simple}", i.path)))
+        source::names::by_imports(&file.unit, simple, &|b| self.by_binary.contains_key(b))
     }
 
     /// The member type `simple` of `owner`, declared there or inherited.
@@ -367,18 +338,9 @@ impl Hierarchy {
             .find_map(|s| self.member(&s, simple, depth + 1))
     }
 
-    /// A dotted name read as package + type + member types, the longest
-    /// package first: `a.b.Outer.Inner` → `a.b.Outer$Inner`.
+    /// A dotted name read as a qualified one (`source::names::qualified`).
     fn qualified(&self, dotted: &str) -> Option<String> {
-        let segments: Vec<&str> = dotted.split('.').collect();
-        (0..segments.len()).rev().find_map(|i| {
-            let types = segments[i..].join("$");
-            let binary = match i {
-                0 => types,
-                _ => format!("{}.{types}", segments[..i].join(".")),
-            };
-            self.by_binary.contains_key(&binary).then_some(binary)
-        })
+        source::names::qualified(dotted, &|b| self.by_binary.contains_key(b))
     }
 }
 

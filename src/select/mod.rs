@@ -38,6 +38,7 @@ mod roots;
 mod selection;
 pub mod source;
 pub mod suggest;
+mod suites;
 mod supertypes;
 pub mod tasks;
 mod test_class;

@@ -253,6 +253,30 @@ impl<'a> SourceRoots<'a> {
         }
     }
 
+    /// The top-level classes of the source dirs of `project`'s source set
+    /// `set`, by binary name (from their paths inside the dirs), with their files.
+    pub fn classes_of_set(&self, project: &str, set: &str) -> HashMap<String, PathBuf> {
+        let mut classes = HashMap::new();
+        for path in self.source_files() {
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if !CLASS_EXTENSIONS.contains(&ext) {
+                continue;
+            }
+            let root = self
+                .containing(path)
+                .into_iter()
+                .find(|r| !r.resources && r.project == project && r.source_set == set);
+            let inside = root.and_then(|r| {
+                let inside = path.strip_prefix(&r.dir).ok()?.with_extension("");
+                Some(inside.to_str()?.replace('/', "."))
+            });
+            if let Some(binary) = inside {
+                classes.entry(binary).or_insert_with(|| path.clone());
+            }
+        }
+        classes
+    }
+
     /// Every file of the searchable source dirs, sorted, once each.
     pub fn source_files(&self) -> Vec<&PathBuf> {
         let mut paths: Vec<&PathBuf> = self.index().values().flatten().collect();

@@ -122,6 +122,8 @@ mod tests {
             yaml_suite: None,
             origin,
             nested_classes: false,
+            is_suite: false,
+            via_suite: None,
         }
     }
 

@@ -27,12 +27,32 @@ pub fn fixture_copy() -> tempfile::TempDir {
 /// A private copy of the `plain-java` fixture (plain JUnit 4 and TestNG, no
 /// randomizedtesting, no `tests.*` forwarding) in a temp dir.
 pub fn plain_java_copy() -> tempfile::TempDir {
+    copy_of_fixture("plain-java")
+}
+
+/// A private copy of the `suites` fixture (a `test` task that includes only
+/// its suites) in a temp dir.
+pub fn suites_copy() -> tempfile::TempDir {
+    copy_of_fixture("suites")
+}
+
+/// A private copy of `tests/fixtures/<name>` in a temp dir, without build outputs.
+fn copy_of_fixture(name: &str) -> tempfile::TempDir {
     let dir = tempfile::Builder::new()
-        .prefix("gradle-flaky-plain-java-")
+        .prefix(&format!("gradle-flaky-{name}-"))
         .tempdir()
         .expect("temp dir");
-    copy_tree(&repo_root().join("tests/fixtures/plain-java"), dir.path());
+    copy_tree(&repo_root().join("tests/fixtures").join(name), dir.path());
     dir
+}
+
+/// gradle-flaky with `args` on the build at `build`, offline.
+pub fn flaky_offline(build: &Path, args: &[&str]) -> Output {
+    run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .args(args)
+        .args(["--", "--offline"]))
 }
 
 /// Copies a directory tree, leaving out build outputs (`build`, `.gradle`).

@@ -204,6 +204,15 @@ fn every_reason_code_is_listed_in_the_readme() {
             "README's reason code table lacks `{code}`"
         );
     }
+    for code in gradle_flaky::domain::RouteCode::ALL {
+        let json = serde_json::to_value(code).unwrap();
+        assert_eq!(json, code.as_str(), "the JSON name is the listed name");
+        assert!(
+            readme.contains(&format!("| `{}` |", code.as_str())),
+            "README's suite route table lacks `{}`",
+            code.as_str()
+        );
+    }
 }
 
 #[test]

@@ -17,4 +17,5 @@ mod plan;
 mod run;
 mod select;
 mod stop;
+mod suites;
 mod triage;

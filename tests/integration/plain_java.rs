@@ -4,21 +4,14 @@
 //! patterns, `*Test` names, no randomizedtesting, no `tests.*` forwarding):
 //! every planned execution happens, by Gradle runs, and is counted.
 
-use crate::common::{git, gradle_flaky, plain_java_copy, run, text};
+pub use crate::common::flaky_offline as flaky;
+use crate::common::{git, plain_java_copy, text};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
 
 const CORE: &str = "com.example.core";
 const CLIENT: &str = "com.example.client";
-
-pub fn flaky(build: &Path, args: &[&str]) -> Output {
-    run(gradle_flaky()
-        .arg("--project-dir")
-        .arg(build)
-        .args(args)
-        .args(["--", "--offline"]))
-}
 
 pub fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))

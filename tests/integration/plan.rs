@@ -36,6 +36,8 @@ pub fn test(project: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTes
         yaml_suite: None,
         origin: Origin::Changed,
         nested_classes: false,
+        is_suite: false,
+        via_suite: None,
     }
 }
 

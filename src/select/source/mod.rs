@@ -9,10 +9,12 @@
 
 mod lexer;
 mod model;
+pub mod names;
 mod parser;
 
 pub use model::{
-    is_word_char, mentions, Annotation, Declared, Import, Language, Method, Super, TypeKind, Unit,
+    is_word_char, mentions, Annotation, BodyClass, Declared, Import, Language, Method, Super,
+    TypeKind, Unit,
 };
 pub use parser::parse;
 

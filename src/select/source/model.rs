@@ -30,6 +30,9 @@ pub struct Annotation {
     pub name: String,
     /// 1-based.
     pub line: u32,
+    /// The class literals among its arguments, as written (`B` and `a.C` of
+    /// `@SuiteClasses({B.class, a.C.class})`); Java's form only.
+    pub classes: Vec<String>,
 }
 
 impl Annotation {
@@ -78,6 +81,19 @@ pub struct Method {
     pub annotations: Vec<Annotation>,
     /// The line of the method's name, 1-based.
     pub line: u32,
+    /// What its body names as classes, as written, in order: class literals
+    /// (`B` of `B.class`) and the qualifiers of `suite()` calls (`a.C` of
+    /// `a.C.suite()`), the two ways a JUnit 3 `suite()` names what it runs.
+    pub body_classes: Vec<BodyClass>,
+}
+
+/// A class a method body names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BodyClass {
+    /// `B.class`.
+    Literal(String),
+    /// `B.suite()`.
+    SuiteCall(String),
 }
 
 /// An import declaration.

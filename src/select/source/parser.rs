@@ -1,15 +1,20 @@
 //! Reads the declarations of a Java, Groovy or Kotlin file from its tokens.
 //! Method bodies and initializers are skipped by brace depth, so local and
-//! anonymous classes (which no Test task runs) are not declarations here.
+//! anonymous classes (which no Test task runs) are not declarations here;
+//! only the classes a method body names (`B.class`, `B.suite()`) are kept.
 
 use super::lexer::{Lexer, Tok};
-use super::model::{Annotation, Declared, Import, Language, Method, Super, TypeKind, Unit};
+use super::model::{
+    Annotation, BodyClass, Declared, Import, Language, Method, Super, TypeKind, Unit,
+};
 
 /// What a `{` opened.
 #[derive(Clone, Debug)]
 enum Scope {
     /// The body of a declared type (its local name): members may be types.
     Type(String),
+    /// The body of a declared method (its index in the unit's methods).
+    Body(usize),
     /// Anything else: a method body, an initializer, a lambda, an anonymous
     /// class; nothing inside is a member type.
     Block,
@@ -87,6 +92,8 @@ pub fn parse(text: &str, lang: Language) -> Unit {
         modifiers: Vec::new(),
         annotations: Vec::new(),
         previous: None,
+        pending_body: None,
+        chain: Chain::default(),
     };
     p.run();
     p.unit
@@ -108,6 +115,10 @@ struct Parser<'a> {
     annotations: Vec<Annotation>,
     /// The last token taken, and its offset.
     previous: Option<(Tok<'a>, usize)>,
+    /// The method whose body the next `{` opens (until a `;` ends a method without one).
+    pending_body: Option<usize>,
+    /// The dotted name going by inside bodies.
+    chain: Chain,
 }
 
 impl<'a> Parser<'a> {
@@ -149,7 +160,18 @@ impl<'a> Parser<'a> {
         match self.scopes.last() {
             None => Some(String::new()),
             Some(Scope::Type(local)) => Some(local.clone()),
-            Some(Scope::Block) => None,
+            Some(Scope::Block | Scope::Body(_)) => None,
+        }
+    }
+
+    /// Keeps a class the body being read names, in its method.
+    fn body_class(&mut self, class: BodyClass) {
+        let body = self.scopes.iter().rev().find_map(|s| match s {
+            Scope::Body(i) => Some(*i),
+            _ => None,
+        });
+        if let Some(method) = body.and_then(|i| self.unit.methods.get_mut(i)) {
+            method.body_classes.push(class);
         }
     }
 
@@ -160,16 +182,30 @@ impl<'a> Parser<'a> {
             let after_dot = matches!(before, Some((Tok::Punct(b'.' | b':'), _)));
             self.bump();
             let owner = self.member_of();
+            if owner.is_none() {
+                let call_follows = self.peek() == Some(Tok::Punct(b'('));
+                if let Some(class) = self.chain.feed(tok, call_follows) {
+                    self.body_class(class);
+                }
+            }
             match tok {
                 Tok::Punct(b'{') => {
-                    self.scopes.push(Scope::Block);
+                    let scope = match self.pending_body.take() {
+                        Some(method) if owner.is_some() => Scope::Body(method),
+                        _ => Scope::Block,
+                    };
+                    self.scopes.push(scope);
                     self.boundary();
                 }
                 Tok::Punct(b'}') => {
                     self.scopes.pop();
+                    self.pending_body = None;
                     self.boundary();
                 }
-                Tok::Punct(b';') => self.boundary(),
+                Tok::Punct(b';') => {
+                    self.pending_body = None;
+                    self.boundary();
+                }
                 Tok::Punct(b'@') => {
                     if let Some(annotation) = self.skip_annotation() {
                         self.annotations.push(annotation);
@@ -237,7 +273,9 @@ impl<'a> Parser<'a> {
             owner,
             annotations: std::mem::take(&mut self.annotations),
             line: self.line(at),
+            body_classes: Vec::new(),
         };
+        self.pending_body = Some(self.unit.methods.len());
         self.unit.methods.push(method);
     }
 
@@ -277,15 +315,18 @@ impl<'a> Parser<'a> {
             at = self.peek_start();
             name = self.dotted().0;
         }
-        if self.peek() == Some(Tok::Punct(b'(')) {
-            self.skip_balanced(b'(', b')');
-        }
+        let classes = if self.peek() == Some(Tok::Punct(b'(')) {
+            self.arguments()
+        } else {
+            Vec::new()
+        };
         if name.is_empty() {
             return None;
         }
         let annotation = Annotation {
             name,
             line: self.line(at),
+            classes,
         };
         self.unit.annotations.push(annotation.clone());
         Some(annotation)
@@ -336,6 +377,33 @@ impl<'a> Parser<'a> {
                 alias,
             });
         }
+    }
+
+    /// Skips an annotation's balanced `( … )`, at its `(`, returning the
+    /// class literals among its arguments.
+    fn arguments(&mut self) -> Vec<String> {
+        let mut classes = Vec::new();
+        let mut chain = Chain::default();
+        let mut depth = 0usize;
+        while let Some(tok) = self.peek() {
+            match tok {
+                Tok::Punct(b'(') => depth += 1,
+                Tok::Punct(b')') => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.bump();
+                        return classes;
+                    }
+                }
+                Tok::Punct(b';') => return classes,
+                _ => {}
+            }
+            if let Some(BodyClass::Literal(class)) = chain.feed(tok, false) {
+                classes.push(class);
+            }
+            self.bump();
+        }
+        classes
     }
 
     /// Skips a balanced `open … close` group, at its opening token.
@@ -504,4 +572,47 @@ fn ends_kotlin_header(word: &str) -> bool {
         "class" | "interface" | "object" | "fun" | "val" | "var" | "typealias"
     );
     starts || (MODIFIERS.contains(&word) && !visibility)
+}
+
+/// A dotted name as its tokens go by, to catch the name before `.class` and
+/// before a `.suite(` call.
+#[derive(Debug, Default)]
+struct Chain {
+    name: String,
+    /// The last token was a `.`.
+    dot: bool,
+}
+
+impl Chain {
+    /// Takes the next token (`call_follows`: a `(` comes after it); returns
+    /// the class a `.class` or `.suite(` ends.
+    fn feed(&mut self, tok: Tok<'_>, call_follows: bool) -> Option<BodyClass> {
+        let continues = self.dot && !self.name.is_empty();
+        self.dot = false;
+        match tok {
+            Tok::Ident("class") if continues => {
+                Some(BodyClass::Literal(std::mem::take(&mut self.name)))
+            }
+            Tok::Ident("suite") if continues && call_follows => {
+                Some(BodyClass::SuiteCall(std::mem::take(&mut self.name)))
+            }
+            Tok::Ident(word) => {
+                if continues {
+                    self.name.push('.');
+                } else {
+                    self.name.clear();
+                }
+                self.name.push_str(word);
+                None
+            }
+            Tok::Punct(b'.') => {
+                self.dot = true;
+                None
+            }
+            _ => {
+                self.name.clear();
+                None
+            }
+        }
+    }
 }

@@ -320,3 +320,55 @@ fn a_word_is_mentioned_anywhere_even_in_a_comment() {
     assert!(mentions(text, "testOne"));
     assert!(!mentions(text, "test"));
 }
+
+#[test]
+fn suite_annotations_and_suite_methods_name_their_classes() {
+    let u = java(
+        "package a;\n\
+         import b.Other;\n\
+         @RunWith(Suite.class)\n\
+         @Suite.SuiteClasses({ FooTest.class, b.c.BarTest.class, Outer.Inner.class })\n\
+         public class AllTests {\n\
+         \x20   @Test(expected = IOException.class, timeout = (1 + 2)) public void t() {}\n\
+         \x20   public static Test suite() {\n\
+         \x20       TestSuite suite = new TestSuite(AllTests.class.getName());\n\
+         \x20       suite.addTestSuite(One.class);\n\
+         \x20       if (x) { suite.addTest(new TestSuite(a.Two.class)); }\n\
+         \x20       suite.addTest(Three.suite());\n\
+         \x20       suite.addTest(org.p.TestAll.suite());\n\
+         \x20       Runnable r = new Runnable() { public void run() { use(Four.class); } };\n\
+         \x20       return suite;\n\
+         \x20   }\n\
+         \x20   abstract void noBody();\n\
+         \x20   void other() { foo().suite(); call(Five.class); }\n\
+         }\n",
+    );
+    let suite = &u.types[0].annotations[1];
+    assert_eq!(suite.name, "Suite.SuiteClasses");
+    assert_eq!(suite.classes, ["FooTest", "b.c.BarTest", "Outer.Inner"]);
+    assert_eq!(u.types[0].annotations[0].classes, ["Suite"]);
+    assert_eq!(u.methods[0].annotations[0].classes, ["IOException"]);
+    let body = |name: &str| {
+        u.methods
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+            .body_classes
+            .clone()
+    };
+    use BodyClass::{Literal, SuiteCall};
+    assert_eq!(
+        body("suite"),
+        [
+            Literal("AllTests".into()),
+            Literal("One".into()),
+            Literal("a.Two".into()),
+            SuiteCall("Three".into()),
+            SuiteCall("org.p.TestAll".into()),
+            Literal("Four".into()),
+        ]
+    );
+    assert!(body("noBody").is_empty());
+    assert!(body("t").is_empty());
+    assert_eq!(body("other"), [Literal("Five".into())]);
+}

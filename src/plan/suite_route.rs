@@ -1,0 +1,335 @@
+//! How a test that its task runs only inside a suite ([`ViaSuite`]) is made to
+//! run, exactly it and once, chosen by the build's Gradle version:
+//! - `runs-through-suite`: the plain `--tests` filter, which this Gradle
+//!   applies inside the suite (Gradle before 4.7, JUnit 4 `@SuiteClasses`
+//!   all the way down: its runner filters each member class and method; a
+//!   member that is a suite itself is not reached so: the filter is matched
+//!   against the tests inside it, never against its name);
+//! - `included-for-this-run`: the class is added to the task's includes for
+//!   this invocation, and the suites that would also run it left out, by
+//!   gradle-flaky's init script `gradle/flaky-suite-members.gradle` (what
+//!   Surefire's `-Dtest` does), through `-Dflaky.include.<task>=<classes>`
+//!   and `-Dflaky.exclude.<task>=<suites>`; then `--tests` selects it. On
+//!   Gradle 4.7+, where the suite never runs under a filter that does not
+//!   name it, and on older Gradle for JUnit 3 `suite()`s, whose child suites
+//!   its filter keeps whole (measured on 4.4.1: `--tests` naming one class
+//!   ran the 2519 tests of its package's suite).
+//!
+//! A wrong guess shows in the first run: a filter that ran nothing fails the
+//! run ("no tests executed"), and the selected test is "never executed".
+
+use super::batch::GradleVersion;
+use crate::domain::{ClassifiedTest, Route, RouteCode, ViaSuite};
+
+/// From Gradle 4.7 a Test task drops, before running anything, every class
+/// whose name cannot match a `--tests` filter: `PatternMatchTestClassProcessor`
+/// asks `TestSelectionMatcher.mayIncludeClass` for each scanned class
+/// (gradle/gradle#4597, released in 4.7 as gradle/gradle#6812 states;
+/// `subprojects/testing-base/.../processors/PatternMatchTestClassProcessor.java`).
+/// A suite whose own name the filter does not match never runs, so `--tests`
+/// cannot reach its members. Before 4.7 the suite runs and the filter is
+/// applied inside it (`JUnitTestClassExecuter`).
+pub const CLASS_NAME_PREFILTER: GradleVersion = GradleVersion {
+    major: 4,
+    minor: 7,
+    patch: None,
+};
+
+/// The system property naming the classes to include for one task (the
+/// task path follows the prefix).
+pub const INCLUDE_PROPERTY: &str = "flaky.include.";
+/// The system property naming the suites to leave out for one task.
+pub const EXCLUDE_PROPERTY: &str = "flaky.exclude.";
+
+/// How `class` of `task` (a suite itself when `is_suite`), run by its
+/// suites as `via` says, is run on Gradle `version` (`None`: unknown), and why.
+pub fn choose(
+    via: &ViaSuite,
+    class: &str,
+    is_suite: bool,
+    task: &str,
+    version: Option<GradleVersion>,
+) -> Route {
+    let suites = via
+        .suites
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let included = |why: String| {
+        if !passable(task) || !is_binary_name(class) {
+            return Route {
+                reason_code: RouteCode::RunsThroughSuite,
+                reason: format!(
+                    "{why}; but `{task}` or `{class}` cannot be passed to the init script, so \
+                     it runs through {suites} as the build runs it"
+                ),
+            };
+        }
+        Route {
+            reason_code: RouteCode::IncludedForThisRun,
+            reason: format!(
+                "{why}: it is added to `{task}`'s includes for this run, and {suites} left out \
+                 (gradle-flaky's init script)"
+            ),
+        }
+    };
+    match version {
+        Some(v) if v < CLASS_NAME_PREFILTER && is_suite => included(format!(
+            "Gradle {v} matches `--tests` against the tests inside a suite, never against the \
+             suite's name: through {suites} this suite would run nothing"
+        )),
+        Some(v) if v < CLASS_NAME_PREFILTER && via.junit4 => Route {
+            reason_code: RouteCode::RunsThroughSuite,
+            reason: format!(
+                "Gradle {v} applies `--tests` inside JUnit 4 suites: it runs through {suites}"
+            ),
+        },
+        Some(v) if v < CLASS_NAME_PREFILTER => included(format!(
+            "Gradle {v} keeps the child suites of a JUnit 3 `suite()` whole: through {suites}, \
+             `--tests` would run every test of the child suite that holds it"
+        )),
+        Some(v) => included(format!(
+            "Gradle {v} drops the classes a `--tests` filter does not name before running any \
+             (4.7+): through {suites} it would run nothing"
+        )),
+        None => included(
+            "the build's Gradle version is unknown, and adding the class to the includes works \
+             on every version"
+                .into(),
+        ),
+    }
+}
+
+/// Chooses the route of every test run through suites.
+pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) {
+    for t in tests {
+        let (Some(via), Some(class)) = (t.via_suite.as_mut(), t.class.as_deref()) else {
+            continue;
+        };
+        via.route = Some(choose(via, class, t.is_suite, &t.task, version));
+    }
+}
+
+/// Whether `test` is added to its task's includes.
+pub fn included(t: &ClassifiedTest) -> bool {
+    t.via_suite
+        .as_ref()
+        .and_then(|v| v.route.as_ref())
+        .is_some_and(|r| r.reason_code == RouteCode::IncludedForThisRun)
+}
+
+/// The `-D` properties that make `task` run its included tests of this
+/// command (`tests`, all of that task): the classes to include and the suites
+/// to leave out, except the suites the command runs itself or through which
+/// it runs other tests. Empty when no test is included.
+pub fn properties(task: &str, tests: &[&ClassifiedTest]) -> Vec<String> {
+    let mut include: Vec<&str> = tests
+        .iter()
+        .filter(|t| included(t))
+        .filter_map(|t| t.class.as_deref())
+        .collect();
+    include.sort_unstable();
+    include.dedup();
+    if include.is_empty() {
+        return Vec::new();
+    }
+    let needed: Vec<&str> = tests
+        .iter()
+        .flat_map(|t| {
+            let through = match &t.via_suite {
+                Some(via) if !included(t) => via.suites.iter().map(String::as_str).collect(),
+                _ => Vec::new(),
+            };
+            t.class.as_deref().into_iter().chain(through)
+        })
+        .collect();
+    let mut exclude: Vec<&str> = tests
+        .iter()
+        .filter(|t| included(t))
+        .flat_map(|t| t.via_suite.iter().flat_map(|v| &v.suites))
+        .map(String::as_str)
+        .filter(|s| !needed.contains(s) && is_binary_name(s))
+        .collect();
+    exclude.sort_unstable();
+    exclude.dedup();
+    let mut out = vec![format!("-D{INCLUDE_PROPERTY}{task}={}", include.join(","))];
+    if !exclude.is_empty() {
+        out.push(format!("-D{EXCLUDE_PROPERTY}{task}={}", exclude.join(",")));
+    }
+    out
+}
+
+/// A task path that can end a `-D` property's name (`-Dname=value` splits at
+/// the first `=`).
+fn passable(task: &str) -> bool {
+    !task.is_empty() && !task.contains('=') && !task.chars().any(char::is_control)
+}
+
+/// A Java binary name: identifiers (`$` allowed) joined by `.`.
+pub fn is_binary_name(name: &str) -> bool {
+    name.split('.').all(|part| {
+        let mut chars = part.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    })
+}
+
+/// One note per test run through suites: which way, and why.
+pub fn notes(tests: &[ClassifiedTest]) -> Vec<String> {
+    let mut notes: Vec<String> = tests
+        .iter()
+        .filter_map(|t| {
+            let route = t.via_suite.as_ref()?.route.as_ref()?;
+            let class = t.class.as_deref()?;
+            Some(format!(
+                "`{class}` ({}) runs in a suite: {} ({})",
+                t.task,
+                route.reason,
+                route.reason_code.as_str()
+            ))
+        })
+        .collect();
+    if tests.iter().any(included) {
+        notes.push(
+            "the -Dflaky.include.* and -Dflaky.exclude.* properties are read by gradle-flaky's \
+             init script, which gradle-flaky adds to the commands it runs: a printed command \
+             run alone runs those classes through their suites"
+                .into(),
+        );
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::reduce::tests::unit;
+
+    fn via(junit4: bool) -> ViaSuite {
+        ViaSuite {
+            suites: vec!["a.AllTests".into()],
+            junit4,
+            route: None,
+        }
+    }
+
+    fn code(junit4: bool, version: Option<&str>) -> RouteCode {
+        let v = version.and_then(GradleVersion::parse);
+        choose(&via(junit4), "a.MemberTest", false, ":test", v).reason_code
+    }
+
+    /// The choice by Gradle version: only before the class-name pre-filter
+    /// (4.7) does `--tests` reach a suite's members, and exactly only through
+    /// JUnit 4 suites.
+    #[test]
+    fn the_route_follows_the_gradle_version_and_the_kind_of_suite() {
+        use RouteCode::*;
+        assert_eq!(code(true, Some("4.4.1")), RunsThroughSuite);
+        assert_eq!(code(true, Some("4.6")), RunsThroughSuite);
+        assert_eq!(code(true, Some("4.7")), IncludedForThisRun);
+        assert_eq!(code(true, Some("8.10.2")), IncludedForThisRun);
+        assert_eq!(code(false, Some("4.4.1")), IncludedForThisRun);
+        assert_eq!(code(false, Some("9.1")), IncludedForThisRun);
+        assert_eq!(code(true, None), IncludedForThisRun);
+        let r = choose(
+            &via(false),
+            "a.MemberTest",
+            false,
+            ":test",
+            GradleVersion::parse("4.4.1"),
+        );
+        assert!(
+            r.reason.starts_with("Gradle 4.4.1 keeps the child suites"),
+            "{}",
+            r.reason
+        );
+        assert!(r.reason.contains("`a.AllTests` left out"), "{}", r.reason);
+        let r = choose(
+            &via(true),
+            "a.MemberTest",
+            false,
+            ":test",
+            GradleVersion::parse("8.10"),
+        );
+        assert!(r.reason.contains("(4.7+)"), "{}", r.reason);
+        // a suite inside the suite (measured on 4.4.1: through it, no test found)
+        let r = choose(
+            &via(true),
+            "a.AllRulesTests",
+            true,
+            ":test",
+            GradleVersion::parse("4.4.1"),
+        );
+        assert_eq!(r.reason_code, IncludedForThisRun);
+        assert!(
+            r.reason.contains("never against the suite's name"),
+            "{}",
+            r.reason
+        );
+        // a task path that cannot name a property: through the suite, and why
+        let r = choose(&via(false), "a.MemberTest", false, ":a=b:test", None);
+        assert_eq!(r.reason_code, RunsThroughSuite);
+        assert!(r.reason.contains("cannot be passed"), "{}", r.reason);
+    }
+
+    fn member(class: &str, junit4: bool, version: &str) -> ClassifiedTest {
+        let mut t = unit(class);
+        t.via_suite = Some(via(junit4));
+        choose_all(std::slice::from_mut(&mut t), GradleVersion::parse(version));
+        t
+    }
+
+    #[test]
+    fn included_members_name_their_classes_and_the_suites_left_out() {
+        let a = member("a.B$C", false, "4.4.1");
+        let b = member("a.ATest", true, "8.0");
+        assert_eq!(
+            properties(":server:test", &[&a, &b]),
+            [
+                "-Dflaky.include.:server:test=a.ATest,a.B$C",
+                "-Dflaky.exclude.:server:test=a.AllTests"
+            ]
+        );
+        // a member through the suite, or the suite itself, keeps it in
+        let through = member("a.DTest", true, "4.4.1");
+        assert_eq!(
+            properties(":server:test", &[&a, &through]),
+            ["-Dflaky.include.:server:test=a.B$C"]
+        );
+        assert_eq!(
+            properties(":server:test", &[&a, &unit("a.AllTests")]),
+            ["-Dflaky.include.:server:test=a.B$C"]
+        );
+        assert!(properties(":server:test", &[&through, &unit("a.X")]).is_empty());
+        let notes = notes(&[a, through]);
+        assert!(notes[0].starts_with("`a.B$C` (:server:test) runs in a suite: Gradle 4.4.1"));
+        assert!(
+            notes[0].ends_with("(included-for-this-run)"),
+            "{}",
+            notes[0]
+        );
+        assert!(notes[1].ends_with("(runs-through-suite)"), "{}", notes[1]);
+        assert!(notes[2].contains("init script"), "{notes:?}");
+    }
+
+    #[test]
+    fn binary_names_are_java_identifiers_joined_by_dots() {
+        assert!(is_binary_name("a.b.Outer$Inner"));
+        assert!(is_binary_name("été.Ünïcode_1"));
+        for bad in [
+            "",
+            "a..b",
+            "a.1b",
+            "a/b",
+            "a b",
+            "a.*",
+            "$(touch x)",
+            "a.b,c",
+        ] {
+            assert!(!is_binary_name(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Suites: test classes that run other test classes. Older and Apache-style
+//! builds include only their suites in the Test task (`include
+//! '**/AllTests.class'`), and every other test class runs inside one:
+//! - a JUnit 4 suite names its members in `@SuiteClasses({A.class, B.class})`
+//!   (`@Suite.SuiteClasses`; the JUnit Platform's `@SelectClasses` alike);
+//! - a JUnit 3 suite builds them in its `static Test suite()`: `new
+//!   TestSuite(A.class)`, `suite.addTestSuite(A.class)`, `suite.addTest(A.suite())`,
+//!   `suite.addTest(other.AllTests.suite())`; every class literal and every
+//!   `X.suite()` call of that body counts (a class naming itself does not).
+//!
+//! A member may be a suite itself (a suite of suites). The members of the
+//! suites a task's patterns include are found from the sources of the source
+//! set (the one Java source model), names resolved by Java's scoping rules:
+//! member types of the suite, the file's types, single-type imports, the same
+//! package, on-demand imports, then a fully qualified name. A class the
+//! patterns leave out but such a suite runs is a test of that task, run
+//! `via_suite`; how Gradle is made to run it exactly is the plan's choice
+//! (`plan::suite_route`).
+
+use super::files::Files;
+use super::source::{self, names, BodyClass, Language, TypeKind, Unit};
+use super::tasks::{self, TaskChoice, Tied};
+use crate::domain::ViaSuite;
+use crate::layout::TestTask;
+use crate::test_filter::{class_file, Patterns};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// Annotations whose class arguments are a suite's members: JUnit 4's
+/// `@SuiteClasses`, which Gradle's JUnit runner filters inside, and the JUnit
+/// Platform's `@SelectClasses`.
+const MEMBER_ANNOTATIONS: [(&str, bool); 2] = [("SuiteClasses", true), ("SelectClasses", false)];
+
+/// Words without which a file declares no suite: read before parsing.
+const MARKERS: [&str; 3] = ["SuiteClasses", "SelectClasses", "suite"];
+
+/// The top-level classes of a source set, by binary name, with their files.
+pub type Classes = HashMap<String, PathBuf>;
+
+/// The classes a type of `unit` runs as a suite, as written, and whether it
+/// is a JUnit 4 `@SuiteClasses` suite; `None` when it is no suite.
+pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
+    let t = unit.types.iter().find(|t| t.local == local)?;
+    if let Some((a, junit4)) = t.annotations.iter().find_map(|a| {
+        MEMBER_ANNOTATIONS
+            .iter()
+            .find(|(name, _)| a.simple() == *name)
+            .map(|(_, junit4)| (a, *junit4))
+    }) {
+        return Some((a.classes.clone(), junit4));
+    }
+    // Another runner decides what the class runs, not its suite() method.
+    if t.annotations.iter().any(|a| a.simple() == "RunWith") {
+        return None;
+    }
+    let suite = unit
+        .methods
+        .iter()
+        .find(|m| m.owner == local && m.name == "suite")?;
+    let named = suite
+        .body_classes
+        .iter()
+        .map(|c| match c {
+            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => name.clone(),
+        })
+        .collect();
+    Some((named, false))
+}
+
+/// Whether the type `local` (binary name `binary`) of `unit` is a suite of
+/// other classes, as far as `classes` (the source set's) resolve its names;
+/// a JUnit 3 class whose `suite()` runs only itself is none.
+pub fn is_suite(unit: &Unit, local: &str, binary: &str, classes: &Classes) -> bool {
+    members(unit, local, classes).is_some_and(|(members, _)| members.iter().any(|m| m != binary))
+}
+
+/// The members of a suite, resolved to binary names (unresolvable names left
+/// out), and whether it is a JUnit 4 one.
+fn members(unit: &Unit, local: &str, classes: &Classes) -> Option<(Vec<String>, bool)> {
+    let (written, junit4) = declared(unit, local)?;
+    let scope = Scope {
+        unit,
+        local,
+        classes,
+    };
+    Some((
+        written.iter().filter_map(|w| scope.resolve(w)).collect(),
+        junit4,
+    ))
+}
+
+/// Where a name written in a type's code is looked up.
+struct Scope<'a> {
+    unit: &'a Unit,
+    local: &'a str,
+    classes: &'a Classes,
+}
+
+impl Scope<'_> {
+    /// A class the source set declares: its top-level class has a file (a
+    /// member type is taken on trust).
+    fn exists(&self, binary: &str) -> bool {
+        let outer = binary.split('$').next().unwrap_or(binary);
+        self.classes.contains_key(outer)
+    }
+
+    /// A dotted name as written, to a binary name of the source set.
+    fn resolve(&self, written: &str) -> Option<String> {
+        let (first, rest) = match written.split_once('.') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (written, None),
+        };
+        let Some(head) = self.first(first) else {
+            return self.qualified(written);
+        };
+        Some(match rest {
+            Some(rest) => format!("{head}${}", rest.replace('.', "$")),
+            None => head,
+        })
+    }
+
+    /// The first segment of a name, by Java's scoping rules: member types of
+    /// the suite and its enclosing classes (declared in the file), then
+    /// `source::names`.
+    fn first(&self, simple: &str) -> Option<String> {
+        let mut outer = Some(self.local);
+        while let Some(local) = outer {
+            let member = format!("{local}${simple}");
+            if self.unit.types.iter().any(|t| t.local == member) {
+                return Some(names::binary_in(self.unit, &member));
+            }
+            outer = local.rsplit_once('$').map(|(o, _)| o);
+        }
+        names::by_imports(self.unit, simple, &|b| self.exists(b))
+    }
+
+    fn qualified(&self, dotted: &str) -> Option<String> {
+        names::qualified(dotted, &|b| self.exists(b))
+    }
+}
+
+/// How one task's suites reach the classes they run.
+#[derive(Debug, Default)]
+pub struct Membership {
+    /// Member binary name → the included suites that run it, and whether
+    /// every way there is a JUnit 4 `@SuiteClasses` one.
+    by_member: HashMap<String, (BTreeSet<String>, bool)>,
+}
+
+impl Membership {
+    /// How the task runs `class` through its suites, if it does.
+    pub fn via(&self, class: &str) -> Option<ViaSuite> {
+        let (suites, junit4) = self.by_member.get(class)?;
+        Some(ViaSuite {
+            suites: suites.iter().cloned().collect(),
+            junit4: *junit4,
+            route: None,
+        })
+    }
+}
+
+/// A source set: (project path, source set name).
+pub type Set<'a> = (&'a str, &'a str);
+
+/// The suites of the build's source sets, read once per task and source set.
+#[derive(Default)]
+pub struct SuiteIndex {
+    memberships: RefCell<HashMap<(String, String, String), Rc<Membership>>>,
+    units: RefCell<HashMap<PathBuf, Rc<Unit>>>,
+    classes: RefCell<HashMap<(String, String), Rc<Classes>>>,
+}
+
+impl SuiteIndex {
+    /// The top-level classes of a source set (`compute`d once).
+    fn classes(&self, (project, set): Set, compute: &dyn Fn() -> Classes) -> Rc<Classes> {
+        let key = (project.to_string(), set.to_string());
+        if let Some(c) = self.classes.borrow().get(&key) {
+            return c.clone();
+        }
+        let c = Rc::new(compute());
+        self.classes.borrow_mut().insert(key, c.clone());
+        c
+    }
+
+    /// Whether the type `local` (binary name `binary`) of `unit`, a file of
+    /// `set`, is a suite of other classes (see [`is_suite`]).
+    pub fn is_suite(
+        &self,
+        set: Set,
+        unit: &Unit,
+        binary: &str,
+        compute: &dyn Fn() -> Classes,
+    ) -> bool {
+        let local = local_of(unit, binary);
+        declared(unit, &local).is_some()
+            && is_suite(unit, &local, binary, &self.classes(set, compute))
+    }
+
+    /// The unit of a file that may declare a suite; `None` when it cannot
+    /// (no marker word) or cannot be read.
+    fn suite_unit(&self, files: &dyn Files, path: &PathBuf) -> Option<Rc<Unit>> {
+        if let Some(unit) = self.units.borrow().get(path) {
+            return Some(unit.clone());
+        }
+        let lang = Language::of_path(path)?;
+        let text = files.read(path)?;
+        let unit = if MARKERS.iter().any(|m| text.contains(m)) {
+            Rc::new(source::parse(&text, lang))
+        } else {
+            Rc::new(Unit::default())
+        };
+        self.units.borrow_mut().insert(path.clone(), unit.clone());
+        Some(unit)
+    }
+
+    /// What the suites that `task`'s patterns include run, among the source
+    /// set `set` of `project`, whose top-level classes are `classes`.
+    pub fn membership(
+        &self,
+        set: Set,
+        task: &TestTask,
+        compute: &dyn Fn() -> Classes,
+        files: &dyn Files,
+    ) -> Rc<Membership> {
+        let key = (set.0.to_string(), set.1.to_string(), task.path.clone());
+        if let Some(m) = self.memberships.borrow().get(&key) {
+            return m.clone();
+        }
+        let classes = self.classes(set, compute);
+        let m = Rc::new(self.read(&tasks::patterns_of(task), &classes, files));
+        self.memberships.borrow_mut().insert(key, m.clone());
+        m
+    }
+
+    fn read(&self, patterns: &Patterns, classes: &Classes, files: &dyn Files) -> Membership {
+        let mut m = Membership::default();
+        if patterns.includes.is_empty() {
+            // Without includes the task scans every class: nothing runs only in a suite.
+            return m;
+        }
+        let mut included: Vec<(&String, &PathBuf)> = classes
+            .iter()
+            .filter(|(binary, _)| patterns.accepts(&class_file(binary)))
+            .collect();
+        included.sort();
+        for (binary, path) in included {
+            let Some(unit) = self.suite_unit(files, path) else {
+                continue;
+            };
+            for t in unit.types.iter().filter(|t| t.kind == TypeKind::Class) {
+                let suite = names::binary_in(&unit, &t.local);
+                if suite.split('$').next() == Some(binary.as_str())
+                    && patterns.accepts(&class_file(&suite))
+                {
+                    self.walk(&suite, &unit, &t.local, classes, files, &mut m);
+                }
+            }
+        }
+        m
+    }
+
+    /// Records every class the included suite `top` runs, through suites of
+    /// suites, with whether the way there is JUnit 4 all along.
+    fn walk(
+        &self,
+        top: &str,
+        unit: &Unit,
+        local: &str,
+        classes: &Classes,
+        files: &dyn Files,
+        m: &mut Membership,
+    ) {
+        let Some((first, junit4)) = members(unit, local, classes) else {
+            return;
+        };
+        let mut queue: VecDeque<(String, bool)> = first.into_iter().map(|c| (c, junit4)).collect();
+        let mut seen: HashSet<(String, bool)> = HashSet::new();
+        while let Some((class, junit4)) = queue.pop_front() {
+            if class == top || !seen.insert((class.clone(), junit4)) {
+                continue;
+            }
+            let entry = m
+                .by_member
+                .entry(class.clone())
+                .or_insert_with(|| (BTreeSet::new(), true));
+            entry.0.insert(top.to_string());
+            entry.1 &= junit4;
+            // A member that is a suite runs its own members.
+            let outer = class.split('$').next().unwrap_or(&class);
+            let Some(unit) = classes.get(outer).and_then(|p| self.suite_unit(files, p)) else {
+                continue;
+            };
+            let local = local_of(&unit, &class);
+            if let Some((more, inner)) = members(&unit, &local, classes) {
+                queue.extend(
+                    more.into_iter()
+                        .filter(|c| *c != class)
+                        .map(|c| (c, junit4 && inner)),
+                );
+            }
+        }
+    }
+}
+
+/// The local name (`Outer$Inner`) of a binary name declared in `unit`.
+fn local_of(unit: &Unit, binary: &str) -> String {
+    match unit.package.as_str() {
+        "" => binary.to_string(),
+        package => binary
+            .strip_prefix(package)
+            .and_then(|r| r.strip_prefix('.'))
+            .unwrap_or(binary)
+            .to_string(),
+    }
+}
+
+/// The tasks that run `class` through suites their patterns include, among
+/// the tasks tied to its source set (its own project's first, host-mutating
+/// ones only when allowed): the bare task when it is one, else the newest
+/// `choice.cap`. Each with how it runs the class.
+pub fn tasks_running(
+    tied: &Tied,
+    class: &str,
+    choice: TaskChoice,
+    membership: &dyn Fn(&TestTask) -> Rc<Membership>,
+) -> Vec<(String, ViaSuite)> {
+    let enabled: Vec<&TestTask> = tied
+        .tasks
+        .iter()
+        .filter(|t| t.enabled && (choice.allow_host_mutating || !tasks::is_host_mutating(&t.name)))
+        .collect();
+    let own: Vec<&TestTask> = enabled
+        .iter()
+        .copied()
+        .filter(|t| tasks::task_project(&t.path) == tied.project)
+        .collect();
+    let candidates = if own.is_empty() { enabled } else { own };
+    let mut running: Vec<(&TestTask, ViaSuite)> = candidates
+        .into_iter()
+        .filter_map(|t| membership(t).via(class).map(|via| (t, via)))
+        .collect();
+    if let Some(bare) = running.iter().position(|(t, _)| t.name == tied.source_set) {
+        running = vec![running.swap_remove(bare)];
+    }
+    running.sort_by(|a, b| tasks::newest_first(&a.0.name, &b.0.name));
+    running
+        .into_iter()
+        .take(choice.cap.max(1))
+        .map(|(t, via)| (t.path.clone(), via))
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "suites_tests.rs"]
+mod tests;

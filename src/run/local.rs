@@ -16,8 +16,8 @@ use super::cause::{self, Facts, LogFacts};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
-use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
-use crate::domain::{format_duration, Command};
+use super::repeat::{self, Iteration, IterationCounts, Loop, Observer, Outcomes, Verdict};
+use crate::domain::{format_duration, GradleCommand};
 use crate::reports::walk;
 use crate::{Error, Result};
 use std::fs::File;
@@ -65,7 +65,7 @@ pub struct Options<'a> {
     pub isolation: &'a Isolation,
     /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
     /// the batch goes on with its `fallback` command (Gradle runs).
-    pub ignored_iters: &'a dyn Fn(&Command, &[Iteration]) -> bool,
+    pub ignored_iters: &'a dyn Fn(&GradleCommand, &[Iteration]) -> bool,
 }
 
 /// What one batch did.
@@ -73,7 +73,7 @@ pub struct Options<'a> {
 pub struct BatchRun {
     /// 1-based.
     pub index: usize,
-    pub command: Command,
+    pub command: GradleCommand,
     /// The argv as run (with the `Isolation` arguments).
     pub argv: Vec<String>,
     pub log: PathBuf,
@@ -117,9 +117,9 @@ impl BatchRun {
 /// Runs every command in turn; a failing batch does not stop the others, an
 /// interrupt does. `counts` reads an iteration's kept reports (the analyzer).
 pub fn run_all(
-    commands: &[Command],
+    commands: &[GradleCommand],
     opts: &Options<'_>,
-    counts: &dyn Fn(&Iteration) -> Option<Counts>,
+    counts: &dyn Fn(&Iteration) -> Option<IterationCounts>,
     progress: &Progress,
 ) -> Vec<BatchRun> {
     let mut runs = Vec::new();
@@ -211,11 +211,11 @@ fn broke_off(
 /// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
 /// tests passed or failed) but ignored `-Dtests.iters`.
 fn fallback<'c>(
-    command: &'c Command,
+    command: &'c GradleCommand,
     done: &[Iteration],
     trustworthy: bool,
     opts: &Options<'_>,
-) -> Option<&'c Command> {
+) -> Option<&'c GradleCommand> {
     let fallback = command.fallback.as_deref()?;
     (trustworthy && !process::interrupted() && (opts.ignored_iters)(command, done))
         .then_some(fallback)
@@ -231,7 +231,7 @@ fn more_gradle_runs(n: u32) -> String {
 /// Runs one command of batch `index`: its first command writes the log and
 /// `batch-<index>/`, a fallback appends to the log and writes `batch-<index>/gradle-runs/`.
 fn run_batch(
-    command: &Command,
+    command: &GradleCommand,
     index: usize,
     log_path: &Path,
     opts: &Options<'_>,
@@ -292,7 +292,7 @@ fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
 /// Judges each iteration of a batch as it ends and keeps the display current.
 struct Watcher<'a> {
     progress: &'a Progress,
-    counts: &'a dyn Fn(&Iteration) -> Option<Counts>,
+    counts: &'a dyn Fn(&Iteration) -> Option<IterationCounts>,
     /// The batch's own Test tasks.
     test_tasks: Vec<String>,
     header: String,
@@ -493,7 +493,7 @@ mod tests {
     fn a_batch_has_the_rc_a_batch_job_would_have() {
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
             index: 1,
-            command: Command::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
+            command: GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
             argv: vec![],
             log: PathBuf::new(),
             dir: PathBuf::new(),

@@ -21,7 +21,7 @@
 //! source the layout does not report) is not ours to expand.
 
 use super::files::Files;
-use super::outcome::{Outcome, Skip};
+use super::outcome::{Classification, Skip};
 use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};
 use crate::domain::{Reason, ReasonCode};
@@ -388,10 +388,10 @@ pub fn expand(
     hierarchy: &Hierarchy,
     base: &str,
     cap: usize,
-    classify: impl Fn(&Descendant) -> Vec<Outcome>,
-) -> Result<(Vec<Outcome>, Expansion), Skip> {
+    classify: impl Fn(&Descendant) -> Vec<Classification>,
+) -> Result<(Vec<Classification>, Expansion), Skip> {
     let descendants = hierarchy.descendants(base);
-    let mut runnable: Vec<(Descendant, String, Vec<Outcome>)> = Vec::new();
+    let mut runnable: Vec<(Descendant, String, Vec<Classification>)> = Vec::new();
     let mut not_run = Vec::new();
     for d in &descendants {
         let outcomes = classify(d);

@@ -44,7 +44,7 @@ pub mod tasks;
 mod test_class;
 pub mod unmutes;
 
-pub use classify::Choice;
+pub use classify::Policy;
 pub use expand::{Expansion, NotRun};
 pub use pipeline::select;
 pub use selection::{Selection, TestRef};

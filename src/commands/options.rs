@@ -62,7 +62,7 @@ pub struct ReportOutput {
 #[derive(Clone, Debug)]
 pub struct LocalConfig {
     pub selection: SelectionConfig,
-    pub run: crate::local::LocalConfig,
+    pub run: crate::local::LocalRunConfig,
     pub output: ReportOutput,
 }
 
@@ -197,7 +197,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
     let batching = batching(&args.batching)?;
     Ok(LocalConfig {
         selection: selection(&args.selection),
-        run: crate::local::LocalConfig {
+        run: crate::local::LocalRunConfig {
             batch_timeout: batch_timeout(args.batch_timeout, &batching),
             batching: batching.config,
             gradle_args: args.gradle_args.clone(),
@@ -243,7 +243,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
     let batching = batching(&args.batching)?;
     Ok(LocalConfig {
         selection: pr_selection(args),
-        run: crate::local::LocalConfig {
+        run: crate::local::LocalRunConfig {
             batch_timeout: batch_timeout(args.batch_timeout, &batching),
             batching: batching.config,
             gradle_args: Vec::new(),

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 /// How a local run goes.
 #[derive(Clone, Debug)]
-pub struct LocalConfig {
+pub struct LocalRunConfig {
     pub batching: BatchingConfig,
     /// Limit of each Gradle invocation.
     pub batch_timeout: Duration,
@@ -63,7 +63,7 @@ pub trait Reporter {
 pub fn run(
     build: &Build,
     selection: Selection,
-    cfg: &LocalConfig,
+    cfg: &LocalRunConfig,
     reporter: &dyn Reporter,
 ) -> Result<LocalOutcome> {
     let (tests, not_checked) = selected::tests(selection)?;

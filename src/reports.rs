@@ -48,11 +48,6 @@ pub fn state_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky")
 }
 
-/// The folder holding every local run folder.
-pub fn runs_dir(project_dir: &Path) -> PathBuf {
-    state_dir(project_dir).join("runs")
-}
-
 /// The layout cache file.
 pub fn layout_cache_file(project_dir: &Path) -> PathBuf {
     state_dir(project_dir).join("layout.json")

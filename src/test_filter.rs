@@ -196,11 +196,6 @@ pub struct Patterns {
 }
 
 impl Patterns {
-    /// No patterns: Gradle scans every class file for tests.
-    pub fn is_empty(&self) -> bool {
-        self.includes.is_empty() && self.excludes.is_empty()
-    }
-
     /// Whether the task looks at `class_file` at all.
     pub fn accepts(&self, class_file: &str) -> bool {
         (self.includes.is_empty() || self.includes.iter().any(|p| ant_match(p, class_file)))

@@ -468,6 +468,7 @@ impl Merger {
 }
 
 /// Merges files (in the order given, which should be path order) into a report.
+#[cfg(test)]
 pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     let mut merger = Merger::default();
     for file in files {

@@ -5,14 +5,14 @@
 //! them in path order ([`aggregate`]) into a [`Report`]. Everything after reading
 //! the files is pure.
 
-pub mod aggregate;
-pub mod filter;
+pub(crate) mod aggregate;
+pub(crate) mod filter;
 pub mod junit;
-pub mod outcome;
-pub mod planned;
+pub(crate) mod outcome;
+pub(crate) mod planned;
 pub mod render;
 pub mod report;
-pub mod reproduce;
+pub(crate) mod reproduce;
 
 pub use report::{Report, Severity};
 

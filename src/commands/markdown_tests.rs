@@ -241,7 +241,6 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
     BatchRun {
         index: 1,
         command: GradleCommand::of_kind(kind, &["gradle"], 1, 1),
-        argv: vec!["gradle".into()],
         log: PathBuf::from(format!("/runs/{dir}/batch-1.log")),
         dir: PathBuf::from("/runs/batch-1"),
         started: SystemTime::UNIX_EPOCH,

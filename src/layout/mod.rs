@@ -5,7 +5,7 @@
 
 pub mod cache;
 pub mod gradle;
-pub mod model;
+pub(crate) mod model;
 
 pub use gradle::find_gradle;
 pub use model::{Layout, Project, SourcePatterns, SourceSet, TestTask};

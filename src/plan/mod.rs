@@ -3,11 +3,11 @@
 //! the batching knobs and what we know of the build's Gradle.
 
 mod batch;
-pub mod proof;
+pub(crate) mod proof;
 mod reduce;
 pub mod render;
-pub mod strategy;
-pub mod suite_route;
+pub(crate) mod strategy;
+pub(crate) mod suite_route;
 
 pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
 pub use proof::{Evidence, Proof};

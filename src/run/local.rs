@@ -74,8 +74,6 @@ pub struct BatchRun {
     /// 1-based.
     pub index: usize,
     pub command: GradleCommand,
-    /// The argv as run (with the `Isolation` arguments).
-    pub argv: Vec<String>,
     pub log: PathBuf,
     /// Where its iterations' reports are kept (`batch-<n>`).
     pub dir: PathBuf,
@@ -152,11 +150,10 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
-        let (argv, mut iterations) =
-            match run_batch(command, index, &log, opts, &mut watcher, false) {
-                Ok(done) => done,
-                Err(e) => broke_off(e, &mut watcher, &command.argv),
-            };
+        let mut iterations = match run_batch(command, index, &log, opts, &mut watcher, false) {
+            Ok(done) => done,
+            Err(e) => broke_off(e, &mut watcher),
+        };
         let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
         if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
             let line = format!(
@@ -168,16 +165,15 @@ pub fn run_all(
             watcher.notes.push(line.trim().to_string());
             watcher.loops = fallback.rest_loops.max(1);
             match run_batch(fallback, index, &log, opts, &mut watcher, true) {
-                Ok((_, more)) => iterations.extend(more),
+                Ok(more) => iterations.extend(more),
                 Err(e) => {
-                    broke_off(e, &mut watcher, &fallback.argv);
+                    broke_off(e, &mut watcher);
                 }
             }
         }
         runs.push(BatchRun {
             index,
             command: command.clone(),
-            argv,
             log,
             dir: batch_dir(opts.run_dir, index),
             started,
@@ -193,19 +189,15 @@ pub fn run_all(
     runs
 }
 
-/// Records why a batch broke off; the argv it was running.
-fn broke_off(
-    e: Error,
-    watcher: &mut Watcher<'_>,
-    argv: &[String],
-) -> (Vec<String>, Vec<Iteration>) {
+/// Records why a batch broke off.
+fn broke_off(e: Error, watcher: &mut Watcher<'_>) -> Vec<Iteration> {
     let verdict = Verdict::RunnerError(e.to_string());
     watcher
         .progress
         .line(&format!("    {}", verdict.describe()));
     watcher.notes.push(verdict.describe());
     watcher.verdicts.push(verdict);
-    (argv.to_vec(), Vec::new())
+    Vec::new()
 }
 
 /// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
@@ -237,8 +229,9 @@ fn run_batch(
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
     continuation: bool,
-) -> Result<(Vec<String>, Vec<Iteration>)> {
-    let argv = opts.isolation.apply(&command.argv)?;
+) -> Result<Vec<Iteration>> {
+    // Refuses an argv the isolation cannot run before the log is written.
+    opts.isolation.apply(&command.argv)?;
     let mut dest = batch_dir(opts.run_dir, index);
     let mut log = if !continuation {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
@@ -281,7 +274,7 @@ fn run_batch(
             requested: &command.task_paths,
         }),
     };
-    Ok((argv, repeat::run(&spec, watcher)?))
+    repeat::run(&spec, watcher)
 }
 
 /// Where batch `index` keeps its iterations' reports.
@@ -494,7 +487,6 @@ mod tests {
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
             index: 1,
             command: GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
-            argv: vec![],
             log: PathBuf::new(),
             dir: PathBuf::new(),
             started: SystemTime::UNIX_EPOCH,

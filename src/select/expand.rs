@@ -146,25 +146,6 @@ impl Hierarchy {
         Hierarchy::build(parsed)
     }
 
-    /// How many types the build declares.
-    pub fn len(&self) -> usize {
-        self.by_binary.values().map(Vec::len).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_binary.is_empty()
-    }
-
-    /// Whether `binary` is declared abstract (a class; `None` when the build
-    /// declares no type of that name).
-    pub fn is_abstract(&self, binary: &str) -> Option<bool> {
-        let at = self.by_binary.get(binary)?;
-        Some(at.iter().any(|&a| {
-            let t = self.decl(a);
-            t.kind == TypeKind::Class && t.is_abstract
-        }))
-    }
-
     /// Every concrete class inheriting `base`, directly or through other
     /// classes (abstract or not), sorted by binary name then file.
     pub fn descendants(&self, base: &str) -> Vec<Descendant> {

@@ -15,7 +15,7 @@
 //! never more executions of the run.
 
 pub mod replay;
-pub mod rules;
+pub(crate) mod rules;
 
 use crate::analyze::report::{Report, SeedReplay, Triage};
 use crate::plan::Forcing;

@@ -142,7 +142,7 @@ pub struct JobPayload {
 
 /// The job a payload describes, as its status file records it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Job {
+pub struct JobRecord {
     pub job_id: String,
     pub step_key: String,
     pub kind: String,
@@ -168,7 +168,7 @@ impl JobPayload {
     /// not count as a real failure, and it makes the job out of heap as a
     /// heap dump does, so such a batch is an `infra_fail` (`oom`) rather than
     /// `flaky_detected`.
-    pub fn judged(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+    pub fn judged(job: &JobRecord, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
         let heap_failures: u64 = report.tests.iter().map(|t| t.heap_failures).sum();
         let facts = JobFacts {
             rc: job.rc,

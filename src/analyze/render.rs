@@ -488,7 +488,7 @@ fn junit_case(t: &TestReport) -> TestCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{Example, FailureKind, Files, KindCounts, Summary};
+    use crate::analyze::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
 
     pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         let runs = passes + failures;
@@ -540,7 +540,7 @@ mod tests {
             },
             tests,
             not_executed: vec![],
-            files: Files::default(),
+            files: ReportFiles::default(),
             skips: Default::default(),
         };
         r.summary.severity = aggregate::severity(&r, false);

@@ -8,7 +8,7 @@
 use super::jobs_section::jobs_section;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
-use crate::analyze::outcome::{Job, JobPayload, OutcomeKind};
+use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
 use crate::domain::Unresolved;
@@ -131,7 +131,7 @@ pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
 /// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
 /// ([`JobPayload::judged`]).
 pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
-    let job = Job {
+    let job = JobRecord {
         job_id: status.job_id.clone(),
         step_key: status.step_key.clone(),
         kind: status.kind.clone(),

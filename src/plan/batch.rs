@@ -1,9 +1,9 @@
 //! Batching by kind and building each batch's Gradle argv.
 
 use super::group_in_order;
-use super::strategy::{self, Choice, TaskFacts};
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, Repetition, TestKind};
-use crate::test_filter::{self, Runner};
+use super::strategy::{self, Strategy, TaskFacts};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Repetition, TestKind};
+use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
 
 /// A Gradle version; enough to know which options exist.
@@ -82,7 +82,7 @@ impl PlanContext {
     }
 
     /// How `kind`'s tests of `task` are repeated.
-    pub fn choice(&self, kind: &TestKind, task: &str) -> Choice {
+    pub fn choice(&self, kind: &TestKind, task: &str) -> Strategy {
         strategy::choose(kind, self.tasks.get(task))
     }
 }
@@ -109,7 +109,11 @@ impl PlanContext {
 /// Elasticsearch's order (custom kinds after, by name), each kind cut into batches of
 /// its cap; tests repeated in the JVM and tests repeated by Gradle runs never
 /// share a batch.
-pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Vec<Command> {
+pub fn commands(
+    tests: &[ClassifiedTest],
+    cfg: &BatchingConfig,
+    ctx: &PlanContext,
+) -> Vec<GradleCommand> {
     let mut by_kind: BTreeMap<&TestKind, Vec<&ClassifiedTest>> = BTreeMap::new();
     for t in tests {
         by_kind.entry(&t.kind).or_default().push(t);
@@ -156,7 +160,7 @@ fn command(
     batch: &[&ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
-) -> Command {
+) -> GradleCommand {
     let in_jvm = repetition == Repetition::InJvm;
     let iterations = cfg.iterations(kind);
     let mut argv = ctx.gradle.clone();
@@ -205,7 +209,7 @@ fn command(
     };
     let fallback =
         (in_jvm && iterations > 1).then(|| Box::new(fallback(kind, batch, iterations - 1, ctx)));
-    Command {
+    GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
@@ -226,7 +230,7 @@ fn task_args(
     argv: &mut Vec<String>,
     task: &str,
     tests: &[&ClassifiedTest],
-    runner: Runner,
+    runner: RunnerTraits,
     ctx: &PlanContext,
 ) {
     if ctx.forcing() == Forcing::CleanTask {
@@ -248,12 +252,17 @@ fn task_args(
 
 /// An in-JVM batch as Gradle runs: what runs when the first run shows that
 /// `-Dtests.iters` was ignored, `runs` times (the runs still owed).
-fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanContext) -> Command {
+fn fallback(
+    kind: &TestKind,
+    batch: &[&ClassifiedTest],
+    runs: u32,
+    ctx: &PlanContext,
+) -> GradleCommand {
     let mut argv = ctx.gradle.clone();
     let mut task_paths = Vec::new();
     for (task, tests) in by_task(batch) {
         task_paths.push(task.to_string());
-        let runner = Runner {
+        let runner = RunnerTraits {
             testng: false,
             parameterized_cases: true,
         };
@@ -261,7 +270,7 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
     }
     argv.push("--continue".into());
     argv.extend(ctx.extra_args.iter().cloned());
-    Command {
+    GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
@@ -282,7 +291,7 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
 /// The `--tests` filters of a test (`test_filter::filters`), or the YAML case
 /// `Runner.test {yaml=...}` (one argv element: no quotes needed, none added);
 /// `None` for a test that runs its whole task.
-fn filters(t: &ClassifiedTest, runner: Runner) -> Option<Vec<String>> {
+fn filters(t: &ClassifiedTest, runner: RunnerTraits) -> Option<Vec<String>> {
     if matches!(
         t.kind,
         TestKind::YamlRestTestRunner | TestKind::YamlRestTestSuite

@@ -21,7 +21,7 @@
 //! source the layout does not report) is not ours to expand.
 
 use super::files::Files;
-use super::outcome::{Outcome, Skip};
+use super::outcome::{Classification, Skip};
 use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};
 use crate::domain::{Reason, ReasonCode};
@@ -144,25 +144,6 @@ impl Hierarchy {
             .filter_map(|p| SourceFile::parse((*p).clone(), &files.read(p)?))
             .collect();
         Hierarchy::build(parsed)
-    }
-
-    /// How many types the build declares.
-    pub fn len(&self) -> usize {
-        self.by_binary.values().map(Vec::len).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_binary.is_empty()
-    }
-
-    /// Whether `binary` is declared abstract (a class; `None` when the build
-    /// declares no type of that name).
-    pub fn is_abstract(&self, binary: &str) -> Option<bool> {
-        let at = self.by_binary.get(binary)?;
-        Some(at.iter().any(|&a| {
-            let t = self.decl(a);
-            t.kind == TypeKind::Class && t.is_abstract
-        }))
     }
 
     /// Every concrete class inheriting `base`, directly or through other
@@ -388,10 +369,10 @@ pub fn expand(
     hierarchy: &Hierarchy,
     base: &str,
     cap: usize,
-    classify: impl Fn(&Descendant) -> Vec<Outcome>,
-) -> Result<(Vec<Outcome>, Expansion), Skip> {
+    classify: impl Fn(&Descendant) -> Vec<Classification>,
+) -> Result<(Vec<Classification>, Expansion), Skip> {
     let descendants = hierarchy.descendants(base);
-    let mut runnable: Vec<(Descendant, String, Vec<Outcome>)> = Vec::new();
+    let mut runnable: Vec<(Descendant, String, Vec<Classification>)> = Vec::new();
     let mut not_run = Vec::new();
     for d in &descendants {
         let outcomes = classify(d);

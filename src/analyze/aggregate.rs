@@ -3,12 +3,12 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::junit::{self, Execution};
-use super::outcome::OOM_ERROR;
 use super::report::{
     Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
     Summary, TestReport, TruncatedFile, UnreadableDir,
 };
 use super::reproduce;
+use super::verdict::{severity, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
 use std::borrow::Cow;
@@ -557,24 +557,6 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
     };
     report.summary.severity = severity(&report, false);
     report
-}
-
-/// `error` with real failures; `warning` when the compile gate failed, with
-/// suite timeouts, or with unreadable reports; `success` otherwise.
-pub fn severity(report: &Report, build_failed: bool) -> Severity {
-    if build_failed {
-        Severity::Warning
-    } else if report.summary.failed > 0 {
-        Severity::Error
-    } else if report.summary.suite_timeouts > 0
-        || !report.files.truncated.is_empty()
-        || !report.files.malformed.is_empty()
-        || !report.files.unreadable_dirs.is_empty()
-    {
-        Severity::Warning
-    } else {
-        Severity::Success
-    }
 }
 
 #[cfg(test)]

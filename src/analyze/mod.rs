@@ -13,6 +13,7 @@ pub(crate) mod planned;
 pub mod render;
 pub mod report;
 pub(crate) mod reproduce;
+pub(crate) mod verdict;
 
 pub use report::{Report, Severity};
 

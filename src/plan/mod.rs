@@ -3,13 +3,15 @@
 //! the batching knobs and what we know of the build's Gradle.
 
 mod batch;
+mod gradle_version;
 pub(crate) mod proof;
 mod reduce;
 pub mod render;
 pub(crate) mod strategy;
 pub(crate) mod suite_route;
 
-pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
+pub use batch::{clean_task, commands, Forcing, PlanContext};
+pub use gradle_version::GradleVersion;
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
 

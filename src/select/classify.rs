@@ -10,7 +10,8 @@
 //! and how bases were expanded is recorded ([`Decisions`]) for the plan.
 
 use super::bytecode::Compiled;
-use super::expand::{self, Expansion, Hierarchy, SourceFile};
+use super::expand::{self, Hierarchy, SourceFile};
+use super::expansion::Expansion;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::source::{self, Language, Unit};

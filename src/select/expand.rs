@@ -20,13 +20,13 @@
 //! packages. What sources cannot say (a supertype from a jar, a generated
 //! source the layout does not report) is not ours to expand.
 
+use super::expansion::{Expansion, NotRun};
 use super::files::Files;
 use super::outcome::{Classification, Skip};
 use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};
 use crate::domain::{Reason, ReasonCode};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -35,31 +35,6 @@ const MAX_DEPTH: usize = 4;
 
 /// The default of `--subclass-cap`.
 pub const DEFAULT_SUBCLASS_CAP: usize = 5;
-
-/// An abstract base and what ran for it (plan JSON `expansions`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Expansion {
-    /// Binary name of the abstract class.
-    pub base: String,
-    /// The concrete subclasses chosen (binary names, sorted).
-    pub chosen: Vec<String>,
-    /// Concrete subclasses that a task would run.
-    pub total: usize,
-    pub cap: usize,
-    /// Concrete subclasses no task runs here, and why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_run: Vec<NotRun>,
-}
-
-/// A concrete subclass of an expanded base that cannot run here.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NotRun {
-    pub class: String,
-    pub reason_code: ReasonCode,
-    pub reason: String,
-}
 
 /// A parsed source file of the build.
 #[derive(Clone, Debug)]

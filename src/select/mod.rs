@@ -30,6 +30,7 @@ mod bytecode;
 pub(crate) mod changed;
 pub mod classify;
 pub(crate) mod expand;
+mod expansion;
 pub(crate) mod explicit;
 mod files;
 mod outcome;
@@ -45,7 +46,7 @@ mod test_class;
 pub mod unmutes;
 
 pub use classify::Policy;
-pub use expand::{Expansion, NotRun};
+pub use expansion::{Expansion, NotRun};
 pub use pipeline::select;
 pub use selection::{Selection, TestRef};
 pub use tasks::TaskSelection;

@@ -288,6 +288,7 @@ fn socket_inodes(pid: u32) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::process::ExitStatusExt;
 
     #[test]
     fn established_connections_are_read_from_proc_net_tcp() {
@@ -302,6 +303,82 @@ mod tests {
         let listening = "   2: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 99 1";
         assert!(parse_conn(listening).is_none());
         assert!(parse_conn("garbage").is_none());
+    }
+
+    #[test]
+    fn a_test_jvm_is_ours_only_with_our_runs_mark() {
+        let env = |entries: &[&str]| entries.join("\0").into_bytes();
+        let ours = env(&["PATH=/bin", "FLAKINESS_RUN=20261203T1-42", "HOME=/h"]);
+        assert!(marked(&ours, "20261203T1-42"));
+        assert!(!marked(&ours, "20261203T1-4"), "a prefix of the mark");
+        assert!(!marked(&ours, "20261203T1-421"));
+        assert!(!marked(&ours, ""));
+        let other = env(&["FLAKINESS_RUN=20261203T1-43"]);
+        assert!(!marked(&other, "20261203T1-42"), "another run's");
+        assert!(!marked(&env(&["PATH=/bin", "HOME=/h"]), "20261203T1-42"), "unmarked");
+        let lookalike = env(&["XFLAKINESS_RUN=r", "FLAKINESS_RUNS=r", "FLAKINESS_RUN_=r"]);
+        assert!(!marked(&lookalike, "r"));
+        assert!(!marked(b"", "r"));
+    }
+
+    /// Stand-in test JVMs of this test process (playing their daemon): bash
+    /// with a test executor's command line and `FLAKINESS_RUN` = `mark`
+    /// (none: unmarked), connected to `port` as a test JVM is to its daemon,
+    /// until that connection closes.
+    #[cfg(target_os = "linux")]
+    fn fake_test_jvm(port: u16, mark: Option<&str>) -> std::process::Child {
+        let mut cmd = std::process::Command::new("bash");
+        cmd.args([
+            "-c",
+            // A builtin wait: no child process to outlive the stand-in.
+            &format!("exec 3<>/dev/tcp/127.0.0.1/{port}; read -t 60 -u 3; :"),
+            "worker.org.gradle.process.internal.worker.GradleWorkerMain",
+            "'Gradle Test Executor 7'",
+        ])
+        .stdout(std::process::Stdio::null())
+        .env_remove(vars::RUN_MARK);
+        if let Some(mark) = mark {
+            cmd.env(vars::RUN_MARK, mark);
+        }
+        cmd.spawn().unwrap()
+    }
+
+    /// The issue's case: after our client has ended, the daemon already runs
+    /// another run's build (and a user's); their test JVMs started after our
+    /// client did, but only ours is stopped, and the sweep ends without
+    /// waiting for the other build (it runs a test JVM of another run).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_sweep_stops_our_test_jvms_and_no_other_builds() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let since = tree::now_ticks().saturating_sub(1);
+        let mut ours = fake_test_jvm(port, Some("run-a"));
+        let mut other_run = fake_test_jvm(port, Some("run-b"));
+        let mut users = fake_test_jvm(port, None);
+        let _conns: Vec<_> = (0..3).map(|_| listener.accept().unwrap()).collect();
+        let me = std::process::id();
+        let table = tree::table();
+        assert_eq!(table[&users.id()].kind, Kind::TestExecutor);
+        assert_eq!(test_executors(&table, me, since, "run-a"), [ours.id()]);
+        assert_eq!(test_executors(&table, me, since, "run-b"), [other_run.id()]);
+        assert_eq!(test_executors(&table, me, since, "run-c"), Vec::<u32>::new());
+        assert!(runs_another_build(&table, me, "run-a"));
+        let dir = tempfile::tempdir().unwrap();
+        let swept = sweep(me, since, "run-a", dir.path(), &|| false, &mut || true);
+        assert_eq!(
+            swept,
+            Swept {
+                stopped: 1,
+                daemon_gone: false
+            }
+        );
+        assert!(ours.wait().unwrap().signal().is_some(), "ours is stopped");
+        for (who, child) in [("another run's", &mut other_run), ("the user's", &mut users)] {
+            assert_eq!(child.try_wait().unwrap(), None, "{who} test JVM was stopped");
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 
     /// A client and a "daemon" talking over loopback, as Gradle's do: the

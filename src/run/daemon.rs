@@ -315,7 +315,10 @@ mod tests {
         assert!(!marked(&ours, ""));
         let other = env(&["FLAKINESS_RUN=20261203T1-43"]);
         assert!(!marked(&other, "20261203T1-42"), "another run's");
-        assert!(!marked(&env(&["PATH=/bin", "HOME=/h"]), "20261203T1-42"), "unmarked");
+        assert!(
+            !marked(&env(&["PATH=/bin", "HOME=/h"]), "20261203T1-42"),
+            "unmarked"
+        );
         let lookalike = env(&["XFLAKINESS_RUN=r", "FLAKINESS_RUNS=r", "FLAKINESS_RUN_=r"]);
         assert!(!marked(&lookalike, "r"));
         assert!(!marked(b"", "r"));
@@ -362,7 +365,10 @@ mod tests {
         assert_eq!(table[&users.id()].kind, Kind::TestExecutor);
         assert_eq!(test_executors(&table, me, since, "run-a"), [ours.id()]);
         assert_eq!(test_executors(&table, me, since, "run-b"), [other_run.id()]);
-        assert_eq!(test_executors(&table, me, since, "run-c"), Vec::<u32>::new());
+        assert_eq!(
+            test_executors(&table, me, since, "run-c"),
+            Vec::<u32>::new()
+        );
         assert!(runs_another_build(&table, me, "run-a"));
         let dir = tempfile::tempdir().unwrap();
         let swept = sweep(me, since, "run-a", dir.path(), &|| false, &mut || true);
@@ -374,8 +380,15 @@ mod tests {
             }
         );
         assert!(ours.wait().unwrap().signal().is_some(), "ours is stopped");
-        for (who, child) in [("another run's", &mut other_run), ("the user's", &mut users)] {
-            assert_eq!(child.try_wait().unwrap(), None, "{who} test JVM was stopped");
+        for (who, child) in [
+            ("another run's", &mut other_run),
+            ("the user's", &mut users),
+        ] {
+            assert_eq!(
+                child.try_wait().unwrap(),
+                None,
+                "{who} test JVM was stopped"
+            );
             let _ = child.kill();
             let _ = child.wait();
         }

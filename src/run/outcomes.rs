@@ -300,10 +300,7 @@ mod tests {
     /// property gradle-flaky passes.
     #[test]
     fn the_mark_script_sets_the_run_mark_from_the_run_property() {
-        assert!(MARK_SCRIPT.contains(&format!(
-            "System.getProperty('{}')",
-            process::RUN_PROPERTY
-        )));
+        assert!(MARK_SCRIPT.contains(&format!("System.getProperty('{}')", process::RUN_PROPERTY)));
         assert!(MARK_SCRIPT.contains(&format!(
             "task.environment('{}', run)",
             crate::vars::RUN_MARK

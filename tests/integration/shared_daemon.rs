@@ -12,7 +12,11 @@ use std::time::{Duration, Instant};
 fn wait_for(path: &Path, limit: Duration) {
     let deadline = Instant::now() + limit;
     while !path.exists() {
-        assert!(Instant::now() < deadline, "{} never appeared", path.display());
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -49,8 +53,11 @@ fn a_run_stops_no_test_jvm_of_another_build_on_its_daemon() {
         ),
     )
     .unwrap();
-    std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
     // The other build's test: says it runs, then lasts until our run is over.
     std::fs::write(
         other

@@ -86,6 +86,11 @@ pub const BATCH: &str = "FLAKINESS_BATCH";
 /// GitHub plan job of a manual run: the `iters` input, which wins over every iteration knob.
 pub const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
 
+// Set by gradle-flaky on the processes of its builds.
+/// Every test JVM of a build gradle-flaky runs: the run's id (`gradle/flaky-run-mark.gradle`
+/// sets it on each Test task), which tells a run's test JVMs from other builds' on a shared daemon.
+pub const RUN_MARK: &str = "FLAKINESS_RUN";
+
 /// The variable holding the `JobSpec` of Buildkite parallel job `job`
 /// (`$BUILDKITE_PARALLEL_JOB`): `FLAKINESS_BATCH_<job>`.
 pub fn batch_spec(job: usize) -> String {

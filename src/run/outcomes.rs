@@ -12,6 +12,7 @@
 //! file is named by a `-D` property, which reaches a reused daemon for each
 //! build, where an environment variable would not.
 
+use super::process;
 use super::task_state::TaskState;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,10 @@ const EVENTS_SCRIPT_NAME: &str = "flaky-outcomes-events.gradle";
 /// (`plan::suite_route`); changes nothing otherwise.
 pub const MEMBERS_SCRIPT: &str = include_str!("../../gradle/flaky-suite-members.gradle");
 const MEMBERS_SCRIPT_NAME: &str = "flaky-suite-members.gradle";
+/// Marks the build's test JVMs with the run (`vars::RUN_MARK`), so that
+/// stopping a build on a shared daemon stops only ours (`super::daemon`).
+pub const MARK_SCRIPT: &str = include_str!("../../gradle/flaky-run-mark.gradle");
+const MARK_SCRIPT_NAME: &str = "flaky-run-mark.gradle";
 /// The system property naming the file the script writes.
 pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
 
@@ -69,6 +74,7 @@ struct File {
 pub struct Scripts {
     script: PathBuf,
     members: PathBuf,
+    mark: PathBuf,
 }
 
 impl Scripts {
@@ -85,6 +91,7 @@ impl Scripts {
             (SCRIPT_NAME, SCRIPT),
             (EVENTS_SCRIPT_NAME, EVENTS_SCRIPT),
             (MEMBERS_SCRIPT_NAME, MEMBERS_SCRIPT),
+            (MARK_SCRIPT_NAME, MARK_SCRIPT),
         ] {
             let path = dir.join(name);
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
@@ -94,13 +101,17 @@ impl Scripts {
         Ok(Scripts {
             script: absolute(SCRIPT_NAME)?,
             members: absolute(MEMBERS_SCRIPT_NAME)?,
+            mark: absolute(MARK_SCRIPT_NAME)?,
         })
     }
 
-    /// `argv` with the script and the file it writes appended: Gradle takes
-    /// options after the tasks, and a Gradle program given as a wrapper
-    /// command (`sh run-gradle.sh`) passes them on. The caller creates the
-    /// file's directory.
+    /// `argv` with the scripts, the file the outcomes go to and the run's
+    /// marker appended: Gradle takes options after the tasks, and a Gradle
+    /// program given as a wrapper command (`sh run-gradle.sh`) passes them on
+    /// (the marker is added once: [`Isolation::apply`] puts it on a Gradle
+    /// program already). The caller creates the file's directory.
+    ///
+    /// [`Isolation::apply`]: super::process::Isolation::apply
     pub fn apply(&self, argv: &[String], file: &Path) -> Vec<String> {
         let mut out = argv.to_vec();
         out.push("-I".into());
@@ -108,6 +119,12 @@ impl Scripts {
         out.push(format!("-D{FILE_PROPERTY}={}", file.display()));
         out.push("-I".into());
         out.push(self.members.display().to_string());
+        out.push("-I".into());
+        out.push(self.mark.display().to_string());
+        let marker = process::run_marker();
+        if !argv.contains(&marker) {
+            out.push(marker);
+        }
         out
     }
 }
@@ -263,5 +280,30 @@ mod tests {
             "{}",
             out[7]
         );
+        assert_eq!(out[8], "-I");
+        assert!(out[9].ends_with("/flaky-run-mark.gradle"), "{}", out[9]);
+        let marker = format!("-Dgradle-flaky.run={}", process::run_id());
+        assert_eq!(out[10], marker, "a wrapper command gets the run's marker");
+        assert_eq!(out.len(), 11);
+        let gradle = process::Isolation::Shared
+            .apply(&["gradle".into(), ":p:test".into()])
+            .unwrap();
+        let out = scripts.apply(&gradle, Path::new("/o/it.json"));
+        assert_eq!(
+            out.iter().filter(|a| **a == marker).count(),
+            1,
+            "a Gradle program has it once: {out:?}"
+        );
+    }
+
+    /// The mark script sets the variable gradle-flaky looks for, from the
+    /// property gradle-flaky passes.
+    #[test]
+    fn the_mark_script_sets_the_run_mark_from_the_run_property() {
+        assert!(MARK_SCRIPT.contains(&format!("System.getProperty('{}')", process::RUN_PROPERTY)));
+        assert!(MARK_SCRIPT.contains(&format!(
+            "task.environment('{}', run)",
+            crate::vars::RUN_MARK
+        )));
     }
 }

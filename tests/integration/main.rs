@@ -16,6 +16,7 @@ mod plain_java;
 mod plan;
 mod run;
 mod select;
+mod shared_daemon;
 mod stop;
 mod suites;
 mod triage;

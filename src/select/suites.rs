@@ -62,8 +62,9 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     let named = suite
         .body_classes
         .iter()
-        .map(|c| match c {
-            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => name.clone(),
+        .filter_map(|c| match c {
+            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => Some(name.clone()),
+            BodyClass::New(_) => None,
         })
         .collect();
     Some((named, false))
@@ -305,7 +306,7 @@ impl SuiteIndex {
 }
 
 /// The local name (`Outer$Inner`) of a binary name declared in `unit`.
-fn local_of(unit: &Unit, binary: &str) -> String {
+pub fn local_of(unit: &Unit, binary: &str) -> String {
     match unit.package.as_str() {
         "" => binary.to_string(),
         package => binary

@@ -532,6 +532,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
             failing_seeds: acc.seeds.into_iter().collect(),
             reproduce,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: acc.examples,
             time_sec: acc.time_sec,
             failing_task: acc.failing_task,

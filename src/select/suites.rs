@@ -51,8 +51,12 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     }) {
         return Some((a.classes.clone(), junit4));
     }
-    // Another runner decides what the class runs, not its suite() method.
-    if t.annotations.iter().any(|a| a.simple() == "RunWith") {
+    // Another runner decides what the class runs, not its suite() method;
+    // but JUnit 4's `AllTests` runner runs exactly that method.
+    if t.annotations
+        .iter()
+        .any(|a| a.simple() == "RunWith" && !a.classes.iter().any(|c| is_all_tests_runner(c)))
+    {
         return None;
     }
     let suite = unit
@@ -68,6 +72,13 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
         })
         .collect();
     Some((named, false))
+}
+
+/// JUnit 4's runner of a JUnit 3 `suite()` method (`@RunWith(AllTests.class)`,
+/// `org.junit.runners.AllTests`): JUnit 4's own tests reach their JUnit 3
+/// tests so.
+fn is_all_tests_runner(written: &str) -> bool {
+    matches!(written, "AllTests" | "org.junit.runners.AllTests")
 }
 
 /// Whether the type `local` (binary name `binary`) of `unit` is a suite of

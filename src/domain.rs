@@ -329,13 +329,15 @@ impl ReasonCode {
     }
 
     /// Found, but there is no task here to re-run it: reported as
-    /// `not_applicable` by CI rather than as a selection problem.
+    /// `not_applicable` by CI rather than as a selection problem. A test file
+    /// the build never compiles is one: a change to it is never checked.
     pub fn is_not_applicable(self) -> bool {
         matches!(
             self,
             ReasonCode::NoRunnableTask
                 | ReasonCode::RequiresPackagingHost
                 | ReasonCode::ExcludedByTaskPatterns
+                | ReasonCode::NotCompiled
         )
     }
 }

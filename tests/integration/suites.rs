@@ -334,3 +334,42 @@ fn a_bulk_test_runs_through_the_suite_of_the_test_class_that_creates_it() {
     assert!(flake["failures"].as_u64().unwrap() > 0, "{flake:#}");
     assert_eq!(row(&report, &host, "testNotEmpty")["runs"], 12);
 }
+
+/// Triage replays a failing suite member the way its run ran it: included
+/// for the run (`-Dflaky.include.:test=…`, the suite left out), so the
+/// replay runs that test alone, not its suite (which from Gradle 4.7 would
+/// run nothing).
+#[test]
+fn triage_replays_a_suite_member_through_its_route() {
+    let build = suites_copy();
+    let b = build.path();
+    std::fs::write(b.join("fixture-flake-probability"), "1").unwrap();
+    let member = format!("{PKG}.legacy.LegacyMathTest");
+    let out = local(
+        b,
+        &["--iters", "2", "--triage", "2", "--format", "json", &member],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json(&out);
+    let triage = &row(&report, &member, "testRounding")["triage"];
+    assert_eq!(triage["verdict"], "fails-alone", "{triage:#}");
+    assert_eq!(
+        (&triage["replays"], &triage["reproduced"]),
+        (&2.into(), &2.into()),
+        "{triage:#}"
+    );
+    let logs = String::from_utf8_lossy(&out.stderr);
+    let log = logs
+        .split_whitespace()
+        .find(|w| w.ends_with("/job-1.log)"))
+        .map(|w| w.trim_end_matches(')'))
+        .unwrap_or_else(|| panic!("no triage log in {logs}"));
+    let log = std::fs::read_to_string(log).unwrap();
+    assert!(
+        log.contains(&format!(
+            "--tests {member}.testRounding -Dflaky.include.:test={member} \
+             -Dflaky.exclude.:test={PKG}.legacy.AllTests"
+        )),
+        "{log}"
+    );
+}

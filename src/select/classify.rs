@@ -318,7 +318,7 @@ impl<'a> Classifier<'a> {
         path: &Path,
         subject: &Subject,
         target: &Target,
-    ) -> Option<Result<Vec<Outcome>, Skip>> {
+    ) -> Option<Result<Vec<Classification>, Skip>> {
         let class = subject.class.as_deref()?;
         let unit = self.parse(path);
         let local = suites::local_of(&unit, class);

@@ -486,7 +486,7 @@ mod tests {
             "-Dflaky.include.:server:test=org.example.FooTests",
             "-Dflaky.exclude.:server:test=org.example.AllTests",
         ]);
-        let job = Job {
+        let job = Replay {
             properties: &properties,
             ..job("testX", None)
         };

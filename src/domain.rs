@@ -256,6 +256,9 @@ pub enum ReasonCode {
     RequiresPackagingHost,
     /// The include/exclude patterns of every task that could run it leave it out.
     ExcludedByTaskPatterns,
+    /// A JUnit 3 bulk test: only the suite of a test class whose `bulkTest*()`
+    /// method creates it runs it, never alone.
+    BulkTestOnly,
     /// Without the layout, the path rules do not know the source set's task.
     UnknownSourceSet,
     /// A YAML suite outside `yamlRestTest`, which cannot run on its own.
@@ -282,7 +285,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code (README lists them all).
-    pub const ALL: [ReasonCode; 15] = [
+    pub const ALL: [ReasonCode; 16] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -290,6 +293,7 @@ impl ReasonCode {
         ReasonCode::NoRunnableTask,
         ReasonCode::RequiresPackagingHost,
         ReasonCode::ExcludedByTaskPatterns,
+        ReasonCode::BulkTestOnly,
         ReasonCode::UnknownSourceSet,
         ReasonCode::YamlSuiteNotRunnable,
         ReasonCode::NoSuchClass,
@@ -310,6 +314,7 @@ impl ReasonCode {
             ReasonCode::NoRunnableTask => "no-runnable-task",
             ReasonCode::RequiresPackagingHost => "requires-packaging-host",
             ReasonCode::ExcludedByTaskPatterns => "excluded-by-task-patterns",
+            ReasonCode::BulkTestOnly => "bulk-test-only",
             ReasonCode::UnknownSourceSet => "unknown-source-set",
             ReasonCode::YamlSuiteNotRunnable => "yaml-suite-not-runnable",
             ReasonCode::NoSuchClass => "no-such-class",
@@ -324,13 +329,15 @@ impl ReasonCode {
     }
 
     /// Found, but there is no task here to re-run it: reported as
-    /// `not_applicable` by CI rather than as a selection problem.
+    /// `not_applicable` by CI rather than as a selection problem. A test file
+    /// the build never compiles is one: a change to it is never checked.
     pub fn is_not_applicable(self) -> bool {
         matches!(
             self,
             ReasonCode::NoRunnableTask
                 | ReasonCode::RequiresPackagingHost
                 | ReasonCode::ExcludedByTaskPatterns
+                | ReasonCode::NotCompiled
         )
     }
 }

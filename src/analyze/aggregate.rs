@@ -533,6 +533,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
             failing_seeds: acc.seeds.into_iter().collect(),
             reproduce,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: acc.examples,
             time_sec: acc.time_sec,
             failing_task: acc.failing_task,

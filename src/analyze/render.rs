@@ -501,6 +501,7 @@ mod tests {
             failing_seeds: vec![],
             reproduce: None,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,

@@ -171,6 +171,10 @@ pub struct TestReport {
     /// The Gradle task path (`:server:test`) of a report where it failed: where triage replays it.
     #[serde(skip)]
     pub failing_task: Option<String>,
+    /// The `-D` properties the run that failed passed for it (a suite member
+    /// included for the run): triage replays pass them too.
+    #[serde(skip)]
+    pub run_properties: Vec<String>,
     /// What replaying its failures showed (`local --triage`, `gradle-flaky triage`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triage: Option<Triage>,

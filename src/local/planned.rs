@@ -72,10 +72,8 @@ pub fn reproduce_members(
             continue;
         };
         let seed = t.failing_seeds.first().map(String::as_str);
-        let properties: Vec<String> = suite_route::properties(task, &[member])
-            .iter()
-            .map(|p| shell::quote(p))
-            .collect();
+        t.run_properties = suite_route::properties(task, &[member]);
+        let properties: Vec<String> = t.run_properties.iter().map(|p| shell::quote(p)).collect();
         let properties = properties.join(" ");
         let line = |method: &str, gradle: &[String]| {
             reproduce::build(gradle, task, &t.class, method, seed)

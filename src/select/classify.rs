@@ -9,6 +9,7 @@
 //! classified on its own project's task. What was chosen among several tasks
 //! and how bases were expanded is recorded ([`Decisions`]) for the plan.
 
+use super::bulk_tests;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
 use super::expansion::Expansion;
@@ -53,6 +54,8 @@ impl Default for Policy {
 pub struct Decisions {
     pub task_selections: Vec<TaskSelection>,
     pub expansions: Vec<Expansion>,
+    /// How classes were run otherwise than named (bulk tests).
+    pub notes: Vec<String>,
 }
 
 pub struct Classifier<'a> {
@@ -264,7 +267,11 @@ impl<'a> Classifier<'a> {
                 Some(via) if !via.is_empty() => {
                     via.into_iter().map(|(t, v)| (t, Some(v))).collect()
                 }
-                _ => return Err(skip),
+                _ => {
+                    return self
+                        .bulk_test(root, path, &subject, target)
+                        .unwrap_or(Err(skip))
+                }
             },
         };
         let kind = kind_of(
@@ -299,6 +306,49 @@ impl<'a> Classifier<'a> {
                 })
             })
             .collect())
+    }
+
+    /// A nested class its task leaves out that a `bulkTest*()` method of its
+    /// file creates ([`bulk_tests`]): named, it runs through the test classes
+    /// of that method's type; met in an expansion, it is not run alone.
+    /// `None` when it is no bulk test.
+    fn bulk_test(
+        &self,
+        root: &Root,
+        path: &Path,
+        subject: &Subject,
+        target: &Target,
+    ) -> Option<Result<Vec<Classification>, Skip>> {
+        let class = subject.class.as_deref()?;
+        let unit = self.parse(path);
+        let local = suites::local_of(&unit, class);
+        let creator = bulk_tests::creator(&unit, &local)?;
+        let owner = match unit.package.as_str() {
+            "" => creator.owner.clone(),
+            package => format!("{package}.{}", creator.owner),
+        };
+        let how = format!(
+            "`{class}` is a JUnit 3 bulk test: only `{owner}.{}()` creates it, and it runs \
+             inside the suites `BulkTest.makeSuite` builds for the test classes of `{owner}`",
+            creator.method
+        );
+        if target.binary.is_some() {
+            return Some(Err(Skip::Unresolved(Reason::new(
+                ReasonCode::BulkTestOnly,
+                format!("{how}, never alone"),
+            ))));
+        }
+        self.records
+            .borrow_mut()
+            .notes
+            .push(format!("{how}: it runs through them"));
+        let owner_target = Target {
+            nested: creator.owner.split_once('$').map(|(_, n)| n.to_string()),
+            binary: None,
+            method: None,
+            origin: target.origin,
+        };
+        Some(self.classify_one(root, path, &owner_target))
     }
 
     /// The class a class file holds, as the target names it: an abstract

@@ -431,43 +431,62 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// A dotted name as its tokens go by, to catch the name before `.class` and
-/// before a `.suite(` call.
+/// A dotted name as its tokens go by, to catch the name before `.class`,
+/// before a `.suite(` call and after `new`.
 #[derive(Debug, Default)]
 struct Chain {
     name: String,
     /// The last token was a `.`.
     dot: bool,
+    /// The name being read follows `new`.
+    created: bool,
 }
 
 impl Chain {
     /// Takes the next token (`call_follows`: a `(` comes after it); returns
-    /// the class a `.class` or `.suite(` ends.
+    /// the class a `.class` or `.suite(` ends, or that `new` creates.
     fn feed(&mut self, tok: Tok<'_>, call_follows: bool) -> Option<BodyClass> {
         let continues = self.dot && !self.name.is_empty();
         self.dot = false;
         match tok {
             Tok::Ident("class") if continues => {
+                self.created = false;
                 Some(BodyClass::Literal(std::mem::take(&mut self.name)))
             }
-            Tok::Ident("suite") if continues && call_follows => {
+            Tok::Ident("suite") if continues && call_follows && !self.created => {
                 Some(BodyClass::SuiteCall(std::mem::take(&mut self.name)))
+            }
+            Tok::Ident("new") if !continues => {
+                self.name.clear();
+                self.created = true;
+                None
             }
             Tok::Ident(word) => {
                 if continues {
                     self.name.push('.');
                 } else {
+                    // Only the name right after `new` is created.
+                    self.created &= self.name.is_empty();
                     self.name.clear();
                 }
                 self.name.push_str(word);
+                if self.created && call_follows {
+                    self.created = false;
+                    return Some(BodyClass::New(std::mem::take(&mut self.name)));
+                }
                 None
             }
             Tok::Punct(b'.') => {
                 self.dot = true;
                 None
             }
+            Tok::Punct(b'<') if self.created && !self.name.is_empty() => {
+                self.created = false;
+                Some(BodyClass::New(std::mem::take(&mut self.name)))
+            }
             _ => {
                 self.name.clear();
+                self.created = false;
                 None
             }
         }

@@ -6,6 +6,7 @@ mod batch;
 pub mod proof;
 mod reduce;
 pub mod render;
+pub mod repeat;
 pub mod strategy;
 pub mod suite_route;
 

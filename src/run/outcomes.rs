@@ -32,7 +32,7 @@ const MEMBERS_SCRIPT_NAME: &str = "flaky-suite-members.gradle";
 pub const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
 const REPEAT_SCRIPT_NAME: &str = "flaky-repeat.gradle";
 /// The Java helpers the repeat script compiles (below `repeat-src/`).
-pub const REPEAT_SOURCES: [(&str, &str); 3] = [
+pub const REPEAT_SOURCES: [(&str, &str); 4] = [
     (
         "gradleflaky/repeat/Iterations.java",
         include_str!("../../java/repeat/gradleflaky/repeat/Iterations.java"),
@@ -44,6 +44,10 @@ pub const REPEAT_SOURCES: [(&str, &str); 3] = [
     (
         "gradleflaky/repeat/JUnit4Repeat.java",
         include_str!("../../java/repeat/gradleflaky/repeat/JUnit4Repeat.java"),
+    ),
+    (
+        "gradleflaky/repeat/PlatformRepeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/PlatformRepeat.java"),
     ),
 ];
 const REPEAT_SOURCES_DIR: &str = "repeat-src";

@@ -364,3 +364,75 @@ fn the_junit4_runner_repeats_the_selection() {
         "{stdout}"
     );
 }
+
+/// The JUnit Platform engine on its own, through Debian's console launcher
+/// (Gradle 4.4.1 cannot run the platform): Jupiter tests (a parameterized
+/// one, a nested class) and a Vintage (JUnit 4) test each execute N times in
+/// one JVM, every execution reported under its class and name.
+#[test]
+fn the_platform_engine_repeats_every_engines_selection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let launcher = "/usr/share/java/junit-platform-console-standalone.jar";
+    let junit4 = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+    write(
+        &tmp.path().join("src/t/JTest.java"),
+        "package t;\nimport org.junit.jupiter.api.*;\n\
+         import org.junit.jupiter.params.ParameterizedTest;\n\
+         import org.junit.jupiter.params.provider.ValueSource;\n\
+         class JTest {\n@Test void plain() {}\n\
+         @ParameterizedTest @ValueSource(ints = {1, 2}) void rows(int x) {}\n\
+         @Nested class Inner { @Test void inner() {} }\n}\n",
+    );
+    write(
+        &tmp.path().join("src/t/VTest.java"),
+        "package t;\npublic class VTest { @org.junit.Test public void vintage() {} }\n",
+    );
+    let out = tmp.path().join("classes");
+    let cp = format!("{launcher}:{junit4}");
+    compile_helpers(&out, &cp, &["Iterations.java", "PlatformRepeat.java"]);
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", &cp])
+        .arg(tmp.path().join("src/t/JTest.java"))
+        .arg(tmp.path().join("src/t/VTest.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The resource the init script writes beside the compiled helper.
+    write(
+        &out.join("META-INF/services/org.junit.platform.engine.TestEngine"),
+        "gradleflaky.repeat.PlatformRepeat\n",
+    );
+    let reports = tmp.path().join("reports");
+    let result = Command::new("java")
+        .arg("-Dflaky.repeat.iters=4")
+        .args(["-jar", launcher, "--disable-banner", "--details", "none"])
+        .arg("-cp")
+        .arg(format!("{}:{junit4}", out.display()))
+        .args(["--select-class", "t.JTest", "--select-class", "t.VTest"])
+        .arg("--reports-dir")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let mut xml = String::new();
+    for f in walk(&reports) {
+        xml += &std::fs::read_to_string(f).unwrap();
+    }
+    for (name, class) in [
+        ("plain()", "t.JTest"),
+        ("rows(int)[1]", "t.JTest"),
+        ("rows(int)[2]", "t.JTest"),
+        ("inner()", "t.JTest$Inner"),
+        ("vintage", "t.VTest"),
+    ] {
+        let case = format!("<testcase name=\"{name}\" classname=\"{class}\"");
+        assert_eq!(xml.matches(&case).count(), 4, "{case} in {xml}");
+    }
+}

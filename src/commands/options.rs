@@ -480,6 +480,15 @@ fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
     Ok((TestKind::parse(kind), n))
 }
 
+/// `--repetition` as the plan takes it.
+fn repetition(arg: RepetitionArg) -> RepetitionMode {
+    match arg {
+        RepetitionArg::Auto => RepetitionMode::Auto,
+        RepetitionArg::InJvm => RepetitionMode::InJvm,
+        RepetitionArg::GradleRuns => RepetitionMode::GradleRuns,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -644,14 +653,5 @@ mod tests {
         args.agents = vec![];
         args.step_timeout = 2;
         assert_eq!(agent(&args).unwrap().inner_timeout_min(), 1);
-    }
-}
-
-/// `--repetition` as the plan takes it.
-fn repetition(arg: RepetitionArg) -> RepetitionMode {
-    match arg {
-        RepetitionArg::Auto => RepetitionMode::Auto,
-        RepetitionArg::InJvm => RepetitionMode::InJvm,
-        RepetitionArg::GradleRuns => RepetitionMode::GradleRuns,
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{reproduce, Report};
-use crate::domain::Command;
+use crate::domain::GradleCommand;
 use crate::plan::{self, suite_route};
 use crate::run::local::{self as runner, BatchRun};
 use crate::{say, shell, test_filter};
@@ -14,7 +14,7 @@ use std::time::Duration;
 /// with its batch's problem; true when there is one.
 pub fn compare(
     report: &mut Report,
-    commands: &[Command],
+    commands: &[GradleCommand],
     runs: &[BatchRun],
     timeout: Duration,
 ) -> bool {
@@ -41,7 +41,7 @@ pub fn compare(
 /// suite; from 4.7, nothing).
 pub fn reproduce_members(
     report: &mut Report,
-    commands: &[Command],
+    commands: &[GradleCommand],
     script: &Path,
     gradle: &[String],
 ) {
@@ -92,7 +92,7 @@ pub fn reproduce_members(
 
 /// Every planned test with its batch, the executions the plan gives it, and
 /// what repeated them.
-fn planned_tests(commands: &[Command], runs: &[BatchRun]) -> Vec<PlannedTest> {
+fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()
@@ -115,7 +115,7 @@ fn planned_tests(commands: &[Command], runs: &[BatchRun]) -> Vec<PlannedTest> {
 
 /// What repeated a batch's tests: its in-JVM mechanism, unless the first run
 /// showed it did not take effect and Gradle runs followed (its fallback).
-fn repeated_by(c: &Command, run: Option<&BatchRun>) -> &'static str {
+fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>) -> &'static str {
     let fell_back = run.is_some_and(|r| r.iterations.len() > c.rest_loops.max(1) as usize);
     match c.in_jvm {
         Some(m) if !fell_back => m.as_str(),

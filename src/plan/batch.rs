@@ -1,57 +1,14 @@
 //! Batching by kind and building each batch's Gradle argv.
 
+use super::gradle_version::GradleVersion;
 use super::group_in_order;
 use super::repeat;
-use super::strategy::{self, Choice, TaskFacts};
+use super::strategy::{self, Strategy, TaskFacts};
 use crate::domain::{
-    BatchingConfig, ClassifiedTest, Command, InJvm, Repetition, RepetitionMode, TestKind,
+    BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repetition, RepetitionMode, TestKind,
 };
-use crate::test_filter::{self, Runner};
+use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
-
-/// A Gradle version; enough to know which options exist.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct GradleVersion {
-    pub major: u32,
-    pub minor: u32,
-    pub patch: Option<u32>,
-}
-
-impl GradleVersion {
-    /// Reads `4.4.1`, `8.10`, `7.6-rc-1`; `None` for anything else.
-    pub fn parse(s: &str) -> Option<GradleVersion> {
-        let numeric = s
-            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .next()?;
-        let mut parts = numeric.split('.');
-        let major = parts.next()?.parse().ok()?;
-        let minor = match parts.next() {
-            Some(minor) => minor.parse().ok()?,
-            None => 0,
-        };
-        let patch = parts.next().and_then(|p| p.parse().ok());
-        Some(GradleVersion {
-            major,
-            minor,
-            patch,
-        })
-    }
-
-    /// The built-in `--rerun` task option exists from Gradle 7.6.
-    pub fn has_rerun(self) -> bool {
-        (self.major, self.minor) >= (7, 6)
-    }
-}
-
-impl std::fmt::Display for GradleVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)?;
-        match self.patch {
-            Some(patch) => write!(f, ".{patch}"),
-            None => Ok(()),
-        }
-    }
-}
 
 /// What commands need to know about the build they run in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,12 +42,12 @@ impl PlanContext {
     }
 
     /// How `kind`'s tests of `task` are repeated, as `mode` asks.
-    pub fn choice(&self, kind: &TestKind, task: &str, mode: RepetitionMode) -> Choice {
+    pub fn choice(&self, kind: &TestKind, task: &str, mode: RepetitionMode) -> Strategy {
         strategy::choose(kind, self.tasks.get(task), mode)
     }
 
     /// How one test is repeated, as `mode` asks.
-    pub fn test_choice(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Choice {
+    pub fn test_choice(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Strategy {
         strategy::for_test(self.choice(&t.kind, &t.task, mode), t)
     }
 }
@@ -117,7 +74,11 @@ impl PlanContext {
 /// Elasticsearch's order (custom kinds after, by name), each kind cut into batches of
 /// its cap; tests repeated in the JVM and tests repeated by Gradle runs never
 /// share a batch.
-pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Vec<Command> {
+pub fn commands(
+    tests: &[ClassifiedTest],
+    cfg: &BatchingConfig,
+    ctx: &PlanContext,
+) -> Vec<GradleCommand> {
     let mut by_kind: BTreeMap<&TestKind, Vec<&ClassifiedTest>> = BTreeMap::new();
     for t in tests {
         by_kind.entry(&t.kind).or_default().push(t);
@@ -167,7 +128,7 @@ fn command(
     batch: &[&ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
-) -> Command {
+) -> GradleCommand {
     let in_jvm = repetition == Repetition::InJvm;
     let iterations = cfg.iterations(kind);
     let mut argv = ctx.gradle.clone();
@@ -243,7 +204,7 @@ fn command(
             ctx,
         ))
     });
-    Command {
+    GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
@@ -275,7 +236,7 @@ fn task_args(
     argv: &mut Vec<String>,
     task: &str,
     tests: &[&ClassifiedTest],
-    runner: Runner,
+    runner: RunnerTraits,
     ctx: &PlanContext,
 ) {
     if ctx.forcing() == Forcing::CleanTask {
@@ -303,12 +264,12 @@ fn fallback(
     runs: u32,
     mechanism: InJvm,
     ctx: &PlanContext,
-) -> Command {
+) -> GradleCommand {
     let mut argv = ctx.gradle.clone();
     let mut task_paths = Vec::new();
     for (task, tests) in by_task(batch) {
         task_paths.push(task.to_string());
-        let runner = Runner {
+        let runner = RunnerTraits {
             testng: mechanism == InJvm::TestngInvocationCount,
             parameterized_cases: true,
         };
@@ -316,7 +277,7 @@ fn fallback(
     }
     argv.push("--continue".into());
     argv.extend(ctx.extra_args.iter().cloned());
-    Command {
+    GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
@@ -345,7 +306,7 @@ fn fallback(
 /// The `--tests` filters of a test (`test_filter::filters`), or the YAML case
 /// `Runner.test {yaml=...}` (one argv element: no quotes needed, none added);
 /// `None` for a test that runs its whole task.
-fn filters(t: &ClassifiedTest, runner: Runner) -> Option<Vec<String>> {
+fn filters(t: &ClassifiedTest, runner: RunnerTraits) -> Option<Vec<String>> {
     if matches!(
         t.kind,
         TestKind::YamlRestTestRunner | TestKind::YamlRestTestSuite

@@ -21,7 +21,7 @@
 
 use crate::domain::{ClassifiedTest, InJvm, Repetition, RepetitionMode, TestKind};
 use crate::layout::Layout;
-use crate::test_filter::Runner;
+use crate::test_filter::RunnerTraits;
 use std::collections::BTreeMap;
 
 /// What the layout says about one Test task's runner.
@@ -76,41 +76,41 @@ pub fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
 /// How one task's tests of one kind are repeated, and why, in a few words
 /// (`plain JUnit ignores -Dtests.iters`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct Strategy {
     pub repetition: Repetition,
     /// The mechanism of an in-JVM choice.
     pub in_jvm: Option<InJvm>,
     pub reason: String,
     /// How the task's runner reads `--tests` filters.
-    pub runner: Runner,
+    pub runner: RunnerTraits,
 }
 
 /// The repetition of `kind`'s tests on a task with these facts (`None`: the
 /// task is not in the layout, or there is no layout), as `mode` asks.
-pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) -> Choice {
+pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) -> Strategy {
     let facts = facts.cloned().unwrap_or_default();
     let testng = facts.framework.as_deref() == Some("testng");
-    let gradle_runs = |reason: &str| Choice {
+    let gradle_runs = |reason: &str| Strategy {
         repetition: Repetition::GradleRuns,
         in_jvm: None,
         reason: reason.to_string(),
-        runner: Runner {
+        runner: RunnerTraits {
             testng,
             parameterized_cases: true,
         },
     };
-    let in_jvm = |mechanism: InJvm, reason: &str| Choice {
+    let in_jvm = |mechanism: InJvm, reason: &str| Strategy {
         repetition: Repetition::InJvm,
         in_jvm: Some(mechanism),
         reason: reason.to_string(),
-        runner: Runner {
+        runner: RunnerTraits {
             testng,
             parameterized_cases: mechanism != InJvm::TestsIters,
         },
     };
     if kind.is_rest() {
-        return Choice {
-            runner: Runner::default(),
+        return Strategy {
+            runner: RunnerTraits::default(),
             ..gradle_runs("each Gradle run runs every REST test once")
         };
     }
@@ -152,7 +152,7 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) 
         }
     }
     if facts.randomized_testing == Some(false) {
-        return Choice {
+        return Strategy {
             reason: "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats \
                      the selected classes in one test JVM"
                 .into(),
@@ -160,7 +160,7 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) 
         };
     }
     if facts.forwards_tests_iters == Some(false) {
-        return Choice {
+        return Strategy {
             reason: "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
                      properties): gradle-flaky's JUnit 4 runner repeats the selected classes in \
                      one test JVM"
@@ -175,8 +175,8 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) 
     } else {
         "-Dtests.iters, not confirmed by the layout: if the first run ignores it, Gradle runs follow"
     };
-    Choice {
-        runner: Runner::default(),
+    Strategy {
+        runner: RunnerTraits::default(),
         ..in_jvm(InJvm::TestsIters, reason)
     }
 }
@@ -184,12 +184,12 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) 
 /// `choice` for one test: gradle-flaky's JUnit 4 runner runs named classes,
 /// so a suite, a class its task runs only inside a suite, or a whole task,
 /// is repeated by Gradle runs (as the build runs it).
-pub fn for_test(choice: Choice, test: &ClassifiedTest) -> Choice {
+pub fn for_test(choice: Strategy, test: &ClassifiedTest) -> Strategy {
     let named = test.class.is_some() && !test.is_suite && test.via_suite.is_none();
     if choice.in_jvm != Some(InJvm::Junit4Runner) || named {
         return choice;
     }
-    Choice {
+    Strategy {
         repetition: Repetition::GradleRuns,
         in_jvm: None,
         reason: "suites, the classes run inside one and whole tasks repeat by Gradle runs \

@@ -403,6 +403,8 @@ pub struct BatchingConfig {
     pub rest_loops: u32,
     /// `-Dtests.timeoutSuite`.
     pub suite_timeout: Duration,
+    /// How tests are repeated (`--repetition`).
+    pub repetition: RepetitionMode,
 }
 
 impl Default for BatchingConfig {
@@ -413,6 +415,7 @@ impl Default for BatchingConfig {
             integ_iters: 20,
             rest_loops: 10,
             suite_timeout: Duration::from_secs(3600),
+            repetition: RepetitionMode::Auto,
         }
     }
 }
@@ -462,6 +465,82 @@ pub enum Repetition {
     GradleRuns,
 }
 
+/// Which mechanism repeats a command's tests inside one test JVM. The
+/// kebab-case names are a contract (plan JSON `inJvm`, report JSON
+/// `repeatedBy`, README).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InJvm {
+    /// `-Dtests.iters=N`, read by the randomizedtesting runner.
+    TestsIters,
+    /// gradle-flaky's TestNG annotation transformer multiplies `invocationCount`.
+    TestngInvocationCount,
+    /// gradle-flaky's JUnit 4 runner runs the selected classes N times in turn.
+    Junit4Runner,
+    /// gradle-flaky's JUnit Platform engine runs the selection N times.
+    PlatformEngine,
+}
+
+impl InJvm {
+    /// Every mechanism (README lists them all).
+    pub const ALL: [InJvm; 4] = [
+        InJvm::TestsIters,
+        InJvm::TestngInvocationCount,
+        InJvm::Junit4Runner,
+        InJvm::PlatformEngine,
+    ];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InJvm::TestsIters => "tests-iters",
+            InJvm::TestngInvocationCount => "testng-invocation-count",
+            InJvm::Junit4Runner => "junit4-runner",
+            InJvm::PlatformEngine => "platform-engine",
+        }
+    }
+
+    /// Repeats of a test carry no seed or iteration token: each same-named
+    /// test case of a report is one execution.
+    pub fn plain_names(self) -> bool {
+        self != InJvm::TestsIters
+    }
+}
+
+/// Which repetition the user asks for (`--repetition`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RepetitionMode {
+    /// In one test JVM where the task's framework has a mechanism verified on
+    /// a real Gradle build, else Gradle runs.
+    #[default]
+    Auto,
+    /// In one test JVM wherever a mechanism exists (also the JUnit Platform's).
+    InJvm,
+    /// One Gradle invocation per iteration, everywhere.
+    GradleRuns,
+}
+
+impl RepetitionMode {
+    /// The name `--repetition` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepetitionMode::Auto => "auto",
+            RepetitionMode::InJvm => "in-jvm",
+            RepetitionMode::GradleRuns => "gradle-runs",
+        }
+    }
+
+    /// Reads `auto`, `in-jvm`, `gradle-runs`.
+    pub fn parse(s: &str) -> Option<RepetitionMode> {
+        match s {
+            "auto" => Some(RepetitionMode::Auto),
+            "in-jvm" => Some(RepetitionMode::InJvm),
+            "gradle-runs" => Some(RepetitionMode::GradleRuns),
+            _ => None,
+        }
+    }
+}
+
 /// One Gradle invocation of a batch, as an argv vector (never a shell string).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -489,6 +568,9 @@ pub struct GradleCommand {
     pub repetition: Repetition,
     #[serde(default)]
     pub repetition_reason: String,
+    /// For an in-JVM command: the mechanism that repeats its tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_jvm: Option<InJvm>,
     /// The tests the command runs (not part of the plan JSON).
     #[serde(skip)]
     pub tests: Vec<ClassifiedTest>,
@@ -519,6 +601,7 @@ impl GradleCommand {
                 Repetition::InJvm
             },
             repetition_reason: String::new(),
+            in_jvm: (!kind.is_rest()).then_some(InJvm::TestsIters),
             tests: vec![],
             fallback: None,
             kind,

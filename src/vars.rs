@@ -37,6 +37,8 @@ pub const INTEG_ITERS: &str = "FLAKINESS_INTEG_ITERS";
 pub const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
 /// `--suite-timeout`: `-Dtests.timeoutSuite`.
 pub const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
+/// `--repetition`: in one test JVM, by Gradle runs, or chosen per task (`auto`).
+pub const REPETITION: &str = "FLAKINESS_REPETITION";
 /// `--cap`: the batch cap per kind.
 pub const CAPS: &str = "FLAKINESS_CAPS";
 /// `--detect-rate`: the failure rate iterations are sized to detect.

@@ -24,7 +24,7 @@ pub fn compare(
             "batch {batch} did not run: the run was interrupted"
         )),
     };
-    let below_plan = planned::compare(report, &planned_tests(commands), &batch_problem);
+    let below_plan = planned::compare(report, &planned_tests(commands, runs), &batch_problem);
     if below_plan {
         say!(
             "gradle-flaky: selected tests ran fewer times than planned: their results prove less \
@@ -88,12 +88,14 @@ pub fn reproduce_members(
     }
 }
 
-/// Every planned test with its batch and the executions the plan gives it.
-fn planned_tests(commands: &[GradleCommand]) -> Vec<PlannedTest> {
+/// Every planned test with its batch, the executions the plan gives it, and
+/// what repeated them.
+fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()
         .flat_map(|(i, c)| {
+            let repeated_by = repeated_by(c, runs.get(i)).to_string();
             c.tests.iter().map(move |t| PlannedTest {
                 batch: i + 1,
                 task: t.task.clone(),
@@ -103,7 +105,18 @@ fn planned_tests(commands: &[GradleCommand]) -> Vec<PlannedTest> {
                 nested_classes: t.nested_classes,
                 is_suite: t.is_suite,
                 runs: plan::executions(c),
+                repeated_by: repeated_by.clone(),
             })
         })
         .collect()
+}
+
+/// What repeated a batch's tests: its in-JVM mechanism, unless the first run
+/// showed it did not take effect and Gradle runs followed (its fallback).
+fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>) -> &'static str {
+    let fell_back = run.is_some_and(|r| r.iterations.len() > c.rest_loops.max(1) as usize);
+    match c.in_jvm {
+        Some(m) if !fell_back => m.as_str(),
+        _ => "gradle-runs",
+    }
 }

@@ -32,6 +32,32 @@ const MEMBERS_SCRIPT_NAME: &str = "flaky-suite-members.gradle";
 /// stopping a build on a shared daemon stops only ours (`super::daemon`).
 pub const MARK_SCRIPT: &str = include_str!("../../gradle/flaky-run-mark.gradle");
 const MARK_SCRIPT_NAME: &str = "flaky-run-mark.gradle";
+/// Repeats the selected tests in one test JVM when the command asks
+/// (`plan::repeat`); changes nothing otherwise.
+pub const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
+const REPEAT_SCRIPT_NAME: &str = "flaky-repeat.gradle";
+/// The Java helpers the repeat script compiles (below `repeat-src/`).
+pub const REPEAT_SOURCES: [(&str, &str); 4] = [
+    (
+        "gradleflaky/repeat/Iterations.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/Iterations.java"),
+    ),
+    (
+        "gradleflaky/repeat/TestNgRepeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/TestNgRepeat.java"),
+    ),
+    (
+        "gradleflaky/repeat/JUnit4Repeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/JUnit4Repeat.java"),
+    ),
+    (
+        "gradleflaky/repeat/PlatformRepeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/PlatformRepeat.java"),
+    ),
+];
+const REPEAT_SOURCES_DIR: &str = "repeat-src";
+/// The property telling the repeat script where the helpers' sources are.
+pub const SOURCES_PROPERTY: &str = "flaky.repeat.sources";
 /// The system property naming the file the script writes.
 pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
 
@@ -75,6 +101,8 @@ pub struct Scripts {
     script: PathBuf,
     members: PathBuf,
     mark: PathBuf,
+    repeat: PathBuf,
+    sources: PathBuf,
 }
 
 impl Scripts {
@@ -92,8 +120,16 @@ impl Scripts {
             (EVENTS_SCRIPT_NAME, EVENTS_SCRIPT),
             (MEMBERS_SCRIPT_NAME, MEMBERS_SCRIPT),
             (MARK_SCRIPT_NAME, MARK_SCRIPT),
+            (REPEAT_SCRIPT_NAME, REPEAT_SCRIPT),
         ] {
             let path = dir.join(name);
+            std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        for (name, text) in REPEAT_SOURCES {
+            let path = dir.join(REPEAT_SOURCES_DIR).join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         let absolute =
@@ -102,6 +138,8 @@ impl Scripts {
             script: absolute(SCRIPT_NAME)?,
             members: absolute(MEMBERS_SCRIPT_NAME)?,
             mark: absolute(MARK_SCRIPT_NAME)?,
+            repeat: absolute(REPEAT_SCRIPT_NAME)?,
+            sources: absolute(REPEAT_SOURCES_DIR)?,
         })
     }
 
@@ -124,6 +162,12 @@ impl Scripts {
         let marker = process::run_marker();
         if !argv.contains(&marker) {
             out.push(marker);
+        }
+        // Inert unless the command asks for in-JVM repetition (`plan::repeat`).
+        if argv.iter().any(|a| a.starts_with("-Dflaky.repeat.")) {
+            out.push("-I".into());
+            out.push(self.repeat.display().to_string());
+            out.push(format!("-D{SOURCES_PROPERTY}={}", self.sources.display()));
         }
         out
     }

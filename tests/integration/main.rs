@@ -10,6 +10,7 @@ mod errors;
 mod es_build;
 mod faults;
 mod github;
+mod in_jvm;
 mod junit3;
 mod layout;
 mod plain_java;

@@ -11,6 +11,7 @@ pub mod manual;
 pub mod options;
 pub mod plan;
 pub mod pr;
+pub mod reference;
 pub mod repeat;
 pub mod report;
 pub mod selection;

@@ -279,7 +279,10 @@ fn the_cli_reference_is_what_help_prints() {
         gradle_flaky::vars::BLOCKING_LABELS,
         gradle_flaky::vars::REPORT_CONTEXT,
     ] {
-        assert!(vars.contains(&format!("| `{name}` |")), "{name} is not listed");
+        assert!(
+            vars.contains(&format!("| `{name}` |")),
+            "{name} is not listed"
+        );
     }
 }
 
@@ -287,7 +290,10 @@ fn the_cli_reference_is_what_help_prints() {
 fn the_readme_is_a_five_minute_read() {
     let readme = read_repo_file("README.md");
     let lines = readme.lines().count();
-    assert!(lines <= 250, "README.md has {lines} lines: move detail into the book (docs/)");
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines: move detail into the book (docs/)"
+    );
     // The two quick-start commands, unchanged: CI runs the second.
     assert!(readme.contains(
         "examples/quickstart.sh   # build gradle-flaky and find a flaky test in the example build\n\
@@ -297,7 +303,10 @@ fn the_readme_is_a_five_minute_read() {
 
 #[test]
 fn every_link_and_anchor_of_the_readme_and_the_book_resolves() {
-    let mut pages = vec![repo_root().join("README.md"), repo_root().join("ARCHITECTURE.md")];
+    let mut pages = vec![
+        repo_root().join("README.md"),
+        repo_root().join("ARCHITECTURE.md"),
+    ];
     pages.extend(markdown_files(&repo_root().join("docs/src")));
     let mut broken = Vec::new();
     let mut links = 0;
@@ -340,12 +349,21 @@ fn every_chapter_of_the_book_is_in_its_summary() {
     let src = repo_root().join("docs/src");
     let summary = links_of(&read_repo_file("docs/src/SUMMARY.md"));
     for page in markdown_files(&src) {
-        let rel = page.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+        let rel = page
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         if rel != "SUMMARY.md" {
             assert!(summary.contains(&rel), "{rel} is not in SUMMARY.md");
         }
     }
-    for chapter in ["repetition.md", "budgets.md", "reference/cli.md", "reference/variables.md"] {
+    for chapter in [
+        "repetition.md",
+        "budgets.md",
+        "reference/cli.md",
+        "reference/variables.md",
+    ] {
         assert!(summary.iter().any(|l| l == chapter), "{chapter}");
     }
 }

@@ -322,10 +322,12 @@ fn recorded_layouts_are_what_gradle_reports() {
     for name in RECORDED_FIXTURES {
         let build = tempfile::tempdir().unwrap();
         copy_tree(&repo_root().join("tests/fixtures").join(name), build.path());
-        let out = run(gradle_flaky()
-            .arg("--project-dir")
-            .arg(build.path())
-            .args(["--gradle", "gradle --offline", "layout", "--refresh"]));
+        let out = run(gradle_flaky().arg("--project-dir").arg(build.path()).args([
+            "--gradle",
+            "gradle --offline",
+            "layout",
+            "--refresh",
+        ]));
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out));
         let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).expect("layout JSON");
         assert!(!fresh["projects"].as_array().unwrap().is_empty(), "{name}");

@@ -5,8 +5,8 @@
 //! runs inside one. Members are planned on `:test` and run exactly, 12 times
 //! when asked 12, on Gradle 4.4.1.
 
-use crate::common::{git, gradle_flaky, run, suites_copy, text};
 use crate::common::use_recorded_layout;
+use crate::common::{git, gradle_flaky, run, suites_copy, text};
 use crate::plain_java::plan_only;
 use serde_json::Value;
 use std::path::Path;

@@ -58,7 +58,10 @@ pub fn cli_page() -> String {
             cmd.render_help()
         }
         .to_string();
-        page.push_str(&format!("\n## `{name}`\n\n```text\n{}\n```\n", help.trim_end()));
+        page.push_str(&format!(
+            "\n## `{name}`\n\n```text\n{}\n```\n",
+            help.trim_end()
+        ));
     }
     page
 }
@@ -73,8 +76,7 @@ fn prints_long_help(cmd: &clap::Command) -> bool {
                 || a.is_hide_long_help_set()
                 || a.is_hide_short_help_set()
                 || (!a.is_hide_possible_values_set()
-                    && a
-                        .get_possible_values()
+                    && a.get_possible_values()
                         .iter()
                         .any(|v| !v.is_hide_set() && v.get_help().is_some())))
     };
@@ -104,7 +106,11 @@ pub fn variables_page() -> String {
             let Some(env) = arg.get_env() else { continue };
             let env = env.to_string_lossy().into_owned();
             let short = name.strip_prefix("gradle-flaky").unwrap_or(name).trim();
-            let short = if short.is_empty() { "(every command)" } else { short };
+            let short = if short.is_empty() {
+                "(every command)"
+            } else {
+                short
+            };
             if let Some(v) = vars.iter_mut().find(|v| v.name == env) {
                 if !v.commands.iter().any(|c| c == short) && !arg.is_global_set() {
                     v.commands.push(short.to_string());
@@ -150,7 +156,11 @@ pub fn variables_page() -> String {
             v.name,
             v.flag,
             v.commands.join(", "),
-            if v.default.is_empty() { "—" } else { &v.default },
+            if v.default.is_empty() {
+                "—"
+            } else {
+                &v.default
+            },
             cell(&v.help)
         ));
     }

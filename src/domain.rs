@@ -458,7 +458,7 @@ pub enum Repetition {
 /// One Gradle invocation of a batch, as an argv vector (never a shell string).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Command {
+pub struct GradleCommand {
     pub kind: TestKind,
     pub label: String,
     pub key: String,
@@ -488,15 +488,20 @@ pub struct Command {
     /// For an in-JVM command: the same tests as Gradle runs, for the runs
     /// still owed when the first run shows that `-Dtests.iters` was ignored.
     #[serde(skip)]
-    pub fallback: Option<Box<Command>>,
+    pub fallback: Option<Box<GradleCommand>>,
 }
 
-impl Command {
+impl GradleCommand {
     /// A command of `kind` running `argv` (for tests): REST kinds loop
     /// `rest_loops` Gradle runs, the others repeat `iterations` times in the JVM.
     #[cfg(test)]
-    pub fn of_kind(kind: TestKind, argv: &[&str], iterations: u32, rest_loops: u32) -> Command {
-        Command {
+    pub fn of_kind(
+        kind: TestKind,
+        argv: &[&str],
+        iterations: u32,
+        rest_loops: u32,
+    ) -> GradleCommand {
+        GradleCommand {
             label: kind.label(),
             key: kind.key(),
             iterations,

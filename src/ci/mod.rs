@@ -26,6 +26,7 @@ pub mod blocking;
 pub mod findings;
 pub mod job;
 pub mod jobs_section;
+pub mod missing;
 pub mod not_checked;
 pub mod prepare;
 pub mod spec;

@@ -16,10 +16,10 @@ pub mod triage;
 
 pub use context::Context;
 pub use judge::counts;
-pub use outcome::{Outcome, Ran};
+pub use outcome::{LocalOutcome, RunRecord};
 
 use crate::analyze::{self, AnalyzeOptions, Report};
-use crate::domain::{BatchingConfig, Command};
+use crate::domain::{BatchingConfig, GradleCommand};
 use crate::layout::Build;
 use crate::plan::render::visible_lines;
 use crate::plan::{self, PlanContext};
@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 /// How a local run goes.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct LocalRunConfig {
     pub batching: BatchingConfig,
     /// Limit of each Gradle invocation.
     pub batch_timeout: Duration,
@@ -44,7 +44,7 @@ pub struct Config {
     /// Gradle never on the user's daemon (see `run::process::Isolation`).
     pub isolate: bool,
     /// Replay the failing tests after the run.
-    pub triage: Option<crate::triage::Config>,
+    pub triage: Option<crate::triage::TriageConfig>,
 }
 
 /// What the caller shows and keeps of the report while the run goes on.
@@ -63,12 +63,12 @@ pub trait Reporter {
 pub fn run(
     build: &Build,
     selection: Selection,
-    cfg: &Config,
+    cfg: &LocalRunConfig,
     reporter: &dyn Reporter,
-) -> Result<Outcome> {
+) -> Result<LocalOutcome> {
     let (tests, not_checked) = selected::tests(selection)?;
     if tests.is_empty() {
-        return Ok(Outcome::NothingSelected(not_checked));
+        return Ok(LocalOutcome::NothingSelected(not_checked));
     }
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
     let mut plan = plan::plan(&tests, &cfg.batching, &ctx);
@@ -137,7 +137,7 @@ pub fn run(
         }
         _ => None,
     };
-    Ok(Outcome::Ran(Box::new(Ran {
+    Ok(LocalOutcome::Ran(Box::new(RunRecord {
         report,
         run_dir,
         planned: plan.commands.len(),
@@ -157,11 +157,11 @@ pub fn run(
 /// kept without it.
 fn triage_after(
     report: &mut Report,
-    triage: &crate::triage::Config,
+    triage: &crate::triage::TriageConfig,
     site: &triage::Site<'_>,
     context: &Context<'_>,
     reporter: &dyn Reporter,
-) -> Option<crate::triage::Summary> {
+) -> Option<crate::triage::TriageTotals> {
     let keep = |r: &Report| reporter.before_triage(r, context, site.base);
     triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
         say!("gradle-flaky: triage: {e}");
@@ -171,7 +171,7 @@ fn triage_after(
 
 /// The daemon policy of this run; a command that asks for `--daemon` when
 /// isolated is refused before anything runs.
-fn isolation(commands: &[Command], isolate: bool, run_dir: &Path) -> Result<Isolation> {
+fn isolation(commands: &[GradleCommand], isolate: bool, run_dir: &Path) -> Result<Isolation> {
     let invocations = commands.iter().map(|c| c.rest_loops.max(1)).sum();
     let (isolation, note) = Isolation::choose(isolate, invocations, &run_dir.join("daemon"));
     if let Some(note) = note {

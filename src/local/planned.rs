@@ -3,7 +3,7 @@
 
 use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{reproduce, Report};
-use crate::domain::Command;
+use crate::domain::GradleCommand;
 use crate::plan::{self, suite_route};
 use crate::run::local::{self as runner, BatchRun};
 use crate::{say, shell, test_filter};
@@ -14,7 +14,7 @@ use std::time::Duration;
 /// with its batch's problem; true when there is one.
 pub fn compare(
     report: &mut Report,
-    commands: &[Command],
+    commands: &[GradleCommand],
     runs: &[BatchRun],
     timeout: Duration,
 ) -> bool {
@@ -41,7 +41,7 @@ pub fn compare(
 /// suite; from 4.7, nothing).
 pub fn reproduce_members(
     report: &mut Report,
-    commands: &[Command],
+    commands: &[GradleCommand],
     script: &Path,
     gradle: &[String],
 ) {
@@ -91,7 +91,7 @@ pub fn reproduce_members(
 }
 
 /// Every planned test with its batch and the executions the plan gives it.
-fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
+fn planned_tests(commands: &[GradleCommand]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()

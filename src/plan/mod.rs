@@ -3,17 +3,19 @@
 //! the batching knobs and what we know of the build's Gradle.
 
 mod batch;
-pub mod proof;
+mod gradle_version;
+pub(crate) mod proof;
 mod reduce;
 pub mod render;
-pub mod strategy;
-pub mod suite_route;
+pub(crate) mod strategy;
+pub(crate) mod suite_route;
 
-pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
+pub use batch::{clean_task, commands, Forcing, PlanContext};
+pub use gradle_version::GradleVersion;
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
 
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
 
 /// What will run: the reduced tests, notes about how they were reduced and
 /// forced, and one command per batch.
@@ -21,7 +23,7 @@ use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
 pub struct Plan {
     pub tests: Vec<ClassifiedTest>,
     pub notes: Vec<String>,
-    pub commands: Vec<Command>,
+    pub commands: Vec<GradleCommand>,
 }
 
 /// Plans the runs of `tests`.
@@ -46,7 +48,7 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
 }
 
 /// Executions of each test in one command: iterations × Gradle runs.
-pub fn executions(c: &Command) -> u64 {
+pub fn executions(c: &GradleCommand) -> u64 {
     u64::from(c.iterations) * u64::from(c.rest_loops)
 }
 

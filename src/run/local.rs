@@ -16,8 +16,8 @@ use super::cause::{self, Facts, LogFacts};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
-use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
-use crate::domain::{format_duration, Command};
+use super::repeat::{self, Iteration, IterationCounts, Loop, Observer, Outcomes, Verdict};
+use crate::domain::{format_duration, GradleCommand};
 use crate::reports::walk;
 use crate::{Error, Result};
 use std::fs::File;
@@ -65,7 +65,7 @@ pub struct Options<'a> {
     pub isolation: &'a Isolation,
     /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
     /// the batch goes on with its `fallback` command (Gradle runs).
-    pub ignored_iters: &'a dyn Fn(&Command, &[Iteration]) -> bool,
+    pub ignored_iters: &'a dyn Fn(&GradleCommand, &[Iteration]) -> bool,
 }
 
 /// What one batch did.
@@ -73,9 +73,7 @@ pub struct Options<'a> {
 pub struct BatchRun {
     /// 1-based.
     pub index: usize,
-    pub command: Command,
-    /// The argv as run (with the `Isolation` arguments).
-    pub argv: Vec<String>,
+    pub command: GradleCommand,
     pub log: PathBuf,
     /// Where its iterations' reports are kept (`batch-<n>`).
     pub dir: PathBuf,
@@ -117,9 +115,9 @@ impl BatchRun {
 /// Runs every command in turn; a failing batch does not stop the others, an
 /// interrupt does. `counts` reads an iteration's kept reports (the analyzer).
 pub fn run_all(
-    commands: &[Command],
+    commands: &[GradleCommand],
     opts: &Options<'_>,
-    counts: &dyn Fn(&Iteration) -> Option<Counts>,
+    counts: &dyn Fn(&Iteration) -> Option<IterationCounts>,
     progress: &Progress,
 ) -> Vec<BatchRun> {
     let mut runs = Vec::new();
@@ -152,11 +150,10 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
-        let (argv, mut iterations) =
-            match run_batch(command, index, &log, opts, &mut watcher, false) {
-                Ok(done) => done,
-                Err(e) => broke_off(e, &mut watcher, &command.argv),
-            };
+        let mut iterations = match run_batch(command, index, &log, opts, &mut watcher, false) {
+            Ok(done) => done,
+            Err(e) => broke_off(e, &mut watcher),
+        };
         let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
         if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
             let line = format!(
@@ -168,16 +165,15 @@ pub fn run_all(
             watcher.notes.push(line.trim().to_string());
             watcher.loops = fallback.rest_loops.max(1);
             match run_batch(fallback, index, &log, opts, &mut watcher, true) {
-                Ok((_, more)) => iterations.extend(more),
+                Ok(more) => iterations.extend(more),
                 Err(e) => {
-                    broke_off(e, &mut watcher, &fallback.argv);
+                    broke_off(e, &mut watcher);
                 }
             }
         }
         runs.push(BatchRun {
             index,
             command: command.clone(),
-            argv,
             log,
             dir: batch_dir(opts.run_dir, index),
             started,
@@ -193,29 +189,25 @@ pub fn run_all(
     runs
 }
 
-/// Records why a batch broke off; the argv it was running.
-fn broke_off(
-    e: Error,
-    watcher: &mut Watcher<'_>,
-    argv: &[String],
-) -> (Vec<String>, Vec<Iteration>) {
+/// Records why a batch broke off.
+fn broke_off(e: Error, watcher: &mut Watcher<'_>) -> Vec<Iteration> {
     let verdict = Verdict::RunnerError(e.to_string());
     watcher
         .progress
         .line(&format!("    {}", verdict.describe()));
     watcher.notes.push(verdict.describe());
     watcher.verdicts.push(verdict);
-    (argv.to_vec(), Vec::new())
+    Vec::new()
 }
 
 /// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
 /// tests passed or failed) but ignored `-Dtests.iters`.
 fn fallback<'c>(
-    command: &'c Command,
+    command: &'c GradleCommand,
     done: &[Iteration],
     trustworthy: bool,
     opts: &Options<'_>,
-) -> Option<&'c Command> {
+) -> Option<&'c GradleCommand> {
     let fallback = command.fallback.as_deref()?;
     (trustworthy && !process::interrupted() && (opts.ignored_iters)(command, done))
         .then_some(fallback)
@@ -231,14 +223,15 @@ fn more_gradle_runs(n: u32) -> String {
 /// Runs one command of batch `index`: its first command writes the log and
 /// `batch-<index>/`, a fallback appends to the log and writes `batch-<index>/gradle-runs/`.
 fn run_batch(
-    command: &Command,
+    command: &GradleCommand,
     index: usize,
     log_path: &Path,
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
     continuation: bool,
-) -> Result<(Vec<String>, Vec<Iteration>)> {
-    let argv = opts.isolation.apply(&command.argv)?;
+) -> Result<Vec<Iteration>> {
+    // Refuses an argv the isolation cannot run before the log is written.
+    opts.isolation.apply(&command.argv)?;
     let mut dest = batch_dir(opts.run_dir, index);
     let mut log = if !continuation {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
@@ -281,7 +274,7 @@ fn run_batch(
             requested: &command.task_paths,
         }),
     };
-    Ok((argv, repeat::run(&spec, watcher)?))
+    repeat::run(&spec, watcher)
 }
 
 /// Where batch `index` keeps its iterations' reports.
@@ -292,7 +285,7 @@ fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
 /// Judges each iteration of a batch as it ends and keeps the display current.
 struct Watcher<'a> {
     progress: &'a Progress,
-    counts: &'a dyn Fn(&Iteration) -> Option<Counts>,
+    counts: &'a dyn Fn(&Iteration) -> Option<IterationCounts>,
     /// The batch's own Test tasks.
     test_tasks: Vec<String>,
     header: String,
@@ -493,8 +486,7 @@ mod tests {
     fn a_batch_has_the_rc_a_batch_job_would_have() {
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
             index: 1,
-            command: Command::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
-            argv: vec![],
+            command: GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
             log: PathBuf::new(),
             dir: PathBuf::new(),
             started: SystemTime::UNIX_EPOCH,

@@ -272,12 +272,12 @@ fn the_cli_reference_is_what_help_prints() {
     assert!(checked >= 20, "{checked} commands in the reference");
     let vars = read_repo_file("docs/src/reference/variables.md");
     for name in [
-        gradle_flaky::vars::ITERS,
-        gradle_flaky::vars::PROJECT_DIR,
-        gradle_flaky::vars::CLASSES,
-        gradle_flaky::vars::TRIAGE_BUDGET,
-        gradle_flaky::vars::BLOCKING_LABELS,
-        gradle_flaky::vars::REPORT_CONTEXT,
+        "FLAKINESS_ITERS",
+        "FLAKINESS_PROJECT_DIR",
+        "FLAKINESS_CLASSES",
+        "FLAKINESS_TRIAGE_BUDGET",
+        "FLAKINESS_BLOCKING_LABELS",
+        "FLAKINESS_REPORT_CONTEXT",
     ] {
         assert!(
             vars.contains(&format!("| `{name}` |")),
@@ -419,7 +419,7 @@ fn anchors_of(text: &str) -> Vec<String> {
                 }
             }
             Event::End(TagEnd::Heading(_)) => {
-                let base = gradle_flaky::markdown::heading_anchor(&heading.take().unwrap());
+                let base = anchor_of(&heading.take().unwrap());
                 let mut anchor = base.clone();
                 let mut n = 0;
                 while anchors.contains(&anchor) {
@@ -432,4 +432,15 @@ fn anchors_of(text: &str) -> Vec<String> {
         }
     }
     anchors
+}
+
+/// mdBook's and GitHub's anchor of a heading's text: lower case, blanks as
+/// `-`, every character but letters, digits, `-` and `_` dropped.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_' || c.is_whitespace())
+        .map(|c| if c.is_whitespace() { '-' } else { c })
+        .flat_map(char::to_lowercase)
+        .collect()
 }

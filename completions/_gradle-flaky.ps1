@@ -95,7 +95,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: text for people, json (the plan JSON of README), or shell (one POSIX-quoted command a line)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line)')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')

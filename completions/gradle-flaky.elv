@@ -90,7 +90,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --format 'Output: text for people, json (the plan JSON of README), or shell (one POSIX-quoted command a line)'
+            cand --format 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'

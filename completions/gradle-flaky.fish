@@ -92,7 +92,7 @@ gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l confidence -d 'Confidence for --detect-rate' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l format -d 'Output: text for people, json (the plan JSON of README), or shell (one POSIX-quoted command a line)' -r -f -a "text\t''
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l format -d 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line)' -r -f -a "text\t''
 json\t''
 shell\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F

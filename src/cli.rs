@@ -420,7 +420,7 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub batching: BatchingArgs,
 
-    /// Output: text for people, json (the plan JSON of README), or shell (one POSIX-quoted command a line).
+    /// Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line).
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
 

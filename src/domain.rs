@@ -204,7 +204,7 @@ pub struct ViaSuite {
     pub route: Option<Route>,
 }
 
-/// How a suite member is run, with the stable code (README lists them).
+/// How a suite member is run, with the stable code (docs/src/reference/reason-codes.md lists them).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Route {
@@ -224,7 +224,7 @@ pub enum RouteCode {
 }
 
 impl RouteCode {
-    /// Every code (README lists them all).
+    /// Every code (docs/src/reference/reason-codes.md lists them all).
     pub const ALL: [RouteCode; 2] = [RouteCode::RunsThroughSuite, RouteCode::IncludedForThisRun];
 
     /// The stable kebab-case name.
@@ -238,7 +238,7 @@ impl RouteCode {
 
 /// Why an input selected no runnable test: a stable code for programs (plan
 /// JSON, CI payloads) beside the human text. The kebab-case names are a
-/// contract, listed in README.
+/// contract, listed in docs/src/reference/reason-codes.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReasonCode {
@@ -284,7 +284,7 @@ pub enum ReasonCode {
 }
 
 impl ReasonCode {
-    /// Every code (README lists them all).
+    /// Every code (docs/src/reference/reason-codes.md lists them all).
     pub const ALL: [ReasonCode; 16] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,

@@ -100,6 +100,24 @@ fn longest_run(s: &str, c: char) -> usize {
     best
 }
 
+/// The anchor a heading gets (mdBook's and GitHub's rule): its text without
+/// markup, lower-cased, blanks as `-`, every other character but letters,
+/// digits, `-` and `_` dropped. Links into the book are checked against it.
+pub fn heading_anchor(heading: &str) -> String {
+    heading
+        .chars()
+        .filter_map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                Some(c.to_lowercase().next().unwrap_or(c))
+            } else if c.is_whitespace() {
+                Some('-')
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,6 +88,29 @@ pub const BATCH: &str = "FLAKINESS_BATCH";
 /// GitHub plan job of a manual run: the `iters` input, which wins over every iteration knob.
 pub const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
 
+/// The variables set by gradle-flaky for its own CI steps, with what each
+/// holds (the book's variables reference lists them).
+pub const HANDED_TO_STEPS: &[(&str, &str)] = &[
+    (
+        "FLAKINESS_BATCH_<n>",
+        "Buildkite batch step: the batch (kind, Gradle argv, REST loops, Test tasks) of parallel job n, as JSON",
+    ),
+    (PRECOMPILE, "Buildkite precompile step: its compile tasks, as JSON"),
+    (
+        REPORT_CONTEXT,
+        "Buildkite report and triage steps: the jobs to expect, renamed projects' paths, the Gradle program, as JSON",
+    ),
+    (
+        TRIAGE_SPEC,
+        "Buildkite triage step: replays, budget, time limit, whether Gradle has `--rerun`, the build's directory, as JSON",
+    ),
+    (BATCH, "GitHub batch job: the matrix's batch index"),
+    (
+        DISPATCH_ITERS,
+        "GitHub plan job of a manual run: the `iters` input, which wins over every iteration knob",
+    ),
+];
+
 // Set by gradle-flaky on the processes of its builds.
 /// Every test JVM of a build gradle-flaky runs: the run's id (`gradle/flaky-run-mark.gradle`
 /// sets it on each Test task), which tells a run's test JVMs from other builds' on a shared daemon.

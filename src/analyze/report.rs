@@ -1,5 +1,5 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
-//! (README, "Report JSON"). Renderers and callers read it; nothing here does I/O.
+//! (docs/src/reference/json.md, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
 use super::junit::FileCounts;
 use serde::ser::SerializeMap;
@@ -187,7 +187,7 @@ pub struct TestReport {
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the
-/// names are the JSON contract (README, "Triage").
+/// names are the JSON contract (docs/src/concepts/triage.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TriageVerdict {

@@ -1,5 +1,6 @@
 //! `gradle-flaky completions SHELL` and `gradle-flaky man`: generated from the
 //! same clap definitions as the parser, so they never drift from the CLI.
+//! [`checked_in_files`] also lists the book's generated reference pages.
 
 use crate::cli::{Cli, CompletionsArgs, Shell};
 use crate::{Error, Exit, Result};
@@ -110,6 +111,15 @@ pub fn checked_in_files() -> Result<Vec<(String, Vec<u8>)>> {
     for (name, page) in man_pages()? {
         files.push((format!("doc/{name}"), page));
     }
+    use super::reference;
+    files.push((
+        "docs/src/reference/cli.md".into(),
+        reference::cli_page().into_bytes(),
+    ));
+    files.push((
+        "docs/src/reference/variables.md".into(),
+        reference::variables_page().into_bytes(),
+    ));
     Ok(files)
 }
 

@@ -11,6 +11,7 @@ pub(crate) mod manual;
 pub mod options;
 pub mod plan;
 pub(crate) mod pr;
+pub(crate) mod reference;
 pub(crate) mod repeat;
 pub(crate) mod report;
 pub mod selection;

@@ -1,4 +1,4 @@
-//! The plan for people (text), for programs (the plan JSON of README) and for
+//! The plan for people (text), for programs (the plan JSON of docs/src/reference/json.md) and for
 //! shells (one POSIX-quoted command a line).
 
 use super::proof::{Evidence, Proof};
@@ -35,7 +35,7 @@ impl PlanView<'_> {
 /// Above this bound a plan suggests `--detect-rate`.
 const WEAK_BOUND: f64 = 0.05;
 
-/// The plan JSON (README, "Plan JSON"), plus `cleanProves` per command and `notes`.
+/// The plan JSON (docs/src/reference/json.md, "Plan output"), plus `cleanProves` per command and `notes`.
 pub fn json(view: &PlanView) -> String {
     #[derive(Serialize)]
     struct JsonCommand<'a> {

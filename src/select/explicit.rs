@@ -1,6 +1,6 @@
 //! Explicit lists: tests named on the command line or in `FLAKINESS_CLASSES`.
 //!
-//! Grammar (README, "Selecting tests"): `FQCN`, `FQCN#method`, `FQCN.method`,
+//! Grammar (docs/src/concepts/selection.md): `FQCN`, `FQCN#method`, `FQCN.method`,
 //! `Runner.test {yaml=suite/path/Test name}`, or a path (relative to the build
 //! root) to a test file or a `.yml` suite; separated by spaces, commas or
 //! newlines. Unlike the older shell tooling, `#method` works, methods are

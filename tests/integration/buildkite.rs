@@ -5,8 +5,9 @@
 //! a folder and serves `artifact download` from it. Gradle is never mocked.
 
 use crate::common::{
-    assert_nothing_ran_pwned, change, copy_tree, docs_only_branch, fixture_copy, fixture_repo, git,
-    gradle_flaky, outcome_of, pr_branch_with, read_json, repo_root, run, text,
+    assert_layout_from_cache, assert_nothing_ran_pwned, change, copy_tree, docs_only_branch,
+    fixture_copy, fixture_repo, git, gradle_flaky, outcome_of, pr_branch_with, read_json,
+    repo_root, run, text, use_recorded_layout,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -432,7 +433,13 @@ fn pr_without_test_changes_says_so_and_uploads_nothing() {
     let bk = Buildkite::new();
     let repo = docs_only_branch();
     let dir = repo.path();
+    use_recorded_layout(
+        dir,
+        "es-mini",
+        &["gradle", "--offline", "-Dtests.fixture.probability=1"],
+    );
     let out = run(&mut pr_cmd(&bk, dir));
+    assert_layout_from_cache(&out);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("No test changes or unmutes detected"));
     assert!(bk.calls_of(&["pipeline", "upload"]).is_empty());

@@ -267,6 +267,80 @@ pub fn layout_read_once(build: &Path, program: &[&str], read: impl FnOnce()) {
     std::fs::rename(&tmp, &stored).unwrap();
 }
 
+/// The fixtures whose layout is recorded beside them, as
+/// `tests/fixtures/<name>.layout.json`.
+pub const RECORDED_FIXTURES: [&str; 3] = ["es-mini", "plain-java", "suites"];
+
+/// Where the paths of the build stand in a recorded layout.
+const BUILD_ROOT: &str = "@BUILD@";
+
+/// The recorded layout file of fixture `name`.
+pub fn recorded_layout_file(name: &str) -> PathBuf {
+    repo_root().join(format!("tests/fixtures/{name}.layout.json"))
+}
+
+/// What a layout depends on in `build` itself: its build inputs and the
+/// init script (not where it is, nor which Gradle program runs it).
+pub fn layout_inputs(build: &Path) -> String {
+    use gradle_flaky::layout::{cache, gradle};
+    let root = build.canonicalize().unwrap();
+    let declared = cache::included_builds(&root, &[]);
+    cache::content_key(&root, "recorded", gradle::INIT_SCRIPT, &declared)
+}
+
+/// A layout of the build at `build` as it is recorded: its own paths written
+/// [`BUILD_ROOT`], with the inputs it was read from.
+pub fn recorded_form(build: &Path, layout: &serde_json::Value) -> serde_json::Value {
+    let root = build.canonicalize().unwrap();
+    let text = serde_json::to_string(layout)
+        .unwrap()
+        .replace(root.to_str().unwrap(), BUILD_ROOT);
+    serde_json::json!({
+        "inputs": layout_inputs(build),
+        "layout": serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+    })
+}
+
+/// Gives `build`, a copy of fixture `name`, the layout recorded for it, as
+/// the cache entry of `program`: a command run on it with that Gradle program
+/// starts no Gradle to read the layout. For tests that only plan or select
+/// (what Gradle reports is checked once, by `recorded_layouts_are_what_gradle_reports`).
+/// Panics when the copy's build inputs or the init script are not those the
+/// layout was recorded from.
+pub fn use_recorded_layout(build: &Path, name: &str, program: &[&str]) {
+    use gradle_flaky::layout::{cache, gradle, Layout};
+    let file = recorded_layout_file(name);
+    let recorded = read_json(&file);
+    assert_eq!(
+        recorded["inputs"].as_str(),
+        Some(layout_inputs(build).as_str()),
+        "{} was recorded from other build scripts or another init script: regenerate it with \
+         `UPDATE_GENERATED=1 cargo nextest run recorded_layouts`, or let this test read the \
+         layout with Gradle if it changes the build",
+        file.display()
+    );
+    let root = build.canonicalize().unwrap();
+    let text = serde_json::to_string(&recorded["layout"])
+        .unwrap()
+        .replace(BUILD_ROOT, root.to_str().unwrap());
+    let layout: Layout = serde_json::from_str(&text).unwrap();
+    let program: Vec<String> = program.iter().map(|w| w.to_string()).collect();
+    let identity = gradle::program_identity(&root, &program);
+    let included = cache::included_builds(&root, &layout.included_builds);
+    let key = cache::key(&root, &identity, gradle::INIT_SCRIPT, &included);
+    cache::write(&root, &key, &layout);
+}
+
+/// Asserts that `out`'s command read the build's layout from its cache:
+/// Gradle never ran to configure the build.
+pub fn assert_layout_from_cache(out: &Output) {
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("waiting for Gradle to configure the build"),
+        "Gradle read the layout, though it was recorded: {}",
+        text(out)
+    );
+}
+
 /// The Gradle user home of one test: its daemons play the user's own daemon,
 /// which `local` and `repeat` use by default, so a test never disturbs other
 /// tests' or other people's daemons. Dropping it stops its daemons.

@@ -2,7 +2,9 @@
 //! a broken build. Each stops before any test runs, with exit 2 (3 for
 //! Gradle's own failure), and says the fix.
 
-use crate::common::{fixture_copy, gradle_flaky, run, text};
+use crate::common::{
+    assert_layout_from_cache, fixture_copy, gradle_flaky, run, text, use_recorded_layout,
+};
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -112,12 +114,15 @@ fn gradle_failing_on_the_build_is_shown_as_its_own_lines() {
 fn a_misspelled_class_or_method_gets_a_suggestion_before_gradle_runs_tests() {
     let build = fixture_copy();
     let dir = build.path();
+    use_recorded_layout(dir, "es-mini", &["gradle", "--offline"]);
     let flaky = |args: &[&str]| {
-        run(gradle_flaky()
+        let out = run(gradle_flaky()
             .arg("--project-dir")
             .arg(dir)
             .args(["--gradle", "gradle --offline"])
-            .args(args))
+            .args(args));
+        assert_layout_from_cache(&out);
+        out
     };
     let out = flaky(&["plan", "org.elasticsearch.common.StringTests"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));

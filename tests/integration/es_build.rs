@@ -3,17 +3,25 @@
 //! bases expanded to their concrete subclasses, task patterns, and a Test task
 //! the build skips.
 
-use crate::common::{fixture_copy, fixture_repo, git, gradle_flaky, run, text};
+use crate::common::{
+    assert_layout_from_cache, fixture_copy, fixture_repo, git, gradle_flaky, run, text,
+    use_recorded_layout,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Output;
 
-/// `gradle-flaky plan --format json ARGS` in `dir`, with the fixture's Gradle.
+/// The Gradle program of these tests.
+const GRADLE: [&str; 2] = ["gradle", "--offline"];
+
+/// `gradle-flaky plan --format json ARGS` in `dir`, with the fixture's Gradle
+/// and its recorded layout (see `use_recorded_layout`).
 fn plan(dir: &Path, args: &[&str]) -> (Output, Value) {
     let out = run(gradle_flaky()
         .current_dir(dir)
         .args(["--gradle", "gradle --offline", "plan", "--format", "json"])
         .args(args));
+    assert_layout_from_cache(&out);
     let plan = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("plan JSON: {e}\n{}", text(&out)));
     (out, plan)
@@ -50,6 +58,7 @@ const PACKAGE_TESTS: &str = "org.elasticsearch.packaging.test.PackageTests";
 fn a_bwc_class_runs_on_its_two_newest_versions_and_a_packaging_class_is_refused() {
     let build = fixture_copy();
     let dir = build.path();
+    use_recorded_layout(dir, "es-mini", &GRADLE);
 
     let (out, bwc) = plan(dir, &[INDEXING_IT]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -150,6 +159,7 @@ fn branch_changing(dir: &Path, name: &str, file: &str) {
 fn a_pr_changing_an_abstract_base_runs_exactly_its_concrete_subclasses_on_their_own_tasks() {
     let repo = fixture_repo("unused");
     let dir = repo.path();
+    use_recorded_layout(dir, "es-mini", &GRADLE);
 
     // The base in the test framework's main code: both concrete subclasses,
     // each on its own project's task; not the nested class (no test by name
@@ -229,6 +239,7 @@ fn a_pr_changing_an_abstract_base_runs_exactly_its_concrete_subclasses_on_their_
 fn reason_codes_of_abstract_classes_without_subclasses_and_of_task_patterns() {
     let build = fixture_copy();
     let dir = build.path();
+    use_recorded_layout(dir, "es-mini", &GRADLE);
     let orphan = dir.join("server/src/test/java/org/elasticsearch/common/AbstractOrphanTests.java");
     std::fs::write(
         &orphan,

@@ -14,7 +14,8 @@
 
 use crate::common::{
     assert_nothing_ran_pwned, copy_all, copy_tree, docs_only_branch, fixture_repo, gradle_flaky,
-    outcome_of, pr_branch_with, read_json, repo_root, run, text, without_ci_env, SUITES,
+    outcome_of, pr_branch_with, read_json, repo_root, run, text, use_recorded_layout,
+    without_ci_env, SUITES,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -488,6 +489,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
 fn a_pull_request_without_tests_gets_an_empty_matrix_and_skips_the_batches() {
     let repo = docs_only_branch();
     let dir = repo.path();
+    use_recorded_layout(dir, "es-mini", &["gradle", "--offline"]);
     let gh = Actions::new(&["--gradle", "gradle --offline"], "pull_request");
     let plan = gh.run_job("plan", dir, Context::new());
     assert_eq!(plan.exit_of("Select and plan"), 0, "{plan:#?}");

@@ -4,8 +4,8 @@
 //! anywhere, and a package the build leaves out of compilation. What Gradle
 //! runs is planned, and a branch making one of them flaky is run and found.
 
-use crate::common::{git, plain_java_copy, text};
-use crate::plain_java::{flake_probability, flaky, json, row, rows};
+use crate::common::{git, plain_java_copy, text, use_recorded_layout};
+use crate::plain_java::{flake_probability, flaky, json, plan_only, row, rows};
 use serde_json::Value;
 
 const LEGACY: &str = "com.example.legacy";
@@ -17,6 +17,7 @@ const LEGACY: &str = "com.example.legacy";
 fn plan_accepts_the_junit3_classes_gradle_runs() {
     let build = plain_java_copy();
     let b = build.path();
+    use_recorded_layout(b, "plain-java", &["gradle"]);
     let named = [
         "TestCounter",
         "TestArrayStack",
@@ -29,7 +30,7 @@ fn plan_accepts_the_junit3_classes_gradle_runs() {
     .map(|c| format!("{LEGACY}.{c}"));
     let mut args = vec!["plan", "--format", "json"];
     args.extend(named.iter().map(String::as_str));
-    let out = flaky(b, &args);
+    let out = plan_only(b, &args);
     assert_eq!(
         out.status.code(),
         Some(2),

@@ -307,3 +307,42 @@ fn layout_sees_what_the_builds_own_late_hooks_add_and_change() {
         ]
     );
 }
+
+/// The one real-Gradle check of the recorded layouts the plan-only tests
+/// read (`common::use_recorded_layout`): each is what a fresh `layout` run
+/// reports on a copy of its fixture today. Regenerate them with
+/// `UPDATE_GENERATED=1 cargo nextest run recorded_layouts`.
+#[test]
+fn recorded_layouts_are_what_gradle_reports() {
+    use crate::common::{
+        copy_tree, read_json, recorded_form, recorded_layout_file, repo_root, RECORDED_FIXTURES,
+    };
+    let update = std::env::var_os("UPDATE_GENERATED").is_some();
+    let mut stale = Vec::new();
+    for name in RECORDED_FIXTURES {
+        let build = tempfile::tempdir().unwrap();
+        copy_tree(&repo_root().join("tests/fixtures").join(name), build.path());
+        let out = run(gradle_flaky().arg("--project-dir").arg(build.path()).args([
+            "--gradle",
+            "gradle --offline",
+            "layout",
+            "--refresh",
+        ]));
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out));
+        let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).expect("layout JSON");
+        assert!(!fresh["projects"].as_array().unwrap().is_empty(), "{name}");
+        let fresh = recorded_form(build.path(), &fresh);
+        let file = recorded_layout_file(name);
+        if update {
+            let text = serde_json::to_string_pretty(&fresh).unwrap();
+            std::fs::write(&file, format!("{text}\n")).unwrap();
+        } else if !file.is_file() || read_json(&file) != fresh {
+            stale.push(file.display().to_string());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{stale:?} differ from what Gradle reports now; regenerate them with \
+         `UPDATE_GENERATED=1 cargo nextest run recorded_layouts` and commit the result"
+    );
+}

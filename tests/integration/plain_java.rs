@@ -6,13 +6,21 @@
 //! gradle-runs`), and is counted. In-JVM repetition on it: `in_jvm.rs`.
 
 pub use crate::common::flaky_offline as flaky;
-use crate::common::{git, plain_java_copy, text};
+use crate::common::{assert_layout_from_cache, git, plain_java_copy, text, use_recorded_layout};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
 
 const CORE: &str = "com.example.core";
 const CLIENT: &str = "com.example.client";
+
+/// `flaky` for a command that only plans on a build given its recorded
+/// layout (`use_recorded_layout`): it must start no Gradle.
+pub fn plan_only(build: &Path, args: &[&str]) -> Output {
+    let out = flaky(build, args);
+    assert_layout_from_cache(&out);
+    out
+}
 
 pub fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
@@ -47,7 +55,8 @@ pub fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
 fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
     let build = plain_java_copy();
     let b = build.path();
-    let out = flaky(
+    use_recorded_layout(b, "plain-java", &["gradle"]);
+    let out = plan_only(
         b,
         &[
             "plan",
@@ -79,7 +88,7 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
         "no -Dtests.iters on the command: {plan}"
     );
 
-    let out = flaky(
+    let out = plan_only(
         b,
         &[
             "plan",
@@ -176,6 +185,7 @@ fn changed_lists_every_source_file_it_does_not_run() {
     git(b, &["init", "-q", "-b", "main"]);
     git(b, &["add", "-A"]);
     git(b, &["commit", "-qm", "base"]);
+    use_recorded_layout(b, "plain-java", &["gradle"]);
     for file in [
         "core/src/test/java/com/example/core/RetryingClientTest.java",
         "core/src/test/java/com/example/testsupport/Flake.java",
@@ -186,7 +196,7 @@ fn changed_lists_every_source_file_it_does_not_run() {
         let old = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, format!("{old}// touched\n")).unwrap();
     }
-    let out = flaky(b, &["plan", "--changed", "--base", "main"]);
+    let out = plan_only(b, &["plan", "--changed", "--base", "main"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let plan = String::from_utf8_lossy(&out.stdout);
     assert!(plan.contains("1 test in 1 command."), "{plan}");

@@ -5,7 +5,7 @@
 mod checklist;
 mod shell;
 
-use crate::common::{fixture_copy, git, gradle_flaky, run, text};
+use crate::common::{fixture_copy, git, gradle_flaky, run, text, use_recorded_layout};
 use gradle_flaky::cli::{BatchingArgs, PlanFormat};
 use gradle_flaky::commands::options::{batching, Batching};
 use gradle_flaky::commands::plan::render_plan;
@@ -439,6 +439,7 @@ fn nothing_selected_says_so_and_exits_0() {
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-qm", "base"]);
+    use_recorded_layout(dir, "es-mini", &["gradle"]);
     let plan = |format: &str| {
         run(gradle_flaky().arg("--project-dir").arg(dir).args([
             "plan",

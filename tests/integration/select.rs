@@ -2,7 +2,10 @@
 //! history, test file paths) through the pure selectors, and a real git repo
 //! built from the fixture through `gather` and the CLI.
 
-use crate::common::{fixture_copy, git, gradle_flaky, repo_root, run, text};
+use crate::common::{
+    assert_layout_from_cache, fixture_copy, git, gradle_flaky, repo_root, run, text,
+    use_recorded_layout,
+};
 use gradle_flaky::cli::{GlobalArgs, SelectionArgs};
 use gradle_flaky::domain::Origin;
 use gradle_flaky::select::classify::{Classifier, Files, Skip};
@@ -349,6 +352,7 @@ fn pr_branch_tests() -> serde_json::Value {
 #[test]
 fn a_pr_branch_selects_its_changed_tests_and_unmutes() {
     let dir = pr_branch();
+    use_recorded_layout(dir.path(), "es-mini", &["gradle"]);
     let args = selection_args(&[], true, true, Some("main"));
     let selection = gather(&global(dir.path()), &args).unwrap();
     assert_eq!(
@@ -367,6 +371,7 @@ fn a_pr_branch_selects_its_changed_tests_and_unmutes() {
 #[test]
 fn plan_json_lists_exactly_the_pr_branch_tests() {
     let dir = pr_branch();
+    use_recorded_layout(dir.path(), "es-mini", &["gradle"]);
     let out = run(gradle_flaky()
         .args([
             "plan",
@@ -379,6 +384,7 @@ fn plan_json_lists_exactly_the_pr_branch_tests() {
         ])
         .current_dir(dir.path()));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_layout_from_cache(&out);
     let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("plan JSON");
     assert_eq!(plan["tests"], pr_branch_tests(), "{}", text(&out));
 }
@@ -395,6 +401,7 @@ fn explicit_specs_resolve_through_the_real_layout() {
     write(d, suite, "\"S\":\n  - do:\n      ping: {}\n");
     git(d, &["add", "-A"]);
     git(d, &["commit", "-qm", "hostile"]);
+    use_recorded_layout(d, "es-mini", &["gradle"]);
     let args = selection_args(
         &[
             suite,
@@ -471,6 +478,7 @@ fn a_broken_muted_tests_file_is_an_input_error_naming_the_line() {
     let dir = fixture_repo();
     let d = dir.path();
     append(d, "muted-tests.yml", "- class: Foo\n  method: [unclosed\n");
+    use_recorded_layout(d, "es-mini", &["gradle"]);
     let args = selection_args(&[], false, true, Some("main"));
     let err = gather(&global(d), &args).unwrap_err();
     assert_eq!(err.exit().code(), 2);

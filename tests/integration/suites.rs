@@ -5,7 +5,9 @@
 //! runs inside one. Members are planned on `:test` and run exactly, 12 times
 //! when asked 12, on Gradle 4.4.1.
 
+use crate::common::use_recorded_layout;
 use crate::common::{flaky_offline as flaky, git, gradle_flaky, run, suites_copy, text};
+use crate::plain_java::plan_only;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
@@ -58,6 +60,7 @@ fn route(test: &Value) -> &str {
 fn plan_runs_suite_members_on_the_suites_task() {
     let build = suites_copy();
     let b = build.path();
+    use_recorded_layout(b, "suites", &["gradle"]);
     let members = [
         format!("{PKG}.ParserTest"),
         format!("{PKG}.codec.EncoderTest"),
@@ -68,7 +71,7 @@ fn plan_runs_suite_members_on_the_suites_task() {
     args.extend(members.iter().map(String::as_str));
     let orphan = format!("{PKG}.OrphanTest");
     args.push(&orphan);
-    let out = flaky(b, &args);
+    let out = plan_only(b, &args);
     assert_eq!(out.status.code(), Some(2), "the orphan: {}", text(&out));
     let plan = json(&out);
     assert_eq!(plan["unresolved"][0]["input"], orphan.as_str());
@@ -110,7 +113,7 @@ fn plan_runs_suite_members_on_the_suites_task() {
     assert!(notes.contains("(runs-through-suite)"), "{notes}");
 
     // A suite of its own is a test of the task, marked as a suite.
-    let out = flaky(
+    let out = plan_only(
         b,
         &[
             "plan",
@@ -127,7 +130,7 @@ fn plan_runs_suite_members_on_the_suites_task() {
     let mut entry: Value = serde_json::from_str(&std::fs::read_to_string(&cache).unwrap()).unwrap();
     entry["layout"]["gradleVersion"] = "8.10.2".into();
     std::fs::write(&cache, entry.to_string()).unwrap();
-    let out = flaky(b, &["plan", "--format", "json", &members[0]]);
+    let out = plan_only(b, &["plan", "--format", "json", &members[0]]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let plan = json(&out);
     assert_eq!(route(&plan["tests"][0]), "included-for-this-run");

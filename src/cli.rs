@@ -316,6 +316,33 @@ pub struct BatchingArgs {
     pub confidence: f64,
 }
 
+/// Time budgets, durations and early stopping (`local`, `pr`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct BudgetArgs {
+    /// The time each batch may take (90s, 20m, 1h): its iterations run in chunks, each checked
+    /// to fit what is left before it starts, each with a fresh seed; a batch out of budget stops
+    /// cleanly and reports what ran [default: none; a batch the durations say cannot finish gets
+    /// --batch-timeout minus 2 minutes].
+    #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
+    pub budget: Option<Duration>,
+
+    /// Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base
+    /// branch's build/test-results), or a flakiness-durations.json [default: what earlier runs
+    /// recorded under .gradle/gradle-flaky/].
+    #[arg(long, value_name = "PATH", env = vars::DURATIONS)]
+    pub durations: Option<PathBuf>,
+
+    /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
+    /// changed tests, off for unmuted and explicit ones, which need their full count to clear].
+    #[arg(long, env = vars::STOP_ON_FLAKY, num_args = 0..=1, default_missing_value = "true",
+          value_name = "BOOL", overrides_with = "no_stop_on_flaky")]
+    pub stop_on_flaky: Option<bool>,
+
+    /// Every test gets its full count, proven flaky or not.
+    #[arg(long, overrides_with = "stop_on_flaky")]
+    pub no_stop_on_flaky: bool,
+}
+
 /// Where the report goes.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ReportArgs {
@@ -384,6 +411,8 @@ pub struct LocalArgs {
     pub report: ReportArgs,
     #[command(flatten)]
     pub triage: TriageArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
 
     /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
@@ -456,6 +485,8 @@ pub struct PrArgs {
     pub agent: AgentArgs,
     #[command(flatten)]
     pub triage: TriageArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
 
     /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]

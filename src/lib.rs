@@ -22,6 +22,7 @@ pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod domain;
+pub mod durations;
 pub mod error;
 pub mod git;
 pub mod github;

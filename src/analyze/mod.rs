@@ -6,6 +6,7 @@
 //! the files is pure.
 
 pub mod aggregate;
+pub mod cost;
 pub mod filter;
 pub mod junit;
 pub mod outcome;

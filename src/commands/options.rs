@@ -5,7 +5,7 @@
 use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
-    AgentArgs, BatchingArgs, BlockingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs,
+    AgentArgs, BatchingArgs, BudgetArgs, BlockingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs,
     GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, TriageArgs,
     TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
@@ -14,6 +14,7 @@ use crate::github::batch::RunBatch;
 use crate::github::request::{BatchingOptions, WorkflowRequest};
 use crate::github::summary::AnalyzeArtifacts;
 use crate::layout::{Build, NotARoot, Reading};
+use crate::local::StopOnFlaky;
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Choice;
@@ -204,6 +205,9 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
+            budget: args.budget.budget,
+            durations: args.budget.durations.clone(),
+            stop_on_flaky: stop_on_flaky(&args.budget),
         },
         output: report_output(&args.report),
     })
@@ -250,9 +254,21 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
+            budget: args.budget.budget,
+            durations: args.budget.durations.clone(),
+            stop_on_flaky: stop_on_flaky(&args.budget),
         },
         output: report_output(&args.report),
     })
+}
+
+/// `--stop-on-flaky[=BOOL]`, `--no-stop-on-flaky`, else by each test's origin.
+pub fn stop_on_flaky(args: &BudgetArgs) -> StopOnFlaky {
+    match (args.no_stop_on_flaky, args.stop_on_flaky) {
+        (true, _) | (false, Some(false)) => StopOnFlaky::Off,
+        (false, Some(true)) => StopOnFlaky::On,
+        (false, None) => StopOnFlaky::ByOrigin,
+    }
 }
 
 fn batch_timeout(flag: Option<Duration>, batching: &Batching) -> Duration {

@@ -7,18 +7,23 @@
 //! runs; the final report is the caller's to render and keep, through a
 //! [`Reporter`].
 
+pub mod chunking;
 mod context;
+pub mod cost;
 mod judge;
 mod outcome;
 mod planned;
 mod selected;
 pub mod triage;
 
+pub use chunking::StopOnFlaky;
 pub use context::Context;
 pub use judge::counts;
 pub use outcome::{Outcome, Ran};
 
 use crate::analyze::{self, AnalyzeOptions, Report};
+use crate::ci::spec::GRACE_MINUTES;
+use crate::durations;
 use crate::domain::{BatchingConfig, Command};
 use crate::layout::Build;
 use crate::plan::render::visible_lines;
@@ -45,6 +50,12 @@ pub struct Config {
     pub isolate: bool,
     /// Replay the failing tests after the run.
     pub triage: Option<crate::triage::Config>,
+    /// `--budget`: the time each batch may take, in chunks.
+    pub budget: Option<Duration>,
+    /// `--durations`: where durations come from, else what earlier runs recorded.
+    pub durations: Option<PathBuf>,
+    /// Whether tests proven flaky get more iterations.
+    pub stop_on_flaky: StopOnFlaky,
 }
 
 /// What the caller shows and keeps of the report while the run goes on.
@@ -80,6 +91,22 @@ pub fn run(
     }
 
     let project_dir = build.root.as_path();
+    let durations = durations::store::load(cfg.durations.as_deref(), project_dir)?;
+    say!(
+        "gradle-flaky: durations: {}",
+        durations.source.describe()
+    );
+    let chunking = chunking::Local {
+        durations: &durations,
+        budget: cfg.budget,
+        derived: cfg
+            .batch_timeout
+            .saturating_sub(Duration::from_secs(u64::from(GRACE_MINUTES) * 60))
+            .max(cfg.batch_timeout / 2),
+        stop_on_flaky: cfg.stop_on_flaky,
+        batching: &cfg.batching,
+        ctx: &ctx,
+    };
     let run_dir = runner::create_run_dir(project_dir)?;
     let isolation = isolation(&plan.commands, cfg.isolate, &run_dir)?;
     let timeout = cfg.batch_timeout;
@@ -98,12 +125,17 @@ pub fn run(
             verbose: cfg.verbose,
             isolation: &isolation,
             ignored_iters: &judge::ignored_iters,
+            chunking: Some(&chunking),
         },
         &counts,
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
     let partial = process::interrupted();
     let took = started.elapsed();
+    // Every run records what it measured, for the next run's plan.
+    if let Err(e) = durations::store::record(project_dir, &run_dir) {
+        say!("gradle-flaky: warning: the measured durations were not recorded: {e}");
+    }
 
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
@@ -115,6 +147,7 @@ pub fn run(
     reporter.read(&report);
     let (batches, problems) = judge::batches(&runs, project_dir, &analyze_opts, timeout);
     let below_plan = planned::compare(&mut report, &plan.commands, &runs, timeout);
+    let cost = cost::of(&report, &plan.commands, &runs, took);
     let script = Scripts::members_script(&runner::scripts_dir(&run_dir));
     planned::reproduce_members(&mut report, &plan.commands, &script, &build.gradle);
     let triaged = match &cfg.triage {
@@ -125,6 +158,7 @@ pub fn run(
                 batches: &batches,
                 run_dir: Some(&run_dir),
                 not_checked: &not_checked,
+                cost: Some(&cost),
             };
             let site = triage::Site {
                 build,
@@ -149,6 +183,7 @@ pub fn run(
         below_plan,
         triage: triaged,
         not_checked,
+        cost,
     })))
 }
 

@@ -2,6 +2,7 @@
 
 use super::Context;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::cost::Cost;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
 use crate::run::local::BatchRun;
@@ -46,6 +47,8 @@ pub struct Ran {
     pub triage: Option<Summary>,
     /// Selected tests found that cannot run here.
     pub not_checked: Vec<Unresolved>,
+    /// What it cost, and what its stop rules saved.
+    pub cost: Cost,
 }
 
 impl Outcome {
@@ -70,6 +73,7 @@ impl Ran {
             batches: &self.batches,
             run_dir: Some(&self.run_dir),
             not_checked: &self.not_checked,
+            cost: Some(&self.cost),
         }
     }
 
@@ -150,6 +154,7 @@ mod tests {
             below_plan: false,
             triage: None,
             not_checked: Vec::new(),
+            cost: Cost::default(),
         }
     }
 

@@ -126,6 +126,29 @@ pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContex
     out
 }
 
+/// `planned` running only `tests` (some of its own), the same way: what is
+/// left of a batch once stop on proof took some of its tests out. A fallback
+/// (Gradle runs of an in-JVM batch) stays one.
+pub fn narrowed(
+    planned: &Command,
+    tests: &[ClassifiedTest],
+    cfg: &BatchingConfig,
+    ctx: &PlanContext,
+) -> Command {
+    let refs: Vec<&ClassifiedTest> = tests.iter().collect();
+    let kind = &planned.kind;
+    let chosen = tests
+        .first()
+        .map(|t| ctx.choice(kind, &t.task).repetition);
+    let mut out = if chosen == Some(planned.repetition) || tests.is_empty() {
+        command(kind, planned.repetition, &refs, cfg, ctx)
+    } else {
+        fallback(kind, &refs, planned.rest_loops, ctx)
+    };
+    out.heap_dump_paths = planned.heap_dump_paths.clone();
+    out
+}
+
 /// Consecutive slices of `cap`. YAML suites are sliced per task, because the
 /// plain `-Dtests.rest.suite` property applies to every task of the command.
 fn batches<'a>(

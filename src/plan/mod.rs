@@ -3,13 +3,15 @@
 //! the batching knobs and what we know of the build's Gradle.
 
 mod batch;
+pub mod budget;
+pub mod chunk;
 pub mod proof;
 mod reduce;
 pub mod render;
 pub mod strategy;
 pub mod suite_route;
 
-pub use batch::{clean_task, commands, Forcing, GradleVersion, PlanContext};
+pub use batch::{clean_task, commands, narrowed, Forcing, GradleVersion, PlanContext};
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
 

@@ -16,6 +16,7 @@ use super::cause::{self, Facts, LogFacts};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
+use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, Command};
 use crate::reports::walk;
@@ -66,6 +67,8 @@ pub struct Options<'a> {
     /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
     /// the batch goes on with its `fallback` command (Gradle runs).
     pub ignored_iters: &'a dyn Fn(&Command, &[Iteration]) -> bool,
+    /// Batches it applies to run in chunks (a budget, stop on proof).
+    pub chunking: Option<&'a dyn Chunking>,
 }
 
 /// What one batch did.
@@ -86,6 +89,15 @@ pub struct BatchRun {
     pub verdicts: Vec<Verdict>,
     /// What each verdict means here, e.g. why no tests executed.
     pub notes: Vec<String>,
+    /// Its chunks, when it ran in chunks (else empty).
+    pub chunks: Vec<Chunk>,
+    /// Why a chunked batch ended before its planned iterations.
+    pub stop: Option<Stop>,
+    /// Its tests that stop on proof took out.
+    pub proven: Vec<Proven>,
+    /// Iterations each of its command's tests ran, in order, when it ran in
+    /// chunks (else empty).
+    pub ran: Vec<u64>,
 }
 
 impl BatchRun {
@@ -152,8 +164,42 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
+        if let Some(chunking) = opts.chunking.filter(|c| c.applies(command)) {
+            watcher.loops = 1;
+            let dest = batch_dir(opts.run_dir, index);
+            let mut invoke = |c: &Command, n: usize| {
+                watcher.header = format!("[{index}/{}] {} · chunk {n}", commands.len(), c.label);
+                let line = chunk_line(c, n);
+                let fresh = n == 1;
+                watcher.progress.line(&format!("    {line}"));
+                run_batch(c, &dest.join(format!("chunk-{n}")), &log, fresh, opts, &mut watcher)
+            };
+            let say = |line: &str| progress.line(line);
+            let done = chunks::run(command, chunking, &mut invoke, &say);
+            if let Some(e) = done.error {
+                broke_off(e, &mut watcher, &command.argv);
+            }
+            watcher.notes.extend(done.notes);
+            runs.push(BatchRun {
+                index,
+                command: command.clone(),
+                argv: done.argv,
+                log,
+                dir: dest,
+                started,
+                iterations: done.iterations,
+                verdicts: watcher.verdicts,
+                notes: watcher.notes,
+                chunks: done.chunks,
+                stop: done.stop,
+                proven: done.proven,
+                ran: done.ran,
+            });
+            continue;
+        }
+        let dest = batch_dir(opts.run_dir, index);
         let (argv, mut iterations) =
-            match run_batch(command, index, &log, opts, &mut watcher, false) {
+            match run_batch(command, &dest, &log, true, opts, &mut watcher) {
                 Ok(done) => done,
                 Err(e) => broke_off(e, &mut watcher, &command.argv),
             };
@@ -167,7 +213,7 @@ pub fn run_all(
             progress.line(&line);
             watcher.notes.push(line.trim().to_string());
             watcher.loops = fallback.rest_loops.max(1);
-            match run_batch(fallback, index, &log, opts, &mut watcher, true) {
+            match run_batch(fallback, &dest.join("gradle-runs"), &log, false, opts, &mut watcher) {
                 Ok((_, more)) => iterations.extend(more),
                 Err(e) => {
                     broke_off(e, &mut watcher, &fallback.argv);
@@ -184,6 +230,10 @@ pub fn run_all(
             iterations,
             verdicts: watcher.verdicts,
             notes: watcher.notes,
+            chunks: Vec::new(),
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
         });
     }
     progress.finish();
@@ -228,25 +278,37 @@ fn more_gradle_runs(n: u32) -> String {
     }
 }
 
-/// Runs one command of batch `index`: its first command writes the log and
-/// `batch-<index>/`, a fallback appends to the log and writes `batch-<index>/gradle-runs/`.
+/// `chunk 2: 40 iterations, seed 0123456789ABCDEF`.
+fn chunk_line(c: &Command, n: usize) -> String {
+    let what = match c.repetition {
+        crate::domain::Repetition::InJvm => format!("{} iteration(s)", c.iterations),
+        crate::domain::Repetition::GradleRuns => "1 Gradle run".into(),
+    };
+    match crate::plan::chunk::seed_of(&c.argv) {
+        Some(seed) => format!("chunk {n}: {what}, seed {seed}"),
+        None => format!("chunk {n}: {what}"),
+    }
+}
+
+/// Runs one command of a batch, its reports kept below `dest`: a batch's
+/// first command creates the log (`fresh`), a fallback or a later chunk
+/// appends to it (a fallback below `batch-<index>/gradle-runs/`, chunk `n`
+/// below `batch-<index>/chunk-<n>/`).
 fn run_batch(
     command: &Command,
-    index: usize,
+    dest: &Path,
     log_path: &Path,
+    fresh: bool,
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
-    continuation: bool,
 ) -> Result<(Vec<String>, Vec<Iteration>)> {
     let argv = opts.isolation.apply(&command.argv)?;
-    let mut dest = batch_dir(opts.run_dir, index);
-    let mut log = if !continuation {
+    let mut log = if fresh {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
-        writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
+        writeln!(log, "=== gradle-flaky batch {}: {}", watcher.batch + 1, command.label)
             .map_err(|e| Error::io(log_path, e))?;
         log
     } else {
-        dest = dest.join("gradle-runs");
         File::options()
             .append(true)
             .open(log_path)
@@ -267,7 +329,7 @@ fn run_batch(
         argv: &command.argv,
         isolation: opts.isolation,
         project_dir: opts.project_dir,
-        dest: &dest,
+        dest,
         times: command.rest_loops.max(1),
         timeout: Some(opts.timeout),
         output: if opts.verbose {
@@ -418,13 +480,41 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 None => bad.push((what, vec![n + 1])),
             }
         }
+        match &run.stop {
+            Some(Stop::Budget {
+                budget,
+                ran,
+                planned,
+            }) => bad.push((
+                format!(
+                    "stopped by its budget ({}) after {ran} of {planned} iterations: the next \
+                     chunk did not fit",
+                    format_duration(*budget)
+                ),
+                Vec::new(),
+            )),
+            Some(Stop::AllProven) | None => {}
+        }
+        for p in &run.proven {
+            bad.push((
+                format!(
+                    "{} proven flaky after {} iteration(s), {} saved (stop on proof)",
+                    chunks::describe(&p.test),
+                    p.after,
+                    p.saved
+                ),
+                Vec::new(),
+            ));
+        }
         if bad.is_empty() {
             continue;
         }
         let bad: Vec<String> = bad
             .into_iter()
             .map(|(what, at)| match run.verdicts.len() {
+                _ if at.is_empty() => what,
                 1 => what,
+                _ if !run.chunks.is_empty() => format!("{}: {what}", chunk_list(&at)),
                 _ => format!("{}: {what}", iterations(&at)),
             })
             .collect();
@@ -437,6 +527,11 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
         ));
     }
     out
+}
+
+/// `chunk 3`, `chunks 1-3, 5`.
+fn chunk_list(at: &[usize]) -> String {
+    iterations(at).replacen("iteration", "chunk", 1)
 }
 
 /// `iteration 3`, `iterations 1-3, 5`.
@@ -513,6 +608,10 @@ mod tests {
                 .collect(),
             verdicts,
             notes: vec![],
+            chunks: Vec::new(),
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
         };
         use Ended::*;
         let rc = |ended: &[Ended]| batch(ended, vec![]).rc();

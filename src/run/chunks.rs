@@ -1,0 +1,271 @@
+//! A batch run in chunks: before each chunk its size is checked against what
+//! is left of the budget (`plan::budget`), each chunk gets a fresh master
+//! seed (`plan::chunk`), and after each one the tests proven flaky leave the
+//! batch when stop on proof is on for them. A batch stopped by its budget
+//! ends cleanly between chunks: it is never a timeout, and it records what
+//! ran so that the report claims no more than that.
+
+use super::repeat::Iteration;
+use crate::domain::{ClassifiedTest, Command, Repetition};
+use crate::plan::budget::{self, Next, Pace, Sizing};
+use crate::plan::chunk::{self, Seeds};
+use crate::{Error, Result};
+use std::time::{Duration, Instant};
+
+/// What the runner asks of whoever knows durations and reads reports.
+pub trait Chunking {
+    /// The time budget of the batch; `None`: none.
+    fn budget(&self, command: &Command) -> Option<Duration>;
+    /// Whether stop on proof is on for this test.
+    fn stops_on_proof(&self, test: &ClassifiedTest) -> bool;
+    /// Expected test time of one iteration of the command.
+    fn per_iteration(&self, command: &Command) -> Option<Duration>;
+    /// Test time recorded in an invocation's reports.
+    fn test_time(&self, it: &Iteration) -> Duration;
+    /// Which of `tests` the invocations so far prove flaky.
+    fn proven(&self, tests: &[ClassifiedTest], done: &[Iteration]) -> Vec<bool>;
+    /// `command` running only `tests` (a subset of its tests).
+    fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command;
+    /// Whether an in-JVM invocation ignored `-Dtests.iters`.
+    fn ignored_iters(&self, command: &Command, done: &[Iteration]) -> bool;
+    /// Whether the command runs in chunks at all.
+    fn applies(&self, command: &Command) -> bool {
+        self.budget(command).is_some() || command.tests.iter().any(|t| self.stops_on_proof(t))
+    }
+}
+
+/// One chunk as it ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Iterations it ran (1 for a Gradle run).
+    pub iterations: u32,
+    /// Its master seed, when it set one (in-JVM chunks).
+    pub seed: Option<String>,
+    pub elapsed: Duration,
+}
+
+/// Why a chunked batch ended before its planned iterations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The next chunk did not fit what was left of the budget.
+    Budget {
+        budget: Duration,
+        ran: u32,
+        planned: u32,
+    },
+    /// Every test of the batch was proven flaky.
+    AllProven,
+}
+
+/// A test that stop on proof took out of its batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proven {
+    pub test: ClassifiedTest,
+    /// Iterations it had run when it was proven flaky.
+    pub after: u64,
+    /// Iterations it was planned but did not run.
+    pub saved: u64,
+}
+
+/// What a chunked batch did.
+#[derive(Debug, Default)]
+pub struct Chunked {
+    /// The first chunk's argv as run.
+    pub argv: Vec<String>,
+    pub iterations: Vec<Iteration>,
+    pub chunks: Vec<Chunk>,
+    pub stop: Option<Stop>,
+    pub proven: Vec<Proven>,
+    /// Iterations each of the command's tests ran, in its order.
+    pub ran: Vec<u64>,
+    /// How the batch went on besides its chunks (for the log and progress).
+    pub notes: Vec<String>,
+    /// The runner broke off (Gradle not found, a file not writable).
+    pub error: Option<Error>,
+}
+
+/// Runs `command` in chunks; `invoke` runs one chunk's command (its argv run
+/// once, its reports kept below chunk number `n`).
+pub fn run(
+    command: &Command,
+    chunking: &dyn Chunking,
+    invoke: &mut dyn FnMut(&Command, usize) -> Result<(Vec<String>, Vec<Iteration>)>,
+    say: &dyn Fn(&str),
+) -> Chunked {
+    let planned = crate::plan::executions(command).min(u64::from(u32::MAX)) as u32;
+    let budget = chunking.budget(command);
+    let stop_on_proof = command.tests.iter().any(|t| chunking.stops_on_proof(t));
+    let started = Instant::now();
+    let mut out = Chunked {
+        ran: vec![0; command.tests.len()],
+        ..Chunked::default()
+    };
+    let mut current = command.clone();
+    let mut active: Vec<bool> = vec![true; command.tests.len()];
+    let mut pace = Pace {
+        per_iteration: chunking.per_iteration(command),
+        overhead: None,
+    };
+    let mut seeds = Seeds::default();
+    let mut remaining = planned;
+    let mut done_runs: u32 = 0;
+    loop {
+        if super::process::interrupted() {
+            break;
+        }
+        let in_jvm = current.repetition == Repetition::InJvm;
+        let sizing = Sizing {
+            remaining,
+            planned,
+            in_jvm,
+            chunks_done: out.chunks.len() as u32,
+            stop_on_proof,
+            left: budget.map(|b| b.saturating_sub(started.elapsed())),
+        };
+        let k = match budget::next(&sizing, &pace) {
+            Next::Run(k) => k,
+            Next::Done => break,
+            Next::OutOfBudget => {
+                out.stop = Some(Stop::Budget {
+                    budget: budget.unwrap_or_default(),
+                    ran: done_runs,
+                    planned,
+                });
+                break;
+            }
+        };
+        let seed = in_jvm.then(|| seeds.fresh());
+        let this = Command {
+            argv: match &seed {
+                Some(seed) => chunk::argv(&current.argv, k, seed),
+                None => current.argv.clone(),
+            },
+            iterations: if in_jvm { k } else { 1 },
+            rest_loops: 1,
+            ..current.clone()
+        };
+        let n = out.chunks.len() + 1;
+        let (argv, mut its) = match invoke(&this, n) {
+            Ok(done) => done,
+            Err(e) => {
+                out.error = Some(e);
+                break;
+            }
+        };
+        if out.argv.is_empty() {
+            out.argv = argv;
+        }
+        for it in &mut its {
+            it.index = n as u32;
+        }
+        let elapsed: Duration = its.iter().map(|it| it.elapsed).sum();
+        let tests_time: Duration = its.iter().map(|it| chunking.test_time(it)).sum();
+        if !tests_time.is_zero() {
+            pace = Pace::measured(k, elapsed, tests_time);
+        }
+        let ended_badly = its.iter().any(|it| {
+            matches!(
+                it.ended,
+                super::process::Ended::TimedOut | super::process::Ended::Interrupted
+            )
+        });
+        out.chunks.push(Chunk {
+            iterations: this.iterations,
+            seed,
+            elapsed,
+        });
+        // The first in-JVM chunk may show that the runner ignores
+        // -Dtests.iters: then it ran each test once, and Gradle runs follow.
+        let ignored = in_jvm
+            && n == 1
+            && k > 1
+            && current.fallback.is_some()
+            && chunking.ignored_iters(&this, &its);
+        let executions = if ignored { 1 } else { k };
+        for (ran, _) in out.ran.iter_mut().zip(&active).filter(|(_, a)| **a) {
+            *ran += u64::from(executions);
+        }
+        done_runs += executions;
+        remaining = remaining.saturating_sub(executions);
+        out.iterations.extend(its);
+        if let Some(fallback) = ignored.then(|| current.fallback.take()).flatten() {
+            let note = format!(
+                "{}; the rest run as Gradle runs",
+                fallback.repetition_reason
+            );
+            say(&format!("    {note}"));
+            out.notes.push(note);
+            current = chunking.narrowed(&fallback, &kept(command, &active));
+            current.rest_loops = 1;
+            pace = Pace::default();
+        }
+        if ended_badly {
+            break;
+        }
+        if stop_on_proof && take_proven(command, chunking, &mut active, &mut out, planned, say) {
+            let left = kept(command, &active);
+            if left.is_empty() {
+                out.stop = Some(Stop::AllProven);
+                break;
+            }
+            current = chunking.narrowed(&current, &left);
+        }
+    }
+    out
+}
+
+/// Marks the tests the chunks so far prove flaky (those stop on proof is on
+/// for); true when one left the batch.
+fn take_proven(
+    command: &Command,
+    chunking: &dyn Chunking,
+    active: &mut [bool],
+    out: &mut Chunked,
+    planned: u32,
+    say: &dyn Fn(&str),
+) -> bool {
+    let proven = chunking.proven(&command.tests, &out.iterations);
+    let mut any = false;
+    for (i, t) in command.tests.iter().enumerate() {
+        if !active[i] || !proven.get(i).copied().unwrap_or(false) || !chunking.stops_on_proof(t) {
+            continue;
+        }
+        active[i] = false;
+        any = true;
+        let p = Proven {
+            test: t.clone(),
+            after: out.ran[i],
+            saved: u64::from(planned).saturating_sub(out.ran[i]),
+        };
+        let line = format!(
+            "{} proven flaky after {} iteration(s): its other {} are saved (stop on proof)",
+            describe(t),
+            p.after,
+            p.saved
+        );
+        say(&format!("    {line}"));
+        out.notes.push(line);
+        out.proven.push(p);
+    }
+    any
+}
+
+fn kept(command: &Command, active: &[bool]) -> Vec<ClassifiedTest> {
+    command
+        .tests
+        .iter()
+        .zip(active)
+        .filter(|(_, a)| **a)
+        .map(|(t, _)| t.clone())
+        .collect()
+}
+
+/// `Class`, `Class.method` (a YAML suite by its path).
+pub fn describe(t: &ClassifiedTest) -> String {
+    match (&t.class, &t.method, &t.yaml_suite) {
+        (Some(c), Some(m), _) => format!("{c}.{m}"),
+        (Some(c), None, _) => c.clone(),
+        (None, _, Some(s)) => format!("YAML suite {s}"),
+        (None, _, None) => t.task.clone(),
+    }
+}

@@ -5,9 +5,9 @@
 use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
-    AgentArgs, BatchingArgs, BudgetArgs, BlockingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs,
-    GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target, TriageArgs,
-    TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
+    AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, GithubAnalyzeArgs,
+    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target,
+    TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;

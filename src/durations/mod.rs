@@ -102,7 +102,9 @@ impl Measure {
         let mut table = Table::default();
         for ((class, method), (secs, n)) in &self.methods {
             let mean = secs / (*n).max(1) as f64;
-            table.methods.insert(format!("{class}#{method}"), round(mean));
+            table
+                .methods
+                .insert(format!("{class}#{method}"), round(mean));
             *table.classes.entry(class.clone()).or_default() += mean;
         }
         for v in table.classes.values_mut() {

@@ -145,10 +145,7 @@ mod tests {
         record(dir.path(), &results).unwrap();
         let recorded = load(None, dir.path()).unwrap();
         assert_eq!(recorded.table, given.table);
-        assert_eq!(
-            recorded.source,
-            Source::Recorded(recorded_file(dir.path()))
-        );
+        assert_eq!(recorded.source, Source::Recorded(recorded_file(dir.path())));
         let json = load(Some(&recorded_file(dir.path())), dir.path()).unwrap();
         assert_eq!(json.table, given.table);
     }

@@ -98,10 +98,7 @@ pub fn proven(tests: &[ClassifiedTest], done: &[Iteration]) -> Vec<bool> {
     let mut rows: Vec<(String, String, u64, u64)> = Vec::new();
     for it in done.iter().filter(|it| !it.no_reports()) {
         for t in analyze::analyze_root(&it.dir, &AnalyzeOptions::default()).tests {
-            match rows
-                .iter_mut()
-                .find(|r| r.0 == t.class && r.1 == t.method)
-            {
+            match rows.iter_mut().find(|r| r.0 == t.class && r.1 == t.method) {
                 Some(r) => {
                     r.2 += t.passes;
                     r.3 += t.failures - t.heap_failures.min(t.failures);

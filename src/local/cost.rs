@@ -32,10 +32,7 @@ pub fn of(
             .iter()
             .map(|c| plan::executions(c) * c.tests.len() as u64)
             .sum(),
-        job_minutes: runs
-            .iter()
-            .map(|r| r.duration().as_secs_f64() / 60.0)
-            .sum(),
+        job_minutes: runs.iter().map(|r| r.duration().as_secs_f64() / 60.0).sum(),
         wall_sec: took.as_secs_f64(),
         ..Cost::default()
     };

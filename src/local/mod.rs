@@ -23,8 +23,8 @@ pub use outcome::{Outcome, Ran};
 
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::ci::spec::GRACE_MINUTES;
-use crate::durations;
 use crate::domain::{BatchingConfig, Command};
+use crate::durations;
 use crate::layout::Build;
 use crate::plan::render::visible_lines;
 use crate::plan::{self, PlanContext};
@@ -92,10 +92,7 @@ pub fn run(
 
     let project_dir = build.root.as_path();
     let durations = durations::store::load(cfg.durations.as_deref(), project_dir)?;
-    say!(
-        "gradle-flaky: durations: {}",
-        durations.source.describe()
-    );
+    say!("gradle-flaky: durations: {}", durations.source.describe());
     let chunking = chunking::Local {
         durations: &durations,
         budget: cfg.budget,

@@ -137,9 +137,7 @@ pub fn narrowed(
 ) -> Command {
     let refs: Vec<&ClassifiedTest> = tests.iter().collect();
     let kind = &planned.kind;
-    let chosen = tests
-        .first()
-        .map(|t| ctx.choice(kind, &t.task).repetition);
+    let chosen = tests.first().map(|t| ctx.choice(kind, &t.task).repetition);
     let mut out = if chosen == Some(planned.repetition) || tests.is_empty() {
         command(kind, planned.repetition, &refs, cfg, ctx)
     } else {

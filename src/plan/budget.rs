@@ -161,7 +161,10 @@ mod tests {
         // 10 s overhead + k × 2 s × 1.1 ≤ 60 s ⇒ k = 22.
         assert_eq!(next(&sizing(100, Some(60)), &pace(2, 10)), Next::Run(22));
         assert_eq!(next(&sizing(5, Some(60)), &pace(2, 10)), Next::Run(5));
-        assert_eq!(next(&sizing(100, Some(12)), &pace(2, 10)), Next::OutOfBudget);
+        assert_eq!(
+            next(&sizing(100, Some(12)), &pace(2, 10)),
+            Next::OutOfBudget
+        );
         let probe_too_late = Pace {
             per_iteration: None,
             overhead: Some(Duration::from_secs(30)),

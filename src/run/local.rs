@@ -13,10 +13,10 @@
 //! [`KEEP_RUNS`] run folders are kept.
 
 use super::cause::{self, Facts, LogFacts};
+use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
-use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, Command};
 use crate::reports::walk;
@@ -172,7 +172,14 @@ pub fn run_all(
                 let line = chunk_line(c, n);
                 let fresh = n == 1;
                 watcher.progress.line(&format!("    {line}"));
-                run_batch(c, &dest.join(format!("chunk-{n}")), &log, fresh, opts, &mut watcher)
+                run_batch(
+                    c,
+                    &dest.join(format!("chunk-{n}")),
+                    &log,
+                    fresh,
+                    opts,
+                    &mut watcher,
+                )
             };
             let say = |line: &str| progress.line(line);
             let done = chunks::run(command, chunking, &mut invoke, &say);
@@ -198,11 +205,11 @@ pub fn run_all(
             continue;
         }
         let dest = batch_dir(opts.run_dir, index);
-        let (argv, mut iterations) =
-            match run_batch(command, &dest, &log, true, opts, &mut watcher) {
-                Ok(done) => done,
-                Err(e) => broke_off(e, &mut watcher, &command.argv),
-            };
+        let (argv, mut iterations) = match run_batch(command, &dest, &log, true, opts, &mut watcher)
+        {
+            Ok(done) => done,
+            Err(e) => broke_off(e, &mut watcher, &command.argv),
+        };
         let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
         if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
             let line = format!(
@@ -213,7 +220,14 @@ pub fn run_all(
             progress.line(&line);
             watcher.notes.push(line.trim().to_string());
             watcher.loops = fallback.rest_loops.max(1);
-            match run_batch(fallback, &dest.join("gradle-runs"), &log, false, opts, &mut watcher) {
+            match run_batch(
+                fallback,
+                &dest.join("gradle-runs"),
+                &log,
+                false,
+                opts,
+                &mut watcher,
+            ) {
                 Ok((_, more)) => iterations.extend(more),
                 Err(e) => {
                     broke_off(e, &mut watcher, &fallback.argv);
@@ -305,8 +319,13 @@ fn run_batch(
     let argv = opts.isolation.apply(&command.argv)?;
     let mut log = if fresh {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
-        writeln!(log, "=== gradle-flaky batch {}: {}", watcher.batch + 1, command.label)
-            .map_err(|e| Error::io(log_path, e))?;
+        writeln!(
+            log,
+            "=== gradle-flaky batch {}: {}",
+            watcher.batch + 1,
+            command.label
+        )
+        .map_err(|e| Error::io(log_path, e))?;
         log
     } else {
         File::options()
@@ -488,8 +507,9 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
             }) => bad.push((
                 format!(
                     "stopped by its budget ({}) after {ran} of {planned} iterations: the next \
-                     chunk did not fit",
-                    format_duration(*budget)
+                     chunk did not fit; what ran proves: {}",
+                    format_duration(*budget),
+                    crate::plan::Proof::new(u64::from(*ran), 0.95).sentence()
                 ),
                 Vec::new(),
             )),

@@ -314,15 +314,11 @@ pub struct BatchingArgs {
         env = vars::CONFIDENCE
     )]
     pub confidence: f64,
-}
-
-/// Time budgets, durations and early stopping (`local`, `pr`).
-#[derive(Debug, Args, Clone, Default)]
-pub struct BudgetArgs {
-    /// The time each batch may take (90s, 20m, 1h): its iterations run in chunks, each checked
-    /// to fit what is left before it starts, each with a fresh seed; a batch out of budget stops
-    /// cleanly and reports what ran [default: none; a batch the durations say cannot finish gets
-    /// --batch-timeout minus 2 minutes].
+    /// The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is
+    /// split into shards (--max-shards); locally its iterations run in chunks, each checked to fit
+    /// what is left before it starts, each with a fresh seed, and a batch out of budget stops
+    /// cleanly and reports what ran [default: the job's timeout minus 2 minutes (--batch-timeout
+    /// locally, --step-timeout on Buildkite, the workflow's job timeout on GitHub)].
     #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
     pub budget: Option<Duration>,
 
@@ -332,6 +328,16 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "PATH", env = vars::DURATIONS)]
     pub durations: Option<PathBuf>,
 
+    /// The most shards (parallel jobs, or batches run in turn locally) one batch is split into
+    /// to fit the budget.
+    #[arg(long, value_name = "K", env = vars::MAX_SHARDS, default_value_t = crate::domain::DEFAULT_MAX_SHARDS,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub max_shards: u32,
+}
+
+/// Early stopping (`local`, `pr`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct BudgetArgs {
     /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
     /// changed tests, off for unmuted and explicit ones, which need their full count to clear].
     #[arg(long, env = vars::STOP_ON_FLAKY, num_args = 0..=1, default_missing_value = "true",

@@ -51,6 +51,8 @@ pub const BATCH_TIMEOUT: &str = "FLAKINESS_BATCH_TIMEOUT";
 pub const BUDGET: &str = "FLAKINESS_BUDGET";
 /// `--durations`: JUnit XML or a durations file the plan takes durations from.
 pub const DURATIONS: &str = "FLAKINESS_DURATIONS";
+/// `--max-shards`: the most shards one batch is split into.
+pub const MAX_SHARDS: &str = "FLAKINESS_MAX_SHARDS";
 /// `--stop-on-flaky` (`true`) and `--no-stop-on-flaky` (`false`).
 pub const STOP_ON_FLAKY: &str = "FLAKINESS_STOP_ON_FLAKY";
 

@@ -205,8 +205,6 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
-            budget: args.budget.budget,
-            durations: args.budget.durations.clone(),
             stop_on_flaky: stop_on_flaky(&args.budget),
         },
         output: report_output(&args.report),
@@ -254,8 +252,6 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
-            budget: args.budget.budget,
-            durations: args.budget.durations.clone(),
             stop_on_flaky: stop_on_flaky(&args.budget),
         },
         output: report_output(&args.report),
@@ -432,6 +428,9 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
         let (kind, n) = parse_cap(cap)?;
         config.caps.insert(kind, n);
     }
+    config.budget = args.budget;
+    config.durations = args.durations.clone();
+    config.max_shards = args.max_shards;
     Ok(Batching {
         config,
         evidence: Evidence {

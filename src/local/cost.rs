@@ -3,7 +3,8 @@
 use crate::analyze::cost::{BudgetStop, Cost, ProvenEarly};
 use crate::analyze::Report;
 use crate::plan;
-use crate::run::chunks::{describe, Stop};
+use crate::plan::test_name;
+use crate::run::chunks::Stop;
 use crate::run::local::BatchRun;
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ pub fn of(
         for p in &run.proven {
             cost.iterations_saved += p.saved;
             cost.proven.push(ProvenEarly {
-                test: describe(&p.test),
+                test: test_name(&p.test),
                 after_iterations: p.after,
                 saved_iterations: p.saved,
             });

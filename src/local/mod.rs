@@ -50,10 +50,6 @@ pub struct Config {
     pub isolate: bool,
     /// Replay the failing tests after the run.
     pub triage: Option<crate::triage::Config>,
-    /// `--budget`: the time each batch may take, in chunks.
-    pub budget: Option<Duration>,
-    /// `--durations`: where durations come from, else what earlier runs recorded.
-    pub durations: Option<PathBuf>,
     /// Whether tests proven flaky get more iterations.
     pub stop_on_flaky: StopOnFlaky,
 }
@@ -82,7 +78,21 @@ pub fn run(
         return Ok(Outcome::NothingSelected(not_checked));
     }
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
+    let durations = durations::store::load(cfg.batching.durations.as_deref(), &build.root)?;
+    // Without --budget, a batch gets its invocation limit minus the grace.
+    let derived = cfg
+        .batch_timeout
+        .saturating_sub(Duration::from_secs(u64::from(GRACE_MINUTES) * 60))
+        .max(cfg.batch_timeout / 2);
     let mut plan = plan::plan(&tests, &cfg.batching, &ctx);
+    plan::shard::apply(
+        &mut plan,
+        &plan::shard::Timing {
+            durations: &durations,
+            budget: Some(cfg.batching.budget.unwrap_or(derived)),
+            max_shards: cfg.batching.max_shards,
+        },
+    );
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);
     }
@@ -91,15 +101,11 @@ pub fn run(
     }
 
     let project_dir = build.root.as_path();
-    let durations = durations::store::load(cfg.durations.as_deref(), project_dir)?;
     say!("gradle-flaky: durations: {}", durations.source.describe());
     let chunking = chunking::Local {
         durations: &durations,
-        budget: cfg.budget,
-        derived: cfg
-            .batch_timeout
-            .saturating_sub(Duration::from_secs(u64::from(GRACE_MINUTES) * 60))
-            .max(cfg.batch_timeout / 2),
+        budget: cfg.batching.budget,
+        derived,
         stop_on_flaky: cfg.stop_on_flaky,
         batching: &cfg.batching,
         ctx: &ctx,

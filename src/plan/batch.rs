@@ -239,6 +239,8 @@ fn command(
         repetition_reason: reason,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback,
+        predicted_sec: None,
+        shard: None,
     }
 }
 
@@ -297,6 +299,8 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
             .into(),
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback: None,
+        predicted_sec: None,
+        shard: None,
     }
 }
 

@@ -8,6 +8,7 @@ pub mod chunk;
 pub mod proof;
 mod reduce;
 pub mod render;
+pub mod shard;
 pub mod strategy;
 pub mod suite_route;
 
@@ -24,6 +25,10 @@ pub struct Plan {
     pub tests: Vec<ClassifiedTest>,
     pub notes: Vec<String>,
     pub commands: Vec<Command>,
+    /// Where the durations came from, when some were known (`shard::apply`).
+    pub durations_source: Option<String>,
+    /// The budget of one job the batches were fitted to.
+    pub budget: Option<std::time::Duration>,
 }
 
 /// Plans the runs of `tests`.
@@ -44,7 +49,14 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
         tests,
         notes,
         commands,
+        ..Plan::default()
     }
+}
+
+/// A test as a report names it: `Class`, `Class#method` (as planned), a
+/// YAML suite by its path, else its task.
+pub fn test_name(t: &ClassifiedTest) -> String {
+    target(t).unwrap_or_else(|| t.task.clone())
 }
 
 /// Executions of each test in one command: iterations × Gradle runs.

@@ -239,7 +239,7 @@ fn take_proven(
         };
         let line = format!(
             "{} proven flaky after {} iteration(s): its other {} are saved (stop on proof)",
-            describe(t),
+            crate::plan::test_name(t),
             p.after,
             p.saved
         );
@@ -258,14 +258,4 @@ fn kept(command: &Command, active: &[bool]) -> Vec<ClassifiedTest> {
         .filter(|(_, a)| **a)
         .map(|(t, _)| t.clone())
         .collect()
-}
-
-/// `Class`, `Class.method` (a YAML suite by its path).
-pub fn describe(t: &ClassifiedTest) -> String {
-    match (&t.class, &t.method, &t.yaml_suite) {
-        (Some(c), Some(m), _) => format!("{c}.{m}"),
-        (Some(c), None, _) => c.clone(),
-        (None, _, Some(s)) => format!("YAML suite {s}"),
-        (None, _, None) => t.task.clone(),
-    }
 }

@@ -519,7 +519,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
             bad.push((
                 format!(
                     "{} proven flaky after {} iteration(s), {} saved (stop on proof)",
-                    chunks::describe(&p.test),
+                    crate::plan::test_name(&p.test),
                     p.after,
                     p.saved
                 ),

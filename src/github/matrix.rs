@@ -145,7 +145,13 @@ impl Submit<'_> {
             PlanFile::default()
         } else {
             // The workflow gives the plan step its jobs' budget (FLAKINESS_BUDGET).
-            let plan = prepare(build, selection, self.batching, resolution.not_applicable, None)?;
+            let plan = prepare(
+                build,
+                selection,
+                self.batching,
+                resolution.not_applicable,
+                None,
+            )?;
             if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
                 say!("gradle-flaky: {warning}");
                 annotations.push(Annotation::new(Level::Warning, "Flakiness", warning));

@@ -160,7 +160,11 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
         writeln!(w, "\nDurations: {}", visible(source))?;
     }
     if let Some(budget) = plan.budget {
-        writeln!(w, "Budget of each job: {}", crate::domain::format_duration(budget))?;
+        writeln!(
+            w,
+            "Budget of each job: {}",
+            crate::domain::format_duration(budget)
+        )?;
     }
     if !plan.commands.is_empty() {
         writeln!(w, "\nCommands (run from the project dir):")?;
@@ -194,7 +198,10 @@ fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fm
         None => String::new(),
     };
     let runs = match c.predicted_sec {
-        Some(secs) => format!("{runs}; predicted {}", crate::domain::format_duration(std::time::Duration::from_secs(secs.max(1)))),
+        Some(secs) => format!(
+            "{runs}; predicted {}",
+            crate::domain::format_duration(std::time::Duration::from_secs(secs.max(1)))
+        ),
         None => runs,
     };
     writeln!(w, "  {number}. {} [{}]{shard}: {runs}", c.label, c.key)?;

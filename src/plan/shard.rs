@@ -43,11 +43,7 @@ fn predict(pace: &Pace, k: u32) -> Option<u64> {
 }
 
 /// One command as shards (itself when it fits, or nothing is known).
-fn split(
-    mut c: Command,
-    timing: &Timing<'_>,
-    seeds: &mut Seeds,
-) -> (Vec<Command>, Option<String>) {
+fn split(mut c: Command, timing: &Timing<'_>, seeds: &mut Seeds) -> (Vec<Command>, Option<String>) {
     let pace = Pace {
         per_iteration: timing.durations.per_iteration(&c.tests),
         overhead: None,

@@ -420,6 +420,16 @@ pub struct LocalArgs {
     #[command(flatten)]
     pub budget: BudgetArgs,
 
+    /// Repeat each selected test until its first real failure, for at most --for per batch
+    /// (in chunks, each with a fresh seed); no failure by then is a clean result of the
+    /// executions that ran.
+    #[arg(long, requires = "for_", conflicts_with_all = ["iters", "unit_iters", "integ_iters", "rest_iters", "detect_rate", "budget"])]
+    pub until_fail: bool,
+
+    /// With --until-fail: how long each batch repeats (90s, 20m, 1h).
+    #[arg(long = "for", value_name = "DURATION", requires = "until_fail", value_parser = parse_duration)]
+    pub for_: Option<Duration>,
+
     /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,

@@ -194,8 +194,25 @@ pub fn report_output(args: &ReportArgs) -> ReportOutput {
     }
 }
 
+/// Iterations an open-ended `--until-fail` batch is planned: far more than
+/// its time allows, so that its time ends it.
+const UNTIL_FAIL_ITERATIONS: u32 = 1_000_000;
+
 pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
-    let batching = batching(&args.batching)?;
+    let mut batching = batching(&args.batching)?;
+    let mut stop = stop_on_flaky(&args.budget);
+    if let (true, Some(limit)) = (args.until_fail, args.for_) {
+        let c = &mut batching.config;
+        (c.unit_iters, c.integ_iters, c.rest_loops) = (
+            UNTIL_FAIL_ITERATIONS,
+            UNTIL_FAIL_ITERATIONS,
+            UNTIL_FAIL_ITERATIONS,
+        );
+        c.budget = Some(limit);
+        // No shards: one batch repeats for its time.
+        c.max_shards = 1;
+        stop = StopOnFlaky::FirstFailure;
+    }
     Ok(LocalConfig {
         selection: selection(&args.selection),
         run: crate::local::Config {
@@ -205,7 +222,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
-            stop_on_flaky: stop_on_flaky(&args.budget),
+            stop_on_flaky: stop,
         },
         output: report_output(&args.report),
     })
@@ -500,6 +517,7 @@ mod tests {
     fn args() -> BatchingArgs {
         BatchingArgs {
             confidence: 0.95,
+            max_shards: crate::domain::DEFAULT_MAX_SHARDS,
             ..BatchingArgs::default()
         }
     }

@@ -22,13 +22,15 @@ pub enum StopOnFlaky {
     ByOrigin,
     On,
     Off,
+    /// `--until-fail`: every test stops at its first real failure, pass or not.
+    FirstFailure,
 }
 
 impl StopOnFlaky {
     pub fn applies(self, test: &ClassifiedTest) -> bool {
         match self {
             StopOnFlaky::ByOrigin => test.origin == Origin::Changed,
-            StopOnFlaky::On => true,
+            StopOnFlaky::On | StopOnFlaky::FirstFailure => true,
             StopOnFlaky::Off => false,
         }
     }
@@ -80,7 +82,11 @@ impl Chunking for Local<'_> {
     }
 
     fn proven(&self, tests: &[ClassifiedTest], done: &[Iteration]) -> Vec<bool> {
-        proven(tests, done)
+        proven(tests, done, self.stop_on_flaky != StopOnFlaky::FirstFailure)
+    }
+
+    fn open_ended(&self) -> bool {
+        self.stop_on_flaky == StopOnFlaky::FirstFailure
     }
 
     fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command {
@@ -93,8 +99,8 @@ impl Chunking for Local<'_> {
 }
 
 /// Which of `tests` the invocations `done` prove flaky: a test it covers
-/// failed for real at least once and passed at least once.
-pub fn proven(tests: &[ClassifiedTest], done: &[Iteration]) -> Vec<bool> {
+/// failed for real at least once and (`need_pass`) passed at least once.
+pub fn proven(tests: &[ClassifiedTest], done: &[Iteration], need_pass: bool) -> Vec<bool> {
     let mut rows: Vec<(String, String, u64, u64)> = Vec::new();
     for it in done.iter().filter(|it| !it.no_reports()) {
         for t in analyze::analyze_root(&it.dir, &AnalyzeOptions::default()).tests {
@@ -119,7 +125,7 @@ pub fn proven(tests: &[ClassifiedTest], done: &[Iteration]) -> Vec<bool> {
                 return false;
             };
             rows.iter().any(|(c, m, passes, failures)| {
-                *passes > 0
+                (*passes > 0 || !need_pass)
                     && *failures > 0
                     && test_filter::covers(class, t.method.as_deref(), t.nested_classes, c, m)
             })

@@ -89,7 +89,9 @@ pub fn run(
         &mut plan,
         &plan::shard::Timing {
             durations: &durations,
-            budget: Some(cfg.batching.budget.unwrap_or(derived)),
+            // An open-ended batch (`--until-fail`) is never split: its time ends it.
+            budget: (cfg.stop_on_flaky != StopOnFlaky::FirstFailure)
+                .then(|| cfg.batching.budget.unwrap_or(derived)),
             max_shards: cfg.batching.max_shards,
         },
     );

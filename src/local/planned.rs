@@ -5,6 +5,7 @@ use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{reproduce, Report};
 use crate::domain::Command;
 use crate::plan::{self, suite_route};
+use crate::run::chunks::Stop;
 use crate::run::local::{self as runner, BatchRun};
 use crate::{say, shell, test_filter};
 use std::path::Path;
@@ -24,7 +25,7 @@ pub fn compare(
             "batch {batch} did not run: the run was interrupted"
         )),
     };
-    let below_plan = planned::compare(report, &planned_tests(commands), &batch_problem);
+    let below_plan = planned::compare(report, &planned_tests(commands, runs), &batch_problem);
     if below_plan {
         say!(
             "gradle-flaky: selected tests ran fewer times than planned: their results prove less \
@@ -91,12 +92,18 @@ pub fn reproduce_members(
 }
 
 /// Every planned test with its batch and the executions the plan gives it.
-fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
+/// A batch repeated until its time was up (`--until-fail --for`) planned
+/// what it ran: its count was never fixed in advance.
+fn planned_tests(commands: &[Command], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()
         .flat_map(|(i, c)| {
-            c.tests.iter().map(move |t| PlannedTest {
+            let ran = runs
+                .get(i)
+                .filter(|r| matches!(r.stop, Some(Stop::TimeUp { .. })))
+                .map(|r| r.ran.clone());
+            c.tests.iter().enumerate().map(move |(n, t)| PlannedTest {
                 batch: i + 1,
                 task: t.task.clone(),
                 class: t.class.clone(),
@@ -104,7 +111,10 @@ fn planned_tests(commands: &[Command]) -> Vec<PlannedTest> {
                 yaml_suite: t.yaml_suite.clone(),
                 nested_classes: t.nested_classes,
                 is_suite: t.is_suite,
-                runs: plan::executions(c),
+                runs: match &ran {
+                    Some(ran) => ran.get(n).copied().unwrap_or(0),
+                    None => plan::executions(c),
+                },
             })
         })
         .collect()

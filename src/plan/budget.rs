@@ -16,10 +16,14 @@ pub const GRADLE_START: Duration = Duration::from_secs(15);
 const SAFETY: f64 = 1.1;
 
 /// With stop on proof, the first in-JVM chunk runs this fraction of the
-/// iterations (at least one) and each later one twice the one before: a
+/// iterations (at least one, at most [`FIRST_MOST`]) and each later one twice the one before: a
 /// test failing 30% of the time is proven in the first tenth with 97%
 /// probability, and a clean batch costs about four Gradle starts.
 const FIRST_SHARE: u32 = 10;
+
+/// The most iterations of that first chunk (an open-ended `--until-fail`
+/// batch plans a count far beyond what its time allows).
+const FIRST_MOST: u32 = 10;
 
 /// What the runner knows of a batch's pace.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -86,7 +90,7 @@ pub fn next(s: &Sizing, pace: &Pace) -> Next {
     }
     let mut k = if s.in_jvm { s.remaining } else { 1 };
     if s.in_jvm && s.stop_on_proof {
-        let first = (s.planned / FIRST_SHARE).max(1);
+        let first = (s.planned / FIRST_SHARE).clamp(1, FIRST_MOST);
         let grown = first.saturating_mul(1u32 << s.chunks_done.min(20));
         k = k.min(grown);
     }

@@ -28,6 +28,11 @@ pub trait Chunking {
     fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command;
     /// Whether an in-JVM invocation ignored `-Dtests.iters`.
     fn ignored_iters(&self, command: &Command, done: &[Iteration]) -> bool;
+    /// The batch repeats until its tests fail or its budget is spent
+    /// (`--until-fail`): running out of time is how it ends.
+    fn open_ended(&self) -> bool {
+        false
+    }
     /// Whether the command runs in chunks at all.
     fn applies(&self, command: &Command) -> bool {
         self.budget(command).is_some() || command.tests.iter().any(|t| self.stops_on_proof(t))
@@ -55,6 +60,9 @@ pub enum Stop {
     },
     /// Every test of the batch was proven flaky.
     AllProven,
+    /// An open-ended batch (`--until-fail --for`) used its time: not a
+    /// shortfall, its count was never fixed.
+    TimeUp { ran: u32 },
 }
 
 /// A test that stop on proof took out of its batch.
@@ -120,11 +128,15 @@ pub fn run(
             in_jvm,
             chunks_done: out.chunks.len() as u32,
             stop_on_proof,
-            left: budget.map(|b| b.saturating_sub(started.elapsed())),
+            left: budget.map(|b| b.saturating_sub(spent(started, &out.chunks))),
         };
         let k = match budget::next(&sizing, &pace) {
             Next::Run(k) => k,
             Next::Done => break,
+            Next::OutOfBudget if chunking.open_ended() => {
+                out.stop = Some(Stop::TimeUp { ran: done_runs });
+                break;
+            }
             Next::OutOfBudget => {
                 out.stop = Some(Stop::Budget {
                     budget: budget.unwrap_or_default(),
@@ -214,6 +226,14 @@ pub fn run(
     out
 }
 
+/// The time a batch spent: its chunks', or more when reading their reports
+/// took time too.
+fn spent(started: Instant, chunks: &[Chunk]) -> Duration {
+    started
+        .elapsed()
+        .max(chunks.iter().map(|c| c.elapsed).sum())
+}
+
 /// Marks the tests the chunks so far prove flaky (those stop on proof is on
 /// for); true when one left the batch.
 fn take_proven(
@@ -258,4 +278,156 @@ fn kept(command: &Command, active: &[bool]) -> Vec<ClassifiedTest> {
         .filter(|(_, a)| **a)
         .map(|(t, _)| t.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Origin, TestKind};
+    use crate::run::process::Ended;
+    use std::cell::RefCell;
+    use std::path::PathBuf;
+
+    /// Stands in for the analyzer and the durations: every iteration takes
+    /// `per` of test time, Gradle `overhead` more; test `flaky` is proven by
+    /// the chunk that brings the batch to `proven_after` iterations.
+    struct Fake {
+        budget: Option<Duration>,
+        per: Duration,
+        overhead: Duration,
+        stop: bool,
+        flaky: usize,
+        proven_after: u32,
+        done: RefCell<u32>,
+    }
+
+    impl Chunking for Fake {
+        fn budget(&self, _: &Command) -> Option<Duration> {
+            self.budget
+        }
+        fn stops_on_proof(&self, _: &ClassifiedTest) -> bool {
+            self.stop
+        }
+        fn per_iteration(&self, _: &Command) -> Option<Duration> {
+            None
+        }
+        fn test_time(&self, it: &Iteration) -> Duration {
+            // The chunk's size travels in its folder's name.
+            let k: u32 = it.dir.to_string_lossy().parse().unwrap();
+            self.per * k
+        }
+        fn proven(&self, tests: &[ClassifiedTest], _: &[Iteration]) -> Vec<bool> {
+            let done = *self.done.borrow();
+            (0..tests.len())
+                .map(|i| i == self.flaky && done >= self.proven_after)
+                .collect()
+        }
+        fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command {
+            Command {
+                tests: tests.to_vec(),
+                ..command.clone()
+            }
+        }
+        fn ignored_iters(&self, _: &Command, _: &[Iteration]) -> bool {
+            false
+        }
+    }
+
+    fn test(class: &str) -> ClassifiedTest {
+        ClassifiedTest {
+            project: ":".into(),
+            source_set: "test".into(),
+            task: ":test".into(),
+            kind: TestKind::Unit,
+            class: Some(class.into()),
+            method: None,
+            yaml_suite: None,
+            origin: Origin::Changed,
+            nested_classes: false,
+            is_suite: false,
+            via_suite: None,
+        }
+    }
+
+    /// Runs a 100-iteration batch of two tests against `fake`: each chunk
+    /// reports `overhead + k × per` of elapsed time (no time passes here).
+    fn run_fake(fake: &Fake) -> (Chunked, Vec<(u32, Vec<String>)>) {
+        let mut command =
+            Command::of_kind(TestKind::Unit, &["gradle", "-Dtests.iters=100"], 100, 1);
+        command.tests = vec![test("a.Flaky"), test("a.Stable")];
+        let calls = RefCell::new(Vec::new());
+        let mut invoke = |c: &Command, _n: usize| {
+            *fake.done.borrow_mut() += c.iterations;
+            calls.borrow_mut().push((
+                c.iterations,
+                c.tests.iter().map(crate::plan::test_name).collect(),
+            ));
+            let it = Iteration {
+                index: 1,
+                ended: Ended::Exited(0),
+                elapsed: fake.overhead + fake.per * c.iterations,
+                dir: PathBuf::from(c.iterations.to_string()),
+                reports: vec![PathBuf::from("TEST-a.xml")],
+                leftovers: 0,
+                skipped: None,
+                notes: Vec::new(),
+            };
+            Ok((c.argv.clone(), vec![it]))
+        };
+        let done = run(&command, fake, &mut invoke, &|_| {});
+        (done, calls.into_inner())
+    }
+
+    fn fake(budget: Option<u64>, stop: bool, proven_after: u32) -> Fake {
+        Fake {
+            budget: budget.map(Duration::from_secs),
+            per: Duration::from_secs(1),
+            overhead: Duration::from_secs(2),
+            stop,
+            flaky: 0,
+            proven_after,
+            done: RefCell::new(0),
+        }
+    }
+
+    #[test]
+    fn a_proven_test_leaves_the_batch_and_the_rest_gets_its_full_count() {
+        let (done, calls) = run_fake(&fake(None, true, 10));
+        let sizes: Vec<u32> = calls.iter().map(|(k, _)| *k).collect();
+        assert_eq!(sizes, [10, 20, 40, 30]);
+        assert_eq!(
+            calls[1].1,
+            ["a.Stable"],
+            "the proven test is out of chunk 2"
+        );
+        assert_eq!(done.ran, [10, 100]);
+        assert_eq!(done.proven.len(), 1);
+        assert_eq!((done.proven[0].after, done.proven[0].saved), (10, 90));
+        assert_eq!(done.stop, None);
+        let seeds: std::collections::BTreeSet<_> = done
+            .chunks
+            .iter()
+            .map(|c| c.seed.clone().unwrap())
+            .collect();
+        assert_eq!(seeds.len(), 4, "a fresh seed per chunk");
+    }
+
+    #[test]
+    fn an_unknown_pace_is_probed_then_the_budget_ends_the_batch_cleanly() {
+        // The probe takes 3 s (1 s of tests, 2 s of Gradle); then 22 fit the
+        // 27 s left with 10% to spare (24 s); 3 s left cannot hold another.
+        let (done, calls) = run_fake(&fake(Some(30), false, u32::MAX));
+        let sizes: Vec<u32> = calls.iter().map(|(k, _)| *k).collect();
+        assert_eq!(sizes, [1, 22]);
+        assert_eq!(
+            done.stop,
+            Some(Stop::Budget {
+                budget: Duration::from_secs(30),
+                ran: 23,
+                planned: 100
+            })
+        );
+        assert_eq!(done.ran, [23, 23]);
+        assert!(done.proven.is_empty());
+    }
 }

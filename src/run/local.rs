@@ -513,7 +513,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 ),
                 Vec::new(),
             )),
-            Some(Stop::AllProven) | None => {}
+            Some(Stop::AllProven | Stop::TimeUp { .. }) | None => {}
         }
         for p in &run.proven {
             bad.push((

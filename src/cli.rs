@@ -713,7 +713,7 @@ pub enum GithubCommand {
         failing; `gradle-flaky github run`), `analyze` (if: always(); `gradle-flaky github analyze`). \
         The batching options become FLAKINESS_* variables of the plan step; --gradle and \
         --project-dir become FLAKINESS_GRADLE and FLAKINESS_PROJECT_DIR of every job.")]
-    Workflow(WorkflowArgs),
+    Workflow(Box<WorkflowArgs>),
     /// Run one batch of the plan (a matrix job): record rc, duration and heap dumps, keep its XML, always exit 0.
     #[command(after_help = "Example:\n  \
         gradle-flaky github run --batch 3 --timeout 58m\n\n\

@@ -482,7 +482,7 @@ pub struct Shard {
 /// One Gradle invocation of a batch, as an argv vector (never a shell string).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Command {
+pub struct GradleCommand {
     pub kind: TestKind,
     pub label: String,
     pub key: String,
@@ -512,7 +512,7 @@ pub struct Command {
     /// For an in-JVM command: the same tests as Gradle runs, for the runs
     /// still owed when the first run shows that `-Dtests.iters` was ignored.
     #[serde(skip)]
-    pub fallback: Option<Box<Command>>,
+    pub fallback: Option<Box<GradleCommand>>,
     /// The command's predicted wall time in seconds, when durations are known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_sec: Option<u64>,
@@ -521,12 +521,17 @@ pub struct Command {
     pub shard: Option<Shard>,
 }
 
-impl Command {
+impl GradleCommand {
     /// A command of `kind` running `argv` (for tests): REST kinds loop
     /// `rest_loops` Gradle runs, the others repeat `iterations` times in the JVM.
     #[cfg(test)]
-    pub fn of_kind(kind: TestKind, argv: &[&str], iterations: u32, rest_loops: u32) -> Command {
-        Command {
+    pub fn of_kind(
+        kind: TestKind,
+        argv: &[&str],
+        iterations: u32,
+        rest_loops: u32,
+    ) -> GradleCommand {
+        GradleCommand {
             label: kind.label(),
             key: kind.key(),
             iterations,

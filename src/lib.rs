@@ -17,28 +17,28 @@
 //! comment says how.
 
 pub mod analyze;
-pub mod buildkite;
-pub mod ci;
+pub(crate) mod buildkite;
+pub(crate) mod ci;
 pub mod cli;
 pub mod commands;
 pub mod domain;
 pub mod durations;
 pub mod error;
-pub mod git;
+pub(crate) mod git;
 pub mod github;
-pub mod hex;
+pub(crate) mod hex;
 pub mod layout;
-pub mod local;
-pub mod markdown;
+pub(crate) mod local;
+pub(crate) mod markdown;
 pub mod output;
 pub mod plan;
-pub mod reports;
-pub mod run;
+pub(crate) mod reports;
+pub(crate) mod run;
 pub mod select;
 pub mod shell;
-pub mod stats;
-pub mod test_filter;
+pub(crate) mod stats;
+pub(crate) mod test_filter;
 pub mod triage;
-pub mod vars;
+pub(crate) mod vars;
 
 pub use error::{Error, Exit, Observed, Result};

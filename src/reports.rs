@@ -53,11 +53,6 @@ pub fn state_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky")
 }
 
-/// The folder holding every local run folder.
-pub fn runs_dir(project_dir: &Path) -> PathBuf {
-    state_dir(project_dir).join("runs")
-}
-
 /// The layout cache file.
 pub fn layout_cache_file(project_dir: &Path) -> PathBuf {
     state_dir(project_dir).join("layout.json")
@@ -79,7 +74,7 @@ pub fn find_reports(root: &Path) -> Vec<PathBuf> {
 
 /// What a search for reports found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Found {
+pub struct ReportSearch {
     /// The reports, sorted by path.
     pub reports: Vec<PathBuf>,
     /// Directories that could not be listed (with why), sorted: reports in them
@@ -89,12 +84,12 @@ pub struct Found {
 
 /// The reports below `root` (as [`find_reports`]) and the directories that
 /// could not be read. Below a build directory only test results are entered.
-pub fn find(root: &Path) -> Found {
+pub fn find(root: &Path) -> ReportSearch {
     let walked = Walk::new(root)
         .entering(&[ITERS_DIR])
         .into_build(&["test-results"])
         .run();
-    let mut found = Found {
+    let mut found = ReportSearch {
         reports: Vec::new(),
         unreadable: walked.unreadable,
     };

@@ -83,7 +83,7 @@ pub fn base(method: &str) -> &str {
 
 /// What a runner makes of a selection's filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Runner {
+pub struct RunnerTraits {
     /// The task runs TestNG: `Class.method` already matches every data-provider row.
     pub testng: bool,
     /// Cases of a parameterized method may be named `method[…]` (JUnit 4's
@@ -98,7 +98,7 @@ pub fn filters(
     class: &str,
     method: Option<&str>,
     nested_classes: bool,
-    runner: Runner,
+    runner: RunnerTraits,
 ) -> Vec<String> {
     let Some(method) = method else {
         let mut out = vec![class.to_string()];
@@ -196,11 +196,6 @@ pub struct Patterns {
 }
 
 impl Patterns {
-    /// No patterns: Gradle scans every class file for tests.
-    pub fn is_empty(&self) -> bool {
-        self.includes.is_empty() && self.excludes.is_empty()
-    }
-
     /// Whether the task looks at `class_file` at all.
     pub fn accepts(&self, class_file: &str) -> bool {
         (self.includes.is_empty() || self.includes.iter().any(|p| ant_match(p, class_file)))
@@ -292,15 +287,15 @@ mod tests {
 
     #[test]
     fn filters_select_every_case_the_runner_names() {
-        let junit = Runner {
+        let junit = RunnerTraits {
             testng: false,
             parameterized_cases: true,
         };
-        let testng = Runner {
+        let testng = RunnerTraits {
             testng: true,
             parameterized_cases: true,
         };
-        let randomized = Runner::default();
+        let randomized = RunnerTraits::default();
         let c = "com.example.KeyValueParserTest";
         assert_eq!(
             filters(c, Some("parses"), false, junit),

@@ -3,12 +3,12 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::junit::{self, Execution};
-use super::outcome::OOM_ERROR;
 use super::report::{
-    Example, FailureKind, FileSummary, Files, KindCounts, MalformedFile, Report, Severity, Summary,
-    TestReport, TruncatedFile, UnreadableDir,
+    Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
+    Summary, TestReport, TruncatedFile, UnreadableDir,
 };
 use super::reproduce;
+use super::verdict::{severity, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
 use std::borrow::Cow;
@@ -161,7 +161,7 @@ fn without_seed(params: &str) -> (Cow<'_, str>, Option<&str>) {
 
 /// Where a report file sits in the build.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
+pub struct ReportTask {
     /// The Gradle task name (`test`, `internalClusterTest`, ...).
     pub task_name: String,
     /// The full task path (`:server:test`).
@@ -264,7 +264,7 @@ impl FileAgg {
     }
 
     /// Adds one execution read from a report of `origin`.
-    pub fn record(&mut self, exec: Execution<'_>, origin: Option<&Origin>) {
+    pub fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
         let slot = self.slot(exec.class, &method, origin);
         self.tests[slot].1.time_sec += exec.time.unwrap_or(0.0);
@@ -277,15 +277,15 @@ impl FileAgg {
         }
         let acc = &mut self.tests[slot].1;
         match exec.result {
-            junit::Result::Passed => {
+            junit::CaseResult::Passed => {
                 acc.passes += 1;
                 self.passed += 1;
             }
-            junit::Result::Skipped => {
+            junit::CaseResult::Skipped => {
                 acc.skipped += 1;
                 self.skipped += 1;
             }
-            junit::Result::Failed(failure) => {
+            junit::CaseResult::Failed(failure) => {
                 let kind = classify_failure(&failure.type_name, &failure.message);
                 if kind == FailureKind::SuiteTimeout {
                     acc.suite_timeouts += 1;
@@ -320,14 +320,14 @@ impl FileAgg {
     fn first_instance(&mut self, exec: &Execution<'_>, slot: usize) -> bool {
         use std::hash::{Hash, Hasher};
         let rank = match &exec.result {
-            junit::Result::Skipped => Rank::Skipped,
-            junit::Result::Passed => Rank::Passed,
-            junit::Result::Failed(f)
+            junit::CaseResult::Skipped => Rank::Skipped,
+            junit::CaseResult::Passed => Rank::Passed,
+            junit::CaseResult::Failed(f)
                 if classify_failure(&f.type_name, &f.message) == FailureKind::SuiteTimeout =>
             {
                 Rank::SuiteTimeout
             }
-            junit::Result::Failed(_) => Rank::Failed,
+            junit::CaseResult::Failed(_) => Rank::Failed,
         };
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (exec.class, exec.name).hash(&mut h);
@@ -351,7 +351,7 @@ impl FileAgg {
 
     /// The position of a test in `tests`, added if new. Keys are allocated only
     /// for a new test.
-    fn slot(&mut self, class: &str, method: &str, origin: Option<&Origin>) -> usize {
+    fn slot(&mut self, class: &str, method: &str, origin: Option<&ReportTask>) -> usize {
         if let Some(last) = self.last {
             let (c, m) = &self.tests[last].0;
             if c == class && m == method {
@@ -399,7 +399,7 @@ impl FileAgg {
 pub struct FileResult {
     /// Relative to the analyzed root, `/`-separated.
     pub path: String,
-    pub origin: Option<Origin>,
+    pub origin: Option<ReportTask>,
     pub read: junit::FileRead,
     pub agg: FileAgg,
 }
@@ -409,7 +409,7 @@ pub struct FileResult {
 #[derive(Debug, Default)]
 pub struct Merger {
     tests: BTreeMap<Key, TestAcc>,
-    files: Files,
+    files: ReportFiles,
 }
 
 impl Merger {
@@ -459,7 +459,7 @@ impl Merger {
     }
 
     pub fn finish(self, skipped_stale: u64, gradle: &[String]) -> Report {
-        let files = Files {
+        let files = ReportFiles {
             skipped_stale,
             ..self.files
         };
@@ -468,6 +468,7 @@ impl Merger {
 }
 
 /// Merges files (in the order given, which should be path order) into a report.
+#[cfg(test)]
 pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     let mut merger = Merger::default();
     for file in files {
@@ -476,7 +477,7 @@ pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     merger.finish(skipped_stale, &[])
 }
 
-fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) -> Report {
+fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[String]) -> Report {
     let mut summary = Summary {
         executions: 0,
         passed: 0,
@@ -558,24 +559,6 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: Files, gradle: &[String]) 
     report
 }
 
-/// `error` with real failures; `warning` when the compile gate failed, with
-/// suite timeouts, or with unreadable reports; `success` otherwise.
-pub fn severity(report: &Report, build_failed: bool) -> Severity {
-    if build_failed {
-        Severity::Warning
-    } else if report.summary.failed > 0 {
-        Severity::Error
-    } else if report.summary.suite_timeouts > 0
-        || !report.files.truncated.is_empty()
-        || !report.files.malformed.is_empty()
-        || !report.files.unreadable_dirs.is_empty()
-    {
-        Severity::Warning
-    } else {
-        Severity::Success
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -640,7 +623,7 @@ mod tests {
         );
     }
 
-    fn exec<'a>(name: &'a str, result: junit::Result) -> Execution<'a> {
+    fn exec<'a>(name: &'a str, result: junit::CaseResult) -> Execution<'a> {
         Execution {
             class: "org.example.FooTests",
             name,
@@ -676,8 +659,8 @@ mod tests {
         }
     }
 
-    fn fail(type_name: &str, message: &str) -> junit::Result {
-        junit::Result::Failed(Failure {
+    fn fail(type_name: &str, message: &str) -> junit::CaseResult {
+        junit::CaseResult::Failed(Failure {
             type_name: type_name.into(),
             message: message.into(),
             seed: None,
@@ -694,7 +677,7 @@ mod tests {
         execs: Vec<Execution<'_>>,
         instances_once: bool,
     ) -> FileResult {
-        let origin = Origin {
+        let origin = ReportTask {
             task_name: task.rsplit(':').next().unwrap().to_string(),
             task_path: task.to_string(),
         };
@@ -722,7 +705,7 @@ mod tests {
                     "a",
                     ":server:test",
                     vec![
-                        exec("testFlaky {seed=[AAAA:1111]}", junit::Result::Passed),
+                        exec("testFlaky {seed=[AAAA:1111]}", junit::CaseResult::Passed),
                         exec(
                             "testFlaky {seed=[AAAA:2222]}",
                             fail("java.lang.AssertionError", "boom"),
@@ -783,15 +766,15 @@ mod tests {
                     "a",
                     ":test",
                     vec![
-                        exec("testSetEquals", junit::Result::Passed),
-                        exec("testSize", junit::Result::Skipped),
+                        exec("testSetEquals", junit::CaseResult::Passed),
+                        exec("testSize", junit::CaseResult::Skipped),
                         exec("testRetried", fail("java.lang.AssertionError", "y")),
-                        exec("testSetEquals", junit::Result::Passed),
-                        exec("testSize", junit::Result::Passed),
-                        exec("testSetEquals", junit::Result::Passed),
-                        exec("testSize", junit::Result::Passed),
+                        exec("testSetEquals", junit::CaseResult::Passed),
+                        exec("testSize", junit::CaseResult::Passed),
+                        exec("testSetEquals", junit::CaseResult::Passed),
+                        exec("testSize", junit::CaseResult::Passed),
                         // a retry after a failure is a run of its own
-                        exec("testRetried", junit::Result::Passed),
+                        exec("testRetried", junit::CaseResult::Passed),
                     ],
                     true,
                 ),
@@ -799,7 +782,7 @@ mod tests {
                 file(
                     "b",
                     ":test",
-                    vec![exec("testSetEquals", junit::Result::Passed)],
+                    vec![exec("testSetEquals", junit::CaseResult::Passed)],
                 ),
             ],
             0,
@@ -822,8 +805,8 @@ mod tests {
                 "a",
                 ":test",
                 vec![
-                    exec("testSetEquals", junit::Result::Passed),
-                    exec("testSetEquals", junit::Result::Passed),
+                    exec("testSetEquals", junit::CaseResult::Passed),
+                    exec("testSetEquals", junit::CaseResult::Passed),
                 ],
             )],
             0,
@@ -838,7 +821,7 @@ mod tests {
                 "a",
                 ":x:test",
                 vec![
-                    exec("testA", junit::Result::Passed),
+                    exec("testA", junit::CaseResult::Passed),
                     exec(
                         "testB",
                         fail(
@@ -853,7 +836,7 @@ mod tests {
                             "Suite timeout exceeded (>= 3600000 msec).",
                         ),
                     ),
-                    exec("testC", junit::Result::Skipped),
+                    exec("testC", junit::CaseResult::Skipped),
                 ],
             )],
             0,

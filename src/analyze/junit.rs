@@ -33,7 +33,7 @@ pub struct Failure {
 
 /// How one execution of a test ended.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Result {
+pub enum CaseResult {
     Passed,
     Skipped,
     Failed(Failure),
@@ -51,12 +51,12 @@ pub struct Execution<'a> {
     /// The case's own (final) result; false for a flaky or rerun attempt, which
     /// is reported as soon as it is read.
     pub primary: bool,
-    pub result: Result,
+    pub result: CaseResult,
 }
 
-/// Counts of what the file contains, as a JUnit consumer would count it.
+/// FileCounts of what the file contains, as a JUnit consumer would count it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct FileCounts {
     /// `<testcase>` elements read (a case cut off by truncation is counted when
     /// what was read of it decides its result: a failure, an error or a skip).
     pub cases: u64,
@@ -87,7 +87,7 @@ pub enum State {
 /// What reading one file found, besides the executions handed to the callback.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileRead {
-    pub counts: Counts,
+    pub counts: FileCounts,
     pub state: State,
     /// `REPRODUCE WITH:` lines from the system streams (the text after the marker).
     pub reproduce: Vec<String>,
@@ -231,7 +231,7 @@ struct Parser {
     /// A finished case, kept for its buffers.
     spare: Case,
     body: Option<Body>,
-    counts: Counts,
+    counts: FileCounts,
 }
 
 type Sink<'s> = dyn FnMut(Execution<'_>) + 's;
@@ -390,7 +390,7 @@ impl Parser {
                 name: &case.name,
                 time: None,
                 primary: false,
-                result: Result::Failed(failure),
+                result: CaseResult::Failed(failure),
             });
         }
     }
@@ -400,9 +400,9 @@ impl Parser {
         self.counts.with_error += u64::from(case.has_error);
         self.counts.with_skipped += u64::from(case.skipped);
         let result = match case.primary.take() {
-            Some(failure) => Result::Failed(failure),
-            None if case.skipped => Result::Skipped,
-            None => Result::Passed,
+            Some(failure) => CaseResult::Failed(failure),
+            None if case.skipped => CaseResult::Skipped,
+            None => CaseResult::Passed,
         };
         sink(Execution {
             class: &case.class,
@@ -518,7 +518,7 @@ mod tests {
         pub class: String,
         pub name: String,
         pub time: Option<f64>,
-        pub result: Result,
+        pub result: CaseResult,
     }
 
     pub fn read_all(xml: &[u8]) -> (Vec<Exec>, FileRead) {
@@ -534,15 +534,15 @@ mod tests {
         (execs, file)
     }
 
-    fn names_and_results(execs: &[Exec]) -> Vec<(&str, Result)> {
+    fn names_and_results(execs: &[Exec]) -> Vec<(&str, CaseResult)> {
         execs
             .iter()
             .map(|e| (e.name.as_str(), e.result.clone()))
             .collect()
     }
 
-    fn failed(type_name: &str, message: &str) -> Result {
-        Result::Failed(Failure {
+    fn failed(type_name: &str, message: &str) -> CaseResult {
+        CaseResult::Failed(Failure {
             type_name: type_name.into(),
             message: message.into(),
             seed: None,
@@ -556,7 +556,7 @@ mod tests {
 </failure></testcase></s>"#;
         let (execs, _) = read_all(xml);
         match &execs[0].result {
-            Result::Failed(f) => {
+            CaseResult::Failed(f) => {
                 assert_eq!(f.message, "java.lang.AssertionError: x");
                 assert_eq!(f.seed.as_deref(), Some("1A2B3C4D5E6F7081:83A9C1D0E2F3A4B5"));
             }
@@ -586,16 +586,16 @@ mod tests {
         assert_eq!(
             results,
             vec![
-                ("pass", Result::Passed),
+                ("pass", CaseResult::Passed),
                 ("fail", failed("java.lang.AssertionError", "boom")),
                 ("err", failed("java.lang.RuntimeException", "")),
-                ("skip", Result::Skipped),
+                ("skip", CaseResult::Skipped),
             ]
         );
         assert_eq!(execs[0].time, Some(0.5));
         assert_eq!(
             file.counts,
-            Counts {
+            FileCounts {
                 cases: 4,
                 with_failure: 1,
                 with_error: 1,
@@ -619,7 +619,7 @@ mod tests {
         let messages: Vec<_> = execs
             .iter()
             .map(|e| match &e.result {
-                Result::Failed(f) => f.message.clone(),
+                CaseResult::Failed(f) => f.message.clone(),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -666,7 +666,7 @@ mod tests {
                     failed("org.opentest4j.AssertionFailedError", "first")
                 ),
                 ("flaky", failed("java.lang.RuntimeException", "second")),
-                ("flaky", Result::Passed),
+                ("flaky", CaseResult::Passed),
                 ("always", failed("T", "f2")),
                 ("always", failed("T", "f3")),
                 ("always", failed("T", "f1")),
@@ -697,7 +697,7 @@ mod tests {
         let (execs, file) = read_all(xml.as_bytes());
         assert_eq!(file.state, State::Complete);
         match &execs[0].result {
-            Result::Failed(f) => assert_eq!(f.message.len(), TEXT_CAP),
+            CaseResult::Failed(f) => assert_eq!(f.message.len(), TEXT_CAP),
             other => panic!("{other:?}"),
         }
     }

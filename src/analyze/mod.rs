@@ -5,20 +5,21 @@
 //! them in path order ([`aggregate`]) into a [`Report`]. Everything after reading
 //! the files is pure.
 
-pub mod aggregate;
+pub(crate) mod aggregate;
 pub mod cost;
-pub mod filter;
+pub(crate) mod filter;
 pub mod junit;
-pub mod outcome;
-pub mod planned;
+pub(crate) mod outcome;
+pub(crate) mod planned;
 pub mod render;
 pub mod report;
-pub mod reproduce;
+pub(crate) mod reproduce;
+pub(crate) mod verdict;
 
 pub use report::{Report, Severity};
 
 use crate::reports::{self, ProjectPaths};
-use aggregate::{FileAgg, FileResult, Merger, Origin};
+use aggregate::{FileAgg, FileResult, Merger, ReportTask};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -118,7 +119,7 @@ fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
 fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
     let origin = reports::locate(root, rel).map(|loc| {
         let project = opts.project_paths.path_of(&loc.project_dir);
-        Origin {
+        ReportTask {
             task_path: reports::task_path(&project, &loc.task),
             task_name: loc.task,
         }
@@ -127,7 +128,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
     let mut read = match std::fs::File::open(path) {
         Ok(file) => junit::read(file, |exec| agg.record(exec, origin.as_ref())),
         Err(e) => junit::FileRead {
-            counts: junit::Counts::default(),
+            counts: junit::FileCounts::default(),
             state: junit::State::Unreadable(e.to_string()),
             reproduce: Vec::new(),
         },

@@ -3,8 +3,8 @@
 //! to its batches too, and the payload object written for it (to
 //! `flakiness-outcomes.json` on Buildkite, to the `batches` of `local`'s JSON).
 
-use crate::analyze::render;
 use crate::analyze::report::TestReport;
+use crate::analyze::verdict;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
 use serde::Serialize;
@@ -142,7 +142,7 @@ pub struct JobPayload {
 
 /// The job a payload describes, as its status file records it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Job {
+pub struct JobRecord {
     pub job_id: String,
     pub step_key: String,
     pub kind: String,
@@ -168,7 +168,7 @@ impl JobPayload {
     /// not count as a real failure, and it makes the job out of heap as a
     /// heap dump does, so such a batch is an `infra_fail` (`oom`) rather than
     /// `flaky_detected`.
-    pub fn judged(job: &Job, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+    pub fn judged(job: &JobRecord, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
         let heap_failures: u64 = report.tests.iter().map(|t| t.heap_failures).sum();
         let facts = JobFacts {
             rc: job.rc,
@@ -284,17 +284,9 @@ impl JobPayload {
 /// batch, so the steps that are none are `flakiness-orchestration:*`.
 pub const COMPILE_KEY: &str = "flakiness-orchestration:compile";
 
-/// The type of the failure a test JVM out of heap reports.
-pub const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
-
-/// Every failure of `test` was the JVM running out of heap.
-pub fn heap_only(test: &TestReport) -> bool {
-    test.failures > 0 && test.heap_failures == test.failures
-}
-
-/// The tests of `report` whose verdict is `verdict` (see [`render::verdict`]).
+/// The tests of `report` whose verdict is `verdict` (see [`verdict::verdict`]).
 fn count_verdicts(report: &Report, verdict: &str) -> u64 {
-    let of = |t: &&TestReport| t.failures > 0 && render::verdict(t) == verdict;
+    let of = |t: &&TestReport| t.failures > 0 && verdict::verdict(t) == verdict;
     report.tests.iter().filter(of).count() as u64
 }
 

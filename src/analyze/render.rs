@@ -2,9 +2,9 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use super::aggregate;
 use super::junit::floor_char_boundary;
 use super::report::{Report, Severity, TestReport};
+use super::verdict::{self, verdict};
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
@@ -45,7 +45,7 @@ pub fn markdown(report: &Report) -> String {
 
 /// The annotation style when the compile gate may have failed.
 pub fn severity_with(report: &Report, opts: MarkdownOptions) -> Severity {
-    aggregate::severity(report, opts.build_failed)
+    verdict::severity(report, opts.build_failed)
 }
 
 /// The Report JSON contract, pretty-printed.
@@ -184,21 +184,6 @@ fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
         ));
     }
     md.push(String::new());
-}
-
-/// What a failing test's executions say it is: flaky (it passed and failed),
-/// broken (it failed every one of several), unknown from one execution, or
-/// out of heap (every failure an `OutOfMemoryError`).
-pub fn verdict(t: &TestReport) -> &'static str {
-    if crate::analyze::outcome::heap_only(t) {
-        "out of heap"
-    } else if t.passes > 0 {
-        "flaky"
-    } else if t.failures > 1 {
-        "broken"
-    } else {
-        "failed once"
-    }
 }
 
 /// `3.0% (1.0–8.5%)`: the failure rate and its 95% interval.
@@ -488,7 +473,7 @@ fn junit_case(t: &TestReport) -> TestCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{Example, FailureKind, Files, KindCounts, Summary};
+    use crate::analyze::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
 
     pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         let runs = passes + failures;
@@ -540,10 +525,10 @@ mod tests {
             },
             tests,
             not_executed: vec![],
-            files: Files::default(),
+            files: ReportFiles::default(),
             skips: Default::default(),
         };
-        r.summary.severity = aggregate::severity(&r, false);
+        r.summary.severity = verdict::severity(&r, false);
         r
     }
 
@@ -713,21 +698,21 @@ mod tests {
     #[test]
     fn severity_follows_failures_then_suite_timeouts() {
         assert_eq!(
-            aggregate::severity(&report(vec![test("X", "y", 1, 1)]), false),
+            verdict::severity(&report(vec![test("X", "y", 1, 1)]), false),
             Severity::Error
         );
         let mut timed_out = test("X", "classMethod", 0, 0);
         timed_out.suite_timeouts = 1;
         assert_eq!(
-            aggregate::severity(&report(vec![timed_out]), false),
+            verdict::severity(&report(vec![timed_out]), false),
             Severity::Warning
         );
         assert_eq!(
-            aggregate::severity(&report(vec![test("X", "y", 3, 0)]), false),
+            verdict::severity(&report(vec![test("X", "y", 3, 0)]), false),
             Severity::Success
         );
         let empty = report(vec![]);
-        assert_eq!(aggregate::severity(&empty, false), Severity::Success);
+        assert_eq!(verdict::severity(&empty, false), Severity::Success);
         let gate = MarkdownOptions { build_failed: true };
         assert_eq!(severity_with(&empty, gate), Severity::Warning);
     }

@@ -1,7 +1,7 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
 //! (README, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
-use super::junit::Counts;
+use super::junit::FileCounts;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -15,7 +15,7 @@ pub struct Report {
     /// Selected tests with no execution at all (`local`, which knows the plan).
     #[serde(rename = "notExecuted", skip_serializing_if = "Vec::is_empty")]
     pub not_executed: Vec<NotExecuted>,
-    pub files: Files,
+    pub files: ReportFiles,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
     pub skips: BTreeMap<(String, String), u64>,
@@ -252,10 +252,10 @@ pub struct Example {
 /// The report files behind the report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Files {
-    /// Files read (complete, truncated or malformed).
+pub struct ReportFiles {
+    /// ReportFiles read (complete, truncated or malformed).
     pub read: u64,
-    /// Files skipped because they are older than `--since`.
+    /// ReportFiles skipped because they are older than `--since`.
     pub skipped_stale: u64,
     pub truncated: Vec<TruncatedFile>,
     pub malformed: Vec<MalformedFile>,
@@ -298,7 +298,7 @@ pub struct FileSummary {
     pub path: String,
     /// The Gradle task path (`:server:test`) when the path shows it.
     pub task: Option<String>,
-    pub counts: Counts,
+    pub counts: FileCounts,
     pub passed: u64,
     pub failed: u64,
     pub suite_timeouts: u64,

@@ -24,7 +24,7 @@
 use crate::ci::blocking::Blocking;
 use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
-use crate::domain::Command;
+use crate::domain::GradleCommand;
 use crate::plan::group_in_order;
 use crate::reports::{
     DURATIONS_FILE, OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
@@ -89,7 +89,7 @@ pub struct TriageSpec {
 /// Everything a pipeline is built from.
 #[derive(Clone, Debug, Default)]
 pub struct PipelineInput {
-    pub commands: Vec<Command>,
+    pub commands: Vec<GradleCommand>,
     /// The pre-flight compile invocation (Gradle program and compile tasks);
     /// empty: no gate.
     pub compile: Vec<String>,
@@ -109,7 +109,7 @@ pub struct PipelineInput {
 
 impl PipelineInput {
     /// The pipeline of a plan, with a triage step when `triage` asks for one.
-    pub fn of(plan: &CiPlan, triage: Option<&crate::triage::Config>) -> PipelineInput {
+    pub fn of(plan: &CiPlan, triage: Option<&crate::triage::TriageConfig>) -> PipelineInput {
         PipelineInput {
             commands: plan.commands.clone(),
             compile: plan.compile.clone(),
@@ -153,7 +153,7 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
 
 fn batch_step(
     key: &str,
-    batches: &[&Command],
+    batches: &[&GradleCommand],
     input: &PipelineInput,
     cfg: &AgentConfig,
     gate: bool,
@@ -346,9 +346,9 @@ mod tests {
         }
     }
 
-    fn cmd(kind: TestKind, argv: &[&str]) -> Command {
+    fn cmd(kind: TestKind, argv: &[&str]) -> GradleCommand {
         let loops = if kind.is_rest() { 10 } else { 1 };
-        Command::of_kind(kind, argv, 1, loops)
+        GradleCommand::of_kind(kind, argv, 1, loops)
     }
 
     fn steps(p: &Value) -> &Vec<Value> {

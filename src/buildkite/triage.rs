@@ -19,7 +19,7 @@ use crate::plan::Forcing;
 use crate::reports::TRIAGE_FILE;
 use crate::run::progress::Progress;
 use crate::say;
-use crate::triage::{self, Config, Env};
+use crate::triage::{self, Env, TriageConfig};
 use crate::vars::TRIAGE_SPEC;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -58,7 +58,7 @@ pub fn run_step(work: &Path) -> Result<()> {
         context.gradle.clone()
     };
     if triage::has_failures(&report) {
-        let cfg = Config {
+        let cfg = TriageConfig {
             replays: spec.replays,
             budget: spec.budget,
             timeout: Duration::from_secs(spec.timeout_sec),

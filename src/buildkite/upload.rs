@@ -27,7 +27,7 @@ pub struct Upload<'a> {
     /// What to say when nothing is selected.
     pub nothing: &'a str,
     /// Add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
-    pub triage: Option<&'a crate::triage::Config>,
+    pub triage: Option<&'a crate::triage::TriageConfig>,
 }
 
 impl Upload<'_> {

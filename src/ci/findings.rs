@@ -6,9 +6,10 @@
 //! markdown where its CI shows it.
 
 use super::jobs_section::jobs_section;
-use super::spec::{ExpectedStep, ReportContext};
+use super::missing::{missing_jobs, Missing};
+use super::spec::ReportContext;
 use super::status::Status;
-use crate::analyze::outcome::{Job, JobPayload, OutcomeKind};
+use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
 use crate::domain::Unresolved;
@@ -131,7 +132,7 @@ pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
 /// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
 /// ([`JobPayload::judged`]).
 pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
-    let job = Job {
+    let job = JobRecord {
         job_id: status.job_id.clone(),
         step_key: status.step_key.clone(),
         kind: status.kind.clone(),
@@ -145,41 +146,11 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
     JobPayload::judged(&job, report, status.timeout_sec.unwrap_or(u64::MAX))
 }
 
-/// A batch job that should have written a status file and did not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Missing {
-    pub step_key: String,
-    pub label: String,
-    /// 1-based, as Buildkite numbers parallel jobs.
-    pub job: u32,
-    pub of: u32,
-}
-
-/// The expected jobs without a status file, in pipeline order.
-pub fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missing> {
-    expected
-        .iter()
-        .flat_map(|step| {
-            (0..step.jobs)
-                .filter(move |i| {
-                    !statuses
-                        .iter()
-                        .any(|s| s.step_key == step.step_key && s.parallel_job.unwrap_or(0) == *i)
-                })
-                .map(move |i| Missing {
-                    step_key: step.step_key.clone(),
-                    label: step.label.clone(),
-                    job: i + 1,
-                    of: step.jobs,
-                })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analyze::analyze_root;
+    use crate::ci::spec::ExpectedStep;
     use serde_json::{json, Value};
 
     /// The report of one JUnit file with the given `<testcase>` bodies.

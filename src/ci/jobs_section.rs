@@ -2,7 +2,7 @@
 //! did not run and why. The aggregate report (rendered by `analyze::render`)
 //! follows it.
 
-use super::findings::Missing;
+use super::missing::Missing;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::domain::Unresolved;
 use crate::markdown::{code, code_in_table, text};

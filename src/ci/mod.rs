@@ -27,6 +27,7 @@ pub mod durations;
 pub mod findings;
 pub mod job;
 pub mod jobs_section;
+pub mod missing;
 pub mod not_checked;
 pub mod prepare;
 pub mod spec;

@@ -3,7 +3,7 @@
 //! the batches: the compile gate, where the build is in the checkout, the
 //! renamed projects and the Gradle program for the report.
 
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, Origin, Unresolved};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Origin, Unresolved};
 use crate::layout::{Build, Layout};
 use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
@@ -22,7 +22,7 @@ const MANY_BATCHES: usize = 30;
 #[derive(Clone, Debug, Default)]
 pub struct CiPlan {
     /// One batch job each.
-    pub commands: Vec<Command>,
+    pub commands: Vec<GradleCommand>,
     /// The pre-flight compile invocation (Gradle program and compile tasks);
     /// empty: no gate.
     pub compile: Vec<String>,

@@ -4,7 +4,7 @@
 //! stops it. Each CI carries them its own way (Buildkite in step `env`,
 //! GitHub in the plan file); the JSON is the same.
 
-use crate::domain::Command;
+use crate::domain::GradleCommand;
 use crate::plan::group_in_order;
 use crate::run::process::Isolation;
 use crate::Result;
@@ -51,7 +51,7 @@ pub struct JobSpec {
 }
 
 impl JobSpec {
-    pub fn for_command(command: &Command, dir: Option<PathBuf>) -> JobSpec {
+    pub fn for_command(command: &GradleCommand, dir: Option<PathBuf>) -> JobSpec {
         JobSpec {
             kind: command.kind.as_str().to_string(),
             argv: command.argv.clone(),
@@ -96,7 +96,7 @@ pub struct ExpectedStep {
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
 /// plan order: what the report step expects a status file from.
-pub fn expected_steps(commands: &[Command]) -> Vec<ExpectedStep> {
+pub fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
     group_in_order(commands, |c| c.key.clone())
         .into_iter()
         .map(|(key, batches)| ExpectedStep {
@@ -125,7 +125,7 @@ pub struct ReportContext {
 impl ReportContext {
     /// The context of a plan's commands, its renamed projects and Gradle program.
     pub fn of(
-        commands: &[Command],
+        commands: &[GradleCommand],
         projects: &BTreeMap<String, String>,
         gradle: &[String],
     ) -> ReportContext {

@@ -5,7 +5,7 @@ use super::options::{self, LocalConfig, ReportOutput};
 use super::{report, selection};
 use crate::analyze::Report;
 use crate::cli::GlobalArgs;
-use crate::local::{self, Context, Outcome, Reporter};
+use crate::local::{self, Context, LocalOutcome, Reporter};
 use crate::run::process;
 use crate::{say, Exit, Result};
 use std::path::{Path, PathBuf};
@@ -22,8 +22,8 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     let (build, selection) = selection::gather(build, &cfg.selection)?;
     let outcome = local::run(&build, selection, &cfg.run, &Printer(&cfg.output))?;
     let ran = match &outcome {
-        Outcome::Ran(ran) => ran,
-        Outcome::NothingSelected(not_checked) if !not_checked.is_empty() => {
+        LocalOutcome::Ran(ran) => ran,
+        LocalOutcome::NothingSelected(not_checked) if !not_checked.is_empty() => {
             // Tests were selected and none could run: a report, never a quiet pass.
             let nothing = crate::analyze::analyze_roots(&[], &Default::default());
             let ctx = Context {
@@ -37,7 +37,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
             );
             return Ok(outcome.exit(written.is_ok()));
         }
-        Outcome::NothingSelected(_) => {
+        LocalOutcome::NothingSelected(_) => {
             say!("gradle-flaky: nothing selected: no test to run");
             return Ok(outcome.exit(true));
         }

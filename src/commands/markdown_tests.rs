@@ -8,12 +8,12 @@ use super::report::render;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::buildkite::wrap::failure_annotation;
-use crate::ci::findings::Missing;
 use crate::ci::job::JobEnv;
 use crate::ci::jobs_section::jobs_section;
+use crate::ci::missing::Missing;
 use crate::ci::prepare::unresolved_markdown;
 use crate::cli::ReportFormat;
-use crate::domain::{Command, Origin, ReasonCode, TestKind, Unresolved};
+use crate::domain::{GradleCommand, Origin, ReasonCode, TestKind, Unresolved};
 use crate::local::Context;
 use crate::run::cause::Cause;
 use crate::run::local::{problems, BatchRun};
@@ -240,8 +240,7 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
     let note = Cause::BuildFailed(vec![why.into()]).describe();
     BatchRun {
         index: 1,
-        command: Command::of_kind(kind, &["gradle"], 1, 1),
-        argv: vec!["gradle".into()],
+        command: GradleCommand::of_kind(kind, &["gradle"], 1, 1),
         log: PathBuf::from(format!("/runs/{dir}/batch-1.log")),
         dir: PathBuf::from("/runs/batch-1"),
         started: SystemTime::UNIX_EPOCH,

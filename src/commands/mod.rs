@@ -1,20 +1,20 @@
 //! Entry points: one function per subcommand. This is the I/O edge: it reads
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
-pub mod analyze;
-pub mod buildkite;
+pub(crate) mod analyze;
+pub(crate) mod buildkite;
 pub mod completions;
-pub mod github;
-pub mod layout;
-pub mod local;
-pub mod manual;
+pub(crate) mod github;
+pub(crate) mod layout;
+pub(crate) mod local;
+pub(crate) mod manual;
 pub mod options;
 pub mod plan;
-pub mod pr;
-pub mod repeat;
-pub mod report;
+pub(crate) mod pr;
+pub(crate) mod repeat;
+pub(crate) mod report;
 pub mod selection;
-pub mod triage;
+pub(crate) mod triage;
 
 #[cfg(test)]
 mod markdown_tests;

@@ -13,11 +13,11 @@ use crate::domain::{BatchingConfig, TestKind};
 use crate::github::batch::RunBatch;
 use crate::github::request::{BatchingOptions, WorkflowRequest};
 use crate::github::summary::AnalyzeArtifacts;
-use crate::layout::{Build, NotARoot, Reading};
+use crate::layout::{Build, LayoutRead, NotARoot};
 use crate::local::StopOnFlaky;
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
-use crate::select::Choice;
+use crate::select::Policy;
 use crate::stats::executions_for;
 use crate::{triage, vars};
 use crate::{Error, Result};
@@ -46,7 +46,7 @@ pub struct SelectionConfig {
     pub muted_file: PathBuf,
     pub refresh_layout: bool,
     /// Which tasks and subclasses run a class.
-    pub choice: Choice,
+    pub choice: Policy,
 }
 
 /// Where a report goes.
@@ -63,7 +63,7 @@ pub struct ReportOutput {
 #[derive(Clone, Debug)]
 pub struct LocalConfig {
     pub selection: SelectionConfig,
-    pub run: crate::local::Config,
+    pub run: crate::local::LocalRunConfig,
     pub output: ReportOutput,
 }
 
@@ -72,7 +72,7 @@ pub struct LocalConfig {
 pub struct TriageCommandConfig {
     /// The run to triage; `None`: the newest run folder of the build.
     pub run_dir: Option<PathBuf>,
-    pub triage: triage::Config,
+    pub triage: triage::TriageConfig,
     pub output: ReportOutput,
     pub gradle_args: Vec<String>,
     pub verbose: bool,
@@ -96,7 +96,7 @@ pub fn build(global: &GlobalArgs, gradle_required: bool) -> Result<Build> {
         gradle,
         gradle_found,
         layout: None,
-        reading: Reading {
+        reading: LayoutRead {
             isolate: global.isolate,
             timeout: global.layout_timeout,
         },
@@ -150,8 +150,8 @@ pub fn selection(args: &SelectionArgs) -> SelectionConfig {
 }
 
 /// `--task-cap`, `--subclass-cap`, `--allow-host-mutating-tasks`.
-pub fn choice(args: &ChoiceArgs) -> Choice {
-    Choice {
+pub fn choice(args: &ChoiceArgs) -> Policy {
+    Policy {
         tasks: TaskChoice {
             cap: args.task_cap as usize,
             allow_host_mutating: args.allow_host_mutating_tasks,
@@ -215,7 +215,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
     }
     Ok(LocalConfig {
         selection: selection(&args.selection),
-        run: crate::local::Config {
+        run: crate::local::LocalRunConfig {
             batch_timeout: batch_timeout(args.batch_timeout, &batching),
             batching: batching.config,
             gradle_args: args.gradle_args.clone(),
@@ -240,20 +240,20 @@ pub fn triage_command(global: &GlobalArgs, args: &TriageCommandArgs) -> TriageCo
 }
 
 /// `--triage N` with its budget; `None` when triage is off (no N, or 0).
-pub fn triage(args: &TriageArgs) -> Option<triage::Config> {
+pub fn triage(args: &TriageArgs) -> Option<triage::TriageConfig> {
     let replays = args.triage.filter(|n| *n > 0)?;
     Some(triage_config(replays, &args.budget))
 }
 
-fn triage_config(replays: u32, budget: &TriageBudgetArgs) -> triage::Config {
-    triage::Config {
+fn triage_config(replays: u32, budget: &TriageBudgetArgs) -> triage::TriageConfig {
+    triage::TriageConfig {
         replays,
         budget: budget
             .triage_budget
-            .unwrap_or(triage::Config::DEFAULT_BUDGET),
+            .unwrap_or(triage::TriageConfig::DEFAULT_BUDGET),
         timeout: budget
             .triage_timeout
-            .unwrap_or(triage::Config::DEFAULT_TIMEOUT),
+            .unwrap_or(triage::TriageConfig::DEFAULT_TIMEOUT),
     }
 }
 
@@ -262,7 +262,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
     let batching = batching(&args.batching)?;
     Ok(LocalConfig {
         selection: pr_selection(args),
-        run: crate::local::Config {
+        run: crate::local::LocalRunConfig {
             batch_timeout: batch_timeout(args.batch_timeout, &batching),
             batching: batching.config,
             gradle_args: Vec::new(),

@@ -37,7 +37,10 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
 
 /// GitHub Actions has no triage job: asking for one there is an error before
 /// anything is planned, rather than a report that silently lacks verdicts.
-pub(super) fn no_triage_on_github(target: Target, triage: Option<&triage::Config>) -> Result<()> {
+pub(super) fn no_triage_on_github(
+    target: Target,
+    triage: Option<&triage::TriageConfig>,
+) -> Result<()> {
     if target == Target::Github && triage.is_some() {
         return Err(Error::input(
             format!("--triage ({TRIAGE})"),
@@ -60,7 +63,7 @@ pub(super) struct HandOver<'a> {
     /// What to say when nothing is selected.
     pub nothing: &'a str,
     /// Buildkite: add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
-    pub triage: Option<&'a triage::Config>,
+    pub triage: Option<&'a triage::TriageConfig>,
 }
 
 impl HandOver<'_> {
@@ -91,7 +94,7 @@ mod tests {
 
     #[test]
     fn triage_is_refused_only_where_no_triage_step_exists() {
-        let cfg = triage::Config {
+        let cfg = triage::TriageConfig {
             replays: 5,
             budget: 100,
             timeout: Duration::from_secs(60),

@@ -5,9 +5,9 @@
 //! every value is escaped as GitHub's toolkit does: in the message `%`, `\r`
 //! and `\n`; in a property also `:` and `,`, which would end it.
 
-use crate::analyze::outcome::heap_only;
 use crate::analyze::render;
 use crate::analyze::report::TestReport;
+use crate::analyze::verdict::heap_only;
 use crate::analyze::Report;
 use crate::reports::walk::Walk;
 use crate::select::source::{self, Language};
@@ -37,7 +37,7 @@ impl Level {
 
 /// One annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Annotation {
+pub struct WorkflowAnnotation {
     pub level: Level,
     pub title: String,
     pub message: String,
@@ -46,9 +46,9 @@ pub struct Annotation {
     pub line: Option<u32>,
 }
 
-impl Annotation {
+impl WorkflowAnnotation {
     pub fn new(level: Level, title: impl Into<String>, message: impl Into<String>) -> Self {
-        Annotation {
+        WorkflowAnnotation {
             level,
             title: title.into(),
             message: message.into(),
@@ -99,14 +99,14 @@ pub fn escape_property(s: &str) -> String {
 /// all the JVM running out of heap (`java.lang.OutOfMemoryError`), or that
 /// hit the suite timeout; at most [`MAX_PER_LEVEL`] of each, and a
 /// `notice` saying how many more the summary lists.
-pub fn for_report(report: &Report, sources: &Sources) -> Vec<Annotation> {
+pub fn for_report(report: &Report, sources: &Sources) -> Vec<WorkflowAnnotation> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for test in &report.tests {
         let annotation = if test.failures > 0 && !heap_only(test) {
             failing(test)
         } else if test.failures > 0 {
-            Annotation::new(
+            WorkflowAnnotation::new(
                 Level::Warning,
                 format!("Out of heap: {}", short_name(test)),
                 format!(
@@ -118,7 +118,7 @@ pub fn for_report(report: &Report, sources: &Sources) -> Vec<Annotation> {
                 ),
             )
         } else if test.suite_timeouts > 0 {
-            Annotation::new(
+            WorkflowAnnotation::new(
                 Level::Warning,
                 format!("Suite timeout: {}", short_name(test)),
                 format!(
@@ -138,13 +138,13 @@ pub fn for_report(report: &Report, sources: &Sources) -> Vec<Annotation> {
     }
     let more =
         errors.len().saturating_sub(MAX_PER_LEVEL) + warnings.len().saturating_sub(MAX_PER_LEVEL);
-    let mut all: Vec<Annotation> = errors
+    let mut all: Vec<WorkflowAnnotation> = errors
         .into_iter()
         .take(MAX_PER_LEVEL)
         .chain(warnings.into_iter().take(MAX_PER_LEVEL))
         .map(|(test, annotation)| {
             let place = sources.place(&test.class, &test.method);
-            Annotation {
+            WorkflowAnnotation {
                 file: place.file,
                 line: place.line,
                 ..annotation
@@ -152,7 +152,7 @@ pub fn for_report(report: &Report, sources: &Sources) -> Vec<Annotation> {
         })
         .collect();
     if more > 0 {
-        all.push(Annotation::new(
+        all.push(WorkflowAnnotation::new(
             Level::Notice,
             "More flakiness findings",
             format!("{more} more test(s) failed or timed out: see the job summary."),
@@ -161,7 +161,7 @@ pub fn for_report(report: &Report, sources: &Sources) -> Vec<Annotation> {
     all
 }
 
-fn failing(test: &TestReport) -> Annotation {
+fn failing(test: &TestReport) -> WorkflowAnnotation {
     let what = if test.passes > 0 {
         "Flaky test"
     } else {
@@ -186,7 +186,7 @@ fn failing(test: &TestReport) -> Annotation {
     if let Some(reproduce) = &test.reproduce {
         message.push_str(&format!("\nReproduce with: {reproduce}"));
     }
-    Annotation::new(
+    WorkflowAnnotation::new(
         Level::Error,
         format!("{what}: {}", short_name(test)),
         shorten(&message),
@@ -350,7 +350,7 @@ mod tests {
             escape_property("50% a\r\nb: c, d"),
             "50%25 a%0D%0Ab%3A c%2C d"
         );
-        let a = Annotation {
+        let a = WorkflowAnnotation {
             level: Level::Error,
             title: "Flaky test: T.test {yaml=a/b,c::d}".into(),
             message: "x::warning::y\n::add-mask::z 100%".into(),
@@ -362,7 +362,7 @@ mod tests {
             "::error file=src/a%2Cb%3Ac.yml,line=7,title=Flaky test%3A T.test {yaml=a/b%2Cc%3A%3Ad}::x::warning::y%0A::add-mask::z 100%25"
         );
         assert!(!a.command().contains('\n'));
-        let bare = Annotation::new(Level::Notice, "", "m");
+        let bare = WorkflowAnnotation::new(Level::Notice, "", "m");
         assert_eq!(bare.command(), "::notice::m");
     }
 

@@ -6,7 +6,7 @@
 //! artifact, the status file and the JUnit XML this run wrote, at their paths
 //! below the build.
 
-use super::annotations::{Annotation, Level};
+use super::annotations::{Level, WorkflowAnnotation};
 use super::matrix::PlanFile;
 use crate::ci::batch::run_spec;
 use crate::ci::job::JobEnv;
@@ -76,7 +76,7 @@ pub fn run(cfg: &RunBatch) -> Result<()> {
     }
     if let Some(message) = failure_message(&ran.finished, cfg.timeout) {
         let what = format!("[{}] (batch {})", batch.label, cfg.batch);
-        let annotation = Annotation::new(
+        let annotation = WorkflowAnnotation::new(
             Level::Warning,
             format!("Flakiness {what}"),
             format!("{what} {message} - see job log"),

@@ -8,12 +8,12 @@
 //!   batch's argv for `github run --batch N`, and what the report needs;
 //! - the step summary: the batches, or why there are none.
 
-use super::annotations::{Annotation, Level};
-use super::runner::Runner;
+use super::annotations::{Level, WorkflowAnnotation};
+use super::runner::RunnerFiles;
 use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::ci::spec::{JobSpec, ReportContext};
-use crate::domain::{BatchingConfig, Command, Unresolved};
+use crate::domain::{BatchingConfig, GradleCommand, Unresolved};
 use crate::layout::Build;
 use crate::markdown::{code_in_table, text};
 use crate::reports::PLAN_FILE;
@@ -130,7 +130,7 @@ impl Submit<'_> {
             } else {
                 Level::Warning
             };
-            annotations.push(Annotation::new(
+            annotations.push(WorkflowAnnotation::new(
                 level,
                 "Flakiness: tests not found",
                 format!(
@@ -154,7 +154,11 @@ impl Submit<'_> {
             )?;
             if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
                 say!("gradle-flaky: {warning}");
-                annotations.push(Annotation::new(Level::Warning, "Flakiness", warning));
+                annotations.push(WorkflowAnnotation::new(
+                    Level::Warning,
+                    "Flakiness",
+                    warning,
+                ));
             }
             summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
             summary.push_str(&not_checked::markdown(&plan.not_applicable));
@@ -175,7 +179,7 @@ impl Submit<'_> {
                 plan.batches.len()
             );
         }
-        let runner = Runner::from_env();
+        let runner = RunnerFiles::from_env();
         runner.set_outputs(&outputs)?;
         if !runner.append_summary(&summary)? {
             eprint!("{summary}");
@@ -188,7 +192,7 @@ impl Submit<'_> {
 }
 
 /// The batches as a table: index (the matrix entry), what runs, how often.
-fn plan_markdown(commands: &[Command], tests: usize) -> String {
+fn plan_markdown(commands: &[GradleCommand], tests: usize) -> String {
     let mut out = format!(
         "{} batch(es) of {tests} test(s), one `run` job each:\n\n\
          | batch | tests | executions per test | command |\n|---:|---|---:|---|\n",
@@ -214,9 +218,9 @@ mod tests {
     use super::*;
     use crate::domain::TestKind;
 
-    fn cmd(kind: TestKind, argv: &[&str]) -> Command {
+    fn cmd(kind: TestKind, argv: &[&str]) -> GradleCommand {
         let (iterations, loops) = if kind.is_rest() { (1, 5) } else { (3, 1) };
-        Command::of_kind(kind, argv, iterations, loops)
+        GradleCommand::of_kind(kind, argv, iterations, loops)
     }
 
     fn planned() -> CiPlan {

@@ -14,11 +14,11 @@
 //!   tests' sources;
 //! - [`runner`]: `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`, untrusted log text.
 
-pub mod annotations;
-pub mod batch;
-pub mod matrix;
-pub mod request;
-pub mod runner;
-pub mod summary;
-pub mod workflow;
+pub(crate) mod annotations;
+pub(crate) mod batch;
+pub(crate) mod matrix;
+pub(crate) mod request;
+pub(crate) mod runner;
+pub(crate) mod summary;
+pub(crate) mod workflow;
 pub mod yaml;

@@ -15,20 +15,20 @@ pub const SUMMARY_LIMIT: usize = 1024 * 1024;
 
 /// The runner's files, from the step's environment (unset outside Actions).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Runner {
+pub struct RunnerFiles {
     pub output: Option<PathBuf>,
     pub summary: Option<PathBuf>,
 }
 
-impl Runner {
+impl RunnerFiles {
     /// Reads `$GITHUB_OUTPUT` and `$GITHUB_STEP_SUMMARY`.
-    pub fn from_env() -> Runner {
+    pub fn from_env() -> RunnerFiles {
         let path = |name: &str| {
             std::env::var_os(name)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         };
-        Runner {
+        RunnerFiles {
             output: path("GITHUB_OUTPUT"),
             summary: path("GITHUB_STEP_SUMMARY"),
         }
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn outputs_and_the_summary_are_appended_to_the_runners_files() {
         let dir = tempfile::tempdir().unwrap();
-        let runner = Runner {
+        let runner = RunnerFiles {
             output: Some(dir.path().join("out")),
             summary: Some(dir.path().join("summary")),
         };
@@ -149,6 +149,6 @@ mod tests {
         assert!(summary.len() <= SUMMARY_LIMIT, "{}", summary.len());
         assert!(summary.starts_with("# one\n| row |\n"));
         assert!(summary.contains("summary truncated"));
-        assert!(!Runner::default().append_summary("x").unwrap());
+        assert!(!RunnerFiles::default().append_summary("x").unwrap());
     }
 }

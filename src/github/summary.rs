@@ -4,9 +4,9 @@
 //! GitHub's: the job summary, one annotation per failing test, and the report
 //! in the log with workflow commands switched off.
 
-use super::annotations::{self, Annotation, Level, Sources};
+use super::annotations::{self, Level, Sources, WorkflowAnnotation};
 use super::matrix::PlanFile;
-use super::runner::{print_untrusted, Runner};
+use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::status::read_statuses;
@@ -84,7 +84,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     let artifacts = Artifacts::read(&cfg.dir)?;
     let mut notes = Vec::new();
     let plan = artifacts.plan.unwrap_or_else(|| {
-        notes.push(Annotation::new(
+        notes.push(WorkflowAnnotation::new(
             Level::Warning,
             "Flakiness: no plan",
             format!(
@@ -99,7 +99,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     if !found.payloads.is_empty() {
         write_outcomes(&cfg.outcomes, &found.payloads)?;
     }
-    let runner = Runner::from_env();
+    let runner = RunnerFiles::from_env();
     runner.append_summary(&found.markdown)?;
     print_untrusted(&found.markdown);
 
@@ -124,7 +124,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         .count()
         + found.missing.len();
     if open > 0 {
-        notes.push(Annotation::new(
+        notes.push(WorkflowAnnotation::new(
             Level::Warning,
             "Flakiness: batches without a result",
             format!(

@@ -1,6 +1,6 @@
 //! Finding the Gradle program and running the init script: the I/O edge of `layout`.
 
-use super::{Layout, Reading};
+use super::{Layout, LayoutRead};
 use crate::domain::format_duration;
 use crate::run::process::{self, Ended, Isolation, Output};
 use crate::vars::{GRADLE, LAYOUT_TIMEOUT};
@@ -96,7 +96,7 @@ pub fn program_identity(project_dir: &Path, program: &[String]) -> String {
 pub fn run_init_script(
     project_dir: &Path,
     program: &[String],
-    reading: &Reading,
+    reading: &LayoutRead,
 ) -> Result<Layout> {
     let scratch = tempfile::Builder::new()
         .prefix("gradle-flaky-layout-")

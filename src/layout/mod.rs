@@ -5,7 +5,7 @@
 
 pub mod cache;
 pub mod gradle;
-pub mod model;
+pub(crate) mod model;
 
 pub use gradle::find_gradle;
 pub use model::{Layout, Project, SourcePatterns, SourceSet, TestTask};
@@ -28,13 +28,13 @@ pub struct Build {
     pub gradle_found: bool,
     pub layout: Option<Layout>,
     /// How Gradle is run when the layout must be read.
-    pub reading: Reading,
+    pub reading: LayoutRead,
 }
 
 /// How Gradle is run to read the layout: under the same daemon policy as the
 /// batches, and within a time limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reading {
+pub struct LayoutRead {
     /// Isolated from the user's builds (`--isolate`): `--no-daemon`, since the
     /// read is a single invocation; else on the user's daemon, which the first
     /// batch then finds warm.
@@ -47,9 +47,9 @@ pub struct Reading {
 /// of Elasticsearch (build tools compiled first) takes minutes, not this.
 pub const DEFAULT_LAYOUT_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
-impl Default for Reading {
+impl Default for LayoutRead {
     fn default() -> Self {
-        Reading {
+        LayoutRead {
             isolate: false,
             timeout: DEFAULT_LAYOUT_TIMEOUT,
         }
@@ -86,7 +86,7 @@ pub fn load(
     project_dir: &Path,
     program: &[String],
     refresh: bool,
-    reading: &Reading,
+    reading: &LayoutRead,
 ) -> Result<(Layout, Source)> {
     let project_dir = std::fs::canonicalize(project_dir).map_err(|e| Error::io(project_dir, e))?;
     if !is_gradle_build(&project_dir) {

@@ -108,7 +108,7 @@ impl Layout {
 
     /// The Test tasks that run a source set's classes: those whose
     /// `testClassesDirs` share a directory with the source set's output.
-    /// Tied by output, never by name. Tasks of every project are considered.
+    /// SourceSetTasks by output, never by name. Tasks of every project are considered.
     pub fn tasks_for<'a>(&'a self, source_set: &'a SourceSet) -> Vec<&'a TestTask> {
         self.projects
             .iter()
@@ -139,7 +139,7 @@ impl Layout {
     }
 
     /// Tells each command (and its fallback) where its test JVMs write heap dumps.
-    pub fn note_heap_dumps(&self, commands: &mut [crate::domain::Command]) {
+    pub fn note_heap_dumps(&self, commands: &mut [crate::domain::GradleCommand]) {
         for command in commands {
             command.heap_dump_paths = self.heap_dump_paths(&command.task_paths);
             if let Some(fallback) = command.fallback.as_deref_mut() {

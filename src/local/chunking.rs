@@ -3,7 +3,7 @@
 //! so far say.
 
 use crate::analyze::{self, AnalyzeOptions};
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, Origin};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Origin};
 use crate::durations::Durations;
 use crate::plan::budget::Pace;
 use crate::plan::PlanContext;
@@ -50,7 +50,7 @@ pub struct Local<'a> {
 }
 
 impl Chunking for Local<'_> {
-    fn budget(&self, command: &Command) -> Option<Duration> {
+    fn budget(&self, command: &GradleCommand) -> Option<Duration> {
         if self.budget.is_some() {
             return self.budget;
         }
@@ -68,7 +68,7 @@ impl Chunking for Local<'_> {
         self.stop_on_flaky.applies(test)
     }
 
-    fn per_iteration(&self, command: &Command) -> Option<Duration> {
+    fn per_iteration(&self, command: &GradleCommand) -> Option<Duration> {
         self.durations.per_iteration(&command.tests)
     }
 
@@ -89,11 +89,11 @@ impl Chunking for Local<'_> {
         self.stop_on_flaky == StopOnFlaky::FirstFailure
     }
 
-    fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command {
+    fn narrowed(&self, command: &GradleCommand, tests: &[ClassifiedTest]) -> GradleCommand {
         crate::plan::narrowed(command, tests, self.batching, self.ctx)
     }
 
-    fn ignored_iters(&self, command: &Command, done: &[Iteration]) -> bool {
+    fn ignored_iters(&self, command: &GradleCommand, done: &[Iteration]) -> bool {
         super::judge::ignored_iters(command, done)
     }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 /// its wall time.
 pub fn of(
     report: &Report,
-    planned: &[crate::domain::Command],
+    planned: &[crate::domain::GradleCommand],
     runs: &[BatchRun],
     took: Duration,
 ) -> Cost {

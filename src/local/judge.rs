@@ -1,12 +1,12 @@
 //! Each batch judged by the outcome rules of a CI batch job, and what the
 //! runner asks of the analyzer while batches run.
 
-use crate::analyze::outcome::{InfraSubtype, Job, JobPayload};
+use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord};
 use crate::analyze::{self, AnalyzeOptions};
-use crate::domain::Command;
+use crate::domain::GradleCommand;
 use crate::plan;
 use crate::run::local::{self as runner, BatchRun};
-use crate::run::repeat::{Counts, Iteration};
+use crate::run::repeat::{Iteration, IterationCounts};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -48,7 +48,7 @@ fn judge(
             run.started,
         ),
     };
-    let job = Job {
+    let job = JobRecord {
         job_id: format!("batch-{}", run.index),
         step_key: run.command.key.clone(),
         kind: run.command.kind.as_str().to_string(),
@@ -94,12 +94,12 @@ fn judge(
 }
 
 /// What an iteration's kept reports say (`None` when it kept none).
-pub fn counts(it: &Iteration) -> Option<Counts> {
+pub fn counts(it: &Iteration) -> Option<IterationCounts> {
     if it.reports.is_empty() {
         return None;
     }
     let s = analyze::analyze_root(&it.dir, &AnalyzeOptions::default()).summary;
-    Some(Counts {
+    Some(IterationCounts {
         executed: s.executions,
         failed: s.failed,
         suite_timeouts: s.suite_timeouts,
@@ -107,7 +107,7 @@ pub fn counts(it: &Iteration) -> Option<Counts> {
 }
 
 /// Did this in-JVM batch ignore `-Dtests.iters`? Read from its first run's reports.
-pub fn ignored_iters(command: &Command, done: &[Iteration]) -> bool {
+pub fn ignored_iters(command: &GradleCommand, done: &[Iteration]) -> bool {
     let Some(first) = done.first().filter(|it| !it.no_reports()) else {
         return false;
     };

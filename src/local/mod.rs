@@ -19,11 +19,11 @@ pub mod triage;
 pub use chunking::StopOnFlaky;
 pub use context::Context;
 pub use judge::counts;
-pub use outcome::{Outcome, Ran};
+pub use outcome::{LocalOutcome, RunRecord};
 
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::ci::spec::GRACE_MINUTES;
-use crate::domain::{BatchingConfig, Command};
+use crate::domain::{BatchingConfig, GradleCommand};
 use crate::durations;
 use crate::layout::Build;
 use crate::plan::render::visible_lines;
@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 /// How a local run goes.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct LocalRunConfig {
     pub batching: BatchingConfig,
     /// Limit of each Gradle invocation.
     pub batch_timeout: Duration,
@@ -49,7 +49,7 @@ pub struct Config {
     /// Gradle never on the user's daemon (see `run::process::Isolation`).
     pub isolate: bool,
     /// Replay the failing tests after the run.
-    pub triage: Option<crate::triage::Config>,
+    pub triage: Option<crate::triage::TriageConfig>,
     /// Whether tests proven flaky get more iterations.
     pub stop_on_flaky: StopOnFlaky,
 }
@@ -70,12 +70,12 @@ pub trait Reporter {
 pub fn run(
     build: &Build,
     selection: Selection,
-    cfg: &Config,
+    cfg: &LocalRunConfig,
     reporter: &dyn Reporter,
-) -> Result<Outcome> {
+) -> Result<LocalOutcome> {
     let (tests, not_checked) = selected::tests(selection)?;
     if tests.is_empty() {
-        return Ok(Outcome::NothingSelected(not_checked));
+        return Ok(LocalOutcome::NothingSelected(not_checked));
     }
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
     let durations = durations::store::load(cfg.batching.durations.as_deref(), &build.root)?;
@@ -176,7 +176,7 @@ pub fn run(
         }
         _ => None,
     };
-    Ok(Outcome::Ran(Box::new(Ran {
+    Ok(LocalOutcome::Ran(Box::new(RunRecord {
         report,
         run_dir,
         planned: plan.commands.len(),
@@ -197,11 +197,11 @@ pub fn run(
 /// kept without it.
 fn triage_after(
     report: &mut Report,
-    triage: &crate::triage::Config,
+    triage: &crate::triage::TriageConfig,
     site: &triage::Site<'_>,
     context: &Context<'_>,
     reporter: &dyn Reporter,
-) -> Option<crate::triage::Summary> {
+) -> Option<crate::triage::TriageTotals> {
     let keep = |r: &Report| reporter.before_triage(r, context, site.base);
     triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
         say!("gradle-flaky: triage: {e}");
@@ -211,7 +211,7 @@ fn triage_after(
 
 /// The daemon policy of this run; a command that asks for `--daemon` when
 /// isolated is refused before anything runs.
-fn isolation(commands: &[Command], isolate: bool, run_dir: &Path) -> Result<Isolation> {
+fn isolation(commands: &[GradleCommand], isolate: bool, run_dir: &Path) -> Result<Isolation> {
     let invocations = commands.iter().map(|c| c.rest_loops.max(1)).sum();
     let (isolation, note) = Isolation::choose(isolate, invocations, &run_dir.join("daemon"));
     if let Some(note) = note {

@@ -7,23 +7,23 @@ use crate::analyze::Report;
 use crate::domain::Unresolved;
 use crate::run::local::BatchRun;
 use crate::run::repeat::Verdict;
-use crate::triage::Summary;
+use crate::triage::TriageTotals;
 use crate::{Exit, Observed};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// What a local run came to.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum LocalOutcome {
     /// No test could run: nothing ran. The tests found that cannot run here,
     /// if any, were not checked.
     NothingSelected(Vec<Unresolved>),
-    Ran(Box<Ran>),
+    Ran(Box<RunRecord>),
 }
 
 /// A run that happened.
 #[derive(Debug)]
-pub struct Ran {
+pub struct RunRecord {
     /// Every execution of this run (the run folder's XML), with the triage's
     /// verdicts when one ran.
     pub report: Report,
@@ -44,27 +44,27 @@ pub struct Ran {
     /// A selected test ran fewer times than planned.
     pub below_plan: bool,
     /// The triage after the run, when one replayed anything.
-    pub triage: Option<Summary>,
+    pub triage: Option<TriageTotals>,
     /// Selected tests found that cannot run here.
     pub not_checked: Vec<Unresolved>,
     /// What it cost, and what its stop rules saved.
     pub cost: Cost,
 }
 
-impl Outcome {
+impl LocalOutcome {
     /// The exit status; `kept`: the final report was kept where it was asked
     /// for.
     pub fn exit(&self, kept: bool) -> Exit {
         match self {
-            Outcome::NothingSelected(not_checked) if not_checked.is_empty() => Exit::Clean,
+            LocalOutcome::NothingSelected(not_checked) if not_checked.is_empty() => Exit::Clean,
             // Tests were selected, and none could be checked: no pass.
-            Outcome::NothingSelected(_) => Exit::Infra,
-            Outcome::Ran(ran) => ran.exit(kept),
+            LocalOutcome::NothingSelected(_) => Exit::Infra,
+            LocalOutcome::Ran(ran) => ran.exit(kept),
         }
     }
 }
 
-impl Ran {
+impl RunRecord {
     /// What surrounds its report.
     pub fn context(&self) -> Context<'_> {
         Context {
@@ -116,7 +116,7 @@ mod tests {
     use super::*;
     use crate::analyze::{self, AnalyzeOptions};
 
-    fn ran(executions: u64, real_failures: u64) -> Ran {
+    fn ran(executions: u64, real_failures: u64) -> RunRecord {
         let dir = tempfile::tempdir().unwrap();
         let mut report = analyze::analyze_root(dir.path(), &AnalyzeOptions::default());
         report.summary.executions = executions;
@@ -142,7 +142,7 @@ mod tests {
             flaky_tests: 0,
             broken_tests: 0,
         };
-        Ran {
+        RunRecord {
             report,
             run_dir: dir.path().to_path_buf(),
             planned: 1,
@@ -160,7 +160,10 @@ mod tests {
 
     #[test]
     fn a_report_that_could_not_be_kept_leaves_no_clean_result_but_a_proven_failure() {
-        assert_eq!(Outcome::NothingSelected(Vec::new()).exit(true), Exit::Clean);
+        assert_eq!(
+            LocalOutcome::NothingSelected(Vec::new()).exit(true),
+            Exit::Clean
+        );
         let bwc = Unresolved {
             input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
             reason_code: crate::domain::ReasonCode::NoRunnableTask,
@@ -168,23 +171,23 @@ mod tests {
             origin: crate::domain::Origin::Changed,
         };
         assert_eq!(
-            Outcome::NothingSelected(vec![bwc]).exit(true),
+            LocalOutcome::NothingSelected(vec![bwc]).exit(true),
             Exit::Infra,
             "nothing could be checked"
         );
-        let clean = Outcome::Ran(Box::new(ran(5, 0)));
+        let clean = LocalOutcome::Ran(Box::new(ran(5, 0)));
         assert_eq!(clean.exit(true), Exit::Clean);
         assert_eq!(clean.exit(false), Exit::Infra);
-        let flaky = Outcome::Ran(Box::new(ran(5, 1)));
+        let flaky = LocalOutcome::Ran(Box::new(ran(5, 1)));
         assert_eq!(flaky.exit(true), Exit::TestFailures);
         assert_eq!(flaky.exit(false), Exit::TestFailures);
         assert_eq!(ran(0, 0).exit(true), Exit::Infra, "nothing executed");
-        let below = Ran {
+        let below = RunRecord {
             below_plan: true,
             ..ran(5, 0)
         };
         assert_eq!(below.exit(true), Exit::Infra, "fewer runs than planned");
-        let partial = Ran {
+        let partial = RunRecord {
             partial: true,
             ..ran(5, 1)
         };

@@ -3,7 +3,7 @@
 
 use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{reproduce, Report};
-use crate::domain::Command;
+use crate::domain::GradleCommand;
 use crate::plan::{self, suite_route};
 use crate::run::chunks::Stop;
 use crate::run::local::{self as runner, BatchRun};
@@ -15,7 +15,7 @@ use std::time::Duration;
 /// with its batch's problem; true when there is one.
 pub fn compare(
     report: &mut Report,
-    commands: &[Command],
+    commands: &[GradleCommand],
     runs: &[BatchRun],
     timeout: Duration,
 ) -> bool {
@@ -42,7 +42,7 @@ pub fn compare(
 /// suite; from 4.7, nothing).
 pub fn reproduce_members(
     report: &mut Report,
-    commands: &[Command],
+    commands: &[GradleCommand],
     script: &Path,
     gradle: &[String],
 ) {
@@ -94,7 +94,7 @@ pub fn reproduce_members(
 /// Every planned test with its batch and the executions the plan gives it.
 /// A batch repeated until its time was up (`--until-fail --for`) planned
 /// what it ran: its count was never fixed in advance.
-fn planned_tests(commands: &[Command], runs: &[BatchRun]) -> Vec<PlannedTest> {
+fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()

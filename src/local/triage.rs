@@ -7,7 +7,7 @@ use crate::layout::Build;
 use crate::plan::PlanContext;
 use crate::run::progress::Progress;
 use crate::say;
-use crate::triage::{self, Env, Summary};
+use crate::triage::{self, Env, TriageTotals};
 use crate::Result;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -30,10 +30,10 @@ pub struct Site<'a> {
 /// attached. `None` when nothing failed.
 pub fn after_run(
     report: &mut Report,
-    cfg: &triage::Config,
+    cfg: &triage::TriageConfig,
     site: &Site<'_>,
     keep: &dyn Fn(&Report) -> Result<PathBuf>,
-) -> Result<Option<Summary>> {
+) -> Result<Option<TriageTotals>> {
     if !triage::has_failures(report) {
         say!("gradle-flaky: triage: nothing to replay, no test failed");
         return Ok(None);

@@ -1,54 +1,11 @@
 //! Batching by kind and building each batch's Gradle argv.
 
+use super::gradle_version::GradleVersion;
 use super::group_in_order;
-use super::strategy::{self, Choice, TaskFacts};
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, Repetition, TestKind};
-use crate::test_filter::{self, Runner};
+use super::strategy::{self, Strategy, TaskFacts};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Repetition, TestKind};
+use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
-
-/// A Gradle version; enough to know which options exist.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct GradleVersion {
-    pub major: u32,
-    pub minor: u32,
-    pub patch: Option<u32>,
-}
-
-impl GradleVersion {
-    /// Reads `4.4.1`, `8.10`, `7.6-rc-1`; `None` for anything else.
-    pub fn parse(s: &str) -> Option<GradleVersion> {
-        let numeric = s
-            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .next()?;
-        let mut parts = numeric.split('.');
-        let major = parts.next()?.parse().ok()?;
-        let minor = match parts.next() {
-            Some(minor) => minor.parse().ok()?,
-            None => 0,
-        };
-        let patch = parts.next().and_then(|p| p.parse().ok());
-        Some(GradleVersion {
-            major,
-            minor,
-            patch,
-        })
-    }
-
-    /// The built-in `--rerun` task option exists from Gradle 7.6.
-    pub fn has_rerun(self) -> bool {
-        (self.major, self.minor) >= (7, 6)
-    }
-}
-
-impl std::fmt::Display for GradleVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)?;
-        match self.patch {
-            Some(patch) => write!(f, ".{patch}"),
-            None => Ok(()),
-        }
-    }
-}
 
 /// What commands need to know about the build they run in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +39,7 @@ impl PlanContext {
     }
 
     /// How `kind`'s tests of `task` are repeated.
-    pub fn choice(&self, kind: &TestKind, task: &str) -> Choice {
+    pub fn choice(&self, kind: &TestKind, task: &str) -> Strategy {
         strategy::choose(kind, self.tasks.get(task))
     }
 }
@@ -109,7 +66,11 @@ impl PlanContext {
 /// Elasticsearch's order (custom kinds after, by name), each kind cut into batches of
 /// its cap; tests repeated in the JVM and tests repeated by Gradle runs never
 /// share a batch.
-pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -> Vec<Command> {
+pub fn commands(
+    tests: &[ClassifiedTest],
+    cfg: &BatchingConfig,
+    ctx: &PlanContext,
+) -> Vec<GradleCommand> {
     let mut by_kind: BTreeMap<&TestKind, Vec<&ClassifiedTest>> = BTreeMap::new();
     for t in tests {
         by_kind.entry(&t.kind).or_default().push(t);
@@ -130,11 +91,11 @@ pub fn commands(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContex
 /// left of a batch once stop on proof took some of its tests out. A fallback
 /// (Gradle runs of an in-JVM batch) stays one.
 pub fn narrowed(
-    planned: &Command,
+    planned: &GradleCommand,
     tests: &[ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
-) -> Command {
+) -> GradleCommand {
     let refs: Vec<&ClassifiedTest> = tests.iter().collect();
     let kind = &planned.kind;
     let chosen = tests.first().map(|t| ctx.choice(kind, &t.task).repetition);
@@ -177,7 +138,7 @@ fn command(
     batch: &[&ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
-) -> Command {
+) -> GradleCommand {
     let in_jvm = repetition == Repetition::InJvm;
     let iterations = cfg.iterations(kind);
     let mut argv = ctx.gradle.clone();
@@ -226,7 +187,7 @@ fn command(
     };
     let fallback =
         (in_jvm && iterations > 1).then(|| Box::new(fallback(kind, batch, iterations - 1, ctx)));
-    Command {
+    GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
@@ -249,7 +210,7 @@ fn task_args(
     argv: &mut Vec<String>,
     task: &str,
     tests: &[&ClassifiedTest],
-    runner: Runner,
+    runner: RunnerTraits,
     ctx: &PlanContext,
 ) {
     if ctx.forcing() == Forcing::CleanTask {
@@ -271,12 +232,17 @@ fn task_args(
 
 /// An in-JVM batch as Gradle runs: what runs when the first run shows that
 /// `-Dtests.iters` was ignored, `runs` times (the runs still owed).
-fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanContext) -> Command {
+fn fallback(
+    kind: &TestKind,
+    batch: &[&ClassifiedTest],
+    runs: u32,
+    ctx: &PlanContext,
+) -> GradleCommand {
     let mut argv = ctx.gradle.clone();
     let mut task_paths = Vec::new();
     for (task, tests) in by_task(batch) {
         task_paths.push(task.to_string());
-        let runner = Runner {
+        let runner = RunnerTraits {
             testng: false,
             parameterized_cases: true,
         };
@@ -284,7 +250,7 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
     }
     argv.push("--continue".into());
     argv.extend(ctx.extra_args.iter().cloned());
-    Command {
+    GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
         key: kind.key(),
@@ -307,7 +273,7 @@ fn fallback(kind: &TestKind, batch: &[&ClassifiedTest], runs: u32, ctx: &PlanCon
 /// The `--tests` filters of a test (`test_filter::filters`), or the YAML case
 /// `Runner.test {yaml=...}` (one argv element: no quotes needed, none added);
 /// `None` for a test that runs its whole task.
-fn filters(t: &ClassifiedTest, runner: Runner) -> Option<Vec<String>> {
+fn filters(t: &ClassifiedTest, runner: RunnerTraits) -> Option<Vec<String>> {
     if matches!(
         t.kind,
         TestKind::YamlRestTestRunner | TestKind::YamlRestTestSuite

@@ -3,20 +3,22 @@
 //! the batching knobs and what we know of the build's Gradle.
 
 mod batch;
-pub mod budget;
-pub mod chunk;
-pub mod proof;
+pub(crate) mod budget;
+pub(crate) mod chunk;
+mod gradle_version;
+pub(crate) mod proof;
 mod reduce;
 pub mod render;
-pub mod shard;
-pub mod strategy;
-pub mod suite_route;
+pub(crate) mod shard;
+pub(crate) mod strategy;
+pub(crate) mod suite_route;
 
-pub use batch::{clean_task, commands, narrowed, Forcing, GradleVersion, PlanContext};
+pub use batch::{clean_task, commands, narrowed, Forcing, PlanContext};
+pub use gradle_version::GradleVersion;
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
 
-use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
 
 /// What will run: the reduced tests, notes about how they were reduced and
 /// forced, and one command per batch.
@@ -24,7 +26,7 @@ use crate::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
 pub struct Plan {
     pub tests: Vec<ClassifiedTest>,
     pub notes: Vec<String>,
-    pub commands: Vec<Command>,
+    pub commands: Vec<GradleCommand>,
     /// Where the durations came from, when some were known (`shard::apply`).
     pub durations_source: Option<String>,
     /// The budget of one job the batches were fitted to.
@@ -60,7 +62,7 @@ pub fn test_name(t: &ClassifiedTest) -> String {
 }
 
 /// Executions of each test in one command: iterations × Gradle runs.
-pub fn executions(c: &Command) -> u64 {
+pub fn executions(c: &GradleCommand) -> u64 {
     u64::from(c.iterations) * u64::from(c.rest_loops)
 }
 

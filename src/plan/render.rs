@@ -3,7 +3,7 @@
 
 use super::proof::{Evidence, Proof};
 use super::{executions, target, Plan};
-use crate::domain::{ClassifiedTest, Command, Origin, SkippedFile, Unresolved};
+use crate::domain::{ClassifiedTest, GradleCommand, Origin, SkippedFile, Unresolved};
 use crate::select::{Expansion, TaskSelection};
 use crate::shell;
 use crate::stats::{executions_for, percent, rate_bound, Round};
@@ -40,7 +40,7 @@ pub fn json(view: &PlanView) -> String {
     #[derive(Serialize)]
     struct JsonCommand<'a> {
         #[serde(flatten)]
-        command: &'a Command,
+        command: &'a GradleCommand,
         #[serde(rename = "cleanProves")]
         clean_proves: Proof,
     }
@@ -95,7 +95,7 @@ pub fn shell(plan: &Plan) -> String {
 }
 
 /// The argv the shell line runs: the command itself, or `repeat` around it.
-pub fn shell_argv(c: &Command) -> Vec<String> {
+pub fn shell_argv(c: &GradleCommand) -> Vec<String> {
     if c.rest_loops <= 1 {
         return c.argv.clone();
     }
@@ -176,7 +176,7 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
     Ok(())
 }
 
-fn command(w: &mut String, number: usize, c: &Command, evidence: Evidence) -> fmt::Result {
+fn command(w: &mut String, number: usize, c: &GradleCommand, evidence: Evidence) -> fmt::Result {
     let runs = if c.loops_gradle() {
         count(c.rest_loops as usize, "Gradle run")
     } else {

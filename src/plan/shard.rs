@@ -8,7 +8,7 @@
 use super::budget::{self, Next, Pace, Sizing};
 use super::chunk::{self, Seeds};
 use super::{executions, Plan};
-use crate::domain::{format_duration, Command, Repetition, Shard};
+use crate::domain::{format_duration, GradleCommand, Repetition, Shard};
 use crate::durations::Durations;
 use std::time::Duration;
 
@@ -43,7 +43,11 @@ fn predict(pace: &Pace, k: u32) -> Option<u64> {
 }
 
 /// One command as shards (itself when it fits, or nothing is known).
-fn split(mut c: Command, timing: &Timing<'_>, seeds: &mut Seeds) -> (Vec<Command>, Option<String>) {
+fn split(
+    mut c: GradleCommand,
+    timing: &Timing<'_>,
+    seeds: &mut Seeds,
+) -> (Vec<GradleCommand>, Option<String>) {
     let pace = Pace {
         per_iteration: timing.durations.per_iteration(&c.tests),
         overhead: None,
@@ -109,7 +113,14 @@ fn split(mut c: Command, timing: &Timing<'_>, seeds: &mut Seeds) -> (Vec<Command
 }
 
 /// Shard `index` of `of` of `c`, running `share` of its iterations.
-fn shard(c: &Command, index: u32, of: u32, share: u32, pace: &Pace, seeds: &mut Seeds) -> Command {
+fn shard(
+    c: &GradleCommand,
+    index: u32,
+    of: u32,
+    share: u32,
+    pace: &Pace,
+    seeds: &mut Seeds,
+) -> GradleCommand {
     let mut s = c.clone();
     let seed = match c.repetition {
         Repetition::InJvm => {
@@ -131,7 +142,7 @@ fn shard(c: &Command, index: u32, of: u32, share: u32, pace: &Pace, seeds: &mut 
     s
 }
 
-fn tests_of(c: &Command) -> String {
+fn tests_of(c: &GradleCommand) -> String {
     c.tests
         .iter()
         .map(super::test_name)

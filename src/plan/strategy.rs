@@ -16,7 +16,7 @@
 
 use crate::domain::{Repetition, TestKind};
 use crate::layout::Layout;
-use crate::test_filter::Runner;
+use crate::test_filter::RunnerTraits;
 use std::collections::BTreeMap;
 
 /// What the layout says about one Test task's runner.
@@ -71,29 +71,29 @@ pub fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
 /// How one task's tests of one kind are repeated, and why, in a few words
 /// (`plain JUnit ignores -Dtests.iters`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct Strategy {
     pub repetition: Repetition,
     pub reason: String,
     /// How the task's runner reads `--tests` filters.
-    pub runner: Runner,
+    pub runner: RunnerTraits,
 }
 
 /// The repetition of `kind`'s tests on a task with these facts (`None`: the
 /// task is not in the layout, or there is no layout).
-pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Choice {
+pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Strategy {
     let facts = facts.cloned().unwrap_or_default();
     let testng = facts.framework.as_deref() == Some("testng");
-    let gradle_runs = |reason: &str| Choice {
+    let gradle_runs = |reason: &str| Strategy {
         repetition: Repetition::GradleRuns,
         reason: reason.to_string(),
-        runner: Runner {
+        runner: RunnerTraits {
             testng,
             parameterized_cases: true,
         },
     };
     if kind.is_rest() {
-        return Choice {
-            runner: Runner::default(),
+        return Strategy {
+            runner: RunnerTraits::default(),
             ..gradle_runs("each Gradle run runs every REST test once")
         };
     }
@@ -125,10 +125,10 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Choice {
     } else {
         "-Dtests.iters, not confirmed by the layout: if the first run ignores it, Gradle runs follow"
     };
-    Choice {
+    Strategy {
         repetition: Repetition::InJvm,
         reason: reason.to_string(),
-        runner: Runner::default(),
+        runner: RunnerTraits::default(),
     }
 }
 

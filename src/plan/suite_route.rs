@@ -18,7 +18,7 @@
 //! A wrong guess shows in the first run: a filter that ran nothing fails the
 //! run ("no tests executed"), and the selected test is "never executed".
 
-use super::batch::GradleVersion;
+use super::gradle_version::GradleVersion;
 use crate::domain::{ClassifiedTest, Route, RouteCode, ViaSuite};
 
 /// From Gradle 4.7 a Test task drops, before running anything, every class

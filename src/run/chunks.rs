@@ -6,7 +6,7 @@
 //! ran so that the report claims no more than that.
 
 use super::repeat::Iteration;
-use crate::domain::{ClassifiedTest, Command, Repetition};
+use crate::domain::{ClassifiedTest, GradleCommand, Repetition};
 use crate::plan::budget::{self, Next, Pace, Sizing};
 use crate::plan::chunk::{self, Seeds};
 use crate::{Error, Result};
@@ -15,26 +15,26 @@ use std::time::{Duration, Instant};
 /// What the runner asks of whoever knows durations and reads reports.
 pub trait Chunking {
     /// The time budget of the batch; `None`: none.
-    fn budget(&self, command: &Command) -> Option<Duration>;
+    fn budget(&self, command: &GradleCommand) -> Option<Duration>;
     /// Whether stop on proof is on for this test.
     fn stops_on_proof(&self, test: &ClassifiedTest) -> bool;
     /// Expected test time of one iteration of the command.
-    fn per_iteration(&self, command: &Command) -> Option<Duration>;
+    fn per_iteration(&self, command: &GradleCommand) -> Option<Duration>;
     /// Test time recorded in an invocation's reports.
     fn test_time(&self, it: &Iteration) -> Duration;
     /// Which of `tests` the invocations so far prove flaky.
     fn proven(&self, tests: &[ClassifiedTest], done: &[Iteration]) -> Vec<bool>;
     /// `command` running only `tests` (a subset of its tests).
-    fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command;
+    fn narrowed(&self, command: &GradleCommand, tests: &[ClassifiedTest]) -> GradleCommand;
     /// Whether an in-JVM invocation ignored `-Dtests.iters`.
-    fn ignored_iters(&self, command: &Command, done: &[Iteration]) -> bool;
+    fn ignored_iters(&self, command: &GradleCommand, done: &[Iteration]) -> bool;
     /// The batch repeats until its tests fail or its budget is spent
     /// (`--until-fail`): running out of time is how it ends.
     fn open_ended(&self) -> bool {
         false
     }
     /// Whether the command runs in chunks at all.
-    fn applies(&self, command: &Command) -> bool {
+    fn applies(&self, command: &GradleCommand) -> bool {
         self.budget(command).is_some() || command.tests.iter().any(|t| self.stops_on_proof(t))
     }
 }
@@ -78,8 +78,6 @@ pub struct Proven {
 /// What a chunked batch did.
 #[derive(Debug, Default)]
 pub struct Chunked {
-    /// The first chunk's argv as run.
-    pub argv: Vec<String>,
     pub iterations: Vec<Iteration>,
     pub chunks: Vec<Chunk>,
     pub stop: Option<Stop>,
@@ -95,9 +93,9 @@ pub struct Chunked {
 /// Runs `command` in chunks; `invoke` runs one chunk's command (its argv run
 /// once, its reports kept below chunk number `n`).
 pub fn run(
-    command: &Command,
+    command: &GradleCommand,
     chunking: &dyn Chunking,
-    invoke: &mut dyn FnMut(&Command, usize) -> Result<(Vec<String>, Vec<Iteration>)>,
+    invoke: &mut dyn FnMut(&GradleCommand, usize) -> Result<Vec<Iteration>>,
     say: &dyn Fn(&str),
 ) -> Chunked {
     let planned = crate::plan::executions(command).min(u64::from(u32::MAX)) as u32;
@@ -147,7 +145,7 @@ pub fn run(
             }
         };
         let seed = in_jvm.then(|| seeds.fresh());
-        let this = Command {
+        let this = GradleCommand {
             argv: match &seed {
                 Some(seed) => chunk::argv(&current.argv, k, seed),
                 None => current.argv.clone(),
@@ -157,16 +155,13 @@ pub fn run(
             ..current.clone()
         };
         let n = out.chunks.len() + 1;
-        let (argv, mut its) = match invoke(&this, n) {
+        let mut its = match invoke(&this, n) {
             Ok(done) => done,
             Err(e) => {
                 out.error = Some(e);
                 break;
             }
         };
-        if out.argv.is_empty() {
-            out.argv = argv;
-        }
         for it in &mut its {
             it.index = n as u32;
         }
@@ -237,7 +232,7 @@ fn spent(started: Instant, chunks: &[Chunk]) -> Duration {
 /// Marks the tests the chunks so far prove flaky (those stop on proof is on
 /// for); true when one left the batch.
 fn take_proven(
-    command: &Command,
+    command: &GradleCommand,
     chunking: &dyn Chunking,
     active: &mut [bool],
     out: &mut Chunked,
@@ -270,7 +265,7 @@ fn take_proven(
     any
 }
 
-fn kept(command: &Command, active: &[bool]) -> Vec<ClassifiedTest> {
+fn kept(command: &GradleCommand, active: &[bool]) -> Vec<ClassifiedTest> {
     command
         .tests
         .iter()
@@ -302,13 +297,13 @@ mod tests {
     }
 
     impl Chunking for Fake {
-        fn budget(&self, _: &Command) -> Option<Duration> {
+        fn budget(&self, _: &GradleCommand) -> Option<Duration> {
             self.budget
         }
         fn stops_on_proof(&self, _: &ClassifiedTest) -> bool {
             self.stop
         }
-        fn per_iteration(&self, _: &Command) -> Option<Duration> {
+        fn per_iteration(&self, _: &GradleCommand) -> Option<Duration> {
             None
         }
         fn test_time(&self, it: &Iteration) -> Duration {
@@ -322,13 +317,13 @@ mod tests {
                 .map(|i| i == self.flaky && done >= self.proven_after)
                 .collect()
         }
-        fn narrowed(&self, command: &Command, tests: &[ClassifiedTest]) -> Command {
-            Command {
+        fn narrowed(&self, command: &GradleCommand, tests: &[ClassifiedTest]) -> GradleCommand {
+            GradleCommand {
                 tests: tests.to_vec(),
                 ..command.clone()
             }
         }
-        fn ignored_iters(&self, _: &Command, _: &[Iteration]) -> bool {
+        fn ignored_iters(&self, _: &GradleCommand, _: &[Iteration]) -> bool {
             false
         }
     }
@@ -353,10 +348,10 @@ mod tests {
     /// reports `overhead + k × per` of elapsed time (no time passes here).
     fn run_fake(fake: &Fake) -> (Chunked, Vec<(u32, Vec<String>)>) {
         let mut command =
-            Command::of_kind(TestKind::Unit, &["gradle", "-Dtests.iters=100"], 100, 1);
+            GradleCommand::of_kind(TestKind::Unit, &["gradle", "-Dtests.iters=100"], 100, 1);
         command.tests = vec![test("a.Flaky"), test("a.Stable")];
         let calls = RefCell::new(Vec::new());
-        let mut invoke = |c: &Command, _n: usize| {
+        let mut invoke = |c: &GradleCommand, _n: usize| {
             *fake.done.borrow_mut() += c.iterations;
             calls.borrow_mut().push((
                 c.iterations,
@@ -372,7 +367,7 @@ mod tests {
                 skipped: None,
                 notes: Vec::new(),
             };
-            Ok((c.argv.clone(), vec![it]))
+            Ok(vec![it])
         };
         let done = run(&command, fake, &mut invoke, &|_| {});
         (done, calls.into_inner())

@@ -17,8 +17,8 @@ use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
-use super::repeat::{self, Counts, Iteration, Loop, Observer, Outcomes, Verdict};
-use crate::domain::{format_duration, Command};
+use super::repeat::{self, Iteration, IterationCounts, Loop, Observer, Outcomes, Verdict};
+use crate::domain::{format_duration, GradleCommand};
 use crate::reports::walk;
 use crate::{Error, Result};
 use std::fs::File;
@@ -66,7 +66,7 @@ pub struct Options<'a> {
     pub isolation: &'a Isolation,
     /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
     /// the batch goes on with its `fallback` command (Gradle runs).
-    pub ignored_iters: &'a dyn Fn(&Command, &[Iteration]) -> bool,
+    pub ignored_iters: &'a dyn Fn(&GradleCommand, &[Iteration]) -> bool,
     /// Batches it applies to run in chunks (a budget, stop on proof).
     pub chunking: Option<&'a dyn Chunking>,
 }
@@ -76,9 +76,7 @@ pub struct Options<'a> {
 pub struct BatchRun {
     /// 1-based.
     pub index: usize,
-    pub command: Command,
-    /// The argv as run (with the `Isolation` arguments).
-    pub argv: Vec<String>,
+    pub command: GradleCommand,
     pub log: PathBuf,
     /// Where its iterations' reports are kept (`batch-<n>`).
     pub dir: PathBuf,
@@ -129,9 +127,9 @@ impl BatchRun {
 /// Runs every command in turn; a failing batch does not stop the others, an
 /// interrupt does. `counts` reads an iteration's kept reports (the analyzer).
 pub fn run_all(
-    commands: &[Command],
+    commands: &[GradleCommand],
     opts: &Options<'_>,
-    counts: &dyn Fn(&Iteration) -> Option<Counts>,
+    counts: &dyn Fn(&Iteration) -> Option<IterationCounts>,
     progress: &Progress,
 ) -> Vec<BatchRun> {
     let mut runs = Vec::new();
@@ -164,33 +162,24 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
+        let dest = batch_dir(opts.run_dir, index);
         if let Some(chunking) = opts.chunking.filter(|c| c.applies(command)) {
             watcher.loops = 1;
-            let dest = batch_dir(opts.run_dir, index);
-            let mut invoke = |c: &Command, n: usize| {
+            let mut invoke = |c: &GradleCommand, n: usize| {
                 watcher.header = format!("[{index}/{}] {} · chunk {n}", commands.len(), c.label);
-                let line = chunk_line(c, n);
-                let fresh = n == 1;
-                watcher.progress.line(&format!("    {line}"));
-                run_batch(
-                    c,
-                    &dest.join(format!("chunk-{n}")),
-                    &log,
-                    fresh,
-                    opts,
-                    &mut watcher,
-                )
+                watcher.progress.line(&format!("    {}", chunk_line(c, n)));
+                let chunk_dir = dest.join(format!("chunk-{n}"));
+                run_batch(c, &chunk_dir, &log, n == 1, opts, &mut watcher)
             };
             let say = |line: &str| progress.line(line);
             let done = chunks::run(command, chunking, &mut invoke, &say);
             if let Some(e) = done.error {
-                broke_off(e, &mut watcher, &command.argv);
+                broke_off(e, &mut watcher);
             }
             watcher.notes.extend(done.notes);
             runs.push(BatchRun {
                 index,
                 command: command.clone(),
-                argv: done.argv,
                 log,
                 dir: dest,
                 started,
@@ -204,11 +193,9 @@ pub fn run_all(
             });
             continue;
         }
-        let dest = batch_dir(opts.run_dir, index);
-        let (argv, mut iterations) = match run_batch(command, &dest, &log, true, opts, &mut watcher)
-        {
+        let mut iterations = match run_batch(command, &dest, &log, true, opts, &mut watcher) {
             Ok(done) => done,
-            Err(e) => broke_off(e, &mut watcher, &command.argv),
+            Err(e) => broke_off(e, &mut watcher),
         };
         let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
         if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
@@ -220,24 +207,17 @@ pub fn run_all(
             progress.line(&line);
             watcher.notes.push(line.trim().to_string());
             watcher.loops = fallback.rest_loops.max(1);
-            match run_batch(
-                fallback,
-                &dest.join("gradle-runs"),
-                &log,
-                false,
-                opts,
-                &mut watcher,
-            ) {
-                Ok((_, more)) => iterations.extend(more),
+            let runs_dir = dest.join("gradle-runs");
+            match run_batch(fallback, &runs_dir, &log, false, opts, &mut watcher) {
+                Ok(more) => iterations.extend(more),
                 Err(e) => {
-                    broke_off(e, &mut watcher, &fallback.argv);
+                    broke_off(e, &mut watcher);
                 }
             }
         }
         runs.push(BatchRun {
             index,
             command: command.clone(),
-            argv,
             log,
             dir: batch_dir(opts.run_dir, index),
             started,
@@ -257,29 +237,25 @@ pub fn run_all(
     runs
 }
 
-/// Records why a batch broke off; the argv it was running.
-fn broke_off(
-    e: Error,
-    watcher: &mut Watcher<'_>,
-    argv: &[String],
-) -> (Vec<String>, Vec<Iteration>) {
+/// Records why a batch broke off.
+fn broke_off(e: Error, watcher: &mut Watcher<'_>) -> Vec<Iteration> {
     let verdict = Verdict::RunnerError(e.to_string());
     watcher
         .progress
         .line(&format!("    {}", verdict.describe()));
     watcher.notes.push(verdict.describe());
     watcher.verdicts.push(verdict);
-    (argv.to_vec(), Vec::new())
+    Vec::new()
 }
 
 /// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
 /// tests passed or failed) but ignored `-Dtests.iters`.
 fn fallback<'c>(
-    command: &'c Command,
+    command: &'c GradleCommand,
     done: &[Iteration],
     trustworthy: bool,
     opts: &Options<'_>,
-) -> Option<&'c Command> {
+) -> Option<&'c GradleCommand> {
     let fallback = command.fallback.as_deref()?;
     (trustworthy && !process::interrupted() && (opts.ignored_iters)(command, done))
         .then_some(fallback)
@@ -292,8 +268,8 @@ fn more_gradle_runs(n: u32) -> String {
     }
 }
 
-/// `chunk 2: 40 iterations, seed 0123456789ABCDEF`.
-fn chunk_line(c: &Command, n: usize) -> String {
+/// `chunk 2: 40 iteration(s), seed 0123456789ABCDEF`.
+fn chunk_line(c: &GradleCommand, n: usize) -> String {
     let what = match c.repetition {
         crate::domain::Repetition::InJvm => format!("{} iteration(s)", c.iterations),
         crate::domain::Repetition::GradleRuns => "1 Gradle run".into(),
@@ -309,23 +285,20 @@ fn chunk_line(c: &Command, n: usize) -> String {
 /// appends to it (a fallback below `batch-<index>/gradle-runs/`, chunk `n`
 /// below `batch-<index>/chunk-<n>/`).
 fn run_batch(
-    command: &Command,
+    command: &GradleCommand,
     dest: &Path,
     log_path: &Path,
     fresh: bool,
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
-) -> Result<(Vec<String>, Vec<Iteration>)> {
-    let argv = opts.isolation.apply(&command.argv)?;
+) -> Result<Vec<Iteration>> {
+    // Refuses an argv the isolation cannot run before the log is written.
+    opts.isolation.apply(&command.argv)?;
     let mut log = if fresh {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
-        writeln!(
-            log,
-            "=== gradle-flaky batch {}: {}",
-            watcher.batch + 1,
-            command.label
-        )
-        .map_err(|e| Error::io(log_path, e))?;
+        let index = watcher.batch + 1;
+        writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
+            .map_err(|e| Error::io(log_path, e))?;
         log
     } else {
         File::options()
@@ -362,7 +335,7 @@ fn run_batch(
             requested: &command.task_paths,
         }),
     };
-    Ok((argv, repeat::run(&spec, watcher)?))
+    repeat::run(&spec, watcher)
 }
 
 /// Where batch `index` keeps its iterations' reports.
@@ -373,7 +346,7 @@ fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
 /// Judges each iteration of a batch as it ends and keeps the display current.
 struct Watcher<'a> {
     progress: &'a Progress,
-    counts: &'a dyn Fn(&Iteration) -> Option<Counts>,
+    counts: &'a dyn Fn(&Iteration) -> Option<IterationCounts>,
     /// The batch's own Test tasks.
     test_tasks: Vec<String>,
     header: String,
@@ -608,8 +581,7 @@ mod tests {
     fn a_batch_has_the_rc_a_batch_job_would_have() {
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
             index: 1,
-            command: Command::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
-            argv: vec![],
+            command: GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
             log: PathBuf::new(),
             dir: PathBuf::new(),
             started: SystemTime::UNIX_EPOCH,

@@ -100,7 +100,7 @@ impl Iteration {
 
 /// Test counts of one iteration's reports, as the analyzer reads them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct IterationCounts {
     /// Test cases that ran (passed, failed or hit the suite timeout; not skipped).
     pub executed: u64,
     /// Real failures (assertions, errors), suite timeouts excluded.
@@ -138,7 +138,7 @@ impl Verdict {
     /// Judges an iteration from how Gradle ended and, when known, what its
     /// reports say. Without counts a non-zero exit with reports is a failure,
     /// as in Elasticsearch's `repeat-rest-test.sh`.
-    pub fn of(it: &Iteration, counts: Option<Counts>) -> Verdict {
+    pub fn of(it: &Iteration, counts: Option<IterationCounts>) -> Verdict {
         match (&it.ended, counts) {
             (Ended::Interrupted, _) => Verdict::Interrupted,
             (Ended::TimedOut, _) => Verdict::TimedOut,
@@ -527,7 +527,7 @@ mod tests {
     #[test]
     fn verdicts_follow_reports_before_exit_codes() {
         let counts = |executed, failed, suite_timeouts| {
-            Some(Counts {
+            Some(IterationCounts {
                 executed,
                 failed,
                 suite_timeouts,

@@ -7,16 +7,17 @@
 //! Which Test tasks run a class is [`super::tasks`]' rule; an abstract class
 //! is expanded into its concrete subclasses by [`super::expand`], each
 //! classified on its own project's task. What was chosen among several tasks
-//! and how bases were expanded is recorded ([`Records`]) for the plan.
+//! and how bases were expanded is recorded ([`Decisions`]) for the plan.
 
 use super::bytecode::Compiled;
-use super::expand::{self, Expansion, Hierarchy, SourceFile};
-use super::roots::{Root, SourceRoots, Tie, CLASS_EXTENSIONS};
+use super::expand::{self, Hierarchy, SourceFile};
+use super::expansion::Expansion;
+use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::source::{self, Language, Unit};
 use super::suites::{self, SuiteIndex};
-use super::tasks::{self, Chosen, TaskChoice, TaskSelection};
-use super::test_class::{self, Detector, Verdict};
+use super::tasks::{self, TaskChoice, TaskDecision, TaskSelection};
+use super::test_class::{self, Detection, Detector};
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
@@ -25,22 +26,22 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use super::files::Files;
-pub(crate) use super::outcome::Outcome;
+pub(crate) use super::outcome::Classification;
 pub use super::outcome::Skip;
 
 const YAML_SUITE_DIR: &str = "rest-api-spec/test";
 
 /// How tests are chosen: tasks per class, subclasses per abstract base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct Policy {
     pub tasks: TaskChoice,
     /// The most concrete subclasses run for one abstract base (`--subclass-cap`).
     pub subclass_cap: usize,
 }
 
-impl Default for Choice {
+impl Default for Policy {
     fn default() -> Self {
-        Choice {
+        Policy {
             tasks: TaskChoice::default(),
             subclass_cap: expand::DEFAULT_SUBCLASS_CAP,
         }
@@ -49,7 +50,7 @@ impl Default for Choice {
 
 /// What classification decided beyond the tests themselves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Records {
+pub struct Decisions {
     pub task_selections: Vec<TaskSelection>,
     pub expansions: Vec<Expansion>,
 }
@@ -57,7 +58,7 @@ pub struct Records {
 pub struct Classifier<'a> {
     roots: SourceRoots<'a>,
     files: &'a dyn Files,
-    choice: Choice,
+    choice: Policy,
     /// Every class hierarchy of the build, read on the first class whose
     /// own source does not tell whether it is a test, or the first abstract class.
     hierarchy: OnceCell<Hierarchy>,
@@ -65,7 +66,7 @@ pub struct Classifier<'a> {
     compiled: Compiled<'a>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
-    records: RefCell<Records>,
+    records: RefCell<Decisions>,
 }
 
 impl<'a> Classifier<'a> {
@@ -97,16 +98,16 @@ impl<'a> Classifier<'a> {
         Classifier {
             roots,
             files,
-            choice: Choice::default(),
+            choice: Policy::default(),
             hierarchy: OnceCell::new(),
             compiled,
             suites: SuiteIndex::default(),
-            records: RefCell::new(Records::default()),
+            records: RefCell::new(Decisions::default()),
         }
     }
 
     /// Chooses tasks and expands bases with these knobs instead of the defaults.
-    pub fn with_choice(mut self, choice: Choice) -> Self {
+    pub fn with_choice(mut self, choice: Policy) -> Self {
         self.choice = choice;
         self
     }
@@ -116,14 +117,14 @@ impl<'a> Classifier<'a> {
     }
 
     /// What was chosen and expanded so far; the log is emptied.
-    pub fn take_records(&self) -> Records {
+    pub fn take_records(&self) -> Decisions {
         std::mem::take(&mut *self.records.borrow_mut())
     }
 
     /// What a file is: the outcomes for every source set it belongs to (a
     /// source dir may be shared by several projects) and every task chosen to
     /// run it; empty when it is in none.
-    pub fn classify_path(&self, path: &Path, origin: Origin) -> Vec<Outcome> {
+    pub fn classify_path(&self, path: &Path, origin: Origin) -> Vec<Classification> {
         self.roots
             .containing(path)
             .iter()
@@ -133,7 +134,7 @@ impl<'a> Classifier<'a> {
 
     /// Where a class lives: one outcome per file that defines it; empty when
     /// no source dir has it.
-    pub fn locate(&self, test: &TestRef, origin: Origin) -> Vec<Outcome> {
+    pub fn locate(&self, test: &TestRef, origin: Origin) -> Vec<Classification> {
         let class = test.class.as_str();
         if class.contains('*') {
             return vec![Err(Skip::Unresolved(Reason::new(
@@ -179,7 +180,7 @@ impl<'a> Classifier<'a> {
         self.classify_all(found, &Target::nested(nested.as_deref(), test, origin))
     }
 
-    fn classify_all(&self, found: Vec<(Root, PathBuf)>, target: &Target) -> Vec<Outcome> {
+    fn classify_all(&self, found: Vec<(Root, PathBuf)>, target: &Target) -> Vec<Classification> {
         found
             .iter()
             .flat_map(|(root, path)| self.classify_file(root, path, target))
@@ -211,7 +212,7 @@ impl<'a> Classifier<'a> {
     /// Classifies the concrete subclasses of the abstract class `base`, each
     /// through its own file and source set, and records the expansion.
     /// Returns the outcomes of the chosen ones, or why none can run.
-    fn expand(&self, base: &str, target: &Target) -> Result<Vec<Outcome>, Skip> {
+    fn expand(&self, base: &str, target: &Target) -> Result<Vec<Classification>, Skip> {
         let hierarchy = self.hierarchy();
         let classify = |d: &expand::Descendant| {
             let sub = Target {
@@ -235,7 +236,7 @@ impl<'a> Classifier<'a> {
 
     /// The outcomes for one file of one source dir: one per task chosen to
     /// run it, or the outcomes of an abstract class's chosen subclasses.
-    fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Vec<Outcome> {
+    fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Vec<Classification> {
         match self.classify_one(root, path, target) {
             Ok(outcomes) => outcomes,
             Err(skip) => vec![Err(skip)],
@@ -247,7 +248,7 @@ impl<'a> Classifier<'a> {
         root: &Root,
         path: &Path,
         target: &Target,
-    ) -> Result<Vec<Outcome>, Skip> {
+    ) -> Result<Vec<Classification>, Skip> {
         let subject = if root.resources {
             yaml_suite(root, path)?
         } else {
@@ -326,7 +327,7 @@ impl<'a> Classifier<'a> {
                 return Ok(ClassFile::AbstractBase(class));
             }
         }
-        if let Tie::NotTest = root.tie {
+        if let TaskBinding::NotTest = root.tie {
             return Err(not_run(root));
         }
         // Expanded subclasses by their own simple name, others by their file's.
@@ -401,9 +402,9 @@ impl<'a> Classifier<'a> {
             return Ok(true);
         }
         match self.detect(class, path, may_use_junit_platform(root)) {
-            Verdict::Test => Ok(true),
-            Verdict::Undecided => Ok(false),
-            Verdict::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
+            Detection::Test => Ok(true),
+            Detection::Undecided => Ok(false),
+            Detection::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
                 simple, &chain,
             ))),
         }
@@ -415,7 +416,7 @@ impl<'a> Classifier<'a> {
     /// did not find, until none is left: reading every file of a large build
     /// for one class would cost seconds. A supertype whose file is named
     /// otherwise stays outside, so undecided (accepted), never refused.
-    fn detect(&self, class: &str, path: &Path, platform: bool) -> Verdict {
+    fn detect(&self, class: &str, path: &Path, platform: bool) -> Detection {
         if let Some(full) = self.hierarchy.get() {
             return Detector::new(full, &self.compiled, platform).detect(class, path);
         }
@@ -431,7 +432,7 @@ impl<'a> Classifier<'a> {
                 .flat_map(|binary| self.sources_of(binary))
                 .filter(|p| read.insert(p.clone()))
                 .collect();
-            if verdict == Verdict::Test || more.is_empty() {
+            if verdict == Detection::Test || more.is_empty() {
                 return verdict;
             }
             files.extend(more.iter().filter_map(|p| self.source_file(p)));
@@ -496,7 +497,7 @@ impl<'a> Classifier<'a> {
     /// The tasks of `root` that run `class` only through suites their
     /// patterns include, each with how ([`suites`]).
     fn via_suites(&self, root: &Root, class: &str) -> Vec<(String, ViaSuite)> {
-        let Tie::Tasks(tied) = &root.tie else {
+        let TaskBinding::Tasks(tied) = &root.tie else {
             return Vec::new();
         };
         let set = (root.project.as_str(), root.source_set.as_str());
@@ -518,8 +519,8 @@ impl<'a> Classifier<'a> {
     fn tasks_for(&self, root: &Root, subject: &Subject) -> Result<Vec<String>, Skip> {
         let class = subject.class.as_deref();
         match &root.tie {
-            Tie::Tasks(tied) => match tasks::choose(tied, class, self.choice.tasks) {
-                Chosen::Run(tasks, record) => {
+            TaskBinding::Tasks(tied) => match tasks::choose(tied, class, self.choice.tasks) {
+                TaskDecision::Run(tasks, record) => {
                     if let Some(record) = record {
                         let mut records = self.records.borrow_mut();
                         if !records.task_selections.contains(&record) {
@@ -528,15 +529,15 @@ impl<'a> Classifier<'a> {
                     }
                     Ok(tasks)
                 }
-                Chosen::Refused(reason)
+                TaskDecision::Refused(reason)
                     if reason.code == ReasonCode::ExcludedByTaskPatterns
                         && !subject.shows_tests =>
                 {
                     Err(Skip::NotATest(reason.text))
                 }
-                Chosen::Refused(reason) => Err(Skip::Unresolved(reason)),
+                TaskDecision::Refused(reason) => Err(Skip::Unresolved(reason)),
             },
-            Tie::Task(task) => {
+            TaskBinding::Task(task) => {
                 // Without a layout, the convention's patterns decide, as in a build.
                 let patterns = self.task_patterns(root, task);
                 if let Some(class) = class.filter(|c| !patterns.accepts(&class_file(c))) {
@@ -553,8 +554,8 @@ impl<'a> Classifier<'a> {
                 }
                 Ok(vec![task.clone()])
             }
-            Tie::Unavailable(reason) => Err(Skip::Unresolved(reason.clone())),
-            Tie::NotTest => Err(not_run(root)),
+            TaskBinding::Unavailable(reason) => Err(Skip::Unresolved(reason.clone())),
+            TaskBinding::NotTest => Err(not_run(root)),
         }
     }
 
@@ -562,7 +563,7 @@ impl<'a> Classifier<'a> {
     /// convention (Elasticsearch's test tasks run `*Tests` and `*IT` classes).
     fn task_patterns(&self, root: &Root, task: &str) -> Patterns {
         match &root.tie {
-            Tie::Tasks(tied) => tied
+            TaskBinding::Tasks(tied) => tied
                 .tasks
                 .iter()
                 .find(|t| t.path == task)
@@ -583,10 +584,10 @@ impl<'a> Classifier<'a> {
         root: &Root,
         class: &str,
         target: &Target,
-    ) -> Result<Vec<Outcome>, Skip> {
+    ) -> Result<Vec<Classification>, Skip> {
         match self.expand(class, target) {
             Err(Skip::Unresolved(reason))
-                if target.origin == Origin::Changed && matches!(root.tie, Tie::NotTest) =>
+                if target.origin == Origin::Changed && matches!(root.tie, TaskBinding::NotTest) =>
             {
                 Err(Skip::NotATest(reason.text))
             }
@@ -649,7 +650,7 @@ enum ClassFile {
 /// its own only in a `yamlRestTest` source set.
 fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
     let (project, set) = (&root.project, &root.source_set);
-    if let Tie::NotTest = root.tie {
+    if let TaskBinding::NotTest = root.tie {
         return Err(not_run(root));
     }
     let inside = path.strip_prefix(&root.dir).unwrap_or(path);
@@ -681,7 +682,7 @@ fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
 /// or a framework not known here: then interfaces' test methods count.
 fn may_use_junit_platform(root: &Root) -> bool {
     match &root.tie {
-        Tie::Tasks(tied) => tied
+        TaskBinding::Tasks(tied) => tied
             .tasks
             .iter()
             .any(|t| !matches!(t.framework.as_deref(), Some("junit" | "testng"))),

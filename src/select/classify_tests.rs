@@ -1,12 +1,12 @@
 use super::*;
 use crate::select::testing::{es_layout, MemFiles};
 
-fn only(outcomes: Vec<Outcome>) -> Outcome {
+fn only(outcomes: Vec<Classification>) -> Classification {
     assert_eq!(outcomes.len(), 1, "{outcomes:?}");
     outcomes.into_iter().next().unwrap()
 }
 
-fn classify(c: &Classifier, path: &str) -> Outcome {
+fn classify(c: &Classifier, path: &str) -> Classification {
     only(c.classify_path(Path::new(path), Origin::Changed))
 }
 

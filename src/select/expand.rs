@@ -20,13 +20,13 @@
 //! packages. What sources cannot say (a supertype from a jar, a generated
 //! source the layout does not report) is not ours to expand.
 
+use super::expansion::{Expansion, NotRun};
 use super::files::Files;
-use super::outcome::{Outcome, Skip};
+use super::outcome::{Classification, Skip};
 use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};
 use crate::domain::{Reason, ReasonCode};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -35,31 +35,6 @@ const MAX_DEPTH: usize = 4;
 
 /// The default of `--subclass-cap`.
 pub const DEFAULT_SUBCLASS_CAP: usize = 5;
-
-/// An abstract base and what ran for it (plan JSON `expansions`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Expansion {
-    /// Binary name of the abstract class.
-    pub base: String,
-    /// The concrete subclasses chosen (binary names, sorted).
-    pub chosen: Vec<String>,
-    /// Concrete subclasses that a task would run.
-    pub total: usize,
-    pub cap: usize,
-    /// Concrete subclasses no task runs here, and why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_run: Vec<NotRun>,
-}
-
-/// A concrete subclass of an expanded base that cannot run here.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NotRun {
-    pub class: String,
-    pub reason_code: ReasonCode,
-    pub reason: String,
-}
 
 /// A parsed source file of the build.
 #[derive(Clone, Debug)]
@@ -144,25 +119,6 @@ impl Hierarchy {
             .filter_map(|p| SourceFile::parse((*p).clone(), &files.read(p)?))
             .collect();
         Hierarchy::build(parsed)
-    }
-
-    /// How many types the build declares.
-    pub fn len(&self) -> usize {
-        self.by_binary.values().map(Vec::len).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_binary.is_empty()
-    }
-
-    /// Whether `binary` is declared abstract (a class; `None` when the build
-    /// declares no type of that name).
-    pub fn is_abstract(&self, binary: &str) -> Option<bool> {
-        let at = self.by_binary.get(binary)?;
-        Some(at.iter().any(|&a| {
-            let t = self.decl(a);
-            t.kind == TypeKind::Class && t.is_abstract
-        }))
     }
 
     /// Every concrete class inheriting `base`, directly or through other
@@ -388,10 +344,10 @@ pub fn expand(
     hierarchy: &Hierarchy,
     base: &str,
     cap: usize,
-    classify: impl Fn(&Descendant) -> Vec<Outcome>,
-) -> Result<(Vec<Outcome>, Expansion), Skip> {
+    classify: impl Fn(&Descendant) -> Vec<Classification>,
+) -> Result<(Vec<Classification>, Expansion), Skip> {
     let descendants = hierarchy.descendants(base);
-    let mut runnable: Vec<(Descendant, String, Vec<Outcome>)> = Vec::new();
+    let mut runnable: Vec<(Descendant, String, Vec<Classification>)> = Vec::new();
     let mut not_run = Vec::new();
     for d in &descendants {
         let outcomes = classify(d);

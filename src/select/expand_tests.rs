@@ -84,15 +84,6 @@ fn subclasses_are_found_exactly_across_projects() {
             "server/src/test/java/org/elasticsearch/common/unit/ByteSizeValueWireTests.java"
         )
     );
-    assert_eq!(
-        h.is_abstract("org.elasticsearch.test.AbstractWireTestCase"),
-        Some(true)
-    );
-    assert_eq!(
-        h.is_abstract("org.elasticsearch.xpack.ml.MlWireTests"),
-        Some(false)
-    );
-    assert_eq!(h.is_abstract("org.nope.X"), None);
 }
 
 #[test]

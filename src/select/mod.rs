@@ -27,25 +27,26 @@
 //!   stand in, and `notes` says so.
 
 mod bytecode;
-pub mod changed;
+pub(crate) mod changed;
 pub mod classify;
-pub mod expand;
-pub mod explicit;
+pub(crate) mod expand;
+mod expansion;
+pub(crate) mod explicit;
 mod files;
 mod outcome;
 mod pipeline;
 mod roots;
 mod selection;
-pub mod source;
-pub mod suggest;
+pub(crate) mod source;
+pub(crate) mod suggest;
 mod suites;
 mod supertypes;
-pub mod tasks;
+pub(crate) mod tasks;
 mod test_class;
 pub mod unmutes;
 
-pub use classify::Choice;
-pub use expand::{Expansion, NotRun};
+pub use classify::Policy;
+pub use expansion::{Expansion, NotRun};
 pub use pipeline::select;
 pub use selection::{Selection, TestRef};
 pub use tasks::TaskSelection;

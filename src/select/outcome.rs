@@ -15,7 +15,7 @@ pub enum Skip {
     Unresolved(Reason),
 }
 
-pub(crate) type Outcome = Result<ClassifiedTest, Skip>;
+pub(crate) type Classification = Result<ClassifiedTest, Skip>;
 
 /// Refuses a test whose class, method or YAML suite holds a control character
 /// (ESC, BEL, a newline...): a `--tests` filter or `-D` value does not carry
@@ -47,7 +47,7 @@ fn unsupported_characters(test: &ClassifiedTest) -> Option<Reason> {
 pub(crate) fn settle(
     input: &str,
     origin: Origin,
-    outcomes: Vec<Outcome>,
+    outcomes: Vec<Classification>,
     not_found: Option<Reason>,
 ) -> Selection {
     let mut selection = Selection::default();

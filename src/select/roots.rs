@@ -4,7 +4,7 @@
 //! Elasticsearch's conventional path rules (`<project>/src/<set>/<lang>/…`).
 
 use super::files::Files;
-use super::tasks::Tied;
+use super::tasks::SourceSetTasks;
 use super::test_class;
 use crate::domain::{Reason, ReasonCode};
 use crate::layout::Layout;
@@ -31,7 +31,7 @@ pub struct Root {
     pub resources: bool,
     pub project: String,
     pub source_set: String,
-    pub tie: Tie,
+    pub tie: TaskBinding,
     /// The language whose source directory set reported the dir (`java`,
     /// `groovy`, `kotlin`) and that set's own include/exclude patterns;
     /// `None` for resources and under the path rules.
@@ -53,9 +53,9 @@ impl Root {
 
 /// How a source set's tests are run.
 #[derive(Clone, Debug)]
-pub enum Tie {
+pub enum TaskBinding {
     /// By some of these Test tasks, tied to it by output dirs; chosen per class.
-    Tasks(Rc<Tied>),
+    Tasks(Rc<SourceSetTasks>),
     /// By this Test task (the path rules' convention).
     Task(String),
     /// They cannot be run; the reason.
@@ -87,9 +87,9 @@ impl<'a> SourceRoots<'a> {
             for set in &project.source_sets {
                 let tied: Vec<_> = layout.tasks_for(set).into_iter().cloned().collect();
                 let tie = if tied.is_empty() {
-                    Tie::NotTest
+                    TaskBinding::NotTest
                 } else {
-                    Tie::Tasks(Rc::new(Tied {
+                    TaskBinding::Tasks(Rc::new(SourceSetTasks {
                         project: project.path.clone(),
                         source_set: set.name.clone(),
                         tasks: tied,
@@ -303,9 +303,9 @@ fn rule_root(path: &Path) -> Option<Root> {
         .last()?;
     let project = crate::reports::fallback_project_path(&s[..at]);
     let tie = match set {
-        "main" => Tie::NotTest,
-        set if KNOWN_SOURCE_SETS.contains(&set) => Tie::Task(format!("{project}:{set}")),
-        set => Tie::Unavailable(Reason::new(
+        "main" => TaskBinding::NotTest,
+        set if KNOWN_SOURCE_SETS.contains(&set) => TaskBinding::Task(format!("{project}:{set}")),
+        set => TaskBinding::Unavailable(Reason::new(
             ReasonCode::UnknownSourceSet,
             format!(
                 "source set `{set}` is unknown to the path rules (they know test, \

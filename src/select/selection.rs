@@ -1,6 +1,6 @@
 //! What the selectors found, and the name of a test as an input gives it.
 
-use super::expand::Expansion;
+use super::expansion::Expansion;
 use super::tasks::TaskSelection;
 use crate::domain::{ClassifiedTest, Origin, SkippedFile, Unresolved};
 use serde::Serialize;

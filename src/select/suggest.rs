@@ -2,7 +2,7 @@
 //! whether a method name appears in its class's sources at all. Files are
 //! read only through the classifier's `Files`, and read as [`source`] does.
 
-use super::classify::{Classifier, Outcome, Skip};
+use super::classify::{Classification, Classifier, Skip};
 use super::source::{self, is_word_char, Language, Unit};
 use crate::domain::{Reason, ReasonCode};
 use std::collections::BTreeSet;
@@ -101,7 +101,10 @@ pub fn no_such_class(classifier: &Classifier, class: &str) -> Reason {
 
 /// Each located test that names a method its sources do not mention becomes
 /// unresolved (`no-such-method`), before Gradle is asked to run it.
-pub fn check_methods(classifier: &Classifier, outcomes: Vec<Outcome>) -> Vec<Outcome> {
+pub fn check_methods(
+    classifier: &Classifier,
+    outcomes: Vec<Classification>,
+) -> Vec<Classification> {
     outcomes
         .into_iter()
         .map(|outcome| {

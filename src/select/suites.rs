@@ -19,7 +19,7 @@
 
 use super::files::Files;
 use super::source::{self, names, BodyClass, Language, TypeKind, Unit};
-use super::tasks::{self, TaskChoice, Tied};
+use super::tasks::{self, SourceSetTasks, TaskChoice};
 use crate::domain::ViaSuite;
 use crate::layout::TestTask;
 use crate::test_filter::{class_file, Patterns};
@@ -321,7 +321,7 @@ fn local_of(unit: &Unit, binary: &str) -> String {
 /// ones only when allowed): the bare task when it is one, else the newest
 /// `choice.cap`. Each with how it runs the class.
 pub fn tasks_running(
-    tied: &Tied,
+    tied: &SourceSetTasks,
     class: &str,
     choice: TaskChoice,
     membership: &dyn Fn(&TestTask) -> Rc<Membership>,

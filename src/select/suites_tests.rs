@@ -217,7 +217,7 @@ fn the_task_running_a_member_is_chosen_like_any_task() {
     let mut other = task(&["**/AllTests.class"]);
     other.path = ":otherTest".into();
     other.name = "otherTest".into();
-    let tied = Tied {
+    let tied = SourceSetTasks {
         project: ":".into(),
         source_set: "test".into(),
         tasks: vec![other, task(&["**/AllTests.class"])],

@@ -51,7 +51,7 @@ impl Default for TaskChoice {
 
 /// The Test tasks tied to one source set, as the layout reports them.
 #[derive(Clone, Debug)]
-pub struct Tied {
+pub struct SourceSetTasks {
     pub project: String,
     pub source_set: String,
     pub tasks: Vec<TestTask>,
@@ -76,7 +76,7 @@ pub struct TaskSelection {
 
 /// The outcome of choosing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Chosen {
+pub enum TaskDecision {
     /// Run by these tasks (full paths); the record when several were weighed.
     Run(Vec<String>, Option<TaskSelection>),
     /// It cannot be run here.
@@ -86,12 +86,12 @@ pub enum Chosen {
 /// Chooses the tasks that run `class` (binary name, `None` for a YAML suite,
 /// whose runner is not known here) of the source set `tied` describes.
 /// `tied.tasks` is not empty.
-pub fn choose(tied: &Tied, class: Option<&str>, choice: TaskChoice) -> Chosen {
+pub fn choose(tied: &SourceSetTasks, class: Option<&str>, choice: TaskChoice) -> TaskDecision {
     let where_ = format!("`{}` source set `{}`", tied.project, tied.source_set);
     let enabled: Vec<&TestTask> = tied.tasks.iter().filter(|t| t.enabled).collect();
     if enabled.is_empty() {
         let disabled: Vec<String> = tied.tasks.iter().map(|t| format!("`{}`", t.path)).collect();
-        return Chosen::Refused(Reason::new(
+        return TaskDecision::Refused(Reason::new(
             ReasonCode::NoRunnableTask,
             format!(
                 "not applicable: no enabled Test task runs {where_} ({} disabled)",
@@ -115,7 +115,7 @@ pub fn choose(tied: &Tied, class: Option<&str>, choice: TaskChoice) -> Chosen {
                 .filter(|t| admits(t, &file))
                 .collect();
             if admitted.is_empty() {
-                return Chosen::Refused(excluded(class, &file, &candidates));
+                return TaskDecision::Refused(excluded(class, &file, &candidates));
             }
             admitted
         }
@@ -133,7 +133,7 @@ pub fn choose(tied: &Tied, class: Option<&str>, choice: TaskChoice) -> Chosen {
     };
     if pool.is_empty() {
         let tasks: Vec<String> = refused.iter().map(|t| format!("`{}`", t.path)).collect();
-        return Chosen::Refused(Reason::new(
+        return TaskDecision::Refused(Reason::new(
             ReasonCode::RequiresPackagingHost,
             format!(
                 "only host-mutating tasks run {where_} ({}): they install packages and change \
@@ -147,7 +147,7 @@ pub fn choose(tied: &Tied, class: Option<&str>, choice: TaskChoice) -> Chosen {
         .iter()
         .find(|t| t.name == tied.source_set && task_project(&t.path) == tied.project)
     {
-        return Chosen::Run(vec![bare.path.clone()], None);
+        return TaskDecision::Run(vec![bare.path.clone()], None);
     }
     pool.sort_by(|a, b| newest_first(&a.name, &b.name));
     let cap = choice.cap.max(1);
@@ -160,7 +160,7 @@ pub fn choose(tied: &Tied, class: Option<&str>, choice: TaskChoice) -> Chosen {
         cap,
         host_mutating: refused.iter().map(|t| t.path.clone()).collect(),
     });
-    Chosen::Run(chosen, record)
+    TaskDecision::Run(chosen, record)
 }
 
 /// The refusal of a class no candidate's patterns admit, naming the patterns.
@@ -278,15 +278,15 @@ mod tests {
         }
     }
 
-    fn tied(project: &str, set: &str, tasks: Vec<TestTask>) -> Tied {
-        Tied {
+    fn tied(project: &str, set: &str, tasks: Vec<TestTask>) -> SourceSetTasks {
+        SourceSetTasks {
             project: project.into(),
             source_set: set.into(),
             tasks,
         }
     }
 
-    fn bwc() -> Tied {
+    fn bwc() -> SourceSetTasks {
         let it = &["**/*IT.class"][..];
         // created in neither string nor version order, as in the fixture
         tied(
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn bwc_versions_are_chosen_newest_first_by_number_and_capped() {
-        let Chosen::Run(tasks, Some(record)) =
+        let TaskDecision::Run(tasks, Some(record)) =
             choose(&bwc(), Some("org.e.IndexingIT"), TaskChoice::default())
         else {
             panic!("runs")
@@ -321,7 +321,8 @@ mod tests {
             cap: 5,
             ..TaskChoice::default()
         };
-        let Chosen::Run(tasks, Some(record)) = choose(&bwc(), Some("org.e.IndexingIT"), all) else {
+        let TaskDecision::Run(tasks, Some(record)) = choose(&bwc(), Some("org.e.IndexingIT"), all)
+        else {
             panic!("runs")
         };
         assert_eq!(tasks.len(), 3);
@@ -341,7 +342,7 @@ mod tests {
         );
         assert_eq!(
             choose(&t, Some("a.RunnerIT"), TaskChoice::default()),
-            Chosen::Run(vec![":p:yamlRestTest".into()], None)
+            TaskDecision::Run(vec![":p:yamlRestTest".into()], None)
         );
         // one task of another name (slowTests for slowTest): nothing weighed, nothing recorded
         let t = tied(
@@ -351,7 +352,7 @@ mod tests {
         );
         assert_eq!(
             choose(&t, Some("a.SlowTests"), TaskChoice::default()),
-            Chosen::Run(vec![":ml:slowTests".into()], None)
+            TaskDecision::Run(vec![":ml:slowTests".into()], None)
         );
     }
 
@@ -377,7 +378,8 @@ mod tests {
                 ),
             ],
         );
-        let Chosen::Refused(reason) = choose(&t, Some("a.PackageTests"), TaskChoice::default())
+        let TaskDecision::Refused(reason) =
+            choose(&t, Some("a.PackageTests"), TaskChoice::default())
         else {
             panic!("refused")
         };
@@ -392,7 +394,8 @@ mod tests {
             allow_host_mutating: true,
             ..TaskChoice::default()
         };
-        let Chosen::Run(tasks, Some(record)) = choose(&t, Some("a.PackageTests"), allowed) else {
+        let TaskDecision::Run(tasks, Some(record)) = choose(&t, Some("a.PackageTests"), allowed)
+        else {
             panic!("runs when allowed")
         };
         assert_eq!(
@@ -412,7 +415,8 @@ mod tests {
                 task(":p:v1.0#safe", true, &[], &[]),
             ],
         );
-        let Chosen::Run(tasks, Some(record)) = choose(&t, Some("a.XTests"), TaskChoice::default())
+        let TaskDecision::Run(tasks, Some(record)) =
+            choose(&t, Some("a.XTests"), TaskChoice::default())
         else {
             panic!("runs")
         };
@@ -437,8 +441,8 @@ mod tests {
             )],
         );
         let refused = |class: &str| match choose(&t, Some(class), TaskChoice::default()) {
-            Chosen::Refused(r) => Some(r),
-            Chosen::Run(..) => None,
+            TaskDecision::Refused(r) => Some(r),
+            TaskDecision::Run(..) => None,
         };
         assert!(refused("org.e.FooTests").is_none());
         let nested = refused("org.e.FooTests$InnerWire").expect("nested class file");
@@ -457,14 +461,14 @@ mod tests {
         // a YAML suite has no class to check
         assert!(matches!(
             choose(&t, None, TaskChoice::default()),
-            Chosen::Run(..)
+            TaskDecision::Run(..)
         ));
     }
 
     #[test]
     fn disabled_tasks_only_are_not_applicable() {
         let t = tied(":p", "test", vec![task(":p:test", false, &[], &[])]);
-        let Chosen::Refused(r) = choose(&t, Some("a.BTests"), TaskChoice::default()) else {
+        let TaskDecision::Refused(r) = choose(&t, Some("a.BTests"), TaskChoice::default()) else {
             panic!()
         };
         assert_eq!(r.code, ReasonCode::NoRunnableTask);
@@ -481,12 +485,14 @@ mod tests {
                 task(":a:other", true, &[], &[]),
             ],
         );
-        let Chosen::Run(tasks, _) = choose(&t, Some("x.YTests"), TaskChoice::default()) else {
+        let TaskDecision::Run(tasks, _) = choose(&t, Some("x.YTests"), TaskChoice::default())
+        else {
             panic!()
         };
         assert_eq!(tasks, [":a:other"]);
         let t = tied(":a", "test", vec![task(":b:check", true, &[], &[])]);
-        let Chosen::Run(tasks, _) = choose(&t, Some("x.YTests"), TaskChoice::default()) else {
+        let TaskDecision::Run(tasks, _) = choose(&t, Some("x.YTests"), TaskChoice::default())
+        else {
             panic!()
         };
         assert_eq!(tasks, [":b:check"]);

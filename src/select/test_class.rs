@@ -125,7 +125,7 @@ const MAX_CHAIN: usize = 64;
 
 /// Whether Gradle would run a concrete class.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Detection {
     Test,
     /// No test in the whole chain; the superclasses walked, nearest first.
     NotTest(Vec<String>),
@@ -242,12 +242,12 @@ impl<'a> Detector<'a> {
 
     /// Whether Gradle would find tests in the class `binary` of the build's
     /// file `path`.
-    pub fn detect(&self, binary: &str, path: &Path) -> Verdict {
+    pub fn detect(&self, binary: &str, path: &Path) -> Detection {
         let mut chain = Vec::new();
         match self.source(binary, Some(path), &mut chain, 0) {
-            Found::Test => Verdict::Test,
-            Found::None => Verdict::NotTest(chain),
-            Found::Unknown => Verdict::Undecided,
+            ChainSearch::Test => Detection::Test,
+            ChainSearch::None => Detection::NotTest(chain),
+            ChainSearch::Unknown => Detection::Undecided,
         }
     }
 
@@ -258,25 +258,25 @@ impl<'a> Detector<'a> {
         in_file: Option<&Path>,
         chain: &mut Vec<String>,
         depth: usize,
-    ) -> Found {
+    ) -> ChainSearch {
         let (Some((file, t)), Some(supers)) = (
             self.hierarchy.declaration(binary, in_file),
             self.hierarchy.supertypes(binary, in_file),
         ) else {
-            return Found::Unknown;
+            return ChainSearch::Unknown;
         };
         if depth > MAX_CHAIN {
-            return Found::Unknown;
+            return ChainSearch::Unknown;
         }
         if shows_tests(&file.unit, t) {
-            return Found::Test;
+            return ChainSearch::Test;
         }
         let inherited = match &supers.superclass {
             None if t.kind == TypeKind::Class || t.kind == TypeKind::Record => {
                 chain.push("java.lang.Object".into());
-                Found::None
+                ChainSearch::None
             }
-            None => Found::None,
+            None => ChainSearch::None,
             Some(Supertype::Declared(parent)) => {
                 chain.push(parent.clone());
                 self.source(parent, None, chain, depth + 1)
@@ -289,18 +289,20 @@ impl<'a> Detector<'a> {
     /// Interfaces count only where the JUnit Platform may run the class
     /// (Jupiter runs an interface's default test methods; Gradle's JUnit 4
     /// and TestNG detection never looks at interfaces).
-    fn interfaces(&self, interfaces: &[Supertype], depth: usize) -> Found {
+    fn interfaces(&self, interfaces: &[Supertype], depth: usize) -> ChainSearch {
         if !self.platform {
-            return Found::None;
+            return ChainSearch::None;
         }
-        let mut found = Found::None;
+        let mut found = ChainSearch::None;
         for i in interfaces {
             let next = match i {
                 Supertype::Declared(b) => self.source(b, None, &mut Vec::new(), depth + 1),
-                Supertype::Outside(candidates) if candidates.iter().all(is_platform) => Found::None,
+                Supertype::Outside(candidates) if candidates.iter().all(is_platform) => {
+                    ChainSearch::None
+                }
                 Supertype::Outside(candidates) => {
                     self.missed(candidates);
-                    Found::Unknown
+                    ChainSearch::Unknown
                 }
             };
             found = found.either(next);
@@ -310,16 +312,21 @@ impl<'a> Detector<'a> {
 
     /// A supertype the sources do not declare: a known base, a compiled
     /// class of the build, the platform, or undecided.
-    fn outside(&self, candidates: &[Candidate], chain: &mut Vec<String>, depth: usize) -> Found {
+    fn outside(
+        &self,
+        candidates: &[Candidate],
+        chain: &mut Vec<String>,
+        depth: usize,
+    ) -> ChainSearch {
         self.missed(candidates);
         for c in candidates {
             let binary = c.binary.as_str();
             if TEST_BASES.contains(&binary) {
-                return Found::Test;
+                return ChainSearch::Test;
             }
             if NOT_TESTS.contains(&binary) {
                 chain.push(c.binary.clone());
-                return Found::None;
+                return ChainSearch::None;
             }
             if let Some(info) = self.compiled.class(binary) {
                 chain.push(c.binary.clone());
@@ -331,26 +338,26 @@ impl<'a> Detector<'a> {
             let platform = c.scope == Scope::Named && is_platform(c);
             if platform || (c.scope == Scope::Implicit && java_lang) {
                 chain.push(c.binary.clone());
-                return Found::None;
+                return ChainSearch::None;
             }
         }
-        Found::Unknown
+        ChainSearch::Unknown
     }
 
     /// A compiled class of the build (its sources are not at hand).
-    fn compiled(&self, info: &ClassInfo, chain: &mut Vec<String>, depth: usize) -> Found {
+    fn compiled(&self, info: &ClassInfo, chain: &mut Vec<String>, depth: usize) -> ChainSearch {
         if depth > MAX_CHAIN {
-            return Found::Unknown;
+            return ChainSearch::Unknown;
         }
         let annotated =
             |names: &[String], wanted: &[&str]| names.iter().any(|a| wanted.contains(&a.as_str()));
         if annotated(&info.annotations, &COMPILED_CLASS_ANNOTATIONS)
             || annotated(&info.method_annotations, &COMPILED_METHOD_ANNOTATIONS)
         {
-            return Found::Test;
+            return ChainSearch::Test;
         }
         let inherited = match &info.superclass {
-            None => Found::None,
+            None => ChainSearch::None,
             Some(parent) if self.hierarchy.declaration(parent, None).is_some() => {
                 chain.push(parent.clone());
                 self.source(parent, None, chain, depth + 1)
@@ -379,27 +386,27 @@ impl<'a> Detector<'a> {
 
 /// What a walk found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Found {
+enum ChainSearch {
     Test,
     None,
     Unknown,
 }
 
-impl Found {
+impl ChainSearch {
     /// This, or when no test was found here, what `other` finds.
-    fn or_else(self, other: impl FnOnce() -> Found) -> Found {
+    fn or_else(self, other: impl FnOnce() -> ChainSearch) -> ChainSearch {
         match self {
-            Found::None => other(),
+            ChainSearch::None => other(),
             found => found,
         }
     }
 
     /// A test in either; else unknown in either; else none.
-    fn either(self, other: Found) -> Found {
+    fn either(self, other: ChainSearch) -> ChainSearch {
         match (self, other) {
-            (Found::Test, _) | (_, Found::Test) => Found::Test,
-            (Found::Unknown, _) | (_, Found::Unknown) => Found::Unknown,
-            _ => Found::None,
+            (ChainSearch::Test, _) | (_, ChainSearch::Test) => ChainSearch::Test,
+            (ChainSearch::Unknown, _) | (_, ChainSearch::Unknown) => ChainSearch::Unknown,
+            _ => ChainSearch::None,
         }
     }
 }

@@ -11,13 +11,13 @@ fn detect_with(
     platform: bool,
     binary: &str,
     path: &str,
-) -> Verdict {
+) -> Detection {
     let h = hierarchy(sources);
     let compiled = Compiled::new(vec![PathBuf::from("/b/classes")], files);
     Detector::new(&h, &compiled, platform).detect(binary, Path::new(path))
 }
 
-fn detect(sources: &[(&str, &str)], binary: &str) -> Verdict {
+fn detect(sources: &[(&str, &str)], binary: &str) -> Detection {
     let path = sources
         .iter()
         .find(|(_, text)| {
@@ -71,9 +71,9 @@ fn junit3_test_cases_are_tests_through_any_depth_of_bases() {
     let sources = pool();
     assert_eq!(
         detect(&sources, "p.impl.TestStackObjectPool"),
-        Verdict::Test
+        Detection::Test
     );
-    assert_eq!(detect(&sources, "p.TestBaseObjectPool"), Verdict::Test);
+    assert_eq!(detect(&sources, "p.TestBaseObjectPool"), Detection::Test);
 }
 
 #[test]
@@ -81,15 +81,15 @@ fn a_fully_resolved_chain_without_tests_is_no_test() {
     let sources = pool();
     assert_eq!(
         detect(&sources, "p.TestData"),
-        Verdict::NotTest(vec!["java.lang.Object".into()])
+        Detection::NotTest(vec!["java.lang.Object".into()])
     );
     assert_eq!(
         detect(&sources, "p.Failure"),
-        Verdict::NotTest(vec!["java.lang.RuntimeException".into()])
+        Detection::NotTest(vec!["java.lang.RuntimeException".into()])
     );
     assert_eq!(
         detect(&sources, "p.Waiter"),
-        Verdict::NotTest(vec!["java.util.concurrent.atomic.AtomicLong".into()])
+        Detection::NotTest(vec!["java.util.concurrent.atomic.AtomicLong".into()])
     );
     assert_eq!(
         not_a_test_reason("TestData", &["java.lang.Object".into()]),
@@ -117,9 +117,9 @@ fn a_chain_into_a_jar_is_undecided() {
             "package org.e;\npublic class SameNameBase extends LibraryBase {}",
         ),
     ];
-    assert_eq!(detect(&sources, "org.e.IndexTests"), Verdict::Undecided);
+    assert_eq!(detect(&sources, "org.e.IndexTests"), Detection::Undecided);
     // A simple name the build does not declare, in the package or a jar.
-    assert_eq!(detect(&sources, "org.e.SameNameBase"), Verdict::Undecided);
+    assert_eq!(detect(&sources, "org.e.SameNameBase"), Detection::Undecided);
 }
 
 #[test]
@@ -154,11 +154,11 @@ fn annotations_anywhere_in_the_chain_make_tests() {
         ),
     ];
     for class in ["a.Sub", "a.Suite", "a.NgTest", "a.Made"] {
-        assert_eq!(detect(&sources, class), Verdict::Test, "{class}");
+        assert_eq!(detect(&sources, class), Detection::Test, "{class}");
     }
     assert_eq!(
         detect(&sources, "a.Micronaut"),
-        Verdict::NotTest(vec!["java.lang.Object".into()])
+        Detection::NotTest(vec!["java.lang.Object".into()])
     );
 }
 
@@ -183,15 +183,15 @@ fn interfaces_count_only_on_the_junit_platform() {
     let on = |platform, class: &str, path| detect_with(&sources, &files, platform, class, path);
     assert_eq!(
         on(true, "a.Impl", "a/src/test/java/a/Impl.java"),
-        Verdict::Test
+        Detection::Test
     );
     assert_eq!(
         on(false, "a.Impl", "a/src/test/java/a/Impl.java"),
-        Verdict::NotTest(vec!["java.lang.Object".into()])
+        Detection::NotTest(vec!["java.lang.Object".into()])
     );
     assert_eq!(
         on(true, "a.Lib", "a/src/test/java/a/Lib.java"),
-        Verdict::Undecided
+        Detection::Undecided
     );
 }
 
@@ -221,11 +221,11 @@ fn compiled_classes_stand_in_for_missing_sources() {
     let at = |class: &str, path| detect_with(&sources, &files, false, class, path);
     assert_eq!(
         at("c.FromClasses", "c/src/test/java/c/FromClasses.java"),
-        Verdict::Test
+        Detection::Test
     );
     assert_eq!(
         at("c.FromNested", "c/src/test/java/c/FromNested.java"),
-        Verdict::Undecided,
+        Detection::Undecided,
         "written `a.b.Sample.Nested`, read as a package: not found"
     );
 }

@@ -15,7 +15,7 @@
 //! never more executions of the run.
 
 pub mod replay;
-pub mod rules;
+pub(crate) mod rules;
 
 use crate::analyze::report::{Report, SeedReplay, Triage};
 use crate::plan::Forcing;
@@ -25,7 +25,7 @@ use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::say;
 use crate::{Error, Result};
-use replay::{Job, JobResult, Replayer, Stop};
+use replay::{JobResult, Replay, Replayer, Stop};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -36,7 +36,7 @@ pub const MAX_SEEDS: usize = 3;
 
 /// How much to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
+pub struct TriageConfig {
     /// Replays of each failing seed (or of a test without seeds, alone).
     pub replays: u32,
     /// The most replays in all, every test and seed together.
@@ -45,7 +45,7 @@ pub struct Config {
     pub timeout: Duration,
 }
 
-impl Config {
+impl TriageConfig {
     pub const DEFAULT_REPLAYS: u32 = 5;
     pub const DEFAULT_BUDGET: u64 = 100;
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -72,7 +72,7 @@ pub struct Env<'a> {
 
 /// What a triage did, for the closing line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct TriageTotals {
     /// Failing tests considered.
     pub tests: usize,
     pub replays: u64,
@@ -163,7 +163,12 @@ pub fn has_failures(report: &Report) -> bool {
 /// Replays the failing tests of `report` and attaches each one's `triage`.
 /// Ctrl-C stops the running replay; what ran before is kept and the rest is
 /// marked as not replayed.
-pub fn run(report: &mut Report, cfg: &Config, env: &Env, progress: &Progress) -> Result<Summary> {
+pub fn run(
+    report: &mut Report,
+    cfg: &TriageConfig,
+    env: &Env,
+    progress: &Progress,
+) -> Result<TriageTotals> {
     let started = Instant::now();
     let (targets, not) = targets(report);
     for (index, note) in not {
@@ -218,7 +223,7 @@ pub fn run(report: &mut Report, cfg: &Config, env: &Env, progress: &Progress) ->
                 };
                 done += 1;
                 let t = &report.tests[target.index];
-                let job = Job {
+                let job = Replay {
                     task: &target.task,
                     class: &t.class,
                     method: &t.method,
@@ -252,7 +257,7 @@ pub fn run(report: &mut Report, cfg: &Config, env: &Env, progress: &Progress) ->
         replays += triage.replays;
         report.tests[target.index].triage = Some(triage);
     }
-    Ok(Summary {
+    Ok(TriageTotals {
         tests: targets.len(),
         replays,
         invocations: replayer.invocations,
@@ -267,7 +272,7 @@ fn attach(
     report: &Report,
     target: &Target,
     results: &[JobResult],
-    cfg: &Config,
+    cfg: &TriageConfig,
     gradle: &[String],
 ) -> Triage {
     let t = &report.tests[target.index];
@@ -297,7 +302,7 @@ fn attach(
                     reproduced: r.reproduced,
                     reproduce: replay::command(
                         gradle,
-                        &Job {
+                        &Replay {
                             task: &target.task,
                             class: &t.class,
                             method: &t.method,
@@ -422,7 +427,7 @@ mod tests {
     fn seeds_add_up_to_the_verdict_and_a_short_seed_is_partial() {
         let r = report(vec![test("testA", 3, &["A:1", "A:2"], Some(":p:test"))]);
         let (targets, _) = targets(&r);
-        let cfg = Config {
+        let cfg = TriageConfig {
             replays: 5,
             budget: 100,
             timeout: Duration::from_secs(60),

@@ -23,7 +23,7 @@ use crate::plan::{clean_task, Forcing};
 use crate::run::outcomes::Scripts;
 use crate::run::process::{self, Ended, Isolation, Output};
 use crate::run::progress::Progress;
-use crate::run::repeat::{self, Counts, Iteration, Loop, Outcomes, Verdict};
+use crate::run::repeat::{self, Iteration, IterationCounts, Loop, Outcomes, Verdict};
 use crate::{Error, Result};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 /// What to replay: one test, with one of its failing seeds or alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job<'a> {
+pub struct Replay<'a> {
     /// The Gradle task path that ran it (`:server:test`).
     pub task: &'a str,
     pub class: &'a str,
@@ -49,7 +49,7 @@ pub struct Job<'a> {
 /// `Runner.test {yaml=a/b/c}`), which every runner honours.
 pub fn argv(
     gradle: &[String],
-    job: &Job<'_>,
+    job: &Replay<'_>,
     iters: Option<u32>,
     forcing: Forcing,
     extra: &[String],
@@ -73,12 +73,12 @@ pub fn argv(
     argv
 }
 
-fn filter(job: &Job<'_>) -> String {
+fn filter(job: &Replay<'_>) -> String {
     format!("{}.{}", job.class, job.method)
 }
 
 /// The command that replays the job once, as a person would type it.
-pub fn command(gradle: &[String], job: &Job<'_>) -> String {
+pub fn command(gradle: &[String], job: &Replay<'_>) -> String {
     let mut words = gradle.to_vec();
     words.extend([job.task.to_string(), "--tests".into(), filter(job)]);
     if let Some(seed) = job.seed {
@@ -112,13 +112,13 @@ impl Tally {
     fn add(&mut self, exec: &Execution<'_>, class: &str, method: &str, seed: Option<&str>) {
         let (name, name_seed) = normalize_method(exec.name);
         if exec.class != class || name != method {
-            self.others += u64::from(exec.result != junit::Result::Skipped);
+            self.others += u64::from(exec.result != junit::CaseResult::Skipped);
             return;
         }
         let (failure, seen) = match &exec.result {
-            junit::Result::Skipped => return,
-            junit::Result::Passed => (None, name_seed.map(str::to_string)),
-            junit::Result::Failed(f) => (
+            junit::CaseResult::Skipped => return,
+            junit::CaseResult::Passed => (None, name_seed.map(str::to_string)),
+            junit::CaseResult::Failed(f) => (
                 Some(classify_failure(&f.type_name, &f.message)),
                 name_seed.map(str::to_string).or_else(|| f.seed.clone()),
             ),
@@ -140,8 +140,8 @@ impl Tally {
     }
 
     /// The counts the loop's iteration verdict is judged by.
-    fn counts(&self) -> Counts {
-        Counts {
+    fn counts(&self) -> IterationCounts {
+        IterationCounts {
             executed: self.passed + self.failed + self.suite_timeouts + self.unpinned + self.others,
             failed: self.failed,
             suite_timeouts: self.suite_timeouts,
@@ -215,7 +215,7 @@ pub struct Replayer<'a> {
 
 impl Replayer<'_> {
     /// Replays `job` up to `self.replays` times. `label` names it on the progress lines.
-    pub fn run(&mut self, job: &Job<'_>, label: &str) -> Result<JobResult> {
+    pub fn run(&mut self, job: &Replay<'_>, label: &str) -> Result<JobResult> {
         self.jobs += 1;
         let n = self.jobs;
         let log_path = self.dir.join(format!("job-{n}.log"));
@@ -411,8 +411,8 @@ fn broken(t: &Tally, verdict: &Verdict, it: &Iteration) -> String {
 mod tests {
     use super::*;
 
-    fn job<'a>(method: &'a str, seed: Option<&'a str>) -> Job<'a> {
-        Job {
+    fn job<'a>(method: &'a str, seed: Option<&'a str>) -> Replay<'a> {
+        Replay {
             task: ":server:test",
             class: "org.example.FooTests",
             method,

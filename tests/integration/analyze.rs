@@ -31,7 +31,7 @@ pub struct Exec {
     pub class: String,
     pub name: String,
     pub primary: bool,
-    pub result: junit::Result,
+    pub result: junit::CaseResult,
 }
 
 /// Reads one report with the streaming reader.

@@ -12,10 +12,7 @@ mod model;
 pub mod names;
 mod parser;
 
-pub use model::{
-    is_word_char, mentions, Annotation, BodyClass, Declared, Import, Language, Method, Super,
-    TypeKind, Unit,
-};
+pub use model::{is_word_char, mentions, BodyClass, Declared, Language, TypeKind, Unit};
 pub use parser::parse;
 
 #[cfg(test)]

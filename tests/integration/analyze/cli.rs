@@ -40,7 +40,12 @@ fn failures_exit_1_and_every_output_is_written() {
     assert_eq!((merged.counts.flaky, merged.counts.rerun), (2, 1));
     let failed = execs
         .iter()
-        .filter(|e| matches!(e.result, gradle_flaky::analyze::junit::Result::Failed(_)))
+        .filter(|e| {
+            matches!(
+                e.result,
+                gradle_flaky::analyze::junit::CaseResult::Failed(_)
+            )
+        })
         .count();
     assert_eq!(failed, 4, "{execs:#?}");
 }

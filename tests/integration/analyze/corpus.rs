@@ -2,12 +2,12 @@
 //! shared corpus with its MANIFEST.tsv): the reader reproduces every count.
 
 use super::{data, place, read};
-use gradle_flaky::analyze::junit::{Counts, State};
+use gradle_flaky::analyze::junit::{FileCounts, State};
 use gradle_flaky::analyze::{self, AnalyzeOptions};
 
 struct Row {
     path: String,
-    counts: Counts,
+    counts: FileCounts,
     parses: String,
 }
 
@@ -22,7 +22,7 @@ fn manifest() -> Vec<Row> {
             let n = |name: &str| f[col(name)].parse::<u64>().unwrap();
             Row {
                 path: f[col("relpath")].to_string(),
-                counts: Counts {
+                counts: FileCounts {
                     cases: n("testcases"),
                     with_failure: n("with_failure"),
                     with_error: n("with_error"),

@@ -175,7 +175,7 @@ fn check_huge_output(cdata: bool) {
     assert_eq!(file.state, State::Complete);
     assert_eq!(file.counts.cases, 2);
     assert_eq!(execs.len(), 2);
-    assert!(matches!(execs[1].result, junit::Result::Failed(_)));
+    assert!(matches!(execs[1].result, junit::CaseResult::Failed(_)));
     assert_eq!(
         file.reproduce,
         vec![

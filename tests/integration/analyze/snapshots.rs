@@ -106,7 +106,7 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
             reproduced,
             reproduce: replay::command(
                 &["./gradlew".to_string()],
-                &replay::Job {
+                &replay::Replay {
                     task: &task,
                     class: &class,
                     method: &method,

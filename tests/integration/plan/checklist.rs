@@ -19,7 +19,7 @@
 //!   runner batch above cap 1 keeps every runner (the reference kept the first).
 
 use super::{case, ctx, runner, suite, test, unit};
-use gradle_flaky::domain::{BatchingConfig, ClassifiedTest, Command, TestKind};
+use gradle_flaky::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
 use gradle_flaky::plan::{commands, plan, reduce, PlanContext};
 use std::time::Duration;
 
@@ -29,16 +29,16 @@ fn es() -> PlanContext {
     ctx(G, Some("8.10.2"))
 }
 
-fn line(c: &Command) -> String {
+fn line(c: &GradleCommand) -> String {
     c.argv.join(" ")
 }
 
-fn planned(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<Command> {
+fn planned(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<GradleCommand> {
     plan(tests, cfg, &es()).commands
 }
 
 /// The reference's `generateBatchCommand`: one batch, no reduction.
-fn batch_command(batch: &[ClassifiedTest]) -> Command {
+fn batch_command(batch: &[ClassifiedTest]) -> GradleCommand {
     let mut cfg = BatchingConfig::default();
     cfg.caps.insert(batch[0].kind.clone(), batch.len());
     let mut out = commands(batch, &cfg, &es());

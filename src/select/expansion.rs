@@ -1,0 +1,30 @@
+//! What the plan records of an expanded abstract base: the concrete
+//! subclasses chosen, and those no task runs here.
+
+use crate::domain::ReasonCode;
+use serde::Serialize;
+
+/// An abstract base and what ran for it (plan JSON `expansions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expansion {
+    /// Binary name of the abstract class.
+    pub base: String,
+    /// The concrete subclasses chosen (binary names, sorted).
+    pub chosen: Vec<String>,
+    /// Concrete subclasses that a task would run.
+    pub total: usize,
+    pub cap: usize,
+    /// Concrete subclasses no task runs here, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<NotRun>,
+}
+
+/// A concrete subclass of an expanded base that cannot run here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotRun {
+    pub class: String,
+    pub reason_code: ReasonCode,
+    pub reason: String,
+}

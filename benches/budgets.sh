@@ -4,7 +4,7 @@
 #
 #   one job:  `local --iters 100 SlowStableTests` in one batch (durations unknown: one invocation).
 #   sharded:  the same with the durations the first run recorded and a budget of about a quarter
-#             of its time: the plan splits it into shards, run here in turn. On a CI the shards
+#             of its time (plus a Gradle start): the plan splits it into shards, run here in turn. On a CI the shards
 #             run side by side: the wall time a CI sees is the longest shard's.
 #   flaky, full count:     `local --iters 100 --no-stop-on-flaky SlowFlakyTests` (fails 30%).
 #   flaky, stop on proof:  `local --iters 100 --stop-on-flaky SlowFlakyTests`.
@@ -44,7 +44,8 @@ run warmup --iters 1 --no-stop-on-flaky "$stable"
 rm -f "$work/build/.gradle/gradle-flaky/flakiness-durations.json"
 run one-job --iters 100 --no-stop-on-flaky "$stable"
 per_run=$(python3 -c "import json,sys; print(int(json.load(open(sys.argv[1]))['cost']['wallSec']))" "$work/one-job.json")
-run sharded --iters 100 --budget "$((per_run / 4 + 1))s" --no-stop-on-flaky "$stable"
+# A quarter of the run's time, plus the 15 s a chunk's Gradle start is assumed to take.
+run sharded --iters 100 --budget "$((per_run / 4 + 15))s" --no-stop-on-flaky "$stable"
 run flaky-full --iters 100 --no-stop-on-flaky "$flaky"
 run flaky-stop --iters 100 --stop-on-flaky "$flaky"
 

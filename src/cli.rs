@@ -340,7 +340,7 @@ pub struct BatchingArgs {
 pub struct BudgetArgs {
     /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
     /// changed tests, off for unmuted and explicit ones, which need their full count to clear].
-    #[arg(long, env = vars::STOP_ON_FLAKY, num_args = 0..=1, default_missing_value = "true",
+    #[arg(long, env = vars::STOP_ON_FLAKY, num_args = 0..=1, require_equals = true, default_missing_value = "true",
           value_name = "BOOL", overrides_with = "no_stop_on_flaky")]
     pub stop_on_flaky: Option<bool>,
 

@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
             [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
             [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow')
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
@@ -83,8 +84,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gradle-flaky;plan' {
@@ -97,6 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
             [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
             [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow')
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
@@ -114,8 +116,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gradle-flaky;pr' {
@@ -129,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
             [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
             [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow')
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
@@ -170,6 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
             [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
             [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow')
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
@@ -240,6 +244,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
             [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
             [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow')
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
@@ -266,8 +271,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gradle-flaky;buildkite;wrap' {
@@ -373,6 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
             [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
             [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow')
             [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
             [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')

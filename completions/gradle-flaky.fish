@@ -53,6 +53,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l confidence -d 'Confidence for --detect-rate' -r
@@ -81,7 +84,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l no-s
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l until-fail -d 'Repeat each selected test until its first real failure, for at most --for per batch (in chunks, each with a fresh seed); no failure by then is a clean result of the executions that ran'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
@@ -91,6 +94,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l confidence -d 'Confidence for --detect-rate' -r
@@ -109,7 +115,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refre
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l target -d 'Where the tests run (default: github when $GITHUB_ACTIONS is set, buildkite when $BUILDKITE is, else local)' -r -f -a "local\t'Run the tests here and print the report'
 buildkite\t'Upload a Buildkite sub-pipeline'
@@ -122,6 +128,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-it
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l confidence -d 'Confidence for --detect-rate' -r
@@ -160,6 +169,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l uni
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l confidence -d 'Confidence for --detect-rate' -r
@@ -218,6 +230,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l confidence -d 'Confidence for --detect-rate' -r
@@ -243,7 +258,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l dry-run -d 'Print the pipeline JSON instead of uploading it'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s h -l help -d 'Print help'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l status-dir -d 'Where status-<jobId>.json is written' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l kind -d 'The batch\'s kind, recorded in the status file' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from wrap" -l timeout -d 'Stop the command after DURATION (every process it started: SIGTERM, then SIGKILL); rc 124' -r
@@ -301,6 +316,9 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l confidence -d 'Confidence for --detect-rate' -r

@@ -112,7 +112,7 @@ pub enum Command {
         FLAKINESS_CLASSES        tests to run, one per line or comma-separated (required)\n  \
         FLAKINESS_ITERS          iterations for every kind: unit, integ and REST loops (optional)\n  \
         FLAKINESS_UNIT_ITERS, FLAKINESS_INTEG_ITERS, FLAKINESS_REST_ITERS, FLAKINESS_SUITE_TIMEOUT,\n  \
-        FLAKINESS_CAPS, FLAKINESS_DETECT_RATE, FLAKINESS_CONFIDENCE   batching\n  \
+        FLAKINESS_REPETITION, FLAKINESS_CAPS, FLAKINESS_DETECT_RATE, FLAKINESS_CONFIDENCE   batching\n  \
         FLAKINESS_AGENTS, FLAKINESS_STEP_TIMEOUT, FLAKINESS_AGENT_BIN, FLAKINESS_GROUP   agents\n  \
         FLAKINESS_GRADLE, FLAKINESS_PROJECT_DIR   the build\n  \
         FLAKINESS_TARGET         buildkite or github (default: github when $GITHUB_ACTIONS is set)\n  \
@@ -293,6 +293,13 @@ pub struct BatchingArgs {
     #[arg(long, value_name = "DURATION", env = vars::SUITE_TIMEOUT, value_parser = parse_duration)]
     pub suite_timeout: Option<Duration>,
 
+    /// How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky's JUnit 4
+    /// runner, the randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only
+    /// with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per
+    /// Test task from its framework; the first run confirms, else Gradle runs follow.
+    #[arg(long, value_enum, value_name = "HOW", env = vars::REPETITION, default_value_t = RepetitionArg::Auto)]
+    pub repetition: RepetitionArg,
+
     /// Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2.
     #[arg(
         long = "cap",
@@ -363,6 +370,18 @@ pub struct ReportArgs {
     /// Also write one merged Surefire-style JUnit XML file (flakyFailure/rerunFailure).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+}
+
+/// `--repetition`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum RepetitionArg {
+    /// In one test JVM where the framework's mechanism is verified on Gradle, else Gradle runs.
+    #[default]
+    Auto,
+    /// In one test JVM wherever a mechanism exists (also the JUnit Platform's engine).
+    InJvm,
+    /// One Gradle run (a fresh test JVM) per iteration.
+    GradleRuns,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]

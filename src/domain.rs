@@ -256,6 +256,9 @@ pub enum ReasonCode {
     RequiresPackagingHost,
     /// The include/exclude patterns of every task that could run it leave it out.
     ExcludedByTaskPatterns,
+    /// A JUnit 3 bulk test: only the suite of a test class whose `bulkTest*()`
+    /// method creates it runs it, never alone.
+    BulkTestOnly,
     /// Without the layout, the path rules do not know the source set's task.
     UnknownSourceSet,
     /// A YAML suite outside `yamlRestTest`, which cannot run on its own.
@@ -282,7 +285,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code (README lists them all).
-    pub const ALL: [ReasonCode; 15] = [
+    pub const ALL: [ReasonCode; 16] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -290,6 +293,7 @@ impl ReasonCode {
         ReasonCode::NoRunnableTask,
         ReasonCode::RequiresPackagingHost,
         ReasonCode::ExcludedByTaskPatterns,
+        ReasonCode::BulkTestOnly,
         ReasonCode::UnknownSourceSet,
         ReasonCode::YamlSuiteNotRunnable,
         ReasonCode::NoSuchClass,
@@ -310,6 +314,7 @@ impl ReasonCode {
             ReasonCode::NoRunnableTask => "no-runnable-task",
             ReasonCode::RequiresPackagingHost => "requires-packaging-host",
             ReasonCode::ExcludedByTaskPatterns => "excluded-by-task-patterns",
+            ReasonCode::BulkTestOnly => "bulk-test-only",
             ReasonCode::UnknownSourceSet => "unknown-source-set",
             ReasonCode::YamlSuiteNotRunnable => "yaml-suite-not-runnable",
             ReasonCode::NoSuchClass => "no-such-class",
@@ -324,13 +329,15 @@ impl ReasonCode {
     }
 
     /// Found, but there is no task here to re-run it: reported as
-    /// `not_applicable` by CI rather than as a selection problem.
+    /// `not_applicable` by CI rather than as a selection problem. A test file
+    /// the build never compiles is one: a change to it is never checked.
     pub fn is_not_applicable(self) -> bool {
         matches!(
             self,
             ReasonCode::NoRunnableTask
                 | ReasonCode::RequiresPackagingHost
                 | ReasonCode::ExcludedByTaskPatterns
+                | ReasonCode::NotCompiled
         )
     }
 }
@@ -405,6 +412,8 @@ pub struct BatchingConfig {
     pub durations: Option<PathBuf>,
     /// The most shards one batch is split into.
     pub max_shards: u32,
+    /// How tests are repeated (`--repetition`).
+    pub repetition: RepetitionMode,
 }
 
 impl Default for BatchingConfig {
@@ -418,6 +427,7 @@ impl Default for BatchingConfig {
             budget: None,
             durations: None,
             max_shards: DEFAULT_MAX_SHARDS,
+            repetition: RepetitionMode::Auto,
         }
     }
 }
@@ -479,6 +489,82 @@ pub struct Shard {
     pub seed: Option<String>,
 }
 
+/// Which mechanism repeats a command's tests inside one test JVM. The
+/// kebab-case names are a contract (plan JSON `inJvm`, report JSON
+/// `repeatedBy`, README).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InJvm {
+    /// `-Dtests.iters=N`, read by the randomizedtesting runner.
+    TestsIters,
+    /// gradle-flaky's TestNG annotation transformer multiplies `invocationCount`.
+    TestngInvocationCount,
+    /// gradle-flaky's JUnit 4 runner runs the selected classes N times in turn.
+    Junit4Runner,
+    /// gradle-flaky's JUnit Platform engine runs the selection N times.
+    PlatformEngine,
+}
+
+impl InJvm {
+    /// Every mechanism (README lists them all).
+    pub const ALL: [InJvm; 4] = [
+        InJvm::TestsIters,
+        InJvm::TestngInvocationCount,
+        InJvm::Junit4Runner,
+        InJvm::PlatformEngine,
+    ];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InJvm::TestsIters => "tests-iters",
+            InJvm::TestngInvocationCount => "testng-invocation-count",
+            InJvm::Junit4Runner => "junit4-runner",
+            InJvm::PlatformEngine => "platform-engine",
+        }
+    }
+
+    /// Repeats of a test carry no seed or iteration token: each same-named
+    /// test case of a report is one execution.
+    pub fn plain_names(self) -> bool {
+        self != InJvm::TestsIters
+    }
+}
+
+/// Which repetition the user asks for (`--repetition`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RepetitionMode {
+    /// In one test JVM where the task's framework has a mechanism verified on
+    /// a real Gradle build, else Gradle runs.
+    #[default]
+    Auto,
+    /// In one test JVM wherever a mechanism exists (also the JUnit Platform's).
+    InJvm,
+    /// One Gradle invocation per iteration, everywhere.
+    GradleRuns,
+}
+
+impl RepetitionMode {
+    /// The name `--repetition` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepetitionMode::Auto => "auto",
+            RepetitionMode::InJvm => "in-jvm",
+            RepetitionMode::GradleRuns => "gradle-runs",
+        }
+    }
+
+    /// Reads `auto`, `in-jvm`, `gradle-runs`.
+    pub fn parse(s: &str) -> Option<RepetitionMode> {
+        match s {
+            "auto" => Some(RepetitionMode::Auto),
+            "in-jvm" => Some(RepetitionMode::InJvm),
+            "gradle-runs" => Some(RepetitionMode::GradleRuns),
+            _ => None,
+        }
+    }
+}
+
 /// One Gradle invocation of a batch, as an argv vector (never a shell string).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -506,6 +592,9 @@ pub struct GradleCommand {
     pub repetition: Repetition,
     #[serde(default)]
     pub repetition_reason: String,
+    /// For an in-JVM command: the mechanism that repeats its tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_jvm: Option<InJvm>,
     /// The tests the command runs (not part of the plan JSON).
     #[serde(skip)]
     pub tests: Vec<ClassifiedTest>,
@@ -542,6 +631,7 @@ impl GradleCommand {
                 Repetition::InJvm
             },
             repetition_reason: String::new(),
+            in_jvm: (!kind.is_rest()).then_some(InJvm::TestsIters),
             tests: vec![],
             fallback: None,
             predicted_sec: None,

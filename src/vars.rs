@@ -37,6 +37,8 @@ pub const INTEG_ITERS: &str = "FLAKINESS_INTEG_ITERS";
 pub const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
 /// `--suite-timeout`: `-Dtests.timeoutSuite`.
 pub const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
+/// `--repetition`: in one test JVM, by Gradle runs, or chosen per task (`auto`).
+pub const REPETITION: &str = "FLAKINESS_REPETITION";
 /// `--cap`: the batch cap per kind.
 pub const CAPS: &str = "FLAKINESS_CAPS";
 /// `--detect-rate`: the failure rate iterations are sized to detect.
@@ -95,6 +97,11 @@ pub const TRIAGE_SPEC: &str = "FLAKINESS_TRIAGE_SPEC";
 pub const BATCH: &str = "FLAKINESS_BATCH";
 /// GitHub plan job of a manual run: the `iters` input, which wins over every iteration knob.
 pub const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
+
+// Set by gradle-flaky on the processes of its builds.
+/// Every test JVM of a build gradle-flaky runs: the run's id (`gradle/flaky-run-mark.gradle`
+/// sets it on each Test task), which tells a run's test JVMs from other builds' on a shared daemon.
+pub const RUN_MARK: &str = "FLAKINESS_RUN";
 
 /// The variable holding the `JobSpec` of Buildkite parallel job `job`
 /// (`$BUILDKITE_PARALLEL_JOB`): `FLAKINESS_BATCH_<job>`.

@@ -8,6 +8,7 @@ use super::report::{
     Summary, TestReport, TruncatedFile, UnreadableDir,
 };
 use super::reproduce;
+use super::rows::RowIndex;
 use super::verdict::{severity, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
@@ -235,6 +236,8 @@ pub struct FileAgg {
     last: Option<usize>,
     /// Repeats of a clean name are instances, counted once (see above).
     instances_once: bool,
+    /// Repeated in one test JVM: TestNG rows get their first index back.
+    rows: Option<RowIndex>,
     /// Hash of (class, name) of each token-free test seen → the rank of the
     /// result it counts with.
     counted: HashMap<u64, Rank>,
@@ -263,9 +266,23 @@ impl FileAgg {
         }
     }
 
+    /// The accumulator of a report whose tests were repeated in one test JVM
+    /// under their plain names: every case is an execution, and TestNG's
+    /// data-provider rows keep their indexes across repetitions ([`RowIndex`]).
+    pub fn repeated_in_jvm() -> FileAgg {
+        FileAgg {
+            rows: Some(RowIndex::default()),
+            ..FileAgg::default()
+        }
+    }
+
     /// Adds one execution read from a report of `origin`.
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
+        let method = match self.rows.as_mut() {
+            Some(rows) => rows.renumber(method),
+            None => method,
+        };
         let slot = self.slot(exec.class, &method, origin);
         self.tests[slot].1.time_sec += exec.time.unwrap_or(0.0);
         if self.instances_once
@@ -533,6 +550,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
             failing_seeds: acc.seeds.into_iter().collect(),
             reproduce,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: acc.examples,
             time_sec: acc.time_sec,
             failing_task: acc.failing_task,

@@ -14,6 +14,7 @@ pub(crate) mod planned;
 pub mod render;
 pub mod report;
 pub(crate) mod reproduce;
+pub(crate) mod rows;
 pub(crate) mod verdict;
 
 pub use report::{Report, Severity};
@@ -42,6 +43,11 @@ pub struct AnalyzeOptions {
     /// Gradle run (`local`'s). Otherwise every test case counts, as the
     /// reference analyzer counts them.
     pub instances_once: bool,
+    /// Folders (`/`-separated, relative to the analyzed root) whose reports
+    /// count every test case even with `instances_once`: tests repeated in
+    /// one test JVM under their plain names (each case is an execution); `.`
+    /// is the root itself.
+    pub every_instance_below: Vec<String>,
 }
 
 /// Reads every report below `root` and returns the merged report. Never fails:
@@ -124,7 +130,15 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
             task_name: loc.task,
         }
     });
-    let mut agg = FileAgg::new(opts.instances_once);
+    let rel_path = slash_path(rel);
+    let every_instance = opts
+        .every_instance_below
+        .iter()
+        .any(|dir| dir == "." || rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/'))));
+    let mut agg = match every_instance {
+        true => FileAgg::repeated_in_jvm(),
+        false => FileAgg::new(opts.instances_once),
+    };
     let mut read = match std::fs::File::open(path) {
         Ok(file) => junit::read(file, |exec| agg.record(exec, origin.as_ref())),
         Err(e) => junit::FileRead {
@@ -136,7 +150,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
     // The lines are attached to their tests; the file result need not keep them.
     agg.attach_reproduce_lines(&std::mem::take(&mut read.reproduce));
     FileResult {
-        path: slash_path(rel),
+        path: rel_path,
         origin,
         read,
         agg,

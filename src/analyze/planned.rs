@@ -27,6 +27,8 @@ pub struct PlannedTest {
     pub is_suite: bool,
     /// Executions the plan gives each of its tests.
     pub runs: u64,
+    /// What repeated it (`PlannedRuns::repeated_by`); empty when unknown.
+    pub repeated_by: String,
 }
 
 impl PlannedTest {
@@ -119,9 +121,17 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
             short = true;
             format!("{ran}: {}", reason(&mine, planned, problem))
         });
+        let mut repeated_by: Vec<String> = Vec::new();
+        for &i in &mine {
+            let by = &planned[i].repeated_by;
+            if !by.is_empty() && !repeated_by.contains(by) {
+                repeated_by.push(by.clone());
+            }
+        }
         t.plan = Some(PlannedRuns {
             planned_runs,
             below_plan,
+            repeated_by,
         });
     }
     for (i, p) in planned.iter().enumerate() {
@@ -191,6 +201,7 @@ mod tests {
             failing_seeds: vec![],
             reproduce: None,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,
@@ -218,6 +229,7 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             runs,
+            repeated_by: String::new(),
         }
     }
 
@@ -237,7 +249,8 @@ mod tests {
             r.tests[0].plan,
             Some(PlannedRuns {
                 planned_runs: 12,
-                below_plan: None
+                below_plan: None,
+                repeated_by: vec![],
             })
         );
         assert_eq!(r.tests[2].plan, None, "not selected");

@@ -115,6 +115,9 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
         ));
     }
     md.push(format!("- Tests: {}", test_counts(report)));
+    if let Some(line) = repetition_line(report) {
+        md.push(line);
+    }
     if s.skipped > 0 {
         md.push(format!("- Skipped cases: {}", s.skipped));
     }
@@ -131,6 +134,38 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
     }
     md.push(files);
     md.push(String::new());
+}
+
+/// `- Repeated: 6 tests in one test JVM (junit4-runner), 2 tests by Gradle
+/// runs (a fresh test JVM each)`: in-JVM repeats share static state and a warm
+/// JIT, fresh runs do not; `None` when the plan is unknown (`analyze`).
+fn repetition_line(report: &Report) -> Option<String> {
+    let mut by: Vec<(&str, usize)> = Vec::new();
+    for name in report
+        .tests
+        .iter()
+        .filter_map(|t| t.plan.as_ref())
+        .flat_map(|p| &p.repeated_by)
+    {
+        match by.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => by.push((name, 1)),
+        }
+    }
+    if by.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = by
+        .iter()
+        .map(|(name, n)| {
+            let tests = if *n == 1 { "test" } else { "tests" };
+            match *name {
+                "gradle-runs" => format!("{n} {tests} by Gradle runs (a fresh test JVM each)"),
+                m => format!("{n} {tests} in one test JVM ({m})"),
+            }
+        })
+        .collect();
+    Some(format!("- Repeated: {}", parts.join(", ")))
 }
 
 /// `6 (1 flaky, 1 failed once (1 execution: cannot tell flaky from broken))`:
@@ -501,6 +536,7 @@ mod tests {
             failing_seeds: vec![],
             reproduce: None,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,
@@ -548,11 +584,13 @@ mod tests {
         ok.plan = Some(PlannedRuns {
             planned_runs: 12,
             below_plan: None,
+            repeated_by: vec![],
         });
         let mut short = test("a.T", "short", 1, 0);
         short.plan = Some(PlannedRuns {
             planned_runs: 12,
             below_plan: Some("ran 1 of 12 planned times: batch 1 timed out".into()),
+            repeated_by: vec![],
         });
         let mut r = report(vec![ok, short]);
         r.not_executed.push(NotExecuted {

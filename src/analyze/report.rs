@@ -43,6 +43,12 @@ pub struct PlannedRuns {
     /// Set when it ran fewer times than planned: how many, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_plan: Option<String>,
+    /// What repeated it: `gradle-runs` (a fresh Gradle run and test JVM per
+    /// execution) or an in-JVM mechanism (`testng-invocation-count`,
+    /// `junit4-runner`, `platform-engine`, `tests-iters`); several when
+    /// several batches ran it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repeated_by: Vec<String>,
 }
 
 /// Totals over every execution read.
@@ -171,6 +177,10 @@ pub struct TestReport {
     /// The Gradle task path (`:server:test`) of a report where it failed: where triage replays it.
     #[serde(skip)]
     pub failing_task: Option<String>,
+    /// The `-D` properties the run that failed passed for it (a suite member
+    /// included for the run): triage replays pass them too.
+    #[serde(skip)]
+    pub run_properties: Vec<String>,
     /// What replaying its failures showed (`local --triage`, `gradle-flaky triage`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triage: Option<Triage>,

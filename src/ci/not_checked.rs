@@ -1,6 +1,7 @@
 //! The head of every report: the selected tests that were found but could
 //! not be checked here (no enabled Test task runs them, only host-mutating
-//! tasks do, the tasks' patterns leave them out), and why. A changed or
+//! tasks do, the tasks' patterns leave them out, their source set never
+//! compiles them), and why. A changed or
 //! unmuted test that cannot run is never a quiet pass.
 
 use crate::domain::Unresolved;
@@ -54,11 +55,15 @@ mod tests {
         let all = [
             u("a.UpgradeIT", ReasonCode::NoRunnableTask),
             u("a.Gone", ReasonCode::NoSuchClass),
+            u("a/enum/EnumTest.java", ReasonCode::NotCompiled),
         ];
         let tests = of(&all);
+        // a test file the build never compiles is never checked either
+        assert_eq!(of(&all[1..]), [all[2].clone()]);
+        let tests = &tests[..1];
         assert_eq!(tests, [all[0].clone()]);
         assert_eq!(
-            markdown(&tests),
+            markdown(tests),
             "**1 selected test(s) not checked**: found, but they cannot run here, so no result \
              below covers them (recorded as `not_applicable`):\n\n- `a.UpgradeIT`: not \
              applicable: no enabled Test task runs it (`no-runnable-task`)\n\n"

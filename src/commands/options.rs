@@ -6,10 +6,10 @@ use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
     AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, GithubAnalyzeArgs,
-    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, ReportArgs, ReportFormat, SelectionArgs, Target,
-    TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
+    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat,
+    SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
-use crate::domain::{BatchingConfig, TestKind};
+use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
 use crate::github::batch::RunBatch;
 use crate::github::request::{BatchingOptions, WorkflowRequest};
 use crate::github::summary::AnalyzeArtifacts;
@@ -364,6 +364,7 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
             integ_iters: b.integ_iters,
             rest_iters: b.rest_iters,
             suite_timeout: b.suite_timeout,
+            repetition: (b.repetition != RepetitionArg::Auto).then(|| repetition(b.repetition)),
             caps: b.caps.clone(),
             detect_rate: b.detect_rate.clone(),
             confidence: (b.confidence != DEFAULT_CONFIDENCE).then_some(b.confidence),
@@ -441,6 +442,7 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
     if let Some(timeout) = args.suite_timeout {
         config.suite_timeout = timeout;
     }
+    config.repetition = repetition(args.repetition);
     for cap in &args.caps {
         let (kind, n) = parse_cap(cap)?;
         config.caps.insert(kind, n);
@@ -508,6 +510,15 @@ fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
         return Err(bad("must allow at least 1 test per batch"));
     }
     Ok((TestKind::parse(kind), n))
+}
+
+/// `--repetition` as the plan takes it.
+fn repetition(arg: RepetitionArg) -> RepetitionMode {
+    match arg {
+        RepetitionArg::Auto => RepetitionMode::Auto,
+        RepetitionArg::InJvm => RepetitionMode::InJvm,
+        RepetitionArg::GradleRuns => RepetitionMode::GradleRuns,
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::ci::blocking::Blocking;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
-use crate::domain::format_duration;
+use crate::domain::{format_duration, RepetitionMode};
 use crate::{vars, Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,6 +47,8 @@ pub struct BatchingOptions {
     pub integ_iters: Option<u32>,
     pub rest_iters: Option<u32>,
     pub suite_timeout: Option<Duration>,
+    /// `--repetition`, when not `auto`.
+    pub repetition: Option<RepetitionMode>,
     pub caps: Vec<String>,
     pub detect_rate: Option<String>,
     /// `--confidence`, when not the default.
@@ -61,6 +63,10 @@ impl BatchingOptions {
             (vars::INTEG_ITERS, self.integ_iters.map(|n| n.to_string())),
             (vars::REST_ITERS, self.rest_iters.map(|n| n.to_string())),
             (vars::SUITE_TIMEOUT, self.suite_timeout.map(format_duration)),
+            (
+                vars::REPETITION,
+                self.repetition.map(|r| r.as_str().to_string()),
+            ),
             (
                 vars::CAPS,
                 (!self.caps.is_empty()).then(|| self.caps.join(",")),

@@ -37,7 +37,15 @@ fn judge(
     opts: &AnalyzeOptions,
     timeout: Duration,
 ) -> (JobPayload, Option<String>) {
-    let report = analyze::analyze_root(&run.dir, opts);
+    // Its own reports, below its own folder: an in-JVM batch counts each case.
+    let own = AnalyzeOptions {
+        every_instance_below: runner::repeated_in_jvm(std::slice::from_ref(run))
+            .iter()
+            .filter_map(|dir| dir.split_once('/').map(|(_, below)| below.to_string()))
+            .collect(),
+        ..opts.clone()
+    };
+    let report = analyze::analyze_root(&run.dir, &own);
     let rc = run.rc();
     // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
     let dumps: Vec<PathBuf> = match rc {
@@ -106,16 +114,23 @@ pub fn counts(it: &Iteration) -> Option<IterationCounts> {
     })
 }
 
-/// Did this in-JVM batch ignore `-Dtests.iters`? Read from its first run's reports.
+/// Did this in-JVM batch's mechanism not repeat (`-Dtests.iters` ignored, a
+/// helper that could not be applied)? Read from its first run's reports.
 pub fn ignored_iters(command: &GradleCommand, done: &[Iteration]) -> bool {
     let Some(first) = done.first().filter(|it| !it.no_reports()) else {
         return false;
     };
-    let rows: Vec<(String, String, u64)> =
-        analyze::analyze_root(&first.dir, &AnalyzeOptions::default())
-            .tests
-            .into_iter()
-            .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
-            .collect();
+    let opts = AnalyzeOptions {
+        every_instance_below: match command.in_jvm {
+            Some(m) if m.plain_names() => vec![".".into()],
+            _ => vec![],
+        },
+        ..AnalyzeOptions::default()
+    };
+    let rows: Vec<(String, String, u64)> = analyze::analyze_root(&first.dir, &opts)
+        .tests
+        .into_iter()
+        .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
+        .collect();
     plan::strategy::ignored_iters(command.iterations, &rows)
 }

@@ -146,6 +146,7 @@ pub fn run(
         project_paths: build.project_paths(),
         gradle: build.gradle.clone(),
         instances_once: true,
+        every_instance_below: runner::repeated_in_jvm(&runs),
         ..AnalyzeOptions::default()
     };
     let mut report = analyze::analyze_root(&run_dir, &analyze_opts);

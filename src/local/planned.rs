@@ -73,10 +73,8 @@ pub fn reproduce_members(
             continue;
         };
         let seed = t.failing_seeds.first().map(String::as_str);
-        let properties: Vec<String> = suite_route::properties(task, &[member])
-            .iter()
-            .map(|p| shell::quote(p))
-            .collect();
+        t.run_properties = suite_route::properties(task, &[member]);
+        let properties: Vec<String> = t.run_properties.iter().map(|p| shell::quote(p)).collect();
         let properties = properties.join(" ");
         let line = |method: &str, gradle: &[String]| {
             reproduce::build(gradle, task, &t.class, method, seed)
@@ -91,9 +89,9 @@ pub fn reproduce_members(
     }
 }
 
-/// Every planned test with its batch and the executions the plan gives it.
-/// A batch repeated until its time was up (`--until-fail --for`) planned
-/// what it ran: its count was never fixed in advance.
+/// Every planned test with its batch, the executions the plan gives it, and
+/// what repeated them. A batch repeated until its time was up (`--until-fail
+/// --for`) planned what it ran: its count was never fixed in advance.
 fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
@@ -103,6 +101,7 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                 .get(i)
                 .filter(|r| matches!(r.stop, Some(Stop::TimeUp { .. })))
                 .map(|r| r.ran.clone());
+            let repeated_by = repeated_by(c, runs.get(i)).to_string();
             c.tests.iter().enumerate().map(move |(n, t)| PlannedTest {
                 batch: i + 1,
                 task: t.task.clone(),
@@ -115,7 +114,18 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                     Some(ran) => ran.get(n).copied().unwrap_or(0),
                     None => plan::executions(c),
                 },
+                repeated_by: repeated_by.clone(),
             })
         })
         .collect()
+}
+
+/// What repeated a batch's tests: its in-JVM mechanism, unless the first run
+/// showed it did not take effect and Gradle runs followed (its fallback).
+fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>) -> &'static str {
+    let fell_back = run.is_some_and(|r| r.iterations.len() > c.rest_loops.max(1) as usize);
+    match c.in_jvm {
+        Some(m) if !fell_back => m.as_str(),
+        _ => "gradle-runs",
+    }
 }

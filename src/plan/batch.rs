@@ -2,8 +2,11 @@
 
 use super::gradle_version::GradleVersion;
 use super::group_in_order;
+use super::repeat;
 use super::strategy::{self, Strategy, TaskFacts};
-use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Repetition, TestKind};
+use crate::domain::{
+    BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repetition, RepetitionMode, TestKind,
+};
 use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
 
@@ -38,9 +41,14 @@ impl PlanContext {
         }
     }
 
-    /// How `kind`'s tests of `task` are repeated.
-    pub fn choice(&self, kind: &TestKind, task: &str) -> Strategy {
-        strategy::choose(kind, self.tasks.get(task))
+    /// How `kind`'s tests of `task` are repeated, as `mode` asks.
+    pub fn choice(&self, kind: &TestKind, task: &str, mode: RepetitionMode) -> Strategy {
+        strategy::choose(kind, self.tasks.get(task), mode)
+    }
+
+    /// How one test is repeated, as `mode` asks.
+    pub fn test_choice(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Strategy {
+        strategy::for_test(self.choice(&t.kind, &t.task, mode), t)
     }
 }
 
@@ -77,10 +85,13 @@ pub fn commands(
     }
     let mut out = Vec::new();
     for (kind, tests) in by_kind {
-        let by_repetition = group_in_order(tests, |t| ctx.choice(kind, &t.task).repetition);
-        for (repetition, tests) in by_repetition {
+        let by_repetition = group_in_order(tests, |t| {
+            let c = ctx.test_choice(t, cfg.repetition);
+            (c.repetition, c.in_jvm)
+        });
+        for ((repetition, in_jvm), tests) in by_repetition {
             for batch in batches(kind, &tests, cfg.cap(kind).max(1)) {
-                out.push(command(kind, repetition, &batch, cfg, ctx));
+                out.push(command(kind, (repetition, in_jvm), &batch, cfg, ctx));
             }
         }
     }
@@ -98,11 +109,13 @@ pub fn narrowed(
 ) -> GradleCommand {
     let refs: Vec<&ClassifiedTest> = tests.iter().collect();
     let kind = &planned.kind;
-    let chosen = tests.first().map(|t| ctx.choice(kind, &t.task).repetition);
-    let mut out = if chosen == Some(planned.repetition) || tests.is_empty() {
-        command(kind, planned.repetition, &refs, cfg, ctx)
-    } else {
-        fallback(kind, &refs, planned.rest_loops, ctx)
+    let chosen = tests.first().map(|t| ctx.test_choice(t, cfg.repetition));
+    let mut out = match chosen {
+        Some(s) if s.repetition != planned.repetition => {
+            let mechanism = s.in_jvm.unwrap_or(InJvm::TestsIters);
+            fallback(kind, &refs, planned.rest_loops, mechanism, ctx)
+        }
+        _ => command(kind, (planned.repetition, planned.in_jvm), &refs, cfg, ctx),
     };
     out.heap_dump_paths = planned.heap_dump_paths.clone();
     out
@@ -134,7 +147,7 @@ fn by_task<'a>(tests: &[&'a ClassifiedTest]) -> Vec<(&'a str, Vec<&'a Classified
 
 fn command(
     kind: &TestKind,
-    repetition: Repetition,
+    (repetition, mechanism): (Repetition, Option<InJvm>),
     batch: &[&ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
@@ -142,22 +155,42 @@ fn command(
     let in_jvm = repetition == Repetition::InJvm;
     let iterations = cfg.iterations(kind);
     let mut argv = ctx.gradle.clone();
-    if in_jvm {
-        argv.push(format!("-Dtests.iters={iterations}"));
-        argv.push(format!(
-            "-Dtests.timeoutSuite={}!",
-            cfg.suite_timeout.as_millis()
-        ));
+    match mechanism {
+        Some(InJvm::TestsIters) => {
+            argv.push(format!("-Dtests.iters={iterations}"));
+            argv.push(format!(
+                "-Dtests.timeoutSuite={}!",
+                cfg.suite_timeout.as_millis()
+            ));
+        }
+        Some(_) => argv.push(format!("-D{}={iterations}", repeat::ITERS_PROPERTY)),
+        None => {}
     }
     let mut reasons: Vec<(String, &str)> = Vec::new();
     let mut task_paths = Vec::new();
     for (task, tests) in by_task(batch) {
         task_paths.push(task.to_string());
-        let choice = ctx.choice(kind, task);
+        let choice = ctx.test_choice(tests[0], cfg.repetition);
         if !reasons.iter().any(|(r, _)| *r == choice.reason) {
             reasons.push((choice.reason.clone(), task));
         }
-        task_args(&mut argv, task, &tests, choice.runner, ctx);
+        match mechanism {
+            Some(InJvm::Junit4Runner) => {
+                // The runner selects: Gradle runs only it (from 4.7 a `--tests`
+                // filter would drop it before it runs).
+                task_args(&mut argv, task, &[], choice.runner, ctx);
+                let selection: Vec<(String, Vec<String>)> = tests
+                    .iter()
+                    .filter_map(|t| Some((runner_class(t)?, filters(t, choice.runner)?)))
+                    .collect();
+                argv.extend(repeat::junit4_properties(task, &selection));
+            }
+            Some(m @ (InJvm::TestngInvocationCount | InJvm::PlatformEngine)) => {
+                task_args(&mut argv, task, &tests, choice.runner, ctx);
+                argv.push(repeat::task_property(task, m));
+            }
+            _ => task_args(&mut argv, task, &tests, choice.runner, ctx),
+        }
     }
     if *kind == TestKind::YamlRestTestSuite {
         let paths: Vec<String> = batch
@@ -185,8 +218,15 @@ fn command(
         Repetition::GradleRuns if kind.is_rest() => (1, cfg.loops(kind)),
         Repetition::GradleRuns => (1, iterations),
     };
-    let fallback =
-        (in_jvm && iterations > 1).then(|| Box::new(fallback(kind, batch, iterations - 1, ctx)));
+    let fallback = (in_jvm && iterations > 1).then(|| {
+        Box::new(fallback(
+            kind,
+            batch,
+            iterations - 1,
+            mechanism.unwrap_or(InJvm::TestsIters),
+            ctx,
+        ))
+    });
     GradleCommand {
         kind: kind.clone(),
         label: kind.label(),
@@ -198,11 +238,22 @@ fn command(
         heap_dump_paths: Vec::new(),
         repetition,
         repetition_reason: reason,
+        in_jvm: mechanism,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback,
         predicted_sec: None,
         shard: None,
     }
+}
+
+/// The class gradle-flaky's JUnit 4 runner loads for `t`: its binary name,
+/// `$*` added when its nested classes run too.
+fn runner_class(t: &ClassifiedTest) -> Option<String> {
+    let class = t.class.as_deref()?;
+    Some(match t.nested_classes && t.method.is_none() {
+        true => format!("{class}$*"),
+        false => class.to_string(),
+    })
 }
 
 /// The forcing and the filters of one task: `[clean<Task>] TASK [--tests F]... [--rerun]`.
@@ -231,11 +282,12 @@ fn task_args(
 }
 
 /// An in-JVM batch as Gradle runs: what runs when the first run shows that
-/// `-Dtests.iters` was ignored, `runs` times (the runs still owed).
+/// its mechanism did not repeat, `runs` times (the runs still owed).
 fn fallback(
     kind: &TestKind,
     batch: &[&ClassifiedTest],
     runs: u32,
+    mechanism: InJvm,
     ctx: &PlanContext,
 ) -> GradleCommand {
     let mut argv = ctx.gradle.clone();
@@ -243,7 +295,7 @@ fn fallback(
     for (task, tests) in by_task(batch) {
         task_paths.push(task.to_string());
         let runner = RunnerTraits {
-            testng: false,
+            testng: mechanism == InJvm::TestngInvocationCount,
             parameterized_cases: true,
         };
         task_args(&mut argv, task, &tests, runner, ctx);
@@ -260,9 +312,17 @@ fn fallback(
         task_paths,
         heap_dump_paths: Vec::new(),
         repetition: Repetition::GradleRuns,
-        repetition_reason: "the first run executed a class's tests once each: -Dtests.iters was \
-                            ignored"
-            .into(),
+        repetition_reason: match mechanism {
+            InJvm::TestsIters => "the first run executed a class's tests once each: \
+                                  -Dtests.iters was ignored"
+                .into(),
+            m => format!(
+                "the first run executed a class's tests once each: the in-JVM repetition \
+                 ({}) did not take effect (see the batch log)",
+                m.as_str()
+            ),
+        },
+        in_jvm: None,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback: None,
         predicted_sec: None,

@@ -30,6 +30,12 @@ pub fn argv(argv: &[String], iterations: u32, seed: &str) -> Vec<String> {
     out
 }
 
+/// Whether a chunk can set its own iteration count in `argv` (the
+/// `-Dtests.iters` mechanism); other in-JVM mechanisms run as one chunk.
+pub fn resizable(argv: &[String]) -> bool {
+    argv.iter().any(|a| a.starts_with(ITERS))
+}
+
 /// The seed `argv` sets, if any.
 pub fn seed_of(argv: &[String]) -> Option<&str> {
     argv.iter().find_map(|a| a.strip_prefix(SEED))

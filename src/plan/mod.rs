@@ -9,6 +9,7 @@ mod gradle_version;
 pub(crate) mod proof;
 mod reduce;
 pub mod render;
+pub(crate) mod repeat;
 pub(crate) mod shard;
 pub(crate) mod strategy;
 pub(crate) mod suite_route;

@@ -60,6 +60,10 @@ fn split(
     if pace.per_iteration.is_none() || pace.predict(n).is_some_and(|t| t <= budget) {
         return (vec![c], None);
     }
+    // Only a count the argv carries (`-Dtests.iters`, Gradle runs) can be split.
+    if c.repetition == Repetition::InJvm && !chunk::resizable(&c.argv) {
+        return (vec![c], None);
+    }
     let sizing = Sizing {
         remaining: n,
         planned: n,

@@ -1,20 +1,25 @@
 //! How each Test task's tests are repeated, chosen from evidence about the
 //! build, and the check of that choice against the first run's reports.
 //!
-//! `-Dtests.iters=N` repeats tests only where the randomizedtesting runner runs
-//! them *and* the property reaches the test JVM; plain JUnit 4, TestNG and the
-//! JUnit Platform ignore it, and a build that does not forward `tests.*`
-//! properties never shows it to the tests. Everywhere else the command is run N
-//! times (each test once per Gradle run, every run's reports kept).
+//! In one test JVM where the task's framework has a mechanism
+//! ([`InJvm`]): `-Dtests.iters=N` where the randomizedtesting runner runs the
+//! tests *and* the property reaches the test JVM; gradle-flaky's TestNG
+//! annotation transformer (`invocationCount`) for TestNG; gradle-flaky's JUnit 4
+//! runner for plain JUnit 4 (and JUnit 3 classes); its JUnit Platform engine
+//! when `--repetition in-jvm` asks. The helpers are Java sources of this
+//! repository (`java/repeat/`), compiled and applied for one invocation by
+//! `gradle/flaky-repeat.gradle`. Everywhere else, and with `--repetition
+//! gradle-runs`, the command is run N times (each test once per Gradle run,
+//! every run's reports kept).
 //!
 //! The evidence is the layout's: the task's test framework, whether its source
 //! set's runtime classpath declares randomizedtesting-runner, and whether a
-//! probe value of `-Dtests.iters` reached the task's JVM arguments. When the
-//! layout cannot tell (no layout, an unreadable classpath), `-Dtests.iters` is
-//! tried and [`ignored_iters`] checks the first run: if it ran each test once,
-//! the remaining runs are Gradle runs (`Command::fallback`).
+//! probe value of `-Dtests.iters` reached the task's JVM arguments. Whatever
+//! the mechanism, [`ignored_iters`] checks the first run: if it ran each test
+//! once (the layout could not tell, the helper could not be compiled), the
+//! remaining runs are Gradle runs (`Command::fallback`).
 
-use crate::domain::{Repetition, TestKind};
+use crate::domain::{ClassifiedTest, InJvm, Repetition, RepetitionMode, TestKind};
 use crate::layout::Layout;
 use crate::test_filter::RunnerTraits;
 use std::collections::BTreeMap;
@@ -73,22 +78,34 @@ pub fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Strategy {
     pub repetition: Repetition,
+    /// The mechanism of an in-JVM choice.
+    pub in_jvm: Option<InJvm>,
     pub reason: String,
     /// How the task's runner reads `--tests` filters.
     pub runner: RunnerTraits,
 }
 
 /// The repetition of `kind`'s tests on a task with these facts (`None`: the
-/// task is not in the layout, or there is no layout).
-pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Strategy {
+/// task is not in the layout, or there is no layout), as `mode` asks.
+pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) -> Strategy {
     let facts = facts.cloned().unwrap_or_default();
     let testng = facts.framework.as_deref() == Some("testng");
     let gradle_runs = |reason: &str| Strategy {
         repetition: Repetition::GradleRuns,
+        in_jvm: None,
         reason: reason.to_string(),
         runner: RunnerTraits {
             testng,
             parameterized_cases: true,
+        },
+    };
+    let in_jvm = |mechanism: InJvm, reason: &str| Strategy {
+        repetition: Repetition::InJvm,
+        in_jvm: Some(mechanism),
+        reason: reason.to_string(),
+        runner: RunnerTraits {
+            testng,
+            parameterized_cases: mechanism != InJvm::TestsIters,
         },
     };
     if kind.is_rest() {
@@ -97,26 +114,59 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Strategy {
             ..gradle_runs("each Gradle run runs every REST test once")
         };
     }
+    if mode == RepetitionMode::GradleRuns {
+        return gradle_runs(
+            "--repetition gradle-runs: a fresh Gradle run (and test JVM) per iteration",
+        );
+    }
+    let junit4 = in_jvm(
+        InJvm::Junit4Runner,
+        "gradle-flaky's JUnit 4 runner repeats the selected classes in one test JVM",
+    );
     match facts.framework.as_deref() {
-        Some("testng") => return gradle_runs("TestNG ignores -Dtests.iters"),
-        Some("junitPlatform") => return gradle_runs("the JUnit Platform ignores -Dtests.iters"),
+        Some("testng") => {
+            return in_jvm(
+                InJvm::TestngInvocationCount,
+                "TestNG repeats each selected method in one test JVM (invocationCount, set by \
+                 gradle-flaky's annotation transformer)",
+            )
+        }
+        Some("junitPlatform") if mode == RepetitionMode::InJvm => {
+            return in_jvm(
+                InJvm::PlatformEngine,
+                "gradle-flaky's JUnit Platform engine repeats the selection in one test JVM \
+                 (--repetition in-jvm)",
+            )
+        }
+        Some("junitPlatform") => {
+            return gradle_runs(
+                "the JUnit Platform repeats by Gradle runs unless --repetition in-jvm asks for \
+                 gradle-flaky's engine (verified with the console launcher, not on Gradle)",
+            )
+        }
         Some("junit") | None => {}
         Some(other) => {
             return gradle_runs(&format!(
-                "the test framework `{other}` is not known to honour -Dtests.iters"
+                "the test framework `{other}` has no in-JVM repetition gradle-flaky knows"
             ))
         }
     }
     if facts.randomized_testing == Some(false) {
-        return gradle_runs(
-            "plain JUnit ignores -Dtests.iters (no randomizedtesting runner on the test classpath)",
-        );
+        return Strategy {
+            reason: "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats \
+                     the selected classes in one test JVM"
+                .into(),
+            ..junit4
+        };
     }
     if facts.forwards_tests_iters == Some(false) {
-        return gradle_runs(
-            "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
-             properties)",
-        );
+        return Strategy {
+            reason: "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
+                     properties): gradle-flaky's JUnit 4 runner repeats the selected classes in \
+                     one test JVM"
+                .into(),
+            ..junit4
+        };
     }
     let reason = if facts.randomized_testing == Some(true)
         && facts.forwards_tests_iters == Some(true)
@@ -126,9 +176,26 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>) -> Strategy {
         "-Dtests.iters, not confirmed by the layout: if the first run ignores it, Gradle runs follow"
     };
     Strategy {
-        repetition: Repetition::InJvm,
-        reason: reason.to_string(),
         runner: RunnerTraits::default(),
+        ..in_jvm(InJvm::TestsIters, reason)
+    }
+}
+
+/// `choice` for one test: gradle-flaky's JUnit 4 runner runs named classes,
+/// so a suite, a class its task runs only inside a suite, or a whole task,
+/// is repeated by Gradle runs (as the build runs it).
+pub fn for_test(choice: Strategy, test: &ClassifiedTest) -> Strategy {
+    let named = test.class.is_some() && !test.is_suite && test.via_suite.is_none();
+    if choice.in_jvm != Some(InJvm::Junit4Runner) || named {
+        return choice;
+    }
+    Strategy {
+        repetition: Repetition::GradleRuns,
+        in_jvm: None,
+        reason: "suites, the classes run inside one and whole tasks repeat by Gradle runs \
+                 (gradle-flaky's JUnit 4 runner runs named classes)"
+            .into(),
+        runner: choice.runner,
     }
 }
 
@@ -168,44 +235,78 @@ mod tests {
     }
 
     #[test]
-    fn tests_iters_only_where_randomizedtesting_gets_it() {
+    fn each_framework_gets_its_in_jvm_mechanism() {
         let unit = TestKind::Unit;
-        let choose = |f: TaskFacts| {
-            let c = choose(&unit, Some(&f));
-            (c.repetition, c.reason)
+        let auto = RepetitionMode::Auto;
+        let choose = |f: TaskFacts, mode| {
+            let c = choose(&unit, Some(&f), mode);
+            (c.repetition, c.in_jvm, c.reason)
         };
-        let (r, why) = choose(facts(Some("junit"), Some(true), Some(true)));
-        assert_eq!(r, Repetition::InJvm);
+        let (r, m, why) = choose(facts(Some("junit"), Some(true), Some(true)), auto);
+        assert_eq!((r, m), (Repetition::InJvm, Some(InJvm::TestsIters)));
         assert!(why.contains("randomizedtesting"), "{why}");
-        let (r, why) = choose(facts(Some("junit"), Some(false), Some(false)));
-        assert_eq!(r, Repetition::GradleRuns);
+        let (r, m, why) = choose(facts(Some("junit"), Some(false), Some(false)), auto);
+        assert_eq!((r, m), (Repetition::InJvm, Some(InJvm::Junit4Runner)));
         assert!(
-            why.starts_with("plain JUnit ignores -Dtests.iters"),
+            why.starts_with("plain JUnit 4 ignores -Dtests.iters"),
             "{why}"
         );
-        let (r, why) = choose(facts(Some("junit"), Some(true), Some(false)));
-        assert_eq!(r, Repetition::GradleRuns);
+        let (_, m, why) = choose(facts(Some("junit"), Some(true), Some(false)), auto);
+        assert_eq!(m, Some(InJvm::Junit4Runner));
         assert!(why.contains("does not reach the test JVM"), "{why}");
-        let (r, why) = choose(facts(Some("testng"), Some(true), Some(true)));
+        let (r, m, _) = choose(facts(Some("testng"), Some(true), Some(true)), auto);
         assert_eq!(
-            (r, why.as_str()),
-            (Repetition::GradleRuns, "TestNG ignores -Dtests.iters")
+            (r, m),
+            (Repetition::InJvm, Some(InJvm::TestngInvocationCount))
         );
-        let (r, _) = choose(facts(Some("junitPlatform"), None, None));
+        let (r, _, _) = choose(facts(Some("junitPlatform"), None, None), auto);
+        assert_eq!(r, Repetition::GradleRuns, "auto: not verified on Gradle");
+        let (r, m, _) = choose(
+            facts(Some("junitPlatform"), None, None),
+            RepetitionMode::InJvm,
+        );
+        assert_eq!((r, m), (Repetition::InJvm, Some(InJvm::PlatformEngine)));
+        let (r, _, _) = choose(
+            facts(Some("org.example.Custom"), Some(true), Some(true)),
+            auto,
+        );
         assert_eq!(r, Repetition::GradleRuns);
-        let (r, _) = choose(facts(Some("org.example.Custom"), Some(true), Some(true)));
-        assert_eq!(r, Repetition::GradleRuns);
-        let unknown = super::choose(&unit, None);
-        assert_eq!(unknown.repetition, Repetition::InJvm);
+        for f in [Some("testng"), Some("junit"), None] {
+            let (r, m, why) = choose(facts(f, Some(false), None), RepetitionMode::GradleRuns);
+            assert_eq!((r, m), (Repetition::GradleRuns, None));
+            assert!(why.starts_with("--repetition gradle-runs"), "{why}");
+        }
+        let unknown = super::choose(&unit, None, auto);
+        assert_eq!(unknown.in_jvm, Some(InJvm::TestsIters));
         assert!(
             unknown.reason.contains("not confirmed"),
             "{}",
             unknown.reason
         );
-        let rest = super::choose(&TestKind::JavaRestTest, None);
+        let rest = super::choose(&TestKind::JavaRestTest, None, RepetitionMode::InJvm);
         assert_eq!(rest.repetition, Repetition::GradleRuns);
-        let testng = super::choose(&unit, Some(&facts(Some("testng"), None, None)));
+        let testng = super::choose(&unit, Some(&facts(Some("testng"), None, None)), auto);
         assert!(testng.runner.testng);
+    }
+
+    #[test]
+    fn suites_and_whole_tasks_leave_the_junit4_runner_for_gradle_runs() {
+        let junit4 = choose(
+            &TestKind::Unit,
+            Some(&facts(Some("junit"), Some(false), None)),
+            RepetitionMode::Auto,
+        );
+        let mut t = crate::plan::reduce::tests::unit("a.B");
+        assert_eq!(
+            for_test(junit4.clone(), &t).in_jvm,
+            Some(InJvm::Junit4Runner)
+        );
+        t.is_suite = true;
+        let c = for_test(junit4.clone(), &t);
+        assert_eq!((c.repetition, c.in_jvm), (Repetition::GradleRuns, None));
+        t.is_suite = false;
+        t.class = None;
+        assert_eq!(for_test(junit4, &t).repetition, Repetition::GradleRuns);
     }
 
     #[test]

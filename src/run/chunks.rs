@@ -144,7 +144,13 @@ pub fn run(
                 break;
             }
         };
-        let seed = in_jvm.then(|| seeds.fresh());
+        // A mechanism whose count the argv does not carry runs whole.
+        let k = if in_jvm && !chunk::resizable(&current.argv) {
+            remaining
+        } else {
+            k
+        };
+        let seed = (in_jvm && chunk::resizable(&current.argv)).then(|| seeds.fresh());
         let this = GradleCommand {
             argv: match &seed {
                 Some(seed) => chunk::argv(&current.argv, k, seed),

@@ -10,16 +10,24 @@
 //! JVMs of this build. The build fails within a second and the daemon goes
 //! back to idle, warm.
 //!
-//! Which processes are ours: the daemon runs one build at a time, so while our
-//! client is connected to it, every `Gradle Test Executor` child it started
-//! after our client did is this build's. The daemon itself and its persistent
-//! `Gradle Worker Daemon` children are never signalled. Which daemon runs the
-//! build: the other end of the client's loopback TCP connection, looked up
-//! while the client is alive (environment markers cannot tell: a reused daemon
-//! keeps the environment of the client that started it).
+//! Which processes are ours: a `Gradle Test Executor` child of the daemon that
+//! carries this run's mark ([`vars::RUN_MARK`], which
+//! `gradle/flaky-run-mark.gradle` sets on every Test task of our builds), with
+//! whatever it started. Never one that merely started after our client did:
+//! the daemon runs one build at a time, but once our client has ended (or
+//! while it lingers after its build) another gradle-flaky run's build or the
+//! user's own may already run on it, and its test JVMs are not ours (measured:
+//! killing them cost that run an iteration). An unmarked test JVM is never
+//! ours either. The daemon itself and its persistent `Gradle Worker Daemon`
+//! children are never signalled. Which daemon runs the build: the other end of
+//! the client's loopback TCP connection, looked up while the client is alive
+//! (the client's environment cannot mark anything: a reused daemon keeps the
+//! environment of the client that started it, and so do its test JVMs unless
+//! the Test task sets theirs).
 
 use super::tree::{self, Kind, Table};
 use crate::reports::walk;
+use crate::vars;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -70,15 +78,53 @@ pub fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
 }
 
 /// The test JVMs of `daemon` that started at or after `since` (clock ticks
-/// since boot).
-pub fn test_executors(table: &Table, daemon: u32, since: u64) -> Vec<u32> {
+/// since boot) for run `run`: marked with it.
+pub fn test_executors(table: &Table, daemon: u32, since: u64, run: &str) -> Vec<u32> {
+    running_tests(table, daemon)
+        .filter(|(_, p)| p.start >= since)
+        .map(|(&pid, _)| pid)
+        .filter(|&pid| of_run(pid, run))
+        .collect()
+}
+
+/// Whether `daemon` runs a test JVM marked with another run than `run`: then
+/// it runs another build (one at a time), and ours is over. (An unmarked one
+/// may be the user's build or ours, whose Test task lost the mark: unknown.)
+fn runs_another_build(table: &Table, daemon: u32, run: &str) -> bool {
+    running_tests(table, daemon).any(|(&pid, _)| {
+        std::fs::read(format!("/proc/{pid}/environ"))
+            .is_ok_and(|env| mark(&env).is_some_and(|m| m != run.as_bytes()))
+    })
+}
+
+/// The live test JVMs `daemon` started, whoever's.
+fn running_tests(table: &Table, daemon: u32) -> impl Iterator<Item = (&u32, &tree::Proc)> {
     table
         .iter()
-        .filter(|(_, p)| {
-            p.ppid == daemon && p.kind == Kind::TestExecutor && !p.zombie && p.start >= since
-        })
-        .map(|(&pid, _)| pid)
-        .collect()
+        .filter(move |(_, p)| p.ppid == daemon && p.kind == Kind::TestExecutor && !p.zombie)
+}
+
+/// Whether process `pid` carries run `run`'s mark (false when its
+/// environment cannot be read: it is gone, or not ours to signal anyway).
+fn of_run(pid: u32, run: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| marked(&env, run))
+}
+
+/// The ownership rule: an environment (`/proc/<pid>/environ`) is run `run`'s
+/// when its [`vars::RUN_MARK`] is `run` exactly. No mark, another run's, or a
+/// value that merely starts with `run` are not.
+pub fn marked(environ: &[u8], run: &str) -> bool {
+    !run.is_empty() && mark(environ) == Some(run.as_bytes())
+}
+
+/// The value of [`vars::RUN_MARK`] in an environment (`NAME=value` entries
+/// separated by NUL).
+fn mark(environ: &[u8]) -> Option<&[u8]> {
+    let name = vars::RUN_MARK.as_bytes();
+    environ.split(|b| *b == 0).find_map(|kv| {
+        kv.strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix(b"="))
+    })
 }
 
 /// What [`sweep`] did.
@@ -91,7 +137,8 @@ pub struct Swept {
 }
 
 /// Stops the test JVMs that `daemon` runs for our build (started at or after
-/// `since`), with whatever they started, until it has had none for a moment:
+/// `since`, marked with run `run`), with whatever they started, until it has
+/// had none for a moment:
 /// SIGTERM, then SIGKILL after [`TERM_GRACE`] (at once when `hurried` says
 /// so), once our client has exited. A test JVM is stopped only once it is
 /// connected to its daemon: killed during its startup, Gradle 4.4.1 forks a
@@ -104,10 +151,12 @@ pub struct Swept {
 /// the build's directory while it runs a build and returns to its own when the
 /// build ends, cancelled or not. Until then our build may still write reports
 /// (a stuck build is stopped by Gradle itself, daemon and all, after its 10 s
-/// cancel grace). Hurried, a moment without test JVMs of ours is enough.
+/// cancel grace). Hurried, or once the daemon runs another build's test JVM,
+/// a moment without test JVMs of ours is enough.
 pub fn sweep(
     daemon: u32,
     since: u64,
+    run: &str,
     build_dir: &Path,
     hurried: &dyn Fn() -> bool,
     client_done: &mut dyn FnMut() -> bool,
@@ -124,7 +173,7 @@ pub fn sweep(
         let ours = if gone {
             Vec::new()
         } else {
-            test_executors(&table, daemon, since)
+            test_executors(&table, daemon, since, run)
         };
         let hurry = hurried();
         let last_round = started.elapsed() >= SWEEP_LIMIT;
@@ -165,7 +214,7 @@ pub fn sweep(
             quiet_since = None;
             Instant::now()
         };
-        let over = if hurry {
+        let over = if hurry || (!gone && runs_another_build(&table, daemon, run)) {
             quiet.elapsed() >= QUIET_HURRIED
         } else {
             quiet.elapsed() >= QUIET && !works_in(daemon, build_dir)
@@ -239,6 +288,7 @@ fn socket_inodes(pid: u32) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::process::ExitStatusExt;
 
     #[test]
     fn established_connections_are_read_from_proc_net_tcp() {
@@ -253,6 +303,95 @@ mod tests {
         let listening = "   2: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 99 1";
         assert!(parse_conn(listening).is_none());
         assert!(parse_conn("garbage").is_none());
+    }
+
+    #[test]
+    fn a_test_jvm_is_ours_only_with_our_runs_mark() {
+        let env = |entries: &[&str]| entries.join("\0").into_bytes();
+        let ours = env(&["PATH=/bin", "FLAKINESS_RUN=20261203T1-42", "HOME=/h"]);
+        assert!(marked(&ours, "20261203T1-42"));
+        assert!(!marked(&ours, "20261203T1-4"), "a prefix of the mark");
+        assert!(!marked(&ours, "20261203T1-421"));
+        assert!(!marked(&ours, ""));
+        let other = env(&["FLAKINESS_RUN=20261203T1-43"]);
+        assert!(!marked(&other, "20261203T1-42"), "another run's");
+        assert!(
+            !marked(&env(&["PATH=/bin", "HOME=/h"]), "20261203T1-42"),
+            "unmarked"
+        );
+        let lookalike = env(&["XFLAKINESS_RUN=r", "FLAKINESS_RUNS=r", "FLAKINESS_RUN_=r"]);
+        assert!(!marked(&lookalike, "r"));
+        assert!(!marked(b"", "r"));
+    }
+
+    /// Stand-in test JVMs of this test process (playing their daemon): bash
+    /// with a test executor's command line and `FLAKINESS_RUN` = `mark`
+    /// (none: unmarked), connected to `port` as a test JVM is to its daemon,
+    /// until that connection closes.
+    #[cfg(target_os = "linux")]
+    fn fake_test_jvm(port: u16, mark: Option<&str>) -> std::process::Child {
+        let mut cmd = std::process::Command::new("bash");
+        cmd.args([
+            "-c",
+            // A builtin wait: no child process to outlive the stand-in.
+            &format!("exec 3<>/dev/tcp/127.0.0.1/{port}; read -t 60 -u 3; :"),
+            "worker.org.gradle.process.internal.worker.GradleWorkerMain",
+            "'Gradle Test Executor 7'",
+        ])
+        .stdout(std::process::Stdio::null())
+        .env_remove(vars::RUN_MARK);
+        if let Some(mark) = mark {
+            cmd.env(vars::RUN_MARK, mark);
+        }
+        cmd.spawn().unwrap()
+    }
+
+    /// The issue's case: after our client has ended, the daemon already runs
+    /// another run's build (and a user's); their test JVMs started after our
+    /// client did, but only ours is stopped, and the sweep ends without
+    /// waiting for the other build (it runs a test JVM of another run).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_sweep_stops_our_test_jvms_and_no_other_builds() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let since = tree::now_ticks().saturating_sub(1);
+        let mut ours = fake_test_jvm(port, Some("run-a"));
+        let mut other_run = fake_test_jvm(port, Some("run-b"));
+        let mut users = fake_test_jvm(port, None);
+        let _conns: Vec<_> = (0..3).map(|_| listener.accept().unwrap()).collect();
+        let me = std::process::id();
+        let table = tree::table();
+        assert_eq!(table[&users.id()].kind, Kind::TestExecutor);
+        assert_eq!(test_executors(&table, me, since, "run-a"), [ours.id()]);
+        assert_eq!(test_executors(&table, me, since, "run-b"), [other_run.id()]);
+        assert_eq!(
+            test_executors(&table, me, since, "run-c"),
+            Vec::<u32>::new()
+        );
+        assert!(runs_another_build(&table, me, "run-a"));
+        let dir = tempfile::tempdir().unwrap();
+        let swept = sweep(me, since, "run-a", dir.path(), &|| false, &mut || true);
+        assert_eq!(
+            swept,
+            Swept {
+                stopped: 1,
+                daemon_gone: false
+            }
+        );
+        assert!(ours.wait().unwrap().signal().is_some(), "ours is stopped");
+        for (who, child) in [
+            ("another run's", &mut other_run),
+            ("the user's", &mut users),
+        ] {
+            assert_eq!(
+                child.try_wait().unwrap(),
+                None,
+                "{who} test JVM was stopped"
+            );
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 
     /// A client and a "daemon" talking over loopback, as Gradle's do: the

@@ -338,6 +338,17 @@ fn run_batch(
     repeat::run(&spec, watcher)
 }
 
+/// The folders (relative to the run folder) of the batches' in-JVM runs
+/// that repeat tests under their plain names, where every test case is an
+/// execution: `batch-<n>/flakiness-iters` (a fallback's Gradle runs, in
+/// `batch-<n>/gradle-runs/`, are not below it).
+pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<String> {
+    runs.iter()
+        .filter(|r| r.command.in_jvm.is_some_and(|m| m.plain_names()))
+        .map(|r| format!("batch-{}/{}", r.index, crate::reports::ITERS_DIR))
+        .collect()
+}
+
 /// Where batch `index` keeps its iterations' reports.
 fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
     run_dir.join(format!("batch-{index}"))

@@ -12,6 +12,7 @@
 //! file is named by a `-D` property, which reaches a reused daemon for each
 //! build, where an environment variable would not.
 
+use super::process;
 use super::task_state::TaskState;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,36 @@ const EVENTS_SCRIPT_NAME: &str = "flaky-outcomes-events.gradle";
 /// (`plan::suite_route`); changes nothing otherwise.
 pub const MEMBERS_SCRIPT: &str = include_str!("../../gradle/flaky-suite-members.gradle");
 const MEMBERS_SCRIPT_NAME: &str = "flaky-suite-members.gradle";
+/// Marks the build's test JVMs with the run (`vars::RUN_MARK`), so that
+/// stopping a build on a shared daemon stops only ours (`super::daemon`).
+pub const MARK_SCRIPT: &str = include_str!("../../gradle/flaky-run-mark.gradle");
+const MARK_SCRIPT_NAME: &str = "flaky-run-mark.gradle";
+/// Repeats the selected tests in one test JVM when the command asks
+/// (`plan::repeat`); changes nothing otherwise.
+pub const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
+const REPEAT_SCRIPT_NAME: &str = "flaky-repeat.gradle";
+/// The Java helpers the repeat script compiles (below `repeat-src/`).
+pub const REPEAT_SOURCES: [(&str, &str); 4] = [
+    (
+        "gradleflaky/repeat/Iterations.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/Iterations.java"),
+    ),
+    (
+        "gradleflaky/repeat/TestNgRepeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/TestNgRepeat.java"),
+    ),
+    (
+        "gradleflaky/repeat/JUnit4Repeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/JUnit4Repeat.java"),
+    ),
+    (
+        "gradleflaky/repeat/PlatformRepeat.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/PlatformRepeat.java"),
+    ),
+];
+const REPEAT_SOURCES_DIR: &str = "repeat-src";
+/// The property telling the repeat script where the helpers' sources are.
+pub const SOURCES_PROPERTY: &str = "flaky.repeat.sources";
 /// The system property naming the file the script writes.
 pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
 
@@ -69,6 +100,9 @@ struct File {
 pub struct Scripts {
     script: PathBuf,
     members: PathBuf,
+    mark: PathBuf,
+    repeat: PathBuf,
+    sources: PathBuf,
 }
 
 impl Scripts {
@@ -85,8 +119,17 @@ impl Scripts {
             (SCRIPT_NAME, SCRIPT),
             (EVENTS_SCRIPT_NAME, EVENTS_SCRIPT),
             (MEMBERS_SCRIPT_NAME, MEMBERS_SCRIPT),
+            (MARK_SCRIPT_NAME, MARK_SCRIPT),
+            (REPEAT_SCRIPT_NAME, REPEAT_SCRIPT),
         ] {
             let path = dir.join(name);
+            std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        for (name, text) in REPEAT_SOURCES {
+            let path = dir.join(REPEAT_SOURCES_DIR).join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         let absolute =
@@ -94,13 +137,19 @@ impl Scripts {
         Ok(Scripts {
             script: absolute(SCRIPT_NAME)?,
             members: absolute(MEMBERS_SCRIPT_NAME)?,
+            mark: absolute(MARK_SCRIPT_NAME)?,
+            repeat: absolute(REPEAT_SCRIPT_NAME)?,
+            sources: absolute(REPEAT_SOURCES_DIR)?,
         })
     }
 
-    /// `argv` with the script and the file it writes appended: Gradle takes
-    /// options after the tasks, and a Gradle program given as a wrapper
-    /// command (`sh run-gradle.sh`) passes them on. The caller creates the
-    /// file's directory.
+    /// `argv` with the scripts, the file the outcomes go to and the run's
+    /// marker appended: Gradle takes options after the tasks, and a Gradle
+    /// program given as a wrapper command (`sh run-gradle.sh`) passes them on
+    /// (the marker is added once: [`Isolation::apply`] puts it on a Gradle
+    /// program already). The caller creates the file's directory.
+    ///
+    /// [`Isolation::apply`]: super::process::Isolation::apply
     pub fn apply(&self, argv: &[String], file: &Path) -> Vec<String> {
         let mut out = argv.to_vec();
         out.push("-I".into());
@@ -108,6 +157,18 @@ impl Scripts {
         out.push(format!("-D{FILE_PROPERTY}={}", file.display()));
         out.push("-I".into());
         out.push(self.members.display().to_string());
+        out.push("-I".into());
+        out.push(self.mark.display().to_string());
+        let marker = process::run_marker();
+        if !argv.contains(&marker) {
+            out.push(marker);
+        }
+        // Inert unless the command asks for in-JVM repetition (`plan::repeat`).
+        if argv.iter().any(|a| a.starts_with("-Dflaky.repeat.")) {
+            out.push("-I".into());
+            out.push(self.repeat.display().to_string());
+            out.push(format!("-D{SOURCES_PROPERTY}={}", self.sources.display()));
+        }
         out
     }
 }
@@ -263,5 +324,30 @@ mod tests {
             "{}",
             out[7]
         );
+        assert_eq!(out[8], "-I");
+        assert!(out[9].ends_with("/flaky-run-mark.gradle"), "{}", out[9]);
+        let marker = format!("-Dgradle-flaky.run={}", process::run_id());
+        assert_eq!(out[10], marker, "a wrapper command gets the run's marker");
+        assert_eq!(out.len(), 11);
+        let gradle = process::Isolation::Shared
+            .apply(&["gradle".into(), ":p:test".into()])
+            .unwrap();
+        let out = scripts.apply(&gradle, Path::new("/o/it.json"));
+        assert_eq!(
+            out.iter().filter(|a| **a == marker).count(),
+            1,
+            "a Gradle program has it once: {out:?}"
+        );
+    }
+
+    /// The mark script sets the variable gradle-flaky looks for, from the
+    /// property gradle-flaky passes.
+    #[test]
+    fn the_mark_script_sets_the_run_mark_from_the_run_property() {
+        assert!(MARK_SCRIPT.contains(&format!("System.getProperty('{}')", process::RUN_PROPERTY)));
+        assert!(MARK_SCRIPT.contains(&format!(
+            "task.environment('{}', run)",
+            crate::vars::RUN_MARK
+        )));
     }
 }

@@ -106,9 +106,16 @@ pub fn run_id() -> &'static str {
 }
 
 /// The system property that marks our Gradle clients (`ps` tells them apart
-/// from the user's). It is not a JVM argument, so the daemon is reused, and
-/// builds do not pass it on to test JVMs.
+/// from the user's). It is not a JVM argument, so the daemon is reused; builds
+/// do not pass it on to test JVMs, but `gradle/flaky-run-mark.gradle` turns it
+/// into their [`vars::RUN_MARK`](crate::vars::RUN_MARK) variable.
 pub const RUN_PROPERTY: &str = "gradle-flaky.run";
+
+/// `-Dgradle-flaky.run=<run id>`, the argument that marks our Gradle clients
+/// and (through `gradle/flaky-run-mark.gradle`) their test JVMs.
+pub fn run_marker() -> String {
+    format!("-D{RUN_PROPERTY}={}", run_id())
+}
 
 /// A private daemon left behind by a crash of ours stops itself after this.
 const DAEMON_IDLE: Duration = Duration::from_secs(600);
@@ -190,7 +197,7 @@ impl Isolation {
         if !is_gradle {
             return Ok(argv.to_vec());
         }
-        let mut out = vec![program.clone(), format!("-D{RUN_PROPERTY}={}", run_id())];
+        let mut out = vec![program.clone(), run_marker()];
         let no_daemon = args.iter().any(|a| a == "--no-daemon");
         match self {
             _ if no_daemon => {}
@@ -350,8 +357,9 @@ pub fn run(
         // from outside, crashed) leaves that build in the daemon, whose
         // reports would then land in the next invocation's: it is stopped now.
         let killed = matches!(ended, Ended::Signalled(_));
-        if killed || !daemon::test_executors(&tree::table(), d, since).is_empty() {
-            let swept = daemon::sweep(d, since, cwd, &hurried, &mut || true);
+        let ours = daemon::test_executors(&tree::table(), d, since, run_id());
+        if killed || !ours.is_empty() {
+            let swept = daemon::sweep(d, since, run_id(), cwd, &hurried, &mut || true);
             notes.extend(sweep_notes(d, &swept, "its client ended while it ran"));
         }
     }
@@ -419,7 +427,7 @@ fn cancel(
     };
     match daemon {
         Some(d) => {
-            let swept = daemon::sweep(d, since, build_dir, &hurried, &mut client_done);
+            let swept = daemon::sweep(d, since, run_id(), build_dir, &hurried, &mut client_done);
             notes.extend(sweep_notes(d, &swept, "the build was cancelled"));
         }
         // Not connected to a daemon (yet, or ever: a build in the client

@@ -9,27 +9,28 @@
 //! classified on its own project's task. What was chosen among several tasks
 //! and how bases were expanded is recorded ([`Decisions`]) for the plan.
 
+use super::bulk_tests;
 use super::bytecode::Compiled;
-use super::expand::{self, Hierarchy, SourceFile};
+use super::expand::{self, Hierarchy};
 use super::expansion::Expansion;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
-use super::source::{self, Language, Unit};
 use super::suites::{self, SuiteIndex};
 use super::tasks::{self, TaskChoice, TaskDecision, TaskSelection};
-use super::test_class::{self, Detection, Detector};
-use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
+use super::test_class;
+use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use super::files::Files;
 pub(crate) use super::outcome::Classification;
 pub use super::outcome::Skip;
 
-const YAML_SUITE_DIR: &str = "rest-api-spec/test";
+mod detection;
+mod subject;
+use subject::*;
 
 /// How tests are chosen: tasks per class, subclasses per abstract base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,8 @@ impl Default for Policy {
 pub struct Decisions {
     pub task_selections: Vec<TaskSelection>,
     pub expansions: Vec<Expansion>,
+    /// How classes were run otherwise than named (bulk tests).
+    pub notes: Vec<String>,
 }
 
 pub struct Classifier<'a> {
@@ -264,7 +267,11 @@ impl<'a> Classifier<'a> {
                 Some(via) if !via.is_empty() => {
                     via.into_iter().map(|(t, v)| (t, Some(v))).collect()
                 }
-                _ => return Err(skip),
+                _ => {
+                    return self
+                        .bulk_test(root, path, &subject, target)
+                        .unwrap_or(Err(skip))
+                }
             },
         };
         let kind = kind_of(
@@ -299,6 +306,49 @@ impl<'a> Classifier<'a> {
                 })
             })
             .collect())
+    }
+
+    /// A nested class its task leaves out that a `bulkTest*()` method of its
+    /// file creates ([`bulk_tests`]): named, it runs through the test classes
+    /// of that method's type; met in an expansion, it is not run alone.
+    /// `None` when it is no bulk test.
+    fn bulk_test(
+        &self,
+        root: &Root,
+        path: &Path,
+        subject: &Subject,
+        target: &Target,
+    ) -> Option<Result<Vec<Classification>, Skip>> {
+        let class = subject.class.as_deref()?;
+        let unit = self.parse(path);
+        let local = suites::local_of(&unit, class);
+        let creator = bulk_tests::creator(&unit, &local)?;
+        let owner = match unit.package.as_str() {
+            "" => creator.owner.clone(),
+            package => format!("{package}.{}", creator.owner),
+        };
+        let how = format!(
+            "`{class}` is a JUnit 3 bulk test: only `{owner}.{}()` creates it, and it runs \
+             inside the suites `BulkTest.makeSuite` builds for the test classes of `{owner}`",
+            creator.method
+        );
+        if target.binary.is_some() {
+            return Some(Err(Skip::Unresolved(Reason::new(
+                ReasonCode::BulkTestOnly,
+                format!("{how}, never alone"),
+            ))));
+        }
+        self.records
+            .borrow_mut()
+            .notes
+            .push(format!("{how}: it runs through them"));
+        let owner_target = Target {
+            nested: creator.owner.split_once('$').map(|(_, n)| n.to_string()),
+            binary: None,
+            method: None,
+            origin: target.origin,
+        };
+        Some(self.classify_one(root, path, &owner_target))
     }
 
     /// The class a class file holds, as the target names it: an abstract
@@ -356,162 +406,6 @@ impl<'a> Classifier<'a> {
             shows_tests,
             is_suite,
         }))
-    }
-
-    /// Whether Gradle's test detection would run the concrete class `class`
-    /// of the file `path` ([`test_class`]): `Ok(true)` when it shows tests,
-    /// `Ok(false)` when that cannot be decided here (accepted), else why it
-    /// is no test. An `outer` class whose nested classes declare tests is
-    /// accepted for them.
-    fn is_test(
-        &self,
-        root: &Root,
-        path: &Path,
-        unit: &Unit,
-        class: &str,
-        simple: &str,
-        outer: bool,
-    ) -> Result<bool, Skip> {
-        let local = match unit.package.as_str() {
-            "" => class,
-            package => class
-                .strip_prefix(package)
-                .and_then(|c| c.strip_prefix('.'))
-                .unwrap_or(class),
-        };
-        let Some(t) = unit.types.iter().find(|t| t.local == local) else {
-            // The file cannot be read, or declares the class under another
-            // name: its name is all there is.
-            return match test_class::is_test_name(simple) {
-                true => Ok(false),
-                false => Err(Skip::NotATest(format!(
-                    "`{simple}` declares no tests and is not named like a test class ({})",
-                    test_class::NAME_RULE
-                ))),
-            };
-        };
-        if let Some(what) = test_class::never_run(t.kind) {
-            return Err(Skip::NotATest(format!(
-                "`{simple}` is {what}: Gradle runs only concrete classes"
-            )));
-        }
-        let lang = Language::of_path(path).unwrap_or(Language::Java);
-        if test_class::evidently_a_test(unit, lang, t)
-            || (outer && test_class::nested_shows_tests(unit, local))
-        {
-            return Ok(true);
-        }
-        match self.detect(class, path, may_use_junit_platform(root)) {
-            Detection::Test => Ok(true),
-            Detection::Undecided => Ok(false),
-            Detection::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
-                simple, &chain,
-            ))),
-        }
-    }
-
-    /// Walks the chain of `class` (file `path`) through the build's whole
-    /// hierarchy when it was read, else through a hierarchy of the files the
-    /// chain reaches, grown by the sources of every supertype the last walk
-    /// did not find, until none is left: reading every file of a large build
-    /// for one class would cost seconds. A supertype whose file is named
-    /// otherwise stays outside, so undecided (accepted), never refused.
-    fn detect(&self, class: &str, path: &Path, platform: bool) -> Detection {
-        if let Some(full) = self.hierarchy.get() {
-            return Detector::new(full, &self.compiled, platform).detect(class, path);
-        }
-        let mut read: HashSet<PathBuf> = HashSet::from([path.to_path_buf()]);
-        let mut files: Vec<SourceFile> = self.source_file(path).into_iter().collect();
-        loop {
-            let part = Hierarchy::build(files.clone());
-            let detector = Detector::new(&part, &self.compiled, platform);
-            let verdict = detector.detect(class, path);
-            let more: Vec<PathBuf> = detector
-                .take_misses()
-                .iter()
-                .flat_map(|binary| self.sources_of(binary))
-                .filter(|p| read.insert(p.clone()))
-                .collect();
-            if verdict == Detection::Test || more.is_empty() {
-                return verdict;
-            }
-            files.extend(more.iter().filter_map(|p| self.source_file(p)));
-        }
-    }
-
-    fn source_file(&self, path: &Path) -> Option<SourceFile> {
-        SourceFile::parse(path.to_path_buf(), &self.files.read(path)?)
-    }
-
-    /// The source files that can declare the top-level class of `binary`
-    /// (`a.b.Outer$Inner` → `a/b/Outer.java`, … in any source dir).
-    fn sources_of(&self, binary: &str) -> Vec<PathBuf> {
-        let top = binary.split('$').next().unwrap_or(binary);
-        let segments: Vec<&str> = top.split('.').collect();
-        self.roots
-            .files_for(&segments, false)
-            .into_iter()
-            .map(|(_, path)| path)
-            .collect()
-    }
-
-    /// Refuses a file its source set's own include/exclude patterns leave out
-    /// of compilation (`sourceSets.test.java.exclude '**/enum/*'`): Gradle
-    /// never compiles it, so no task can run it.
-    fn compiled_by_its_source_set(&self, root: &Root, path: &Path) -> Result<(), Skip> {
-        let ext = extension(path);
-        let compilers: Vec<Root> = self
-            .roots
-            .containing(path)
-            .into_iter()
-            .filter(|r| r.project == root.project && r.source_set == root.source_set)
-            .filter(|r| r.compiles(ext))
-            .collect();
-        let inside = |r: &Root| {
-            let inside = path.strip_prefix(&r.dir).unwrap_or(path);
-            inside.to_string_lossy().replace('\\', "/")
-        };
-        let compiled = compilers.iter().any(|r| {
-            let (_, patterns) = r.compiled_as.as_ref().expect("a compiling root");
-            patterns.accepts(&inside(r))
-        });
-        match compilers.first() {
-            Some(r) if !compiled => {
-                let (lang, patterns) = r.compiled_as.as_ref().expect("a compiling root");
-                Err(Skip::Unresolved(Reason::new(
-                    ReasonCode::NotCompiled,
-                    format!(
-                        "`{}` is left out of the compilation of `{}` source set `{}` by its \
-                         {lang} source patterns ({}): Gradle never compiles it, so no task runs it",
-                        inside(r),
-                        r.project,
-                        r.source_set,
-                        patterns.describe()
-                    ),
-                )))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// The tasks of `root` that run `class` only through suites their
-    /// patterns include, each with how ([`suites`]).
-    fn via_suites(&self, root: &Root, class: &str) -> Vec<(String, ViaSuite)> {
-        let TaskBinding::Tasks(tied) = &root.tie else {
-            return Vec::new();
-        };
-        let set = (root.project.as_str(), root.source_set.as_str());
-        let classes = || self.roots.classes_of_set(set.0, set.1);
-        suites::tasks_running(tied, class, self.choice.tasks, &|task| {
-            self.suites.membership(set, task, &classes, self.files)
-        })
-    }
-
-    /// What a class file declares; nothing when it cannot be read.
-    fn parse(&self, path: &Path) -> Unit {
-        Language::of_path(path)
-            .and_then(|lang| Some(source::parse(&self.files.read(path)?, lang)))
-            .unwrap_or_default()
     }
 
     /// The tasks chosen to run the subject (recording a choice among several),
@@ -593,143 +487,6 @@ impl<'a> Classifier<'a> {
             }
             other => other,
         }
-    }
-}
-
-/// What a lookup asks for beyond the file: a nested class, a method.
-struct Target {
-    nested: Option<String>,
-    /// The class's binary name, when an expansion found it (then it is
-    /// known to be concrete, and its file may be named otherwise).
-    binary: Option<String>,
-    method: Option<String>,
-    origin: Origin,
-}
-
-impl Target {
-    fn whole(origin: Origin) -> Self {
-        Target {
-            nested: None,
-            binary: None,
-            method: None,
-            origin,
-        }
-    }
-
-    fn nested(nested: Option<&str>, test: &TestRef, origin: Origin) -> Self {
-        Target {
-            nested: nested.map(str::to_string),
-            binary: None,
-            method: test.method.clone(),
-            origin,
-        }
-    }
-}
-
-/// What a file of a source dir holds that a task could run.
-struct Subject {
-    class: Option<String>,
-    yaml_suite: Option<String>,
-    /// The class's source shows tests: a class the task patterns leave out
-    /// is then unresolved, else it is support code, not a test.
-    shows_tests: bool,
-    /// The class is a suite of other classes.
-    is_suite: bool,
-    /// The outer class's simple name and source, to tell whether its task
-    /// runs nested classes.
-    nested_source: Option<(String, Unit)>,
-}
-
-enum ClassFile {
-    /// An abstract class: it runs through its concrete subclasses.
-    AbstractBase(String),
-    Test(Subject),
-}
-
-/// A YAML suite of a resources dir (under `rest-api-spec/test/`): it runs on
-/// its own only in a `yamlRestTest` source set.
-fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
-    let (project, set) = (&root.project, &root.source_set);
-    if let TaskBinding::NotTest = root.tie {
-        return Err(not_run(root));
-    }
-    let inside = path.strip_prefix(&root.dir).unwrap_or(path);
-    let suite = inside
-        .strip_prefix(YAML_SUITE_DIR)
-        .map_err(|_| not_a_test())?;
-    if !matches!(extension(path), "yml" | "yaml") {
-        return Err(not_a_test());
-    }
-    if set != "yamlRestTest" {
-        return Err(Skip::Unresolved(Reason::new(
-            ReasonCode::YamlSuiteNotRunnable,
-            format!(
-                "a YAML suite of `{project}` source set `{set}`: only yamlRestTest suites \
-                 run on their own; name the runner class that runs it"
-            ),
-        )));
-    }
-    Ok(Subject {
-        class: None,
-        yaml_suite: Some(utf8(&suite.with_extension(""))?),
-        shows_tests: false,
-        is_suite: false,
-        nested_source: None,
-    })
-}
-
-/// Whether a task that may run the root's classes uses the JUnit Platform,
-/// or a framework not known here: then interfaces' test methods count.
-fn may_use_junit_platform(root: &Root) -> bool {
-    match &root.tie {
-        TaskBinding::Tasks(tied) => tied
-            .tasks
-            .iter()
-            .any(|t| !matches!(t.framework.as_deref(), Some("junit" | "testng"))),
-        _ => false,
-    }
-}
-
-fn extension(path: &Path) -> &str {
-    path.extension().and_then(|e| e.to_str()).unwrap_or("")
-}
-
-fn not_run(root: &Root) -> Skip {
-    Skip::NotATest(format!(
-        "in `{}` source set `{}`, which no Test task runs",
-        root.project, root.source_set
-    ))
-}
-
-fn not_a_test() -> Skip {
-    Skip::NotATest("not a test class or YAML suite".into())
-}
-
-fn utf8(p: &Path) -> Result<String, Skip> {
-    p.to_str().map(str::to_string).ok_or_else(|| {
-        Skip::Unresolved(Reason::new(
-            ReasonCode::NotUtf8,
-            "the path is not valid UTF-8",
-        ))
-    })
-}
-
-/// The binary name of a nested class below its file: `Inner$Deep`.
-fn join_nested(dotted: &[&str], binary: Option<&str>) -> Option<String> {
-    let parts: Vec<&str> = dotted.iter().copied().chain(binary).collect();
-    (!parts.is_empty()).then(|| parts.join("$"))
-}
-
-fn starts_upper(s: &str) -> bool {
-    s.chars().next().is_some_and(char::is_uppercase)
-}
-
-fn kind_of(source_set: &str, suite: bool, method: bool) -> TestKind {
-    match source_set {
-        "yamlRestTest" if suite => TestKind::YamlRestTestSuite,
-        "yamlRestTest" if method => TestKind::YamlRestTestCase,
-        "yamlRestTest" => TestKind::YamlRestTestRunner,
-        other => TestKind::parse(other),
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::domain::TestKind;
 use crate::select::testing::{es_layout, MemFiles};
 
 fn only(outcomes: Vec<Classification>) -> Classification {

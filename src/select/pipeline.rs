@@ -22,6 +22,11 @@ pub fn select(
         ..Selection::default()
     });
     selection.notes.extend(record_notes(&selection));
+    for note in records.notes {
+        if !selection.notes.contains(&note) {
+            selection.notes.push(note);
+        }
+    }
     selection
 }
 

@@ -51,8 +51,12 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     }) {
         return Some((a.classes.clone(), junit4));
     }
-    // Another runner decides what the class runs, not its suite() method.
-    if t.annotations.iter().any(|a| a.simple() == "RunWith") {
+    // Another runner decides what the class runs, not its suite() method;
+    // but JUnit 4's `AllTests` runner runs exactly that method.
+    if t.annotations
+        .iter()
+        .any(|a| a.simple() == "RunWith" && !a.classes.iter().any(|c| is_all_tests_runner(c)))
+    {
         return None;
     }
     let suite = unit
@@ -62,11 +66,19 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     let named = suite
         .body_classes
         .iter()
-        .map(|c| match c {
-            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => name.clone(),
+        .filter_map(|c| match c {
+            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => Some(name.clone()),
+            BodyClass::New(_) => None,
         })
         .collect();
     Some((named, false))
+}
+
+/// JUnit 4's runner of a JUnit 3 `suite()` method (`@RunWith(AllTests.class)`,
+/// `org.junit.runners.AllTests`): JUnit 4's own tests reach their JUnit 3
+/// tests so.
+fn is_all_tests_runner(written: &str) -> bool {
+    matches!(written, "AllTests" | "org.junit.runners.AllTests")
 }
 
 /// Whether the type `local` (binary name `binary`) of `unit` is a suite of
@@ -305,7 +317,7 @@ impl SuiteIndex {
 }
 
 /// The local name (`Outer$Inner`) of a binary name declared in `unit`.
-fn local_of(unit: &Unit, binary: &str) -> String {
+pub fn local_of(unit: &Unit, binary: &str) -> String {
     match unit.package.as_str() {
         "" => binary.to_string(),
         package => binary

@@ -116,6 +116,18 @@ fn suite_members_are_declared_by_annotation_or_by_suite_method() {
         Language::Java,
     );
     assert_eq!(declared(&other, "P"), None);
+    // JUnit 4's AllTests runner runs suite() (JUnit 4.13's own OldTests)
+    let old = parse(
+        "import org.junit.runners.AllTests;\n\
+         @RunWith(AllTests.class) public class OldTests {\n\
+             public static Test suite() { return junit.tests.AllTests.suite(); }\n\
+         }",
+        Language::Java,
+    );
+    assert_eq!(
+        declared(&old, "OldTests"),
+        Some((vec!["junit.tests.AllTests".into()], false))
+    );
     assert_eq!(
         declared(
             &parse("class Plain { @Test void t() {} }", Language::Java),

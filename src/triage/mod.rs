@@ -228,6 +228,7 @@ pub fn run(
                     class: &t.class,
                     method: &t.method,
                     seed: seed.as_deref(),
+                    properties: &t.run_properties,
                 };
                 let label = format!(
                     "[{done}/{jobs}] {}.{} {}",
@@ -307,6 +308,7 @@ fn attach(
                             class: &t.class,
                             method: &t.method,
                             seed: Some(seed),
+                            properties: &t.run_properties,
                         },
                     ),
                 });
@@ -362,6 +364,7 @@ mod tests {
             failing_seeds: seeds.iter().map(|s| s.to_string()).collect(),
             reproduce: None,
             reproduce_context: None,
+            run_properties: Vec::new(),
             examples: vec![],
             time_sec: 0.0,
             failing_task: task.map(String::from),

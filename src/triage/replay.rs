@@ -39,6 +39,9 @@ pub struct Replay<'a> {
     pub method: &'a str,
     /// The seed to pin, `MASTER:METHOD` as the failure reported it; `None`: replay alone.
     pub seed: Option<&'a str>,
+    /// The `-D` properties its run needed (a suite member included for the
+    /// run: `-Dflaky.include.<task>=…`), passed again so the replay runs it.
+    pub properties: &'a [String],
 }
 
 /// The Gradle argv of one replay invocation: the test alone, with its seed
@@ -66,6 +69,7 @@ pub fn argv(
     }
     argv.push(job.task.to_string());
     argv.extend(["--tests".to_string(), filter(job)]);
+    argv.extend(job.properties.iter().cloned());
     if forcing == Forcing::Rerun {
         argv.push("--rerun".into());
     }
@@ -417,6 +421,7 @@ mod tests {
             class: "org.example.FooTests",
             method,
             seed,
+            properties: &[],
         }
     }
 
@@ -469,6 +474,33 @@ mod tests {
             command(&gradle, &job("test {yaml=a/b/c d}", Some("A:B"))),
             "gradle --offline :server:test --tests 'org.example.FooTests.test {yaml=a/b/c d}' \
              -Dtests.seed=A:B"
+        );
+    }
+
+    /// A suite member included for the run is replayed the same way: through
+    /// the task's includes, not through its suite (which on Gradle 4.7+ would
+    /// run nothing).
+    #[test]
+    fn a_suite_member_is_replayed_with_the_properties_of_its_run() {
+        let properties = strings(&[
+            "-Dflaky.include.:server:test=org.example.FooTests",
+            "-Dflaky.exclude.:server:test=org.example.AllTests",
+        ]);
+        let job = Replay {
+            properties: &properties,
+            ..job("testX", None)
+        };
+        assert_eq!(
+            argv(&strings(&["gradle"]), &job, None, Forcing::CleanTask, &[]),
+            strings(&[
+                "gradle",
+                ":server:cleanTest",
+                ":server:test",
+                "--tests",
+                "org.example.FooTests.testX",
+                "-Dflaky.include.:server:test=org.example.FooTests",
+                "-Dflaky.exclude.:server:test=org.example.AllTests"
+            ])
         );
     }
 

@@ -2,7 +2,8 @@
 //! (plain JUnit 4 with a Parameterized class and a nested class, TestNG with a
 //! data provider, an `integrationTest` source set, a task with include/exclude
 //! patterns, `*Test` names, no randomizedtesting, no `tests.*` forwarding):
-//! every planned execution happens, by Gradle runs, and is counted.
+//! every planned execution happens, by Gradle runs (`--repetition
+//! gradle-runs`), and is counted. In-JVM repetition on it: `in_jvm.rs`.
 
 pub use crate::common::flaky_offline as flaky;
 use crate::common::{git, plain_java_copy, text};
@@ -39,13 +40,24 @@ pub fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
 }
 
 /// `plan` on a plain build: `*Test` classes of `src/test` resolve, a class the
-/// task's patterns exclude is unresolved with its reason code, and every
-/// command states that it repeats by Gradle runs, and why.
+/// task's patterns exclude is unresolved with its reason code, and with
+/// `--repetition gradle-runs` every command states that it repeats by Gradle
+/// runs, and why.
 #[test]
 fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
     let build = plain_java_copy();
     let b = build.path();
-    let out = flaky(b, &["plan", "--iters", "20", "RetryingClientTest"]);
+    let out = flaky(
+        b,
+        &[
+            "plan",
+            "--iters",
+            "20",
+            "--repetition",
+            "gradle-runs",
+            "RetryingClientTest",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let plan = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -56,8 +68,8 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
     );
     assert!(
         plan.contains(
-            "20 Gradle runs: plain JUnit ignores -Dtests.iters (no randomizedtesting runner on \
-             the test classpath)\n     clean \u{21d2} failure rate < 14% at 95% (20 executions per test)\n     \
+            "20 Gradle runs: --repetition gradle-runs: a fresh Gradle run (and test JVM) per \
+             iteration\n     clean \u{21d2} failure rate < 14% at 95% (20 executions per test)\n     \
              gradle :core:cleanTest :core:test --tests com.example.core.RetryingClientTest --continue --offline\n"
         ),
         "{plan}"
@@ -73,6 +85,8 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
             "plan",
             "--iters",
             "12",
+            "--repetition",
+            "gradle-runs",
             "--format",
             "json",
             &format!("{CORE}.KeyValueParserTest#parses"),
@@ -132,11 +146,7 @@ fn plan_resolves_star_test_classes_and_repeats_by_gradle_runs() {
         "{core:?}"
     );
     let reason = commands[0]["repetitionReason"].as_str().unwrap();
-    assert!(
-        reason.contains("plain JUnit ignores -Dtests.iters")
-            && reason.ends_with("TestNG ignores -Dtests.iters (:client:test)"),
-        "{reason}"
-    );
+    assert!(reason.starts_with("--repetition gradle-runs"), "{reason}");
     let notes = plan["notes"].to_string();
     assert!(notes.contains("every row of `encodes` runs"), "{notes}");
     let integration = commands
@@ -222,7 +232,15 @@ fn local_executes_every_selected_method_as_often_as_planned() {
         format!("{CORE}.ServiceIT"),
     ];
     let mut args = vec![
-        "local", "--iters", "12", "--cap", "unit=6", "--format", "json",
+        "local",
+        "--iters",
+        "12",
+        "--repetition",
+        "gradle-runs",
+        "--cap",
+        "unit=6",
+        "--format",
+        "json",
     ];
     args.extend(classes.iter().map(String::as_str));
     let out = flaky(b, &args);

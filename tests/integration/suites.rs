@@ -286,3 +286,90 @@ fn a_changed_suite_member_runs() {
     }
     assert_eq!(report["tests"].as_array().unwrap().len(), 4, "{report:#}");
 }
+
+/// A JUnit 3 bulk test (Commons Collections' `BulkTest`): the nested class
+/// `AbstractListCheck$HeadView`, which only `bulkTestHead()` creates and
+/// `BulkTest.makeSuite` runs inside `ArrayListCheck`'s suite. Named as the
+/// reports name it, it runs through `ArrayListCheck` (included for the run),
+/// 12 times, and its designed flake is found; in the expansion of its
+/// abstract outer class it is not run alone (`bulk-test-only`).
+#[test]
+fn a_bulk_test_runs_through_the_suite_of_the_test_class_that_creates_it() {
+    let build = suites_copy();
+    let b = build.path();
+    std::fs::write(b.join("fixture-flake-probability"), "0.6").unwrap();
+    let head = format!("{PKG}.legacy.bulk.AbstractListCheck$HeadView");
+    let host = format!("{PKG}.legacy.bulk.ArrayListCheck");
+    let out = flaky(
+        b,
+        &[
+            "plan",
+            "--format",
+            "json",
+            &head,
+            "src/test/java/com/example/suites/legacy/bulk/AbstractListCheck.java",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let plan = json(&out);
+    let tests = plan["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 1, "{plan:#}");
+    assert_eq!(tests[0]["class"], host.as_str());
+    assert_eq!(route(&tests[0]), "included-for-this-run");
+    let not_run = &plan["expansions"][0]["notRun"][0];
+    assert_eq!(not_run["class"], head.as_str());
+    assert_eq!(not_run["reasonCode"], "bulk-test-only");
+    let notes = plan["notes"].to_string();
+    assert!(
+        notes.contains("AbstractListCheck.bulkTestHead()` creates it"),
+        "{notes}"
+    );
+
+    let out = local(b, &["--iters", "12", "--format", "json", &head]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json(&out);
+    assert!(report.get("notExecuted").is_none(), "{report:#}");
+    let flake = row(&report, &head, "testHeadIsPrefix");
+    assert_eq!(flake["runs"], 12, "{flake:#}");
+    assert!(flake["failures"].as_u64().unwrap() > 0, "{flake:#}");
+    assert_eq!(row(&report, &host, "testNotEmpty")["runs"], 12);
+}
+
+/// Triage replays a failing suite member the way its run ran it: included
+/// for the run (`-Dflaky.include.:test=…`, the suite left out), so the
+/// replay runs that test alone, not its suite (which from Gradle 4.7 would
+/// run nothing).
+#[test]
+fn triage_replays_a_suite_member_through_its_route() {
+    let build = suites_copy();
+    let b = build.path();
+    std::fs::write(b.join("fixture-flake-probability"), "1").unwrap();
+    let member = format!("{PKG}.legacy.LegacyMathTest");
+    let out = local(
+        b,
+        &["--iters", "2", "--triage", "2", "--format", "json", &member],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json(&out);
+    let triage = &row(&report, &member, "testRounding")["triage"];
+    assert_eq!(triage["verdict"], "fails-alone", "{triage:#}");
+    assert_eq!(
+        (&triage["replays"], &triage["reproduced"]),
+        (&2.into(), &2.into()),
+        "{triage:#}"
+    );
+    let logs = String::from_utf8_lossy(&out.stderr);
+    let log = logs
+        .split_whitespace()
+        .find(|w| w.ends_with("/job-1.log)"))
+        .map(|w| w.trim_end_matches(')'))
+        .unwrap_or_else(|| panic!("no triage log in {logs}"));
+    let log = std::fs::read_to_string(log).unwrap();
+    assert!(
+        log.contains(&format!(
+            "--tests {member}.testRounding -Dflaky.include.:test={member} \
+             -Dflaky.exclude.:test={PKG}.legacy.AllTests"
+        )),
+        "{log}"
+    );
+}

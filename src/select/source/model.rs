@@ -83,7 +83,8 @@ pub struct Method {
     pub line: u32,
     /// What its body names as classes, as written, in order: class literals
     /// (`B` of `B.class`) and the qualifiers of `suite()` calls (`a.C` of
-    /// `a.C.suite()`), the two ways a JUnit 3 `suite()` names what it runs.
+    /// `a.C.suite()`), the two ways a JUnit 3 `suite()` names what it runs,
+    /// and the classes it creates (`B` of `new B(…)`).
     pub body_classes: Vec<BodyClass>,
 }
 
@@ -94,6 +95,9 @@ pub enum BodyClass {
     Literal(String),
     /// `B.suite()`.
     SuiteCall(String),
+    /// `new B(…)` or `new B<…>(…)`: what a JUnit 3 `bulkTest*()` method
+    /// returns for `BulkTest.makeSuite` to run.
+    New(String),
 }
 
 /// An import declaration.

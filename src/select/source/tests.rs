@@ -341,6 +341,8 @@ fn suite_annotations_and_suite_methods_name_their_classes() {
          \x20   }\n\
          \x20   abstract void noBody();\n\
          \x20   void other() { foo().suite(); call(Five.class); }\n\
+         \x20   public BulkTest bulkTestSubList() { return new Sub(this); }\n\
+         \x20   BulkTest bulkTestMap() { return new a.Outer.MapView<String>(); }\n\
          }\n",
     );
     let suite = &u.types[0].annotations[1];
@@ -356,19 +358,24 @@ fn suite_annotations_and_suite_methods_name_their_classes() {
             .body_classes
             .clone()
     };
-    use BodyClass::{Literal, SuiteCall};
+    use BodyClass::{Literal, New, SuiteCall};
     assert_eq!(
         body("suite"),
         [
+            New("TestSuite".into()),
             Literal("AllTests".into()),
             Literal("One".into()),
+            New("TestSuite".into()),
             Literal("a.Two".into()),
             SuiteCall("Three".into()),
             SuiteCall("org.p.TestAll".into()),
+            New("Runnable".into()),
             Literal("Four".into()),
         ]
     );
     assert!(body("noBody").is_empty());
     assert!(body("t").is_empty());
     assert_eq!(body("other"), [Literal("Five".into())]);
+    assert_eq!(body("bulkTestSubList"), [New("Sub".into())]);
+    assert_eq!(body("bulkTestMap"), [New("a.Outer.MapView".into())]);
 }

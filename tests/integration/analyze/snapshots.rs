@@ -111,6 +111,7 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
                     class: &class,
                     method: &method,
                     seed: Some(seed),
+                    properties: &[],
                 },
             ),
         };

@@ -1,0 +1,191 @@
+package gradleflaky.repeat;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.runner.Description;
+import org.junit.runner.Request;
+import org.junit.runner.RunWith;
+import org.junit.runner.Runner;
+import org.junit.runner.manipulation.Filter;
+import org.junit.runner.manipulation.Filterable;
+import org.junit.runner.manipulation.NoTestsRemainException;
+import org.junit.runner.notification.RunNotifier;
+
+/**
+ * Repeats JUnit 4 (and JUnit 3) test classes inside one test JVM: the only test class a Test task runs
+ * when gradle-flaky's init script asks for in-JVM repetition. Its runner runs each selected class
+ * {@link Iterations#get()} times in turn, each time through a fresh {@link Request#aClass} (the runner
+ * Gradle's own JUnit executer builds: {@code @RunWith}, {@code Parameterized}, JUnit 3 {@code TestCase},
+ * class rules and {@code @BeforeClass} run every iteration), filtered to the selected tests. Each test
+ * reports under its own class and name, once per iteration.
+ *
+ * <p>What it runs comes from two system properties the init script sets for one Gradle invocation:
+ * {@value #CLASSES}: the selected classes' binary names, comma-separated, a name ending in {@code $*}
+ * also running the test classes nested in it; {@value #FILTERS}: the {@code --tests} patterns that select
+ * the tests in them, as Gradle writes them ({@code *} the only wildcard, a pattern matching the class
+ * name or {@code Class.method}), comma-separated with {@code %} and {@code ,} written {@code %25} and
+ * {@code %2C}. No filter runs the classes whole. Filters Gradle itself applies (JUnit categories) reach
+ * every class through {@link Filterable}.
+ */
+@RunWith(JUnit4Repeat.Repeater.class)
+public final class JUnit4Repeat {
+
+    static final String CLASSES = "flaky.repeat.classes";
+    static final String FILTERS = "flaky.repeat.filters";
+
+    private JUnit4Repeat() {}
+
+    /** The runner of {@link JUnit4Repeat}. */
+    public static final class Repeater extends Runner implements Filterable {
+
+        private final List<Class<?>> classes = new ArrayList<>();
+        private final List<Filter> filters = new ArrayList<>();
+        private final int iterations;
+        private final Description description;
+
+        public Repeater(Class<?> suite) throws ClassNotFoundException {
+            iterations = Iterations.get();
+            ClassLoader loader = suite.getClassLoader();
+            for (String name : split(System.getProperty(CLASSES, ""))) {
+                boolean nested = name.endsWith("$*");
+                Class<?> c = Class.forName(nested ? name.substring(0, name.length() - 2) : name, false, loader);
+                classes.add(c);
+                if (nested) {
+                    addNested(c);
+                }
+            }
+            List<String> patterns = split(System.getProperty(FILTERS, ""));
+            if (!patterns.isEmpty()) {
+                filters.add(new PatternFilter(patterns));
+            }
+            description = Description.createSuiteDescription(suite);
+            for (Runner runner : runners()) {
+                description.addChild(runner.getDescription());
+            }
+        }
+
+        @Override
+        public Description getDescription() {
+            return description;
+        }
+
+        @Override
+        public void filter(Filter filter) throws NoTestsRemainException {
+            filters.add(filter);
+            if (runners().isEmpty()) {
+                throw new NoTestsRemainException();
+            }
+        }
+
+        @Override
+        public void run(RunNotifier notifier) {
+            for (int i = 0; i < iterations; i++) {
+                for (Runner runner : runners()) {
+                    runner.run(notifier);
+                }
+            }
+        }
+
+        /** A fresh runner per selected class, filtered; classes with nothing left are left out. */
+        private List<Runner> runners() {
+            List<Runner> out = new ArrayList<>();
+            for (Class<?> c : classes) {
+                Runner runner = Request.aClass(c).getRunner();
+                try {
+                    for (Filter filter : filters) {
+                        filter.apply(runner);
+                    }
+                } catch (NoTestsRemainException e) {
+                    continue;
+                }
+                out.add(runner);
+            }
+            return out;
+        }
+
+        /** The test classes nested in {@code outer} (at any depth), as Gradle's scan finds them. */
+        private void addNested(Class<?> outer) {
+            for (Class<?> inner : outer.getDeclaredClasses()) {
+                if (isTestClass(inner)) {
+                    classes.add(inner);
+                }
+                addNested(inner);
+            }
+        }
+    }
+
+    /** Concrete, static, with {@code @RunWith}, a {@code @Test} method or JUnit 3's {@code TestCase}. */
+    static boolean isTestClass(Class<?> c) {
+        int mods = c.getModifiers();
+        if (Modifier.isAbstract(mods) || c.isInterface() || !Modifier.isPublic(mods)
+                || (c.getEnclosingClass() != null && !Modifier.isStatic(mods))) {
+            return false;
+        }
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            if (k.isAnnotationPresent(RunWith.class) || k.getName().equals("junit.framework.TestCase")) {
+                return true;
+            }
+            for (Method m : k.getDeclaredMethods()) {
+                if (m.isAnnotationPresent(org.junit.Test.class)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Comma-separated, {@code %2C} and {@code %25} decoded, empty entries dropped. */
+    static List<String> split(String value) {
+        List<String> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (!part.isEmpty()) {
+                out.add(part.replace("%2C", ",").replace("%25", "%"));
+            }
+        }
+        return out;
+    }
+
+    /** Gradle's {@code --tests} matching: {@code *} any run of characters, the whole class or {@code Class.method}. */
+    static final class PatternFilter extends Filter {
+        private final List<Pattern> patterns = new ArrayList<>();
+        private final String described;
+
+        PatternFilter(List<String> globs) {
+            for (String glob : globs) {
+                StringBuilder regex = new StringBuilder();
+                String[] literals = glob.split("\\*", -1);
+                for (int i = 0; i < literals.length; i++) {
+                    regex.append(i == 0 ? "" : ".*").append(Pattern.quote(literals[i]));
+                }
+                patterns.add(Pattern.compile(regex.toString()));
+            }
+            described = "gradle-flaky's selection " + globs;
+        }
+
+        @Override
+        public boolean shouldRun(Description d) {
+            String cls = d.getClassName();
+            String method = d.getMethodName();
+            for (Pattern p : patterns) {
+                if (cls != null && (p.matcher(cls).matches()
+                        || (method != null && p.matcher(cls + "." + method).matches()))) {
+                    return true;
+                }
+            }
+            for (Description child : d.getChildren()) {
+                if (shouldRun(child)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public String describe() {
+            return described;
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! What a lookup asks for and what a file holds that a task could run,
+//! with the small rules that read them from paths.
+
+use crate::domain::{Origin, Reason, ReasonCode, TestKind};
+use crate::select::outcome::Skip;
+use crate::select::roots::{Root, TaskBinding};
+use crate::select::selection::TestRef;
+use crate::select::source::Unit;
+use std::path::Path;
+
+pub(super) const YAML_SUITE_DIR: &str = "rest-api-spec/test";
+
+/// What a lookup asks for beyond the file: a nested class, a method.
+pub(super) struct Target {
+    pub(super) nested: Option<String>,
+    /// The class's binary name, when an expansion found it (then it is
+    /// known to be concrete, and its file may be named otherwise).
+    pub(super) binary: Option<String>,
+    pub(super) method: Option<String>,
+    pub(super) origin: Origin,
+}
+
+impl Target {
+    pub(super) fn whole(origin: Origin) -> Self {
+        Target {
+            nested: None,
+            binary: None,
+            method: None,
+            origin,
+        }
+    }
+
+    pub(super) fn nested(nested: Option<&str>, test: &TestRef, origin: Origin) -> Self {
+        Target {
+            nested: nested.map(str::to_string),
+            binary: None,
+            method: test.method.clone(),
+            origin,
+        }
+    }
+}
+
+/// What a file of a source dir holds that a task could run.
+pub(super) struct Subject {
+    pub(super) class: Option<String>,
+    pub(super) yaml_suite: Option<String>,
+    /// The class's source shows tests: a class the task patterns leave out
+    /// is then unresolved, else it is support code, not a test.
+    pub(super) shows_tests: bool,
+    /// The class is a suite of other classes.
+    pub(super) is_suite: bool,
+    /// The outer class's simple name and source, to tell whether its task
+    /// runs nested classes.
+    pub(super) nested_source: Option<(String, Unit)>,
+}
+
+pub(super) enum ClassFile {
+    /// An abstract class: it runs through its concrete subclasses.
+    AbstractBase(String),
+    Test(Subject),
+}
+
+/// A YAML suite of a resources dir (under `rest-api-spec/test/`): it runs on
+/// its own only in a `yamlRestTest` source set.
+pub(super) fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
+    let (project, set) = (&root.project, &root.source_set);
+    if let TaskBinding::NotTest = root.tie {
+        return Err(not_run(root));
+    }
+    let inside = path.strip_prefix(&root.dir).unwrap_or(path);
+    let suite = inside
+        .strip_prefix(YAML_SUITE_DIR)
+        .map_err(|_| not_a_test())?;
+    if !matches!(extension(path), "yml" | "yaml") {
+        return Err(not_a_test());
+    }
+    if set != "yamlRestTest" {
+        return Err(Skip::Unresolved(Reason::new(
+            ReasonCode::YamlSuiteNotRunnable,
+            format!(
+                "a YAML suite of `{project}` source set `{set}`: only yamlRestTest suites \
+                 run on their own; name the runner class that runs it"
+            ),
+        )));
+    }
+    Ok(Subject {
+        class: None,
+        yaml_suite: Some(utf8(&suite.with_extension(""))?),
+        shows_tests: false,
+        is_suite: false,
+        nested_source: None,
+    })
+}
+
+/// Whether a task that may run the root's classes uses the JUnit Platform,
+/// or a framework not known here: then interfaces' test methods count.
+pub(super) fn may_use_junit_platform(root: &Root) -> bool {
+    match &root.tie {
+        TaskBinding::Tasks(tied) => tied
+            .tasks
+            .iter()
+            .any(|t| !matches!(t.framework.as_deref(), Some("junit" | "testng"))),
+        _ => false,
+    }
+}
+
+pub(super) fn extension(path: &Path) -> &str {
+    path.extension().and_then(|e| e.to_str()).unwrap_or("")
+}
+
+pub(super) fn not_run(root: &Root) -> Skip {
+    Skip::NotATest(format!(
+        "in `{}` source set `{}`, which no Test task runs",
+        root.project, root.source_set
+    ))
+}
+
+pub(super) fn not_a_test() -> Skip {
+    Skip::NotATest("not a test class or YAML suite".into())
+}
+
+pub(super) fn utf8(p: &Path) -> Result<String, Skip> {
+    p.to_str().map(str::to_string).ok_or_else(|| {
+        Skip::Unresolved(Reason::new(
+            ReasonCode::NotUtf8,
+            "the path is not valid UTF-8",
+        ))
+    })
+}
+
+/// The binary name of a nested class below its file: `Inner$Deep`.
+pub(super) fn join_nested(dotted: &[&str], binary: Option<&str>) -> Option<String> {
+    let parts: Vec<&str> = dotted.iter().copied().chain(binary).collect();
+    (!parts.is_empty()).then(|| parts.join("$"))
+}
+
+pub(super) fn starts_upper(s: &str) -> bool {
+    s.chars().next().is_some_and(char::is_uppercase)
+}
+
+pub(super) fn kind_of(source_set: &str, suite: bool, method: bool) -> TestKind {
+    match source_set {
+        "yamlRestTest" if suite => TestKind::YamlRestTestSuite,
+        "yamlRestTest" if method => TestKind::YamlRestTestCase,
+        "yamlRestTest" => TestKind::YamlRestTestRunner,
+        other => TestKind::parse(other),
+    }
+}

@@ -1,0 +1,438 @@
+//! In-JVM repetition on `tests/fixtures/plain-java` (Gradle 4.4.1): TestNG
+//! through gradle-flaky's annotation transformer, JUnit 4 (and JUnit 3
+//! classes) through its runner; and the Java helpers on their own, run by
+//! the frameworks' own launchers on Debian's jars.
+
+use crate::common::{plain_java_copy, repo_root, text};
+use crate::plain_java::{flake_probability, flaky, json, row, rows};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CORE: &str = "com.example.core";
+const CLIENT: &str = "com.example.client";
+const LEGACY: &str = "com.example.legacy";
+
+/// The `<testcase>` elements named `method` in every report file of `class`
+/// below `dir` (the run folder): what the XML says ran.
+fn xml_cases(dir: &Path, class: &str, method: &str) -> usize {
+    let file = format!("TEST-{class}.xml");
+    let needle = format!("<testcase name=\"{method}\"");
+    walk(dir)
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == file.as_str()))
+        .map(|p| std::fs::read_to_string(p).unwrap().matches(&needle).count())
+        .sum()
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// `auto` gives plain JUnit 4 gradle-flaky's runner (the selection passed to
+/// it, no `--tests`: from Gradle 4.7 a filter would drop the runner's class)
+/// and TestNG its annotation transformer (Gradle's filters kept); one Gradle
+/// run each; `--repetition gradle-runs` takes them back.
+#[test]
+fn plan_gives_each_framework_its_in_jvm_mechanism() {
+    let build = plain_java_copy();
+    let b = build.path();
+    let tests = [
+        format!("{CORE}.KeyValueParserTest#parses"),
+        format!("{CORE}.LruCacheTest"),
+        format!("{CLIENT}.ConnectionPoolTest"),
+    ];
+    let mut args = vec!["plan", "--iters", "20", "--format", "json"];
+    args.extend(tests.iter().map(String::as_str));
+    let out = flaky(b, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let plan = json(&out);
+    let commands = plan["commands"].as_array().unwrap();
+    assert_eq!(commands.len(), 2, "{plan:#}");
+    let argv = |c: &Value| -> Vec<String> {
+        c["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect()
+    };
+    let junit4 = &commands[0];
+    assert_eq!(junit4["inJvm"], "junit4-runner", "{junit4:#}");
+    assert_eq!(junit4["repetition"], "inJvm");
+    assert_eq!(
+        (&junit4["iterations"], &junit4["restLoops"]),
+        (&Value::from(20), &Value::from(1))
+    );
+    assert_eq!(
+        argv(junit4)[1..],
+        [
+            "-Dflaky.repeat.iters=20",
+            ":core:cleanTest",
+            ":core:test",
+            "-Dflaky.repeat.task.:core:test=junit4",
+            "-Dflaky.repeat.classes.:core:test=com.example.core.KeyValueParserTest,com.example.core.LruCacheTest$*",
+            "-Dflaky.repeat.filters.:core:test=com.example.core.KeyValueParserTest.parses,\
+             com.example.core.KeyValueParserTest.parses[*],com.example.core.LruCacheTest,\
+             com.example.core.LruCacheTest$*",
+            "--continue",
+            "--offline",
+        ]
+    );
+    let testng = &commands[1];
+    assert_eq!(testng["inJvm"], "testng-invocation-count", "{testng:#}");
+    assert_eq!(
+        argv(testng)[1..],
+        [
+            "-Dflaky.repeat.iters=20",
+            ":client:cleanTest",
+            ":client:test",
+            "--tests",
+            "com.example.client.ConnectionPoolTest",
+            "-Dflaky.repeat.task.:client:test=testng",
+            "--continue",
+            "--offline",
+        ]
+    );
+    assert!(
+        testng["repetitionReason"]
+            .as_str()
+            .unwrap()
+            .contains("invocationCount"),
+        "{testng:#}"
+    );
+
+    let mut args = vec![
+        "plan",
+        "--iters",
+        "20",
+        "--repetition",
+        "gradle-runs",
+        "--format",
+        "json",
+    ];
+    args.extend(tests.iter().map(String::as_str));
+    let plan = json(&flaky(b, &args));
+    for c in plan["commands"].as_array().unwrap() {
+        assert_eq!(c["repetition"], "gradleRuns", "{c:#}");
+        assert!(c.get("inJvm").is_none(), "{c:#}");
+        assert!(!argv(c).iter().any(|a| a.contains("flaky.repeat")), "{c:#}");
+    }
+}
+
+/// The issue's case: `local --iters 20` executes every selected JUnit 4,
+/// JUnit 3 and TestNG method 20 times in one Gradle run per batch (counted in
+/// the XML: 20 `<testcase>`s of each name), counts each, finds every designed
+/// flake, and says what repeated the tests.
+#[test]
+fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
+    let build = plain_java_copy();
+    let b = build.path();
+    // 0.6 per execution: a designed flake passes 20 runs in a row with probability 1e-8.
+    flake_probability(b, "0.6");
+    let classes = [
+        format!("{CORE}.RetryingClientTest"),
+        format!("{CORE}.KeyValueParserTest"),
+        format!("{CORE}.LruCacheTest"),
+        format!("{LEGACY}.TestCounter"),
+        format!("{CLIENT}.ConnectionPoolTest"),
+        format!("{CLIENT}.RequestEncoderTest"),
+        format!("{CORE}.ServiceIT"),
+    ];
+    let mut args = vec![
+        "local", "--iters", "20", "--cap", "unit=6", "--format", "json",
+    ];
+    args.extend(classes.iter().map(String::as_str));
+    let out = flaky(b, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("3 of 3 batch(es), 3 Gradle invocation(s)"),
+        "JUnit 4 (with JUnit 3), TestNG, integrationTest: one Gradle run each: {stderr}"
+    );
+    let report = json(&out);
+    let tests = report["tests"].as_array().unwrap();
+    // 3 + 8 Parameterized cases + 2 + 2 nested + 3 JUnit 3 + 2 + 4 TestNG + 2
+    assert_eq!(tests.len(), 26, "{report:#}");
+    for t in tests {
+        assert_eq!(
+            (&t["runs"], &t["plannedRuns"]),
+            (&Value::from(20), &Value::from(20)),
+            "{t:#}"
+        );
+        assert!(t.get("belowPlan").is_none(), "{t:#}");
+        let by = if t["class"].as_str().unwrap().starts_with(CLIENT) {
+            "testng-invocation-count"
+        } else {
+            "junit4-runner"
+        };
+        assert_eq!(t["repeatedBy"], serde_json::json!([by]), "{t:#}");
+    }
+    let designed = [
+        (format!("{CORE}.RetryingClientTest"), "retriesUntilSuccess"),
+        (format!("{CORE}.KeyValueParserTest"), "parses[2: flaky]"),
+        (
+            format!("{CORE}.LruCacheTest$EvictionTest"),
+            "evictsUnderPressure",
+        ),
+        (format!("{LEGACY}.TestCounter"), "testConcurrentIncrements"),
+        (
+            format!("{CLIENT}.ConnectionPoolTest"),
+            "reusesIdleConnection",
+        ),
+        (
+            format!("{CLIENT}.RequestEncoderTest"),
+            "encodes[2](flaky, x&y, x%26y)",
+        ),
+        (format!("{CORE}.ServiceIT"), "handlesConcurrentRequests"),
+    ];
+    for t in tests {
+        let is_flake = designed
+            .iter()
+            .any(|(c, m)| t["class"] == c.as_str() && t["method"] == *m);
+        let failures = t["failures"].as_u64().unwrap();
+        assert_eq!(failures > 0, is_flake, "{t:#}");
+        if is_flake {
+            assert!(t["passes"].as_u64() > Some(0), "flaky, not broken: {t:#}");
+        }
+    }
+    // What the XML holds: each name 20 times, in one file per class.
+    let run_dir = stderr
+        .lines()
+        .find_map(|l| {
+            l.split_once("reports and logs: ")
+                .map(|(_, d)| PathBuf::from(d.trim()))
+        })
+        .unwrap_or_else(|| panic!("no run folder in {stderr}"));
+    for (class, method) in [
+        (format!("{CORE}.RetryingClientTest"), "retriesUntilSuccess"),
+        (format!("{CORE}.KeyValueParserTest"), "parses[2: flaky]"),
+        (format!("{LEGACY}.TestCounter"), "testIncrements"),
+        (
+            format!("{CLIENT}.ConnectionPoolTest"),
+            "acquiresAndReleases",
+        ),
+        (format!("{CORE}.ServiceIT"), "startsAndStops"),
+    ] {
+        assert_eq!(xml_cases(&run_dir, &class, method), 20, "{class}.{method}");
+    }
+    // TestNG numbers a row's repetitions on: the report names each row as one run does.
+    assert_eq!(
+        rows(&report, &format!("{CLIENT}.RequestEncoderTest")).len(),
+        4
+    );
+    let row2 = row(
+        &report,
+        &format!("{CLIENT}.RequestEncoderTest"),
+        "encodes[2](flaky, x&y, x%26y)",
+    );
+    assert_eq!(row2["runs"], 20, "{row2:#}");
+}
+
+/// Compiles the helpers gradle-flaky ships against Debian's jars, as the init
+/// script does, into `out`.
+fn compile_helpers(out: &Path, classpath: &str, sources: &[&str]) {
+    let dir = repo_root().join("java/repeat/gradleflaky/repeat");
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(out)
+        .args(["-cp", classpath])
+        .args(sources.iter().map(|s| dir.join(s)))
+        .status()
+        .expect("javac");
+    assert!(status.success());
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The TestNG transformer on its own, through TestNG's command line: a method
+/// with its own `@Test`, one taking the class's, one with its own
+/// `invocationCount` (multiplied) and a data provider's rows all run N times.
+#[test]
+fn the_testng_transformer_multiplies_invocation_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cp = "/usr/share/java/testng.jar:/usr/share/java/jcommander.jar";
+    write(
+        &tmp.path().join("src/t/ATest.java"),
+        "package t;\nimport org.testng.annotations.*;\n@Test\npublic class ATest {\n\
+         public void inherited() {}\n@Test public void own() {}\n\
+         @Test(invocationCount = 2) public void twice() {}\n\
+         @DataProvider(name = \"d\") public Object[][] d() { return new Object[][] {{1}, {2}}; }\n\
+         @Test(dataProvider = \"d\") public void rows(int x) {}\n}\n",
+    );
+    let out = tmp.path().join("classes");
+    compile_helpers(&out, cp, &["Iterations.java", "TestNgRepeat.java"]);
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", cp])
+        .arg(tmp.path().join("src/t/ATest.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let result = Command::new("java")
+        .arg("-Dflaky.repeat.iters=3")
+        .arg("-cp")
+        .arg(format!("{}:{cp}", out.display()))
+        .args([
+            "org.testng.TestNG",
+            "-listener",
+            "gradleflaky.repeat.TestNgRepeat",
+        ])
+        .args(["-testclass", "t.ATest", "-d"])
+        .arg(tmp.path().join("reports"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(
+        stdout.contains("Total tests run: 18, Failures: 0"),
+        "{stdout}"
+    );
+    let xml =
+        std::fs::read_to_string(tmp.path().join("reports/junitreports/TEST-t.ATest.xml")).unwrap();
+    for (name, n) in [("inherited", 3), ("own", 3), ("twice", 6), ("rows", 6)] {
+        assert_eq!(
+            xml.matches(&format!("name=\"{name}\"")).count(),
+            n,
+            "{name}: {xml}"
+        );
+    }
+}
+
+/// The JUnit 4 runner on its own, through JUnitCore: the selected classes (a
+/// nested one through `$*`, a JUnit 3 `TestCase`) filtered by Gradle-style
+/// patterns, N times each; a property that is not a number is refused.
+#[test]
+fn the_junit4_runner_repeats_the_selection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cp = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+    write(
+        &tmp.path().join("src/t/ATest.java"),
+        "package t;\nimport org.junit.Test;\npublic class ATest {\n\
+         @Test public void picked() {}\n@Test public void other() {}\n\
+         public static class Inner { @Test public void inner() {} }\n}\n",
+    );
+    write(
+        &tmp.path().join("src/t/OldTest.java"),
+        "package t;\npublic class OldTest extends junit.framework.TestCase {\n\
+         public void testOld() {}\n}\n",
+    );
+    let out = tmp.path().join("classes");
+    compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", cp])
+        .arg(tmp.path().join("src/t/ATest.java"))
+        .arg(tmp.path().join("src/t/OldTest.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let junit = |iters: &str| {
+        Command::new("java")
+            .arg(format!("-Dflaky.repeat.iters={iters}"))
+            .arg("-Dflaky.repeat.classes=t.ATest$*,t.OldTest")
+            .arg("-Dflaky.repeat.filters=t.ATest.picked,t.ATest$*,t.OldTest")
+            .arg("-cp")
+            .arg(format!("{}:{cp}", out.display()))
+            .args([
+                "org.junit.runner.JUnitCore",
+                "gradleflaky.repeat.JUnit4Repeat",
+            ])
+            .output()
+            .unwrap()
+    };
+    let stdout = String::from_utf8(junit("4").stdout).unwrap();
+    // picked, Inner.inner, OldTest.testOld: 3 tests × 4; `other` is filtered out.
+    assert!(stdout.contains("OK (12 tests)"), "{stdout}");
+    let refused = junit("many");
+    let stdout = String::from_utf8_lossy(&refused.stdout);
+    assert!(
+        stdout.contains("flaky.repeat.iters must be a whole number"),
+        "{stdout}"
+    );
+}
+
+/// The JUnit Platform engine on its own, through Debian's console launcher
+/// (Gradle 4.4.1 cannot run the platform): Jupiter tests (a parameterized
+/// one, a nested class) and a Vintage (JUnit 4) test each execute N times in
+/// one JVM, every execution reported under its class and name.
+#[test]
+fn the_platform_engine_repeats_every_engines_selection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let launcher = "/usr/share/java/junit-platform-console-standalone.jar";
+    let junit4 = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+    write(
+        &tmp.path().join("src/t/JTest.java"),
+        "package t;\nimport org.junit.jupiter.api.*;\n\
+         import org.junit.jupiter.params.ParameterizedTest;\n\
+         import org.junit.jupiter.params.provider.ValueSource;\n\
+         class JTest {\n@Test void plain() {}\n\
+         @ParameterizedTest @ValueSource(ints = {1, 2}) void rows(int x) {}\n\
+         @Nested class Inner { @Test void inner() {} }\n}\n",
+    );
+    write(
+        &tmp.path().join("src/t/VTest.java"),
+        "package t;\npublic class VTest { @org.junit.Test public void vintage() {} }\n",
+    );
+    let out = tmp.path().join("classes");
+    let cp = format!("{launcher}:{junit4}");
+    compile_helpers(&out, &cp, &["Iterations.java", "PlatformRepeat.java"]);
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", &cp])
+        .arg(tmp.path().join("src/t/JTest.java"))
+        .arg(tmp.path().join("src/t/VTest.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The resource the init script writes beside the compiled helper.
+    write(
+        &out.join("META-INF/services/org.junit.platform.engine.TestEngine"),
+        "gradleflaky.repeat.PlatformRepeat\n",
+    );
+    let reports = tmp.path().join("reports");
+    let result = Command::new("java")
+        .arg("-Dflaky.repeat.iters=4")
+        .args(["-jar", launcher, "--disable-banner", "--details", "none"])
+        .arg("-cp")
+        .arg(format!("{}:{junit4}", out.display()))
+        .args(["--select-class", "t.JTest", "--select-class", "t.VTest"])
+        .arg("--reports-dir")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let mut xml = String::new();
+    for f in walk(&reports) {
+        xml += &std::fs::read_to_string(f).unwrap();
+    }
+    for (name, class) in [
+        ("plain()", "t.JTest"),
+        ("rows(int)[1]", "t.JTest"),
+        ("rows(int)[2]", "t.JTest"),
+        ("inner()", "t.JTest$Inner"),
+        ("vintage", "t.VTest"),
+    ] {
+        let case = format!("<testcase name=\"{name}\" classname=\"{class}\"");
+        assert_eq!(xml.matches(&case).count(), 4, "{case} in {xml}");
+    }
+}

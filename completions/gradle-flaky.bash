@@ -475,7 +475,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,6 +530,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --durations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-shards)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -837,7 +849,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github__subcmd__workflow)
-            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --blocking-labels --proven-exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --blocking-labels --proven-exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -880,6 +892,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --durations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-shards)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1273,7 +1297,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --format --report --junit --triage --triage-budget --triage-timeout --batch-timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --until-fail --for --batch-timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1331,6 +1355,18 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --durations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "markdown json" -- "${cur}"))
                     return 0
@@ -1352,6 +1388,14 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --triage-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-on-flaky)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --for)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1405,7 +1449,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__manual)
-            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1452,6 +1496,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --durations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-shards)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1515,7 +1571,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__plan)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1573,6 +1629,18 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --durations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json shell" -- "${cur}"))
                     return 0
@@ -1597,7 +1665,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --batch-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1659,6 +1727,18 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --durations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-shards)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "markdown json" -- "${cur}"))
                     return 0
@@ -1705,6 +1785,10 @@ _gradle__flaky() {
                     ;;
                 --triage-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-on-flaky)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --batch-timeout)

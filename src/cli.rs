@@ -321,6 +321,39 @@ pub struct BatchingArgs {
         env = vars::CONFIDENCE
     )]
     pub confidence: f64,
+    /// The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is
+    /// split into shards (--max-shards); locally its iterations run in chunks, each checked to fit
+    /// what is left before it starts, each with a fresh seed, and a batch out of budget stops
+    /// cleanly and reports what ran [default: the job's timeout minus 2 minutes (--batch-timeout
+    /// locally, --step-timeout on Buildkite, the workflow's job timeout on GitHub)].
+    #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
+    pub budget: Option<Duration>,
+
+    /// Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base
+    /// branch's build/test-results), or a flakiness-durations.json [default: what earlier runs
+    /// recorded under .gradle/gradle-flaky/].
+    #[arg(long, value_name = "PATH", env = vars::DURATIONS)]
+    pub durations: Option<PathBuf>,
+
+    /// The most shards (parallel jobs, or batches run in turn locally) one batch is split into
+    /// to fit the budget.
+    #[arg(long, value_name = "K", env = vars::MAX_SHARDS, default_value_t = crate::domain::DEFAULT_MAX_SHARDS,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub max_shards: u32,
+}
+
+/// Early stopping (`local`, `pr`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct BudgetArgs {
+    /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
+    /// changed tests, off for unmuted and explicit ones, which need their full count to clear].
+    #[arg(long, env = vars::STOP_ON_FLAKY, num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_name = "BOOL", overrides_with = "no_stop_on_flaky")]
+    pub stop_on_flaky: Option<bool>,
+
+    /// Every test gets its full count, proven flaky or not.
+    #[arg(long, overrides_with = "stop_on_flaky")]
+    pub no_stop_on_flaky: bool,
 }
 
 /// Where the report goes.
@@ -403,6 +436,18 @@ pub struct LocalArgs {
     pub report: ReportArgs,
     #[command(flatten)]
     pub triage: TriageArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+
+    /// Repeat each selected test until its first real failure, for at most --for per batch
+    /// (in chunks, each with a fresh seed); no failure by then is a clean result of the
+    /// executions that ran.
+    #[arg(long, requires = "for_", conflicts_with_all = ["iters", "unit_iters", "integ_iters", "rest_iters", "detect_rate", "budget"])]
+    pub until_fail: bool,
+
+    /// With --until-fail: how long each batch repeats (90s, 20m, 1h).
+    #[arg(long = "for", value_name = "DURATION", requires = "until_fail", value_parser = parse_duration)]
+    pub for_: Option<Duration>,
 
     /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
@@ -475,6 +520,8 @@ pub struct PrArgs {
     pub agent: AgentArgs,
     #[command(flatten)]
     pub triage: TriageArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
 
     /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]

@@ -390,6 +390,9 @@ pub struct SkippedFile {
     pub reason: String,
 }
 
+/// The default cap of shards per batch (`--max-shards`).
+pub const DEFAULT_MAX_SHARDS: u32 = 10;
+
 /// The tuning knobs of planning (Elasticsearch's `BatchingConfig`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchingConfig {
@@ -403,6 +406,12 @@ pub struct BatchingConfig {
     pub rest_loops: u32,
     /// `-Dtests.timeoutSuite`.
     pub suite_timeout: Duration,
+    /// The time each batch job may take; `None`: the job's timeout decides.
+    pub budget: Option<Duration>,
+    /// Where durations come from; `None`: what earlier runs recorded.
+    pub durations: Option<PathBuf>,
+    /// The most shards one batch is split into.
+    pub max_shards: u32,
     /// How tests are repeated (`--repetition`).
     pub repetition: RepetitionMode,
 }
@@ -415,6 +424,9 @@ impl Default for BatchingConfig {
             integ_iters: 20,
             rest_loops: 10,
             suite_timeout: Duration::from_secs(3600),
+            budget: None,
+            durations: None,
+            max_shards: DEFAULT_MAX_SHARDS,
             repetition: RepetitionMode::Auto,
         }
     }
@@ -463,6 +475,18 @@ pub enum Repetition {
     InJvm,
     /// The same Gradle invocation N times (each test once per run).
     GradleRuns,
+}
+
+/// One shard of a batch: the batch's iterations split over jobs that each
+/// fit a budget.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 1-based.
+    pub index: u32,
+    pub of: u32,
+    /// The master seed of an in-JVM shard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
 }
 
 /// Which mechanism repeats a command's tests inside one test JVM. The
@@ -578,6 +602,12 @@ pub struct GradleCommand {
     /// still owed when the first run shows that `-Dtests.iters` was ignored.
     #[serde(skip)]
     pub fallback: Option<Box<GradleCommand>>,
+    /// The command's predicted wall time in seconds, when durations are known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_sec: Option<u64>,
+    /// Which shard of its batch the command is, when the batch was split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl GradleCommand {
@@ -604,6 +634,8 @@ impl GradleCommand {
             in_jvm: (!kind.is_rest()).then_some(InJvm::TestsIters),
             tests: vec![],
             fallback: None,
+            predicted_sec: None,
+            shard: None,
             kind,
             argv: argv.iter().map(|s| s.to_string()).collect(),
             task_paths: vec![],

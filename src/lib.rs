@@ -22,6 +22,7 @@ pub(crate) mod ci;
 pub mod cli;
 pub mod commands;
 pub mod domain;
+pub mod durations;
 pub mod error;
 pub(crate) mod git;
 pub mod github;

@@ -35,6 +35,11 @@ pub const ARTIFACTS_DIR: &str = "flakiness-artifacts";
 pub const TRIAGE_DIR: &str = "flakiness-triage";
 /// The triage results a CI triage step writes.
 pub const TRIAGE_FILE: &str = "flakiness-triage.json";
+/// The durations a CI report step measured, for the next pipeline's plan step
+/// (`--durations`); also what `local` records in the build, below [`RECORDED_DIR`].
+pub const DURATIONS_FILE: &str = "flakiness-durations.json";
+/// Where runs of gradle-flaky record what they measured, below the build root.
+pub const RECORDED_DIR: &str = ".gradle/gradle-flaky";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
 pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
 

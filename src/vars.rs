@@ -48,6 +48,16 @@ pub const CONFIDENCE: &str = "FLAKINESS_CONFIDENCE";
 /// `--batch-timeout`: the limit of one Gradle invocation.
 pub const BATCH_TIMEOUT: &str = "FLAKINESS_BATCH_TIMEOUT";
 
+// Budgets.
+/// `--budget`: the time each batch job may take, its iterations run in chunks.
+pub const BUDGET: &str = "FLAKINESS_BUDGET";
+/// `--durations`: JUnit XML or a durations file the plan takes durations from.
+pub const DURATIONS: &str = "FLAKINESS_DURATIONS";
+/// `--max-shards`: the most shards one batch is split into.
+pub const MAX_SHARDS: &str = "FLAKINESS_MAX_SHARDS";
+/// `--stop-on-flaky` (`true`) and `--no-stop-on-flaky` (`false`).
+pub const STOP_ON_FLAKY: &str = "FLAKINESS_STOP_ON_FLAKY";
+
 // Triage.
 /// `--triage`: replays per failing seed after the run.
 pub const TRIAGE: &str = "FLAKINESS_TRIAGE";

@@ -26,7 +26,9 @@ use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::GradleCommand;
 use crate::plan::group_in_order;
-use crate::reports::{OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
+use crate::reports::{
+    DURATIONS_FILE, OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
+};
 use crate::vars;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -236,7 +238,10 @@ fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) ->
         ANALYZE_TIMEOUT_MIN,
         &cfg.agents,
     );
-    step.insert("artifact_paths".into(), json!(OUTCOMES_FILE));
+    step.insert(
+        "artifact_paths".into(),
+        json!([OUTCOMES_FILE, DURATIONS_FILE]),
+    );
     let depends: Vec<Value> = before
         .iter()
         .map(|s| json!({ "step": s["key"], "allow_failure": true }))

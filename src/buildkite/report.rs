@@ -9,7 +9,8 @@ use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
 use crate::domain::Unresolved;
 use crate::reports::{
-    JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
+    DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR,
+    STATUS_GLOB, XML_GLOB,
 };
 use crate::say;
 use crate::vars::REPORT_CONTEXT;
@@ -36,6 +37,8 @@ pub fn run_step(work: &Path) -> Result<Observed> {
     if !found.payloads.is_empty() {
         write_outcomes(&work.join(OUTCOMES_FILE), &found.payloads)?;
     }
+    // What the jobs measured, for the next pipeline's plan step (`--durations`).
+    crate::ci::durations::write_artifact(&work.join(JOBS_DIR), &work.join(DURATIONS_FILE));
     crate::output::stdout_line(&found.markdown);
     if let Some(agent) = &agent {
         let body = fit_annotation(&found.markdown);

@@ -12,6 +12,7 @@ use crate::reports::SKIPPED_FILE;
 use crate::say;
 use crate::select::Selection;
 use crate::{markdown, Error, Exit, Result};
+use std::time::Duration;
 
 /// Annotation context of selection problems; the report has its own.
 const SELECTION_CONTEXT: &str = "flakiness-detection-selection";
@@ -60,7 +61,14 @@ impl Upload<'_> {
         if build.layout.is_none() && !selection.tests.is_empty() {
             say!("gradle-flaky: no compile gate: the build's layout is unavailable");
         }
-        let plan = prepare(build, selection, self.batching, resolution.not_applicable)?;
+        let job_budget = Duration::from_secs(u64::from(self.agent.inner_timeout_min()) * 60);
+        let plan = prepare(
+            build,
+            selection,
+            self.batching,
+            resolution.not_applicable,
+            Some(job_budget),
+        )?;
         if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
             say!("gradle-flaky: {warning}");
             if let Some(agent) = &agent {

@@ -23,6 +23,7 @@
 
 pub mod batch;
 pub mod blocking;
+pub mod durations;
 pub mod findings;
 pub mod job;
 pub mod jobs_section;

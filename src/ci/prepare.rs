@@ -12,6 +12,7 @@ use crate::select::Selection;
 use crate::{markdown, Error, Exit, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Above this many batches a CI entry point warns (counting batches, not the
 /// test files a selection started from, which may not all run).
@@ -102,14 +103,29 @@ pub fn many_batches(batches: usize, tests: usize) -> Option<String> {
 /// Plans a selection for CI: the batches, the compile gate (from the layout's
 /// compile tasks; none when the layout is unavailable), the not-applicable
 /// tests and where the build is in the checkout (this process's directory).
+///
+/// With durations (`--durations`, else recorded in the build), a batch that
+/// cannot fit one job's budget (`--budget`, else `job_budget`: the job's
+/// timeout minus the grace) is split into shards, one job each.
 pub fn prepare(
     build: &Build,
     selection: &Selection,
     batching: &BatchingConfig,
     not_applicable: Vec<Unresolved>,
+    job_budget: Option<Duration>,
 ) -> Result<CiPlan> {
     let ctx = PlanContext::for_build(build, &[]);
     let mut plan = plan::plan(&selection.tests, batching, &ctx);
+    let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
+    plan::shard::apply(
+        &mut plan,
+        &plan::shard::Timing {
+            durations: &durations,
+            budget: batching.budget.or(job_budget),
+            max_shards: batching.max_shards,
+        },
+    );
+    say!("gradle-flaky: durations: {}", durations.source.describe());
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);
     }

@@ -256,6 +256,10 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
         }],
         verdicts: vec![Verdict::NoTests],
         notes: vec![note],
+        chunks: Vec::new(),
+        stop: None,
+        proven: Vec::new(),
+        ran: Vec::new(),
     }
 }
 
@@ -276,6 +280,7 @@ fn the_local_report_contains_hostile_batch_problems() {
             batches: &[],
             run_dir: None,
             not_checked: &[],
+            cost: None,
         };
         render(&report_of(p), ReportFormat::Markdown, &ctx)
     });

@@ -5,15 +5,16 @@
 use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
-    AgentArgs, BatchingArgs, BlockingArgs, ChoiceArgs, GithubAnalyzeArgs, GithubRunArgs,
-    GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat, SelectionArgs, Target,
-    TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
+    AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, GithubAnalyzeArgs,
+    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat,
+    SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
 use crate::github::batch::RunBatch;
 use crate::github::request::{BatchingOptions, WorkflowRequest};
 use crate::github::summary::AnalyzeArtifacts;
 use crate::layout::{Build, LayoutRead, NotARoot};
+use crate::local::StopOnFlaky;
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Policy;
@@ -193,8 +194,25 @@ pub fn report_output(args: &ReportArgs) -> ReportOutput {
     }
 }
 
+/// Iterations an open-ended `--until-fail` batch is planned: far more than
+/// its time allows, so that its time ends it.
+const UNTIL_FAIL_ITERATIONS: u32 = 1_000_000;
+
 pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
-    let batching = batching(&args.batching)?;
+    let mut batching = batching(&args.batching)?;
+    let mut stop = stop_on_flaky(&args.budget);
+    if let (true, Some(limit)) = (args.until_fail, args.for_) {
+        let c = &mut batching.config;
+        (c.unit_iters, c.integ_iters, c.rest_loops) = (
+            UNTIL_FAIL_ITERATIONS,
+            UNTIL_FAIL_ITERATIONS,
+            UNTIL_FAIL_ITERATIONS,
+        );
+        c.budget = Some(limit);
+        // No shards: one batch repeats for its time.
+        c.max_shards = 1;
+        stop = StopOnFlaky::FirstFailure;
+    }
     Ok(LocalConfig {
         selection: selection(&args.selection),
         run: crate::local::LocalRunConfig {
@@ -204,6 +222,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
+            stop_on_flaky: stop,
         },
         output: report_output(&args.report),
     })
@@ -250,9 +269,19 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
+            stop_on_flaky: stop_on_flaky(&args.budget),
         },
         output: report_output(&args.report),
     })
+}
+
+/// `--stop-on-flaky[=BOOL]`, `--no-stop-on-flaky`, else by each test's origin.
+pub fn stop_on_flaky(args: &BudgetArgs) -> StopOnFlaky {
+    match (args.no_stop_on_flaky, args.stop_on_flaky) {
+        (true, _) | (false, Some(false)) => StopOnFlaky::Off,
+        (false, Some(true)) => StopOnFlaky::On,
+        (false, None) => StopOnFlaky::ByOrigin,
+    }
 }
 
 fn batch_timeout(flag: Option<Duration>, batching: &Batching) -> Duration {
@@ -418,6 +447,9 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
         let (kind, n) = parse_cap(cap)?;
         config.caps.insert(kind, n);
     }
+    config.budget = args.budget;
+    config.durations = args.durations.clone();
+    config.max_shards = args.max_shards;
     Ok(Batching {
         config,
         evidence: Evidence {
@@ -496,6 +528,7 @@ mod tests {
     fn args() -> BatchingArgs {
         BatchingArgs {
             confidence: 0.95,
+            max_shards: crate::domain::DEFAULT_MAX_SHARDS,
             ..BatchingArgs::default()
         }
     }

@@ -4,6 +4,7 @@ use super::options::{self, Batching};
 use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
 use crate::domain::{Origin, Unresolved};
+use crate::durations::{self, Durations};
 use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, PlanContext};
 use crate::select::Selection;
@@ -16,7 +17,14 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         &options::selection(&args.selection),
     )?;
     let ctx = PlanContext::for_build(&build, &args.gradle_args);
-    output::stdout(&render_plan(&selection, &batching, &ctx, args.format));
+    let durations = durations::store::load(batching.config.durations.as_deref(), &build.root)?;
+    output::stdout(&render_timed_plan(
+        &selection,
+        &batching,
+        &ctx,
+        &durations,
+        args.format,
+    ));
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
         say!("gradle-flaky: nothing selected: no test to run");
     }
@@ -46,7 +54,27 @@ pub fn render_plan(
     ctx: &PlanContext,
     format: PlanFormat,
 ) -> String {
-    let plan = plan::plan(&selection.tests, &batching.config, ctx);
+    render_timed_plan(selection, batching, ctx, &Durations::default(), format)
+}
+
+/// Plans a selection with what is known of its durations (predicted times;
+/// shards of the batches that do not fit `--budget`) and renders it.
+pub fn render_timed_plan(
+    selection: &Selection,
+    batching: &Batching,
+    ctx: &PlanContext,
+    durations: &Durations,
+    format: PlanFormat,
+) -> String {
+    let mut plan = plan::plan(&selection.tests, &batching.config, ctx);
+    plan::shard::apply(
+        &mut plan,
+        &plan::shard::Timing {
+            durations,
+            budget: batching.config.budget,
+            max_shards: batching.config.max_shards,
+        },
+    );
     let view = PlanView {
         plan: &plan,
         unresolved: &selection.unresolved,

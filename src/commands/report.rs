@@ -1,6 +1,7 @@
 //! Printing and writing a report, shared by the commands that produce one.
 
 use super::options::ReportOutput;
+use crate::analyze::cost::Cost;
 use crate::analyze::outcome::JobPayload;
 use crate::analyze::{render, Report};
 use crate::ci::not_checked;
@@ -29,6 +30,8 @@ struct LocalReport<'a> {
     not_checked: &'a [Unresolved],
     #[serde(skip_serializing_if = "<[JobPayload]>::is_empty")]
     batches: &'a [JobPayload],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<&'a Cost>,
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -51,15 +54,23 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
                     md += &format!("- {}\n", markdown::text(p));
                 }
             }
+            if let Some(cost) = ctx.cost {
+                md += "\n";
+                md += &cost.markdown();
+            }
             md
         }
         ReportFormat::Json
-            if ctx.partial || !ctx.batches.is_empty() || !ctx.not_checked.is_empty() =>
+            if ctx.partial
+                || !ctx.batches.is_empty()
+                || !ctx.not_checked.is_empty()
+                || ctx.cost.is_some() =>
         {
             let mut json = serde_json::to_string_pretty(&LocalReport {
                 partial: ctx.partial,
                 not_checked: ctx.not_checked,
                 batches: ctx.batches,
+                cost: ctx.cost,
                 report,
             })
             .expect("a report always serializes");

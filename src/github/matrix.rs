@@ -144,7 +144,14 @@ impl Submit<'_> {
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
             PlanFile::default()
         } else {
-            let plan = prepare(build, selection, self.batching, resolution.not_applicable)?;
+            // The workflow gives the plan step its jobs' budget (FLAKINESS_BUDGET).
+            let plan = prepare(
+                build,
+                selection,
+                self.batching,
+                resolution.not_applicable,
+                None,
+            )?;
             if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
                 say!("gradle-flaky: {warning}");
                 annotations.push(WorkflowAnnotation::new(

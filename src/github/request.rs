@@ -5,7 +5,7 @@
 
 use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::ci::blocking::Blocking;
-use crate::ci::spec::GRACE_MINUTES;
+use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
 use crate::domain::{format_duration, RepetitionMode};
 use crate::{vars, Error, Result};
 use std::path::PathBuf;
@@ -85,6 +85,12 @@ impl WorkflowRequest {
     /// into a workflow (named by its flag).
     pub fn config(&self) -> Result<WorkflowConfig> {
         let mut plan_env = self.batching.variables();
+        // Each batch job's budget: its timeout minus the grace, so that the
+        // plan splits a batch the durations say cannot fit into shards.
+        plan_env.push((
+            vars::BUDGET.into(),
+            format!("{}m", inner_timeout(self.job_timeout_min)),
+        ));
         if let Some(file) = &self.muted_file {
             let file = file.to_string_lossy().into_owned();
             plan_env.push((vars::MUTED_FILE.into(), file));

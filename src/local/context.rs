@@ -1,5 +1,6 @@
 //! What surrounds the report of a local run, for whoever renders it.
 
+use crate::analyze::cost::Cost;
 use crate::analyze::outcome::JobPayload;
 use crate::domain::Unresolved;
 use std::path::Path;
@@ -18,4 +19,6 @@ pub struct Context<'a> {
     pub run_dir: Option<&'a Path>,
     /// Selected tests found that cannot run here: the report's head.
     pub not_checked: &'a [Unresolved],
+    /// What the run cost (a run that ran).
+    pub cost: Option<&'a Cost>,
 }

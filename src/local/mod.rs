@@ -7,19 +7,24 @@
 //! runs; the final report is the caller's to render and keep, through a
 //! [`Reporter`].
 
+pub mod chunking;
 mod context;
+pub mod cost;
 mod judge;
 mod outcome;
 mod planned;
 mod selected;
 pub mod triage;
 
+pub use chunking::StopOnFlaky;
 pub use context::Context;
 pub use judge::counts;
 pub use outcome::{LocalOutcome, RunRecord};
 
 use crate::analyze::{self, AnalyzeOptions, Report};
+use crate::ci::spec::GRACE_MINUTES;
 use crate::domain::{BatchingConfig, GradleCommand};
+use crate::durations;
 use crate::layout::Build;
 use crate::plan::render::visible_lines;
 use crate::plan::{self, PlanContext};
@@ -45,6 +50,8 @@ pub struct LocalRunConfig {
     pub isolate: bool,
     /// Replay the failing tests after the run.
     pub triage: Option<crate::triage::TriageConfig>,
+    /// Whether tests proven flaky get more iterations.
+    pub stop_on_flaky: StopOnFlaky,
 }
 
 /// What the caller shows and keeps of the report while the run goes on.
@@ -71,7 +78,23 @@ pub fn run(
         return Ok(LocalOutcome::NothingSelected(not_checked));
     }
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
+    let durations = durations::store::load(cfg.batching.durations.as_deref(), &build.root)?;
+    // Without --budget, a batch gets its invocation limit minus the grace.
+    let derived = cfg
+        .batch_timeout
+        .saturating_sub(Duration::from_secs(u64::from(GRACE_MINUTES) * 60))
+        .max(cfg.batch_timeout / 2);
     let mut plan = plan::plan(&tests, &cfg.batching, &ctx);
+    plan::shard::apply(
+        &mut plan,
+        &plan::shard::Timing {
+            durations: &durations,
+            // An open-ended batch (`--until-fail`) is never split: its time ends it.
+            budget: (cfg.stop_on_flaky != StopOnFlaky::FirstFailure)
+                .then(|| cfg.batching.budget.unwrap_or(derived)),
+            max_shards: cfg.batching.max_shards,
+        },
+    );
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);
     }
@@ -80,6 +103,15 @@ pub fn run(
     }
 
     let project_dir = build.root.as_path();
+    say!("gradle-flaky: durations: {}", durations.source.describe());
+    let chunking = chunking::Local {
+        durations: &durations,
+        budget: cfg.batching.budget,
+        derived,
+        stop_on_flaky: cfg.stop_on_flaky,
+        batching: &cfg.batching,
+        ctx: &ctx,
+    };
     let run_dir = runner::create_run_dir(project_dir)?;
     let isolation = isolation(&plan.commands, cfg.isolate, &run_dir)?;
     let timeout = cfg.batch_timeout;
@@ -98,12 +130,17 @@ pub fn run(
             verbose: cfg.verbose,
             isolation: &isolation,
             ignored_iters: &judge::ignored_iters,
+            chunking: Some(&chunking),
         },
         &counts,
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
     let partial = process::interrupted();
     let took = started.elapsed();
+    // Every run records what it measured, for the next run's plan.
+    if let Err(e) = durations::store::record(project_dir, &run_dir) {
+        say!("gradle-flaky: warning: the measured durations were not recorded: {e}");
+    }
 
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
@@ -116,6 +153,7 @@ pub fn run(
     reporter.read(&report);
     let (batches, problems) = judge::batches(&runs, project_dir, &analyze_opts, timeout);
     let below_plan = planned::compare(&mut report, &plan.commands, &runs, timeout);
+    let cost = cost::of(&report, &plan.commands, &runs, took);
     let script = Scripts::members_script(&runner::scripts_dir(&run_dir));
     planned::reproduce_members(&mut report, &plan.commands, &script, &build.gradle);
     let triaged = match &cfg.triage {
@@ -126,6 +164,7 @@ pub fn run(
                 batches: &batches,
                 run_dir: Some(&run_dir),
                 not_checked: &not_checked,
+                cost: Some(&cost),
             };
             let site = triage::Site {
                 build,
@@ -150,6 +189,7 @@ pub fn run(
         below_plan,
         triage: triaged,
         not_checked,
+        cost,
     })))
 }
 

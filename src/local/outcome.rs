@@ -1,6 +1,7 @@
 //! What a local run did and proved, and the exit status it earns.
 
 use super::Context;
+use crate::analyze::cost::Cost;
 use crate::analyze::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::Report;
 use crate::domain::Unresolved;
@@ -46,6 +47,8 @@ pub struct RunRecord {
     pub triage: Option<TriageTotals>,
     /// Selected tests found that cannot run here.
     pub not_checked: Vec<Unresolved>,
+    /// What it cost, and what its stop rules saved.
+    pub cost: Cost,
 }
 
 impl LocalOutcome {
@@ -70,6 +73,7 @@ impl RunRecord {
             batches: &self.batches,
             run_dir: Some(&self.run_dir),
             not_checked: &self.not_checked,
+            cost: Some(&self.cost),
         }
     }
 
@@ -150,6 +154,7 @@ mod tests {
             below_plan: false,
             triage: None,
             not_checked: Vec::new(),
+            cost: Cost::default(),
         }
     }
 

@@ -5,6 +5,7 @@ use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{reproduce, Report};
 use crate::domain::GradleCommand;
 use crate::plan::{self, suite_route};
+use crate::run::chunks::Stop;
 use crate::run::local::{self as runner, BatchRun};
 use crate::{say, shell, test_filter};
 use std::path::Path;
@@ -89,14 +90,19 @@ pub fn reproduce_members(
 }
 
 /// Every planned test with its batch, the executions the plan gives it, and
-/// what repeated them.
+/// what repeated them. A batch repeated until its time was up (`--until-fail
+/// --for`) planned what it ran: its count was never fixed in advance.
 fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()
         .flat_map(|(i, c)| {
+            let ran = runs
+                .get(i)
+                .filter(|r| matches!(r.stop, Some(Stop::TimeUp { .. })))
+                .map(|r| r.ran.clone());
             let repeated_by = repeated_by(c, runs.get(i)).to_string();
-            c.tests.iter().map(move |t| PlannedTest {
+            c.tests.iter().enumerate().map(move |(n, t)| PlannedTest {
                 batch: i + 1,
                 task: t.task.clone(),
                 class: t.class.clone(),
@@ -104,7 +110,10 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                 yaml_suite: t.yaml_suite.clone(),
                 nested_classes: t.nested_classes,
                 is_suite: t.is_suite,
-                runs: plan::executions(c),
+                runs: match &ran {
+                    Some(ran) => ran.get(n).copied().unwrap_or(0),
+                    None => plan::executions(c),
+                },
                 repeated_by: repeated_by.clone(),
             })
         })

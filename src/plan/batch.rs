@@ -98,6 +98,29 @@ pub fn commands(
     out
 }
 
+/// `planned` running only `tests` (some of its own), the same way: what is
+/// left of a batch once stop on proof took some of its tests out. A fallback
+/// (Gradle runs of an in-JVM batch) stays one.
+pub fn narrowed(
+    planned: &GradleCommand,
+    tests: &[ClassifiedTest],
+    cfg: &BatchingConfig,
+    ctx: &PlanContext,
+) -> GradleCommand {
+    let refs: Vec<&ClassifiedTest> = tests.iter().collect();
+    let kind = &planned.kind;
+    let chosen = tests.first().map(|t| ctx.test_choice(t, cfg.repetition));
+    let mut out = match chosen {
+        Some(s) if s.repetition != planned.repetition => {
+            let mechanism = s.in_jvm.unwrap_or(InJvm::TestsIters);
+            fallback(kind, &refs, planned.rest_loops, mechanism, ctx)
+        }
+        _ => command(kind, (planned.repetition, planned.in_jvm), &refs, cfg, ctx),
+    };
+    out.heap_dump_paths = planned.heap_dump_paths.clone();
+    out
+}
+
 /// Consecutive slices of `cap`. YAML suites are sliced per task, because the
 /// plain `-Dtests.rest.suite` property applies to every task of the command.
 fn batches<'a>(
@@ -218,6 +241,8 @@ fn command(
         in_jvm: mechanism,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback,
+        predicted_sec: None,
+        shard: None,
     }
 }
 
@@ -300,6 +325,8 @@ fn fallback(
         in_jvm: None,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback: None,
+        predicted_sec: None,
+        shard: None,
     }
 }
 

@@ -3,15 +3,18 @@
 //! the batching knobs and what we know of the build's Gradle.
 
 mod batch;
+pub(crate) mod budget;
+pub(crate) mod chunk;
 mod gradle_version;
 pub(crate) mod proof;
 mod reduce;
 pub mod render;
 pub(crate) mod repeat;
+pub(crate) mod shard;
 pub(crate) mod strategy;
 pub(crate) mod suite_route;
 
-pub use batch::{clean_task, commands, Forcing, PlanContext};
+pub use batch::{clean_task, commands, narrowed, Forcing, PlanContext};
 pub use gradle_version::GradleVersion;
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
@@ -25,6 +28,10 @@ pub struct Plan {
     pub tests: Vec<ClassifiedTest>,
     pub notes: Vec<String>,
     pub commands: Vec<GradleCommand>,
+    /// Where the durations came from, when some were known (`shard::apply`).
+    pub durations_source: Option<String>,
+    /// The budget of one job the batches were fitted to.
+    pub budget: Option<std::time::Duration>,
 }
 
 /// Plans the runs of `tests`.
@@ -45,7 +52,14 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
         tests,
         notes,
         commands,
+        ..Plan::default()
     }
+}
+
+/// A test as a report names it: `Class`, `Class#method` (as planned), a
+/// YAML suite by its path, else its task.
+pub fn test_name(t: &ClassifiedTest) -> String {
+    target(t).unwrap_or_else(|| t.task.clone())
 }
 
 /// Executions of each test in one command: iterations × Gradle runs.

@@ -55,6 +55,10 @@ pub fn json(view: &PlanView) -> String {
         skipped: &'a [SkippedFile],
         commands: Vec<JsonCommand<'a>>,
         notes: Vec<&'a String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        durations_source: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        budget_sec: Option<u64>,
     }
     let commands = view
         .plan
@@ -73,6 +77,8 @@ pub fn json(view: &PlanView) -> String {
         skipped: view.skipped,
         commands,
         notes: view.notes().collect(),
+        durations_source: view.plan.durations_source.as_deref(),
+        budget_sec: view.plan.budget.map(|b| b.as_secs()),
     };
     let mut s = serde_json::to_string_pretty(&doc).expect("plan JSON serializes");
     s.push('\n');
@@ -150,6 +156,16 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
             writeln!(w, "  - {}", visible_lines(n, "    "))?;
         }
     }
+    if let Some(source) = &plan.durations_source {
+        writeln!(w, "\nDurations: {}", visible(source))?;
+    }
+    if let Some(budget) = plan.budget {
+        writeln!(
+            w,
+            "Budget of each job: {}",
+            crate::domain::format_duration(budget)
+        )?;
+    }
     if !plan.commands.is_empty() {
         writeln!(w, "\nCommands (run from the project dir):")?;
         for (i, c) in plan.commands.iter().enumerate() {
@@ -174,7 +190,21 @@ fn command(w: &mut String, number: usize, c: &GradleCommand, evidence: Evidence)
         why => format!("{runs}: {why}"),
     };
     let n = executions(c);
-    writeln!(w, "  {number}. {} [{}]: {runs}", c.label, c.key)?;
+    let shard = match &c.shard {
+        Some(s) => match &s.seed {
+            Some(seed) => format!(" (shard {}/{}, seed {seed})", s.index, s.of),
+            None => format!(" (shard {}/{})", s.index, s.of),
+        },
+        None => String::new(),
+    };
+    let runs = match c.predicted_sec {
+        Some(secs) => format!(
+            "{runs}; predicted {}",
+            crate::domain::format_duration(std::time::Duration::from_secs(secs.max(1)))
+        ),
+        None => runs,
+    };
+    writeln!(w, "  {number}. {} [{}]{shard}: {runs}", c.label, c.key)?;
     writeln!(
         w,
         "     {} ({} per test)",

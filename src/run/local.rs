@@ -13,6 +13,7 @@
 //! [`KEEP_RUNS`] run folders are kept.
 
 use super::cause::{self, Facts, LogFacts};
+use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::outcomes::Scripts;
 use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
@@ -66,6 +67,8 @@ pub struct Options<'a> {
     /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
     /// the batch goes on with its `fallback` command (Gradle runs).
     pub ignored_iters: &'a dyn Fn(&GradleCommand, &[Iteration]) -> bool,
+    /// Batches it applies to run in chunks (a budget, stop on proof).
+    pub chunking: Option<&'a dyn Chunking>,
 }
 
 /// What one batch did.
@@ -84,6 +87,15 @@ pub struct BatchRun {
     pub verdicts: Vec<Verdict>,
     /// What each verdict means here, e.g. why no tests executed.
     pub notes: Vec<String>,
+    /// Its chunks, when it ran in chunks (else empty).
+    pub chunks: Vec<Chunk>,
+    /// Why a chunked batch ended before its planned iterations.
+    pub stop: Option<Stop>,
+    /// Its tests that stop on proof took out.
+    pub proven: Vec<Proven>,
+    /// Iterations each of its command's tests ran, in order, when it ran in
+    /// chunks (else empty).
+    pub ran: Vec<u64>,
 }
 
 impl BatchRun {
@@ -150,7 +162,38 @@ pub fn run_all(
             verdicts: Vec::new(),
             notes: Vec::new(),
         };
-        let mut iterations = match run_batch(command, index, &log, opts, &mut watcher, false) {
+        let dest = batch_dir(opts.run_dir, index);
+        if let Some(chunking) = opts.chunking.filter(|c| c.applies(command)) {
+            watcher.loops = 1;
+            let mut invoke = |c: &GradleCommand, n: usize| {
+                watcher.header = format!("[{index}/{}] {} · chunk {n}", commands.len(), c.label);
+                watcher.progress.line(&format!("    {}", chunk_line(c, n)));
+                let chunk_dir = dest.join(format!("chunk-{n}"));
+                run_batch(c, &chunk_dir, &log, n == 1, opts, &mut watcher)
+            };
+            let say = |line: &str| progress.line(line);
+            let done = chunks::run(command, chunking, &mut invoke, &say);
+            if let Some(e) = done.error {
+                broke_off(e, &mut watcher);
+            }
+            watcher.notes.extend(done.notes);
+            runs.push(BatchRun {
+                index,
+                command: command.clone(),
+                log,
+                dir: dest,
+                started,
+                iterations: done.iterations,
+                verdicts: watcher.verdicts,
+                notes: watcher.notes,
+                chunks: done.chunks,
+                stop: done.stop,
+                proven: done.proven,
+                ran: done.ran,
+            });
+            continue;
+        }
+        let mut iterations = match run_batch(command, &dest, &log, true, opts, &mut watcher) {
             Ok(done) => done,
             Err(e) => broke_off(e, &mut watcher),
         };
@@ -164,7 +207,8 @@ pub fn run_all(
             progress.line(&line);
             watcher.notes.push(line.trim().to_string());
             watcher.loops = fallback.rest_loops.max(1);
-            match run_batch(fallback, index, &log, opts, &mut watcher, true) {
+            let runs_dir = dest.join("gradle-runs");
+            match run_batch(fallback, &runs_dir, &log, false, opts, &mut watcher) {
                 Ok(more) => iterations.extend(more),
                 Err(e) => {
                     broke_off(e, &mut watcher);
@@ -180,6 +224,10 @@ pub fn run_all(
             iterations,
             verdicts: watcher.verdicts,
             notes: watcher.notes,
+            chunks: Vec::new(),
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
         });
     }
     progress.finish();
@@ -220,26 +268,39 @@ fn more_gradle_runs(n: u32) -> String {
     }
 }
 
-/// Runs one command of batch `index`: its first command writes the log and
-/// `batch-<index>/`, a fallback appends to the log and writes `batch-<index>/gradle-runs/`.
+/// `chunk 2: 40 iteration(s), seed 0123456789ABCDEF`.
+fn chunk_line(c: &GradleCommand, n: usize) -> String {
+    let what = match c.repetition {
+        crate::domain::Repetition::InJvm => format!("{} iteration(s)", c.iterations),
+        crate::domain::Repetition::GradleRuns => "1 Gradle run".into(),
+    };
+    match crate::plan::chunk::seed_of(&c.argv) {
+        Some(seed) => format!("chunk {n}: {what}, seed {seed}"),
+        None => format!("chunk {n}: {what}"),
+    }
+}
+
+/// Runs one command of a batch, its reports kept below `dest`: a batch's
+/// first command creates the log (`fresh`), a fallback or a later chunk
+/// appends to it (a fallback below `batch-<index>/gradle-runs/`, chunk `n`
+/// below `batch-<index>/chunk-<n>/`).
 fn run_batch(
     command: &GradleCommand,
-    index: usize,
+    dest: &Path,
     log_path: &Path,
+    fresh: bool,
     opts: &Options<'_>,
     watcher: &mut Watcher<'_>,
-    continuation: bool,
 ) -> Result<Vec<Iteration>> {
     // Refuses an argv the isolation cannot run before the log is written.
     opts.isolation.apply(&command.argv)?;
-    let mut dest = batch_dir(opts.run_dir, index);
-    let mut log = if !continuation {
+    let mut log = if fresh {
         let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
+        let index = watcher.batch + 1;
         writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
             .map_err(|e| Error::io(log_path, e))?;
         log
     } else {
-        dest = dest.join("gradle-runs");
         File::options()
             .append(true)
             .open(log_path)
@@ -260,7 +321,7 @@ fn run_batch(
         argv: &command.argv,
         isolation: opts.isolation,
         project_dir: opts.project_dir,
-        dest: &dest,
+        dest,
         times: command.rest_loops.max(1),
         timeout: Some(opts.timeout),
         output: if opts.verbose {
@@ -422,13 +483,42 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 None => bad.push((what, vec![n + 1])),
             }
         }
+        match &run.stop {
+            Some(Stop::Budget {
+                budget,
+                ran,
+                planned,
+            }) => bad.push((
+                format!(
+                    "stopped by its budget ({}) after {ran} of {planned} iterations: the next \
+                     chunk did not fit; what ran proves: {}",
+                    format_duration(*budget),
+                    crate::plan::Proof::new(u64::from(*ran), 0.95).sentence()
+                ),
+                Vec::new(),
+            )),
+            Some(Stop::AllProven | Stop::TimeUp { .. }) | None => {}
+        }
+        for p in &run.proven {
+            bad.push((
+                format!(
+                    "{} proven flaky after {} iteration(s), {} saved (stop on proof)",
+                    crate::plan::test_name(&p.test),
+                    p.after,
+                    p.saved
+                ),
+                Vec::new(),
+            ));
+        }
         if bad.is_empty() {
             continue;
         }
         let bad: Vec<String> = bad
             .into_iter()
             .map(|(what, at)| match run.verdicts.len() {
+                _ if at.is_empty() => what,
                 1 => what,
+                _ if !run.chunks.is_empty() => format!("{}: {what}", chunk_list(&at)),
                 _ => format!("{}: {what}", iterations(&at)),
             })
             .collect();
@@ -441,6 +531,11 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
         ));
     }
     out
+}
+
+/// `chunk 3`, `chunks 1-3, 5`.
+fn chunk_list(at: &[usize]) -> String {
+    iterations(at).replacen("iteration", "chunk", 1)
 }
 
 /// `iteration 3`, `iterations 1-3, 5`.
@@ -516,6 +611,10 @@ mod tests {
                 .collect(),
             verdicts,
             notes: vec![],
+            chunks: Vec::new(),
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
         };
         use Ended::*;
         let rc = |ended: &[Ended]| batch(ended, vec![]).rc();

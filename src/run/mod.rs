@@ -3,6 +3,7 @@
 //! progress, the task states Gradle reports.
 
 pub mod cause;
+pub mod chunks;
 pub mod daemon;
 pub mod local;
 pub mod outcomes;

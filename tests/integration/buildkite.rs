@@ -24,9 +24,11 @@ case "$1 $2" in
   "pipeline upload"|"annotate "*) cat > "$call.stdin" ;;
   "artifact upload")
     mkdir -p "$BK_ARTIFACTS/$BUILDKITE_JOB_ID"
+    # `./` in front lets a leading `**/` match no folder, as Buildkite's globs do.
     find . -type f | sed 's|^\./||' | while IFS= read -r f; do
-      case "$f" in $3) mkdir -p "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$(dirname "$f")"
-                     cp "$f" "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$f" ;; esac
+      case "$f" in $3) ;; *) case "./$f" in $3) ;; *) continue ;; esac ;; esac
+      mkdir -p "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$(dirname "$f")"
+      cp "$f" "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$f"
     done ;;
   "artifact download")
     glob=$3 dest=$4
@@ -34,8 +36,9 @@ case "$1 $2" in
     for job in $jobs; do
       [ -d "$BK_ARTIFACTS/$job" ] || continue
       (cd "$BK_ARTIFACTS/$job" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
-        case "$f" in $glob) mkdir -p "$dest/$(dirname "$f")"; cp "$BK_ARTIFACTS/$job/$f" "$dest/$f"
-                            echo "$f" >> "$call.hits" ;; esac
+        case "$f" in $glob) ;; *) case "./$f" in $glob) ;; *) continue ;; esac ;; esac
+        mkdir -p "$dest/$(dirname "$f")"; cp "$BK_ARTIFACTS/$job/$f" "$dest/$f"
+        echo "$f" >> "$call.hits"
       done
     done
     [ -s "$call.hits" ] || { echo "No artifacts found" >&2; exit 1; } ;;
@@ -341,7 +344,7 @@ fn interpolate(s: &str) -> String {
 }
 
 /// Every string value of a pipeline as the agent sees it after upload.
-fn interpolated(value: &Value) -> Value {
+pub(crate) fn interpolated(value: &Value) -> Value {
     match value {
         Value::String(s) => Value::String(interpolate(s)),
         Value::Array(items) => Value::Array(items.iter().map(interpolated).collect()),
@@ -355,7 +358,7 @@ fn interpolated(value: &Value) -> Value {
 }
 
 /// Buildkite's published pipeline schema (tests/data/buildkite).
-fn assert_valid_pipeline(pipeline: &Value) {
+pub(crate) fn assert_valid_pipeline(pipeline: &Value) {
     let schema = read_json(&repo_root().join("tests/data/buildkite/pipeline-schema.json"));
     let validator = jsonschema::validator_for(&schema).unwrap();
     let errors: Vec<String> = validator
@@ -369,7 +372,7 @@ fn assert_valid_pipeline(pipeline: &Value) {
 }
 
 /// The steps of the one uploaded group.
-fn steps(pipeline: &Value) -> &Vec<Value> {
+pub(crate) fn steps(pipeline: &Value) -> &Vec<Value> {
     pipeline["steps"][0]["steps"]
         .as_array()
         .expect("a group of steps")
@@ -471,7 +474,7 @@ fn manual_needs_flakiness_classes() {
 /// `BUILDKITE_*` variables, every value as Buildkite's interpolation leaves it,
 /// the command through `sh -c` (the agent's shell), then the step's
 /// `artifact_paths` uploaded through the stand-in. Returns the checkout.
-fn run_job(
+pub(crate) fn run_job(
     bk: &Buildkite,
     source: Option<&Path>,
     step: &Value,

@@ -36,6 +36,12 @@ pub fn suites_copy() -> tempfile::TempDir {
     copy_of_fixture("suites")
 }
 
+/// A private copy of the `slow` fixture (a stable and a flaky test whose
+/// iterations take seconds) in a temp dir.
+pub fn slow_copy() -> tempfile::TempDir {
+    copy_of_fixture("slow")
+}
+
 /// A private copy of `tests/fixtures/<name>` in a temp dir, without build outputs.
 fn copy_of_fixture(name: &str) -> tempfile::TempDir {
     let dir = tempfile::Builder::new()

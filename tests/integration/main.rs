@@ -4,6 +4,7 @@
 mod common;
 
 mod analyze;
+mod budget;
 mod buildkite;
 mod docs;
 mod errors;

@@ -1,0 +1,137 @@
+//! What a run cost and what its stop rules saved: executions run against
+//! requested, job-minutes, wall time, the tests stop on proof took out and the
+//! batches their budget stopped. Rendered in the reports' markdown and JSON.
+
+use crate::markdown;
+use serde::Serialize;
+
+/// The cost of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cost {
+    /// Test executions the plan asked for (every selected test's methods).
+    pub executions_requested: u64,
+    /// Test executions that ran.
+    pub executions_run: u64,
+    /// Iterations of the selected tests the plan asked for (a class's
+    /// iteration runs each of its methods once).
+    pub iterations_requested: u64,
+    pub iterations_run: u64,
+    /// Iterations stop on proof saved.
+    pub iterations_saved: u64,
+    /// Sum of the batch jobs' wall times, in minutes.
+    pub job_minutes: f64,
+    /// Wall time of the whole run, in seconds.
+    pub wall_sec: f64,
+    /// Tests proven flaky early.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub proven: Vec<ProvenEarly>,
+    /// Batches their budget stopped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub budget_stops: Vec<BudgetStop>,
+}
+
+/// A test stop on proof took out of its batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProvenEarly {
+    pub test: String,
+    /// Iterations it ran until it was proven flaky.
+    pub after_iterations: u64,
+    pub saved_iterations: u64,
+}
+
+/// A batch that ended because its next chunk did not fit its budget.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetStop {
+    pub job: String,
+    pub budget_sec: u64,
+    pub iterations_run: u64,
+    pub iterations_planned: u64,
+}
+
+impl Cost {
+    /// The report's cost section.
+    pub fn markdown(&self) -> String {
+        let mut md = String::from("### Cost\n\n");
+        md += &format!(
+            "- executions: {} of {} requested ran; iterations: {} of {} requested ran",
+            self.executions_run,
+            self.executions_requested,
+            self.iterations_run,
+            self.iterations_requested
+        );
+        if self.iterations_saved > 0 {
+            md += &format!(" ({} saved by stop on proof)", self.iterations_saved);
+        }
+        md += &format!(
+            "\n- job-minutes: {:.1}; wall time: {}\n",
+            self.job_minutes,
+            wall(self.wall_sec)
+        );
+        for p in &self.proven {
+            md += &format!(
+                "- {} was proven flaky after {} iteration(s): {} saved\n",
+                markdown::code(&p.test),
+                p.after_iterations,
+                p.saved_iterations
+            );
+        }
+        for b in &self.budget_stops {
+            md += &format!(
+                "- {} was stopped by its budget ({}s) after {} of {} iterations: the next \
+                 chunk did not fit\n",
+                markdown::text(&b.job),
+                b.budget_sec,
+                b.iterations_run,
+                b.iterations_planned
+            );
+        }
+        md
+    }
+}
+
+fn wall(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cost_section_says_what_ran_and_what_was_saved() {
+        let cost = Cost {
+            executions_requested: 300,
+            executions_run: 120,
+            iterations_requested: 200,
+            iterations_run: 110,
+            iterations_saved: 90,
+            job_minutes: 1.5,
+            wall_sec: 95.0,
+            proven: vec![ProvenEarly {
+                test: "a.`Flaky`".into(),
+                after_iterations: 10,
+                saved_iterations: 90,
+            }],
+            budget_stops: vec![BudgetStop {
+                job: "batch 2 (unit tests)".into(),
+                budget_sec: 60,
+                iterations_run: 40,
+                iterations_planned: 100,
+            }],
+        };
+        let md = cost.markdown();
+        assert!(md.contains("iterations: 110 of 200 requested ran (90 saved by stop on proof)"));
+        assert!(md.contains("job-minutes: 1.5; wall time: 1m35s"));
+        assert!(md.contains("after 10 iteration(s): 90 saved"));
+        assert!(md.contains("stopped by its budget (60s) after 40 of 100 iterations"));
+        assert!(!md.contains("a.`Flaky`` "), "code spans are escaped: {md}");
+    }
+}

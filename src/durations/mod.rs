@@ -1,0 +1,191 @@
+//! How long one iteration of each test class (and method) takes: the planner's
+//! knowledge of time. It comes from the best source at hand (`--durations`
+//! JUnit XML or a durations file, else what earlier runs recorded in the
+//! build, else nothing), and every run records what it measured (`store`).
+
+pub mod store;
+
+use crate::analyze::aggregate::normalize_method;
+use crate::domain::ClassifiedTest;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where the durations came from (plan JSON's `durationsSource`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// `--durations PATH`.
+    Given(PathBuf),
+    /// What earlier runs of gradle-flaky recorded in the build.
+    Recorded(PathBuf),
+    /// Nothing is known.
+    #[default]
+    None,
+}
+
+impl Source {
+    /// `given: build/test-results`, `recorded: .gradle/...`, `none`.
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Given(p) => format!("given: {}", p.display()),
+            Source::Recorded(p) => format!("recorded: {}", p.display()),
+            Source::None => "none".into(),
+        }
+    }
+}
+
+/// Seconds of test time per iteration, by class and by `Class#method`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    #[serde(default)]
+    pub classes: BTreeMap<String, f64>,
+    #[serde(default)]
+    pub methods: BTreeMap<String, f64>,
+}
+
+/// The durations the planner knows, and their source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Durations {
+    pub source: Source,
+    pub table: Table,
+}
+
+impl Durations {
+    /// Expected test time of one iteration of all of `tests` (one Gradle
+    /// invocation's worth of each); `None` when any of them is unknown.
+    pub fn per_iteration(&self, tests: &[ClassifiedTest]) -> Option<Duration> {
+        let mut secs = 0.0;
+        for t in tests {
+            let class = t.class.as_deref()?;
+            let method = t
+                .method
+                .as_deref()
+                .and_then(|m| self.table.methods.get(&format!("{class}#{m}")));
+            secs += match method {
+                Some(s) => *s,
+                None => *self.table.classes.get(class)?,
+            };
+        }
+        (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+    }
+}
+
+/// Accumulates executions into per-iteration times: a method's time is its
+/// mean over its executions, a class's the sum of its methods'.
+#[derive(Default)]
+pub struct Measure {
+    /// `Class#method` → (seconds, executions).
+    methods: BTreeMap<(String, String), (f64, u64)>,
+}
+
+impl Measure {
+    /// One execution of `class`, raw test name `name` (seed tokens removed here).
+    pub fn add(&mut self, class: &str, name: &str, secs: Option<f64>) {
+        let Some(secs) = secs.filter(|s| s.is_finite() && *s >= 0.0) else {
+            return;
+        };
+        let (method, _) = normalize_method(name);
+        let e = self
+            .methods
+            .entry((class.to_string(), method.into_owned()))
+            .or_default();
+        e.0 += secs;
+        e.1 += 1;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.methods.is_empty()
+    }
+
+    pub fn table(&self) -> Table {
+        let mut table = Table::default();
+        for ((class, method), (secs, n)) in &self.methods {
+            let mean = secs / (*n).max(1) as f64;
+            table
+                .methods
+                .insert(format!("{class}#{method}"), round(mean));
+            *table.classes.entry(class.clone()).or_default() += mean;
+        }
+        for v in table.classes.values_mut() {
+            *v = round(*v);
+        }
+        table
+    }
+}
+
+fn round(secs: f64) -> f64 {
+    (secs * 1000.0).round() / 1000.0
+}
+
+impl Table {
+    /// `newer` over `self`: what was measured last wins, test by test.
+    pub fn merge(&mut self, newer: Table) {
+        self.classes.extend(newer.classes);
+        self.methods.extend(newer.methods);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Origin, TestKind};
+
+    fn test(class: &str, method: Option<&str>) -> ClassifiedTest {
+        ClassifiedTest {
+            project: ":p".into(),
+            source_set: "test".into(),
+            task: ":p:test".into(),
+            kind: TestKind::Unit,
+            class: Some(class.into()),
+            method: method.map(String::from),
+            yaml_suite: None,
+            origin: Origin::Explicit,
+            nested_classes: false,
+            is_suite: false,
+            via_suite: None,
+        }
+    }
+
+    #[test]
+    fn a_class_takes_the_mean_of_each_method_summed() {
+        let mut m = Measure::default();
+        m.add("a.Slow", "testOne {seed=[A:B]}", Some(2.0));
+        m.add("a.Slow", "testOne {seed=[A:C]}", Some(4.0));
+        m.add("a.Slow", "testTwo", Some(1.0));
+        m.add("a.Slow", "testNoTime", None);
+        let t = m.table();
+        assert_eq!(t.classes["a.Slow"], 4.0);
+        assert_eq!(t.methods["a.Slow#testOne"], 3.0);
+        let d = Durations {
+            source: Source::None,
+            table: t,
+        };
+        assert_eq!(
+            d.per_iteration(&[test("a.Slow", None)]),
+            Some(Duration::from_secs(4))
+        );
+        assert_eq!(
+            d.per_iteration(&[test("a.Slow", Some("testTwo"))]),
+            Some(Duration::from_secs(1)),
+            "a method selected alone takes its own time"
+        );
+        assert_eq!(
+            d.per_iteration(&[test("a.Slow", None), test("a.Other", None)]),
+            None,
+            "one unknown class makes the batch unknown"
+        );
+    }
+
+    #[test]
+    fn newer_measurements_win() {
+        let mut old = Table::default();
+        old.classes.insert("A".into(), 1.0);
+        old.classes.insert("B".into(), 2.0);
+        let mut new = Table::default();
+        new.classes.insert("A".into(), 5.0);
+        old.merge(new);
+        assert_eq!(old.classes["A"], 5.0);
+        assert_eq!(old.classes["B"], 2.0);
+    }
+}

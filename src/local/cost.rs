@@ -1,0 +1,77 @@
+//! The cost of a local run, from its plan, its batches and its report.
+
+use crate::analyze::cost::{BudgetStop, Cost, ProvenEarly};
+use crate::analyze::Report;
+use crate::plan;
+use crate::plan::test_name;
+use crate::run::chunks::Stop;
+use crate::run::local::BatchRun;
+use std::time::Duration;
+
+/// What the run cost: `runs` are the batches that ran (of `planned`), `took`
+/// its wall time.
+pub fn of(
+    report: &Report,
+    planned: &[crate::domain::GradleCommand],
+    runs: &[BatchRun],
+    took: Duration,
+) -> Cost {
+    let mut cost = Cost {
+        executions_requested: report
+            .tests
+            .iter()
+            .filter_map(|t| t.plan.as_ref().map(|p| p.planned_runs))
+            .chain(report.not_executed.iter().map(|n| n.planned_runs))
+            .sum(),
+        executions_run: report
+            .tests
+            .iter()
+            .filter(|t| t.plan.is_some())
+            .map(|t| t.runs)
+            .sum(),
+        iterations_requested: planned
+            .iter()
+            .map(|c| plan::executions(c) * c.tests.len() as u64)
+            .sum(),
+        job_minutes: runs.iter().map(|r| r.duration().as_secs_f64() / 60.0).sum(),
+        wall_sec: took.as_secs_f64(),
+        ..Cost::default()
+    };
+    for run in runs {
+        cost.iterations_run += iterations_run(run);
+        for p in &run.proven {
+            cost.iterations_saved += p.saved;
+            cost.proven.push(ProvenEarly {
+                test: test_name(&p.test),
+                after_iterations: p.after,
+                saved_iterations: p.saved,
+            });
+        }
+        if let Some(Stop::Budget {
+            budget,
+            ran,
+            planned,
+        }) = &run.stop
+        {
+            cost.budget_stops.push(BudgetStop {
+                job: format!("batch {} ({})", run.index, run.command.label),
+                budget_sec: budget.as_secs(),
+                iterations_run: u64::from(*ran),
+                iterations_planned: u64::from(*planned),
+            });
+        }
+    }
+    cost
+}
+
+/// Iterations the batch's tests ran: counted per chunk when it ran in
+/// chunks, else from its invocations that gave a result.
+fn iterations_run(run: &BatchRun) -> u64 {
+    if !run.ran.is_empty() {
+        return run.ran.iter().sum();
+    }
+    let per_invocation = u64::from(run.command.iterations.max(1));
+    let gave_result = run.verdicts.iter().filter(|v| v.is_trustworthy()).count() as u64;
+    let planned = plan::executions(&run.command);
+    (gave_result * per_invocation).min(planned) * run.command.tests.len() as u64
+}

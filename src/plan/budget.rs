@@ -1,0 +1,201 @@
+//! A batch's iterations within a time budget: how many go into the next chunk
+//! (one Gradle invocation), checked against the time left before it starts.
+//! Pure: the runner measures, this decides.
+//!
+//! A chunk is `k` iterations of whatever repetition the plan chose: `k` in one
+//! test JVM for an in-JVM batch, one Gradle run for a batch repeated by Gradle
+//! runs (its runs are checked one by one).
+
+use std::time::Duration;
+
+/// Assumed cost of starting Gradle for a chunk until one was measured.
+pub const GRADLE_START: Duration = Duration::from_secs(15);
+
+/// Predictions are inflated by this much, so that a slightly slower chunk
+/// still ends inside the budget.
+const SAFETY: f64 = 1.1;
+
+/// With stop on proof, the first in-JVM chunk runs this fraction of the
+/// iterations (at least one, at most [`FIRST_MOST`]) and each later one twice the one before: a
+/// test failing 30% of the time is proven in the first tenth with 97%
+/// probability, and a clean batch costs about four Gradle starts.
+const FIRST_SHARE: u32 = 10;
+
+/// The most iterations of that first chunk (an open-ended `--until-fail`
+/// batch plans a count far beyond what its time allows).
+const FIRST_MOST: u32 = 10;
+
+/// What the runner knows of a batch's pace.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pace {
+    /// Test time of one iteration: measured, else the durations', else unknown.
+    pub per_iteration: Option<Duration>,
+    /// What a chunk costs besides its iterations (Gradle's start, compiling,
+    /// the test JVM); [`GRADLE_START`] until measured.
+    pub overhead: Option<Duration>,
+}
+
+impl Pace {
+    /// Predicted wall time of a chunk of `k` iterations; `None` when the
+    /// iterations' time is unknown.
+    pub fn predict(&self, k: u32) -> Option<Duration> {
+        let per = self.per_iteration?;
+        let overhead = self.overhead.unwrap_or(GRADLE_START);
+        Some(overhead + per.mul_f64(f64::from(k) * SAFETY))
+    }
+
+    /// The pace after a chunk of `k` iterations took `elapsed`, `tests` of it
+    /// in the tests (their XML times).
+    pub fn measured(k: u32, elapsed: Duration, tests: Duration) -> Pace {
+        let k = k.max(1);
+        Pace {
+            per_iteration: Some(tests / k),
+            overhead: Some(elapsed.saturating_sub(tests)),
+        }
+    }
+}
+
+/// How the next chunk is sized.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sizing {
+    /// Iterations the batch still owes.
+    pub remaining: u32,
+    /// Iterations the batch was planned.
+    pub planned: u32,
+    /// One invocation runs many iterations (`-Dtests.iters`); else one each.
+    pub in_jvm: bool,
+    /// Chunks run so far.
+    pub chunks_done: u32,
+    /// Stop on proof is on for some test of the batch.
+    pub stop_on_proof: bool,
+    /// Time left of the budget; `None`: no budget.
+    pub left: Option<Duration>,
+}
+
+/// The next chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Run this many iterations.
+    Run(u32),
+    /// Nothing is owed.
+    Done,
+    /// Not even one iteration fits what is left of the budget.
+    OutOfBudget,
+}
+
+/// The next chunk of a batch at `pace`.
+pub fn next(s: &Sizing, pace: &Pace) -> Next {
+    if s.remaining == 0 {
+        return Next::Done;
+    }
+    let mut k = if s.in_jvm { s.remaining } else { 1 };
+    if s.in_jvm && s.stop_on_proof {
+        let first = (s.planned / FIRST_SHARE).clamp(1, FIRST_MOST);
+        let grown = first.saturating_mul(1u32 << s.chunks_done.min(20));
+        k = k.min(grown);
+    }
+    let Some(left) = s.left else {
+        return Next::Run(k);
+    };
+    match pace.per_iteration {
+        // Unknown pace: one iteration measures it (the probe). A budget that
+        // does not even leave Gradle's start for it is already spent.
+        None if pace.overhead.is_some_and(|o| o > left) => Next::OutOfBudget,
+        None => Next::Run(1),
+        Some(_) => {
+            let fits = |k: u32| pace.predict(k).is_some_and(|t| t <= left);
+            if !fits(1) {
+                return Next::OutOfBudget;
+            }
+            // The most that fits, by bisection over 1..=k.
+            let (mut lo, mut hi) = (1, k);
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if fits(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            Next::Run(lo)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizing(remaining: u32, left: Option<u64>) -> Sizing {
+        Sizing {
+            remaining,
+            planned: 100,
+            in_jvm: true,
+            chunks_done: 0,
+            stop_on_proof: false,
+            left: left.map(Duration::from_secs),
+        }
+    }
+
+    fn pace(per: u64, overhead: u64) -> Pace {
+        Pace {
+            per_iteration: Some(Duration::from_secs(per)),
+            overhead: Some(Duration::from_secs(overhead)),
+        }
+    }
+
+    #[test]
+    fn without_a_budget_everything_runs_in_one_chunk() {
+        assert_eq!(next(&sizing(100, None), &Pace::default()), Next::Run(100));
+        assert_eq!(next(&sizing(0, None), &Pace::default()), Next::Done);
+        let runs = Sizing {
+            in_jvm: false,
+            ..sizing(10, None)
+        };
+        assert_eq!(next(&runs, &Pace::default()), Next::Run(1));
+    }
+
+    #[test]
+    fn an_unknown_pace_is_probed_with_one_iteration() {
+        assert_eq!(next(&sizing(100, Some(60)), &Pace::default()), Next::Run(1));
+    }
+
+    #[test]
+    fn a_chunk_takes_what_fits_the_time_left() {
+        // 10 s overhead + k × 2 s × 1.1 ≤ 60 s ⇒ k = 22.
+        assert_eq!(next(&sizing(100, Some(60)), &pace(2, 10)), Next::Run(22));
+        assert_eq!(next(&sizing(5, Some(60)), &pace(2, 10)), Next::Run(5));
+        assert_eq!(
+            next(&sizing(100, Some(12)), &pace(2, 10)),
+            Next::OutOfBudget
+        );
+        let probe_too_late = Pace {
+            per_iteration: None,
+            overhead: Some(Duration::from_secs(30)),
+        };
+        assert_eq!(
+            next(&sizing(100, Some(20)), &probe_too_late),
+            Next::OutOfBudget
+        );
+    }
+
+    #[test]
+    fn stop_on_proof_grows_chunks_from_a_tenth() {
+        let s = |chunks_done, remaining| Sizing {
+            stop_on_proof: true,
+            chunks_done,
+            ..sizing(remaining, None)
+        };
+        assert_eq!(next(&s(0, 100), &Pace::default()), Next::Run(10));
+        assert_eq!(next(&s(1, 90), &Pace::default()), Next::Run(20));
+        assert_eq!(next(&s(2, 70), &Pace::default()), Next::Run(40));
+        assert_eq!(next(&s(3, 30), &Pace::default()), Next::Run(30));
+    }
+
+    #[test]
+    fn a_measured_chunk_splits_into_tests_and_overhead() {
+        let p = Pace::measured(4, Duration::from_secs(30), Duration::from_secs(20));
+        assert_eq!(p, pace(5, 10));
+        assert_eq!(p.predict(2), Some(Duration::from_secs(21)));
+    }
+}

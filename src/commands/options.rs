@@ -368,6 +368,12 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
             caps: b.caps.clone(),
             detect_rate: b.detect_rate.clone(),
             confidence: (b.confidence != DEFAULT_CONFIDENCE).then_some(b.confidence),
+            budget: b.budget,
+            durations: b
+                .durations
+                .as_ref()
+                .map(|p| p.to_string_lossy().into_owned()),
+            max_shards: (b.max_shards != crate::domain::DEFAULT_MAX_SHARDS).then_some(b.max_shards),
         },
         muted_file: (args.muted_file != Path::new(crate::cli::DEFAULT_MUTED_FILE))
             .then(|| args.muted_file.clone()),

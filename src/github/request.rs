@@ -53,6 +53,12 @@ pub struct BatchingOptions {
     pub detect_rate: Option<String>,
     /// `--confidence`, when not the default.
     pub confidence: Option<f64>,
+    /// `--budget`; `None`: each batch job's timeout minus the grace.
+    pub budget: Option<Duration>,
+    /// `--durations`, a path in the checkout the plan job reads.
+    pub durations: Option<String>,
+    /// `--max-shards`, when not the default.
+    pub max_shards: Option<u32>,
 }
 
 impl BatchingOptions {
@@ -73,6 +79,9 @@ impl BatchingOptions {
             ),
             (vars::DETECT_RATE, self.detect_rate.clone()),
             (vars::CONFIDENCE, self.confidence.map(|c| c.to_string())),
+            (vars::BUDGET, self.budget.map(format_duration)),
+            (vars::DURATIONS, self.durations.clone()),
+            (vars::MAX_SHARDS, self.max_shards.map(|k| k.to_string())),
         ]
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))
@@ -87,10 +96,12 @@ impl WorkflowRequest {
         let mut plan_env = self.batching.variables();
         // Each batch job's budget: its timeout minus the grace, so that the
         // plan splits a batch the durations say cannot fit into shards.
-        plan_env.push((
-            vars::BUDGET.into(),
-            format!("{}m", inner_timeout(self.job_timeout_min)),
-        ));
+        if self.batching.budget.is_none() {
+            plan_env.push((
+                vars::BUDGET.into(),
+                format!("{}m", inner_timeout(self.job_timeout_min)),
+            ));
+        }
         if let Some(file) = &self.muted_file {
             let file = file.to_string_lossy().into_owned();
             plan_env.push((vars::MUTED_FILE.into(), file));
@@ -157,5 +168,59 @@ impl WorkflowRequest {
             literal(what, value)?;
         }
         Ok(cfg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(batching: BatchingOptions) -> WorkflowRequest {
+        WorkflowRequest {
+            pull_request: true,
+            batching,
+            runs_on: "ubuntu-latest".into(),
+            java: "21".into(),
+            java_distribution: "temurin".into(),
+            job_timeout_min: 60,
+            ..WorkflowRequest::default()
+        }
+    }
+
+    fn plan_var<'a>(cfg: &'a WorkflowConfig, name: &str) -> Option<&'a str> {
+        let found = cfg.plan_env.iter().find(|(k, _)| k == name);
+        found.map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn the_plan_job_gets_the_budget_durations_and_shard_cap_asked_for() {
+        let cfg = request(BatchingOptions::default()).config().unwrap();
+        assert_eq!(plan_var(&cfg, vars::BUDGET), Some("58m"));
+        assert_eq!(plan_var(&cfg, vars::DURATIONS), None);
+        assert_eq!(plan_var(&cfg, vars::MAX_SHARDS), None);
+        let cfg = request(BatchingOptions {
+            budget: Some(Duration::from_secs(20 * 60)),
+            durations: Some("ci/durations.json".into()),
+            max_shards: Some(4),
+            ..BatchingOptions::default()
+        })
+        .config()
+        .unwrap();
+        let budgets = cfg.plan_env.iter().filter(|(k, _)| k == vars::BUDGET);
+        assert_eq!(budgets.count(), 1, "one budget: the one asked for");
+        assert_eq!(plan_var(&cfg, vars::BUDGET), Some("20m"));
+        assert_eq!(plan_var(&cfg, vars::DURATIONS), Some("ci/durations.json"));
+        assert_eq!(plan_var(&cfg, vars::MAX_SHARDS), Some("4"));
+    }
+
+    #[test]
+    fn a_durations_path_holding_an_expression_is_refused() {
+        let e = request(BatchingOptions {
+            durations: Some("${{ secrets.X }}".into()),
+            ..BatchingOptions::default()
+        })
+        .config()
+        .unwrap_err();
+        assert!(e.to_string().contains("FLAKINESS_DURATIONS"), "{e}");
     }
 }

@@ -343,10 +343,24 @@ fn run_batch(
 /// execution: `batch-<n>/flakiness-iters` (a fallback's Gradle runs, in
 /// `batch-<n>/gradle-runs/`, are not below it).
 pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<String> {
-    runs.iter()
+    let iters = crate::reports::ITERS_DIR;
+    let mut dirs = Vec::new();
+    for r in runs
+        .iter()
         .filter(|r| r.command.in_jvm.is_some_and(|m| m.plain_names()))
-        .map(|r| format!("batch-{}/{}", r.index, crate::reports::ITERS_DIR))
-        .collect()
+    {
+        if r.chunks.is_empty() {
+            dirs.push(format!("batch-{}/{iters}", r.index));
+        }
+        // A chunked batch keeps each chunk's reports in `chunk-<n>/`; only its
+        // in-JVM chunks repeat tests (a Gradle-run chunk runs each once).
+        for (n, chunk) in r.chunks.iter().enumerate() {
+            if chunk.iterations > 1 {
+                dirs.push(format!("batch-{}/chunk-{}/{iters}", r.index, n + 1));
+            }
+        }
+    }
+    dirs
 }
 
 /// Where batch `index` keeps its iterations' reports.
@@ -585,6 +599,51 @@ mod tests {
         assert_eq!(
             left.last().map(String::as_str),
             dir.file_name().and_then(|n| n.to_str())
+        );
+    }
+
+    #[test]
+    fn a_chunked_in_jvm_batch_counts_every_case_of_its_in_jvm_chunks() {
+        let chunk = |iterations| Chunk {
+            iterations,
+            seed: None,
+            elapsed: Duration::ZERO,
+        };
+        let run = |index, in_jvm, chunks| BatchRun {
+            index,
+            command: GradleCommand {
+                in_jvm,
+                ..GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 10, 1)
+            },
+            log: PathBuf::new(),
+            dir: PathBuf::new(),
+            started: SystemTime::UNIX_EPOCH,
+            iterations: vec![],
+            verdicts: vec![],
+            notes: vec![],
+            chunks,
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
+        };
+        let runner = Some(crate::domain::InJvm::Junit4Runner);
+        let runs = [
+            run(1, runner, vec![]),
+            // In the JVM, then Gradle runs after the first chunk showed no repetition.
+            run(2, runner, vec![chunk(10), chunk(1), chunk(1)]),
+            run(3, runner, vec![chunk(10), chunk(20)]),
+            // randomizedtesting names each iteration apart: counted as it always was.
+            run(4, Some(crate::domain::InJvm::TestsIters), vec![chunk(10)]),
+            run(5, None, vec![chunk(1)]),
+        ];
+        assert_eq!(
+            repeated_in_jvm(&runs),
+            [
+                "batch-1/flakiness-iters",
+                "batch-2/chunk-1/flakiness-iters",
+                "batch-3/chunk-1/flakiness-iters",
+                "batch-3/chunk-2/flakiness-iters",
+            ]
         );
     }
 

@@ -4,7 +4,7 @@
 //! the frameworks' own launchers on Debian's jars.
 
 use crate::common::{plain_java_copy, repo_root, text};
-use crate::plain_java::{flake_probability, flaky, json, row, rows};
+use crate::plain_java::{flake_probability, flaky, is_designed_flake, json, row, rows};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -196,9 +196,7 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
         (format!("{CORE}.ServiceIT"), "handlesConcurrentRequests"),
     ];
     for t in tests {
-        let is_flake = designed
-            .iter()
-            .any(|(c, m)| t["class"] == c.as_str() && t["method"] == *m);
+        let is_flake = is_designed_flake(t, &designed);
         let failures = t["failures"].as_u64().unwrap();
         assert_eq!(failures > 0, is_flake, "{t:#}");
         if is_flake {

@@ -40,6 +40,13 @@ pub fn rows<'a>(report: &'a Value, class: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// Whether report row `t` is one of the fixture's designed flakes.
+pub fn is_designed_flake(t: &Value, designed: &[(String, &str)]) -> bool {
+    designed
+        .iter()
+        .any(|(c, m)| t["class"] == c.as_str() && t["method"] == *m)
+}
+
 pub fn row<'a>(report: &'a Value, class: &str, method: &str) -> &'a Value {
     rows(report, class)
         .into_iter()
@@ -288,9 +295,7 @@ fn local_executes_every_selected_method_as_often_as_planned() {
         (format!("{CORE}.ServiceIT"), "handlesConcurrentRequests"),
     ];
     for t in tests {
-        let is_flake = designed
-            .iter()
-            .any(|(c, m)| t["class"] == c.as_str() && t["method"] == *m);
+        let is_flake = is_designed_flake(t, &designed);
         let failures = t["failures"].as_u64().unwrap();
         assert_eq!(failures > 0, is_flake, "{t:#}");
     }

@@ -3,7 +3,8 @@
 # runs it. Arguments go to `cargo nextest run` (e.g. `-E 'test(completion)'`).
 #
 # The suite drives real programs: Debian's Gradle 4.4.1 and the test jars the
-# fixture builds use (junit4, randomizedtesting, testng), git, and the shells
+# fixture builds use (junit4, randomizedtesting, testng; junit5's console
+# launcher for the JUnit Platform helper, which Gradle 4.4.1 cannot run), git, and the shells
 # whose completions are tested (bash, zsh, fish). Missing Debian packages are
 # installed with apt-get (as root, or through sudo), cargo-nextest with cargo.
 set -euo pipefail
@@ -14,6 +15,7 @@ command -v gradle >/dev/null 2>&1 || need+=(gradle)
 [ -f /usr/share/java/junit4.jar ] || need+=(junit4)
 [ -f /usr/share/java/randomizedtesting-runner.jar ] || need+=(libcarrotsearch-randomizedtesting-java)
 [ -f /usr/share/java/testng.jar ] || need+=(testng)
+[ -f /usr/share/java/junit-platform-console-standalone.jar ] || need+=(junit5)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v zsh >/dev/null 2>&1 || need+=(zsh)
 command -v fish >/dev/null 2>&1 || need+=(fish)

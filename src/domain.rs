@@ -274,6 +274,9 @@ pub enum ReasonCode {
     /// A file its source set's own include/exclude patterns leave out of
     /// compilation: Gradle never compiles it.
     NotCompiled,
+    /// A JUnit 3 suite class whose `suite()` runs other classes, never its
+    /// own `test*` methods: those are not checked (the suite's members are).
+    OwnTestsNotInSuite,
     /// A path outside the build root.
     OutsideBuild,
     /// A path that is not UTF-8.
@@ -285,7 +288,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code (docs/src/reference/reason-codes.md lists them all).
-    pub const ALL: [ReasonCode; 16] = [
+    pub const ALL: [ReasonCode; 19] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -297,11 +300,14 @@ impl ReasonCode {
         ReasonCode::UnknownSourceSet,
         ReasonCode::YamlSuiteNotRunnable,
         ReasonCode::NoSuchClass,
+        ReasonCode::NoSuchMethod,
         ReasonCode::NoSuchFile,
         ReasonCode::NotInSourceSet,
         ReasonCode::NotCompiled,
+        ReasonCode::OwnTestsNotInSuite,
         ReasonCode::OutsideBuild,
         ReasonCode::NotUtf8,
+        ReasonCode::UnsupportedCharacters,
     ];
 
     /// The stable kebab-case name.
@@ -322,6 +328,7 @@ impl ReasonCode {
             ReasonCode::NoSuchFile => "no-such-file",
             ReasonCode::NotInSourceSet => "not-in-source-set",
             ReasonCode::NotCompiled => "not-compiled",
+            ReasonCode::OwnTestsNotInSuite => "own-tests-not-in-suite",
             ReasonCode::OutsideBuild => "outside-build",
             ReasonCode::NotUtf8 => "not-utf8",
             ReasonCode::UnsupportedCharacters => "unsupported-characters",
@@ -338,6 +345,7 @@ impl ReasonCode {
                 | ReasonCode::RequiresPackagingHost
                 | ReasonCode::ExcludedByTaskPatterns
                 | ReasonCode::NotCompiled
+                | ReasonCode::OwnTestsNotInSuite
         )
     }
 }

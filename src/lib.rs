@@ -32,6 +32,7 @@ pub(crate) mod local;
 pub(crate) mod markdown;
 pub mod output;
 pub mod plan;
+pub(crate) mod process;
 pub(crate) mod reports;
 pub(crate) mod run;
 pub mod select;

@@ -6,7 +6,7 @@
 
 use crate::domain::GradleCommand;
 use crate::plan::group_in_order;
-use crate::run::process::Isolation;
+use crate::process::Isolation;
 use crate::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

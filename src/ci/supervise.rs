@@ -4,7 +4,7 @@
 //! the timeout or when the wrapper itself is cancelled (SIGTERM/SIGINT,
 //! forwarded), as `run::process` runs every Gradle invocation.
 
-use crate::run::process::{self, Ended, Isolation, Output};
+use crate::process::{self, Ended, Isolation, Output};
 use crate::say;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -6,7 +6,7 @@ use super::{report, selection};
 use crate::analyze::Report;
 use crate::cli::GlobalArgs;
 use crate::local::{self, Context, LocalOutcome, Reporter};
-use crate::run::process;
+use crate::process;
 use crate::{say, Exit, Result};
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 
 use super::{Layout, LayoutRead};
 use crate::domain::format_duration;
-use crate::run::process::{self, Ended, Isolation, Output};
+use crate::process::{self, Ended, Isolation, Output};
 use crate::vars::{GRADLE, LAYOUT_TIMEOUT};
 use crate::{say, shell, Error, Result};
 use std::fs::File;

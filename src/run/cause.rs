@@ -8,9 +8,9 @@
 //! tasks); [`cause`] is a pure function of [`Facts`], so task states recorded
 //! another way (an init script) plug in through [`Facts::tasks`].
 
-use super::process::Ended;
 use super::task_state::TaskState;
 use crate::markdown::plain_line;
+use crate::process::Ended;
 
 /// What Gradle's console output of one invocation states.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -116,7 +116,7 @@ pub fn run(
     let mut remaining = planned;
     let mut done_runs: u32 = 0;
     loop {
-        if super::process::interrupted() {
+        if crate::process::interrupted() {
             break;
         }
         let in_jvm = current.repetition == Repetition::InJvm;
@@ -179,7 +179,7 @@ pub fn run(
         let ended_badly = its.iter().any(|it| {
             matches!(
                 it.ended,
-                super::process::Ended::TimedOut | super::process::Ended::Interrupted
+                crate::process::Ended::TimedOut | crate::process::Ended::Interrupted
             )
         });
         out.chunks.push(Chunk {
@@ -258,6 +258,10 @@ fn take_proven(
             after: out.ran[i],
             saved: u64::from(planned).saturating_sub(out.ran[i]),
         };
+        // Proven by its last chunk: it ran its whole count, nothing stopped.
+        if p.saved == 0 {
+            continue;
+        }
         let line = format!(
             "{} proven flaky after {} iteration(s): its other {} are saved (stop on proof)",
             crate::plan::test_name(t),
@@ -285,7 +289,7 @@ fn kept(command: &GradleCommand, active: &[bool]) -> Vec<ClassifiedTest> {
 mod tests {
     use super::*;
     use crate::domain::{Origin, TestKind};
-    use crate::run::process::Ended;
+    use crate::process::Ended;
     use std::cell::RefCell;
     use std::path::PathBuf;
 
@@ -411,6 +415,21 @@ mod tests {
             .map(|c| c.seed.clone().unwrap())
             .collect();
         assert_eq!(seeds.len(), 4, "a fresh seed per chunk");
+    }
+
+    /// Proven only by the last chunk: it ran its whole count, so nothing was
+    /// saved and no early proof is claimed.
+    #[test]
+    fn a_test_proven_by_its_last_chunk_claims_no_early_stop() {
+        let (done, calls) = run_fake(&fake(None, true, 100));
+        assert_eq!(calls.len(), 4);
+        assert_eq!(done.ran, [100, 100]);
+        assert!(done.proven.is_empty(), "{:?}", done.proven);
+        assert!(
+            done.notes.iter().all(|n| !n.contains("saved")),
+            "{:?}",
+            done.notes
+        );
     }
 
     #[test]

@@ -15,10 +15,10 @@
 use super::cause::{self, Facts, LogFacts};
 use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::outcomes::Scripts;
-use super::process::{self, Ended, Isolation, Output};
 use super::progress::{format_left, Estimate, Progress};
 use super::repeat::{self, Iteration, IterationCounts, Loop, Observer, Outcomes, Verdict};
 use crate::domain::{format_duration, GradleCommand};
+use crate::process::{self, Ended, Isolation, Output};
 use crate::reports::walk;
 use crate::{Error, Result};
 use std::fs::File;

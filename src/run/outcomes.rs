@@ -12,8 +12,8 @@
 //! file is named by a `-D` property, which reaches a reused daemon for each
 //! build, where an environment variable would not.
 
-use super::process;
 use super::task_state::TaskState;
+use crate::process;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -149,7 +149,7 @@ impl Scripts {
     /// (the marker is added once: [`Isolation::apply`] puts it on a Gradle
     /// program already). The caller creates the file's directory.
     ///
-    /// [`Isolation::apply`]: super::process::Isolation::apply
+    /// [`Isolation::apply`]: crate::process::Isolation::apply
     pub fn apply(&self, argv: &[String], file: &Path) -> Vec<String> {
         let mut out = argv.to_vec();
         out.push("-I".into());

@@ -9,7 +9,7 @@
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
 use super::outcomes::{self, Scripts, Skipped};
-use super::process::{self, Ended, Isolation, Output};
+use crate::process::{self, Ended, Isolation, Output};
 use crate::reports::{self, walk, ITERS_DIR, JOBS_DIR};
 use crate::{shell, Error, Observed, Result};
 use std::fs::File;
@@ -607,7 +607,7 @@ mod tests {
 
     #[test]
     fn a_loop_keeps_every_iteration() {
-        crate::run::process::supervise();
+        crate::process::supervise();
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
         // A stand-in for Gradle that writes one report per run, as a Test task does.

@@ -279,7 +279,16 @@ impl<'a> Classifier<'a> {
             subject.yaml_suite.is_some(),
             target.method.is_some(),
         );
-        Ok(tasks
+        // A suite that never runs its own tests: a named method of it runs
+        // nowhere; the whole class still runs its members.
+        let own_not_run = match (&subject.leaves_out_own, &subject.class) {
+            (Some(members), Some(class)) => Some(own_tests_not_run(class, members)),
+            _ => None,
+        };
+        if let (Some(skip), Some(_)) = (&own_not_run, &target.method) {
+            return Ok(vec![Err(skip.clone())]);
+        }
+        let runs: Vec<Classification> = tasks
             .into_iter()
             .map(|(task, via_suite)| {
                 let nested_classes = match (&subject.nested_source, &subject.class) {
@@ -305,7 +314,8 @@ impl<'a> Classifier<'a> {
                     via_suite,
                 })
             })
-            .collect())
+            .collect();
+        Ok(runs.into_iter().chain(own_not_run.map(Err)).collect())
     }
 
     /// A nested class its task leaves out that a `bulkTest*()` method of its
@@ -399,12 +409,20 @@ impl<'a> Classifier<'a> {
             Err(_) if is_suite || !self.via_suites(root, &class).is_empty() => false,
             Err(skip) => return Err(skip),
         };
+        let leaves_out_own = is_suite
+            .then(|| {
+                self.suites.leaves_out_own_tests(set, &unit, &class, &|| {
+                    self.roots.classes_of_set(set.0, set.1)
+                })
+            })
+            .flatten();
         Ok(ClassFile::Test(Subject {
             nested_source: outer.then(|| (simple.to_string(), unit)),
             class: Some(class),
             yaml_suite: None,
             shows_tests,
             is_suite,
+            leaves_out_own,
         }))
     }
 

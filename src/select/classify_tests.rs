@@ -545,3 +545,86 @@ fn classes_the_patterns_leave_out_run_through_the_suites_they_include() {
     .unwrap();
     assert!(found.via_suite.is_some());
 }
+
+/// A JUnit 3 class whose `suite()` runs another class but not itself (as
+/// Commons Collections' `TestMultiValueMap` does): its members run, its own
+/// `test*` methods never do and are said not checked; a suite that runs
+/// itself, by class literal or by `new` with a method name, is a plain test.
+#[test]
+fn a_suite_that_leaves_out_its_own_tests_says_they_are_not_checked() {
+    use crate::select::testing::{project, ROOT};
+    let mut p = project(":legacy", "legacy", &[("main", None), ("test", Some(true))]);
+    p.test_tasks[0].includes = vec!["**/AllTests.class".into()];
+    let layout = Layout {
+        schema: 1,
+        gradle_version: "4.4.1".into(),
+        root_dir: ROOT.into(),
+        included_builds: vec![],
+        projects: vec![p],
+    };
+    let dir = "legacy/src/test/java/a";
+    let junit3 = |name: &str, suite: &str| {
+        format!(
+            "package a;\nimport junit.framework.*;\npublic class {name} extends TestCase {{\n\
+             public {name}(String n) {{ super(n); }}\n\
+             public static Test suite() {{ {suite} }}\npublic void testOwn() {{}}\n}}\n"
+        )
+    };
+    let files = MemFiles::with(&[
+        (
+            &format!("{dir}/AllTests.java"),
+            "package a;\n@RunWith(Suite.class) @SuiteClasses({MultiCheck.class, SelfCheck.class, \
+             NewCheck.class})\npublic class AllTests {}",
+        ),
+        (
+            &format!("{dir}/MultiCheck.java"),
+            &junit3("MultiCheck", "return new TestSuite(HashCheck.class);"),
+        ),
+        (
+            &format!("{dir}/SelfCheck.java"),
+            &junit3("SelfCheck", "return new TestSuite(SelfCheck.class);"),
+        ),
+        (
+            &format!("{dir}/NewCheck.java"),
+            &junit3(
+                "NewCheck",
+                "TestSuite s = new TestSuite(HashCheck.class); s.addTest(new NewCheck(\"testOwn\")); return s;",
+            ),
+        ),
+        (
+            &format!("{dir}/HashCheck.java"),
+            "package a; public class HashCheck extends junit.framework.TestCase { public void testHash() {} }",
+        ),
+    ]);
+    let c = Classifier::from_layout(&layout, &files);
+    let outcomes = c.classify_path(
+        Path::new(&format!("{dir}/MultiCheck.java")),
+        Origin::Changed,
+    );
+    let [Ok(suite), Err(Skip::Unresolved(reason))] = outcomes.as_slice() else {
+        panic!("the suite runs, its own tests are not checked: {outcomes:?}")
+    };
+    assert!(suite.is_suite && suite.via_suite.is_some(), "{suite:?}");
+    assert_eq!(reason.code, ReasonCode::OwnTestsNotInSuite);
+    assert!(
+        reason.text.contains("`a.MultiCheck`") && reason.text.contains("`a.HashCheck`"),
+        "{}",
+        reason.text
+    );
+    // a method of its own runs nowhere: nothing but the reason
+    let named = c.locate(
+        &TestRef {
+            class: "a.MultiCheck".into(),
+            method: Some("testOwn".into()),
+        },
+        Origin::Explicit,
+    );
+    assert_eq!(only(named), Err(Skip::Unresolved(reason.clone())));
+    for runs_itself in ["SelfCheck.java", "NewCheck.java"] {
+        let outcomes = c.classify_path(Path::new(&format!("{dir}/{runs_itself}")), Origin::Changed);
+        assert!(
+            outcomes.len() == 1 && outcomes[0].is_ok(),
+            "{runs_itself}: {outcomes:?}"
+        );
+    }
+}

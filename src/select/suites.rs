@@ -210,6 +210,43 @@ impl SuiteIndex {
             && is_suite(unit, &local, binary, &self.classes(set, compute))
     }
 
+    /// The members of the JUnit 3 suite `binary` of `unit` when its `suite()`
+    /// leaves the class itself out although the class declares `test*`
+    /// methods: the JUnit runner (Gradle's too) then runs only the members,
+    /// never those methods. `None` for any other class. (Commons Collections'
+    /// `TestMultiValueMap.suite()` runs `TestMultiHashMap` so.)
+    pub fn leaves_out_own_tests(
+        &self,
+        set: Set,
+        unit: &Unit,
+        binary: &str,
+        compute: &dyn Fn() -> Classes,
+    ) -> Option<Vec<String>> {
+        let local = local_of(unit, binary);
+        let t = unit.types.iter().find(|t| t.local == local)?;
+        let annotated = t.annotations.iter().any(|a| {
+            MEMBER_ANNOTATIONS
+                .iter()
+                .any(|(name, _)| a.simple() == *name)
+        });
+        let mut own = unit.methods.iter().filter(|m| m.owner == local);
+        let suite = own.clone().find(|m| m.name == "suite")?;
+        // `new ThisClass("testX")` in suite() runs one of its own methods.
+        let simple = local.rsplit('$').next().unwrap_or(&local);
+        let creates_itself = suite
+            .body_classes
+            .iter()
+            .any(|c| matches!(c, BodyClass::New(n) if n.rsplit('.').next() == Some(simple)));
+        // JUnit 3 runs `public void test*()` methods; the source model keeps
+        // no modifiers, so a helper named so counts too.
+        let declares_tests = own.any(|m| m.name.starts_with("test"));
+        if annotated || creates_itself || !declares_tests {
+            return None;
+        }
+        let (members, _) = members(unit, &local, &self.classes(set, compute))?;
+        (!members.is_empty() && !members.iter().any(|m| m == binary)).then_some(members)
+    }
+
     /// The unit of a file that may declare a suite; `None` when it cannot
     /// (no marker word) or cannot be read.
     fn suite_unit(&self, files: &dyn Files, path: &PathBuf) -> Option<Rc<Unit>> {

@@ -19,9 +19,9 @@ pub(crate) mod rules;
 
 use crate::analyze::report::{Report, SeedReplay, Triage};
 use crate::plan::Forcing;
+use crate::process::{self, Isolation};
 use crate::reports::TRIAGE_DIR;
 use crate::run::outcomes::Scripts;
-use crate::run::process::{self, Isolation};
 use crate::run::progress::Progress;
 use crate::say;
 use crate::{Error, Result};

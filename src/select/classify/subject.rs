@@ -49,6 +49,11 @@ pub(super) struct Subject {
     pub(super) shows_tests: bool,
     /// The class is a suite of other classes.
     pub(super) is_suite: bool,
+    /// A JUnit 3 suite that runs only these members, never its own `test*`
+    /// methods ([`SuiteIndex::leaves_out_own_tests`]).
+    ///
+    /// [`SuiteIndex::leaves_out_own_tests`]: crate::select::suites::SuiteIndex::leaves_out_own_tests
+    pub(super) leaves_out_own: Option<Vec<String>>,
     /// The outer class's simple name and source, to tell whether its task
     /// runs nested classes.
     pub(super) nested_source: Option<(String, Unit)>,
@@ -58,6 +63,26 @@ pub(super) enum ClassFile {
     /// An abstract class: it runs through its concrete subclasses.
     AbstractBase(String),
     Test(Subject),
+}
+
+/// A JUnit 3 suite's own test methods, which its `suite()` never runs: not
+/// checked, whatever its members show.
+pub(super) fn own_tests_not_run(class: &str, members: &[String]) -> Skip {
+    let shown: Vec<String> = members.iter().take(3).map(|m| format!("`{m}`")).collect();
+    let more = members.len().saturating_sub(shown.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    Skip::Unresolved(Reason::new(
+        ReasonCode::OwnTestsNotInSuite,
+        format!(
+            "the own test methods of `{class}` never run: its `suite()` runs {}{more}, not the \
+             class itself (so under Gradle too); add the class to its suite to check them",
+            shown.join(", ")
+        ),
+    ))
 }
 
 /// A YAML suite of a resources dir (under `rest-api-spec/test/`): it runs on
@@ -88,6 +113,7 @@ pub(super) fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
         yaml_suite: Some(utf8(&suite.with_extension(""))?),
         shows_tests: false,
         is_suite: false,
+        leaves_out_own: None,
         nested_source: None,
     })
 }

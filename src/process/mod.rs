@@ -1,9 +1,11 @@
-//! Running one Gradle invocation as a child we can always stop.
+//! Running one Gradle invocation as a child we can always stop: process
+//! supervision, a leaf that the layout reader, the runners, triage and the CI
+//! batch runner share.
 //!
 //! By default a build runs on the user's own Gradle daemon ([`Isolation::Shared`]),
 //! as `./gradlew` typed by hand would: warm, so an invocation costs what it
 //! costs by hand. Such a build is stopped (time limit, Ctrl-C) the way
-//! [`super::daemon`] explains: the client is interrupted, so the daemon cancels
+//! [`daemon`] explains: the client is interrupted, so the daemon cancels
 //! the build, and the daemon's test JVMs of this build are stopped; the daemon
 //! stays, warm. A client that dies by itself is followed the same way, so no
 //! build of ours still runs (or writes reports) once [`run`] returns.
@@ -27,8 +29,9 @@
 //! descendant" is exactly the current build, a private daemon, and anything an
 //! earlier build leaked.
 
-use super::daemon;
-use super::tree;
+mod daemon;
+mod tree;
+
 use crate::{Error, Result};
 use std::fs::File;
 use std::io::{Read, Write};

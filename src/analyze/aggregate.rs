@@ -268,10 +268,11 @@ impl FileAgg {
 
     /// The accumulator of a report whose tests were repeated in one test JVM
     /// under their plain names: every case is an execution, and TestNG's
-    /// data-provider rows keep their indexes across repetitions ([`RowIndex`]).
-    pub fn repeated_in_jvm() -> FileAgg {
+    /// data-provider rows keep their indexes across repetitions (`rows`,
+    /// which has counted the file's cases when the repetitions are known).
+    pub fn repeated_in_jvm(rows: RowIndex) -> FileAgg {
         FileAgg {
-            rows: Some(RowIndex::default()),
+            rows: Some(rows),
             ..FileAgg::default()
         }
     }
@@ -280,7 +281,7 @@ impl FileAgg {
     pub fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
         let method = match self.rows.as_mut() {
-            Some(rows) => rows.renumber(method),
+            Some(rows) => rows.renumber(exec.class, method),
             None => method,
         };
         let slot = self.slot(exec.class, &method, origin);

@@ -43,11 +43,20 @@ pub struct AnalyzeOptions {
     /// Gradle run (`local`'s). Otherwise every test case counts, as the
     /// reference analyzer counts them.
     pub instances_once: bool,
-    /// Folders (`/`-separated, relative to the analyzed root) whose reports
-    /// count every test case even with `instances_once`: tests repeated in
-    /// one test JVM under their plain names (each case is an execution); `.`
-    /// is the root itself.
-    pub every_instance_below: Vec<String>,
+    /// Folders whose reports count every test case even with
+    /// `instances_once`: tests repeated in one test JVM under their plain
+    /// names (each case is an execution).
+    pub every_instance_below: Vec<RepeatedDir>,
+}
+
+/// A folder of reports whose tests were repeated in one test JVM.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RepeatedDir {
+    /// `/`-separated, relative to the analyzed root; `.` is the root itself.
+    pub dir: String,
+    /// How many times each test ran there, when known: TestNG rows that
+    /// print alike are then told apart ([`rows::RowIndex`]).
+    pub repetitions: Option<u32>,
 }
 
 /// Reads every report below `root` and returns the merged report. Never fails:
@@ -112,6 +121,20 @@ fn slash_path(rel: &Path) -> String {
         .join("/")
 }
 
+/// The TestNG row index of a report repeated in one JVM: with the
+/// repetitions known, the file's cases are counted first (a second read of a
+/// small file), so rows that print alike keep apart.
+fn row_index(path: &Path, repetitions: Option<u32>) -> rows::RowIndex {
+    let Some(n) = repetitions else {
+        return rows::RowIndex::default();
+    };
+    let mut rows = rows::RowIndex::repeated(n);
+    if let Ok(file) = std::fs::File::open(path) {
+        junit::read(file, |exec| rows.count(exec.class, exec.name));
+    }
+    rows
+}
+
 /// Last modified before `since` (a file whose time cannot be read is read rather than lost).
 fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
     let Some(since) = since else {
@@ -131,13 +154,12 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
         }
     });
     let rel_path = slash_path(rel);
-    let every_instance = opts
-        .every_instance_below
-        .iter()
-        .any(|dir| dir == "." || rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/'))));
-    let mut agg = match every_instance {
-        true => FileAgg::repeated_in_jvm(),
-        false => FileAgg::new(opts.instances_once),
+    let repeated = opts.every_instance_below.iter().find(|r| {
+        r.dir == "." || rel_path.starts_with(&format!("{}/", r.dir.trim_end_matches('/')))
+    });
+    let mut agg = match repeated {
+        Some(r) => FileAgg::repeated_in_jvm(row_index(path, r.repetitions)),
+        None => FileAgg::new(opts.instances_once),
     };
     let mut read = match std::fs::File::open(path) {
         Ok(file) => junit::read(file, |exec| agg.record(exec, origin.as_ref())),

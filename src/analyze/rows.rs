@@ -6,24 +6,53 @@
 //! `invocationCount` (gradle-flaky's in-JVM repetition), the count runs on
 //! across repetitions (`encodes[0..2]` the first time, `encodes[3..5]` the
 //! next), and TestNG invokes every row of one repetition before the next
-//! (measured on TestNG 6.9.12 under Gradle 4.4.1). So the first index seen
-//! with a method's parameters is its row's index, and later repetitions of
-//! those parameters get it back.
+//! (measured on TestNG 6.9.12 under Gradle 4.4.1). So with `n` repetitions
+//! and `t` cases of a method in the file, the method has `t / n` rows and
+//! case `i` is row `i mod (t / n)`.
+//!
+//! Without the count (or when the cases do not divide by it: a repetition cut
+//! short) the first index seen with a method's parameters is its row's
+//! index. That rule cannot tell apart rows whose parameters print alike, as
+//! arrays do once their identity hashes are written `@hash`
+//! (JCommander's `testAlternateNamesForListParameters`), hence the count.
 
 use crate::test_filter::{self, Shape};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// The first index seen of each (method, parameters), in one report file.
+/// How each TestNG row of one report file gets its first repetition's index.
 #[derive(Debug, Default)]
 pub struct RowIndex {
+    /// The repetitions every test of the file ran, when known.
+    repetitions: Option<u32>,
+    /// Cases per (class, method) in the file, counted before reading it.
+    cases: HashMap<(String, String), u64>,
+    /// The first index seen of each (method, parameters).
     first: HashMap<String, String>,
 }
 
 impl RowIndex {
-    /// `name` with its row index replaced by the first seen with its
-    /// parameters; any other name unchanged.
-    pub fn renumber<'a>(&mut self, name: Cow<'a, str>) -> Cow<'a, str> {
+    /// An index for a file whose tests each ran `repetitions` times; feed it
+    /// every case of the file with [`RowIndex::count`] before renumbering.
+    pub fn repeated(repetitions: u32) -> RowIndex {
+        RowIndex {
+            repetitions: Some(repetitions),
+            ..RowIndex::default()
+        }
+    }
+
+    /// Counts one case of the file (the pass before renumbering).
+    pub fn count(&mut self, class: &str, name: &str) {
+        if self.repetitions.is_none() || test_filter::shape(name) != Shape::TestNgRow {
+            return;
+        }
+        let key = (class.to_string(), test_filter::base(name).to_string());
+        *self.cases.entry(key).or_default() += 1;
+    }
+
+    /// `name` with its row index replaced by its first repetition's; any
+    /// other name unchanged.
+    pub fn renumber<'a>(&mut self, class: &str, name: Cow<'a, str>) -> Cow<'a, str> {
         if test_filter::shape(&name) != Shape::TestNgRow {
             return name;
         }
@@ -33,12 +62,28 @@ impl RowIndex {
         let Some((index, params)) = rest.split_once("](") else {
             return name;
         };
-        let key = format!("{head}({params}");
-        let first = self.first.entry(key).or_insert_with(|| index.to_string());
-        if first == index {
+        let row = match self.rows_of(class, head) {
+            Some(rows) => index.parse::<u64>().ok().map(|i| (i % rows).to_string()),
+            None => None,
+        };
+        let row = row.unwrap_or_else(|| {
+            let key = format!("{head}({params}");
+            self.first
+                .entry(key)
+                .or_insert_with(|| index.to_string())
+                .clone()
+        });
+        if row == index {
             return name;
         }
-        Cow::Owned(format!("{head}[{first}]({params}"))
+        Cow::Owned(format!("{head}[{row}]({params}"))
+    }
+
+    /// Rows per repetition of `class`'s `method`, when the counts say.
+    fn rows_of(&self, class: &str, method: &str) -> Option<u64> {
+        let n = u64::from(self.repetitions?);
+        let cases = *self.cases.get(&(class.to_string(), method.to_string()))?;
+        (n > 0 && cases >= n && cases % n == 0).then_some(cases / n)
     }
 }
 
@@ -49,7 +94,7 @@ mod tests {
     #[test]
     fn later_repetitions_of_a_row_get_its_first_index() {
         let mut rows = RowIndex::default();
-        let mut name = |s: &'static str| rows.renumber(Cow::Borrowed(s)).into_owned();
+        let mut name = |s: &'static str| rows.renumber("a.T", Cow::Borrowed(s)).into_owned();
         assert_eq!(name("encodes[0](plain, abc)"), "encodes[0](plain, abc)");
         assert_eq!(name("encodes[1](flaky, x&y)"), "encodes[1](flaky, x&y)");
         assert_eq!(name("encodes[2](plain, abc)"), "encodes[0](plain, abc)");
@@ -61,5 +106,52 @@ mod tests {
             "not a TestNG row"
         );
         assert_eq!(name("plain"), "plain");
+    }
+
+    /// Five rows whose parameters print alike (arrays, `@hash`), three
+    /// repetitions: fifteen cases, each row three times.
+    #[test]
+    fn rows_that_print_alike_keep_apart_by_the_repetition_count() {
+        let names: Vec<String> = (0..15)
+            .map(|i| format!("alt[{i}]([Ljava.lang.String;@hash)"))
+            .collect();
+        let mut rows = RowIndex::repeated(3);
+        for n in &names {
+            rows.count("a.T", n);
+        }
+        rows.count("a.T", "plain");
+        let got: Vec<String> = names
+            .iter()
+            .map(|n| rows.renumber("a.T", Cow::Borrowed(n.as_str())).into_owned())
+            .collect();
+        for (i, g) in got.iter().enumerate() {
+            assert_eq!(g, &format!("alt[{}]([Ljava.lang.String;@hash)", i % 5));
+        }
+        // Without the count they would all be row 0.
+        let mut by_params = RowIndex::default();
+        let merged = by_params.renumber("a.T", Cow::Borrowed(names[4].as_str()));
+        assert_eq!(merged, names[4], "the first seen keeps its index");
+        let merged = by_params.renumber("a.T", Cow::Borrowed(names[5].as_str()));
+        assert_eq!(merged, "alt[4]([Ljava.lang.String;@hash)");
+    }
+
+    /// A repetition cut short leaves a count the repetitions do not divide:
+    /// the parameters decide, as without the count.
+    #[test]
+    fn a_count_the_repetitions_do_not_divide_falls_back_to_the_parameters() {
+        let mut rows = RowIndex::repeated(3);
+        for i in 0..4 {
+            rows.count("a.T", &format!("enc[{i}](p{})", i % 2));
+        }
+        let got: Vec<String> = (0..4)
+            .map(|i| {
+                let name = format!("enc[{i}](p{})", i % 2);
+                rows.renumber("a.T", Cow::Owned(name)).into_owned()
+            })
+            .collect();
+        assert_eq!(
+            got,
+            ["enc[0](p0)", "enc[1](p1)", "enc[0](p0)", "enc[1](p1)"]
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! runner asks of the analyzer while batches run.
 
 use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord};
-use crate::analyze::{self, AnalyzeOptions};
+use crate::analyze::{self, AnalyzeOptions, RepeatedDir};
 use crate::domain::GradleCommand;
 use crate::plan;
 use crate::run::local::{self as runner, BatchRun};
@@ -40,8 +40,11 @@ fn judge(
     // Its own reports, below its own folder: an in-JVM batch counts each case.
     let own = AnalyzeOptions {
         every_instance_below: runner::repeated_in_jvm(std::slice::from_ref(run))
-            .iter()
-            .filter_map(|dir| dir.split_once('/').map(|(_, below)| below.to_string()))
+            .into_iter()
+            .filter_map(|r| {
+                let below = r.dir.split_once('/')?.1.to_string();
+                Some(RepeatedDir { dir: below, ..r })
+            })
             .collect(),
         ..opts.clone()
     };
@@ -121,8 +124,12 @@ pub fn ignored_iters(command: &GradleCommand, done: &[Iteration]) -> bool {
         return false;
     };
     let opts = AnalyzeOptions {
+        // The count is what this check tests, so it is not assumed here.
         every_instance_below: match command.in_jvm {
-            Some(m) if m.plain_names() => vec![".".into()],
+            Some(m) if m.plain_names() => vec![RepeatedDir {
+                dir: ".".into(),
+                repetitions: None,
+            }],
             _ => vec![],
         },
         ..AnalyzeOptions::default()

@@ -17,6 +17,7 @@ use super::chunks::{self, Chunk, Chunking, Proven, Stop};
 use super::outcomes::Scripts;
 use super::progress::{format_left, Estimate, Progress};
 use super::repeat::{self, Iteration, IterationCounts, Loop, Observer, Outcomes, Verdict};
+use crate::analyze::RepeatedDir;
 use crate::domain::{format_duration, GradleCommand};
 use crate::process::{self, Ended, Isolation, Output};
 use crate::reports::walk;
@@ -342,7 +343,7 @@ fn run_batch(
 /// that repeat tests under their plain names, where every test case is an
 /// execution: `batch-<n>/flakiness-iters` (a fallback's Gradle runs, in
 /// `batch-<n>/gradle-runs/`, are not below it).
-pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<String> {
+pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
     let iters = crate::reports::ITERS_DIR;
     let mut dirs = Vec::new();
     for r in runs
@@ -350,13 +351,19 @@ pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<String> {
         .filter(|r| r.command.in_jvm.is_some_and(|m| m.plain_names()))
     {
         if r.chunks.is_empty() {
-            dirs.push(format!("batch-{}/{iters}", r.index));
+            dirs.push(RepeatedDir {
+                dir: format!("batch-{}/{iters}", r.index),
+                repetitions: Some(r.command.iterations),
+            });
         }
         // A chunked batch keeps each chunk's reports in `chunk-<n>/`; only its
         // in-JVM chunks repeat tests (a Gradle-run chunk runs each once).
         for (n, chunk) in r.chunks.iter().enumerate() {
             if chunk.iterations > 1 {
-                dirs.push(format!("batch-{}/chunk-{}/{iters}", r.index, n + 1));
+                dirs.push(RepeatedDir {
+                    dir: format!("batch-{}/chunk-{}/{iters}", r.index, n + 1),
+                    repetitions: Some(chunk.iterations),
+                });
             }
         }
     }
@@ -636,15 +643,18 @@ mod tests {
             run(4, Some(crate::domain::InJvm::TestsIters), vec![chunk(10)]),
             run(5, None, vec![chunk(1)]),
         ];
-        assert_eq!(
-            repeated_in_jvm(&runs),
-            [
-                "batch-1/flakiness-iters",
-                "batch-2/chunk-1/flakiness-iters",
-                "batch-3/chunk-1/flakiness-iters",
-                "batch-3/chunk-2/flakiness-iters",
-            ]
-        );
+        let dirs: Vec<(String, Option<u32>)> = repeated_in_jvm(&runs)
+            .into_iter()
+            .map(|r| (r.dir, r.repetitions))
+            .collect();
+        let want = [
+            ("batch-1/flakiness-iters", 10),
+            ("batch-2/chunk-1/flakiness-iters", 10),
+            ("batch-3/chunk-1/flakiness-iters", 10),
+            ("batch-3/chunk-2/flakiness-iters", 20),
+        ]
+        .map(|(d, n)| (d.to_string(), Some(n)));
+        assert_eq!(dirs, want, "each folder with the repetitions its tests ran");
     }
 
     #[test]

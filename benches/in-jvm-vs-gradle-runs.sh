@@ -67,7 +67,7 @@ setup() {
       fi
       [ -d "$real/$name" ] || return 0
       if [ ! -d "$work/$name" ]; then
-        git clone -q "$real/$name" "$work/$name"
+        git clone -q --branch master "$real/$name" "$work/$name"
       fi
       echo "$work/$name $test" ;;
     *) echo "benches/in-jvm-vs-gradle-runs.sh: unknown scenario $1" >&2; exit 2 ;;

@@ -471,21 +471,26 @@ fn a_file_left_out_of_compilation_is_refused_with_its_own_code() {
     assert_eq!(only(named), expected);
 }
 
-/// A project whose `test` task includes only its suites: their members are
-/// its tests, each with the suites that run it; other classes the patterns
-/// leave out are refused as before.
-#[test]
-fn classes_the_patterns_leave_out_run_through_the_suites_they_include() {
+/// Project `:legacy`, whose `test` task includes only `**/AllTests.class`.
+fn suites_only_layout() -> Layout {
     use crate::select::testing::{project, ROOT};
     let mut p = project(":legacy", "legacy", &[("main", None), ("test", Some(true))]);
     p.test_tasks[0].includes = vec!["**/AllTests.class".into()];
-    let layout = Layout {
+    Layout {
         schema: 1,
         gradle_version: "4.4.1".into(),
         root_dir: ROOT.into(),
         included_builds: vec![],
         projects: vec![p],
-    };
+    }
+}
+
+/// A project whose `test` task includes only its suites: their members are
+/// its tests, each with the suites that run it; other classes the patterns
+/// leave out are refused as before.
+#[test]
+fn classes_the_patterns_leave_out_run_through_the_suites_they_include() {
+    let layout = suites_only_layout();
     let dir = "legacy/src/test/java/a";
     let files = MemFiles::with(&[
         (
@@ -552,16 +557,7 @@ fn classes_the_patterns_leave_out_run_through_the_suites_they_include() {
 /// itself, by class literal or by `new` with a method name, is a plain test.
 #[test]
 fn a_suite_that_leaves_out_its_own_tests_says_they_are_not_checked() {
-    use crate::select::testing::{project, ROOT};
-    let mut p = project(":legacy", "legacy", &[("main", None), ("test", Some(true))]);
-    p.test_tasks[0].includes = vec!["**/AllTests.class".into()];
-    let layout = Layout {
-        schema: 1,
-        gradle_version: "4.4.1".into(),
-        root_dir: ROOT.into(),
-        included_builds: vec![],
-        projects: vec![p],
-    };
+    let layout = suites_only_layout();
     let dir = "legacy/src/test/java/a";
     let junit3 = |name: &str, suite: &str| {
         format!(

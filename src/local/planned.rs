@@ -123,9 +123,64 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
 /// What repeated a batch's tests: its in-JVM mechanism, unless the first run
 /// showed it did not take effect and Gradle runs followed (its fallback).
 fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>) -> &'static str {
-    let fell_back = run.is_some_and(|r| r.iterations.len() > c.rest_loops.max(1) as usize);
+    let fell_back = match run {
+        // A chunked batch runs one invocation per chunk, in the JVM or not.
+        Some(r) if !r.chunks.is_empty() => r.chunks.iter().any(|ch| !ch.in_jvm),
+        Some(r) => r.iterations.len() > c.rest_loops.max(1) as usize,
+        None => false,
+    };
     match c.in_jvm {
         Some(m) if !fell_back => m.as_str(),
         _ => "gradle-runs",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{InJvm, TestKind};
+    use crate::run::chunks::Chunk;
+    use std::path::PathBuf;
+    use std::time::SystemTime;
+
+    fn chunked(in_jvm: &[bool]) -> BatchRun {
+        BatchRun {
+            index: 1,
+            command: GradleCommand {
+                in_jvm: Some(InJvm::TestngInvocationCount),
+                ..GradleCommand::of_kind(TestKind::Unit, &["gradle"], 40, 1)
+            },
+            log: PathBuf::new(),
+            dir: PathBuf::new(),
+            started: SystemTime::UNIX_EPOCH,
+            iterations: vec![],
+            verdicts: vec![],
+            notes: vec![],
+            chunks: in_jvm
+                .iter()
+                .map(|&in_jvm| Chunk {
+                    iterations: if in_jvm { 4 } else { 1 },
+                    seed: None,
+                    elapsed: Duration::ZERO,
+                    in_jvm,
+                })
+                .collect(),
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
+        }
+    }
+
+    /// Chunks are one invocation each: two in-JVM chunks are no fallback;
+    /// a Gradle-run chunk after the first one is.
+    #[test]
+    fn a_chunked_in_jvm_batch_is_repeated_by_its_mechanism_until_it_falls_back() {
+        let run = chunked(&[true, true]);
+        assert_eq!(
+            repeated_by(&run.command, Some(&run)),
+            "testng-invocation-count"
+        );
+        let run = chunked(&[true, false, false]);
+        assert_eq!(repeated_by(&run.command, Some(&run)), "gradle-runs");
     }
 }

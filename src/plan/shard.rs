@@ -60,7 +60,7 @@ fn split(
     if pace.per_iteration.is_none() || pace.predict(n).is_some_and(|t| t <= budget) {
         return (vec![c], None);
     }
-    // Only a count the argv carries (`-Dtests.iters`, Gradle runs) can be split.
+    // Only a count the argv carries (an in-JVM count, Gradle runs) can be split.
     if c.repetition == Repetition::InJvm && !chunk::resizable(&c.argv) {
         return (vec![c], None);
     }
@@ -128,13 +128,13 @@ fn shard(
     let mut s = c.clone();
     let seed = match c.repetition {
         Repetition::InJvm => {
-            let seed = seeds.fresh();
-            s.argv = chunk::argv(&c.argv, share, &seed);
+            let seed = chunk::seeded(&c.argv).then(|| seeds.fresh());
+            s.argv = chunk::argv(&c.argv, share, seed.as_deref());
             s.iterations = share;
             if let Some(f) = &mut s.fallback {
                 f.rest_loops = share.saturating_sub(1).max(1);
             }
-            Some(seed)
+            seed
         }
         Repetition::GradleRuns => {
             s.rest_loops = share;

@@ -44,9 +44,12 @@ pub trait Chunking {
 pub struct Chunk {
     /// Iterations it ran (1 for a Gradle run).
     pub iterations: u32,
-    /// Its master seed, when it set one (in-JVM chunks).
+    /// Its master seed, when it set one (randomized-runner chunks).
     pub seed: Option<String>,
     pub elapsed: Duration,
+    /// It repeated its tests in one test JVM (not a Gradle run after a
+    /// fallback, nor a Gradle-run batch's).
+    pub in_jvm: bool,
 }
 
 /// Why a chunked batch ended before its planned iterations.
@@ -145,16 +148,13 @@ pub fn run(
             }
         };
         // A mechanism whose count the argv does not carry runs whole.
-        let k = if in_jvm && !chunk::resizable(&current.argv) {
-            remaining
-        } else {
-            k
-        };
-        let seed = (in_jvm && chunk::resizable(&current.argv)).then(|| seeds.fresh());
+        let resizable = in_jvm && chunk::resizable(&current.argv);
+        let k = if in_jvm && !resizable { remaining } else { k };
+        let seed = (resizable && chunk::seeded(&current.argv)).then(|| seeds.fresh());
         let this = GradleCommand {
-            argv: match &seed {
-                Some(seed) => chunk::argv(&current.argv, k, seed),
-                None => current.argv.clone(),
+            argv: match resizable {
+                true => chunk::argv(&current.argv, k, seed.as_deref()),
+                false => current.argv.clone(),
             },
             iterations: if in_jvm { k } else { 1 },
             rest_loops: 1,
@@ -186,6 +186,7 @@ pub fn run(
             iterations: this.iterations,
             seed,
             elapsed,
+            in_jvm,
         });
         // The first in-JVM chunk may show that the runner ignores
         // -Dtests.iters: then it ran each test once, and Gradle runs follow.

@@ -615,6 +615,7 @@ mod tests {
             iterations,
             seed: None,
             elapsed: Duration::ZERO,
+            in_jvm: iterations > 1,
         };
         let run = |index, in_jvm, chunks| BatchRun {
             index,

@@ -132,6 +132,9 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
             "main",
             "--iters",
             "10",
+            // The full count, every method 10 times: stop on proof (on by
+            // default for changed tests) would end the class once proven.
+            "--stop-on-flaky=false",
             "--format",
             "json",
         ],
@@ -150,5 +153,35 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
     assert!(
         message.contains("designed flake: TestLinkedStack.testPeekKeepsTheTop"),
         "{message}"
+    );
+
+    // By default a pull request's check stops a class once it is proven
+    // flaky, also when the JUnit 4 runner repeats it in the JVM: chunks of
+    // 4, 8, 16 and 12 iterations; unproven after 28 with probability < 1e-6.
+    let out = flaky(
+        b,
+        &[
+            "local",
+            "--changed",
+            "--base",
+            "main",
+            "--iters",
+            "40",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json(&out);
+    let t = row(&report, &class, "testPeekKeepsTheTop");
+    assert!(t["runs"].as_u64().unwrap() < 40, "{t:#}");
+    assert!(
+        t["belowPlan"].as_str().unwrap().contains("proven flaky"),
+        "{t:#}"
+    );
+    assert_eq!(
+        t["repeatedBy"],
+        serde_json::json!(["junit4-runner"]),
+        "{t:#}"
     );
 }

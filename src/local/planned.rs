@@ -140,22 +140,9 @@ mod tests {
     use super::*;
     use crate::domain::{InJvm, TestKind};
     use crate::run::chunks::Chunk;
-    use std::path::PathBuf;
-    use std::time::SystemTime;
 
     fn chunked(in_jvm: &[bool]) -> BatchRun {
         BatchRun {
-            index: 1,
-            command: GradleCommand {
-                in_jvm: Some(InJvm::TestngInvocationCount),
-                ..GradleCommand::of_kind(TestKind::Unit, &["gradle"], 40, 1)
-            },
-            log: PathBuf::new(),
-            dir: PathBuf::new(),
-            started: SystemTime::UNIX_EPOCH,
-            iterations: vec![],
-            verdicts: vec![],
-            notes: vec![],
             chunks: in_jvm
                 .iter()
                 .map(|&in_jvm| Chunk {
@@ -165,9 +152,10 @@ mod tests {
                     in_jvm,
                 })
                 .collect(),
-            stop: None,
-            proven: Vec::new(),
-            ran: Vec::new(),
+            ..BatchRun::of(GradleCommand {
+                in_jvm: Some(InJvm::TestngInvocationCount),
+                ..GradleCommand::of_kind(TestKind::Unit, &["gradle"], 40, 1)
+            })
         }
     }
 

@@ -100,6 +100,25 @@ pub struct BatchRun {
 }
 
 impl BatchRun {
+    /// A batch of `command` that has not run yet (for tests).
+    #[cfg(test)]
+    pub(crate) fn of(command: GradleCommand) -> BatchRun {
+        BatchRun {
+            index: 1,
+            command,
+            log: PathBuf::new(),
+            dir: PathBuf::new(),
+            started: SystemTime::UNIX_EPOCH,
+            iterations: vec![],
+            verdicts: vec![],
+            notes: vec![],
+            chunks: vec![],
+            stop: None,
+            proven: Vec::new(),
+            ran: Vec::new(),
+        }
+    }
+
     /// The exit code a batch job would have: 124 when an invocation ran out of
     /// time (as GNU `timeout` says), else the first failing invocation's code
     /// (`128 + signal` when killed, 130 when interrupted), 127 when the batch
@@ -619,20 +638,11 @@ mod tests {
         };
         let run = |index, in_jvm, chunks| BatchRun {
             index,
-            command: GradleCommand {
+            chunks,
+            ..BatchRun::of(GradleCommand {
                 in_jvm,
                 ..GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 10, 1)
-            },
-            log: PathBuf::new(),
-            dir: PathBuf::new(),
-            started: SystemTime::UNIX_EPOCH,
-            iterations: vec![],
-            verdicts: vec![],
-            notes: vec![],
-            chunks,
-            stop: None,
-            proven: Vec::new(),
-            ran: Vec::new(),
+            })
         };
         let runner = Some(crate::domain::InJvm::Junit4Runner);
         let runs = [

@@ -123,22 +123,13 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
         "{plan}"
     );
 
-    let out = flaky(
-        b,
-        &[
-            "local",
-            "--changed",
-            "--base",
-            "main",
-            "--iters",
-            "10",
-            // The full count, every method 10 times: stop on proof (on by
-            // default for changed tests) would end the class once proven.
-            "--stop-on-flaky=false",
-            "--format",
-            "json",
-        ],
-    );
+    let changed = |more: &[&str]| {
+        let args = ["local", "--changed", "--base", "main", "--format", "json"];
+        flaky(b, &[&args[..], more].concat())
+    };
+    // The full count, every method 10 times: stop on proof (on by default
+    // for changed tests) would end the class once proven.
+    let out = changed(&["--iters", "10", "--stop-on-flaky=false"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report = json(&out);
     let class = format!("{LEGACY}.TestLinkedStack");
@@ -158,19 +149,7 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
     // By default a pull request's check stops a class once it is proven
     // flaky, also when the JUnit 4 runner repeats it in the JVM: chunks of
     // 4, 8, 16 and 12 iterations; unproven after 28 with probability < 1e-6.
-    let out = flaky(
-        b,
-        &[
-            "local",
-            "--changed",
-            "--base",
-            "main",
-            "--iters",
-            "40",
-            "--format",
-            "json",
-        ],
-    );
+    let out = changed(&["--iters", "40"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report = json(&out);
     let t = row(&report, &class, "testPeekKeepsTheTop");

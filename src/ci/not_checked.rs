@@ -1,7 +1,7 @@
 //! The head of every report: the selected tests that were found but could
 //! not be checked here (no enabled Test task runs them, only host-mutating
 //! tasks do, the tasks' patterns leave them out, their source set never
-//! compiles them), and why. A changed or
+//! compiles them, their class's JUnit 3 `suite()` never runs them), and why. A changed or
 //! unmuted test that cannot run is never a quiet pass.
 
 use crate::domain::Unresolved;

@@ -142,9 +142,17 @@ pub fn run(
         say!("gradle-flaky: warning: the measured durations were not recorded: {e}");
     }
 
+    // Reproduce lines run Gradle as this run did: its program, then the
+    // arguments the run passed to every invocation (`-- --offline -P…`).
+    let rerun: Vec<String> = build
+        .gradle
+        .iter()
+        .chain(&cfg.gradle_args)
+        .cloned()
+        .collect();
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
-        gradle: build.gradle.clone(),
+        gradle: rerun.clone(),
         instances_once: true,
         every_instance_below: runner::repeated_in_jvm(&runs),
         ..AnalyzeOptions::default()
@@ -155,7 +163,7 @@ pub fn run(
     let below_plan = planned::compare(&mut report, &plan.commands, &runs, timeout);
     let cost = cost::of(&report, &plan.commands, &runs, took);
     let script = Scripts::members_script(&runner::scripts_dir(&run_dir));
-    planned::reproduce_members(&mut report, &plan.commands, &script, &build.gradle);
+    planned::reproduce_members(&mut report, &plan.commands, &script, &rerun);
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
             let context = Context {

@@ -290,12 +290,16 @@ fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
         assert_eq!(flaky["plannedRuns"], 40, "run {attempt}: {flaky:#}");
         assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
         assert!(flaky["passes"].as_u64().unwrap() > 0, "{flaky:#}");
-        // The reproduce line names this build's Gradle (no ./gradlew here) and a failing seed.
+        // The reproduce line names this build's Gradle (no ./gradlew here)
+        // with the run's own arguments (`-- --offline -Dtests.gf_marker=…`),
+        // and a failing seed.
         let reproduce = flaky["reproduce"].as_str().unwrap();
+        let marker = format!("-Dtests.gf_marker={}", sandbox.marker);
         assert!(
-            reproduce.starts_with(
-                "gradle :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="
-            ),
+            reproduce.starts_with(&format!(
+                "gradle --offline {marker} :server:test --tests \
+                 org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="
+            )),
             "{reproduce}"
         );
         assert_eq!(row(&report, class, "testStableAddition")["runs"], 40);

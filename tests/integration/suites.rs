@@ -201,7 +201,10 @@ fn local_executes_suite_members_as_often_as_planned_and_finds_their_flakes() {
     )["reproduce"]
         .as_str()
         .unwrap();
-    assert!(reproduce.starts_with("gradle -I /"), "{reproduce}");
+    assert!(
+        reproduce.starts_with("gradle --offline -I /"),
+        "{reproduce}"
+    );
     assert!(
         reproduce.contains("/scripts/flaky-suite-members.gradle :test --tests com.example.suites.legacy.LegacyMathTest.testRounding -Dflaky.include.:test=com.example.suites.legacy.LegacyMathTest -Dflaky.exclude.:test=com.example.suites.legacy.AllTests"),
         "{reproduce}"
@@ -211,7 +214,7 @@ fn local_executes_suite_members_as_often_as_planned_and_finds_their_flakes() {
         .unwrap();
     assert_eq!(
         through,
-        "gradle :test --tests com.example.suites.ParserTest.parsesUnderLoad"
+        "gradle --offline :test --tests com.example.suites.ParserTest.parsesUnderLoad"
     );
 }
 

@@ -92,7 +92,8 @@ impl Cost {
     }
 }
 
-fn wall(secs: f64) -> String {
+/// `95` seconds as `1m35s`, under a minute as `35s`.
+pub(crate) fn wall(secs: f64) -> String {
     let s = secs.round() as u64;
     if s >= 60 {
         format!("{}m{:02}s", s / 60, s % 60)

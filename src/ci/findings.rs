@@ -7,7 +7,7 @@
 
 use super::jobs_section::jobs_section;
 use super::missing::{missing_jobs, Missing};
-use super::spec::ReportContext;
+use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
 use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
@@ -91,9 +91,10 @@ pub fn findings(
     let overall = analyze::analyze_roots(&dirs, &opts);
     let options = MarkdownOptions { build_failed };
     let markdown = format!(
-        "{}{}",
+        "{}{}{}",
         jobs_section(&payloads, &missing, not_applicable, build_failed),
-        render::markdown_with(&overall, options)
+        render::markdown_with(&overall, options),
+        cost_section(&payloads[..jobs.len()], &context.jobs)
     );
     let severity = match render::severity_with(&overall, options) {
         Severity::Success if !missing.is_empty() => Severity::Warning,
@@ -106,6 +107,32 @@ pub fn findings(
         markdown,
         severity,
     }
+}
+
+/// What the batch jobs cost: executions run against the iterations the plan
+/// requested, job-minutes, and the longest job (the wall time when they run
+/// side by side). CI jobs run their planned count: budgets' chunks and stop
+/// on proof are `local`'s. Empty without jobs.
+fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
+    if jobs.is_empty() {
+        return String::new();
+    }
+    let executions: u64 = jobs.iter().map(|p| p.total_cases).sum();
+    let requested: u64 = steps.iter().map(|s| s.iterations).sum();
+    let seconds: u64 = jobs.iter().map(|p| p.duration_sec).sum();
+    let longest = jobs.iter().map(|p| p.duration_sec).max().unwrap_or(0);
+    let requested = match requested {
+        0 => String::new(),
+        n => format!("; iterations requested: {n} (a class's iteration runs each of its methods)"),
+    };
+    format!(
+        "\n### Cost\n\n- executions: {executions} ran in {} job(s){requested}\n- job-minutes: \
+         {:.1}; longest job: {} (the wall time when the jobs run side by side)\n- nothing saved: \
+         CI jobs run their planned count (chunks and stop on proof run locally)\n",
+        jobs.len(),
+        seconds as f64 / 60.0,
+        crate::analyze::cost::wall(longest as f64)
+    )
 }
 
 /// How the jobs' reports are read: with the renamed projects and the Gradle
@@ -150,7 +177,6 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
 mod tests {
     use super::*;
     use crate::analyze::analyze_root;
-    use crate::ci::spec::ExpectedStep;
     use serde_json::{json, Value};
 
     /// The report of one JUnit file with the given `<testcase>` bodies.
@@ -321,6 +347,36 @@ mod tests {
         );
     }
 
+    /// Two jobs of 95 s and 25 s: their executions, the iterations the plan
+    /// requested, job-minutes, the longest job; no jobs, no section.
+    #[test]
+    fn the_cost_section_adds_up_the_jobs() {
+        let passing = report(&["", ""]);
+        let jobs = [
+            job_payload(&status(0, 95, None, ""), &passing),
+            job_payload(&status(0, 25, None, ""), &passing),
+        ];
+        let steps = [ExpectedStep {
+            step_key: "flakiness-detection:unit".into(),
+            kind: "unit".into(),
+            label: "unit tests".into(),
+            jobs: 2,
+            iterations: 4,
+        }];
+        let md = cost_section(&jobs, &steps);
+        assert!(md.contains("### Cost"), "{md}");
+        assert!(
+            md.contains("- executions: 4 ran in 2 job(s); iterations requested: 4"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- job-minutes: 2.0; longest job: 1m35s"),
+            "{md}"
+        );
+        assert!(md.contains("nothing saved"), "{md}");
+        assert_eq!(cost_section(&[], &steps), "");
+    }
+
     #[test]
     fn jobs_without_a_status_file_are_named() {
         let expected = [
@@ -329,12 +385,14 @@ mod tests {
                 kind: "unit".into(),
                 label: "unit tests".into(),
                 jobs: 3,
+                iterations: 0,
             },
             ExpectedStep {
                 step_key: "k:integ".into(),
                 kind: "internalClusterTest".into(),
                 label: "integ tests".into(),
                 jobs: 1,
+                iterations: 0,
             },
         ];
         let seen = |key: &str, n: Option<u32>| Status {

@@ -92,6 +92,10 @@ pub struct ExpectedStep {
     pub kind: String,
     pub label: String,
     pub jobs: u32,
+    /// Iterations the plan gives the step's tests (a class's iteration runs
+    /// each of its methods once), for the report's cost; 0 when unknown.
+    #[serde(default)]
+    pub iterations: u64,
 }
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
@@ -104,6 +108,10 @@ pub fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
             kind: batches[0].kind.as_str().to_string(),
             label: batches[0].label.clone(),
             jobs: batches.len() as u32,
+            iterations: batches
+                .iter()
+                .map(|c| crate::plan::executions(c) * c.tests.len() as u64)
+                .sum(),
         })
         .collect()
 }
@@ -140,6 +148,25 @@ impl ReportContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The report's cost counts what the plan requested of each step: its
+    /// batches' iterations (in the JVM or Gradle runs) times their tests.
+    #[test]
+    fn expected_steps_carry_the_iterations_requested() {
+        use crate::domain::TestKind;
+        use crate::plan::reduce::tests::test;
+        let mut in_jvm = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 10, 1);
+        in_jvm.tests = vec![
+            test(":a:test", TestKind::Unit, Some("a.B")),
+            test(":a:test", TestKind::Unit, Some("a.C")),
+        ];
+        let mut runs = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 1, 1);
+        runs.rest_loops = 5;
+        runs.tests = vec![test(":a:test", TestKind::Unit, Some("a.D"))];
+        let steps = expected_steps(&[in_jvm, runs]);
+        assert_eq!(steps.len(), 1, "{steps:?}");
+        assert_eq!((steps[0].jobs, steps[0].iterations), (2, 25));
+    }
 
     #[test]
     fn rest_batches_run_through_the_native_repeat_loop() {

@@ -25,8 +25,8 @@ use std::collections::HashMap;
 pub struct RowIndex {
     /// The repetitions every test of the file ran, when known.
     repetitions: Option<u32>,
-    /// Cases per (class, method) in the file, counted before reading it.
-    cases: HashMap<(String, String), u64>,
+    /// Cases per class and method in the file, counted before reading it.
+    cases: HashMap<String, HashMap<String, u64>>,
     /// The first index seen of each (method, parameters).
     first: HashMap<String, String>,
 }
@@ -46,8 +46,16 @@ impl RowIndex {
         if self.repetitions.is_none() || test_filter::shape(name) != Shape::TestNgRow {
             return;
         }
-        let key = (class.to_string(), test_filter::base(name).to_string());
-        *self.cases.entry(key).or_default() += 1;
+        let methods = match self.cases.get_mut(class) {
+            Some(methods) => methods,
+            None => self.cases.entry(class.to_string()).or_default(),
+        };
+        match methods.get_mut(test_filter::base(name)) {
+            Some(n) => *n += 1,
+            None => {
+                methods.insert(test_filter::base(name).to_string(), 1);
+            }
+        }
     }
 
     /// `name` with its row index replaced by its first repetition's; any
@@ -82,7 +90,7 @@ impl RowIndex {
     /// Rows per repetition of `class`'s `method`, when the counts say.
     fn rows_of(&self, class: &str, method: &str) -> Option<u64> {
         let n = u64::from(self.repetitions?);
-        let cases = *self.cases.get(&(class.to_string(), method.to_string()))?;
+        let cases = *self.cases.get(class)?.get(method)?;
         (n > 0 && cases >= n && cases % n == 0).then_some(cases / n)
     }
 }

@@ -80,6 +80,7 @@ pub fn findings(
         .iter()
         .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
         .collect();
+    let cost = cost_section(&payloads, &context.jobs);
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     if build_failed {
         payloads.push(JobPayload::build_failed());
@@ -94,7 +95,7 @@ pub fn findings(
         "{}{}{}",
         jobs_section(&payloads, &missing, not_applicable, build_failed),
         render::markdown_with(&overall, options),
-        cost_section(&payloads[..jobs.len()], &context.jobs)
+        cost
     );
     let severity = match render::severity_with(&overall, options) {
         Severity::Success if !missing.is_empty() => Severity::Warning,

@@ -7,7 +7,7 @@
 use crate::common::{
     assert_layout_from_cache, assert_nothing_ran_pwned, change, copy_tree, docs_only_branch,
     fixture_copy, fixture_repo, git, gradle_flaky, outcome_of, pr_branch_with, read_json,
-    repo_root, run, text, use_recorded_layout,
+    repo_root, run, text, uncompiled_copy, use_recorded_layout,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -1209,7 +1209,7 @@ fn proven_flakiness_blocks_only_a_labelled_pull_request() {
     let crashed = report("Team:Search", "137");
     assert_eq!(crashed.status.code(), Some(0), "{}", text(&crashed));
 
-    let repo = fixture_copy();
+    let repo = uncompiled_copy();
     for code in ["137", "1", "200", "x"] {
         let mut upload = gradle_flaky();
         bk.job(&mut upload, "job-upload")

@@ -38,6 +38,18 @@ pub fn slow_copy() -> tempfile::TempDir {
     copy_of_fixture("slow")
 }
 
+/// A private copy of the es-mini fixture's sources alone, as a fresh clone
+/// has them: for tests that check that no Gradle ran (it would have left a
+/// `.gradle` folder).
+pub fn uncompiled_copy() -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix("gradle-flaky-es-mini-")
+        .tempdir()
+        .expect("temp dir");
+    copy_tree(&fixture_source(), dir.path());
+    dir
+}
+
 /// A private copy of `tests/fixtures/<name>` in a temp dir, compiled (see
 /// [`fixture_template`]).
 fn copy_of_fixture(name: &str) -> tempfile::TempDir {
@@ -79,6 +91,14 @@ pub fn fixture_template(name: &str) -> PathBuf {
             .current_dir(&building));
         assert!(out.status.success(), "{name}: {}", text(&out));
         std::fs::rename(&building, &dir).unwrap();
+        // Templates of earlier contents of the fixture are not used again.
+        let stem = format!("{name}-");
+        for entry in std::fs::read_dir(&store).unwrap().flatten() {
+            let other = entry.file_name().to_string_lossy().into_owned();
+            if other.starts_with(&stem) && !other.ends_with(".lock") && entry.path() != dir {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
     dir
 }

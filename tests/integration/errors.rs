@@ -3,7 +3,8 @@
 //! Gradle's own failure), and says the fix.
 
 use crate::common::{
-    assert_layout_from_cache, fixture_copy, gradle_flaky, run, text, use_recorded_layout,
+    assert_layout_from_cache, fixture_copy, gradle_flaky, run, text, uncompiled_copy,
+    use_recorded_layout,
 };
 
 fn stderr(out: &std::process::Output) -> String {
@@ -54,7 +55,7 @@ fn outside_any_build_local_stops_before_running_gradle() {
 
 #[test]
 fn a_subproject_dir_names_the_build_root_above_it() {
-    let build = fixture_copy();
+    let build = uncompiled_copy();
     let root = build.path().canonicalize().unwrap();
     let server = root.join("server");
     let by_flag = run(gradle_flaky().arg("--project-dir").arg(&server).args([

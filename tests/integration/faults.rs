@@ -6,7 +6,7 @@
 //! process of the run survives (every process of the run carries a marker in
 //! its environment).
 
-use crate::common::{fixture_copy, gradle_flaky, run, text};
+use crate::common::{fixture_copy, gradle_flaky, run, text, uncompiled_copy};
 use crate::run::{
     add_hanging_test, force_single_use_daemon, json_report, local_command, processes_with,
     read_layout_first, run_dirs, wait_for_test_worker,
@@ -357,7 +357,7 @@ fn a_test_jvm_out_of_heap_is_infrastructure_wherever_its_dump_goes() {
 /// end does not hide proven flakiness (exit 1, said on stderr).
 #[test]
 fn report_files_are_checked_first_and_a_late_failure_keeps_the_verdict() {
-    let build = fixture_copy();
+    let build = uncompiled_copy();
     let scratch = tempfile::tempdir().unwrap();
     let missing = scratch.path().join("no-such-dir/r.md");
     let class = "org.elasticsearch.flaky.AssertionFlakyTests";

@@ -72,7 +72,9 @@ fn copy_of_fixture(name: &str) -> tempfile::TempDir {
 pub fn fixture_template(name: &str) -> PathBuf {
     use std::hash::{Hash, Hasher};
     let source = repo_root().join("tests/fixtures").join(name);
+    let compile_all = repo_root().join("tests/integration/compile-all.gradle");
     let mut hasher = std::hash::DefaultHasher::new();
+    std::fs::read(&compile_all).unwrap().hash(&mut hasher);
     for file in files_below(&source) {
         file.strip_prefix(&source).unwrap().hash(&mut hasher);
         std::fs::read(&file).unwrap().hash(&mut hasher);
@@ -86,7 +88,7 @@ pub fn fixture_template(name: &str) -> PathBuf {
         copy_tree(&source, &building);
         let out = run(Command::new("gradle")
             .args(["--offline", "--no-daemon", "-q", "--init-script"])
-            .arg(repo_root().join("tests/integration/compile-all.gradle"))
+            .arg(&compile_all)
             .arg("compileAll")
             .current_dir(&building));
         assert!(out.status.success(), "{name}: {}", text(&out));

@@ -277,6 +277,9 @@ pub enum ReasonCode {
     /// A JUnit 3 suite class whose `suite()` runs other classes, never its
     /// own `test*` methods: those are not checked (the suite's members are).
     OwnTestsNotInSuite,
+    /// Concrete subclasses of a changed or named base class beyond
+    /// `--subclass-cap`: they inherit what changed but do not run.
+    BeyondSubclassCap,
     /// A path outside the build root.
     OutsideBuild,
     /// A path that is not UTF-8.
@@ -288,7 +291,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code (docs/src/reference/reason-codes.md lists them all).
-    pub const ALL: [ReasonCode; 19] = [
+    pub const ALL: [ReasonCode; 20] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -305,6 +308,7 @@ impl ReasonCode {
         ReasonCode::NotInSourceSet,
         ReasonCode::NotCompiled,
         ReasonCode::OwnTestsNotInSuite,
+        ReasonCode::BeyondSubclassCap,
         ReasonCode::OutsideBuild,
         ReasonCode::NotUtf8,
         ReasonCode::UnsupportedCharacters,
@@ -329,6 +333,7 @@ impl ReasonCode {
             ReasonCode::NotInSourceSet => "not-in-source-set",
             ReasonCode::NotCompiled => "not-compiled",
             ReasonCode::OwnTestsNotInSuite => "own-tests-not-in-suite",
+            ReasonCode::BeyondSubclassCap => "beyond-subclass-cap",
             ReasonCode::OutsideBuild => "outside-build",
             ReasonCode::NotUtf8 => "not-utf8",
             ReasonCode::UnsupportedCharacters => "unsupported-characters",
@@ -346,6 +351,7 @@ impl ReasonCode {
                 | ReasonCode::ExcludedByTaskPatterns
                 | ReasonCode::NotCompiled
                 | ReasonCode::OwnTestsNotInSuite
+                | ReasonCode::BeyondSubclassCap
         )
     }
 }
@@ -388,6 +394,15 @@ pub struct Unresolved {
     /// Which selector the input came from: an unresolved explicit spec is the
     /// user's mistake, an unresolved unmute or changed file only a warning.
     pub origin: Origin,
+}
+
+impl Unresolved {
+    /// A test the user named that resolved to nothing: an input error. The
+    /// subclasses beyond the cap of a named base come with those that run,
+    /// so the name did select something.
+    pub fn named_nothing(&self) -> bool {
+        self.origin == Origin::Explicit && self.reason_code != ReasonCode::BeyondSubclassCap
+    }
 }
 
 /// A changed source file that selects no test, and why (main code, a helper,

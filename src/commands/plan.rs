@@ -3,7 +3,7 @@
 use super::options::{self, Batching};
 use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
-use crate::domain::{Origin, Unresolved};
+use crate::domain::Unresolved;
 use crate::durations::{self, Durations};
 use crate::plan::render::{self, visible, PlanView};
 use crate::plan::{self, PlanContext};
@@ -96,8 +96,5 @@ pub fn render_timed_plan(
 /// test that does not exist is an error (exit 2 here, an input error), while
 /// changed files and unmutes that resolve to nothing are only reported.
 fn explicit_unresolved(unresolved: &[Unresolved]) -> Vec<&Unresolved> {
-    unresolved
-        .iter()
-        .filter(|u| u.origin == Origin::Explicit)
-        .collect()
+    unresolved.iter().filter(|u| u.named_nothing()).collect()
 }

@@ -2,7 +2,7 @@
 //! to stderr, and a named test that resolves to nothing stops the run.
 
 use crate::ci::not_checked;
-use crate::domain::{ClassifiedTest, Origin, Unresolved};
+use crate::domain::{ClassifiedTest, Unresolved};
 use crate::plan::render::{visible, visible_lines};
 use crate::select::Selection;
 use crate::{say, Error, Result};
@@ -32,7 +32,7 @@ pub fn tests(selection: Selection) -> Result<(Vec<ClassifiedTest>, Vec<Unresolve
     let named_nothing = selection
         .unresolved
         .iter()
-        .filter(|u| u.origin == Origin::Explicit)
+        .filter(|u| u.named_nothing())
         .count();
     if named_nothing > 0 {
         return Err(Error::usage(format!(

@@ -215,7 +215,12 @@ impl<'a> Classifier<'a> {
     /// Classifies the concrete subclasses of the abstract class `base`, each
     /// through its own file and source set, and records the expansion.
     /// Returns the outcomes of the chosen ones, or why none can run.
-    fn expand(&self, base: &str, target: &Target) -> Result<Vec<Classification>, Skip> {
+    fn expand(
+        &self,
+        base: &str,
+        target: &Target,
+        concrete_base: bool,
+    ) -> Result<Vec<Classification>, Skip> {
         let hierarchy = self.hierarchy();
         let classify = |d: &expand::Descendant| {
             let sub = Target {
@@ -231,10 +236,26 @@ impl<'a> Classifier<'a> {
                 .flat_map(|root| self.classify_file(root, &d.path, &sub))
                 .collect()
         };
-        let (outcomes, expansion) =
+        let (outcomes, mut expansion) =
             expand::expand(hierarchy, base, self.choice.subclass_cap, classify)?;
+        expansion.concrete_base = concrete_base;
         self.records.borrow_mut().expansions.push(expansion);
         Ok(outcomes)
+    }
+
+    /// A changed concrete test class runs itself and, like an abstract base,
+    /// up to `--subclass-cap` of its concrete subclasses: they inherit its
+    /// changed test methods (a change may fail only in a subclass). Not for a
+    /// class reached through an expansion (its base's expansion covers its
+    /// subclasses), nor for a named or unmuted class, which means that class.
+    fn changed_concrete_base(&self, class: &str, target: &Target) -> Vec<Classification> {
+        if target.origin != Origin::Changed || target.binary.is_some() || target.method.is_some() {
+            return Vec::new();
+        }
+        if self.hierarchy().descendants(class).is_empty() {
+            return Vec::new();
+        }
+        self.expand(class, target, true).unwrap_or_default()
     }
 
     /// The outcomes for one file of one source dir: one per task chosen to
@@ -315,7 +336,15 @@ impl<'a> Classifier<'a> {
                 })
             })
             .collect();
-        Ok(runs.into_iter().chain(own_not_run.map(Err)).collect())
+        let subclasses = match &subject.class {
+            Some(class) if !runs.is_empty() => self.changed_concrete_base(class, target),
+            _ => Vec::new(),
+        };
+        Ok(runs
+            .into_iter()
+            .chain(own_not_run.map(Err))
+            .chain(subclasses)
+            .collect())
     }
 
     /// A nested class its task leaves out that a `bulkTest*()` method of its
@@ -497,7 +526,7 @@ impl<'a> Classifier<'a> {
         class: &str,
         target: &Target,
     ) -> Result<Vec<Classification>, Skip> {
-        match self.expand(class, target) {
+        match self.expand(class, target, false) {
             Err(Skip::Unresolved(reason))
                 if target.origin == Origin::Changed && matches!(root.tie, TaskBinding::NotTest) =>
             {

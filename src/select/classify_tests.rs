@@ -624,3 +624,46 @@ fn a_suite_that_leaves_out_its_own_tests_says_they_are_not_checked() {
         );
     }
 }
+
+/// A changed concrete test class runs itself and its concrete subclasses
+/// (they inherit its changed methods; a change may fail only in one of
+/// them), recorded as an expansion of a concrete base; a named or unmuted
+/// class means that class alone.
+#[test]
+fn a_changed_concrete_class_also_runs_its_subclasses() {
+    let (layout, mut files) = junit3_build();
+    files.0.insert(
+        "pool/src/test/java/p/TestSoftPool.java".into(),
+        "package p;\npublic class TestSoftPool extends TestBaseObjectPool {}".into(),
+    );
+    let c = Classifier::from_layout(&layout, &files);
+    let classes = |outcomes: Vec<Classification>| -> Vec<String> {
+        outcomes
+            .into_iter()
+            .map(|o| o.unwrap().class.unwrap())
+            .collect()
+    };
+    let changed = c.classify_path(
+        Path::new("pool/src/test/java/p/TestBaseObjectPool.java"),
+        Origin::Changed,
+    );
+    assert_eq!(classes(changed), ["p.TestBaseObjectPool", "p.TestSoftPool"]);
+    let records = c.take_records();
+    assert_eq!(records.expansions.len(), 1);
+    let e = &records.expansions[0];
+    assert!(e.concrete_base);
+    assert_eq!(
+        (e.base.as_str(), e.chosen.len()),
+        ("p.TestBaseObjectPool", 1)
+    );
+    // The subclass itself, changed, has none: only itself runs.
+    let leaf = c.classify_path(
+        Path::new("pool/src/test/java/p/TestSoftPool.java"),
+        Origin::Changed,
+    );
+    assert_eq!(classes(leaf), ["p.TestSoftPool"]);
+    // Named, the class means itself.
+    let named = c.locate(&TestRef::class("p.TestBaseObjectPool"), Origin::Explicit);
+    assert_eq!(classes(named), ["p.TestBaseObjectPool"]);
+    assert!(c.take_records().expansions.is_empty());
+}

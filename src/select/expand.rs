@@ -413,11 +413,54 @@ pub fn expand(
         chosen: chosen.iter().map(|(d, _, _)| d.binary.clone()).collect(),
         total: runnable.len(),
         cap,
+        concrete_base: false,
         not_run,
     };
+    let left_out: Vec<&str> = runnable
+        .iter()
+        .map(|(d, _, _)| d.binary.as_str())
+        .filter(|b| !expansion.chosen.iter().any(|c| c == b))
+        .collect();
+    let beyond_cap = beyond_cap(base, &left_out, &expansion);
     Ok((
-        chosen.into_iter().flat_map(|(_, _, o)| o).collect(),
+        chosen
+            .into_iter()
+            .flat_map(|(_, _, o)| o)
+            .chain(beyond_cap.map(|r| Err(Skip::Unresolved(r))))
+            .collect(),
         expansion,
+    ))
+}
+
+/// How many subclass names a reason lists before it counts the rest.
+const NAMES_SHOWN: usize = 10;
+
+/// The subclasses of `base` that could run but were left out by the cap:
+/// they inherit what the selection covers, so they are said not checked (a
+/// flake that shows only in one of them must not read as a clean run). Simple
+/// names keep the reason short enough for a report line.
+fn beyond_cap(base: &str, left_out: &[&str], expansion: &Expansion) -> Option<Reason> {
+    if left_out.is_empty() {
+        return None;
+    }
+    let mut names: Vec<String> = left_out
+        .iter()
+        .take(NAMES_SHOWN)
+        .map(|b| format!("`{}`", b.rsplit('.').next().unwrap_or(b)))
+        .collect();
+    if left_out.len() > NAMES_SHOWN {
+        names.push(format!("and {} more", left_out.len() - NAMES_SHOWN));
+    }
+    Some(Reason::new(
+        ReasonCode::BeyondSubclassCap,
+        format!(
+            "{} of the {} concrete test subclasses of `{base}` did not run (--subclass-cap {}; \
+             raise it to run them): {}",
+            left_out.len(),
+            expansion.total,
+            expansion.cap,
+            names.join(", ")
+        ),
     ))
 }
 

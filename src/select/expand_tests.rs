@@ -240,3 +240,61 @@ fn abstract_classes_are_recognised_in_every_jvm_language() {
         "FooTests"
     ));
 }
+
+/// The subclasses the cap leaves out come back as one not-applicable reason
+/// beside those that run: a flake only they show must not read as clean.
+#[test]
+fn subclasses_beyond_the_cap_are_said_not_checked() {
+    use crate::domain::{ClassifiedTest, Origin, TestKind};
+    let h = wire();
+    let classify = |d: &Descendant| {
+        vec![Ok(ClassifiedTest {
+            project: ":server".into(),
+            source_set: "test".into(),
+            task: ":server:test".into(),
+            kind: TestKind::Unit,
+            class: Some(d.binary.clone()),
+            method: None,
+            yaml_suite: None,
+            origin: Origin::Changed,
+            nested_classes: false,
+            is_suite: false,
+            via_suite: None,
+        })]
+    };
+    let base = "org.elasticsearch.test.AbstractWireTestCase";
+    let (outcomes, expansion) = expand(&h, base, 1, classify).unwrap();
+    assert_eq!((expansion.chosen.len(), expansion.total), (1, 3));
+    assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1);
+    let reasons: Vec<&Reason> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Err(Skip::Unresolved(r)) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "{outcomes:?}");
+    assert_eq!(reasons[0].code, ReasonCode::BeyondSubclassCap);
+    assert!(reasons[0].code.is_not_applicable());
+    assert!(
+        reasons[0].text.starts_with(&format!(
+            "2 of the 3 concrete test subclasses of `{base}` did not run (--subclass-cap 1; \
+             raise it to run them): `"
+        )),
+        "{}",
+        reasons[0].text
+    );
+    for d in h.descendants(base) {
+        let simple = d.binary.rsplit('.').next().unwrap();
+        let named = reasons[0].text.contains(&format!("`{simple}`"));
+        assert_eq!(
+            named,
+            !expansion.chosen.contains(&d.binary),
+            "{}: {}",
+            d.binary,
+            reasons[0].text
+        );
+    }
+    let (outcomes, _) = expand(&h, base, 3, classify).unwrap();
+    assert!(outcomes.iter().all(|o| o.is_ok()), "none left out");
+}

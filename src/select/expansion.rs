@@ -1,10 +1,10 @@
-//! What the plan records of an expanded abstract base: the concrete
-//! subclasses chosen, and those no task runs here.
+//! What the plan records of an expanded base (abstract, or a changed
+//! concrete class): the concrete subclasses chosen, and those no task runs here.
 
 use crate::domain::ReasonCode;
 use serde::Serialize;
 
-/// An abstract base and what ran for it (plan JSON `expansions`).
+/// A base class and what ran for it (plan JSON `expansions`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Expansion {
@@ -15,6 +15,10 @@ pub struct Expansion {
     /// Concrete subclasses that a task would run.
     pub total: usize,
     pub cap: usize,
+    /// The base is a concrete test class that changed: it runs itself, and
+    /// its subclasses run what they inherit of the change.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub concrete_base: bool,
     /// Concrete subclasses no task runs here, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<NotRun>,

@@ -49,9 +49,13 @@ fn record_notes(selection: &Selection) -> Vec<String> {
         notes.push(note);
     }
     for e in &selection.expansions {
+        let runs = if e.concrete_base {
+            format!("changed `{}` also runs through", e.base)
+        } else {
+            format!("abstract `{}` runs through", e.base)
+        };
         notes.push(format!(
-            "abstract `{}` runs through {} of its {} concrete test subclass(es) (cap {}): {}",
-            e.base,
+            "{runs} {} of its {} concrete test subclass(es) (cap {}): {}",
             e.chosen.len(),
             e.total,
             e.cap,

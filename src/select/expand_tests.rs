@@ -245,23 +245,8 @@ fn abstract_classes_are_recognised_in_every_jvm_language() {
 /// beside those that run: a flake only they show must not read as clean.
 #[test]
 fn subclasses_beyond_the_cap_are_said_not_checked() {
-    use crate::domain::{ClassifiedTest, Origin, TestKind};
     let h = wire();
-    let classify = |d: &Descendant| {
-        vec![Ok(ClassifiedTest {
-            project: ":server".into(),
-            source_set: "test".into(),
-            task: ":server:test".into(),
-            kind: TestKind::Unit,
-            class: Some(d.binary.clone()),
-            method: None,
-            yaml_suite: None,
-            origin: Origin::Changed,
-            nested_classes: false,
-            is_suite: false,
-            via_suite: None,
-        })]
-    };
+    let classify = |d: &Descendant| vec![Ok(crate::plan::reduce::tests::unit(&d.binary))];
     let base = "org.elasticsearch.test.AbstractWireTestCase";
     let (outcomes, expansion) = expand(&h, base, 1, classify).unwrap();
     assert_eq!((expansion.chosen.len(), expansion.total), (1, 3));

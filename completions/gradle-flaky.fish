@@ -47,7 +47,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_needs_command" -f -a "help" -d 
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l subclass-cap -d 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
@@ -88,7 +88,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -s h -l
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l subclass-cap -d 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
@@ -122,7 +122,7 @@ buildkite\t'Upload a Buildkite sub-pipeline'
 github\t'Write the GitHub Actions matrix, plan file and step summary'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l subclass-cap -d 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
@@ -163,7 +163,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s v -l ve
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l subclass-cap -d 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
@@ -224,7 +224,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l base -d 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l muted-file -d 'The muted-tests file, relative to the project dir' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l task-cap -d 'Test tasks run per class when its source set\'s own task is disabled and several others run it (BWC versions, newest first)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l subclass-cap -d 'Concrete subclasses run per abstract base class (spread over projects)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l subclass-cap -d 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l iters -d 'Iterations for every kind (sets unit, integ and REST counts)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r

@@ -224,7 +224,8 @@ pub struct ChoiceArgs {
     )]
     pub task_cap: u32,
 
-    /// Concrete subclasses run per abstract base class (spread over projects).
+    /// Concrete subclasses run per abstract base class, or per changed concrete test class
+    /// (spread over projects); those left out are reported as not checked.
     #[arg(
         long,
         value_name = "N",

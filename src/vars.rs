@@ -21,7 +21,7 @@ pub const BASE: &str = "FLAKINESS_BASE";
 pub const MUTED_FILE: &str = "FLAKINESS_MUTED_FILE";
 /// `--task-cap`: Test tasks run per class when several run it.
 pub const TASK_CAP: &str = "FLAKINESS_TASK_CAP";
-/// `--subclass-cap`: concrete subclasses run per abstract base class.
+/// `--subclass-cap`: concrete subclasses run per abstract base class (or changed concrete class).
 pub const SUBCLASS_CAP: &str = "FLAKINESS_SUBCLASS_CAP";
 /// `--allow-host-mutating-tasks`: also run `destructive*` Test tasks.
 pub const ALLOW_HOST_MUTATING_TASKS: &str = "FLAKINESS_ALLOW_HOST_MUTATING_TASKS";

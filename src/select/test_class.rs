@@ -416,15 +416,26 @@ fn is_platform(c: &Candidate) -> bool {
 }
 
 /// Whether the file of the outer class `binary` (simple name `simple`)
-/// declares nested classes that `patterns` let its task run as classes of
-/// their own (`Outer$Inner`).
+/// declares nested classes whose tests run under their own names
+/// (`Outer$Inner`): classes `patterns` let its task run on their own, or
+/// any, when the outer class runs with JUnit's `Enclosed` runner (which runs
+/// them through it, whatever the patterns say).
 pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, unit: &Unit) -> bool {
+    let enclosed = unit.types.iter().any(|t| {
+        t.local == simple
+            && t.annotations.iter().any(|a| {
+                a.simple() == "RunWith"
+                    && a.classes
+                        .iter()
+                        .any(|c| c.rsplit('.').next() == Some("Enclosed"))
+            })
+    });
     let prefix = format!("{simple}$");
     unit.types
         .iter()
         .filter(|t| t.kind == TypeKind::Class)
         .filter_map(|t| t.local.strip_prefix(&prefix))
-        .any(|nested| patterns.accepts(&class_file(&format!("{binary}${nested}"))))
+        .any(|nested| enclosed || patterns.accepts(&class_file(&format!("{binary}${nested}"))))
 }
 
 #[cfg(test)]

@@ -306,4 +306,24 @@ fn nested_classes_count_when_the_task_runs_them() {
         "class FooTests { static class ZeroBytesWire {} }"
     ));
     assert!(!nested(&scan, "a.A", "A", "class A { void x() {} }"));
+    // Commons Codec's shape: the task leaves out `$` classes, but JUnit's
+    // Enclosed runner runs them through the outer class.
+    let no_nested = Patterns {
+        includes: vec!["**/*Test.class".into()],
+        excludes: vec!["**/*$*".into()],
+    };
+    let enclosed = "@RunWith(Enclosed.class)\npublic class HexEnclosedTest {\n\
+                    public static class Encoding { @Test public void e() {} }\n}";
+    assert!(nested(
+        &no_nested,
+        "a.HexEnclosedTest",
+        "HexEnclosedTest",
+        enclosed
+    ));
+    assert!(!nested(
+        &no_nested,
+        "a.HexEnclosedTest",
+        "HexEnclosedTest",
+        &enclosed.replace("Enclosed.class", "Parameterized.class")
+    ));
 }

@@ -327,6 +327,15 @@ fn the_junit4_runner_repeats_the_selection() {
         "package t;\npublic class OldTest extends junit.framework.TestCase {\n\
          public void testOld() {}\n}\n",
     );
+    // JUnit's Enclosed runner reports its tests under the nested classes'
+    // names; selected by its class, as Gradle's `--tests` does, they run,
+    // once per iteration (the runner runs them, not the runner and the scan).
+    write(
+        &tmp.path().join("src/t/EncTest.java"),
+        "package t;\n@org.junit.runner.RunWith(org.junit.experimental.runners.Enclosed.class)\n\
+         public class EncTest {\n\
+         public static class Part { @org.junit.Test public void part() {} }\n}\n",
+    );
     let out = tmp.path().join("classes");
     compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
     let status = Command::new("javac")
@@ -335,14 +344,15 @@ fn the_junit4_runner_repeats_the_selection() {
         .args(["-cp", cp])
         .arg(tmp.path().join("src/t/ATest.java"))
         .arg(tmp.path().join("src/t/OldTest.java"))
+        .arg(tmp.path().join("src/t/EncTest.java"))
         .status()
         .unwrap();
     assert!(status.success());
     let junit = |iters: &str| {
         Command::new("java")
             .arg(format!("-Dflaky.repeat.iters={iters}"))
-            .arg("-Dflaky.repeat.classes=t.ATest$*,t.OldTest")
-            .arg("-Dflaky.repeat.filters=t.ATest.picked,t.ATest$*,t.OldTest")
+            .arg("-Dflaky.repeat.classes=t.ATest$*,t.OldTest,t.EncTest$*")
+            .arg("-Dflaky.repeat.filters=t.ATest.picked,t.ATest$*,t.OldTest,t.EncTest,t.EncTest$*")
             .arg("-cp")
             .arg(format!("{}:{cp}", out.display()))
             .args([
@@ -353,8 +363,9 @@ fn the_junit4_runner_repeats_the_selection() {
             .unwrap()
     };
     let stdout = String::from_utf8(junit("4").stdout).unwrap();
-    // picked, Inner.inner, OldTest.testOld: 3 tests × 4; `other` is filtered out.
-    assert!(stdout.contains("OK (12 tests)"), "{stdout}");
+    // picked, Inner.inner, OldTest.testOld, EncTest$Part.part: 4 tests × 4;
+    // `other` is filtered out.
+    assert!(stdout.contains("OK (16 tests)"), "{stdout}");
     let refused = junit("many");
     let stdout = String::from_utf8_lossy(&refused.stdout);
     assert!(

@@ -108,6 +108,11 @@ public final class JUnit4Repeat {
 
         /** The test classes nested in {@code outer} (at any depth), as Gradle's scan finds them. */
         private void addNested(Class<?> outer) {
+            // JUnit's Enclosed runner runs the nested classes itself: adding them would run them twice.
+            RunWith runWith = outer.getAnnotation(RunWith.class);
+            if (runWith != null && runWith.value().getName().equals("org.junit.experimental.runners.Enclosed")) {
+                return;
+            }
             for (Class<?> inner : outer.getDeclaredClasses()) {
                 if (isTestClass(inner)) {
                     classes.add(inner);
@@ -148,7 +153,11 @@ public final class JUnit4Repeat {
         return out;
     }
 
-    /** Gradle's {@code --tests} matching: {@code *} any run of characters, the whole class or {@code Class.method}. */
+    /**
+     * Gradle's {@code --tests} matching: {@code *} any run of characters, the whole class or {@code Class.method}.
+     * A class pattern also matches the tests of its nested classes ({@code Outer$Inner}), as Gradle's does: a
+     * runner such as JUnit's {@code Enclosed} reports its tests under the nested classes' names.
+     */
     static final class PatternFilter extends Filter {
         private final List<Pattern> patterns = new ArrayList<>();
         private final String described;
@@ -170,13 +179,22 @@ public final class JUnit4Repeat {
             String cls = d.getClassName();
             String method = d.getMethodName();
             for (Pattern p : patterns) {
-                if (cls != null && (p.matcher(cls).matches()
+                if (cls != null && (matchesClassOrEnclosing(p, cls)
                         || (method != null && p.matcher(cls + "." + method).matches()))) {
                     return true;
                 }
             }
             for (Description child : d.getChildren()) {
                 if (shouldRun(child)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean matchesClassOrEnclosing(Pattern p, String cls) {
+            for (String c = cls; c != null; c = c.lastIndexOf('$') > 0 ? c.substring(0, c.lastIndexOf('$')) : null) {
+                if (p.matcher(c).matches()) {
                     return true;
                 }
             }

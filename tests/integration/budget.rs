@@ -40,13 +40,14 @@ fn row<'a>(report: &'a Value, class: &str) -> &'a Value {
 }
 
 /// The master seeds in the names of `class`'s executions below `dir`
-/// (`test {seed=[MASTER:METHOD]}`).
+/// (`test {seed=[MASTER:METHOD]}`), in gradle-flaky's 16-digit form: the
+/// runner prints a seed without its leading zeros (`8A18…` for `08A18…`).
 fn master_seeds(dir: &Path, class: &str) -> BTreeSet<String> {
     let mut seeds = BTreeSet::new();
     for xml in files_named(dir, &format!("TEST-{class}.xml")) {
         let body = std::fs::read_to_string(xml).unwrap();
         for part in body.split("{seed=[").skip(1) {
-            seeds.insert(part.split(':').next().unwrap().to_string());
+            seeds.insert(format!("{:0>16}", part.split(':').next().unwrap()));
         }
     }
     seeds

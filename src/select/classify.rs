@@ -212,9 +212,10 @@ impl<'a> Classifier<'a> {
             .get_or_init(|| Hierarchy::read(self.files, &self.roots.source_files()))
     }
 
-    /// Classifies the concrete subclasses of the abstract class `base`, each
-    /// through its own file and source set, and records the expansion.
-    /// Returns the outcomes of the chosen ones, or why none can run.
+    /// Classifies the concrete subclasses of `base` (abstract, or a changed
+    /// concrete class: `concrete_base`), each through its own file and source
+    /// set, and records the expansion. Returns the outcomes of the chosen
+    /// ones, or why none can run.
     fn expand(
         &self,
         base: &str,
@@ -252,9 +253,7 @@ impl<'a> Classifier<'a> {
         if target.origin != Origin::Changed || target.binary.is_some() || target.method.is_some() {
             return Vec::new();
         }
-        if self.hierarchy().descendants(class).is_empty() {
-            return Vec::new();
-        }
+        // No runnable subclass: nothing more runs, and nothing is recorded.
         self.expand(class, target, true).unwrap_or_default()
     }
 

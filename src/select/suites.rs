@@ -53,9 +53,8 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     }
     // Another runner decides what the class runs, not its suite() method;
     // but JUnit 4's `AllTests` runner runs exactly that method.
-    if t.annotations
-        .iter()
-        .any(|a| a.simple() == "RunWith" && !a.classes.iter().any(|c| is_all_tests_runner(c)))
+    if t.run_with()
+        .is_some_and(|a| !a.classes.iter().any(|c| is_all_tests_runner(c)))
     {
         return None;
     }

@@ -423,12 +423,8 @@ fn is_platform(c: &Candidate) -> bool {
 pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, unit: &Unit) -> bool {
     let enclosed = unit.types.iter().any(|t| {
         t.local == simple
-            && t.annotations.iter().any(|a| {
-                a.simple() == "RunWith"
-                    && a.classes
-                        .iter()
-                        .any(|c| c.rsplit('.').next() == Some("Enclosed"))
-            })
+            && t.run_with()
+                .is_some_and(|a| a.classes.iter().any(|c| is_enclosed_runner(c)))
     });
     let prefix = format!("{simple}$");
     unit.types
@@ -436,6 +432,14 @@ pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, unit:
         .filter(|t| t.kind == TypeKind::Class)
         .filter_map(|t| t.local.strip_prefix(&prefix))
         .any(|nested| enclosed || patterns.accepts(&class_file(&format!("{binary}${nested}"))))
+}
+
+/// JUnit 4's `Enclosed` runner, as `@RunWith(…)` names it.
+fn is_enclosed_runner(written: &str) -> bool {
+    matches!(
+        written,
+        "Enclosed" | "org.junit.experimental.runners.Enclosed"
+    )
 }
 
 #[cfg(test)]

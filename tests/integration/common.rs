@@ -42,10 +42,7 @@ pub fn slow_copy() -> tempfile::TempDir {
 /// has them: for tests that check that no Gradle ran (it would have left a
 /// `.gradle` folder).
 pub fn uncompiled_copy() -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix("gradle-flaky-es-mini-")
-        .tempdir()
-        .expect("temp dir");
+    let dir = fixture_dir("es-mini");
     copy_tree(&fixture_source(), dir.path());
     dir
 }
@@ -53,12 +50,17 @@ pub fn uncompiled_copy() -> tempfile::TempDir {
 /// A private copy of `tests/fixtures/<name>` in a temp dir, compiled (see
 /// [`fixture_template`]).
 fn copy_of_fixture(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("gradle-flaky-{name}-"))
-        .tempdir()
-        .expect("temp dir");
+    let dir = fixture_dir(name);
     copy_all(&fixture_template(name), dir.path());
     dir
+}
+
+/// An empty temp dir for a copy of fixture `name`.
+fn fixture_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("gradle-flaky-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// Fixture `name` after Gradle compiled every source set of it, in another

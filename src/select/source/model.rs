@@ -69,6 +69,11 @@ impl Declared {
     pub fn enclosing(&self) -> Option<&str> {
         self.local.rsplit_once('$').map(|(outer, _)| outer)
     }
+
+    /// Its `@RunWith` annotation (JUnit 4: another runner runs the class).
+    pub fn run_with(&self) -> Option<&Annotation> {
+        self.annotations.iter().find(|a| a.simple() == "RunWith")
+    }
 }
 
 /// A method declared by a type, or at file level in Groovy and Kotlin (a

@@ -706,6 +706,36 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
+/// Selected tests for the unit tests of every stage.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{ClassifiedTest, Origin, TestKind};
+
+    /// A test of `kind` run by the Test task `task` (`:project:sourceSet`),
+    /// selected by a change.
+    pub fn test(task: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTest {
+        let (project, source_set) = task.rsplit_once(':').expect("a task path");
+        ClassifiedTest {
+            project: project.into(),
+            source_set: source_set.into(),
+            task: task.into(),
+            kind,
+            class: class.map(Into::into),
+            method: None,
+            yaml_suite: None,
+            origin: Origin::Changed,
+            nested_classes: false,
+            is_suite: false,
+            via_suite: None,
+        }
+    }
+
+    /// A unit test class of `:server:test`.
+    pub fn unit(class: &str) -> ClassifiedTest {
+        test(":server:test", TestKind::Unit, Some(class))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

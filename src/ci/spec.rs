@@ -153,8 +153,8 @@ mod tests {
     /// batches' iterations (in the JVM or Gradle runs) times their tests.
     #[test]
     fn expected_steps_carry_the_iterations_requested() {
+        use crate::domain::testing::test;
         use crate::domain::TestKind;
-        use crate::plan::reduce::tests::test;
         let mut in_jvm = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 10, 1);
         in_jvm.tests = vec![
             test(":a:test", TestKind::Unit, Some("a.B")),

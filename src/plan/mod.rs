@@ -7,7 +7,7 @@ pub(crate) mod budget;
 pub(crate) mod chunk;
 mod gradle_version;
 pub(crate) mod proof;
-pub(crate) mod reduce;
+mod reduce;
 pub mod render;
 pub(crate) mod repeat;
 pub(crate) mod shard;

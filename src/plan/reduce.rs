@@ -191,29 +191,8 @@ pub fn describe(t: &ClassifiedTest) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    pub use crate::domain::testing::{test, unit};
     use crate::domain::Origin;
-
-    /// A test of `kind` run by the Test task `task` (`:project:sourceSet`).
-    pub fn test(task: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTest {
-        let (project, source_set) = task.rsplit_once(':').expect("a task path");
-        ClassifiedTest {
-            project: project.into(),
-            source_set: source_set.into(),
-            task: task.into(),
-            kind,
-            class: class.map(Into::into),
-            method: None,
-            yaml_suite: None,
-            origin: Origin::Changed,
-            nested_classes: false,
-            is_suite: false,
-            via_suite: None,
-        }
-    }
-
-    pub fn unit(class: &str) -> ClassifiedTest {
-        test(":server:test", TestKind::Unit, Some(class))
-    }
 
     fn yaml(project: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTest {
         test(&format!("{project}:yamlRestTest"), kind, class)

@@ -246,7 +246,7 @@ fn abstract_classes_are_recognised_in_every_jvm_language() {
 #[test]
 fn subclasses_beyond_the_cap_are_said_not_checked() {
     let h = wire();
-    let classify = |d: &Descendant| vec![Ok(crate::plan::reduce::tests::unit(&d.binary))];
+    let classify = |d: &Descendant| vec![Ok(crate::domain::testing::unit(&d.binary))];
     let base = "org.elasticsearch.test.AbstractWireTestCase";
     let (outcomes, expansion) = expand(&h, base, 1, classify).unwrap();
     assert_eq!((expansion.chosen.len(), expansion.total), (1, 3));

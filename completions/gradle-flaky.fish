@@ -103,6 +103,10 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l confi
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l budget -d 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job\'s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow\'s job timeout on GitHub)]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l durations -d 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch\'s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]' -r -F
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l max-shards -d 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l stop-on-flaky -d 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]' -r -f -a "true\t''
+false\t''"
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l for -d 'With --until-fail: how long each batch repeats (90s, 20m, 1h)' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l batch-timeout -d 'Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l format -d 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line)' -r -f -a "text\t''
 json\t''
 shell\t''"
@@ -113,6 +117,8 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l chang
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unmuted -d 'Add entries removed from muted-tests.yml against the merge base'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l refresh-layout -d 'Re-read the layout from Gradle instead of the cache'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l allow-host-mutating-tasks -d 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l no-stop-on-flaky -d 'Every test gets its full count, proven flaky or not'
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l until-fail -d 'Repeat each selected test until its first real failure, for at most --for per batch (in chunks, each with a fresh seed); no failure by then is a clean result of the executions that ran'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s v -l verbose -d 'Stream Gradle\'s output instead of showing progress'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l isolate -d 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build\'s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'

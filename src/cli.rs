@@ -438,6 +438,17 @@ pub struct LocalArgs {
     #[command(flatten)]
     pub triage: TriageArgs,
     #[command(flatten)]
+    pub run: RunArgs,
+
+    /// Extra arguments passed to every Gradle invocation.
+    #[arg(last = true, value_name = "GRADLE ARGS")]
+    pub gradle_args: Vec<String>,
+}
+
+/// How a local run's batches end (`local`, and `plan`, which shows what they cut).
+#[derive(Debug, Args, Clone, Default)]
+pub struct RunArgs {
+    #[command(flatten)]
     pub budget: BudgetArgs,
 
     /// Repeat each selected test until its first real failure, for at most --for per batch
@@ -453,10 +464,6 @@ pub struct LocalArgs {
     /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
-
-    /// Extra arguments passed to every Gradle invocation.
-    #[arg(last = true, value_name = "GRADLE ARGS")]
-    pub gradle_args: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -465,6 +472,8 @@ pub struct PlanArgs {
     pub selection: SelectionArgs,
     #[command(flatten)]
     pub batching: BatchingArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
 
     /// Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line).
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]

@@ -7,6 +7,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::invocation::InJvm;
+use crate::invocation::{Invocation, Repeat};
+
 /// What kind of test a selected test is; decides how it is re-run.
 ///
 /// Elasticsearch's six kinds plus `Other(source set)` for a custom test source set
@@ -429,8 +432,6 @@ pub struct BatchingConfig {
     pub rest_loops: u32,
     /// `-Dtests.timeoutSuite`.
     pub suite_timeout: Duration,
-    /// The time each batch job may take; `None`: the job's timeout decides.
-    pub budget: Option<Duration>,
     /// Where durations come from; `None`: what earlier runs recorded.
     pub durations: Option<PathBuf>,
     /// The most shards one batch is split into.
@@ -447,7 +448,6 @@ impl Default for BatchingConfig {
             integ_iters: 20,
             rest_loops: 10,
             suite_timeout: Duration::from_secs(3600),
-            budget: None,
             durations: None,
             max_shards: DEFAULT_MAX_SHARDS,
             repetition: RepetitionMode::Auto,
@@ -512,48 +512,6 @@ pub struct Shard {
     pub seed: Option<String>,
 }
 
-/// Which mechanism repeats a command's tests inside one test JVM. The
-/// kebab-case names are a contract (plan JSON `inJvm`, report JSON
-/// `repeatedBy`, README).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InJvm {
-    /// `-Dtests.iters=N`, read by the randomizedtesting runner.
-    TestsIters,
-    /// gradle-flaky's TestNG annotation transformer multiplies `invocationCount`.
-    TestngInvocationCount,
-    /// gradle-flaky's JUnit 4 runner runs the selected classes N times in turn.
-    Junit4Runner,
-    /// gradle-flaky's JUnit Platform engine runs the selection N times.
-    PlatformEngine,
-}
-
-impl InJvm {
-    /// Every mechanism (README lists them all).
-    pub const ALL: [InJvm; 4] = [
-        InJvm::TestsIters,
-        InJvm::TestngInvocationCount,
-        InJvm::Junit4Runner,
-        InJvm::PlatformEngine,
-    ];
-
-    /// The stable kebab-case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            InJvm::TestsIters => "tests-iters",
-            InJvm::TestngInvocationCount => "testng-invocation-count",
-            InJvm::Junit4Runner => "junit4-runner",
-            InJvm::PlatformEngine => "platform-engine",
-        }
-    }
-
-    /// Repeats of a test carry no seed or iteration token: each same-named
-    /// test case of a report is one execution.
-    pub fn plain_names(self) -> bool {
-        self != InJvm::TestsIters
-    }
-}
-
 /// Which repetition the user asks for (`--repetition`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RepetitionMode {
@@ -588,54 +546,35 @@ impl RepetitionMode {
     }
 }
 
-/// One Gradle invocation of a batch, as an argv vector (never a shell string).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// One batch of a plan: its tests and the Gradle invocation that repeats them.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GradleCommand {
     pub kind: TestKind,
     pub label: String,
     pub key: String,
-    /// Program first, then its arguments.
-    pub argv: Vec<String>,
-    /// `-Dtests.iters` of this command (1 when it repeats by Gradle runs).
-    pub iterations: u32,
-    /// How many times the runner invokes `argv` (1 for an in-JVM command).
-    pub rest_loops: u32,
-    /// The Test tasks the command runs, in order (not the `clean<Task>`
-    /// tasks): what "did the tasks asked for run?" is checked against.
-    #[serde(default)]
-    pub task_paths: Vec<String>,
+    /// What Gradle runs, and how often (argv is rendered from it).
+    pub invocation: Invocation,
     /// Where the test JVMs of its Test tasks write heap dumps besides
     /// `build/heapdump/` (their `-XX:HeapDumpPath`, as the layout reports it;
     /// relative to the build root when inside it).
-    #[serde(skip)]
     pub heap_dump_paths: Vec<PathBuf>,
-    /// How the command repeats its tests, and why that way.
-    #[serde(default)]
-    pub repetition: Repetition,
-    #[serde(default)]
+    /// Why it repeats its tests the way it does.
     pub repetition_reason: String,
-    /// For an in-JVM command: the mechanism that repeats its tests.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub in_jvm: Option<InJvm>,
     /// The tests the command runs (not part of the plan JSON).
-    #[serde(skip)]
     pub tests: Vec<ClassifiedTest>,
-    /// For an in-JVM command: the same tests as Gradle runs, for the runs
-    /// still owed when the first run shows that `-Dtests.iters` was ignored.
-    #[serde(skip)]
+    /// For an in-JVM command: the same tests as Gradle runs, for the classes
+    /// whose first run shows that their in-JVM count did not take effect.
     pub fallback: Option<Box<GradleCommand>>,
     /// The command's predicted wall time in seconds, when durations are known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_sec: Option<u64>,
     /// Which shard of its batch the command is, when the batch was split.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
 }
 
 impl GradleCommand {
-    /// A command of `kind` running `argv` (for tests): REST kinds loop
-    /// `rest_loops` Gradle runs, the others repeat `iterations` times in the JVM.
+    /// A command of `kind` running `argv` as given (for tests): REST kinds
+    /// loop `rest_loops` Gradle runs, the others repeat `iterations` times in
+    /// the JVM by `-Dtests.iters` (which `argv` carries itself).
     #[cfg(test)]
     pub fn of_kind(
         kind: TestKind,
@@ -643,32 +582,105 @@ impl GradleCommand {
         iterations: u32,
         rest_loops: u32,
     ) -> GradleCommand {
+        let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+        let mut invocation = Invocation::given(&argv, rest_loops);
+        if !kind.is_rest() {
+            invocation.repeat = Repeat::InJvm {
+                mechanism: InJvm::TestsIters,
+                iterations,
+            };
+        }
+        GradleCommand::of(kind, invocation)
+    }
+
+    /// A command of `kind` running `invocation`, with nothing else known.
+    pub fn of(kind: TestKind, invocation: Invocation) -> GradleCommand {
         GradleCommand {
             label: kind.label(),
             key: kind.key(),
-            iterations,
-            rest_loops,
-            repetition: if kind.is_rest() {
-                Repetition::GradleRuns
-            } else {
-                Repetition::InJvm
-            },
+            kind,
+            invocation,
+            heap_dump_paths: Vec::new(),
             repetition_reason: String::new(),
-            in_jvm: (!kind.is_rest()).then_some(InJvm::TestsIters),
-            tests: vec![],
+            tests: Vec::new(),
             fallback: None,
             predicted_sec: None,
             shard: None,
-            kind,
-            argv: argv.iter().map(|s| s.to_string()).collect(),
-            task_paths: vec![],
-            heap_dump_paths: vec![],
         }
+    }
+
+    /// Program first, then its arguments: one Gradle run of it.
+    pub fn argv(&self) -> Vec<String> {
+        self.invocation.argv()
+    }
+
+    /// Executions of each test in the test JVM per Gradle run (1 when it
+    /// repeats by Gradle runs).
+    pub fn iterations(&self) -> u32 {
+        match self.invocation.repeat {
+            Repeat::InJvm { iterations, .. } => iterations,
+            Repeat::GradleRuns(_) => 1,
+        }
+    }
+
+    /// How many times its argv is run (1 for an in-JVM command).
+    pub fn rest_loops(&self) -> u32 {
+        self.invocation.repeat.runs()
+    }
+
+    /// Executions of each test: iterations × Gradle runs.
+    pub fn executions(&self) -> u64 {
+        self.invocation.repeat.executions()
+    }
+
+    /// The in-JVM mechanism of an in-JVM command.
+    pub fn in_jvm(&self) -> Option<InJvm> {
+        self.invocation.repeat.mechanism()
+    }
+
+    pub fn repetition(&self) -> Repetition {
+        match self.invocation.repeat {
+            Repeat::InJvm { .. } => Repetition::InJvm,
+            Repeat::GradleRuns(_) => Repetition::GradleRuns,
+        }
+    }
+
+    /// The Test tasks the command runs, in order (not the `clean<Task>`
+    /// tasks): what "did the tasks asked for run?" is checked against.
+    pub fn task_paths(&self) -> Vec<String> {
+        self.invocation.task_paths()
     }
 
     /// The runner invokes `argv` several times (REST loops, Gradle-run repetition).
     pub fn loops_gradle(&self) -> bool {
-        self.repetition == Repetition::GradleRuns
+        self.repetition() == Repetition::GradleRuns
+    }
+}
+
+/// The plan JSON's command (docs/src/reference/json.md): its argv rendered.
+impl Serialize for GradleCommand {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("kind", &self.kind)?;
+        m.serialize_entry("label", &self.label)?;
+        m.serialize_entry("key", &self.key)?;
+        m.serialize_entry("argv", &self.argv())?;
+        m.serialize_entry("iterations", &self.iterations())?;
+        m.serialize_entry("restLoops", &self.rest_loops())?;
+        m.serialize_entry("taskPaths", &self.task_paths())?;
+        m.serialize_entry("repetition", &self.repetition())?;
+        m.serialize_entry("repetitionReason", &self.repetition_reason)?;
+        if let Some(in_jvm) = self.in_jvm() {
+            m.serialize_entry("inJvm", &in_jvm)?;
+        }
+        if let Some(secs) = self.predicted_sec {
+            m.serialize_entry("predictedSec", &secs)?;
+        }
+        if let Some(shard) = &self.shard {
+            m.serialize_entry("shard", shard)?;
+        }
+        m.end()
     }
 }
 

@@ -551,7 +551,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
             failing_seeds: acc.seeds.into_iter().collect(),
             reproduce,
             reproduce_context: None,
-            run_properties: Vec::new(),
+            run_members: Default::default(),
             examples: acc.examples,
             time_sec: acc.time_sec,
             failing_task: acc.failing_task,

@@ -201,7 +201,7 @@ mod tests {
             failing_seeds: vec![],
             reproduce: None,
             reproduce_context: None,
-            run_properties: Vec::new(),
+            run_members: Default::default(),
             examples: vec![],
             time_sec: 0.0,
             failing_task: None,

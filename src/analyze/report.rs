@@ -180,7 +180,7 @@ pub struct TestReport {
     /// The `-D` properties the run that failed passed for it (a suite member
     /// included for the run): triage replays pass them too.
     #[serde(skip)]
-    pub run_properties: Vec<String>,
+    pub run_members: crate::invocation::Members,
     /// What replaying its failures showed (`local --triage`, `gradle-flaky triage`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triage: Option<Triage>,

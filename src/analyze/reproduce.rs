@@ -2,6 +2,7 @@
 //! the command we build when there is none.
 
 use super::report::TestReport;
+use crate::invocation::{Body, Invocation, Members, Repeat, TaskRun, Tasks};
 
 /// The Gradle program of built reproduce lines when the caller names none.
 const GRADLE: &str = "./gradlew";
@@ -119,20 +120,39 @@ pub fn build(
     method: &str,
     seed: Option<&str>,
 ) -> String {
-    let mut words = if gradle.is_empty() {
+    crate::shell::join(&once(gradle, task_path, class, method, seed, Members::default()).argv())
+}
+
+/// The invocation that runs one test once, as a person would: `gradle` (or
+/// `./gradlew`), the task with the filter that selects the test, the
+/// members its run included, the seed it failed with.
+pub fn once(
+    gradle: &[String],
+    task_path: &str,
+    class: &str,
+    method: &str,
+    seed: Option<&str>,
+    members: Members,
+) -> Invocation {
+    let gradle = if gradle.is_empty() {
         vec![GRADLE.to_string()]
     } else {
         gradle.to_vec()
     };
     let (filter, method_property) = crate::test_filter::reproduce(class, method);
-    words.extend([task_path.to_string(), "--tests".into(), filter]);
-    if let Some(method) = method_property {
-        words.push(format!("-Dtests.method={method}"));
+    let task = TaskRun {
+        members,
+        ..TaskRun::filtered(task_path, vec![filter])
+    };
+    Invocation {
+        gradle,
+        body: Body::Tasks(Tasks {
+            method: method_property,
+            ..Tasks::of(vec![task], None)
+        }),
+        repeat: Repeat::GradleRuns(1),
+        seed: seed.map(String::from),
     }
-    if let Some(seed) = seed {
-        words.push(format!("-Dtests.seed={seed}"));
-    }
-    crate::shell::join(&words)
 }
 
 #[cfg(test)]

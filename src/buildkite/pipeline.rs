@@ -201,6 +201,7 @@ fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
         dir: input.dir.clone(),
         task_paths: Vec::new(),
         heap_dump_paths: Vec::new(),
+        repeat_helpers: false,
     };
     let mut step = common_fields(
         "precompile",

@@ -17,6 +17,7 @@ use crate::analyze::{self, render};
 use crate::ci::findings::analyze_options;
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_FILE;
+use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
 use crate::say;
 use crate::triage::{self, Env, TriageConfig};
@@ -75,10 +76,10 @@ pub fn run_step(work: &Path) -> Result<()> {
             base: work,
             invocation_timeout: None,
             verbose: false,
-            // CI is isolated: no daemon of a job may outlive it.
-            isolate: true,
         };
-        let summary = triage::run(&mut report, &cfg, &env, &Progress::new(false))?;
+        // CI is isolated: no daemon of a job may outlive it.
+        let guard = RunGuard::temporary(true, cfg.invocations())?;
+        let summary = triage::run(&mut report, &cfg, &env, &guard, &Progress::new(false))?;
         say!(
             "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s",
             summary.tests,

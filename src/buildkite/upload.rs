@@ -6,11 +6,11 @@
 use super::agent::{fit_annotation, Agent};
 use super::pipeline::{self, AgentConfig, PipelineInput};
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
-use crate::domain::BatchingConfig;
 use crate::layout::Build;
 use crate::reports::SKIPPED_FILE;
 use crate::say;
 use crate::select::Selection;
+use crate::settings::RunSettings;
 use crate::{markdown, Error, Exit, Result};
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ const SELECTION_CONTEXT: &str = "flakiness-detection-selection";
 /// How to upload.
 #[derive(Clone, Debug)]
 pub struct Upload<'a> {
-    pub batching: &'a BatchingConfig,
+    pub settings: &'a RunSettings,
     pub agent: &'a AgentConfig,
     /// Print the pipeline instead of uploading it.
     pub dry_run: bool,
@@ -61,13 +61,13 @@ impl Upload<'_> {
         if build.layout.is_none() && !selection.tests.is_empty() {
             say!("gradle-flaky: no compile gate: the build's layout is unavailable");
         }
-        let job_budget = Duration::from_secs(u64::from(self.agent.inner_timeout_min()) * 60);
+        let job_limit = Duration::from_secs(u64::from(self.agent.step_timeout_min) * 60);
         let plan = prepare(
             build,
             selection,
-            self.batching,
+            self.settings,
             resolution.not_applicable,
-            Some(job_budget),
+            Some(job_limit),
         )?;
         if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
             say!("gradle-flaky: {warning}");

@@ -8,9 +8,11 @@
 use super::job::JobEnv;
 use super::spec::JobSpec;
 use super::status::{status_of, Status};
-use super::supervise::{supervise, Finished};
+use crate::process::Isolation;
 use crate::reports::{self, walk};
-use crate::run::outcomes::{self, Scripts, TaskOutcome};
+use crate::run::guard::RunGuard;
+use crate::run::job::{supervise, Finished};
+use crate::run::outcomes::{self, TaskOutcome};
 use crate::shell;
 use crate::{say, Error, Result};
 use std::path::{Path, PathBuf};
@@ -53,6 +55,7 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult
         ));
     }
     let recording = Recording {
+        guard: RunGuard::isolated(Isolation::NoDaemon)?,
         scratch: tempfile::Builder::new()
             .prefix("gradle-flaky-wrap-")
             .tempdir()
@@ -110,7 +113,9 @@ pub fn self_exe() -> String {
 
 /// Where a batch's task outcomes are recorded, and for which tasks.
 struct Recording {
-    /// Holds the scripts and the outcome files; removed with the wrapper.
+    /// The init scripts, and the job's processes stopped when it goes.
+    guard: RunGuard,
+    /// Holds the outcome files; removed with the wrapper.
     scratch: tempfile::TempDir,
     task_paths: Vec<String>,
 }
@@ -129,8 +134,8 @@ impl Recording {
             return spec.argv_to_run(&self_exe(), Some(&self.dir()));
         }
         let argv = spec.argv_to_run(&self_exe(), None)?;
-        let scripts = Scripts::write(&self.scratch.path().join("scripts"))?;
-        Ok(scripts.apply(&argv, &self.dir().join("iter-1.json")))
+        let outcomes = self.dir().join("iter-1.json");
+        self.guard.argv(&argv, &outcomes, spec.repeat_helpers)
     }
 
     /// The batch's Test tasks the build skipped in any of its invocations

@@ -9,7 +9,7 @@
 //! - [`spec`]: what each job is told: its [`spec::JobSpec`], the jobs the
 //!   report expects, the report's context, the grace before a CI's timeout;
 //! - [`job`]: the job a batch runs in ([`job::JobEnv`]), filled by each CI;
-//! - [`batch`]: the never-fail batch runner, over [`supervise`] (a command
+//! - [`batch`]: the never-fail batch runner, over `run::job` (a command
 //!   stopped at its timeout with every process it started);
 //! - [`status`]: the status file a batch job leaves;
 //! - [`findings`]: the report step's core: each job's outcome, the missing
@@ -32,4 +32,3 @@ pub mod not_checked;
 pub mod prepare;
 pub mod spec;
 pub mod status;
-pub mod supervise;

@@ -3,12 +3,13 @@
 //! the batches: the compile gate, where the build is in the checkout, the
 //! renamed projects and the Gradle program for the report.
 
-use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Origin, Unresolved};
+use crate::domain::{ClassifiedTest, GradleCommand, Origin, Unresolved};
 use crate::layout::{Build, Layout};
 use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
 use crate::say;
 use crate::select::Selection;
+use crate::settings::RunSettings;
 use crate::{markdown, Error, Exit, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -105,26 +106,20 @@ pub fn many_batches(batches: usize, tests: usize) -> Option<String> {
 /// tests and where the build is in the checkout (this process's directory).
 ///
 /// With durations (`--durations`, else recorded in the build), a batch that
-/// cannot fit one job's budget (`--budget`, else `job_budget`: the job's
-/// timeout minus the grace) is split into shards, one job each.
+/// cannot fit one job's budget (`--budget`, else what a job of `job_limit`
+/// leaves it: `settings::RunMode::batch_budget`) is split into shards, one
+/// job each.
 pub fn prepare(
     build: &Build,
     selection: &Selection,
-    batching: &BatchingConfig,
+    settings: &RunSettings,
     not_applicable: Vec<Unresolved>,
-    job_budget: Option<Duration>,
+    job_limit: Option<Duration>,
 ) -> Result<CiPlan> {
     let ctx = PlanContext::for_build(build, &[]);
-    let mut plan = plan::plan(&selection.tests, batching, &ctx);
+    let batching = &settings.batching;
     let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
-    plan::shard::apply(
-        &mut plan,
-        &plan::shard::Timing {
-            durations: &durations,
-            budget: batching.budget.or(job_budget),
-            max_shards: batching.max_shards,
-        },
-    );
+    let mut plan = plan::for_run(&selection.tests, settings, job_limit, &ctx, &durations);
     say!("gradle-flaky: durations: {}", durations.source.describe());
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);

@@ -48,17 +48,26 @@ pub struct JobSpec {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub heap_dump_paths: Vec<PathBuf>,
+    /// One of gradle-flaky's helpers repeats the tests in the JVM: the job
+    /// applies the init script that compiles and installs it.
+    #[serde(default, rename = "repeatHelpers", skip_serializing_if = "is_false")]
+    pub repeat_helpers: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl JobSpec {
     pub fn for_command(command: &GradleCommand, dir: Option<PathBuf>) -> JobSpec {
         JobSpec {
             kind: command.kind.as_str().to_string(),
-            argv: command.argv.clone(),
-            repeat: command.loops_gradle().then_some(command.rest_loops),
+            argv: command.argv(),
+            repeat: command.loops_gradle().then_some(command.rest_loops()),
             dir,
-            task_paths: command.task_paths.clone(),
+            task_paths: command.task_paths(),
             heap_dump_paths: command.heap_dump_paths.clone(),
+            repeat_helpers: command.invocation.needs_repeat_helpers(),
         }
     }
 
@@ -110,7 +119,7 @@ pub fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
             jobs: batches.len() as u32,
             iterations: batches
                 .iter()
-                .map(|c| crate::plan::executions(c) * c.tests.len() as u64)
+                .map(|c| c.executions() * c.tests.len() as u64)
                 .sum(),
         })
         .collect()
@@ -161,7 +170,7 @@ mod tests {
             test(":a:test", TestKind::Unit, Some("a.C")),
         ];
         let mut runs = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 1, 1);
-        runs.rest_loops = 5;
+        runs.invocation.repeat = crate::invocation::Repeat::GradleRuns(5);
         runs.tests = vec![test(":a:test", TestKind::Unit, Some("a.D"))];
         let steps = expected_steps(&[in_jvm, runs]);
         assert_eq!(steps.len(), 1, "{steps:?}");
@@ -177,6 +186,7 @@ mod tests {
             dir: None,
             task_paths: vec![],
             heap_dump_paths: vec![],
+            repeat_helpers: false,
         };
         assert_eq!(
             spec.argv_to_run("/bin/gf", None).unwrap(),

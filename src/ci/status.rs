@@ -3,8 +3,8 @@
 //! job, read by every CI's report step.
 
 use super::job::{safe_job_id, JobEnv};
-use super::supervise::Finished;
 use crate::reports::walk;
+use crate::run::job::Finished;
 use crate::run::outcomes::TaskOutcome;
 use crate::{say, Error, Result};
 use serde::{Deserialize, Serialize};

@@ -13,14 +13,14 @@ use crate::{say, Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
 pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
-    let batching = options::batching(&args.batching)?;
+    let settings = options::ci_settings(&args.batching)?;
     let agent = options::agent(&args.agent)?;
     let (build, selection) = selection::gather(
         options::build(global, false)?,
         &options::selection(&args.selection),
     )?;
     Upload {
-        batching: &batching.config,
+        settings: &settings,
         agent: &agent,
         dry_run: args.dry_run,
         nothing: "nothing selected",

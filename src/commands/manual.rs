@@ -16,7 +16,7 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         )));
     }
     let target = options::target(args.target, true)?;
-    let batching = options::batching(&args.batching)?;
+    let settings = options::ci_settings(&args.batching)?;
     let agent = options::agent(&args.agent)?;
     let triage = options::triage(&args.triage);
     super::pr::no_triage_on_github(target, triage.as_ref())?;
@@ -26,7 +26,7 @@ pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
     )?;
     HandOver {
         target,
-        batching: &batching.config,
+        settings: &settings,
         agent: &agent,
         dry_run: args.dry_run,
         nothing: &format!("{CLASSES} selected nothing"),

@@ -17,11 +17,11 @@ use crate::domain::{GradleCommand, Origin, ReasonCode, TestKind, Unresolved};
 use crate::local::Context;
 use crate::process::Ended;
 use crate::run::cause::Cause;
+use crate::run::invoke::{Iteration, Verdict};
 use crate::run::local::{problems, BatchRun};
-use crate::run::repeat::{Iteration, Verdict};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 const BENIGN: &str = "PAYLOAD plain words END";
 /// Everything that could open markup, a block, a cell, HTML or a link; short
@@ -239,13 +239,9 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
     let kind = TestKind::Other(set.into());
     let note = Cause::BuildFailed(vec![why.into()]).describe();
     BatchRun {
-        index: 1,
-        command: GradleCommand::of_kind(kind, &["gradle"], 1, 1),
         log: PathBuf::from(format!("/runs/{dir}/batch-1.log")),
         dir: PathBuf::from("/runs/batch-1"),
-        started: SystemTime::UNIX_EPOCH,
         iterations: vec![Iteration {
-            index: 1,
             ended: Ended::Exited(1),
             elapsed: Duration::ZERO,
             dir: Path::new("iter-1").into(),
@@ -256,10 +252,7 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
         }],
         verdicts: vec![Verdict::NoTests],
         notes: vec![note],
-        chunks: Vec::new(),
-        stop: None,
-        proven: Vec::new(),
-        ran: Vec::new(),
+        ..BatchRun::of(GradleCommand::of_kind(kind, &["gradle"], 1, 1))
     }
 }
 

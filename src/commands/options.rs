@@ -6,7 +6,7 @@ use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
     AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, GithubAnalyzeArgs,
-    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat,
+    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat, RunArgs,
     SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
@@ -14,15 +14,14 @@ use crate::github::batch::RunBatch;
 use crate::github::request::{BatchingOptions, WorkflowRequest};
 use crate::github::summary::AnalyzeArtifacts;
 use crate::layout::{Build, LayoutRead, NotARoot};
-use crate::local::StopOnFlaky;
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Policy;
+use crate::settings::{RunMode, RunSettings, StopOnFlaky};
 use crate::stats::executions_for;
 use crate::{triage, vars};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The most executions `--detect-rate` may ask for: beyond this the rate is a typo.
 pub const MAX_EXECUTIONS: u64 = 1_000_000;
@@ -77,9 +76,6 @@ pub struct TriageCommandConfig {
     pub gradle_args: Vec<String>,
     pub verbose: bool,
 }
-
-/// The default batch limit is the suite timeout plus this.
-const BATCH_MARGIN: Duration = Duration::from_secs(600);
 
 /// The build the global options name, not yet read: its canonical root and
 /// the Gradle program. `gradle_required`: a missing Gradle is an error (to run
@@ -194,38 +190,55 @@ pub fn report_output(args: &ReportArgs) -> ReportOutput {
     }
 }
 
-/// Iterations an open-ended `--until-fail` batch is planned: far more than
-/// its time allows, so that its time ends it.
-const UNTIL_FAIL_ITERATIONS: u32 = 1_000_000;
-
 pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
-    let mut batching = batching(&args.batching)?;
-    let mut stop = stop_on_flaky(&args.budget);
-    if let (true, Some(limit)) = (args.until_fail, args.for_) {
-        let c = &mut batching.config;
-        (c.unit_iters, c.integ_iters, c.rest_loops) = (
-            UNTIL_FAIL_ITERATIONS,
-            UNTIL_FAIL_ITERATIONS,
-            UNTIL_FAIL_ITERATIONS,
-        );
-        c.budget = Some(limit);
-        // No shards: one batch repeats for its time.
-        c.max_shards = 1;
-        stop = StopOnFlaky::FirstFailure;
-    }
+    let LocalArgs {
+        selection: selection_args,
+        batching,
+        report,
+        triage: triage_args,
+        run,
+        gradle_args,
+    } = args;
+    let (settings, _) = run_settings(batching, run)?;
     Ok(LocalConfig {
-        selection: selection(&args.selection),
+        selection: selection(selection_args),
         run: crate::local::LocalRunConfig {
-            batch_timeout: batch_timeout(args.batch_timeout, &batching),
-            batching: batching.config,
-            gradle_args: args.gradle_args.clone(),
+            settings,
+            gradle_args: gradle_args.clone(),
             verbose: global.verbose,
             isolate: global.isolate,
-            triage: triage(&args.triage),
-            stop_on_flaky: stop,
+            triage: triage(triage_args),
         },
-        output: report_output(&args.report),
+        output: report_output(report),
     })
+}
+
+/// How a run repeats its tests, settled once: the batching options, how its
+/// batches end (`--budget`, `--until-fail --for`, else their counts), stop
+/// on proof, and the batch limit; with how the plan states its evidence.
+pub fn run_settings(
+    batching_args: &BatchingArgs,
+    run: &RunArgs,
+) -> Result<(RunSettings, Evidence)> {
+    let RunArgs {
+        budget,
+        until_fail,
+        for_,
+        batch_timeout,
+    } = run;
+    let Batching { config, evidence } = batching(batching_args)?;
+    let mode = match (until_fail, for_, batching_args.budget) {
+        (true, Some(limit), _) => RunMode::UntilFail(*limit),
+        (_, _, Some(budget)) => RunMode::Budget(budget),
+        _ => RunMode::Count,
+    };
+    let mut settings = RunSettings::of(config);
+    settings.mode = mode;
+    settings.stop_on_flaky = stop_on_flaky(budget);
+    if let Some(limit) = batch_timeout {
+        settings.batch_timeout = *limit;
+    }
+    Ok((settings, evidence))
 }
 
 /// `triage [RUN_DIR]`.
@@ -257,19 +270,29 @@ fn triage_config(replays: u32, budget: &TriageBudgetArgs) -> triage::TriageConfi
     }
 }
 
+/// How a CI target repeats its tests: the batching options, `--budget` the
+/// budget of each job (else the job's own limit decides).
+pub fn ci_settings(args: &BatchingArgs) -> Result<RunSettings> {
+    run_settings(args, &RunArgs::default()).map(|(settings, _)| settings)
+}
+
 /// `pr --target local`: the branch's tests, run as `local` runs them.
 pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
-    let batching = batching(&args.batching)?;
+    let run = RunArgs {
+        budget: args.budget.clone(),
+        until_fail: false,
+        for_: None,
+        batch_timeout: args.batch_timeout,
+    };
+    let (settings, _) = run_settings(&args.batching, &run)?;
     Ok(LocalConfig {
         selection: pr_selection(args),
         run: crate::local::LocalRunConfig {
-            batch_timeout: batch_timeout(args.batch_timeout, &batching),
-            batching: batching.config,
+            settings,
             gradle_args: Vec::new(),
             verbose: global.verbose,
             isolate: global.isolate,
             triage: triage(&args.triage),
-            stop_on_flaky: stop_on_flaky(&args.budget),
         },
         output: report_output(&args.report),
     })
@@ -282,10 +305,6 @@ pub fn stop_on_flaky(args: &BudgetArgs) -> StopOnFlaky {
         (false, Some(true)) => StopOnFlaky::On,
         (false, None) => StopOnFlaky::ByOrigin,
     }
-}
-
-fn batch_timeout(flag: Option<Duration>, batching: &Batching) -> Duration {
-    flag.unwrap_or(batching.config.suite_timeout + BATCH_MARGIN)
 }
 
 /// `--agent KEY=VALUE`, `--step-timeout`, `--agent-bin`, `--group`.
@@ -354,27 +373,10 @@ pub fn target(flag: Option<Target>, manual: bool) -> Result<Target> {
 /// the workflow's settings.
 pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<WorkflowRequest> {
     batching(&args.batching)?;
-    let b = &args.batching;
     Ok(WorkflowRequest {
         pull_request: args.triggers.contains(&Trigger::PullRequest),
         manual: args.triggers.contains(&Trigger::Manual),
-        batching: BatchingOptions {
-            iters: b.iters,
-            unit_iters: b.unit_iters,
-            integ_iters: b.integ_iters,
-            rest_iters: b.rest_iters,
-            suite_timeout: b.suite_timeout,
-            repetition: (b.repetition != RepetitionArg::Auto).then(|| repetition(b.repetition)),
-            caps: b.caps.clone(),
-            detect_rate: b.detect_rate.clone(),
-            confidence: (b.confidence != DEFAULT_CONFIDENCE).then_some(b.confidence),
-            budget: b.budget,
-            durations: b
-                .durations
-                .as_ref()
-                .map(|p| p.to_string_lossy().into_owned()),
-            max_shards: (b.max_shards != crate::domain::DEFAULT_MAX_SHARDS).then_some(b.max_shards),
-        },
+        batching: forwarded(&args.batching),
         muted_file: (args.muted_file != Path::new(crate::cli::DEFAULT_MUTED_FILE))
             .then(|| args.muted_file.clone()),
         gradle: global.gradle.clone(),
@@ -388,6 +390,40 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
         exit_code: args.exit_code,
         blocking: blocking(&args.blocking)?,
     })
+}
+
+/// The batching options the workflow forwards to its plan step, as given.
+/// Every option is named here (no `..`): a new one does not compile until
+/// it is forwarded.
+fn forwarded(args: &BatchingArgs) -> BatchingOptions {
+    let BatchingArgs {
+        iters,
+        unit_iters,
+        integ_iters,
+        rest_iters,
+        suite_timeout,
+        repetition: how,
+        caps,
+        detect_rate,
+        confidence,
+        budget,
+        durations,
+        max_shards,
+    } = args;
+    BatchingOptions {
+        iters: *iters,
+        unit_iters: *unit_iters,
+        integ_iters: *integ_iters,
+        rest_iters: *rest_iters,
+        suite_timeout: *suite_timeout,
+        repetition: (*how != RepetitionArg::Auto).then(|| repetition(*how)),
+        caps: caps.clone(),
+        detect_rate: detect_rate.clone(),
+        confidence: (*confidence != DEFAULT_CONFIDENCE).then_some(*confidence),
+        budget: *budget,
+        durations: durations.as_ref().map(|p| p.to_string_lossy().into_owned()),
+        max_shards: (*max_shards != crate::domain::DEFAULT_MAX_SHARDS).then_some(*max_shards),
+    }
 }
 
 /// `github run`.
@@ -418,15 +454,31 @@ const DEFAULT_CONFIDENCE: f64 = 0.95;
 /// `--unit-iters`/`--integ-iters`/`--rest-iters`, then `--iters` or `--detect-rate`
 /// (not both), then Elasticsearch's defaults.
 pub fn batching(args: &BatchingArgs) -> Result<Batching> {
-    let confidence = args.confidence;
+    // Every option is named here (no `..`): a new one does not compile until
+    // it is settled.
+    let BatchingArgs {
+        iters,
+        unit_iters,
+        integ_iters,
+        rest_iters,
+        suite_timeout,
+        repetition: how,
+        caps,
+        detect_rate: rate,
+        confidence,
+        budget: _, // how a run's batches end: `run_settings`
+        durations,
+        max_shards,
+    } = args;
+    let confidence = *confidence;
     if !(confidence > 0.0 && confidence < 1.0) {
         return Err(Error::input(
             "--confidence",
             format!("`{confidence}` must be between 0 and 1, e.g. 0.95"),
         ));
     }
-    let detect_rate = args.detect_rate.as_deref().map(parse_rate).transpose()?;
-    let all = match (args.iters, detect_rate) {
+    let detect_rate = rate.as_deref().map(parse_rate).transpose()?;
+    let all = match (*iters, detect_rate) {
         (Some(_), Some(_)) => {
             return Err(Error::usage(
                 "--iters and --detect-rate both set every kind's iterations: use one of them",
@@ -442,20 +494,19 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
         config.integ_iters = n;
         config.rest_loops = n;
     }
-    config.unit_iters = args.unit_iters.unwrap_or(config.unit_iters);
-    config.integ_iters = args.integ_iters.unwrap_or(config.integ_iters);
-    config.rest_loops = args.rest_iters.unwrap_or(config.rest_loops);
-    if let Some(timeout) = args.suite_timeout {
-        config.suite_timeout = timeout;
+    config.unit_iters = unit_iters.unwrap_or(config.unit_iters);
+    config.integ_iters = integ_iters.unwrap_or(config.integ_iters);
+    config.rest_loops = rest_iters.unwrap_or(config.rest_loops);
+    if let Some(timeout) = suite_timeout {
+        config.suite_timeout = *timeout;
     }
-    config.repetition = repetition(args.repetition);
-    for cap in &args.caps {
+    config.repetition = repetition(*how);
+    for cap in caps {
         let (kind, n) = parse_cap(cap)?;
         config.caps.insert(kind, n);
     }
-    config.budget = args.budget;
-    config.durations = args.durations.clone();
-    config.max_shards = args.max_shards;
+    config.durations = durations.clone();
+    config.max_shards = *max_shards;
     Ok(Batching {
         config,
         evidence: Evidence {
@@ -530,6 +581,7 @@ fn repetition(arg: RepetitionArg) -> RepetitionMode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn args() -> BatchingArgs {
         BatchingArgs {

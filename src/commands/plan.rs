@@ -1,30 +1,32 @@
-//! `gradle-flaky plan`: select, plan and print; run nothing.
+//! `gradle-flaky plan`: select, plan and print; run nothing. The plan is the
+//! one `local` runs for the same flags (`plan::for_run`): its shards, and the
+//! chunks each batch is cut into.
 
-use super::options::{self, Batching};
+use super::options;
 use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
 use crate::domain::Unresolved;
 use crate::durations::{self, Durations};
 use crate::plan::render::{self, visible, PlanView};
-use crate::plan::{self, PlanContext};
+use crate::plan::{self, Evidence, PlanContext};
 use crate::select::Selection;
+use crate::settings::RunSettings;
 use crate::{output, say, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
-    let batching = options::batching(&args.batching)?;
+    let (settings, evidence) = options::run_settings(&args.batching, &args.run)?;
     let (build, selection) = selection::gather(
         options::build(global, false)?,
         &options::selection(&args.selection),
     )?;
     let ctx = PlanContext::for_build(&build, &args.gradle_args);
-    let durations = durations::store::load(batching.config.durations.as_deref(), &build.root)?;
-    output::stdout(&render_timed_plan(
-        &selection,
-        &batching,
-        &ctx,
-        &durations,
-        args.format,
-    ));
+    let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
+    let shown = Shown {
+        settings: &settings,
+        evidence,
+        durations: &durations,
+    };
+    output::stdout(&shown.render(&selection, &ctx, args.format));
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
         say!("gradle-flaky: nothing selected: no test to run");
     }
@@ -47,47 +49,51 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     Ok(Exit::Usage)
 }
 
-/// Plans a selection and renders it; the pure part of `run`.
+/// Plans a selection with the settings' defaults for `batching` and renders
+/// it; the pure part of `run`.
 pub fn render_plan(
     selection: &Selection,
-    batching: &Batching,
+    batching: &options::Batching,
     ctx: &PlanContext,
     format: PlanFormat,
 ) -> String {
-    render_timed_plan(selection, batching, ctx, &Durations::default(), format)
+    let settings = RunSettings::of(batching.config.clone());
+    let shown = Shown {
+        settings: &settings,
+        evidence: batching.evidence,
+        durations: &Durations::default(),
+    };
+    shown.render(selection, ctx, format)
 }
 
-/// Plans a selection with what is known of its durations (predicted times;
-/// shards of the batches that do not fit `--budget`) and renders it.
-pub fn render_timed_plan(
-    selection: &Selection,
-    batching: &Batching,
-    ctx: &PlanContext,
-    durations: &Durations,
-    format: PlanFormat,
-) -> String {
-    let mut plan = plan::plan(&selection.tests, &batching.config, ctx);
-    plan::shard::apply(
-        &mut plan,
-        &plan::shard::Timing {
-            durations,
-            budget: batching.config.budget,
-            max_shards: batching.config.max_shards,
-        },
-    );
-    let view = PlanView {
-        plan: &plan,
-        unresolved: &selection.unresolved,
-        task_selections: &selection.task_selections,
-        expansions: &selection.expansions,
-        skipped: &selection.skipped,
-        selection_notes: &selection.notes,
-        evidence: batching.evidence,
-    };
-    match format {
-        PlanFormat::Text => render::text(&view),
-        PlanFormat::Json => render::json(&view),
-        PlanFormat::Shell => render::shell(&plan),
+/// What a plan is shown with.
+struct Shown<'a> {
+    settings: &'a RunSettings,
+    evidence: Evidence,
+    durations: &'a Durations,
+}
+
+impl Shown<'_> {
+    /// Plans a selection as `local` would run it (predicted times; shards of
+    /// the batches that do not fit their budget; each batch's chunks) and
+    /// renders it.
+    fn render(&self, selection: &Selection, ctx: &PlanContext, format: PlanFormat) -> String {
+        let limit = Some(self.settings.batch_timeout);
+        let plan = plan::for_run(&selection.tests, self.settings, limit, ctx, self.durations);
+        let view = PlanView {
+            plan: &plan,
+            unresolved: &selection.unresolved,
+            task_selections: &selection.task_selections,
+            expansions: &selection.expansions,
+            skipped: &selection.skipped,
+            selection_notes: &selection.notes,
+            evidence: self.evidence,
+        };
+        match format {
+            PlanFormat::Text => render::text(&view),
+            PlanFormat::Json => render::json(&view),
+            PlanFormat::Shell => render::shell(&plan),
+        }
     }
 }
 

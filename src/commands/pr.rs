@@ -6,10 +6,10 @@ use super::{local, options, selection};
 use crate::buildkite::upload::Upload;
 use crate::buildkite::AgentConfig;
 use crate::cli::{GlobalArgs, PrArgs, Target};
-use crate::domain::BatchingConfig;
 use crate::github::matrix::Submit;
 use crate::layout::Build;
 use crate::select::Selection;
+use crate::settings::RunSettings;
 use crate::vars::TRIAGE;
 use crate::{triage, Error, Exit, Result};
 
@@ -18,7 +18,7 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     if target == Target::Local {
         return local::run(global, &options::pr_local(global, args)?);
     }
-    let batching = options::batching(&args.batching)?;
+    let settings = options::ci_settings(&args.batching)?;
     let agent = options::agent(&args.agent)?;
     let triage = options::triage(&args.triage);
     no_triage_on_github(target, triage.as_ref())?;
@@ -26,7 +26,7 @@ pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
         selection::gather(options::build(global, false)?, &options::pr_selection(args))?;
     HandOver {
         target,
-        batching: &batching.config,
+        settings: &settings,
         agent: &agent,
         dry_run: args.dry_run,
         nothing: "No test changes or unmutes detected",
@@ -57,7 +57,7 @@ pub(super) fn no_triage_on_github(
 /// A selection handed to a CI: uploaded to Buildkite, or planned for GitHub Actions.
 pub(super) struct HandOver<'a> {
     pub target: Target,
-    pub batching: &'a BatchingConfig,
+    pub settings: &'a RunSettings,
     pub agent: &'a AgentConfig,
     pub dry_run: bool,
     /// What to say when nothing is selected.
@@ -70,14 +70,14 @@ impl HandOver<'_> {
     pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         if self.target == Target::Github {
             return Submit {
-                batching: self.batching,
+                settings: self.settings,
                 dry_run: self.dry_run,
                 nothing: self.nothing,
             }
             .submit(build, selection);
         }
         Upload {
-            batching: self.batching,
+            settings: self.settings,
             agent: self.agent,
             dry_run: self.dry_run,
             nothing: self.nothing,

@@ -1,62 +1,61 @@
 //! `gradle-flaky repeat --times N [--timeout D] -- GRADLE ARGS...`: the REST loop
 //! on its own (output inherited, `--- Iteration i/N` headers, a final
 //! `Results:` line), with every iteration's reports kept under
-//! `flakiness-iters/iter-<i>/`.
+//! `flakiness-iters/iter-<i>/`. The loop is the repetition engine's, over the
+//! command as given.
 
 use crate::cli::{GlobalArgs, RepeatArgs};
-use crate::domain::format_duration;
-use crate::local;
+use crate::domain::{format_duration, GradleCommand, TestKind};
+use crate::invocation::Invocation;
 use crate::output;
-use crate::process::{self, Isolation, Output};
-use crate::run::outcomes::Scripts;
-use crate::run::repeat::{self, Iteration, Loop, Outcomes, Verdict};
-use crate::{say, Error, Exit, Result};
+use crate::plan::policy::Policy;
+use crate::run::engine::{self, Event, Reporter, Sink, Site};
+use crate::run::guard::RunGuard;
+use crate::run::invoke::{self, Iteration, Verdict};
+use crate::{Exit, Result};
 use std::time::Duration;
 
 pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
-    process::supervise();
+    let RepeatArgs {
+        times,
+        timeout,
+        task_outcomes,
+        command,
+    } = args;
     let project_dir = global.project_dir.as_path();
-    repeat::check_fresh(project_dir)?;
+    invoke::check_fresh(project_dir)?;
     // A private daemon's registry (and logs), when isolated, last as long as
     // the loop.
-    let registry = tempfile::Builder::new()
-        .prefix("gradle-flaky-daemon-")
-        .tempdir()
-        .map_err(|e| Error::io(std::env::temp_dir(), e))?;
-    let (isolation, note) = Isolation::choose(global.isolate, args.times, registry.path());
-    if let Some(note) = note {
-        say!("gradle-flaky: note: {note}");
-    }
-    isolation.apply(&args.command)?; // refuses --daemon when isolated, before anything runs
-                                     // Each invocation's task outcomes: where a caller asked (`--task-outcomes`,
-                                     // a Buildkite batch), else beside the daemon registry, for the verdicts.
-    let scripts = Scripts::write(&registry.path().join("scripts"))?;
-    let outcomes_dir = args
-        .task_outcomes
+    let guard = RunGuard::temporary(global.isolate, *times)?;
+    // Refuses --daemon when isolated, before anything runs.
+    guard.check(command)?;
+    let batch = GradleCommand::of(TestKind::Unit, Invocation::given(command, *times));
+    // Each invocation's task outcomes: where a caller asked (`--task-outcomes`,
+    // a Buildkite batch), else beside the guard's files, for the verdicts.
+    let outcomes = task_outcomes
         .clone()
-        .unwrap_or_else(|| registry.path().join("task-outcomes"));
-    let spec = Loop {
-        argv: &args.command,
-        isolation: &isolation,
+        .unwrap_or_else(|| guard.dir().join("task-outcomes"));
+    let site = Site {
+        guard: &guard,
         project_dir,
         dest: project_dir,
-        times: args.times,
-        timeout: args.timeout,
-        output: Output::Inherit,
-        outcomes: Some(Outcomes {
-            scripts: &scripts,
-            dir: &outcomes_dir,
-            requested: &[],
-        }),
+        outcomes: Some(&outcomes),
+        output: Sink::Inherit,
     };
     let mut printer = Printer {
-        times: args.times,
-        timeout: args.timeout,
+        timeout: *timeout,
         verdicts: Vec::new(),
     };
-    let done = repeat::run(&spec, &mut printer);
-    process::stop_everything(&isolation);
-    done?;
+    let done = engine::run(
+        &batch,
+        None,
+        &Policy::plain(0, *timeout),
+        &site,
+        &mut printer,
+    );
+    if let Some(e) = done.error {
+        return Err(e);
+    }
     let verdicts = printer.verdicts;
     let passed = verdicts.iter().filter(|v| **v == Verdict::Passed).count();
     let ran = verdicts.len();
@@ -64,26 +63,34 @@ pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         "Results: {passed}/{ran} passed, {} failed",
         ran - passed
     ));
-    Ok(Exit::of(repeat::observed(&verdicts)))
+    Ok(Exit::of(invoke::observed(&verdicts)))
 }
 
 /// Judges and reports each iteration as it ends.
 struct Printer {
-    times: u32,
     timeout: Option<Duration>,
     verdicts: Vec<Verdict>,
 }
 
-impl repeat::Observer for Printer {
-    fn ended(&mut self, it: &Iteration) {
-        let verdict = Verdict::of(it, local::counts(it));
-        output::stdout_line(&self.status_line(it, &verdict));
-        self.verdicts.push(verdict);
+impl Reporter for Printer {
+    fn event(&mut self, event: &Event<'_>) {
+        if let Event::Ended {
+            iteration,
+            verdict,
+            index,
+            of,
+            ..
+        } = event
+        {
+            let line = self.status_line(iteration, verdict, (*index, *of));
+            output::stdout_line(&line);
+            self.verdicts.push((*verdict).clone());
+        }
     }
 }
 
 impl Printer {
-    fn status_line(&self, it: &Iteration, verdict: &Verdict) -> String {
+    fn status_line(&self, it: &Iteration, verdict: &Verdict, (index, of): (u32, u32)) -> String {
         let what = match verdict {
             Verdict::NoTests => {
                 "no tests executed: Gradle wrote no JUnit XML (a --tests filter that matches \
@@ -105,6 +112,6 @@ impl Printer {
             ),
         };
         let notes: String = it.notes.iter().map(|n| format!("; {n}")).collect();
-        format!("Iteration {}/{}: {what}{kept}{notes}", it.index, self.times)
+        format!("Iteration {index}/{of}: {what}{kept}{notes}")
     }
 }

@@ -8,6 +8,7 @@ use crate::cli::GlobalArgs;
 use crate::local::triage::{after_run, Site};
 use crate::local::Context;
 use crate::reports::{walk, JOBS_DIR, STATUS_DIR};
+use crate::run::guard::RunGuard;
 use crate::run::local::runs_dir;
 use crate::say;
 use crate::{Error, Exit, Observed, Result};
@@ -41,12 +42,14 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
     );
     report::warn_unreadable(&report);
     let context = Context::default();
+    let guard = RunGuard::temporary(build.reading.isolate, cfg.triage.invocations())?;
     let site = Site {
         build: &build,
         base: &dir,
         gradle_args: &cfg.gradle_args,
         invocation_timeout: None,
         verbose: cfg.verbose,
+        guard: &guard,
     };
     let keep = |r: &_| report::keep_before_triage(r, &cfg.output, &context, &dir);
     let summary = after_run(&mut report, &cfg.triage, &site, &keep)?;

@@ -13,13 +13,14 @@ use super::runner::RunnerFiles;
 use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::ci::spec::{JobSpec, ReportContext};
-use crate::domain::{BatchingConfig, GradleCommand, Unresolved};
+use crate::domain::{GradleCommand, Unresolved};
 use crate::layout::Build;
 use crate::markdown::{code_in_table, text};
 use crate::reports::PLAN_FILE;
 use crate::say;
 use crate::select::Selection;
-use crate::{plan, shell, Error, Exit, Result};
+use crate::settings::RunSettings;
+use crate::{shell, Error, Exit, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -108,7 +109,7 @@ impl PlanFile {
 /// How the plan job publishes.
 #[derive(Clone, Debug)]
 pub struct Submit<'a> {
-    pub batching: &'a BatchingConfig,
+    pub settings: &'a RunSettings,
     /// Print the plan and the outputs instead of writing them.
     pub dry_run: bool,
     /// What to say when nothing is selected.
@@ -148,7 +149,7 @@ impl Submit<'_> {
             let plan = prepare(
                 build,
                 selection,
-                self.batching,
+                self.settings,
                 resolution.not_applicable,
                 None,
             )?;
@@ -199,14 +200,14 @@ fn plan_markdown(commands: &[GradleCommand], tests: usize) -> String {
         commands.len()
     );
     for (i, c) in commands.iter().enumerate() {
-        let mut command = code_in_table(&shell::join(&c.argv));
-        if c.rest_loops > 1 {
-            command.push_str(&format!(" ({} Gradle runs)", c.rest_loops));
+        let mut command = code_in_table(&shell::join(&c.argv()));
+        if c.rest_loops() > 1 {
+            command.push_str(&format!(" ({} Gradle runs)", c.rest_loops()));
         }
         out.push_str(&format!(
             "| {i} | {} | {} | {command} |\n",
             text(&c.label),
-            plan::executions(c)
+            c.executions()
         ));
     }
     out.push('\n');

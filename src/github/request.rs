@@ -5,8 +5,9 @@
 
 use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::ci::blocking::Blocking;
-use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
+use crate::ci::spec::GRACE_MINUTES;
 use crate::domain::{format_duration, RepetitionMode};
+use crate::settings::RunMode;
 use crate::{vars, Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -94,12 +95,14 @@ impl WorkflowRequest {
     /// into a workflow (named by its flag).
     pub fn config(&self) -> Result<WorkflowConfig> {
         let mut plan_env = self.batching.variables();
-        // Each batch job's budget: its timeout minus the grace, so that the
-        // plan splits a batch the durations say cannot fit into shards.
+        // Each batch job's budget, as every target derives it from its job's
+        // limit, so that the plan splits a batch the durations say cannot fit.
         if self.batching.budget.is_none() {
+            let limit = Duration::from_secs(u64::from(self.job_timeout_min) * 60);
+            let budget = RunMode::Count.batch_budget(Some(limit));
             plan_env.push((
                 vars::BUDGET.into(),
-                format!("{}m", inner_timeout(self.job_timeout_min)),
+                budget.map(format_duration).unwrap_or_default(),
             ));
         }
         if let Some(file) = &self.muted_file {

@@ -141,9 +141,9 @@ impl Layout {
     /// Tells each command (and its fallback) where its test JVMs write heap dumps.
     pub fn note_heap_dumps(&self, commands: &mut [crate::domain::GradleCommand]) {
         for command in commands {
-            command.heap_dump_paths = self.heap_dump_paths(&command.task_paths);
+            command.heap_dump_paths = self.heap_dump_paths(&command.task_paths());
             if let Some(fallback) = command.fallback.as_deref_mut() {
-                fallback.heap_dump_paths = self.heap_dump_paths(&fallback.task_paths);
+                fallback.heap_dump_paths = self.heap_dump_paths(&fallback.task_paths());
             }
         }
     }

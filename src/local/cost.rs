@@ -2,9 +2,8 @@
 
 use crate::analyze::cost::{BudgetStop, Cost, ProvenEarly};
 use crate::analyze::Report;
-use crate::plan;
 use crate::plan::test_name;
-use crate::run::chunks::Stop;
+use crate::run::engine::Stop;
 use crate::run::local::BatchRun;
 use std::time::Duration;
 
@@ -31,7 +30,7 @@ pub fn of(
             .sum(),
         iterations_requested: planned
             .iter()
-            .map(|c| plan::executions(c) * c.tests.len() as u64)
+            .map(|c| c.executions() * c.tests.len() as u64)
             .sum(),
         job_minutes: runs.iter().map(|r| r.duration().as_secs_f64() / 60.0).sum(),
         wall_sec: took.as_secs_f64(),
@@ -64,14 +63,8 @@ pub fn of(
     cost
 }
 
-/// Iterations the batch's tests ran: counted per chunk when it ran in
-/// chunks, else from its invocations that gave a result.
+/// Iterations the batch's tests ran, as the engine counted them (an
+/// invocation without a result ran none).
 fn iterations_run(run: &BatchRun) -> u64 {
-    if !run.ran.is_empty() {
-        return run.ran.iter().sum();
-    }
-    let per_invocation = u64::from(run.command.iterations.max(1));
-    let gave_result = run.verdicts.iter().filter(|v| v.is_trustworthy()).count() as u64;
-    let planned = plan::executions(&run.command);
-    (gave_result * per_invocation).min(planned) * run.command.tests.len() as u64
+    run.ran.iter().sum()
 }

@@ -3,10 +3,8 @@
 
 use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord};
 use crate::analyze::{self, AnalyzeOptions, RepeatedDir};
-use crate::domain::GradleCommand;
-use crate::plan;
+use crate::run::invoke::Iteration;
 use crate::run::local::{self as runner, BatchRun};
-use crate::run::repeat::{Iteration, IterationCounts};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -102,42 +100,4 @@ fn judge(
         )
     });
     (payload, oom)
-}
-
-/// What an iteration's kept reports say (`None` when it kept none).
-pub fn counts(it: &Iteration) -> Option<IterationCounts> {
-    if it.reports.is_empty() {
-        return None;
-    }
-    let s = analyze::analyze_root(&it.dir, &AnalyzeOptions::default()).summary;
-    Some(IterationCounts {
-        executed: s.executions,
-        failed: s.failed,
-        suite_timeouts: s.suite_timeouts,
-    })
-}
-
-/// Did this in-JVM batch's mechanism not repeat (`-Dtests.iters` ignored, a
-/// helper that could not be applied)? Read from its first run's reports.
-pub fn ignored_iters(command: &GradleCommand, done: &[Iteration]) -> bool {
-    let Some(first) = done.first().filter(|it| !it.no_reports()) else {
-        return false;
-    };
-    let opts = AnalyzeOptions {
-        // The count is what this check tests, so it is not assumed here.
-        every_instance_below: match command.in_jvm {
-            Some(m) if m.plain_names() => vec![RepeatedDir {
-                dir: ".".into(),
-                repetitions: None,
-            }],
-            _ => vec![],
-        },
-        ..AnalyzeOptions::default()
-    };
-    let rows: Vec<(String, String, u64)> = analyze::analyze_root(&first.dir, &opts)
-        .tests
-        .into_iter()
-        .map(|t| (t.class, t.method, t.runs + t.suite_timeouts))
-        .collect();
-    plan::strategy::ignored_iters(command.iterations, &rows)
 }

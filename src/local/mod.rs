@@ -1,13 +1,14 @@
-//! The local run as a use case: the selected tests planned, every batch run
-//! on this machine, the run folder's XML analyzed, each batch judged and the
-//! run compared against its plan, then (when asked) its failures triaged. It
+//! The local run as a use case, in three steps: `prepare` (the selected tests
+//! planned as the settings say, with the durations known), `execute` (every
+//! batch run on this machine through the repetition engine, under one run
+//! guard), `assess` (the run folder's XML analyzed, each batch judged, the run
+//! compared against its plan, then, when asked, its failures triaged). It
 //! returns what ran, what it proved and the exit status it earns.
 //!
 //! Its progress (notes, the status line, triage's lines) goes to stderr as it
 //! runs; the final report is the caller's to render and keep, through a
 //! [`Reporter`].
 
-pub mod chunking;
 mod context;
 pub mod cost;
 mod judge;
@@ -16,23 +17,23 @@ mod planned;
 mod selected;
 pub mod triage;
 
-pub use chunking::StopOnFlaky;
 pub use context::Context;
-pub use judge::counts;
 pub use outcome::{LocalOutcome, RunRecord};
 
 use crate::analyze::{self, AnalyzeOptions, Report};
-use crate::ci::spec::GRACE_MINUTES;
-use crate::domain::{BatchingConfig, GradleCommand};
+use crate::domain::{ClassifiedTest, Unresolved};
 use crate::durations;
 use crate::layout::Build;
 use crate::plan::render::visible_lines;
-use crate::plan::{self, PlanContext};
-use crate::process::{self, Isolation};
-use crate::run::local::{self as runner, Options};
+use crate::plan::{self, Plan, PlanContext};
+use crate::process;
+use crate::run::engine::Replan;
+use crate::run::guard::{scripts_dir, RunGuard};
+use crate::run::local::{self as runner, Batch, BatchRun, Options};
 use crate::run::outcomes::Scripts;
 use crate::run::progress::Progress;
 use crate::select::Selection;
+use crate::settings::RunSettings;
 use crate::{say, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -41,17 +42,13 @@ use std::time::{Duration, Instant};
 /// How a local run goes.
 #[derive(Clone, Debug)]
 pub struct LocalRunConfig {
-    pub batching: BatchingConfig,
-    /// Limit of each Gradle invocation.
-    pub batch_timeout: Duration,
+    pub settings: RunSettings,
     pub gradle_args: Vec<String>,
     pub verbose: bool,
-    /// Gradle never on the user's daemon (see `run::process::Isolation`).
+    /// Gradle never on the user's daemon (see `process::Isolation`).
     pub isolate: bool,
     /// Replay the failing tests after the run.
     pub triage: Option<crate::triage::TriageConfig>,
-    /// Whether tests proven flaky get more iterations.
-    pub stop_on_flaky: StopOnFlaky,
 }
 
 /// What the caller shows and keeps of the report while the run goes on.
@@ -65,7 +62,7 @@ pub trait Reporter {
 }
 
 /// Runs the selected tests of `build` (the build with the layout they were
-/// classified through). Call `run::process::supervise` first, before the
+/// classified through). Call `process::supervise` first, before the
 /// selection reads the layout, so that a signal stops Gradle in order.
 pub fn run(
     build: &Build,
@@ -77,23 +74,36 @@ pub fn run(
     if tests.is_empty() {
         return Ok(LocalOutcome::NothingSelected(not_checked));
     }
+    let prepared = prepare(build, &tests, cfg)?;
+    let executed = execute(build, &prepared, cfg)?;
+    Ok(assess(
+        build,
+        &prepared,
+        executed,
+        not_checked,
+        cfg,
+        reporter,
+    ))
+}
+
+/// The plan of a local run, and what it was planned with.
+struct Prepared {
+    ctx: PlanContext,
+    plan: Plan,
+}
+
+/// Plans `tests` as the settings say (`plan::for_run`, which `plan` shows),
+/// with the durations known, and says what it noted.
+fn prepare(build: &Build, tests: &[ClassifiedTest], cfg: &LocalRunConfig) -> Result<Prepared> {
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
-    let durations = durations::store::load(cfg.batching.durations.as_deref(), &build.root)?;
-    // Without --budget, a batch gets its invocation limit minus the grace.
-    let derived = cfg
-        .batch_timeout
-        .saturating_sub(Duration::from_secs(u64::from(GRACE_MINUTES) * 60))
-        .max(cfg.batch_timeout / 2);
-    let mut plan = plan::plan(&tests, &cfg.batching, &ctx);
-    plan::shard::apply(
-        &mut plan,
-        &plan::shard::Timing {
-            durations: &durations,
-            // An open-ended batch (`--until-fail`) is never split: its time ends it.
-            budget: (cfg.stop_on_flaky != StopOnFlaky::FirstFailure)
-                .then(|| cfg.batching.budget.unwrap_or(derived)),
-            max_shards: cfg.batching.max_shards,
-        },
+    let settings = &cfg.settings;
+    let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
+    let mut plan = plan::for_run(
+        tests,
+        settings,
+        Some(settings.batch_timeout),
+        &ctx,
+        &durations,
     );
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);
@@ -101,47 +111,94 @@ pub fn run(
     for note in &plan.notes {
         say!("gradle-flaky: note: {}", visible_lines(note, "    "));
     }
-
-    let project_dir = build.root.as_path();
     say!("gradle-flaky: durations: {}", durations.source.describe());
-    let chunking = chunking::Local {
-        durations: &durations,
-        budget: cfg.batching.budget,
-        derived,
-        stop_on_flaky: cfg.stop_on_flaky,
-        batching: &cfg.batching,
-        ctx: &ctx,
-    };
+    Ok(Prepared { ctx, plan })
+}
+
+/// What the batches did, and the guard of their run (triage runs under it too).
+struct Executed {
+    guard: RunGuard,
+    run_dir: PathBuf,
+    runs: Vec<BatchRun>,
+    took: Duration,
+    partial: bool,
+}
+
+/// Runs every batch of the plan here, in a run folder of its own, under one
+/// run guard; records what was measured for the next run's plan.
+fn execute(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Result<Executed> {
+    let plan = &prepared.plan;
+    let project_dir = build.root.as_path();
     let run_dir = runner::create_run_dir(project_dir)?;
-    let isolation = isolation(&plan.commands, cfg.isolate, &run_dir)?;
-    let timeout = cfg.batch_timeout;
+    let invocations = plan.commands.iter().map(|c| c.rest_loops()).sum();
+    let guard = RunGuard::start(cfg.isolate, invocations, &run_dir)?;
+    // A command that asks for `--daemon` when isolated is refused before anything runs.
+    for command in &plan.commands {
+        guard.check(&command.argv())?;
+    }
     say!(
         "gradle-flaky: {} batch(es); reports and logs of this run: {}",
         plan.commands.len(),
         run_dir.display()
     );
+    let batches: Vec<Batch<'_>> = plan
+        .commands
+        .iter()
+        .zip(&plan.policies)
+        .map(|(command, policy)| Batch {
+            command,
+            policy: policy.clone(),
+        })
+        .collect();
     let started = Instant::now();
     let runs = runner::run_all(
-        &plan.commands,
+        &batches,
         &Options {
             project_dir,
             run_dir: &run_dir,
-            timeout,
             verbose: cfg.verbose,
-            isolation: &isolation,
-            ignored_iters: &judge::ignored_iters,
-            chunking: Some(&chunking),
+            guard: &guard,
+            replan: Replan {
+                batching: &cfg.settings.batching,
+                ctx: &prepared.ctx,
+            },
         },
-        &counts,
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
-    let partial = process::interrupted();
     let took = started.elapsed();
     // Every run records what it measured, for the next run's plan.
     if let Err(e) = durations::store::record(project_dir, &run_dir) {
         say!("gradle-flaky: warning: the measured durations were not recorded: {e}");
     }
+    Ok(Executed {
+        guard,
+        run_dir,
+        runs,
+        took,
+        partial: process::interrupted(),
+    })
+}
 
+/// The run's report and verdicts: its XML analyzed, each batch judged by the
+/// job-outcome rules, the run against its plan, its cost; then its failures
+/// triaged when asked (the run's verdict stands whatever triage does).
+fn assess(
+    build: &Build,
+    prepared: &Prepared,
+    executed: Executed,
+    not_checked: Vec<Unresolved>,
+    cfg: &LocalRunConfig,
+    reporter: &dyn Reporter,
+) -> LocalOutcome {
+    let commands = &prepared.plan.commands;
+    let Executed {
+        guard,
+        run_dir,
+        runs,
+        took,
+        partial,
+    } = executed;
+    let timeout = cfg.settings.batch_timeout;
     // Reproduce lines run Gradle as this run did: its program, then the
     // arguments the run passed to every invocation (`-- --offline -P…`).
     let rerun: Vec<String> = build
@@ -159,11 +216,11 @@ pub fn run(
     };
     let mut report = analyze::analyze_root(&run_dir, &analyze_opts);
     reporter.read(&report);
-    let (batches, problems) = judge::batches(&runs, project_dir, &analyze_opts, timeout);
-    let below_plan = planned::compare(&mut report, &plan.commands, &runs, timeout);
-    let cost = cost::of(&report, &plan.commands, &runs, took);
-    let script = Scripts::members_script(&runner::scripts_dir(&run_dir));
-    planned::reproduce_members(&mut report, &plan.commands, &script, &rerun);
+    let (batches, problems) = judge::batches(&runs, &build.root, &analyze_opts, timeout);
+    let below_plan = planned::compare(&mut report, commands, &runs, timeout);
+    let cost = cost::of(&report, commands, &runs, took);
+    let script = Scripts::members_script(&scripts_dir(&run_dir));
+    planned::reproduce_members(&mut report, commands, &script, &rerun);
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
             let context = Context {
@@ -180,15 +237,16 @@ pub fn run(
                 gradle_args: &cfg.gradle_args,
                 invocation_timeout: Some(timeout),
                 verbose: cfg.verbose,
+                guard: &guard,
             };
             triage_after(&mut report, triage, &site, &context, reporter)
         }
         _ => None,
     };
-    Ok(LocalOutcome::Ran(Box::new(RunRecord {
+    LocalOutcome::Ran(Box::new(RunRecord {
         report,
         run_dir,
-        planned: plan.commands.len(),
+        planned: commands.len(),
         runs,
         took,
         partial,
@@ -198,7 +256,7 @@ pub fn run(
         triage: triaged,
         not_checked,
         cost,
-    })))
+    }))
 }
 
 /// The triage after the run, in its folder. The run's verdict stands whatever triage does:
@@ -216,18 +274,4 @@ fn triage_after(
         say!("gradle-flaky: triage: {e}");
         None
     })
-}
-
-/// The daemon policy of this run; a command that asks for `--daemon` when
-/// isolated is refused before anything runs.
-fn isolation(commands: &[GradleCommand], isolate: bool, run_dir: &Path) -> Result<Isolation> {
-    let invocations = commands.iter().map(|c| c.rest_loops.max(1)).sum();
-    let (isolation, note) = Isolation::choose(isolate, invocations, &run_dir.join("daemon"));
-    if let Some(note) = note {
-        say!("gradle-flaky: note: {note}");
-    }
-    for command in commands {
-        isolation.apply(&command.argv)?;
-    }
-    Ok(isolation)
 }

@@ -3,9 +3,9 @@
 
 use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::{reproduce, Report};
-use crate::domain::GradleCommand;
-use crate::plan::{self, suite_route};
-use crate::run::chunks::Stop;
+use crate::domain::{GradleCommand, InJvm};
+use crate::invocation::Members;
+use crate::plan::suite_route;
 use crate::run::local::{self as runner, BatchRun};
 use crate::{say, shell, test_filter};
 use std::path::Path;
@@ -53,7 +53,7 @@ pub fn reproduce_members(
     };
     with_script.extend(["-I".into(), script.display().to_string()]);
     for t in report.tests.iter_mut().filter(|t| t.failures > 0) {
-        let Some(task) = t.failing_task.as_deref() else {
+        let Some(task) = t.failing_task.clone() else {
             continue;
         };
         let member = commands.iter().flat_map(|c| &c.tests).find(|p| {
@@ -72,36 +72,31 @@ pub fn reproduce_members(
         let Some(member) = member else {
             continue;
         };
-        let seed = t.failing_seeds.first().map(String::as_str);
-        t.run_properties = suite_route::properties(task, &[member]);
-        let properties: Vec<String> = t.run_properties.iter().map(|p| shell::quote(p)).collect();
-        let properties = properties.join(" ");
-        let line = |method: &str, gradle: &[String]| {
-            reproduce::build(gradle, task, &t.class, method, seed)
+        let seed = t.failing_seeds.first().cloned();
+        t.run_members = suite_route::members(&[member]);
+        let line = |method: &str, gradle: &[String], members: Members| {
+            let once = reproduce::once(gradle, &task, &t.class, method, seed.as_deref(), members);
+            shell::join(&once.argv())
         };
-        t.reproduce = Some(format!("{} {properties}", line(&t.method, &with_script)));
+        t.reproduce = Some(line(&t.method, &with_script, t.run_members.clone()));
         // The whole class, in the context of the line, the same way.
         if let Some(context) = &t.reproduce_context {
-            let class = line("", gradle);
-            let included = format!("{} {properties}", line("", &with_script));
+            let class = line("", gradle, Members::default());
+            let included = line("", &with_script, t.run_members.clone());
             t.reproduce_context = Some(context.replace(&class, &included));
         }
     }
 }
 
 /// Every planned test with its batch, the executions the plan gives it, and
-/// what repeated them. A batch repeated until its time was up (`--until-fail
-/// --for`) planned what it ran: its count was never fixed in advance.
+/// what repeated them. A batch repeated until a failure or its time
+/// (`--until-fail --for`) planned what it ran: its count was never fixed.
 fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()
         .flat_map(|(i, c)| {
-            let ran = runs
-                .get(i)
-                .filter(|r| matches!(r.stop, Some(Stop::TimeUp { .. })))
-                .map(|r| r.ran.clone());
-            let repeated_by = repeated_by(c, runs.get(i)).to_string();
+            let run = runs.get(i);
             c.tests.iter().enumerate().map(move |(n, t)| PlannedTest {
                 batch: i + 1,
                 task: t.task.clone(),
@@ -110,65 +105,48 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                 yaml_suite: t.yaml_suite.clone(),
                 nested_classes: t.nested_classes,
                 is_suite: t.is_suite,
-                runs: match &ran {
-                    Some(ran) => ran.get(n).copied().unwrap_or(0),
-                    None => plan::executions(c),
+                runs: match run {
+                    Some(r) if r.open_ended => r.ran.get(n).copied().unwrap_or(0),
+                    _ => c.executions(),
                 },
-                repeated_by: repeated_by.clone(),
+                repeated_by: repeated_by(c, run, n).to_string(),
             })
         })
         .collect()
 }
 
-/// What repeated a batch's tests: its in-JVM mechanism, unless the first run
-/// showed it did not take effect and Gradle runs followed (its fallback).
-fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>) -> &'static str {
-    let fell_back = match run {
-        // A chunked batch runs one invocation per chunk, in the JVM or not.
-        Some(r) if !r.chunks.is_empty() => r.chunks.iter().any(|ch| !ch.in_jvm),
-        Some(r) => r.iterations.len() > c.rest_loops.max(1) as usize,
-        None => false,
+/// What repeated test `n` of a batch: its in-JVM mechanism, unless the first
+/// run showed it did not take effect there and Gradle runs followed.
+fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>, n: usize) -> &'static str {
+    let by = match run {
+        Some(r) => r.repeated_by.get(n).copied().flatten(),
+        None => c.in_jvm(),
     };
-    match c.in_jvm {
-        Some(m) if !fell_back => m.as_str(),
-        _ => "gradle-runs",
-    }
+    by.map_or("gradle-runs", InJvm::as_str)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{InJvm, TestKind};
-    use crate::run::chunks::Chunk;
+    use crate::domain::TestKind;
 
-    fn chunked(in_jvm: &[bool]) -> BatchRun {
-        BatchRun {
-            chunks: in_jvm
-                .iter()
-                .map(|&in_jvm| Chunk {
-                    iterations: if in_jvm { 4 } else { 1 },
-                    seed: None,
-                    elapsed: Duration::ZERO,
-                    in_jvm,
-                })
-                .collect(),
-            ..BatchRun::of(GradleCommand {
-                in_jvm: Some(InJvm::TestngInvocationCount),
-                ..GradleCommand::of_kind(TestKind::Unit, &["gradle"], 40, 1)
-            })
-        }
-    }
-
-    /// Chunks are one invocation each: two in-JVM chunks are no fallback;
-    /// a Gradle-run chunk after the first one is.
+    /// What repeated each test is the engine's account: its mechanism, or
+    /// Gradle runs for a test whose class did not repeat in the JVM.
     #[test]
-    fn a_chunked_in_jvm_batch_is_repeated_by_its_mechanism_until_it_falls_back() {
-        let run = chunked(&[true, true]);
-        assert_eq!(
-            repeated_by(&run.command, Some(&run)),
-            "testng-invocation-count"
-        );
-        let run = chunked(&[true, false, false]);
-        assert_eq!(repeated_by(&run.command, Some(&run)), "gradle-runs");
+    fn each_test_is_repeated_by_what_the_engine_says() {
+        let mut c = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 40, 1);
+        c.invocation.repeat = crate::invocation::Repeat::InJvm {
+            mechanism: InJvm::TestngInvocationCount,
+            iterations: 40,
+        };
+        c.tests = vec![
+            crate::domain::testing::unit("a.A"),
+            crate::domain::testing::unit("a.B"),
+        ];
+        let mut run = BatchRun::of(c.clone());
+        assert_eq!(repeated_by(&c, Some(&run), 0), "testng-invocation-count");
+        run.repeated_by[1] = None;
+        assert_eq!(repeated_by(&c, Some(&run), 1), "gradle-runs");
+        assert_eq!(repeated_by(&c, None, 1), "testng-invocation-count");
     }
 }

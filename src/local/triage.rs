@@ -5,6 +5,7 @@
 use crate::analyze::Report;
 use crate::layout::Build;
 use crate::plan::PlanContext;
+use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
 use crate::say;
 use crate::triage::{self, Env, TriageTotals};
@@ -23,6 +24,8 @@ pub struct Site<'a> {
     /// Limit of each Gradle invocation, besides the triage's own.
     pub invocation_timeout: Option<Duration>,
     pub verbose: bool,
+    /// The run's guard: replays run isolated as its batches did.
+    pub guard: &'a RunGuard,
 }
 
 /// Triages `report` in place: `keep` keeps the report as it stands (and
@@ -57,10 +60,9 @@ pub fn after_run(
         base: site.base,
         invocation_timeout: site.invocation_timeout,
         verbose: site.verbose,
-        isolate: site.build.reading.isolate,
     };
     let progress = Progress::new(std::io::stderr().is_terminal() && !site.verbose);
-    let summary = triage::run(report, cfg, &env, &progress)?;
+    let summary = triage::run(report, cfg, &env, site.guard, &progress)?;
     say!(
         "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s{}; \
          replays and logs: {}",

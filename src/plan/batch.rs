@@ -2,11 +2,11 @@
 
 use super::gradle_version::GradleVersion;
 use super::group_in_order;
-use super::repeat;
 use super::strategy::{self, Strategy, TaskFacts};
 use crate::domain::{
     BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repetition, RepetitionMode, TestKind,
 };
+use crate::invocation::{Body, Forcing, Invocation, Members, Repeat, Select, TaskRun, Tasks};
 use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
 
@@ -52,20 +52,33 @@ impl PlanContext {
     }
 }
 
-/// How an up-to-date Test task is made to run again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Forcing {
-    /// `--rerun` after the task (Gradle 7.6 and later).
-    Rerun,
-    /// `clean<Task>` before the task: the base plugin's rule, on every version.
-    CleanTask,
-}
-
 impl PlanContext {
+    /// How this build's up-to-date Test tasks are forced to run: `--rerun`
+    /// from Gradle 7.6, else (an older or unknown version) `clean<Task>`.
     pub fn forcing(&self) -> Forcing {
         match self.gradle_version {
             Some(v) if v.has_rerun() => Forcing::Rerun,
             _ => Forcing::CleanTask,
+        }
+    }
+
+    /// `tasks` as a batch runs them: forced, every task run whatever an
+    /// earlier one did (`--continue`), the user's arguments last.
+    pub fn tasks(&self, tasks: Vec<TaskRun>) -> Tasks {
+        Tasks {
+            keep_going: true,
+            extra_args: self.extra_args.clone(),
+            ..Tasks::of(tasks, Some(self.forcing()))
+        }
+    }
+
+    /// `body` run by this build's Gradle, repeated as `repeat` says.
+    pub fn invocation(&self, body: Tasks, repeat: Repeat) -> Invocation {
+        Invocation {
+            gradle: self.gradle.clone(),
+            body: Body::Tasks(body),
+            repeat,
+            seed: None,
         }
     }
 }
@@ -111,11 +124,17 @@ pub fn narrowed(
     let kind = &planned.kind;
     let chosen = tests.first().map(|t| ctx.test_choice(t, cfg.repetition));
     let mut out = match chosen {
-        Some(s) if s.repetition != planned.repetition => {
+        Some(s) if s.repetition != planned.repetition() => {
             let mechanism = s.in_jvm.unwrap_or(InJvm::TestsIters);
-            fallback(kind, &refs, planned.rest_loops, mechanism, ctx)
+            fallback(kind, &refs, planned.rest_loops(), mechanism, ctx)
         }
-        _ => command(kind, (planned.repetition, planned.in_jvm), &refs, cfg, ctx),
+        _ => command(
+            kind,
+            (planned.repetition(), planned.in_jvm()),
+            &refs,
+            cfg,
+            ctx,
+        ),
     };
     out.heap_dump_paths = planned.heap_dump_paths.clone();
     out
@@ -152,59 +171,27 @@ fn command(
     cfg: &BatchingConfig,
     ctx: &PlanContext,
 ) -> GradleCommand {
-    let in_jvm = repetition == Repetition::InJvm;
     let iterations = cfg.iterations(kind);
-    let mut argv = ctx.gradle.clone();
-    match mechanism {
-        Some(InJvm::TestsIters) => {
-            argv.push(format!("-Dtests.iters={iterations}"));
-            argv.push(format!(
-                "-Dtests.timeoutSuite={}!",
-                cfg.suite_timeout.as_millis()
-            ));
-        }
-        Some(_) => argv.push(format!("-D{}={iterations}", repeat::ITERS_PROPERTY)),
-        None => {}
-    }
     let mut reasons: Vec<(String, &str)> = Vec::new();
-    let mut task_paths = Vec::new();
+    let mut tasks = Vec::new();
     for (task, tests) in by_task(batch) {
-        task_paths.push(task.to_string());
         let choice = ctx.test_choice(tests[0], cfg.repetition);
         if !reasons.iter().any(|(r, _)| *r == choice.reason) {
             reasons.push((choice.reason.clone(), task));
         }
-        match mechanism {
-            Some(InJvm::Junit4Runner) => {
-                // The runner selects: Gradle runs only it (from 4.7 a `--tests`
-                // filter would drop it before it runs).
-                task_args(&mut argv, task, &[], choice.runner, ctx);
-                let selection: Vec<(String, Vec<String>)> = tests
-                    .iter()
-                    .filter_map(|t| Some((runner_class(t)?, filters(t, choice.runner)?)))
-                    .collect();
-                argv.extend(repeat::junit4_properties(task, &selection));
-            }
-            Some(m @ (InJvm::TestngInvocationCount | InJvm::PlatformEngine)) => {
-                task_args(&mut argv, task, &tests, choice.runner, ctx);
-                argv.push(repeat::task_property(task, m));
-            }
-            _ => task_args(&mut argv, task, &tests, choice.runner, ctx),
-        }
+        tasks.push(match mechanism {
+            Some(InJvm::Junit4Runner) => runner_task(task, &tests, choice.runner),
+            _ => task_run(task, &tests, choice.runner),
+        });
+    }
+    let mut body = ctx.tasks(tasks);
+    if mechanism == Some(InJvm::TestsIters) {
+        body.suite_timeout = Some(cfg.suite_timeout);
     }
     if *kind == TestKind::YamlRestTestSuite {
-        let paths: Vec<String> = batch
-            .iter()
-            .filter_map(|t| t.yaml_suite.as_deref())
-            .map(|p| p.replace(',', "\\,"))
-            .collect();
         // A suite without a path (the whole task) must not narrow it to nothing.
-        if !paths.is_empty() {
-            argv.push(format!("-Dtests.rest.suite={}", paths.join(",")));
-        }
+        body.rest_suites = batch.iter().filter_map(|t| t.yaml_suite.clone()).collect();
     }
-    argv.push("--continue".into());
-    argv.extend(ctx.extra_args.iter().cloned());
     let reason = match reasons.as_slice() {
         [(only, _)] => only.clone(),
         many => many
@@ -213,11 +200,15 @@ fn command(
             .collect::<Vec<_>>()
             .join("; "),
     };
-    let (iterations, loops) = match repetition {
-        Repetition::InJvm => (iterations, 1),
-        Repetition::GradleRuns if kind.is_rest() => (1, cfg.loops(kind)),
-        Repetition::GradleRuns => (1, iterations),
+    let repeat = match (repetition, mechanism) {
+        (Repetition::InJvm, Some(mechanism)) => Repeat::InJvm {
+            mechanism,
+            iterations,
+        },
+        _ if kind.is_rest() => Repeat::GradleRuns(cfg.loops(kind)),
+        _ => Repeat::GradleRuns(iterations),
     };
+    let in_jvm = matches!(repeat, Repeat::InJvm { .. });
     let fallback = (in_jvm && iterations > 1).then(|| {
         Box::new(fallback(
             kind,
@@ -228,21 +219,31 @@ fn command(
         ))
     });
     GradleCommand {
-        kind: kind.clone(),
-        label: kind.label(),
-        key: kind.key(),
-        argv,
-        iterations,
-        rest_loops: loops,
-        task_paths,
-        heap_dump_paths: Vec::new(),
-        repetition,
         repetition_reason: reason,
-        in_jvm: mechanism,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback,
-        predicted_sec: None,
-        shard: None,
+        ..GradleCommand::of(kind.clone(), ctx.invocation(body, repeat))
+    }
+}
+
+/// A task run by gradle-flaky's JUnit 4 runner: the runner selects, Gradle
+/// runs only it (from 4.7 a `--tests` filter would drop it before it runs).
+fn runner_task(task: &str, tests: &[&ClassifiedTest], runner: RunnerTraits) -> TaskRun {
+    let mut classes: Vec<String> = Vec::new();
+    let mut filters: Vec<String> = Vec::new();
+    for t in tests {
+        let (Some(class), Some(fs)) = (runner_class(t), self::filters(t, runner)) else {
+            continue;
+        };
+        if !classes.contains(&class) {
+            classes.push(class);
+        }
+        filters.extend(fs);
+    }
+    TaskRun {
+        path: task.to_string(),
+        select: Select::Runner { classes, filters },
+        members: Members::default(),
     }
 }
 
@@ -256,29 +257,14 @@ fn runner_class(t: &ClassifiedTest) -> Option<String> {
     })
 }
 
-/// The forcing and the filters of one task: `[clean<Task>] TASK [--tests F]... [--rerun]`.
-fn task_args(
-    argv: &mut Vec<String>,
-    task: &str,
-    tests: &[&ClassifiedTest],
-    runner: RunnerTraits,
-    ctx: &PlanContext,
-) {
-    if ctx.forcing() == Forcing::CleanTask {
-        argv.push(clean_task(task));
-    }
-    argv.push(task.to_string());
-    // A test without a filter selects the whole task: then no filter at all.
+/// One task with the filters of its tests (none when one of them runs the
+/// whole task) and the suite members it runs on their own.
+fn task_run(task: &str, tests: &[&ClassifiedTest], runner: RunnerTraits) -> TaskRun {
     let filters: Option<Vec<Vec<String>>> = tests.iter().map(|t| filters(t, runner)).collect();
-    for f in filters.unwrap_or_default().into_iter().flatten() {
-        argv.push("--tests".into());
-        argv.push(f);
+    TaskRun {
+        members: super::suite_route::members(tests),
+        ..TaskRun::filtered(task, filters.unwrap_or_default().concat())
     }
-    if ctx.forcing() == Forcing::Rerun {
-        argv.push("--rerun".into());
-    }
-    // Global options, after the task's own: classes run only for this invocation.
-    argv.extend(super::suite_route::properties(task, tests));
 }
 
 /// An in-JVM batch as Gradle runs: what runs when the first run shows that
@@ -290,28 +276,16 @@ fn fallback(
     mechanism: InJvm,
     ctx: &PlanContext,
 ) -> GradleCommand {
-    let mut argv = ctx.gradle.clone();
-    let mut task_paths = Vec::new();
-    for (task, tests) in by_task(batch) {
-        task_paths.push(task.to_string());
-        let runner = RunnerTraits {
-            testng: mechanism == InJvm::TestngInvocationCount,
-            parameterized_cases: true,
-        };
-        task_args(&mut argv, task, &tests, runner, ctx);
-    }
-    argv.push("--continue".into());
-    argv.extend(ctx.extra_args.iter().cloned());
+    let runner = RunnerTraits {
+        testng: mechanism == InJvm::TestngInvocationCount,
+        parameterized_cases: true,
+    };
+    let tasks = by_task(batch)
+        .into_iter()
+        .map(|(task, tests)| task_run(task, &tests, runner))
+        .collect();
+    let invocation = ctx.invocation(ctx.tasks(tasks), Repeat::GradleRuns(runs));
     GradleCommand {
-        kind: kind.clone(),
-        label: kind.label(),
-        key: kind.key(),
-        argv,
-        iterations: 1,
-        rest_loops: runs,
-        task_paths,
-        heap_dump_paths: Vec::new(),
-        repetition: Repetition::GradleRuns,
         repetition_reason: match mechanism {
             InJvm::TestsIters => "the first run executed a class's tests once each: \
                                   -Dtests.iters was ignored"
@@ -322,11 +296,8 @@ fn fallback(
                 m.as_str()
             ),
         },
-        in_jvm: None,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
-        fallback: None,
-        predicted_sec: None,
-        shard: None,
+        ..GradleCommand::of(kind.clone(), invocation)
     }
 }
 
@@ -349,20 +320,6 @@ fn filters(t: &ClassifiedTest, runner: RunnerTraits) -> Option<Vec<String>> {
     ))
 }
 
-/// `:server:test` → `:server:cleanTest` (the base plugin's `clean<TaskName>` rule).
-pub fn clean_task(task: &str) -> String {
-    let (prefix, name) = match task.rsplit_once(':') {
-        Some((prefix, name)) => (format!("{prefix}:"), name),
-        None => (String::new(), task),
-    };
-    let mut chars = name.chars();
-    let capitalized: String = chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
-    format!("{prefix}clean{capitalized}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,16 +340,5 @@ mod tests {
         assert!(v("7.6.1").unwrap().has_rerun());
         assert!(v("8.0").unwrap().has_rerun());
         assert!(v("10.1").unwrap().has_rerun());
-    }
-
-    #[test]
-    fn clean_tasks_follow_the_base_plugin_rule() {
-        assert_eq!(clean_task(":server:test"), ":server:cleanTest");
-        assert_eq!(
-            clean_task(":x-pack:plugin:ml:internalClusterTest"),
-            ":x-pack:plugin:ml:cleanInternalClusterTest"
-        );
-        assert_eq!(clean_task(":test"), ":cleanTest");
-        assert_eq!(clean_task("test"), "cleanTest");
     }
 }

@@ -4,30 +4,36 @@
 
 mod batch;
 pub(crate) mod budget;
-pub(crate) mod chunk;
 mod gradle_version;
+pub(crate) mod policy;
 pub(crate) mod proof;
 mod reduce;
 pub mod render;
-pub(crate) mod repeat;
 pub(crate) mod shard;
 pub(crate) mod strategy;
 pub(crate) mod suite_route;
 
-pub use batch::{clean_task, commands, narrowed, Forcing, PlanContext};
+pub use crate::invocation::Forcing;
+pub use batch::{commands, narrowed, PlanContext};
 pub use gradle_version::GradleVersion;
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
 
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
+use crate::durations::Durations;
+use crate::settings::RunSettings;
+use policy::Policy;
+use std::time::Duration;
 
 /// What will run: the reduced tests, notes about how they were reduced and
-/// forced, and one command per batch.
+/// forced, and one command per batch (with the policy it runs by, in a run).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Plan {
     pub tests: Vec<ClassifiedTest>,
     pub notes: Vec<String>,
     pub commands: Vec<GradleCommand>,
+    /// How each command runs (`for_run`'s plans; empty otherwise).
+    pub policies: Vec<Policy>,
     /// Where the durations came from, when some were known (`shard::apply`).
     pub durations_source: Option<String>,
     /// The budget of one job the batches were fitted to.
@@ -56,15 +62,43 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
     }
 }
 
+/// Plans `tests` as a run with `settings` runs them, in jobs limited to
+/// `job_limit` (`local`'s batch limit, a CI job's timeout; `None`: unknown,
+/// so only a budget of its own splits a batch): the batches that
+/// the durations say cannot fit the budget such a job allows are split into
+/// shards (never an open-ended one), and each command gets the policy the
+/// repetition engine runs it by.
+pub fn for_run(
+    tests: &[ClassifiedTest],
+    settings: &RunSettings,
+    job_limit: Option<Duration>,
+    ctx: &PlanContext,
+    durations: &Durations,
+) -> Plan {
+    let mut plan = plan(tests, &settings.batching, ctx);
+    shard::apply(
+        &mut plan,
+        &shard::Timing {
+            durations,
+            budget: settings.mode.shard_budget(job_limit),
+            max_shards: settings.batching.max_shards,
+        },
+    );
+    // The budget the plan names is the one the user set; a job's own limit
+    // shows where it splits or chunks a batch.
+    plan.budget = settings.mode.explicit_budget();
+    plan.policies = plan
+        .commands
+        .iter()
+        .map(|c| Policy::of(settings, c, durations, job_limit))
+        .collect();
+    plan
+}
+
 /// A test as a report names it: `Class`, `Class#method` (as planned), a
 /// YAML suite by its path, else its task.
 pub fn test_name(t: &ClassifiedTest) -> String {
     target(t).unwrap_or_else(|| t.task.clone())
-}
-
-/// Executions of each test in one command: iterations × Gradle runs.
-pub fn executions(c: &GradleCommand) -> u64 {
-    u64::from(c.iterations) * u64::from(c.rest_loops)
 }
 
 /// The argv that loops `argv` `times` times through `gradle-flaky repeat`
@@ -174,7 +208,7 @@ mod tests {
         c.extra_args = vec!["--offline".into(), "-Dfoo=bar".into()];
         let p = plan(&[t], &BatchingConfig::default(), &c);
         assert!(p.commands[0]
-            .argv
+            .argv()
             .join(" ")
             .ends_with(":server:test --tests org.A.testX --rerun --continue --offline -Dfoo=bar"));
     }
@@ -206,7 +240,7 @@ mod tests {
             &ctx(None),
         );
         assert_eq!(
-            p.commands[0].argv,
+            p.commands[0].argv(),
             [
                 "gradle",
                 ":p:cleanYamlRestTest",

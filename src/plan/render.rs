@@ -1,8 +1,9 @@
 //! The plan for people (text), for programs (the plan JSON of docs/src/reference/json.md) and for
 //! shells (one POSIX-quoted command a line).
 
+use super::policy::{schedule, Policy};
 use super::proof::{Evidence, Proof};
-use super::{executions, target, Plan};
+use super::{target, Plan};
 use crate::domain::{ClassifiedTest, GradleCommand, Origin, SkippedFile, Unresolved};
 use crate::select::{Expansion, TaskSelection};
 use crate::shell;
@@ -43,6 +44,12 @@ pub fn json(view: &PlanView) -> String {
         command: &'a GradleCommand,
         #[serde(rename = "cleanProves")]
         clean_proves: Proof,
+        /// The chunks `local` cuts the batch into, when it runs in chunks.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chunks: Option<Vec<u32>>,
+        /// The budget `local` runs the batch within, when it has one.
+        #[serde(rename = "budgetSec", skip_serializing_if = "Option::is_none")]
+        budget_sec: Option<u64>,
     }
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -64,9 +71,15 @@ pub fn json(view: &PlanView) -> String {
         .plan
         .commands
         .iter()
-        .map(|c| JsonCommand {
-            command: c,
-            clean_proves: Proof::new(executions(c), view.evidence.confidence),
+        .enumerate()
+        .map(|(i, c)| {
+            let policy = view.plan.policies.get(i);
+            JsonCommand {
+                command: c,
+                clean_proves: Proof::new(c.executions(), view.evidence.confidence),
+                chunks: policy.and_then(|p| schedule(p, c)),
+                budget_sec: policy.and_then(|p| p.budget).map(|b| b.as_secs()),
+            }
         })
         .collect();
     let doc = JsonPlan {
@@ -96,10 +109,10 @@ pub fn shell(plan: &Plan) -> String {
 
 /// The argv the shell line runs: the command itself, or `repeat` around it.
 pub fn shell_argv(c: &GradleCommand) -> Vec<String> {
-    if c.rest_loops <= 1 {
-        return c.argv.clone();
+    if c.rest_loops() <= 1 {
+        return c.argv();
     }
-    super::repeat_argv("gradle-flaky", c.rest_loops, &[], &c.argv)
+    super::repeat_argv("gradle-flaky", c.rest_loops(), &[], &c.argv())
 }
 
 /// The plan for people. Names from the branch are shown with control
@@ -170,6 +183,9 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
         writeln!(w, "\nCommands (run from the project dir):")?;
         for (i, c) in plan.commands.iter().enumerate() {
             command(w, i + 1, c, view.evidence)?;
+            if let Some(line) = plan.policies.get(i).and_then(|p| chunks(p, c)) {
+                writeln!(w, "     {line}")?;
+            }
         }
         advice(w, plan, view.evidence)?;
     }
@@ -178,18 +194,18 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
 
 fn command(w: &mut String, number: usize, c: &GradleCommand, evidence: Evidence) -> fmt::Result {
     let runs = if c.loops_gradle() {
-        count(c.rest_loops as usize, "Gradle run")
+        count(c.rest_loops() as usize, "Gradle run")
     } else {
         format!(
             "{} in 1 Gradle run",
-            count(c.iterations as usize, "iteration")
+            count(c.iterations() as usize, "iteration")
         )
     };
     let runs = match c.repetition_reason.as_str() {
         "" => runs,
         why => format!("{runs}: {why}"),
     };
-    let n = executions(c);
+    let n = c.executions();
     let shard = match &c.shard {
         Some(s) => match &s.seed {
             Some(seed) => format!(" (shard {}/{}, seed {seed})", s.index, s.of),
@@ -211,12 +227,57 @@ fn command(w: &mut String, number: usize, c: &GradleCommand, evidence: Evidence)
         Proof::new(n, evidence.confidence).sentence(),
         count(n as usize, "execution")
     )?;
-    writeln!(w, "     {}", visible(&shell::join(&c.argv)))
+    writeln!(w, "     {}", visible(&shell::join(&c.argv())))
+}
+
+/// How `local` cuts a batch into chunks, when it does: their sizes as far
+/// as they are known before it runs, and why.
+fn chunks(policy: &Policy, c: &GradleCommand) -> Option<String> {
+    if !policy.chunked() {
+        return None;
+    }
+    let budget = policy.budget.map(crate::domain::format_duration);
+    let proof = policy.stop_on_proof.iter().any(|s| *s);
+    if policy.open_ended {
+        return Some(format!(
+            "locally: repeats until each test fails, for at most {} (--until-fail), in chunks \
+             that fit what is left, each with a seed of its own",
+            budget.unwrap_or_default()
+        ));
+    }
+    let why = match (proof, &budget) {
+        (true, Some(b)) => format!("stop on proof, within its budget of {b}"),
+        (true, None) => "stop on proof: a test proven flaky leaves the batch".to_string(),
+        (false, Some(b)) => format!("within its budget of {b}"),
+        (false, None) => String::new(),
+    };
+    Some(match schedule(policy, c) {
+        Some(sizes) => {
+            let sizes: Vec<String> = sizes.iter().map(u32::to_string).collect();
+            let measured = match &budget {
+                Some(_) => "; after the first, as its pace measures",
+                None => "",
+            };
+            format!(
+                "locally: in chunks of {} iteration(s) ({why}{measured})",
+                sizes.join(", ")
+            )
+        }
+        None if budget.is_some() => {
+            format!("locally: each Gradle run checked against the time left ({why})")
+        }
+        None => format!("locally: {why}, between Gradle runs"),
+    })
 }
 
 /// Says how weak the weakest evidence is, and how to size runs for a target rate.
 fn advice(w: &mut String, plan: &Plan, evidence: Evidence) -> fmt::Result {
-    let weakest = plan.commands.iter().map(executions).min().unwrap_or(0);
+    let weakest = plan
+        .commands
+        .iter()
+        .map(GradleCommand::executions)
+        .min()
+        .unwrap_or(0);
     let bound = rate_bound(weakest, evidence.confidence);
     let at = percent(evidence.confidence, Round::Nearest);
     match evidence.detect_rate {

@@ -6,10 +6,10 @@
 //! into one row per test (executions add up).
 
 use super::budget::{self, Next, Pace, Sizing};
-use super::chunk::{self, Seeds};
-use super::{executions, Plan};
+use super::Plan;
 use crate::domain::{format_duration, GradleCommand, Repetition, Shard};
 use crate::durations::Durations;
+use crate::invocation::Seeds;
 use std::time::Duration;
 
 /// What sharding knows.
@@ -52,7 +52,7 @@ fn split(
         per_iteration: timing.durations.per_iteration(&c.tests),
         overhead: None,
     };
-    let n = executions(&c).min(u64::from(u32::MAX)) as u32;
+    let n = c.executions().min(u64::from(u32::MAX)) as u32;
     c.predicted_sec = predict(&pace, n);
     let Some(budget) = timing.budget else {
         return (vec![c], None);
@@ -61,7 +61,7 @@ fn split(
         return (vec![c], None);
     }
     // Only a count the argv carries (an in-JVM count, Gradle runs) can be split.
-    if c.repetition == Repetition::InJvm && !chunk::resizable(&c.argv) {
+    if c.repetition() == Repetition::InJvm && !c.invocation.resizable() {
         return (vec![c], None);
     }
     let sizing = Sizing {
@@ -126,18 +126,17 @@ fn shard(
     seeds: &mut Seeds,
 ) -> GradleCommand {
     let mut s = c.clone();
-    let seed = match c.repetition {
+    let seed = match c.repetition() {
         Repetition::InJvm => {
-            let seed = chunk::seeded(&c.argv).then(|| seeds.fresh());
-            s.argv = chunk::argv(&c.argv, share, seed.as_deref());
-            s.iterations = share;
+            let seed = c.invocation.seeded().then(|| seeds.fresh());
+            s.invocation = c.invocation.with_iterations(share, seed.clone());
             if let Some(f) = &mut s.fallback {
-                f.rest_loops = share.saturating_sub(1).max(1);
+                f.invocation = f.invocation.with_runs(share.saturating_sub(1).max(1));
             }
             seed
         }
         Repetition::GradleRuns => {
-            s.rest_loops = share;
+            s.invocation = c.invocation.with_runs(share);
             None
         }
     };

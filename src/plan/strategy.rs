@@ -15,9 +15,9 @@
 //! The evidence is the layout's: the task's test framework, whether its source
 //! set's runtime classpath declares randomizedtesting-runner, and whether a
 //! probe value of `-Dtests.iters` reached the task's JVM arguments. Whatever
-//! the mechanism, [`ignored_iters`] checks the first run: if it ran each test
-//! once (the layout could not tell, the helper could not be compiled), the
-//! remaining runs are Gradle runs (`Command::fallback`).
+//! the mechanism, the repetition engine checks the first run: a class that
+//! ran each test once (the layout could not tell, the helper could not be
+//! compiled) runs the rest as Gradle runs (`GradleCommand::fallback`).
 
 use crate::domain::{ClassifiedTest, InJvm, Repetition, RepetitionMode, TestKind};
 use crate::layout::Layout;
@@ -199,25 +199,6 @@ pub fn for_test(choice: Strategy, test: &ClassifiedTest) -> Strategy {
     }
 }
 
-/// Whether an in-JVM run of `iterations` ignored `-Dtests.iters`: some class
-/// ran each of its tests at most once. `rows` are the run's tests as
-/// (class, method, executions); the suite-level `classMethod` pseudo-case is
-/// not a test.
-pub fn ignored_iters(iterations: u32, rows: &[(String, String, u64)]) -> bool {
-    if iterations <= 1 {
-        return false;
-    }
-    let mut most: BTreeMap<&str, u64> = BTreeMap::new();
-    for (class, method, executions) in rows {
-        if method == "classMethod" {
-            continue;
-        }
-        let m = most.entry(class.as_str()).or_default();
-        *m = (*m).max(*executions);
-    }
-    most.values().any(|&m| m <= 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,21 +288,5 @@ mod tests {
         t.is_suite = false;
         t.class = None;
         assert_eq!(for_test(junit4, &t).repetition, Repetition::GradleRuns);
-    }
-
-    #[test]
-    fn a_class_run_once_shows_the_iterations_were_ignored() {
-        let row = |c: &str, m: &str, n| (c.to_string(), m.to_string(), n);
-        assert!(!ignored_iters(5, &[row("A", "a", 5), row("A", "b", 5)]));
-        assert!(ignored_iters(5, &[row("A", "a", 5), row("B", "b", 1)]));
-        assert!(!ignored_iters(1, &[row("A", "a", 1)]));
-        assert!(
-            !ignored_iters(5, &[row("A", "a", 5), row("A", "classMethod", 1)]),
-            "a suite-level failure is not a test"
-        );
-        assert!(
-            !ignored_iters(5, &[row("A", "a", 5), row("A", "skippedOnce", 1)]),
-            "one test of a repeated class may execute less"
-        );
     }
 }

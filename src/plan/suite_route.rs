@@ -20,6 +20,7 @@
 
 use super::gradle_version::GradleVersion;
 use crate::domain::{ClassifiedTest, Route, RouteCode, ViaSuite};
+use crate::invocation::Members;
 
 /// From Gradle 4.7 a Test task drops, before running anything, every class
 /// whose name cannot match a `--tests` filter: `PatternMatchTestClassProcessor`
@@ -34,12 +35,6 @@ pub const CLASS_NAME_PREFILTER: GradleVersion = GradleVersion {
     minor: 7,
     patch: None,
 };
-
-/// The system property naming the classes to include for one task (the
-/// task path follows the prefix).
-pub const INCLUDE_PROPERTY: &str = "flaky.include.";
-/// The system property naming the suites to leave out for one task.
-pub const EXCLUDE_PROPERTY: &str = "flaky.exclude.";
 
 /// How `class` of `task` (a suite itself when `is_suite`), run by its
 /// suites as `via` says, is run on Gradle `version` (`None`: unknown), and why.
@@ -119,11 +114,11 @@ pub fn included(t: &ClassifiedTest) -> bool {
         .is_some_and(|r| r.reason_code == RouteCode::IncludedForThisRun)
 }
 
-/// The `-D` properties that make `task` run its included tests of this
-/// command (`tests`, all of that task): the classes to include and the suites
-/// to leave out, except the suites the command runs itself or through which
-/// it runs other tests. Empty when no test is included.
-pub fn properties(task: &str, tests: &[&ClassifiedTest]) -> Vec<String> {
+/// What makes a task run its included tests of this command (`tests`, all
+/// of that task): the classes to include and the suites to leave out, except
+/// the suites the command runs itself or through which it runs other tests.
+/// Empty when no test is included.
+pub fn members(tests: &[&ClassifiedTest]) -> Members {
     let mut include: Vec<&str> = tests
         .iter()
         .filter(|t| included(t))
@@ -132,7 +127,7 @@ pub fn properties(task: &str, tests: &[&ClassifiedTest]) -> Vec<String> {
     include.sort_unstable();
     include.dedup();
     if include.is_empty() {
-        return Vec::new();
+        return Members::default();
     }
     let needed: Vec<&str> = tests
         .iter()
@@ -153,11 +148,11 @@ pub fn properties(task: &str, tests: &[&ClassifiedTest]) -> Vec<String> {
         .collect();
     exclude.sort_unstable();
     exclude.dedup();
-    let mut out = vec![format!("-D{INCLUDE_PROPERTY}{task}={}", include.join(","))];
-    if !exclude.is_empty() {
-        out.push(format!("-D{EXCLUDE_PROPERTY}{task}={}", exclude.join(",")));
+    let owned = |v: Vec<&str>| v.into_iter().map(String::from).collect();
+    Members {
+        include: owned(include),
+        exclude: owned(exclude),
     }
-    out
 }
 
 /// A task path that can end a `-D` property's name (`-Dname=value` splits at
@@ -286,24 +281,19 @@ mod tests {
     fn included_members_name_their_classes_and_the_suites_left_out() {
         let a = member("a.B$C", false, "4.4.1");
         let b = member("a.ATest", true, "8.0");
+        let of = |include: &[&str], exclude: &[&str]| Members {
+            include: include.iter().map(|s| s.to_string()).collect(),
+            exclude: exclude.iter().map(|s| s.to_string()).collect(),
+        };
         assert_eq!(
-            properties(":server:test", &[&a, &b]),
-            [
-                "-Dflaky.include.:server:test=a.ATest,a.B$C",
-                "-Dflaky.exclude.:server:test=a.AllTests"
-            ]
+            members(&[&a, &b]),
+            of(&["a.ATest", "a.B$C"], &["a.AllTests"])
         );
         // a member through the suite, or the suite itself, keeps it in
         let through = member("a.DTest", true, "4.4.1");
-        assert_eq!(
-            properties(":server:test", &[&a, &through]),
-            ["-Dflaky.include.:server:test=a.B$C"]
-        );
-        assert_eq!(
-            properties(":server:test", &[&a, &unit("a.AllTests")]),
-            ["-Dflaky.include.:server:test=a.B$C"]
-        );
-        assert!(properties(":server:test", &[&through, &unit("a.X")]).is_empty());
+        assert_eq!(members(&[&a, &through]), of(&["a.B$C"], &[]));
+        assert_eq!(members(&[&a, &unit("a.AllTests")]), of(&["a.B$C"], &[]));
+        assert!(members(&[&through, &unit("a.X")]).is_empty());
         let notes = notes(&[a, through]);
         assert!(notes[0].starts_with("`a.B$C` (:server:test) runs in a suite: Gradle 4.4.1"));
         assert!(

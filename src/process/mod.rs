@@ -502,11 +502,30 @@ fn tee(mut from: Box<dyn Read + Send>, mut log: File) {
     }
 }
 
-/// Stops every process we started, at the end of a run: with the user's
+/// A run's processes, from the first invocation to the last: supervised
+/// (see [`supervise`]) and isolated one way; when it goes (also on an early
+/// return or a panic), every process it started is stopped: with the user's
 /// daemon, every one but Gradle daemons (a daemon our client started is the
 /// user's, as after a hand run); isolated, private daemons included.
-pub fn stop_everything(isolation: &Isolation) {
-    stop_all(None, isolation.is_shared());
+pub struct Session {
+    isolation: Isolation,
+}
+
+impl Session {
+    pub fn new(isolation: Isolation) -> Session {
+        supervise();
+        Session { isolation }
+    }
+
+    pub fn isolation(&self) -> &Isolation {
+        &self.isolation
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        stop_all(None, self.isolation.is_shared());
+    }
 }
 
 /// Stops every descendant of this process (but Gradle daemons and theirs when
@@ -680,18 +699,18 @@ mod tests {
             tree::DAEMON_MAIN
         );
         let private = Isolation::PrivateDaemon(PathBuf::from("d"));
-        let r = sh_as(dir.path(), &script, false, None, &private);
+        let r = sh_as(dir.path(), &script, false, None, &private.clone());
         assert_eq!(r.leftovers, 0);
         let me = std::process::id();
         assert_eq!(tree::alive_descendants(me, false).len(), 1);
         assert!(tree::alive_descendants(me, true).is_empty());
-        stop_everything(&Isolation::Shared);
+        drop(Session::new(Isolation::Shared));
         assert_eq!(
             tree::alive_descendants(me, false).len(),
             1,
             "the user's daemon stays"
         );
-        stop_everything(&private);
+        drop(Session::new(private));
         assert!(tree::alive_descendants(me, false).is_empty());
         // Without a daemon to reuse, a lingering one (single-use) is a leftover.
         let r = sh(dir.path(), &script, false, None);

@@ -12,28 +12,22 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
-use super::cause::{self, Facts, LogFacts};
-use super::chunks::{self, Chunk, Chunking, Proven, Stop};
-use super::outcomes::Scripts;
+use super::engine::{
+    self, Chunk, Event, Outcome, Policy, Proven, Replan, Reporter, Sink, Site, Stop,
+};
+use super::guard::RunGuard;
+use super::invoke::{Iteration, Verdict};
 use super::progress::{format_left, Estimate, Progress};
-use super::repeat::{self, Iteration, IterationCounts, Loop, Observer, Outcomes, Verdict};
 use crate::analyze::RepeatedDir;
-use crate::domain::{format_duration, GradleCommand};
-use crate::process::{self, Ended, Isolation, Output};
+use crate::domain::{format_duration, GradleCommand, InJvm};
+use crate::process;
 use crate::reports::walk;
 use crate::{Error, Result};
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// How many run folders are kept, the new one included.
 pub const KEEP_RUNS: usize = 10;
-
-/// Where a run folder keeps the init scripts its Gradle invocations get.
-pub fn scripts_dir(run_dir: &Path) -> PathBuf {
-    run_dir.join("scripts")
-}
 
 /// The folder holding every run folder.
 pub fn runs_dir(project_dir: &Path) -> PathBuf {
@@ -55,21 +49,21 @@ pub fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
-/// How to run the batches.
+/// A batch to run: its command and how (decided by the caller).
+pub struct Batch<'a> {
+    pub command: &'a GradleCommand,
+    pub policy: Policy,
+}
+
+/// Where and how the batches run.
 pub struct Options<'a> {
     pub project_dir: &'a Path,
     pub run_dir: &'a Path,
-    /// Limit of each Gradle invocation (one REST loop iteration, or a whole non-REST batch).
-    pub timeout: Duration,
     /// Stream Gradle's output to stderr as well as to the log.
     pub verbose: bool,
-    /// How Gradle's processes are kept ours.
-    pub isolation: &'a Isolation,
-    /// Asked after an in-JVM batch's run: did it ignore `-Dtests.iters`? Then
-    /// the batch goes on with its `fallback` command (Gradle runs).
-    pub ignored_iters: &'a dyn Fn(&GradleCommand, &[Iteration]) -> bool,
-    /// Batches it applies to run in chunks (a budget, stop on proof).
-    pub chunking: Option<&'a dyn Chunking>,
+    pub guard: &'a RunGuard,
+    /// How a batch's command is planned again for some of its tests.
+    pub replan: Replan<'a>,
 }
 
 /// What one batch did.
@@ -79,32 +73,41 @@ pub struct BatchRun {
     pub index: usize,
     pub command: GradleCommand,
     pub log: PathBuf,
-    /// Where its iterations' reports are kept (`batch-<n>`).
+    /// Where its invocations' reports are kept (`batch-<n>`).
     pub dir: PathBuf,
     /// When it started (heap dumps written since are its own).
     pub started: SystemTime,
     pub iterations: Vec<Iteration>,
-    /// One per iteration, then a `RunnerError` if the batch broke off.
+    /// One per invocation, then a `RunnerError` if the batch broke off.
     pub verdicts: Vec<Verdict>,
     /// What each verdict means here, e.g. why no tests executed.
     pub notes: Vec<String>,
-    /// Its chunks, when it ran in chunks (else empty).
+    /// Its invocations as chunks: what each ran, and how.
     pub chunks: Vec<Chunk>,
-    /// Why a chunked batch ended before its planned iterations.
+    /// Why it ended before its planned iterations.
     pub stop: Option<Stop>,
     /// Its tests that stop on proof took out.
     pub proven: Vec<Proven>,
-    /// Iterations each of its command's tests ran, in order, when it ran in
-    /// chunks (else empty).
+    /// Iterations each of its command's tests ran, in order.
     pub ran: Vec<u64>,
+    /// What repeated each of its command's tests: the in-JVM mechanism, or
+    /// Gradle runs (`None`) when the first run showed it did not take effect.
+    pub repeated_by: Vec<Option<InJvm>>,
+    /// It ran in chunks of its own choosing (a budget, stop on proof).
+    pub chunked: bool,
+    /// Its count was never fixed (`--until-fail --for`): it planned what it ran.
+    pub open_ended: bool,
 }
 
 impl BatchRun {
     /// A batch of `command` that has not run yet (for tests).
     #[cfg(test)]
     pub(crate) fn of(command: GradleCommand) -> BatchRun {
+        let n = command.tests.len();
         BatchRun {
             index: 1,
+            repeated_by: vec![command.in_jvm(); n],
+            ran: vec![0; n],
             command,
             log: PathBuf::new(),
             dir: PathBuf::new(),
@@ -115,7 +118,8 @@ impl BatchRun {
             chunks: vec![],
             stop: None,
             proven: Vec::new(),
-            ran: Vec::new(),
+            chunked: false,
+            open_ended: false,
         }
     }
 
@@ -124,15 +128,19 @@ impl BatchRun {
     /// (`128 + signal` when killed, 130 when interrupted), 127 when the batch
     /// could not run, else 0.
     pub fn rc(&self) -> i32 {
-        if self.iterations.iter().any(|it| it.ended == Ended::TimedOut) {
+        if self
+            .iterations
+            .iter()
+            .any(|it| it.ended == process::Ended::TimedOut)
+        {
             return 124;
         }
         let failed = self.iterations.iter().find_map(|it| match it.ended {
-            Ended::Exited(0) => None,
-            Ended::Exited(code) => Some(code),
-            Ended::Signalled(sig) => Some(128 + sig),
-            Ended::Interrupted => Some(130),
-            Ended::TimedOut => Some(124),
+            process::Ended::Exited(0) => None,
+            process::Ended::Exited(code) => Some(code),
+            process::Ended::Signalled(sig) => Some(128 + sig),
+            process::Ended::Interrupted => Some(130),
+            process::Ended::TimedOut => Some(124),
         });
         let broke_off = matches!(self.verdicts.last(), Some(Verdict::RunnerError(_)));
         failed.unwrap_or(if broke_off { 127 } else { 0 })
@@ -144,243 +152,113 @@ impl BatchRun {
     }
 }
 
-/// Runs every command in turn; a failing batch does not stop the others, an
-/// interrupt does. `counts` reads an iteration's kept reports (the analyzer).
-pub fn run_all(
-    commands: &[GradleCommand],
-    opts: &Options<'_>,
-    counts: &dyn Fn(&Iteration) -> Option<IterationCounts>,
-    progress: &Progress,
-) -> Vec<BatchRun> {
+/// Runs every batch in turn; a failing batch does not stop the others, an
+/// interrupt does.
+pub fn run_all(batches: &[Batch<'_>], opts: &Options<'_>, progress: &Progress) -> Vec<BatchRun> {
     let mut runs = Vec::new();
     let mut failures = 0;
-    let mut estimate = Estimate::new(commands.iter().map(|c| c.rest_loops.max(1)).collect());
-    for (i, command) in commands.iter().enumerate() {
+    let mut estimate = Estimate::new(batches.iter().map(|b| b.command.rest_loops()).collect());
+    for (i, batch) in batches.iter().enumerate() {
         if process::interrupted() {
             break;
         }
         let index = i + 1;
+        let command = batch.command;
         let log = opts.run_dir.join(format!("batch-{index}.log"));
         progress.line(&format!(
             ">>> [{index}/{}] {} (log: {})",
-            commands.len(),
+            batches.len(),
             command.label,
             log.display()
         ));
         let started = SystemTime::now();
+        let dest = batch_dir(opts.run_dir, index);
+        let site = Site {
+            guard: opts.guard,
+            project_dir: opts.project_dir,
+            dest: &dest,
+            outcomes: None,
+            output: Sink::Log {
+                path: log.clone(),
+                header: format!("=== gradle-flaky batch {index}: {}", command.label),
+                tee: opts.verbose,
+            },
+        };
         let mut watcher = Watcher {
             progress,
-            counts,
-            test_tasks: command.task_paths.clone(),
-            header: format!("[{index}/{}] {}", commands.len(), command.label),
+            header: format!("[{index}/{}] {}", batches.len(), command.label),
             batch: i,
-            loops: command.rest_loops.max(1),
-            log: log.clone(),
-            log_start: 0,
             failures: &mut failures,
             estimate: &mut estimate,
-            verdicts: Vec::new(),
-            notes: Vec::new(),
         };
-        let dest = batch_dir(opts.run_dir, index);
-        if let Some(chunking) = opts.chunking.filter(|c| c.applies(command)) {
-            watcher.loops = 1;
-            let mut invoke = |c: &GradleCommand, n: usize| {
-                watcher.header = format!("[{index}/{}] {} · chunk {n}", commands.len(), c.label);
-                watcher.progress.line(&format!("    {}", chunk_line(c, n)));
-                let chunk_dir = dest.join(format!("chunk-{n}"));
-                run_batch(c, &chunk_dir, &log, n == 1, opts, &mut watcher)
-            };
-            let say = |line: &str| progress.line(line);
-            let done = chunks::run(command, chunking, &mut invoke, &say);
-            if let Some(e) = done.error {
-                broke_off(e, &mut watcher);
-            }
-            watcher.notes.extend(done.notes);
-            runs.push(BatchRun {
-                index,
-                command: command.clone(),
-                log,
-                dir: dest,
-                started,
-                iterations: done.iterations,
-                verdicts: watcher.verdicts,
-                notes: watcher.notes,
-                chunks: done.chunks,
-                stop: done.stop,
-                proven: done.proven,
-                ran: done.ran,
-            });
-            continue;
+        let mut done = engine::run(
+            command,
+            Some(opts.replan),
+            &batch.policy,
+            &site,
+            &mut watcher,
+        );
+        if let Some(e) = done.error.take() {
+            // The runner broke off (Gradle not found, a file not writable).
+            let verdict = Verdict::RunnerError(e.to_string());
+            progress.line(&format!("    {}", verdict.describe()));
+            done.notes.push(verdict.describe());
+            done.verdicts.push(verdict);
         }
-        let mut iterations = match run_batch(command, &dest, &log, true, opts, &mut watcher) {
-            Ok(done) => done,
-            Err(e) => broke_off(e, &mut watcher),
-        };
-        let trustworthy = watcher.verdicts.last().is_some_and(Verdict::is_trustworthy);
-        if let Some(fallback) = fallback(command, &iterations, trustworthy, opts) {
-            let line = format!(
-                "    {}; {}",
-                fallback.repetition_reason,
-                more_gradle_runs(fallback.rest_loops)
-            );
-            progress.line(&line);
-            watcher.notes.push(line.trim().to_string());
-            watcher.loops = fallback.rest_loops.max(1);
-            let runs_dir = dest.join("gradle-runs");
-            match run_batch(fallback, &runs_dir, &log, false, opts, &mut watcher) {
-                Ok(more) => iterations.extend(more),
-                Err(e) => {
-                    broke_off(e, &mut watcher);
-                }
-            }
-        }
-        runs.push(BatchRun {
+        runs.push(batch_run(
             index,
-            command: command.clone(),
+            command,
             log,
-            dir: batch_dir(opts.run_dir, index),
+            dest,
             started,
-            iterations,
-            verdicts: watcher.verdicts,
-            notes: watcher.notes,
-            chunks: Vec::new(),
-            stop: None,
-            proven: Vec::new(),
-            ran: Vec::new(),
-        });
+            done,
+            &batch.policy,
+        ));
     }
     progress.finish();
-    // A private daemon, kept warm between invocations, goes with the run;
-    // the user's stays.
-    process::stop_everything(opts.isolation);
     runs
 }
 
-/// Records why a batch broke off.
-fn broke_off(e: Error, watcher: &mut Watcher<'_>) -> Vec<Iteration> {
-    let verdict = Verdict::RunnerError(e.to_string());
-    watcher
-        .progress
-        .line(&format!("    {}", verdict.describe()));
-    watcher.notes.push(verdict.describe());
-    watcher.verdicts.push(verdict);
-    Vec::new()
-}
-
-/// The batch's Gradle-run fallback, when its in-JVM run gave a result (its
-/// tests passed or failed) but ignored `-Dtests.iters`.
-fn fallback<'c>(
-    command: &'c GradleCommand,
-    done: &[Iteration],
-    trustworthy: bool,
-    opts: &Options<'_>,
-) -> Option<&'c GradleCommand> {
-    let fallback = command.fallback.as_deref()?;
-    (trustworthy && !process::interrupted() && (opts.ignored_iters)(command, done))
-        .then_some(fallback)
-}
-
-fn more_gradle_runs(n: u32) -> String {
-    match n {
-        1 => "1 more Gradle run".into(),
-        n => format!("{n} more Gradle runs"),
-    }
-}
-
-/// `chunk 2: 40 iteration(s), seed 0123456789ABCDEF`.
-fn chunk_line(c: &GradleCommand, n: usize) -> String {
-    let what = match c.repetition {
-        crate::domain::Repetition::InJvm => format!("{} iteration(s)", c.iterations),
-        crate::domain::Repetition::GradleRuns => "1 Gradle run".into(),
-    };
-    match crate::plan::chunk::seed_of(&c.argv) {
-        Some(seed) => format!("chunk {n}: {what}, seed {seed}"),
-        None => format!("chunk {n}: {what}"),
-    }
-}
-
-/// Runs one command of a batch, its reports kept below `dest`: a batch's
-/// first command creates the log (`fresh`), a fallback or a later chunk
-/// appends to it (a fallback below `batch-<index>/gradle-runs/`, chunk `n`
-/// below `batch-<index>/chunk-<n>/`).
-fn run_batch(
+fn batch_run(
+    index: usize,
     command: &GradleCommand,
-    dest: &Path,
-    log_path: &Path,
-    fresh: bool,
-    opts: &Options<'_>,
-    watcher: &mut Watcher<'_>,
-) -> Result<Vec<Iteration>> {
-    // Refuses an argv the isolation cannot run before the log is written.
-    opts.isolation.apply(&command.argv)?;
-    let mut log = if fresh {
-        let mut log = File::create(log_path).map_err(|e| Error::io(log_path, e))?;
-        let index = watcher.batch + 1;
-        writeln!(log, "=== gradle-flaky batch {index}: {}", command.label)
-            .map_err(|e| Error::io(log_path, e))?;
-        log
-    } else {
-        File::options()
-            .append(true)
-            .open(log_path)
-            .map_err(|e| Error::io(log_path, e))?
-    };
-    if !command.repetition_reason.is_empty() {
-        writeln!(log, "=== {}", command.repetition_reason).map_err(|e| Error::io(log_path, e))?;
+    log: PathBuf,
+    dir: PathBuf,
+    started: SystemTime,
+    done: Outcome,
+    policy: &Policy,
+) -> BatchRun {
+    BatchRun {
+        index,
+        command: command.clone(),
+        log,
+        dir,
+        started,
+        iterations: done.iterations,
+        verdicts: done.verdicts,
+        notes: done.notes,
+        chunks: done.chunks,
+        stop: done.stop,
+        proven: done.proven,
+        ran: done.ran,
+        repeated_by: done.repeated_by,
+        chunked: policy.chunked(),
+        open_ended: policy.open_ended,
     }
-    // The planned command, without the daemon plumbing: the log has the
-    // exact one (each iteration announces it).
-    watcher
-        .progress
-        .line(&format!(">>> {}", crate::shell::join(&command.argv)));
-    // Task outcomes tell a Test task the build skipped from a run without tests.
-    let scripts = Scripts::write(&scripts_dir(opts.run_dir))?;
-    let outcomes_dir = dest.join("task-outcomes");
-    let spec = Loop {
-        argv: &command.argv,
-        isolation: opts.isolation,
-        project_dir: opts.project_dir,
-        dest,
-        times: command.rest_loops.max(1),
-        timeout: Some(opts.timeout),
-        output: if opts.verbose {
-            Output::Tee(&log)
-        } else {
-            Output::Log(&log)
-        },
-        outcomes: Some(Outcomes {
-            scripts: &scripts,
-            dir: &outcomes_dir,
-            requested: &command.task_paths,
-        }),
-    };
-    repeat::run(&spec, watcher)
 }
 
-/// The folders (relative to the run folder) of the batches' in-JVM runs
-/// that repeat tests under their plain names, where every test case is an
-/// execution: `batch-<n>/flakiness-iters` (a fallback's Gradle runs, in
-/// `batch-<n>/gradle-runs/`, are not below it).
+/// The folders (relative to the run folder) of the batches' in-JVM
+/// invocations that repeat tests under their plain names, where every test
+/// case is an execution, with their repetitions.
 pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
-    let iters = crate::reports::ITERS_DIR;
     let mut dirs = Vec::new();
-    for r in runs
-        .iter()
-        .filter(|r| r.command.in_jvm.is_some_and(|m| m.plain_names()))
-    {
-        if r.chunks.is_empty() {
-            dirs.push(RepeatedDir {
-                dir: format!("batch-{}/{iters}", r.index),
-                repetitions: Some(r.command.iterations),
-            });
-        }
-        // A chunked batch keeps each chunk's reports in `chunk-<n>/`; only its
-        // in-JVM chunks repeat tests (a Gradle-run chunk runs each once).
-        for (n, chunk) in r.chunks.iter().enumerate() {
-            if chunk.iterations > 1 {
+    for r in runs {
+        for (chunk, it) in r.chunks.iter().zip(&r.iterations) {
+            if chunk.in_jvm && chunk.mechanism.is_some_and(InJvm::plain_names) {
+                let rel = it.dir.strip_prefix(r.dir.parent().unwrap_or(&r.dir));
+                let dir = rel.unwrap_or(&it.dir).to_string_lossy().into_owned();
                 dirs.push(RepeatedDir {
-                    dir: format!("batch-{}/chunk-{}/{iters}", r.index, n + 1),
+                    dir,
                     repetitions: Some(chunk.iterations),
                 });
             }
@@ -389,54 +267,60 @@ pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
     dirs
 }
 
-/// Where batch `index` keeps its iterations' reports.
+/// Where batch `index` keeps its invocations' reports.
 fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
     run_dir.join(format!("batch-{index}"))
 }
 
-/// Judges each iteration of a batch as it ends and keeps the display current.
+/// Shows a batch's progress: its lines, and the status line below them.
 struct Watcher<'a> {
     progress: &'a Progress,
-    counts: &'a dyn Fn(&Iteration) -> Option<IterationCounts>,
-    /// The batch's own Test tasks.
-    test_tasks: Vec<String>,
     header: String,
     /// 0-based index of the batch.
     batch: usize,
-    loops: u32,
-    log: PathBuf,
-    /// Length of the log when the current iteration started.
-    log_start: u64,
     /// Real failures so far in the whole run.
     failures: &'a mut u64,
     estimate: &'a mut Estimate,
-    verdicts: Vec<Verdict>,
-    notes: Vec<String>,
 }
 
-impl Watcher<'_> {
-    /// "no tests executed", with its cause from this iteration's facts.
-    fn no_tests(&self, it: &Iteration) -> String {
-        let mut output = Vec::new();
-        if let Ok(mut f) = File::open(&self.log) {
-            let _ = f.seek(SeekFrom::Start(self.log_start));
-            let _ = f.take(64 << 20).read_to_end(&mut output);
+impl Reporter for Watcher<'_> {
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Command(_, argv) => {
+                // The planned command, without the daemon plumbing: the log
+                // has the exact one (each invocation announces it).
+                self.progress
+                    .line(&format!(">>> {}", crate::shell::join(argv)));
+            }
+            Event::Chunk(n, iterations, seed) => {
+                let what = match iterations {
+                    Some(k) => format!("{k} iteration(s)"),
+                    None => "1 Gradle run".into(),
+                };
+                let line = match seed {
+                    Some(seed) => format!("    chunk {n}: {what}, seed {seed}"),
+                    None => format!("    chunk {n}: {what}"),
+                };
+                self.progress.line(&line);
+            }
+            Event::Started { index, of } => self.started(*index, *of),
+            Event::Ended {
+                iteration,
+                reading,
+                verdict,
+                note,
+                index,
+                of,
+            } => self.ended(iteration, reading.counts, verdict, note, (*index, *of)),
+            Event::Note(line) => self.progress.line(&format!("    {line}")),
         }
-        let log = LogFacts::read(&String::from_utf8_lossy(&output), &self.test_tasks);
-        cause::cause(&Facts {
-            ended: &it.ended,
-            log: &log,
-            tasks: &log.tasks,
-        })
-        .describe()
     }
 }
 
-impl Observer for Watcher<'_> {
-    fn started(&mut self, index: u32) {
-        self.log_start = std::fs::metadata(&self.log).map_or(0, |m| m.len());
-        let iteration = if self.loops > 1 {
-            format!(" · iteration {index}/{}", self.loops)
+impl Watcher<'_> {
+    fn started(&mut self, index: u32, of: u32) {
+        let iteration = if of > 1 {
+            format!(" · iteration {index}/{of}")
         } else {
             String::new()
         };
@@ -452,20 +336,20 @@ impl Observer for Watcher<'_> {
         );
     }
 
-    fn ended(&mut self, it: &Iteration) {
-        let counts = (self.counts)(it);
-        let verdict = Verdict::of(it, counts);
+    fn ended(
+        &mut self,
+        it: &Iteration,
+        counts: Option<super::invoke::IterationCounts>,
+        verdict: &Verdict,
+        note: &str,
+        (index, of): (u32, u32),
+    ) {
         *self.failures += counts.map_or(0, |c| c.failed);
-        let note = match &verdict {
-            Verdict::NoTests => self.no_tests(it),
-            Verdict::TimedOut => format!("{}; its processes were stopped", verdict.describe()),
-            v => v.describe(),
-        };
         let mut line = String::from("    ");
-        if self.loops > 1 {
-            line += &format!("iteration {}/{}: ", it.index, self.loops);
+        if of > 1 {
+            line += &format!("iteration {index}/{of}: ");
         }
-        line += &note;
+        line += note;
         if let Some(c) = counts {
             let s = if c.executed == 1 { "" } else { "s" };
             line += &format!(" · {} test{s}, {} failed", c.executed, c.failed);
@@ -489,8 +373,6 @@ impl Observer for Watcher<'_> {
             _ => {}
         }
         self.progress.line(&line);
-        self.verdicts.push(verdict);
-        self.notes.push(note);
     }
 }
 
@@ -537,7 +419,14 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 ),
                 Vec::new(),
             )),
-            Some(Stop::AllProven | Stop::TimeUp { .. }) | None => {}
+            Some(
+                Stop::AllProven
+                | Stop::TimeUp { .. }
+                | Stop::Deadline
+                | Stop::Interrupted
+                | Stop::NoResult(_),
+            )
+            | None => {}
         }
         for p in &run.proven {
             bad.push((
@@ -558,7 +447,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
             .map(|(what, at)| match run.verdicts.len() {
                 _ if at.is_empty() => what,
                 1 => what,
-                _ if !run.chunks.is_empty() => format!("{}: {what}", chunk_list(&at)),
+                _ if run.chunked => format!("{}: {what}", chunk_list(&at)),
                 _ => format!("{}: {what}", iterations(&at)),
             })
             .collect();
@@ -628,41 +517,69 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_chunked_in_jvm_batch_counts_every_case_of_its_in_jvm_chunks() {
-        let chunk = |iterations| Chunk {
-            iterations,
+    /// An invocation of batch `batch` that ran `iterations` in the JVM by
+    /// `mechanism` (`None`: a Gradle run).
+    fn invocation(batch: usize, i: usize, mechanism: Option<InJvm>, k: u32) -> (Chunk, Iteration) {
+        let chunk = Chunk {
+            iterations: k,
             seed: None,
             elapsed: Duration::ZERO,
-            in_jvm: iterations > 1,
+            in_jvm: mechanism.is_some(),
+            mechanism,
         };
-        let run = |index, in_jvm, chunks| BatchRun {
-            index,
-            chunks,
-            ..BatchRun::of(GradleCommand {
-                in_jvm,
-                ..GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 10, 1)
-            })
+        let dir = PathBuf::from(format!("/r/batch-{batch}/flakiness-iters/iter-{i}"));
+        let it = Iteration {
+            ended: process::Ended::Exited(0),
+            elapsed: Duration::ZERO,
+            dir,
+            reports: vec![],
+            leftovers: 0,
+            skipped: None,
+            notes: Vec::new(),
         };
-        let runner = Some(crate::domain::InJvm::Junit4Runner);
+        (chunk, it)
+    }
+
+    #[test]
+    fn a_batch_counts_every_case_of_its_in_jvm_invocations_under_plain_names() {
+        let run = |index: usize, chunks: Vec<(Option<InJvm>, u32)>| {
+            let (chunks, iterations) = chunks
+                .into_iter()
+                .enumerate()
+                .map(|(i, (m, k))| invocation(index, i + 1, m, k))
+                .unzip();
+            BatchRun {
+                index,
+                chunks,
+                iterations,
+                dir: PathBuf::from(format!("/r/batch-{index}")),
+                ..BatchRun::of(GradleCommand::of_kind(
+                    crate::domain::TestKind::Unit,
+                    &["gradle"],
+                    10,
+                    1,
+                ))
+            }
+        };
+        let runner = Some(InJvm::Junit4Runner);
         let runs = [
-            run(1, runner, vec![]),
-            // In the JVM, then Gradle runs after the first chunk showed no repetition.
-            run(2, runner, vec![chunk(10), chunk(1), chunk(1)]),
-            run(3, runner, vec![chunk(10), chunk(20)]),
+            run(1, vec![(runner, 10)]),
+            // In the JVM, then Gradle runs after the first showed no repetition.
+            run(2, vec![(runner, 10), (None, 1), (None, 1)]),
+            run(3, vec![(runner, 10), (runner, 20)]),
             // randomizedtesting names each iteration apart: counted as it always was.
-            run(4, Some(crate::domain::InJvm::TestsIters), vec![chunk(10)]),
-            run(5, None, vec![chunk(1)]),
+            run(4, vec![(Some(InJvm::TestsIters), 10)]),
+            run(5, vec![(None, 1)]),
         ];
         let dirs: Vec<(String, Option<u32>)> = repeated_in_jvm(&runs)
             .into_iter()
             .map(|r| (r.dir, r.repetitions))
             .collect();
         let want = [
-            ("batch-1/flakiness-iters", 10),
-            ("batch-2/chunk-1/flakiness-iters", 10),
-            ("batch-3/chunk-1/flakiness-iters", 10),
-            ("batch-3/chunk-2/flakiness-iters", 20),
+            ("batch-1/flakiness-iters/iter-1", 10),
+            ("batch-2/flakiness-iters/iter-1", 10),
+            ("batch-3/flakiness-iters/iter-1", 10),
+            ("batch-3/flakiness-iters/iter-2", 20),
         ]
         .map(|(d, n)| (d.to_string(), Some(n)));
         assert_eq!(dirs, want, "each folder with the repetitions its tests ran");
@@ -670,16 +587,11 @@ mod tests {
 
     #[test]
     fn a_batch_has_the_rc_a_batch_job_would_have() {
+        use process::Ended;
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
-            index: 1,
-            command: GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 1, 1),
-            log: PathBuf::new(),
-            dir: PathBuf::new(),
-            started: SystemTime::UNIX_EPOCH,
             iterations: ended
                 .iter()
                 .map(|e| Iteration {
-                    index: 1,
                     ended: e.clone(),
                     elapsed: Duration::from_secs(2),
                     dir: PathBuf::new(),
@@ -690,11 +602,12 @@ mod tests {
                 })
                 .collect(),
             verdicts,
-            notes: vec![],
-            chunks: Vec::new(),
-            stop: None,
-            proven: Vec::new(),
-            ran: Vec::new(),
+            ..BatchRun::of(GradleCommand::of_kind(
+                crate::domain::TestKind::Unit,
+                &["gradle"],
+                1,
+                1,
+            ))
         };
         use Ended::*;
         let rc = |ended: &[Ended]| batch(ended, vec![]).rc();

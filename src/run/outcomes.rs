@@ -13,6 +13,7 @@
 //! build, where an environment variable would not.
 
 use super::task_state::TaskState;
+use crate::invocation;
 use crate::process;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -56,8 +57,6 @@ pub const REPEAT_SOURCES: [(&str, &str); 4] = [
     ),
 ];
 const REPEAT_SOURCES_DIR: &str = "repeat-src";
-/// The property telling the repeat script where the helpers' sources are.
-pub const SOURCES_PROPERTY: &str = "flaky.repeat.sources";
 /// The system property naming the file the script writes.
 pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
 
@@ -150,7 +149,7 @@ impl Scripts {
     /// program already). The caller creates the file's directory.
     ///
     /// [`Isolation::apply`]: crate::process::Isolation::apply
-    pub fn apply(&self, argv: &[String], file: &Path) -> Vec<String> {
+    pub fn apply(&self, argv: &[String], file: &Path, repeat_helpers: bool) -> Vec<String> {
         let mut out = argv.to_vec();
         out.push("-I".into());
         out.push(self.script.display().to_string());
@@ -163,11 +162,12 @@ impl Scripts {
         if !argv.contains(&marker) {
             out.push(marker);
         }
-        // Inert unless the command asks for in-JVM repetition (`plan::repeat`).
-        if argv.iter().any(|a| a.starts_with("-Dflaky.repeat.")) {
+        // Only for a command that repeats by one of gradle-flaky's helpers.
+        if repeat_helpers {
             out.push("-I".into());
             out.push(self.repeat.display().to_string());
-            out.push(format!("-D{SOURCES_PROPERTY}={}", self.sources.display()));
+            let sources = self.sources.display().to_string();
+            out.push(invocation::define(invocation::REPEAT_SOURCES, &sources));
         }
         out
     }
@@ -313,7 +313,7 @@ mod tests {
         let argv: Vec<String> = ["sh", "run gradle.sh", ":p:test"]
             .map(String::from)
             .to_vec();
-        let out = scripts.apply(&argv, Path::new("/o/it 1.json"));
+        let out = scripts.apply(&argv, Path::new("/o/it 1.json"), false);
         assert_eq!(&out[..3], &argv[..]);
         assert_eq!(out[3], "-I");
         assert!(out[4].ends_with("/flaky-outcomes.gradle"), "{}", out[4]);
@@ -332,11 +332,15 @@ mod tests {
         let gradle = process::Isolation::Shared
             .apply(&["gradle".into(), ":p:test".into()])
             .unwrap();
-        let out = scripts.apply(&gradle, Path::new("/o/it.json"));
+        let out = scripts.apply(&gradle, Path::new("/o/it.json"), true);
         assert_eq!(
             out.iter().filter(|a| **a == marker).count(),
             1,
             "a Gradle program has it once: {out:?}"
+        );
+        assert!(
+            out.iter().any(|a| a.ends_with("/flaky-repeat.gradle")),
+            "the repeat helpers when asked: {out:?}"
         );
     }
 

@@ -19,11 +19,9 @@ pub(crate) mod rules;
 
 use crate::analyze::report::{Report, SeedReplay, Triage};
 use crate::plan::Forcing;
-use crate::process::{self, Isolation};
 use crate::reports::TRIAGE_DIR;
-use crate::run::outcomes::Scripts;
+use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
-use crate::say;
 use crate::{Error, Result};
 use replay::{JobResult, Replay, Replayer, Stop};
 use std::path::{Path, PathBuf};
@@ -49,6 +47,12 @@ impl TriageConfig {
     pub const DEFAULT_REPLAYS: u32 = 5;
     pub const DEFAULT_BUDGET: u64 = 100;
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+    /// The most Gradle invocations the triage may run (one replay each, at
+    /// most): its isolation keeps a private daemon warm when there are several.
+    pub fn invocations(&self) -> u32 {
+        self.budget.min(u64::from(u32::MAX)) as u32
+    }
 }
 
 /// Where and how replays run.
@@ -66,8 +70,6 @@ pub struct Env<'a> {
     pub invocation_timeout: Option<Duration>,
     /// Stream Gradle's output to stderr.
     pub verbose: bool,
-    /// Never on the user's Gradle daemon (`--isolate`; CI).
-    pub isolate: bool,
 }
 
 /// What a triage did, for the closing line.
@@ -167,6 +169,7 @@ pub fn run(
     report: &mut Report,
     cfg: &TriageConfig,
     env: &Env,
+    guard: &RunGuard,
     progress: &Progress,
 ) -> Result<TriageTotals> {
     let started = Instant::now();
@@ -183,23 +186,9 @@ pub fn run(
         });
     }
     let dir = create_dir(env.base)?;
-    let planned: u32 = targets
-        .iter()
-        .map(|t| match t.seeds[..] {
-            [None] => cfg.replays,
-            _ => t.seeds.len() as u32,
-        })
-        .sum();
-    let (isolation, note) = Isolation::choose(env.isolate, planned, &dir.join("daemon"));
-    if let Some(note) = note {
-        say!("gradle-flaky: note: {note}");
-    }
-    let scripts = Scripts::write(&dir.join("scripts"))?;
-    process::supervise();
     let mut replayer = Replayer {
         env,
-        isolation: &isolation,
-        scripts: &scripts,
+        guard,
         dir: &dir,
         progress,
         replays: cfg.replays,
@@ -228,7 +217,7 @@ pub fn run(
                     class: &t.class,
                     method: &t.method,
                     seed: seed.as_deref(),
-                    properties: &t.run_properties,
+                    members: &t.run_members,
                 };
                 let label = format!(
                     "[{done}/{jobs}] {}.{} {}",
@@ -245,8 +234,6 @@ pub fn run(
         Ok(())
     })();
     progress.finish();
-    // A private daemon goes with the triage; the user's stays.
-    process::stop_everything(&isolation);
     outcome?;
     let interrupted = results
         .iter()
@@ -254,7 +241,7 @@ pub fn run(
         .any(|r| r.stopped == Some(Stop::Interrupted));
     let mut replays = 0;
     for (target, results) in targets.iter().zip(&results) {
-        let triage = attach(report, target, results, cfg, env.gradle);
+        let triage = attach(report, target, results, cfg, env);
         replays += triage.replays;
         report.tests[target.index].triage = Some(triage);
     }
@@ -274,7 +261,7 @@ fn attach(
     target: &Target,
     results: &[JobResult],
     cfg: &TriageConfig,
-    gradle: &[String],
+    env: &Env<'_>,
 ) -> Triage {
     let t = &report.tests[target.index];
     let seeded = target.seeds.iter().any(Option::is_some);
@@ -302,13 +289,13 @@ fn attach(
                     replays: r.replays,
                     reproduced: r.reproduced,
                     reproduce: replay::command(
-                        gradle,
+                        env,
                         &Replay {
                             task: &target.task,
                             class: &t.class,
                             method: &t.method,
                             seed: Some(seed),
-                            properties: &t.run_properties,
+                            members: &t.run_members,
                         },
                     ),
                 });
@@ -364,7 +351,7 @@ mod tests {
             failing_seeds: seeds.iter().map(|s| s.to_string()).collect(),
             reproduce: None,
             reproduce_context: None,
-            run_properties: Vec::new(),
+            run_members: Default::default(),
             examples: vec![],
             time_sec: 0.0,
             failing_task: task.map(String::from),
@@ -436,12 +423,21 @@ mod tests {
             timeout: Duration::from_secs(60),
         };
         let gradle = vec!["gradle".to_string()];
+        let env = Env {
+            project_dir: Path::new("."),
+            gradle: &gradle,
+            forcing: Forcing::CleanTask,
+            extra_args: &[],
+            base: Path::new("."),
+            invocation_timeout: None,
+            verbose: false,
+        };
         let all = attach(
             &r,
             &targets[0],
             &[result(5, 5, &[]), result(5, 5, &[])],
             &cfg,
-            &gradle,
+            &env,
         );
         assert_eq!(
             (
@@ -465,12 +461,12 @@ mod tests {
                 result(2, 1, &["2 of 5 replay(s) ran: budget"]),
             ],
             &cfg,
-            &gradle,
+            &env,
         );
         assert_eq!(cut.verdict.map(|v| v.as_str()), Some("nondeterministic"));
         assert!(cut.partial);
         assert_eq!(cut.notes, ["seed A:2: 2 of 5 replay(s) ran: budget"]);
-        let unreached = attach(&r, &targets[0], &[result(5, 5, &[])], &cfg, &gradle);
+        let unreached = attach(&r, &targets[0], &[result(5, 5, &[])], &cfg, &env);
         assert!(unreached.partial && unreached.seeds.len() == 1);
     }
 

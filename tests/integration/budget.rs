@@ -272,3 +272,63 @@ fn shards_fit_the_budget_on_buildkite_and_fold_into_one_report() {
         "{measured:#}"
     );
 }
+
+/// `plan` shows the shards and chunks `local` runs for the same flags (both
+/// plan with `plan::for_run`): durations say 100 iterations of 1 s cannot fit
+/// a 60 s budget, so the batch is split into three shards, each one chunk
+/// that fits; `local` runs exactly those, each chunk with a seed of its own.
+#[test]
+fn plan_and_local_agree_on_the_shards_and_chunks_of_a_budgeted_run() {
+    let build = slow_copy();
+    let b = build.path();
+    let durations = b.join("flakiness-durations.json");
+    std::fs::write(&durations, format!(r#"{{"classes": {{"{STABLE}": 1.0}}}}"#)).unwrap();
+    let flags = ["--iters", "100", "--budget", "60s", "--durations"];
+    let planned = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(b)
+        .args(["plan", "--format", "json"])
+        .args(flags)
+        .arg(&durations)
+        .arg(STABLE));
+    assert_eq!(planned.status.code(), Some(0), "{}", text(&planned));
+    let plan: Value = serde_json::from_slice(&planned.stdout).unwrap();
+    let commands = plan["commands"].as_array().unwrap();
+    let shards: Vec<(u64, Vec<u64>)> = commands
+        .iter()
+        .map(|c| {
+            let chunks = c["chunks"].as_array().expect("chunks in the plan");
+            let chunks = chunks.iter().map(|k| k.as_u64().unwrap()).collect();
+            (c["iterations"].as_u64().unwrap(), chunks)
+        })
+        .collect();
+    assert_eq!(
+        shards,
+        [(34, vec![34]), (33, vec![33]), (33, vec![33])],
+        "{plan:#}"
+    );
+    assert_eq!(commands[2]["shard"]["of"], 3, "{plan:#}");
+
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(b)
+        .args(["local", "--format", "json"])
+        .args(flags)
+        .arg(&durations)
+        .arg(STABLE)
+        .args(["--", "--offline", "-Dtests.fixture.sleep=20"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ran: Vec<u64> = chunk_seeds(&stderr)
+        .iter()
+        .map(|(k, _)| u64::from(*k))
+        .collect();
+    let want: Vec<u64> = shards
+        .iter()
+        .flat_map(|(_, chunks)| chunks.clone())
+        .collect();
+    assert_eq!(ran, want, "the chunks the plan showed: {stderr}");
+    let seeds: BTreeSet<String> = chunk_seeds(&stderr).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(seeds.len(), 3, "a seed per chunk: {stderr}");
+    assert_eq!(row(&json(&out), STABLE)["runs"], 100);
+}

@@ -95,8 +95,21 @@ fn merged_junit_file() {
 /// reproducing every time, one not), the always-failing YAML case's seed
 /// replayed but cut by the budget.
 fn triaged_report() -> (tempfile::TempDir, Report) {
+    /// Where the replays ran: the build's `./gradlew`.
+    fn replay_env(gradle: &[String]) -> gradle_flaky::triage::Env<'_> {
+        gradle_flaky::triage::Env {
+            project_dir: std::path::Path::new("."),
+            gradle,
+            forcing: gradle_flaky::plan::Forcing::CleanTask,
+            extra_args: &[],
+            base: std::path::Path::new("."),
+            invocation_timeout: None,
+            verbose: false,
+        }
+    }
     use gradle_flaky::analyze::report::{SeedReplay, Triage, TriageVerdict};
     let (root, mut report) = mixed_report();
+    let gradle = ["./gradlew".to_string()];
     for t in &mut report.tests {
         let task = t.failing_task.clone().unwrap_or_default();
         let (class, method) = (t.class.clone(), t.method.clone());
@@ -105,13 +118,13 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
             replays,
             reproduced,
             reproduce: replay::command(
-                &["./gradlew".to_string()],
+                &replay_env(&gradle),
                 &replay::Replay {
                     task: &task,
                     class: &class,
                     method: &method,
                     seed: Some(seed),
-                    properties: &[],
+                    members: &Default::default(),
                 },
             ),
         };

@@ -30,7 +30,7 @@ fn es() -> PlanContext {
 }
 
 fn line(c: &GradleCommand) -> String {
-    c.argv.join(" ")
+    c.argv().join(" ")
 }
 
 fn planned(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<GradleCommand> {
@@ -118,7 +118,7 @@ fn unit_test() {
         line(&c),
         format!("{G} -Dtests.iters=100 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.index.IndexTests --rerun --continue")
     );
-    assert_eq!((c.iterations, c.rest_loops), (100, 1));
+    assert_eq!((c.iterations(), c.rest_loops()), (100, 1));
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn java_rest_test() {
         Some("org.elasticsearch.rest.RestIT"),
     )]);
     assert_eq!(line(&c), format!("{G} :modules:transport-netty4:javaRestTest --tests org.elasticsearch.rest.RestIT --rerun --continue"));
-    assert_eq!((c.iterations, c.rest_loops), (1, 10));
+    assert_eq!((c.iterations(), c.rest_loops()), (1, 10));
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn yaml_rest_test_runner() {
         line(&c),
         format!("{G} :x-pack:plugin:ml:yamlRestTest --rerun --continue")
     );
-    assert_eq!(c.rest_loops, 10);
+    assert_eq!(c.rest_loops(), 10);
 }
 
 #[test]
@@ -244,7 +244,7 @@ fn yaml_rest_test_case_targets_the_exact_parameterized_test() {
         "/10_apm/Test template reinstallation",
     )]);
     assert_eq!(
-        c.argv,
+        c.argv(),
         [
             G,
             ":x-pack:plugin:apm-data:yamlRestTest",
@@ -271,7 +271,7 @@ fn yaml_rest_test_cases_batched_across_projects() {
         ),
     ]);
     assert_eq!(
-        c.argv[5..],
+        c.argv()[5..],
         [
             ":x-pack:plugin:ml:yamlRestTest",
             "--tests",
@@ -308,7 +308,7 @@ fn local_target_emits_gradlew_for_rest_loops() {
         line(c),
         "./gradlew :x-pack:plugin:ml:yamlRestTest --rerun --continue"
     );
-    assert_eq!(c.rest_loops, 10);
+    assert_eq!(c.rest_loops(), 10);
 }
 
 #[test]
@@ -319,7 +319,7 @@ fn threads_the_rest_iters_override() {
             rest_loops: loops,
             ..BatchingConfig::default()
         };
-        assert_eq!(planned(&[runner(":ml")], &cfg)[0].rest_loops, loops);
+        assert_eq!(planned(&[runner(":ml")], &cfg)[0].rest_loops(), loops);
     }
 }
 
@@ -330,7 +330,7 @@ fn yaml_cases_of_one_project_share_the_task() {
         case(":ml", "org.MlYamlIT", "ml/b/y"),
     ]);
     assert_eq!(
-        c.argv,
+        c.argv(),
         [
             G,
             ":ml:yamlRestTest",
@@ -521,16 +521,16 @@ fn old_gradle_forces_every_kind_with_its_clean_task() {
         assert_eq!(cmds.len(), tests.len());
         for (c, t) in cmds.iter().zip(&tests) {
             let task = c
-                .argv
+                .argv()
                 .iter()
                 .position(|a| *a == t.task)
                 .expect("task in argv");
-            let clean = gradle_flaky::plan::clean_task(&t.task);
-            assert_eq!(c.argv[task - 1], clean, "{version:?} {:?}", c.argv);
+            let clean = gradle_flaky::invocation::clean_task(&t.task);
+            assert_eq!(c.argv()[task - 1], clean, "{version:?} {:?}", c.argv());
             assert!(
-                !c.argv.contains(&"--rerun".into()),
+                !c.argv().contains(&"--rerun".into()),
                 "{version:?} {:?}",
-                c.argv
+                c.argv()
             );
         }
     }

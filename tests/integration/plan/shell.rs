@@ -93,11 +93,11 @@ proptest! {
         // One line per command; a newline inside an element stays inside its quotes.
         let mut rest = rendered.as_str();
         for c in &p.commands {
-            let line = shell::join(&c.argv);
+            let line = shell::join(&c.argv());
             let expected = format!("{line}\n");
             prop_assert!(rest.starts_with(&expected), "{:?} does not start with {:?}", rest, expected);
             rest = &rest[line.len() + 1..];
-            prop_assert_eq!(&sh_words(&line), &c.argv[2..].to_vec());
+            prop_assert_eq!(&sh_words(&line), &c.argv()[2..].to_vec());
         }
         prop_assert_eq!(rest, "");
     }

@@ -4,7 +4,7 @@
 //! the timeout or when the wrapper itself is cancelled (SIGTERM/SIGINT,
 //! forwarded), as `run::process` runs every Gradle invocation.
 
-use crate::process::{self, Ended, Isolation, Output};
+use crate::process::{self, Ended, Isolation, Output, Session};
 use crate::say;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -29,7 +29,9 @@ pub struct Finished {
 /// wrapper is cancelled; in the last two cases every process it started is
 /// stopped (SIGTERM, then SIGKILL).
 pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> Finished {
-    process::supervise();
+    // CI runs isolated: the batch's argv says how (see `JobSpec::argv_to_run`),
+    // and nothing it started outlives the job's command.
+    let session = Session::new(Isolation::NoDaemon);
     let started = Instant::now();
     let finished = |rc, timed_out, cancelled| Finished {
         rc,
@@ -37,14 +39,12 @@ pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
         timed_out,
         cancelled,
     };
-    // CI runs isolated: the batch's argv says how (see `JobSpec::argv_to_run`),
-    // and at the timeout every process it started is stopped.
     let ran = process::run(
         argv,
         dir.unwrap_or(Path::new(".")),
         Output::Inherit,
         timeout,
-        &Isolation::NoDaemon,
+        session.isolation(),
     );
     match ran.map(|run| run.ended) {
         Ok(Ended::Exited(code)) => finished(code, false, false),

@@ -1,15 +1,16 @@
-//! The REST loop: run one Gradle invocation N times and keep each iteration's
-//! JUnit XML, which Gradle would otherwise overwrite (or delete, with
-//! `clean<Task>`) on the next run.
+//! One Gradle invocation, run and kept: its JUnit XML, which Gradle would
+//! otherwise overwrite (or delete, with `clean<Task>`) on the next run, and
+//! what each of its tasks did.
 //!
-//! After iteration `i`, every `TEST-*.xml` under `*/build/test-results/` that the
-//! invocation wrote (modified at or after a time taken just before it) is renamed
-//! to `<dest>/flakiness-iters/iter-<i>/<its path relative to the project root>`.
+//! After invocation `i`, every `TEST-*.xml` under `*/build/test-results/` that it
+//! wrote (modified at or after a time taken just before it) is renamed to
+//! `<dest>/flakiness-iters/iter-<i>/<its path relative to the project root>`.
 //! The kept path still contains `/build/test-results/`, so the analyzer finds it,
 //! and a rename keeps the mtime. Older unrelated reports stay where they are.
 
-use super::outcomes::{self, Scripts, Skipped};
-use crate::process::{self, Ended, Isolation, Output};
+use super::guard::RunGuard;
+use super::outcomes::{self, Skipped};
+use crate::process::{self, Ended, Output};
 use crate::reports::{self, walk, ITERS_DIR, JOBS_DIR};
 use crate::{shell, Error, Observed, Result};
 use std::fs::File;
@@ -17,51 +18,38 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-/// One Gradle invocation to loop.
-pub struct Loop<'a> {
-    /// Program first, then its arguments, as planned (without the
-    /// [`Isolation`] arguments, which the loop adds).
+/// One Gradle invocation to run and keep.
+pub struct Spec<'a> {
+    /// Program first, then its arguments, as planned (without what the
+    /// guard adds: isolation and init scripts).
     pub argv: &'a [String],
-    /// How Gradle's processes are kept ours, the same for every iteration: on
-    /// the user's daemon, or a private one, it stays warm across iterations.
-    pub isolation: &'a Isolation,
+    /// Isolation and init scripts, the same for every invocation of a run: on
+    /// the user's daemon, or a private one, it stays warm across invocations.
+    pub guard: &'a RunGuard,
+    /// gradle-flaky's repeat helpers must be applied (an in-JVM repetition
+    /// by one of them).
+    pub repeat_helpers: bool,
     /// The Gradle project root: the working directory, and where reports are searched.
     pub project_dir: &'a Path,
-    /// Where `flakiness-iters/` is created.
+    /// Where `flakiness-iters/iter-<index>/` is created.
     pub dest: &'a Path,
-    pub times: u32,
-    /// Limit of each invocation.
+    /// Where its task outcomes go (`iter-<index>.json`).
+    pub outcomes: &'a Path,
+    /// 1-based: names its report folder.
+    pub index: u32,
+    /// How its start is announced (`Iteration 2/5`).
+    pub header: &'a str,
+    /// Its limit.
     pub timeout: Option<Duration>,
-    /// Where Gradle's output goes; each iteration is announced there first.
+    /// Where Gradle's output goes; the invocation is announced there first.
     pub output: Output<'a>,
-    /// Record each invocation's task outcomes (`argv` runs Gradle itself).
-    pub outcomes: Option<Outcomes<'a>>,
-}
-
-/// Where each invocation's task outcomes go, and which tasks it asks for.
-#[derive(Clone, Copy)]
-pub struct Outcomes<'a> {
-    pub scripts: &'a Scripts,
-    /// Iteration `i` writes `iter-<i>.json` here.
-    pub dir: &'a Path,
     /// The Test tasks the command runs; empty: every Test task the outcomes name.
     pub requested: &'a [String],
 }
 
-/// Sees the iterations of a loop as they start and end (progress display).
-pub trait Observer {
-    fn started(&mut self, _index: u32) {}
-    fn ended(&mut self, _iteration: &Iteration) {}
-}
-
-/// An observer that ignores everything.
-impl Observer for () {}
-
 /// What one iteration did.
 #[derive(Clone, Debug)]
 pub struct Iteration {
-    /// 1-based.
-    pub index: u32,
     pub ended: Ended,
     pub elapsed: Duration,
     /// `dest/flakiness-iters/iter-<index>`; exists only when `reports` is not empty.
@@ -219,72 +207,40 @@ pub fn check_fresh(dest: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Runs the loop, stopping early when an iteration times out or the user
-/// interrupts.
-pub fn run(spec: &Loop<'_>, observer: &mut dyn Observer) -> Result<Vec<Iteration>> {
-    let argv = spec.isolation.apply(spec.argv)?;
-    let mut done = Vec::new();
-    for index in 1..=spec.times {
-        if process::interrupted() {
-            break;
-        }
-        let since = now_on_disk(spec.dest)?;
-        let file = spec
-            .outcomes
-            .map(|o| o.dir.join(format!("iter-{index}.json")));
-        let argv = match (&spec.outcomes, &file) {
-            (Some(o), Some(file)) => {
-                std::fs::create_dir_all(o.dir).map_err(|e| Error::io(o.dir, e))?;
-                o.scripts.apply(&argv, file)
-            }
-            _ => argv.clone(),
-        };
-        announce(spec, &argv, index)?;
-        observer.started(index);
-        let run = process::run(
-            &argv,
-            spec.project_dir,
-            spec.output,
-            spec.timeout,
-            spec.isolation,
-        )?;
-        let dir = reports::iteration_dir(spec.dest, index);
-        let reports = relocate(spec.project_dir, since, &dir)?;
-        let skipped = match (&spec.outcomes, &file) {
-            (Some(o), Some(file)) => outcomes::read(file)
-                .and_then(|tasks| outcomes::skipped_by_build(&tasks, o.requested)),
-            _ => None,
-        };
-        let it = Iteration {
-            index,
-            ended: run.ended,
-            elapsed: run.elapsed,
-            dir,
-            reports,
-            leftovers: run.leftovers,
-            skipped,
-            notes: run.notes,
-        };
-        observer.ended(&it);
-        let stop = matches!(it.ended, Ended::TimedOut | Ended::Interrupted);
-        done.push(it);
-        if stop {
-            break;
-        }
-    }
-    Ok(done)
+/// Runs one invocation and keeps its reports and task outcomes.
+pub fn invoke(spec: &Spec<'_>) -> Result<Iteration> {
+    let index = spec.index;
+    let since = now_on_disk(spec.dest)?;
+    std::fs::create_dir_all(spec.outcomes).map_err(|e| Error::io(spec.outcomes, e))?;
+    let file = spec.outcomes.join(format!("iter-{index}.json"));
+    let argv = spec.guard.argv(spec.argv, &file, spec.repeat_helpers)?;
+    announce(spec, &argv)?;
+    let run = process::run(
+        &argv,
+        spec.project_dir,
+        spec.output,
+        spec.timeout,
+        spec.guard.isolation(),
+    )?;
+    let dir = reports::iteration_dir(spec.dest, index);
+    let reports = relocate(spec.project_dir, since, &dir)?;
+    let skipped =
+        outcomes::read(&file).and_then(|tasks| outcomes::skipped_by_build(&tasks, spec.requested));
+    Ok(Iteration {
+        ended: run.ended,
+        elapsed: run.elapsed,
+        dir,
+        reports,
+        leftovers: run.leftovers,
+        skipped,
+        notes: run.notes,
+    })
 }
 
 /// `--- Iteration i/N` (a Buildkite log section when inherited) and the
 /// command: as planned on a screen, exactly as run (`argv`) in a log.
-fn announce(spec: &Loop<'_>, argv: &[String], index: u32) -> Result<()> {
-    let line = |argv| {
-        format!(
-            "--- Iteration {index}/{}\n>>> {}\n",
-            spec.times,
-            shell::join(argv)
-        )
-    };
+fn announce(spec: &Spec<'_>, argv: &[String]) -> Result<()> {
+    let line = |argv| format!("--- {}\n>>> {}\n", spec.header, shell::join(argv));
     match spec.output {
         Output::Inherit => {
             crate::output::stdout(&line(spec.argv));
@@ -494,7 +450,6 @@ mod tests {
 
     fn iteration(ended: Ended, reports: usize) -> Iteration {
         Iteration {
-            index: 1,
             ended,
             elapsed: Duration::ZERO,
             dir: PathBuf::from("iter-1"),
@@ -603,51 +558,5 @@ mod tests {
         assert_eq!(exit_of(&[Passed, PartlySkipped("t".into())]), Exit::Infra);
         assert_eq!(exit_of(&[Skipped("t".into())]), Exit::Infra);
         assert_eq!(exit_of(&[Failed, Interrupted]), Exit::Interrupted);
-    }
-
-    #[test]
-    fn a_loop_keeps_every_iteration() {
-        crate::process::supervise();
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path();
-        // A stand-in for Gradle that writes one report per run, as a Test task does.
-        let script = "mkdir -p p/build/test-results/t && echo '<testsuite/>' > p/build/test-results/t/TEST-a.B.xml";
-        let argv: Vec<String> = ["sh", "-c", script].map(String::from).to_vec();
-        struct Seen<'a>(&'a mut Vec<u32>);
-        impl Observer for Seen<'_> {
-            fn ended(&mut self, it: &Iteration) {
-                self.0.push(it.index);
-            }
-        }
-        let logs = tempfile::tempdir().unwrap();
-        let log = File::create(logs.path().join("log")).unwrap();
-        let mut seen = Vec::new();
-        let its = run(
-            &Loop {
-                argv: &argv,
-                isolation: &Isolation::NoDaemon,
-                project_dir: root,
-                dest: root,
-                times: 3,
-                timeout: None,
-                output: Output::Log(&log),
-                outcomes: None,
-            },
-            &mut Seen(&mut seen),
-        )
-        .unwrap();
-        assert_eq!(seen, vec![1, 2, 3]);
-        assert!(its.iter().all(|it| it.ended.success() && !it.no_reports()));
-        assert_eq!(
-            files(root),
-            vec![
-                "flakiness-iters/iter-1/p/build/test-results/t/TEST-a.B.xml",
-                "flakiness-iters/iter-2/p/build/test-results/t/TEST-a.B.xml",
-                "flakiness-iters/iter-3/p/build/test-results/t/TEST-a.B.xml",
-            ]
-        );
-        let log = std::fs::read_to_string(logs.path().join("log")).unwrap();
-        assert!(log.starts_with("--- Iteration 1/3\n>>> sh -c "), "{log}");
-        assert!(log.contains("--- Iteration 3/3\n"), "{log}");
     }
 }

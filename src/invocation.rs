@@ -1,0 +1,658 @@
+//! One Gradle invocation as a typed value, and the one place it becomes argv.
+//!
+//! Everything that runs Gradle more than once, or tells a person how to, works
+//! on an [`Invocation`]: a planned batch, each chunk and shard of it, the Gradle
+//! runs that follow an in-JVM run that did not repeat, a triage replay, a
+//! reproduce line. What an invocation does (its tasks and filters, how an
+//! up-to-date task is forced, how its tests are repeated, the seed it pins) is
+//! data; [`Invocation::argv`] renders it, and nothing reads argv back. The
+//! properties the runners and gradle-flaky's init scripts read are spelled
+//! here only (besides the layout's probe of `-Dtests.iters`).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::hash::{BuildHasher, Hasher};
+use std::time::Duration;
+
+/// The randomized runner's iterations of each test in the test JVM.
+const TESTS_ITERS: &str = "tests.iters";
+/// The randomized runner's master seed (`MASTER` or `MASTER:METHOD`).
+const TESTS_SEED: &str = "tests.seed";
+/// The randomized runner's limit of one suite (class), in milliseconds; `!`
+/// makes it win over the build's own.
+const TESTS_TIMEOUT_SUITE: &str = "tests.timeoutSuite";
+/// The randomized runner's exact method selector (a YAML case's descriptor).
+const TESTS_METHOD: &str = "tests.method";
+/// The YAML suites a REST test task runs.
+const TESTS_REST_SUITE: &str = "tests.rest.suite";
+/// gradle-flaky's own in-JVM count (TestNG, JUnit 4, JUnit Platform), read
+/// by `gradle/flaky-repeat.gradle` and the helpers of `java/repeat/`.
+const REPEAT_ITERS: &str = "flaky.repeat.iters";
+/// The mechanism of one task (the task path follows).
+const REPEAT_TASK: &str = "flaky.repeat.task.";
+/// The classes gradle-flaky's JUnit 4 runner runs for one task.
+const REPEAT_CLASSES: &str = "flaky.repeat.classes.";
+/// The `--tests` patterns it selects their tests with.
+const REPEAT_FILTERS: &str = "flaky.repeat.filters.";
+/// Where `gradle/flaky-repeat.gradle` finds the helpers' Java sources.
+pub const REPEAT_SOURCES: &str = "flaky.repeat.sources";
+/// The suite members `gradle/flaky-suite-members.gradle` adds to a task's
+/// includes for one invocation (the task path follows).
+const INCLUDE: &str = "flaky.include.";
+/// The suites it leaves out of that task for the invocation.
+const EXCLUDE: &str = "flaky.exclude.";
+
+/// Which mechanism repeats a command's tests inside one test JVM. The
+/// kebab-case names are a contract (plan JSON `inJvm`, report JSON
+/// `repeatedBy`, README).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InJvm {
+    /// `-Dtests.iters=N`, read by the randomizedtesting runner.
+    TestsIters,
+    /// gradle-flaky's TestNG annotation transformer multiplies `invocationCount`.
+    TestngInvocationCount,
+    /// gradle-flaky's JUnit 4 runner runs the selected classes N times in turn.
+    Junit4Runner,
+    /// gradle-flaky's JUnit Platform engine runs the selection N times.
+    PlatformEngine,
+}
+
+impl InJvm {
+    /// Every mechanism (README lists them all).
+    pub const ALL: [InJvm; 4] = [
+        InJvm::TestsIters,
+        InJvm::TestngInvocationCount,
+        InJvm::Junit4Runner,
+        InJvm::PlatformEngine,
+    ];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InJvm::TestsIters => "tests-iters",
+            InJvm::TestngInvocationCount => "testng-invocation-count",
+            InJvm::Junit4Runner => "junit4-runner",
+            InJvm::PlatformEngine => "platform-engine",
+        }
+    }
+
+    /// Repeats of a test carry no seed or iteration token: each same-named
+    /// test case of a report is one execution.
+    pub fn plain_names(self) -> bool {
+        self != InJvm::TestsIters
+    }
+}
+
+/// `-Dname=value`: a system property of the Gradle client.
+pub fn define(name: &str, value: &str) -> String {
+    format!("-D{name}={value}")
+}
+
+/// How an up-to-date Test task is made to run again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forcing {
+    /// `--rerun` after the task (Gradle 7.6 and later).
+    Rerun,
+    /// `clean<Task>` before the task: the base plugin's rule, on every version.
+    CleanTask,
+}
+
+/// `:server:test` → `:server:cleanTest` (the base plugin's `clean<TaskName>` rule).
+pub fn clean_task(task: &str) -> String {
+    let (prefix, name) = match task.rsplit_once(':') {
+        Some((prefix, name)) => (format!("{prefix}:"), name),
+        None => (String::new(), task),
+    };
+    let mut chars = name.chars();
+    let capitalized: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    format!("{prefix}clean{capitalized}")
+}
+
+/// How an invocation repeats its tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Repeat {
+    /// `iterations` executions of each test in one test JVM, by `mechanism`.
+    InJvm { mechanism: InJvm, iterations: u32 },
+    /// The invocation is run this many times, each test once per Gradle run.
+    GradleRuns(u32),
+}
+
+impl Repeat {
+    /// Executions of each test the invocation's runs give (as planned).
+    pub fn executions(&self) -> u64 {
+        match self {
+            Repeat::InJvm { iterations, .. } => u64::from(*iterations),
+            Repeat::GradleRuns(n) => u64::from(*n),
+        }
+    }
+
+    /// The in-JVM mechanism, if the tests repeat in the test JVM.
+    pub fn mechanism(&self) -> Option<InJvm> {
+        match self {
+            Repeat::InJvm { mechanism, .. } => Some(*mechanism),
+            Repeat::GradleRuns(_) => None,
+        }
+    }
+
+    /// Gradle runs of the invocation: 1 for an in-JVM one.
+    pub fn runs(&self) -> u32 {
+        match self {
+            Repeat::InJvm { .. } => 1,
+            Repeat::GradleRuns(n) => *n,
+        }
+    }
+}
+
+/// How a task's tests are chosen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Select {
+    /// Gradle's `--tests` filters; none: the whole task.
+    #[default]
+    All,
+    Filters(Vec<String>),
+    /// gradle-flaky's JUnit 4 runner loads `classes` and runs the tests
+    /// `filters` match (Gradle gets no filter: from 4.7 it would drop the
+    /// runner before it runs).
+    Runner {
+        classes: Vec<String>,
+        filters: Vec<String>,
+    },
+}
+
+/// Suite members a task runs on their own for one invocation, by
+/// gradle-flaky's init script: the classes added to its includes and the
+/// suites left out, so that nothing runs twice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Members {
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+}
+
+impl Members {
+    pub fn is_empty(&self) -> bool {
+        self.include.is_empty()
+    }
+}
+
+/// One Test task of an invocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskRun {
+    /// Its Gradle path (`:server:test`).
+    pub path: String,
+    pub select: Select,
+    /// Suite members run on their own for this invocation.
+    pub members: Members,
+}
+
+impl TaskRun {
+    /// `path`, filtered by `filters` (none: the whole task).
+    pub fn filtered(path: &str, filters: Vec<String>) -> TaskRun {
+        TaskRun {
+            path: path.to_string(),
+            select: match filters.is_empty() {
+                true => Select::All,
+                false => Select::Filters(filters),
+            },
+            members: Members::default(),
+        }
+    }
+}
+
+/// What an invocation runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// Test tasks gradle-flaky planned.
+    Tasks(Tasks),
+    /// Arguments given whole (`gradle-flaky repeat -- GRADLE ARGS…`): run as
+    /// they are; gradle-flaky cannot change how they repeat.
+    Given(Vec<String>),
+}
+
+/// The planned part of an invocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tasks {
+    pub tasks: Vec<TaskRun>,
+    /// How an up-to-date task is forced to run; `None`: not forced (a line a
+    /// person runs once).
+    pub forcing: Option<Forcing>,
+    /// The randomized runner's suite limit (`-Dtests.timeoutSuite`).
+    pub suite_timeout: Option<Duration>,
+    /// The YAML suites of a REST task (`-Dtests.rest.suite`); paths as the
+    /// runner reads them.
+    pub rest_suites: Vec<String>,
+    /// The randomized runner's exact method (a YAML case's descriptor).
+    pub method: Option<String>,
+    /// Every task runs even when an earlier one failed (`--continue`).
+    pub keep_going: bool,
+    /// The user's own arguments (after `--`), last.
+    pub extra_args: Vec<String>,
+}
+
+impl Tasks {
+    /// `tasks`, forced as `forcing` says, with nothing else set.
+    pub fn of(tasks: Vec<TaskRun>, forcing: Option<Forcing>) -> Tasks {
+        Tasks {
+            tasks,
+            forcing,
+            suite_timeout: None,
+            rest_suites: Vec::new(),
+            method: None,
+            keep_going: false,
+            extra_args: Vec::new(),
+        }
+    }
+}
+
+/// One Gradle invocation (repeated as `repeat` says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invocation {
+    /// The Gradle program and its leading arguments (`./gradlew`).
+    pub gradle: Vec<String>,
+    pub body: Body,
+    pub repeat: Repeat,
+    /// The randomized runner's master seed (`MASTER` or `MASTER:METHOD`),
+    /// pinned for this invocation.
+    pub seed: Option<String>,
+}
+
+impl Invocation {
+    /// `argv` (program first) run as it is, `runs` times.
+    pub fn given(argv: &[String], runs: u32) -> Invocation {
+        let (gradle, args) = match argv.split_first() {
+            Some((program, args)) => (vec![program.clone()], args.to_vec()),
+            None => (Vec::new(), Vec::new()),
+        };
+        Invocation {
+            gradle,
+            body: Body::Given(args),
+            repeat: Repeat::GradleRuns(runs),
+            seed: None,
+        }
+    }
+
+    /// The planned tasks, if gradle-flaky planned them.
+    pub fn tasks(&self) -> Option<&Tasks> {
+        match &self.body {
+            Body::Tasks(t) => Some(t),
+            Body::Given(_) => None,
+        }
+    }
+
+    /// The Test task paths it runs, in order (not the `clean<Task>` tasks).
+    pub fn task_paths(&self) -> Vec<String> {
+        self.tasks()
+            .map(|t| t.tasks.iter().map(|t| t.path.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether a chunk or shard can set its own iteration count: an in-JVM
+    /// count gradle-flaky renders (not one inside given arguments).
+    pub fn resizable(&self) -> bool {
+        self.tasks().is_some() && matches!(self.repeat, Repeat::InJvm { .. })
+    }
+
+    /// Whether each chunk or shard takes a master seed of its own: the
+    /// randomized runner repeats it (the other mechanisms take none).
+    pub fn seeded(&self) -> bool {
+        self.resizable() && self.repeat.mechanism() == Some(InJvm::TestsIters)
+    }
+
+    /// Whether gradle-flaky's repeat init script must be applied: one of its
+    /// helpers repeats the tests.
+    pub fn needs_repeat_helpers(&self) -> bool {
+        self.tasks().is_some()
+            && self
+                .repeat
+                .mechanism()
+                .is_some_and(|m| m != InJvm::TestsIters)
+    }
+
+    /// The same invocation, `iterations` in the JVM and, when given, `seed`
+    /// pinned (a chunk or a shard). A Gradle-run invocation keeps its count.
+    pub fn with_iterations(&self, iterations: u32, seed: Option<String>) -> Invocation {
+        let mut out = self.clone();
+        if let Repeat::InJvm { mechanism, .. } = self.repeat {
+            out.repeat = Repeat::InJvm {
+                mechanism,
+                iterations,
+            };
+        }
+        if seed.is_some() {
+            out.seed = seed;
+        }
+        out
+    }
+
+    /// The same invocation, run `runs` times (Gradle runs).
+    pub fn with_runs(&self, runs: u32) -> Invocation {
+        Invocation {
+            repeat: match self.repeat {
+                Repeat::GradleRuns(_) => Repeat::GradleRuns(runs),
+                ref r => r.clone(),
+            },
+            ..self.clone()
+        }
+    }
+
+    /// The same invocation as `runs` Gradle runs, each test once per run (an
+    /// in-JVM invocation's fallback), its seed still pinned.
+    pub fn as_gradle_runs(&self, runs: u32) -> Invocation {
+        Invocation {
+            repeat: Repeat::GradleRuns(runs),
+            ..self.clone()
+        }
+    }
+
+    /// Program first, then its arguments: what one Gradle run of it is.
+    pub fn argv(&self) -> Vec<String> {
+        let mut argv = self.gradle.clone();
+        match &self.body {
+            Body::Given(args) => argv.extend(args.iter().cloned()),
+            Body::Tasks(t) => self.render(t, &mut argv),
+        }
+        argv
+    }
+
+    fn render(&self, t: &Tasks, argv: &mut Vec<String>) {
+        let mechanism = match self.repeat {
+            Repeat::InJvm {
+                mechanism,
+                iterations,
+            } => {
+                let property = match mechanism {
+                    InJvm::TestsIters => TESTS_ITERS,
+                    _ => REPEAT_ITERS,
+                };
+                argv.push(define(property, &iterations.to_string()));
+                Some(mechanism)
+            }
+            Repeat::GradleRuns(_) => None,
+        };
+        if let Some(limit) = t.suite_timeout {
+            let millis = format!("{}!", limit.as_millis());
+            argv.push(define(TESTS_TIMEOUT_SUITE, &millis));
+        }
+        for task in &t.tasks {
+            render_task(task, t.forcing, mechanism, argv);
+        }
+        if !t.rest_suites.is_empty() {
+            let paths: Vec<String> = t
+                .rest_suites
+                .iter()
+                .map(|p| p.replace(',', "\\,"))
+                .collect();
+            argv.push(define(TESTS_REST_SUITE, &paths.join(",")));
+        }
+        if let Some(method) = &t.method {
+            argv.push(define(TESTS_METHOD, method));
+        }
+        if let Some(seed) = &self.seed {
+            argv.push(define(TESTS_SEED, seed));
+        }
+        if t.keep_going {
+            argv.push("--continue".into());
+        }
+        argv.extend(t.extra_args.iter().cloned());
+    }
+}
+
+/// `[clean<Task>] TASK [--tests F]… [--rerun]`, then the task's properties:
+/// Gradle task options bind to the task named just before them.
+fn render_task(
+    task: &TaskRun,
+    forcing: Option<Forcing>,
+    mechanism: Option<InJvm>,
+    argv: &mut Vec<String>,
+) {
+    let path = &task.path;
+    if forcing == Some(Forcing::CleanTask) {
+        argv.push(clean_task(path));
+    }
+    argv.push(path.clone());
+    if let Select::Filters(filters) = &task.select {
+        for f in filters {
+            argv.extend(["--tests".to_string(), f.clone()]);
+        }
+    }
+    if forcing == Some(Forcing::Rerun) {
+        argv.push("--rerun".into());
+    }
+    if !task.members.is_empty() {
+        argv.push(define(
+            &format!("{INCLUDE}{path}"),
+            &task.members.include.join(","),
+        ));
+        if !task.members.exclude.is_empty() {
+            let exclude = task.members.exclude.join(",");
+            argv.push(define(&format!("{EXCLUDE}{path}"), &exclude));
+        }
+    }
+    let helper = match mechanism {
+        Some(InJvm::TestngInvocationCount) => "testng",
+        Some(InJvm::PlatformEngine) => "platform",
+        Some(InJvm::Junit4Runner) => "junit4",
+        Some(InJvm::TestsIters) | None => return,
+    };
+    argv.push(define(&format!("{REPEAT_TASK}{path}"), helper));
+    if let Select::Runner { classes, filters } = &task.select {
+        let filters: Vec<String> = filters.iter().map(|f| encode(f)).collect();
+        argv.push(define(
+            &format!("{REPEAT_CLASSES}{path}"),
+            &classes.join(","),
+        ));
+        argv.push(define(
+            &format!("{REPEAT_FILTERS}{path}"),
+            &filters.join(","),
+        ));
+    }
+}
+
+/// One entry of the runner's list: `%` and `,` written `%25` and `%2C` (the
+/// runner decodes them).
+fn encode(s: &str) -> String {
+    s.replace('%', "%25").replace(',', "%2C")
+}
+
+/// Fresh master seeds, none repeated: 16 hex digits, as the randomized
+/// runner writes them. Two chunks (or shards) with the same master seed would
+/// repeat the same iterations.
+#[derive(Default)]
+pub struct Seeds {
+    used: BTreeSet<u64>,
+}
+
+impl Seeds {
+    pub fn fresh(&mut self) -> String {
+        loop {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            h.write_usize(self.used.len());
+            let seed = h.finish();
+            if self.used.insert(seed) {
+                return format!("{seed:016X}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &[&str]) -> Vec<String> {
+        s.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn tasks(tasks: Vec<TaskRun>, forcing: Option<Forcing>) -> Tasks {
+        Tasks {
+            keep_going: true,
+            ..Tasks::of(tasks, forcing)
+        }
+    }
+
+    fn invocation(body: Tasks, repeat: Repeat) -> Invocation {
+        Invocation {
+            gradle: v(&["gradle"]),
+            body: Body::Tasks(body),
+            repeat,
+            seed: None,
+        }
+    }
+
+    #[test]
+    fn a_randomized_batch_renders_its_iterations_limit_and_filters() {
+        let mut body = tasks(
+            vec![TaskRun::filtered(":server:test", v(&["a.BTests"]))],
+            Some(Forcing::CleanTask),
+        );
+        body.suite_timeout = Some(Duration::from_secs(3600));
+        body.extra_args = v(&["--offline"]);
+        let run = invocation(
+            body,
+            Repeat::InJvm {
+                mechanism: InJvm::TestsIters,
+                iterations: 20,
+            },
+        );
+        assert_eq!(
+            run.argv(),
+            v(&[
+                "gradle",
+                "-Dtests.iters=20",
+                "-Dtests.timeoutSuite=3600000!",
+                ":server:cleanTest",
+                ":server:test",
+                "--tests",
+                "a.BTests",
+                "--continue",
+                "--offline"
+            ])
+        );
+        assert!(run.resizable() && run.seeded() && !run.needs_repeat_helpers());
+        let chunk = run.with_iterations(7, Some("00000000000000AB".into()));
+        let argv = chunk.argv();
+        assert!(argv.contains(&"-Dtests.iters=7".to_string()), "{argv:?}");
+        assert_eq!(
+            argv.iter()
+                .filter(|a| a.starts_with("-Dtests.seed="))
+                .count(),
+            1
+        );
+        assert_eq!(chunk.with_iterations(3, None).seed, chunk.seed, "kept");
+    }
+
+    /// TestNG, JUnit 4 and the JUnit Platform repeat by gradle-flaky's own
+    /// count, each task naming its helper; the JUnit 4 runner selects itself.
+    #[test]
+    fn the_helpers_get_their_count_and_each_task_its_mechanism() {
+        let runner = TaskRun {
+            path: ":p:test".into(),
+            select: Select::Runner {
+                classes: v(&["a.B", "a.C$*"]),
+                filters: v(&["a.B.m", "a.B.n[1: x, 50%]", "a.C", "a.C$*"]),
+            },
+            members: Members::default(),
+        };
+        let run = invocation(
+            tasks(vec![runner], Some(Forcing::Rerun)),
+            Repeat::InJvm {
+                mechanism: InJvm::Junit4Runner,
+                iterations: 5,
+            },
+        );
+        assert_eq!(
+            run.argv(),
+            v(&[
+                "gradle",
+                "-Dflaky.repeat.iters=5",
+                ":p:test",
+                "--rerun",
+                "-Dflaky.repeat.task.:p:test=junit4",
+                "-Dflaky.repeat.classes.:p:test=a.B,a.C$*",
+                "-Dflaky.repeat.filters.:p:test=a.B.m,a.B.n[1: x%2C 50%25],a.C,a.C$*",
+                "--continue"
+            ])
+        );
+        assert!(run.resizable() && !run.seeded() && run.needs_repeat_helpers());
+        let testng = invocation(
+            tasks(
+                vec![TaskRun::filtered(":c:test", v(&["a.T.m"]))],
+                Some(Forcing::CleanTask),
+            ),
+            Repeat::InJvm {
+                mechanism: InJvm::TestngInvocationCount,
+                iterations: 3,
+            },
+        );
+        assert!(testng
+            .argv()
+            .ends_with(&v(&["-Dflaky.repeat.task.:c:test=testng", "--continue"])));
+    }
+
+    #[test]
+    fn a_replay_pins_its_seed_after_the_task_and_members_keep_their_task() {
+        let mut task = TaskRun::filtered(":core:test", v(&["a.M.t"]));
+        task.members = Members {
+            include: v(&["a.M"]),
+            exclude: v(&["a.AllTests"]),
+        };
+        let mut body = Tasks::of(vec![task], Some(Forcing::CleanTask));
+        body.method = Some("test {yaml=a/b}".into());
+        let run = Invocation {
+            seed: Some("A:B".into()),
+            ..invocation(body, Repeat::GradleRuns(1))
+        };
+        assert_eq!(
+            run.argv(),
+            v(&[
+                "gradle",
+                ":core:cleanTest",
+                ":core:test",
+                "--tests",
+                "a.M.t",
+                "-Dflaky.include.:core:test=a.M",
+                "-Dflaky.exclude.:core:test=a.AllTests",
+                "-Dtests.method=test {yaml=a/b}",
+                "-Dtests.seed=A:B"
+            ])
+        );
+        assert!(!run.resizable());
+    }
+
+    #[test]
+    fn given_arguments_run_as_they_are() {
+        let argv = v(&["gradle", "-Dtests.iters=9", ":a:test"]);
+        let run = Invocation::given(&argv, 4);
+        assert_eq!(run.argv(), argv);
+        assert_eq!(run.repeat, Repeat::GradleRuns(4));
+        assert!(!run.resizable() && run.task_paths().is_empty());
+        assert_eq!(run.with_iterations(2, None).argv(), argv);
+    }
+
+    #[test]
+    fn clean_tasks_follow_the_base_plugin_rule() {
+        assert_eq!(clean_task(":server:test"), ":server:cleanTest");
+        assert_eq!(
+            clean_task(":x-pack:plugin:ml:internalClusterTest"),
+            ":x-pack:plugin:ml:cleanInternalClusterTest"
+        );
+        assert_eq!(clean_task(":test"), ":cleanTest");
+        assert_eq!(clean_task("test"), "cleanTest");
+    }
+
+    #[test]
+    fn seeds_never_repeat() {
+        let mut seeds = Seeds::default();
+        let all: BTreeSet<String> = (0..1000).map(|_| seeds.fresh()).collect();
+        assert_eq!(all.len(), 1000);
+        assert!(all.iter().all(|s| s.len() == 16));
+    }
+}

@@ -1,0 +1,1082 @@
+//! The repetition engine: every repeated Gradle command runs through it (a
+//! `local` batch, a triage replay, `repeat`'s loop). It takes a planned
+//! batch and a [`Policy`] (plain data: a budget, stop on proof, a deadline),
+//! runs the batch's invocations one after another, tells a [`Reporter`] what
+//! happens as it happens, and returns what ran ([`Outcome`]).
+//!
+//! A batch runs in chunks, each one Gradle invocation: `k` iterations in one
+//! test JVM for an in-JVM batch, one Gradle run for a batch repeated by
+//! Gradle runs. Without a budget or stop on proof an in-JVM batch is one
+//! chunk of its whole count. Before each chunk its size is checked against
+//! what is left of the budget (`plan::budget`); in a batch of several chunks
+//! each in-JVM chunk gets a master seed of its own. After each chunk the
+//! tests proven flaky leave the batch when stop on proof is on for them.
+//!
+//! One fallback rule: after a batch's first in-JVM chunk, a class that ran to
+//! completion (no suite timeout cut it, the invocation was not stopped) but
+//! ran each of its tests at most once did not repeat: its tests go on as
+//! Gradle runs for what they still owe. A class a suite timeout cut says
+//! nothing of the repetition and stays. So no test executes more often than
+//! planned, and the classes that did repeat are never run again.
+
+use super::evidence::{self, Reading, Tally};
+use super::guard::RunGuard;
+use super::invoke::{self, Iteration, Spec, Verdict};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, InJvm};
+use crate::invocation::{Invocation, Seeds};
+use crate::plan::budget::{self, Next, Pace, Sizing};
+pub use crate::plan::policy::Policy;
+use crate::plan::PlanContext;
+use crate::process::{self, Ended, Output};
+use crate::test_filter::{self, Shape};
+use crate::{Error, Result};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How the batch's command is planned again for some of its tests (stop on
+/// proof takes tests out, a fallback takes a class's tests to Gradle runs).
+#[derive(Clone, Copy)]
+pub struct Replan<'a> {
+    pub batching: &'a BatchingConfig,
+    pub ctx: &'a PlanContext,
+}
+
+/// Where the batch runs and keeps what it does.
+pub struct Site<'a> {
+    pub guard: &'a RunGuard,
+    /// The Gradle build's root.
+    pub project_dir: &'a Path,
+    /// The batch's folder: invocation `i` keeps its reports in
+    /// `flakiness-iters/iter-<i>/`, its task outcomes in `task-outcomes/`.
+    pub dest: &'a Path,
+    /// Where each invocation's task outcomes go (`iter-<i>.json`); `None`:
+    /// `task-outcomes/` in `dest`.
+    pub outcomes: Option<&'a Path>,
+    pub output: Sink,
+}
+
+/// Where Gradle's output goes.
+pub enum Sink {
+    /// A log file, created at the first invocation with `header` as its first
+    /// line; `tee`: also to stderr.
+    Log {
+        path: std::path::PathBuf,
+        header: String,
+        tee: bool,
+    },
+    /// This process's stdout and stderr.
+    Inherit,
+}
+
+/// What happens, as it happens.
+pub enum Event<'a> {
+    /// The batch goes on with this command (its first, a narrowed one, a
+    /// fallback): its argv as planned.
+    Command(&'a GradleCommand, &'a [String]),
+    /// A chunk of a batch run in chunks starts: its number, its iterations
+    /// in one test JVM (`None`: one Gradle run) and its seed.
+    Chunk(usize, Option<u32>, Option<&'a str>),
+    /// Invocation `index` of a Gradle-run command of `of` runs starts.
+    Started { index: u32, of: u32 },
+    /// An invocation ended, with its verdict and what that means.
+    Ended {
+        iteration: &'a Iteration,
+        reading: &'a Reading,
+        verdict: &'a Verdict,
+        note: &'a str,
+        /// Which of the command's `of` Gradle runs it was (1 of 1 in the JVM).
+        index: u32,
+        of: u32,
+    },
+    /// Something the batch did besides its invocations (a fallback, a
+    /// proof, a stop), in a line.
+    Note(&'a str),
+}
+
+/// Sees the engine's events (progress display, a command's output).
+pub trait Reporter {
+    fn event(&mut self, event: &Event<'_>);
+}
+
+/// A reporter that shows nothing.
+impl Reporter for () {
+    fn event(&mut self, _: &Event<'_>) {}
+}
+
+/// One chunk (one invocation) as it ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Iterations it ran in one test JVM; 1 for a Gradle run.
+    pub iterations: u32,
+    /// Its master seed, when it set one.
+    pub seed: Option<String>,
+    pub elapsed: Duration,
+    /// It repeated its tests in one test JVM (not a Gradle run).
+    pub in_jvm: bool,
+    /// The mechanism that repeated them, when in the JVM.
+    pub mechanism: Option<InJvm>,
+}
+
+/// Why a batch ended before its planned iterations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The next chunk did not fit what was left of the budget.
+    Budget {
+        budget: Duration,
+        ran: u32,
+        planned: u32,
+    },
+    /// Every test of the batch was proven flaky.
+    AllProven,
+    /// An open-ended batch (`--until-fail --for`) used its time: not a
+    /// shortfall, its count was never fixed.
+    TimeUp {
+        ran: u32,
+    },
+    /// The deadline came.
+    Deadline,
+    Interrupted,
+    /// An invocation gave no result for the batch's tests (why, in words).
+    NoResult(String),
+}
+
+/// A test that stop on proof took out of its batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proven {
+    pub test: ClassifiedTest,
+    /// Iterations it had run when it was proven flaky.
+    pub after: u64,
+    /// Iterations it was planned but did not run.
+    pub saved: u64,
+}
+
+/// What a batch did: the engine's stats.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Its invocations, in order.
+    pub iterations: Vec<Iteration>,
+    /// One per invocation.
+    pub chunks: Vec<Chunk>,
+    /// One verdict per invocation, then a `RunnerError` if the batch broke off.
+    pub verdicts: Vec<Verdict>,
+    /// What each verdict means here (why no test ran, say).
+    pub notes: Vec<String>,
+    pub stop: Option<Stop>,
+    pub proven: Vec<Proven>,
+    /// Iterations each of the command's tests was planned and ran, in its order.
+    pub ran: Vec<u64>,
+    /// What each test's executions gave (with the pinned seed, if any).
+    pub tallies: Vec<Tally>,
+    /// What repeated each test last: its in-JVM mechanism, or Gradle runs.
+    pub repeated_by: Vec<Option<InJvm>>,
+    /// How the batch went on besides its invocations (fallbacks, proofs).
+    pub lines: Vec<String>,
+    /// The runner itself failed (Gradle not found, a file not writable): the
+    /// batch did not start, or broke off.
+    pub error: Option<Error>,
+}
+
+/// A part of the batch with a count of its own: the batch's command, or the
+/// Gradle runs of tests whose in-JVM count did not take effect.
+struct Track {
+    command: GradleCommand,
+    /// The batch's tests it runs (indices into the command's tests).
+    tests: Vec<usize>,
+    /// Executions it still owes.
+    remaining: u32,
+    /// Chunks it ran.
+    chunks: u32,
+    pace: Pace,
+}
+
+/// Runs `command` as `policy` says.
+pub fn run(
+    command: &GradleCommand,
+    replan: Option<Replan<'_>>,
+    policy: &Policy,
+    site: &Site<'_>,
+    reporter: &mut dyn Reporter,
+) -> Outcome {
+    let mut engine = Engine::new(command, replan, policy, site);
+    if let Err(e) = engine.go(reporter) {
+        engine.out.error = Some(e);
+    }
+    engine.out
+}
+
+struct Engine<'a> {
+    command: &'a GradleCommand,
+    replan: Option<Replan<'a>>,
+    policy: &'a Policy,
+    site: &'a Site<'a>,
+    planned: u32,
+    tracks: VecDeque<Track>,
+    active: Vec<bool>,
+    seeds: Seeds,
+    started: Instant,
+    log: Option<File>,
+    /// The log's length when the current invocation started.
+    log_start: u64,
+    /// The command reason last written to the log.
+    reason: String,
+    /// The argv last announced.
+    shown: Vec<String>,
+    out: Outcome,
+}
+
+impl<'a> Engine<'a> {
+    fn new(
+        command: &'a GradleCommand,
+        replan: Option<Replan<'a>>,
+        policy: &'a Policy,
+        site: &'a Site<'a>,
+    ) -> Engine<'a> {
+        // An open-ended batch has no count: its time or its failures end it.
+        let planned = match policy.open_ended {
+            true => u32::MAX,
+            false => command.executions().min(u64::from(u32::MAX)) as u32,
+        };
+        let n = command.tests.len();
+        let first = Track {
+            command: command.clone(),
+            tests: (0..n).collect(),
+            remaining: planned,
+            chunks: 0,
+            pace: Pace {
+                per_iteration: policy.per_iteration,
+                overhead: None,
+            },
+        };
+        Engine {
+            command,
+            replan,
+            policy,
+            site,
+            planned,
+            tracks: VecDeque::from([first]),
+            active: vec![true; n],
+            seeds: Seeds::default(),
+            started: Instant::now(),
+            log: None,
+            log_start: 0,
+            reason: String::new(),
+            shown: Vec::new(),
+            out: Outcome {
+                ran: vec![0; n],
+                tallies: vec![Tally::default(); n],
+                repeated_by: vec![command.in_jvm(); n],
+                ..Outcome::default()
+            },
+        }
+    }
+
+    fn go(&mut self, reporter: &mut dyn Reporter) -> Result<()> {
+        while let Some(k) = self.next_chunk() {
+            let track = self.tracks.front().expect("a track to run");
+            let in_jvm = track.command.in_jvm().is_some();
+            let resizable = in_jvm && track.command.invocation.resizable();
+            // A count the argv does not carry runs whole.
+            let k = if in_jvm && !resizable {
+                track.remaining
+            } else {
+                k
+            };
+            let seed = (self.policy.chunked() && track.command.invocation.seeded())
+                .then(|| self.seeds.fresh());
+            let invocation = match in_jvm {
+                true => track.command.invocation.with_iterations(k, seed.clone()),
+                false => track.command.invocation.with_runs(1),
+            };
+            let it = self.invoke(&invocation, k, seed, reporter)?;
+            let stop = self.after(it, k, in_jvm, reporter);
+            if stop {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The size of the front track's next chunk; `None` when the batch is
+    /// done or stopped (the stop recorded).
+    fn next_chunk(&mut self) -> Option<u32> {
+        loop {
+            if process::interrupted() {
+                self.out.stop = Some(Stop::Interrupted);
+                return None;
+            }
+            if self.policy.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.out.stop = Some(Stop::Deadline);
+                return None;
+            }
+            let track = self.tracks.front()?;
+            let sizing = Sizing {
+                remaining: track.remaining,
+                planned: self.planned,
+                in_jvm: track.command.in_jvm().is_some(),
+                chunks_done: track.chunks,
+                stop_on_proof: track.tests.iter().any(|&i| self.stops_on_proof(i)),
+                left: self.policy.budget.map(|b| b.saturating_sub(self.spent())),
+            };
+            match budget::next(&sizing, &track.pace) {
+                Next::Run(k) => return Some(k),
+                Next::Done => {
+                    self.tracks.pop_front();
+                }
+                Next::OutOfBudget => {
+                    let ran = self.ran_most();
+                    let stop = match self.policy.open_ended {
+                        true => Stop::TimeUp { ran },
+                        false => Stop::Budget {
+                            budget: self.policy.budget.unwrap_or_default(),
+                            ran,
+                            planned: self.planned,
+                        },
+                    };
+                    self.out.stop = Some(stop);
+                    return None;
+                }
+            }
+        }
+    }
+
+    fn stops_on_proof(&self, test: usize) -> bool {
+        self.policy
+            .stop_on_proof
+            .get(test)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The iterations the batch ran: its most-run test's.
+    fn ran_most(&self) -> u32 {
+        self.out
+            .ran
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .min(u64::from(u32::MAX)) as u32
+    }
+
+    /// The time the batch spent: its chunks', or more when reading their
+    /// reports took time too.
+    fn spent(&self) -> Duration {
+        let chunks: Duration = self.out.chunks.iter().map(|c| c.elapsed).sum();
+        self.started.elapsed().max(chunks)
+    }
+
+    /// Runs one chunk of the front track.
+    fn invoke(
+        &mut self,
+        invocation: &Invocation,
+        k: u32,
+        seed: Option<String>,
+        reporter: &mut dyn Reporter,
+    ) -> Result<Iteration> {
+        let argv = invocation.argv();
+        // Refuses an argv the isolation cannot run before the log is written.
+        self.site.guard.check(&argv)?;
+        let reason = self
+            .tracks
+            .front()
+            .map(|t| t.command.repetition_reason.clone());
+        self.open_log(&reason.unwrap_or_default())?;
+        let track = self.tracks.front().expect("a track to run");
+        let in_jvm = invocation.repeat.mechanism().is_some();
+        let index = self.out.iterations.len() as u32 + 1;
+        let runs = track.command.rest_loops();
+        let (header, of) = match (self.policy.chunked(), in_jvm) {
+            (true, _) => (format!("Chunk {}", self.out.chunks.len() + 1), 1),
+            (false, true) => ("Iteration 1/1".to_string(), 1),
+            (false, false) => {
+                let done = runs - track.remaining;
+                (format!("Iteration {}/{runs}", done + 1), runs)
+            }
+        };
+        if argv != self.shown {
+            reporter.event(&Event::Command(&track.command, &argv));
+            self.shown = argv.clone();
+        }
+        if self.policy.chunked() {
+            let n = self.out.chunks.len() + 1;
+            reporter.event(&Event::Chunk(n, in_jvm.then_some(k), seed.as_deref()));
+        }
+        let done = runs.saturating_sub(track.remaining);
+        reporter.event(&Event::Started {
+            index: if in_jvm { 1 } else { done + 1 },
+            of,
+        });
+        let timeout = match self.policy.deadline {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                Some(self.policy.timeout.map_or(left, |t| t.min(left)))
+            }
+            None => self.policy.timeout,
+        };
+        let requested = invocation.task_paths();
+        let outcomes = match self.site.outcomes {
+            Some(dir) => dir.to_path_buf(),
+            None => self.site.dest.join("task-outcomes"),
+        };
+        let output = match (&self.site.output, &self.log) {
+            (Sink::Log { tee: true, .. }, Some(log)) => Output::Tee(log),
+            (Sink::Log { .. }, Some(log)) => Output::Log(log),
+            _ => Output::Inherit,
+        };
+        let it = invoke::invoke(&Spec {
+            outcomes: &outcomes,
+            argv: &argv,
+            guard: self.site.guard,
+            repeat_helpers: invocation.needs_repeat_helpers(),
+            project_dir: self.site.project_dir,
+            dest: self.site.dest,
+            index,
+            header: &header,
+            timeout,
+            output,
+            requested: &requested,
+        })?;
+        self.out.chunks.push(Chunk {
+            iterations: if in_jvm { k } else { 1 },
+            seed,
+            elapsed: it.elapsed,
+            in_jvm,
+            mechanism: invocation.repeat.mechanism(),
+        });
+        Ok(it)
+    }
+
+    /// Before an invocation: the log is created at the first, and each
+    /// command's reason is written when it starts.
+    fn open_log(&mut self, reason: &str) -> Result<()> {
+        let Sink::Log { path, header, .. } = &self.site.output else {
+            return Ok(());
+        };
+        if self.log.is_none() {
+            let mut log = File::create(path).map_err(|e| Error::io(path, e))?;
+            writeln!(log, "{header}").map_err(|e| Error::io(path, e))?;
+            self.log = Some(log);
+        }
+        let log = self.log.as_mut().expect("the log was created");
+        if !reason.is_empty() && reason != self.reason {
+            writeln!(log, "=== {reason}").map_err(|e| Error::io(path, e))?;
+            self.reason = reason.to_string();
+        }
+        self.log_start = log.metadata().map_or(0, |m| m.len());
+        Ok(())
+    }
+}
+
+impl Engine<'_> {
+    /// Takes in an invocation of the front track that ran `k` iterations (in
+    /// the JVM, else one Gradle run); true when the batch stops.
+    fn after(&mut self, it: Iteration, k: u32, in_jvm: bool, reporter: &mut dyn Reporter) -> bool {
+        let track = self.tracks.front().expect("a track ran");
+        let pinned = track.command.invocation.seed.clone();
+        let reading = evidence::read(&it, &self.command.tests, pinned.as_deref());
+        let verdict = Verdict::of(&it, reading.counts);
+        let note = self.note(&it, &verdict);
+        let of = track.command.rest_loops();
+        let index = match in_jvm {
+            true => 1,
+            false => of.saturating_sub(track.remaining) + 1,
+        };
+        reporter.event(&Event::Ended {
+            iteration: &it,
+            reading: &reading,
+            verdict: &verdict,
+            note: &note,
+            index,
+            of,
+        });
+        self.measure(&it, &reading, k);
+        let track = self.tracks.front_mut().expect("a track ran");
+        let executions = match (self.policy.count_results, in_jvm) {
+            (true, _) => track
+                .tests
+                .iter()
+                .map(|&i| reading.tests[i].usable())
+                .min()
+                .unwrap_or(0)
+                .min(u64::from(k)) as u32,
+            (false, true) => k,
+            (false, false) => 1,
+        };
+        track.remaining = track.remaining.saturating_sub(executions);
+        track.chunks += 1;
+        // Iterations that gave no result (no test ran, a timeout) ran nothing.
+        if verdict.is_trustworthy() {
+            for &i in &track.tests {
+                self.out.ran[i] += u64::from(executions);
+            }
+        }
+        for (total, t) in self.out.tallies.iter_mut().zip(&reading.tests) {
+            total.add(t);
+        }
+        let stopped = matches!(it.ended, Ended::TimedOut | Ended::Interrupted);
+        let first_in_jvm = in_jvm && track.chunks == 1 && k > 1;
+        self.out.verdicts.push(verdict);
+        self.out.notes.push(note);
+        self.out.iterations.push(it);
+        if stopped {
+            if process::interrupted() {
+                self.out.stop = Some(Stop::Interrupted);
+            }
+            return true;
+        }
+        let fell_back = first_in_jvm && self.fall_back(&reading, reporter);
+        if let Some(why) = self.without_result(&reading).filter(|_| !fell_back) {
+            self.say(&why, reporter);
+            self.out.stop = Some(Stop::NoResult(why));
+            return true;
+        }
+        self.take_proven(reporter)
+    }
+
+    /// The pace of the front track, from what this chunk took (tests too
+    /// fast to be timed take no time).
+    fn measure(&mut self, it: &Iteration, reading: &Reading, k: u32) {
+        if reading.counts.is_some_and(|c| c.executed > 0) {
+            let track = self.tracks.front_mut().expect("a track ran");
+            track.pace = Pace::measured(k, it.elapsed, reading.test_time);
+        }
+    }
+
+    /// What the verdict means here: why no test ran, from the facts.
+    fn note(&self, it: &Iteration, verdict: &Verdict) -> String {
+        match verdict {
+            Verdict::NoTests => {
+                let output = self.log_since_start();
+                let tasks = self.tracks.front().map(|t| t.command.task_paths());
+                let tasks = tasks.unwrap_or_default();
+                let log = super::cause::LogFacts::read(&output, &tasks);
+                super::cause::cause(&super::cause::Facts {
+                    ended: &it.ended,
+                    log: &log,
+                    tasks: &log.tasks,
+                })
+                .describe()
+            }
+            Verdict::TimedOut => format!("{}; its processes were stopped", verdict.describe()),
+            v => v.describe(),
+        }
+    }
+
+    /// What the log got since the current invocation started (at most 64 MiB).
+    fn log_since_start(&self) -> String {
+        use std::io::{Read, Seek, SeekFrom};
+        let Sink::Log { path, .. } = &self.site.output else {
+            return String::new();
+        };
+        let mut output = Vec::new();
+        if let Ok(mut f) = File::open(path) {
+            let _ = f.seek(SeekFrom::Start(self.log_start));
+            let _ = f.take(64 << 20).read_to_end(&mut output);
+        }
+        String::from_utf8_lossy(&output).into_owned()
+    }
+
+    fn say(&mut self, line: &str, reporter: &mut dyn Reporter) {
+        reporter.event(&Event::Note(line));
+        self.out.lines.push(line.to_string());
+    }
+
+    /// The one fallback rule, after the front track's first in-JVM chunk:
+    /// the tests of classes that ran to completion but did not repeat (and a
+    /// parameterized name the runner's iterations renamed out of its filter)
+    /// go on as Gradle runs, for what they still owe.
+    fn fall_back(&mut self, reading: &Reading, reporter: &mut dyn Reporter) -> bool {
+        let track = self.tracks.front().expect("a track ran");
+        let Some(fallback) = track.command.fallback.clone() else {
+            return false;
+        };
+        let mechanism = track.command.in_jvm();
+        let (ignored, renamed) =
+            did_not_repeat(&self.command.tests, &track.tests, reading, mechanism);
+        if ignored.is_empty() && renamed.is_empty() {
+            return false;
+        }
+        let reason = match renamed.is_empty() {
+            true => fallback.repetition_reason.clone(),
+            false => "no test ran with -Dtests.iters: iterations rename a parameterized test \
+                      (its name gains the seed), and the filter on its name matched nothing"
+                .to_string(),
+        };
+        let leaving: Vec<usize> = ignored.iter().chain(&renamed).copied().collect();
+        self.narrow_front(&leaving);
+        for group in [ignored, renamed] {
+            let Some(&first) = group.first() else {
+                continue;
+            };
+            // The runs its tests still owe: the planned count, less the one
+            // execution each had (none, where iterations renamed it).
+            let ran = self.out.tallies[first].ran().min(1) as u32;
+            let runs = self.planned.saturating_sub(ran);
+            let mut command = self.narrowed(&fallback, &group);
+            command.invocation = command.invocation.with_runs(runs);
+            command.repetition_reason = reason.clone();
+            let line = match self.policy.chunked() {
+                true => format!("{reason}; the rest run as Gradle runs"),
+                false => format!("{reason}; {}", more_gradle_runs(runs)),
+            };
+            self.say(&line, reporter);
+            for &i in &group {
+                self.out.ran[i] = self.out.tallies[i].ran().min(1);
+                self.out.repeated_by[i] = None;
+            }
+            self.tracks.push_back(Track {
+                command,
+                tests: group,
+                remaining: runs,
+                chunks: 0,
+                pace: Pace::default(),
+            });
+        }
+        true
+    }
+
+    /// The batch's `command` for only `tests` (indices), planned again; the
+    /// command itself when they are all of its tests or it cannot be.
+    fn narrowed(&self, command: &GradleCommand, tests: &[usize]) -> GradleCommand {
+        let all: Vec<usize> = (0..self.command.tests.len()).collect();
+        let Some(replan) = self.replan.filter(|_| tests != all) else {
+            return command.clone();
+        };
+        let tests: Vec<ClassifiedTest> = tests
+            .iter()
+            .map(|&i| self.command.tests[i].clone())
+            .collect();
+        crate::plan::narrowed(command, &tests, replan.batching, replan.ctx)
+    }
+
+    /// Takes `leaving` out of the front track (narrowing its command).
+    fn narrow_front(&mut self, leaving: &[usize]) {
+        if let Some(track) = self.tracks.pop_front() {
+            if let Some(track) = self.without(track, leaving) {
+                self.tracks.push_front(track);
+            }
+        }
+    }
+
+    /// `track` without the tests `leaving`; `None` when none is left.
+    fn without(&self, mut track: Track, leaving: &[usize]) -> Option<Track> {
+        let kept: Vec<usize> = track
+            .tests
+            .iter()
+            .copied()
+            .filter(|i| !leaving.contains(i))
+            .collect();
+        if kept.is_empty() {
+            return None;
+        }
+        if kept.len() < track.tests.len() {
+            track.command = self.narrowed(&track.command, &kept);
+            track.tests = kept;
+        }
+        Some(track)
+    }
+
+    /// Why the invocation gave no result for the batch's tests, when the
+    /// policy ends the batch then.
+    fn without_result(&self, reading: &Reading) -> Option<String> {
+        if !self.policy.stop_without_result {
+            return None;
+        }
+        if reading.tests.iter().any(|t| t.usable() > 0) {
+            return None;
+        }
+        let (verdict, it) = (self.out.verdicts.last()?, self.out.iterations.last()?);
+        let t = reading.tests.iter().find(|t| t.ran() > 0);
+        Some(evidence::why_no_result(
+            t.unwrap_or(&Tally::default()),
+            reading.others,
+            verdict,
+            &it.ended,
+        ))
+    }
+
+    /// Takes the tests the chunks so far prove flaky out of the batch (those
+    /// stop on proof is on for); true when none is left.
+    fn take_proven(&mut self, reporter: &mut dyn Reporter) -> bool {
+        let mut leaving = Vec::new();
+        for i in 0..self.command.tests.len() {
+            let proven = self.out.tallies[i].proves_flaky(self.policy.need_pass);
+            if !self.active[i] || !proven || !self.stops_on_proof(i) {
+                continue;
+            }
+            self.active[i] = false;
+            leaving.push(i);
+            // An open-ended batch planned no count to save iterations of.
+            let planned = match self.policy.open_ended {
+                true => self.out.ran[i],
+                false => u64::from(self.planned),
+            };
+            let p = Proven {
+                test: self.command.tests[i].clone(),
+                after: self.out.ran[i],
+                saved: planned.saturating_sub(self.out.ran[i]),
+            };
+            // Proven by its last chunk: it ran its whole count, nothing stopped.
+            if p.saved == 0 {
+                continue;
+            }
+            let line = format!(
+                "{} proven flaky after {} iteration(s): its other {} are saved (stop on proof)",
+                crate::plan::test_name(&p.test),
+                p.after,
+                p.saved
+            );
+            self.say(&line, reporter);
+            self.out.proven.push(p);
+        }
+        if leaving.is_empty() {
+            return false;
+        }
+        let tracks = std::mem::take(&mut self.tracks);
+        self.tracks = tracks
+            .into_iter()
+            .filter_map(|t| self.without(t, &leaving))
+            .collect();
+        if self.active.iter().any(|a| *a) {
+            return false;
+        }
+        self.out.stop = Some(Stop::AllProven);
+        true
+    }
+}
+
+/// The tests (of `tests`, indices into `all`) whose class ran to completion
+/// in the first in-JVM chunk but ran each of its tests at most once; and
+/// those a parameterized name the randomized runner's iterations rename
+/// (`test {yaml=…}` gains its seed) left without one execution.
+fn did_not_repeat(
+    all: &[ClassifiedTest],
+    tests: &[usize],
+    reading: &Reading,
+    mechanism: Option<InJvm>,
+) -> (Vec<usize>, Vec<usize>) {
+    let ignored_class = |t: &ClassifiedTest| {
+        let Some(selected) = t.class.as_deref() else {
+            return false;
+        };
+        reading.classes.iter().any(|(class, run)| {
+            !run.cut
+                && run.most <= 1
+                && test_filter::covers(selected, None, t.nested_classes, class, "")
+        })
+    };
+    let renamed = |i: usize| {
+        let t = &all[i];
+        mechanism == Some(InJvm::TestsIters)
+            && reading.tests[i].ran() == 0
+            && t.method.as_deref().map(test_filter::shape) == Some(Shape::Descriptor)
+    };
+    let mut ignored = Vec::new();
+    let mut unnamed = Vec::new();
+    for &i in tests {
+        if renamed(i) {
+            unnamed.push(i);
+        } else if reading.tests[i].ran() > 0 && ignored_class(&all[i]) {
+            ignored.push(i);
+        }
+    }
+    (ignored, unnamed)
+}
+
+fn more_gradle_runs(n: u32) -> String {
+    match n {
+        1 => "1 more Gradle run".into(),
+        n => format!("{n} more Gradle runs"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The engine over a stand-in for Gradle: a shell script that writes one
+    //! report per `--tests` class with as many executions of its test as
+    //! `-Dtests.iters` asks, unless a marker file in the build says the class
+    //! ignores it (`ignores-<class>`), a suite timeout cut it
+    //! (`timeout-<class>`), or it fails every second execution
+    //! (`fails-<class>`). Real Gradle runs the same rules in
+    //! tests/integration; here only the engine's decisions are under test.
+    use super::*;
+    use crate::domain::testing::unit;
+    use crate::plan::{self, GradleVersion};
+    use std::cell::RefCell;
+    use std::path::PathBuf;
+
+    const STAND_IN: &str = r#"iters=1; classes=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -Dtests.iters=*) iters="${1#-Dtests.iters=}";;
+    --tests) shift; classes="$classes $1";;
+  esac
+  shift
+done
+mkdir -p p/build/test-results/test
+for c in $classes; do
+  n=$iters
+  [ -f "ignores-$c" ] && n=1
+  {
+    echo "<testsuite name=\"$c\">"
+    i=1
+    while [ $i -le $n ]; do
+      if [ -f "timeout-$c" ]; then
+        echo "<testcase classname=\"$c\" name=\"m\"><failure type=\"java.lang.Exception\" message=\"Test abandoned because suite timeout was reached.\"/></testcase>"
+        break
+      elif [ -f "fails-$c" ] && [ $((i % 2)) -eq 0 ]; then
+        echo "<testcase classname=\"$c\" name=\"m\"><failure type=\"java.lang.AssertionError\" message=\"no\"/></testcase>"
+      else
+        echo "<testcase classname=\"$c\" name=\"m\"/>"
+      fi
+      i=$((i + 1))
+    done
+    echo "</testsuite>"
+  } > "p/build/test-results/test/TEST-$c.xml"
+done
+"#;
+
+    struct Build {
+        root: tempfile::TempDir,
+        runs: tempfile::TempDir,
+        guard: RunGuard,
+        ctx: PlanContext,
+        batching: BatchingConfig,
+    }
+
+    impl Build {
+        fn new(iterations: u32) -> Build {
+            let root = tempfile::tempdir().unwrap();
+            let runs = tempfile::tempdir().unwrap();
+            let script = runs.path().join("gradle.sh");
+            std::fs::write(&script, STAND_IN).unwrap();
+            let guard = RunGuard::start(false, 2, runs.path()).unwrap();
+            let ctx = PlanContext {
+                gradle: vec!["sh".into(), script.display().to_string()],
+                gradle_version: GradleVersion::parse("8.10"),
+                extra_args: vec![],
+                tasks: Default::default(),
+            };
+            let batching = BatchingConfig {
+                unit_iters: iterations,
+                ..BatchingConfig::default()
+            };
+            Build {
+                root,
+                runs,
+                guard,
+                ctx,
+                batching,
+            }
+        }
+
+        fn mark(&self, what: &str, class: &str) {
+            std::fs::write(self.root.path().join(format!("{what}-{class}")), "").unwrap();
+        }
+
+        /// One batch of `classes` (the `:server:test` unit tests), as planned.
+        fn command(&self, classes: &[&str]) -> GradleCommand {
+            let tests: Vec<_> = classes.iter().map(|c| unit(c)).collect();
+            let commands = plan::commands(&tests, &self.batching, &self.ctx);
+            assert_eq!(commands.len(), 1);
+            commands.into_iter().next().unwrap()
+        }
+
+        fn run(&self, command: &GradleCommand, policy: &Policy) -> (Outcome, Seen) {
+            let dest = self.runs.path().join("batch-1");
+            let site = Site {
+                guard: &self.guard,
+                project_dir: self.root.path(),
+                dest: &dest,
+                outcomes: None,
+                output: Sink::Log {
+                    path: self.runs.path().join("batch-1.log"),
+                    header: "=== batch 1".into(),
+                    tee: false,
+                },
+            };
+            let replan = Replan {
+                batching: &self.batching,
+                ctx: &self.ctx,
+            };
+            let mut seen = Seen::default();
+            let out = run(command, Some(replan), policy, &site, &mut seen);
+            assert!(out.error.is_none(), "{:?}", out.error);
+            (out, seen)
+        }
+    }
+
+    /// What the reporter was told: each command's argv, each chunk, the lines.
+    #[derive(Default)]
+    struct Seen {
+        commands: RefCell<Vec<Vec<String>>>,
+        chunks: Vec<(Option<u32>, Option<String>)>,
+        lines: Vec<String>,
+    }
+
+    impl Reporter for Seen {
+        fn event(&mut self, event: &Event<'_>) {
+            match event {
+                Event::Command(_, argv) => self.commands.borrow_mut().push(argv.to_vec()),
+                Event::Chunk(_, k, seed) => self.chunks.push((*k, seed.map(String::from))),
+                Event::Note(line) => self.lines.push(line.to_string()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Executions of `class`'s test in every report the batch kept.
+    fn executions(out: &Outcome, class: &str) -> usize {
+        let name = PathBuf::from(format!("p/build/test-results/test/TEST-{class}.xml"));
+        out.iterations
+            .iter()
+            .filter(|it| it.reports.contains(&name))
+            .map(|it| {
+                let xml = std::fs::read_to_string(it.dir.join(&name)).unwrap();
+                xml.matches("<testcase").count()
+            })
+            .sum()
+    }
+
+    fn policy(tests: usize) -> Policy {
+        Policy::plain(tests, Some(Duration::from_secs(60)))
+    }
+
+    #[test]
+    fn an_in_jvm_batch_without_a_budget_is_one_invocation_of_its_whole_count() {
+        let b = Build::new(5);
+        let c = b.command(&["a.ATests", "a.BTests"]);
+        let (out, seen) = b.run(&c, &policy(2));
+        assert_eq!(out.iterations.len(), 1);
+        assert_eq!(
+            (executions(&out, "a.ATests"), executions(&out, "a.BTests")),
+            (5, 5)
+        );
+        assert_eq!(out.ran, [5, 5]);
+        assert_eq!(out.stop, None);
+        assert!(seen.chunks.is_empty(), "not chunked");
+        assert_eq!(
+            seen.commands.borrow()[0],
+            c.argv(),
+            "the planned command, no seed"
+        );
+        assert!(out.iterations[0]
+            .dir
+            .ends_with("batch-1/flakiness-iters/iter-1"));
+    }
+
+    /// The one fallback rule decides per class: the class whose runner
+    /// ignored the count goes on alone as Gradle runs for what it owes; the
+    /// class that repeated is never run again.
+    #[test]
+    fn a_class_that_did_not_repeat_goes_on_alone_as_gradle_runs() {
+        let b = Build::new(5);
+        b.mark("ignores", "a.BTests");
+        let c = b.command(&["a.ATests", "a.BTests"]);
+        let (out, seen) = b.run(&c, &policy(2));
+        assert_eq!(out.iterations.len(), 1 + 4);
+        assert_eq!(
+            (executions(&out, "a.ATests"), executions(&out, "a.BTests")),
+            (5, 5)
+        );
+        assert_eq!(out.repeated_by, [Some(InJvm::TestsIters), None]);
+        assert_eq!(out.ran, [5, 5]);
+        assert!(
+            seen.lines[0].ends_with("-Dtests.iters was ignored; 4 more Gradle runs"),
+            "{:?}",
+            seen.lines
+        );
+        let fallback = &seen.commands.borrow()[1];
+        assert!(fallback.contains(&"a.BTests".to_string()), "{fallback:?}");
+        assert!(!fallback.contains(&"a.ATests".to_string()), "{fallback:?}");
+        assert!(!fallback.iter().any(|a| a.starts_with("-Dtests.iters")));
+    }
+
+    /// A class a suite timeout cut ran its test once, which says nothing of
+    /// the repetition: no Gradle runs follow, and no test runs more often
+    /// than planned.
+    #[test]
+    fn a_class_a_suite_timeout_cut_is_no_evidence_of_an_ignored_count() {
+        let b = Build::new(5);
+        b.mark("timeout", "a.BTests");
+        let c = b.command(&["a.ATests", "a.BTests"]);
+        let (out, seen) = b.run(&c, &policy(2));
+        assert_eq!(out.iterations.len(), 1, "{:?}", seen.lines);
+        assert_eq!(executions(&out, "a.ATests"), 5);
+        assert_eq!(out.repeated_by, [Some(InJvm::TestsIters); 2]);
+    }
+
+    /// Stop on proof: chunks grow from a tenth, each with a seed of its own;
+    /// the test proven flaky leaves the batch, the other gets its full count.
+    #[test]
+    fn a_proven_test_leaves_the_batch_and_the_rest_gets_its_full_count() {
+        let b = Build::new(100);
+        b.mark("fails", "a.FlakyTests");
+        let c = b.command(&["a.FlakyTests", "a.StableTests"]);
+        let p = Policy {
+            stop_on_proof: vec![true, true],
+            ..policy(2)
+        };
+        let (out, seen) = b.run(&c, &p);
+        let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
+        assert_eq!(sizes, [Some(10), Some(20), Some(40), Some(30)]);
+        let seeds: std::collections::BTreeSet<_> = seen
+            .chunks
+            .iter()
+            .map(|(_, s)| s.clone().unwrap())
+            .collect();
+        assert_eq!(seeds.len(), 4, "a fresh seed per chunk");
+        assert_eq!(out.ran, [10, 100]);
+        assert_eq!(executions(&out, "a.FlakyTests"), 10);
+        assert_eq!(executions(&out, "a.StableTests"), 100);
+        assert_eq!(
+            (out.proven.len(), out.proven[0].after, out.proven[0].saved),
+            (1, 10, 90)
+        );
+        assert_eq!(out.stop, None);
+        assert_eq!(
+            plan::policy::schedule(&p, &c),
+            Some(vec![10, 20, 40, 30]),
+            "as planned"
+        );
+    }
+
+    /// A budget that cannot hold one chunk stops the batch cleanly, before
+    /// anything runs; an open-ended batch ends when every test failed.
+    #[test]
+    fn a_budget_stops_between_chunks_and_until_fail_ends_at_the_failures() {
+        let b = Build::new(100);
+        let c = b.command(&["a.StableTests"]);
+        let p = Policy {
+            budget: Some(Duration::from_secs(60)),
+            per_iteration: Some(Duration::from_secs(100)),
+            ..policy(1)
+        };
+        let (out, _) = b.run(&c, &p);
+        assert!(out.iterations.is_empty());
+        assert_eq!(
+            out.stop,
+            Some(Stop::Budget {
+                budget: Duration::from_secs(60),
+                ran: 0,
+                planned: 100
+            })
+        );
+        b.mark("fails", "a.FlakyTests");
+        let c = b.command(&["a.FlakyTests"]);
+        let p = Policy {
+            stop_on_proof: vec![true],
+            need_pass: false,
+            open_ended: true,
+            budget: Some(Duration::from_secs(600)),
+            per_iteration: Some(Duration::from_secs(1)),
+            ..policy(1)
+        };
+        let (out, _) = b.run(&c, &p);
+        assert_eq!(out.stop, Some(Stop::AllProven));
+        assert_eq!(out.iterations.len(), 1, "the first chunk had a failure");
+    }
+}

@@ -1,0 +1,143 @@
+//! How a run repeats its tests, settled once from the command line and the
+//! environment (`commands::options` resolves it; nothing below knows clap),
+//! and the one rule for the time a batch may take, which `plan`, `local`,
+//! Buildkite and GitHub all use: so `plan` shows the shards and chunks that
+//! `local` and the CI targets cut for the same flags.
+
+use crate::domain::{BatchingConfig, ClassifiedTest, Origin};
+use std::time::Duration;
+
+/// A batch is stopped this long before its job's limit (a CI job's timeout,
+/// `local`'s batch limit), so the job outlives its batch and records how it
+/// ended.
+pub const GRACE: Duration = Duration::from_secs(2 * 60);
+
+/// What a job limited to `limit` leaves its batch: the limit less the
+/// grace, at least half of it.
+pub fn within(limit: Duration) -> Duration {
+    limit.saturating_sub(GRACE).max(limit / 2)
+}
+
+/// What ends a run's batches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RunMode {
+    /// Each test its planned count. A batch that the durations say cannot
+    /// end within its job's limit (less the grace) gets that as its budget.
+    #[default]
+    Count,
+    /// Each test its planned count, each batch within this budget (`--budget`).
+    Budget(Duration),
+    /// Each test until its first real failure, each batch for at most this
+    /// long (`--until-fail --for`): its count is never fixed, and the batch
+    /// is never split into shards (its time ends it).
+    UntilFail(Duration),
+}
+
+impl RunMode {
+    /// The time one batch may take, when its job's limit is `limit` (`None`:
+    /// unknown): `--budget`, `--for`, else the limit less the grace (at least
+    /// half of it).
+    pub fn batch_budget(self, limit: Option<Duration>) -> Option<Duration> {
+        match self {
+            RunMode::Budget(d) | RunMode::UntilFail(d) => Some(d),
+            RunMode::Count => limit.map(within),
+        }
+    }
+
+    /// The budget a batch is split into shards by: none for `--until-fail`.
+    pub fn shard_budget(self, limit: Option<Duration>) -> Option<Duration> {
+        match self {
+            RunMode::UntilFail(_) => None,
+            mode => mode.batch_budget(limit),
+        }
+    }
+
+    /// The budget the user set (`--budget`, `--for`), if any.
+    pub fn explicit_budget(self) -> Option<Duration> {
+        match self {
+            RunMode::Budget(d) | RunMode::UntilFail(d) => Some(d),
+            RunMode::Count => None,
+        }
+    }
+
+    pub fn until_fail(self) -> bool {
+        matches!(self, RunMode::UntilFail(_))
+    }
+}
+
+/// Whether a proven-flaky test gets more iterations (`--stop-on-flaky`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StopOnFlaky {
+    /// By where the test came from: on for changed tests (a pull request's
+    /// check needs one proof), off for unmuted and explicit ones (clearing a
+    /// test needs its full count).
+    #[default]
+    ByOrigin,
+    On,
+    Off,
+}
+
+impl StopOnFlaky {
+    pub fn applies(self, test: &ClassifiedTest) -> bool {
+        match self {
+            StopOnFlaky::ByOrigin => test.origin == Origin::Changed,
+            StopOnFlaky::On => true,
+            StopOnFlaky::Off => false,
+        }
+    }
+}
+
+/// How a run repeats its tests: everything planning and running need of the
+/// command line, defaults settled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSettings {
+    pub batching: BatchingConfig,
+    pub mode: RunMode,
+    pub stop_on_flaky: StopOnFlaky,
+    /// The limit of each Gradle invocation here (`--batch-timeout`), and so
+    /// the limit of a local batch's job.
+    pub batch_timeout: Duration,
+}
+
+/// The default batch limit is the suite timeout plus this.
+pub const BATCH_MARGIN: Duration = Duration::from_secs(600);
+
+impl RunSettings {
+    /// The settings of `batching` with everything else at its default.
+    pub fn of(batching: BatchingConfig) -> RunSettings {
+        RunSettings {
+            batch_timeout: batching.suite_timeout + BATCH_MARGIN,
+            batching,
+            mode: RunMode::Count,
+            stop_on_flaky: StopOnFlaky::ByOrigin,
+        }
+    }
+
+    /// Whether stop on proof is on for `test`: `--until-fail` stops every
+    /// test at its first real failure.
+    pub fn stops_on_proof(&self, test: &ClassifiedTest) -> bool {
+        self.mode.until_fail() || self.stop_on_flaky.applies(test)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_gets_its_budget_or_its_limit_less_the_grace() {
+        let m = |s: u64| Duration::from_secs(60 * s);
+        let job = |s: u64| Some(m(s));
+        assert_eq!(RunMode::Count.batch_budget(job(70)), job(68));
+        assert_eq!(
+            RunMode::Count.batch_budget(job(3)),
+            Some(Duration::from_secs(90))
+        );
+        assert_eq!(RunMode::Count.batch_budget(None), None, "no limit known");
+        assert_eq!(RunMode::Budget(m(5)).batch_budget(job(70)), job(5));
+        assert_eq!(RunMode::UntilFail(m(9)).batch_budget(None), job(9));
+        assert_eq!(RunMode::UntilFail(m(9)).shard_budget(job(70)), None);
+        assert_eq!(RunMode::Count.shard_budget(job(60)), job(58));
+        assert_eq!(RunMode::Count.explicit_budget(), None);
+    }
+}

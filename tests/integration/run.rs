@@ -545,6 +545,49 @@ fn an_in_jvm_batch_that_ignored_tests_iters_goes_on_with_gradle_runs() {
     assert!(report.get("notExecuted").is_none(), "{report:#}");
 }
 
+/// The case: a class the suite timeout cuts on its first execution
+/// ran its test once, which says nothing of `-Dtests.iters`. The batch is not
+/// taken for one that ignored it: no Gradle runs follow, and the other class
+/// runs as often as planned, never more (it ran 59 times for 30 when the
+/// whole batch fell back).
+#[test]
+fn a_class_the_suite_timeout_cuts_is_no_reason_for_gradle_runs() {
+    let build = fixture_copy();
+    add_hanging_test(build.path());
+    let hang = "org.elasticsearch.HangTests";
+    let strings = "org.elasticsearch.common.StringsTests";
+    let out = local(
+        build.path(),
+        &[
+            "--iters",
+            "30",
+            "--suite-timeout",
+            "15s",
+            "--format",
+            "json",
+            hang,
+            strings,
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("more Gradle run"), "{stderr}");
+    assert!(
+        stderr.contains("1 of 1 batch(es), 1 Gradle invocation(s)"),
+        "{stderr}"
+    );
+    let report = json_report(&out);
+    assert_eq!(
+        row(&report, strings, "testHasText")["runs"],
+        30,
+        "{report:#}"
+    );
+    assert!(
+        row(&report, hang, "testHang")["suiteTimeouts"].as_u64() >= Some(1),
+        "{report:#}"
+    );
+}
+
 /// A test class that sleeps ten minutes, added to the private copy of the build.
 pub(crate) fn add_hanging_test(build: &Path) {
     let dir = build.join("server/src/test/java/org/elasticsearch");

@@ -52,7 +52,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l iter
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
 in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
@@ -93,7 +93,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l iters
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
 in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
@@ -133,7 +133,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l iters -
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
 in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
@@ -174,7 +174,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l ite
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
 in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
@@ -235,7 +235,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
 in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
@@ -321,7 +321,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l unit-iters -d 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l integ-iters -d 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h]' -r
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
 in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"

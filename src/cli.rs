@@ -1,9 +1,11 @@
 //! The command line, defined once with clap derive; it also feeds the completions
 //! and the man page.
 
-use crate::domain::parse_duration;
-use crate::vars;
+use crate::time::parse_duration;
+use crate::triage::TriageConfig;
+use crate::{domain, settings, vars};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use const_format::formatcp;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -277,20 +279,22 @@ pub struct BatchingArgs {
     #[arg(long, value_name = "N", env = vars::ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub iters: Option<u32>,
 
-    /// Executions of each unit test (and custom source sets): -Dtests.iters where the
-    /// randomizedtesting runner honours it, else Gradle runs [default: 100].
+    #[arg(help = formatcp!("Executions of each unit test (and custom source sets): -Dtests.iters where \
+        the randomizedtesting runner honours it, else Gradle runs [default: {}]", domain::DEFAULT_UNIT_ITERS))]
     #[arg(long, value_name = "N", env = vars::UNIT_ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub unit_iters: Option<u32>,
 
-    /// Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20].
+    #[arg(help = formatcp!("Executions of each internalClusterTest: -Dtests.iters, or Gradle runs \
+        [default: {}]", domain::DEFAULT_INTEG_ITERS))]
     #[arg(long, value_name = "N", env = vars::INTEG_ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub integ_iters: Option<u32>,
 
-    /// Gradle invocations per REST batch [default: 10].
+    #[arg(help = formatcp!("Gradle invocations per REST batch [default: {}]", domain::DEFAULT_REST_LOOPS))]
     #[arg(long, value_name = "N", env = vars::REST_ITERS, value_parser = clap::value_parser!(u32).range(1..))]
     pub rest_iters: Option<u32>,
 
-    /// Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 1h].
+    #[arg(help = formatcp!("Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: {}m]",
+        domain::DEFAULT_SUITE_TIMEOUT_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::SUITE_TIMEOUT, value_parser = parse_duration)]
     pub suite_timeout: Option<Duration>,
 
@@ -322,11 +326,12 @@ pub struct BatchingArgs {
         env = vars::CONFIDENCE
     )]
     pub confidence: f64,
-    /// The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is
-    /// split into shards (--max-shards); locally its iterations run in chunks, each checked to fit
-    /// what is left before it starts, each with a fresh seed, and a batch out of budget stops
-    /// cleanly and reports what ran [default: the job's timeout minus 2 minutes (--batch-timeout
-    /// locally, --step-timeout on Buildkite, the workflow's job timeout on GitHub)].
+    #[arg(help = formatcp!("The time each batch job may take (90s, 20m, 1h). A batch the durations say \
+        cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each \
+        checked to fit what is left before it starts, each with a fresh seed, and a batch out of \
+        budget stops cleanly and reports what ran [default: the job's timeout minus {} minutes \
+        (--batch-timeout locally, --step-timeout on Buildkite, the workflow's job timeout on \
+        GitHub)]", settings::GRACE_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
     pub budget: Option<Duration>,
 
@@ -395,11 +400,13 @@ pub enum ReportFormat {
 /// How much triage may replay.
 #[derive(Debug, Args, Clone, Default)]
 pub struct TriageBudgetArgs {
-    /// The most replays triage runs in all, every test and seed together [default: 100].
+    #[arg(help = formatcp!("The most replays triage runs in all, every test and seed together \
+        [default: {}]", TriageConfig::DEFAULT_BUDGET))]
     #[arg(long, value_name = "N", env = vars::TRIAGE_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
     pub triage_budget: Option<u64>,
 
-    /// The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m].
+    #[arg(help = formatcp!("The most time triage takes; a replay still running then is stopped (90s, \
+        20m, 1h) [default: {}m]", TriageConfig::DEFAULT_TIMEOUT_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::TRIAGE_TIMEOUT, value_parser = parse_duration)]
     pub triage_timeout: Option<Duration>,
 }
@@ -461,7 +468,8 @@ pub struct RunArgs {
     #[arg(long = "for", value_name = "DURATION", requires = "until_fail", value_parser = parse_duration)]
     pub for_: Option<Duration>,
 
-    /// Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
+    #[arg(help = formatcp!("Stop a Gradle invocation (a batch, or one REST iteration) that runs longer \
+        than this (default: suite timeout plus {} minutes)", settings::BATCH_MARGIN_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 }
@@ -533,7 +541,8 @@ pub struct PrArgs {
     #[command(flatten)]
     pub budget: BudgetArgs,
 
-    /// Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes).
+    #[arg(help = formatcp!("Stop a local Gradle invocation (a batch, or one REST iteration) that runs \
+        longer than this (default: suite timeout plus {} minutes)", settings::BATCH_MARGIN_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::BATCH_TIMEOUT, value_parser = parse_duration)]
     pub batch_timeout: Option<Duration>,
 

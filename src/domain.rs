@@ -416,6 +416,15 @@ pub struct SkippedFile {
     pub reason: String,
 }
 
+/// Executions of each unit test by default (`--unit-iters`, Elasticsearch's).
+pub const DEFAULT_UNIT_ITERS: u32 = 100;
+/// Executions of each internalClusterTest by default (`--integ-iters`).
+pub const DEFAULT_INTEG_ITERS: u32 = 20;
+/// Gradle runs of a REST batch by default (`--rest-iters`).
+pub const DEFAULT_REST_LOOPS: u32 = 10;
+/// The randomized runner's suite timeout by default, in minutes (`--suite-timeout`).
+pub const DEFAULT_SUITE_TIMEOUT_MIN: u64 = 60;
+
 /// The default cap of shards per batch (`--max-shards`).
 pub const DEFAULT_MAX_SHARDS: u32 = 10;
 
@@ -444,10 +453,10 @@ impl Default for BatchingConfig {
     fn default() -> Self {
         BatchingConfig {
             caps: BTreeMap::new(),
-            unit_iters: 100,
-            integ_iters: 20,
-            rest_loops: 10,
-            suite_timeout: Duration::from_secs(3600),
+            unit_iters: DEFAULT_UNIT_ITERS,
+            integ_iters: DEFAULT_INTEG_ITERS,
+            rest_loops: DEFAULT_REST_LOOPS,
+            suite_timeout: Duration::from_secs(DEFAULT_SUITE_TIMEOUT_MIN * 60),
             durations: None,
             max_shards: DEFAULT_MAX_SHARDS,
             repetition: RepetitionMode::Auto,
@@ -684,40 +693,6 @@ impl Serialize for GradleCommand {
     }
 }
 
-/// Parses a duration: a bare number of seconds, or humantime's forms
-/// (`90s`, `20m`, `1h`, `1500ms`, `1h 30m`).
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let d = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-        let secs: u64 = s
-            .parse()
-            .map_err(|_| format!("`{s}` is too large a number of seconds"))?;
-        Duration::from_secs(secs)
-    } else {
-        humantime::parse_duration(s).map_err(|e| {
-            format!("`{s}` is not a duration ({e}): write e.g. 90s, 20m, 1h or 1h 30m")
-        })?
-    };
-    if d.is_zero() {
-        return Err(format!("`{s}` must be longer than zero"));
-    }
-    Ok(d)
-}
-
-/// Renders a duration the way `parse_duration` reads it back.
-pub fn format_duration(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms % 3_600_000 == 0 {
-        format!("{}h", ms / 3_600_000)
-    } else if ms % 60_000 == 0 {
-        format!("{}m", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("{}s", ms / 1000)
-    } else {
-        format!("{ms}ms")
-    }
-}
-
 /// Selected tests for the unit tests of every stage.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -785,20 +760,5 @@ mod tests {
         assert_eq!(c.loops(&TestKind::YamlRestTestRunner), 10);
         assert_eq!(c.loops(&TestKind::Unit), 1);
         assert_eq!(c.suite_timeout, Duration::from_secs(3600));
-    }
-
-    #[test]
-    fn durations_parse_and_print() {
-        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("20m"), Ok(Duration::from_secs(1200)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
-        assert_eq!(parse_duration("1500ms"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("1h 30m"), Ok(Duration::from_secs(5400)));
-        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
-        assert!(parse_duration("0s").is_err());
-        assert!(parse_duration("10x").is_err());
-        assert_eq!(format_duration(Duration::from_secs(3600)), "1h");
-        assert_eq!(format_duration(Duration::from_secs(90)), "90s");
     }
 }

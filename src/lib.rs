@@ -40,7 +40,9 @@ pub mod select;
 pub mod settings;
 pub mod shell;
 pub(crate) mod stats;
+pub(crate) mod terminal;
 pub(crate) mod test_filter;
+pub mod time;
 pub mod triage;
 pub(crate) mod vars;
 

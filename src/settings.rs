@@ -7,10 +7,12 @@
 use crate::domain::{BatchingConfig, ClassifiedTest, Origin};
 use std::time::Duration;
 
-/// A batch is stopped this long before its job's limit (a CI job's timeout,
-/// `local`'s batch limit), so the job outlives its batch and records how it
-/// ended.
-pub const GRACE: Duration = Duration::from_secs(2 * 60);
+/// A batch is stopped this many minutes before its job's limit (a CI job's
+/// timeout, `local`'s batch limit), so the job outlives its batch and
+/// records how it ended.
+pub const GRACE_MIN: u64 = 2;
+/// [`GRACE_MIN`] as a duration.
+pub const GRACE: Duration = Duration::from_secs(GRACE_MIN * 60);
 
 /// What a job limited to `limit` leaves its batch: the limit less the
 /// grace, at least half of it.
@@ -99,8 +101,10 @@ pub struct RunSettings {
     pub batch_timeout: Duration,
 }
 
-/// The default batch limit is the suite timeout plus this.
-pub const BATCH_MARGIN: Duration = Duration::from_secs(600);
+/// The default batch limit is the suite timeout plus this many minutes.
+pub const BATCH_MARGIN_MIN: u64 = 10;
+/// [`BATCH_MARGIN_MIN`] as a duration.
+pub const BATCH_MARGIN: Duration = Duration::from_secs(BATCH_MARGIN_MIN * 60);
 
 impl RunSettings {
     /// The settings of `batching` with everything else at its default.

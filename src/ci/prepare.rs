@@ -5,11 +5,11 @@
 
 use crate::domain::{ClassifiedTest, GradleCommand, Origin, Unresolved};
 use crate::layout::{Build, Layout};
-use crate::plan::render::visible;
 use crate::plan::{self, PlanContext};
 use crate::say;
 use crate::select::Selection;
 use crate::settings::RunSettings;
+use crate::terminal::visible;
 use crate::{markdown, Error, Exit, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// A batch is stopped this many minutes before its CI job's own timeout, so
 /// the wrapper outlives its command and records how it ended.
-pub const GRACE_MINUTES: u32 = 2;
+pub const GRACE_MINUTES: u32 = crate::settings::GRACE_MIN as u32;
 
 /// The timeout of what runs inside a job of `job_min` minutes: the job's
 /// minus the grace, at least a minute.

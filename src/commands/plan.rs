@@ -7,10 +7,11 @@ use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
 use crate::domain::Unresolved;
 use crate::durations::{self, Durations};
-use crate::plan::render::{self, visible, PlanView};
+use crate::plan::render::{self, PlanView};
 use crate::plan::{self, Evidence, PlanContext};
 use crate::select::Selection;
 use crate::settings::RunSettings;
+use crate::terminal::visible;
 use crate::{output, say, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {

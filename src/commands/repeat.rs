@@ -5,13 +5,14 @@
 //! command as given.
 
 use crate::cli::{GlobalArgs, RepeatArgs};
-use crate::domain::{format_duration, GradleCommand, TestKind};
+use crate::domain::{GradleCommand, TestKind};
 use crate::invocation::Invocation;
 use crate::output;
 use crate::plan::policy::Policy;
 use crate::run::engine::{self, Event, Reporter, Sink, Site};
 use crate::run::guard::RunGuard;
 use crate::run::invoke::{self, Iteration, Verdict};
+use crate::time::format_duration;
 use crate::{Exit, Result};
 use std::time::Duration;
 

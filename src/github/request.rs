@@ -6,8 +6,9 @@
 use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::ci::blocking::Blocking;
 use crate::ci::spec::GRACE_MINUTES;
-use crate::domain::{format_duration, RepetitionMode};
+use crate::domain::RepetitionMode;
 use crate::settings::RunMode;
+use crate::time::format_duration;
 use crate::{vars, Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! Finding the Gradle program and running the init script: the I/O edge of `layout`.
 
 use super::{Layout, LayoutRead};
-use crate::domain::format_duration;
-use crate::process::{self, Ended, Isolation, Output};
+use crate::process::{self, Ended, Isolation, Output, Session};
+use crate::time::format_duration;
 use crate::vars::{GRADLE, LAYOUT_TIMEOUT};
 use crate::{say, shell, Error, Result};
 use std::fs::File;
@@ -92,7 +92,8 @@ pub fn program_identity(project_dir: &Path, program: &[String]) -> String {
 
 /// Runs Gradle with the init script in `project_dir` and parses what it
 /// reports. Gradle runs under the batches' daemon policy and is stopped, with
-/// every process of it, when `reading.timeout` passes or the user interrupts.
+/// every process of it, when `reading.timeout` passes or the user interrupts
+/// (and whatever it left is stopped when the read ends: its session).
 pub fn run_init_script(
     project_dir: &Path,
     program: &[String],
@@ -102,99 +103,144 @@ pub fn run_init_script(
         .prefix("gradle-flaky-layout-")
         .tempdir()
         .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let read = Read {
+        project_dir,
+        program,
+        reading,
+        output: scratch.path().join("layout.json"),
+        log: scratch.path().join("gradle.log"),
+    };
     let script = scratch.path().join("flaky-layout.gradle");
-    let output = scratch.path().join("layout.json");
-    let log_path = scratch.path().join("gradle.log");
     std::fs::write(&script, INIT_SCRIPT).map_err(|e| Error::io(&script, e))?;
-    let log = File::create(&log_path).map_err(|e| Error::io(&log_path, e))?;
-
-    let mut argv = program.to_vec();
-    argv.extend([
-        "-q".to_string(),
-        "--init-script".to_string(),
-        script.display().to_string(),
-        format!("-Dflaky.layout.output={}", output.display()),
-    ]);
-    argv.extend(LAYOUT_GUARDS.iter().map(|g| g.to_string()));
-    argv.extend([
-        format!("-Dtests.iters={ITERS_PROBE}"),
-        LAYOUT_TASK.to_string(),
-    ]);
     // One invocation: isolated means --no-daemon.
     let (isolation, note) = Isolation::choose(reading.isolate, 1, scratch.path());
     if let Some(note) = note {
         say!("gradle-flaky: note: {note}");
     }
-    let argv = isolation.apply(&argv)?;
-    say!(
-        "gradle-flaky: reading the build layout: waiting for Gradle to configure the build \
-         (`{} … {LAYOUT_TASK}` in {}, {}; limit {}, --layout-timeout)",
-        shell::join(program),
-        project_dir.display(),
-        isolation.describe(),
-        format_duration(reading.timeout)
-    );
+    let session = Session::new(isolation);
     let started = Instant::now();
-    let run = process::run(
-        &argv,
-        project_dir,
-        Output::Log(&log),
-        Some(reading.timeout),
-        &isolation,
-    )
-    .map_err(|e| match e {
-        Error::GradleNotFound(_) => Error::GradleNotFound(format!(
-            "cannot run Gradle `{}`: not found; install Gradle, add ./gradlew, or fix --gradle ({GRADLE})",
-            program[0]
-        )),
-        e => e,
-    })?;
-    let said = || tail(&std::fs::read(&log_path).unwrap_or_default());
-    let stopped: String = run.notes.iter().map(|n| format!("; {n}")).collect();
-    match run.ended {
-        Ended::Exited(0) => {}
-        Ended::Interrupted => return Err(Error::Interrupted),
-        Ended::TimedOut => {
-            return Err(Error::TimedOut(format!(
-                "Gradle did not finish configuring the build within {} (--layout-timeout, \
-                 {LAYOUT_TIMEOUT}) while reading its layout (`{} {LAYOUT_TASK}` in {}); \
-                 it was stopped{stopped}. Gradle said:\n{}",
-                format_duration(reading.timeout),
-                shell::join(program),
-                project_dir.display(),
-                said()
-            )))
-        }
-        ended => {
-            return Err(Error::infra(format!(
-                "Gradle failed while reading the build layout (`{} {LAYOUT_TASK}` in {}, {}):\n{}",
-                shell::join(program),
-                project_dir.display(),
+    let ended = read.run(&read.argv(&script), &session)?;
+    read.check(ended)?;
+    drop(session);
+    say!(
+        "gradle-flaky: build layout read in {}",
+        crate::time::human(started.elapsed())
+    );
+    read.layout()
+}
+
+/// One read of the layout: where, with what, and where Gradle's output and
+/// the init script's report go.
+struct Read<'a> {
+    project_dir: &'a Path,
+    program: &'a [String],
+    reading: &'a LayoutRead,
+    output: PathBuf,
+    log: PathBuf,
+}
+
+impl Read<'_> {
+    /// The layout task, quiet, with the init script, its guards and the probe
+    /// of `-Dtests.iters`.
+    fn argv(&self, script: &Path) -> Vec<String> {
+        let mut argv = self.program.to_vec();
+        argv.extend([
+            "-q".to_string(),
+            "--init-script".to_string(),
+            script.display().to_string(),
+            format!("-Dflaky.layout.output={}", self.output.display()),
+        ]);
+        argv.extend(LAYOUT_GUARDS.iter().map(|g| g.to_string()));
+        argv.extend([
+            format!("-Dtests.iters={ITERS_PROBE}"),
+            LAYOUT_TASK.to_string(),
+        ]);
+        argv
+    }
+
+    /// Runs Gradle until it ends, its time limit passes or the user
+    /// interrupts; how it ended, and what stopping it took.
+    fn run(&self, argv: &[String], session: &Session) -> Result<(Ended, Vec<String>)> {
+        let isolation = session.isolation();
+        let argv = isolation.apply(argv)?;
+        say!(
+            "gradle-flaky: reading the build layout: waiting for Gradle to configure the build \
+             (`{} … {LAYOUT_TASK}` in {}, {}; limit {}, --layout-timeout)",
+            shell::join(self.program),
+            self.project_dir.display(),
+            isolation.describe(),
+            format_duration(self.reading.timeout)
+        );
+        let log = File::create(&self.log).map_err(|e| Error::io(&self.log, e))?;
+        let run = process::run(
+            &argv,
+            self.project_dir,
+            Output::Log(&log),
+            Some(self.reading.timeout),
+            isolation,
+        )
+        .map_err(|e| match e {
+            Error::GradleNotFound(_) => Error::GradleNotFound(format!(
+                "cannot run Gradle `{}`: not found; install Gradle, add ./gradlew, or fix \
+                 --gradle ({GRADLE})",
+                self.program[0]
+            )),
+            e => e,
+        })?;
+        Ok((run.ended, run.notes))
+    }
+
+    /// What Gradle said last.
+    fn said(&self) -> String {
+        tail(&std::fs::read(&self.log).unwrap_or_default())
+    }
+
+    /// A run that did not exit 0 is an error that says how it ended and what
+    /// Gradle said.
+    fn check(&self, (ended, notes): (Ended, Vec<String>)) -> Result<()> {
+        let program = shell::join(self.program);
+        let dir = self.project_dir.display();
+        match ended {
+            Ended::Exited(0) => Ok(()),
+            Ended::Interrupted => Err(Error::Interrupted),
+            Ended::TimedOut => {
+                let stopped: String = notes.iter().map(|n| format!("; {n}")).collect();
+                Err(Error::TimedOut(format!(
+                    "Gradle did not finish configuring the build within {} (--layout-timeout, \
+                     {LAYOUT_TIMEOUT}) while reading its layout (`{program} {LAYOUT_TASK}` in \
+                     {dir}); it was stopped{stopped}. Gradle said:\n{}",
+                    format_duration(self.reading.timeout),
+                    self.said()
+                )))
+            }
+            ended => Err(Error::infra(format!(
+                "Gradle failed while reading the build layout (`{program} {LAYOUT_TASK}` in \
+                 {dir}, {}):\n{}",
                 match ended {
                     Ended::Exited(code) => format!("exit {code}"),
                     Ended::Signalled(sig) => format!("killed by signal {sig}"),
                     _ => "stopped".to_string(),
                 },
-                said()
-            )))
+                self.said()
+            ))),
         }
     }
-    say!(
-        "gradle-flaky: build layout read in {:.1}s",
-        started.elapsed().as_secs_f64()
-    );
-    let json = std::fs::read_to_string(&output).map_err(|e| {
-        Error::infra(format!(
-            "the init script wrote no layout ({}: {e}); Gradle said:\n{}",
-            output.display(),
-            said()
-        ))
-    })?;
-    serde_json::from_str(&json).map_err(|e| {
-        Error::infra(format!(
-            "the init script wrote a layout we cannot read: {e}"
-        ))
-    })
+
+    /// The layout the init script wrote.
+    fn layout(&self) -> Result<Layout> {
+        let json = std::fs::read_to_string(&self.output).map_err(|e| {
+            Error::infra(format!(
+                "the init script wrote no layout ({}: {e}); Gradle said:\n{}",
+                self.output.display(),
+                self.said()
+            ))
+        })?;
+        serde_json::from_str(&json).map_err(|e| {
+            Error::infra(format!(
+                "the init script wrote a layout we cannot read: {e}"
+            ))
+        })
+    }
 }
 
 /// The last lines of Gradle's output, for error messages.

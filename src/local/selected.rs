@@ -3,8 +3,8 @@
 
 use crate::ci::not_checked;
 use crate::domain::{ClassifiedTest, Unresolved};
-use crate::plan::render::{visible, visible_lines};
 use crate::select::Selection;
+use crate::terminal::{visible, visible_lines};
 use crate::{say, Error, Result};
 
 /// The selected tests, and those found that cannot run here (not checked);

@@ -49,7 +49,7 @@ pub fn after_run(
         saved.display(),
         cfg.replays,
         cfg.budget,
-        crate::domain::format_duration(cfg.timeout)
+        crate::time::format_duration(cfg.timeout)
     );
     let ctx = PlanContext::for_build(site.build, site.gradle_args);
     let env = Env {

@@ -8,6 +8,7 @@ use crate::domain::{ClassifiedTest, GradleCommand, Origin, SkippedFile, Unresolv
 use crate::select::{Expansion, TaskSelection};
 use crate::shell;
 use crate::stats::{executions_for, percent, rate_bound, Round};
+use crate::terminal::{visible, visible_lines};
 use serde::Serialize;
 use std::fmt::{self, Write};
 
@@ -176,7 +177,7 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
         writeln!(
             w,
             "Budget of each job: {}",
-            crate::domain::format_duration(budget)
+            crate::time::format_duration(budget)
         )?;
     }
     if !plan.commands.is_empty() {
@@ -216,7 +217,7 @@ fn command(w: &mut String, number: usize, c: &GradleCommand, evidence: Evidence)
     let runs = match c.predicted_sec {
         Some(secs) => format!(
             "{runs}; predicted {}",
-            crate::domain::format_duration(std::time::Duration::from_secs(secs.max(1)))
+            crate::time::format_duration(std::time::Duration::from_secs(secs.max(1)))
         ),
         None => runs,
     };
@@ -236,7 +237,7 @@ fn chunks(policy: &Policy, c: &GradleCommand) -> Option<String> {
     if !policy.chunked() {
         return None;
     }
-    let budget = policy.budget.map(crate::domain::format_duration);
+    let budget = policy.budget.map(crate::time::format_duration);
     let proof = policy.stop_on_proof.iter().any(|s| *s);
     if policy.open_ended {
         return Some(format!(
@@ -328,39 +329,5 @@ fn count(n: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
-    }
-}
-
-/// Control characters as `\u{..}` escapes; everything else as it is.
-pub fn visible(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// Like [`visible`], but a text of several lines (a note quoting Gradle's
-/// output) keeps its lines, each after the first indented by `indent`.
-pub fn visible_lines(s: &str, indent: &str) -> String {
-    s.lines()
-        .map(visible)
-        .collect::<Vec<_>>()
-        .join(&format!("\n{indent}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_characters_are_escaped_for_people() {
-        assert_eq!(visible("a\nb\u{1b}[31m"), "a\\u{a}b\\u{1b}[31m");
-        assert_eq!(visible("é x"), "é x");
-        assert_eq!(visible_lines("a\nb\u{1b}", "  "), "a\n  b\\u{1b}");
     }
 }

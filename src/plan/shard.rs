@@ -7,9 +7,10 @@
 
 use super::budget::{self, Next, Pace, Sizing};
 use super::Plan;
-use crate::domain::{format_duration, GradleCommand, Repetition, Shard};
+use crate::domain::{GradleCommand, Repetition, Shard};
 use crate::durations::Durations;
 use crate::invocation::Seeds;
+use crate::time::format_duration;
 use std::time::Duration;
 
 /// What sharding knows.

@@ -89,84 +89,60 @@ pub struct Strategy {
 /// task is not in the layout, or there is no layout), as `mode` asks.
 pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) -> Strategy {
     let facts = facts.cloned().unwrap_or_default();
-    let testng = facts.framework.as_deref() == Some("testng");
-    let gradle_runs = |reason: &str| Strategy {
-        repetition: Repetition::GradleRuns,
-        in_jvm: None,
-        reason: reason.to_string(),
-        runner: RunnerTraits {
-            testng,
-            parameterized_cases: true,
-        },
-    };
-    let in_jvm = |mechanism: InJvm, reason: &str| Strategy {
-        repetition: Repetition::InJvm,
-        in_jvm: Some(mechanism),
-        reason: reason.to_string(),
-        runner: RunnerTraits {
-            testng,
-            parameterized_cases: mechanism != InJvm::TestsIters,
-        },
+    let make = Make {
+        testng: facts.framework.as_deref() == Some("testng"),
     };
     if kind.is_rest() {
         return Strategy {
             runner: RunnerTraits::default(),
-            ..gradle_runs("each Gradle run runs every REST test once")
+            ..make.gradle_runs("each Gradle run runs every REST test once")
         };
     }
     if mode == RepetitionMode::GradleRuns {
-        return gradle_runs(
+        return make.gradle_runs(
             "--repetition gradle-runs: a fresh Gradle run (and test JVM) per iteration",
         );
     }
-    let junit4 = in_jvm(
-        InJvm::Junit4Runner,
-        "gradle-flaky's JUnit 4 runner repeats the selected classes in one test JVM",
-    );
     match facts.framework.as_deref() {
-        Some("testng") => {
-            return in_jvm(
-                InJvm::TestngInvocationCount,
-                "TestNG repeats each selected method in one test JVM (invocationCount, set by \
-                 gradle-flaky's annotation transformer)",
-            )
-        }
-        Some("junitPlatform") if mode == RepetitionMode::InJvm => {
-            return in_jvm(
-                InJvm::PlatformEngine,
-                "gradle-flaky's JUnit Platform engine repeats the selection in one test JVM \
-                 (--repetition in-jvm)",
-            )
-        }
-        Some("junitPlatform") => {
-            return gradle_runs(
-                "the JUnit Platform repeats by Gradle runs unless --repetition in-jvm asks for \
-                 gradle-flaky's engine (verified with the console launcher, not on Gradle)",
-            )
-        }
-        Some("junit") | None => {}
-        Some(other) => {
-            return gradle_runs(&format!(
-                "the test framework `{other}` has no in-JVM repetition gradle-flaky knows"
-            ))
-        }
+        Some("testng") => make.in_jvm(
+            InJvm::TestngInvocationCount,
+            "TestNG repeats each selected method in one test JVM (invocationCount, set by \
+             gradle-flaky's annotation transformer)",
+        ),
+        Some("junitPlatform") if mode == RepetitionMode::InJvm => make.in_jvm(
+            InJvm::PlatformEngine,
+            "gradle-flaky's JUnit Platform engine repeats the selection in one test JVM \
+             (--repetition in-jvm)",
+        ),
+        Some("junitPlatform") => make.gradle_runs(
+            "the JUnit Platform repeats by Gradle runs unless --repetition in-jvm asks for \
+             gradle-flaky's engine (verified with the console launcher, not on Gradle)",
+        ),
+        Some("junit") | None => junit(&facts, make),
+        Some(other) => make.gradle_runs(&format!(
+            "the test framework `{other}` has no in-JVM repetition gradle-flaky knows"
+        )),
     }
+}
+
+/// JUnit 4 (or an unknown framework): the randomized runner's `-Dtests.iters`
+/// where it runs the tests and the property reaches the test JVM, else
+/// gradle-flaky's JUnit 4 runner.
+fn junit(facts: &TaskFacts, make: Make) -> Strategy {
     if facts.randomized_testing == Some(false) {
-        return Strategy {
-            reason: "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats \
-                     the selected classes in one test JVM"
-                .into(),
-            ..junit4
-        };
+        return make.in_jvm(
+            InJvm::Junit4Runner,
+            "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats the \
+             selected classes in one test JVM",
+        );
     }
     if facts.forwards_tests_iters == Some(false) {
-        return Strategy {
-            reason: "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
-                     properties): gradle-flaky's JUnit 4 runner repeats the selected classes in \
-                     one test JVM"
-                .into(),
-            ..junit4
-        };
+        return make.in_jvm(
+            InJvm::Junit4Runner,
+            "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
+             properties): gradle-flaky's JUnit 4 runner repeats the selected classes in one \
+             test JVM",
+        );
     }
     let reason = if facts.randomized_testing == Some(true)
         && facts.forwards_tests_iters == Some(true)
@@ -177,7 +153,40 @@ pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) 
     };
     Strategy {
         runner: RunnerTraits::default(),
-        ..in_jvm(InJvm::TestsIters, reason)
+        ..make.in_jvm(InJvm::TestsIters, reason)
+    }
+}
+
+/// Builds the strategies of one task.
+#[derive(Clone, Copy)]
+struct Make {
+    /// The task runs TestNG.
+    testng: bool,
+}
+
+impl Make {
+    fn gradle_runs(self, reason: &str) -> Strategy {
+        Strategy {
+            repetition: Repetition::GradleRuns,
+            in_jvm: None,
+            reason: reason.to_string(),
+            runner: RunnerTraits {
+                testng: self.testng,
+                parameterized_cases: true,
+            },
+        }
+    }
+
+    fn in_jvm(self, mechanism: InJvm, reason: &str) -> Strategy {
+        Strategy {
+            repetition: Repetition::InJvm,
+            in_jvm: Some(mechanism),
+            reason: reason.to_string(),
+            runner: RunnerTraits {
+                testng: self.testng,
+                parameterized_cases: mechanism != InJvm::TestsIters,
+            },
+        }
     }
 }
 

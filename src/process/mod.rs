@@ -273,6 +273,42 @@ pub fn run(
     isolation: &Isolation,
 ) -> Result<Run> {
     supervise();
+    let (mut child, copiers, program) = spawn(argv, cwd, output)?;
+    let started = Instant::now();
+    let mut watch = Watch {
+        shared: isolation.is_shared(),
+        // Test JVMs a daemon started before this are not of this build.
+        since: tree::start_ticks(child.id()).unwrap_or_else(tree::now_ticks),
+        cwd,
+        daemon: None,
+        notes: Vec::new(),
+    };
+    let ended = watch.until_ended(&mut child, &program, started, timeout)?;
+    watch.after(&ended);
+    // A build that exited by itself may still leave processes behind (a test
+    // cluster node, a worker); the next batch must start from nothing but a
+    // daemon, which is there to be reused (none is, without a daemon: a
+    // lingering single-use one goes too).
+    let leftovers = stop_all(None, *isolation != Isolation::NoDaemon);
+    for c in copiers {
+        let _ = c.join();
+    }
+    Ok(Run {
+        ended,
+        elapsed: started.elapsed(),
+        leftovers,
+        notes: watch.notes,
+    })
+}
+
+/// Starts `argv` in `cwd`, in a process group of its own, its output where
+/// `output` says (copied by the threads returned, when teed); with the
+/// program as started.
+fn spawn(
+    argv: &[String],
+    cwd: &Path,
+    output: Output<'_>,
+) -> Result<(Child, Vec<thread::JoinHandle<()>>, String)> {
     let Some((program, args)) = argv.split_first() else {
         return Err(Error::usage("no command to run"));
     };
@@ -287,13 +323,11 @@ pub fn run(
     } else {
         program.clone()
     };
-    let program = program.as_str();
-    let mut cmd = std::process::Command::new(program);
+    let mut cmd = std::process::Command::new(&program);
     cmd.args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())
         .process_group(0);
-    let mut copiers = Vec::new();
     match output {
         Output::Inherit => {}
         Output::Log(log) => {
@@ -303,10 +337,8 @@ pub fn run(
             cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         }
     }
-    let mut child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
-    let started = Instant::now();
-    // Test JVMs a daemon started before this are not of this build.
-    let since = tree::start_ticks(child.id()).unwrap_or_else(tree::now_ticks);
+    let mut child = cmd.spawn().map_err(|e| spawn_error(&program, e))?;
+    let mut copiers = Vec::new();
     if let Output::Tee(log) = output {
         let out = child
             .stdout
@@ -321,65 +353,80 @@ pub fn run(
             copiers.push(thread::spawn(move || tee(stream, log)));
         }
     }
-    let shared = isolation.is_shared();
-    let mut daemon = None;
-    let mut next_lookup = started + LOOKUP_EVERY;
-    let mut notes = Vec::new();
-    let ended = loop {
-        if let Some(status) = child.try_wait().map_err(|e| Error::io(program, e))? {
-            break match (status.code(), status.signal()) {
-                (Some(code), _) => Ended::Exited(code),
-                (None, Some(sig)) => Ended::Signalled(sig),
-                (None, None) => Ended::Exited(1),
-            };
-        }
-        // Found while the client runs: once it is gone, so is its connection.
-        if shared && daemon.is_none() && Instant::now() >= next_lookup {
-            daemon = serving_daemon(child.id());
-            next_lookup = Instant::now() + LOOKUP_EVERY;
-        }
-        let stop = if interrupted() {
-            Some(Ended::Interrupted)
-        } else if timeout.is_some_and(|t| started.elapsed() >= t) {
-            Some(Ended::TimedOut)
-        } else {
-            None
-        };
-        if let Some(why) = stop {
-            if shared {
-                cancel(&mut child, daemon, since, cwd, &mut notes);
-            } else {
-                stop_all(Some(&mut child), false);
+    Ok((child, copiers, program))
+}
+
+/// A running build, watched until it ends or must be stopped.
+struct Watch<'a> {
+    /// On the user's daemon: stopped through Gradle's cancellation.
+    shared: bool,
+    /// When the client started, in the process table's ticks.
+    since: u64,
+    cwd: &'a Path,
+    /// The daemon the client talks to, once found.
+    daemon: Option<u32>,
+    /// What stopping the build took, when that was not plain.
+    notes: Vec<String>,
+}
+
+impl Watch<'_> {
+    /// Polls the child until it exits, its time passes or we are interrupted
+    /// (then the build is stopped as its isolation requires).
+    fn until_ended(
+        &mut self,
+        child: &mut Child,
+        program: &str,
+        started: Instant,
+        timeout: Option<Duration>,
+    ) -> Result<Ended> {
+        let mut next_lookup = started + LOOKUP_EVERY;
+        loop {
+            if let Some(status) = child.try_wait().map_err(|e| Error::io(program, e))? {
+                return Ok(match (status.code(), status.signal()) {
+                    (Some(code), _) => Ended::Exited(code),
+                    (None, Some(sig)) => Ended::Signalled(sig),
+                    (None, None) => Ended::Exited(1),
+                });
             }
-            break why;
+            // Found while the client runs: once it is gone, so is its connection.
+            if self.shared && self.daemon.is_none() && Instant::now() >= next_lookup {
+                self.daemon = serving_daemon(child.id());
+                next_lookup = Instant::now() + LOOKUP_EVERY;
+            }
+            let stop = if interrupted() {
+                Some(Ended::Interrupted)
+            } else if timeout.is_some_and(|t| started.elapsed() >= t) {
+                Some(Ended::TimedOut)
+            } else {
+                None
+            };
+            if let Some(why) = stop {
+                if self.shared {
+                    cancel(child, self.daemon, self.since, self.cwd, &mut self.notes);
+                } else {
+                    stop_all(Some(child), false);
+                }
+                return Ok(why);
+            }
+            thread::sleep(POLL);
         }
-        thread::sleep(POLL);
-    };
-    if let (Some(d), Ended::Exited(_) | Ended::Signalled(_)) = (daemon, &ended) {
-        // A client that ended by itself while its build still ran (killed
-        // from outside, crashed) leaves that build in the daemon, whose
-        // reports would then land in the next invocation's: it is stopped now.
+    }
+
+    /// A client that ended by itself while its build still ran (killed from
+    /// outside, crashed) leaves that build in the daemon, whose reports would
+    /// then land in the next invocation's: it is stopped now.
+    fn after(&mut self, ended: &Ended) {
+        let (Some(d), Ended::Exited(_) | Ended::Signalled(_)) = (self.daemon, ended) else {
+            return;
+        };
         let killed = matches!(ended, Ended::Signalled(_));
-        let ours = daemon::test_executors(&tree::table(), d, since, run_id());
+        let ours = daemon::test_executors(&tree::table(), d, self.since, run_id());
         if killed || !ours.is_empty() {
-            let swept = daemon::sweep(d, since, run_id(), cwd, &hurried, &mut || true);
-            notes.extend(sweep_notes(d, &swept, "its client ended while it ran"));
+            let swept = daemon::sweep(d, self.since, run_id(), self.cwd, &hurried, &mut || true);
+            self.notes
+                .extend(sweep_notes(d, &swept, "its client ended while it ran"));
         }
     }
-    // A build that exited by itself may still leave processes behind (a test
-    // cluster node, a worker); the next batch must start from nothing but a
-    // daemon, which is there to be reused (none is, without a daemon: a
-    // lingering single-use one goes too).
-    let leftovers = stop_all(None, *isolation != Isolation::NoDaemon);
-    for c in copiers {
-        let _ = c.join();
-    }
-    Ok(Run {
-        ended,
-        elapsed: started.elapsed(),
-        leftovers,
-        notes,
-    })
 }
 
 /// The daemon the client `client` (or a process it started, e.g. a wrapper

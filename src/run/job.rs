@@ -68,7 +68,7 @@ pub fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option
         Some(t) if finished.timed_out => {
             format!(
                 "timed out after {} (rc={rc})",
-                crate::domain::format_duration(t)
+                crate::time::format_duration(t)
             )
         }
         _ if finished.cancelled => format!("was cancelled (rc={rc})"),

@@ -17,11 +17,12 @@ use super::engine::{
 };
 use super::guard::RunGuard;
 use super::invoke::{Iteration, Verdict};
-use super::progress::{format_left, Estimate, Progress};
+use super::progress::{Estimate, Progress};
 use crate::analyze::RepeatedDir;
-use crate::domain::{format_duration, GradleCommand, InJvm};
+use crate::domain::{GradleCommand, InJvm};
 use crate::process;
 use crate::reports::walk;
+use crate::time::format_duration;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -357,7 +358,7 @@ impl Watcher<'_> {
                 line += &format!(", {} suite timeouts", c.suite_timeouts);
             }
         }
-        line += &format!(" · {}", format_elapsed(it.elapsed));
+        line += &format!(" · {}", crate::time::human(it.elapsed));
         if it.leftovers > 0 {
             line += &format!(" · stopped {} process(es) Gradle left behind", it.leftovers);
         }
@@ -368,20 +369,11 @@ impl Watcher<'_> {
         let stopping = matches!(verdict, Verdict::TimedOut | Verdict::Interrupted);
         match self.estimate.left(self.batch, Duration::ZERO) {
             Some(left) if !stopping && !left.is_zero() => {
-                line += &format!(" · {}", format_left(left));
+                line += &format!(" · {}", crate::time::left(left));
             }
             _ => {}
         }
         self.progress.line(&line);
-    }
-}
-
-fn format_elapsed(d: Duration) -> String {
-    let secs = d.as_secs();
-    if secs >= 60 {
-        format!("{}m{:02}s", secs / 60, secs % 60)
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
     }
 }
 

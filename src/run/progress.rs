@@ -27,7 +27,11 @@ impl Progress {
             let countdown = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
                 let estimate = *shown.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some((at, left)) = estimate {
-                    let _ = write!(w, " · {}", format_left(left.saturating_sub(at.elapsed())));
+                    let _ = write!(
+                        w,
+                        " · {}",
+                        crate::time::left(left.saturating_sub(at.elapsed()))
+                    );
                 }
             };
             bar.set_style(
@@ -73,19 +77,6 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
     }
-}
-
-/// `~40s left`, `~3m10s left`, `~1h05m left`: an estimate, so no finer.
-pub fn format_left(d: Duration) -> String {
-    let s = d.as_secs();
-    let when = if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    };
-    format!("~{when} left")
 }
 
 /// The time the rest of a run should take, from the Gradle invocations
@@ -154,12 +145,5 @@ mod tests {
         e.measured(1, s(3));
         e.measured(2, s(7));
         assert_eq!(e.left(2, Duration::ZERO), Some(Duration::ZERO));
-    }
-
-    #[test]
-    fn estimates_are_shown_coarsely() {
-        assert_eq!(format_left(Duration::from_millis(40_900)), "~40s left");
-        assert_eq!(format_left(Duration::from_secs(190)), "~3m10s left");
-        assert_eq!(format_left(Duration::from_secs(3900)), "~1h05m left");
     }
 }

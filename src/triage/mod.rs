@@ -46,7 +46,8 @@ pub struct TriageConfig {
 impl TriageConfig {
     pub const DEFAULT_REPLAYS: u32 = 5;
     pub const DEFAULT_BUDGET: u64 = 100;
-    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+    pub const DEFAULT_TIMEOUT_MIN: u64 = 30;
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(Self::DEFAULT_TIMEOUT_MIN * 60);
 
     /// The most Gradle invocations the triage may run (one replay each, at
     /// most): its isolation keeps a private daemon warm when there are several.
@@ -199,42 +200,9 @@ pub fn run(
         jobs: 0,
         invocations: 0,
     };
-    // results[target][seed]
-    let mut results: Vec<Vec<JobResult>> = targets.iter().map(|_| Vec::new()).collect();
-    let rounds = targets.iter().map(|t| t.seeds.len()).max().unwrap_or(0);
-    let jobs = targets.iter().map(|t| t.seeds.len()).sum::<usize>();
-    let mut done = 0;
-    let outcome = (|| -> Result<()> {
-        for round in 0..rounds {
-            for (k, target) in targets.iter().enumerate() {
-                let Some(seed) = target.seeds.get(round) else {
-                    continue;
-                };
-                done += 1;
-                let t = &report.tests[target.index];
-                let job = Replay {
-                    task: &target.task,
-                    class: &t.class,
-                    method: &t.method,
-                    seed: seed.as_deref(),
-                    members: &t.run_members,
-                };
-                let label = format!(
-                    "[{done}/{jobs}] {}.{} {}",
-                    crate::plan::render::visible(&t.class),
-                    crate::plan::render::visible(&t.method),
-                    match seed {
-                        Some(s) => format!("seed {s}"),
-                        None => "alone".into(),
-                    }
-                );
-                results[k].push(replayer.run(&job, &label)?);
-            }
-        }
-        Ok(())
-    })();
+    let results = replay_in_rounds(report, &targets, &mut replayer);
     progress.finish();
-    outcome?;
+    let results = results?;
     let interrupted = results
         .iter()
         .flatten()
@@ -253,6 +221,46 @@ pub fn run(
         interrupted,
         dir,
     })
+}
+
+/// Every target's seeds, in rounds (each test's first seed, then each
+/// test's second, …): `results[target][seed]`.
+fn replay_in_rounds(
+    report: &Report,
+    targets: &[Target],
+    replayer: &mut Replayer<'_>,
+) -> Result<Vec<Vec<JobResult>>> {
+    let mut results: Vec<Vec<JobResult>> = targets.iter().map(|_| Vec::new()).collect();
+    let rounds = targets.iter().map(|t| t.seeds.len()).max().unwrap_or(0);
+    let jobs = targets.iter().map(|t| t.seeds.len()).sum::<usize>();
+    let mut done = 0;
+    for round in 0..rounds {
+        for (k, target) in targets.iter().enumerate() {
+            let Some(seed) = target.seeds.get(round) else {
+                continue;
+            };
+            done += 1;
+            let t = &report.tests[target.index];
+            let job = Replay {
+                task: &target.task,
+                class: &t.class,
+                method: &t.method,
+                seed: seed.as_deref(),
+                members: &t.run_members,
+            };
+            let label = format!(
+                "[{done}/{jobs}] {}.{} {}",
+                crate::terminal::visible(&t.class),
+                crate::terminal::visible(&t.method),
+                match seed {
+                    Some(s) => format!("seed {s}"),
+                    None => "alone".into(),
+                }
+            );
+            results[k].push(replayer.run(&job, &label)?);
+        }
+    }
+    Ok(results)
 }
 
 /// A test's triage from the results of its seeds (in `target.seeds` order).

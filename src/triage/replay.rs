@@ -17,7 +17,6 @@
 //! seed count (`run::evidence`).
 
 use super::Env;
-use crate::domain::format_duration;
 use crate::domain::{ClassifiedTest, GradleCommand, InJvm, Origin, TestKind};
 use crate::invocation::{Body, Invocation, Members, Repeat, Select, TaskRun, Tasks};
 use crate::plan::policy::Policy;
@@ -26,6 +25,7 @@ use crate::run::engine::{self, Event, Reporter, Sink, Site, Stop as EngineStop};
 use crate::run::evidence::{why_no_result, Tally};
 use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
+use crate::time::format_duration;
 use crate::Result;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -320,7 +320,7 @@ impl Reporter for Shown<'_> {
             } => {
                 let t = reading.tests.first().cloned().unwrap_or_default();
                 self.replays += t.usable();
-                let elapsed = format!("{:.1}s", iteration.elapsed.as_secs_f64());
+                let elapsed = crate::time::human(iteration.elapsed);
                 let line = if t.usable() > 0 && t.unpinned == 0 {
                     format!("{} of {} failed again · {elapsed}", t.failed, t.usable())
                 } else {

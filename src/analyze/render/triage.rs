@@ -109,7 +109,7 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
     md.push(format!(
         "{}{replays} replay(s) in {}.",
         if partial { "**Partial triage:** " } else { "" },
-        crate::domain::format_duration(Duration::from_secs_f64(secs.round()))
+        crate::time::format_duration(Duration::from_secs_f64(secs.round()))
     ));
     let listed = notes.len().min(MAX_LISTED);
     md.extend(notes.drain(..listed));

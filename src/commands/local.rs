@@ -43,7 +43,7 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         }
     };
     let written = report::emit(&ran.report, &cfg.output, &ran.context());
-    let invocations: usize = ran.runs.iter().map(|r| r.iterations.len()).sum();
+    let invocations: usize = ran.runs.iter().map(|r| r.done.iterations.len()).sum();
     say!(
         "gradle-flaky: {} of {} batch(es), {invocations} Gradle invocation(s) in {}s{}; \
          reports and logs: {}",

@@ -17,6 +17,7 @@ use crate::domain::{GradleCommand, Origin, ReasonCode, TestKind, Unresolved};
 use crate::local::Context;
 use crate::process::Ended;
 use crate::run::cause::Cause;
+use crate::run::engine::Outcome;
 use crate::run::invoke::{Iteration, Verdict};
 use crate::run::local::{problems, BatchRun};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -241,17 +242,20 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
     BatchRun {
         log: PathBuf::from(format!("/runs/{dir}/batch-1.log")),
         dir: PathBuf::from("/runs/batch-1"),
-        iterations: vec![Iteration {
-            ended: Ended::Exited(1),
-            elapsed: Duration::ZERO,
-            dir: Path::new("iter-1").into(),
-            reports: vec![],
-            leftovers: 0,
-            skipped: None,
-            notes: Vec::new(),
-        }],
-        verdicts: vec![Verdict::NoTests],
-        notes: vec![note],
+        done: Outcome {
+            iterations: vec![Iteration {
+                ended: Ended::Exited(1),
+                elapsed: Duration::ZERO,
+                dir: Path::new("iter-1").into(),
+                reports: vec![],
+                leftovers: 0,
+                skipped: None,
+                notes: Vec::new(),
+            }],
+            verdicts: vec![Verdict::NoTests],
+            notes: vec![note],
+            ..Outcome::default()
+        },
         ..BatchRun::of(GradleCommand::of_kind(kind, &["gradle"], 1, 1))
     }
 }

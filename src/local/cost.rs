@@ -38,7 +38,7 @@ pub fn of(
     };
     for run in runs {
         cost.iterations_run += iterations_run(run);
-        for p in &run.proven {
+        for p in &run.done.proven {
             cost.iterations_saved += p.saved;
             cost.proven.push(ProvenEarly {
                 test: test_name(&p.test),
@@ -50,7 +50,7 @@ pub fn of(
             budget,
             ran,
             planned,
-        }) = &run.stop
+        }) = &run.done.stop
         {
             cost.budget_stops.push(BudgetStop {
                 job: format!("batch {} ({})", run.index, run.command.label),
@@ -66,5 +66,5 @@ pub fn of(
 /// Iterations the batch's tests ran, as the engine counted them (an
 /// invocation without a result ran none).
 fn iterations_run(run: &BatchRun) -> u64 {
-    run.ran.iter().sum()
+    run.done.ran.iter().sum()
 }

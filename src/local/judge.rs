@@ -65,11 +65,13 @@ fn judge(
         duration_sec: run.duration().as_secs(),
         oom_detected: !dumps.is_empty(),
         skipped: run
+            .done
             .iterations
             .iter()
             .find(|it| it.skipped.is_some())
             .map(Iteration::skipped_tasks),
         all_tasks_skipped: run
+            .done
             .iterations
             .last()
             .and_then(|it| it.skipped.as_ref())

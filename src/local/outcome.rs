@@ -79,7 +79,7 @@ impl RunRecord {
 
     /// What the run observed.
     pub fn observed(&self) -> Observed {
-        let verdicts = self.runs.iter().flat_map(|r| &r.verdicts);
+        let verdicts = self.runs.iter().flat_map(|r| &r.done.verdicts);
         Observed {
             interrupted: self.partial
                 || verdicts.clone().any(|v| *v == Verdict::Interrupted)

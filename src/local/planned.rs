@@ -106,7 +106,7 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                 nested_classes: t.nested_classes,
                 is_suite: t.is_suite,
                 runs: match run {
-                    Some(r) if r.open_ended => r.ran.get(n).copied().unwrap_or(0),
+                    Some(r) if r.open_ended => r.done.ran.get(n).copied().unwrap_or(0),
                     _ => c.executions(),
                 },
                 repeated_by: repeated_by(c, run, n).to_string(),
@@ -119,7 +119,7 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
 /// run showed it did not take effect there and Gradle runs followed.
 fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>, n: usize) -> &'static str {
     let by = match run {
-        Some(r) => r.repeated_by.get(n).copied().flatten(),
+        Some(r) => r.done.repeated_by.get(n).copied().flatten(),
         None => c.in_jvm(),
     };
     by.map_or("gradle-runs", InJvm::as_str)
@@ -145,7 +145,7 @@ mod tests {
         ];
         let mut run = BatchRun::of(c.clone());
         assert_eq!(repeated_by(&c, Some(&run), 0), "testng-invocation-count");
-        run.repeated_by[1] = None;
+        run.done.repeated_by[1] = None;
         assert_eq!(repeated_by(&c, Some(&run), 1), "gradle-runs");
         assert_eq!(repeated_by(&c, None, 1), "testng-invocation-count");
     }

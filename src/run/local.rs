@@ -12,9 +12,7 @@
 //! discovery, so `gradle-flaky analyze .` never counts old runs. The newest
 //! [`KEEP_RUNS`] run folders are kept.
 
-use super::engine::{
-    self, Chunk, Event, Outcome, Policy, Proven, Replan, Reporter, Sink, Site, Stop,
-};
+use super::engine::{self, Event, Outcome, Policy, Replan, Reporter, Sink, Site, Stop};
 use super::guard::RunGuard;
 use super::invoke::{Iteration, Verdict};
 use super::progress::{Estimate, Progress};
@@ -78,22 +76,9 @@ pub struct BatchRun {
     pub dir: PathBuf,
     /// When it started (heap dumps written since are its own).
     pub started: SystemTime,
-    pub iterations: Vec<Iteration>,
-    /// One per invocation, then a `RunnerError` if the batch broke off.
-    pub verdicts: Vec<Verdict>,
-    /// What each verdict means here, e.g. why no tests executed.
-    pub notes: Vec<String>,
-    /// Its invocations as chunks: what each ran, and how.
-    pub chunks: Vec<Chunk>,
-    /// Why it ended before its planned iterations.
-    pub stop: Option<Stop>,
-    /// Its tests that stop on proof took out.
-    pub proven: Vec<Proven>,
-    /// Iterations each of its command's tests ran, in order.
-    pub ran: Vec<u64>,
-    /// What repeated each of its command's tests: the in-JVM mechanism, or
-    /// Gradle runs (`None`) when the first run showed it did not take effect.
-    pub repeated_by: Vec<Option<InJvm>>,
+    /// What the engine did: its invocations, their verdicts, its stop, the
+    /// tests it proved, what repeated each test.
+    pub done: Outcome,
     /// It ran in chunks of its own choosing (a budget, stop on proof).
     pub chunked: bool,
     /// Its count was never fixed (`--until-fail --for`): it planned what it ran.
@@ -107,18 +92,15 @@ impl BatchRun {
         let n = command.tests.len();
         BatchRun {
             index: 1,
-            repeated_by: vec![command.in_jvm(); n],
-            ran: vec![0; n],
+            done: Outcome {
+                repeated_by: vec![command.in_jvm(); n],
+                ran: vec![0; n],
+                ..Outcome::default()
+            },
             command,
             log: PathBuf::new(),
             dir: PathBuf::new(),
             started: SystemTime::UNIX_EPOCH,
-            iterations: vec![],
-            verdicts: vec![],
-            notes: vec![],
-            chunks: vec![],
-            stop: None,
-            proven: Vec::new(),
             chunked: false,
             open_ended: false,
         }
@@ -130,26 +112,27 @@ impl BatchRun {
     /// could not run, else 0.
     pub fn rc(&self) -> i32 {
         if self
+            .done
             .iterations
             .iter()
             .any(|it| it.ended == process::Ended::TimedOut)
         {
             return 124;
         }
-        let failed = self.iterations.iter().find_map(|it| match it.ended {
+        let failed = self.done.iterations.iter().find_map(|it| match it.ended {
             process::Ended::Exited(0) => None,
             process::Ended::Exited(code) => Some(code),
             process::Ended::Signalled(sig) => Some(128 + sig),
             process::Ended::Interrupted => Some(130),
             process::Ended::TimedOut => Some(124),
         });
-        let broke_off = matches!(self.verdicts.last(), Some(Verdict::RunnerError(_)));
+        let broke_off = matches!(self.done.verdicts.last(), Some(Verdict::RunnerError(_)));
         failed.unwrap_or(if broke_off { 127 } else { 0 })
     }
 
     /// Wall time of its invocations.
     pub fn duration(&self) -> Duration {
-        self.iterations.iter().map(|it| it.elapsed).sum()
+        self.done.iterations.iter().map(|it| it.elapsed).sum()
     }
 }
 
@@ -206,46 +189,19 @@ pub fn run_all(batches: &[Batch<'_>], opts: &Options<'_>, progress: &Progress) -
             done.notes.push(verdict.describe());
             done.verdicts.push(verdict);
         }
-        runs.push(batch_run(
+        runs.push(BatchRun {
             index,
-            command,
+            command: command.clone(),
             log,
-            dest,
+            dir: dest,
             started,
             done,
-            &batch.policy,
-        ));
+            chunked: batch.policy.chunked(),
+            open_ended: batch.policy.open_ended,
+        });
     }
     progress.finish();
     runs
-}
-
-fn batch_run(
-    index: usize,
-    command: &GradleCommand,
-    log: PathBuf,
-    dir: PathBuf,
-    started: SystemTime,
-    done: Outcome,
-    policy: &Policy,
-) -> BatchRun {
-    BatchRun {
-        index,
-        command: command.clone(),
-        log,
-        dir,
-        started,
-        iterations: done.iterations,
-        verdicts: done.verdicts,
-        notes: done.notes,
-        chunks: done.chunks,
-        stop: done.stop,
-        proven: done.proven,
-        ran: done.ran,
-        repeated_by: done.repeated_by,
-        chunked: policy.chunked(),
-        open_ended: policy.open_ended,
-    }
 }
 
 /// The folders (relative to the run folder) of the batches' in-JVM
@@ -254,7 +210,7 @@ fn batch_run(
 pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
     let mut dirs = Vec::new();
     for r in runs {
-        for (chunk, it) in r.chunks.iter().zip(&r.iterations) {
+        for (chunk, it) in r.done.chunks.iter().zip(&r.done.iterations) {
             if chunk.in_jvm && chunk.mechanism.is_some_and(InJvm::plain_names) {
                 let rel = it.dir.strip_prefix(r.dir.parent().unwrap_or(&r.dir));
                 let dir = rel.unwrap_or(&it.dir).to_string_lossy().into_owned();
@@ -383,7 +339,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
     for run in runs {
         // Each distinct problem once, with the iterations that had it.
         let mut bad: Vec<(String, Vec<usize>)> = Vec::new();
-        for (n, (v, note)) in run.verdicts.iter().zip(&run.notes).enumerate() {
+        for (n, (v, note)) in run.done.verdicts.iter().zip(&run.done.notes).enumerate() {
             let what = match v {
                 Verdict::Passed | Verdict::Failed => continue,
                 Verdict::TimedOut => format!(
@@ -397,7 +353,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 None => bad.push((what, vec![n + 1])),
             }
         }
-        match &run.stop {
+        match &run.done.stop {
             Some(Stop::Budget {
                 budget,
                 ran,
@@ -420,7 +376,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
             )
             | None => {}
         }
-        for p in &run.proven {
+        for p in &run.done.proven {
             bad.push((
                 format!(
                     "{} proven flaky after {} iteration(s), {} saved (stop on proof)",
@@ -436,7 +392,7 @@ pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
         }
         let bad: Vec<String> = bad
             .into_iter()
-            .map(|(what, at)| match run.verdicts.len() {
+            .map(|(what, at)| match run.done.verdicts.len() {
                 _ if at.is_empty() => what,
                 1 => what,
                 _ if run.chunked => format!("{}: {what}", chunk_list(&at)),
@@ -485,6 +441,7 @@ fn iterations(at: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::engine::Chunk;
 
     #[test]
     fn each_run_gets_a_new_folder_and_old_ones_are_pruned() {
@@ -542,8 +499,11 @@ mod tests {
                 .unzip();
             BatchRun {
                 index,
-                chunks,
-                iterations,
+                done: Outcome {
+                    chunks,
+                    iterations,
+                    ..Outcome::default()
+                },
                 dir: PathBuf::from(format!("/r/batch-{index}")),
                 ..BatchRun::of(GradleCommand::of_kind(
                     crate::domain::TestKind::Unit,
@@ -581,19 +541,22 @@ mod tests {
     fn a_batch_has_the_rc_a_batch_job_would_have() {
         use process::Ended;
         let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
-            iterations: ended
-                .iter()
-                .map(|e| Iteration {
-                    ended: e.clone(),
-                    elapsed: Duration::from_secs(2),
-                    dir: PathBuf::new(),
-                    reports: vec![],
-                    leftovers: 0,
-                    skipped: None,
-                    notes: Vec::new(),
-                })
-                .collect(),
-            verdicts,
+            done: Outcome {
+                iterations: ended
+                    .iter()
+                    .map(|e| Iteration {
+                        ended: e.clone(),
+                        elapsed: Duration::from_secs(2),
+                        dir: PathBuf::new(),
+                        reports: vec![],
+                        leftovers: 0,
+                        skipped: None,
+                        notes: Vec::new(),
+                    })
+                    .collect(),
+                verdicts,
+                ..Outcome::default()
+            },
             ..BatchRun::of(GradleCommand::of_kind(
                 crate::domain::TestKind::Unit,
                 &["gradle"],

@@ -275,3 +275,105 @@ fn triage_after(
         None
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! The use case's steps over a stand-in for Gradle (`run::stand_in`);
+    //! tests/integration runs `local` on real Gradle.
+    use super::*;
+    use crate::domain::testing::unit;
+    use crate::layout::LayoutRead;
+    use crate::settings::RunMode;
+    use crate::Exit;
+
+    /// Keeps nothing while the run goes on.
+    struct Quiet;
+
+    impl Reporter for Quiet {
+        fn read(&self, _: &Report) {}
+        fn before_triage(&self, _: &Report, _: &Context<'_>, base: &Path) -> Result<PathBuf> {
+            Ok(base.to_path_buf())
+        }
+    }
+
+    fn build() -> (tempfile::TempDir, Build) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let script = crate::run::stand_in::write(&root);
+        let build = Build {
+            gradle: crate::run::stand_in::program(&script),
+            root,
+            gradle_found: true,
+            layout: None,
+            reading: LayoutRead {
+                isolate: false,
+                timeout: Duration::from_secs(60),
+            },
+        };
+        (dir, build)
+    }
+
+    fn config(iterations: u32) -> LocalRunConfig {
+        let mut settings = RunSettings::of(crate::domain::BatchingConfig {
+            unit_iters: iterations,
+            ..Default::default()
+        });
+        settings.batch_timeout = Duration::from_secs(60);
+        LocalRunConfig {
+            settings,
+            gradle_args: Vec::new(),
+            verbose: false,
+            isolate: false,
+            triage: None,
+        }
+    }
+
+    #[test]
+    fn prepare_plans_as_the_settings_say() {
+        let (_dir, build) = build();
+        let tests = [unit("a.ATests")];
+        let p = prepare(&build, &tests, &config(20)).unwrap();
+        assert_eq!(p.plan.commands.len(), 1);
+        assert_eq!(p.plan.policies[0].stop_on_proof, [true], "a changed test");
+        assert!(!p.plan.policies[0].open_ended);
+        let mut cfg = config(20);
+        cfg.settings.mode = RunMode::UntilFail(Duration::from_secs(30));
+        let p = prepare(&build, &tests, &cfg).unwrap();
+        assert!(p.plan.policies[0].open_ended);
+        assert_eq!(p.plan.policies[0].budget, Some(Duration::from_secs(30)));
+    }
+
+    /// A flaky class is proven and leaves its batch; the stable one gets its
+    /// count; the run's report, cost and exit say so.
+    #[test]
+    fn execute_and_assess_a_run_of_a_flaky_and_a_stable_class() {
+        let (_dir, build) = build();
+        std::fs::write(build.root.join("fails-a.FlakyTests"), "").unwrap();
+        let tests = [unit("a.FlakyTests"), unit("a.StableTests")];
+        let cfg = config(20);
+        let prepared = prepare(&build, &tests, &cfg).unwrap();
+        let executed = execute(&build, &prepared, &cfg).unwrap();
+        assert!(executed
+            .run_dir
+            .starts_with(build.root.join(".gradle/gradle-flaky/runs")));
+        assert_eq!(executed.runs.len(), 1);
+        let outcome = assess(&build, &prepared, executed, Vec::new(), &cfg, &Quiet);
+        let LocalOutcome::Ran(record) = &outcome else {
+            panic!("nothing ran");
+        };
+        let row = |class: &str| {
+            let t = record.report.tests.iter().find(|t| t.class == class);
+            t.unwrap_or_else(|| panic!("no row of {class}"))
+        };
+        assert!(row("a.FlakyTests").failures > 0 && row("a.FlakyTests").passes > 0);
+        assert_eq!(
+            row("a.FlakyTests").runs,
+            2,
+            "proven in its first chunk of 2"
+        );
+        assert_eq!(row("a.StableTests").runs, 20);
+        assert_eq!(record.cost.proven.len(), 1);
+        assert_eq!(record.cost.iterations_saved, 18);
+        assert_eq!(outcome.exit(true), Exit::TestFailures);
+    }
+}

@@ -795,49 +795,14 @@ fn more_gradle_runs(n: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    //! The engine over a stand-in for Gradle: a shell script that writes one
-    //! report per `--tests` class with as many executions of its test as
-    //! `-Dtests.iters` asks, unless a marker file in the build says the class
-    //! ignores it (`ignores-<class>`), a suite timeout cut it
-    //! (`timeout-<class>`), or it fails every second execution
-    //! (`fails-<class>`). Real Gradle runs the same rules in
-    //! tests/integration; here only the engine's decisions are under test.
+    //! The engine over a stand-in for Gradle (`run::stand_in`). Real Gradle
+    //! runs the same rules in tests/integration; here only the engine's
+    //! decisions are under test.
     use super::*;
     use crate::domain::testing::unit;
     use crate::plan::{self, GradleVersion};
     use std::cell::RefCell;
     use std::path::PathBuf;
-
-    const STAND_IN: &str = r#"iters=1; classes=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -Dtests.iters=*) iters="${1#-Dtests.iters=}";;
-    --tests) shift; classes="$classes $1";;
-  esac
-  shift
-done
-mkdir -p p/build/test-results/test
-for c in $classes; do
-  n=$iters
-  [ -f "ignores-$c" ] && n=1
-  {
-    echo "<testsuite name=\"$c\">"
-    i=1
-    while [ $i -le $n ]; do
-      if [ -f "timeout-$c" ]; then
-        echo "<testcase classname=\"$c\" name=\"m\"><failure type=\"java.lang.Exception\" message=\"Test abandoned because suite timeout was reached.\"/></testcase>"
-        break
-      elif [ -f "fails-$c" ] && [ $((i % 2)) -eq 0 ]; then
-        echo "<testcase classname=\"$c\" name=\"m\"><failure type=\"java.lang.AssertionError\" message=\"no\"/></testcase>"
-      else
-        echo "<testcase classname=\"$c\" name=\"m\"/>"
-      fi
-      i=$((i + 1))
-    done
-    echo "</testsuite>"
-  } > "p/build/test-results/test/TEST-$c.xml"
-done
-"#;
 
     struct Build {
         root: tempfile::TempDir,
@@ -851,11 +816,10 @@ done
         fn new(iterations: u32) -> Build {
             let root = tempfile::tempdir().unwrap();
             let runs = tempfile::tempdir().unwrap();
-            let script = runs.path().join("gradle.sh");
-            std::fs::write(&script, STAND_IN).unwrap();
+            let script = crate::run::stand_in::write(runs.path());
             let guard = RunGuard::start(false, 2, runs.path()).unwrap();
             let ctx = PlanContext {
-                gradle: vec!["sh".into(), script.display().to_string()],
+                gradle: crate::run::stand_in::program(&script),
                 gradle_version: GradleVersion::parse("8.10"),
                 extra_args: vec![],
                 tasks: Default::default(),

@@ -15,4 +15,6 @@ pub mod job;
 pub mod local;
 pub mod outcomes;
 pub mod progress;
+#[cfg(test)]
+pub(crate) mod stand_in;
 pub mod task_state;

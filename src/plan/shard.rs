@@ -75,16 +75,8 @@ fn split(
     };
     let per_job = match budget::next(&sizing, &pace) {
         Next::Run(k) => k,
-        Next::Done | Next::OutOfBudget => {
-            let note = format!(
-                "{} ({}): even one iteration is predicted to take longer than the budget ({}): \
-                 it runs as planned, in chunks, and stops at its budget",
-                c.label,
-                tests_of(&c),
-                format_duration(budget)
-            );
-            return (vec![c], Some(note));
-        }
+        // No job can meet the budget: each is as short as the cap allows.
+        Next::Done | Next::OutOfBudget => return unmeetable(&c, n, budget, &pace, timing, seeds),
     };
     let wanted = n.div_ceil(per_job);
     let shards = wanted.clamp(1, timing.max_shards.max(1));
@@ -112,6 +104,36 @@ fn split(
         .map(|i| {
             let share = total / shards + u32::from(i < total % shards);
             shard(&c, i + 1, shards, share, &pace, seeds)
+        })
+        .collect();
+    (out, Some(note))
+}
+
+/// A batch of `n` iterations whose jobs cannot meet `budget` (even one
+/// iteration and Gradle's start are predicted to take longer): split into the
+/// most shards the cap allows, each as short as it can be, and said so.
+fn unmeetable(
+    c: &GradleCommand,
+    n: u32,
+    budget: Duration,
+    pace: &Pace,
+    timing: &Timing<'_>,
+    seeds: &mut Seeds,
+) -> (Vec<GradleCommand>, Option<String>) {
+    let shards = n.clamp(1, timing.max_shards.max(1));
+    let note = format!(
+        "{} ({}): the budget ({}) cannot be met: even one iteration is predicted to take longer \
+         (Gradle's start included); {n} iterations in {shards} shard(s) of at most {}, each as \
+         short as the cap allows (raise the budget, or --max-shards for shorter ones)",
+        c.label,
+        tests_of(c),
+        format_duration(budget),
+        n.div_ceil(shards)
+    );
+    let out = (0..shards)
+        .map(|i| {
+            let share = n / shards + u32::from(i < n % shards);
+            shard(c, i + 1, shards, share, pace, seeds)
         })
         .collect();
     (out, Some(note))
@@ -152,4 +174,95 @@ fn tests_of(c: &GradleCommand) -> String {
         .map(super::test_name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::testing::unit;
+    use crate::domain::{BatchingConfig, TestKind};
+    use crate::durations::{Source, Table};
+    use crate::plan::PlanContext;
+
+    fn plan(iterations: u32, secs: f64) -> (Plan, Durations) {
+        let cfg = BatchingConfig {
+            unit_iters: iterations,
+            ..BatchingConfig::default()
+        };
+        let ctx = PlanContext {
+            gradle: vec!["gradle".into()],
+            gradle_version: None,
+            extra_args: vec![],
+            tasks: Default::default(),
+        };
+        let mut table = Table::default();
+        table.classes.insert("a.ATests".into(), secs);
+        let durations = Durations {
+            table,
+            source: Source::Recorded("d.json".into()),
+        };
+        (
+            super::super::plan(&[unit("a.ATests")], &cfg, &ctx),
+            durations,
+        )
+    }
+
+    fn sharded(iterations: u32, secs: f64, budget: u64, max: u32) -> Plan {
+        let (mut p, durations) = plan(iterations, secs);
+        apply(
+            &mut p,
+            &Timing {
+                durations: &durations,
+                budget: Some(Duration::from_secs(budget)),
+                max_shards: max,
+            },
+        );
+        p
+    }
+
+    fn shares(p: &Plan) -> Vec<u32> {
+        p.commands.iter().map(GradleCommand::iterations).collect()
+    }
+
+    #[test]
+    fn a_batch_that_cannot_fit_its_budget_is_split_with_a_seed_per_shard() {
+        // 15 s of Gradle + k × 1.1 s ≤ 60 s: 40 per job, 100 in three.
+        let p = sharded(100, 1.0, 60, 10);
+        assert_eq!(shares(&p), [34, 33, 33]);
+        assert!(p.commands.iter().all(|c| c.kind == TestKind::Unit));
+        let seeds: std::collections::BTreeSet<_> = p
+            .commands
+            .iter()
+            .map(|c| c.invocation.seed.clone().unwrap())
+            .collect();
+        assert_eq!(seeds.len(), 3);
+        assert!(
+            p.notes[p.notes.len() - 1].contains("in 3 shards"),
+            "{:?}",
+            p.notes
+        );
+        assert_eq!(shares(&sharded(10, 1.0, 60, 10)), [10], "it fits");
+        let capped = sharded(100, 1.0, 60, 2);
+        assert_eq!(
+            shares(&capped),
+            [40, 40],
+            "the cap: fewer planned, and said"
+        );
+        assert!(
+            capped.notes.last().unwrap().contains("80 are planned"),
+            "{:?}",
+            capped.notes
+        );
+    }
+
+    /// Gradle's start alone exceeds the budget: no job can meet it, so each
+    /// is as short as the cap allows, and the plan says the budget cannot be met.
+    #[test]
+    fn an_unmeetable_budget_shards_to_the_cap_and_says_so() {
+        let p = sharded(100, 1.0, 10, 4);
+        assert_eq!(shares(&p), [25, 25, 25, 25]);
+        let note = p.notes.last().unwrap();
+        assert!(note.contains("the budget (10s) cannot be met"), "{note}");
+        assert!(note.contains("in 4 shard(s) of at most 25"), "{note}");
+    }
 }

@@ -15,7 +15,7 @@
 use super::engine::{self, Event, Outcome, Policy, Replan, Reporter, Sink, Site, Stop};
 use super::guard::RunGuard;
 use super::invoke::{Iteration, Verdict};
-use super::progress::{Estimate, Progress};
+use super::progress::{Estimate, Planned, Progress};
 use crate::analyze::RepeatedDir;
 use crate::domain::{GradleCommand, InJvm};
 use crate::process;
@@ -141,7 +141,15 @@ impl BatchRun {
 pub fn run_all(batches: &[Batch<'_>], opts: &Options<'_>, progress: &Progress) -> Vec<BatchRun> {
     let mut runs = Vec::new();
     let mut failures = 0;
-    let mut estimate = Estimate::new(batches.iter().map(|b| b.command.rest_loops()).collect());
+    let mut estimate = Estimate::new(
+        batches
+            .iter()
+            .map(|b| Planned {
+                invocations: b.command.rest_loops(),
+                predicted: b.command.predicted_sec.map(Duration::from_secs),
+            })
+            .collect(),
+    );
     for (i, batch) in batches.iter().enumerate() {
         if process::interrupted() {
             break;
@@ -324,9 +332,7 @@ impl Watcher<'_> {
         self.estimate.measured(self.batch, it.elapsed);
         let stopping = matches!(verdict, Verdict::TimedOut | Verdict::Interrupted);
         match self.estimate.left(self.batch, Duration::ZERO) {
-            Some(left) if !stopping && !left.is_zero() => {
-                line += &format!(" · {}", crate::time::left(left));
-            }
+            Some(left) if !stopping && !left.time.is_zero() => line += &format!(" · {left}"),
             _ => {}
         }
         self.progress.line(&line);

@@ -90,11 +90,12 @@ pub fn define(name: &str, value: &str) -> String {
 }
 
 /// How an up-to-date Test task is made to run again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Forcing {
     /// `--rerun` after the task (Gradle 7.6 and later).
     Rerun,
     /// `clean<Task>` before the task: the base plugin's rule, on every version.
+    #[default]
     CleanTask,
 }
 
@@ -409,7 +410,8 @@ fn render_task(
     argv: &mut Vec<String>,
 ) {
     let path = &task.path;
-    if forcing == Some(Forcing::CleanTask) {
+    // No task path, no task to clean (never the whole build's `clean`).
+    if forcing == Some(Forcing::CleanTask) && !path.is_empty() {
         argv.push(clean_task(path));
     }
     argv.push(path.clone());

@@ -8,6 +8,7 @@ use super::report::{
     Summary, TestReport, TruncatedFile, UnreadableDir,
 };
 use super::reproduce;
+use super::reproduce::Rerun;
 use super::rows::RowIndex;
 use super::verdict::{severity, OOM_ERROR};
 use crate::stats;
@@ -476,12 +477,12 @@ impl Merger {
         }
     }
 
-    pub fn finish(self, skipped_stale: u64, gradle: &[String]) -> Report {
+    pub fn finish(self, skipped_stale: u64, rerun: &Rerun) -> Report {
         let files = ReportFiles {
             skipped_stale,
             ..self.files
         };
-        build_report(self.tests, files, gradle)
+        build_report(self.tests, files, rerun)
     }
 }
 
@@ -492,10 +493,10 @@ pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     for file in files {
         merger.add(file);
     }
-    merger.finish(skipped_stale, &[])
+    merger.finish(skipped_stale, &Rerun::default())
 }
 
-fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[String]) -> Report {
+fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun) -> Report {
     let mut summary = Summary {
         executions: 0,
         passed: 0,
@@ -530,7 +531,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
                 // Without a class there is no `--tests` filter to build.
                 let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
                 let seed = acc.seeds.first().map(String::as_str);
-                Some(reproduce::build(gradle, task, &class, &method, seed))
+                Some(reproduce::build(rerun, task, &class, &method, seed))
             })
         };
         reports.push(TestReport {
@@ -560,7 +561,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
             method,
         });
     }
-    reproduce::add_context(&mut reports, gradle);
+    reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
     reports.sort_by(|a, b| {
         (b.failures, b.suite_timeouts)
@@ -767,7 +768,10 @@ mod tests {
         assert_eq!(t.examples[0].name, "testFlaky {seed=[AAAA:2222]}");
         assert_eq!(
             t.reproduce.as_deref(),
-            Some("./gradlew :server:test --tests org.example.FooTests.testFlaky -Dtests.seed=AAAA:2222")
+            Some(
+                "./gradlew :server:cleanTest :server:test --tests org.example.FooTests.testFlaky \
+                 -Dtests.seed=AAAA:2222"
+            )
         );
         assert_eq!(report.summary.flaky_tests, 1);
         assert_eq!(report.summary.severity, Severity::Error);

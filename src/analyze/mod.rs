@@ -22,6 +22,7 @@ pub use report::{Report, Severity};
 use crate::reports::{self, ProjectPaths};
 use aggregate::{FileAgg, FileResult, Merger, ReportTask};
 use rayon::prelude::*;
+use reproduce::Rerun;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -35,8 +36,9 @@ pub struct AnalyzeOptions {
     pub since: Option<SystemTime>,
     /// Gradle project paths of the build's directories.
     pub project_paths: ProjectPaths,
-    /// The Gradle program of built reproduce lines; `./gradlew` when empty.
-    pub gradle: Vec<String>,
+    /// How built reproduce lines run Gradle (`./gradlew`, forced by
+    /// `clean<Task>`, when the caller knows no better).
+    pub rerun: Rerun,
     /// A test name one file repeats without a seed, passing after a pass, is
     /// another instance of the test in the same Gradle run and counts once
     /// ([`aggregate::FileAgg`]): for runs known to run each test once per
@@ -102,7 +104,7 @@ pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
             merger.add(file);
         }
     }
-    merger.finish(stale, &opts.gradle)
+    merger.finish(stale, &opts.rerun)
 }
 
 /// `path` relative to `root`, `/`-separated (`.` for the root itself).

@@ -2,10 +2,20 @@
 //! the command we build when there is none.
 
 use super::report::TestReport;
-use crate::invocation::{Body, Invocation, Members, Repeat, TaskRun, Tasks};
+use crate::invocation::{Body, Forcing, Invocation, Members, Repeat, TaskRun, Tasks};
 
 /// The Gradle program of built reproduce lines when the caller names none.
 const GRADLE: &str = "./gradlew";
+
+/// How a reproduce line runs Gradle: the program and the arguments the run
+/// passed to every invocation, and how an up-to-date Test task is forced to
+/// run (a line pasted twice runs twice): `clean<Task>` unless the build's
+/// Gradle is known to have `--rerun` (7.6+).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rerun {
+    pub gradle: Vec<String>,
+    pub forcing: Forcing,
+}
 
 /// Whether a `REPRODUCE WITH:` line re-runs `class`'s `method`: it names
 /// `class.method` as the `--tests` filter, or `class` plus `-Dtests.method=method`
@@ -60,17 +70,15 @@ fn is_ident_char(c: Option<char>) -> bool {
 /// it failed in: the other tests of its class, and the other classes its
 /// task ran, which it may depend on (run as printed, it may pass), with the
 /// command that re-runs its whole class.
-pub fn add_context(reports: &mut [TestReport], gradle: &[String]) {
-    let contexts: Vec<Option<String>> = reports
-        .iter()
-        .map(|t| context(t, reports, gradle))
-        .collect();
+pub fn add_context(reports: &mut [TestReport], rerun: &Rerun) {
+    let contexts: Vec<Option<String>> =
+        reports.iter().map(|t| context(t, reports, rerun)).collect();
     for (t, context) in reports.iter_mut().zip(contexts) {
         t.reproduce_context = context;
     }
 }
 
-fn context(t: &TestReport, all: &[TestReport], gradle: &[String]) -> Option<String> {
+fn context(t: &TestReport, all: &[TestReport], rerun: &Rerun) -> Option<String> {
     let task = t.failing_task.as_deref()?;
     let alone = t.reproduce.is_some()
         && t.failures > 0
@@ -102,7 +110,7 @@ fn context(t: &TestReport, all: &[TestReport], gradle: &[String]) -> Option<Stri
     Some(format!(
         "it failed in a run with {}: if it passes alone, it may depend on them; its class: {}",
         with.join(" and "),
-        build(gradle, task, &t.class, "", seed)
+        build(rerun, task, &t.class, "", seed)
     ))
 }
 
@@ -114,30 +122,32 @@ fn context(t: &TestReport, all: &[TestReport], gradle: &[String]) -> Option<Stri
 /// suite-level failure re-runs the class. The seed is there only when the
 /// runner reported one (randomizedtesting).
 pub fn build(
-    gradle: &[String],
+    rerun: &Rerun,
     task_path: &str,
     class: &str,
     method: &str,
     seed: Option<&str>,
 ) -> String {
-    crate::shell::join(&once(gradle, task_path, class, method, seed, Members::default()).argv())
+    let line = once(rerun, task_path, class, method, seed, Members::default());
+    crate::shell::join(&line.argv())
 }
 
-/// The invocation that runs one test once, as a person would: `gradle` (or
-/// `./gradlew`), the task with the filter that selects the test, the
-/// members its run included, the seed it failed with.
+/// The invocation that runs one test once, as a person would, every time it
+/// is pasted: `gradle` (or `./gradlew`), the task forced to run with the
+/// filter that selects the test, the members its run included, the seed it
+/// failed with.
 pub fn once(
-    gradle: &[String],
+    rerun: &Rerun,
     task_path: &str,
     class: &str,
     method: &str,
     seed: Option<&str>,
     members: Members,
 ) -> Invocation {
-    let gradle = if gradle.is_empty() {
+    let gradle = if rerun.gradle.is_empty() {
         vec![GRADLE.to_string()]
     } else {
-        gradle.to_vec()
+        rerun.gradle.clone()
     };
     let (filter, method_property) = crate::test_filter::reproduce(class, method);
     let task = TaskRun {
@@ -148,7 +158,7 @@ pub fn once(
         gradle,
         body: Body::Tasks(Tasks {
             method: method_property,
-            ..Tasks::of(vec![task], None)
+            ..Tasks::of(vec![task], Some(rerun.forcing))
         }),
         repeat: Repeat::GradleRuns(1),
         seed: seed.map(String::from),
@@ -178,21 +188,21 @@ mod tests {
             r#"<testcase classname="a.OtherTests" name="testFine"/>"#,
         );
         let opts = crate::analyze::AnalyzeOptions {
-            gradle: vec!["gradle".into()],
+            rerun: rerun(&["gradle"]),
             ..Default::default()
         };
         let report = crate::analyze::analyze_root(dir.path(), &opts);
         let failing = &report.tests[0];
         assert_eq!(
             failing.reproduce.as_deref(),
-            Some("gradle :p:test --tests a.OrderTests.testUsesState")
+            Some("gradle :p:cleanTest :p:test --tests a.OrderTests.testUsesState")
         );
         assert_eq!(
             failing.reproduce_context.as_deref(),
             Some(
                 "it failed in a run with 1 other test(s) of its class and 1 other class(es) of \
-                 :p:test: if it passes alone, it may depend on them; its class: gradle :p:test \
-                 --tests a.OrderTests"
+                 :p:test: if it passes alone, it may depend on them; its class: gradle \
+                 :p:cleanTest :p:test --tests a.OrderTests"
             )
         );
         let md = crate::analyze::render::markdown(&report);
@@ -236,39 +246,62 @@ mod tests {
         assert!(!line_names_test(suite, "org.example.FooIT", "testX"));
     }
 
+    fn rerun(gradle: &[&str]) -> Rerun {
+        Rerun {
+            gradle: gradle.iter().map(|s| s.to_string()).collect(),
+            forcing: Forcing::CleanTask,
+        }
+    }
+
+    /// Every line forces its Test task to run, so that it runs each time it
+    /// is pasted: `clean<Task>` before it, or `--rerun` after it on 7.6+.
     #[test]
     fn builds_a_quoted_command_with_the_failing_seed() {
         assert_eq!(
             build(
-                &[],
+                &rerun(&[]),
                 ":server:test",
                 "org.example.FooTests",
                 "testFoo",
                 Some("A:B")
             ),
-            "./gradlew :server:test --tests org.example.FooTests.testFoo -Dtests.seed=A:B"
+            "./gradlew :server:cleanTest :server:test --tests org.example.FooTests.testFoo \
+             -Dtests.seed=A:B"
+        );
+        let rerun_7_6 = Rerun {
+            forcing: Forcing::Rerun,
+            ..rerun(&[])
+        };
+        assert_eq!(
+            build(&rerun_7_6, ":server:test", "a.FooTests", "testFoo", None),
+            "./gradlew :server:test --tests a.FooTests.testFoo --rerun"
         );
         assert_eq!(
             build(
-                &[],
+                &rerun(&[]),
                 ":m:yamlRestTest",
                 "org.example.FooIT",
                 "test {yaml=a/10_b/it's}",
                 None
             ),
-            r#"./gradlew :m:yamlRestTest --tests org.example.FooIT '-Dtests.method=test {yaml=a/10_b/it'\''s}'"#
+            r#"./gradlew :m:cleanYamlRestTest :m:yamlRestTest --tests org.example.FooIT '-Dtests.method=test {yaml=a/10_b/it'\''s}'"#
         );
-        let gradle = ["gradle".to_string(), "--offline".to_string()];
         assert_eq!(
-            build(&gradle, ":t:test", "Foo", "testX", Some("S")),
-            "gradle --offline :t:test --tests Foo.testX -Dtests.seed=S",
+            build(
+                &rerun(&["gradle", "--offline"]),
+                ":t:test",
+                "Foo",
+                "testX",
+                Some("S")
+            ),
+            "gradle --offline :t:cleanTest :t:test --tests Foo.testX -Dtests.seed=S",
             "the build's own Gradle program, when the caller names it"
         );
         assert_eq!(
-            build(&[], ":test", "Foo", "classMethod", None),
-            "./gradlew :test --tests Foo"
+            build(&rerun(&[]), ":test", "Foo", "classMethod", None),
+            "./gradlew :cleanTest :test --tests Foo"
         );
-        let gradle = ["gradle".to_string()];
+        let gradle = rerun(&["gradle"]);
         assert_eq!(
             build(
                 &gradle,
@@ -277,7 +310,7 @@ mod tests {
                 "parses[2: flaky]",
                 None
             ),
-            "gradle :core:test --tests 'a.KeyValueParserTest.parses[2: flaky]'",
+            "gradle :core:cleanTest :core:test --tests 'a.KeyValueParserTest.parses[2: flaky]'",
             "a JUnit 4 case is selected as named; plain JUnit has no seed"
         );
         assert_eq!(
@@ -288,7 +321,7 @@ mod tests {
                 "encodes[2](flaky, x&y)",
                 None
             ),
-            "gradle :client:test --tests a.RequestEncoderTest.encodes",
+            "gradle :client:cleanTest :client:test --tests a.RequestEncoderTest.encodes",
             "one TestNG row cannot be selected: its method can"
         );
         assert_eq!(
@@ -299,7 +332,7 @@ mod tests {
                 "evicts",
                 None
             ),
-            "gradle :core:test --tests 'a.LruCacheTest$EvictionTest.evicts'"
+            "gradle :core:cleanTest :core:test --tests 'a.LruCacheTest$EvictionTest.evicts'"
         );
     }
 }

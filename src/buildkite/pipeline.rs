@@ -103,6 +103,8 @@ pub struct PipelineInput {
     pub projects: BTreeMap<String, String>,
     /// The Gradle program of the batches, for the report's reproduce lines.
     pub gradle: Vec<String>,
+    /// The build's Gradle has `--rerun` (7.6+).
+    pub rerun: bool,
     /// Replay the failing tests in a triage step after the report (off: `None`).
     pub triage: Option<TriageSpec>,
 }
@@ -117,6 +119,7 @@ impl PipelineInput {
             has_not_applicable: !plan.not_applicable.is_empty(),
             projects: plan.projects.clone(),
             gradle: plan.gradle.clone(),
+            rerun: plan.rerun,
             triage: triage.map(|t| TriageSpec {
                 replays: t.replays,
                 budget: t.budget,
@@ -139,7 +142,7 @@ pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     if gate {
         steps.push(precompile_step(input, cfg));
     }
-    let context = ReportContext::of(&input.commands, &input.projects, &input.gradle);
+    let context = ReportContext::of(&input.commands, &input.projects, &input.gradle, input.rerun);
     for (key, batches) in &groups {
         steps.push(batch_step(key, batches, input, cfg, gate));
     }
@@ -434,6 +437,7 @@ mod tests {
                 ":test:external-modules:test-heap".into(),
             )]),
             gradle: vec!["./gradlew".into()],
+            rerun: false,
             triage: None,
         };
         insta::assert_json_snapshot!("gated_fan_out", valid_pipeline(&input, &cfg()));

@@ -11,8 +11,10 @@ use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
 use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
+use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
 use crate::domain::Unresolved;
+use crate::invocation::Forcing;
 use crate::reports::ProjectPaths;
 use crate::{Error, Observed, Result};
 use std::path::{Path, PathBuf};
@@ -141,7 +143,13 @@ fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
 pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
     AnalyzeOptions {
         project_paths: ProjectPaths::new(context.projects.clone()),
-        gradle: context.gradle.clone(),
+        rerun: Rerun {
+            gradle: context.gradle.clone(),
+            forcing: match context.rerun {
+                true => Forcing::Rerun,
+                false => Forcing::CleanTask,
+            },
+        },
         ..AnalyzeOptions::default()
     }
 }

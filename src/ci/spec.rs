@@ -137,6 +137,10 @@ pub struct ReportContext {
     /// The Gradle program, for reproduce lines.
     #[serde(default)]
     pub gradle: Vec<String>,
+    /// The build's Gradle has `--rerun` (7.6+): reproduce lines force a Test
+    /// task with it instead of `clean<Task>`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rerun: bool,
 }
 
 impl ReportContext {
@@ -145,11 +149,13 @@ impl ReportContext {
         commands: &[GradleCommand],
         projects: &BTreeMap<String, String>,
         gradle: &[String],
+        rerun: bool,
     ) -> ReportContext {
         ReportContext {
             jobs: expected_steps(commands),
             projects: projects.clone(),
             gradle: gradle.to_vec(),
+            rerun,
         }
     }
 }

@@ -3,8 +3,10 @@
 
 use super::options;
 use super::report;
+use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::{AnalyzeArgs, GlobalArgs};
+use crate::invocation::Forcing;
 use crate::local::Context;
 use crate::{say, Error, Exit, Observed, Result};
 use std::path::Path;
@@ -22,7 +24,12 @@ pub fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
         &args.dir,
         &AnalyzeOptions {
             since,
-            gradle: reproduce_gradle(global)?,
+            // The build's Gradle version is not known here: `clean<Task>`
+            // forces a Test task on every version.
+            rerun: Rerun {
+                gradle: reproduce_gradle(global)?,
+                forcing: Forcing::CleanTask,
+            },
             ..AnalyzeOptions::default()
         },
     );

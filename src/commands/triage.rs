@@ -3,6 +3,7 @@
 
 use super::options::{self, TriageCommandConfig};
 use super::report;
+use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::local::triage::{after_run, Site};
@@ -36,7 +37,10 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
         &roots(&dir),
         &AnalyzeOptions {
             project_paths: build.project_paths(),
-            gradle: build.gradle.clone(),
+            rerun: Rerun {
+                gradle: build.gradle.clone(),
+                forcing: crate::plan::PlanContext::for_build(&build, &[]).forcing(),
+            },
             ..AnalyzeOptions::default()
         },
     );

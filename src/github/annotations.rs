@@ -410,7 +410,7 @@ mod tests {
         );
         assert!(
             found[0].message.starts_with(
-                "org.x.ATests.testFlaky failed 1 of 2 runs: 50% (9.4%–90.6%).\njava.lang.AssertionError: boom: 50%\nReproduce with: ./gradlew :p:test --tests org.x.ATests.testFlaky"
+                "org.x.ATests.testFlaky failed 1 of 2 runs: 50% (9.4%–90.6%).\njava.lang.AssertionError: boom: 50%\nReproduce with: ./gradlew :p:cleanTest :p:test --tests org.x.ATests.testFlaky"
             ),
             "{}",
             found[0].message

@@ -63,7 +63,7 @@ impl PlanFile {
             .collect();
         PlanFile {
             batches,
-            report: ReportContext::of(&plan.commands, &plan.projects, &plan.gradle),
+            report: ReportContext::of(&plan.commands, &plan.projects, &plan.gradle, plan.rerun),
             not_applicable: plan.not_applicable.clone(),
         }
     }

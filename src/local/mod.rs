@@ -20,6 +20,7 @@ pub mod triage;
 pub use context::Context;
 pub use outcome::{LocalOutcome, RunRecord};
 
+use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::durations;
@@ -27,7 +28,7 @@ use crate::layout::Build;
 use crate::plan::{self, Plan, PlanContext};
 use crate::process;
 use crate::run::engine::Replan;
-use crate::run::guard::{scripts_dir, RunGuard};
+use crate::run::guard::RunGuard;
 use crate::run::local::{self as runner, Batch, BatchRun, Options};
 use crate::run::outcomes::Scripts;
 use crate::run::progress::Progress;
@@ -201,15 +202,18 @@ fn assess(
     let timeout = cfg.settings.batch_timeout;
     // Reproduce lines run Gradle as this run did: its program, then the
     // arguments the run passed to every invocation (`-- --offline -P…`).
-    let rerun: Vec<String> = build
-        .gradle
-        .iter()
-        .chain(&cfg.gradle_args)
-        .cloned()
-        .collect();
+    let rerun = Rerun {
+        gradle: build
+            .gradle
+            .iter()
+            .chain(&cfg.gradle_args)
+            .cloned()
+            .collect(),
+        forcing: prepared.ctx.forcing(),
+    };
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
-        gradle: rerun.clone(),
+        rerun: rerun.clone(),
         instances_once: true,
         every_instance_below: runner::repeated_in_jvm(&runs),
         ..AnalyzeOptions::default()
@@ -219,8 +223,10 @@ fn assess(
     let (batches, problems) = judge::batches(&runs, &build.root, &analyze_opts, timeout);
     let below_plan = planned::compare(&mut report, commands, &runs, timeout);
     let cost = cost::of(&report, commands, &runs, took);
-    let script = Scripts::members_script(&scripts_dir(&run_dir));
-    planned::reproduce_members(&mut report, commands, &script, &rerun);
+    match Scripts::keep_members_script(&build.root) {
+        Ok(script) => planned::reproduce_members(&mut report, commands, &script, &rerun),
+        Err(e) => say!("gradle-flaky: warning: suite members' reproduce lines are left out: {e}"),
+    }
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
             let context = Context {

@@ -2,6 +2,7 @@
 //! planned proves less than planned, and the report says so.
 
 use crate::analyze::planned::{self, PlannedTest};
+use crate::analyze::reproduce::Rerun;
 use crate::analyze::{reproduce, Report};
 use crate::domain::{GradleCommand, InJvm};
 use crate::invocation::Members;
@@ -37,21 +38,21 @@ pub fn compare(
 
 /// A failing test that ran as a suite member added to its task's includes
 /// re-runs the same way: its reproduce line passes gradle-flaky's init script
-/// (`script`, the run folder's copy) and the properties, or Gradle would run
+/// (`script`, kept where it outlives the run) and the properties, or Gradle would run
 /// it through its suite (on Gradle before 4.7, a JUnit 3 suite's whole child
 /// suite; from 4.7, nothing).
 pub fn reproduce_members(
     report: &mut Report,
     commands: &[GradleCommand],
     script: &Path,
-    gradle: &[String],
+    rerun: &Rerun,
 ) {
-    let mut with_script = if gradle.is_empty() {
-        vec!["./gradlew".to_string()]
-    } else {
-        gradle.to_vec()
-    };
-    with_script.extend(["-I".into(), script.display().to_string()]);
+    let mut with_script = rerun.clone();
+    if with_script.gradle.is_empty() {
+        with_script.gradle = vec!["./gradlew".to_string()];
+    }
+    let script = ["-I".into(), script.display().to_string()];
+    with_script.gradle.extend(script);
     for t in report.tests.iter_mut().filter(|t| t.failures > 0) {
         let Some(task) = t.failing_task.clone() else {
             continue;
@@ -74,14 +75,14 @@ pub fn reproduce_members(
         };
         let seed = t.failing_seeds.first().cloned();
         t.run_members = suite_route::members(&[member]);
-        let line = |method: &str, gradle: &[String], members: Members| {
-            let once = reproduce::once(gradle, &task, &t.class, method, seed.as_deref(), members);
+        let line = |method: &str, rerun: &Rerun, members: Members| {
+            let once = reproduce::once(rerun, &task, &t.class, method, seed.as_deref(), members);
             shell::join(&once.argv())
         };
         t.reproduce = Some(line(&t.method, &with_script, t.run_members.clone()));
         // The whole class, in the context of the line, the same way.
         if let Some(context) = &t.reproduce_context {
-            let class = line("", gradle, Members::default());
+            let class = line("", rerun, Members::default());
             let included = line("", &with_script, t.run_members.clone());
             t.reproduce_context = Some(context.replace(&class, &included));
         }

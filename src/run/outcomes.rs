@@ -105,10 +105,15 @@ pub struct Scripts {
 }
 
 impl Scripts {
-    /// Where [`Scripts::write`] puts the script that runs suite members on
-    /// their own (`plan::suite_route`).
-    pub fn members_script(dir: &Path) -> PathBuf {
-        dir.join(MEMBERS_SCRIPT_NAME)
+    /// Writes the script that runs suite members on their own
+    /// (`plan::suite_route`) to `<build>/.gradle/gradle-flaky/scripts/`, where
+    /// reproduce lines name it: it outlives the run folders, which are pruned.
+    pub fn keep_members_script(project_dir: &Path) -> Result<PathBuf> {
+        let dir = crate::reports::state_dir(project_dir).join("scripts");
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let path = dir.join(MEMBERS_SCRIPT_NAME);
+        std::fs::write(&path, MEMBERS_SCRIPT).map_err(|e| Error::io(&path, e))?;
+        std::path::absolute(&path).map_err(|e| Error::io(&path, e))
     }
 
     /// Writes the scripts to `dir`.

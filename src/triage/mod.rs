@@ -459,7 +459,7 @@ mod tests {
         assert_eq!(all.elapsed_sec, 3.0);
         assert_eq!(
             all.seeds[1].reproduce,
-            "gradle :p:test --tests org.example.FooTests.testA -Dtests.seed=A:2"
+            "gradle :p:cleanTest :p:test --tests org.example.FooTests.testA -Dtests.seed=A:2"
         );
         let cut = attach(
             &r,

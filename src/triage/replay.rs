@@ -17,8 +17,9 @@
 //! seed count (`run::evidence`).
 
 use super::Env;
+use crate::analyze::reproduce::{self, Rerun};
 use crate::domain::{ClassifiedTest, GradleCommand, InJvm, Origin, TestKind};
-use crate::invocation::{Body, Invocation, Members, Repeat, Select, TaskRun, Tasks};
+use crate::invocation::{Body, Invocation, Members, Repeat};
 use crate::plan::policy::Policy;
 use crate::process::Ended;
 use crate::run::engine::{self, Event, Reporter, Sink, Site, Stop as EngineStop};
@@ -46,31 +47,40 @@ pub struct Replay<'a> {
 }
 
 impl Replay<'_> {
-    /// The replay `runs` times: the test alone, by Gradle's own filter on its
-    /// exact name (parameters and all, e.g. `Runner.test {yaml=a/b/c}`, which
-    /// every runner honours), its task forced as a planned batch's, its seed
-    /// pinned, in one test JVM when it has a seed.
+    /// The replay `runs` times: the test alone, selected as its reproduce
+    /// line selects it (`analyze::reproduce::once`, the one rule), its task
+    /// forced as a planned batch's, its seed pinned, in one test JVM when it
+    /// has a seed; the run's own arguments last.
     pub fn invocation(&self, env: &Env<'_>, runs: u32) -> Invocation {
-        let task = TaskRun {
-            path: self.task.to_string(),
-            select: Select::Filters(vec![format!("{}.{}", self.class, self.method)]),
-            members: self.members.clone(),
-        };
-        Invocation {
+        let rerun = Rerun {
             gradle: env.gradle.to_vec(),
-            body: Body::Tasks(Tasks {
-                extra_args: env.extra_args.to_vec(),
-                ..Tasks::of(vec![task], Some(env.forcing))
-            }),
-            repeat: match self.seed {
-                Some(_) => Repeat::InJvm {
-                    mechanism: InJvm::TestsIters,
-                    iterations: runs,
-                },
-                None => Repeat::GradleRuns(runs),
-            },
-            seed: self.seed.map(String::from),
+            forcing: env.forcing,
+        };
+        let mut once = self.once(&rerun);
+        if let Body::Tasks(tasks) = &mut once.body {
+            tasks.extra_args = env.extra_args.to_vec();
         }
+        once.repeat = match self.seed {
+            Some(_) => Repeat::InJvm {
+                mechanism: InJvm::TestsIters,
+                iterations: runs,
+            },
+            None => Repeat::GradleRuns(runs),
+        };
+        once
+    }
+
+    /// The test run once, as its reproduce line runs it.
+    fn once(&self, rerun: &Rerun) -> Invocation {
+        let members = self.members.clone();
+        reproduce::once(
+            rerun,
+            self.task,
+            self.class,
+            self.method,
+            self.seed,
+            members,
+        )
     }
 
     /// The replay as a batch of one test, with its Gradle runs to fall back on.
@@ -108,16 +118,15 @@ impl Replay<'_> {
     }
 }
 
-/// The command that replays the job once, as a person would type it: the
-/// run's Gradle program and arguments, then the test and its seed.
+/// The command that replays the job once, as a person would type it (every
+/// time it is pasted): the run's Gradle program and arguments, then the
+/// test, its task forced, and its seed.
 pub fn command(env: &Env<'_>, job: &Replay<'_>) -> String {
-    let mut once = job.invocation(env, 1).as_gradle_runs(1);
-    once.gradle.extend(env.extra_args.iter().cloned());
-    if let Body::Tasks(tasks) = &mut once.body {
-        tasks.forcing = None;
-        tasks.extra_args.clear();
-    }
-    crate::shell::join(&once.argv())
+    let rerun = Rerun {
+        gradle: env.gradle.iter().chain(env.extra_args).cloned().collect(),
+        forcing: env.forcing,
+    };
+    crate::shell::join(&job.once(&rerun).argv())
 }
 
 /// Why replays that were planned did not run.
@@ -400,12 +409,14 @@ mod tests {
                 "gradle",
                 ":server:test",
                 "--tests",
-                "org.example.FooTests.test {yaml=a/b/c d}",
+                "org.example.FooTests",
                 "--rerun",
+                "-Dtests.method=test {yaml=a/b/c d}",
                 "-Dtests.seed=A:B",
                 "-Dx=1"
             ]),
-            "each Gradle run of the fallback pins the seed too"
+            "each Gradle run of the fallback pins the seed too; a descriptor is \
+             selected as its reproduce line selects it"
         );
         assert_eq!(
             fallback.rest_loops(),
@@ -414,8 +425,8 @@ mod tests {
         );
         assert_eq!(
             super::command(&env_clean, &yaml),
-            "gradle --offline :server:test --tests 'org.example.FooTests.test {yaml=a/b/c d}' \
-             -Dtests.seed=A:B"
+            "gradle --offline :server:cleanTest :server:test --tests org.example.FooTests \
+             '-Dtests.method=test {yaml=a/b/c d}' -Dtests.seed=A:B"
         );
     }
 

@@ -648,10 +648,10 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     );
     assert!(!report.stdin.contains(":job-"), "{}", report.stdin);
     assert!(
-        report
-            .stdin
-            .contains("gradle --offline -Dtests.fixture.probability=1 :server:test --tests"),
-        "reproduce lines name the batches' Gradle program: {}",
+        report.stdin.contains(
+            "gradle --offline -Dtests.fixture.probability=1 :server:cleanTest :server:test --tests"
+        ),
+        "reproduce lines name the batches' Gradle program and force the task: {}",
         report.stdin
     );
 
@@ -1149,7 +1149,7 @@ fn flakiness_triage_replays_the_failing_seeds_in_a_step_after_the_report() {
         "{body}"
     );
     assert!(
-        body.contains("(2 of 2 failed): reproduces with this seed (3/3)\ngradle --offline -Dtests.fixture.probability=1 :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="),
+        body.contains("(2 of 2 failed): reproduces with this seed (3/3)\ngradle --offline -Dtests.fixture.probability=1 :server:cleanTest :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="),
         "{body}"
     );
 }

@@ -346,7 +346,10 @@ fn a_test_jvm_out_of_heap_is_infrastructure_wherever_its_dump_goes() {
         assert!(
             md.contains("- Heap exhaustion (java.lang.OutOfMemoryError): 1 of those failures")
                 && md.contains("| out of heap |")
-                && md.contains("gradle :test:external-modules:test-esql-heap-attack:javaRestTest"),
+                && md.contains(
+                    "gradle :test:external-modules:test-esql-heap-attack:cleanJavaRestTest \
+                     :test:external-modules:test-esql-heap-attack:javaRestTest"
+                ),
             "{name}: {md}"
         );
     }

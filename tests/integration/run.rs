@@ -588,6 +588,51 @@ fn a_class_the_suite_timeout_cuts_is_no_reason_for_gradle_runs() {
     );
 }
 
+/// A reproduce line runs its test every time it is pasted: the line forces
+/// the Test task (`clean<Task>` before it on this Gradle 4.4.1), so the second
+/// paste is no `UP-TO-DATE` pass that never ran.
+#[test]
+fn a_reproduce_line_pasted_twice_runs_its_test_twice() {
+    let build = fixture_copy();
+    let flaky = "org.elasticsearch.flaky.AssertionFlakyTests";
+    let out = local(
+        build.path(),
+        &[
+            "--iters",
+            "2",
+            "--format",
+            "json",
+            &format!("{flaky}#testFlakyAssertion"),
+        ],
+        &["-Dtests.fixture.probability=1"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json_report(&out);
+    let line = row(&report, flaky, "testFlakyAssertion")["reproduce"]
+        .as_str()
+        .expect("a reproduce line")
+        .to_string();
+    assert!(
+        line.contains(":server:cleanTest :server:test --tests"),
+        "{line}"
+    );
+    let xml = build
+        .path()
+        .join(format!("server/build/test-results/test/TEST-{flaky}.xml"));
+    for paste in 1..=2 {
+        let _ = std::fs::remove_file(&xml);
+        let ran = run(Command::new("sh")
+            .args(["-c", &line])
+            .current_dir(build.path()));
+        assert_eq!(ran.status.code(), Some(1), "paste {paste}: {}", text(&ran));
+        assert!(
+            testcases(&xml) >= 1,
+            "paste {paste} ran the test: {}",
+            text(&ran)
+        );
+    }
+}
+
 /// A test class that sleeps ten minutes, added to the private copy of the build.
 pub(crate) fn add_hanging_test(build: &Path) {
     let dir = build.join("server/src/test/java/org/elasticsearch");

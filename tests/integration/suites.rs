@@ -206,15 +206,15 @@ fn local_executes_suite_members_as_often_as_planned_and_finds_their_flakes() {
         "{reproduce}"
     );
     assert!(
-        reproduce.contains("/scripts/flaky-suite-members.gradle :test --tests com.example.suites.legacy.LegacyMathTest.testRounding -Dflaky.include.:test=com.example.suites.legacy.LegacyMathTest -Dflaky.exclude.:test=com.example.suites.legacy.AllTests"),
-        "{reproduce}"
+        reproduce.contains("/.gradle/gradle-flaky/scripts/flaky-suite-members.gradle :cleanTest :test --tests com.example.suites.legacy.LegacyMathTest.testRounding -Dflaky.include.:test=com.example.suites.legacy.LegacyMathTest -Dflaky.exclude.:test=com.example.suites.legacy.AllTests"),
+        "the script where it outlives the run folder, the task forced: {reproduce}"
     );
     let through = row(&report, &format!("{PKG}.ParserTest"), "parsesUnderLoad")["reproduce"]
         .as_str()
         .unwrap();
     assert_eq!(
         through,
-        "gradle --offline :test --tests com.example.suites.ParserTest.parsesUnderLoad"
+        "gradle --offline :cleanTest :test --tests com.example.suites.ParserTest.parsesUnderLoad"
     );
 }
 

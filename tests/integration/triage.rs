@@ -373,7 +373,7 @@ fn triage_adapts_to_what_the_runner_and_the_build_pass_on() {
             .as_str()
             .unwrap()
             .contains(&format!(
-                ":modules:lang-painless:yamlRestTest --tests '{yaml}.{case}' -Dtests.seed="
+                ":modules:lang-painless:yamlRestTest --tests {yaml} '-Dtests.method={case}' -Dtests.seed="
             )),
         "{t:#}"
     );

@@ -151,7 +151,7 @@ fn counts_every_execution_of_the_fixture_reports() {
     let reproduce = yaml.reproduce.as_deref().unwrap();
     assert!(
         reproduce.starts_with(
-            "./gradlew :modules:lang-painless:yamlRestTest --tests org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT '-Dtests.method=test {yaml=painless/30_flaky/Sometimes fails}' -Dtests.seed=1A2B3C4D5E6F7081"
+            "./gradlew :modules:lang-painless:cleanYamlRestTest :modules:lang-painless:yamlRestTest --tests org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT '-Dtests.method=test {yaml=painless/30_flaky/Sometimes fails}' -Dtests.seed=1A2B3C4D5E6F7081"
         ),
         "{reproduce}"
     );

@@ -43,6 +43,10 @@ pub struct PlannedRuns {
     /// Set when it ran fewer times than planned: how many, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_plan: Option<String>,
+    /// The reason alone (`below_plan` without its count), which the tests of
+    /// one stopped batch share: the report says it once per class.
+    #[serde(skip)]
+    pub shortfall: Option<String>,
     /// What repeated it: `gradle-runs` (a fresh Gradle run and test JVM per
     /// execution) or an in-JVM mechanism (`testng-invocation-count`,
     /// `junit4-runner`, `platform-engine`, `tests-iters`); several when

@@ -13,7 +13,10 @@
 //!   Gradle 4.7+, where the suite never runs under a filter that does not
 //!   name it, and on older Gradle for JUnit 3 `suite()`s, whose child suites
 //!   its filter keeps whole (measured on 4.4.1: `--tests` naming one class
-//!   ran the 2519 tests of its package's suite).
+//!   ran the 2519 tests of its package's suite); but not for tests the
+//!   included suite's `suite()` adds as instances (`addTest(new X("testFoo"))`),
+//!   which are no child suites: the filter matches each (measured on 4.4.1),
+//!   and the class may have no constructor JUnit could run it by alone.
 //!
 //! A wrong guess shows in the first run: a filter that ran nothing fails the
 //! run ("no tests executed"), and the selected test is "never executed".
@@ -83,6 +86,14 @@ pub fn choose(
             reason_code: RouteCode::RunsThroughSuite,
             reason: format!(
                 "Gradle {v} applies `--tests` inside JUnit 4 suites: it runs through {suites}"
+            ),
+        },
+        Some(v) if v < CLASS_NAME_PREFILTER && via.instance => Route {
+            reason_code: RouteCode::RunsThroughSuite,
+            reason: format!(
+                "{suites} adds it as instances (`addTest(new …)`), each a test of the suite \
+                 itself, which Gradle {v} filters one by one: it runs through {suites}, as \
+                 the build runs it"
             ),
         },
         Some(v) if v < CLASS_NAME_PREFILTER => included(format!(
@@ -212,8 +223,35 @@ mod tests {
         ViaSuite {
             suites: vec!["a.AllTests".into()],
             junit4,
+            instance: false,
             route: None,
         }
+    }
+
+    /// A test the included JUnit 3 suite adds as an instance is filtered one
+    /// by one before 4.7: it runs through the suite, as the build runs it.
+    #[test]
+    fn an_instance_the_suite_adds_runs_through_it_before_4_7() {
+        let instance = ViaSuite {
+            instance: true,
+            ..via(false)
+        };
+        let route = |v: &str| {
+            choose(
+                &instance,
+                "a.MainTest",
+                false,
+                ":test",
+                GradleVersion::parse(v),
+            )
+        };
+        assert_eq!(route("4.4.1").reason_code, RouteCode::RunsThroughSuite);
+        assert!(
+            route("4.4.1").reason.contains("adds it as instances"),
+            "{}",
+            route("4.4.1").reason
+        );
+        assert_eq!(route("4.7").reason_code, RouteCode::IncludedForThisRun);
     }
 
     fn code(junit4: bool, version: Option<&str>) -> RouteCode {

@@ -32,6 +32,7 @@ fn task(includes: &[&str]) -> TestTask {
         framework: None,
         forwards_tests_iters: None,
         heap_dump_path: None,
+        runtime_classpath: None,
     }
 }
 

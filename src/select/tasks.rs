@@ -275,6 +275,7 @@ mod tests {
             framework: None,
             forwards_tests_iters: None,
             heap_dump_path: None,
+            runtime_classpath: None,
         }
     }
 

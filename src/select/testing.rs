@@ -105,6 +105,7 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                     framework: None,
                     forwards_tests_iters: None,
                     heap_dump_path: None,
+                    runtime_classpath: None,
                 })
             })
             .collect(),

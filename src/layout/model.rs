@@ -97,6 +97,11 @@ pub struct TestTask {
     /// when the init script could not resolve them (or an older layout).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_classpath: Option<Vec<PathBuf>>,
+    /// `false` when the task runs every class its patterns accept, without
+    /// Gradle's test detection (`scanForTestClasses = false`); `None` when
+    /// unknown (detection, Gradle's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_for_test_classes: Option<bool>,
 }
 
 /// What one project's `flakyLayout` task wrote beside the layout: each Test

@@ -33,6 +33,7 @@ fn task(includes: &[&str]) -> TestTask {
         forwards_tests_iters: None,
         heap_dump_path: None,
         runtime_classpath: None,
+        scan_for_test_classes: None,
     }
 }
 

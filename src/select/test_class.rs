@@ -18,14 +18,16 @@
 //!   interfaces' default methods.
 //!
 //! The same walk is made here over the build's sources ([`Hierarchy`]: other
-//! source sets and projects included), then over its compiled classes, with
-//! the evidence of every framework at once (it only ever accepts more). Where
-//! Gradle would read a jar we read nothing (we do not resolve the test
-//! classpath): a chain that leaves the build's sources and classes for a type
-//! that is not a known base is undecided, and an undecided class is
-//! accepted. Gradle's scan would at least try it, and the first-run check
-//! reports a filter that ran nothing; refusing it could leave a changed test
-//! unrun, the worst outcome. What is refused is certainly no test: an
+//! source sets and projects included), then over its compiled classes, then
+//! over the jars and class folders of the runtime classpath of the tasks
+//! that may run the class (as the layout reports it: [`Classpath`]), with
+//! the evidence of every framework at once (it only ever accepts more). A
+//! chain that leaves all of them for a type that is not a known base (no
+//! classpath was reported, or it lacks the class) is undecided, and an
+//! undecided class is accepted: Gradle's scan would at least try it, and
+//! refusing it could leave a changed test unrun, the worst outcome; should it
+//! run no test, the report says `not-a-test` rather than a verdict. What is
+//! refused is certainly no test: an
 //! interface, an enum, a class whose whole chain is resolved without a test.
 
 use super::bytecode::{ClassInfo, Compiled};

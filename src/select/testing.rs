@@ -106,6 +106,7 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                     forwards_tests_iters: None,
                     heap_dump_path: None,
                     runtime_classpath: None,
+                    scan_for_test_classes: None,
                 })
             })
             .collect(),

@@ -14,6 +14,19 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+/// Whether Gradle's test detection decides what the tasks of `root` run:
+/// not when every one of them has `scanForTestClasses = false` (then each
+/// runs every class its patterns accept, `tasks::patterns_of`).
+fn detects_tests(root: &Root) -> bool {
+    match &root.tie {
+        TaskBinding::Tasks(tied) => tied
+            .tasks
+            .iter()
+            .any(|t| t.scan_for_test_classes != Some(false)),
+        _ => true,
+    }
+}
+
 impl Classifier<'_> {
     /// Whether Gradle's test detection would run the concrete class `class`
     /// of the file `path` ([`test_class`]): `Ok(true)` when it shows tests,
@@ -67,6 +80,8 @@ impl Classifier<'_> {
         ) {
             Detection::Test => Ok(true),
             Detection::Undecided => Ok(false),
+            // Tasks that do not detect run whatever their patterns accept.
+            Detection::NotTest(_) if !detects_tests(root) => Ok(false),
             Detection::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
                 simple, &chain,
             ))),

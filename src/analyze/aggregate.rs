@@ -3,6 +3,7 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::junit::{self, Execution};
+use super::no_test::{self, NotATest};
 use super::report::{
     Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
     Summary, TestReport, TruncatedFile, UnreadableDir,
@@ -420,6 +421,8 @@ pub struct FileResult {
     pub origin: Option<ReportTask>,
     pub read: junit::FileRead,
     pub agg: FileAgg,
+    /// Classes JUnit found no test in (planned runs only).
+    pub not_tests: Vec<NotATest>,
 }
 
 /// Merges files, one at a time in path order, into a report: memory grows with
@@ -428,6 +431,7 @@ pub struct FileResult {
 pub struct Merger {
     tests: BTreeMap<Key, TestAcc>,
     files: ReportFiles,
+    not_tests: Vec<NotATest>,
 }
 
 impl Merger {
@@ -439,6 +443,15 @@ impl Merger {
     }
 
     pub fn add(&mut self, file: FileResult) {
+        for n in &file.not_tests {
+            no_test::add(
+                &mut self.not_tests,
+                &n.class,
+                n.task.as_deref(),
+                &n.message,
+                n.times,
+            );
+        }
         let agg = file.agg;
         let out = &mut self.files;
         out.read += 1;
@@ -481,7 +494,9 @@ impl Merger {
             skipped_stale,
             ..self.files
         };
-        build_report(self.tests, files, gradle)
+        let mut report = build_report(self.tests, files, gradle);
+        report.not_a_test = self.not_tests;
+        report
     }
 }
 
@@ -571,6 +586,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
         summary,
         tests: reports,
         not_executed: Vec::new(),
+        not_a_test: Vec::new(),
         files,
         skips,
     };
@@ -713,6 +729,7 @@ mod tests {
                 reproduce: vec![],
             },
             agg,
+            not_tests: vec![],
         }
     }
 

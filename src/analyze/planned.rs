@@ -138,8 +138,9 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
         });
     }
     for (i, p) in planned.iter().enumerate() {
-        // A whole YAML task of unknown runner cannot be matched to its rows.
-        if seen[i] || p.covers("", "").is_none() {
+        // A whole YAML task of unknown runner cannot be matched to its rows;
+        // a class JUnit found no test in is reported as `not-a-test`.
+        if seen[i] || p.covers("", "").is_none() || no_test_in(report, p) {
             continue;
         }
         // Tests that only skipped have no row: they did run, and skipped.
@@ -161,6 +162,14 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
         });
     }
     short
+}
+
+/// Whether JUnit found no test in the class the planned test names.
+fn no_test_in(report: &Report, p: &PlannedTest) -> bool {
+    report
+        .not_a_test
+        .iter()
+        .any(|n| p.covers(&n.class, "") == Some(true) || p.class.as_deref() == Some(&n.class))
 }
 
 /// The problems of the batches of `mine`, or the unexplained shortfall.

@@ -70,6 +70,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
         examples(shown, &mut md);
     }
     suite_timeouts(report, &mut md);
+    not_a_test(report, &mut md);
     below_plan(report, &mut md);
     clean_tests(report, &mut md);
     unreadable_files(report, &mut md);
@@ -356,6 +357,33 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
     more(clean.len(), "clean tests", md);
 }
 
+/// Classes JUnit found no test in: no verdict about a test (`not-a-test`).
+fn not_a_test(report: &Report, md: &mut Vec<String>) {
+    if report.not_a_test.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Not a test (`not-a-test`)".into());
+    md.push(
+        "JUnit found no test in these classes: no verdict, and no execution counted (the exit \
+         code follows the tests that ran)."
+            .into(),
+    );
+    for n in report.not_a_test.iter().take(MAX_LISTED) {
+        let task = n
+            .task
+            .as_deref()
+            .map(|t| format!(" ({})", code(t)))
+            .unwrap_or_default();
+        md.push(format!(
+            "- {}{task}: {}",
+            code(&n.class),
+            markdown::text(&n.message)
+        ));
+    }
+    more(report.not_a_test.len(), "classes with no test", md);
+}
+
 /// Selected tests that ran fewer times than planned, and why; they prove less
 /// than the plan said. The methods of a class that share one reason (a batch
 /// stopped on proof or at its time) are one line: the reason is the batch's.
@@ -621,6 +649,7 @@ mod tests {
             },
             tests,
             not_executed: vec![],
+            not_a_test: vec![],
             files: ReportFiles::default(),
             skips: Default::default(),
         };

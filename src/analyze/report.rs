@@ -15,6 +15,10 @@ pub struct Report {
     /// Selected tests with no execution at all (`local`, which knows the plan).
     #[serde(rename = "notExecuted", skip_serializing_if = "Vec::is_empty")]
     pub not_executed: Vec<NotExecuted>,
+    /// Classes of a planned run that JUnit found no test in (`not-a-test`):
+    /// no verdict, no execution.
+    #[serde(rename = "notATest", skip_serializing_if = "Vec::is_empty")]
+    pub not_a_test: Vec<super::no_test::NotATest>,
     pub files: ReportFiles,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]

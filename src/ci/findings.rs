@@ -142,6 +142,7 @@ pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
     AnalyzeOptions {
         project_paths: ProjectPaths::new(context.projects.clone()),
         gradle: context.gradle.clone(),
+        planned: true,
         ..AnalyzeOptions::default()
     }
 }
@@ -230,6 +231,63 @@ mod tests {
             "durationSec": dur, "realFailures": 0, "suiteTimeouts": 0, "totalCases": cases,
             "outcome": outcome, "timedOut": timed_out, "failingClasses": []
         })
+    }
+
+    /// A planned run's report of files `(class, case body)`, one file each.
+    fn planned_report(cases: &[(&str, &str, &str)]) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("p/build/test-results/test");
+        std::fs::create_dir_all(&results).unwrap();
+        for (class, name, body) in cases {
+            let xml = format!(
+                r#"<?xml version="1.0"?><testsuite name="{class}"><testcase classname="{class}" name="{name}">{body}</testcase></testsuite>"#
+            );
+            std::fs::write(results.join(format!("TEST-{class}.xml")), xml).unwrap();
+        }
+        let opts = AnalyzeOptions {
+            planned: true,
+            ..AnalyzeOptions::default()
+        };
+        analyze_root(dir.path(), &opts)
+    }
+
+    /// JUnit's "No runnable methods" for a class the batch ran is no verdict:
+    /// the Gradle task's failure (rc 1) it caused says nothing of the tests
+    /// that ran; a batch that ran nothing else is `not_applicable`
+    /// (`not-a-test`), and no record a job did not produce.
+    #[test]
+    fn a_class_junit_found_no_test_in_is_no_verdict() {
+        let no_test = r#"<failure type="org.junit.runners.model.InvalidTestClassError" message="Invalid test class 'a.FixturesTest':&#10;  1. No runnable methods"/>"#;
+        let both = planned_report(&[
+            ("a.CountingTest", "counts", ""),
+            ("a.FixturesTest", "initializationError", no_test),
+        ]);
+        assert_eq!(both.not_a_test.len(), 1);
+        assert_eq!((both.summary.executions, both.summary.failed), (1, 0));
+        let p = job_payload(&status(1, 5, Some(60), ""), &both);
+        assert_eq!(outcome(&p), ("clean_pass".into(), false, None));
+        assert_eq!(p.rc, 1, "the payload keeps the job's own exit code");
+        let alone = planned_report(&[("a.FixturesTest", "initializationError", no_test)]);
+        let p = job_payload(&status(1, 5, Some(60), ""), &alone);
+        assert_eq!(outcome(&p).0, "not_applicable");
+        assert_eq!(
+            p.reason.as_deref(),
+            Some(crate::domain::ReasonCode::NotATest.as_str())
+        );
+        assert!(!p.is_record());
+        // A real failure beside it stays proof, and Gradle's exit stays its own.
+        let failing = planned_report(&[
+            (
+                "a.CountingTest",
+                "counts",
+                r#"<failure type="java.lang.AssertionError" message="x"/>"#,
+            ),
+            ("a.FixturesTest", "initializationError", no_test),
+        ]);
+        assert_eq!(
+            outcome(&job_payload(&status(1, 5, Some(60), ""), &failing)).0,
+            "flaky_detected"
+        );
     }
 
     #[test]

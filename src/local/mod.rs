@@ -155,6 +155,7 @@ pub fn run(
         gradle: rerun.clone(),
         instances_once: true,
         every_instance_below: runner::repeated_in_jvm(&runs),
+        planned: true,
         ..AnalyzeOptions::default()
     };
     let mut report = analyze::analyze_root(&run_dir, &analyze_opts);

@@ -388,3 +388,116 @@ fn a_test_run_fewer_times_than_planned_is_never_clean() {
         "{md}"
     );
 }
+
+/// The helper: a comment-only change to a package-private Hamcrest
+/// matcher of `:core`'s tests runs nothing and exits 0 (Gradle's detection
+/// reads its chain from Hamcrest's jar, on the classpath the layout reports);
+/// it used to be taken for a test and exit 1.
+#[test]
+fn a_comment_on_a_matcher_helper_runs_nothing_and_exits_0() {
+    let build = plain_java_copy();
+    let b = build.path();
+    git(b, &["init", "-q", "-b", "main"]);
+    git(b, &["add", "-A"]);
+    git(b, &["commit", "-qm", "base"]);
+    git(b, &["checkout", "-qb", "pr"]);
+    let path = b.join("core/src/test/java/com/example/core/IsSortedMatcher.java");
+    let old = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("// a comment on the branch\n{old}")).unwrap();
+    git(b, &["commit", "-qam", "comment"]);
+    let out = flaky(
+        b,
+        &[
+            "--isolate",
+            "local",
+            "--changed",
+            "--base",
+            "main",
+            "--iters",
+            "3",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`IsSortedMatcher` declares no tests and inherits none (superclasses: org.hamcrest.TypeSafeMatcher, org.hamcrest.BaseMatcher, java.lang.Object)"),
+        "{err}"
+    );
+}
+
+/// A task with `scanForTestClasses = false` runs a helper named like a test;
+/// JUnit finds no test in it ("No runnable methods"). Changed beside a real
+/// test, the helper is reported `not-a-test`, no verdict, and the exit code
+/// follows the test that ran: 0. Changed alone, nothing ran: 3, said so.
+#[test]
+fn a_class_junit_finds_no_test_in_is_not_a_test_and_the_exit_follows_what_ran() {
+    let build = plain_java_copy();
+    let b = build.path();
+    git(b, &["init", "-q", "-b", "main"]);
+    git(b, &["add", "-A"]);
+    git(b, &["commit", "-qm", "base"]);
+    let touch = |file: &str, branch: &str| {
+        git(b, &["checkout", "-q", "main"]);
+        git(b, &["checkout", "-qb", branch]);
+        let path = b
+            .join("scanless/src/test/java/com/example/scanless")
+            .join(file);
+        let old = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{old}// touched\n")).unwrap();
+    };
+    touch("FixturesTest.java", "both");
+    let counting = b.join("scanless/src/test/java/com/example/scanless/CountingTest.java");
+    let old = std::fs::read_to_string(&counting).unwrap();
+    std::fs::write(&counting, format!("{old}// touched\n")).unwrap();
+    git(b, &["commit", "-qam", "both"]);
+    let args = [
+        "--isolate",
+        "local",
+        "--changed",
+        "--base",
+        "main",
+        "--iters",
+        "2",
+        "--format",
+        "json",
+    ];
+    let out = flaky(b, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = json(&out);
+    assert_eq!(
+        report["notATest"][0]["class"], "com.example.scanless.FixturesTest",
+        "{report:#}"
+    );
+    assert_eq!(report["notATest"][0]["reasonCode"], "not-a-test");
+    assert_eq!(report["notATest"][0]["message"], "No runnable methods");
+    assert_eq!(
+        row(&report, "com.example.scanless.CountingTest", "counts")["runs"],
+        2
+    );
+    assert_eq!(report["summary"]["failed"], 0, "{report:#}");
+    assert!(report.get("notExecuted").is_none(), "{report:#}");
+
+    touch("FixturesTest.java", "alone");
+    git(b, &["commit", "-qam", "alone"]);
+    let out = flaky(
+        b,
+        &[
+            "--isolate",
+            "local",
+            "--changed",
+            "--base",
+            "main",
+            "--iters",
+            "2",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("### Not a test (`not-a-test`)"), "{md}");
+    assert!(
+        md.contains(
+            "- `com.example.scanless.FixturesTest` (`:scanless:test`): No runnable methods"
+        ),
+        "{md}"
+    );
+}

@@ -292,11 +292,14 @@ pub enum ReasonCode {
     /// A name holding control characters, which Gradle and JUnit XML cannot
     /// carry intact: the test would run under another name, or not at all.
     UnsupportedCharacters,
+    /// A not-applicable entry handed to the report step without a reason
+    /// code (Elasticsearch's fallback for its skip list's records).
+    NotRunnable,
 }
 
 impl ReasonCode {
     /// Every code (docs/src/reference/reason-codes.md lists them all).
-    pub const ALL: [ReasonCode; 20] = [
+    pub const ALL: [ReasonCode; 21] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -317,6 +320,7 @@ impl ReasonCode {
         ReasonCode::OutsideBuild,
         ReasonCode::NotUtf8,
         ReasonCode::UnsupportedCharacters,
+        ReasonCode::NotRunnable,
     ];
 
     /// The stable kebab-case name.
@@ -342,6 +346,7 @@ impl ReasonCode {
             ReasonCode::OutsideBuild => "outside-build",
             ReasonCode::NotUtf8 => "not-utf8",
             ReasonCode::UnsupportedCharacters => "unsupported-characters",
+            ReasonCode::NotRunnable => "not-runnable",
         }
     }
 
@@ -357,6 +362,7 @@ impl ReasonCode {
                 | ReasonCode::NotCompiled
                 | ReasonCode::OwnTestsNotInSuite
                 | ReasonCode::BeyondSubclassCap
+                | ReasonCode::NotRunnable
         )
     }
 }
@@ -394,11 +400,17 @@ impl fmt::Display for Reason {
 #[serde(rename_all = "camelCase")]
 pub struct Unresolved {
     pub input: String,
+    /// `not-runnable` when a skip list handed to the report step has none.
+    #[serde(default = "not_runnable")]
     pub reason_code: ReasonCode,
     pub reason: String,
     /// Which selector the input came from: an unresolved explicit spec is the
     /// user's mistake, an unresolved unmute or changed file only a warning.
     pub origin: Origin,
+}
+
+fn not_runnable() -> ReasonCode {
+    ReasonCode::NotRunnable
 }
 
 impl Unresolved {

@@ -36,6 +36,9 @@ pub enum InfraSubtype {
     /// A test JVM ran out of heap: a failure of type
     /// `java.lang.OutOfMemoryError`, or a heap dump written during the run.
     Oom,
+    /// The report step's own inputs were wrong (a value missing, a skip list
+    /// that does not match its declared count): a record no job produced.
+    ReportError,
 }
 
 /// The derived outcome.
@@ -60,6 +63,11 @@ pub struct JobFacts {
     /// in its last iteration).
     pub all_tasks_skipped: bool,
 }
+
+/// The job id of a report-input problem's record.
+pub const REPORT_ERROR_JOB: &str = "report-error:inputs";
+/// The step key of a report-input problem's record.
+pub const REPORT_KEY: &str = "flakiness-orchestration:report";
 
 /// The `reason` of a batch whose requested Test tasks the build all skipped.
 pub const TASK_SKIPPED: &str = "task-skipped";
@@ -226,6 +234,7 @@ impl JobPayload {
     pub fn is_record(&self) -> bool {
         match self.outcome {
             OutcomeKind::BuildFailed => true,
+            OutcomeKind::InfraFail => self.infra_subtype == Some(InfraSubtype::ReportError),
             // A job's own: its tasks skipped, or no test in what it ran.
             OutcomeKind::NotApplicable => !matches!(
                 self.reason.as_deref(),
@@ -285,6 +294,24 @@ impl JobPayload {
             OutcomeKind::NotApplicable,
             test.reason_code.as_str(),
         )
+    }
+
+    /// One problem of the report step's inputs ([`crate::ci::report_inputs`]):
+    /// an `infra_fail` the report step records itself, under a step key
+    /// outside `flakiness-detection:` (Elasticsearch's metrics count those
+    /// as batches).
+    pub fn report_error(problem: &str) -> Self {
+        JobPayload {
+            infra_subtype: Some(InfraSubtype::ReportError),
+            ..Self::recorded(
+                REPORT_ERROR_JOB.into(),
+                REPORT_KEY.into(),
+                String::new(),
+                0,
+                OutcomeKind::InfraFail,
+                problem,
+            )
+        }
     }
 
     /// The compile gate failed, so no batch ran.

@@ -7,12 +7,12 @@
 
 use super::jobs_section::jobs_section;
 use super::missing::{missing_jobs, Missing};
+use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
 use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
-use crate::domain::Unresolved;
 use crate::reports::ProjectPaths;
 use crate::{Error, Observed, Result};
 use std::path::{Path, PathBuf};
@@ -69,22 +69,19 @@ impl Findings {
 /// the jobs' XML): each job's payload from its status and its own XML, the
 /// jobs that are missing, and the markdown (one row per job, then the report
 /// of every job's XML).
-pub fn findings(
-    jobs: &[JobRun],
-    context: &ReportContext,
-    not_applicable: &[Unresolved],
-    build_failed: bool,
-) -> Findings {
+pub fn findings(jobs: &[JobRun], context: &ReportContext, inputs: &ReportInputs) -> Findings {
     let opts = analyze_options(context);
     let mut payloads: Vec<JobPayload> = jobs
         .iter()
         .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
         .collect();
     let cost = cost_section(&payloads, &context.jobs);
+    let (not_applicable, build_failed) = (&inputs.skipped, inputs.compile_failed);
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     if build_failed {
         payloads.push(JobPayload::build_failed());
     }
+    payloads.extend(inputs.problems.iter().map(|p| JobPayload::report_error(p)));
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
     // Each job's folder is a copy of the build's tree: projects are found below it.
@@ -92,13 +89,16 @@ pub fn findings(
     let overall = analyze::analyze_roots(&dirs, &opts);
     let options = MarkdownOptions { build_failed };
     let markdown = format!(
-        "{}{}{}",
+        "{}{}{}{}",
+        input_problems(&inputs.problems),
         jobs_section(&payloads, &missing, not_applicable, build_failed),
         render::markdown_with(&overall, options),
         cost
     );
     let severity = match render::severity_with(&overall, options) {
-        Severity::Success if !missing.is_empty() => Severity::Warning,
+        Severity::Success if !missing.is_empty() || !inputs.problems.is_empty() => {
+            Severity::Warning
+        }
         severity => severity,
     };
     Findings {
@@ -108,6 +108,23 @@ pub fn findings(
         markdown,
         severity,
     }
+}
+
+/// The problems of the report step's inputs, first: what follows may miss
+/// what they would have told.
+fn input_problems(problems: &[String]) -> String {
+    if problems.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "**The report's inputs are incomplete** (each recorded as `infra_fail`, \
+         `report_error`): what follows may miss what they would have said.\n\n",
+    );
+    for p in problems {
+        out.push_str(&format!("- {}\n", crate::markdown::text(p)));
+    }
+    out.push('\n');
+    out
 }
 
 /// What the batch jobs cost: executions run against the iterations the plan
@@ -389,7 +406,7 @@ mod tests {
 
     #[test]
     fn tests_without_a_runnable_task_get_a_not_applicable_record() {
-        let t = Unresolved {
+        let t = crate::domain::Unresolved {
             input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
             reason_code: crate::domain::ReasonCode::NoRunnableTask,
             reason: "not applicable: no enabled Test task runs it".into(),

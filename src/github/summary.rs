@@ -9,6 +9,7 @@ use super::matrix::PlanFile;
 use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::status::read_statuses;
 use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
 use crate::say;
@@ -82,6 +83,7 @@ impl Artifacts {
 /// Runs the report job: the outcomes file, the summary, the annotations.
 pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     let artifacts = Artifacts::read(&cfg.dir)?;
+    let plan_reached = artifacts.plan.is_some();
     let mut notes = Vec::new();
     let plan = artifacts.plan.unwrap_or_else(|| {
         notes.push(WorkflowAnnotation::new(
@@ -95,7 +97,16 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         ));
         PlanFile::default()
     });
-    let found = findings(&artifacts.jobs, &plan.report, &plan.not_applicable, false);
+    // The plan file carries the skip list; the plan job's outputs, its size
+    // and the compile gate's verdict.
+    let inputs = report_inputs::from_env(PLAN_FILE, || match plan_reached {
+        true => SkipList::Entries(plan.not_applicable.clone()),
+        false => SkipList::Missing,
+    });
+    for problem in &inputs.problems {
+        say!("gradle-flaky: the report's inputs: {problem}");
+    }
+    let found = findings(&artifacts.jobs, &plan.report, &inputs);
     if !found.payloads.is_empty() {
         write_outcomes(&cfg.outcomes, &found.payloads)?;
     }

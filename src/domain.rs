@@ -413,6 +413,15 @@ fn not_runnable() -> ReasonCode {
     ReasonCode::NotRunnable
 }
 
+/// The unmute gate: an unmuted test found but not checkable here (no
+/// runnable task, …) leaves the unmute's question ("is it fixed?")
+/// unanswered, so the run has no trustworthy result (exit 3), whatever else
+/// ran. A changed test that cannot run is listed, and leaves the exit code
+/// to what ran.
+pub fn unmute_unchecked(not_checked: &[Unresolved]) -> bool {
+    not_checked.iter().any(|u| u.origin == Origin::Unmuted)
+}
+
 impl Unresolved {
     /// A test the user named that resolved to nothing: an input error. The
     /// subclasses beyond the cap of a named base come with those that run,

@@ -38,6 +38,8 @@ pub struct Findings {
     pub markdown: String,
     /// The report's severity; a clean report with missing jobs is a warning.
     pub severity: Severity,
+    /// An unmuted test was found that cannot be checked here (the unmute gate).
+    pub unmute_unchecked: bool,
 }
 
 impl Findings {
@@ -54,6 +56,7 @@ impl Findings {
             real_failures: jobs.clone().map(|p| p.real_failures).sum(),
             executions: jobs.clone().map(|p| p.total_cases).sum(),
             untrustworthy: !self.missing.is_empty()
+                || self.unmute_unchecked
                 || jobs.clone().any(|p| {
                     p.partly_skipped()
                         || !matches!(
@@ -107,6 +110,7 @@ pub fn findings(jobs: &[JobRun], context: &ReportContext, inputs: &ReportInputs)
         overall,
         markdown,
         severity,
+        unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
     }
 }
 

@@ -928,13 +928,23 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
 fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing() {
     let bk = Buildkite::new();
     let repo = fixture_copy();
+    std::fs::write(
+        repo.path()
+            .join("server/src/test/java/org/elasticsearch/common/AbstractLonelyTests.java"),
+        "package org.elasticsearch.common;\n\
+         public abstract class AbstractLonelyTests extends org.elasticsearch.test.ESTestCase {}\n",
+    )
+    .unwrap();
     let out = run(manual_cmd(
         &bk,
         repo.path(),
-        "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
+        "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests\n\
+         org.elasticsearch.common.AbstractLonelyTests",
         "gradle --offline",
     )
     .env("FLAKINESS_ITERS", "3"));
+    // An abstract class without a concrete subclass, named, keeps its origin:
+    // not green while testing nothing (Elasticsearch records it as an unmute).
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 
     let uploads = bk.calls_of(&["pipeline", "upload"]);
@@ -969,6 +979,13 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
     );
     assert!(
         note.stdin.contains("named `org.example.NoSuchTests`"),
+        "{}",
+        note.stdin
+    );
+    assert!(
+        note.stdin
+            .contains("org.elasticsearch.common.AbstractLonelyTests")
+            && note.stdin.contains("abstract-no-concrete-subclass"),
         "{}",
         note.stdin
     );

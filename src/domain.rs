@@ -199,11 +199,13 @@ pub struct ViaSuite {
     /// Every suite on the way from them to the class lists it in a JUnit 4
     /// `@SuiteClasses` (else some JUnit 3 `suite()` adds it).
     pub junit4: bool,
-    /// Every way there is an instance the included suite's own `suite()`
-    /// adds (`suite.addTest(new X("testFoo"))`): a test of that suite itself,
-    /// which Gradle's `--tests` filter matches one by one, as in JUnit 4 suites.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub instance: bool,
+    /// When every way there is an instance a suite's `suite()` adds
+    /// (`suite.addTest(new X("testFoo"))`), those suites (binary names,
+    /// sorted): the tests are tests of that suite, which Gradle's `--tests`
+    /// filter matches one by one, and the class may have no constructor
+    /// JUnit could run it by alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_by: Vec<String>,
     /// How Gradle is made to run it, and why: chosen by the plan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route: Option<Route>,

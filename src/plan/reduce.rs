@@ -259,7 +259,7 @@ pub(crate) mod tests {
         member.via_suite = Some(crate::domain::ViaSuite {
             suites: vec!["a.AllTests".into()],
             junit4: true,
-            instance: false,
+            created_by: vec![],
             route: None,
         });
         let r = reduce(&[member.clone(), unit("a.AllTests")]);

@@ -53,12 +53,7 @@ pub fn choose(
     task: &str,
     version: Option<GradleVersion>,
 ) -> Route {
-    let suites = via
-        .suites
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let suites = quoted(&via.suites);
     let included = |why: String| {
         if !passable(task) || !is_binary_name(class) {
             return Route {
@@ -88,7 +83,7 @@ pub fn choose(
                 "Gradle {v} applies `--tests` inside JUnit 4 suites: it runs through {suites}"
             ),
         },
-        Some(v) if v < CLASS_NAME_PREFILTER && via.instance => Route {
+        Some(v) if v < CLASS_NAME_PREFILTER && created_by_included(via) => Route {
             reason_code: RouteCode::RunsThroughSuite,
             reason: format!(
                 "{suites} adds it as instances (`addTest(new …)`), each a test of the suite \
@@ -96,6 +91,15 @@ pub fn choose(
                  the build runs it"
             ),
         },
+        Some(v) if v < CLASS_NAME_PREFILTER && !via.created_by.is_empty() => {
+            let creators = quoted(&via.created_by);
+            included(format!(
+                "{creators} adds it as instances (`addTest(new …)`), each a test of that suite, \
+                 which Gradle {v} filters one by one, inside a child suite of {suites} it keeps \
+                 whole: {creators} runs it instead of the class itself (JUnit may have no \
+                 constructor to run it by alone)"
+            ))
+        }
         Some(v) if v < CLASS_NAME_PREFILTER => included(format!(
             "Gradle {v} keeps the child suites of a JUnit 3 `suite()` whole: through {suites}, \
              `--tests` would run every test of the child suite that holds it"
@@ -109,6 +113,31 @@ pub fn choose(
              on every version"
                 .into(),
         ),
+    }
+}
+
+/// `a`, `b`: names for a reason.
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every way to the class is an instance an included suite's own `suite()` adds.
+fn created_by_included(via: &ViaSuite) -> bool {
+    !via.created_by.is_empty() && via.created_by.iter().all(|c| via.suites.contains(c))
+}
+
+/// What the init script adds to a task's includes to run `t`: the class, or
+/// the suites that add it as instances (its tests are theirs).
+fn to_include(t: &ClassifiedTest) -> Vec<&str> {
+    match &t.via_suite {
+        Some(via) if !via.created_by.is_empty() => {
+            via.created_by.iter().map(String::as_str).collect()
+        }
+        _ => t.class.as_deref().into_iter().collect(),
     }
 }
 
@@ -138,7 +167,7 @@ pub fn properties(task: &str, tests: &[&ClassifiedTest]) -> Vec<String> {
     let mut include: Vec<&str> = tests
         .iter()
         .filter(|t| included(t))
-        .filter_map(|t| t.class.as_deref())
+        .flat_map(|t| to_include(t))
         .collect();
     include.sort_unstable();
     include.dedup();
@@ -152,7 +181,11 @@ pub fn properties(task: &str, tests: &[&ClassifiedTest]) -> Vec<String> {
                 Some(via) if !included(t) => via.suites.iter().map(String::as_str).collect(),
                 _ => Vec::new(),
             };
-            t.class.as_deref().into_iter().chain(through)
+            t.class
+                .as_deref()
+                .into_iter()
+                .chain(through)
+                .chain(to_include(t))
         })
         .collect();
     let mut exclude: Vec<&str> = tests
@@ -223,7 +256,7 @@ mod tests {
         ViaSuite {
             suites: vec!["a.AllTests".into()],
             junit4,
-            instance: false,
+            created_by: vec![],
             route: None,
         }
     }
@@ -233,7 +266,7 @@ mod tests {
     #[test]
     fn an_instance_the_suite_adds_runs_through_it_before_4_7() {
         let instance = ViaSuite {
-            instance: true,
+            created_by: vec!["a.AllTests".into()],
             ..via(false)
         };
         let route = |v: &str| {
@@ -252,6 +285,38 @@ mod tests {
             route("4.4.1").reason
         );
         assert_eq!(route("4.7").reason_code, RouteCode::IncludedForThisRun);
+        // Created by a nested suite (a child suite the included one keeps
+        // whole): that suite is included for the run, not the class.
+        let nested = ViaSuite {
+            suites: vec!["a.TestAllPackages".into()],
+            created_by: vec!["a.gj.TestAll".into()],
+            ..via(false)
+        };
+        let r = choose(
+            &nested,
+            "a.gj.MainTest",
+            false,
+            ":test",
+            GradleVersion::parse("4.4.1"),
+        );
+        assert_eq!(r.reason_code, RouteCode::IncludedForThisRun);
+        assert!(
+            r.reason.contains("`a.gj.TestAll` runs it instead"),
+            "{}",
+            r.reason
+        );
+        let mut member = unit("a.gj.MainTest");
+        member.via_suite = Some(ViaSuite {
+            route: Some(r),
+            ..nested
+        });
+        assert_eq!(
+            properties(":server:test", &[&member]),
+            [
+                "-Dflaky.include.:server:test=a.gj.TestAll",
+                "-Dflaky.exclude.:server:test=a.TestAllPackages"
+            ]
+        );
     }
 
     fn code(junit4: bool, version: Option<&str>) -> RouteCode {

@@ -79,20 +79,26 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
 }
 
 /// The classes the JUnit 3 `suite()` of the type `local` adds as instances
-/// (`suite.addTest(new A("testX"))`), as written.
+/// only (`suite.addTest(new A("testX"))`, never `A.class` or `A.suite()`
+/// besides), as written.
 fn instances(unit: &Unit, local: &str) -> Vec<String> {
     let suite = unit
         .methods
         .iter()
         .find(|m| m.owner == local && m.name == "suite");
-    suite
-        .into_iter()
-        .flat_map(|m| &m.body_classes)
+    let body = suite.into_iter().flat_map(|m| &m.body_classes);
+    let named: HashSet<&String> = body
+        .clone()
         .filter_map(|c| match c {
-            BodyClass::New(name) => Some(name.clone()),
-            _ => None,
+            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => Some(name),
+            BodyClass::New(_) => None,
         })
-        .collect()
+        .collect();
+    body.filter_map(|c| match c {
+        BodyClass::New(name) if !named.contains(name) => Some(name.clone()),
+        _ => None,
+    })
+    .collect()
 }
 
 /// JUnit 4's runner of a JUnit 3 `suite()` method (`@RunWith(AllTests.class)`,
@@ -187,7 +193,9 @@ struct Ways {
     suites: BTreeSet<String>,
     /// Every way is a JUnit 4 `@SuiteClasses` one.
     junit4: bool,
-    /// Every way is an instance the included suite's own `suite()` adds.
+    /// The suites whose `suite()` adds it as instances.
+    created_by: BTreeSet<String>,
+    /// Every way is such an instance.
     instance: bool,
 }
 
@@ -198,7 +206,10 @@ impl Membership {
         Some(ViaSuite {
             suites: ways.suites.iter().cloned().collect(),
             junit4: ways.junit4,
-            instance: ways.instance,
+            created_by: match ways.instance {
+                true => ways.created_by.iter().cloned().collect(),
+                false => Vec::new(),
+            },
             route: None,
         })
     }
@@ -342,8 +353,8 @@ impl SuiteIndex {
     }
 
     /// Records every class the included suite `top` runs, through suites of
-    /// suites, with whether the way there is JUnit 4 all along, or an
-    /// instance `top`'s own `suite()` adds.
+    /// suites, with whether the way there is JUnit 4 all along, and the
+    /// suite whose `suite()` adds it as an instance, if one does.
     fn walk(
         &self,
         top: &str,
@@ -356,35 +367,28 @@ impl SuiteIndex {
         let Some((first, junit4)) = members(unit, local, classes) else {
             return;
         };
-        let scope = Scope {
-            unit,
-            local,
-            classes,
-        };
-        let created: HashSet<String> = instances(unit, local)
-            .iter()
-            .filter_map(|w| scope.resolve(w))
-            .collect();
-        let mut queue: VecDeque<(String, bool, bool)> = first
+        let made = created(unit, local, classes);
+        let by = |c: &String| made.contains(c).then(|| top.to_string());
+        let mut queue: VecDeque<(String, bool, Option<String>)> = first
             .into_iter()
-            .map(|c| {
-                let instance = created.contains(&c);
-                (c, junit4, instance)
-            })
+            .map(|c| (by(&c), c))
+            .map(|(b, c)| (c, junit4, b))
             .collect();
-        let mut seen: HashSet<(String, bool, bool)> = HashSet::new();
-        while let Some((class, junit4, instance)) = queue.pop_front() {
-            if class == top || !seen.insert((class.clone(), junit4, instance)) {
+        let mut seen: HashSet<(String, bool, Option<String>)> = HashSet::new();
+        while let Some((class, junit4, creator)) = queue.pop_front() {
+            if class == top || !seen.insert((class.clone(), junit4, creator.clone())) {
                 continue;
             }
             let ways = m.by_member.entry(class.clone()).or_insert_with(|| Ways {
                 suites: BTreeSet::new(),
                 junit4: true,
+                created_by: BTreeSet::new(),
                 instance: true,
             });
             ways.suites.insert(top.to_string());
             ways.junit4 &= junit4;
-            ways.instance &= instance;
+            ways.instance &= creator.is_some();
+            ways.created_by.extend(creator);
             // A member that is a suite runs its own members.
             let outer = class.split('$').next().unwrap_or(&class);
             let Some(unit) = classes.get(outer).and_then(|p| self.suite_unit(files, p)) else {
@@ -392,14 +396,27 @@ impl SuiteIndex {
             };
             let local = local_of(&unit, &class);
             if let Some((more, inner)) = members(&unit, &local, classes) {
-                queue.extend(
-                    more.into_iter()
-                        .filter(|c| *c != class)
-                        .map(|c| (c, junit4 && inner, false)),
-                );
+                let made = created(&unit, &local, classes);
+                queue.extend(more.into_iter().filter(|c| *c != class).map(|c| {
+                    let creator = made.contains(&c).then(|| class.clone());
+                    (c, junit4 && inner, creator)
+                }));
             }
         }
     }
+}
+
+/// The classes of the source set the `suite()` of `local` adds as instances.
+fn created(unit: &Unit, local: &str, classes: &Classes) -> HashSet<String> {
+    let scope = Scope {
+        unit,
+        local,
+        classes,
+    };
+    instances(unit, local)
+        .iter()
+        .filter_map(|w| scope.resolve(w))
+        .collect()
 }
 
 /// The local name (`Outer$Inner`) of a binary name declared in `unit`.

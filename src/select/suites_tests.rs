@@ -250,9 +250,9 @@ fn the_task_running_a_member_is_chosen_like_any_task() {
 }
 
 /// However a JUnit 3 `suite()` adds a class, it is a member: `new
-/// X("testFoo")` too (the issue's `TestAll`), as an instance of the suite
-/// itself when the included suite adds it; the same class reached through a
-/// nested suite's instance is no instance of the included one.
+/// X("testFoo")` too (the issue's `TestAll`), created by the suite whose
+/// `suite()` adds it, the included one or a nested one (Joda-Time's
+/// `TestAllPackages` → `chrono.gj.TestAll` → `new MainTest(…)`).
 #[test]
 fn a_junit3_suite_adds_members_as_instances_too() {
     let all = "package a;\n\
@@ -287,14 +287,32 @@ fn a_junit3_suite_adds_members_as_instances_too() {
     ];
     let m = membership(&files, &["**/AllTests.class"]);
     let main = m.via("a.MainTest").expect("an instance is a member");
+    let all = vec!["a.AllTests".to_string()];
     assert_eq!(
-        (main.suites, main.junit4, main.instance),
-        (vec!["a.AllTests".into()], false, true)
+        (&main.suites, main.junit4, &main.created_by),
+        (&all, false, &all)
     );
     let deep = m
         .via("a.DeepTest")
         .expect("a nested suite's instance is a member");
-    assert_eq!((deep.junit4, deep.instance), (false, false));
+    assert_eq!(
+        (&deep.suites, &deep.created_by),
+        (&all, &vec!["a.Nested".to_string()])
+    );
+    // Reached as a class too: not an instance every way.
+    let mixed = membership(
+        &[
+            (
+                "a/AllTests.java",
+                "package a;\npublic class AllTests extends TestCase {\n\
+                 public static Test suite() { TestSuite s = new TestSuite();\n\
+                 s.addTest(new MainTest(\"testFoo\")); s.addTestSuite(MainTest.class); return s; } }",
+            ),
+            ("a/MainTest.java", "package a; public class MainTest extends TestCase {}"),
+        ],
+        &["**/AllTests.class"],
+    );
+    assert!(mixed.via("a.MainTest").unwrap().created_by.is_empty());
     // `new TestSuite()` is no member: the source set does not declare it
     assert!(m.via("a.TestSuite").is_none());
     assert!(m.via("junit.framework.TestSuite").is_none());

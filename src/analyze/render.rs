@@ -754,6 +754,29 @@ mod tests {
         assert_eq!(md.matches("stopped on proof").count(), 1, "{md}");
     }
 
+    /// A class JUnit found no test in is listed apart, its words escaped,
+    /// never among the failures.
+    #[test]
+    fn classes_with_no_test_are_listed_apart() {
+        let mut r = report(vec![test("a.T", "ok", 3, 0)]);
+        crate::analyze::no_test::add(
+            &mut r.not_a_test,
+            "a.`Helper`Test",
+            Some(":p:test"),
+            "No runnable methods",
+            2,
+        );
+        let md = markdown(&r);
+        assert!(md.contains("### Not a test (`not-a-test`)"), "{md}");
+        assert!(
+            md.contains("- ``a.`Helper`Test`` (`:p:test`): No runnable methods\n"),
+            "{md}"
+        );
+        assert!(md.contains("_No real failures recorded._"), "{md}");
+        let json: serde_json::Value = serde_json::from_str(&json(&r)).unwrap();
+        assert_eq!(json["notATest"][0]["times"], 2);
+    }
+
     #[test]
     fn the_summary_tells_one_failed_execution_from_a_broken_test() {
         let md = markdown(&report(vec![

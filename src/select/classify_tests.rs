@@ -675,16 +675,10 @@ fn a_changed_concrete_class_also_runs_its_subclasses() {
 /// otherwise is left out by the patterns.
 #[test]
 fn a_task_that_does_not_scan_runs_what_its_patterns_name() {
-    use crate::select::testing::{project, ROOT};
+    use crate::select::testing::project;
     let mut p = project(":p", "p", &[("test", Some(true))]);
     p.test_tasks[0].scan_for_test_classes = Some(false);
-    let layout = Layout {
-        schema: 4,
-        gradle_version: "4.4.1".into(),
-        root_dir: ROOT.into(),
-        included_builds: vec![],
-        projects: vec![project(":", "", &[]), p],
-    };
+    let layout = one_project(p);
     let dir = "p/src/test/java/a";
     let files = MemFiles::with(&[
         (
@@ -718,21 +712,14 @@ fn a_task_that_does_not_scan_runs_what_its_patterns_name() {
 /// (Hamcrest's jar) is known; without it, it is accepted as before.
 #[test]
 fn the_tasks_classpath_decides_a_library_superclass() {
-    use crate::select::testing::{project, ROOT};
+    use crate::select::testing::project;
     let hamcrest = std::path::PathBuf::from("/usr/share/java/hamcrest-core.jar");
     assert!(
         hamcrest.is_file(),
         "scripts/test.sh installs {}",
         hamcrest.display()
     );
-    let p = project(":p", "p", &[("test", Some(true))]);
-    let mut layout = Layout {
-        schema: 4,
-        gradle_version: "4.4.1".into(),
-        root_dir: ROOT.into(),
-        included_builds: vec![],
-        projects: vec![project(":", "", &[]), p],
-    };
+    let mut layout = one_project(project(":p", "p", &[("test", Some(true))]));
     let path = "p/src/test/java/a/SortedMatcherTest.java";
     let files = MemFiles::with(&[(
         path,
@@ -744,5 +731,17 @@ fn the_tasks_classpath_decides_a_library_superclass() {
     match classify(&Classifier::from_layout(&layout, &files), path) {
         Err(Skip::NotATest(why)) => assert!(why.contains("org.hamcrest.BaseMatcher"), "{why}"),
         other => panic!("{other:?}"),
+    }
+}
+
+/// A build of the root project and `p`, on Gradle 4.4.1.
+fn one_project(p: crate::layout::Project) -> Layout {
+    use crate::select::testing::{project, ROOT};
+    Layout {
+        schema: 4,
+        gradle_version: "4.4.1".into(),
+        root_dir: ROOT.into(),
+        included_builds: vec![],
+        projects: vec![project(":", "", &[]), p],
     }
 }

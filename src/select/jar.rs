@@ -8,7 +8,7 @@
 //! ZIP64 (a jar that needs it is skipped: its classes are not found, and the
 //! chain stays undecided, as without a classpath).
 
-use super::bytecode::{self, ClassInfo};
+use super::bytecode::{self, ClassInfo, ReadClasses};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::File;
@@ -30,7 +30,7 @@ const MAX_CLASS: u64 = 16 << 20;
 pub struct Classpath {
     entries: Vec<PathBuf>,
     jars: RefCell<HashMap<PathBuf, Option<Rc<Jar>>>>,
-    read: RefCell<HashMap<String, Option<Rc<ClassInfo>>>>,
+    read: ReadClasses,
 }
 
 impl Classpath {
@@ -44,21 +44,11 @@ impl Classpath {
 
     /// The class `binary` (`a.b.Outer$Inner`) from the first entry that has it.
     pub fn class(&self, binary: &str) -> Option<Rc<ClassInfo>> {
-        if let Some(known) = self.read.borrow().get(binary) {
-            return known.clone();
-        }
-        let name = crate::test_filter::class_file(binary);
-        let found = self
-            .entries
-            .iter()
-            .find_map(|entry| self.bytes(entry, &name))
-            .and_then(|bytes| bytecode::read(&bytes))
-            .filter(|info| info.name == binary)
-            .map(Rc::new);
-        self.read
-            .borrow_mut()
-            .insert(binary.to_string(), found.clone());
-        found
+        bytecode::cached(&self.read, binary, |name| {
+            self.entries
+                .iter()
+                .find_map(|entry| self.bytes(entry, name))
+        })
     }
 
     /// The bytes of `name` in one classpath entry: a class folder or a jar.

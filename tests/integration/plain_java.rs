@@ -6,7 +6,10 @@
 //! gradle-runs`), and is counted. In-JVM repetition on it: `in_jvm.rs`.
 
 pub use crate::common::flaky_offline as flaky;
-use crate::common::{assert_layout_from_cache, git, plain_java_copy, text, use_recorded_layout};
+use crate::common::{
+    assert_layout_from_cache, branch_touching, git, git_main, plain_java_copy, text,
+    use_recorded_layout,
+};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
@@ -397,32 +400,36 @@ fn a_test_run_fewer_times_than_planned_is_never_clean() {
 fn a_comment_on_a_matcher_helper_runs_nothing_and_exits_0() {
     let build = plain_java_copy();
     let b = build.path();
-    git(b, &["init", "-q", "-b", "main"]);
-    git(b, &["add", "-A"]);
-    git(b, &["commit", "-qm", "base"]);
-    git(b, &["checkout", "-qb", "pr"]);
-    let path = b.join("core/src/test/java/com/example/core/IsSortedMatcher.java");
-    let old = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, format!("// a comment on the branch\n{old}")).unwrap();
-    git(b, &["commit", "-qam", "comment"]);
-    let out = flaky(
+    git_main(b);
+    branch_touching(
         b,
-        &[
-            "--isolate",
-            "local",
-            "--changed",
-            "--base",
-            "main",
-            "--iters",
-            "3",
-        ],
+        "pr",
+        &["core/src/test/java/com/example/core/IsSortedMatcher.java"],
     );
+    let out = local_changed(b);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("`IsSortedMatcher` declares no tests and inherits none (superclasses: org.hamcrest.TypeSafeMatcher, org.hamcrest.BaseMatcher, java.lang.Object)"),
+        err.contains(
+            "`IsSortedMatcher` declares no tests and inherits none (superclasses: \
+             org.hamcrest.TypeSafeMatcher, org.hamcrest.BaseMatcher, java.lang.Object)"
+        ),
         "{err}"
     );
+}
+
+/// `local --changed --base main --iters 2` on a private daemon.
+fn local_changed(b: &Path) -> Output {
+    let args = [
+        "--isolate",
+        "local",
+        "--changed",
+        "--base",
+        "main",
+        "--iters",
+        "2",
+    ];
+    flaky(b, &[&args[..], &["--format", "json"]].concat())
 }
 
 /// A task with `scanForTestClasses = false` runs a helper named like a test;
@@ -433,43 +440,20 @@ fn a_comment_on_a_matcher_helper_runs_nothing_and_exits_0() {
 fn a_class_junit_finds_no_test_in_is_not_a_test_and_the_exit_follows_what_ran() {
     let build = plain_java_copy();
     let b = build.path();
-    git(b, &["init", "-q", "-b", "main"]);
-    git(b, &["add", "-A"]);
-    git(b, &["commit", "-qm", "base"]);
-    let touch = |file: &str, branch: &str| {
-        git(b, &["checkout", "-q", "main"]);
-        git(b, &["checkout", "-qb", branch]);
-        let path = b
-            .join("scanless/src/test/java/com/example/scanless")
-            .join(file);
-        let old = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, format!("{old}// touched\n")).unwrap();
-    };
-    touch("FixturesTest.java", "both");
-    let counting = b.join("scanless/src/test/java/com/example/scanless/CountingTest.java");
-    let old = std::fs::read_to_string(&counting).unwrap();
-    std::fs::write(&counting, format!("{old}// touched\n")).unwrap();
-    git(b, &["commit", "-qam", "both"]);
-    let args = [
-        "--isolate",
-        "local",
-        "--changed",
-        "--base",
-        "main",
-        "--iters",
-        "2",
-        "--format",
-        "json",
-    ];
-    let out = flaky(b, &args);
+    git_main(b);
+    let dir = "scanless/src/test/java/com/example/scanless";
+    let fixtures = format!("{dir}/FixturesTest.java");
+    branch_touching(b, "both", &[&fixtures, &format!("{dir}/CountingTest.java")]);
+    let out = local_changed(b);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let report = json(&out);
+    let not_a_test = &report["notATest"][0];
     assert_eq!(
-        report["notATest"][0]["class"], "com.example.scanless.FixturesTest",
+        not_a_test["class"], "com.example.scanless.FixturesTest",
         "{report:#}"
     );
-    assert_eq!(report["notATest"][0]["reasonCode"], "not-a-test");
-    assert_eq!(report["notATest"][0]["message"], "No runnable methods");
+    assert_eq!(not_a_test["reasonCode"], "not-a-test");
+    assert_eq!(not_a_test["message"], "No runnable methods");
     assert_eq!(
         row(&report, "com.example.scanless.CountingTest", "counts")["runs"],
         2
@@ -477,27 +461,13 @@ fn a_class_junit_finds_no_test_in_is_not_a_test_and_the_exit_follows_what_ran() 
     assert_eq!(report["summary"]["failed"], 0, "{report:#}");
     assert!(report.get("notExecuted").is_none(), "{report:#}");
 
-    touch("FixturesTest.java", "alone");
-    git(b, &["commit", "-qam", "alone"]);
-    let out = flaky(
-        b,
-        &[
-            "--isolate",
-            "local",
-            "--changed",
-            "--base",
-            "main",
-            "--iters",
-            "2",
-        ],
-    );
+    branch_touching(b, "alone", &[&fixtures]);
+    let out = local_changed(b);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
-    let md = String::from_utf8_lossy(&out.stdout);
-    assert!(md.contains("### Not a test (`not-a-test`)"), "{md}");
-    assert!(
-        md.contains(
-            "- `com.example.scanless.FixturesTest` (`:scanless:test`): No runnable methods"
-        ),
-        "{md}"
+    let report = json(&out);
+    assert_eq!(
+        report["notATest"][0]["class"],
+        "com.example.scanless.FixturesTest"
     );
+    assert_eq!(report["summary"]["executions"], 0, "{report:#}");
 }

@@ -6,7 +6,9 @@
 //! when asked 12, on Gradle 4.4.1.
 
 use crate::common::use_recorded_layout;
-use crate::common::{flaky_offline as flaky, git, gradle_flaky, run, suites_copy, text};
+use crate::common::{
+    branch_touching, flaky_offline as flaky, git, git_main, gradle_flaky, run, suites_copy, text,
+};
 use crate::plain_java::plan_only;
 use serde_json::Value;
 use std::path::Path;
@@ -391,14 +393,12 @@ fn a_member_its_suite_adds_as_an_instance_is_selected_and_its_flake_found() {
     let build = suites_copy();
     let b = build.path();
     std::fs::write(b.join("fixture-flake-probability"), "0.6").unwrap();
-    git(b, &["init", "-q", "-b", "main"]);
-    git(b, &["add", "-A"]);
-    git(b, &["commit", "-qm", "base"]);
-    git(b, &["checkout", "-qb", "pr"]);
-    let path = b.join("src/test/java/com/example/suites/legacy/MainTest.java");
-    let old = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, format!("// a comment on the branch\n{old}")).unwrap();
-    git(b, &["commit", "-qam", "comment"]);
+    git_main(b);
+    branch_touching(
+        b,
+        "pr",
+        &["src/test/java/com/example/suites/legacy/MainTest.java"],
+    );
     let args = [
         "--changed",
         "--base",

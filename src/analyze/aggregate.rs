@@ -577,11 +577,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
     }
     reproduce::add_context(&mut reports, gradle);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
-    reports.sort_by(|a, b| {
-        (b.failures, b.suite_timeouts)
-            .cmp(&(a.failures, a.suite_timeouts))
-            .then_with(|| (&a.class, &a.method).cmp(&(&b.class, &b.method)))
-    });
+    sort_most_failing_first(&mut reports);
     let mut report = Report {
         summary,
         tests: reports,
@@ -592,6 +588,15 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, gradle: &[Str
     };
     report.summary.severity = severity(&report, false);
     report
+}
+
+/// Most failing first, then by class and method.
+fn sort_most_failing_first(reports: &mut [TestReport]) {
+    reports.sort_by(|a, b| {
+        (b.failures, b.suite_timeouts)
+            .cmp(&(a.failures, a.suite_timeouts))
+            .then_with(|| (&a.class, &a.method).cmp(&(&b.class, &b.method)))
+    });
 }
 
 #[cfg(test)]

@@ -228,17 +228,26 @@ pub enum RouteCode {
     /// The class is added to the task's includes for this invocation (and the
     /// suites that run it left out), by gradle-flaky's init script.
     IncludedForThisRun,
+    /// The nested suite that adds the class as instances is added to the
+    /// task's includes for this invocation instead (the suites above it left
+    /// out): the class may have no constructor JUnit could run it by alone.
+    SuiteIncludedForThisRun,
 }
 
 impl RouteCode {
     /// Every code (docs/src/reference/reason-codes.md lists them all).
-    pub const ALL: [RouteCode; 2] = [RouteCode::RunsThroughSuite, RouteCode::IncludedForThisRun];
+    pub const ALL: [RouteCode; 3] = [
+        RouteCode::RunsThroughSuite,
+        RouteCode::IncludedForThisRun,
+        RouteCode::SuiteIncludedForThisRun,
+    ];
 
     /// The stable kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {
             RouteCode::RunsThroughSuite => "runs-through-suite",
             RouteCode::IncludedForThisRun => "included-for-this-run",
+            RouteCode::SuiteIncludedForThisRun => "suite-included-for-this-run",
         }
     }
 }

@@ -93,12 +93,16 @@ pub fn choose(
         },
         Some(v) if v < CLASS_NAME_PREFILTER && !via.created_by.is_empty() => {
             let creators = quoted(&via.created_by);
-            included(format!(
+            let mut route = included(format!(
                 "{creators} adds it as instances (`addTest(new …)`), each a test of that suite, \
                  which Gradle {v} filters one by one, inside a child suite of {suites} it keeps \
                  whole: {creators} runs it instead of the class itself (JUnit may have no \
                  constructor to run it by alone)"
-            ))
+            ));
+            if route.reason_code == RouteCode::IncludedForThisRun {
+                route.reason_code = RouteCode::SuiteIncludedForThisRun;
+            }
+            route
         }
         Some(v) if v < CLASS_NAME_PREFILTER => included(format!(
             "Gradle {v} keeps the child suites of a JUnit 3 `suite()` whole: through {suites}, \
@@ -134,7 +138,7 @@ fn created_by_included(via: &ViaSuite) -> bool {
 /// the suites that add it as instances (its tests are theirs).
 fn to_include(t: &ClassifiedTest) -> Vec<&str> {
     match &t.via_suite {
-        Some(via) if !via.created_by.is_empty() => {
+        Some(via) if route_code(t) == Some(RouteCode::SuiteIncludedForThisRun) => {
             via.created_by.iter().map(String::as_str).collect()
         }
         _ => t.class.as_deref().into_iter().collect(),
@@ -151,12 +155,16 @@ pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) 
     }
 }
 
-/// Whether `test` is added to its task's includes.
+/// Whether `test` (or the suite that creates it) is added to its task's includes.
 pub fn included(t: &ClassifiedTest) -> bool {
-    t.via_suite
-        .as_ref()
-        .and_then(|v| v.route.as_ref())
-        .is_some_and(|r| r.reason_code == RouteCode::IncludedForThisRun)
+    matches!(
+        route_code(t),
+        Some(RouteCode::IncludedForThisRun | RouteCode::SuiteIncludedForThisRun)
+    )
+}
+
+fn route_code(t: &ClassifiedTest) -> Option<RouteCode> {
+    Some(t.via_suite.as_ref()?.route.as_ref()?.reason_code)
 }
 
 /// The `-D` properties that make `task` run its included tests of this
@@ -299,11 +307,29 @@ mod tests {
             ":test",
             GradleVersion::parse("4.4.1"),
         );
-        assert_eq!(r.reason_code, RouteCode::IncludedForThisRun);
+        assert_eq!(r.reason_code, RouteCode::SuiteIncludedForThisRun);
         assert!(
             r.reason.contains("`a.gj.TestAll` runs it instead"),
             "{}",
             r.reason
+        );
+        // From 4.7 the class itself is included (the suite would be dropped).
+        let later = choose(
+            &nested,
+            "a.gj.MainTest",
+            false,
+            ":test",
+            GradleVersion::parse("8.10"),
+        );
+        assert_eq!(later.reason_code, RouteCode::IncludedForThisRun);
+        let mut on_8 = unit("a.gj.MainTest");
+        on_8.via_suite = Some(ViaSuite {
+            route: Some(later),
+            ..nested.clone()
+        });
+        assert_eq!(
+            properties(":server:test", &[&on_8])[0],
+            "-Dflaky.include.:server:test=a.gj.MainTest"
         );
         let mut member = unit("a.gj.MainTest");
         member.via_suite = Some(ViaSuite {

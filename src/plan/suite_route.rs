@@ -300,13 +300,16 @@ mod tests {
             created_by: vec!["a.gj.TestAll".into()],
             ..via(false)
         };
-        let r = choose(
-            &nested,
-            "a.gj.MainTest",
-            false,
-            ":test",
-            GradleVersion::parse("4.4.1"),
-        );
+        let on = |v: &str| {
+            choose(
+                &nested,
+                "a.gj.MainTest",
+                false,
+                ":test",
+                GradleVersion::parse(v),
+            )
+        };
+        let r = on("4.4.1");
         assert_eq!(r.reason_code, RouteCode::SuiteIncludedForThisRun);
         assert!(
             r.reason.contains("`a.gj.TestAll` runs it instead"),
@@ -314,13 +317,7 @@ mod tests {
             r.reason
         );
         // From 4.7 the class itself is included (the suite would be dropped).
-        let later = choose(
-            &nested,
-            "a.gj.MainTest",
-            false,
-            ":test",
-            GradleVersion::parse("8.10"),
-        );
+        let later = on("8.10");
         assert_eq!(later.reason_code, RouteCode::IncludedForThisRun);
         let mut on_8 = unit("a.gj.MainTest");
         on_8.via_suite = Some(ViaSuite {

@@ -235,7 +235,6 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
-            [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -322,24 +321,11 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
-        'gradle-flaky;buildkite;precompile' {
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop Gradle after DURATION')
-            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
-            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
-            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
-            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
-            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
-            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            break
-        }
         'gradle-flaky;buildkite;help' {
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)')
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
-            [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -353,9 +339,6 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;buildkite;help;triage' {
-            break
-        }
-        'gradle-flaky;buildkite;help;precompile' {
             break
         }
         'gradle-flaky;buildkite;help;help' {
@@ -561,7 +544,6 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('wrap', 'wrap', [CompletionResultType]::ParameterValue, 'Run a batch command, record its rc and duration in a status file, always exit 0')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate')
-            [CompletionResult]::new('precompile', 'precompile', [CompletionResultType]::ParameterValue, 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json')
             break
         }
         'gradle-flaky;help;buildkite;upload' {
@@ -574,9 +556,6 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;buildkite;triage' {
-            break
-        }
-        'gradle-flaky;help;buildkite;precompile' {
             break
         }
         'gradle-flaky;help;github' {

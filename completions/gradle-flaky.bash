@@ -61,9 +61,6 @@ _gradle__flaky() {
             gradle__flaky__subcmd__buildkite,help)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__help"
                 ;;
-            gradle__flaky__subcmd__buildkite,precompile)
-                cmd="gradle__flaky__subcmd__buildkite__subcmd__precompile"
-                ;;
             gradle__flaky__subcmd__buildkite,triage)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__triage"
                 ;;
@@ -78,9 +75,6 @@ _gradle__flaky() {
                 ;;
             gradle__flaky__subcmd__buildkite__subcmd__help,help)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__help"
-                ;;
-            gradle__flaky__subcmd__buildkite__subcmd__help,precompile)
-                cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__precompile"
                 ;;
             gradle__flaky__subcmd__buildkite__subcmd__help,triage)
                 cmd="gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__triage"
@@ -156,9 +150,6 @@ _gradle__flaky() {
                 ;;
             gradle__flaky__subcmd__help__subcmd__buildkite,analyze)
                 cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__analyze"
-                ;;
-            gradle__flaky__subcmd__help__subcmd__buildkite,precompile)
-                cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__precompile"
                 ;;
             gradle__flaky__subcmd__help__subcmd__buildkite,triage)
                 cmd="gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__triage"
@@ -253,7 +244,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite)
-            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help upload wrap analyze triage precompile help"
+            opts="-v -h --project-dir --gradle --verbose --isolate --layout-timeout --help upload wrap analyze triage help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -317,7 +308,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__help)
-            opts="upload wrap analyze triage precompile help"
+            opts="upload wrap analyze triage help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -345,20 +336,6 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        gradle__flaky__subcmd__buildkite__subcmd__help__subcmd__precompile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -407,36 +384,6 @@ _gradle__flaky() {
                 return 0
             fi
             case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        gradle__flaky__subcmd__buildkite__subcmd__precompile)
-            opts="-v -h --timeout --project-dir --gradle --verbose --isolate --layout-timeout --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --project-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --gradle)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --layout-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -991,7 +938,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__help__subcmd__buildkite)
-            opts="upload wrap analyze triage precompile"
+            opts="upload wrap analyze triage"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1005,20 +952,6 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__analyze)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        gradle__flaky__subcmd__help__subcmd__buildkite__subcmd__precompile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -226,7 +226,6 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
             cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
-            cand precompile 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gradle-flaky;buildkite;upload'= {
@@ -308,23 +307,11 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
-        &'gradle-flaky;buildkite;precompile'= {
-            cand --timeout 'Stop Gradle after DURATION'
-            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
-            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
-            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
-            cand -v 'Stream Gradle''s output instead of showing progress'
-            cand --verbose 'Stream Gradle''s output instead of showing progress'
-            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
-            cand -h 'Print help'
-            cand --help 'Print help'
-        }
         &'gradle-flaky;buildkite;help'= {
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
             cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
             cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
-            cand precompile 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gradle-flaky;buildkite;help;upload'= {
@@ -334,8 +321,6 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;buildkite;help;analyze'= {
         }
         &'gradle-flaky;buildkite;help;triage'= {
-        }
-        &'gradle-flaky;buildkite;help;precompile'= {
         }
         &'gradle-flaky;buildkite;help;help'= {
         }
@@ -519,7 +504,6 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
             cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
-            cand precompile 'Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json'
         }
         &'gradle-flaky;help;buildkite;upload'= {
         }
@@ -528,8 +512,6 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;buildkite;analyze'= {
         }
         &'gradle-flaky;help;buildkite;triage'= {
-        }
-        &'gradle-flaky;help;buildkite;precompile'= {
         }
         &'gradle-flaky;help;github'= {
             cand workflow 'Print a GitHub Actions workflow that runs the flakiness check (plan, a matrix of batches, the report)'

@@ -674,9 +674,6 @@ pub enum BuildkiteCommand {
         the upload), FLAKINESS_REPORT_CONTEXT, BUILDKITE_JOB_ID.\n\
         Writes flakiness-triage.json and posts the annotation `flakiness-triage`.")]
     Triage(BuildkiteTriageArgs),
-    /// Compile the selected source sets in $FLAKINESS_PRECOMPILE; on failure write flakiness-precompile.json.
-    #[command(hide = true)]
-    Precompile(PrecompileArgs),
 }
 
 #[derive(Debug, Args)]
@@ -720,14 +717,6 @@ pub struct WrapArgs {
     /// The command to run.
     #[arg(last = true, required_unless_present = "from_env", value_name = "CMD")]
     pub command: Vec<String>,
-}
-
-/// The pre-flight compile gate of an uploaded pipeline (not never-fail: it must go red).
-#[derive(Debug, Args)]
-pub struct PrecompileArgs {
-    /// Stop Gradle after DURATION.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub timeout: Option<Duration>,
 }
 
 #[derive(Debug, Args)]

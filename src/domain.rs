@@ -202,6 +202,13 @@ pub struct ViaSuite {
     /// Every suite on the way from them to the class lists it in a JUnit 4
     /// `@SuiteClasses` (else some JUnit 3 `suite()` adds it).
     pub junit4: bool,
+    /// When every way there is an instance a suite's `suite()` adds
+    /// (`suite.addTest(new X("testFoo"))`), those suites (binary names,
+    /// sorted): the tests are tests of that suite, which Gradle's `--tests`
+    /// filter matches one by one, and the class may have no constructor
+    /// JUnit could run it by alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_by: Vec<String>,
     /// How Gradle is made to run it, and why: chosen by the plan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route: Option<Route>,
@@ -224,17 +231,26 @@ pub enum RouteCode {
     /// The class is added to the task's includes for this invocation (and the
     /// suites that run it left out), by gradle-flaky's init script.
     IncludedForThisRun,
+    /// The nested suite that adds the class as instances is added to the
+    /// task's includes for this invocation instead (the suites above it left
+    /// out): the class may have no constructor JUnit could run it by alone.
+    SuiteIncludedForThisRun,
 }
 
 impl RouteCode {
     /// Every code (docs/src/reference/reason-codes.md lists them all).
-    pub const ALL: [RouteCode; 2] = [RouteCode::RunsThroughSuite, RouteCode::IncludedForThisRun];
+    pub const ALL: [RouteCode; 3] = [
+        RouteCode::RunsThroughSuite,
+        RouteCode::IncludedForThisRun,
+        RouteCode::SuiteIncludedForThisRun,
+    ];
 
     /// The stable kebab-case name.
     pub fn as_str(self) -> &'static str {
         match self {
             RouteCode::RunsThroughSuite => "runs-through-suite",
             RouteCode::IncludedForThisRun => "included-for-this-run",
+            RouteCode::SuiteIncludedForThisRun => "suite-included-for-this-run",
         }
     }
 }
@@ -290,11 +306,14 @@ pub enum ReasonCode {
     /// A name holding control characters, which Gradle and JUnit XML cannot
     /// carry intact: the test would run under another name, or not at all.
     UnsupportedCharacters,
+    /// A not-applicable entry handed to the report step without a reason
+    /// code (Elasticsearch's fallback for its skip list's records).
+    NotRunnable,
 }
 
 impl ReasonCode {
     /// Every code (docs/src/reference/reason-codes.md lists them all).
-    pub const ALL: [ReasonCode; 20] = [
+    pub const ALL: [ReasonCode; 21] = [
         ReasonCode::Wildcard,
         ReasonCode::NotAClassName,
         ReasonCode::NotATest,
@@ -315,6 +334,7 @@ impl ReasonCode {
         ReasonCode::OutsideBuild,
         ReasonCode::NotUtf8,
         ReasonCode::UnsupportedCharacters,
+        ReasonCode::NotRunnable,
     ];
 
     /// The stable kebab-case name.
@@ -340,6 +360,7 @@ impl ReasonCode {
             ReasonCode::OutsideBuild => "outside-build",
             ReasonCode::NotUtf8 => "not-utf8",
             ReasonCode::UnsupportedCharacters => "unsupported-characters",
+            ReasonCode::NotRunnable => "not-runnable",
         }
     }
 
@@ -355,6 +376,7 @@ impl ReasonCode {
                 | ReasonCode::NotCompiled
                 | ReasonCode::OwnTestsNotInSuite
                 | ReasonCode::BeyondSubclassCap
+                | ReasonCode::NotRunnable
         )
     }
 }
@@ -392,11 +414,26 @@ impl fmt::Display for Reason {
 #[serde(rename_all = "camelCase")]
 pub struct Unresolved {
     pub input: String,
+    /// `not-runnable` when a skip list handed to the report step has none.
+    #[serde(default = "not_runnable")]
     pub reason_code: ReasonCode,
     pub reason: String,
     /// Which selector the input came from: an unresolved explicit spec is the
     /// user's mistake, an unresolved unmute or changed file only a warning.
     pub origin: Origin,
+}
+
+fn not_runnable() -> ReasonCode {
+    ReasonCode::NotRunnable
+}
+
+/// The unmute gate: an unmuted test found but not checkable here (no
+/// runnable task, …) leaves the unmute's question ("is it fixed?")
+/// unanswered, so the run has no trustworthy result (exit 3), whatever else
+/// ran. A changed test that cannot run is listed, and leaves the exit code
+/// to what ran.
+pub fn unmute_unchecked(not_checked: &[Unresolved]) -> bool {
+    not_checked.iter().any(|u| u.origin == Origin::Unmuted)
 }
 
 impl Unresolved {

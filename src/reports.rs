@@ -19,8 +19,6 @@ pub const STATUS_GLOB: &str = "flakiness-status/*.json";
 pub const OUTCOMES_FILE: &str = "flakiness-outcomes.json";
 /// Tests that were found but have no task to re-run them.
 pub const SKIPPED_FILE: &str = "flakiness-skipped.json";
-/// Left by a failed compile gate.
-pub const PRECOMPILE_FILE: &str = "flakiness-precompile.json";
 /// Where the final CI step keeps each job's downloaded reports, one folder a job.
 pub const JOBS_DIR: &str = "flakiness-jobs";
 /// GitHub Actions: the plan the `plan` job hands to the batch and report jobs.

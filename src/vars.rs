@@ -87,8 +87,12 @@ pub const WRAP_TIMEOUT: &str = "FLAKINESS_WRAP_TIMEOUT";
 // Set by gradle-flaky for its own CI steps.
 /// Buildkite batch step: the prefix of each job's `JobSpec` (JSON), see [`batch_spec`].
 pub const BATCH_SPEC_PREFIX: &str = "FLAKINESS_BATCH_";
-/// Buildkite precompile step: its `JobSpec` (JSON).
-pub const PRECOMPILE: &str = "FLAKINESS_PRECOMPILE";
+/// The report step (Buildkite and GitHub): whether the compile gate failed,
+/// `true` or `false`, as the planning step found it.
+pub const COMPILE_FAILED: &str = "FLAKINESS_COMPILE_FAILED";
+/// The report step (Buildkite and GitHub): how many not-applicable entries
+/// the planning step handed on (the skip list must hold exactly these).
+pub const SKIPPED_COUNT: &str = "FLAKINESS_SKIPPED_COUNT";
 /// Buildkite report and triage steps: the `ReportContext` (JSON) of the upload.
 pub const REPORT_CONTEXT: &str = "FLAKINESS_REPORT_CONTEXT";
 /// Buildkite triage step: its `TriageSpec` (JSON).
@@ -105,7 +109,14 @@ pub const HANDED_TO_STEPS: &[(&str, &str)] = &[
         "FLAKINESS_BATCH_<n>",
         "Buildkite batch step: the batch (kind, Gradle argv, REST loops, Test tasks) of parallel job n, as JSON",
     ),
-    (PRECOMPILE, "Buildkite precompile step: its compile tasks, as JSON"),
+    (
+        COMPILE_FAILED,
+        "Report step (Buildkite and GitHub): `true` when the compile gate of the planning step failed, else `false`",
+    ),
+    (
+        SKIPPED_COUNT,
+        "Report step (Buildkite and GitHub): how many not-applicable tests the planning step handed on (its skip list must hold as many)",
+    ),
     (
         REPORT_CONTEXT,
         "Buildkite report and triage steps: the jobs to expect, renamed projects' paths, the Gradle program, as JSON",

@@ -3,6 +3,7 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::junit::{self, Execution};
+use super::no_test::{self, NotATest};
 use super::report::{
     Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
     Summary, TestReport, TruncatedFile, UnreadableDir,
@@ -421,6 +422,8 @@ pub struct FileResult {
     pub origin: Option<ReportTask>,
     pub read: junit::FileRead,
     pub agg: FileAgg,
+    /// Classes JUnit found no test in (planned runs only).
+    pub not_tests: Vec<NotATest>,
 }
 
 /// Merges files, one at a time in path order, into a report: memory grows with
@@ -429,6 +432,7 @@ pub struct FileResult {
 pub struct Merger {
     tests: BTreeMap<Key, TestAcc>,
     files: ReportFiles,
+    not_tests: Vec<NotATest>,
 }
 
 impl Merger {
@@ -440,6 +444,15 @@ impl Merger {
     }
 
     pub fn add(&mut self, file: FileResult) {
+        for n in &file.not_tests {
+            no_test::add(
+                &mut self.not_tests,
+                &n.class,
+                n.task.as_deref(),
+                &n.message,
+                n.times,
+            );
+        }
         let agg = file.agg;
         let out = &mut self.files;
         out.read += 1;
@@ -482,7 +495,9 @@ impl Merger {
             skipped_stale,
             ..self.files
         };
-        build_report(self.tests, files, rerun)
+        let mut report = build_report(self.tests, files, rerun);
+        report.not_a_test = self.not_tests;
+        report
     }
 }
 
@@ -563,20 +578,26 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
     }
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
-    reports.sort_by(|a, b| {
-        (b.failures, b.suite_timeouts)
-            .cmp(&(a.failures, a.suite_timeouts))
-            .then_with(|| (&a.class, &a.method).cmp(&(&b.class, &b.method)))
-    });
+    sort_most_failing_first(&mut reports);
     let mut report = Report {
         summary,
         tests: reports,
         not_executed: Vec::new(),
+        not_a_test: Vec::new(),
         files,
         skips,
     };
     report.summary.severity = severity(&report, false);
     report
+}
+
+/// Most failing first, then by class and method.
+fn sort_most_failing_first(reports: &mut [TestReport]) {
+    reports.sort_by(|a, b| {
+        (b.failures, b.suite_timeouts)
+            .cmp(&(a.failures, a.suite_timeouts))
+            .then_with(|| (&a.class, &a.method).cmp(&(&b.class, &b.method)))
+    });
 }
 
 #[cfg(test)]
@@ -714,6 +735,7 @@ mod tests {
                 reproduce: vec![],
             },
             agg,
+            not_tests: vec![],
         }
     }
 

@@ -9,6 +9,7 @@ pub(crate) mod aggregate;
 pub mod cost;
 pub(crate) mod filter;
 pub mod junit;
+pub mod no_test;
 pub(crate) mod outcome;
 pub(crate) mod planned;
 pub mod render;
@@ -49,6 +50,10 @@ pub struct AnalyzeOptions {
     /// `instances_once`: tests repeated in one test JVM under their plain
     /// names (each case is an execution).
     pub every_instance_below: Vec<RepeatedDir>,
+    /// The reports are of runs gradle-flaky planned (`local`, CI jobs): a
+    /// class JUnit found no test in is set apart as `not-a-test`
+    /// ([`no_test`]), never counted as a failure.
+    pub planned: bool,
 }
 
 /// A folder of reports whose tests were repeated in one test JVM.
@@ -163,8 +168,15 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
         Some(r) => FileAgg::repeated_in_jvm(row_index(path, r.repetitions)),
         None => FileAgg::new(opts.instances_once),
     };
+    let mut not_tests = Vec::new();
+    let task = origin.as_ref().map(|o| o.task_path.as_str());
     let mut read = match std::fs::File::open(path) {
-        Ok(file) => junit::read(file, |exec| agg.record(exec, origin.as_ref())),
+        Ok(file) => junit::read(file, |exec| match no_test::message(&exec) {
+            Some(message) if opts.planned => {
+                no_test::add(&mut not_tests, exec.class, task, message, 1)
+            }
+            _ => agg.record(exec, origin.as_ref()),
+        }),
         Err(e) => junit::FileRead {
             counts: junit::FileCounts::default(),
             state: junit::State::Unreadable(e.to_string()),
@@ -178,5 +190,6 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
         origin,
         read,
         agg,
+        not_tests,
     }
 }

@@ -19,8 +19,9 @@ pub enum OutcomeKind {
     Hang,
     InfraFail,
     /// Nothing to judge: the test cannot be re-run here (a record of the
-    /// selection, its reason code as `reason`), or the build skipped every
-    /// Test task a batch asked for (`reason: task-skipped`).
+    /// selection, its reason code as `reason`), the build skipped every
+    /// Test task a batch asked for (`reason: task-skipped`), or JUnit found
+    /// no test in any class the batch ran (`reason: not-a-test`).
     NotApplicable,
     /// Assigned upstream: the compile gate failed, nothing ran.
     BuildFailed,
@@ -35,6 +36,9 @@ pub enum InfraSubtype {
     /// A test JVM ran out of heap: a failure of type
     /// `java.lang.OutOfMemoryError`, or a heap dump written during the run.
     Oom,
+    /// The report step's own inputs were wrong (a value missing, a skip list
+    /// that does not match its declared count): a record no job produced.
+    ReportError,
 }
 
 /// The derived outcome.
@@ -60,8 +64,16 @@ pub struct JobFacts {
     pub all_tasks_skipped: bool,
 }
 
+/// The job id of a report-input problem's record.
+pub const REPORT_ERROR_JOB: &str = "report-error:inputs";
+/// The step key of a report-input problem's record.
+pub const REPORT_KEY: &str = "flakiness-orchestration:report";
+
 /// The `reason` of a batch whose requested Test tasks the build all skipped.
 pub const TASK_SKIPPED: &str = "task-skipped";
+
+/// The `reason` of a batch in whose classes JUnit found no test.
+const NOT_A_TEST: &str = "not-a-test";
 
 /// Elasticsearch's `deriveOutcome`, with its newest rules:
 /// `timedOut = rc 124, or rc 137 at or past the threshold`; then the first
@@ -170,16 +182,29 @@ impl JobPayload {
     /// `flaky_detected`.
     pub fn judged(job: &JobRecord, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
         let heap_failures: u64 = report.tests.iter().map(|t| t.heap_failures).sum();
+        let real_failures = report.summary.failed.saturating_sub(heap_failures);
+        // Classes JUnit found no test in fail Gradle's task (rc 1) but are no
+        // verdict: with no real failure, that exit says nothing of the tests.
+        let no_test_only = !report.not_a_test.is_empty() && real_failures == 0;
         let facts = JobFacts {
-            rc: job.rc,
+            rc: if no_test_only && job.rc == 1 {
+                0
+            } else {
+                job.rc
+            },
             duration_sec: job.duration_sec,
-            real_failures: report.summary.failed.saturating_sub(heap_failures),
+            real_failures,
             total_cases: report.summary.executions,
             oom_detected: job.oom_detected || heap_failures > 0,
             all_tasks_skipped: job.all_tasks_skipped,
         };
-        let outcome = derive_outcome(facts, timeout_threshold_sec);
+        let mut outcome = derive_outcome(facts, timeout_threshold_sec);
+        let nothing_but_no_tests = no_test_only && facts.total_cases == 0;
+        if nothing_but_no_tests && outcome.outcome == OutcomeKind::Hang {
+            outcome.outcome = OutcomeKind::NotApplicable;
+        }
         let reason = match outcome.outcome {
+            OutcomeKind::NotApplicable if nothing_but_no_tests => Some(NOT_A_TEST.to_string()),
             OutcomeKind::NotApplicable => Some(TASK_SKIPPED.to_string()),
             _ => None,
         };
@@ -189,7 +214,7 @@ impl JobPayload {
             kind: job.kind.clone(),
             rc: job.rc,
             duration_sec: job.duration_sec,
-            real_failures: facts.real_failures,
+            real_failures,
             suite_timeouts: report.summary.suite_timeouts,
             total_cases: facts.total_cases,
             outcome: outcome.outcome,
@@ -209,7 +234,12 @@ impl JobPayload {
     pub fn is_record(&self) -> bool {
         match self.outcome {
             OutcomeKind::BuildFailed => true,
-            OutcomeKind::NotApplicable => self.reason.as_deref() != Some(TASK_SKIPPED),
+            OutcomeKind::InfraFail => self.infra_subtype == Some(InfraSubtype::ReportError),
+            // A job's own: its tasks skipped, or no test in what it ran.
+            OutcomeKind::NotApplicable => !matches!(
+                self.reason.as_deref(),
+                Some(TASK_SKIPPED) | Some(NOT_A_TEST)
+            ),
             _ => false,
         }
     }
@@ -264,6 +294,24 @@ impl JobPayload {
             OutcomeKind::NotApplicable,
             test.reason_code.as_str(),
         )
+    }
+
+    /// One problem of the report step's inputs ([`crate::ci::report_inputs`]):
+    /// an `infra_fail` the report step records itself, under a step key
+    /// outside `flakiness-detection:` (Elasticsearch's metrics count those
+    /// as batches).
+    pub fn report_error(problem: &str) -> Self {
+        JobPayload {
+            infra_subtype: Some(InfraSubtype::ReportError),
+            ..Self::recorded(
+                REPORT_ERROR_JOB.into(),
+                REPORT_KEY.into(),
+                String::new(),
+                0,
+                OutcomeKind::InfraFail,
+                problem,
+            )
+        }
     }
 
     /// The compile gate failed, so no batch ran.

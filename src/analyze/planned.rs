@@ -106,8 +106,7 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
             .get(&(t.class.clone(), t.method.clone()))
             .copied()
             .unwrap_or(0);
-        let below_plan = (t.runs < planned_runs).then(|| {
-            let ran = format!("ran {} of {planned_runs} planned times", t.runs);
+        let shortfall = (t.runs < planned_runs).then(|| {
             if t.runs + t.suite_timeouts + skipped >= planned_runs {
                 let mut why = Vec::new();
                 if skipped > 0 {
@@ -116,11 +115,14 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
                 if t.suite_timeouts > 0 {
                     why.push(format!("{} suite timeouts", t.suite_timeouts));
                 }
-                return format!("{ran}: {}", why.join(", "));
+                return why.join(", ");
             }
             short = true;
-            format!("{ran}: {}", reason(&mine, planned, problem))
+            reason(&mine, planned, problem)
         });
+        let below_plan = shortfall
+            .as_ref()
+            .map(|why| format!("ran {} of {planned_runs} planned times: {why}", t.runs));
         let mut repeated_by: Vec<String> = Vec::new();
         for &i in &mine {
             let by = &planned[i].repeated_by;
@@ -131,12 +133,14 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
         t.plan = Some(PlannedRuns {
             planned_runs,
             below_plan,
+            shortfall,
             repeated_by,
         });
     }
     for (i, p) in planned.iter().enumerate() {
-        // A whole YAML task of unknown runner cannot be matched to its rows.
-        if seen[i] || p.covers("", "").is_none() {
+        // A whole YAML task of unknown runner cannot be matched to its rows;
+        // a class JUnit found no test in is reported as `not-a-test`.
+        if seen[i] || p.covers("", "").is_none() || no_test_in(report, p) {
             continue;
         }
         // Tests that only skipped have no row: they did run, and skipped.
@@ -158,6 +162,14 @@ pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProbl
         });
     }
     short
+}
+
+/// Whether JUnit found no test in the class the planned test names.
+fn no_test_in(report: &Report, p: &PlannedTest) -> bool {
+    report
+        .not_a_test
+        .iter()
+        .any(|n| p.covers(&n.class, "") == Some(true) || p.class.as_deref() == Some(&n.class))
 }
 
 /// The problems of the batches of `mine`, or the unexplained shortfall.
@@ -250,6 +262,7 @@ mod tests {
             Some(PlannedRuns {
                 planned_runs: 12,
                 below_plan: None,
+                shortfall: None,
                 repeated_by: vec![],
             })
         );

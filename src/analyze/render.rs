@@ -70,6 +70,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
         examples(shown, &mut md);
     }
     suite_timeouts(report, &mut md);
+    not_a_test(report, &mut md);
     below_plan(report, &mut md);
     clean_tests(report, &mut md);
     unreadable_files(report, &mut md);
@@ -356,20 +357,40 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
     more(clean.len(), "clean tests", md);
 }
 
+/// Classes JUnit found no test in: no verdict about a test (`not-a-test`).
+fn not_a_test(report: &Report, md: &mut Vec<String>) {
+    if report.not_a_test.is_empty() {
+        return;
+    }
+    md.push(String::new());
+    md.push("### Not a test (`not-a-test`)".into());
+    md.push(
+        "JUnit found no test in these classes: no verdict, and no execution counted (the exit \
+         code follows the tests that ran)."
+            .into(),
+    );
+    for n in report.not_a_test.iter().take(MAX_LISTED) {
+        let task = n
+            .task
+            .as_deref()
+            .map(|t| format!(" ({})", code(t)))
+            .unwrap_or_default();
+        md.push(format!(
+            "- {}{task}: {}",
+            code(&n.class),
+            markdown::text(&n.message)
+        ));
+    }
+    more(report.not_a_test.len(), "classes with no test", md);
+}
+
 /// Selected tests that ran fewer times than planned, and why; they prove less
-/// than the plan said.
+/// than the plan said. The methods of a class that share one reason (a batch
+/// stopped on proof or at its time) are one line: the reason is the batch's.
 fn below_plan(report: &Report, md: &mut Vec<String>) {
-    let short: Vec<String> = report
-        .tests
-        .iter()
-        .filter_map(|t| {
-            let why = t.plan.as_ref()?.below_plan.as_deref()?;
-            Some(format!(
-                "- {}: {}",
-                code(&format!("{}.{}", t.class, t.method)),
-                markdown::text(why)
-            ))
-        })
+    let short: Vec<String> = short_classes(report)
+        .into_iter()
+        .map(|group| group.line())
         .chain(report.not_executed.iter().map(|n| {
             format!(
                 "- {} ({}): never executed, {} planned: {}",
@@ -388,6 +409,73 @@ fn below_plan(report: &Report, md: &mut Vec<String>) {
     let total = short.len();
     md.extend(short.into_iter().take(MAX_LISTED));
     more(total, "tests below their planned runs", md);
+}
+
+/// The tests of one class below their plan for one reason.
+struct ShortGroup<'a> {
+    class: &'a str,
+    why: &'a str,
+    /// Each test with its runs and planned runs, in report order.
+    tests: Vec<(&'a TestReport, u64)>,
+}
+
+impl ShortGroup<'_> {
+    fn line(&self) -> String {
+        if let [(t, _)] = self.tests[..] {
+            let plan = t.plan.as_ref().and_then(|p| p.below_plan.as_deref());
+            return format!(
+                "- {}: {}",
+                code(&format!("{}.{}", t.class, t.method)),
+                markdown::text(plan.unwrap_or(self.why))
+            );
+        }
+        let runs = |pick: fn(&(&TestReport, u64)) -> u64| {
+            let lo = self.tests.iter().map(pick).min().unwrap_or(0);
+            let hi = self.tests.iter().map(pick).max().unwrap_or(0);
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}–{hi}")
+            }
+        };
+        format!(
+            "- {} ({} methods): ran {} of {} planned times each: {}",
+            code(self.class),
+            self.tests.len(),
+            runs(|(t, _)| t.runs),
+            runs(|(_, planned)| *planned),
+            markdown::text(self.why)
+        )
+    }
+}
+
+/// The tests below their plan, grouped by class and reason, in the order
+/// their first test appears.
+fn short_classes(report: &Report) -> Vec<ShortGroup<'_>> {
+    let mut groups: Vec<ShortGroup> = Vec::new();
+    for t in &report.tests {
+        let Some(plan) = t.plan.as_ref().filter(|p| p.below_plan.is_some()) else {
+            continue;
+        };
+        let why = plan
+            .shortfall
+            .as_deref()
+            .or(plan.below_plan.as_deref())
+            .unwrap_or_default();
+        let entry = (t, plan.planned_runs);
+        match groups
+            .iter_mut()
+            .find(|g| g.class == t.class && g.why == why)
+        {
+            Some(g) => g.tests.push(entry),
+            None => groups.push(ShortGroup {
+                class: &t.class,
+                why,
+                tests: vec![entry],
+            }),
+        }
+    }
+    groups
 }
 
 fn unreadable_files(report: &Report, md: &mut Vec<String>) {
@@ -561,6 +649,7 @@ mod tests {
             },
             tests,
             not_executed: vec![],
+            not_a_test: vec![],
             files: ReportFiles::default(),
             skips: Default::default(),
         };
@@ -584,12 +673,14 @@ mod tests {
         ok.plan = Some(PlannedRuns {
             planned_runs: 12,
             below_plan: None,
+            shortfall: None,
             repeated_by: vec![],
         });
         let mut short = test("a.T", "short", 1, 0);
         short.plan = Some(PlannedRuns {
             planned_runs: 12,
             below_plan: Some("ran 1 of 12 planned times: batch 1 timed out".into()),
+            shortfall: Some("batch 1 timed out".into()),
             repeated_by: vec![],
         });
         let mut r = report(vec![ok, short]);
@@ -626,6 +717,64 @@ mod tests {
             "ran 1 of 12 planned times: batch 1 timed out"
         );
         assert_eq!(json["notExecuted"][0]["test"], "a.T.gone");
+    }
+
+    /// After stop on proof, every method of the stopped class shares its
+    /// batch's reason: one line for the class, not one per method.
+    #[test]
+    fn the_methods_of_a_stopped_class_are_one_line() {
+        use crate::analyze::report::PlannedRuns;
+        let stopped = "batch 1 stopped on proof after 3 iteration(s)";
+        let short = |class: &str, method: &str, runs: u64, why: &str| {
+            let mut t = test(class, method, runs, 0);
+            t.plan = Some(PlannedRuns {
+                planned_runs: 20,
+                below_plan: Some(format!("ran {runs} of 20 planned times: {why}")),
+                shortfall: Some(why.into()),
+                repeated_by: vec![],
+            });
+            t
+        };
+        let r = report(vec![
+            short("a.Stopped", "one", 3, stopped),
+            short("a.Stopped", "two", 3, stopped),
+            short("a.Stopped", "three", 4, stopped),
+            short("a.Other", "alone", 5, "batch 2 timed out"),
+        ]);
+        let md = markdown(&r);
+        assert!(
+            md.contains(
+                "### Ran fewer times than planned\n\
+                 - `a.Stopped` (3 methods): ran 3–4 of 20 planned times each: batch 1 stopped \
+                 on proof after 3 iteration(s)\n\
+                 - `a.Other.alone`: ran 5 of 20 planned times: batch 2 timed out\n"
+            ),
+            "{md}"
+        );
+        assert_eq!(md.matches("stopped on proof").count(), 1, "{md}");
+    }
+
+    /// A class JUnit found no test in is listed apart, its words escaped,
+    /// never among the failures.
+    #[test]
+    fn classes_with_no_test_are_listed_apart() {
+        let mut r = report(vec![test("a.T", "ok", 3, 0)]);
+        crate::analyze::no_test::add(
+            &mut r.not_a_test,
+            "a.`Helper`Test",
+            Some(":p:test"),
+            "No runnable methods",
+            2,
+        );
+        let md = markdown(&r);
+        assert!(md.contains("### Not a test (`not-a-test`)"), "{md}");
+        assert!(
+            md.contains("- ``a.`Helper`Test`` (`:p:test`): No runnable methods\n"),
+            "{md}"
+        );
+        assert!(md.contains("_No real failures recorded._"), "{md}");
+        let json: serde_json::Value = serde_json::from_str(&json(&r)).unwrap();
+        assert_eq!(json["notATest"][0]["times"], 2);
     }
 
     #[test]

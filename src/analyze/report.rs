@@ -15,6 +15,10 @@ pub struct Report {
     /// Selected tests with no execution at all (`local`, which knows the plan).
     #[serde(rename = "notExecuted", skip_serializing_if = "Vec::is_empty")]
     pub not_executed: Vec<NotExecuted>,
+    /// Classes of a planned run that JUnit found no test in (`not-a-test`):
+    /// no verdict, no execution.
+    #[serde(rename = "notATest", skip_serializing_if = "Vec::is_empty")]
+    pub not_a_test: Vec<super::no_test::NotATest>,
     pub files: ReportFiles,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
@@ -43,6 +47,10 @@ pub struct PlannedRuns {
     /// Set when it ran fewer times than planned: how many, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_plan: Option<String>,
+    /// The reason alone (`below_plan` without its count), which the tests of
+    /// one stopped batch share: the report says it once per class.
+    #[serde(skip)]
+    pub shortfall: Option<String>,
     /// What repeated it: `gradle-runs` (a fresh Gradle run and test JVM per
     /// execution) or an in-JVM mechanism (`testng-invocation-count`,
     /// `junit4-runner`, `platform-engine`, `tests-iters`); several when

@@ -4,7 +4,7 @@
 //!   ([`pipeline`]) and is uploaded through the agent ([`agent`]);
 //! - [`wrap`]: each batch step's never-fail wrapper (`ci::batch`): the job
 //!   from the agent's environment, the batch from the step's `env`, a
-//!   failure as an annotation; and the precompile gate;
+//!   failure as an annotation;
 //! - [`report`]: the final step, which fetches the status files and each
 //!   job's XML as artifacts and turns their findings (`ci::findings`) into
 //!   `flakiness-outcomes.json` and the annotation;

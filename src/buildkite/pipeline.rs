@@ -1,9 +1,11 @@
 //! The Buildkite sub-pipeline: planned commands → pipeline value (pure), and
 //! the `buildkite-agent` edge (`agent`) that uploads it.
 //!
-//! Shape (as Elasticsearch's own pipeline): one group; an optional `precompile` gate; one step
-//! per kind, fanned out with `parallelism` when the kind has several batches;
-//! the final `flakiness-detection:analyze` step depending on all of them.
+//! Shape (as Elasticsearch's own pipeline): one group; one step per kind, fanned out with
+//! `parallelism` when the kind has several batches; the final `flakiness-detection:analyze` step
+//! depending on all of them. The compile gate runs before the upload, in the uploading step
+//! (`ci::gate`), as Elasticsearch's generate step compiles: when it fails, the pipeline is the
+//! analyze step alone, told so by value (`FLAKINESS_COMPILE_FAILED=true`).
 //!
 //! How a batch reaches the agent. Every batch step runs the same fixed command,
 //! `<bin> buildkite wrap --from-env --timeout <inner>`, and the batch itself
@@ -26,25 +28,21 @@ use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::GradleCommand;
 use crate::plan::group_in_order;
-use crate::reports::{
-    DURATIONS_FILE, OUTCOMES_FILE, PRECOMPILE_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
-};
+use crate::reports::{DURATIONS_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
 use crate::vars;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The compile gate. Steps that are no test batch are keyed
-/// `flakiness-orchestration:*`: Elasticsearch's metrics count every
-/// `flakiness-detection:*` key but `:analyze` as a batch.
-pub const PRECOMPILE_KEY: &str = crate::analyze::outcome::COMPILE_KEY;
+/// Steps that are no test batch are keyed `flakiness-orchestration:*`:
+/// Elasticsearch's metrics count every `flakiness-detection:*` key but
+/// `:analyze` as a batch.
 pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
 pub const TRIAGE_KEY: &str = "flakiness-orchestration:triage";
 /// The triage step's timeout is its replays' time limit plus this (fetching
 /// the reports, starting Gradle, the wrapper's grace).
 const TRIAGE_MARGIN_MIN: u32 = 15;
-const PRECOMPILE_TIMEOUT_MIN: u32 = 30;
 const ANALYZE_TIMEOUT_MIN: u32 = 10;
 
 /// How steps run on agents.
@@ -90,14 +88,14 @@ pub struct TriageSpec {
 #[derive(Clone, Debug, Default)]
 pub struct PipelineInput {
     pub commands: Vec<GradleCommand>,
-    /// The pre-flight compile invocation (Gradle program and compile tasks);
-    /// empty: no gate.
-    pub compile: Vec<String>,
+    /// The compile gate failed: no batch runs, the analyze step records it.
+    pub compile_failed: bool,
     /// The Gradle build's directory relative to the checkout, when not the checkout itself.
     pub dir: Option<PathBuf>,
-    /// Some tests were found but cannot run (listed in `flakiness-skipped.json`):
-    /// the analyze step must run even with no batch.
-    pub has_not_applicable: bool,
+    /// How many tests were found but cannot run (listed in
+    /// `flakiness-skipped.json`): the analyze step runs even with no batch,
+    /// and checks the list against this count.
+    pub skipped_count: usize,
     /// Gradle paths of the selected projects whose directory does not spell
     /// them (a renamed project), for the report's task paths.
     pub projects: BTreeMap<String, String>,
@@ -110,13 +108,23 @@ pub struct PipelineInput {
 }
 
 impl PipelineInput {
-    /// The pipeline of a plan, with a triage step when `triage` asks for one.
-    pub fn of(plan: &CiPlan, triage: Option<&crate::triage::TriageConfig>) -> PipelineInput {
+    /// The pipeline of a plan, with a triage step when `triage` asks for one;
+    /// only the analyze step when the compile gate failed.
+    pub fn of(
+        plan: &CiPlan,
+        triage: Option<&crate::triage::TriageConfig>,
+        compile_failed: bool,
+    ) -> PipelineInput {
+        let commands = if compile_failed {
+            Vec::new()
+        } else {
+            plan.commands.clone()
+        };
         PipelineInput {
-            commands: plan.commands.clone(),
-            compile: plan.compile.clone(),
+            commands,
+            compile_failed,
             dir: plan.dir.clone(),
-            has_not_applicable: !plan.not_applicable.is_empty(),
+            skipped_count: plan.not_applicable.len(),
             projects: plan.projects.clone(),
             gradle: plan.gradle.clone(),
             rerun: plan.rerun,
@@ -134,19 +142,15 @@ impl PipelineInput {
 /// The pipeline to upload, or `None` when there is nothing to run or report.
 pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     let groups = group_in_order(&input.commands, |c| c.key.clone());
-    if groups.is_empty() && !input.has_not_applicable {
+    if groups.is_empty() && input.skipped_count == 0 && !input.compile_failed {
         return None;
     }
-    let gate = !input.compile.is_empty() && !groups.is_empty();
     let mut steps = Vec::new();
-    if gate {
-        steps.push(precompile_step(input, cfg));
-    }
     let context = ReportContext::of(&input.commands, &input.projects, &input.gradle, input.rerun);
     for (key, batches) in &groups {
-        steps.push(batch_step(key, batches, input, cfg, gate));
+        steps.push(batch_step(key, batches, input, cfg));
     }
-    steps.push(analyze_step(&steps, &context, cfg));
+    steps.push(analyze_step(&steps, &context, input, cfg));
     if let Some(spec) = input.triage.as_ref().filter(|_| !groups.is_empty()) {
         steps.push(triage_step(spec, &context, cfg));
     }
@@ -159,7 +163,6 @@ fn batch_step(
     batches: &[&GradleCommand],
     input: &PipelineInput,
     cfg: &AgentConfig,
-    gate: bool,
 ) -> Value {
     let mut step = common_fields(
         &batches[0].label,
@@ -186,46 +189,19 @@ fn batch_step(
         })
         .collect();
     step.insert("env".into(), Value::Object(env));
-    if gate {
-        step.insert(
-            "depends_on".into(),
-            json!([{ "step": PRECOMPILE_KEY, "allow_failure": false }]),
-        );
-    }
-    Value::Object(step)
-}
-
-/// The gate: not never-fail, so a compile error fails it and Buildkite skips the batches.
-fn precompile_step(input: &PipelineInput, cfg: &AgentConfig) -> Value {
-    let spec = JobSpec {
-        kind: String::new(),
-        argv: input.compile.clone(),
-        repeat: None,
-        dir: input.dir.clone(),
-        task_paths: Vec::new(),
-        heap_dump_paths: Vec::new(),
-        repeat_helpers: false,
-    };
-    let mut step = common_fields(
-        "precompile",
-        PRECOMPILE_KEY,
-        format!(
-            "{} buildkite precompile --timeout {}m",
-            cfg.bin,
-            inner_timeout(PRECOMPILE_TIMEOUT_MIN)
-        ),
-        PRECOMPILE_TIMEOUT_MIN,
-        &cfg.agents,
-    );
-    step.insert("artifact_paths".into(), json!(PRECOMPILE_FILE));
-    step.insert("retry".into(), no_retry());
-    step.insert("env".into(), json!({ vars::PRECOMPILE: env_json(&spec) }));
     Value::Object(step)
 }
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not
-/// on the pipeline default as Elasticsearch's Node-based step did.
-fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) -> Value {
+/// on the pipeline default as Elasticsearch's Node-based step did. What the
+/// upload knows beside the batches comes as values in its `env`: the
+/// compile gate's verdict and the skip list's size.
+fn analyze_step(
+    before: &[Value],
+    context: &ReportContext,
+    input: &PipelineInput,
+    cfg: &AgentConfig,
+) -> Value {
     let inner = inner_timeout(ANALYZE_TIMEOUT_MIN);
     // Never-fail like a batch, but for the one exit code that blocks.
     let blocking = cfg.blocking.exit_code.filter(|_| cfg.blocking.is_on());
@@ -252,7 +228,11 @@ fn analyze_step(before: &[Value], context: &ReportContext, cfg: &AgentConfig) ->
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
-    let mut env = json!({ vars::REPORT_CONTEXT: env_json(context) });
+    let mut env = json!({
+        vars::REPORT_CONTEXT: env_json(context),
+        vars::COMPILE_FAILED: input.compile_failed.to_string(),
+        vars::SKIPPED_COUNT: input.skipped_count.to_string(),
+    });
     if let Some(code) = blocking {
         env[vars::BLOCKING_LABELS] = json!(cfg.blocking.labels.join(","));
         env[vars::PROVEN_EXIT_CODE] = json!(code.to_string());
@@ -425,13 +405,9 @@ mod tests {
         ];
         let input = PipelineInput {
             commands: commands.clone(),
-            compile: vec![
-                "./gradlew".into(),
-                ":m:compileYamlRestTestJava".into(),
-                ":server:compileTestJava".into(),
-            ],
+            compile_failed: false,
             dir: None,
-            has_not_applicable: true,
+            skipped_count: 2,
             projects: BTreeMap::from([(
                 "test/external-modules/heap".into(),
                 ":test:external-modules:test-heap".into(),
@@ -440,7 +416,7 @@ mod tests {
             rerun: false,
             triage: None,
         };
-        insta::assert_json_snapshot!("gated_fan_out", valid_pipeline(&input, &cfg()));
+        insta::assert_json_snapshot!("fan_out_with_skipped", valid_pipeline(&input, &cfg()));
 
         let single = vec![cmd(
             TestKind::JavaRestTest,
@@ -529,7 +505,7 @@ mod tests {
         assert_eq!(steps_of(&off).len(), 2, "no triage step unless asked");
         let nothing_to_replay = PipelineInput {
             commands: Vec::new(),
-            has_not_applicable: true,
+            skipped_count: 1,
             ..input.clone()
         };
         assert_eq!(
@@ -554,8 +530,7 @@ mod tests {
     #[test]
     fn only_not_applicable_tests_give_a_lone_analyze_step() {
         let input = PipelineInput {
-            has_not_applicable: true,
-            compile: vec!["gradle".into(), "x".into()],
+            skipped_count: 3,
             ..Default::default()
         };
         let p = valid_pipeline(&input, &cfg());
@@ -563,6 +538,8 @@ mod tests {
         assert_eq!(steps.len(), 1);
         assert_eq!(steps[0]["key"], ANALYZE_KEY);
         assert_eq!(steps[0]["depends_on"], json!([]));
+        assert_eq!(steps[0]["env"][vars::SKIPPED_COUNT], "3");
+        assert_eq!(steps[0]["env"][vars::COMPILE_FAILED], "false");
     }
 
     #[test]
@@ -604,26 +581,31 @@ mod tests {
         );
     }
 
+    /// The compile gate ran in the uploading step (Elasticsearch's generate
+    /// step): when it failed, the pipeline is the analyze step alone, told so
+    /// by value, and the not-applicable tests keep their count.
     #[test]
-    fn the_compile_gate_comes_first_and_batches_hard_depend_on_it() {
-        let commands = vec![cmd(TestKind::Unit, &["gradle", ":a:test"])];
-        let input = PipelineInput {
-            commands: commands.clone(),
+    fn a_failed_compile_gate_uploads_the_analyze_step_alone_told_by_value() {
+        let plan = CiPlan {
+            commands: vec![cmd(TestKind::Unit, &["gradle", ":a:test"])],
             compile: vec!["gradle".into(), ":a:compileTestJava".into()],
-            ..Default::default()
+            not_applicable: vec![crate::domain::Unresolved {
+                input: "a.B".into(),
+                reason_code: crate::domain::ReasonCode::NoRunnableTask,
+                reason: "disabled".into(),
+                origin: crate::domain::Origin::Explicit,
+            }],
+            ..CiPlan::default()
         };
-        let p = valid_pipeline(&input, &cfg());
-        let steps = steps(&p);
-        assert_eq!(steps[0]["key"], PRECOMPILE_KEY);
-        assert_eq!(
-            steps[0]["command"],
-            "gradle-flaky buildkite precompile --timeout 28m"
-        );
-        assert_eq!(
-            steps[1]["depends_on"],
-            json!([{ "step": PRECOMPILE_KEY, "allow_failure": false }])
-        );
-        assert_eq!(steps[2]["depends_on"][0]["step"], PRECOMPILE_KEY);
+        let steps = steps_of(&PipelineInput::of(&plan, None, true));
+        assert_eq!(steps.len(), 1);
+        assert_eq!(steps[0]["key"], ANALYZE_KEY);
+        assert_eq!(steps[0]["env"][vars::COMPILE_FAILED], "true");
+        assert_eq!(steps[0]["env"][vars::SKIPPED_COUNT], "1");
+        let steps = steps_of(&PipelineInput::of(&plan, None, false));
+        assert_eq!(steps.len(), 2, "no gate step: the batches start at once");
+        assert_eq!(steps[1]["env"][vars::COMPILE_FAILED], "false");
+        assert!(steps[0].get("depends_on").is_none());
     }
 
     #[test]

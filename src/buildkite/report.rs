@@ -1,16 +1,16 @@
-//! The final analyze step on Buildkite: status files, each job's report, the
-//! not-applicable list and the compile gate are fetched as artifacts, judged
-//! by `ci::findings`, and become `flakiness-outcomes.json` and the
-//! `flakiness-detection` annotation.
+//! The final analyze step on Buildkite: status files, each job's report and
+//! the not-applicable list are fetched as artifacts; the compile gate's
+//! verdict and the list's size come as values in the step's `env`
+//! (`ci::report_inputs`); all is judged by `ci::findings`, and becomes
+//! `flakiness-outcomes.json` and the `flakiness-detection` annotation.
 
 use super::agent::{fit_annotation, Agent};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
-use crate::domain::Unresolved;
 use crate::reports::{
-    DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, PRECOMPILE_FILE, SKIPPED_FILE, STATUS_DIR,
-    STATUS_GLOB, XML_GLOB,
+    DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
 use crate::say;
 use crate::vars::REPORT_CONTEXT;
@@ -24,16 +24,17 @@ use std::path::Path;
 /// comes back for opt-in blocking.
 pub fn run_step(work: &Path) -> Result<Observed> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
-    let JobArtifacts { jobs, context } =
-        fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE, PRECOMPILE_FILE])?;
-    let not_applicable = read_skipped(&work.join(SKIPPED_FILE));
-    let marker = std::fs::read_to_string(work.join(PRECOMPILE_FILE)).ok();
-    let found = findings(
-        &jobs,
-        &context,
-        &not_applicable,
-        is_precompile_failure(marker.as_deref()),
-    );
+    let JobArtifacts { jobs, context } = fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE])?;
+    let inputs = report_inputs::from_env(SKIPPED_FILE, || {
+        match std::fs::read_to_string(work.join(SKIPPED_FILE)) {
+            Ok(text) => SkipList::Text(text),
+            Err(_) => SkipList::Missing,
+        }
+    });
+    for problem in &inputs.problems {
+        say!("gradle-flaky: the report's inputs: {problem}");
+    }
+    let found = findings(&jobs, &context, &inputs);
     if !found.payloads.is_empty() {
         write_outcomes(&work.join(OUTCOMES_FILE), &found.payloads)?;
     }
@@ -89,43 +90,4 @@ pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<
         jobs.push(JobRun { status, dir });
     }
     Ok(JobArtifacts { jobs, context })
-}
-
-/// The not-applicable tests listed by the upload (absent: none).
-pub fn read_skipped(path: &Path) -> Vec<Unresolved> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    serde_json::from_str(&text).unwrap_or_else(|e| {
-        say!("gradle-flaky: ignoring {}: {e}", path.display());
-        Vec::new()
-    })
-}
-
-/// The compile gate failed: `flakiness-precompile.json` says `build_failed`.
-pub fn is_precompile_failure(raw: Option<&str>) -> bool {
-    raw.and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
-        .is_some_and(|v| v["outcome"] == "build_failed")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn precompile_markers_follow_the_reference() {
-        assert!(is_precompile_failure(Some(
-            r#"{"outcome":"build_failed","reason":"precompile"}"#
-        )));
-        assert!(is_precompile_failure(Some(r#"{"outcome":"build_failed"}"#)));
-        for raw in [
-            None,
-            Some(r#"{"outcome":"clean_pass"}"#),
-            Some("{}"),
-            Some("not json"),
-            Some(""),
-        ] {
-            assert!(!is_precompile_failure(raw), "{raw:?}");
-        }
-    }
 }

@@ -79,20 +79,24 @@ impl Upload<'_> {
         Ok(resolution.exit)
     }
 
-    /// Prints (`dry_run`) or uploads the pipeline. Not-applicable tests go to
-    /// `flakiness-skipped.json`, uploaded as an artifact here so the report
-    /// step finds it whatever the calling step's `artifact_paths` say. A second
-    /// upload in one build is skipped: the step keys would clash.
+    /// Prints (`dry_run`) or uploads the pipeline. Before a real upload the
+    /// selected sources are compiled here (`ci::gate`); when they do not
+    /// compile, only the analyze step is uploaded, told so by value.
+    /// Not-applicable tests go to `flakiness-skipped.json`, uploaded as an
+    /// artifact here (only when there are some) so the report step finds it
+    /// whatever the calling step's `artifact_paths` say. A second upload in
+    /// one build is skipped: the step keys would clash.
     fn publish(&self, plan: &CiPlan) -> Result<()> {
-        let input = PipelineInput::of(plan, self.triage);
         let cfg = self.agent;
-        let Some(pipeline) = pipeline::pipeline(&input, cfg) else {
-            say!("gradle-flaky: nothing to run: no pipeline uploaded");
-            return Ok(());
-        };
-        let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
         if self.dry_run {
-            crate::output::stdout_line(&json);
+            let input = PipelineInput::of(plan, self.triage, false);
+            if let Some(pipeline) = pipeline::pipeline(&input, cfg) {
+                let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
+                crate::output::stdout_line(&json);
+                say!("gradle-flaky: (a real upload compiles the selected sources first)");
+            } else {
+                say!("gradle-flaky: nothing to run: no pipeline uploaded");
+            }
             return Ok(());
         }
         let agent = Agent::default();
@@ -105,6 +109,13 @@ impl Upload<'_> {
             );
             return Ok(());
         }
+        let compile_failed = !crate::ci::gate::compiles(plan)?;
+        let input = PipelineInput::of(plan, self.triage, compile_failed);
+        let Some(pipeline) = pipeline::pipeline(&input, cfg) else {
+            say!("gradle-flaky: nothing to run: no pipeline uploaded");
+            return Ok(());
+        };
+        let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
         if !plan.not_applicable.is_empty() {
             let json = serde_json::to_string(&plan.not_applicable).expect("entries serialize");
             std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;

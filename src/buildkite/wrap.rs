@@ -6,16 +6,14 @@
 //! the final analyze step. The runner and the status file are `ci::batch` and
 //! `ci::status`; this is their Buildkite edge: the job from the agent's
 //! environment, the batch from the step's `env`, a failure as an annotation.
-//! The precompile gate, which fails its step on purpose, is here too.
 
 use super::agent::Agent;
-use crate::ci::batch::{run_batch, run_spec, self_exe};
+use crate::ci::batch::{run_batch, run_spec};
 use crate::ci::job::{safe_job_id, JobEnv};
 use crate::ci::spec::JobSpec;
 use crate::ci::status::write_status;
-use crate::reports::PRECOMPILE_FILE;
-use crate::run::job::{failure_message, supervise};
-use crate::{markdown, shell, vars};
+use crate::run::job::failure_message;
+use crate::{markdown, vars};
 use crate::{say, Error, Result};
 use std::path::Path;
 use std::time::Duration;
@@ -111,25 +109,4 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         }
     }
     Ok(ran.finished.rc)
-}
-
-/// `buildkite precompile`: compiles the selected test source sets. Unlike a
-/// batch it fails the step on a compile error, so Buildkite skips the batches,
-/// and leaves the precompile marker for the report step.
-pub fn precompile(timeout: Option<Duration>) -> Result<()> {
-    let spec = spec_from_env(vars::PRECOMPILE, std::env::var(vars::PRECOMPILE).ok())?;
-    let argv = spec.argv_to_run(&self_exe(), None)?;
-    say!(">>> {}", shell::join(&argv));
-    let finished = supervise(&argv, spec.dir.as_deref(), timeout);
-    if finished.rc == 0 {
-        return Ok(());
-    }
-    let marker = r#"{"outcome":"build_failed","reason":"precompile"}"#;
-    if let Err(e) = std::fs::write(PRECOMPILE_FILE, marker) {
-        say!("gradle-flaky: could not write {PRECOMPILE_FILE}: {e}");
-    }
-    Err(Error::infra(format!(
-        "the test sources do not compile (rc {}); the batches will be skipped",
-        finished.rc
-    )))
 }

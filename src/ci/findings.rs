@@ -7,13 +7,13 @@
 
 use super::jobs_section::jobs_section;
 use super::missing::{missing_jobs, Missing};
+use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
 use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
-use crate::domain::Unresolved;
 use crate::invocation::Forcing;
 use crate::reports::ProjectPaths;
 use crate::{Error, Observed, Result};
@@ -40,6 +40,8 @@ pub struct Findings {
     pub markdown: String,
     /// The report's severity; a clean report with missing jobs is a warning.
     pub severity: Severity,
+    /// An unmuted test was found that cannot be checked here (the unmute gate).
+    pub unmute_unchecked: bool,
 }
 
 impl Findings {
@@ -56,6 +58,7 @@ impl Findings {
             real_failures: jobs.clone().map(|p| p.real_failures).sum(),
             executions: jobs.clone().map(|p| p.total_cases).sum(),
             untrustworthy: !self.missing.is_empty()
+                || self.unmute_unchecked
                 || jobs.clone().any(|p| {
                     p.partly_skipped()
                         || !matches!(
@@ -71,22 +74,19 @@ impl Findings {
 /// the jobs' XML): each job's payload from its status and its own XML, the
 /// jobs that are missing, and the markdown (one row per job, then the report
 /// of every job's XML).
-pub fn findings(
-    jobs: &[JobRun],
-    context: &ReportContext,
-    not_applicable: &[Unresolved],
-    build_failed: bool,
-) -> Findings {
+pub fn findings(jobs: &[JobRun], context: &ReportContext, inputs: &ReportInputs) -> Findings {
     let opts = analyze_options(context);
     let mut payloads: Vec<JobPayload> = jobs
         .iter()
         .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
         .collect();
     let cost = cost_section(&payloads, &context.jobs);
+    let (not_applicable, build_failed) = (&inputs.skipped, inputs.compile_failed);
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     if build_failed {
         payloads.push(JobPayload::build_failed());
     }
+    payloads.extend(inputs.problems.iter().map(|p| JobPayload::report_error(p)));
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
     // Each job's folder is a copy of the build's tree: projects are found below it.
@@ -94,13 +94,16 @@ pub fn findings(
     let overall = analyze::analyze_roots(&dirs, &opts);
     let options = MarkdownOptions { build_failed };
     let markdown = format!(
-        "{}{}{}",
+        "{}{}{}{}",
+        input_problems(&inputs.problems),
         jobs_section(&payloads, &missing, not_applicable, build_failed),
         render::markdown_with(&overall, options),
         cost
     );
     let severity = match render::severity_with(&overall, options) {
-        Severity::Success if !missing.is_empty() => Severity::Warning,
+        Severity::Success if !missing.is_empty() || !inputs.problems.is_empty() => {
+            Severity::Warning
+        }
         severity => severity,
     };
     Findings {
@@ -109,7 +112,25 @@ pub fn findings(
         overall,
         markdown,
         severity,
+        unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
     }
+}
+
+/// The problems of the report step's inputs, first: what follows may miss
+/// what they would have told.
+fn input_problems(problems: &[String]) -> String {
+    if problems.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "**The report's inputs are incomplete** (each recorded as `infra_fail`, \
+         `report_error`): what follows may miss what they would have said.\n\n",
+    );
+    for p in problems {
+        out.push_str(&format!("- {}\n", crate::markdown::text(p)));
+    }
+    out.push('\n');
+    out
 }
 
 /// What the batch jobs cost: executions run against the iterations the plan
@@ -150,6 +171,7 @@ pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
                 false => Forcing::CleanTask,
             },
         },
+        planned: true,
         ..AnalyzeOptions::default()
     }
 }
@@ -238,6 +260,63 @@ mod tests {
             "durationSec": dur, "realFailures": 0, "suiteTimeouts": 0, "totalCases": cases,
             "outcome": outcome, "timedOut": timed_out, "failingClasses": []
         })
+    }
+
+    /// A planned run's report of files `(class, case body)`, one file each.
+    fn planned_report(cases: &[(&str, &str, &str)]) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("p/build/test-results/test");
+        std::fs::create_dir_all(&results).unwrap();
+        for (class, name, body) in cases {
+            let xml = format!(
+                r#"<?xml version="1.0"?><testsuite name="{class}"><testcase classname="{class}" name="{name}">{body}</testcase></testsuite>"#
+            );
+            std::fs::write(results.join(format!("TEST-{class}.xml")), xml).unwrap();
+        }
+        let opts = AnalyzeOptions {
+            planned: true,
+            ..AnalyzeOptions::default()
+        };
+        analyze_root(dir.path(), &opts)
+    }
+
+    /// JUnit's "No runnable methods" for a class the batch ran is no verdict:
+    /// the Gradle task's failure (rc 1) it caused says nothing of the tests
+    /// that ran; a batch that ran nothing else is `not_applicable`
+    /// (`not-a-test`), and no record a job did not produce.
+    #[test]
+    fn a_class_junit_found_no_test_in_is_no_verdict() {
+        let no_test = r#"<failure type="org.junit.runners.model.InvalidTestClassError" message="Invalid test class 'a.FixturesTest':&#10;  1. No runnable methods"/>"#;
+        let both = planned_report(&[
+            ("a.CountingTest", "counts", ""),
+            ("a.FixturesTest", "initializationError", no_test),
+        ]);
+        assert_eq!(both.not_a_test.len(), 1);
+        assert_eq!((both.summary.executions, both.summary.failed), (1, 0));
+        let p = job_payload(&status(1, 5, Some(60), ""), &both);
+        assert_eq!(outcome(&p), ("clean_pass".into(), false, None));
+        assert_eq!(p.rc, 1, "the payload keeps the job's own exit code");
+        let alone = planned_report(&[("a.FixturesTest", "initializationError", no_test)]);
+        let p = job_payload(&status(1, 5, Some(60), ""), &alone);
+        assert_eq!(outcome(&p).0, "not_applicable");
+        assert_eq!(
+            p.reason.as_deref(),
+            Some(crate::domain::ReasonCode::NotATest.as_str())
+        );
+        assert!(!p.is_record());
+        // A real failure beside it stays proof, and Gradle's exit stays its own.
+        let failing = planned_report(&[
+            (
+                "a.CountingTest",
+                "counts",
+                r#"<failure type="java.lang.AssertionError" message="x"/>"#,
+            ),
+            ("a.FixturesTest", "initializationError", no_test),
+        ]);
+        assert_eq!(
+            outcome(&job_payload(&status(1, 5, Some(60), ""), &failing)).0,
+            "flaky_detected"
+        );
     }
 
     #[test]
@@ -339,7 +418,7 @@ mod tests {
 
     #[test]
     fn tests_without_a_runnable_task_get_a_not_applicable_record() {
-        let t = Unresolved {
+        let t = crate::domain::Unresolved {
             input: "qa/x/src/javaRestTest/java/a/UpgradeIT.java".into(),
             reason_code: crate::domain::ReasonCode::NoRunnableTask,
             reason: "not applicable: no enabled Test task runs it".into(),

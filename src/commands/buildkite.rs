@@ -1,4 +1,4 @@
-//! `gradle-flaky buildkite upload|wrap|analyze` (and the hidden `precompile`):
+//! `gradle-flaky buildkite upload|wrap|analyze|triage`:
 //! options in, the `buildkite` module does the rest.
 
 use super::{options, selection};
@@ -6,8 +6,7 @@ use crate::buildkite::upload::Upload;
 use crate::buildkite::{report, wrap};
 use crate::ci::blocking;
 use crate::cli::{
-    BuildkiteAnalyzeArgs, BuildkiteTriageArgs, BuildkiteUploadArgs, GlobalArgs, PrecompileArgs,
-    WrapArgs,
+    BuildkiteAnalyzeArgs, BuildkiteTriageArgs, BuildkiteUploadArgs, GlobalArgs, WrapArgs,
 };
 use crate::{say, Exit, Result};
 
@@ -50,12 +49,6 @@ pub fn wrap(args: &WrapArgs) -> Result<Exit> {
         Some(code) if rc == i32::from(code) => Exit::Proven(code),
         _ => Exit::Clean,
     })
-}
-
-/// `buildkite precompile`: the compile gate, which fails its step on purpose.
-pub fn precompile(args: &PrecompileArgs) -> Result<Exit> {
-    wrap::precompile(args.timeout)?;
-    Ok(Exit::Clean)
 }
 
 /// `buildkite analyze`: the final step; 0 but for opt-in blocking.

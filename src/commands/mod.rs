@@ -34,7 +34,6 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Analyze(args) => analyze::run(global, &args),
         Command::Buildkite(BuildkiteCommand::Upload(args)) => buildkite::upload(global, &args),
         Command::Buildkite(BuildkiteCommand::Wrap(args)) => buildkite::wrap(&args),
-        Command::Buildkite(BuildkiteCommand::Precompile(args)) => buildkite::precompile(&args),
         Command::Buildkite(BuildkiteCommand::Analyze(args)) => buildkite::analyze(&args),
         Command::Buildkite(BuildkiteCommand::Triage(args)) => buildkite::triage(&args),
         Command::Github(GithubCommand::Workflow(args)) => github::workflow(global, &args),

@@ -92,8 +92,11 @@ impl PlanFile {
     }
 
     /// The step outputs: `matrix` (one entry per batch, its index only),
-    /// `batches` (how many) and `report` (whether the analyze job has work).
-    pub fn outputs(&self) -> Vec<(&'static str, String)> {
+    /// `batches` (how many), `report` (whether the analyze job has work),
+    /// and what the analyze job is told as values: `compile-failed` (the
+    /// compile gate's verdict) and `skipped-count` (the size of the skip
+    /// list this file carries).
+    pub fn outputs(&self, compile_failed: bool) -> Vec<(&'static str, String)> {
         let indices: Vec<usize> = (0..self.batches.len()).collect();
         vec![
             (
@@ -101,7 +104,9 @@ impl PlanFile {
                 serde_json::json!({ "batch": indices }).to_string(),
             ),
             ("batches", self.batches.len().to_string()),
-            ("report", self.has_report().to_string()),
+            ("report", (self.has_report() || compile_failed).to_string()),
+            ("compile-failed", compile_failed.to_string()),
+            ("skipped-count", self.not_applicable.len().to_string()),
         ]
     }
 }
@@ -140,13 +145,14 @@ impl Submit<'_> {
                 ),
             ));
         }
+        let mut compile_failed = false;
         let plan = if resolution.nothing_left(selection) {
             say!("{}: no test to run", self.nothing);
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
             PlanFile::default()
         } else {
             // The workflow gives the plan step its jobs' budget (FLAKINESS_BUDGET).
-            let plan = prepare(
+            let mut plan = prepare(
                 build,
                 selection,
                 self.settings,
@@ -163,9 +169,17 @@ impl Submit<'_> {
             }
             summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
             summary.push_str(&not_checked::markdown(&plan.not_applicable));
+            if !self.dry_run && !crate::ci::gate::compiles(&plan)? {
+                compile_failed = true;
+                summary.push_str(
+                    "**The selected tests do not compile**: no batch runs; the report job \
+                     records it.\n",
+                );
+                plan.commands.clear();
+            }
             PlanFile::of(&plan)
         };
-        let outputs = plan.outputs();
+        let outputs = plan.outputs(compile_failed);
         if self.dry_run {
             crate::output::stdout_line(&plan.to_json());
             for (name, value) in &outputs {
@@ -173,7 +187,7 @@ impl Submit<'_> {
             }
             return Ok(resolution.exit);
         }
-        if plan.has_report() {
+        if plan.has_report() || compile_failed {
             std::fs::write(PLAN_FILE, plan.to_json()).map_err(|e| Error::io(PLAN_FILE, e))?;
             say!(
                 "gradle-flaky: {} batch(es) planned in {PLAN_FILE}",
@@ -244,22 +258,30 @@ mod tests {
     fn the_matrix_holds_batch_indices_only() {
         let plan = PlanFile::of(&planned());
         assert_eq!(
-            plan.outputs(),
+            plan.outputs(false),
             [
                 ("matrix", r#"{"batch":[0,1,2]}"#.to_string()),
                 ("batches", "3".into()),
-                ("report", "true".into())
+                ("report", "true".into()),
+                ("compile-failed", "false".into()),
+                ("skipped-count", "0".into())
             ]
         );
         let empty = PlanFile::default();
         assert_eq!(
-            empty.outputs(),
+            empty.outputs(false),
             [
                 ("matrix", r#"{"batch":[]}"#.to_string()),
                 ("batches", "0".into()),
-                ("report", "false".into())
+                ("report", "false".into()),
+                ("compile-failed", "false".into()),
+                ("skipped-count", "0".into())
             ]
         );
+        // A failed compile gate: no batch, but a report that records it.
+        let failed = empty.outputs(true);
+        assert_eq!(failed[2], ("report", "true".into()));
+        assert_eq!(failed[3], ("compile-failed", "true".into()));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::matrix::PlanFile;
 use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::status::read_statuses;
 use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
 use crate::say;
@@ -79,9 +80,47 @@ impl Artifacts {
     }
 }
 
+/// The warning for batch jobs without a trustworthy result, if any.
+fn unfinished_note(found: &crate::ci::findings::Findings) -> Option<WorkflowAnnotation> {
+    let open = found
+        .payloads
+        .iter()
+        .filter(|p| {
+            use crate::analyze::outcome::OutcomeKind::*;
+            matches!(p.outcome, Timeout | Hang | InfraFail | BuildFailed)
+        })
+        .count()
+        + found.missing.len();
+    (open > 0).then(|| {
+        WorkflowAnnotation::new(
+            Level::Warning,
+            "Flakiness: batches without a result",
+            format!(
+                "{open} batch job(s) gave no trustworthy result (timeout, hang, infrastructure \
+                 failure, or no status file): see the job summary."
+            ),
+        )
+    })
+}
+
+/// The report job's inputs: the plan file carries the skip list (`None`:
+/// it did not arrive); the plan job's outputs, its size and the compile
+/// gate's verdict.
+fn inputs(plan: Option<&PlanFile>) -> ReportInputs {
+    let inputs = report_inputs::from_env(PLAN_FILE, || match plan {
+        Some(plan) => SkipList::Entries(plan.not_applicable.clone()),
+        None => SkipList::Missing,
+    });
+    for problem in &inputs.problems {
+        say!("gradle-flaky: the report's inputs: {problem}");
+    }
+    inputs
+}
+
 /// Runs the report job: the outcomes file, the summary, the annotations.
 pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     let artifacts = Artifacts::read(&cfg.dir)?;
+    let plan_reached = artifacts.plan.is_some();
     let mut notes = Vec::new();
     let plan = artifacts.plan.unwrap_or_else(|| {
         notes.push(WorkflowAnnotation::new(
@@ -95,7 +134,8 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         ));
         PlanFile::default()
     });
-    let found = findings(&artifacts.jobs, &plan.report, &plan.not_applicable, false);
+    let inputs = inputs(plan_reached.then_some(&plan));
+    let found = findings(&artifacts.jobs, &plan.report, &inputs);
     if !found.payloads.is_empty() {
         write_outcomes(&cfg.outcomes, &found.payloads)?;
     }
@@ -114,25 +154,7 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         Sources::default()
     };
     let mut annotations = annotations::for_report(&found.overall, &sources);
-    let open = found
-        .payloads
-        .iter()
-        .filter(|p| {
-            use crate::analyze::outcome::OutcomeKind::*;
-            matches!(p.outcome, Timeout | Hang | InfraFail | BuildFailed)
-        })
-        .count()
-        + found.missing.len();
-    if open > 0 {
-        notes.push(WorkflowAnnotation::new(
-            Level::Warning,
-            "Flakiness: batches without a result",
-            format!(
-                "{open} batch job(s) gave no trustworthy result (timeout, hang, infrastructure \
-                 failure, or no status file): see the job summary."
-            ),
-        ));
-    }
+    notes.extend(unfinished_note(&found));
     annotations.extend(notes);
     for annotation in &annotations {
         crate::output::stdout_line(&annotation.command());

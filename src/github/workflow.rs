@@ -195,6 +195,8 @@ fn plan_job(cfg: &WorkflowConfig) -> Node {
                 ("matrix", output("matrix")),
                 ("batches", output("batches")),
                 ("report", output("report")),
+                ("compile-failed", output("compile-failed")),
+                ("skipped-count", output("skipped-count")),
             ]),
         ),
         ("steps", Node::List(steps)),
@@ -321,19 +323,27 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
     if cfg.exit_code {
         analyze.push_str(" --exit-code");
     }
-    let mut report = vec![("name", Node::str("Report")), ("run", Node::str(analyze))];
+    // What the plan job knows beside the artifacts, as values (its outputs
+    // are `true`/`false` and counts it wrote itself).
+    let mut report_env = vec![
+        (
+            vars::COMPILE_FAILED.to_string(),
+            "${{ needs.plan.outputs.compile-failed }}".to_string(),
+        ),
+        (
+            vars::SKIPPED_COUNT.to_string(),
+            "${{ needs.plan.outputs.skipped-count }}".to_string(),
+        ),
+    ];
     if let (true, Some(code)) = (cfg.blocking.is_on(), cfg.blocking.exit_code) {
-        report.push((
-            "env",
-            Node::map([
-                (
-                    vars::BLOCKING_LABELS,
-                    Node::str(cfg.blocking.labels.join(",")),
-                ),
-                (vars::PROVEN_EXIT_CODE, Node::str(code.to_string())),
-            ]),
-        ));
+        report_env.push((vars::BLOCKING_LABELS.into(), cfg.blocking.labels.join(",")));
+        report_env.push((vars::PROVEN_EXIT_CODE.into(), code.to_string()));
     }
+    let report = vec![
+        ("name", Node::str("Report")),
+        ("env", env(&report_env)),
+        ("run", Node::str(analyze)),
+    ];
     steps.push(Node::map(report));
     steps.push(upload(
         "Keep the outcomes",

@@ -1,6 +1,6 @@
 //! Finding the Gradle program and running the init script: the I/O edge of `layout`.
 
-use super::{Layout, LayoutRead};
+use super::{Classpaths, Layout, LayoutRead};
 use crate::process::{self, Ended, Isolation, Output, Session};
 use crate::time::format_duration;
 use crate::vars::{GRADLE, LAYOUT_TIMEOUT};
@@ -226,7 +226,8 @@ impl Read<'_> {
         }
     }
 
-    /// The layout the init script wrote.
+    /// The layout the init script wrote, with the classpaths each project's
+    /// `flakyLayout` task wrote beside it.
     fn layout(&self) -> Result<Layout> {
         let json = std::fs::read_to_string(&self.output).map_err(|e| {
             Error::infra(format!(
@@ -235,12 +236,40 @@ impl Read<'_> {
                 self.said()
             ))
         })?;
-        serde_json::from_str(&json).map_err(|e| {
+        let mut layout: Layout = serde_json::from_str(&json).map_err(|e| {
             Error::infra(format!(
                 "the init script wrote a layout we cannot read: {e}"
             ))
-        })
+        })?;
+        layout.add_classpaths(&read_classpaths(&self.output)?);
+        Ok(layout)
     }
+}
+
+/// What each project's `flakyLayout` task wrote in `<output>.classpaths/`
+/// (none: no project has a Test task).
+fn read_classpaths(output: &Path) -> Result<Vec<Classpaths>> {
+    let mut dir = output.as_os_str().to_owned();
+    dir.push(".classpaths");
+    let dir = PathBuf::from(dir);
+    let files = match crate::reports::walk::list(&dir) {
+        Ok(files) => files,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(&dir, e)),
+    };
+    files
+        .iter()
+        .map(|entry| {
+            let file = entry.path();
+            let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
+            serde_json::from_str(&text).map_err(|e| {
+                Error::infra(format!(
+                    "the init script wrote classpaths we cannot read ({}): {e}",
+                    file.display()
+                ))
+            })
+        })
+        .collect()
 }
 
 /// The last lines of Gradle's output, for error messages.

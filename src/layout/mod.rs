@@ -8,7 +8,7 @@ pub mod gradle;
 pub(crate) mod model;
 
 pub use gradle::find_gradle;
-pub use model::{Layout, Project, SourcePatterns, SourceSet, TestTask};
+pub use model::{Classpaths, Layout, Project, SourcePatterns, SourceSet, TestTask};
 
 use crate::reports::ProjectPaths;
 use crate::{Error, Result};

@@ -92,7 +92,21 @@ pub struct TestTask {
     /// a file or a directory), absolute; `None` without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heap_dump_path: Option<PathBuf>,
+    /// The jars and class folders its test JVM runs with (`Test.classpath`),
+    /// in order, where Gradle's test detection reads superclasses; `None`
+    /// when the init script could not resolve them (or an older layout).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_classpath: Option<Vec<PathBuf>>,
+    /// `false` when the task runs every class its patterns accept, without
+    /// Gradle's test detection (`scanForTestClasses = false`); `None` when
+    /// unknown (detection, Gradle's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_for_test_classes: Option<bool>,
 }
+
+/// What one project's `flakyLayout` task wrote beside the layout: each Test
+/// task's runtime classpath by task path (`None`: not resolved).
+pub type Classpaths = BTreeMap<String, Option<Vec<PathBuf>>>;
 
 impl SourceSet {
     /// Source directories of every JVM language the build compiles.
@@ -102,6 +116,16 @@ impl SourceSet {
 }
 
 impl Layout {
+    /// Gives each Test task its runtime classpath, as the projects' parts
+    /// report it.
+    pub fn add_classpaths(&mut self, parts: &[Classpaths]) {
+        for task in self.projects.iter_mut().flat_map(|p| &mut p.test_tasks) {
+            if let Some(found) = parts.iter().find_map(|part| part.get(&task.path)) {
+                task.runtime_classpath = found.clone();
+            }
+        }
+    }
+
     pub fn project(&self, path: &str) -> Option<&Project> {
         self.projects.iter().find(|p| p.path == path)
     }

@@ -216,6 +216,7 @@ fn assess(
         rerun: rerun.clone(),
         instances_once: true,
         every_instance_below: runner::repeated_in_jvm(&runs),
+        planned: true,
         ..AnalyzeOptions::default()
     };
     let mut report = analyze::analyze_root(&run_dir, &analyze_opts);

@@ -90,6 +90,7 @@ impl RunRecord {
             executions: self.report.summary.executions,
             // A test that ran fewer times than planned has no trustworthy clean result.
             untrustworthy: self.below_plan
+                || crate::domain::unmute_unchecked(&self.not_checked)
                 || verdicts.clone().any(|v| !v.is_trustworthy())
                 || self.batches.iter().any(|b| {
                     matches!(
@@ -192,5 +193,34 @@ mod tests {
             ..ran(5, 1)
         };
         assert_eq!(partial.exit(true), Exit::Interrupted);
+    }
+
+    /// The unmute gate: an unmuted test that cannot be checked leaves the
+    /// run without a trustworthy result (3) although the rest passed; a
+    /// changed one leaves the exit code to what ran; a proven failure wins.
+    #[test]
+    fn an_unmuted_test_that_cannot_be_checked_exits_3() {
+        let unchecked = |origin| Unresolved {
+            input: "a.UpgradeIT".into(),
+            reason_code: crate::domain::ReasonCode::NoRunnableTask,
+            reason: "not applicable: no enabled Test task runs it".into(),
+            origin,
+        };
+        let with = |origin, failures| RunRecord {
+            not_checked: vec![unchecked(origin)],
+            ..ran(5, failures)
+        };
+        assert_eq!(
+            with(crate::domain::Origin::Unmuted, 0).exit(true),
+            Exit::Infra
+        );
+        assert_eq!(
+            with(crate::domain::Origin::Changed, 0).exit(true),
+            Exit::Clean
+        );
+        assert_eq!(
+            with(crate::domain::Origin::Unmuted, 1).exit(true),
+            Exit::TestFailures
+        );
     }
 }

@@ -259,6 +259,7 @@ pub(crate) mod tests {
         member.via_suite = Some(crate::domain::ViaSuite {
             suites: vec!["a.AllTests".into()],
             junit4: true,
+            created_by: vec![],
             route: None,
         });
         let r = reduce(&[member.clone(), unit("a.AllTests")]);

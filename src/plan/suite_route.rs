@@ -13,7 +13,10 @@
 //!   Gradle 4.7+, where the suite never runs under a filter that does not
 //!   name it, and on older Gradle for JUnit 3 `suite()`s, whose child suites
 //!   its filter keeps whole (measured on 4.4.1: `--tests` naming one class
-//!   ran the 2519 tests of its package's suite).
+//!   ran the 2519 tests of its package's suite); but not for tests the
+//!   included suite's `suite()` adds as instances (`addTest(new X("testFoo"))`),
+//!   which are no child suites: the filter matches each (measured on 4.4.1),
+//!   and the class may have no constructor JUnit could run it by alone.
 //!
 //! A wrong guess shows in the first run: a filter that ran nothing fails the
 //! run ("no tests executed"), and the selected test is "never executed".
@@ -45,12 +48,7 @@ pub fn choose(
     task: &str,
     version: Option<GradleVersion>,
 ) -> Route {
-    let suites = via
-        .suites
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let suites = quoted(&via.suites);
     let included = |why: String| {
         if !passable(task) || !is_binary_name(class) {
             return Route {
@@ -80,6 +78,27 @@ pub fn choose(
                 "Gradle {v} applies `--tests` inside JUnit 4 suites: it runs through {suites}"
             ),
         },
+        Some(v) if v < CLASS_NAME_PREFILTER && created_by_included(via) => Route {
+            reason_code: RouteCode::RunsThroughSuite,
+            reason: format!(
+                "{suites} adds it as instances (`addTest(new …)`), each a test of the suite \
+                 itself, which Gradle {v} filters one by one: it runs through {suites}, as \
+                 the build runs it"
+            ),
+        },
+        Some(v) if v < CLASS_NAME_PREFILTER && !via.created_by.is_empty() => {
+            let creators = quoted(&via.created_by);
+            let mut route = included(format!(
+                "{creators} adds it as instances (`addTest(new …)`), each a test of that suite, \
+                 which Gradle {v} filters one by one, inside a child suite of {suites} it keeps \
+                 whole: {creators} runs it instead of the class itself (JUnit may have no \
+                 constructor to run it by alone)"
+            ));
+            if route.reason_code == RouteCode::IncludedForThisRun {
+                route.reason_code = RouteCode::SuiteIncludedForThisRun;
+            }
+            route
+        }
         Some(v) if v < CLASS_NAME_PREFILTER => included(format!(
             "Gradle {v} keeps the child suites of a JUnit 3 `suite()` whole: through {suites}, \
              `--tests` would run every test of the child suite that holds it"
@@ -96,6 +115,31 @@ pub fn choose(
     }
 }
 
+/// `a`, `b`: names for a reason.
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every way to the class is an instance an included suite's own `suite()` adds.
+fn created_by_included(via: &ViaSuite) -> bool {
+    !via.created_by.is_empty() && via.created_by.iter().all(|c| via.suites.contains(c))
+}
+
+/// What the init script adds to a task's includes to run `t`: the class, or
+/// the suites that add it as instances (its tests are theirs).
+fn to_include(t: &ClassifiedTest) -> Vec<&str> {
+    match &t.via_suite {
+        Some(via) if route_code(t) == Some(RouteCode::SuiteIncludedForThisRun) => {
+            via.created_by.iter().map(String::as_str).collect()
+        }
+        _ => t.class.as_deref().into_iter().collect(),
+    }
+}
+
 /// Chooses the route of every test run through suites.
 pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) {
     for t in tests {
@@ -106,12 +150,16 @@ pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) 
     }
 }
 
-/// Whether `test` is added to its task's includes.
+/// Whether `test` (or the suite that creates it) is added to its task's includes.
 pub fn included(t: &ClassifiedTest) -> bool {
-    t.via_suite
-        .as_ref()
-        .and_then(|v| v.route.as_ref())
-        .is_some_and(|r| r.reason_code == RouteCode::IncludedForThisRun)
+    matches!(
+        route_code(t),
+        Some(RouteCode::IncludedForThisRun | RouteCode::SuiteIncludedForThisRun)
+    )
+}
+
+fn route_code(t: &ClassifiedTest) -> Option<RouteCode> {
+    Some(t.via_suite.as_ref()?.route.as_ref()?.reason_code)
 }
 
 /// What makes a task run its included tests of this command (`tests`, all
@@ -122,7 +170,7 @@ pub fn members(tests: &[&ClassifiedTest]) -> Members {
     let mut include: Vec<&str> = tests
         .iter()
         .filter(|t| included(t))
-        .filter_map(|t| t.class.as_deref())
+        .flat_map(|t| to_include(t))
         .collect();
     include.sort_unstable();
     include.dedup();
@@ -136,7 +184,11 @@ pub fn members(tests: &[&ClassifiedTest]) -> Members {
                 Some(via) if !included(t) => via.suites.iter().map(String::as_str).collect(),
                 _ => Vec::new(),
             };
-            t.class.as_deref().into_iter().chain(through)
+            t.class
+                .as_deref()
+                .into_iter()
+                .chain(through)
+                .chain(to_include(t))
         })
         .collect();
     let mut exclude: Vec<&str> = tests
@@ -207,8 +259,80 @@ mod tests {
         ViaSuite {
             suites: vec!["a.AllTests".into()],
             junit4,
+            created_by: vec![],
             route: None,
         }
+    }
+
+    /// A test the included JUnit 3 suite adds as an instance is filtered one
+    /// by one before 4.7: it runs through the suite, as the build runs it.
+    #[test]
+    fn an_instance_the_suite_adds_runs_through_it_before_4_7() {
+        let instance = ViaSuite {
+            created_by: vec!["a.AllTests".into()],
+            ..via(false)
+        };
+        let route = |v: &str| {
+            choose(
+                &instance,
+                "a.MainTest",
+                false,
+                ":test",
+                GradleVersion::parse(v),
+            )
+        };
+        assert_eq!(route("4.4.1").reason_code, RouteCode::RunsThroughSuite);
+        assert!(
+            route("4.4.1").reason.contains("adds it as instances"),
+            "{}",
+            route("4.4.1").reason
+        );
+        assert_eq!(route("4.7").reason_code, RouteCode::IncludedForThisRun);
+        // Created by a nested suite (a child suite the included one keeps
+        // whole): that suite is included for the run, not the class.
+        let nested = ViaSuite {
+            suites: vec!["a.TestAllPackages".into()],
+            created_by: vec!["a.gj.TestAll".into()],
+            ..via(false)
+        };
+        let on = |v: &str| {
+            choose(
+                &nested,
+                "a.gj.MainTest",
+                false,
+                ":test",
+                GradleVersion::parse(v),
+            )
+        };
+        let r = on("4.4.1");
+        assert_eq!(r.reason_code, RouteCode::SuiteIncludedForThisRun);
+        assert!(
+            r.reason.contains("`a.gj.TestAll` runs it instead"),
+            "{}",
+            r.reason
+        );
+        // From 4.7 the class itself is included (the suite would be dropped).
+        let later = on("8.10");
+        assert_eq!(later.reason_code, RouteCode::IncludedForThisRun);
+        let mut on_8 = unit("a.gj.MainTest");
+        on_8.via_suite = Some(ViaSuite {
+            route: Some(later),
+            ..nested.clone()
+        });
+        assert_eq!(members(&[&on_8]).include, ["a.gj.MainTest"]);
+        let mut member = unit("a.gj.MainTest");
+        member.via_suite = Some(ViaSuite {
+            route: Some(r),
+            ..nested
+        });
+        let m = members(&[&member]);
+        assert_eq!(
+            (m.include, m.exclude),
+            (
+                vec!["a.gj.TestAll".to_string()],
+                vec!["a.TestAllPackages".to_string()]
+            )
+        );
     }
 
     fn code(junit4: bool, version: Option<&str>) -> RouteCode {

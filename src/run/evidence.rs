@@ -130,7 +130,9 @@ impl Reading {
         pinned: Option<&str>,
         per_method: &mut BTreeMap<(String, String), u64>,
     ) {
-        if exec.result == CaseResult::Skipped {
+        // Skipped, or JUnit's word for a class it found no test in (a
+        // `not-a-test`, never an execution; nor a class that did not repeat).
+        if exec.result == CaseResult::Skipped || crate::analyze::no_test::message(exec).is_some() {
             return;
         }
         let (name, name_seed) = normalize_method(exec.name);
@@ -288,6 +290,18 @@ mod tests {
         let t = &r.tests[0];
         assert_eq!((t.suite_timeouts, t.heap, t.failed), (1, 1, 0));
         assert!(!t.proves_flaky(false));
+    }
+
+    #[test]
+    fn a_class_junit_finds_no_test_in_is_no_execution() {
+        let tmp = tempfile::tempdir().unwrap();
+        let xml = r#"<testsuite name="a.T" tests="1">
+  <testcase classname="a.T" name="initializationError"><failure type="java.lang.Exception" message="No runnable methods"/></testcase>
+</testsuite>"#;
+        let it = iteration(tmp.path(), xml);
+        let r = read(&it, &[unit("a.T")], None);
+        assert_eq!(r.tests[0], Tally::default());
+        assert!(r.classes.is_empty(), "no class ran: {:?}", r.classes);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::rc::Rc;
 pub struct Compiled<'a> {
     dirs: Vec<PathBuf>,
     files: &'a dyn Files,
-    read: RefCell<HashMap<String, Option<Rc<ClassInfo>>>>,
+    read: ReadClasses,
 }
 
 impl<'a> Compiled<'a> {
@@ -32,21 +32,34 @@ impl<'a> Compiled<'a> {
 
     /// The class `binary` (`a.b.Outer$Inner`) of the first classes dir that has it.
     pub fn class(&self, binary: &str) -> Option<Rc<ClassInfo>> {
-        if let Some(known) = self.read.borrow().get(binary) {
-            return known.clone();
-        }
-        let file = crate::test_filter::class_file(binary);
-        let found = self
-            .dirs
-            .iter()
-            .find_map(|dir| read(&self.files.read_bytes(&dir.join(&file))?))
-            .filter(|info| info.name == binary)
-            .map(Rc::new);
-        self.read
-            .borrow_mut()
-            .insert(binary.to_string(), found.clone());
-        found
+        cached(&self.read, binary, |file| {
+            self.dirs
+                .iter()
+                .find_map(|dir| self.files.read_bytes(&dir.join(file)))
+        })
     }
+}
+
+/// Classes read once each, by binary name (`None`: not found).
+pub type ReadClasses = RefCell<HashMap<String, Option<Rc<ClassInfo>>>>;
+
+/// The class `binary` from `read`, else from the bytes `find` gives for its
+/// class file's name (`a/b/Outer$Inner.class`), remembered either way; a
+/// file that declares another class is none.
+pub fn cached(
+    read: &ReadClasses,
+    binary: &str,
+    find: impl FnOnce(&str) -> Option<Vec<u8>>,
+) -> Option<Rc<ClassInfo>> {
+    if let Some(known) = read.borrow().get(binary) {
+        return known.clone();
+    }
+    let found = find(&crate::test_filter::class_file(binary))
+        .and_then(|bytes| self::read(&bytes))
+        .filter(|info| info.name == binary)
+        .map(Rc::new);
+    read.borrow_mut().insert(binary.to_string(), found.clone());
+    found
 }
 
 /// What a class file declares, names in binary form (`a.b.Outer$Inner`).

@@ -13,6 +13,7 @@ use super::bulk_tests;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
 use super::expansion::Expansion;
+use super::jar::Classpath;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::suites::{self, SuiteIndex};
@@ -22,7 +23,9 @@ use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 pub use super::files::Files;
 pub(crate) use super::outcome::Classification;
@@ -67,6 +70,9 @@ pub struct Classifier<'a> {
     hierarchy: OnceCell<Hierarchy>,
     /// The build's compiled classes, for superclasses without sources.
     compiled: Compiled<'a>,
+    /// The runtime classpaths of the source sets' Test tasks, for
+    /// superclasses from libraries, each read once (by its entries).
+    classpaths: RefCell<HashMap<Vec<PathBuf>, Rc<Classpath>>>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
     records: RefCell<Decisions>,
@@ -104,6 +110,7 @@ impl<'a> Classifier<'a> {
             choice: Policy::default(),
             hierarchy: OnceCell::new(),
             compiled,
+            classpaths: RefCell::new(HashMap::new()),
             suites: SuiteIndex::default(),
             records: RefCell::new(Decisions::default()),
         }

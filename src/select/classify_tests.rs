@@ -667,3 +667,81 @@ fn a_changed_concrete_class_also_runs_its_subclasses() {
     assert_eq!(classes(named), ["p.TestBaseObjectPool"]);
     assert!(c.take_records().expansions.is_empty());
 }
+
+/// A Test task with `scanForTestClasses = false` runs every class its
+/// patterns accept, without detection (Gradle's defaults without includes:
+/// `**/*Tests.class`, `**/*Test.class`, less `**/Abstract*.class`): a
+/// `*Test` class with no test runs (and is refused no more), a test named
+/// otherwise is left out by the patterns.
+#[test]
+fn a_task_that_does_not_scan_runs_what_its_patterns_name() {
+    use crate::select::testing::project;
+    let mut p = project(":p", "p", &[("test", Some(true))]);
+    p.test_tasks[0].scan_for_test_classes = Some(false);
+    let layout = one_project(p);
+    let dir = "p/src/test/java/a";
+    let files = MemFiles::with(&[
+        (
+            &format!("{dir}/HelperTest.java"),
+            "package a;\npublic class HelperTest {}",
+        ),
+        (
+            &format!("{dir}/Checks.java"),
+            "package a;\npublic class Checks { @org.junit.Test public void t() {} }",
+        ),
+    ]);
+    let c = Classifier::from_layout(&layout, &files);
+    let helper = classify(&c, &format!("{dir}/HelperTest.java")).expect("run without detection");
+    assert_eq!(helper.class.as_deref(), Some("a.HelperTest"));
+    assert!(matches!(
+        classify(&c, &format!("{dir}/Checks.java")),
+        Err(Skip::Unresolved(r)) if r.code == ReasonCode::ExcludedByTaskPatterns
+    ));
+    // The same build detecting: the helper is no test.
+    let mut layout = layout;
+    layout.projects[1].test_tasks[0].scan_for_test_classes = None;
+    let c = Classifier::from_layout(&layout, &files);
+    assert!(matches!(
+        classify(&c, &format!("{dir}/HelperTest.java")),
+        Err(Skip::NotATest(_))
+    ));
+}
+
+/// The layout's classpath reaches detection: a Hamcrest matcher in the test
+/// source set, named like a test, is no test once the task's classpath
+/// (Hamcrest's jar) is known; without it, it is accepted as before.
+#[test]
+fn the_tasks_classpath_decides_a_library_superclass() {
+    use crate::select::testing::project;
+    let hamcrest = std::path::PathBuf::from("/usr/share/java/hamcrest-core.jar");
+    assert!(
+        hamcrest.is_file(),
+        "scripts/test.sh installs {}",
+        hamcrest.display()
+    );
+    let mut layout = one_project(project(":p", "p", &[("test", Some(true))]));
+    let path = "p/src/test/java/a/SortedMatcherTest.java";
+    let files = MemFiles::with(&[(
+        path,
+        "package a;\nimport org.hamcrest.TypeSafeMatcher;\n\
+         final class SortedMatcherTest extends TypeSafeMatcher<String> {}",
+    )]);
+    assert!(classify(&Classifier::from_layout(&layout, &files), path).is_ok());
+    layout.projects[1].test_tasks[0].runtime_classpath = Some(vec![hamcrest]);
+    match classify(&Classifier::from_layout(&layout, &files), path) {
+        Err(Skip::NotATest(why)) => assert!(why.contains("org.hamcrest.BaseMatcher"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A build of the root project and `p`, on Gradle 4.4.1.
+fn one_project(p: crate::layout::Project) -> Layout {
+    use crate::select::testing::{project, ROOT};
+    Layout {
+        schema: 4,
+        gradle_version: "4.4.1".into(),
+        root_dir: ROOT.into(),
+        included_builds: vec![],
+        projects: vec![project(":", "", &[]), p],
+    }
+}

@@ -34,6 +34,7 @@ pub(crate) mod expand;
 mod expansion;
 pub(crate) mod explicit;
 mod files;
+mod jar;
 mod outcome;
 mod pipeline;
 mod roots;

@@ -5,8 +5,12 @@
 //!   (`@Suite.SuiteClasses`; the JUnit Platform's `@SelectClasses` alike);
 //! - a JUnit 3 suite builds them in its `static Test suite()`: `new
 //!   TestSuite(A.class)`, `suite.addTestSuite(A.class)`, `suite.addTest(A.suite())`,
-//!   `suite.addTest(other.AllTests.suite())`; every class literal and every
-//!   `X.suite()` call of that body counts (a class naming itself does not).
+//!   `suite.addTest(other.AllTests.suite())`, `suite.addTest(new A("testX"))`;
+//!   every class literal, every `X.suite()` call and every class created
+//!   with `new` in that body counts (a class naming itself does not; a
+//!   created class the source set does not declare, `TestSuite`, is none).
+//!   A test the included suite adds as an instance is a test of its own in
+//!   that suite, which Gradle's `--tests` filter matches one by one.
 //!
 //! A member may be a suite itself (a suite of suites). The members of the
 //! suites a task's patterns include are found from the sources of the source
@@ -65,12 +69,36 @@ pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     let named = suite
         .body_classes
         .iter()
-        .filter_map(|c| match c {
-            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => Some(name.clone()),
-            BodyClass::New(_) => None,
+        .map(|c| match c {
+            BodyClass::Literal(name) | BodyClass::SuiteCall(name) | BodyClass::New(name) => {
+                name.clone()
+            }
         })
         .collect();
     Some((named, false))
+}
+
+/// The classes the JUnit 3 `suite()` of the type `local` adds as instances
+/// only (`suite.addTest(new A("testX"))`, never `A.class` or `A.suite()`
+/// besides), as written.
+fn instances(unit: &Unit, local: &str) -> Vec<String> {
+    let suite = unit
+        .methods
+        .iter()
+        .find(|m| m.owner == local && m.name == "suite");
+    let body = suite.into_iter().flat_map(|m| &m.body_classes);
+    let named: HashSet<&String> = body
+        .clone()
+        .filter_map(|c| match c {
+            BodyClass::Literal(name) | BodyClass::SuiteCall(name) => Some(name),
+            BodyClass::New(_) => None,
+        })
+        .collect();
+    body.filter_map(|c| match c {
+        BodyClass::New(name) if !named.contains(name) => Some(name.clone()),
+        _ => None,
+    })
+    .collect()
 }
 
 /// JUnit 4's runner of a JUnit 3 `suite()` method (`@RunWith(AllTests.class)`,
@@ -155,18 +183,33 @@ impl Scope<'_> {
 /// How one task's suites reach the classes they run.
 #[derive(Debug, Default)]
 pub struct Membership {
-    /// Member binary name → the included suites that run it, and whether
-    /// every way there is a JUnit 4 `@SuiteClasses` one.
-    by_member: HashMap<String, (BTreeSet<String>, bool)>,
+    /// Member binary name → the included suites that run it, and how.
+    by_member: HashMap<String, Ways>,
+}
+
+/// How a member is reached, over every way there.
+#[derive(Debug)]
+struct Ways {
+    suites: BTreeSet<String>,
+    /// Every way is a JUnit 4 `@SuiteClasses` one.
+    junit4: bool,
+    /// The suites whose `suite()` adds it as instances.
+    created_by: BTreeSet<String>,
+    /// Every way is such an instance.
+    instance: bool,
 }
 
 impl Membership {
     /// How the task runs `class` through its suites, if it does.
     pub fn via(&self, class: &str) -> Option<ViaSuite> {
-        let (suites, junit4) = self.by_member.get(class)?;
+        let ways = self.by_member.get(class)?;
         Some(ViaSuite {
-            suites: suites.iter().cloned().collect(),
-            junit4: *junit4,
+            suites: ways.suites.iter().cloned().collect(),
+            junit4: ways.junit4,
+            created_by: match ways.instance {
+                true => ways.created_by.iter().cloned().collect(),
+                false => Vec::new(),
+            },
             route: None,
         })
     }
@@ -310,7 +353,8 @@ impl SuiteIndex {
     }
 
     /// Records every class the included suite `top` runs, through suites of
-    /// suites, with whether the way there is JUnit 4 all along.
+    /// suites, with whether the way there is JUnit 4 all along, and the
+    /// suite whose `suite()` adds it as an instance, if one does.
     fn walk(
         &self,
         top: &str,
@@ -323,18 +367,28 @@ impl SuiteIndex {
         let Some((first, junit4)) = members(unit, local, classes) else {
             return;
         };
-        let mut queue: VecDeque<(String, bool)> = first.into_iter().map(|c| (c, junit4)).collect();
-        let mut seen: HashSet<(String, bool)> = HashSet::new();
-        while let Some((class, junit4)) = queue.pop_front() {
-            if class == top || !seen.insert((class.clone(), junit4)) {
+        let made = created(unit, local, classes);
+        let by = |c: &String| made.contains(c).then(|| top.to_string());
+        let mut queue: VecDeque<(String, bool, Option<String>)> = first
+            .into_iter()
+            .map(|c| (by(&c), c))
+            .map(|(b, c)| (c, junit4, b))
+            .collect();
+        let mut seen: HashSet<(String, bool, Option<String>)> = HashSet::new();
+        while let Some((class, junit4, creator)) = queue.pop_front() {
+            if class == top || !seen.insert((class.clone(), junit4, creator.clone())) {
                 continue;
             }
-            let entry = m
-                .by_member
-                .entry(class.clone())
-                .or_insert_with(|| (BTreeSet::new(), true));
-            entry.0.insert(top.to_string());
-            entry.1 &= junit4;
+            let ways = m.by_member.entry(class.clone()).or_insert_with(|| Ways {
+                suites: BTreeSet::new(),
+                junit4: true,
+                created_by: BTreeSet::new(),
+                instance: true,
+            });
+            ways.suites.insert(top.to_string());
+            ways.junit4 &= junit4;
+            ways.instance &= creator.is_some();
+            ways.created_by.extend(creator);
             // A member that is a suite runs its own members.
             let outer = class.split('$').next().unwrap_or(&class);
             let Some(unit) = classes.get(outer).and_then(|p| self.suite_unit(files, p)) else {
@@ -342,14 +396,27 @@ impl SuiteIndex {
             };
             let local = local_of(&unit, &class);
             if let Some((more, inner)) = members(&unit, &local, classes) {
-                queue.extend(
-                    more.into_iter()
-                        .filter(|c| *c != class)
-                        .map(|c| (c, junit4 && inner)),
-                );
+                let made = created(&unit, &local, classes);
+                queue.extend(more.into_iter().filter(|c| *c != class).map(|c| {
+                    let creator = made.contains(&c).then(|| class.clone());
+                    (c, junit4 && inner, creator)
+                }));
             }
         }
     }
+}
+
+/// The classes of the source set the `suite()` of `local` adds as instances.
+fn created(unit: &Unit, local: &str, classes: &Classes) -> HashSet<String> {
+    let scope = Scope {
+        unit,
+        local,
+        classes,
+    };
+    instances(unit, local)
+        .iter()
+        .filter_map(|w| scope.resolve(w))
+        .collect()
 }
 
 /// The local name (`Outer$Inner`) of a binary name declared in `unit`.

@@ -32,6 +32,8 @@ fn task(includes: &[&str]) -> TestTask {
         framework: None,
         forwards_tests_iters: None,
         heap_dump_path: None,
+        runtime_classpath: None,
+        scan_for_test_classes: None,
     }
 }
 
@@ -106,7 +108,12 @@ fn suite_members_are_declared_by_annotation_or_by_suite_method() {
     assert_eq!(
         declared(&unit, "AllTests"),
         Some((
-            vec!["AllTests".into(), "LegacyTest".into(), "AllIoTests".into()],
+            vec![
+                "TestSuite".into(),
+                "AllTests".into(),
+                "LegacyTest".into(),
+                "AllIoTests".into()
+            ],
             false
         ))
     );
@@ -240,4 +247,73 @@ fn the_task_running_a_member_is_chosen_like_any_task() {
     assert_eq!(running[0].0, ":test");
     assert_eq!(running[0].1.suites, ["a.AllTests"]);
     assert!(tasks_running(&tied, "a.OrphanTest", TaskChoice::default(), &m).is_empty());
+}
+
+/// However a JUnit 3 `suite()` adds a class, it is a member: `new
+/// X("testFoo")` too (the issue's `TestAll`), created by the suite whose
+/// `suite()` adds it, the included one or a nested one (Joda-Time's
+/// `TestAllPackages` → `chrono.gj.TestAll` → `new MainTest(…)`).
+#[test]
+fn a_junit3_suite_adds_members_as_instances_too() {
+    let all = "package a;\n\
+        public class AllTests extends TestCase {\n\
+          public static Test suite() {\n\
+            TestSuite suite = new TestSuite();\n\
+            suite.addTest(new MainTest(\"testFoo\"));\n\
+            suite.addTest(new MainTest(1000, 0, 42L));\n\
+            suite.addTest(Nested.suite());\n\
+            return suite;\n\
+          }\n\
+        }";
+    let nested = "package a;\n\
+        public class Nested {\n\
+          public static Test suite() {\n\
+            TestSuite s = new TestSuite(\"nested\");\n\
+            s.addTest(new DeepTest(\"testBar\"));\n\
+            return s;\n\
+          }\n\
+        }";
+    let files = [
+        ("a/AllTests.java", all),
+        (
+            "a/MainTest.java",
+            "package a; public class MainTest extends TestCase {}",
+        ),
+        ("a/Nested.java", nested),
+        (
+            "a/DeepTest.java",
+            "package a; public class DeepTest extends TestCase {}",
+        ),
+    ];
+    let m = membership(&files, &["**/AllTests.class"]);
+    let main = m.via("a.MainTest").expect("an instance is a member");
+    let all = vec!["a.AllTests".to_string()];
+    assert_eq!(
+        (&main.suites, main.junit4, &main.created_by),
+        (&all, false, &all)
+    );
+    let deep = m
+        .via("a.DeepTest")
+        .expect("a nested suite's instance is a member");
+    assert_eq!(
+        (&deep.suites, &deep.created_by),
+        (&all, &vec!["a.Nested".to_string()])
+    );
+    // Reached as a class too: not an instance every way.
+    let mixed = membership(
+        &[
+            (
+                "a/AllTests.java",
+                "package a;\npublic class AllTests extends TestCase {\n\
+                 public static Test suite() { TestSuite s = new TestSuite();\n\
+                 s.addTest(new MainTest(\"testFoo\")); s.addTestSuite(MainTest.class); return s; } }",
+            ),
+            ("a/MainTest.java", "package a; public class MainTest extends TestCase {}"),
+        ],
+        &["**/AllTests.class"],
+    );
+    assert!(mixed.via("a.MainTest").unwrap().created_by.is_empty());
+    // `new TestSuite()` is no member: the source set does not declare it
+    assert!(m.via("a.TestSuite").is_none());
+    assert!(m.via("junit.framework.TestSuite").is_none());
 }

@@ -214,6 +214,15 @@ pub fn admits(task: &TestTask, class_file: &str) -> bool {
 
 /// A task's include/exclude patterns.
 pub fn patterns_of(task: &TestTask) -> Patterns {
+    if task.scan_for_test_classes == Some(false) && task.includes.is_empty() {
+        // Gradle's own patterns for a task that does not detect test classes.
+        let mut excludes = task.excludes.clone();
+        excludes.push("**/Abstract*.class".into());
+        return Patterns {
+            includes: vec!["**/*Tests.class".into(), "**/*Test.class".into()],
+            excludes,
+        };
+    }
     Patterns {
         includes: task.includes.clone(),
         excludes: task.excludes.clone(),
@@ -275,6 +284,8 @@ mod tests {
             framework: None,
             forwards_tests_iters: None,
             heap_dump_path: None,
+            runtime_classpath: None,
+            scan_for_test_classes: None,
         }
     }
 

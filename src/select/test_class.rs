@@ -18,18 +18,21 @@
 //!   interfaces' default methods.
 //!
 //! The same walk is made here over the build's sources ([`Hierarchy`]: other
-//! source sets and projects included), then over its compiled classes, with
-//! the evidence of every framework at once (it only ever accepts more). Where
-//! Gradle would read a jar we read nothing (we do not resolve the test
-//! classpath): a chain that leaves the build's sources and classes for a type
-//! that is not a known base is undecided, and an undecided class is
-//! accepted. Gradle's scan would at least try it, and the first-run check
-//! reports a filter that ran nothing; refusing it could leave a changed test
-//! unrun, the worst outcome. What is refused is certainly no test: an
+//! source sets and projects included), then over its compiled classes, then
+//! over the jars and class folders of the runtime classpath of the tasks
+//! that may run the class (as the layout reports it: [`Classpath`]), with
+//! the evidence of every framework at once (it only ever accepts more). A
+//! chain that leaves all of them for a type that is not a known base (no
+//! classpath was reported, or it lacks the class) is undecided, and an
+//! undecided class is accepted: Gradle's scan would at least try it, and
+//! refusing it could leave a changed test unrun, the worst outcome; should it
+//! run no test, the report says `not-a-test` rather than a verdict. What is
+//! refused is certainly no test: an
 //! interface, an enum, a class whose whole chain is resolved without a test.
 
 use super::bytecode::{ClassInfo, Compiled};
 use super::expand::Hierarchy;
+use super::jar::Classpath;
 use super::source::{Declared, Language, TypeKind, Unit};
 use super::supertypes::{self, Candidate, Scope, Supertype};
 use crate::test_filter::{class_file, Patterns};
@@ -215,6 +218,9 @@ pub struct Detector<'a> {
     /// Supertypes the hierarchy does not declare, by the names they can
     /// have: a hierarchy of part of the build may lack their sources.
     misses: RefCell<Vec<String>>,
+    /// The runtime classpath of the tasks that may run the class: library
+    /// superclasses are read from it; without it they are undecided.
+    classpath: Option<&'a Classpath>,
 }
 
 impl<'a> Detector<'a> {
@@ -224,7 +230,21 @@ impl<'a> Detector<'a> {
             compiled,
             platform,
             misses: RefCell::new(Vec::new()),
+            classpath: None,
         }
+    }
+
+    /// Reads the supertypes outside the build from this classpath.
+    pub fn with_classpath(mut self, classpath: Option<&'a Classpath>) -> Self {
+        self.classpath = classpath;
+        self
+    }
+
+    /// A compiled class of the build's, else of the classpath's.
+    fn class_file(&self, binary: &str) -> Option<std::rc::Rc<ClassInfo>> {
+        self.compiled
+            .class(binary)
+            .or_else(|| self.classpath?.class(binary))
     }
 
     /// The names of the supertypes the last walks met outside the hierarchy
@@ -300,10 +320,13 @@ impl<'a> Detector<'a> {
                 Supertype::Outside(candidates) if candidates.iter().all(is_platform) => {
                     ChainSearch::None
                 }
-                Supertype::Outside(candidates) => {
-                    self.missed(candidates);
-                    ChainSearch::Unknown
-                }
+                Supertype::Outside(candidates) => match self.library_interface(candidates) {
+                    Some(info) => self.compiled(&info, &mut Vec::new(), depth + 1),
+                    None => {
+                        self.missed(candidates);
+                        ChainSearch::Unknown
+                    }
+                },
             };
             found = found.either(next);
         }
@@ -328,7 +351,7 @@ impl<'a> Detector<'a> {
                 chain.push(c.binary.clone());
                 return ChainSearch::None;
             }
-            if let Some(info) = self.compiled.class(binary) {
+            if let Some(info) = self.class_file(binary) {
                 chain.push(c.binary.clone());
                 return self.compiled(&info, chain, depth);
             }
@@ -381,6 +404,13 @@ impl<'a> Detector<'a> {
             })
             .collect();
         inherited.or_else(|| self.interfaces(&interfaces, depth))
+    }
+}
+
+impl Detector<'_> {
+    /// The first of an interface's candidate names a class file has.
+    fn library_interface(&self, candidates: &[Candidate]) -> Option<std::rc::Rc<ClassInfo>> {
+        candidates.iter().find_map(|c| self.class_file(&c.binary))
     }
 }
 

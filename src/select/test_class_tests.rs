@@ -1,4 +1,5 @@
 use super::*;
+use crate::select::jar::Classpath;
 use crate::select::source::parse;
 use crate::select::testing::{hierarchy, MemFiles};
 use std::path::PathBuf;
@@ -326,4 +327,87 @@ fn nested_classes_count_when_the_task_runs_them() {
         "HexEnclosedTest",
         &enclosed.replace("Enclosed.class", "Parameterized.class")
     ));
+}
+
+/// The issue's helper: a `final class … extends TypeSafeMatcher<…>` in the
+/// test source set. Without the task's classpath its chain leaves the build
+/// (undecided, accepted); with it, the chain is read from Hamcrest's jar as
+/// Gradle's detector reads it, down to `java.lang.Object`: no test.
+#[test]
+fn a_helper_whose_chain_ends_in_a_library_class_is_no_test_with_the_classpath() {
+    let sources = [(
+        "t/src/test/java/p/IsSortedMatcher.java",
+        "package p;\nimport org.hamcrest.Description;\nimport org.hamcrest.TypeSafeMatcher;\n\
+         final class IsSortedMatcher extends TypeSafeMatcher<int[]> {\n\
+           protected boolean matchesSafely(int[] a) { return true; }\n\
+           public void describeTo(Description d) {}\n}",
+    )];
+    let path = Path::new(sources[0].0);
+    let h = hierarchy(&sources);
+    let files = MemFiles::default();
+    let compiled = Compiled::new(vec![], &files);
+    let without = Detector::new(&h, &compiled, false).detect("p.IsSortedMatcher", path);
+    assert_eq!(without, Detection::Undecided);
+    let hamcrest = PathBuf::from("/usr/share/java/hamcrest-core.jar");
+    assert!(
+        hamcrest.is_file(),
+        "scripts/test.sh installs {}",
+        hamcrest.display()
+    );
+    let cp = Classpath::new(vec![PathBuf::from("/nowhere/classes"), hamcrest]);
+    let with = Detector::new(&h, &compiled, false)
+        .with_classpath(Some(&cp))
+        .detect("p.IsSortedMatcher", path);
+    assert_eq!(
+        with,
+        Detection::NotTest(vec![
+            "org.hamcrest.TypeSafeMatcher".into(),
+            "org.hamcrest.BaseMatcher".into(),
+            "java.lang.Object".into()
+        ])
+    );
+}
+
+/// A JUnit 3 decorator from the jar (`TestSetup`) is no test; a superclass
+/// the classpath does not hold stays undecided, as without one.
+#[test]
+fn a_jar_decorator_is_no_test_and_a_class_missing_from_the_classpath_is_undecided() {
+    let sources = [
+        (
+            "t/src/test/java/p/MyCase.java",
+            "package p;\nimport junit.extensions.TestSetup;\nimport junit.framework.TestResult;\n\
+         public class MyCase extends junit.tests.framework.Success {}",
+        ),
+        (
+            "t/src/test/java/p/MySetup.java",
+            "package p;\nimport junit.extensions.TestSetup;\n\
+         public class MySetup extends TestSetup { MySetup() { super(null); } }",
+        ),
+    ];
+    let junit = PathBuf::from("/usr/share/java/junit4.jar");
+    assert!(
+        junit.is_file(),
+        "scripts/test.sh installs {}",
+        junit.display()
+    );
+    let cp = Classpath::new(vec![junit]);
+    let h = hierarchy(&sources);
+    let files = MemFiles::default();
+    let compiled = Compiled::new(vec![], &files);
+    let detect = |binary: &str, path: &str| {
+        Detector::new(&h, &compiled, false)
+            .with_classpath(Some(&cp))
+            .detect(binary, Path::new(path))
+    };
+    // junit4.jar has no junit.tests classes: undecided, as before
+    assert_eq!(detect("p.MyCase", sources[0].0), Detection::Undecided);
+    // TestSetup → TestDecorator → Assert: a JUnit 3 decorator, no test
+    assert_eq!(
+        detect("p.MySetup", sources[1].0),
+        Detection::NotTest(vec![
+            "junit.extensions.TestSetup".into(),
+            "junit.extensions.TestDecorator".into(),
+            "junit.framework.Assert".into()
+        ])
+    );
 }

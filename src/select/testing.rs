@@ -105,6 +105,8 @@ pub fn project(path: &str, dir: &str, sets: &[(&str, Option<bool>)]) -> Project 
                     framework: None,
                     forwards_tests_iters: None,
                     heap_dump_path: None,
+                    runtime_classpath: None,
+                    scan_for_test_classes: None,
                 })
             })
             .collect(),

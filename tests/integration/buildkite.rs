@@ -520,6 +520,7 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     let repo = pr_branch();
     let out = run(&mut pr_cmd(&bk, repo.path()));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let pr_said = text(&out);
 
     // A retried bootstrap step must not upload the same step keys again.
     let again = run(&mut pr_cmd(&bk, repo.path()));
@@ -555,7 +556,6 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     assert_eq!(
         keys,
         [
-            "flakiness-orchestration:compile",
             "flakiness-detection:unit",
             "flakiness-detection:java-rest",
             "flakiness-detection:yaml-suite",
@@ -619,9 +619,14 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     );
     assert_eq!(
         outcomes.as_array().unwrap().len(),
-        job_ids.len() - 1,
-        "one record per batch job, none for precompile"
+        job_ids.len(),
+        "one record per batch job"
     );
+    // The upload compiled the selected sources before it uploaded, and told
+    // the report step so by value.
+    assert_eq!(analyze["env"]["FLAKINESS_COMPILE_FAILED"], "false");
+    assert_eq!(analyze["env"]["FLAKINESS_SKIPPED_COUNT"], "0");
+    assert!(pr_said.contains("compile gate: "), "{pr_said}");
 
     let reports = bk.calls_of(&["annotate", "--style"]);
     let report = reports
@@ -661,51 +666,41 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     assert_nothing_ran_pwned(&dirs);
 }
 
+/// The compile gate runs in the uploading step, as Elasticsearch's generate
+/// step compiles: sources that do not compile upload the analyze step alone,
+/// told by value (`FLAKINESS_COMPILE_FAILED=true`, no marker file), and the
+/// report records `build_failed`.
 #[test]
-fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
+fn a_failed_compile_gate_uploads_the_report_alone_and_is_reported_as_build_failed() {
     let bk = Buildkite::new();
-    let repo = fixture_copy();
+    let repo = pr_branch_with(
+        &["server/src/test/java/org/elasticsearch/common/StringsTests.java"],
+        &[],
+    );
     let broken = repo
         .path()
         .join("server/src/test/java/org/elasticsearch/common/StringsTests.java");
-    std::fs::write(&broken, "this is not Java\n").unwrap();
-    let batch = |argv: &[&str]| serde_json::json!({ "kind": "", "argv": argv }).to_string();
-    let mut precompile = gradle_flaky();
-    bk.job(&mut precompile, "job-precompile")
-        .current_dir(repo.path())
-        .env(
-            "FLAKINESS_PRECOMPILE",
-            batch(&["gradle", "--offline", "-q", ":server:compileTestJava"]),
-        )
-        .args(["buildkite", "precompile", "--timeout", "5m"]);
-    let out = run(&mut precompile);
-    assert_ne!(
-        out.status.code(),
-        Some(0),
-        "the gate must go red: {}",
+    let old = std::fs::read_to_string(&broken).unwrap();
+    std::fs::write(&broken, format!("{old}\nthis is not Java\n")).unwrap();
+    git(repo.path(), &["commit", "-qam", "break it"]);
+    let out = run(&mut pr_cmd(&bk, repo.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the selected test sources do not compile"),
+        "{}",
         text(&out)
     );
-    let marker = read_json(&repo.path().join("flakiness-precompile.json"));
-    assert_eq!(
-        marker,
-        serde_json::json!({ "outcome": "build_failed", "reason": "precompile" })
-    );
+    let uploads = bk.calls_of(&["pipeline", "upload"]);
+    let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
+    assert_valid_pipeline(&pipeline);
+    let all = steps(&pipeline);
+    assert_eq!(all.len(), 1, "{pipeline:#}");
+    let analyze = &all[0];
+    assert_eq!(analyze["key"], "flakiness-detection:analyze");
+    assert_eq!(analyze["env"]["FLAKINESS_COMPILE_FAILED"], "true");
+    assert!(!repo.path().join("flakiness-precompile.json").exists());
 
-    // The batches were skipped; the report step finds the marker and no status file.
-    std::fs::create_dir_all(bk.artifacts().join("job-precompile")).unwrap();
-    std::fs::copy(
-        repo.path().join("flakiness-precompile.json"),
-        bk.artifacts()
-            .join("job-precompile/flakiness-precompile.json"),
-    )
-    .unwrap();
-    let report = tempfile::tempdir().unwrap();
-    let mut analyze = gradle_flaky();
-    bk.job(&mut analyze, "job-analyze")
-        .current_dir(report.path())
-        .env("FLAKINESS_REPORT_CONTEXT", r#"{"jobs":[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]}"#)
-        .args(["buildkite", "analyze"]);
-    let out = run(&mut analyze);
+    let (report, out) = run_job(&bk, None, analyze, None, "job-analyze");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let outcomes = read_json(&report.path().join("flakiness-outcomes.json"));
     assert_eq!(
@@ -716,9 +711,76 @@ fn a_failed_compile_gate_fails_its_step_and_is_reported_as_build_failed() {
             "outcome": "build_failed", "timedOut": false, "failingClasses": [], "reason": "precompile"
         }])
     );
-    let note = &bk.calls_of(&["annotate"])[0];
-    assert_eq!(note.argv[2], "warning");
+    let note = &bk.calls_of(&["annotate", "--style"]).pop().unwrap();
     assert!(note.stdin.contains("failed to compile"), "{}", note.stdin);
+}
+
+/// The report step's inputs, checked (Elasticsearch's contract): a value
+/// that did not arrive and a skip list that does not match its declared
+/// count are each an `infra_fail` record of subtype `report_error`, job
+/// `report-error:inputs`, outside `flakiness-detection:`; never a default.
+#[test]
+fn problems_of_the_report_inputs_become_report_error_records() {
+    let bk = Buildkite::new();
+    put_artifact(
+        &bk.artifacts(),
+        "job-pr/flakiness-skipped.json",
+        r#"[{"input":"a.OldIT","reasonCode":"no-runnable-task","reason":"disabled","origin":"changed"}]"#,
+    );
+    let report = tempfile::tempdir().unwrap();
+    let mut analyze = gradle_flaky();
+    bk.job(&mut analyze, "job-analyze")
+        .current_dir(report.path())
+        .env("FLAKINESS_SKIPPED_COUNT", "2")
+        .env_remove("FLAKINESS_COMPILE_FAILED")
+        .args(["buildkite", "analyze"]);
+    let out = run(&mut analyze);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let outcomes = read_json(&report.path().join("flakiness-outcomes.json"));
+    let errors: Vec<&Value> = outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["infraSubtype"] == "report_error")
+        .collect();
+    let reasons: Vec<&str> = errors
+        .iter()
+        .map(|e| e["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "FLAKINESS_COMPILE_FAILED is undefined",
+            "flakiness-skipped.json has 1 entries, but the planning step declared 2"
+        ]
+    );
+    for e in &errors {
+        assert_eq!(
+            (
+                e["jobId"].as_str(),
+                e["outcome"].as_str(),
+                e["stepKey"].as_str()
+            ),
+            (
+                Some("report-error:inputs"),
+                Some("infra_fail"),
+                Some("flakiness-orchestration:report")
+            )
+        );
+    }
+    // The entry that did arrive is still recorded.
+    assert!(outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["outcome"] == "not_applicable"));
+    let note = bk.calls_of(&["annotate", "--style"]).pop().unwrap();
+    assert!(
+        note.stdin.contains("The report's inputs are incomplete"),
+        "{}",
+        note.stdin
+    );
+    assert_eq!(note.argv[2], "warning");
 }
 
 #[test]
@@ -799,6 +861,8 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
             "FLAKINESS_REPORT_CONTEXT",
             r#"{"jobs":[{"stepKey":"flakiness-detection:unit","kind":"unit","label":"unit tests","jobs":2}]}"#,
         )
+        .env("FLAKINESS_COMPILE_FAILED", "false")
+        .env("FLAKINESS_SKIPPED_COUNT", "1")
         .args(["buildkite", "analyze"]);
     let out = run(&mut analyze);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -864,13 +928,23 @@ fn analyze_reports_jobs_without_status_and_tests_not_applicable() {
 fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing() {
     let bk = Buildkite::new();
     let repo = fixture_copy();
+    std::fs::write(
+        repo.path()
+            .join("server/src/test/java/org/elasticsearch/common/AbstractLonelyTests.java"),
+        "package org.elasticsearch.common;\n\
+         public abstract class AbstractLonelyTests extends org.elasticsearch.test.ESTestCase {}\n",
+    )
+    .unwrap();
     let out = run(manual_cmd(
         &bk,
         repo.path(),
-        "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests",
+        "org.elasticsearch.common.StringsTests\norg.example.NoSuchTests\n\
+         org.elasticsearch.common.AbstractLonelyTests",
         "gradle --offline",
     )
     .env("FLAKINESS_ITERS", "3"));
+    // An abstract class without a concrete subclass, named, keeps its origin:
+    // not green while testing nothing (Elasticsearch records it as an unmute).
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 
     let uploads = bk.calls_of(&["pipeline", "upload"]);
@@ -905,6 +979,13 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
     );
     assert!(
         note.stdin.contains("named `org.example.NoSuchTests`"),
+        "{}",
+        note.stdin
+    );
+    assert!(
+        note.stdin
+            .contains("org.elasticsearch.common.AbstractLonelyTests")
+            && note.stdin.contains("abstract-no-concrete-subclass"),
         "{}",
         note.stdin
     );

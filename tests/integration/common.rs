@@ -239,6 +239,26 @@ pub fn text(out: &Output) -> String {
     )
 }
 
+/// Makes `dir` a repository whose branch `main` holds its files as they are.
+pub fn git_main(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "base"]);
+}
+
+/// Checks out a new `branch` from `main` with one commit that adds a comment
+/// line to each of `files` (paths below `dir`): a change that changes nothing.
+pub fn branch_touching(dir: &Path, branch: &str, files: &[&str]) {
+    git(dir, &["checkout", "-q", "main"]);
+    git(dir, &["checkout", "-qb", branch]);
+    for file in files {
+        let path = dir.join(file);
+        let old = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{old}// touched on the branch\n")).unwrap();
+    }
+    git(dir, &["commit", "-qam", branch]);
+}
+
 /// Runs git in `dir` with a fixed identity, panicking on failure.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")

@@ -94,10 +94,7 @@ impl Actions {
 
     /// Whether job `name` runs, given the plan job's outputs.
     fn job_runs(&self, name: &str, plan: &JobResult) -> bool {
-        let mut ctx = Context::new();
-        for (k, v) in &plan.outputs {
-            ctx.insert(format!("needs.plan.outputs.{k}"), v.clone());
-        }
+        let ctx = needs(plan);
         self.job(name)["if"]
             .as_str()
             .is_none_or(|cond| condition(cond, &ctx, true))
@@ -404,7 +401,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     assert!(gh.job_runs("analyze", &plan));
     let report = tempfile::tempdir().unwrap();
     copy_tree(repo.path(), report.path());
-    let analyze = gh.run_job("analyze", report.path(), Context::new());
+    let analyze = gh.run_job("analyze", report.path(), needs(&plan));
     assert_eq!(
         analyze.exit_of("Report"),
         1,
@@ -667,6 +664,8 @@ fn github_analyze_reports_a_batch_that_left_no_status_file_and_reports_without_b
         run(gradle_flaky()
             .current_dir(dir.path())
             .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("FLAKINESS_COMPILE_FAILED", "false")
+            .env("FLAKINESS_SKIPPED_COUNT", "0")
             .args(["github", "analyze", "flakiness-artifacts"])
             .args(extra))
     };
@@ -696,4 +695,13 @@ fn github_analyze_reports_a_batch_that_left_no_status_file_and_reports_without_b
         "a missing batch leaves the verdict open: {}",
         text(&out)
     );
+}
+
+/// The expressions `needs.plan.outputs.*` of a job after the plan job.
+fn needs(plan: &JobResult) -> Context {
+    let mut ctx = Context::new();
+    for (k, v) in &plan.outputs {
+        ctx.insert(format!("needs.plan.outputs.{k}"), v.clone());
+    }
+    ctx
 }

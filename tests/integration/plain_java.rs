@@ -6,7 +6,10 @@
 //! gradle-runs`), and is counted. In-JVM repetition on it: `in_jvm.rs`.
 
 pub use crate::common::flaky_offline as flaky;
-use crate::common::{assert_layout_from_cache, git, plain_java_copy, text, use_recorded_layout};
+use crate::common::{
+    assert_layout_from_cache, branch_touching, git, git_main, plain_java_copy, text,
+    use_recorded_layout,
+};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
@@ -387,4 +390,84 @@ fn a_test_run_fewer_times_than_planned_is_never_clean() {
         md.contains("`com.example.core.RetryingClientTest.retriesUntilSuccess`: 0/2 \u{21d2} failure rate < 78% at 95% (2 planned)"),
         "{md}"
     );
+}
+
+/// The issue's helper: a comment-only change to a package-private Hamcrest
+/// matcher of `:core`'s tests runs nothing and exits 0 (Gradle's detection
+/// reads its chain from Hamcrest's jar, on the classpath the layout reports);
+/// it used to be taken for a test and exit 1.
+#[test]
+fn a_comment_on_a_matcher_helper_runs_nothing_and_exits_0() {
+    let build = plain_java_copy();
+    let b = build.path();
+    git_main(b);
+    branch_touching(
+        b,
+        "pr",
+        &["core/src/test/java/com/example/core/IsSortedMatcher.java"],
+    );
+    let out = local_changed(b);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "`IsSortedMatcher` declares no tests and inherits none (superclasses: \
+             org.hamcrest.TypeSafeMatcher, org.hamcrest.BaseMatcher, java.lang.Object)"
+        ),
+        "{err}"
+    );
+}
+
+/// `local --changed --base main --iters 2` on a private daemon.
+fn local_changed(b: &Path) -> Output {
+    let args = [
+        "--isolate",
+        "local",
+        "--changed",
+        "--base",
+        "main",
+        "--iters",
+        "2",
+    ];
+    flaky(b, &[&args[..], &["--format", "json"]].concat())
+}
+
+/// A task with `scanForTestClasses = false` runs a helper named like a test;
+/// JUnit finds no test in it ("No runnable methods"). Changed beside a real
+/// test, the helper is reported `not-a-test`, no verdict, and the exit code
+/// follows the test that ran: 0. Changed alone, nothing ran: 3, said so.
+#[test]
+fn a_class_junit_finds_no_test_in_is_not_a_test_and_the_exit_follows_what_ran() {
+    let build = plain_java_copy();
+    let b = build.path();
+    git_main(b);
+    let dir = "scanless/src/test/java/com/example/scanless";
+    let fixtures = format!("{dir}/FixturesTest.java");
+    branch_touching(b, "both", &[&fixtures, &format!("{dir}/CountingTest.java")]);
+    let out = local_changed(b);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = json(&out);
+    let not_a_test = &report["notATest"][0];
+    assert_eq!(
+        not_a_test["class"], "com.example.scanless.FixturesTest",
+        "{report:#}"
+    );
+    assert_eq!(not_a_test["reasonCode"], "not-a-test");
+    assert_eq!(not_a_test["message"], "No runnable methods");
+    assert_eq!(
+        row(&report, "com.example.scanless.CountingTest", "counts")["runs"],
+        2
+    );
+    assert_eq!(report["summary"]["failed"], 0, "{report:#}");
+    assert!(report.get("notExecuted").is_none(), "{report:#}");
+
+    branch_touching(b, "alone", &[&fixtures]);
+    let out = local_changed(b);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let report = json(&out);
+    assert_eq!(
+        report["notATest"][0]["class"],
+        "com.example.scanless.FixturesTest"
+    );
+    assert_eq!(report["summary"]["executions"], 0, "{report:#}");
 }

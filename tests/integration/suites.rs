@@ -6,7 +6,9 @@
 //! when asked 12, on Gradle 4.4.1.
 
 use crate::common::use_recorded_layout;
-use crate::common::{flaky_offline as flaky, git, gradle_flaky, run, suites_copy, text};
+use crate::common::{
+    branch_touching, flaky_offline as flaky, git, git_main, gradle_flaky, run, suites_copy, text,
+};
 use crate::plain_java::plan_only;
 use serde_json::Value;
 use std::path::Path;
@@ -378,4 +380,54 @@ fn triage_replays_a_suite_member_through_its_route() {
         )),
         "{log}"
     );
+}
+
+/// The JUnit 3 case: `legacy.AllTests` adds `new MainTest("testFoo")`,
+/// so the build runs `MainTest.testFoo` only through it. A pull request
+/// changing `MainTest` (a comment) selects it through that suite, runs it
+/// through the suite as the build does (Gradle 4.4.1 filters each instance:
+/// `testBar`, which the build never runs and which always fails, stays out),
+/// and finds its designed flake: exit 1 (stopping on the proof).
+#[test]
+fn a_member_its_suite_adds_as_an_instance_is_selected_and_its_flake_found() {
+    let build = suites_copy();
+    let b = build.path();
+    std::fs::write(b.join("fixture-flake-probability"), "0.6").unwrap();
+    git_main(b);
+    branch_touching(
+        b,
+        "pr",
+        &["src/test/java/com/example/suites/legacy/MainTest.java"],
+    );
+    let args = [
+        "--changed",
+        "--base",
+        "main",
+        "--iters",
+        "12",
+        "--format",
+        "json",
+    ];
+    let out = local(b, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json(&out);
+    let main = format!("{PKG}.legacy.MainTest");
+    let foo = row(&report, &main, "testFoo");
+    assert_eq!(foo["plannedRuns"], 12, "{foo:#}");
+    assert!(foo["failures"].as_u64().unwrap() > 0, "{foo:#}");
+    // A changed test stops on proof: it ran until its flake was proven.
+    let runs = foo["runs"].as_u64().unwrap();
+    assert!(
+        runs == 12
+            || foo["belowPlan"]
+                .as_str()
+                .unwrap()
+                .contains("(stop on proof)"),
+        "{foo:#}"
+    );
+    assert_eq!(
+        foo["reproduce"],
+        format!("gradle --offline :test --tests {main}.testFoo")
+    );
+    assert_eq!(report["tests"].as_array().unwrap().len(), 1, "{report:#}");
 }

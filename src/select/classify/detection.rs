@@ -5,12 +5,27 @@
 use super::*;
 use crate::domain::{Reason, ReasonCode, ViaSuite};
 use crate::select::expand::{Hierarchy, SourceFile};
+use crate::select::jar::Classpath;
 use crate::select::roots::{Root, TaskBinding};
 use crate::select::source::{self, Language, Unit};
 use crate::select::suites::{self};
 use crate::select::test_class::{self, Detection, Detector};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Whether Gradle's test detection decides what the tasks of `root` run:
+/// not when every one of them has `scanForTestClasses = false` (then each
+/// runs every class its patterns accept, `tasks::patterns_of`).
+fn detects_tests(root: &Root) -> bool {
+    match &root.tie {
+        TaskBinding::Tasks(tied) => tied
+            .tasks
+            .iter()
+            .any(|t| t.scan_for_test_classes != Some(false)),
+        _ => true,
+    }
+}
 
 impl Classifier<'_> {
     /// Whether Gradle's test detection would run the concrete class `class`
@@ -56,9 +71,17 @@ impl Classifier<'_> {
         {
             return Ok(true);
         }
-        match self.detect(class, path, may_use_junit_platform(root)) {
+        let classpath = self.classpath(root);
+        match self.detect(
+            class,
+            path,
+            may_use_junit_platform(root),
+            classpath.as_deref(),
+        ) {
             Detection::Test => Ok(true),
             Detection::Undecided => Ok(false),
+            // Tasks that do not detect run whatever their patterns accept.
+            Detection::NotTest(_) if !detects_tests(root) => Ok(false),
             Detection::NotTest(chain) => Err(Skip::NotATest(test_class::not_a_test_reason(
                 simple, &chain,
             ))),
@@ -71,15 +94,23 @@ impl Classifier<'_> {
     /// did not find, until none is left: reading every file of a large build
     /// for one class would cost seconds. A supertype whose file is named
     /// otherwise stays outside, so undecided (accepted), never refused.
-    pub(super) fn detect(&self, class: &str, path: &Path, platform: bool) -> Detection {
+    pub(super) fn detect(
+        &self,
+        class: &str,
+        path: &Path,
+        platform: bool,
+        classpath: Option<&Classpath>,
+    ) -> Detection {
         if let Some(full) = self.hierarchy.get() {
-            return Detector::new(full, &self.compiled, platform).detect(class, path);
+            return Detector::new(full, &self.compiled, platform)
+                .with_classpath(classpath)
+                .detect(class, path);
         }
         let mut read: HashSet<PathBuf> = HashSet::from([path.to_path_buf()]);
         let mut files: Vec<SourceFile> = self.source_file(path).into_iter().collect();
         loop {
             let part = Hierarchy::build(files.clone());
-            let detector = Detector::new(&part, &self.compiled, platform);
+            let detector = Detector::new(&part, &self.compiled, platform).with_classpath(classpath);
             let verdict = detector.detect(class, path);
             let more: Vec<PathBuf> = detector
                 .take_misses()
@@ -92,6 +123,35 @@ impl Classifier<'_> {
             }
             files.extend(more.iter().filter_map(|p| self.source_file(p)));
         }
+    }
+
+    /// The runtime classpath of the Test tasks that may run the classes of
+    /// `root`, in order, each entry once: what Gradle's detection reads a
+    /// library superclass from. `None` when no task's classpath is known
+    /// (an older layout, or the init script could not resolve it).
+    pub(super) fn classpath(&self, root: &Root) -> Option<Rc<Classpath>> {
+        let TaskBinding::Tasks(tied) = &root.tie else {
+            return None;
+        };
+        let known: Vec<&Vec<PathBuf>> = tied
+            .tasks
+            .iter()
+            .filter_map(|t| t.runtime_classpath.as_ref())
+            .collect();
+        if known.is_empty() {
+            return None;
+        }
+        let mut entries: Vec<PathBuf> = Vec::new();
+        for entry in known.into_iter().flatten() {
+            if !entries.contains(entry) {
+                entries.push(entry.clone());
+            }
+        }
+        let mut cache = self.classpaths.borrow_mut();
+        let cp = cache
+            .entry(entries.clone())
+            .or_insert_with(|| Rc::new(Classpath::new(entries)));
+        Some(cp.clone())
     }
 
     pub(super) fn source_file(&self, path: &Path) -> Option<SourceFile> {

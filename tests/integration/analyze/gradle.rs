@@ -119,7 +119,7 @@ fn counts_every_execution_of_the_fixture_reports() {
         assertion.reproduce.as_deref(),
         Some(
             format!(
-                "./gradlew :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed={}",
+                "./gradlew :server:cleanTest :server:test --tests org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed={}",
                 assertion.failing_seeds[0]
             )
             .as_str()

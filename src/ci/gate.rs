@@ -1,0 +1,44 @@
+//! The compile gate, run by the step that plans, before it hands the batches
+//! on (as Elasticsearch's generate step compiles before it uploads): the
+//! selected test source sets compile, or no batch runs, and the report step
+//! is told so as a value (`FLAKINESS_COMPILE_FAILED=true`), never through a
+//! marker file whose absence would read as "compiled".
+
+use super::prepare::CiPlan;
+use super::spec::JobSpec;
+use crate::run::job::{failure_message, supervise};
+use crate::{say, shell, Result};
+use std::time::Duration;
+
+/// The gate's time limit.
+pub const TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// Compiles what `plan` runs (its `compile` argv, in its build's directory);
+/// `Ok(true)` when it compiled or there is nothing to compile.
+pub fn compiles(plan: &CiPlan) -> Result<bool> {
+    if plan.compile.is_empty() || plan.commands.is_empty() {
+        return Ok(true);
+    }
+    let spec = JobSpec {
+        kind: String::new(),
+        argv: plan.compile.clone(),
+        repeat: None,
+        dir: plan.dir.clone(),
+        task_paths: Vec::new(),
+        heap_dump_paths: Vec::new(),
+        repeat_helpers: false,
+    };
+    let argv = spec.argv_to_run("", None)?;
+    say!("gradle-flaky: compile gate: {}", shell::join(&argv));
+    let finished = supervise(&argv, spec.dir.as_deref(), Some(TIMEOUT));
+    match failure_message(&finished, Some(TIMEOUT)) {
+        None => Ok(true),
+        Some(why) => {
+            say!(
+                "gradle-flaky: the selected test sources do not compile (the gate {why}): no \
+                 batch runs; the report step records it"
+            );
+            Ok(false)
+        }
+    }
+}

@@ -172,7 +172,7 @@ fn counts_every_execution_of_the_fixture_reports() {
     assert_eq!(
         oom.reproduce.as_deref(),
         Some(
-            "./gradlew :test:external-modules:test-esql-heap-attack:javaRestTest --tests org.elasticsearch.xpack.esql.heap_attack.HeapAttackIT.testHeapAttack -Dtests.seed=5EED5EED5EED5EED:58A55AD4C204188F"
+            "./gradlew :test:external-modules:test-esql-heap-attack:cleanJavaRestTest :test:external-modules:test-esql-heap-attack:javaRestTest --tests org.elasticsearch.xpack.esql.heap_attack.HeapAttackIT.testHeapAttack -Dtests.seed=5EED5EED5EED5EED:58A55AD4C204188F"
         )
     );
 

@@ -42,7 +42,8 @@ pub fn select(changes: &[Change], classifier: &Classifier) -> Selection {
             }
             continue;
         }
-        let outcomes = classifier.classify_path(&change.path, Origin::Changed);
+        let classified = classifier.classify_path(&change.path, Origin::Changed);
+        let outcomes = &classified.outcomes;
         if outcomes.is_empty() && is_class_source(&change.path) {
             selection
                 .skipped
@@ -54,7 +55,7 @@ pub fn select(changes: &[Change], classifier: &Classifier) -> Selection {
                 selection.skipped.push(skipped(why));
             }
         }
-        selection.merge(settle(&input, Origin::Changed, outcomes, None));
+        selection.merge(settle(&input, Origin::Changed, classified, None));
     }
     selection
 }

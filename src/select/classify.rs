@@ -22,7 +22,7 @@ use super::test_class;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -71,11 +71,19 @@ pub struct Classifier<'a> {
     /// The build's compiled classes, for superclasses without sources.
     compiled: Compiled<'a>,
     /// The runtime classpaths of the source sets' Test tasks, for
-    /// superclasses from libraries, each read once (by its entries).
-    classpaths: RefCell<HashMap<Vec<PathBuf>, Rc<Classpath>>>,
+    /// superclasses from libraries: each known from the layout, read once
+    /// (by its entries) when first needed.
+    classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath>>>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
-    records: RefCell<Decisions>,
+}
+
+/// What classifying one input came to: an outcome per file and task, and
+/// what was decided on the way (tasks chosen among several, bases expanded).
+#[derive(Clone, Debug, Default)]
+pub struct Classified {
+    pub outcomes: Vec<Classification>,
+    pub decisions: Decisions,
 }
 
 impl<'a> Classifier<'a> {
@@ -104,15 +112,20 @@ impl<'a> Classifier<'a> {
     }
 
     fn new(roots: SourceRoots<'a>, compiled: Compiled<'a>, files: &'a dyn Files) -> Self {
+        let classpaths = roots
+            .all()
+            .iter()
+            .filter_map(detection::classpath_entries)
+            .map(|entries| (entries, OnceCell::new()))
+            .collect();
         Classifier {
+            classpaths,
             roots,
             files,
             choice: Policy::default(),
             hierarchy: OnceCell::new(),
             compiled,
-            classpaths: RefCell::new(HashMap::new()),
             suites: SuiteIndex::default(),
-            records: RefCell::new(Decisions::default()),
         }
     }
 
@@ -126,25 +139,40 @@ impl<'a> Classifier<'a> {
         self.files
     }
 
-    /// What was chosen and expanded so far; the log is emptied.
-    pub fn take_records(&self) -> Decisions {
-        std::mem::take(&mut *self.records.borrow_mut())
-    }
-
     /// What a file is: the outcomes for every source set it belongs to (a
     /// source dir may be shared by several projects) and every task chosen to
     /// run it; empty when it is in none.
-    pub fn classify_path(&self, path: &Path, origin: Origin) -> Vec<Classification> {
-        self.roots
+    pub fn classify_path(&self, path: &Path, origin: Origin) -> Classified {
+        let mut log = Decisions::default();
+        let outcomes = self
+            .roots
             .containing(path)
             .iter()
-            .flat_map(|root| self.classify_file(root, path, &Target::whole(origin)))
-            .collect()
+            .flat_map(|root| self.classify_file(root, path, &Target::whole(origin), &mut log))
+            .collect();
+        Classified {
+            outcomes,
+            decisions: log,
+        }
     }
 
     /// Where a class lives: one outcome per file that defines it; empty when
     /// no source dir has it.
-    pub fn locate(&self, test: &TestRef, origin: Origin) -> Vec<Classification> {
+    pub fn locate(&self, test: &TestRef, origin: Origin) -> Classified {
+        let mut log = Decisions::default();
+        let outcomes = self.locate_logged(test, origin, &mut log);
+        Classified {
+            outcomes,
+            decisions: log,
+        }
+    }
+
+    fn locate_logged(
+        &self,
+        test: &TestRef,
+        origin: Origin,
+        log: &mut Decisions,
+    ) -> Vec<Classification> {
         let class = test.class.as_str();
         if class.contains('*') {
             return vec![Err(Skip::Unresolved(Reason::new(
@@ -180,20 +208,26 @@ impl<'a> Classifier<'a> {
             let nested = join_nested(nested_dotted, binary_nested);
             let found = self.roots.files_for(&segments[..k], false);
             if !found.is_empty() {
-                return self.classify_all(found, &Target::nested(nested.as_deref(), test, origin));
+                let target = Target::nested(nested.as_deref(), test, origin);
+                return self.classify_all(found, &target, log);
             }
         }
         // No exact package path: a simple name or a partial package, as the
         // suffix match of Elasticsearch's allowed.
         let found = self.roots.files_for(&segments, true);
         let nested = join_nested(&[], binary_nested);
-        self.classify_all(found, &Target::nested(nested.as_deref(), test, origin))
+        self.classify_all(found, &Target::nested(nested.as_deref(), test, origin), log)
     }
 
-    fn classify_all(&self, found: Vec<(Root, PathBuf)>, target: &Target) -> Vec<Classification> {
+    fn classify_all(
+        &self,
+        found: Vec<(Root, PathBuf)>,
+        target: &Target,
+        log: &mut Decisions,
+    ) -> Vec<Classification> {
         found
             .iter()
-            .flat_map(|(root, path)| self.classify_file(root, path, target))
+            .flat_map(|(root, path)| self.classify_file(root, path, target, log))
             .collect()
     }
 
@@ -228,9 +262,10 @@ impl<'a> Classifier<'a> {
         base: &str,
         target: &Target,
         concrete_base: bool,
+        log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         let hierarchy = self.hierarchy();
-        let classify = |d: &expand::Descendant| {
+        let classify = |d: &expand::Descendant, log: &mut Decisions| {
             let sub = Target {
                 nested: None,
                 binary: Some(d.binary.clone()),
@@ -241,13 +276,13 @@ impl<'a> Classifier<'a> {
                 .containing(&d.path)
                 .iter()
                 .filter(|r| !r.resources)
-                .flat_map(|root| self.classify_file(root, &d.path, &sub))
+                .flat_map(|root| self.classify_file(root, &d.path, &sub, log))
                 .collect()
         };
         let (outcomes, mut expansion) =
-            expand::expand(hierarchy, base, self.choice.subclass_cap, classify)?;
+            expand::expand(hierarchy, base, self.choice.subclass_cap, log, classify)?;
         expansion.concrete_base = concrete_base;
-        self.records.borrow_mut().expansions.push(expansion);
+        log.expansions.push(expansion);
         Ok(outcomes)
     }
 
@@ -256,18 +291,29 @@ impl<'a> Classifier<'a> {
     /// changed test methods (a change may fail only in a subclass). Not for a
     /// class reached through an expansion (its base's expansion covers its
     /// subclasses), nor for a named or unmuted class, which means that class.
-    fn changed_concrete_base(&self, class: &str, target: &Target) -> Vec<Classification> {
+    fn changed_concrete_base(
+        &self,
+        class: &str,
+        target: &Target,
+        log: &mut Decisions,
+    ) -> Vec<Classification> {
         if target.origin != Origin::Changed || target.binary.is_some() || target.method.is_some() {
             return Vec::new();
         }
         // No runnable subclass: nothing more runs, and nothing is recorded.
-        self.expand(class, target, true).unwrap_or_default()
+        self.expand(class, target, true, log).unwrap_or_default()
     }
 
     /// The outcomes for one file of one source dir: one per task chosen to
     /// run it, or the outcomes of an abstract class's chosen subclasses.
-    fn classify_file(&self, root: &Root, path: &Path, target: &Target) -> Vec<Classification> {
-        match self.classify_one(root, path, target) {
+    fn classify_file(
+        &self,
+        root: &Root,
+        path: &Path,
+        target: &Target,
+        log: &mut Decisions,
+    ) -> Vec<Classification> {
+        match self.classify_one(root, path, target, log) {
             Ok(outcomes) => outcomes,
             Err(skip) => vec![Err(skip)],
         }
@@ -278,16 +324,19 @@ impl<'a> Classifier<'a> {
         root: &Root,
         path: &Path,
         target: &Target,
+        log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         let subject = if root.resources {
             yaml_suite(root, path)?
         } else {
             match self.class_in(root, path, target)? {
-                ClassFile::AbstractBase(class) => return self.abstract_class(root, &class, target),
+                ClassFile::AbstractBase(class) => {
+                    return self.abstract_class(root, &class, target, log)
+                }
                 ClassFile::Test(subject) => subject,
             }
         };
-        let tasks: Vec<(String, Option<ViaSuite>)> = match self.tasks_for(root, &subject) {
+        let tasks: Vec<(String, Option<ViaSuite>)> = match self.tasks_for(root, &subject, log) {
             Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
             // Left out by the patterns, but run by a suite they include.
             Err(skip) => match subject.class.as_deref().map(|c| self.via_suites(root, c)) {
@@ -296,7 +345,7 @@ impl<'a> Classifier<'a> {
                 }
                 _ => {
                     return self
-                        .bulk_test(root, path, &subject, target)
+                        .bulk_test(root, path, &subject, target, log)
                         .unwrap_or(Err(skip))
                 }
             },
@@ -343,7 +392,7 @@ impl<'a> Classifier<'a> {
             })
             .collect();
         let subclasses = match &subject.class {
-            Some(class) if !runs.is_empty() => self.changed_concrete_base(class, target),
+            Some(class) if !runs.is_empty() => self.changed_concrete_base(class, target, log),
             _ => Vec::new(),
         };
         Ok(runs
@@ -363,6 +412,7 @@ impl<'a> Classifier<'a> {
         path: &Path,
         subject: &Subject,
         target: &Target,
+        log: &mut Decisions,
     ) -> Option<Result<Vec<Classification>, Skip>> {
         let class = subject.class.as_deref()?;
         let unit = self.parse(path);
@@ -383,17 +433,14 @@ impl<'a> Classifier<'a> {
                 format!("{how}, never alone"),
             ))));
         }
-        self.records
-            .borrow_mut()
-            .notes
-            .push(format!("{how}: it runs through them"));
+        log.notes.push(format!("{how}: it runs through them"));
         let owner_target = Target {
             nested: creator.owner.split_once('$').map(|(_, n)| n.to_string()),
             binary: None,
             method: None,
             origin: target.origin,
         };
-        Some(self.classify_one(root, path, &owner_target))
+        Some(self.classify_one(root, path, &owner_target, log))
     }
 
     /// The class a class file holds, as the target names it: an abstract
@@ -463,16 +510,18 @@ impl<'a> Classifier<'a> {
 
     /// The tasks chosen to run the subject (recording a choice among several),
     /// or why none does.
-    fn tasks_for(&self, root: &Root, subject: &Subject) -> Result<Vec<String>, Skip> {
+    fn tasks_for(
+        &self,
+        root: &Root,
+        subject: &Subject,
+        log: &mut Decisions,
+    ) -> Result<Vec<String>, Skip> {
         let class = subject.class.as_deref();
         match &root.tie {
             TaskBinding::Tasks(tied) => match tasks::choose(tied, class, self.choice.tasks) {
                 TaskDecision::Run(tasks, record) => {
-                    if let Some(record) = record {
-                        let mut records = self.records.borrow_mut();
-                        if !records.task_selections.contains(&record) {
-                            records.task_selections.push(record);
-                        }
+                    if let Some(record) = record.filter(|r| !log.task_selections.contains(r)) {
+                        log.task_selections.push(record);
                     }
                     Ok(tasks)
                 }
@@ -531,8 +580,9 @@ impl<'a> Classifier<'a> {
         root: &Root,
         class: &str,
         target: &Target,
+        log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
-        match self.expand(class, target, false) {
+        match self.expand(class, target, false, log) {
             Err(Skip::Unresolved(reason))
                 if target.origin == Origin::Changed && matches!(root.tie, TaskBinding::NotTest) =>
             {

@@ -8,7 +8,7 @@ fn only(outcomes: Vec<Classification>) -> Classification {
 }
 
 fn classify(c: &Classifier, path: &str) -> Classification {
-    only(c.classify_path(Path::new(path), Origin::Changed))
+    only(c.classify_path(Path::new(path), Origin::Changed).outcomes)
 }
 
 #[test]
@@ -108,9 +108,11 @@ fn non_tests_and_unrunnable_tests_are_told_apart() {
     ));
     assert!(c
         .classify_path(Path::new("docs/README.asciidoc"), Origin::Changed)
+        .outcomes
         .is_empty());
     assert!(c
         .classify_path(Path::new("build.gradle"), Origin::Changed)
+        .outcomes
         .is_empty());
     assert_eq!(
         classify(
@@ -159,10 +161,12 @@ fn classes_are_found_in_every_project_that_has_them() {
     ]);
     let layout = es_layout();
     let c = Classifier::from_layout(&layout, &files);
-    let found = c.locate(
-        &TestRef::method("org.elasticsearch.index.IndexTests", "testFoo"),
-        Origin::Unmuted,
-    );
+    let found = c
+        .locate(
+            &TestRef::method("org.elasticsearch.index.IndexTests", "testFoo"),
+            Origin::Unmuted,
+        )
+        .outcomes;
     let tests: Vec<_> = found.into_iter().filter_map(Result::ok).collect();
     let tasks: Vec<_> = tests.iter().map(|t| t.task.as_str()).collect();
     assert_eq!(tasks, [":qa:copy:test", ":server:test"]);
@@ -178,7 +182,7 @@ fn nested_partial_and_simple_names_resolve_to_the_outer_file() {
     let layout = es_layout();
     let c = Classifier::from_layout(&layout, &files);
     let class_of = |name: &str| {
-        let found = c.locate(&TestRef::class(name), Origin::Explicit);
+        let found = c.locate(&TestRef::class(name), Origin::Explicit).outcomes;
         only(found).unwrap().class.unwrap()
     };
     assert_eq!(
@@ -199,12 +203,14 @@ fn nested_partial_and_simple_names_resolve_to_the_outer_file() {
             &TestRef::class("org.elasticsearch.index.Gone"),
             Origin::Explicit
         )
+        .outcomes
         .is_empty());
     assert!(c
         .locate(
             &TestRef::class("lasticsearch.index.IndexTests"),
             Origin::Explicit
         )
+        .outcomes
         .is_empty());
 }
 
@@ -213,7 +219,8 @@ fn wildcards_and_non_names_are_unresolved_with_a_reason() {
     let files = MemFiles::default();
     let layout = es_layout();
     let c = Classifier::from_layout(&layout, &files);
-    let reason = |name: &str| match only(c.locate(&TestRef::class(name), Origin::Unmuted)) {
+    let reason = |name: &str| match only(c.locate(&TestRef::class(name), Origin::Unmuted).outcomes)
+    {
         Err(Skip::Unresolved(r)) => r,
         other => panic!("{other:?}"),
     };
@@ -239,7 +246,7 @@ fn a_method_on_a_yaml_runner_is_a_yaml_case() {
         "org.elasticsearch.xpack.ml.MlYamlIT",
         "test {yaml=ml/a, b/c d}",
     );
-    let t = only(c.locate(&case, Origin::Explicit)).unwrap();
+    let t = only(c.locate(&case, Origin::Explicit).outcomes).unwrap();
     assert_eq!(t.kind, TestKind::YamlRestTestCase);
     assert_eq!(t.method.as_deref(), Some("test {yaml=ml/a, b/c d}"));
     assert_eq!(
@@ -267,7 +274,7 @@ fn the_locator_checklist_holds_with_methods_kept() {
             class: class.into(),
             method: method.map(Into::into),
         };
-        only(c.locate(&test, Origin::Unmuted)).unwrap()
+        only(c.locate(&test, Origin::Unmuted).outcomes).unwrap()
     };
     let t = locate("org.elasticsearch.rest.RestIT", Some("testFoo"));
     assert_eq!(
@@ -322,6 +329,7 @@ fn path_rules_stand_in_for_the_layout() {
             Path::new("src/test/java/org/foo/BarTests.java"),
             Origin::Changed
         )
+        .outcomes
         .is_empty());
     assert!(matches!(
         classify(&c, "build-tools/src/integTest/groovy/org/e/ReaperPluginFuncTest.groovy"),
@@ -329,7 +337,9 @@ fn path_rules_stand_in_for_the_layout() {
             && r.text.contains("unknown to the path rules")
     ));
     // a root-level copy listed first must not hide the project's
-    let found = c.locate(&TestRef::class("org.foo.BarTests"), Origin::Explicit);
+    let found = c
+        .locate(&TestRef::class("org.foo.BarTests"), Origin::Explicit)
+        .outcomes;
     assert_eq!(only(found).unwrap().project, ":p");
 }
 
@@ -425,10 +435,12 @@ fn junit3_test_classes_run_as_gradle_detects_them() {
         );
     }
     // An abstract `Test*` base runs through the concrete classes Gradle runs.
-    let base = c.classify_path(
-        Path::new("base/src/main/java/p/base/TestObjectPool.java"),
-        Origin::Changed,
-    );
+    let base = c
+        .classify_path(
+            Path::new("base/src/main/java/p/base/TestObjectPool.java"),
+            Origin::Changed,
+        )
+        .outcomes;
     let classes: Vec<_> = base
         .iter()
         .map(|o| o.as_ref().unwrap().class.clone().unwrap())
@@ -468,7 +480,7 @@ fn a_file_left_out_of_compilation_is_refused_with_its_own_code() {
         expected
     );
     let named = c.locate(&TestRef::class("p.enum.TestEnum"), Origin::Explicit);
-    assert_eq!(only(named), expected);
+    assert_eq!(only(named.outcomes), expected);
 }
 
 /// Project `:legacy`, whose `test` task includes only `**/AllTests.class`.
@@ -540,13 +552,16 @@ fn classes_the_patterns_leave_out_run_through_the_suites_they_include() {
         Err(Skip::NotATest(_))
     ));
     // by name, with a method
-    let found = only(c.locate(
-        &TestRef {
-            class: "a.ParserTest".into(),
-            method: Some("p".into()),
-        },
-        Origin::Explicit,
-    ))
+    let found = only(
+        c.locate(
+            &TestRef {
+                class: "a.ParserTest".into(),
+                method: Some("p".into()),
+            },
+            Origin::Explicit,
+        )
+        .outcomes,
+    )
     .unwrap();
     assert!(found.via_suite.is_some());
 }
@@ -593,10 +608,12 @@ fn a_suite_that_leaves_out_its_own_tests_says_they_are_not_checked() {
         ),
     ]);
     let c = Classifier::from_layout(&layout, &files);
-    let outcomes = c.classify_path(
-        Path::new(&format!("{dir}/MultiCheck.java")),
-        Origin::Changed,
-    );
+    let outcomes = c
+        .classify_path(
+            Path::new(&format!("{dir}/MultiCheck.java")),
+            Origin::Changed,
+        )
+        .outcomes;
     let [Ok(suite), Err(Skip::Unresolved(reason))] = outcomes.as_slice() else {
         panic!("the suite runs, its own tests are not checked: {outcomes:?}")
     };
@@ -615,9 +632,11 @@ fn a_suite_that_leaves_out_its_own_tests_says_they_are_not_checked() {
         },
         Origin::Explicit,
     );
-    assert_eq!(only(named), Err(Skip::Unresolved(reason.clone())));
+    assert_eq!(only(named.outcomes), Err(Skip::Unresolved(reason.clone())));
     for runs_itself in ["SelfCheck.java", "NewCheck.java"] {
-        let outcomes = c.classify_path(Path::new(&format!("{dir}/{runs_itself}")), Origin::Changed);
+        let outcomes = c
+            .classify_path(Path::new(&format!("{dir}/{runs_itself}")), Origin::Changed)
+            .outcomes;
         assert!(
             outcomes.len() == 1 && outcomes[0].is_ok(),
             "{runs_itself}: {outcomes:?}"
@@ -647,8 +666,11 @@ fn a_changed_concrete_class_also_runs_its_subclasses() {
         Path::new("pool/src/test/java/p/TestBaseObjectPool.java"),
         Origin::Changed,
     );
-    assert_eq!(classes(changed), ["p.TestBaseObjectPool", "p.TestSoftPool"]);
-    let records = c.take_records();
+    let records = changed.decisions;
+    assert_eq!(
+        classes(changed.outcomes),
+        ["p.TestBaseObjectPool", "p.TestSoftPool"]
+    );
     assert_eq!(records.expansions.len(), 1);
     let e = &records.expansions[0];
     assert!(e.concrete_base);
@@ -661,11 +683,11 @@ fn a_changed_concrete_class_also_runs_its_subclasses() {
         Path::new("pool/src/test/java/p/TestSoftPool.java"),
         Origin::Changed,
     );
-    assert_eq!(classes(leaf), ["p.TestSoftPool"]);
+    assert_eq!(classes(leaf.outcomes), ["p.TestSoftPool"]);
     // Named, the class means itself.
     let named = c.locate(&TestRef::class("p.TestBaseObjectPool"), Origin::Explicit);
-    assert_eq!(classes(named), ["p.TestBaseObjectPool"]);
-    assert!(c.take_records().expansions.is_empty());
+    assert!(named.decisions.expansions.is_empty());
+    assert_eq!(classes(named.outcomes), ["p.TestBaseObjectPool"]);
 }
 
 /// A Test task with `scanForTestClasses = false` runs every class its

@@ -20,6 +20,7 @@
 //! packages. What sources cannot say (a supertype from a jar, a generated
 //! source the layout does not report) is not ours to expand.
 
+use super::classify::Decisions;
 use super::expansion::{Expansion, NotRun};
 use super::files::Files;
 use super::outcome::{Classification, Skip};
@@ -344,13 +345,14 @@ pub fn expand(
     hierarchy: &Hierarchy,
     base: &str,
     cap: usize,
-    classify: impl Fn(&Descendant) -> Vec<Classification>,
+    log: &mut Decisions,
+    classify: impl Fn(&Descendant, &mut Decisions) -> Vec<Classification>,
 ) -> Result<(Vec<Classification>, Expansion), Skip> {
     let descendants = hierarchy.descendants(base);
     let mut runnable: Vec<(Descendant, String, Vec<Classification>)> = Vec::new();
     let mut not_run = Vec::new();
     for d in &descendants {
-        let outcomes = classify(d);
+        let outcomes = classify(d, log);
         let project = outcomes
             .iter()
             .find_map(|o| o.as_ref().ok())

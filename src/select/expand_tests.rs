@@ -246,9 +246,10 @@ fn abstract_classes_are_recognised_in_every_jvm_language() {
 #[test]
 fn subclasses_beyond_the_cap_are_said_not_checked() {
     let h = wire();
-    let classify = |d: &Descendant| vec![Ok(crate::domain::testing::unit(&d.binary))];
+    let classify =
+        |d: &Descendant, _: &mut Decisions| vec![Ok(crate::domain::testing::unit(&d.binary))];
     let base = "org.elasticsearch.test.AbstractWireTestCase";
-    let (outcomes, expansion) = expand(&h, base, 1, classify).unwrap();
+    let (outcomes, expansion) = expand(&h, base, 1, &mut Decisions::default(), classify).unwrap();
     assert_eq!((expansion.chosen.len(), expansion.total), (1, 3));
     assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1);
     let reasons: Vec<&Reason> = outcomes
@@ -280,6 +281,6 @@ fn subclasses_beyond_the_cap_are_said_not_checked() {
             reasons[0].text
         );
     }
-    let (outcomes, _) = expand(&h, base, 3, classify).unwrap();
+    let (outcomes, _) = expand(&h, base, 3, &mut Decisions::default(), classify).unwrap();
     assert!(outcomes.iter().all(|o| o.is_ok()), "none left out");
 }

@@ -6,7 +6,7 @@
 //! newlines. Unlike the older shell tooling, `#method` works, methods are
 //! kept, and commas or spaces inside `{…}` never split.
 
-use super::classify::Classifier;
+use super::classify::{Classified, Classifier};
 use super::outcome::settle;
 use super::selection::{Selection, TestRef};
 use super::suggest;
@@ -133,33 +133,41 @@ pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
         } else {
             parse(spec)
         };
-        let (outcomes, not_found) = match parsed {
+        let (classified, not_found) = match parsed {
             Spec::Path(path) => match inside_build(&path) {
                 None => {
                     let why = "a path outside the build root";
-                    (vec![], Reason::new(ReasonCode::OutsideBuild, why))
+                    (
+                        Classified::default(),
+                        Reason::new(ReasonCode::OutsideBuild, why),
+                    )
                 }
                 Some(path) if files.is_file(&path) => {
-                    let outcomes = classifier.classify_path(&path, Origin::Explicit);
+                    let classified = classifier.classify_path(&path, Origin::Explicit);
                     let why = "not in a source set of the build";
-                    (outcomes, Reason::new(ReasonCode::NotInSourceSet, why))
+                    (classified, Reason::new(ReasonCode::NotInSourceSet, why))
                 }
                 Some(_) => {
                     let why = "no such file in the build";
-                    (vec![], Reason::new(ReasonCode::NoSuchFile, why))
+                    (
+                        Classified::default(),
+                        Reason::new(ReasonCode::NoSuchFile, why),
+                    )
                 }
             },
             Spec::Test(test) => {
-                let outcomes = classifier.locate(&test, Origin::Explicit);
-                let not_found = if outcomes.is_empty() {
+                let mut classified = classifier.locate(&test, Origin::Explicit);
+                let not_found = if classified.outcomes.is_empty() {
                     suggest::no_such_class(classifier, &test.class)
                 } else {
                     Reason::new(ReasonCode::NoSuchClass, "")
                 };
-                (suggest::check_methods(classifier, outcomes), not_found)
+                let outcomes = std::mem::take(&mut classified.outcomes);
+                classified.outcomes = suggest::check_methods(classifier, outcomes);
+                (classified, not_found)
             }
         };
-        selection.merge(settle(spec, Origin::Explicit, outcomes, Some(not_found)));
+        selection.merge(settle(spec, Origin::Explicit, classified, Some(not_found)));
     }
     selection
 }

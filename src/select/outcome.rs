@@ -1,6 +1,7 @@
 //! What classifying one file or class yields, and how the outcomes for one
 //! input become a [`Selection`].
 
+use super::classify::Classified;
 use super::selection::Selection;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, Unresolved};
 use std::collections::BTreeSet;
@@ -47,10 +48,19 @@ fn unsupported_characters(test: &ClassifiedTest) -> Option<Reason> {
 pub(crate) fn settle(
     input: &str,
     origin: Origin,
-    outcomes: Vec<Classification>,
+    classified: Classified,
     not_found: Option<Reason>,
 ) -> Selection {
-    let mut selection = Selection::default();
+    let Classified {
+        outcomes,
+        decisions,
+    } = classified;
+    let mut selection = Selection {
+        task_selections: decisions.task_selections,
+        expansions: decisions.expansions,
+        notes: decisions.notes,
+        ..Selection::default()
+    };
     let mut reasons: Vec<Reason> = Vec::new();
     let mut not_tests: Vec<String> = Vec::new();
     for outcome in outcomes {
@@ -95,7 +105,10 @@ mod tests {
 
     #[test]
     fn settle_reports_not_tests_only_for_inputs_that_name_tests() {
-        let not_test = || vec![Err(Skip::NotATest("not a test class or YAML suite".into()))];
+        let not_test = || Classified {
+            outcomes: vec![Err(Skip::NotATest("not a test class or YAML suite".into()))],
+            ..Classified::default()
+        };
         let none = || Some(Reason::new(ReasonCode::NoSuchClass, "none"));
         assert!(settle("a", Origin::Changed, not_test(), None).is_empty());
         let s = settle("a", Origin::Explicit, not_test(), none());
@@ -103,7 +116,7 @@ mod tests {
         let s = settle(
             "a",
             Origin::Explicit,
-            vec![],
+            Classified::default(),
             Some(Reason::new(ReasonCode::NoSuchClass, "no such class")),
         );
         assert_eq!(s.unresolved[0].reason, "no such class");

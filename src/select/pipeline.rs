@@ -15,18 +15,8 @@ pub fn select(
     let mut selection = changed::select(changes, classifier);
     selection.merge(unmutes::select(unmuted, classifier));
     selection.merge(explicit::select(explicit, classifier));
-    let records = classifier.take_records();
-    selection.merge(Selection {
-        task_selections: records.task_selections,
-        expansions: records.expansions,
-        ..Selection::default()
-    });
-    selection.notes.extend(record_notes(&selection));
-    for note in records.notes {
-        if !selection.notes.contains(&note) {
-            selection.notes.push(note);
-        }
-    }
+    let notes = record_notes(&selection);
+    selection.notes.extend(notes);
     selection
 }
 

@@ -233,6 +233,14 @@ impl<'a> SourceRoots<'a> {
     }
 
     /// The source dirs holding `path`: the deepest ones (several when shared).
+    /// Every root the layout reports (none by the path rules).
+    pub fn all(&self) -> &[Root] {
+        match &self.mode {
+            Mode::Layout(roots) => roots,
+            Mode::PathRules => &[],
+        }
+    }
+
     pub fn containing(&self, path: &Path) -> Vec<Root> {
         match &self.mode {
             Mode::Layout(roots) => {

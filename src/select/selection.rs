@@ -54,7 +54,11 @@ impl Selection {
                 self.skipped.push(f);
             }
         }
-        self.notes.extend(other.notes);
+        for n in other.notes {
+            if !self.notes.contains(&n) {
+                self.notes.push(n);
+            }
+        }
     }
 
     pub fn is_empty(&self) -> bool {

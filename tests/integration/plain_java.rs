@@ -310,20 +310,21 @@ fn local_executes_every_selected_method_as_often_as_planned() {
     };
     assert_eq!(
         reproduce(&format!("{CORE}.KeyValueParserTest"), "parses[2: flaky]"),
-        "gradle --offline :core:test --tests 'com.example.core.KeyValueParserTest.parses[2: flaky]'",
-        "the real task, the build's Gradle with the run's own arguments, the case as Gradle \
-         selects it, no seed"
+        "gradle --offline :core:cleanTest :core:test --tests \
+         'com.example.core.KeyValueParserTest.parses[2: flaky]'",
+        "the real task forced to run, the build's Gradle with the run's own arguments, the case \
+         as Gradle selects it, no seed"
     );
     assert_eq!(
         reproduce(
             &format!("{CLIENT}.RequestEncoderTest"),
             "encodes[2](flaky, x&y, x%26y)"
         ),
-        "gradle --offline :client:test --tests com.example.client.RequestEncoderTest.encodes"
+        "gradle --offline :client:cleanTest :client:test --tests com.example.client.RequestEncoderTest.encodes"
     );
     assert_eq!(
         reproduce(&format!("{CORE}.ServiceIT"), "handlesConcurrentRequests"),
-        "gradle --offline :core:integrationTest --tests com.example.core.ServiceIT.handlesConcurrentRequests"
+        "gradle --offline :core:cleanIntegrationTest :core:integrationTest --tests com.example.core.ServiceIT.handlesConcurrentRequests"
     );
 }
 

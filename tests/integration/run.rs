@@ -292,12 +292,12 @@ fn local_proves_a_flaky_class_and_counts_only_its_own_run() {
         assert!(flaky["passes"].as_u64().unwrap() > 0, "{flaky:#}");
         // The reproduce line names this build's Gradle (no ./gradlew here)
         // with the run's own arguments (`-- --offline -Dtests.gf_marker=…`),
-        // and a failing seed.
+        // its task forced to run, and a failing seed.
         let reproduce = flaky["reproduce"].as_str().unwrap();
         let marker = format!("-Dtests.gf_marker={}", sandbox.marker);
         assert!(
             reproduce.starts_with(&format!(
-                "gradle --offline {marker} :server:test --tests \
+                "gradle --offline {marker} :server:cleanTest :server:test --tests \
                  org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion -Dtests.seed="
             )),
             "{reproduce}"

@@ -169,7 +169,7 @@ fn every_real_es_test_path_is_classified_by_the_path_rules() {
     let mut unresolved: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut abstract_named = 0;
     for path in &paths {
-        let outcomes = classifier.classify_path(path, Origin::Changed);
+        let outcomes = classifier.classify_path(path, Origin::Changed).outcomes;
         let why = match outcomes.into_iter().next() {
             None => "in no `<project>/src/<source set>/<language>/` folder".to_string(),
             Some(Ok(test)) => {

@@ -427,7 +427,7 @@ fn a_member_its_suite_adds_as_an_instance_is_selected_and_its_flake_found() {
     );
     assert_eq!(
         foo["reproduce"],
-        format!("gradle --offline :test --tests {main}.testFoo")
+        format!("gradle --offline :cleanTest :test --tests {main}.testFoo")
     );
     assert_eq!(report["tests"].as_array().unwrap().len(), 1, "{report:#}");
 }

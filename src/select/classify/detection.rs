@@ -130,28 +130,12 @@ impl Classifier<'_> {
     /// library superclass from. `None` when no task's classpath is known
     /// (an older layout, or the init script could not resolve it).
     pub(super) fn classpath(&self, root: &Root) -> Option<Rc<Classpath>> {
-        let TaskBinding::Tasks(tied) = &root.tie else {
-            return None;
-        };
-        let known: Vec<&Vec<PathBuf>> = tied
-            .tasks
-            .iter()
-            .filter_map(|t| t.runtime_classpath.as_ref())
-            .collect();
-        if known.is_empty() {
-            return None;
-        }
-        let mut entries: Vec<PathBuf> = Vec::new();
-        for entry in known.into_iter().flatten() {
-            if !entries.contains(entry) {
-                entries.push(entry.clone());
-            }
-        }
-        let mut cache = self.classpaths.borrow_mut();
-        let cp = cache
-            .entry(entries.clone())
-            .or_insert_with(|| Rc::new(Classpath::new(entries)));
-        Some(cp.clone())
+        let entries = classpath_entries(root)?;
+        let cell = self.classpaths.get(&entries)?;
+        Some(
+            cell.get_or_init(|| Rc::new(Classpath::new(entries)))
+                .clone(),
+        )
     }
 
     pub(super) fn source_file(&self, path: &Path) -> Option<SourceFile> {
@@ -228,4 +212,27 @@ impl Classifier<'_> {
             .and_then(|lang| Some(source::parse(&self.files.read(path)?, lang)))
             .unwrap_or_default()
     }
+}
+
+/// The runtime classpath of the Test tasks that may run the classes of
+/// `root`, in order, each entry once; `None` when no task's is known.
+pub(super) fn classpath_entries(root: &Root) -> Option<Vec<PathBuf>> {
+    let TaskBinding::Tasks(tied) = &root.tie else {
+        return None;
+    };
+    let known: Vec<&Vec<PathBuf>> = tied
+        .tasks
+        .iter()
+        .filter_map(|t| t.runtime_classpath.as_ref())
+        .collect();
+    if known.is_empty() {
+        return None;
+    }
+    let mut entries: Vec<PathBuf> = Vec::new();
+    for entry in known.into_iter().flatten() {
+        if !entries.contains(entry) {
+            entries.push(entry.clone());
+        }
+    }
+    Some(entries)
 }

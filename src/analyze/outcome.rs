@@ -6,8 +6,8 @@
 use crate::analyze::report::TestReport;
 use crate::analyze::verdict;
 use crate::analyze::Report;
-use crate::domain::Unresolved;
-use serde::Serialize;
+use crate::domain::{ReasonCode, TestKind, Unresolved};
+use serde::{Deserialize, Serialize};
 
 /// How a batch job ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -28,7 +28,7 @@ pub enum OutcomeKind {
 }
 
 /// Why an `infra_fail` was one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InfraSubtype {
     /// rc 137 on a short run: the kernel's OOM killer.
@@ -39,6 +39,52 @@ pub enum InfraSubtype {
     /// The report step's own inputs were wrong (a value missing, a skip list
     /// that does not match its declared count): a record no job produced.
     ReportError,
+}
+
+/// A record's test kind in JSON: its name, `""` for a record no batch of a
+/// kind produced (a not-applicable test, a problem of the report's inputs).
+pub mod kind_text {
+    use crate::domain::TestKind;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(kind: &Option<TestKind>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(kind.as_ref().map_or("", TestKind::as_str))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TestKind>, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok((!text.is_empty()).then(|| TestKind::parse(&text)))
+    }
+}
+
+/// Why a record has no test result of its own (`reason` in JSON).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordReason {
+    /// The selection's reason code of a test that cannot run here.
+    Code(ReasonCode),
+    /// The build skipped every Test task the batch asked for.
+    TaskSkipped,
+    /// The compile gate failed, so no batch ran.
+    Precompile,
+    /// A problem of the report step's inputs, in words.
+    Problem(String),
+}
+
+impl RecordReason {
+    pub fn as_str(&self) -> &str {
+        match self {
+            RecordReason::Code(code) => code.as_str(),
+            RecordReason::TaskSkipped => "task-skipped",
+            RecordReason::Precompile => "precompile",
+            RecordReason::Problem(text) => text,
+        }
+    }
+}
+
+impl Serialize for RecordReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// The derived outcome.
@@ -68,12 +114,6 @@ pub struct JobFacts {
 pub const REPORT_ERROR_JOB: &str = "report-error:inputs";
 /// The step key of a report-input problem's record.
 pub const REPORT_KEY: &str = "flakiness-orchestration:report";
-
-/// The `reason` of a batch whose requested Test tasks the build all skipped.
-pub const TASK_SKIPPED: &str = "task-skipped";
-
-/// The `reason` of a batch in whose classes JUnit found no test.
-const NOT_A_TEST: &str = "not-a-test";
 
 /// Elasticsearch's `deriveOutcome`, with its newest rules:
 /// `timedOut = rc 124, or rc 137 at or past the threshold`; then the first
@@ -121,7 +161,8 @@ pub const MAX_FAILING_CLASSES: usize = 50;
 pub struct JobPayload {
     pub job_id: String,
     pub step_key: String,
-    pub kind: String,
+    #[serde(with = "kind_text")]
+    pub kind: Option<TestKind>,
     pub rc: i32,
     pub duration_sec: u64,
     pub real_failures: u64,
@@ -135,7 +176,7 @@ pub struct JobPayload {
     /// Set on `not_applicable` (the reason code, `task-skipped` for a batch
     /// the build skipped) and `build_failed` (`precompile`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<RecordReason>,
     /// The batch's Test tasks the build skipped, in words (all or some of
     /// them): shown to the user, not part of the payload.
     #[serde(skip)]
@@ -157,7 +198,7 @@ pub struct JobPayload {
 pub struct JobRecord {
     pub job_id: String,
     pub step_key: String,
-    pub kind: String,
+    pub kind: Option<TestKind>,
     pub rc: i32,
     pub duration_sec: u64,
     /// A heap dump was written during the run.
@@ -204,8 +245,10 @@ impl JobPayload {
             outcome.outcome = OutcomeKind::NotApplicable;
         }
         let reason = match outcome.outcome {
-            OutcomeKind::NotApplicable if nothing_but_no_tests => Some(NOT_A_TEST.to_string()),
-            OutcomeKind::NotApplicable => Some(TASK_SKIPPED.to_string()),
+            OutcomeKind::NotApplicable if nothing_but_no_tests => {
+                Some(RecordReason::Code(ReasonCode::NotATest))
+            }
+            OutcomeKind::NotApplicable => Some(RecordReason::TaskSkipped),
             _ => None,
         };
         JobPayload {
@@ -237,8 +280,8 @@ impl JobPayload {
             OutcomeKind::InfraFail => self.infra_subtype == Some(InfraSubtype::ReportError),
             // A job's own: its tasks skipped, or no test in what it ran.
             OutcomeKind::NotApplicable => !matches!(
-                self.reason.as_deref(),
-                Some(TASK_SKIPPED) | Some(NOT_A_TEST)
+                self.reason,
+                Some(RecordReason::TaskSkipped | RecordReason::Code(ReasonCode::NotATest))
             ),
             _ => false,
         }
@@ -256,15 +299,14 @@ impl JobPayload {
     fn recorded(
         job_id: String,
         step_key: String,
-        kind: String,
         rc: i32,
         outcome: OutcomeKind,
-        reason: &str,
+        reason: RecordReason,
     ) -> Self {
         JobPayload {
             job_id,
             step_key,
-            kind,
+            kind: None,
             rc,
             duration_sec: 0,
             real_failures: 0,
@@ -274,7 +316,7 @@ impl JobPayload {
             timed_out: false,
             failing_classes: Vec::new(),
             infra_subtype: None,
-            reason: Some(reason.to_string()),
+            reason: Some(reason),
             skipped: None,
             heap_failures: 0,
             flaky_tests: 0,
@@ -289,10 +331,9 @@ impl JobPayload {
         Self::recorded(
             format!("not-applicable:{}", test.input),
             String::new(),
-            String::new(),
             0,
             OutcomeKind::NotApplicable,
-            test.reason_code.as_str(),
+            RecordReason::Code(test.reason_code),
         )
     }
 
@@ -306,10 +347,9 @@ impl JobPayload {
             ..Self::recorded(
                 REPORT_ERROR_JOB.into(),
                 REPORT_KEY.into(),
-                String::new(),
                 0,
                 OutcomeKind::InfraFail,
-                problem,
+                RecordReason::Problem(problem.to_string()),
             )
         }
     }
@@ -319,10 +359,9 @@ impl JobPayload {
         Self::recorded(
             "build-failed:precompile".into(),
             COMPILE_KEY.into(),
-            String::new(),
             1,
             OutcomeKind::BuildFailed,
-            "precompile",
+            RecordReason::Precompile,
         )
     }
 }
@@ -488,7 +527,7 @@ mod tests {
         let payload = JobPayload {
             job_id: "j1".into(),
             step_key: "flakiness-detection:unit".into(),
-            kind: "unit".into(),
+            kind: Some(TestKind::Unit),
             rc: 137,
             duration_sec: 20,
             real_failures: 0,

@@ -10,7 +10,7 @@ use super::missing::{missing_jobs, Missing};
 use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
-use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
+use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report, Severity};
@@ -196,7 +196,7 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
         kind: status.kind.clone(),
         rc: status.rc,
         duration_sec: status.duration_sec,
-        oom_detected: status.infra_subtype == "oom",
+        oom_detected: status.infra_subtype == Some(InfraSubtype::Oom),
         skipped: (!status.skipped_tasks.is_empty())
             .then(|| crate::run::outcomes::describe(&status.skipped_tasks)),
         all_tasks_skipped: status.all_tasks_skipped,
@@ -208,6 +208,8 @@ pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
 mod tests {
     use super::*;
     use crate::analyze::analyze_root;
+    use crate::analyze::outcome::RecordReason;
+    use crate::domain::TestKind;
     use serde_json::{json, Value};
 
     /// The report of one JUnit file with the given `<testcase>` bodies.
@@ -232,10 +234,10 @@ mod tests {
         Status {
             job_id: "j1".into(),
             step_key: "flakiness-detection:unit".into(),
-            kind: "unit".into(),
+            kind: Some(TestKind::Unit),
             rc,
             duration_sec,
-            infra_subtype: infra.into(),
+            infra_subtype: (infra == "oom").then_some(InfraSubtype::Oom),
             timeout_sec,
             cancelled: false,
             parallel_job: None,
@@ -300,7 +302,7 @@ mod tests {
         let p = job_payload(&status(1, 5, Some(60), ""), &alone);
         assert_eq!(outcome(&p).0, "not_applicable");
         assert_eq!(
-            p.reason.as_deref(),
+            p.reason.as_ref().map(RecordReason::as_str),
             Some(crate::domain::ReasonCode::NotATest.as_str())
         );
         assert!(!p.is_record());
@@ -410,7 +412,7 @@ mod tests {
         };
         let p = job_payload(&partly, &report(&[""]));
         assert_eq!(
-            (outcome(&p).0.as_str(), p.reason.as_deref()),
+            (outcome(&p).0.as_str(), p.reason.as_ref()),
             ("clean_pass", None)
         );
         assert!(p.partly_skipped());

@@ -105,7 +105,7 @@ fn outcome_name(p: &JobPayload) -> String {
         let sub = serde_json::to_value(sub).expect("a subtype serializes");
         name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
     }
-    if p.reason.as_deref() == Some(crate::analyze::outcome::TASK_SKIPPED) {
+    if p.reason == Some(crate::analyze::outcome::RecordReason::TaskSkipped) {
         name.push_str(" (task-skipped)");
     }
     name

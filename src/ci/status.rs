@@ -3,6 +3,8 @@
 //! job, read by every CI's report step.
 
 use super::job::{safe_job_id, JobEnv};
+use crate::analyze::outcome::InfraSubtype;
+use crate::domain::TestKind;
 use crate::reports::walk;
 use crate::run::job::Finished;
 use crate::run::outcomes::TaskOutcome;
@@ -18,15 +20,15 @@ pub struct Status {
     pub job_id: String,
     #[serde(default)]
     pub step_key: String,
-    #[serde(default)]
-    pub kind: String,
+    #[serde(default, with = "crate::analyze::outcome::kind_text")]
+    pub kind: Option<TestKind>,
     #[serde(default)]
     pub rc: i32,
     #[serde(default)]
     pub duration_sec: u64,
     /// `oom` when a test JVM wrote a heap dump during the run, else empty.
-    #[serde(default)]
-    pub infra_subtype: String,
+    #[serde(default, with = "infra_text")]
+    pub infra_subtype: Option<InfraSubtype>,
     /// The inner timeout this job ran under: the analyze step's threshold for
     /// telling a timeout from a kill (Elasticsearch's used a fixed 3480 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -58,10 +60,10 @@ pub fn status_of(
     Status {
         job_id: job.job_id.clone(),
         step_key: job.step_key.clone(),
-        kind: kind.to_string(),
+        kind: (!kind.is_empty()).then(|| TestKind::parse(kind)),
         rc: finished.rc,
         duration_sec: finished.duration.as_secs(),
-        infra_subtype: if oom { "oom".into() } else { String::new() },
+        infra_subtype: oom.then_some(InfraSubtype::Oom),
         timeout_sec: timeout.map(|t| t.as_secs()),
         cancelled: finished.cancelled,
         parallel_job: job.parallel_job,
@@ -146,5 +148,29 @@ mod tests {
         );
         let read: Status = serde_json::from_str(r#"{"jobId":"x"}"#).unwrap();
         assert_eq!((read.rc, read.timeout_sec), (0, None));
+    }
+}
+
+/// The infrastructure subtype in a status file: its name, `""` for none.
+mod infra_text {
+    use crate::analyze::outcome::InfraSubtype;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<InfraSubtype>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(subtype) => subtype.serialize(s),
+            None => s.serialize_str(""),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<InfraSubtype>, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.is_empty() {
+            return Ok(None);
+        }
+        let quoted = serde_json::Value::String(text);
+        InfraSubtype::deserialize(quoted)
+            .map(Some)
+            .map_err(serde::de::Error::custom)
     }
 }

@@ -189,7 +189,7 @@ fn the_jobs_section_contains_hostile_keys_labels_and_inputs() {
         let payload = JobPayload {
             job_id: p.into(),
             step_key: p.into(),
-            kind: p.into(),
+            kind: Some(TestKind::parse(p)),
             rc: 1,
             duration_sec: 3,
             real_failures: 1,

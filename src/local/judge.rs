@@ -60,7 +60,7 @@ fn judge(
     let job = JobRecord {
         job_id: format!("batch-{}", run.index),
         step_key: run.command.key.clone(),
-        kind: run.command.kind.as_str().to_string(),
+        kind: Some(run.command.kind.clone()),
         rc,
         duration_sec: run.duration().as_secs(),
         oom_detected: !dumps.is_empty(),

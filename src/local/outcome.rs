@@ -116,6 +116,7 @@ impl RunRecord {
 mod tests {
     use super::*;
     use crate::analyze::{self, AnalyzeOptions};
+    use crate::domain::TestKind;
 
     fn ran(executions: u64, real_failures: u64) -> RunRecord {
         let dir = tempfile::tempdir().unwrap();
@@ -124,7 +125,7 @@ mod tests {
         let batch = JobPayload {
             job_id: "batch-1".into(),
             step_key: "flakiness-detection:unit".into(),
-            kind: "unit".into(),
+            kind: Some(TestKind::Unit),
             rc: i32::from(real_failures > 0),
             duration_sec: 1,
             real_failures,

@@ -9,7 +9,7 @@
 //! classified on its own project's task. What was chosen among several tasks
 //! and how bases were expanded is recorded ([`Decisions`]) for the plan.
 
-use super::bulk_tests;
+use super::bulk;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
 use super::expansion::Expansion;
@@ -403,7 +403,7 @@ impl<'a> Classifier<'a> {
     }
 
     /// A nested class its task leaves out that a `bulkTest*()` method of its
-    /// file creates ([`bulk_tests`]): named, it runs through the test classes
+    /// file creates ([`bulk`]): named, it runs through the test classes
     /// of that method's type; met in an expansion, it is not run alone.
     /// `None` when it is no bulk test.
     fn bulk_test(
@@ -417,7 +417,7 @@ impl<'a> Classifier<'a> {
         let class = subject.class.as_deref()?;
         let unit = self.parse(path);
         let local = suites::local_of(&unit, class);
-        let creator = bulk_tests::creator(&unit, &local)?;
+        let creator = bulk::creator(&unit, &local)?;
         let owner = match unit.package.as_str() {
             "" => creator.owner.clone(),
             package => format!("{package}.{}", creator.owner),

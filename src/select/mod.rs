@@ -26,7 +26,7 @@
 //! - Without a layout (Gradle missing or failing) Elasticsearch's path rules
 //!   stand in, and `notes` says so.
 
-mod bulk_tests;
+mod bulk;
 mod bytecode;
 pub(crate) mod changed;
 pub mod classify;

@@ -1,6 +1,5 @@
 use clap::Parser;
 use gradle_flaky::cli::Cli;
-use std::io::Write;
 
 /// Parses the command line, runs the command, and exits with its documented
 /// code. Output to a closed pipe never panics: `gradle_flaky::output` drops
@@ -10,7 +9,7 @@ fn main() {
     let exit = match gradle_flaky::commands::run(cli) {
         Ok(exit) => exit,
         Err(err) => {
-            let _ = writeln!(std::io::stderr(), "gradle-flaky: error: {err}");
+            gradle_flaky::output::tell("error: ", &err.to_string());
             err.exit()
         }
     };

@@ -21,7 +21,7 @@ pub fn stdout(text: &str) {
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            stderr(&format!("gradle-flaky: cannot write to stdout: {e}\n"));
+            stderr(&format!("{PREFIX}cannot write to stdout: {e}\n"));
         }
     }
 }
@@ -64,6 +64,40 @@ pub fn stderr_line(text: &str) {
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::output::stderr_line(&format!($($arg)*))
+    };
+}
+
+/// The prefix of every line gradle-flaky says of its own.
+pub const PREFIX: &str = "gradle-flaky: ";
+
+/// A line of gradle-flaky's own on stderr: `gradle-flaky: <text>`, at
+/// `level` (`note: ` something worth knowing, `warning: ` something went
+/// wrong and the run goes on, or nothing).
+pub fn tell(level: &str, text: &str) {
+    stderr_line(&format!("{PREFIX}{level}{text}"));
+}
+
+/// `gradle-flaky: <text>`: what gradle-flaky is doing or did.
+#[macro_export]
+macro_rules! tell {
+    ($($arg:tt)*) => {
+        $crate::output::tell("", &format!($($arg)*))
+    };
+}
+
+/// `gradle-flaky: note: <text>`: worth knowing, nothing wrong.
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::output::tell("note: ", &format!($($arg)*))
+    };
+}
+
+/// `gradle-flaky: warning: <text>`: something went wrong; the run goes on.
+#[macro_export]
+macro_rules! warning {
+    ($($arg:tt)*) => {
+        $crate::output::tell("warning: ", &format!($($arg)*))
     };
 }
 

@@ -12,7 +12,7 @@ use crate::ci::status::read_statuses;
 use crate::reports::{
     DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
-use crate::say;
+use crate::tell;
 use crate::vars::REPORT_CONTEXT;
 use crate::{Error, Observed, Result};
 use std::path::Path;
@@ -32,7 +32,7 @@ pub fn run_step(work: &Path) -> Result<Observed> {
         }
     });
     for problem in &inputs.problems {
-        say!("gradle-flaky: the report's inputs: {problem}");
+        tell!("the report's inputs: {problem}");
     }
     let found = findings(&jobs, &context, &inputs);
     if !found.payloads.is_empty() {
@@ -45,7 +45,7 @@ pub fn run_step(work: &Path) -> Result<Observed> {
         let body = fit_annotation(&found.markdown);
         let style = found.severity.as_str();
         if let Err(e) = agent.annotate(&body, style, "flakiness-detection", false) {
-            say!("gradle-flaky: could not post the report: {e}");
+            tell!("could not post the report: {e}");
         }
     }
     Ok(found.observed())
@@ -68,7 +68,7 @@ pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<
     if let Some(agent) = agent {
         for glob in [STATUS_GLOB].iter().chain(extra) {
             if let Err(e) = agent.artifact_download(glob, work, None) {
-                say!("gradle-flaky: no {glob} downloaded: {e}");
+                tell!("no {glob} downloaded: {e}");
             }
         }
     }
@@ -84,7 +84,7 @@ pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<
         if let Some(agent) = agent {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             if let Err(e) = agent.artifact_download(XML_GLOB, &dir, Some(&status.job_id)) {
-                say!("gradle-flaky: no JUnit XML for job {}: {e}", status.job_id);
+                tell!("no JUnit XML for job {}: {e}", status.job_id);
             }
         }
         jobs.push(JobRun { status, dir });

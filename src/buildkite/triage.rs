@@ -19,7 +19,7 @@ use crate::plan::Forcing;
 use crate::reports::TRIAGE_FILE;
 use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
-use crate::say;
+use crate::tell;
 use crate::triage::{self, Env, TriageConfig};
 use crate::vars::TRIAGE_SPEC;
 use crate::{Error, Result};
@@ -80,8 +80,8 @@ pub fn run_step(work: &Path) -> Result<()> {
         // CI is isolated: no daemon of a job may outlive it.
         let guard = RunGuard::temporary(true, cfg.invocations())?;
         let summary = triage::run(&mut report, &cfg, &env, &guard, &Progress::new(false))?;
-        say!(
-            "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s",
+        tell!(
+            "triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s",
             summary.tests,
             summary.replays,
             summary.invocations,
@@ -94,7 +94,7 @@ pub fn run_step(work: &Path) -> Result<()> {
     crate::output::stdout_line(&body);
     if let Some(agent) = &agent {
         if let Err(e) = agent.annotate(&fit_annotation(&body), "info", CONTEXT, false) {
-            say!("gradle-flaky: could not post the triage: {e}");
+            tell!("could not post the triage: {e}");
         }
     }
     Ok(())

@@ -8,10 +8,10 @@ use super::pipeline::{self, AgentConfig, PipelineInput};
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::layout::Build;
 use crate::reports::SKIPPED_FILE;
-use crate::say;
 use crate::select::Selection;
 use crate::settings::RunSettings;
 use crate::{markdown, Error, Exit, Result};
+use crate::{say, tell};
 use std::time::Duration;
 
 /// Annotation context of selection problems; the report has its own.
@@ -45,7 +45,7 @@ impl Upload<'_> {
                 };
                 let body = fit_annotation(&unresolved_markdown(&resolution.unresolved));
                 if let Err(e) = agent.annotate(&body, style, SELECTION_CONTEXT, false) {
-                    say!("gradle-flaky: could not annotate: {e}");
+                    tell!("could not annotate: {e}");
                 }
             }
         }
@@ -59,7 +59,7 @@ impl Upload<'_> {
             return Ok(resolution.exit);
         }
         if build.layout.is_none() && !selection.tests.is_empty() {
-            say!("gradle-flaky: no compile gate: the build's layout is unavailable");
+            tell!("no compile gate: the build's layout is unavailable");
         }
         let job_limit = Duration::from_secs(u64::from(self.agent.step_timeout_min) * 60);
         let plan = prepare(
@@ -70,7 +70,7 @@ impl Upload<'_> {
             Some(job_limit),
         )?;
         if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
-            say!("gradle-flaky: {warning}");
+            tell!("{warning}");
             if let Some(agent) = &agent {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
             }
@@ -93,17 +93,17 @@ impl Upload<'_> {
             if let Some(pipeline) = pipeline::pipeline(&input, cfg) {
                 let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
                 crate::output::stdout_line(&json);
-                say!("gradle-flaky: (a real upload compiles the selected sources first)");
+                tell!("(a real upload compiles the selected sources first)");
             } else {
-                say!("gradle-flaky: nothing to run: no pipeline uploaded");
+                tell!("nothing to run: no pipeline uploaded");
             }
             return Ok(());
         }
         let agent = Agent::default();
         let guard = format!("{}:uploaded", cfg.group);
         if agent.meta_data_exists(&guard).unwrap_or(false) {
-            say!(
-                "gradle-flaky: this build already has the {} steps (meta-data {guard}); \
+            tell!(
+                "this build already has the {} steps (meta-data {guard}); \
                  not uploading again",
                 cfg.group
             );
@@ -112,7 +112,7 @@ impl Upload<'_> {
         let compile_failed = !crate::ci::gate::compiles(plan)?;
         let input = PipelineInput::of(plan, self.triage, compile_failed);
         let Some(pipeline) = pipeline::pipeline(&input, cfg) else {
-            say!("gradle-flaky: nothing to run: no pipeline uploaded");
+            tell!("nothing to run: no pipeline uploaded");
             return Ok(());
         };
         let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
@@ -120,21 +120,21 @@ impl Upload<'_> {
             let json = serde_json::to_string(&plan.not_applicable).expect("entries serialize");
             std::fs::write(SKIPPED_FILE, json).map_err(|e| Error::io(SKIPPED_FILE, e))?;
             if let Err(e) = agent.artifact_upload(SKIPPED_FILE) {
-                say!(
-                    "gradle-flaky: could not upload {SKIPPED_FILE}; the report will miss the \
+                tell!(
+                    "could not upload {SKIPPED_FILE}; the report will miss the \
                      not-applicable tests: {e}"
                 );
             }
         }
-        say!(
-            "gradle-flaky: uploading {} batch(es) in {} step(s)",
+        tell!(
+            "uploading {} batch(es) in {} step(s)",
             input.commands.len(),
             pipeline["steps"][0]["steps"].as_array().map_or(0, Vec::len)
         );
         agent.pipeline_upload(&json)?;
         let job = std::env::var("BUILDKITE_JOB_ID").unwrap_or_default();
         if let Err(e) = agent.meta_data_set(&guard, &job) {
-            say!("gradle-flaky: could not record the upload in meta-data {guard}: {e}");
+            tell!("could not record the upload in meta-data {guard}: {e}");
         }
         Ok(())
     }

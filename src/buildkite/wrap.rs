@@ -13,6 +13,7 @@ use crate::ci::job::{safe_job_id, JobEnv};
 use crate::ci::spec::JobSpec;
 use crate::ci::status::write_status;
 use crate::run::job::failure_message;
+use crate::tell;
 use crate::{markdown, vars};
 use crate::{say, Error, Result};
 use std::path::Path;
@@ -98,14 +99,14 @@ pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> R
         if let Err(e) =
             Agent::default().annotate(&body, "warning", &format!("{context}-failures"), true)
         {
-            say!("gradle-flaky: could not annotate: {e}");
+            tell!("could not annotate: {e}");
         }
     }
     if record {
         let status = ran.status(&job, &kind, timeout);
         match write_status(status_dir, &status) {
             Ok(path) => say!(">>> status written to {}", path.display()),
-            Err(e) => say!("gradle-flaky: could not write the status file: {e}"),
+            Err(e) => tell!("could not write the status file: {e}"),
         }
     }
     Ok(ran.finished.rc)

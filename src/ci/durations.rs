@@ -2,7 +2,7 @@
 //! for the next pipeline's plan step (`--durations flakiness-durations.json`).
 
 use crate::durations::store;
-use crate::say;
+use crate::warning;
 use std::path::Path;
 
 /// Writes what the reports below `jobs` measured to `file`; nothing when they
@@ -14,6 +14,6 @@ pub fn write_artifact(jobs: &Path, file: &Path) {
         return;
     }
     if let Err(e) = store::write(file, &measured.table()) {
-        say!("gradle-flaky: warning: the durations artifact was not written: {e}");
+        warning!("the durations artifact was not written: {e}");
     }
 }

@@ -7,7 +7,7 @@
 use super::prepare::CiPlan;
 use super::spec::JobSpec;
 use crate::run::job::{failure_message, supervise};
-use crate::{say, shell, Result};
+use crate::{shell, tell, Result};
 use std::time::Duration;
 
 /// The gate's time limit.
@@ -29,13 +29,13 @@ pub fn compiles(plan: &CiPlan) -> Result<bool> {
         repeat_helpers: false,
     };
     let argv = spec.argv_to_run("", None)?;
-    say!("gradle-flaky: compile gate: {}", shell::join(&argv));
+    tell!("compile gate: {}", shell::join(&argv));
     let finished = supervise(&argv, spec.dir.as_deref(), Some(TIMEOUT));
     match failure_message(&finished, Some(TIMEOUT)) {
         None => Ok(true),
         Some(why) => {
-            say!(
-                "gradle-flaky: the selected test sources do not compile (the gate {why}): no \
+            tell!(
+                "the selected test sources do not compile (the gate {why}): no \
                  batch runs; the report step records it"
             );
             Ok(false)

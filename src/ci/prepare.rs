@@ -6,9 +6,9 @@
 use crate::domain::{ClassifiedTest, GradleCommand, Origin, Unresolved};
 use crate::layout::{Build, Layout};
 use crate::plan::{self, PlanContext};
-use crate::say;
 use crate::select::Selection;
 use crate::settings::RunSettings;
+use crate::tell;
 use crate::terminal::visible;
 use crate::{markdown, Error, Exit, Result};
 use std::collections::{BTreeMap, BTreeSet};
@@ -57,11 +57,11 @@ impl Resolution {
     /// Prints the selection's notes and what did not resolve (stderr).
     pub fn of(selection: &Selection) -> Resolution {
         for note in &selection.notes {
-            say!("gradle-flaky: {}", visible(note));
+            tell!("{}", visible(note));
         }
         for f in &selection.skipped {
             let (path, reason) = (visible(&f.path), visible(&f.reason));
-            say!("gradle-flaky: changed, not run: {path}: {reason}");
+            tell!("changed, not run: {path}: {reason}");
         }
         let (not_applicable, unresolved): (Vec<Unresolved>, Vec<Unresolved>) = selection
             .unresolved
@@ -120,12 +120,12 @@ pub fn prepare(
     let batching = &settings.batching;
     let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
     let mut plan = plan::for_run(&selection.tests, settings, job_limit, &ctx, &durations);
-    say!("gradle-flaky: durations: {}", durations.source.describe());
+    tell!("durations: {}", durations.source.describe());
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);
     }
     for note in &plan.notes {
-        say!("gradle-flaky: {}", visible(note));
+        tell!("{}", visible(note));
     }
     let (tasks, projects) = match &build.layout {
         Some(l) => (

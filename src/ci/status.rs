@@ -8,7 +8,7 @@ use crate::domain::TestKind;
 use crate::reports::walk;
 use crate::run::job::Finished;
 use crate::run::outcomes::TaskOutcome;
-use crate::{say, Error, Result};
+use crate::{tell, Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -104,18 +104,11 @@ pub fn read_statuses(dir: &Path) -> Vec<Status> {
                 // The job id names a directory: only a plain id may (a status file comes from a branch's job).
                 Ok(s) if safe_job_id(Some(&s.job_id)) == s.job_id => Some(s),
                 Ok(s) => {
-                    say!(
-                        "gradle-flaky: {}: ignoring job id {:?}",
-                        path.display(),
-                        s.job_id
-                    );
+                    tell!("{}: ignoring job id {:?}", path.display(), s.job_id);
                     None
                 }
                 Err(e) => {
-                    say!(
-                        "gradle-flaky: failed to read status file {}: {e}",
-                        path.display()
-                    );
+                    tell!("failed to read status file {}: {e}", path.display());
                     None
                 }
             }

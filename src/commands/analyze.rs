@@ -8,7 +8,7 @@ use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::{AnalyzeArgs, GlobalArgs};
 use crate::invocation::Forcing;
 use crate::local::Context;
-use crate::{say, Error, Exit, Observed, Result};
+use crate::{tell, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -45,8 +45,8 @@ pub fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
         ..Observed::default()
     });
     if report.summary.executions == 0 {
-        say!(
-            "gradle-flaky: no test execution found below {} ({} report file(s) read)",
+        tell!(
+            "no test execution found below {} ({} report file(s) read)",
             args.dir.display(),
             report.files.read
         );

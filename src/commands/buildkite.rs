@@ -8,7 +8,7 @@ use crate::ci::blocking;
 use crate::cli::{
     BuildkiteAnalyzeArgs, BuildkiteTriageArgs, BuildkiteUploadArgs, GlobalArgs, WrapArgs,
 };
-use crate::{say, Exit, Result};
+use crate::{tell, Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
 pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
@@ -57,7 +57,7 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     let real_failures = report::run_step(&args.work_dir)?.real_failures;
     let var = std::env::var(blocking::BUILDKITE_LABELS_VAR).ok();
     let labels = blocking::buildkite_labels(var.as_deref());
-    say!("gradle-flaky: {}", blocking.explain(&labels, real_failures));
+    tell!("{}", blocking.explain(&labels, real_failures));
     Ok(blocking
         .exit_code(&labels, real_failures)
         .map_or(Exit::Clean, Exit::Proven))

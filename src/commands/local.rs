@@ -7,7 +7,7 @@ use crate::analyze::Report;
 use crate::cli::GlobalArgs;
 use crate::local::{self, Context, LocalOutcome, Reporter};
 use crate::process;
-use crate::{say, Exit, Result};
+use crate::{tell, Exit, Result};
 use std::path::{Path, PathBuf};
 
 pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
@@ -31,21 +31,21 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
                 ..Context::default()
             };
             let written = report::emit(&nothing, &cfg.output, &ctx);
-            say!(
-                "gradle-flaky: none of the {} selected test(s) can run here: nothing was checked",
+            tell!(
+                "none of the {} selected test(s) can run here: nothing was checked",
                 not_checked.len()
             );
             return Ok(outcome.exit(written.is_ok()));
         }
         LocalOutcome::NothingSelected(_) => {
-            say!("gradle-flaky: nothing selected: no test to run");
+            tell!("nothing selected: no test to run");
             return Ok(outcome.exit(true));
         }
     };
     let written = report::emit(&ran.report, &cfg.output, &ran.context());
     let invocations: usize = ran.runs.iter().map(|r| r.done.iterations.len()).sum();
-    say!(
-        "gradle-flaky: {} of {} batch(es), {invocations} Gradle invocation(s) in {}s{}; \
+    tell!(
+        "{} of {} batch(es), {invocations} Gradle invocation(s) in {}s{}; \
          reports and logs: {}",
         ran.runs.len(),
         ran.planned,
@@ -54,14 +54,14 @@ pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         ran.run_dir.display()
     );
     for p in &ran.problems {
-        say!("gradle-flaky: {p}");
+        tell!("{p}");
     }
     if let Err(e) = &written {
-        say!("gradle-flaky: {e}");
+        tell!("{e}");
     }
     let exit = outcome.exit(written.is_ok());
     if written.is_err() && exit == Exit::TestFailures {
-        say!("gradle-flaky: flakiness was proven all the same: exit 1");
+        tell!("flakiness was proven all the same: exit 1");
     }
     Ok(exit)
 }

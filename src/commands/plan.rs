@@ -12,7 +12,7 @@ use crate::plan::{self, Evidence, PlanContext};
 use crate::select::Selection;
 use crate::settings::RunSettings;
 use crate::terminal::visible;
-use crate::{output, say, Exit, Result};
+use crate::{output, say, tell, Exit, Result};
 
 pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     let (settings, evidence) = options::run_settings(&args.batching, &args.run)?;
@@ -29,14 +29,14 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     };
     output::stdout(&shown.render(&selection, &ctx, args.format));
     if selection.tests.is_empty() && args.format != PlanFormat::Text {
-        say!("gradle-flaky: nothing selected: no test to run");
+        tell!("nothing selected: no test to run");
     }
     let unresolved = explicit_unresolved(&selection.unresolved);
     if unresolved.is_empty() {
         return Ok(Exit::Clean);
     }
-    say!(
-        "gradle-flaky: {} of the tests you named resolved to nothing (exit code 2):",
+    tell!(
+        "{} of the tests you named resolved to nothing (exit code 2):",
         unresolved.len()
     );
     for u in unresolved {

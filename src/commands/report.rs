@@ -10,7 +10,7 @@ use crate::domain::Unresolved;
 use crate::local::Context;
 use crate::markdown;
 use crate::output;
-use crate::{say, Error, Result};
+use crate::{tell, warning, Error, Result};
 use serde::Serialize;
 use std::fs::OpenOptions;
 use std::io::ErrorKind;
@@ -93,16 +93,13 @@ pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
         };
         let path = dir.join(name);
         if let Err(e) = write(&path, &text) {
-            say!("gradle-flaky: warning: {e}");
+            warning!("{e}");
         }
         path
     });
     output::stdout(&text);
     if let (true, Some(path)) = (output::stdout_closed(), &kept) {
-        say!(
-            "gradle-flaky: stdout is closed; the report is kept in {}",
-            path.display()
-        );
+        tell!("stdout is closed; the report is kept in {}", path.display());
     }
     let mut failed = Vec::new();
     for (flag, path, text) in [
@@ -186,24 +183,20 @@ pub fn check_writable(out: &ReportOutput) -> Result<()> {
 /// Truncated and malformed files and unreadable directories, one line each on stderr.
 pub fn warn_unreadable(report: &Report) {
     for d in &report.files.unreadable_dirs {
-        say!(
-            "gradle-flaky: warning: {}: directory not readable ({}); reports in it were not counted",
-            d.path, d.error
+        warning!(
+            "{}: directory not readable ({}); reports in it were not counted",
+            d.path,
+            d.error
         );
     }
     for t in &report.files.truncated {
-        say!(
-            "gradle-flaky: warning: {}: truncated; {} test case(s) read before the cut",
+        warning!(
+            "{}: truncated; {} test case(s) read before the cut",
             t.path,
             t.cases
         );
     }
     for m in &report.files.malformed {
-        say!(
-            "gradle-flaky: warning: {}: malformed at byte {}: {}",
-            m.path,
-            m.offset,
-            m.error
-        );
+        warning!("{}: malformed at byte {}: {}", m.path, m.offset, m.error);
     }
 }

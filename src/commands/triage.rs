@@ -11,7 +11,7 @@ use crate::local::Context;
 use crate::reports::{walk, JOBS_DIR, STATUS_DIR};
 use crate::run::guard::RunGuard;
 use crate::run::local::runs_dir;
-use crate::say;
+use crate::{note, tell};
 use crate::{Error, Exit, Observed, Result};
 use std::path::{Path, PathBuf};
 
@@ -25,11 +25,11 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
         Some(dir) => return Err(Error::input(dir.display().to_string(), "no such directory")),
         None => newest_run(&build.root)?,
     };
-    say!("gradle-flaky: triaging {}", dir.display());
+    tell!("triaging {}", dir.display());
     match crate::layout::load(&build.root, &build.gradle, false, &build.reading) {
         Ok((layout, _)) => build.layout = Some(layout),
-        Err(e) => say!(
-            "gradle-flaky: note: the build's layout is unavailable ({e}): project paths follow \
+        Err(e) => note!(
+            "the build's layout is unavailable ({e}): project paths follow \
              the directory rule, and each replay runs clean<Task> before its task"
         ),
     }
@@ -59,8 +59,8 @@ pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
     let summary = after_run(&mut report, &cfg.triage, &site, &keep)?;
     report::emit(&report, &cfg.output, &context)?;
     if report.summary.executions == 0 {
-        say!(
-            "gradle-flaky: no test execution found below {} ({} report file(s) read)",
+        tell!(
+            "no test execution found below {} ({} report file(s) read)",
             dir.display(),
             report.files.read
         );

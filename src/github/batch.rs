@@ -13,7 +13,7 @@ use crate::ci::job::JobEnv;
 use crate::ci::status::write_status;
 use crate::reports::{self, walk, STATUS_DIR};
 use crate::run::job::failure_message;
-use crate::say;
+use crate::{say, tell};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -68,11 +68,11 @@ pub fn run(cfg: &RunBatch) -> Result<()> {
     let root = batch.spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     match keep_reports(&root, &cfg.out, started) {
         Ok(n) => say!(">>> {n} report file(s) kept in {}", cfg.out.display()),
-        Err(e) => say!("gradle-flaky: could not keep the batch's reports: {e}"),
+        Err(e) => tell!("could not keep the batch's reports: {e}"),
     }
     match write_status(&cfg.out.join(STATUS_DIR), &status) {
         Ok(path) => say!(">>> status written to {}", path.display()),
-        Err(e) => say!("gradle-flaky: could not write the status file: {e}"),
+        Err(e) => tell!("could not write the status file: {e}"),
     }
     if let Some(message) = failure_message(&ran.finished, cfg.timeout) {
         let what = format!("[{}] (batch {})", batch.label, cfg.batch);

@@ -17,9 +17,9 @@ use crate::domain::{GradleCommand, Unresolved};
 use crate::layout::Build;
 use crate::markdown::{code_in_table, text};
 use crate::reports::PLAN_FILE;
-use crate::say;
 use crate::select::Selection;
 use crate::settings::RunSettings;
+use crate::{say, tell};
 use crate::{shell, Error, Exit, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -160,7 +160,7 @@ impl Submit<'_> {
                 None,
             )?;
             if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
-                say!("gradle-flaky: {warning}");
+                tell!("{warning}");
                 annotations.push(WorkflowAnnotation::new(
                     Level::Warning,
                     "Flakiness",
@@ -183,16 +183,13 @@ impl Submit<'_> {
         if self.dry_run {
             crate::output::stdout_line(&plan.to_json());
             for (name, value) in &outputs {
-                say!("gradle-flaky: output {name}={value}");
+                tell!("output {name}={value}");
             }
             return Ok(resolution.exit);
         }
         if plan.has_report() || compile_failed {
             std::fs::write(PLAN_FILE, plan.to_json()).map_err(|e| Error::io(PLAN_FILE, e))?;
-            say!(
-                "gradle-flaky: {} batch(es) planned in {PLAN_FILE}",
-                plan.batches.len()
-            );
+            tell!("{} batch(es) planned in {PLAN_FILE}", plan.batches.len());
         }
         let runner = RunnerFiles::from_env();
         runner.set_outputs(&outputs)?;

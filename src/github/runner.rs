@@ -4,7 +4,7 @@
 //! commands.
 
 use crate::hex;
-use crate::say;
+use crate::tell;
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -41,7 +41,7 @@ impl RunnerFiles {
         match &self.output {
             Some(path) => append(path, &text),
             None => {
-                say!("gradle-flaky: $GITHUB_OUTPUT is not set: the step outputs follow");
+                tell!("$GITHUB_OUTPUT is not set: the step outputs follow");
                 crate::output::stdout(&text);
                 Ok(())
             }

@@ -12,7 +12,7 @@ use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::status::read_statuses;
 use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
-use crate::say;
+use crate::tell;
 use crate::{Error, Exit, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -63,8 +63,8 @@ impl Artifacts {
             }
             for status in read_statuses(&folder.join(STATUS_DIR)) {
                 if !ids.insert(status.job_id.clone()) {
-                    say!(
-                        "gradle-flaky: {}: job {} has a status file already; ignored",
+                    tell!(
+                        "{}: job {} has a status file already; ignored",
                         folder.display(),
                         status.job_id
                     );
@@ -112,7 +112,7 @@ fn inputs(plan: Option<&PlanFile>) -> ReportInputs {
         None => SkipList::Missing,
     });
     for problem in &inputs.problems {
-        say!("gradle-flaky: the report's inputs: {problem}");
+        tell!("the report's inputs: {problem}");
     }
     inputs
 }
@@ -166,14 +166,14 @@ pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         let event = std::env::var_os("GITHUB_EVENT_PATH").map(PathBuf::from);
         let labels = blocking::github_labels(event.as_deref());
         let code = cfg.blocking.exit_code(&labels, observed.real_failures);
-        say!(
-            "gradle-flaky: {jobs} job(s) analyzed; {}",
+        tell!(
+            "{jobs} job(s) analyzed; {}",
             cfg.blocking.explain(&labels, observed.real_failures)
         );
         return Ok(code.map_or(Exit::Clean, Exit::Proven));
     }
-    say!(
-        "gradle-flaky: {jobs} job(s) analyzed; the report's exit code is {}{}",
+    tell!(
+        "{jobs} job(s) analyzed; the report's exit code is {}{}",
         exit.code(),
         if cfg.exit_code {
             ""

@@ -4,7 +4,7 @@ use super::{Classpaths, Layout, LayoutRead};
 use crate::process::{self, Ended, Isolation, Output, Session};
 use crate::time::format_duration;
 use crate::vars::{GRADLE, LAYOUT_TIMEOUT};
-use crate::{say, shell, Error, Result};
+use crate::{note, shell, tell, Error, Result};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -115,15 +115,15 @@ pub fn run_init_script(
     // One invocation: isolated means --no-daemon.
     let (isolation, note) = Isolation::choose(reading.isolate, 1, scratch.path());
     if let Some(note) = note {
-        say!("gradle-flaky: note: {note}");
+        note!("{note}");
     }
     let session = Session::new(isolation);
     let started = Instant::now();
     let ended = read.run(&read.argv(&script), &session)?;
     read.check(ended)?;
     drop(session);
-    say!(
-        "gradle-flaky: build layout read in {}",
+    tell!(
+        "build layout read in {}",
         crate::time::human(started.elapsed())
     );
     read.layout()
@@ -163,8 +163,8 @@ impl Read<'_> {
     fn run(&self, argv: &[String], session: &Session) -> Result<(Ended, Vec<String>)> {
         let isolation = session.isolation();
         let argv = isolation.apply(argv)?;
-        say!(
-            "gradle-flaky: reading the build layout: waiting for Gradle to configure the build \
+        tell!(
+            "reading the build layout: waiting for Gradle to configure the build \
              (`{} … {LAYOUT_TASK}` in {}, {}; limit {}, --layout-timeout)",
             shell::join(self.program),
             self.project_dir.display(),

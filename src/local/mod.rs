@@ -35,7 +35,7 @@ use crate::run::progress::Progress;
 use crate::select::Selection;
 use crate::settings::RunSettings;
 use crate::terminal::visible_lines;
-use crate::{say, Result};
+use crate::{note, tell, warning, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -110,9 +110,9 @@ fn prepare(build: &Build, tests: &[ClassifiedTest], cfg: &LocalRunConfig) -> Res
         layout.note_heap_dumps(&mut plan.commands);
     }
     for note in &plan.notes {
-        say!("gradle-flaky: note: {}", visible_lines(note, "    "));
+        note!("{}", visible_lines(note, "    "));
     }
-    say!("gradle-flaky: durations: {}", durations.source.describe());
+    tell!("durations: {}", durations.source.describe());
     Ok(Prepared { ctx, plan })
 }
 
@@ -137,8 +137,8 @@ fn execute(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Result<E
     for command in &plan.commands {
         guard.check(&command.argv())?;
     }
-    say!(
-        "gradle-flaky: {} batch(es); reports and logs of this run: {}",
+    tell!(
+        "{} batch(es); reports and logs of this run: {}",
         plan.commands.len(),
         run_dir.display()
     );
@@ -169,7 +169,7 @@ fn execute(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Result<E
     let took = started.elapsed();
     // Every run records what it measured, for the next run's plan.
     if let Err(e) = durations::store::record(project_dir, &run_dir) {
-        say!("gradle-flaky: warning: the measured durations were not recorded: {e}");
+        warning!("the measured durations were not recorded: {e}");
     }
     Ok(Executed {
         guard,
@@ -226,7 +226,7 @@ fn assess(
     let cost = cost::of(&report, commands, &runs, took);
     match Scripts::keep_members_script(&build.root) {
         Ok(script) => planned::reproduce_members(&mut report, commands, &script, &rerun),
-        Err(e) => say!("gradle-flaky: warning: suite members' reproduce lines are left out: {e}"),
+        Err(e) => warning!("suite members' reproduce lines are left out: {e}"),
     }
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
@@ -278,7 +278,7 @@ fn triage_after(
 ) -> Option<crate::triage::TriageTotals> {
     let keep = |r: &Report| reporter.before_triage(r, context, site.base);
     triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
-        say!("gradle-flaky: triage: {e}");
+        tell!("triage: {e}");
         None
     })
 }

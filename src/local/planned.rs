@@ -8,7 +8,7 @@ use crate::domain::{GradleCommand, InJvm};
 use crate::invocation::Members;
 use crate::plan::suite_route;
 use crate::run::local::{self as runner, BatchRun};
-use crate::{say, shell, test_filter};
+use crate::{shell, tell, test_filter};
 use std::path::Path;
 use std::time::Duration;
 
@@ -28,8 +28,8 @@ pub fn compare(
     };
     let below_plan = planned::compare(report, &planned_tests(commands, runs), &batch_problem);
     if below_plan {
-        say!(
-            "gradle-flaky: selected tests ran fewer times than planned: their results prove less \
+        tell!(
+            "selected tests ran fewer times than planned: their results prove less \
              than planned (listed in the report under \"Ran fewer times than planned\")"
         );
     }

@@ -5,25 +5,25 @@ use crate::ci::not_checked;
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::select::Selection;
 use crate::terminal::{visible, visible_lines};
-use crate::{say, Error, Result};
+use crate::{note, tell, Error, Result};
 
 /// The selected tests, and those found that cannot run here (not checked);
 /// a named test that resolves to nothing is an input error before hours of
 /// runs.
 pub fn tests(selection: Selection) -> Result<(Vec<ClassifiedTest>, Vec<Unresolved>)> {
     for note in &selection.notes {
-        say!("gradle-flaky: note: {}", visible_lines(note, "    "));
+        note!("{}", visible_lines(note, "    "));
     }
     for f in &selection.skipped {
-        say!(
-            "gradle-flaky: changed, not run: {}: {}",
+        tell!(
+            "changed, not run: {}: {}",
             visible(&f.path),
             visible(&f.reason)
         );
     }
     for u in &selection.unresolved {
-        say!(
-            "gradle-flaky: not run: {}: {} ({})",
+        tell!(
+            "not run: {}: {} ({})",
             visible(&u.input),
             visible(&u.reason),
             u.reason_code

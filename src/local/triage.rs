@@ -7,7 +7,7 @@ use crate::layout::Build;
 use crate::plan::PlanContext;
 use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
-use crate::say;
+use crate::tell;
 use crate::triage::{self, Env, TriageTotals};
 use crate::Result;
 use std::io::IsTerminal;
@@ -38,12 +38,12 @@ pub fn after_run(
     keep: &dyn Fn(&Report) -> Result<PathBuf>,
 ) -> Result<Option<TriageTotals>> {
     if !triage::has_failures(report) {
-        say!("gradle-flaky: triage: nothing to replay, no test failed");
+        tell!("triage: nothing to replay, no test failed");
         return Ok(None);
     }
     let saved = keep(report)?;
-    say!(
-        "gradle-flaky: the report before triage: {}; triage replays each failing seed (a test \
+    tell!(
+        "the report before triage: {}; triage replays each failing seed (a test \
          without seeds: the test alone) {} time(s), at most {} replay(s) in all and {}; Ctrl-C \
          keeps the report",
         saved.display(),
@@ -63,8 +63,8 @@ pub fn after_run(
     };
     let progress = Progress::new(std::io::stderr().is_terminal() && !site.verbose);
     let summary = triage::run(report, cfg, &env, site.guard, &progress)?;
-    say!(
-        "gradle-flaky: triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s{}; \
+    tell!(
+        "triage: {} failing test(s), {} replay(s) in {} Gradle invocation(s), {}s{}; \
          replays and logs: {}",
         summary.tests,
         summary.replays,

@@ -6,7 +6,7 @@
 
 use super::outcomes::Scripts;
 use crate::process::{Isolation, Session};
-use crate::{say, Error, Result};
+use crate::{note, Error, Result};
 use std::path::{Path, PathBuf};
 
 pub struct RunGuard {
@@ -26,7 +26,7 @@ impl RunGuard {
     pub fn start(isolate: bool, invocations: u32, dir: &Path) -> Result<RunGuard> {
         let (isolation, note) = Isolation::choose(isolate, invocations, &dir.join("daemon"));
         if let Some(note) = note {
-            say!("gradle-flaky: note: {note}");
+            note!("{note}");
         }
         RunGuard::with(isolation, dir, None)
     }
@@ -37,7 +37,7 @@ impl RunGuard {
         let dir = scratch.path().to_path_buf();
         let (isolation, note) = Isolation::choose(isolate, invocations, &dir.join("daemon"));
         if let Some(note) = note {
-            say!("gradle-flaky: note: {note}");
+            note!("{note}");
         }
         RunGuard::with(isolation, &dir, Some(scratch))
     }

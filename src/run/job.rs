@@ -5,7 +5,7 @@
 //! forwarded), as `run::process` runs every Gradle invocation.
 
 use crate::process::{self, Ended, Isolation, Output, Session};
-use crate::say;
+use crate::tell;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -52,7 +52,7 @@ pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
         Ok(Ended::TimedOut) => finished(RC_TIMEOUT, true, false),
         Ok(Ended::Interrupted) => finished(128 + libc::SIGTERM, false, true),
         Err(e) => {
-            say!("gradle-flaky: {e}");
+            tell!("{e}");
             finished(127, false, false)
         }
     }

@@ -2,9 +2,24 @@
 //! many executions a target rate needs, the Wilson interval of an observed
 //! rate, and the one way a rate is printed as a percentage.
 //!
+//! Comparisons (Fisher's exact test, the runs a fix proof needs), trends
+//! inside one JVM, thresholds for looking more than once and duration
+//! summaries live in the submodules, re-exported here.
+//!
 //! A test that fails independently with probability p per execution passes n
 //! executions in a row with probability (1-p)^n. So n clean executions rule out
 //! (at confidence C) every rate p with (1-p)^n ≤ 1-C, i.e. p ≥ 1-(1-C)^(1/n).
+
+mod compare;
+mod looks;
+mod normal;
+mod sketch;
+mod trend;
+
+pub use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts, MAX_RUNS};
+pub use looks::look_threshold;
+pub use sketch::{Durations, Quantiles};
+pub use trend::{mann_kendall, median, thirds_ratio, Trend, DRIFT_RATIO, EXACT_UP_TO};
 
 /// The two-sided 95% normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;

@@ -117,6 +117,18 @@ pub fn percent(fraction: f64, round: Round) -> String {
     format!("{text}%")
 }
 
+/// A p-value as reports print it: three decimals (`0.030`, `0.123`), four
+/// below 0.001 (`0.0005`), and `< 0.0001` below that.
+pub fn p_value(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else if p >= 0.0001 {
+        format!("{p:.4}")
+    } else {
+        "< 0.0001".into()
+    }
+}
+
 /// The statement a clean test's runs support: `0/100 ⇒ failure rate < 3.0% at 95%`.
 pub fn clean_statement(runs: u64) -> String {
     format!(
@@ -213,5 +225,15 @@ mod tests {
         assert_eq!(percent(0.00123, Round::Nearest), "0.12%");
         assert_eq!(percent(1.0 / 3.0, Round::Nearest), "33%");
         assert_eq!(round6(0.030000000000000002), 0.03);
+    }
+
+    #[test]
+    fn p_values_print_as_the_docs_write_them() {
+        assert_eq!(p_value(0.029_691), "0.030");
+        assert_eq!(p_value(0.123_115), "0.123");
+        assert_eq!(p_value(0.004_829), "0.005");
+        assert_eq!(p_value(0.000_465), "0.0005");
+        assert_eq!(p_value(0.000_092_7), "< 0.0001");
+        assert_eq!(p_value(1.0), "1.000");
     }
 }

@@ -539,6 +539,7 @@ mod tests {
             run_properties: Vec::new(),
             examples: vec![],
             time_sec: 0.0,
+            durations: Default::default(),
             failing_task: None,
             triage: None,
         }

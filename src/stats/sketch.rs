@@ -39,6 +39,13 @@ impl Durations {
         self.max = self.max.max(seconds);
     }
 
+    /// Adds a duration when the report gave one.
+    pub fn add_some(&mut self, seconds: Option<f64>) {
+        if let Some(s) = seconds {
+            self.add(s);
+        }
+    }
+
     pub fn merge(&mut self, other: &Durations) {
         for (b, n) in &other.buckets {
             *self.buckets.entry(*b).or_default() += n;

@@ -367,6 +367,7 @@ mod tests {
             run_properties: Vec::new(),
             examples: vec![],
             time_sec: 0.0,
+            durations: Default::default(),
             failing_task: task.map(String::from),
             triage: None,
             plan: None,

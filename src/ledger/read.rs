@@ -1,0 +1,230 @@
+//! Reading ledgers: files or folders of them, one line at a time in bounded
+//! memory. A line that cannot be used (torn by a killed run, of a schema
+//! this version does not know, not a record) is skipped with a problem that
+//! names its file and line; the lines around it still count.
+
+use super::record::{Record, SCHEMA};
+use crate::markdown;
+use crate::reports::{self, walk::Walk};
+use crate::{Error, Result};
+use serde::Deserialize;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+/// The longest line read: a record is a few hundred bytes, so a longer line
+/// is not one, and reading it whole would hold it all in memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Problems kept per file; the rest are counted.
+pub const PROBLEMS_PER_FILE: usize = 10;
+
+/// A line (or a file, at line 0) that was skipped, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub path: PathBuf,
+    /// 1-based; 0 when the whole file could not be read.
+    pub line: u64,
+    /// One line, control characters made blanks (it may quote the file).
+    pub what: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            0 => write!(f, "{}: {}", self.path.display(), self.what),
+            n => write!(f, "{}:{n}: {}", self.path.display(), self.what),
+        }
+    }
+}
+
+/// What reading one file gave besides its records.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileRead {
+    pub records: u64,
+    /// Lines skipped (every one, also those past [`PROBLEMS_PER_FILE`]).
+    pub skipped: u64,
+    pub problems: Vec<Problem>,
+}
+
+/// A record with its time in seconds since the epoch (checked on reading).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dated {
+    pub record: Record,
+    pub secs: u64,
+}
+
+/// The ledger files of `paths`: a file as given, a folder's `*.jsonl` files
+/// at any depth (a downloaded artifact folder), in path order. A path that
+/// does not exist is an input error naming it.
+pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = Walk::new(path)
+                .regular_files()
+                .map(|f| f.path)
+                .filter(|p| p.extension().is_some_and(|e| e == reports::LEDGER_EXTENSION))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(Error::input(
+                format!("--ledger {}", path.display()),
+                "no such file or folder",
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// Reads `path`, giving each usable record to `each` as it is read.
+pub fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
+    match std::fs::File::open(path) {
+        Ok(file) => read_lines(path, file, each),
+        Err(e) => FileRead {
+            records: 0,
+            skipped: 0,
+            problems: vec![problem(path, 0, &format!("cannot be read: {e}"))],
+        },
+    }
+}
+
+/// Reads `src` line by line (one line buffer, reused).
+pub fn read_lines(path: &Path, src: impl Read, mut each: impl FnMut(Dated)) -> FileRead {
+    let mut reader = BufReader::with_capacity(64 << 10, src);
+    let mut read = FileRead::default();
+    let mut buf = Vec::new();
+    let mut number = 0u64;
+    loop {
+        number += 1;
+        let line = match next_line(&mut reader, &mut buf) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                read.skip(problem(path, number, &format!("cannot be read: {e}")));
+                break;
+            }
+        };
+        match parse(&buf, line) {
+            Ok(Some(dated)) => {
+                read.records += 1;
+                each(dated);
+            }
+            Ok(None) => {}
+            Err(why) => read.skip(problem(path, number, &why)),
+        }
+    }
+    read
+}
+
+impl FileRead {
+    fn skip(&mut self, problem: Problem) {
+        self.skipped += 1;
+        if self.problems.len() < PROBLEMS_PER_FILE {
+            self.problems.push(problem);
+        }
+    }
+}
+
+/// How a line ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    Whole,
+    /// The file ends without a newline after it: a run killed while writing,
+    /// unless the line is a whole record (a file kept by hand).
+    Unterminated,
+    /// Longer than [`MAX_LINE_BYTES`]: only its start is in the buffer.
+    TooLong,
+}
+
+/// The next line into `buf` (without its newline), or `None` at the end.
+fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Line>> {
+    buf.clear();
+    let n = reader
+        .by_ref()
+        .take(MAX_LINE_BYTES as u64 + 1)
+        .read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(Some(Line::Whole));
+    }
+    if buf.len() > MAX_LINE_BYTES {
+        // Pass over the rest of the line without keeping it.
+        let mut rest = Vec::new();
+        while reader.by_ref().take(64 << 10).read_until(b'\n', &mut rest)? > 0 {
+            if rest.last() == Some(&b'\n') {
+                break;
+            }
+            rest.clear();
+        }
+        return Ok(Some(Line::TooLong));
+    }
+    Ok(Some(Line::Unterminated))
+}
+
+/// Just the version of a line that is not a record of this one.
+#[derive(Deserialize)]
+struct Version {
+    schema: u64,
+}
+
+/// A line's record; `Ok(None)` for a blank line; `Err(why)` for a line to skip.
+fn parse(bytes: &[u8], line: Line) -> std::result::Result<Option<Dated>, String> {
+    if line == Line::TooLong {
+        return Err(format!("longer than {MAX_LINE_BYTES} bytes: not a ledger record; skipped"));
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let record = match serde_json::from_slice::<Record>(bytes) {
+        Ok(r) if r.schema == SCHEMA => r,
+        Ok(r) => return Err(unknown_schema(r.schema as u64)),
+        Err(_) if line == Line::Unterminated => {
+            return Err("torn last line (a run stopped while writing it); skipped".into())
+        }
+        Err(e) => {
+            return Err(match serde_json::from_slice::<Version>(bytes) {
+                Ok(v) if v.schema != SCHEMA as u64 => unknown_schema(v.schema),
+                _ => format!("not a ledger record ({e}); skipped"),
+            })
+        }
+    };
+    check(record).map(Some)
+}
+
+fn unknown_schema(version: u64) -> String {
+    format!(
+        "schema version {version}, which this gradle-flaky does not know (it reads {SCHEMA}; \
+         written by a newer one?); skipped"
+    )
+}
+
+/// A record whose counts and time make sense, dated.
+fn check(record: Record) -> std::result::Result<Dated, String> {
+    if record.failures > record.runs {
+        return Err(format!(
+            "{} failures of {} runs: not a ledger record; skipped",
+            record.failures, record.runs
+        ));
+    }
+    let secs = humantime::parse_rfc3339_weak(&record.time)
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .ok_or_else(|| format!("time {:?} is not an RFC 3339 time in UTC; skipped", record.time))?
+        .as_secs();
+    Ok(Dated { record, secs })
+}
+
+fn problem(path: &Path, line: u64, what: &str) -> Problem {
+    Problem {
+        path: path.to_path_buf(),
+        line,
+        what: markdown::plain_line(what),
+    }
+}

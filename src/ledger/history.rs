@@ -7,12 +7,13 @@
 //! joins the test's `earlier` counts, and so do later records of rows older
 //! than one pushed out. Pooled counts are always exact.
 
-use super::read::{Dated, FileRead, Problem};
-use super::record::{Condition, Record};
+use super::read::{FileRead, Problem};
+use super::record::{Condition, Context, LineView, Repetition};
 use crate::stats::{self, Counts};
 use crate::test_filter;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, UNIX_EPOCH};
 
 /// Rows kept per test (the table and the trend).
 pub const ROWS_PER_TEST: usize = 30;
@@ -33,18 +34,25 @@ impl Filter {
         Filter { tests }
     }
 
+    /// What every line of an accepted test holds, one per class asked for:
+    /// a line that holds none is another test's and need not be parsed.
+    /// None when every test is asked for, or when a name has a character
+    /// JSON escapes (the line would not hold it as it is).
+    pub fn needles(&self) -> Vec<memchr::memmem::Finder<'_>> {
+        let plain = |c: &str| !c.chars().any(|ch| ch == '"' || ch == '\\' || ch.is_control());
+        if self.tests.iter().all(|(c, _)| plain(c)) {
+            self.tests
+                .iter()
+                .map(|(c, _)| memchr::memmem::Finder::new(c.as_bytes()))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+
     pub fn accepts(&self, class: &str, method: &str) -> bool {
         self.tests.is_empty()
             || self.tests.iter().any(|(c, m)| test_filter::covers(c, m.as_deref(), true, class, method))
-    }
-
-    /// A class name every accepted record's line holds, when there is one
-    /// (one class asked for): lines without it need not be parsed.
-    pub fn needle(&self) -> Option<&str> {
-        match self.tests.as_slice() {
-            [(class, _)] => Some(class),
-            _ => None,
-        }
     }
 }
 
@@ -83,10 +91,16 @@ impl Tally {
 /// A record that failed: when, on which commit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Seen {
+    /// RFC 3339, UTC.
     pub time: String,
     pub commit: Option<String>,
-    #[serde(skip)]
+}
+
+/// [`Seen`] while reading: the time as seconds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SeenAt {
     secs: u64,
+    commit: Option<String>,
 }
 
 /// The records of one commit in one condition.
@@ -100,31 +114,47 @@ pub struct Row {
     #[serde(flatten)]
     pub tally: Tally,
     pub failure_rate: f64,
-    /// Its oldest and newest records' times.
+    /// Its oldest and newest records' times (RFC 3339, UTC).
     pub first_time: String,
     pub last_time: String,
     #[serde(skip)]
     first: u64,
     #[serde(skip)]
     last: u64,
+    /// [`row_key`] of its commit and condition: rows are told apart by it
+    /// before their strings are compared.
+    #[serde(skip)]
+    key: u64,
 }
 
-type RowKey = (Option<String>, Condition);
+/// A hash of a row's commit and condition.
+fn row_key(
+    commit: Option<&str>,
+    context: Context,
+    repetition: Repetition,
+    mechanism: Option<&str>,
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    (commit, context, repetition, mechanism).hash(&mut h);
+    h.finish()
+}
 
-/// One test's records so far.
+/// One test's records so far. Rows and conditions are few: kept in
+/// vectors, found by comparing, so that a record costs no allocation.
 #[derive(Clone, Debug, Default)]
 struct TestAcc {
     tasks: BTreeSet<String>,
     total: Tally,
-    by_condition: BTreeMap<Condition, Tally>,
-    rows: HashMap<RowKey, Row>,
+    by_condition: Vec<(Condition, Tally)>,
+    rows: Vec<Row>,
     /// Records not in `rows`.
     earlier: Tally,
     /// The newest last record of a row pushed out: records of absent rows
     /// this old or older go to `earlier`.
     cutoff: Option<u64>,
-    first_failing: Option<Seen>,
-    last_failing: Option<Seen>,
+    first_failing: Option<SeenAt>,
+    last_failing: Option<SeenAt>,
 }
 
 /// Records summarized per test as they are read; [`merge`](Self::merge)
@@ -132,7 +162,8 @@ struct TestAcc {
 #[derive(Debug, Default)]
 pub struct Builder {
     filter: Filter,
-    tests: HashMap<(String, String), TestAcc>,
+    /// class → method → its records (looked up by `&str`, no key built per record).
+    tests: HashMap<String, HashMap<String, TestAcc>>,
     sources: Sources,
 }
 
@@ -144,6 +175,8 @@ pub struct Sources {
     pub files: u64,
     /// Records read (of every test, kept or not).
     pub records: u64,
+    /// Lines not read because they do not name a class asked for.
+    pub other_lines: u64,
     /// Lines skipped: torn, of an unknown schema, or not records.
     pub skipped_lines: u64,
     /// The first few of each file, naming file and line.
@@ -159,18 +192,26 @@ impl Builder {
         }
     }
 
-    pub fn filter(&self) -> &Filter {
-        &self.filter
-    }
-
-    /// Adds one record (ignored when the filter does not accept its test).
-    pub fn add(&mut self, dated: Dated) {
-        let Dated { record, secs } = dated;
-        if !self.filter.accepts(&record.test.class, &record.test.method) {
+    /// Adds one record of time `secs` (ignored when the filter does not accept its test).
+    pub fn add(&mut self, record: &LineView<'_>, secs: u64) {
+        let (class, method) = (record.test.class.as_ref(), record.test.method.as_ref());
+        if !self.filter.accepts(class, method) {
             return;
         }
-        let key = (record.test.class.clone(), record.test.method.clone());
-        self.tests.entry(key).or_default().add(record, secs);
+        let methods = match self.tests.get_mut(class) {
+            Some(methods) => methods,
+            None => self.tests.entry(class.to_string()).or_default(),
+        };
+        let acc = match methods.get_mut(method) {
+            Some(acc) => acc,
+            None => methods.entry(method.to_string()).or_default(),
+        };
+        acc.add(record, secs);
+    }
+
+    /// Counts a line of another test, passed over unread.
+    pub fn passed_over(&mut self) {
+        self.sources.other_lines += 1;
     }
 
     /// Counts a file read, with its problems.
@@ -182,16 +223,20 @@ impl Builder {
     }
 
     pub fn merge(&mut self, other: Builder) {
-        for (key, acc) in other.tests {
-            match self.tests.get_mut(&key) {
-                Some(mine) => mine.merge(acc),
-                None => {
-                    self.tests.insert(key, acc);
+        for (class, methods) in other.tests {
+            let mine = self.tests.entry(class).or_default();
+            for (method, acc) in methods {
+                match mine.get_mut(&method) {
+                    Some(m) => m.merge(acc),
+                    None => {
+                        mine.insert(method, acc);
+                    }
                 }
             }
         }
         self.sources.files += other.sources.files;
         self.sources.records += other.sources.records;
+        self.sources.other_lines += other.sources.other_lines;
         self.sources.skipped_lines += other.sources.skipped_lines;
         self.sources.problems.extend(other.sources.problems);
     }
@@ -201,7 +246,11 @@ impl Builder {
         let mut tests: Vec<TestHistory> = self
             .tests
             .into_iter()
-            .map(|((class, method), acc)| acc.finish(class, method))
+            .flat_map(|(class, methods)| {
+                methods
+                    .into_iter()
+                    .map(move |(method, acc)| acc.finish(class.clone(), method))
+            })
             .collect();
         tests.sort_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
         History {
@@ -212,36 +261,73 @@ impl Builder {
 }
 
 impl TestAcc {
-    fn add(&mut self, record: Record, secs: u64) {
+    fn add(&mut self, record: &LineView<'_>, secs: u64) {
         let (runs, failures) = (record.runs, record.failures);
         self.total.add(runs, failures, 1);
-        self.by_condition
-            .entry(record.condition.clone())
-            .or_default()
-            .add(runs, failures, 1);
-        if !record.test.task.is_empty() {
-            self.tasks.insert(record.test.task.clone());
+        self.condition_tally(record).add(runs, failures, 1);
+        let task = record.test.task.as_ref();
+        if !task.is_empty() && !self.tasks.contains(task) {
+            self.tasks.insert(task.to_string());
         }
+        let commit = record.commit.as_deref();
         if failures > 0 {
-            let seen = Seen {
-                time: record.time.clone(),
-                commit: record.commit.clone(),
+            self.saw_failing(SeenAt {
                 secs,
-            };
-            self.saw_failing(seen);
+                commit: commit.map(String::from),
+            });
         }
-        let key = (record.commit.clone(), record.condition.clone());
-        if let Some(row) = self.rows.get_mut(&key) {
-            row.add(&record, secs);
+        let c = &record.condition;
+        let key = row_key(commit, c.context, c.repetition, c.mechanism.as_deref());
+        let found = self.rows.iter_mut().find(|r| {
+            r.key == key && r.commit.as_deref() == commit && c.is(&r.condition)
+        });
+        if let Some(row) = found {
+            row.add(runs, failures, 1, secs, || record.branch.as_deref().map(String::from));
         } else if self.cutoff.is_some_and(|c| secs <= c) {
             self.earlier.add(runs, failures, 1);
         } else {
-            self.rows.insert(key, Row::of(&record, secs));
-            self.keep_newest_rows();
+            self.new_row(record, secs, key);
         }
     }
 
-    fn saw_failing(&mut self, seen: Seen) {
+    /// A row for a record whose commit and condition have none. At the cap
+    /// the oldest row, or the record itself when it is older than every
+    /// row, goes to `earlier`; a row pushed out lends its strings to the
+    /// new one (a long ledger read in time order replaces a row per record).
+    fn new_row(&mut self, record: &LineView<'_>, secs: u64, key: u64) {
+        if self.rows.len() < ROWS_PER_TEST {
+            self.rows.push(Row::of(record, secs, key));
+            return;
+        }
+        let oldest = (0..self.rows.len())
+            .min_by_key(|i| self.rows[*i].last)
+            .expect("rows at the cap");
+        let pushed_out = if secs < self.rows[oldest].last {
+            self.earlier.add(record.runs, record.failures, 1);
+            secs
+        } else {
+            let row = &mut self.rows[oldest];
+            let last = row.last;
+            self.earlier.merge(row.tally);
+            row.reuse_for(record, secs, key);
+            last
+        };
+        self.cutoff = Some(self.cutoff.unwrap_or(0).max(pushed_out));
+    }
+
+    fn condition_tally(&mut self, record: &LineView<'_>) -> &mut Tally {
+        let condition = &record.condition;
+        let i = match self.by_condition.iter().position(|(c, _)| condition.is(c)) {
+            Some(i) => i,
+            None => {
+                self.by_condition.push((condition.owned(), Tally::default()));
+                self.by_condition.len() - 1
+            }
+        };
+        &mut self.by_condition[i].1
+    }
+
+    fn saw_failing(&mut self, seen: SeenAt) {
         if self.first_failing.as_ref().is_none_or(|f| seen.secs < f.secs) {
             self.first_failing = Some(seen.clone());
         }
@@ -254,13 +340,10 @@ impl TestAcc {
     /// there are more than [`ROWS_PER_TEST`].
     fn keep_newest_rows(&mut self) {
         while self.rows.len() > ROWS_PER_TEST {
-            let oldest = self
-                .rows
-                .iter()
-                .min_by_key(|(_, r)| r.last)
-                .map(|(k, _)| k.clone())
+            let oldest = (0..self.rows.len())
+                .min_by_key(|i| self.rows[*i].last)
                 .expect("more rows than the cap");
-            let row = self.rows.remove(&oldest).expect("just found");
+            let row = self.rows.swap_remove(oldest);
             self.earlier.merge(row.tally);
             self.cutoff = Some(self.cutoff.unwrap_or(0).max(row.last));
         }
@@ -270,34 +353,31 @@ impl TestAcc {
         self.tasks.extend(other.tasks);
         self.total.merge(other.total);
         for (condition, tally) in other.by_condition {
-            self.by_condition.entry(condition).or_default().merge(tally);
+            match self.by_condition.iter_mut().find(|(c, _)| *c == condition) {
+                Some((_, mine)) => mine.merge(tally),
+                None => self.by_condition.push((condition, tally)),
+            }
         }
         self.earlier.merge(other.earlier);
-        if let Some(seen) = other.first_failing {
-            self.saw_failing(seen);
-        }
-        if let Some(seen) = other.last_failing {
+        for seen in other.first_failing.into_iter().chain(other.last_failing) {
             self.saw_failing(seen);
         }
         self.cutoff = self.cutoff.max(other.cutoff);
-        for (key, row) in other.rows {
-            match self.rows.get_mut(&key) {
+        for row in other.rows {
+            let found = self.rows.iter_mut().find(|r| {
+                r.key == row.key && r.commit == row.commit && r.condition == row.condition
+            });
+            match found {
                 Some(mine) => mine.merge(row),
-                None => {
-                    self.rows.insert(key, row);
-                }
+                None => self.rows.push(row),
             }
         }
         // A row no newer than a row either side pushed out is not among the newest.
         if let Some(cutoff) = self.cutoff {
-            let old: Vec<RowKey> = self
-                .rows
-                .iter()
-                .filter(|(_, r)| r.last <= cutoff)
-                .map(|(k, _)| k.clone())
-                .collect();
-            for key in old {
-                let row = self.rows.remove(&key).expect("just listed");
+            let (old, kept): (Vec<Row>, Vec<Row>) =
+                std::mem::take(&mut self.rows).into_iter().partition(|r| r.last <= cutoff);
+            self.rows = kept;
+            for row in old {
                 self.earlier.merge(row.tally);
             }
         }
@@ -305,12 +385,17 @@ impl TestAcc {
     }
 
     fn finish(self, class: String, method: String) -> TestHistory {
-        let mut rows: Vec<Row> = self.rows.into_values().collect();
+        let mut rows = self.rows;
         rows.sort_by(|a, b| (a.last, a.first, &a.commit).cmp(&(b.last, b.first, &b.commit)));
-        let newest = rows
-            .last()
-            .and_then(|row| compare_newest(row, self.by_condition.get(&row.condition)));
-        let trend = trend_of(&rows);
+        for row in &mut rows {
+            row.first_time = rfc3339(row.first);
+            row.last_time = rfc3339(row.last);
+        }
+        let newest = rows.last().and_then(|row| {
+            let condition = self.by_condition.iter().find(|(c, _)| *c == row.condition);
+            compare_newest(row, condition.map(|(_, t)| t))
+        });
+        let trend = trend_of(&mut rows);
         let [lo, hi] = stats::wilson95(self.total.failures, self.total.runs);
         TestHistory {
             class,
@@ -319,8 +404,8 @@ impl TestAcc {
             failure_rate: rate(self.total),
             ci95: [stats::round6(lo), stats::round6(hi)],
             total: self.total,
-            first_failing: self.first_failing,
-            last_failing: self.last_failing,
+            first_failing: self.first_failing.map(SeenAt::seen),
+            last_failing: self.last_failing.map(SeenAt::seen),
             trend,
             newest,
             earlier: (self.earlier.records > 0).then_some(self.earlier),
@@ -329,46 +414,89 @@ impl TestAcc {
     }
 }
 
+impl SeenAt {
+    fn seen(self) -> Seen {
+        Seen {
+            time: rfc3339(self.secs),
+            commit: self.commit,
+        }
+    }
+}
+
+fn rfc3339(secs: u64) -> String {
+    humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
+}
+
 impl Row {
-    fn of(record: &Record, secs: u64) -> Row {
-        let mut row = Row {
-            commit: record.commit.clone(),
-            branch: record.branch.clone(),
-            condition: record.condition.clone(),
-            tally: Tally::default(),
+    /// A row of one record; its times are written when the history is finished.
+    fn of(record: &LineView<'_>, secs: u64, key: u64) -> Row {
+        Row {
+            key,
+            commit: record.commit.as_deref().map(String::from),
+            branch: record.branch.as_deref().map(String::from),
+            condition: record.condition.owned(),
+            tally: Tally {
+                runs: record.runs,
+                failures: record.failures,
+                records: 1,
+            },
             failure_rate: 0.0,
-            first_time: record.time.clone(),
-            last_time: record.time.clone(),
+            first_time: String::new(),
+            last_time: String::new(),
             first: secs,
             last: secs,
-        };
-        row.add(record, secs);
-        row
+        }
     }
 
-    fn add(&mut self, record: &Record, secs: u64) {
-        self.tally.add(record.runs, record.failures, 1);
-        self.failure_rate = rate(self.tally);
-        if secs < self.first {
-            self.first = secs;
-            self.first_time = record.time.clone();
-        }
+    /// This row's allocations, now for `record`'s commit and condition.
+    fn reuse_for(&mut self, record: &LineView<'_>, secs: u64, key: u64) {
+        set(&mut self.commit, record.commit.as_deref());
+        set(&mut self.branch, record.branch.as_deref());
+        let c = &record.condition;
+        self.condition.context = c.context;
+        self.condition.repetition = c.repetition;
+        set(&mut self.condition.mechanism, c.mechanism.as_deref());
+        self.tally = Tally {
+            runs: record.runs,
+            failures: record.failures,
+            records: 1,
+        };
+        (self.first, self.last, self.key) = (secs, secs, key);
+    }
+
+    /// Adds records ending at `secs`; `branch` is their branch, asked for
+    /// only when they are the newest (so that older ones cost no copy).
+    fn add(
+        &mut self,
+        runs: u64,
+        failures: u64,
+        records: u64,
+        secs: u64,
+        branch: impl FnOnce() -> Option<String>,
+    ) {
+        self.tally.add(runs, failures, records);
+        self.first = self.first.min(secs);
         if secs >= self.last {
             self.last = secs;
-            self.last_time = record.time.clone();
-            self.branch = record.branch.clone();
+            self.branch = branch();
         }
     }
 
     fn merge(&mut self, other: Row) {
-        self.tally.merge(other.tally);
-        self.failure_rate = rate(self.tally);
-        if other.first < self.first {
-            (self.first, self.first_time) = (other.first, other.first_time);
+        let t = other.tally;
+        self.add(t.runs, t.failures, t.records, other.last, || other.branch);
+        self.first = self.first.min(other.first);
+    }
+}
+
+/// `slot` set to `value`, in the string it holds when it holds one.
+fn set(slot: &mut Option<String>, value: Option<&str>) {
+    match (slot.as_mut(), value) {
+        (Some(s), Some(v)) => {
+            s.clear();
+            s.push_str(v);
         }
-        if other.last >= self.last {
-            (self.last, self.last_time, self.branch) = (other.last, other.last_time, other.branch);
-        }
+        (_, v) => *slot = v.map(String::from),
     }
 }
 
@@ -434,7 +562,10 @@ pub enum Direction {
     None,
 }
 
-fn trend_of(rows: &[Row]) -> Trend {
+fn trend_of(rows: &mut [Row]) -> Trend {
+    for row in rows.iter_mut() {
+        row.failure_rate = rate(row.tally);
+    }
     let rates: Vec<f64> = rows.iter().map(|r| r.failure_rate).collect();
     if rates.len() < TREND_MIN_ROWS {
         return Trend {

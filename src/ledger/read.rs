@@ -3,7 +3,7 @@
 //! this version does not know, not a record) is skipped with a problem that
 //! names its file and line; the lines around it still count.
 
-use super::record::{Record, SCHEMA};
+use super::record::{Line, Record, SCHEMA};
 use crate::markdown;
 use crate::reports::{self, walk::Walk};
 use crate::{Error, Result};
@@ -81,9 +81,31 @@ pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 /// Reads `path`, giving each usable record to `each` as it is read.
-pub fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
+pub fn read_file(path: &Path, mut each: impl FnMut(Dated)) -> FileRead {
+    scan_file(path, |bytes, end| {
+        let Some((record, secs)) = parse::<Record>(bytes, end)? else {
+            return Ok(false);
+        };
+        each(Dated { record, secs });
+        Ok(true)
+    })
+}
+
+/// Reads `src`'s records, as [`read_file`] reads a file's.
+pub fn read_lines(path: &Path, src: impl Read, mut each: impl FnMut(Dated)) -> FileRead {
+    scan(path, src, |bytes, end| {
+        let Some((record, secs)) = parse::<Record>(bytes, end)? else {
+            return Ok(false);
+        };
+        each(Dated { record, secs });
+        Ok(true)
+    })
+}
+
+/// Opens `path` and [`scan`]s it; a file that cannot be opened is one problem.
+pub fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) -> FileRead {
     match std::fs::File::open(path) {
-        Ok(file) => read_lines(path, file, each),
+        Ok(file) => scan(path, file, use_line),
         Err(e) => FileRead {
             records: 0,
             skipped: 0,
@@ -92,8 +114,13 @@ pub fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
     }
 }
 
-/// Reads `src` line by line (one line buffer, reused).
-pub fn read_lines(path: &Path, src: impl Read, mut each: impl FnMut(Dated)) -> FileRead {
+/// What a line was to [`scan`]'s user: a record (`true`), nothing (a blank
+/// line), or a line to skip, and why.
+pub type LineResult = std::result::Result<bool, String>;
+
+/// Reads `src` line by line (one line buffer, reused), handing each line
+/// without its newline to `use_line`, which parses it (see [`parse`]).
+pub fn scan(path: &Path, src: impl Read, mut use_line: impl FnMut(&[u8], End) -> LineResult) -> FileRead {
     let mut reader = BufReader::with_capacity(64 << 10, src);
     let mut read = FileRead::default();
     let mut buf = Vec::new();
@@ -108,12 +135,9 @@ pub fn read_lines(path: &Path, src: impl Read, mut each: impl FnMut(Dated)) -> F
                 break;
             }
         };
-        match parse(&buf, line) {
-            Ok(Some(dated)) => {
-                read.records += 1;
-                each(dated);
-            }
-            Ok(None) => {}
+        match use_line(&buf, line) {
+            Ok(true) => read.records += 1,
+            Ok(false) => {}
             Err(why) => read.skip(problem(path, number, &why)),
         }
     }
@@ -131,7 +155,7 @@ impl FileRead {
 
 /// How a line ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Line {
+pub enum End {
     Whole,
     /// The file ends without a newline after it: a run killed while writing,
     /// unless the line is a whole record (a file kept by hand).
@@ -141,7 +165,7 @@ enum Line {
 }
 
 /// The next line into `buf` (without its newline), or `None` at the end.
-fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Line>> {
+fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<End>> {
     buf.clear();
     let n = reader
         .by_ref()
@@ -152,7 +176,7 @@ fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Op
     }
     if buf.last() == Some(&b'\n') {
         buf.pop();
-        return Ok(Some(Line::Whole));
+        return Ok(Some(End::Whole));
     }
     if buf.len() > MAX_LINE_BYTES {
         // Pass over the rest of the line without keeping it.
@@ -163,9 +187,9 @@ fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Op
             }
             rest.clear();
         }
-        return Ok(Some(Line::TooLong));
+        return Ok(Some(End::TooLong));
     }
-    Ok(Some(Line::Unterminated))
+    Ok(Some(End::Unterminated))
 }
 
 /// Just the version of a line that is not a record of this one.
@@ -174,18 +198,22 @@ struct Version {
     schema: u64,
 }
 
-/// A line's record; `Ok(None)` for a blank line; `Err(why)` for a line to skip.
-fn parse(bytes: &[u8], line: Line) -> std::result::Result<Option<Dated>, String> {
-    if line == Line::TooLong {
+/// A line as `T` (a [`Record`], or a borrowed view of one) with its time in
+/// seconds; `Ok(None)` for a blank line; `Err(why)` for a line to skip.
+pub fn parse<'a, T: Deserialize<'a> + Line>(
+    bytes: &'a [u8],
+    end: End,
+) -> std::result::Result<Option<(T, u64)>, String> {
+    if end == End::TooLong {
         return Err(format!("longer than {MAX_LINE_BYTES} bytes: not a ledger record; skipped"));
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    let record = match serde_json::from_slice::<Record>(bytes) {
-        Ok(r) if r.schema == SCHEMA => r,
-        Ok(r) => return Err(unknown_schema(r.schema as u64)),
-        Err(_) if line == Line::Unterminated => {
+    let line = match serde_json::from_slice::<T>(bytes) {
+        Ok(r) if r.schema() == SCHEMA => r,
+        Ok(r) => return Err(unknown_schema(r.schema() as u64)),
+        Err(_) if end == End::Unterminated => {
             return Err("torn last line (a run stopped while writing it); skipped".into())
         }
         Err(e) => {
@@ -195,7 +223,8 @@ fn parse(bytes: &[u8], line: Line) -> std::result::Result<Option<Dated>, String>
             })
         }
     };
-    check(record).map(Some)
+    let secs = check(&line)?;
+    Ok(Some((line, secs)))
 }
 
 fn unknown_schema(version: u64) -> String {
@@ -205,20 +234,20 @@ fn unknown_schema(version: u64) -> String {
     )
 }
 
-/// A record whose counts and time make sense, dated.
-fn check(record: Record) -> std::result::Result<Dated, String> {
-    if record.failures > record.runs {
+/// The line's time in seconds, when its counts and time make sense.
+fn check(line: &impl Line) -> std::result::Result<u64, String> {
+    if line.failures() > line.runs() {
         return Err(format!(
             "{} failures of {} runs: not a ledger record; skipped",
-            record.failures, record.runs
+            line.failures(),
+            line.runs()
         ));
     }
-    let secs = humantime::parse_rfc3339_weak(&record.time)
+    humantime::parse_rfc3339_weak(line.time())
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .ok_or_else(|| format!("time {:?} is not an RFC 3339 time in UTC; skipped", record.time))?
-        .as_secs();
-    Ok(Dated { record, secs })
+        .map(|d| d.as_secs())
+        .ok_or_else(|| format!("time {:?} is not an RFC 3339 time in UTC; skipped", line.time()))
 }
 
 fn problem(path: &Path, line: u64, what: &str) -> Problem {

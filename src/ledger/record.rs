@@ -2,7 +2,9 @@
 //! condition. The field names are the file format (docs/src/concepts/history.md
 //! lists every field); a change to them is a new [`SCHEMA`].
 
-use serde::{Deserialize, Serialize};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The version this gradle-flaky writes and reads. Fields may be added to a
@@ -132,5 +134,121 @@ impl Repetition {
             Repetition::InJvm => "in-jvm",
             Repetition::FreshJvm => "fresh-jvm",
         }
+    }
+}
+
+/// A ledger line as `history` reads it, borrowed from the line (a string is
+/// copied only where an escape makes that necessary): every field of a
+/// [`Record`] is read and checked but failure kinds and seeds, which history
+/// does not show. Reading a million lines, the copies are what costs.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LineView<'a> {
+    pub schema: u32,
+    #[serde(borrow)]
+    pub test: TestView<'a>,
+    #[serde(default, borrow, deserialize_with = "optional")]
+    pub commit: Option<Cow<'a, str>>,
+    #[serde(default, borrow, deserialize_with = "optional")]
+    pub branch: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub condition: ConditionView<'a>,
+    pub runs: u64,
+    pub failures: u64,
+    #[serde(rename = "failureKinds")]
+    _failure_kinds: IgnoredAny,
+    #[serde(rename = "failingSeeds")]
+    _failing_seeds: IgnoredAny,
+    #[serde(rename = "durationSec")]
+    _duration_sec: Option<DurationSummary>,
+    #[serde(borrow, rename = "tool")]
+    _tool: Cow<'a, str>,
+    #[serde(borrow)]
+    pub time: Cow<'a, str>,
+    #[serde(borrow, rename = "runId")]
+    _run_id: Cow<'a, str>,
+    #[serde(rename = "where")]
+    _origin: Origin,
+}
+
+/// [`TestId`], borrowed.
+#[derive(Debug, Deserialize)]
+pub struct TestView<'a> {
+    #[serde(borrow)]
+    pub class: Cow<'a, str>,
+    #[serde(borrow)]
+    pub method: Cow<'a, str>,
+    #[serde(borrow)]
+    pub task: Cow<'a, str>,
+}
+
+/// [`Condition`], borrowed.
+#[derive(Debug, Deserialize)]
+pub struct ConditionView<'a> {
+    pub context: Context,
+    pub repetition: Repetition,
+    #[serde(default, borrow, deserialize_with = "optional")]
+    pub mechanism: Option<Cow<'a, str>>,
+}
+
+impl ConditionView<'_> {
+    pub fn is(&self, c: &Condition) -> bool {
+        self.context == c.context
+            && self.repetition == c.repetition
+            && self.mechanism.as_deref() == c.mechanism.as_deref()
+    }
+
+    pub fn owned(&self) -> Condition {
+        Condition {
+            context: self.context,
+            repetition: self.repetition,
+            mechanism: self.mechanism.as_ref().map(|m| m.to_string()),
+        }
+    }
+}
+
+/// An optional string, borrowed where it can be (serde's own `Option<Cow>`
+/// always copies).
+fn optional<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, str>>, D::Error> {
+    #[derive(Deserialize)]
+    struct Borrowed<'a>(#[serde(borrow)] Cow<'a, str>);
+    Ok(Option::<Borrowed>::deserialize(d)?.map(|b| b.0))
+}
+
+/// What the reader checks of any line it keeps.
+pub trait Line {
+    fn schema(&self) -> u32;
+    fn runs(&self) -> u64;
+    fn failures(&self) -> u64;
+    fn time(&self) -> &str;
+}
+
+impl Line for Record {
+    fn schema(&self) -> u32 {
+        self.schema
+    }
+    fn runs(&self) -> u64 {
+        self.runs
+    }
+    fn failures(&self) -> u64 {
+        self.failures
+    }
+    fn time(&self) -> &str {
+        &self.time
+    }
+}
+
+impl Line for LineView<'_> {
+    fn schema(&self) -> u32 {
+        self.schema
+    }
+    fn runs(&self) -> u64 {
+        self.runs
+    }
+    fn failures(&self) -> u64 {
+        self.failures
+    }
+    fn time(&self) -> &str {
+        &self.time
     }
 }

@@ -23,6 +23,9 @@ pub fn markdown(history: &History) -> String {
         s.records,
         s.files
     );
+    if s.other_lines > 0 {
+        md += &format!("; {} line(s) of other tests passed over", s.other_lines);
+    }
     if s.skipped_lines > 0 {
         md += &format!("; {} line(s) skipped (see the warnings)", s.skipped_lines);
     }

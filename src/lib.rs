@@ -27,7 +27,7 @@ pub mod error;
 pub(crate) mod git;
 pub mod github;
 pub(crate) mod hex;
-pub(crate) mod ledger;
+pub mod ledger;
 pub mod layout;
 pub(crate) mod local;
 pub(crate) mod markdown;

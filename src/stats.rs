@@ -11,15 +11,14 @@
 //! (at confidence C) every rate p with (1-p)^n ≤ 1-C, i.e. p ≥ 1-(1-C)^(1/n).
 
 mod compare;
-mod looks;
+pub(crate) mod looks;
 mod normal;
 mod sketch;
 mod trend;
 
-pub use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts, MAX_RUNS};
-pub use looks::look_threshold;
-pub use sketch::{Durations, Quantiles};
-pub use trend::{mann_kendall, median, thirds_ratio, Trend, DRIFT_RATIO, EXACT_UP_TO};
+pub use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts};
+pub use sketch::Durations;
+pub use trend::{mann_kendall, thirds_ratio, DRIFT_RATIO};
 
 /// The two-sided 95% normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -117,15 +116,15 @@ pub fn percent(fraction: f64, round: Round) -> String {
     format!("{text}%")
 }
 
-/// A p-value as reports print it: three decimals (`0.030`, `0.123`), four
-/// below 0.001 (`0.0005`), and `< 0.0001` below that.
+/// A p-value as reports print it: `p = ` and three decimals (`0.030`,
+/// `0.123`), four below 0.001 (`0.0005`), and `p < 0.0001` below that.
 pub fn p_value(p: f64) -> String {
     if p >= 0.001 {
-        format!("{p:.3}")
+        format!("p = {p:.3}")
     } else if p >= 0.0001 {
-        format!("{p:.4}")
+        format!("p = {p:.4}")
     } else {
-        "< 0.0001".into()
+        "p < 0.0001".into()
     }
 }
 
@@ -229,11 +228,11 @@ mod tests {
 
     #[test]
     fn p_values_print_as_the_docs_write_them() {
-        assert_eq!(p_value(0.029_691), "0.030");
-        assert_eq!(p_value(0.123_115), "0.123");
-        assert_eq!(p_value(0.004_829), "0.005");
-        assert_eq!(p_value(0.000_465), "0.0005");
-        assert_eq!(p_value(0.000_092_7), "< 0.0001");
-        assert_eq!(p_value(1.0), "1.000");
+        assert_eq!(p_value(0.029_691), "p = 0.030");
+        assert_eq!(p_value(0.123_115), "p = 0.123");
+        assert_eq!(p_value(0.004_829), "p = 0.005");
+        assert_eq!(p_value(0.000_465), "p = 0.0005");
+        assert_eq!(p_value(0.000_092_7), "p < 0.0001");
+        assert_eq!(p_value(1.0), "p = 1.000");
     }
 }

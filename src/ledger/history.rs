@@ -19,6 +19,9 @@ use std::time::{Duration, UNIX_EPOCH};
 pub const ROWS_PER_TEST: usize = 30;
 /// The level of the newest commit's comparison, one look, one-sided.
 pub const ALPHA: f64 = 0.05;
+/// A time ratio the report calls slower (the drift rule of one JVM's
+/// iterations, applied to commits).
+pub const SLOWER: f64 = stats::DRIFT_RATIO;
 /// Rows a trend needs before the Mann–Kendall test is read.
 pub const TREND_MIN_ROWS: usize = 4;
 
@@ -114,6 +117,8 @@ pub struct Row {
     #[serde(flatten)]
     pub tally: Tally,
     pub failure_rate: f64,
+    /// The median execution time of its newest record that gave one.
+    pub median_sec: Option<f64>,
     /// Its oldest and newest records' times (RFC 3339, UTC).
     pub first_time: String,
     pub last_time: String,
@@ -282,7 +287,10 @@ impl TestAcc {
             r.key == key && r.commit.as_deref() == commit && c.is(&r.condition)
         });
         if let Some(row) = found {
-            row.add(runs, failures, 1, secs, || record.branch.as_deref().map(String::from));
+            let median = record.duration_sec.map(|d| d.median);
+            row.add(runs, failures, 1, secs, median, || {
+                record.branch.as_deref().map(String::from)
+            });
         } else if self.cutoff.is_some_and(|c| secs <= c) {
             self.earlier.add(runs, failures, 1);
         } else {
@@ -396,6 +404,7 @@ impl TestAcc {
             compare_newest(row, condition.map(|(_, t)| t))
         });
         let trend = trend_of(&mut rows);
+        let medians: Vec<f64> = rows.iter().filter_map(|r| r.median_sec).collect();
         let [lo, hi] = stats::wilson95(self.total.failures, self.total.runs);
         TestHistory {
             class,
@@ -407,6 +416,7 @@ impl TestAcc {
             first_failing: self.first_failing.map(SeenAt::seen),
             last_failing: self.last_failing.map(SeenAt::seen),
             trend,
+            time_ratio: stats::thirds_ratio(&medians).map(stats::round6),
             newest,
             earlier: (self.earlier.records > 0).then_some(self.earlier),
             rows,
@@ -441,6 +451,7 @@ impl Row {
                 records: 1,
             },
             failure_rate: 0.0,
+            median_sec: record.duration_sec.map(|d| d.median),
             first_time: String::new(),
             last_time: String::new(),
             first: secs,
@@ -461,6 +472,7 @@ impl Row {
             failures: record.failures,
             records: 1,
         };
+        self.median_sec = record.duration_sec.map(|d| d.median);
         (self.first, self.last, self.key) = (secs, secs, key);
     }
 
@@ -472,6 +484,7 @@ impl Row {
         failures: u64,
         records: u64,
         secs: u64,
+        median_sec: Option<f64>,
         branch: impl FnOnce() -> Option<String>,
     ) {
         self.tally.add(runs, failures, records);
@@ -479,12 +492,14 @@ impl Row {
         if secs >= self.last {
             self.last = secs;
             self.branch = branch();
+            self.median_sec = median_sec.or(self.median_sec);
         }
     }
 
     fn merge(&mut self, other: Row) {
         let t = other.tally;
-        self.add(t.runs, t.failures, t.records, other.last, || other.branch);
+        let median = other.median_sec;
+        self.add(t.runs, t.failures, t.records, other.last, median, || other.branch);
         self.first = self.first.min(other.first);
     }
 }
@@ -531,6 +546,10 @@ pub struct TestHistory {
     pub first_failing: Option<Seen>,
     pub last_failing: Option<Seen>,
     pub trend: Trend,
+    /// The median execution time of the newest third of rows over the
+    /// oldest third's (rows that gave times); `null` with fewer than three.
+    /// From [`SLOWER`] on, the report says the test got slower.
+    pub time_ratio: Option<f64>,
     /// The newest row against the earlier records of its condition.
     pub newest: Option<Comparison>,
     /// Oldest first: at most [`ROWS_PER_TEST`].

@@ -17,7 +17,7 @@ pub mod store;
 
 pub use record::{Condition, Context, Origin, Record, Repetition, SCHEMA};
 pub use records::{records_of, RunMeta};
-pub use store::{append_to_dir, append_to_file, local_dir, Limits};
+pub use store::{append_to_dir, append_to_file, ci_file, local_dir, Limits};
 
 use history::{Builder, Filter, History};
 use record::LineView;
@@ -59,5 +59,7 @@ pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
     all.finish()
 }
 
+#[cfg(test)]
+mod history_tests;
 #[cfg(test)]
 mod store_tests;

@@ -110,11 +110,11 @@ pub struct DurationSummary {
 }
 
 impl Condition {
-    /// `alone, in-jvm (tests-iters)`: for people.
+    /// `alone, in-jvm, tests-iters`: for people.
     pub fn label(&self) -> String {
         let base = format!("{}, {}", self.context.as_str(), self.repetition.as_str());
         match &self.mechanism {
-            Some(m) => format!("{base} ({m})"),
+            Some(m) => format!("{base}, {m}"),
             None => base,
         }
     }
@@ -159,8 +159,7 @@ pub struct LineView<'a> {
     _failure_kinds: IgnoredAny,
     #[serde(rename = "failingSeeds")]
     _failing_seeds: IgnoredAny,
-    #[serde(rename = "durationSec")]
-    _duration_sec: Option<DurationSummary>,
+    pub duration_sec: Option<DurationSummary>,
     #[serde(borrow, rename = "tool")]
     _tool: Cow<'a, str>,
     #[serde(borrow)]

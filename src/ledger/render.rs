@@ -3,7 +3,7 @@
 //! a branch may have written: they reach markdown only through
 //! [`crate::markdown`].
 
-use super::history::{Comparison, History, Row, TestHistory, Trend, Direction, Tally};
+use super::history::{Comparison, Direction, History, Row, Tally, TestHistory, Trend, SLOWER};
 use crate::markdown;
 use crate::stats::{self, Round};
 
@@ -58,6 +58,12 @@ fn test_section(t: &TestHistory) -> String {
     );
     md += &format!("- {}\n", failing_line(t));
     md += &format!("- {}\n", trend_line(&t.trend));
+    if let Some(ratio) = t.time_ratio.filter(|r| *r >= SLOWER) {
+        md += &format!(
+            "- Slower: the median execution time of the newest third of rows is {ratio:.1}× the \
+             oldest third's.\n"
+        );
+    }
     if let Some(c) = &t.newest {
         md += &format!("- Newest commit: {}\n", comparison_line(c));
     }
@@ -102,9 +108,9 @@ fn trend_line(trend: &Trend) -> String {
     let spark = markdown::code(&sparkline(&trend.rates));
     let reading = match (trend.direction, trend.p_value) {
         (_, None) => "too few rows to test a trend".to_string(),
-        (Direction::Rising, Some(p)) => format!("failing more over time (Mann–Kendall p = {})", stats::p_value(p)),
-        (Direction::Falling, Some(p)) => format!("failing less over time (Mann–Kendall p = {})", stats::p_value(p)),
-        (Direction::None, Some(p)) => format!("no trend shown (Mann–Kendall p = {})", stats::p_value(p)),
+        (Direction::Rising, Some(p)) => format!("failing more over time (Mann–Kendall {})", stats::p_value(p)),
+        (Direction::Falling, Some(p)) => format!("failing less over time (Mann–Kendall {})", stats::p_value(p)),
+        (Direction::None, Some(p)) => format!("no trend shown (Mann–Kendall {})", stats::p_value(p)),
     };
     format!("Trend, oldest to newest row: {spark} {reading}.")
 }
@@ -114,12 +120,11 @@ fn comparison_line(c: &Comparison) -> String {
     let here = format!("{}/{} on {}", c.after.failures, c.after.runs, commit(c.commit.as_deref()));
     let before = format!("{}/{} before", c.before.failures, c.before.runs);
     let p = stats::p_value(c.p_value);
-    let condition = markdown::text(&c.condition.label());
-    let mut line = format!("{}: {here}, {before} ({condition}), p = {p}", c.verdict.as_str());
+    let mut line = format!("{}: {here}, {before}, {p}", c.verdict.as_str());
     if let Some(more) = c.more_clean_runs {
         line += &format!("; {more} more clean run(s) would show it fixed");
     }
-    line + "."
+    format!("{line} (condition: {}).", markdown::text(&c.condition.label()))
 }
 
 fn table(rows: &[Row], earlier: Option<Tally>) -> String {

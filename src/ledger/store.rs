@@ -42,6 +42,11 @@ impl Limits {
     };
 }
 
+/// The ledger file a CI run writes in `dir` (its artifact).
+pub fn ci_file(dir: &Path) -> PathBuf {
+    dir.join(reports::LEDGER_FILE)
+}
+
 /// The build's own ledger folder.
 pub fn local_dir(project_dir: &Path) -> PathBuf {
     reports::state_dir(project_dir).join(reports::LEDGER_DIR)

@@ -214,7 +214,8 @@ fn problems_are_capped_per_file_and_all_counted() {
 #[test]
 fn a_ci_file_is_one_file_and_folders_are_read_at_any_depth() {
     let dir = tempfile::tempdir().unwrap();
-    let job: PathBuf = dir.path().join("artifacts/job-1/flakiness-ledger.jsonl");
+    let job: PathBuf = super::ci_file(&dir.path().join("artifacts/job-1"));
+    assert!(job.ends_with("artifacts/job-1/flakiness-ledger.jsonl"));
     std::fs::create_dir_all(job.parent().unwrap()).unwrap();
     append_to_file(&job, &[record("a.B", "t", 2, 0)]).unwrap();
     append_to_file(&job, &[record("a.B", "u", 2, 1)]).unwrap();

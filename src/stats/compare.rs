@@ -18,10 +18,6 @@ impl Counts {
             runs,
         }
     }
-
-    fn passes(self) -> u64 {
-        self.runs - self.failures.min(self.runs)
-    }
 }
 
 /// One-sided p that `after`'s failure rate is lower than `before`'s: the

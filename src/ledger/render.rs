@@ -18,7 +18,7 @@ pub fn json(history: &History) -> String {
 pub fn markdown(history: &History) -> String {
     let s = &history.sources;
     let mut md = format!(
-        "## Test history\n\n{} test(s) from {} record(s) in {} ledger file(s)",
+        "## Test history\n\n{} test(s); {} record(s) read from {} ledger file(s)",
         history.tests.len(),
         s.records,
         s.files

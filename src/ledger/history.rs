@@ -344,16 +344,29 @@ impl TestAcc {
         }
     }
 
-    /// Pushes the rows with the oldest last record into `earlier` while
-    /// there are more than [`ROWS_PER_TEST`].
+    /// Pushes into `earlier` the rows no newer than one pushed out before,
+    /// then the oldest rows past [`ROWS_PER_TEST`] (in one sort, not one
+    /// scan per row: a merge can bring twice the cap).
     fn keep_newest_rows(&mut self) {
-        while self.rows.len() > ROWS_PER_TEST {
-            let oldest = (0..self.rows.len())
-                .min_by_key(|i| self.rows[*i].last)
-                .expect("more rows than the cap");
-            let row = self.rows.swap_remove(oldest);
-            self.earlier.merge(row.tally);
-            self.cutoff = Some(self.cutoff.unwrap_or(0).max(row.last));
+        if let Some(cutoff) = self.cutoff {
+            if self.rows.iter().any(|r| r.last <= cutoff) {
+                let earlier = &mut self.earlier;
+                self.rows.retain(|r| {
+                    let newer = r.last > cutoff;
+                    if !newer {
+                        earlier.merge(r.tally);
+                    }
+                    newer
+                });
+            }
+        }
+        if self.rows.len() > ROWS_PER_TEST {
+            self.rows
+                .sort_by(|a, b| (b.last, b.first, &b.commit).cmp(&(a.last, a.first, &a.commit)));
+            for row in self.rows.drain(ROWS_PER_TEST..) {
+                self.earlier.merge(row.tally);
+                self.cutoff = Some(self.cutoff.unwrap_or(0).max(row.last));
+            }
         }
     }
 
@@ -381,14 +394,6 @@ impl TestAcc {
             }
         }
         // A row no newer than a row either side pushed out is not among the newest.
-        if let Some(cutoff) = self.cutoff {
-            let (old, kept): (Vec<Row>, Vec<Row>) =
-                std::mem::take(&mut self.rows).into_iter().partition(|r| r.last <= cutoff);
-            self.rows = kept;
-            for row in old {
-                self.earlier.merge(row.tally);
-            }
-        }
         self.keep_newest_rows();
     }
 

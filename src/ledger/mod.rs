@@ -24,39 +24,45 @@ use record::LineView;
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-/// The history of the tests `filter` accepts in `files`, read in parallel
-/// and merged in file order (so the result does not depend on the threads).
+/// Consecutive files read into one summary before summaries are merged: a
+/// constant, so that which files share a summary (and so the result) does
+/// not depend on the machine's threads.
+const FILES_PER_SUMMARY: usize = 4;
+
+/// The history of the tests `filter` accepts in `files`: groups of files
+/// read in parallel, merged in file order. Memory holds one summary per
+/// thread, whatever the number of files.
 pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
     let mut all = Builder::new(filter.clone());
-    // One file per thread at a time: memory holds a summary per thread,
-    // whatever the number of files.
-    let batch = rayon::current_num_threads().max(1);
-    let needles = filter.needles();
-    for batch in files.chunks(batch) {
-        let builders: Vec<Builder> = batch
-            .par_iter()
-            .map(|path| {
-                let mut builder = Builder::new(filter.clone());
-                let read = read::scan_file(path, |bytes, end| {
-                    if !needles.is_empty() && !needles.iter().any(|n| n.find(bytes).is_some()) {
-                        builder.passed_over();
-                        return Ok(false);
-                    }
-                    let Some((line, secs)) = read::parse::<LineView>(bytes, end)? else {
-                        return Ok(false);
-                    };
-                    builder.add(&line, secs);
-                    Ok(true)
-                });
-                builder.file_read(read);
-                builder
-            })
-            .collect();
+    let groups: Vec<&[PathBuf]> = files.chunks(FILES_PER_SUMMARY).collect();
+    for batch in groups.chunks(rayon::current_num_threads().max(1)) {
+        let builders: Vec<Builder> = batch.par_iter().map(|group| summary_of(group, filter)).collect();
         for builder in builders {
             all.merge(builder);
         }
     }
     all.finish()
+}
+
+/// One summary of `files`, read in order.
+fn summary_of(files: &[PathBuf], filter: &Filter) -> Builder {
+    let mut builder = Builder::new(filter.clone());
+    let needles = filter.needles();
+    for path in files {
+        let read = read::scan_file(path, |bytes, end| {
+            if !needles.is_empty() && !needles.iter().any(|n| n.find(bytes).is_some()) {
+                builder.passed_over();
+                return Ok(false);
+            }
+            let Some((line, secs)) = read::parse::<LineView>(bytes, end)? else {
+                return Ok(false);
+            };
+            builder.add(&line, secs);
+            Ok(true)
+        });
+        builder.file_read(read);
+    }
+    builder
 }
 
 #[cfg(test)]

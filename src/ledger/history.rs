@@ -49,7 +49,10 @@ impl Filter {
     /// None when every test is asked for, or when a name has a character
     /// JSON escapes (the line would not hold it as it is).
     pub fn needles(&self) -> Vec<memchr::memmem::Finder<'_>> {
-        let plain = |c: &str| !c.chars().any(|ch| ch == '"' || ch == '\\' || ch.is_control());
+        let plain = |c: &str| {
+            !c.chars()
+                .any(|ch| ch == '"' || ch == '\\' || ch.is_control())
+        };
         if self.tests.iter().all(|(c, _)| plain(c)) {
             self.tests
                 .iter()
@@ -62,7 +65,10 @@ impl Filter {
 
     pub fn accepts(&self, class: &str, method: &str) -> bool {
         self.tests.is_empty()
-            || self.tests.iter().any(|(c, m)| test_filter::covers(c, m.as_deref(), true, class, method))
+            || self
+                .tests
+                .iter()
+                .any(|(c, m)| test_filter::covers(c, m.as_deref(), true, class, method))
     }
 }
 
@@ -146,12 +152,9 @@ fn row_key(
     repetition: Repetition,
     mechanism: Option<&str>,
 ) -> u64 {
-    use std::hash::{Hash, Hasher};
     // One seed for every builder: keys are compared across merges. A
     // collision only costs a string comparison.
-    let mut h = foldhash::fast::FixedState::default().build_hasher();
-    (commit, context, repetition, mechanism).hash(&mut h);
-    h.finish()
+    foldhash::fast::FixedState::default().hash_one((commit, context, repetition, mechanism))
 }
 
 /// One test's records so far. Rows and conditions are few: kept in
@@ -292,9 +295,10 @@ impl TestAcc {
         }
         let c = &record.condition;
         let key = row_key(commit, c.context, c.repetition, c.mechanism.as_deref());
-        let found = self.rows.iter_mut().find(|r| {
-            r.key == key && r.commit.as_deref() == commit && c.is(&r.condition)
-        });
+        let found = self
+            .rows
+            .iter_mut()
+            .find(|r| r.key == key && r.commit.as_deref() == commit && c.is(&r.condition));
         if let Some(row) = found {
             let median = record.duration_sec.map(|d| d.median);
             row.add(runs, failures, 1, secs, median, || {
@@ -337,7 +341,8 @@ impl TestAcc {
         let i = match self.by_condition.iter().position(|(c, _)| condition.is(c)) {
             Some(i) => i,
             None => {
-                self.by_condition.push((condition.owned(), Tally::default()));
+                self.by_condition
+                    .push((condition.owned(), Tally::default()));
                 self.by_condition.len() - 1
             }
         };
@@ -345,10 +350,18 @@ impl TestAcc {
     }
 
     fn saw_failing(&mut self, seen: SeenAt) {
-        if self.first_failing.as_ref().is_none_or(|f| seen.secs < f.secs) {
+        if self
+            .first_failing
+            .as_ref()
+            .is_none_or(|f| seen.secs < f.secs)
+        {
             self.first_failing = Some(seen.clone());
         }
-        if self.last_failing.as_ref().is_none_or(|l| seen.secs >= l.secs) {
+        if self
+            .last_failing
+            .as_ref()
+            .is_none_or(|l| seen.secs >= l.secs)
+        {
             self.last_failing = Some(seen);
         }
     }
@@ -513,7 +526,9 @@ impl Row {
     fn merge(&mut self, other: Row) {
         let t = other.tally;
         let median = other.median_sec;
-        self.add(t.runs, t.failures, t.records, other.last, median, || other.branch);
+        self.add(t.runs, t.failures, t.records, other.last, median, || {
+            other.branch
+        });
         self.first = self.first.min(other.first);
     }
 }

@@ -23,7 +23,9 @@ fn at(class: &str, method: &str, commit: &str, minute: u64, runs: u64, failures:
 fn feed(builder: &mut Builder, records: &[Record]) {
     for r in records {
         let line = serde_json::to_string(r).unwrap();
-        let (view, secs) = read::parse::<LineView>(line.as_bytes(), End::Whole).unwrap().unwrap();
+        let (view, secs) = read::parse::<LineView>(line.as_bytes(), End::Whole)
+            .unwrap()
+            .unwrap();
         builder.add(&view, secs);
     }
 }
@@ -45,16 +47,25 @@ fn pooled_counts_rows_and_failing_times() {
     let h = history_of(Filter::default(), &records);
     assert_eq!(h.tests.len(), 2);
     let x = &h.tests[0];
-    assert_eq!((x.total.runs, x.total.failures, x.total.records), (300, 5, 3));
+    assert_eq!(
+        (x.total.runs, x.total.failures, x.total.records),
+        (300, 5, 3)
+    );
     // The Wilson score interval of 5/300 by its formula (z = 1.96): [0.007139, 0.038415].
     assert_eq!(x.ci95, [0.007139, 0.038415]);
     assert_eq!(x.rows.len(), 2);
-    assert_eq!((x.rows[0].commit.as_deref(), x.rows[0].tally.runs), (Some("c1"), 200));
+    assert_eq!(
+        (x.rows[0].commit.as_deref(), x.rows[0].tally.runs),
+        (Some("c1"), 200)
+    );
     assert_eq!(x.rows[0].first_time, "2026-03-01T00:00:00Z");
     assert_eq!(x.rows[0].last_time, "2026-03-01T00:05:00Z");
     let first = x.first_failing.as_ref().unwrap();
     let last = x.last_failing.as_ref().unwrap();
-    assert_eq!((first.time.as_str(), last.time.as_str()), ("2026-03-01T00:00:00Z", "2026-03-01T00:05:00Z"));
+    assert_eq!(
+        (first.time.as_str(), last.time.as_str()),
+        ("2026-03-01T00:00:00Z", "2026-03-01T00:05:00Z")
+    );
     assert!(h.tests[1].first_failing.is_none());
 }
 
@@ -62,7 +73,16 @@ fn pooled_counts_rows_and_failing_times() {
 fn only_the_newest_rows_are_kept_and_the_rest_pooled() {
     let n = ROWS_PER_TEST as u64 + 12;
     let records: Vec<Record> = (0..n)
-        .map(|i| at("a.FooTests", "t", &format!("c{i}"), i, 10, u64::from(i % 7 == 0)))
+        .map(|i| {
+            at(
+                "a.FooTests",
+                "t",
+                &format!("c{i}"),
+                i,
+                10,
+                u64::from(i % 7 == 0),
+            )
+        })
         .collect();
     // Read newest first, and in time order: the same rows either way.
     let mut reversed = records.clone();
@@ -72,18 +92,33 @@ fn only_the_newest_rows_are_kept_and_the_rest_pooled() {
         let t = &h.tests[0];
         assert_eq!(t.rows.len(), ROWS_PER_TEST);
         assert_eq!(t.rows[0].commit.as_deref(), Some("c12"));
-        assert_eq!(t.rows.last().unwrap().commit.as_deref(), Some(format!("c{}", n - 1).as_str()));
+        assert_eq!(
+            t.rows.last().unwrap().commit.as_deref(),
+            Some(format!("c{}", n - 1).as_str())
+        );
         let earlier = t.earlier.unwrap();
         assert_eq!((earlier.records, earlier.runs), (12, 120));
         // Pooled counts are exact whatever was pushed out.
-        assert_eq!((t.total.records, t.total.runs, t.total.failures), (n, n * 10, 6));
+        assert_eq!(
+            (t.total.records, t.total.runs, t.total.failures),
+            (n, n * 10, 6)
+        );
     }
 }
 
 #[test]
 fn files_read_apart_merge_to_what_one_read_gives() {
     let records: Vec<Record> = (0..80)
-        .map(|i| at("a.FooTests", &format!("t{}", i % 3), &format!("c{}", i / 2), i, 10, u64::from(i % 5 == 0)))
+        .map(|i| {
+            at(
+                "a.FooTests",
+                &format!("t{}", i % 3),
+                &format!("c{}", i / 2),
+                i,
+                10,
+                u64::from(i % 5 == 0),
+            )
+        })
         .collect();
     let whole = history_of(Filter::default(), &records);
     let mut merged = Builder::new(Filter::default());
@@ -111,19 +146,35 @@ fn the_filter_takes_classes_nested_classes_and_methods() {
             .collect()
     };
     let class = Filter::new(vec![("a.FooTests".into(), None)]);
-    assert_eq!(names(class), ["a.FooTests#testX", "a.FooTests#testY", "a.FooTests$Inner#testZ"]);
+    assert_eq!(
+        names(class),
+        [
+            "a.FooTests#testX",
+            "a.FooTests#testY",
+            "a.FooTests$Inner#testZ"
+        ]
+    );
     let method = Filter::new(vec![("a.FooTests".into(), Some("testY".into()))]);
     assert_eq!(names(method), ["a.FooTests#testY"]);
     let plain = Filter::new(vec![("a.FooTests".into(), None)]);
     assert_eq!(plain.needles().len(), 1);
     let quoted = Filter::new(vec![("a.\"Odd".into(), None)]);
-    assert!(quoted.needles().is_empty(), "a name JSON escapes is not looked for as it is");
+    assert!(
+        quoted.needles().is_empty(),
+        "a name JSON escapes is not looked for as it is"
+    );
 }
 
 /// `before` failures of 40 on c1, then `after` of 40 on c2.
 fn newest(before: u64, after: u64) -> super::history::Comparison {
-    let records = vec![at("a.T", "t", "c1", 0, 40, before), at("a.T", "t", "c2", 60, 40, after)];
-    history_of(Filter::default(), &records).tests[0].newest.clone().unwrap()
+    let records = vec![
+        at("a.T", "t", "c1", 0, 40, before),
+        at("a.T", "t", "c2", 60, 40, after),
+    ];
+    history_of(Filter::default(), &records).tests[0]
+        .newest
+        .clone()
+        .unwrap()
 }
 
 #[test]
@@ -138,7 +189,10 @@ fn the_newest_commit_is_compared_with_the_records_before_it() {
     assert_eq!(stats_p(not_shown.p_value), "p = 0.120");
     assert_eq!(not_shown.more_clean_runs, Some(27));
     let worse = newest(0, 9);
-    assert_eq!((worse.verdict, worse.more_clean_runs), (Verdict::Worse, None));
+    assert_eq!(
+        (worse.verdict, worse.more_clean_runs),
+        (Verdict::Worse, None)
+    );
     let same = newest(2, 2);
     assert_eq!((same.verdict, same.p_value), (Verdict::Same, 1.0));
 }
@@ -188,12 +242,54 @@ fn a_rising_rate_is_a_trend_and_a_slowdown_is_said() {
 /// fixed, a clean one, and a hostile name.
 fn sample() -> History {
     let mut records = vec![
-        at("org.example.FixedTests", "testRace", "1111111111111111111111111111111111111111", 0, 40, 12),
-        at("org.example.FixedTests", "testRace", "2222222222222222222222222222222222222222", 60, 40, 0),
-        at("org.example.NarrowedTests", "testTimeout", "1111111111111111111111111111111111111111", 0, 40, 3),
-        at("org.example.NarrowedTests", "testTimeout", "2222222222222222222222222222222222222222", 60, 40, 0),
-        at("org.example.StableTests", "testOk", "2222222222222222222222222222222222222222", 60, 100, 0),
-        at("org.evil.`x`|<b>", "t\u{1b}[31m [link](http://e)", "3333333333333333333333333333333333333333", 5, 10, 1),
+        at(
+            "org.example.FixedTests",
+            "testRace",
+            "1111111111111111111111111111111111111111",
+            0,
+            40,
+            12,
+        ),
+        at(
+            "org.example.FixedTests",
+            "testRace",
+            "2222222222222222222222222222222222222222",
+            60,
+            40,
+            0,
+        ),
+        at(
+            "org.example.NarrowedTests",
+            "testTimeout",
+            "1111111111111111111111111111111111111111",
+            0,
+            40,
+            3,
+        ),
+        at(
+            "org.example.NarrowedTests",
+            "testTimeout",
+            "2222222222222222222222222222222222222222",
+            60,
+            40,
+            0,
+        ),
+        at(
+            "org.example.StableTests",
+            "testOk",
+            "2222222222222222222222222222222222222222",
+            60,
+            100,
+            0,
+        ),
+        at(
+            "org.evil.`x`|<b>",
+            "t\u{1b}[31m [link](http://e)",
+            "3333333333333333333333333333333333333333",
+            5,
+            10,
+            1,
+        ),
     ];
     records[5].branch = Some("evil|`branch`\n".into());
     records[5].condition.mechanism = Some("<script>".into());
@@ -203,7 +299,10 @@ fn sample() -> History {
 #[test]
 fn history_markdown() {
     let md = render::markdown(&sample());
-    assert!(!md.contains('\u{1b}'), "no control character reaches a terminal");
+    assert!(
+        !md.contains('\u{1b}'),
+        "no control character reaches a terminal"
+    );
     insta::assert_snapshot!(md);
 }
 

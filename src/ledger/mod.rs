@@ -20,8 +20,8 @@ pub use records::{records_of, RunMeta};
 pub use store::{append_to_dir, append_to_file, ci_file, local_dir, Limits};
 
 use history::{Builder, Filter, History};
-use record::LineView;
 use rayon::prelude::*;
+use record::LineView;
 use std::path::PathBuf;
 
 /// Consecutive files read into one summary before summaries are merged: a
@@ -36,7 +36,10 @@ pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
     let mut all = Builder::new(filter.clone());
     let groups: Vec<&[PathBuf]> = files.chunks(FILES_PER_SUMMARY).collect();
     for batch in groups.chunks(rayon::current_num_threads().max(1)) {
-        let builders: Vec<Builder> = batch.par_iter().map(|group| summary_of(group, filter)).collect();
+        let builders: Vec<Builder> = batch
+            .par_iter()
+            .map(|group| summary_of(group, filter))
+            .collect();
         for builder in builders {
             all.merge(builder);
         }

@@ -64,7 +64,10 @@ pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             let mut found: Vec<PathBuf> = Walk::new(path)
                 .regular_files()
                 .map(|f| f.path)
-                .filter(|p| p.extension().is_some_and(|e| e == reports::LEDGER_EXTENSION))
+                .filter(|p| {
+                    p.extension()
+                        .is_some_and(|e| e == reports::LEDGER_EXTENSION)
+                })
                 .collect();
             found.sort();
             files.extend(found);
@@ -120,7 +123,11 @@ pub type LineResult = std::result::Result<bool, String>;
 
 /// Reads `src` line by line (one line buffer, reused), handing each line
 /// without its newline to `use_line`, which parses it (see [`parse`]).
-pub fn scan(path: &Path, src: impl Read, mut use_line: impl FnMut(&[u8], End) -> LineResult) -> FileRead {
+pub fn scan(
+    path: &Path,
+    src: impl Read,
+    mut use_line: impl FnMut(&[u8], End) -> LineResult,
+) -> FileRead {
     let mut reader = BufReader::with_capacity(64 << 10, src);
     let mut read = FileRead::default();
     let mut buf = Vec::new();
@@ -181,7 +188,12 @@ fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Op
     if buf.len() > MAX_LINE_BYTES {
         // Pass over the rest of the line without keeping it.
         let mut rest = Vec::new();
-        while reader.by_ref().take(64 << 10).read_until(b'\n', &mut rest)? > 0 {
+        while reader
+            .by_ref()
+            .take(64 << 10)
+            .read_until(b'\n', &mut rest)?
+            > 0
+        {
             if rest.last() == Some(&b'\n') {
                 break;
             }
@@ -205,7 +217,9 @@ pub fn parse<'a, T: Deserialize<'a> + Line>(
     end: End,
 ) -> std::result::Result<Option<(T, u64)>, String> {
     if end == End::TooLong {
-        return Err(format!("longer than {MAX_LINE_BYTES} bytes: not a ledger record; skipped"));
+        return Err(format!(
+            "longer than {MAX_LINE_BYTES} bytes: not a ledger record; skipped"
+        ));
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
@@ -247,7 +261,12 @@ fn check(line: &impl Line) -> std::result::Result<u64, String> {
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_secs())
-        .ok_or_else(|| format!("time {:?} is not an RFC 3339 time in UTC; skipped", line.time()))
+        .ok_or_else(|| {
+            format!(
+                "time {:?} is not an RFC 3339 time in UTC; skipped",
+                line.time()
+            )
+        })
 }
 
 fn problem(path: &Path, line: u64, what: &str) -> Problem {

@@ -1,6 +1,8 @@
 //! A report as ledger lines: one per test (and condition) that ran.
 
-use super::record::{Condition, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA};
+use super::record::{
+    Condition, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
+};
 use crate::analyze::report::{PlannedRuns, TestReport};
 use crate::analyze::Report;
 use std::time::SystemTime;
@@ -97,7 +99,9 @@ mod tests {
 
     /// Recorded Gradle XML of `folder` placed where a build keeps it, analyzed.
     pub(crate) fn recorded(folder: &str, task: &str) -> (tempfile::TempDir, Report) {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/junit-gradle").join(folder);
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/junit-gradle")
+            .join(folder);
         let dir = tempfile::tempdir().unwrap();
         let dest: PathBuf = dir.path().join("server/build/test-results").join(task);
         std::fs::create_dir_all(&dest).unwrap();
@@ -139,11 +143,17 @@ mod tests {
         assert_eq!(records.len(), 5, "{records:#?}");
         let flaky = find(&records, "testFlakyAssertion");
         assert_eq!((flaky.runs, flaky.failures), (10, 3));
-        assert_eq!(flaky.test.class, "org.elasticsearch.flaky.AssertionFlakyTests");
+        assert_eq!(
+            flaky.test.class,
+            "org.elasticsearch.flaky.AssertionFlakyTests"
+        );
         assert_eq!(flaky.test.task, "test");
         assert_eq!(flaky.failure_kinds.get("assertion"), Some(&3));
         assert_eq!(flaky.failing_seeds.len(), 3);
-        assert!(flaky.failing_seeds.iter().all(|s| s.starts_with("364D07F139:")));
+        assert!(flaky
+            .failing_seeds
+            .iter()
+            .all(|s| s.starts_with("364D07F139:")));
         assert_eq!(flaky.time, "2026-03-01T10:00:00Z");
         assert_eq!(flaky.schema, SCHEMA);
         assert_eq!(flaky.tool, env!("CARGO_PKG_VERSION"));
@@ -181,10 +191,16 @@ mod tests {
             repeated_by: by.iter().map(|s| s.to_string()).collect(),
         };
         let fresh = condition_of(Some(&plan(&["gradle-runs"])), &run);
-        assert_eq!((fresh.repetition, fresh.mechanism), (Repetition::FreshJvm, None));
+        assert_eq!(
+            (fresh.repetition, fresh.mechanism),
+            (Repetition::FreshJvm, None)
+        );
         let runner = condition_of(Some(&plan(&["junit4-runner"])), &run);
         assert_eq!(runner.mechanism.as_deref(), Some("junit4-runner"));
-        assert_eq!(condition_of(Some(&plan(&["gradle-runs", "tests-iters"])), &run), run);
+        assert_eq!(
+            condition_of(Some(&plan(&["gradle-runs", "tests-iters"])), &run),
+            run
+        );
         assert_eq!(condition_of(None, &run), run);
     }
 

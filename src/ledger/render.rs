@@ -108,23 +108,39 @@ fn trend_line(trend: &Trend) -> String {
     let spark = markdown::code(&sparkline(&trend.rates));
     let reading = match (trend.direction, trend.p_value) {
         (_, None) => "too few rows to test a trend".to_string(),
-        (Direction::Rising, Some(p)) => format!("failing more over time (Mann–Kendall {})", stats::p_value(p)),
-        (Direction::Falling, Some(p)) => format!("failing less over time (Mann–Kendall {})", stats::p_value(p)),
-        (Direction::None, Some(p)) => format!("no trend shown (Mann–Kendall {})", stats::p_value(p)),
+        (Direction::Rising, Some(p)) => format!(
+            "failing more over time (Mann–Kendall {})",
+            stats::p_value(p)
+        ),
+        (Direction::Falling, Some(p)) => format!(
+            "failing less over time (Mann–Kendall {})",
+            stats::p_value(p)
+        ),
+        (Direction::None, Some(p)) => {
+            format!("no trend shown (Mann–Kendall {})", stats::p_value(p))
+        }
     };
     format!("Trend, oldest to newest row: {spark} {reading}.")
 }
 
 /// "fixed: 0/40 on `abc…`, 12/40 before, p = 0.0001" and its kin.
 fn comparison_line(c: &Comparison) -> String {
-    let here = format!("{}/{} on {}", c.after.failures, c.after.runs, commit(c.commit.as_deref()));
+    let here = format!(
+        "{}/{} on {}",
+        c.after.failures,
+        c.after.runs,
+        commit(c.commit.as_deref())
+    );
     let before = format!("{}/{} before", c.before.failures, c.before.runs);
     let p = stats::p_value(c.p_value);
     let mut line = format!("{}: {here}, {before}, {p}", c.verdict.as_str());
     if let Some(more) = c.more_clean_runs {
         line += &format!("; {more} more clean run(s) would show it fixed");
     }
-    format!("{line} (condition: {}).", markdown::text(&c.condition.label()))
+    format!(
+        "{line} (condition: {}).",
+        markdown::text(&c.condition.label())
+    )
 }
 
 fn table(rows: &[Row], earlier: Option<Tally>) -> String {
@@ -146,7 +162,10 @@ fn table(rows: &[Row], earlier: Option<Tally>) -> String {
             "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             markdown::text(&r.last_time),
             commit(r.commit.as_deref()),
-            r.branch.as_deref().map(markdown::code_in_table).unwrap_or_default(),
+            r.branch
+                .as_deref()
+                .map(markdown::code_in_table)
+                .unwrap_or_default(),
             markdown::text(&r.condition.label()),
             r.tally.records,
             r.tally.runs,

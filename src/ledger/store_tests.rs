@@ -57,7 +57,9 @@ fn ledger_names(dir: &Path) -> Vec<String> {
 #[test]
 fn appends_read_back_in_order() {
     let dir = tempfile::tempdir().unwrap();
-    let first: Vec<Record> = (0..3).map(|i| record("a.B", &format!("t{i}"), 10, i)).collect();
+    let first: Vec<Record> = (0..3)
+        .map(|i| record("a.B", &format!("t{i}"), 10, i))
+        .collect();
     let second = vec![record("a.C", "t", 5, 0)];
     append_to_dir(dir.path(), &first, Limits::LOCAL).unwrap();
     let path = append_to_dir(dir.path(), &second, Limits::LOCAL).unwrap();
@@ -70,7 +72,10 @@ fn appends_read_back_in_order() {
 #[test]
 fn files_rotate_and_the_oldest_go_beyond_the_cap() {
     let dir = tempfile::tempdir().unwrap();
-    let line = serde_json::to_string(&record("a.B", "t", 1, 0)).unwrap().len() as u64 + 1;
+    let line = serde_json::to_string(&record("a.B", "t", 1, 0))
+        .unwrap()
+        .len() as u64
+        + 1;
     // Two lines fill a file; four files are the most kept.
     let limits = Limits {
         file_bytes: 2 * line,
@@ -82,7 +87,12 @@ fn files_rotate_and_the_oldest_go_beyond_the_cap() {
     // 11 lines: files 1..=6 (2+2+2+2+2+1); the oldest two are gone, 7 lines left.
     assert_eq!(
         ledger_names(dir.path()),
-        ["ledger-000003.jsonl", "ledger-000004.jsonl", "ledger-000005.jsonl", "ledger-000006.jsonl"]
+        [
+            "ledger-000003.jsonl",
+            "ledger-000004.jsonl",
+            "ledger-000005.jsonl",
+            "ledger-000006.jsonl"
+        ]
     );
     let (records, _) = read_all(dir.path());
     let methods: Vec<&str> = records.iter().map(|r| r.test.method.as_str()).collect();
@@ -124,7 +134,10 @@ fn concurrent_appends_keep_every_line_whole() {
         let class = &chunk[0].test.class;
         let prefix = chunk[0].test.method.split('_').next().unwrap();
         for (i, r) in chunk.iter().enumerate() {
-            assert_eq!((&r.test.class, r.test.method.clone()), (class, format!("{prefix}_{i}")));
+            assert_eq!(
+                (&r.test.class, r.test.method.clone()),
+                (class, format!("{prefix}_{i}"))
+            );
         }
     }
     assert!(ledger_names(dir.path()).len() > 1);
@@ -143,14 +156,25 @@ fn a_torn_last_line_is_skipped_and_the_next_append_starts_a_new_line() {
     assert_eq!(records.len(), 1);
     assert_eq!(reads[0].problems.len(), 1);
     let p = reads[0].problems[0].to_string();
-    assert_eq!(p, format!("{}:2: torn last line (a run stopped while writing it); skipped", path.display()));
+    assert_eq!(
+        p,
+        format!(
+            "{}:2: torn last line (a run stopped while writing it); skipped",
+            path.display()
+        )
+    );
     // The next run's lines are whole; the torn one stays one bad line.
     append_to_dir(dir.path(), &[record("a.B", "t3", 3, 0)], Limits::LOCAL).unwrap();
     let (records, reads) = read_all(dir.path());
     let methods: Vec<&str> = records.iter().map(|r| r.test.method.as_str()).collect();
     assert_eq!(methods, ["t1", "t3"]);
     assert_eq!(reads[0].skipped, 1);
-    assert!(reads[0].problems[0].to_string().contains(":2: not a ledger record"), "{reads:?}");
+    assert!(
+        reads[0].problems[0]
+            .to_string()
+            .contains(":2: not a ledger record"),
+        "{reads:?}"
+    );
 }
 
 #[test]
@@ -182,13 +206,20 @@ fn unknown_versions_and_bad_lines_are_skipped_naming_file_and_line() {
     assert_eq!(read.skipped, 6);
     let lines: Vec<u64> = read.problems.iter().map(|p| p.line).collect();
     assert_eq!(lines, [3, 4, 5, 6, 7, 8]);
-    assert!(read.problems[0].what.starts_with("schema version 2, which this gradle-flaky does not know"));
+    assert!(read.problems[0]
+        .what
+        .starts_with("schema version 2, which this gradle-flaky does not know"));
     assert!(read.problems[1].what.starts_with("schema version 7"));
     assert!(read.problems[2].what.starts_with("not a ledger record"));
     assert!(read.problems[3].what.starts_with("9 failures of 4 runs"));
-    assert!(read.problems[4].what.starts_with("time \"yesterday\" is not an RFC 3339 time"));
+    assert!(read.problems[4]
+        .what
+        .starts_with("time \"yesterday\" is not an RFC 3339 time"));
     // Nothing from the file reaches a terminal as a control character.
-    assert!(read.problems.iter().all(|p| !p.what.chars().any(char::is_control)));
+    assert!(read
+        .problems
+        .iter()
+        .all(|p| !p.what.chars().any(char::is_control)));
     assert_eq!(records[0].secs, 1_772_359_200);
 }
 
@@ -200,7 +231,9 @@ fn an_overlong_line_is_skipped_without_holding_it() {
     let mut n = 0;
     let read = read::read_lines(Path::new("big.jsonl"), text.as_bytes(), |_| n += 1);
     assert_eq!((n, read.records, read.skipped), (2, 2, 1));
-    assert!(read.problems[0].to_string().starts_with("big.jsonl:2: longer than"));
+    assert!(read.problems[0]
+        .to_string()
+        .starts_with("big.jsonl:2: longer than"));
 }
 
 #[test]
@@ -221,7 +254,7 @@ fn a_ci_file_is_one_file_and_folders_are_read_at_any_depth() {
     append_to_file(&job, &[record("a.B", "u", 2, 1)]).unwrap();
     std::fs::write(dir.path().join("artifacts/notes.txt"), "not a ledger").unwrap();
     let files = read::files_of(&[dir.path().join("artifacts")]).unwrap();
-    assert_eq!(files, [job.clone()]);
+    assert_eq!(files, std::slice::from_ref(&job));
     let (records, _) = read_all(&dir.path().join("artifacts"));
     assert_eq!(records.len(), 2);
     let err = read::files_of(&[dir.path().join("missing")]).unwrap_err();

@@ -199,7 +199,11 @@ mod tests {
 
     #[test]
     fn two_sided_is_symmetric_in_its_sides() {
-        for (a, b) in [(c(3, 40), c(0, 40)), (c(9, 31), c(2, 77)), (c(0, 3), c(3, 3))] {
+        for (a, b) in [
+            (c(3, 40), c(0, 40)),
+            (c(9, 31), c(2, 77)),
+            (c(0, 3), c(3, 3)),
+        ] {
             same(p_differ(a, b), p_differ(b, a));
         }
     }
@@ -217,13 +221,22 @@ mod tests {
     #[test]
     fn clean_runs_to_show_a_fix() {
         // The doc's 3/40: 67 clean runs after show it, 66 do not.
-        assert_eq!(more_clean_runs_to_show_fix(c(3, 40), c(0, 0), 0.05), Some(67));
+        assert_eq!(
+            more_clean_runs_to_show_fix(c(3, 40), c(0, 0), 0.05),
+            Some(67)
+        );
         assert!(p_fixed(c(3, 40), c(0, 67)) < 0.05);
         assert!(p_fixed(c(3, 40), c(0, 66)) >= 0.05);
         // 0/40 already ran here: 27 more.
-        assert_eq!(more_clean_runs_to_show_fix(c(3, 40), c(0, 40), 0.05), Some(27));
+        assert_eq!(
+            more_clean_runs_to_show_fix(c(3, 40), c(0, 40), 0.05),
+            Some(27)
+        );
         // Already shown: none more.
-        assert_eq!(more_clean_runs_to_show_fix(c(12, 40), c(0, 40), 0.05), Some(0));
+        assert_eq!(
+            more_clean_runs_to_show_fix(c(12, 40), c(0, 40), 0.05),
+            Some(0)
+        );
         // A failure left after: more runs, still a finite number.
         let more = more_clean_runs_to_show_fix(c(10, 100), c(2, 50), 0.05).unwrap();
         assert!(p_fixed(c(10, 100), c(2, 50 + more)) < 0.05);

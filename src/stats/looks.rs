@@ -23,9 +23,12 @@ use super::normal;
 /// The p-value below which look `look` (1-based) of `looks` shows a fix,
 /// for a family-wise error of `alpha` over all looks. One look is `alpha`
 /// itself. A look outside 1..=looks has no α left: 0.
-#[expect(
-    dead_code,
-    reason = "for a comparison that stops early; its caller is the comparison run, still to come"
+#[cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "for a comparison that stops early; its caller is the comparison run, still to come"
+    )
 )]
 pub fn look_threshold(look: u32, looks: u32, alpha: f64) -> f64 {
     if look == 0 || look > looks {
@@ -83,7 +86,9 @@ mod tests {
     #[test]
     fn thresholds_add_up_to_alpha_and_grow() {
         for looks in 1..=10 {
-            let all: Vec<f64> = (1..=looks).map(|k| look_threshold(k, looks, 0.05)).collect();
+            let all: Vec<f64> = (1..=looks)
+                .map(|k| look_threshold(k, looks, 0.05))
+                .collect();
             let sum: f64 = all.iter().sum();
             assert!((sum - 0.05).abs() < 1e-12, "{looks}: {sum}");
             assert!(all.windows(2).all(|w| w[0] < w[1]), "{all:?}");

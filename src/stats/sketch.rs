@@ -119,10 +119,18 @@ mod tests {
 
     #[test]
     fn merged_summaries_equal_one_summary_of_all() {
-        let (mut a, mut b, mut all) = (Durations::default(), Durations::default(), Durations::default());
+        let (mut a, mut b, mut all) = (
+            Durations::default(),
+            Durations::default(),
+            Durations::default(),
+        );
         for i in 0..500 {
             let x = (i as f64 * 0.37).sin().abs() * 3.0;
-            if i % 3 == 0 { a.add(x) } else { b.add(x) }
+            if i % 3 == 0 {
+                a.add(x)
+            } else {
+                b.add(x)
+            }
             all.add(x);
         }
         a.merge(&b);

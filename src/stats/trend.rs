@@ -231,7 +231,10 @@ mod tests {
         let z = normal_z(xs.len(), exact.s, &[]);
         let approx = 2.0 * normal::upper_tail(z.abs());
         assert!(exact.exact);
-        assert!((exact.p_two_sided - approx).abs() < 0.01, "{exact:?} {approx}");
+        assert!(
+            (exact.p_two_sided - approx).abs() < 0.01,
+            "{exact:?} {approx}"
+        );
     }
 
     #[test]

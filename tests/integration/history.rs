@@ -61,8 +61,12 @@ fn two_runs() -> tempfile::TempDir {
         build_with_reports(dir.path(), fixed);
         let report = analyze_root(dir.path(), &AnalyzeOptions::default());
         let records = ledger::records_of(&report, &meta(commit, minute));
-        ledger::append_to_dir(&ledger::local_dir(dir.path()), &records, ledger::Limits::LOCAL)
-            .unwrap();
+        ledger::append_to_dir(
+            &ledger::local_dir(dir.path()),
+            &records,
+            ledger::Limits::LOCAL,
+        )
+        .unwrap();
     }
     dir
 }
@@ -81,8 +85,14 @@ fn history_shows_both_commits_of_a_recorded_fix() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(stdout.contains("1 test(s); 6 record(s) read from 1 ledger file(s); 4 line(s) of other tests passed over"), "{stdout}");
     assert!(stdout.contains("Pooled: 3 of 20 run(s) failed"), "{stdout}");
-    assert!(stdout.contains(&format!("| `{}` |", "a".repeat(12))), "{stdout}");
-    assert!(stdout.contains(&format!("| `{}` |", "b".repeat(12))), "{stdout}");
+    assert!(
+        stdout.contains(&format!("| `{}` |", "a".repeat(12))),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("| `{}` |", "b".repeat(12))),
+        "{stdout}"
+    );
     // 3/10 then 0/10: one-sided Fisher p = C(10,3)/C(20,3) = 120/1140 = 0.105.
     assert!(
         stdout.contains(&format!(
@@ -99,15 +109,32 @@ fn history_json_has_every_test_of_a_class() {
     let dir = two_runs();
     let out = history(
         dir.path(),
-        &["--format", "json", "org.elasticsearch.flaky.AssertionFlakyTests"],
+        &[
+            "--format",
+            "json",
+            "org.elasticsearch.flaky.AssertionFlakyTests",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let tests = json["tests"].as_array().unwrap();
-    let methods: Vec<&str> = tests.iter().map(|t| t["method"].as_str().unwrap()).collect();
-    assert_eq!(methods, ["testFlakyAssertion", "testStableAddition", "testStableConcat"]);
+    let methods: Vec<&str> = tests
+        .iter()
+        .map(|t| t["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "testFlakyAssertion",
+            "testStableAddition",
+            "testStableConcat"
+        ]
+    );
     let flaky = &tests[0];
-    assert_eq!((flaky["runs"].as_u64(), flaky["failures"].as_u64()), (Some(20), Some(3)));
+    assert_eq!(
+        (flaky["runs"].as_u64(), flaky["failures"].as_u64()),
+        (Some(20), Some(3))
+    );
     assert_eq!(flaky["newest"]["verdict"], "not-shown");
     assert_eq!(flaky["rows"].as_array().unwrap().len(), 2);
     // The other class's lines were passed over, not counted as records read.
@@ -126,7 +153,11 @@ fn a_ci_artifact_with_a_torn_line_is_read_with_a_warning() {
     ledger::append_to_file(&job, &ledger::records_of(&report, &meta("c", 60))).unwrap();
     // A run killed halfway through a line of the asked class.
     let mut text_of_job = std::fs::read_to_string(&job).unwrap();
-    let whole = text_of_job.lines().find(|l| l.contains("AssertionFlakyTests")).unwrap().to_string();
+    let whole = text_of_job
+        .lines()
+        .find(|l| l.contains("AssertionFlakyTests"))
+        .unwrap()
+        .to_string();
     text_of_job += &whole[..whole.len() / 2];
     std::fs::write(&job, text_of_job).unwrap();
     let out = history(
@@ -164,10 +195,16 @@ fn hostile_names_in_a_ledger_reach_the_terminal_escaped() {
     let out = history(dir.path(), &["--ledger", kept.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
+    assert!(
+        !stdout.chars().any(|c| c.is_control() && c != '\n'),
+        "{stdout:?}"
+    );
     // In a code span whose fence outlasts the backticks inside; control
     // characters as blanks; the branch's `|` escaped in its table cell.
-    assert!(stdout.contains("### ``x.`Evil`|<img src=x>#t ]0;pwned ``\n"), "{stdout}");
+    assert!(
+        stdout.contains("### ``x.`Evil`|<img src=x>#t ]0;pwned ``\n"),
+        "{stdout}"
+    );
     assert!(stdout.contains("| ` [2J` | `` b\\|` `` |"), "{stdout}");
     assert!(stdout.contains("1 of 3 run(s) failed"), "{stdout}");
 }
@@ -177,13 +214,25 @@ fn bad_arguments_are_usage_errors_naming_them() {
     let dir = tempfile::tempdir().unwrap();
     let out = history(dir.path(), &["--ledger", "no/such/ledger"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--ledger no/such/ledger"), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--ledger no/such/ledger"),
+        "{}",
+        text(&out)
+    );
     let out = history(dir.path(), &["server/src/test/java/FooTests.java"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not paths"), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not paths"),
+        "{}",
+        text(&out)
+    );
     // No ledger at all: said on stderr, an empty history on stdout.
     let out = history(dir.path(), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no ledger found"), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no ledger found"),
+        "{}",
+        text(&out)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("0 test(s); 0 record(s) read"));
 }

@@ -15,10 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/time ]; then
-  echo "benches/history.sh: needs GNU time at /usr/bin/time (apt-get install -y time)" >&2
-  exit 2
-fi
+. benches/lib.sh
+need_gnu_time benches/history.sh
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000000 2000000)
 
@@ -29,26 +27,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/build" # a build without a ledger of its own
 one='org.elasticsearch.bench.pkg0.Bench100Tests#testCase0'
 
-# Best wall time of three runs of a command (stdout discarded), in seconds.
-best_of_3() {
-  local best="" t0 t1 t
-  for _ in 1 2 3; do
-    t0=$(date +%s.%N)
-    "$@" > /dev/null 2>&1 || true
-    t1=$(date +%s.%N)
-    t=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-  done
-  printf '%.2f' "$best"
-}
-
-# CPU seconds (user + sys) of one run, then peak RSS in MB.
-cpu_and_rss() {
-  { /usr/bin/time -f '%U %S %M' "$@" > /dev/null 2> /dev/null || true; } 2>&1 | tail -1 |
-    awk '{ printf "%.2f %.1f\n", $1 + $2, $3 / 1024 }'
-}
-
-history() { "$bin" --project-dir "$work/build" history --ledger "$dir" "$@"; }
+history() { "$bin" --project-dir "$work/build" history --ledger "$dir" "$@" 2> /dev/null; }
 cat_all() { cat "$dir"/*.jsonl; }
 
 printf '%-9s %5s %6s %5s %6s %7s %8s %6s %7s %8s\n' \
@@ -65,10 +44,10 @@ for records in "${sizes[@]}"; do
     echo "benches/history.sh: read $read_back records of $records" >&2
     exit 1
   fi
-  cat_s=$(best_of_3 cat_all)
-  all_s=$(best_of_3 history)
+  cat_s=$(printf '%.2f' "$(best_of_3 cat_all)")
+  all_s=$(printf '%.2f' "$(best_of_3 history)")
   read -r all_cpu all_peak <<< "$(cpu_and_rss "$bin" --project-dir "$work/build" history --ledger "$dir")"
-  one_s=$(best_of_3 history "$one")
+  one_s=$(printf '%.2f' "$(best_of_3 history "$one")")
   read -r one_cpu one_peak <<< "$(cpu_and_rss "$bin" --project-dir "$work/build" history --ledger "$dir" "$one")"
   printf '%-9s %5s %6s %5s %6s %7s %8s %6s %7s %8s\n' \
     "$records" "$files" "$mb" "$cat_s" "$all_s" "$all_cpu" "$all_peak" "$one_s" "$one_cpu" "$one_peak"

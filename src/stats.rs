@@ -142,6 +142,15 @@ pub fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
+/// The one tolerance check of the statistics' tests.
+#[cfg(test)]
+pub(crate) fn assert_near(got: f64, want: f64, relative: f64) {
+    assert!(
+        (got - want).abs() <= want.abs() * relative + 1e-15,
+        "got {got}, want {want} (within {relative} of it)"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

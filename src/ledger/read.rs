@@ -225,8 +225,8 @@ pub fn parse<'a, T: Deserialize<'a> + Line>(
         return Ok(None);
     }
     let line = match serde_json::from_slice::<T>(bytes) {
-        Ok(r) if r.schema() == SCHEMA => r,
-        Ok(r) => return Err(unknown_schema(r.schema() as u64)),
+        Ok(r) if r.head().0 == SCHEMA => r,
+        Ok(r) => return Err(unknown_schema(r.head().0 as u64)),
         Err(_) if end == End::Unterminated => {
             return Err("torn last line (a run stopped while writing it); skipped".into())
         }
@@ -250,23 +250,17 @@ fn unknown_schema(version: u64) -> String {
 
 /// The line's time in seconds, when its counts and time make sense.
 fn check(line: &impl Line) -> std::result::Result<u64, String> {
-    if line.failures() > line.runs() {
+    let (_, runs, failures, time) = line.head();
+    if failures > runs {
         return Err(format!(
-            "{} failures of {} runs: not a ledger record; skipped",
-            line.failures(),
-            line.runs()
+            "{failures} failures of {runs} runs: not a ledger record; skipped"
         ));
     }
-    humantime::parse_rfc3339_weak(line.time())
+    humantime::parse_rfc3339_weak(time)
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_secs())
-        .ok_or_else(|| {
-            format!(
-                "time {:?} is not an RFC 3339 time in UTC; skipped",
-                line.time()
-            )
-        })
+        .ok_or_else(|| format!("time {time:?} is not an RFC 3339 time in UTC; skipped"))
 }
 
 fn problem(path: &Path, line: u64, what: &str) -> Problem {

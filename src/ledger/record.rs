@@ -216,38 +216,19 @@ fn optional<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, st
 
 /// What the reader checks of any line it keeps.
 pub trait Line {
-    fn schema(&self) -> u32;
-    fn runs(&self) -> u64;
-    fn failures(&self) -> u64;
-    fn time(&self) -> &str;
+    /// (schema, runs, failures, time).
+    fn head(&self) -> (u32, u64, u64, &str);
 }
 
-impl Line for Record {
-    fn schema(&self) -> u32 {
-        self.schema
-    }
-    fn runs(&self) -> u64 {
-        self.runs
-    }
-    fn failures(&self) -> u64 {
-        self.failures
-    }
-    fn time(&self) -> &str {
-        &self.time
-    }
+/// Both shapes of a line answer [`Line`] from the same fields.
+macro_rules! line_head {
+    ($($t:ty),*) => {$(
+        impl Line for $t {
+            fn head(&self) -> (u32, u64, u64, &str) {
+                (self.schema, self.runs, self.failures, &self.time)
+            }
+        }
+    )*};
 }
 
-impl Line for LineView<'_> {
-    fn schema(&self) -> u32 {
-        self.schema
-    }
-    fn runs(&self) -> u64 {
-        self.runs
-    }
-    fn failures(&self) -> u64 {
-        self.failures
-    }
-    fn time(&self) -> &str {
-        &self.time
-    }
-}
+line_head!(Record, LineView<'_>);

@@ -140,12 +140,8 @@ mod tests {
         Counts::new(failures, runs)
     }
 
-    /// Equal to three significant digits (p-values are read that way).
     fn same(got: f64, want: f64) {
-        assert!(
-            (got - want).abs() <= want * 5e-4 + 1e-15,
-            "got {got}, want {want}"
-        );
+        crate::stats::assert_near(got, want, 5e-4);
     }
 
     #[test]

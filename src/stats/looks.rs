@@ -56,7 +56,7 @@ mod tests {
     use super::*;
 
     fn same(got: f64, want: f64) {
-        assert!((got - want).abs() <= want * 2e-3, "got {got}, want {want}");
+        crate::stats::assert_near(got, want, 2e-3);
     }
 
     #[test]

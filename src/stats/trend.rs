@@ -183,10 +183,7 @@ mod tests {
     use super::*;
 
     fn same(got: f64, want: f64) {
-        assert!(
-            (got - want).abs() <= want * 1e-4 + 1e-12,
-            "got {got}, want {want}"
-        );
+        crate::stats::assert_near(got, want, 1e-4);
     }
 
     #[test]

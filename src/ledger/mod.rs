@@ -30,20 +30,24 @@ use std::path::PathBuf;
 const FILES_PER_SUMMARY: usize = 4;
 
 /// The history of the tests `filter` accepts in `files`: groups of files
-/// read in parallel, merged in file order. Memory holds one summary per
-/// thread, whatever the number of files.
+/// read in parallel, merged in file order. Memory holds two summaries per
+/// thread (one read, one merging), whatever the number of files.
 pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
     let mut all = Builder::new(filter.clone());
     let groups: Vec<&[PathBuf]> = files.chunks(FILES_PER_SUMMARY).collect();
+    let mut read: Vec<Builder> = Vec::new();
     for batch in groups.chunks(rayon::current_num_threads().max(1)) {
-        let builders: Vec<Builder> = batch
-            .par_iter()
-            .map(|group| summary_of(group, filter))
-            .collect();
-        for builder in builders {
-            all.merge(builder);
-        }
+        // The summaries read before are merged while this batch is read.
+        let merge = || read.drain(..).for_each(|b| all.merge(b));
+        let next = || {
+            batch
+                .par_iter()
+                .map(|group| summary_of(group, filter))
+                .collect()
+        };
+        read = rayon::join(merge, next).1;
     }
+    read.into_iter().for_each(|b| all.merge(b));
     all.finish()
 }
 

@@ -84,25 +84,24 @@ pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 /// Reads `path`, giving each usable record to `each` as it is read.
-pub fn read_file(path: &Path, mut each: impl FnMut(Dated)) -> FileRead {
-    scan_file(path, |bytes, end| {
-        let Some((record, secs)) = parse::<Record>(bytes, end)? else {
-            return Ok(false);
-        };
-        each(Dated { record, secs });
-        Ok(true)
-    })
+pub fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
+    scan_file(path, records_to(each))
 }
 
 /// Reads `src`'s records, as [`read_file`] reads a file's.
-pub fn read_lines(path: &Path, src: impl Read, mut each: impl FnMut(Dated)) -> FileRead {
-    scan(path, src, |bytes, end| {
+pub fn read_lines(path: &Path, src: impl Read, each: impl FnMut(Dated)) -> FileRead {
+    scan(path, src, records_to(each))
+}
+
+/// A line user that parses whole [`Record`]s and hands them to `each`.
+fn records_to(mut each: impl FnMut(Dated)) -> impl FnMut(&[u8], End) -> LineResult {
+    move |bytes, end| {
         let Some((record, secs)) = parse::<Record>(bytes, end)? else {
             return Ok(false);
         };
         each(Dated { record, secs });
         Ok(true)
-    })
+    }
 }
 
 /// Opens `path` and [`scan`]s it; a file that cannot be opened is one problem.

@@ -55,12 +55,14 @@ pub struct Dated {
 }
 
 /// The ledger files of `paths`: a file as given, a folder's `*.jsonl` files
-/// at any depth (a downloaded artifact folder), in path order. A path that
-/// does not exist is an input error naming it.
+/// at any depth (a downloaded artifact folder), in path order; a file named
+/// twice (the build's own folder also given as `--ledger`) is read once. A
+/// path that does not exist is an input error naming it.
 pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for path in paths {
-        if path.is_dir() {
+        let found = if path.is_dir() {
             let mut found: Vec<PathBuf> = Walk::new(path)
                 .regular_files()
                 .map(|f| f.path)
@@ -70,14 +72,19 @@ pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 })
                 .collect();
             found.sort();
-            files.extend(found);
+            found
         } else if path.exists() {
-            files.push(path.clone());
+            vec![path.clone()]
         } else {
             return Err(Error::input(
                 format!("--ledger {}", path.display()),
                 "no such file or folder",
             ));
+        };
+        for file in found {
+            if seen.insert(std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone())) {
+                files.push(file);
+            }
         }
     }
     Ok(files)

@@ -257,6 +257,9 @@ fn a_ci_file_is_one_file_and_folders_are_read_at_any_depth() {
     assert_eq!(files, std::slice::from_ref(&job));
     let (records, _) = read_all(&dir.path().join("artifacts"));
     assert_eq!(records.len(), 2);
+    // The same file through its folder and by name: read once.
+    let twice = read::files_of(&[dir.path().join("artifacts"), job.clone()]).unwrap();
+    assert_eq!(twice, std::slice::from_ref(&job));
     let err = read::files_of(&[dir.path().join("missing")]).unwrap_err();
     assert_eq!(err.exit(), crate::Exit::Usage);
     assert!(err.to_string().contains("missing"), "{err}");

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 /// Consecutive files read into one summary before summaries are merged: a
 /// constant, so that which files share a summary (and so the result) does
 /// not depend on the machine's threads.
-const FILES_PER_SUMMARY: usize = 4;
+const FILES_PER_SUMMARY: usize = 8;
 
 /// The history of the tests `filter` accepts in `files`: groups of files
 /// read in parallel, merged in file order. Memory holds two summaries per

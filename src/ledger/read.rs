@@ -8,7 +8,8 @@ use crate::markdown;
 use crate::reports::{self, walk::Walk};
 use crate::{Error, Result};
 use serde::Deserialize;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -127,20 +128,19 @@ pub fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) ->
 /// line), or a line to skip, and why.
 pub type LineResult = std::result::Result<bool, String>;
 
-/// Reads `src` line by line (one line buffer, reused), handing each line
-/// without its newline to `use_line`, which parses it (see [`parse`]).
+/// Reads `src` line by line, handing each line without its newline to
+/// `use_line`, which parses it (see [`parse`]).
 pub fn scan(
     path: &Path,
     src: impl Read,
     mut use_line: impl FnMut(&[u8], End) -> LineResult,
 ) -> FileRead {
-    let mut reader = BufReader::with_capacity(64 << 10, src);
+    let mut lines = Lines::new(src);
     let mut read = FileRead::default();
-    let mut buf = Vec::new();
     let mut number = 0u64;
     loop {
         number += 1;
-        let line = match next_line(&mut reader, &mut buf) {
+        let (range, end) = match lines.next() {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(e) => {
@@ -148,7 +148,7 @@ pub fn scan(
                 break;
             }
         };
-        match use_line(&buf, line) {
+        match use_line(&lines.buf[range], end) {
             Ok(true) => read.records += 1,
             Ok(false) => {}
             Err(why) => read.skip(problem(path, number, &why)),
@@ -173,41 +173,81 @@ pub enum End {
     /// The file ends without a newline after it: a run killed while writing,
     /// unless the line is a whole record (a file kept by hand).
     Unterminated,
-    /// Longer than [`MAX_LINE_BYTES`]: only its start is in the buffer.
+    /// Longer than [`MAX_LINE_BYTES`]: none of it is kept.
     TooLong,
 }
 
-/// The next line into `buf` (without its newline), or `None` at the end.
-fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<End>> {
-    buf.clear();
-    let n = reader
-        .by_ref()
-        .take(MAX_LINE_BYTES as u64 + 1)
-        .read_until(b'\n', buf)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        return Ok(Some(End::Whole));
-    }
-    if buf.len() > MAX_LINE_BYTES {
-        // Pass over the rest of the line without keeping it.
-        let mut rest = Vec::new();
-        while reader
-            .by_ref()
-            .take(64 << 10)
-            .read_until(b'\n', &mut rest)?
-            > 0
-        {
-            if rest.last() == Some(&b'\n') {
-                break;
-            }
-            rest.clear();
+/// Bytes asked of the reader at a time.
+const READ_BYTES: usize = 256 << 10;
+
+/// The lines of a reader, found in one buffer that holds the longest line
+/// allowed and a read's worth more: each line is handed out where it lies,
+/// never copied, and memory stays the buffer's whatever the file's size.
+struct Lines<R> {
+    src: R,
+    buf: Vec<u8>,
+    /// What is read and not yet handed out: `buf[start..end]`.
+    start: usize,
+    end: usize,
+    eof: bool,
+}
+
+impl<R: Read> Lines<R> {
+    fn new(src: R) -> Lines<R> {
+        Lines {
+            src,
+            buf: vec![0; MAX_LINE_BYTES + READ_BYTES],
+            start: 0,
+            end: 0,
+            eof: false,
         }
-        return Ok(Some(End::TooLong));
     }
-    Ok(Some(End::Unterminated))
+
+    /// The next line's place in `buf` (empty for a line too long to keep)
+    /// and how it ended; `None` at the end.
+    fn next(&mut self) -> std::io::Result<Option<(Range<usize>, End)>> {
+        let mut too_long = false;
+        loop {
+            let held = self.start..self.end;
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[held.clone()]) {
+                self.start += i + 1;
+                return Ok(Some(match too_long {
+                    true => (0..0, End::TooLong),
+                    false => (held.start..held.start + i, End::Whole),
+                }));
+            }
+            if self.eof {
+                self.start = self.end;
+                return Ok(match (too_long, held.is_empty()) {
+                    (true, _) => Some((0..0, End::TooLong)),
+                    (false, true) => None,
+                    (false, false) => Some((held, End::Unterminated)),
+                });
+            }
+            if held.len() > MAX_LINE_BYTES {
+                // Not a record: its bytes are dropped until its newline.
+                too_long = true;
+                self.start = self.end;
+            }
+            self.refill()?;
+        }
+    }
+
+    /// Moves what is held to the front and reads more after it.
+    fn refill(&mut self) -> std::io::Result<()> {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        loop {
+            match self.src.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+            return Ok(());
+        }
+    }
 }
 
 /// Just the version of a line that is not a record of this one.

@@ -264,3 +264,32 @@ fn a_ci_file_is_one_file_and_folders_are_read_at_any_depth() {
     assert_eq!(err.exit(), crate::Exit::Usage);
     assert!(err.to_string().contains("missing"), "{err}");
 }
+
+/// A reader that gives at most a few bytes a read, as a pipe may.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.len().min(out.len()).min(7);
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn lines_are_found_across_reads_of_any_size() {
+    let lines: Vec<String> = (0..40)
+        .map(|i| serde_json::to_string(&record("a.B", &format!("t{i}"), 9, 1)).unwrap())
+        .collect();
+    let text = lines.join("\n") + "\n\n";
+    let mut methods = Vec::new();
+    let read = read::read_lines(Path::new("f"), Trickle(text.as_bytes()), |d| {
+        methods.push(d.record.test.method)
+    });
+    assert_eq!((read.records, read.skipped), (40, 0));
+    assert_eq!(
+        methods,
+        (0..40).map(|i| format!("t{i}")).collect::<Vec<_>>()
+    );
+}

@@ -14,13 +14,13 @@ use crate::test_filter;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasher;
+use std::time::{Duration, UNIX_EPOCH};
 
 /// The tables of a history hash a million names: foldhash (hashbrown's own
 /// hasher) instead of SipHash takes a fifth off reading a large ledger. Its
 /// seed is random per process, so names from a hostile branch cannot be
 /// chosen to collide.
 type Fast = foldhash::fast::RandomState;
-use std::time::{Duration, UNIX_EPOCH};
 
 /// Rows kept per test (the table and the trend).
 pub const ROWS_PER_TEST: usize = 30;

@@ -293,3 +293,58 @@ fn lines_are_found_across_reads_of_any_size() {
         (0..40).map(|i| format!("t{i}")).collect::<Vec<_>>()
     );
 }
+
+/// Holds an exclusive `flock` on `path` until dropped, as another run would.
+struct Held(std::fs::File);
+
+impl Held {
+    fn on(path: &Path) -> Held {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        // SAFETY: flock on a descriptor this value owns.
+        assert_eq!(unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) }, 0);
+        Held(file)
+    }
+}
+
+/// Runs `append` in a thread and checks that it waits while `held` is held.
+fn waits_for(held: Held, append: impl FnOnce() + Send + 'static) {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        append();
+        done.send(()).unwrap();
+    });
+    let wait = std::time::Duration::from_millis(300);
+    assert!(
+        finished.recv_timeout(wait).is_err(),
+        "appended under another run's lock"
+    );
+    drop(held);
+    finished
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("appended once the lock was released");
+}
+
+#[test]
+fn appends_wait_for_another_runs_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("ledger");
+    std::fs::create_dir_all(&folder).unwrap();
+    let held = Held::on(&folder.join(".lock"));
+    let target = folder.clone();
+    waits_for(held, move || {
+        append_to_dir(&target, &[record("a.B", "t", 1, 0)], Limits::LOCAL).unwrap();
+    });
+    let ci = dir.path().join("flakiness-ledger.jsonl");
+    let held = Held::on(&ci);
+    let target = ci.clone();
+    waits_for(held, move || {
+        append_to_file(&target, &[record("a.B", "t", 1, 0)]).unwrap()
+    });
+    let (records, _) = read_all(dir.path());
+    assert_eq!(records.len(), 2);
+}

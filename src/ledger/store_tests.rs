@@ -311,6 +311,14 @@ impl Held {
     }
 }
 
+impl Drop for Held {
+    fn drop(&mut self) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: as above; the other run ends its append.
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
+}
+
 /// Runs `append` in a thread and checks that it waits while `held` is held.
 fn waits_for(held: Held, append: impl FnOnce() + Send + 'static) {
     let (done, finished) = std::sync::mpsc::channel();

@@ -30,8 +30,13 @@ pub fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
     }
     if files.is_empty() {
         say!(
-            "gradle-flaky: no ledger found: {} does not exist and no --ledger was given",
-            ledger::local_dir(&global.project_dir).display()
+            "gradle-flaky: no ledger found: no *.jsonl file in {}{}",
+            ledger::local_dir(&global.project_dir).display(),
+            if args.ledger.is_empty() {
+                ""
+            } else {
+                " or the --ledger paths"
+            }
         );
     }
     output::stdout(&match args.format {

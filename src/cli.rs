@@ -155,8 +155,8 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         gradle-flaky history org.elasticsearch.index.IndexTests\n  \
         gradle-flaky history --ledger ci-artifacts/ --format json 'org.example.FooTests#testBar'\n\n\
-        Reads the build's own ledger (<project dir>/.gradle/gradle-flaky/ledger/, which local runs \
-        append to) and every --ledger file or folder. Lines that cannot be used (torn by a killed \
+        Reads the build's own ledger (<project dir>/.gradle/gradle-flaky/ledger/) and every \
+        --ledger file or folder. Lines that cannot be used (torn by a killed \
         run, of a newer schema) are skipped with a warning naming file and line.\n\
         Exit status: 0; 2 when a --ledger path does not exist or a test name is not a class or \
         Class#method.")]

@@ -11,10 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/time ]; then
-  echo "benches/analyze-corpus.sh: needs GNU time at /usr/bin/time (apt-get install -y time)" >&2
-  exit 2
-fi
+. benches/lib.sh
+need_gnu_time benches/analyze-corpus.sh
 scales=("$@")
 [ ${#scales[@]} -gt 0 ] || scales=(1 2 1:2)
 
@@ -23,26 +21,7 @@ bin=$PWD/target/release/gradle-flaky
 work=$(mktemp -d "${TMPDIR:-/tmp}/gradle-flaky-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Best wall time of three runs of a command (stdout discarded), in seconds.
-best_of_3() {
-  local best="" t0 t1 t
-  for _ in 1 2 3; do
-    t0=$(date +%s.%N)
-    "$@" > /dev/null || true
-    t1=$(date +%s.%N)
-    t=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-  done
-  echo "$best"
-}
-
 cat_all() { find "$1" -name 'TEST-*.xml' -print0 | xargs -0 cat; }
-
-# CPU seconds (user + sys) of one run, then peak RSS in MB.
-cpu_and_rss() {
-  { /usr/bin/time -f '%U %S %M' "$@" > /dev/null || true; } 2>&1 | tail -1 |
-    awk '{ printf "%.2f %.1f\n", $1 + $2, $3 / 1024 }'
-}
 
 printf '%-5s %7s %6s %10s %7s %6s %9s %6s %6s %7s %11s %8s\n' \
   scale reports MB executions failed cat_s analyze_s MB/s vs_cat cat_cpu analyze_cpu peak_MB

@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -460,6 +461,19 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'gradle-flaky;history' {
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format on stdout')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'gradle-flaky;repeat' {
             [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'How many times to run the command')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop')
@@ -517,6 +531,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('buildkite', 'buildkite', [CompletionResultType]::ParameterValue, 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step')
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -574,6 +589,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;triage' {
+            break
+        }
+        'gradle-flaky;help;history' {
             break
         }
         'gradle-flaky;help;repeat' {

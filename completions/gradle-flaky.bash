@@ -31,6 +31,9 @@ _gradle__flaky() {
             gradle__flaky,help)
                 cmd="gradle__flaky__subcmd__help"
                 ;;
+            gradle__flaky,history)
+                cmd="gradle__flaky__subcmd__history"
+                ;;
             gradle__flaky,layout)
                 cmd="gradle__flaky__subcmd__layout"
                 ;;
@@ -124,6 +127,9 @@ _gradle__flaky() {
             gradle__flaky__subcmd__help,help)
                 cmd="gradle__flaky__subcmd__help__subcmd__help"
                 ;;
+            gradle__flaky__subcmd__help,history)
+                cmd="gradle__flaky__subcmd__help__subcmd__history"
+                ;;
             gradle__flaky__subcmd__help,layout)
                 cmd="gradle__flaky__subcmd__help__subcmd__layout"
                 ;;
@@ -176,7 +182,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github triage repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github triage history repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,7 +916,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__help)
-            opts="local plan pr manual analyze buildkite github triage repeat layout man completions help"
+            opts="local plan pr manual analyze buildkite github triage history repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1091,6 +1097,20 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__flaky__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__flaky__subcmd__help__subcmd__layout)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1196,6 +1216,40 @@ _gradle__flaky() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__flaky__subcmd__history)
+            opts="-v -h --ledger --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown json" -- "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

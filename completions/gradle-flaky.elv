@@ -36,6 +36,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
+            cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -430,6 +431,18 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'gradle-flaky;history'= {
+            cand --ledger 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable'
+            cand --format 'Output format on stdout'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'gradle-flaky;repeat'= {
             cand --times 'How many times to run the command'
             cand --timeout 'Stop an iteration that runs longer than this (its build and test JVMs, never your daemon), and end the loop'
@@ -483,6 +496,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
+            cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -525,6 +539,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;github;analyze'= {
         }
         &'gradle-flaky;help;triage'= {
+        }
+        &'gradle-flaky;help;history'= {
         }
         &'gradle-flaky;help;repeat'= {
         }

@@ -153,6 +153,17 @@ pub enum Command {
     )]
     Triage(TriageCommandArgs),
 
+    /// Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky history org.elasticsearch.index.IndexTests\n  \
+        gradle-flaky history --ledger ci-artifacts/ --format json 'org.example.FooTests#testBar'\n\n\
+        Reads the build's own ledger (<project dir>/.gradle/gradle-flaky/ledger/) and every \
+        --ledger file or folder. Lines that cannot be used (torn by a killed \
+        run, of a newer schema) are skipped with a warning naming file and line.\n\
+        Exit status: 0; 2 when a --ledger path does not exist or a test name is not a class or \
+        Class#method.")]
+    History(HistoryArgs),
+
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
     #[command(after_help = "Example:\n  \
         gradle-flaky repeat --times 5 -- ./gradlew :server:javaRestTest --tests org.example.FooIT")]
@@ -906,6 +917,23 @@ pub struct TriageCommandArgs {
     /// Extra arguments passed to every Gradle invocation.
     #[arg(last = true, value_name = "GRADLE ARGS")]
     pub gradle_args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Tests to show: `FQCN` (its methods and nested classes) or `FQCN#method`, separated by
+    /// spaces, commas or newlines [default: every test in the ledgers].
+    #[arg(value_name = "TEST")]
+    pub tests: Vec<String>,
+
+    /// Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a
+    /// downloaded CI artifact, a file kept in the repository). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Vec<PathBuf>,
+
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
+    pub format: ReportFormat,
 }
 
 #[derive(Debug, Args)]

@@ -29,6 +29,7 @@ pub mod github;
 pub(crate) mod hex;
 pub mod invocation;
 pub mod layout;
+pub mod ledger;
 pub(crate) mod local;
 pub(crate) mod markdown;
 pub mod output;

@@ -38,6 +38,12 @@ pub const TRIAGE_FILE: &str = "flakiness-triage.json";
 pub const DURATIONS_FILE: &str = "flakiness-durations.json";
 /// Where runs of gradle-flaky record what they measured, below the build root.
 pub const RECORDED_DIR: &str = ".gradle/gradle-flaky";
+/// The run ledger's folder, below [`state_dir`]: `ledger-<n>.jsonl` files.
+pub const LEDGER_DIR: &str = "ledger";
+/// The run ledger a CI report step writes, one file of that run's lines.
+pub const LEDGER_FILE: &str = "flakiness-ledger.jsonl";
+/// What a ledger file's name ends with: a folder given to `--ledger` is read for these.
+pub const LEDGER_EXTENSION: &str = "jsonl";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
 pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
 

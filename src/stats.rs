@@ -2,9 +2,23 @@
 //! many executions a target rate needs, the Wilson interval of an observed
 //! rate, and the one way a rate is printed as a percentage.
 //!
+//! Comparisons (Fisher's exact test, the runs a fix proof needs), trends
+//! inside one JVM, thresholds for looking more than once and duration
+//! summaries live in the submodules, re-exported here.
+//!
 //! A test that fails independently with probability p per execution passes n
 //! executions in a row with probability (1-p)^n. So n clean executions rule out
 //! (at confidence C) every rate p with (1-p)^n ≤ 1-C, i.e. p ≥ 1-(1-C)^(1/n).
+
+mod compare;
+pub(crate) mod looks;
+mod normal;
+mod sketch;
+mod trend;
+
+pub use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts};
+pub use sketch::Durations;
+pub use trend::{mann_kendall, thirds_ratio, DRIFT_RATIO};
 
 /// The two-sided 95% normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -102,6 +116,18 @@ pub fn percent(fraction: f64, round: Round) -> String {
     format!("{text}%")
 }
 
+/// A p-value as reports print it: `p = ` and three decimals (`0.030`,
+/// `0.123`), four below 0.001 (`0.0005`), and `p < 0.0001` below that.
+pub fn p_value(p: f64) -> String {
+    if p >= 0.001 {
+        format!("p = {p:.3}")
+    } else if p >= 0.0001 {
+        format!("p = {p:.4}")
+    } else {
+        "p < 0.0001".into()
+    }
+}
+
 /// The statement a clean test's runs support: `0/100 ⇒ failure rate < 3.0% at 95%`.
 pub fn clean_statement(runs: u64) -> String {
     format!(
@@ -114,6 +140,15 @@ pub fn clean_statement(runs: u64) -> String {
 /// Rounds a rate for reports, so that JSON shows `0.03`, not `0.030000000000000002`.
 pub fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
+}
+
+/// The one tolerance check of the statistics' tests.
+#[cfg(test)]
+pub(crate) fn assert_near(got: f64, want: f64, relative: f64) {
+    assert!(
+        (got - want).abs() <= want.abs() * relative + 1e-15,
+        "got {got}, want {want} (within {relative} of it)"
+    );
 }
 
 #[cfg(test)]
@@ -198,5 +233,15 @@ mod tests {
         assert_eq!(percent(0.00123, Round::Nearest), "0.12%");
         assert_eq!(percent(1.0 / 3.0, Round::Nearest), "33%");
         assert_eq!(round6(0.030000000000000002), 0.03);
+    }
+
+    #[test]
+    fn p_values_print_as_the_docs_write_them() {
+        assert_eq!(p_value(0.029_691), "p = 0.030");
+        assert_eq!(p_value(0.123_115), "p = 0.123");
+        assert_eq!(p_value(0.004_829), "p = 0.005");
+        assert_eq!(p_value(0.000_465), "p = 0.0005");
+        assert_eq!(p_value(0.000_092_7), "p < 0.0001");
+        assert_eq!(p_value(1.0), "p = 1.000");
     }
 }

@@ -185,6 +185,8 @@ pub struct TestAcc {
     seeds: IndexSet<String>,
     examples: Vec<Example>,
     time_sec: f64,
+    /// The times of the executions counted in `passes` and `failures`.
+    durations: stats::Durations,
     tasks: BTreeSet<String>,
     /// The task of a report where it failed, to build a reproduce line from.
     failing_task: Option<String>,
@@ -205,6 +207,7 @@ impl TestAcc {
         let room = EXAMPLES_PER_TEST.saturating_sub(self.examples.len());
         self.examples.extend(other.examples.into_iter().take(room));
         self.time_sec += other.time_sec;
+        self.durations.merge(&other.durations);
         self.tasks.extend(other.tasks);
         self.failing_task = self.failing_task.take().or(other.failing_task);
         self.reproduce = self.reproduce.take().or(other.reproduce);
@@ -300,6 +303,7 @@ impl FileAgg {
             junit::CaseResult::Passed => {
                 acc.passes += 1;
                 self.passed += 1;
+                acc.durations.add_some(exec.time);
             }
             junit::CaseResult::Skipped => {
                 acc.skipped += 1;
@@ -313,6 +317,7 @@ impl FileAgg {
                     return;
                 }
                 acc.failures += 1;
+                acc.durations.add_some(exec.time);
                 acc.heap_failures += u64::from(failure.type_name == OOM_ERROR);
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
@@ -570,6 +575,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
             run_members: Default::default(),
             examples: acc.examples,
             time_sec: acc.time_sec,
+            durations: acc.durations,
             failing_task: acc.failing_task,
             triage: None,
             class,

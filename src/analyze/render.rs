@@ -627,6 +627,7 @@ mod tests {
             run_members: Default::default(),
             examples: vec![],
             time_sec: 0.0,
+            durations: Default::default(),
             failing_task: None,
             triage: None,
         }

@@ -182,6 +182,9 @@ pub struct TestReport {
     /// Total seconds of its executions (for the merged JUnit file).
     #[serde(skip)]
     pub time_sec: f64,
+    /// The times of its executions that passed or failed (the run ledger's summary).
+    #[serde(skip)]
+    pub durations: crate::stats::Durations,
     /// The Gradle task path (`:server:test`) of a report where it failed: where triage replays it.
     #[serde(skip)]
     pub failing_task: Option<String>,

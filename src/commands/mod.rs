@@ -5,6 +5,7 @@ pub(crate) mod analyze;
 pub(crate) mod buildkite;
 pub mod completions;
 pub(crate) mod github;
+pub(crate) mod history;
 pub(crate) mod layout;
 pub(crate) mod local;
 pub(crate) mod manual;
@@ -40,6 +41,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Github(GithubCommand::Run(args)) => github::run(&args),
         Command::Github(GithubCommand::Analyze(args)) => github::analyze(&args),
         Command::Triage(args) => triage::run(global, &options::triage_command(global, &args)),
+        Command::History(args) => history::run(global, &args),
         Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),

@@ -61,6 +61,7 @@ const COMPLETIONS: &[(&str, &[&str])] = &[
     ("gradle-flaky completions ", &["bash", "zsh", "fish"]),
     ("gradle-flaky buildkite up", &["upload"]),
     ("gradle-flaky buildkite wrap --ti", &["--timeout"]),
+    ("gradle-flaky history --le", &["--ledger"]),
 ];
 
 /// Runs a completion probe; a missing shell fails the test with the fix

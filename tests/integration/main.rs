@@ -11,6 +11,7 @@ mod errors;
 mod es_build;
 mod faults;
 mod github;
+mod history;
 mod in_jvm;
 mod junit3;
 mod layout;

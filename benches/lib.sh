@@ -1,0 +1,29 @@
+# Shared by the benchmark scripts (sourced): GNU time's check, the best of three
+# wall times, and the CPU time and peak RSS of one run.
+
+# Exits 2 naming the script when GNU time is missing.
+need_gnu_time() {
+  if [ ! -x /usr/bin/time ]; then
+    echo "$1: needs GNU time at /usr/bin/time (apt-get install -y time)" >&2
+    exit 2
+  fi
+}
+
+# Best wall time of three runs of a command (stdout discarded), in seconds.
+best_of_3() {
+  local best="" t0 t1 t
+  for _ in 1 2 3; do
+    t0=$(date +%s.%N)
+    "$@" > /dev/null || true
+    t1=$(date +%s.%N)
+    t=$(echo "$t1 - $t0" | bc -l)
+    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+  done
+  echo "$best"
+}
+
+# CPU seconds (user + sys) of one run, then peak RSS in MB.
+cpu_and_rss() {
+  { /usr/bin/time -f '%U %S %M' "$@" > /dev/null || true; } 2>&1 | tail -1 |
+    awk '{ printf "%.2f %.1f\n", $1 + $2, $3 / 1024 }'
+}

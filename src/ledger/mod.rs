@@ -1,0 +1,78 @@
+//! The run ledger: every run's counts kept as JSON lines, one per test and
+//! condition, so that history needs no server (docs/src/concepts/history.md).
+//!
+//! `record` is the line's schema, `records` turns an analyzed report into
+//! lines, `store` appends under a lock with rotation, `read` streams files
+//! and folders of lines back (skipping torn and unknown lines with a problem
+//! naming file and line), and `history` summarizes them per test, rendered
+//! by `render`. Below `commands/`: no clap here; it reads `analyze`'s report
+//! types and `stats`.
+
+pub mod history;
+pub mod read;
+pub mod record;
+pub mod records;
+pub mod render;
+pub mod store;
+
+pub use record::{Condition, Context, Origin, Record, Repetition, SCHEMA};
+pub use records::{records_of, RunMeta};
+pub use store::{append_to_dir, append_to_file, ci_file, local_dir, Limits};
+
+use history::{Builder, Filter, History};
+use rayon::prelude::*;
+use record::LineView;
+use std::path::PathBuf;
+
+/// Consecutive files read into one summary before summaries are merged: a
+/// constant, so that which files share a summary (and so the result) does
+/// not depend on the machine's threads.
+const FILES_PER_SUMMARY: usize = 8;
+
+/// The history of the tests `filter` accepts in `files`: groups of files
+/// read in parallel, merged in file order. Memory holds two summaries per
+/// thread (one read, one merging), whatever the number of files.
+pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
+    let mut all = Builder::new(filter.clone());
+    let groups: Vec<&[PathBuf]> = files.chunks(FILES_PER_SUMMARY).collect();
+    let mut read: Vec<Builder> = Vec::new();
+    for batch in groups.chunks(rayon::current_num_threads().max(1)) {
+        // The summaries read before are merged while this batch is read.
+        let merge = || read.drain(..).for_each(|b| all.merge(b));
+        let next = || {
+            batch
+                .par_iter()
+                .map(|group| summary_of(group, filter))
+                .collect()
+        };
+        read = rayon::join(merge, next).1;
+    }
+    read.into_iter().for_each(|b| all.merge(b));
+    all.finish()
+}
+
+/// One summary of `files`, read in order.
+fn summary_of(files: &[PathBuf], filter: &Filter) -> Builder {
+    let mut builder = Builder::new(filter.clone());
+    let needles = filter.needles();
+    for path in files {
+        let read = read::scan_file(path, |bytes, end| {
+            if !needles.is_empty() && !needles.iter().any(|n| n.find(bytes).is_some()) {
+                builder.passed_over();
+                return Ok(false);
+            }
+            let Some((line, secs)) = read::parse::<LineView>(bytes, end)? else {
+                return Ok(false);
+            };
+            builder.add(&line, secs);
+            Ok(true)
+        });
+        builder.file_read(read);
+    }
+    builder
+}
+
+#[cfg(test)]
+mod history_tests;
+#[cfg(test)]
+mod store_tests;

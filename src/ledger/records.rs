@@ -1,0 +1,218 @@
+//! A report as ledger lines: one per test (and condition) that ran.
+
+use super::record::{
+    Condition, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
+};
+use crate::analyze::report::{PlannedRuns, TestReport};
+use crate::analyze::Report;
+use std::time::SystemTime;
+
+/// What the report does not know about its run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunMeta {
+    /// `git rev-parse HEAD` of the checkout that ran, when it is one.
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    /// The run's condition. A test whose plan names the one mechanism that
+    /// repeated it (`plannedRuns`' `repeatedBy`) gets that repetition instead.
+    pub condition: Condition,
+    /// Shared by every line of the run (a run folder's name, a CI build's id).
+    pub run_id: String,
+    pub origin: Origin,
+    /// When the run ended.
+    pub time: SystemTime,
+}
+
+/// One record per test of `report` that passed or failed at least once;
+/// tests that only timed out or were skipped measured no rate and are left out.
+pub fn records_of(report: &Report, meta: &RunMeta) -> Vec<Record> {
+    let time = humantime::format_rfc3339_seconds(meta.time).to_string();
+    report
+        .tests
+        .iter()
+        .filter(|t| t.runs > 0)
+        .map(|t| record_of(t, meta, &time))
+        .collect()
+}
+
+fn record_of(t: &TestReport, meta: &RunMeta, time: &str) -> Record {
+    Record {
+        schema: SCHEMA,
+        test: TestId {
+            class: t.class.clone(),
+            method: t.method.clone(),
+            task: t.kinds.join(","),
+        },
+        commit: meta.commit.clone(),
+        branch: meta.branch.clone(),
+        condition: condition_of(t.plan.as_ref(), &meta.condition),
+        runs: t.runs,
+        failures: t.failures,
+        failure_kinds: t
+            .failure_kinds
+            .0
+            .iter()
+            .map(|(kind, n)| (kind.as_str().to_string(), *n))
+            .collect(),
+        failing_seeds: t.failing_seeds.iter().take(MAX_SEEDS).cloned().collect(),
+        duration_sec: t.durations.quantiles().map(|q| DurationSummary {
+            median: crate::stats::round6(q.median),
+            p90: crate::stats::round6(q.p90),
+            max: crate::stats::round6(q.max),
+        }),
+        tool: env!("CARGO_PKG_VERSION").to_string(),
+        time: time.to_string(),
+        run_id: meta.run_id.clone(),
+        origin: meta.origin,
+    }
+}
+
+/// The plan's word for a fresh JVM per execution (`PlannedRuns::repeated_by`).
+const GRADLE_RUNS: &str = "gradle-runs";
+
+/// The run's condition, made exact by the test's own plan when one
+/// mechanism repeated it; with several (batches that repeated it
+/// differently), the run's.
+fn condition_of(plan: Option<&PlannedRuns>, run: &Condition) -> Condition {
+    match plan.map(|p| p.repeated_by.as_slice()) {
+        Some([only]) if only == GRADLE_RUNS => Condition {
+            repetition: Repetition::FreshJvm,
+            mechanism: None,
+            ..run.clone()
+        },
+        Some([only]) => Condition {
+            repetition: Repetition::InJvm,
+            mechanism: Some(only.clone()),
+            ..run.clone()
+        },
+        _ => run.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{analyze_root, AnalyzeOptions};
+    use crate::ledger::record::Context;
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, UNIX_EPOCH};
+
+    /// Recorded Gradle XML of `folder` placed where a build keeps it, analyzed.
+    pub(crate) fn recorded(folder: &str, task: &str) -> (tempfile::TempDir, Report) {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/junit-gradle")
+            .join(folder);
+        let dir = tempfile::tempdir().unwrap();
+        let dest: PathBuf = dir.path().join("server/build/test-results").join(task);
+        std::fs::create_dir_all(&dest).unwrap();
+        for entry in std::fs::read_dir(src).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_name().to_string_lossy().ends_with(".xml") {
+                std::fs::copy(entry.path(), dest.join(entry.file_name())).unwrap();
+            }
+        }
+        std::fs::write(dir.path().join("settings.gradle"), "").unwrap();
+        let report = analyze_root(dir.path(), &AnalyzeOptions::default());
+        (dir, report)
+    }
+
+    pub(crate) fn meta() -> RunMeta {
+        RunMeta {
+            commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            branch: Some("fix-flake".into()),
+            condition: Condition {
+                context: Context::Alone,
+                repetition: Repetition::InJvm,
+                mechanism: Some("tests-iters".into()),
+            },
+            run_id: "20260301-100000-4242".into(),
+            origin: Origin::Local,
+            time: UNIX_EPOCH + Duration::from_secs(1_772_359_200),
+        }
+    }
+
+    fn find<'r>(records: &'r [Record], method: &str) -> &'r Record {
+        records.iter().find(|r| r.test.method == method).unwrap()
+    }
+
+    #[test]
+    fn a_recorded_report_becomes_one_line_per_test() {
+        let (_dir, report) = recorded("flaky-unit", "test");
+        let records = records_of(&report, &meta());
+        // Two classes: 3 methods and 2 methods, each run 10 times.
+        assert_eq!(records.len(), 5, "{records:#?}");
+        let flaky = find(&records, "testFlakyAssertion");
+        assert_eq!((flaky.runs, flaky.failures), (10, 3));
+        assert_eq!(
+            flaky.test.class,
+            "org.elasticsearch.flaky.AssertionFlakyTests"
+        );
+        assert_eq!(flaky.test.task, "test");
+        assert_eq!(flaky.failure_kinds.get("assertion"), Some(&3));
+        assert_eq!(flaky.failing_seeds.len(), 3);
+        assert!(flaky
+            .failing_seeds
+            .iter()
+            .all(|s| s.starts_with("364D07F139:")));
+        assert_eq!(flaky.time, "2026-03-01T10:00:00Z");
+        assert_eq!(flaky.schema, SCHEMA);
+        assert_eq!(flaky.tool, env!("CARGO_PKG_VERSION"));
+        let exception = find(&records, "testFlakyException");
+        assert_eq!((exception.runs, exception.failures), (10, 4));
+        assert_eq!(exception.failure_kinds.get("error"), Some(&4));
+    }
+
+    #[test]
+    fn durations_are_summarized_from_the_executions() {
+        let (_dir, report) = recorded("flaky-unit", "test");
+        let records = records_of(&report, &meta());
+        // testStableAddition's ten times: 3 2 2 2 2 1 5 6 2 6 ms.
+        let d = find(&records, "testStableAddition").duration_sec.unwrap();
+        let near = |got: f64, want: f64| (got - want).abs() <= want * 0.005;
+        assert!(near(d.median, 0.002) && near(d.p90, 0.006), "{d:?}");
+        assert_eq!(d.max, 0.006);
+        assert_eq!(find(&records, "testStableAddition").failures, 0);
+    }
+
+    #[test]
+    fn tests_that_never_passed_or_failed_make_no_line() {
+        // Suite timeouts only (testSometimesSlow, classMethod): no rate measured.
+        let (_dir, report) = recorded("suite-timeout", "slowTests");
+        assert!(report.summary.suite_timeouts > 0);
+        assert!(records_of(&report, &meta()).is_empty());
+    }
+
+    #[test]
+    fn the_plan_names_the_repetition_of_a_test() {
+        let run = meta().condition;
+        let plan = |by: &[&str]| PlannedRuns {
+            planned_runs: 10,
+            below_plan: None,
+            shortfall: None,
+            repeated_by: by.iter().map(|s| s.to_string()).collect(),
+        };
+        let fresh = condition_of(Some(&plan(&["gradle-runs"])), &run);
+        assert_eq!(
+            (fresh.repetition, fresh.mechanism),
+            (Repetition::FreshJvm, None)
+        );
+        let runner = condition_of(Some(&plan(&["junit4-runner"])), &run);
+        assert_eq!(runner.mechanism.as_deref(), Some("junit4-runner"));
+        assert_eq!(
+            condition_of(Some(&plan(&["gradle-runs", "tests-iters"])), &run),
+            run
+        );
+        assert_eq!(condition_of(None, &run), run);
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let (_dir, report) = recorded("flaky-integ", "internalClusterTest");
+        for record in records_of(&report, &meta()) {
+            let line = serde_json::to_string(&record).unwrap();
+            assert!(!line.contains('\n'));
+            let back: Record = serde_json::from_str(&line).unwrap();
+            assert_eq!(back, record);
+        }
+    }
+}

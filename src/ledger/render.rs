@@ -1,0 +1,193 @@
+//! `history` as markdown (for people, in a terminal or a CI summary) and as
+//! JSON. Every name, branch, commit and mechanism comes from a ledger that
+//! a branch may have written: they reach markdown only through
+//! [`crate::markdown`].
+
+use super::history::{Comparison, Direction, History, Row, Tally, TestHistory, Trend, SLOWER};
+use crate::markdown;
+use crate::stats::{self, Round};
+
+/// The history as pretty JSON, with a final newline.
+pub fn json(history: &History) -> String {
+    let mut text = serde_json::to_string_pretty(history).expect("a history always serializes");
+    text.push('\n');
+    text
+}
+
+/// The history as markdown.
+pub fn markdown(history: &History) -> String {
+    let s = &history.sources;
+    let mut md = format!(
+        "## Test history\n\n{} test(s); {} record(s) read from {} ledger file(s)",
+        history.tests.len(),
+        s.records,
+        s.files
+    );
+    if s.other_lines > 0 {
+        md += &format!("; {} line(s) of other tests passed over", s.other_lines);
+    }
+    if s.skipped_lines > 0 {
+        md += &format!("; {} line(s) skipped (see the warnings)", s.skipped_lines);
+    }
+    md += ".\n";
+    if history.tests.is_empty() {
+        md += "\nNo record of the tests asked for.\n";
+    }
+    for test in &history.tests {
+        md += "\n";
+        md += &test_section(test);
+    }
+    md
+}
+
+fn test_section(t: &TestHistory) -> String {
+    let name = if t.method.is_empty() {
+        t.class.clone()
+    } else {
+        format!("{}#{}", t.class, t.method)
+    };
+    let mut md = format!("### {}\n\n", markdown::code(&name));
+    md += &format!(
+        "- Pooled: {} of {} run(s) failed: {} (95% CI {}–{}), {} record(s).\n",
+        t.total.failures,
+        t.total.runs,
+        stats::percent(t.failure_rate, Round::Nearest),
+        stats::percent(t.ci95[0], Round::Down),
+        stats::percent(t.ci95[1], Round::Up),
+        t.total.records
+    );
+    md += &format!("- {}\n", failing_line(t));
+    md += &format!("- {}\n", trend_line(&t.trend));
+    if let Some(ratio) = t.time_ratio.filter(|r| *r >= SLOWER) {
+        md += &format!(
+            "- Slower: the median execution time of the newest third of rows is {ratio:.1}× the \
+             oldest third's.\n"
+        );
+    }
+    if let Some(c) = &t.newest {
+        md += &format!("- Newest commit: {}\n", comparison_line(c));
+    }
+    md += "\n";
+    md += &table(&t.rows, t.earlier);
+    md
+}
+
+fn failing_line(t: &TestHistory) -> String {
+    match (&t.first_failing, &t.last_failing) {
+        (Some(first), Some(last)) => format!(
+            "Failing: first seen {} on {}, last seen {} on {}.",
+            markdown::text(&first.time),
+            commit(first.commit.as_deref()),
+            markdown::text(&last.time),
+            commit(last.commit.as_deref())
+        ),
+        _ => "Never seen failing.".into(),
+    }
+}
+
+/// Characters of the sparkline: the lowest is a row without failures.
+const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/// One character per rate: `▁` no failure, `▂`–`█` the rate against the highest.
+pub fn sparkline(rates: &[f64]) -> String {
+    let top = rates.iter().copied().fold(0.0, f64::max);
+    rates
+        .iter()
+        .map(|r| {
+            if *r <= 0.0 || top <= 0.0 {
+                BARS[0]
+            } else {
+                let step = (r / top * (BARS.len() - 1) as f64).ceil() as usize;
+                BARS[step.clamp(1, BARS.len() - 1)]
+            }
+        })
+        .collect()
+}
+
+fn trend_line(trend: &Trend) -> String {
+    let spark = markdown::code(&sparkline(&trend.rates));
+    let reading = match (trend.direction, trend.p_value) {
+        (_, None) => "too few rows to test a trend".to_string(),
+        (Direction::Rising, Some(p)) => format!(
+            "failing more over time (Mann–Kendall {})",
+            stats::p_value(p)
+        ),
+        (Direction::Falling, Some(p)) => format!(
+            "failing less over time (Mann–Kendall {})",
+            stats::p_value(p)
+        ),
+        (Direction::None, Some(p)) => {
+            format!("no trend shown (Mann–Kendall {})", stats::p_value(p))
+        }
+    };
+    format!("Trend, oldest to newest row: {spark} {reading}.")
+}
+
+/// "fixed: 0/40 on `abc…`, 12/40 before, p = 0.0001" and its kin.
+fn comparison_line(c: &Comparison) -> String {
+    let here = format!(
+        "{}/{} on {}",
+        c.after.failures,
+        c.after.runs,
+        commit(c.commit.as_deref())
+    );
+    let before = format!("{}/{} before", c.before.failures, c.before.runs);
+    let p = stats::p_value(c.p_value);
+    let mut line = format!("{}: {here}, {before}, {p}", c.verdict.as_str());
+    if let Some(more) = c.more_clean_runs {
+        line += &format!("; {more} more clean run(s) would show it fixed");
+    }
+    format!(
+        "{line} (condition: {}).",
+        markdown::text(&c.condition.label())
+    )
+}
+
+fn table(rows: &[Row], earlier: Option<Tally>) -> String {
+    let mut md = String::from(
+        "| last record | commit | branch | condition | records | runs | failures | rate |\n\
+         |---|---|---|---|---:|---:|---:|---:|\n",
+    );
+    if let Some(e) = earlier {
+        md += &format!(
+            "| earlier |  |  |  | {} | {} | {} | {} |\n",
+            e.records,
+            e.runs,
+            e.failures,
+            stats::percent(ratio(e), Round::Nearest)
+        );
+    }
+    for r in rows {
+        md += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            markdown::text(&r.last_time),
+            commit(r.commit.as_deref()),
+            r.branch
+                .as_deref()
+                .map(markdown::code_in_table)
+                .unwrap_or_default(),
+            markdown::text(&r.condition.label()),
+            r.tally.records,
+            r.tally.runs,
+            r.tally.failures,
+            stats::percent(r.failure_rate, Round::Nearest)
+        );
+    }
+    md
+}
+
+fn ratio(t: Tally) -> f64 {
+    if t.runs == 0 {
+        0.0
+    } else {
+        t.failures as f64 / t.runs as f64
+    }
+}
+
+/// A commit as a code span, cut to 12 characters (`unknown` without one).
+fn commit(c: Option<&str>) -> String {
+    match c {
+        Some(c) => markdown::code_in_table(&c.chars().take(12).collect::<String>()),
+        None => "an unknown commit".into(),
+    }
+}

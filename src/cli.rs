@@ -905,7 +905,7 @@ pub struct TriageCommandArgs {
     pub run_dir: Option<PathBuf>,
 
     /// Replays of each failing seed (or of a test without seeds, alone).
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = TriageConfig::DEFAULT_REPLAYS, value_parser = clap::value_parser!(u32).range(1..))]
     pub replays: u32,
 
     #[command(flatten)]

@@ -580,16 +580,6 @@ impl RepetitionMode {
             RepetitionMode::GradleRuns => "gradle-runs",
         }
     }
-
-    /// Reads `auto`, `in-jvm`, `gradle-runs`.
-    pub fn parse(s: &str) -> Option<RepetitionMode> {
-        match s {
-            "auto" => Some(RepetitionMode::Auto),
-            "in-jvm" => Some(RepetitionMode::InJvm),
-            "gradle-runs" => Some(RepetitionMode::GradleRuns),
-            _ => None,
-        }
-    }
 }
 
 /// One batch of a plan: its tests and the Gradle invocation that repeats them.

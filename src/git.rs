@@ -6,7 +6,7 @@ use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
 use std::path::{Path, PathBuf};
 
 /// A repository and its working tree.
-pub struct Repo {
+pub(crate) struct Repo {
     repo: Repository,
     workdir: PathBuf,
 }
@@ -17,7 +17,7 @@ fn git_error(what: &str, e: git2::Error) -> Error {
 
 impl Repo {
     /// The repository holding `dir`.
-    pub fn discover(dir: &Path) -> Result<Repo> {
+    pub(crate) fn discover(dir: &Path) -> Result<Repo> {
         let repo = Repository::discover(dir).map_err(|e| {
             Error::input(
                 dir.display().to_string(),
@@ -39,12 +39,12 @@ impl Repo {
     }
 
     /// The working tree's root (canonical).
-    pub fn workdir(&self) -> &Path {
+    pub(crate) fn workdir(&self) -> &Path {
         &self.workdir
     }
 
     /// The commit a ref, branch, tag or hash names; `None` when it names nothing here.
-    pub fn commit(&self, name: &str) -> Result<Option<Oid>> {
+    pub(crate) fn commit(&self, name: &str) -> Result<Option<Oid>> {
         match self.repo.revparse_single(name) {
             Ok(object) => object
                 .peel_to_commit()
@@ -65,7 +65,7 @@ impl Repo {
     /// The merge base of HEAD and `base` (named `base_name` in messages).
     /// None — a shallow clone, unrelated histories — is an error that says how
     /// to get the missing history, never an empty selection.
-    pub fn merge_base(&self, base_name: &str, base: Oid) -> Result<Oid> {
+    pub(crate) fn merge_base(&self, base_name: &str, base: Oid) -> Result<Oid> {
         let head = self
             .repo
             .head()
@@ -98,7 +98,7 @@ impl Repo {
     /// Files changed from `base` to the working tree (staged, unstaged and
     /// untracked, not ignored), with renames detected; paths relative to the
     /// working tree, the new path for a rename.
-    pub fn changes_since(&self, base: Oid) -> Result<Vec<Change>> {
+    pub(crate) fn changes_since(&self, base: Oid) -> Result<Vec<Change>> {
         let tree = self.tree(base, "reading the merge base")?;
         let mut options = DiffOptions::new();
         options.include_untracked(true).recurse_untracked_dirs(true);
@@ -144,7 +144,7 @@ impl Repo {
 
     /// The content of `path` (relative to the working tree) at `commit`;
     /// `None` when the file did not exist there.
-    pub fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {
+    pub(crate) fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {
         let what = format!("reading {} at {commit}", path.display());
         let tree = self.tree(commit, &what)?;
         let entry = match tree.get_path(path) {

@@ -1,7 +1,7 @@
 //! Lowercase hex of bytes: how digests show in cache keys and tokens.
 
 /// `[0x0f, 0xa0]` → `"0fa0"`.
-pub fn encode(bytes: impl AsRef<[u8]>) -> String {
+pub(crate) fn encode(bytes: impl AsRef<[u8]>) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let bytes = bytes.as_ref();
     let mut s = String::with_capacity(bytes.len() * 2);

@@ -35,7 +35,7 @@ const REPEAT_CLASSES: &str = "flaky.repeat.classes.";
 /// The `--tests` patterns it selects their tests with.
 const REPEAT_FILTERS: &str = "flaky.repeat.filters.";
 /// Where `gradle/flaky-repeat.gradle` finds the helpers' Java sources.
-pub const REPEAT_SOURCES: &str = "flaky.repeat.sources";
+pub(crate) const REPEAT_SOURCES: &str = "flaky.repeat.sources";
 /// The suite members `gradle/flaky-suite-members.gradle` adds to a task's
 /// includes for one invocation (the task path follows).
 const INCLUDE: &str = "flaky.include.";
@@ -85,7 +85,7 @@ impl InJvm {
 }
 
 /// `-Dname=value`: a system property of the Gradle client.
-pub fn define(name: &str, value: &str) -> String {
+pub(crate) fn define(name: &str, value: &str) -> String {
     format!("-D{name}={value}")
 }
 
@@ -100,7 +100,7 @@ pub enum Forcing {
 }
 
 /// `:server:test` → `:server:cleanTest` (the base plugin's `clean<TaskName>` rule).
-pub fn clean_task(task: &str) -> String {
+pub(crate) fn clean_task(task: &str) -> String {
     let (prefix, name) = match task.rsplit_once(':') {
         Some((prefix, name)) => (format!("{prefix}:"), name),
         None => (String::new(), task),
@@ -463,12 +463,12 @@ fn encode(s: &str) -> String {
 /// runner writes them. Two chunks (or shards) with the same master seed would
 /// repeat the same iterations.
 #[derive(Default)]
-pub struct Seeds {
+pub(crate) struct Seeds {
     used: BTreeSet<u64>,
 }
 
 impl Seeds {
-    pub fn fresh(&mut self) -> String {
+    pub(crate) fn fresh(&mut self) -> String {
         loop {
             let mut h = std::collections::hash_map::RandomState::new().build_hasher();
             h.write_u128(

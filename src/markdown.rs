@@ -4,11 +4,11 @@
 //! splits a table row, no `<` opens HTML and no `[` starts a link.
 
 /// Longest text kept inline; the rest is cut with `…`.
-pub const MAX_INLINE_CHARS: usize = 400;
+pub(crate) const MAX_INLINE_CHARS: usize = 400;
 
 /// Plain inline text: one line, shortened, with every character that markdown
 /// or HTML would read as markup escaped. Safe in a paragraph, a list item or a table cell.
-pub fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in shorten(&one_line(s)).chars() {
         match c {
@@ -29,7 +29,7 @@ pub fn text(s: &str) -> String {
 
 /// A code span that survives any backticks in the text: the fence is longer
 /// than the longest run of backticks inside. One line, shortened.
-pub fn code(s: &str) -> String {
+pub(crate) fn code(s: &str) -> String {
     let s = shorten(&one_line(s));
     if s.is_empty() {
         return "` `".into();
@@ -45,25 +45,25 @@ pub fn code(s: &str) -> String {
 
 /// A code span for a table cell: tables split rows on `|` even inside code,
 /// and read `\|` there as a literal pipe.
-pub fn code_in_table(s: &str) -> String {
+pub(crate) fn code_in_table(s: &str) -> String {
     code(s).replace('|', "\\|")
 }
 
 /// A fenced code block holding `body` as it is: the fence is longer than any
 /// run of backticks inside (at least three).
-pub fn fenced(body: &str, lang: &str) -> String {
+pub(crate) fn fenced(body: &str, lang: &str) -> String {
     let fence = "`".repeat(longest_run(body, '`').max(2) + 1);
     format!("{fence}{lang}\n{body}\n{fence}")
 }
 
 /// One line, shortened, not escaped: for plain-text fields (a JUnit message,
 /// a comment line inside a fenced block).
-pub fn plain_line(s: &str) -> String {
+pub(crate) fn plain_line(s: &str) -> String {
     shorten(&one_line(s))
 }
 
 /// Text on one line: line breaks and other control characters become spaces.
-pub fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
@@ -71,7 +71,7 @@ pub fn one_line(s: &str) -> String {
 
 /// `body` when it has at most `limit` bytes; else cut on a line boundary and
 /// followed by `note`, within `limit` (a CI's annotation or summary limit).
-pub fn fit(body: &str, limit: usize, note: &str) -> String {
+pub(crate) fn fit(body: &str, limit: usize, note: &str) -> String {
     if body.len() <= limit {
         return body.to_string();
     }
@@ -103,7 +103,7 @@ fn longest_run(s: &str, c: char) -> usize {
 /// The anchor a heading gets (mdBook's and GitHub's rule): its text without
 /// markup, lower-cased, blanks as `-`, every other character but letters,
 /// digits, `-` and `_` dropped. Links into the book are checked against it.
-pub fn heading_anchor(heading: &str) -> String {
+pub(crate) fn heading_anchor(heading: &str) -> String {
     heading
         .chars()
         .filter_map(|c| {

@@ -7,63 +7,63 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 use walk::Walk;
 
-pub mod walk;
+pub(crate) mod walk;
 
 /// Where a loop keeps each iteration's reports: `flakiness-iters/iter-<i>/`,
 /// holding the original path relative to the build root.
-pub const ITERS_DIR: &str = "flakiness-iters";
+pub(crate) const ITERS_DIR: &str = "flakiness-iters";
 /// The never-fail wrapper's status files (`status-<jobId>.json`).
-pub const STATUS_DIR: &str = "flakiness-status";
-pub const STATUS_GLOB: &str = "flakiness-status/*.json";
+pub(crate) const STATUS_DIR: &str = "flakiness-status";
+pub(crate) const STATUS_GLOB: &str = "flakiness-status/*.json";
 /// The per-job outcomes the final CI step writes.
-pub const OUTCOMES_FILE: &str = "flakiness-outcomes.json";
+pub(crate) const OUTCOMES_FILE: &str = "flakiness-outcomes.json";
 /// Tests that were found but have no task to re-run them.
-pub const SKIPPED_FILE: &str = "flakiness-skipped.json";
+pub(crate) const SKIPPED_FILE: &str = "flakiness-skipped.json";
 /// Where the final CI step keeps each job's downloaded reports, one folder a job.
-pub const JOBS_DIR: &str = "flakiness-jobs";
+pub(crate) const JOBS_DIR: &str = "flakiness-jobs";
 /// GitHub Actions: the plan the `plan` job hands to the batch and report jobs.
-pub const PLAN_FILE: &str = "flakiness-plan.json";
+pub(crate) const PLAN_FILE: &str = "flakiness-plan.json";
 /// GitHub Actions: what a batch job keeps for the report (its status file and
 /// JUnit XML, below the build's own paths), uploaded as its artifact.
-pub const BATCH_DIR: &str = "flakiness-batch";
+pub(crate) const BATCH_DIR: &str = "flakiness-batch";
 /// GitHub Actions: where the report job downloads every artifact, one folder each.
-pub const ARTIFACTS_DIR: &str = "flakiness-artifacts";
+pub(crate) const ARTIFACTS_DIR: &str = "flakiness-artifacts";
 /// Where triage keeps its replays (`triage-<n>/`), below the folder it
 /// triaged; report discovery never enters it, so replays never count as runs.
-pub const TRIAGE_DIR: &str = "flakiness-triage";
+pub(crate) const TRIAGE_DIR: &str = "flakiness-triage";
 /// The triage results a CI triage step writes.
-pub const TRIAGE_FILE: &str = "flakiness-triage.json";
+pub(crate) const TRIAGE_FILE: &str = "flakiness-triage.json";
 /// The durations a CI report step measured, for the next pipeline's plan step
 /// (`--durations`); also what `local` records in the build, below [`RECORDED_DIR`].
-pub const DURATIONS_FILE: &str = "flakiness-durations.json";
+pub(crate) const DURATIONS_FILE: &str = "flakiness-durations.json";
 /// Where runs of gradle-flaky record what they measured, below the build root.
-pub const RECORDED_DIR: &str = ".gradle/gradle-flaky";
+pub(crate) const RECORDED_DIR: &str = ".gradle/gradle-flaky";
 /// The run ledger's folder, below [`state_dir`]: `ledger-<n>.jsonl` files.
-pub const LEDGER_DIR: &str = "ledger";
+pub(crate) const LEDGER_DIR: &str = "ledger";
 /// The run ledger a CI report step writes, one file of that run's lines.
-pub const LEDGER_FILE: &str = "flakiness-ledger.jsonl";
+pub(crate) const LEDGER_FILE: &str = "flakiness-ledger.jsonl";
 /// What a ledger file's name ends with: a folder given to `--ledger` is read for these.
-pub const LEDGER_EXTENSION: &str = "jsonl";
+pub(crate) const LEDGER_EXTENSION: &str = "jsonl";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
-pub const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
+pub(crate) const XML_GLOB: &str = "**/build/test-results/**/TEST-*.xml";
 
 /// The folder of iteration `index` (1-based) below `dest`.
-pub fn iteration_dir(dest: &Path, index: u32) -> PathBuf {
+pub(crate) fn iteration_dir(dest: &Path, index: u32) -> PathBuf {
     dest.join(ITERS_DIR).join(format!("iter-{index}"))
 }
 
 /// gradle-flaky's own state inside a build: the layout cache and local runs.
-pub fn state_dir(project_dir: &Path) -> PathBuf {
+pub(crate) fn state_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky")
 }
 
 /// The layout cache file.
-pub fn layout_cache_file(project_dir: &Path) -> PathBuf {
+pub(crate) fn layout_cache_file(project_dir: &Path) -> PathBuf {
     state_dir(project_dir).join("layout.json")
 }
 
 /// Where a test JVM writes heap dumps: `<project>/build/heapdump/*.hprof`.
-pub fn is_heap_dump_dir(dir: &Path) -> bool {
+pub(crate) fn is_heap_dump_dir(dir: &Path) -> bool {
     dir.file_name().is_some_and(|n| n == "heapdump")
         && dir.parent().is_some_and(|p| p.ends_with("build"))
 }
@@ -72,13 +72,13 @@ pub fn is_heap_dump_dir(dir: &Path) -> bool {
 /// `build/test-results/<task>/` of a project at any depth, and any `TEST-*.xml`
 /// below `flakiness-iters/iter-<i>/`. Symlinks are not followed; unreadable
 /// directories are skipped ([`find`] names them).
-pub fn find_reports(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn find_reports(root: &Path) -> Vec<PathBuf> {
     find(root).reports
 }
 
 /// What a search for reports found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReportSearch {
+pub(crate) struct ReportSearch {
     /// The reports, sorted by path.
     pub reports: Vec<PathBuf>,
     /// Directories that could not be listed (with why), sorted: reports in them
@@ -88,7 +88,7 @@ pub struct ReportSearch {
 
 /// The reports below `root` (as [`find_reports`]) and the directories that
 /// could not be read. Below a build directory only test results are entered.
-pub fn find(root: &Path) -> ReportSearch {
+pub(crate) fn find(root: &Path) -> ReportSearch {
     let walked = Walk::new(root)
         .entering(&[ITERS_DIR])
         .into_build(&["test-results"])
@@ -120,7 +120,7 @@ pub fn find(root: &Path) -> ReportSearch {
 /// after `since` (one second of slack for coarse file-system clocks), sorted.
 /// Older dumps are someone else's (Elasticsearch's flakiness detection counted
 /// any dump anywhere).
-pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
+pub(crate) fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
     let in_heapdump = |file: &walk::File| {
         // The folders between the root and the file.
         let depth = file.rel.components().count();
@@ -145,7 +145,11 @@ pub fn heap_dumps_since(root: &Path, since: SystemTime) -> Vec<PathBuf> {
 /// [`heap_dumps_since`]) and those where a Test task's `-XX:HeapDumpPath`
 /// points (`paths`, relative to `root` or absolute): that very file, or the
 /// `*.hprof` files directly in that directory. Sorted, each once.
-pub fn heap_dumps_written(root: &Path, paths: &[PathBuf], since: SystemTime) -> Vec<PathBuf> {
+pub(crate) fn heap_dumps_written(
+    root: &Path,
+    paths: &[PathBuf],
+    since: SystemTime,
+) -> Vec<PathBuf> {
     let mut found = heap_dumps_since(root, since);
     for path in paths.iter().map(|p| root.join(p)) {
         if path.is_file() {
@@ -207,7 +211,7 @@ fn results_tail(rel: &[String]) -> Option<(&[String], &str)> {
 /// Where a report was written: the project directory relative to the root
 /// (`/`-separated, `""` for the root project) and the Test task's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
+pub(crate) struct Location {
     pub project_dir: String,
     pub task: String,
 }
@@ -217,7 +221,7 @@ pub struct Location {
 /// relative to the build root; the folder may be the root itself or above it
 /// (`analyze flakiness-iters`), so the root's own path is looked through too.
 /// Pass the root canonicalized when it can be.
-pub fn locate(root: &Path, rel: &Path) -> Option<Location> {
+pub(crate) fn locate(root: &Path, rel: &Path) -> Option<Location> {
     let names = |p: &Path| -> Vec<String> {
         p.components()
             .filter(|c| matches!(c, std::path::Component::Normal(_)))
@@ -275,7 +279,7 @@ impl ProjectPaths {
 }
 
 /// The project path rule for a directory the build did not describe (see [`ProjectPaths`]).
-pub fn fallback_project_path(project_dir: &str) -> String {
+pub(crate) fn fallback_project_path(project_dir: &str) -> String {
     if project_dir.is_empty() {
         return ":".into();
     }
@@ -287,7 +291,7 @@ pub fn fallback_project_path(project_dir: &str) -> String {
 }
 
 /// The full path of `task` in `project` (`:` + `test` → `:test`).
-pub fn task_path(project: &str, task: &str) -> String {
+pub(crate) fn task_path(project: &str, task: &str) -> String {
     if project == ":" {
         format!(":{task}")
     } else {

@@ -10,13 +10,13 @@ use std::time::Duration;
 /// A batch is stopped this many minutes before its job's limit (a CI job's
 /// timeout, `local`'s batch limit), so the job outlives its batch and
 /// records how it ended.
-pub const GRACE_MIN: u64 = 2;
+pub(crate) const GRACE_MIN: u64 = 2;
 /// [`GRACE_MIN`] as a duration.
-pub const GRACE: Duration = Duration::from_secs(GRACE_MIN * 60);
+pub(crate) const GRACE: Duration = Duration::from_secs(GRACE_MIN * 60);
 
 /// What a job limited to `limit` leaves its batch: the limit less the
 /// grace, at least half of it.
-pub fn within(limit: Duration) -> Duration {
+pub(crate) fn within(limit: Duration) -> Duration {
     limit.saturating_sub(GRACE).max(limit / 2)
 }
 
@@ -102,9 +102,9 @@ pub struct RunSettings {
 }
 
 /// The default batch limit is the suite timeout plus this many minutes.
-pub const BATCH_MARGIN_MIN: u64 = 10;
+pub(crate) const BATCH_MARGIN_MIN: u64 = 10;
 /// [`BATCH_MARGIN_MIN`] as a duration.
-pub const BATCH_MARGIN: Duration = Duration::from_secs(BATCH_MARGIN_MIN * 60);
+pub(crate) const BATCH_MARGIN: Duration = Duration::from_secs(BATCH_MARGIN_MIN * 60);
 
 impl RunSettings {
     /// The settings of `batching` with everything else at its default.

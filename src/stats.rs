@@ -16,18 +16,18 @@ mod normal;
 mod sketch;
 mod trend;
 
-pub use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts};
-pub use sketch::Durations;
-pub use trend::{mann_kendall, thirds_ratio, DRIFT_RATIO};
+pub(crate) use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts};
+pub(crate) use sketch::Durations;
+pub(crate) use trend::{mann_kendall, thirds_ratio, DRIFT_RATIO};
 
 /// The two-sided 95% normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// The confidence of every interval and clean bound in a report.
-pub const REPORT_CONFIDENCE: f64 = 0.95;
+pub(crate) const REPORT_CONFIDENCE: f64 = 0.95;
 
 /// The smallest failure rate that n clean executions rule out at `confidence`.
-pub fn rate_bound(executions: u64, confidence: f64) -> f64 {
+pub(crate) fn rate_bound(executions: u64, confidence: f64) -> f64 {
     if executions == 0 {
         return 1.0;
     }
@@ -36,7 +36,7 @@ pub fn rate_bound(executions: u64, confidence: f64) -> f64 {
 
 /// The smallest n with 1-(1-rate)^n ≥ confidence: executions that catch at least
 /// one failure of a test failing at `rate`, with probability `confidence`.
-pub fn executions_for(rate: f64, confidence: f64) -> u64 {
+pub(crate) fn executions_for(rate: f64, confidence: f64) -> u64 {
     let n = ((1.0 - confidence).ln() / (1.0 - rate).ln()).ceil();
     // Floating error can leave n one too high (an exact integer computed as x.0000001).
     let n = n.max(1.0) as u64;
@@ -49,7 +49,7 @@ pub fn executions_for(rate: f64, confidence: f64) -> u64 {
 
 /// The Wilson score 95% interval of the per-execution failure rate.
 /// `[0, 1]` when there were no runs.
-pub fn wilson95(failures: u64, runs: u64) -> [f64; 2] {
+pub(crate) fn wilson95(failures: u64, runs: u64) -> [f64; 2] {
     if runs == 0 {
         return [0.0, 1.0];
     }
@@ -74,7 +74,7 @@ pub fn wilson95(failures: u64, runs: u64) -> [f64; 2] {
 
 /// Which way a printed percentage may move from the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Round {
+pub(crate) enum Round {
     /// An observed rate.
     Nearest,
     /// An upper bound: the printed bound is never tighter than the true one.
@@ -87,7 +87,7 @@ pub enum Round {
 /// nearer end of the scale so that rates close to 100% keep their meaning:
 /// 0.3 → `30%`, 0.0295 → `3.0%` (up), 0.000299 → `0.030%` (up), 0.95 → `95%`,
 /// 0.999 → `99.9%`, 1 → `100%`.
-pub fn percent(fraction: f64, round: Round) -> String {
+pub(crate) fn percent(fraction: f64, round: Round) -> String {
     let v = fraction * 100.0;
     if v <= 0.0 || v.is_nan() {
         return "0%".into();
@@ -118,7 +118,7 @@ pub fn percent(fraction: f64, round: Round) -> String {
 
 /// A p-value as reports print it: `p = ` and three decimals (`0.030`,
 /// `0.123`), four below 0.001 (`0.0005`), and `p < 0.0001` below that.
-pub fn p_value(p: f64) -> String {
+pub(crate) fn p_value(p: f64) -> String {
     if p >= 0.001 {
         format!("p = {p:.3}")
     } else if p >= 0.0001 {
@@ -129,7 +129,7 @@ pub fn p_value(p: f64) -> String {
 }
 
 /// The statement a clean test's runs support: `0/100 ⇒ failure rate < 3.0% at 95%`.
-pub fn clean_statement(runs: u64) -> String {
+pub(crate) fn clean_statement(runs: u64) -> String {
     format!(
         "0/{runs} ⇒ failure rate < {} at {}",
         percent(rate_bound(runs, REPORT_CONFIDENCE), Round::Up),
@@ -138,7 +138,7 @@ pub fn clean_statement(runs: u64) -> String {
 }
 
 /// Rounds a rate for reports, so that JSON shows `0.03`, not `0.030000000000000002`.
-pub fn round6(x: f64) -> f64 {
+pub(crate) fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 

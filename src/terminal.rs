@@ -3,7 +3,7 @@
 //! Beside `shell` (words for a shell) and `markdown` (text for markdown).
 
 /// Control characters as `\u{..}` escapes; everything else as it is.
-pub fn visible(s: &str) -> String {
+pub(crate) fn visible(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_control() {
@@ -17,7 +17,7 @@ pub fn visible(s: &str) -> String {
 
 /// Like [`visible`], but a text of several lines (a note quoting Gradle's
 /// output) keeps its lines, each after the first indented by `indent`.
-pub fn visible_lines(s: &str, indent: &str) -> String {
+pub(crate) fn visible_lines(s: &str, indent: &str) -> String {
     s.lines()
         .map(visible)
         .collect::<Vec<_>>()

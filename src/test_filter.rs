@@ -14,7 +14,7 @@
 
 /// The shape of a test method name, as runners write it and users paste it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// `parses`: a method.
     Plain,
     /// `*flaky*`: a Gradle filter pattern.
@@ -38,7 +38,7 @@ fn is_ident(s: &str) -> bool {
 }
 
 /// The shape of `method`.
-pub fn shape(method: &str) -> Shape {
+pub(crate) fn shape(method: &str) -> Shape {
     if method.contains('*') {
         return Shape::Pattern;
     }
@@ -71,7 +71,7 @@ pub fn shape(method: &str) -> Shape {
 
 /// The method a test name belongs to: `parses[2: flaky]` → `parses`,
 /// `encodes[2](x)` → `encodes`, `test {yaml=a/b/c}` → `test`.
-pub fn base(method: &str) -> &str {
+pub(crate) fn base(method: &str) -> &str {
     match shape(method) {
         Shape::Descriptor => method.split_once(" {").map_or(method, |(head, _)| head),
         Shape::TestNgRow | Shape::Case | Shape::Invocation => {
@@ -94,7 +94,7 @@ pub struct RunnerTraits {
 /// The `--tests` filters that select `class` (and `method`): every case of a
 /// parameterized method, and the nested classes of a whole class when
 /// `nested_classes` (the task runs them as classes of their own).
-pub fn filters(
+pub(crate) fn filters(
     class: &str,
     method: Option<&str>,
     nested_classes: bool,
@@ -117,13 +117,13 @@ pub fn filters(
 }
 
 /// One TestNG data-provider row cannot be selected: its filter runs every row.
-pub fn selects_more_than_named(method: &str) -> bool {
+pub(crate) fn selects_more_than_named(method: &str) -> bool {
     shape(method) == Shape::TestNgRow
 }
 
 /// Whether an executed test (`class`, `method` as the report names it) is one
 /// that the selection of `selected_class` (and `selected_method`) runs.
-pub fn covers(
+pub(crate) fn covers(
     selected_class: &str,
     selected_method: Option<&str>,
     nested_classes: bool,
@@ -144,7 +144,7 @@ pub fn covers(
 }
 
 /// Whether the selection of `selected` runs the executed `method`.
-pub fn method_covers(selected: &str, method: &str) -> bool {
+pub(crate) fn method_covers(selected: &str, method: &str) -> bool {
     match shape(selected) {
         Shape::Pattern => glob(selected, method),
         Shape::Plain => method == selected || base(method) == selected,
@@ -155,7 +155,7 @@ pub fn method_covers(selected: &str, method: &str) -> bool {
 
 /// The `--tests` filter that re-runs one executed test, and the
 /// `-Dtests.method` value the randomizedtesting runner needs for a descriptor.
-pub fn reproduce(class: &str, method: &str) -> (String, Option<String>) {
+pub(crate) fn reproduce(class: &str, method: &str) -> (String, Option<String>) {
     if method.is_empty() || method == "classMethod" {
         return (class.to_string(), None);
     }
@@ -167,7 +167,7 @@ pub fn reproduce(class: &str, method: &str) -> (String, Option<String>) {
 }
 
 /// `*` matches any run of characters; everything else is literal.
-pub fn glob(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == text;
@@ -190,20 +190,20 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 /// `*` and `?` within a name), matched against a class file's path below the
 /// classes dir, e.g. `com/example/AppTest.class`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Patterns {
+pub(crate) struct Patterns {
     pub includes: Vec<String>,
     pub excludes: Vec<String>,
 }
 
 impl Patterns {
     /// Whether the task looks at `class_file` at all.
-    pub fn accepts(&self, class_file: &str) -> bool {
+    pub(crate) fn accepts(&self, class_file: &str) -> bool {
         (self.includes.is_empty() || self.includes.iter().any(|p| ant_match(p, class_file)))
             && !self.excludes.iter().any(|p| ant_match(p, class_file))
     }
 
     /// `include **/*Test.class, exclude **/*ManualTest.class`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let includes = self.includes.iter().map(|p| format!("include {p}"));
         let excludes = self.excludes.iter().map(|p| format!("exclude {p}"));
         includes.chain(excludes).collect::<Vec<_>>().join(", ")
@@ -211,13 +211,13 @@ impl Patterns {
 }
 
 /// The class file of a binary class name: `a.B$C` → `a/B$C.class`.
-pub fn class_file(binary_name: &str) -> String {
+pub(crate) fn class_file(binary_name: &str) -> String {
     format!("{}.class", binary_name.replace('.', "/"))
 }
 
 /// Ant-style matching as Gradle's `PatternSet` does it; a pattern ending in
 /// `/` matches everything below that directory.
-pub fn ant_match(pattern: &str, path: &str) -> bool {
+pub(crate) fn ant_match(pattern: &str, path: &str) -> bool {
     let pattern = pattern.replace('\\', "/");
     let pattern = match pattern.strip_suffix('/') {
         Some(dir) => format!("{dir}/**"),

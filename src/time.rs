@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// Parses a duration: a bare number of seconds, or humantime's forms
 /// (`90s`, `20m`, `1h`, `1500ms`, `1h 30m`).
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let d = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         let secs: u64 = s
@@ -25,7 +25,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 /// Renders a duration the way `parse_duration` reads it back.
-pub fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     let ms = d.as_millis();
     if ms % 3_600_000 == 0 {
         format!("{}h", ms / 3_600_000)
@@ -40,7 +40,7 @@ pub fn format_duration(d: Duration) -> String {
 
 /// A duration for people, as precise as it is useful: `5.1s` (`40s` when
 /// whole), `3m10s`, `1h05m`.
-pub fn human(d: Duration) -> String {
+pub(crate) fn human(d: Duration) -> String {
     let secs = d.as_secs();
     if secs >= 3600 {
         format!("{}h{:02}m", secs / 3600, secs % 3600 / 60)
@@ -54,7 +54,7 @@ pub fn human(d: Duration) -> String {
 }
 
 /// An estimate of the time left: `~40s left`, whole seconds at most.
-pub fn left(d: Duration) -> String {
+pub(crate) fn left(d: Duration) -> String {
     format!("~{} left", human(Duration::from_secs(d.as_secs())))
 }
 

@@ -4,107 +4,107 @@
 
 // Options of every command.
 /// `--project-dir`: the root of the Gradle build.
-pub const PROJECT_DIR: &str = "FLAKINESS_PROJECT_DIR";
+pub(crate) const PROJECT_DIR: &str = "FLAKINESS_PROJECT_DIR";
 /// `--gradle`: the Gradle program to run.
-pub const GRADLE: &str = "FLAKINESS_GRADLE";
+pub(crate) const GRADLE: &str = "FLAKINESS_GRADLE";
 /// `--isolate`: run Gradle on a private daemon.
-pub const ISOLATE: &str = "FLAKINESS_ISOLATE";
+pub(crate) const ISOLATE: &str = "FLAKINESS_ISOLATE";
 /// `--layout-timeout`: how long reading the build's layout may take.
-pub const LAYOUT_TIMEOUT: &str = "FLAKINESS_LAYOUT_TIMEOUT";
+pub(crate) const LAYOUT_TIMEOUT: &str = "FLAKINESS_LAYOUT_TIMEOUT";
 
 // Selection.
 /// The tests to run (`manual` requires it; positional tests elsewhere).
-pub const CLASSES: &str = "FLAKINESS_CLASSES";
+pub(crate) const CLASSES: &str = "FLAKINESS_CLASSES";
 /// `--base`: the ref changes and unmutes are taken against.
-pub const BASE: &str = "FLAKINESS_BASE";
+pub(crate) const BASE: &str = "FLAKINESS_BASE";
 /// `--muted-file`: the muted-tests file.
-pub const MUTED_FILE: &str = "FLAKINESS_MUTED_FILE";
+pub(crate) const MUTED_FILE: &str = "FLAKINESS_MUTED_FILE";
 /// `--task-cap`: Test tasks run per class when several run it.
-pub const TASK_CAP: &str = "FLAKINESS_TASK_CAP";
+pub(crate) const TASK_CAP: &str = "FLAKINESS_TASK_CAP";
 /// `--subclass-cap`: concrete subclasses run per abstract base class (or changed concrete class).
-pub const SUBCLASS_CAP: &str = "FLAKINESS_SUBCLASS_CAP";
+pub(crate) const SUBCLASS_CAP: &str = "FLAKINESS_SUBCLASS_CAP";
 /// `--allow-host-mutating-tasks`: also run `destructive*` Test tasks.
-pub const ALLOW_HOST_MUTATING_TASKS: &str = "FLAKINESS_ALLOW_HOST_MUTATING_TASKS";
+pub(crate) const ALLOW_HOST_MUTATING_TASKS: &str = "FLAKINESS_ALLOW_HOST_MUTATING_TASKS";
 
 // Batching.
 /// `--iters`: iterations for every kind.
-pub const ITERS: &str = "FLAKINESS_ITERS";
+pub(crate) const ITERS: &str = "FLAKINESS_ITERS";
 /// `--unit-iters`: executions of each unit test.
-pub const UNIT_ITERS: &str = "FLAKINESS_UNIT_ITERS";
+pub(crate) const UNIT_ITERS: &str = "FLAKINESS_UNIT_ITERS";
 /// `--integ-iters`: executions of each internalClusterTest.
-pub const INTEG_ITERS: &str = "FLAKINESS_INTEG_ITERS";
+pub(crate) const INTEG_ITERS: &str = "FLAKINESS_INTEG_ITERS";
 /// `--rest-iters`: Gradle invocations per REST batch.
-pub const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
+pub(crate) const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
 /// `--suite-timeout`: `-Dtests.timeoutSuite`.
-pub const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
+pub(crate) const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
 /// `--repetition`: in one test JVM, by Gradle runs, or chosen per task (`auto`).
-pub const REPETITION: &str = "FLAKINESS_REPETITION";
+pub(crate) const REPETITION: &str = "FLAKINESS_REPETITION";
 /// `--cap`: the batch cap per kind.
-pub const CAPS: &str = "FLAKINESS_CAPS";
+pub(crate) const CAPS: &str = "FLAKINESS_CAPS";
 /// `--detect-rate`: the failure rate iterations are sized to detect.
-pub const DETECT_RATE: &str = "FLAKINESS_DETECT_RATE";
+pub(crate) const DETECT_RATE: &str = "FLAKINESS_DETECT_RATE";
 /// `--confidence`: the confidence of `--detect-rate`.
-pub const CONFIDENCE: &str = "FLAKINESS_CONFIDENCE";
+pub(crate) const CONFIDENCE: &str = "FLAKINESS_CONFIDENCE";
 /// `--batch-timeout`: the limit of one Gradle invocation.
-pub const BATCH_TIMEOUT: &str = "FLAKINESS_BATCH_TIMEOUT";
+pub(crate) const BATCH_TIMEOUT: &str = "FLAKINESS_BATCH_TIMEOUT";
 
 // Budgets.
 /// `--budget`: the time each batch job may take, its iterations run in chunks.
-pub const BUDGET: &str = "FLAKINESS_BUDGET";
+pub(crate) const BUDGET: &str = "FLAKINESS_BUDGET";
 /// `--durations`: JUnit XML or a durations file the plan takes durations from.
-pub const DURATIONS: &str = "FLAKINESS_DURATIONS";
+pub(crate) const DURATIONS: &str = "FLAKINESS_DURATIONS";
 /// `--max-shards`: the most shards one batch is split into.
-pub const MAX_SHARDS: &str = "FLAKINESS_MAX_SHARDS";
+pub(crate) const MAX_SHARDS: &str = "FLAKINESS_MAX_SHARDS";
 /// `--stop-on-flaky` (`true`) and `--no-stop-on-flaky` (`false`).
-pub const STOP_ON_FLAKY: &str = "FLAKINESS_STOP_ON_FLAKY";
+pub(crate) const STOP_ON_FLAKY: &str = "FLAKINESS_STOP_ON_FLAKY";
 
 // Triage.
 /// `--triage`: replays per failing seed after the run.
-pub const TRIAGE: &str = "FLAKINESS_TRIAGE";
+pub(crate) const TRIAGE: &str = "FLAKINESS_TRIAGE";
 /// `--triage-budget`: the most replays in all.
-pub const TRIAGE_BUDGET: &str = "FLAKINESS_TRIAGE_BUDGET";
+pub(crate) const TRIAGE_BUDGET: &str = "FLAKINESS_TRIAGE_BUDGET";
 /// `--triage-timeout`: the most time triage takes.
-pub const TRIAGE_TIMEOUT: &str = "FLAKINESS_TRIAGE_TIMEOUT";
+pub(crate) const TRIAGE_TIMEOUT: &str = "FLAKINESS_TRIAGE_TIMEOUT";
 
 // Handing over to a CI.
 /// `--target`: the CI the tests are handed to.
-pub const TARGET: &str = "FLAKINESS_TARGET";
+pub(crate) const TARGET: &str = "FLAKINESS_TARGET";
 /// `--agent`: Buildkite agent selectors of batch steps.
-pub const AGENTS: &str = "FLAKINESS_AGENTS";
+pub(crate) const AGENTS: &str = "FLAKINESS_AGENTS";
 /// `--step-timeout`: each Buildkite batch step's timeout.
-pub const STEP_TIMEOUT: &str = "FLAKINESS_STEP_TIMEOUT";
+pub(crate) const STEP_TIMEOUT: &str = "FLAKINESS_STEP_TIMEOUT";
 /// `--agent-bin`: how Buildkite agents run gradle-flaky.
-pub const AGENT_BIN: &str = "FLAKINESS_AGENT_BIN";
+pub(crate) const AGENT_BIN: &str = "FLAKINESS_AGENT_BIN";
 /// `--group`: the group name of the uploaded Buildkite steps.
-pub const GROUP: &str = "FLAKINESS_GROUP";
+pub(crate) const GROUP: &str = "FLAKINESS_GROUP";
 /// `--blocking-labels`: the pull-request labels that opt in to blocking.
-pub const BLOCKING_LABELS: &str = "FLAKINESS_BLOCKING_LABELS";
+pub(crate) const BLOCKING_LABELS: &str = "FLAKINESS_BLOCKING_LABELS";
 /// `--proven-exit-code`: the exit code of a blocked report step.
-pub const PROVEN_EXIT_CODE: &str = "FLAKINESS_PROVEN_EXIT_CODE";
+pub(crate) const PROVEN_EXIT_CODE: &str = "FLAKINESS_PROVEN_EXIT_CODE";
 /// `--timeout` of `buildkite wrap`: when the wrapped command is stopped.
-pub const WRAP_TIMEOUT: &str = "FLAKINESS_WRAP_TIMEOUT";
+pub(crate) const WRAP_TIMEOUT: &str = "FLAKINESS_WRAP_TIMEOUT";
 
 // Set by gradle-flaky for its own CI steps.
 /// Buildkite batch step: the prefix of each job's `JobSpec` (JSON), see [`batch_spec`].
-pub const BATCH_SPEC_PREFIX: &str = "FLAKINESS_BATCH_";
+pub(crate) const BATCH_SPEC_PREFIX: &str = "FLAKINESS_BATCH_";
 /// The report step (Buildkite and GitHub): whether the compile gate failed,
 /// `true` or `false`, as the planning step found it.
-pub const COMPILE_FAILED: &str = "FLAKINESS_COMPILE_FAILED";
+pub(crate) const COMPILE_FAILED: &str = "FLAKINESS_COMPILE_FAILED";
 /// The report step (Buildkite and GitHub): how many not-applicable entries
 /// the planning step handed on (the skip list must hold exactly these).
-pub const SKIPPED_COUNT: &str = "FLAKINESS_SKIPPED_COUNT";
+pub(crate) const SKIPPED_COUNT: &str = "FLAKINESS_SKIPPED_COUNT";
 /// Buildkite report and triage steps: the `ReportContext` (JSON) of the upload.
-pub const REPORT_CONTEXT: &str = "FLAKINESS_REPORT_CONTEXT";
+pub(crate) const REPORT_CONTEXT: &str = "FLAKINESS_REPORT_CONTEXT";
 /// Buildkite triage step: its `TriageSpec` (JSON).
-pub const TRIAGE_SPEC: &str = "FLAKINESS_TRIAGE_SPEC";
+pub(crate) const TRIAGE_SPEC: &str = "FLAKINESS_TRIAGE_SPEC";
 /// GitHub batch job: the matrix's batch index.
-pub const BATCH: &str = "FLAKINESS_BATCH";
+pub(crate) const BATCH: &str = "FLAKINESS_BATCH";
 /// GitHub plan job of a manual run: the `iters` input, which wins over every iteration knob.
-pub const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
+pub(crate) const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
 
 /// The variables set by gradle-flaky for its own CI steps, with what each
 /// holds (the book's variables reference lists them).
-pub const HANDED_TO_STEPS: &[(&str, &str)] = &[
+pub(crate) const HANDED_TO_STEPS: &[(&str, &str)] = &[
     (
         "FLAKINESS_BATCH_<n>",
         "Buildkite batch step: the batch (kind, Gradle argv, REST loops, Test tasks) of parallel job n, as JSON",
@@ -135,10 +135,10 @@ pub const HANDED_TO_STEPS: &[(&str, &str)] = &[
 // Set by gradle-flaky on the processes of its builds.
 /// Every test JVM of a build gradle-flaky runs: the run's id (`gradle/flaky-run-mark.gradle`
 /// sets it on each Test task), which tells a run's test JVMs from other builds' on a shared daemon.
-pub const RUN_MARK: &str = "FLAKINESS_RUN";
+pub(crate) const RUN_MARK: &str = "FLAKINESS_RUN";
 
 /// The variable holding the `JobSpec` of Buildkite parallel job `job`
 /// (`$BUILDKITE_PARALLEL_JOB`): `FLAKINESS_BATCH_<job>`.
-pub fn batch_spec(job: usize) -> String {
+pub(crate) fn batch_spec(job: usize) -> String {
     format!("{BATCH_SPEC_PREFIX}{job}")
 }

@@ -22,7 +22,7 @@ const EXAMPLES_PER_TEST: usize = 3;
 
 /// Classifies a failure like Elasticsearch's flakiness detection, except that JUnit 5's
 /// `AssertionFailedError` and JUnit 4's `ComparisonFailure` are assertions.
-pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
+pub(crate) fn classify_failure(type_name: &str, message: &str) -> FailureKind {
     if message.contains("Test abandoned because suite timeout was reached.")
         || message.contains("Suite timeout exceeded (>= ")
     {
@@ -49,7 +49,7 @@ pub fn classify_failure(type_name: &str, message: &str) -> FailureKind {
 /// `com.x.Foo@7f31245a`), which TestNG puts in data-provider rows' names and
 /// which change from JVM to JVM, become `@hash`: the rows of two runs are
 /// the same test.
-pub fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
+pub(crate) fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
     let (method, seed) = normalize_tokens(raw);
     match without_identity_hashes(&method) {
         Some(stable) => (Cow::Owned(stable), seed),
@@ -164,7 +164,7 @@ fn without_seed(params: &str) -> (Cow<'_, str>, Option<&str>) {
 
 /// Where a report file sits in the build.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReportTask {
+pub(crate) struct ReportTask {
     /// The Gradle task name (`test`, `internalClusterTest`, ...).
     pub task_name: String,
     /// The full task path (`:server:test`).
@@ -173,7 +173,7 @@ pub struct ReportTask {
 
 /// One test's counts so far.
 #[derive(Debug, Clone, Default)]
-pub struct TestAcc {
+pub(crate) struct TestAcc {
     passes: u64,
     failures: u64,
     /// Failures that were the JVM running out of heap.
@@ -232,7 +232,7 @@ type Key = (String, String);
 /// count each. Without `instances_once` every test case counts, as the
 /// reference analyzer counts them.
 #[derive(Debug, Default)]
-pub struct FileAgg {
+pub(crate) struct FileAgg {
     /// Every test of the file, in the order first seen.
     tests: Vec<(Key, TestAcc)>,
     /// class → normalized method → position in `tests`.
@@ -264,7 +264,7 @@ enum Rank {
 impl FileAgg {
     /// A file's accumulator; `instances_once` counts the clean repeats of a
     /// name as one run.
-    pub fn new(instances_once: bool) -> FileAgg {
+    pub(crate) fn new(instances_once: bool) -> FileAgg {
         FileAgg {
             instances_once,
             ..FileAgg::default()
@@ -275,7 +275,7 @@ impl FileAgg {
     /// under their plain names: every case is an execution, and TestNG's
     /// data-provider rows keep their indexes across repetitions (`rows`,
     /// which has counted the file's cases when the repetitions are known).
-    pub fn repeated_in_jvm(rows: RowIndex) -> FileAgg {
+    pub(crate) fn repeated_in_jvm(rows: RowIndex) -> FileAgg {
         FileAgg {
             rows: Some(rows),
             ..FileAgg::default()
@@ -283,7 +283,7 @@ impl FileAgg {
     }
 
     /// Adds one execution read from a report of `origin`.
-    pub fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
+    pub(crate) fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
         let method = match self.rows.as_mut() {
             Some(rows) => rows.renumber(exec.class, method),
@@ -404,7 +404,7 @@ impl FileAgg {
     }
 
     /// Attaches the file's `REPRODUCE WITH:` lines to the tests they name.
-    pub fn attach_reproduce_lines(&mut self, lines: &[String]) {
+    pub(crate) fn attach_reproduce_lines(&mut self, lines: &[String]) {
         if lines.is_empty() {
             return;
         }
@@ -421,7 +421,7 @@ impl FileAgg {
 
 /// One file, read.
 #[derive(Debug)]
-pub struct FileResult {
+pub(crate) struct FileResult {
     /// Relative to the analyzed root, `/`-separated.
     pub path: String,
     pub origin: Option<ReportTask>,
@@ -434,7 +434,7 @@ pub struct FileResult {
 /// Merges files, one at a time in path order, into a report: memory grows with
 /// the number of distinct tests, not with the number of files or their size.
 #[derive(Debug, Default)]
-pub struct Merger {
+pub(crate) struct Merger {
     tests: BTreeMap<Key, TestAcc>,
     files: ReportFiles,
     not_tests: Vec<NotATest>,
@@ -442,13 +442,13 @@ pub struct Merger {
 
 impl Merger {
     /// A directory whose reports could not be seen.
-    pub fn unreadable_dir(&mut self, path: String, error: String) {
+    pub(crate) fn unreadable_dir(&mut self, path: String, error: String) {
         self.files
             .unreadable_dirs
             .push(UnreadableDir { path, error });
     }
 
-    pub fn add(&mut self, file: FileResult) {
+    pub(crate) fn add(&mut self, file: FileResult) {
         for n in &file.not_tests {
             no_test::add(
                 &mut self.not_tests,
@@ -495,7 +495,7 @@ impl Merger {
         }
     }
 
-    pub fn finish(self, skipped_stale: u64, rerun: &Rerun) -> Report {
+    pub(crate) fn finish(self, skipped_stale: u64, rerun: &Rerun) -> Report {
         let files = ReportFiles {
             skipped_stale,
             ..self.files

@@ -8,7 +8,7 @@ use serde::Serialize;
 /// The cost of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Cost {
+pub(crate) struct Cost {
     /// Test executions the plan asked for (every selected test's methods).
     pub executions_requested: u64,
     /// Test executions that ran.
@@ -34,7 +34,7 @@ pub struct Cost {
 /// A test stop on proof took out of its batch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ProvenEarly {
+pub(crate) struct ProvenEarly {
     pub test: String,
     /// Iterations it ran until it was proven flaky.
     pub after_iterations: u64,
@@ -44,7 +44,7 @@ pub struct ProvenEarly {
 /// A batch that ended because its next chunk did not fit its budget.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct BudgetStop {
+pub(crate) struct BudgetStop {
     pub job: String,
     pub budget_sec: u64,
     pub iterations_run: u64,
@@ -53,7 +53,7 @@ pub struct BudgetStop {
 
 impl Cost {
     /// The report's cost section.
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut md = String::from("### Cost\n\n");
         md += &format!(
             "- executions: {} of {} requested ran; iterations: {} of {} requested ran",

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 
 /// Bytes kept of one text run, CDATA section or attribute value.
-pub const TEXT_CAP: usize = 16 * 1024;
+pub(crate) const TEXT_CAP: usize = 16 * 1024;
 /// Bytes of one tag outside its attribute values; more is refused as malformed.
 const TAG_CAP: usize = 64 * 1024;
 /// The marker of the randomized runner's reproduce line.
@@ -65,7 +65,7 @@ enum Mode {
 
 /// Why the filter stopped the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+pub(crate) struct Refusal {
     /// Offset in the original file.
     pub offset: u64,
     pub message: String,
@@ -73,14 +73,14 @@ pub struct Refusal {
 
 /// A reproduce line as found in a system stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawReproLine {
+pub(crate) struct RawReproLine {
     pub bytes: Vec<u8>,
     /// Found outside CDATA, so XML references still need decoding.
     pub escaped: bool,
 }
 
 /// See the module documentation.
-pub struct StreamFilter<R> {
+pub(crate) struct StreamFilter<R> {
     src: R,
     inb: Vec<u8>,
     ipos: usize,
@@ -102,7 +102,7 @@ pub struct StreamFilter<R> {
 }
 
 impl<R: Read> StreamFilter<R> {
-    pub fn new(src: R) -> Self {
+    pub(crate) fn new(src: R) -> Self {
         StreamFilter {
             src,
             inb: vec![0; CHUNK + 64],
@@ -125,7 +125,7 @@ impl<R: Read> StreamFilter<R> {
     }
 
     /// The offset in the original file of a position in the filtered stream.
-    pub fn original_offset(&self, filtered: u64) -> u64 {
+    pub(crate) fn original_offset(&self, filtered: u64) -> u64 {
         let dropped = self
             .drops
             .iter()
@@ -136,19 +136,19 @@ impl<R: Read> StreamFilter<R> {
     }
 
     /// Forgets drop points that no position at or after `filtered` needs.
-    pub fn release_before(&mut self, filtered: u64) {
+    pub(crate) fn release_before(&mut self, filtered: u64) {
         while self.drops.len() >= 2 && self.drops[1].0 <= filtered {
             self.drops.pop_front();
         }
     }
 
     /// Why the stream was refused, if it was.
-    pub fn refusal(&self) -> Option<&Refusal> {
+    pub(crate) fn refusal(&self) -> Option<&Refusal> {
         self.refusal.as_ref()
     }
 
     /// The reproduce lines found so far.
-    pub fn take_repro_lines(&mut self) -> Vec<RawReproLine> {
+    pub(crate) fn take_repro_lines(&mut self) -> Vec<RawReproLine> {
         self.repro.finish();
         std::mem::take(&mut self.repro.lines)
     }

@@ -6,10 +6,10 @@
 //! the files is pure.
 
 pub(crate) mod aggregate;
-pub mod cost;
+pub(crate) mod cost;
 pub(crate) mod filter;
 pub mod junit;
-pub mod no_test;
+pub(crate) mod no_test;
 pub(crate) mod outcome;
 pub(crate) mod planned;
 pub mod render;

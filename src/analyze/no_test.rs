@@ -33,7 +33,7 @@ pub struct NotATest {
 /// JUnit's words when `exec` is the case of a class it found no test in:
 /// the line of its message that says so (JUnit 4.13 lists every problem of
 /// an invalid class, `InvalidTestClassError`, one numbered line each).
-pub fn message<'e>(exec: &'e Execution<'_>) -> Option<&'e str> {
+pub(crate) fn message<'e>(exec: &'e Execution<'_>) -> Option<&'e str> {
     let CaseResult::Failed(failure) = &exec.result else {
         return None;
     };
@@ -62,7 +62,13 @@ fn strip_number(line: &str) -> &str {
 }
 
 /// Adds one such case to `found` (one entry per class).
-pub fn add(found: &mut Vec<NotATest>, class: &str, task: Option<&str>, message: &str, times: u64) {
+pub(crate) fn add(
+    found: &mut Vec<NotATest>,
+    class: &str,
+    task: Option<&str>,
+    message: &str,
+    times: u64,
+) {
     match found.iter_mut().find(|n| n.class == class) {
         Some(n) => n.times += times,
         None => found.push(NotATest {

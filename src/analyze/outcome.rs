@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// How a batch job ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum OutcomeKind {
+pub(crate) enum OutcomeKind {
     CleanPass,
     FlakyDetected,
     Timeout,
@@ -30,7 +30,7 @@ pub enum OutcomeKind {
 /// Why an `infra_fail` was one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum InfraSubtype {
+pub(crate) enum InfraSubtype {
     /// rc 137 on a short run: the kernel's OOM killer.
     OomKilled,
     /// A test JVM ran out of heap: a failure of type
@@ -43,15 +43,20 @@ pub enum InfraSubtype {
 
 /// A record's test kind in JSON: its name, `""` for a record no batch of a
 /// kind produced (a not-applicable test, a problem of the report's inputs).
-pub mod kind_text {
+pub(crate) mod kind_text {
     use crate::domain::TestKind;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(kind: &Option<TestKind>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        kind: &Option<TestKind>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.serialize_str(kind.as_ref().map_or("", TestKind::as_str))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TestKind>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<TestKind>, D::Error> {
         let text = String::deserialize(d)?;
         Ok((!text.is_empty()).then(|| TestKind::parse(&text)))
     }
@@ -59,7 +64,7 @@ pub mod kind_text {
 
 /// Why a record has no test result of its own (`reason` in JSON).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RecordReason {
+pub(crate) enum RecordReason {
     /// The selection's reason code of a test that cannot run here.
     Code(ReasonCode),
     /// The build skipped every Test task the batch asked for.
@@ -71,7 +76,7 @@ pub enum RecordReason {
 }
 
 impl RecordReason {
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             RecordReason::Code(code) => code.as_str(),
             RecordReason::TaskSkipped => "task-skipped",
@@ -89,7 +94,7 @@ impl Serialize for RecordReason {
 
 /// The derived outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub outcome: OutcomeKind,
     /// The job ran into its time limit (orthogonal to the outcome).
     pub timed_out: bool,
@@ -98,7 +103,7 @@ pub struct Outcome {
 
 /// What the job's wrapper and reports say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct JobFacts {
+pub(crate) struct JobFacts {
     pub rc: i32,
     pub duration_sec: u64,
     pub real_failures: u64,
@@ -111,9 +116,9 @@ pub struct JobFacts {
 }
 
 /// The job id of a report-input problem's record.
-pub const REPORT_ERROR_JOB: &str = "report-error:inputs";
+pub(crate) const REPORT_ERROR_JOB: &str = "report-error:inputs";
 /// The step key of a report-input problem's record.
-pub const REPORT_KEY: &str = "flakiness-orchestration:report";
+pub(crate) const REPORT_KEY: &str = "flakiness-orchestration:report";
 
 /// Elasticsearch's `deriveOutcome`, with its newest rules:
 /// `timedOut = rc 124, or rc 137 at or past the threshold`; then the first
@@ -124,7 +129,7 @@ pub const REPORT_KEY: &str = "flakiness-orchestration:report";
 /// (`task-skipped`; before the rc rule, because a REST loop that ran no test
 /// exits 3); rc ≠ 0 or out of heap → infra_fail (oom when out of heap); no
 /// test case → hang; else clean_pass.
-pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
+pub(crate) fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
     let long = facts.duration_sec >= timeout_threshold_sec;
     let timed_out = facts.rc == 124 || (facts.rc == 137 && long);
     let oom = facts.oom_detected.then_some(InfraSubtype::Oom);
@@ -153,12 +158,12 @@ pub fn derive_outcome(facts: JobFacts, timeout_threshold_sec: u64) -> Outcome {
 }
 
 /// At most this many failing classes are listed in a payload.
-pub const MAX_FAILING_CLASSES: usize = 50;
+pub(crate) const MAX_FAILING_CLASSES: usize = 50;
 
 /// One job's entry in `flakiness-outcomes.json`, fields in Elasticsearch's order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct JobPayload {
+pub(crate) struct JobPayload {
     pub job_id: String,
     pub step_key: String,
     #[serde(with = "kind_text")]
@@ -195,7 +200,7 @@ pub struct JobPayload {
 
 /// The job a payload describes, as its status file records it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct JobRecord {
+pub(crate) struct JobRecord {
     pub job_id: String,
     pub step_key: String,
     pub kind: Option<TestKind>,
@@ -221,7 +226,11 @@ impl JobPayload {
     /// not count as a real failure, and it makes the job out of heap as a
     /// heap dump does, so such a batch is an `infra_fail` (`oom`) rather than
     /// `flaky_detected`.
-    pub fn judged(job: &JobRecord, report: &Report, timeout_threshold_sec: u64) -> JobPayload {
+    pub(crate) fn judged(
+        job: &JobRecord,
+        report: &Report,
+        timeout_threshold_sec: u64,
+    ) -> JobPayload {
         let heap_failures: u64 = report.tests.iter().map(|t| t.heap_failures).sum();
         let real_failures = report.summary.failed.saturating_sub(heap_failures);
         // Classes JUnit found no test in fail Gradle's task (rc 1) but are no
@@ -274,7 +283,7 @@ impl JobPayload {
 
     /// A record no job produced: a test without a runnable task, or the
     /// failed compile gate.
-    pub fn is_record(&self) -> bool {
+    pub(crate) fn is_record(&self) -> bool {
         match self.outcome {
             OutcomeKind::BuildFailed => true,
             OutcomeKind::InfraFail => self.infra_subtype == Some(InfraSubtype::ReportError),
@@ -289,7 +298,7 @@ impl JobPayload {
 
     /// The batch ran, but not all it was asked to: the build skipped some of
     /// its Test tasks, whose tests have no result.
-    pub fn partly_skipped(&self) -> bool {
+    pub(crate) fn partly_skipped(&self) -> bool {
         self.skipped.is_some() && self.outcome != OutcomeKind::NotApplicable
     }
 }
@@ -327,7 +336,7 @@ impl JobPayload {
     /// The record of a test that was found but has no Test task to re-run it:
     /// a record no job produced, with nothing known of its kind; its reason is
     /// the selection's reason code.
-    pub fn not_applicable(test: &Unresolved) -> Self {
+    pub(crate) fn not_applicable(test: &Unresolved) -> Self {
         Self::recorded(
             format!("not-applicable:{}", test.input),
             String::new(),
@@ -341,7 +350,7 @@ impl JobPayload {
     /// an `infra_fail` the report step records itself, under a step key
     /// outside `flakiness-detection:` (Elasticsearch's metrics count those
     /// as batches).
-    pub fn report_error(problem: &str) -> Self {
+    pub(crate) fn report_error(problem: &str) -> Self {
         JobPayload {
             infra_subtype: Some(InfraSubtype::ReportError),
             ..Self::recorded(
@@ -355,7 +364,7 @@ impl JobPayload {
     }
 
     /// The compile gate failed, so no batch ran.
-    pub fn build_failed() -> Self {
+    pub(crate) fn build_failed() -> Self {
         Self::recorded(
             "build-failed:precompile".into(),
             COMPILE_KEY.into(),
@@ -369,7 +378,7 @@ impl JobPayload {
 /// The compile gate's step key. Elasticsearch's metrics count every step
 /// key starting with `flakiness-detection:` (but `:analyze`) as a test
 /// batch, so the steps that are none are `flakiness-orchestration:*`.
-pub const COMPILE_KEY: &str = "flakiness-orchestration:compile";
+pub(crate) const COMPILE_KEY: &str = "flakiness-orchestration:compile";
 
 /// The tests of `report` whose verdict is `verdict` (see [`verdict::verdict`]).
 fn count_verdicts(report: &Report, verdict: &str) -> u64 {
@@ -378,7 +387,7 @@ fn count_verdicts(report: &Report, verdict: &str) -> u64 {
 }
 
 /// Distinct classes with real failures, most failing test first, at most 50.
-pub fn failing_classes(report: &Report) -> Vec<String> {
+pub(crate) fn failing_classes(report: &Report) -> Vec<String> {
     let mut classes: Vec<String> = Vec::new();
     for t in report.tests.iter().filter(|t| t.failures > t.heap_failures) {
         if classes.len() == MAX_FAILING_CLASSES {

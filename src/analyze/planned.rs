@@ -8,7 +8,7 @@ use crate::test_filter;
 
 /// One selected test as planned.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlannedTest {
+pub(crate) struct PlannedTest {
     /// The batch that runs it, 1-based.
     pub batch: usize,
     /// The Gradle task path.
@@ -77,12 +77,12 @@ impl PlannedTest {
 
 /// Why a batch ran fewer times than planned, by batch number; `None` when
 /// every run of the batch ended normally.
-pub type BatchProblem<'a> = &'a dyn Fn(usize) -> Option<String>;
+pub(crate) type BatchProblem<'a> = &'a dyn Fn(usize) -> Option<String>;
 
 /// Compares the report's tests with the plan and records the result in it.
 /// Returns whether any selected test executed fewer times than planned for a
 /// reason other than skipping itself (`@Ignore`, a failed assumption).
-pub fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProblem) -> bool {
+pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: BatchProblem) -> bool {
     let mut short = false;
     let mut seen = vec![false; planned.len()];
     for t in &mut report.tests {

@@ -20,7 +20,7 @@ pub struct Rerun {
 /// Whether a `REPRODUCE WITH:` line re-runs `class`'s `method`: it names
 /// `class.method` as the `--tests` filter, or `class` plus `-Dtests.method=method`
 /// (the form used for YAML cases), or just `class` for a suite-level failure.
-pub fn line_names_test(line: &str, class: &str, method: &str) -> bool {
+pub(crate) fn line_names_test(line: &str, class: &str, method: &str) -> bool {
     if class.is_empty() {
         return false;
     }
@@ -70,7 +70,7 @@ fn is_ident_char(c: Option<char>) -> bool {
 /// it failed in: the other tests of its class, and the other classes its
 /// task ran, which it may depend on (run as printed, it may pass), with the
 /// command that re-runs its whole class.
-pub fn add_context(reports: &mut [TestReport], rerun: &Rerun) {
+pub(crate) fn add_context(reports: &mut [TestReport], rerun: &Rerun) {
     let contexts: Vec<Option<String>> =
         reports.iter().map(|t| context(t, reports, rerun)).collect();
     for (t, context) in reports.iter_mut().zip(contexts) {
@@ -121,7 +121,7 @@ fn context(t: &TestReport, all: &[TestReport], rerun: &Rerun) -> Option<String> 
 /// is passed as `-Dtests.method`, which that runner matches exactly; a
 /// suite-level failure re-runs the class. The seed is there only when the
 /// runner reported one (randomizedtesting).
-pub fn build(
+pub(crate) fn build(
     rerun: &Rerun,
     task_path: &str,
     class: &str,
@@ -136,7 +136,7 @@ pub fn build(
 /// is pasted: `gradle` (or `./gradlew`), the task forced to run with the
 /// filter that selects the test, the members its run included, the seed it
 /// failed with.
-pub fn once(
+pub(crate) fn once(
     rerun: &Rerun,
     task_path: &str,
     class: &str,

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 /// How each TestNG row of one report file gets its first repetition's index.
 #[derive(Debug, Default)]
-pub struct RowIndex {
+pub(crate) struct RowIndex {
     /// The repetitions every test of the file ran, when known.
     repetitions: Option<u32>,
     /// Cases per class and method in the file, counted before reading it.
@@ -34,7 +34,7 @@ pub struct RowIndex {
 impl RowIndex {
     /// An index for a file whose tests each ran `repetitions` times; feed it
     /// every case of the file with [`RowIndex::count`] before renumbering.
-    pub fn repeated(repetitions: u32) -> RowIndex {
+    pub(crate) fn repeated(repetitions: u32) -> RowIndex {
         RowIndex {
             repetitions: Some(repetitions),
             ..RowIndex::default()
@@ -42,7 +42,7 @@ impl RowIndex {
     }
 
     /// Counts one case of the file (the pass before renumbering).
-    pub fn count(&mut self, class: &str, name: &str) {
+    pub(crate) fn count(&mut self, class: &str, name: &str) {
         if self.repetitions.is_none() || test_filter::shape(name) != Shape::TestNgRow {
             return;
         }
@@ -60,7 +60,7 @@ impl RowIndex {
 
     /// `name` with its row index replaced by its first repetition's; any
     /// other name unchanged.
-    pub fn renumber<'a>(&mut self, class: &str, name: Cow<'a, str>) -> Cow<'a, str> {
+    pub(crate) fn renumber<'a>(&mut self, class: &str, name: Cow<'a, str>) -> Cow<'a, str> {
         if test_filter::shape(&name) != Shape::TestNgRow {
             return name;
         }

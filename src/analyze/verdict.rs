@@ -4,17 +4,17 @@
 use super::report::{Report, Severity, TestReport};
 
 /// The type of the failure a test JVM out of heap reports.
-pub const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
+pub(crate) const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
 
 /// Every failure of `test` was the JVM running out of heap.
-pub fn heap_only(test: &TestReport) -> bool {
+pub(crate) fn heap_only(test: &TestReport) -> bool {
     test.failures > 0 && test.heap_failures == test.failures
 }
 
 /// What a failing test's executions say it is: flaky (it passed and failed),
 /// broken (it failed every one of several), unknown from one execution, or
 /// out of heap (every failure an `OutOfMemoryError`).
-pub fn verdict(t: &TestReport) -> &'static str {
+pub(crate) fn verdict(t: &TestReport) -> &'static str {
     if heap_only(t) {
         "out of heap"
     } else if t.passes > 0 {
@@ -28,7 +28,7 @@ pub fn verdict(t: &TestReport) -> &'static str {
 
 /// `error` with real failures; `warning` when the compile gate failed, with
 /// suite timeouts, or with unreadable reports; `success` otherwise.
-pub fn severity(report: &Report, build_failed: bool) -> Severity {
+pub(crate) fn severity(report: &Report, build_failed: bool) -> Severity {
     if build_failed {
         Severity::Warning
     } else if report.summary.failed > 0 {

@@ -7,11 +7,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Buildkite rejects annotation bodies over 1 MiB.
-pub const ANNOTATION_LIMIT: usize = 1024 * 1024;
+pub(crate) const ANNOTATION_LIMIT: usize = 1024 * 1024;
 
 /// The agent program on PATH.
 #[derive(Clone, Debug)]
-pub struct Agent {
+pub(crate) struct Agent {
     program: String,
 }
 
@@ -25,12 +25,18 @@ impl Default for Agent {
 
 impl Agent {
     /// `pipeline upload` with the pipeline (JSON) on stdin.
-    pub fn pipeline_upload(&self, pipeline: &str) -> Result<()> {
+    pub(crate) fn pipeline_upload(&self, pipeline: &str) -> Result<()> {
         self.call(&["pipeline", "upload"], Some(pipeline))
     }
 
     /// `annotate` with the body on stdin (style: success, info, warning, error).
-    pub fn annotate(&self, body: &str, style: &str, context: &str, append: bool) -> Result<()> {
+    pub(crate) fn annotate(
+        &self,
+        body: &str,
+        style: &str,
+        context: &str,
+        append: bool,
+    ) -> Result<()> {
         let mut args = vec!["annotate", "--style", style, "--context", context];
         if append {
             args.push("--append");
@@ -39,7 +45,12 @@ impl Agent {
     }
 
     /// `artifact download GLOB DEST [--step STEP]`; fails when nothing matched.
-    pub fn artifact_download(&self, glob: &str, dest: &Path, step: Option<&str>) -> Result<()> {
+    pub(crate) fn artifact_download(
+        &self,
+        glob: &str,
+        dest: &Path,
+        step: Option<&str>,
+    ) -> Result<()> {
         let dest = dest.to_string_lossy();
         let mut args = vec!["artifact", "download", glob, &dest];
         if let Some(step) = step {
@@ -49,12 +60,12 @@ impl Agent {
     }
 
     /// `artifact upload GLOB`.
-    pub fn artifact_upload(&self, glob: &str) -> Result<()> {
+    pub(crate) fn artifact_upload(&self, glob: &str) -> Result<()> {
         self.call(&["artifact", "upload", glob], None)
     }
 
     /// `meta-data exists KEY` (exit 0: it exists; 100: it does not).
-    pub fn meta_data_exists(&self, key: &str) -> Result<bool> {
+    pub(crate) fn meta_data_exists(&self, key: &str) -> Result<bool> {
         let status = Command::new(&self.program)
             .args(["meta-data", "exists", key])
             .stdin(Stdio::null())
@@ -70,7 +81,7 @@ impl Agent {
     }
 
     /// `meta-data set KEY VALUE`.
-    pub fn meta_data_set(&self, key: &str, value: &str) -> Result<()> {
+    pub(crate) fn meta_data_set(&self, key: &str, value: &str) -> Result<()> {
         self.call(&["meta-data", "set", key, value], None)
     }
 
@@ -108,7 +119,7 @@ impl Agent {
 }
 
 /// Cuts `body` to fit an annotation, on a line boundary, saying so.
-pub fn fit_annotation(body: &str) -> String {
+pub(crate) fn fit_annotation(body: &str) -> String {
     const NOTE: &str = "\n\n_(report truncated to fit Buildkite's 1 MiB annotation limit; \
         the full report is in the job log)_\n";
     crate::markdown::fit(body, ANNOTATION_LIMIT, NOTE)

@@ -11,11 +11,11 @@
 //! - [`triage`]: the optional step after it, which replays the failing tests
 //!   and posts what kind of flaky each one is.
 
-pub mod agent;
-pub mod pipeline;
-pub mod report;
-pub mod triage;
-pub mod upload;
-pub mod wrap;
+pub(crate) mod agent;
+pub(crate) mod pipeline;
+pub(crate) mod report;
+pub(crate) mod triage;
+pub(crate) mod upload;
+pub(crate) mod wrap;
 
-pub use pipeline::AgentConfig;
+pub(crate) use pipeline::AgentConfig;

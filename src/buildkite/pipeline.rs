@@ -38,8 +38,8 @@ use std::path::PathBuf;
 /// Steps that are no test batch are keyed `flakiness-orchestration:*`:
 /// Elasticsearch's metrics count every `flakiness-detection:*` key but
 /// `:analyze` as a batch.
-pub const ANALYZE_KEY: &str = "flakiness-detection:analyze";
-pub const TRIAGE_KEY: &str = "flakiness-orchestration:triage";
+pub(crate) const ANALYZE_KEY: &str = "flakiness-detection:analyze";
+pub(crate) const TRIAGE_KEY: &str = "flakiness-orchestration:triage";
 /// The triage step's timeout is its replays' time limit plus this (fetching
 /// the reports, starting Gradle, the wrapper's grace).
 const TRIAGE_MARGIN_MIN: u32 = 15;
@@ -69,7 +69,7 @@ impl AgentConfig {
 /// What the triage step replays, carried as JSON in its `env`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TriageSpec {
+pub(crate) struct TriageSpec {
     /// Replays of each failing seed (or of a test without seeds, alone).
     pub replays: u32,
     /// The most replays in all.
@@ -86,7 +86,7 @@ pub struct TriageSpec {
 
 /// Everything a pipeline is built from.
 #[derive(Clone, Debug, Default)]
-pub struct PipelineInput {
+pub(crate) struct PipelineInput {
     pub commands: Vec<GradleCommand>,
     /// The compile gate failed: no batch runs, the analyze step records it.
     pub compile_failed: bool,
@@ -110,7 +110,7 @@ pub struct PipelineInput {
 impl PipelineInput {
     /// The pipeline of a plan, with a triage step when `triage` asks for one;
     /// only the analyze step when the compile gate failed.
-    pub fn of(
+    pub(crate) fn of(
         plan: &CiPlan,
         triage: Option<&crate::triage::TriageConfig>,
         compile_failed: bool,
@@ -140,7 +140,7 @@ impl PipelineInput {
 }
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
-pub fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
+pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
     let groups = group_in_order(&input.commands, |c| c.key.clone());
     if groups.is_empty() && input.skipped_count == 0 && !input.compile_failed {
         return None;
@@ -297,7 +297,7 @@ fn no_retry() -> Value {
 }
 
 /// JSON for an env value (`$` is escaped with the rest of the pipeline).
-pub fn env_json<T: Serialize + ?Sized>(value: &T) -> String {
+pub(crate) fn env_json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("plain data serializes")
 }
 

@@ -22,7 +22,7 @@ use std::path::Path;
 /// `flakiness-detection` annotation. Fails only when it cannot write its
 /// outputs: what it found is in the annotation; what the jobs observed
 /// comes back for opt-in blocking.
-pub fn run_step(work: &Path) -> Result<Observed> {
+pub(crate) fn run_step(work: &Path) -> Result<Observed> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
     let JobArtifacts { jobs, context } = fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE])?;
     let inputs = report_inputs::from_env(SKIPPED_FILE, || {
@@ -52,7 +52,7 @@ pub fn run_step(work: &Path) -> Result<Observed> {
 }
 
 /// What the batch jobs left, downloaded below the work folder.
-pub struct JobArtifacts {
+pub(crate) struct JobArtifacts {
     /// One per readable status file, by file name, with the folder of its
     /// reports (`flakiness-jobs/<job id>/`).
     pub jobs: Vec<JobRun>,
@@ -64,7 +64,11 @@ pub struct JobArtifacts {
 /// then each job's JUnit XML into a folder of its own, and reads the context
 /// the upload put in `$FLAKINESS_REPORT_CONTEXT`. Outside Buildkite it reads
 /// what `work` already holds. The report step and the triage step share it.
-pub fn fetch_jobs(work: &Path, agent: Option<&Agent>, extra: &[&str]) -> Result<JobArtifacts> {
+pub(crate) fn fetch_jobs(
+    work: &Path,
+    agent: Option<&Agent>,
+    extra: &[&str],
+) -> Result<JobArtifacts> {
     if let Some(agent) = agent {
         for glob in [STATUS_GLOB].iter().chain(extra) {
             if let Err(e) = agent.artifact_download(glob, work, None) {

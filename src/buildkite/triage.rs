@@ -27,11 +27,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The annotation context of the triage.
-pub const CONTEXT: &str = "flakiness-triage";
+pub(crate) const CONTEXT: &str = "flakiness-triage";
 
 /// `buildkite triage`: replays the failing tests of the batch jobs. Fails
 /// only when it cannot read its spec or write its outputs.
-pub fn run_step(work: &Path) -> Result<()> {
+pub(crate) fn run_step(work: &Path) -> Result<()> {
     let spec: TriageSpec = match std::env::var(TRIAGE_SPEC) {
         Ok(v) => serde_json::from_str(&v)
             .map_err(|e| Error::input(format!("${TRIAGE_SPEC}"), e.to_string()))?,

@@ -19,7 +19,7 @@ const SELECTION_CONTEXT: &str = "flakiness-detection-selection";
 
 /// How to upload.
 #[derive(Clone, Debug)]
-pub struct Upload<'a> {
+pub(crate) struct Upload<'a> {
     pub settings: &'a RunSettings,
     pub agent: &'a AgentConfig,
     /// Print the pipeline instead of uploading it.
@@ -33,7 +33,7 @@ pub struct Upload<'a> {
 impl Upload<'_> {
     /// Exit 2 when a test the user named resolved to nothing (after uploading
     /// the rest), like `plan`; unresolved changed files and unmutes are warnings.
-    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+    pub(crate) fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         let agent = (!self.dry_run && std::env::var_os("BUILDKITE").is_some()).then(Agent::default);
         let resolution = Resolution::of(selection);
         if !resolution.unresolved.is_empty() {

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 /// The Buildkite job a wrapper runs in: `$BUILDKITE_JOB_ID`,
 /// `$BUILDKITE_STEP_KEY`, `$BUILDKITE_LABEL`, `$BUILDKITE_PARALLEL_JOB`.
-pub fn job_from_env(var: impl Fn(&str) -> Option<String>) -> JobEnv {
+pub(crate) fn job_from_env(var: impl Fn(&str) -> Option<String>) -> JobEnv {
     JobEnv {
         job_id: safe_job_id(var("BUILDKITE_JOB_ID").as_deref()),
         step_key: var("BUILDKITE_STEP_KEY").unwrap_or_default(),
@@ -31,7 +31,7 @@ pub fn job_from_env(var: impl Fn(&str) -> Option<String>) -> JobEnv {
 }
 
 /// The spec the upload put in env var `name` (its `value`).
-pub fn spec_from_env(name: &str, value: Option<String>) -> Result<JobSpec> {
+pub(crate) fn spec_from_env(name: &str, value: Option<String>) -> Result<JobSpec> {
     let value = value.ok_or_else(|| {
         Error::usage(format!(
             "${name} is not set: is this step from `gradle-flaky buildkite upload`?"
@@ -61,7 +61,7 @@ pub(crate) fn failure_annotation(job: &JobEnv, message: &str) -> String {
 /// What a wrapper runs: the batch of this parallel job (from the step's env,
 /// as an uploaded pipeline runs it), or a command given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Batch {
+pub(crate) enum Batch {
     FromEnv,
     Command {
         /// Recorded in the status file; empty: no status file.
@@ -74,7 +74,7 @@ pub enum Batch {
 /// annotates a failure. Whatever happened, the job itself succeeds; only a
 /// batch that cannot even be read is an error (before anything ran).
 /// Returns the command's rc.
-pub fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<i32> {
+pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<i32> {
     let env = |name: &str| std::env::var(name).ok();
     let job = job_from_env(env);
     let (kind, ran, record) = match batch {

@@ -20,7 +20,7 @@ use std::time::{Duration, SystemTime};
 
 /// How a batch ended, with what its status file needs beyond the rc.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BatchResult {
+pub(crate) struct BatchResult {
     pub finished: Finished,
     /// A test JVM wrote a heap dump during the run.
     pub oom: bool,
@@ -33,7 +33,7 @@ pub struct BatchResult {
 
 impl BatchResult {
     /// The job's status file.
-    pub fn status(&self, job: &JobEnv, kind: &str, timeout: Option<Duration>) -> Status {
+    pub(crate) fn status(&self, job: &JobEnv, kind: &str, timeout: Option<Duration>) -> Status {
         let mut status = status_of(job, kind, &self.finished, timeout, self.oom);
         status.skipped_tasks = self.skipped_tasks.clone();
         status.all_tasks_skipped = self.all_tasks_skipped;
@@ -43,7 +43,7 @@ impl BatchResult {
 
 /// Runs a planned batch as every CI runs it (see [`run_batch`]), recording
 /// which of its Test tasks the build skipped.
-pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult> {
+pub(crate) fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult> {
     // No Test task to check: nothing to record (and no init script to add).
     if spec.task_paths.is_empty() {
         let argv = spec.argv_to_run(&self_exe(), None)?;
@@ -79,7 +79,7 @@ pub fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult
 /// `dir` and at `heap_dumps` (its tasks' `-XX:HeapDumpPath`, relative to
 /// `dir`); a JVM that ran out of heap fails its Gradle run, so clean runs
 /// skip the scan.
-pub fn run_batch(
+pub(crate) fn run_batch(
     argv: &[String],
     dir: Option<&Path>,
     heap_dumps: &[PathBuf],
@@ -105,7 +105,7 @@ pub fn run_batch(
 }
 
 /// How this binary is invoked again (for loops inside a batch).
-pub fn self_exe() -> String {
+pub(crate) fn self_exe() -> String {
     std::env::current_exe()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "gradle-flaky".into())

@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::path::Path;
 
 /// Buildkite's labels of the build's pull request, comma-separated.
-pub const BUILDKITE_LABELS_VAR: &str = "BUILDKITE_PULL_REQUEST_LABELS";
+pub(crate) const BUILDKITE_LABELS_VAR: &str = "BUILDKITE_PULL_REQUEST_LABELS";
 
 /// Codes a blocking step may not exit with: success, the report's own 1 and
 /// 2, a timeout's 124, a kill's 137; and every code from 126 up (the shell's
@@ -87,7 +87,7 @@ impl Blocking {
 }
 
 /// The exit code `raw` names, if a blocking step may use it.
-pub fn proven_exit_code(raw: &str) -> Result<u8> {
+pub(crate) fn proven_exit_code(raw: &str) -> Result<u8> {
     let refuse = |why: &str| {
         Error::input(
             PROVEN_EXIT_CODE,
@@ -114,13 +114,13 @@ fn split_labels(raw: &str) -> Vec<String> {
 }
 
 /// The pull request's labels on Buildkite: `$BUILDKITE_PULL_REQUEST_LABELS`.
-pub fn buildkite_labels(value: Option<&str>) -> Vec<String> {
+pub(crate) fn buildkite_labels(value: Option<&str>) -> Vec<String> {
     split_labels(value.unwrap_or_default())
 }
 
 /// The pull request's labels on GitHub Actions: `pull_request.labels[].name`
 /// of the event file (`$GITHUB_EVENT_PATH`); none outside a pull request.
-pub fn github_labels(event_path: Option<&Path>) -> Vec<String> {
+pub(crate) fn github_labels(event_path: Option<&Path>) -> Vec<String> {
     let Some(text) = event_path.and_then(|p| std::fs::read_to_string(p).ok()) else {
         return Vec::new();
     };

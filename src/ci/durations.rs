@@ -8,7 +8,7 @@ use std::path::Path;
 /// Writes what the reports below `jobs` measured to `file`; nothing when they
 /// hold no time. A file that cannot be written costs the next plan its
 /// durations, never this report: a warning.
-pub fn write_artifact(jobs: &Path, file: &Path) {
+pub(crate) fn write_artifact(jobs: &Path, file: &Path) {
     let measured = store::measure(jobs);
     if measured.is_empty() {
         return;

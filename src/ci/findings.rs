@@ -22,14 +22,14 @@ use std::path::{Path, PathBuf};
 /// One batch job as the report step found it: its status file and the folder
 /// holding its JUnit XML (a copy of the build's tree).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JobRun {
+pub(crate) struct JobRun {
     pub status: Status,
     pub dir: PathBuf,
 }
 
 /// What the final step concludes, whichever CI ran the batches.
 #[derive(Clone, Debug)]
-pub struct Findings {
+pub(crate) struct Findings {
     /// One per job, then the not-applicable tests, then a failed compile gate.
     pub payloads: Vec<JobPayload>,
     /// Expected jobs that left no status file.
@@ -48,7 +48,7 @@ impl Findings {
     /// What the jobs observed, for the one exit policy: real failures as the
     /// outcomes count them (a test JVM out of heap is not flakiness); a job
     /// that left no trustworthy result, or no status file, leaves the verdict open.
-    pub fn observed(&self) -> Observed {
+    pub(crate) fn observed(&self) -> Observed {
         let jobs = self
             .payloads
             .iter()
@@ -74,7 +74,11 @@ impl Findings {
 /// the jobs' XML): each job's payload from its status and its own XML, the
 /// jobs that are missing, and the markdown (one row per job, then the report
 /// of every job's XML).
-pub fn findings(jobs: &[JobRun], context: &ReportContext, inputs: &ReportInputs) -> Findings {
+pub(crate) fn findings(
+    jobs: &[JobRun],
+    context: &ReportContext,
+    inputs: &ReportInputs,
+) -> Findings {
     let opts = analyze_options(context);
     let mut payloads: Vec<JobPayload> = jobs
         .iter()
@@ -161,7 +165,7 @@ fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
 
 /// How the jobs' reports are read: with the renamed projects and the Gradle
 /// program the upload recorded.
-pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
+pub(crate) fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
     AnalyzeOptions {
         project_paths: ProjectPaths::new(context.projects.clone()),
         rerun: Rerun {
@@ -177,7 +181,7 @@ pub fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
 }
 
 /// Writes `flakiness-outcomes.json`.
-pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
+pub(crate) fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
     let json = serde_json::to_string(payloads).expect("payloads serialize");
     std::fs::write(path, json).map_err(|e| Error::io(path, e))
 }
@@ -189,7 +193,7 @@ pub fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
 /// stopped the job on time, so an rc 137 is a kill, never a timeout. A heap
 /// dump the wrapper saw makes `OutOfMemoryError` failures infrastructure
 /// ([`JobPayload::judged`]).
-pub fn job_payload(status: &Status, report: &Report) -> JobPayload {
+pub(crate) fn job_payload(status: &Status, report: &Report) -> JobPayload {
     let job = JobRecord {
         job_id: status.job_id.clone(),
         step_key: status.step_key.clone(),

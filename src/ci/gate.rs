@@ -11,11 +11,11 @@ use crate::{shell, tell, Result};
 use std::time::Duration;
 
 /// The gate's time limit.
-pub const TIMEOUT: Duration = Duration::from_secs(30 * 60);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
 /// Compiles what `plan` runs (its `compile` argv, in its build's directory);
 /// `Ok(true)` when it compiled or there is nothing to compile.
-pub fn compiles(plan: &CiPlan) -> Result<bool> {
+pub(crate) fn compiles(plan: &CiPlan) -> Result<bool> {
     if plan.compile.is_empty() || plan.commands.is_empty() {
         return Ok(true);
     }

@@ -4,7 +4,7 @@
 /// Which job of which step a batch runs as: what its status file and its
 /// failure notice name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct JobEnv {
+pub(crate) struct JobEnv {
     /// A plain id (see [`safe_job_id`]): it names the status file and, in the
     /// report, the folder of the job's reports.
     pub job_id: String,
@@ -16,7 +16,7 @@ pub struct JobEnv {
 
 /// A job id names files: anything but a plain id (unset, or text that could
 /// leave the status directory) is replaced so the file name stays safe.
-pub fn safe_job_id(raw: Option<&str>) -> String {
+pub(crate) fn safe_job_id(raw: Option<&str>) -> String {
     match raw {
         Some(id)
             if !id.is_empty()

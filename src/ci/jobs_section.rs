@@ -10,7 +10,7 @@ use crate::markdown::{code, code_in_table, text};
 /// The jobs section, after the tests that were not checked: a table of the
 /// jobs that ran, then the failed compile gate or the jobs that left no
 /// status file, and the jobs the build skipped.
-pub fn jobs_section(
+pub(crate) fn jobs_section(
     payloads: &[JobPayload],
     missing: &[Missing],
     not_applicable: &[Unresolved],

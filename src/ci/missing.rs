@@ -6,7 +6,7 @@ use super::status::Status;
 
 /// A batch job that should have written a status file and did not.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Missing {
+pub(crate) struct Missing {
     pub step_key: String,
     pub label: String,
     /// 1-based, as Buildkite numbers parallel jobs.
@@ -15,7 +15,7 @@ pub struct Missing {
 }
 
 /// The expected jobs without a status file, in pipeline order.
-pub fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missing> {
+pub(crate) fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missing> {
     expected
         .iter()
         .flat_map(|step| {

@@ -21,16 +21,16 @@
 //! infrastructure failure) is `analyze::outcome`: `local` judges its batches
 //! by the same rules.
 
-pub mod batch;
-pub mod blocking;
-pub mod durations;
-pub mod findings;
-pub mod gate;
-pub mod job;
-pub mod jobs_section;
-pub mod missing;
-pub mod not_checked;
-pub mod prepare;
-pub mod report_inputs;
-pub mod spec;
-pub mod status;
+pub(crate) mod batch;
+pub(crate) mod blocking;
+pub(crate) mod durations;
+pub(crate) mod findings;
+pub(crate) mod gate;
+pub(crate) mod job;
+pub(crate) mod jobs_section;
+pub(crate) mod missing;
+pub(crate) mod not_checked;
+pub(crate) mod prepare;
+pub(crate) mod report_inputs;
+pub(crate) mod spec;
+pub(crate) mod status;

@@ -8,7 +8,7 @@ use crate::domain::Unresolved;
 use crate::markdown::{code, text};
 
 /// The tests of a selection that were found but cannot run here.
-pub fn of(unresolved: &[Unresolved]) -> Vec<Unresolved> {
+pub(crate) fn of(unresolved: &[Unresolved]) -> Vec<Unresolved> {
     unresolved
         .iter()
         .filter(|u| u.reason_code.is_not_applicable())
@@ -18,7 +18,7 @@ pub fn of(unresolved: &[Unresolved]) -> Vec<Unresolved> {
 
 /// `**2 selected test(s) not checked** ...` and one line each; empty when
 /// every selected test could run.
-pub fn markdown(tests: &[Unresolved]) -> String {
+pub(crate) fn markdown(tests: &[Unresolved]) -> String {
     if tests.is_empty() {
         return String::new();
     }

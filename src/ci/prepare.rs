@@ -21,7 +21,7 @@ const MANY_BATCHES: usize = 30;
 
 /// A selection, planned for a CI to fan out.
 #[derive(Clone, Debug, Default)]
-pub struct CiPlan {
+pub(crate) struct CiPlan {
     /// One batch job each.
     pub commands: Vec<GradleCommand>,
     /// The pre-flight compile invocation (Gradle program and compile tasks);
@@ -43,7 +43,7 @@ pub struct CiPlan {
 
 /// What a CI entry point makes of a selection before planning it.
 #[derive(Clone, Debug)]
-pub struct Resolution {
+pub(crate) struct Resolution {
     /// Found, but no enabled Test task runs them: recorded, not re-run.
     pub not_applicable: Vec<Unresolved>,
     /// Inputs that selected nothing.
@@ -55,7 +55,7 @@ pub struct Resolution {
 
 impl Resolution {
     /// Prints the selection's notes and what did not resolve (stderr).
-    pub fn of(selection: &Selection) -> Resolution {
+    pub(crate) fn of(selection: &Selection) -> Resolution {
         for note in &selection.notes {
             tell!("{}", visible(note));
         }
@@ -84,18 +84,18 @@ impl Resolution {
     }
 
     /// A test the user named resolved to nothing: an error, not a warning.
-    pub fn named_missing(&self) -> bool {
+    pub(crate) fn named_missing(&self) -> bool {
         self.exit == Exit::Usage
     }
 
     /// Nothing to run and nothing to record.
-    pub fn nothing_left(&self, selection: &Selection) -> bool {
+    pub(crate) fn nothing_left(&self, selection: &Selection) -> bool {
         selection.tests.is_empty() && self.not_applicable.is_empty()
     }
 }
 
 /// The warning for a plan that fans out to very many batches.
-pub fn many_batches(batches: usize, tests: usize) -> Option<String> {
+pub(crate) fn many_batches(batches: usize, tests: usize) -> Option<String> {
     (batches > MANY_BATCHES).then(|| {
         format!("Warning: {batches} batches ({tests} tests) to re-run. This may take a while.")
     })
@@ -109,7 +109,7 @@ pub fn many_batches(batches: usize, tests: usize) -> Option<String> {
 /// cannot fit one job's budget (`--budget`, else what a job of `job_limit`
 /// leaves it: `settings::RunMode::batch_budget`) is split into shards, one
 /// job each.
-pub fn prepare(
+pub(crate) fn prepare(
     build: &Build,
     selection: &Selection,
     settings: &RunSettings,
@@ -167,7 +167,7 @@ fn checkout_relative(build_root: &Path) -> Result<Option<PathBuf>> {
 
 /// The compile tasks of the selected tests' source sets, as the layout reports
 /// them (Java, Groovy, Kotlin), deduplicated and sorted: the precompile gate.
-pub fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
+pub(crate) fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
     let tasks: BTreeSet<&String> = tests
         .iter()
         .filter_map(|t| {
@@ -181,7 +181,10 @@ pub fn compile_tasks(layout: &Layout, tests: &[ClassifiedTest]) -> Vec<String> {
 
 /// Gradle paths of the selected tests' projects that the fallback project
 /// path rule would get wrong (a renamed project), by directory.
-pub fn renamed_projects(layout: &Layout, tests: &[ClassifiedTest]) -> BTreeMap<String, String> {
+pub(crate) fn renamed_projects(
+    layout: &Layout,
+    tests: &[ClassifiedTest],
+) -> BTreeMap<String, String> {
     let selected: BTreeSet<&str> = tests.iter().map(|t| t.project.as_str()).collect();
     layout
         .project_paths()
@@ -192,7 +195,7 @@ pub fn renamed_projects(layout: &Layout, tests: &[ClassifiedTest]) -> BTreeMap<S
 }
 
 /// The markdown list of inputs that selected nothing, with their reasons.
-pub fn unresolved_markdown(unresolved: &[Unresolved]) -> String {
+pub(crate) fn unresolved_markdown(unresolved: &[Unresolved]) -> String {
     let mut body = format!(
         "**Flakiness: {} input(s) resolved to no test**\n\n",
         unresolved.len()

@@ -12,7 +12,7 @@ use crate::vars::{COMPILE_FAILED, SKIPPED_COUNT};
 
 /// The report step's inputs, and what was wrong with them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReportInputs {
+pub(crate) struct ReportInputs {
     pub compile_failed: bool,
     /// The not-applicable tests (the skip list's entries).
     pub skipped: Vec<Unresolved>,
@@ -21,7 +21,7 @@ pub struct ReportInputs {
 }
 
 /// The skip list as the report step found it.
-pub enum SkipList {
+pub(crate) enum SkipList {
     /// The file did not reach this step.
     Missing,
     /// Its text, to parse.
@@ -32,7 +32,7 @@ pub enum SkipList {
 
 /// Checks the values (`None`: the variable is not set, or empty) and, when
 /// tests were declared, the skip list `file` (read only then).
-pub fn parse(
+pub(crate) fn parse(
     compile_failed: Option<&str>,
     skipped_count: Option<&str>,
     file: &str,
@@ -70,7 +70,7 @@ pub fn parse(
 }
 
 /// Reads the report step's own environment; `list` is read only when needed.
-pub fn from_env(file: &str, list: impl FnOnce() -> SkipList) -> ReportInputs {
+pub(crate) fn from_env(file: &str, list: impl FnOnce() -> SkipList) -> ReportInputs {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     parse(
         var(COMPILE_FAILED).as_deref(),

@@ -14,17 +14,17 @@ use std::path::{Path, PathBuf};
 
 /// A batch is stopped this many minutes before its CI job's own timeout, so
 /// the wrapper outlives its command and records how it ended.
-pub const GRACE_MINUTES: u32 = crate::settings::GRACE_MIN as u32;
+pub(crate) const GRACE_MINUTES: u32 = crate::settings::GRACE_MIN as u32;
 
 /// The timeout of what runs inside a job of `job_min` minutes: the job's
 /// minus the grace, at least a minute.
-pub fn inner_timeout(job_min: u32) -> u32 {
+pub(crate) fn inner_timeout(job_min: u32) -> u32 {
     job_min.saturating_sub(GRACE_MINUTES).max(1)
 }
 
 /// What one job runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JobSpec {
+pub(crate) struct JobSpec {
     /// The batch's kind (recorded in the status file); empty for the precompile gate.
     #[serde(default)]
     pub kind: String,
@@ -59,7 +59,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl JobSpec {
-    pub fn for_command(command: &GradleCommand, dir: Option<PathBuf>) -> JobSpec {
+    pub(crate) fn for_command(command: &GradleCommand, dir: Option<PathBuf>) -> JobSpec {
         JobSpec {
             kind: command.kind.as_str().to_string(),
             argv: command.argv(),
@@ -78,7 +78,11 @@ impl JobSpec {
     /// daemon warm across a REST loop's iterations; other batches get
     /// `--no-daemon`. A REST loop given `task_outcomes` records each
     /// iteration's task outcomes there.
-    pub fn argv_to_run(&self, self_exe: &str, task_outcomes: Option<&Path>) -> Result<Vec<String>> {
+    pub(crate) fn argv_to_run(
+        &self,
+        self_exe: &str,
+        task_outcomes: Option<&Path>,
+    ) -> Result<Vec<String>> {
         match self.repeat {
             Some(times) => {
                 let options: Vec<String> = task_outcomes
@@ -96,7 +100,7 @@ impl JobSpec {
 /// A batch step's jobs, for the report to notice missing status files.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ExpectedStep {
+pub(crate) struct ExpectedStep {
     pub step_key: String,
     pub kind: String,
     pub label: String,
@@ -109,7 +113,7 @@ pub struct ExpectedStep {
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
 /// plan order: what the report step expects a status file from.
-pub fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
+pub(crate) fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
     group_in_order(commands, |c| c.key.clone())
         .into_iter()
         .map(|(key, batches)| ExpectedStep {
@@ -127,7 +131,7 @@ pub fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
 
 /// What the report step knows of the plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportContext {
+pub(crate) struct ReportContext {
     /// The batch jobs that should leave a status file.
     #[serde(default)]
     pub jobs: Vec<ExpectedStep>,
@@ -145,7 +149,7 @@ pub struct ReportContext {
 
 impl ReportContext {
     /// The context of a plan's commands, its renamed projects and Gradle program.
-    pub fn of(
+    pub(crate) fn of(
         commands: &[GradleCommand],
         projects: &BTreeMap<String, String>,
         gradle: &[String],

@@ -16,7 +16,7 @@ use std::time::Duration;
 /// The status file of one batch job: Elasticsearch's fields in its order, then ours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Status {
+pub(crate) struct Status {
     pub job_id: String,
     #[serde(default)]
     pub step_key: String,
@@ -50,7 +50,7 @@ pub struct Status {
 }
 
 /// The status of a finished batch job.
-pub fn status_of(
+pub(crate) fn status_of(
     job: &JobEnv,
     kind: &str,
     finished: &Finished,
@@ -73,12 +73,12 @@ pub fn status_of(
 }
 
 /// Where the status file of `job_id` goes.
-pub fn status_path(status_dir: &Path, job_id: &str) -> PathBuf {
+pub(crate) fn status_path(status_dir: &Path, job_id: &str) -> PathBuf {
     status_dir.join(format!("status-{job_id}.json"))
 }
 
 /// Writes the status file (compact JSON), creating its directory.
-pub fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf> {
+pub(crate) fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf> {
     std::fs::create_dir_all(status_dir).map_err(|e| Error::io(status_dir, e))?;
     let path = status_path(status_dir, &status.job_id);
     let json = serde_json::to_string(status).expect("a status serializes");
@@ -87,7 +87,7 @@ pub fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf> {
 }
 
 /// Every readable status file, by file name; others are reported and skipped.
-pub fn read_statuses(dir: &Path) -> Vec<Status> {
+pub(crate) fn read_statuses(dir: &Path) -> Vec<Status> {
     let paths: Vec<PathBuf> = walk::list(dir)
         .unwrap_or_default()
         .iter()
@@ -149,14 +149,19 @@ mod infra_text {
     use crate::analyze::outcome::InfraSubtype;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &Option<InfraSubtype>, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(
+        v: &Option<InfraSubtype>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match v {
             Some(subtype) => subtype.serialize(s),
             None => s.serialize_str(""),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<InfraSubtype>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<InfraSubtype>, D::Error> {
         let text = String::deserialize(d)?;
         if text.is_empty() {
             return Ok(None);

@@ -12,7 +12,7 @@ use crate::{tell, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
     if !args.dir.is_dir() {
         return Err(Error::input(
             args.dir.display().to_string(),
@@ -66,7 +66,7 @@ fn reproduce_gradle(global: &GlobalArgs) -> Result<Vec<String>> {
 
 /// `--since TIME|FILE`: an existing file's modification time, seconds since the
 /// epoch, or an RFC 3339 time.
-pub fn parse_since(value: &str) -> Result<SystemTime> {
+pub(crate) fn parse_since(value: &str) -> Result<SystemTime> {
     let path = Path::new(value);
     if path.exists() {
         return std::fs::metadata(path)

@@ -11,7 +11,7 @@ use crate::cli::{
 use crate::{tell, Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
-pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
+pub(crate) fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
     let settings = options::ci_settings(&args.batching)?;
     let agent = options::agent(&args.agent)?;
     let (build, selection) = selection::gather(
@@ -30,7 +30,7 @@ pub fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
 
 /// `buildkite wrap`: always exits 0 once the batch could be read, but for
 /// the command's rc `--pass-exit-code` names (the report step's blocking).
-pub fn wrap(args: &WrapArgs) -> Result<Exit> {
+pub(crate) fn wrap(args: &WrapArgs) -> Result<Exit> {
     let pass = args
         .pass_exit_code
         .as_deref()
@@ -52,7 +52,7 @@ pub fn wrap(args: &WrapArgs) -> Result<Exit> {
 }
 
 /// `buildkite analyze`: the final step; 0 but for opt-in blocking.
-pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
+pub(crate) fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     let blocking = options::blocking(&args.blocking)?;
     let real_failures = report::run_step(&args.work_dir)?.real_failures;
     let var = std::env::var(blocking::BUILDKITE_LABELS_VAR).ok();
@@ -64,7 +64,7 @@ pub fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
 }
 
 /// `buildkite triage`: the optional triage step.
-pub fn triage(args: &BuildkiteTriageArgs) -> Result<Exit> {
+pub(crate) fn triage(args: &BuildkiteTriageArgs) -> Result<Exit> {
     crate::buildkite::triage::run_step(&args.work_dir)?;
     Ok(Exit::Clean)
 }

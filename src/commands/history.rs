@@ -6,7 +6,7 @@ use crate::ledger::{self, read, render};
 use crate::select::explicit::{self, Spec};
 use crate::{output, say, Error, Exit, Result};
 
-pub fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
     let filter = filter_of(&args.tests)?;
     let own = ledger::local_dir(&global.project_dir);
     let paths: Vec<_> = own

@@ -5,7 +5,7 @@ use crate::cli::{GlobalArgs, LayoutArgs};
 use crate::layout::{self, Source};
 use crate::{output, say, Exit, Result};
 
-pub fn run(global: &GlobalArgs, args: &LayoutArgs) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, args: &LayoutArgs) -> Result<Exit> {
     let started = std::time::Instant::now();
     let build = options::build(global, true)?;
     let (layout, source) = layout::load(&build.root, &build.gradle, args.refresh, &build.reading)?;

@@ -10,7 +10,7 @@ use crate::process;
 use crate::{tell, Exit, Result};
 use std::path::{Path, PathBuf};
 
-pub fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     // Before any Gradle run (the layout's included): hours of runs must not
     // end in a report that cannot be kept.
     report::check_writable(&cfg.output)?;

@@ -8,7 +8,7 @@ use crate::cli::{GlobalArgs, ManualArgs};
 use crate::vars::CLASSES;
 use crate::{Error, Exit, Result};
 
-pub fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
     let classes = std::env::var(CLASSES).unwrap_or_default();
     if classes.trim().is_empty() {
         return Err(Error::usage(format!(

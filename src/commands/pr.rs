@@ -13,7 +13,7 @@ use crate::settings::RunSettings;
 use crate::vars::TRIAGE;
 use crate::{triage, Error, Exit, Result};
 
-pub fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     let target = options::target(args.target, false)?;
     if target == Target::Local {
         return local::run(global, &options::pr_local(global, args)?);
@@ -67,7 +67,7 @@ pub(super) struct HandOver<'a> {
 }
 
 impl HandOver<'_> {
-    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+    pub(super) fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         if self.target == Target::Github {
             return Submit {
                 settings: self.settings,

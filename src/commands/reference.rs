@@ -8,7 +8,7 @@ use clap::CommandFactory;
 
 /// The width `--help` wraps at when stdout is no terminal and `COLUMNS` is
 /// unset; the pages use it so that they read exactly as `--help` prints.
-pub const HELP_WIDTH: usize = 100;
+pub(crate) const HELP_WIDTH: usize = 100;
 
 const GENERATED: &str = "<!-- Generated from the clap definitions (src/cli.rs) by \
     `UPDATE_GENERATED=1 cargo nextest run generated_files`; do not edit. -->\n\n";
@@ -38,7 +38,7 @@ fn commands(cmd: &clap::Command, prefix: &str, out: &mut Vec<(String, clap::Comm
 }
 
 /// `docs/src/reference/cli.md`: each command's `--help`, verbatim.
-pub fn cli_page() -> String {
+pub(crate) fn cli_page() -> String {
     let mut all = Vec::new();
     commands(&cli(), "", &mut all);
     let mut page = String::from("# Command line\n\n");
@@ -97,7 +97,7 @@ struct Variable {
 
 /// `docs/src/reference/variables.md`: every option read from a variable, then
 /// the variables gradle-flaky hands its own CI steps.
-pub fn variables_page() -> String {
+pub(crate) fn variables_page() -> String {
     let mut all = Vec::new();
     commands(&cli(), "", &mut all);
     let mut vars: Vec<Variable> = Vec::new();

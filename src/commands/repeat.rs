@@ -16,7 +16,7 @@ use crate::time::format_duration;
 use crate::{Exit, Result};
 use std::time::Duration;
 
-pub fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
+pub(crate) fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
     let RepeatArgs {
         times,
         timeout,

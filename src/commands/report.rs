@@ -37,7 +37,7 @@ struct LocalReport<'a> {
 }
 
 /// The report as text in the chosen format.
-pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
+pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
     match format {
         ReportFormat::Markdown => {
             let mut md = String::new();
@@ -84,7 +84,7 @@ pub fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
 /// Prints the report on stdout and writes the files `out` names, after a copy
 /// in the run folder (if any); a file that cannot be written does not stop the
 /// other (the error names each).
-pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
+pub(crate) fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
     let text = render(report, out.format, ctx);
     let kept = ctx.run_dir.map(|dir| {
         let name = match out.format {
@@ -122,7 +122,7 @@ pub fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
 /// The report before triage, where a Ctrl-C cannot take it: `--report FILE`
 /// when given, and `<base>/report-before-triage.md` (or `.json`). Returns the
 /// latter.
-pub fn keep_before_triage(
+pub(crate) fn keep_before_triage(
     report: &Report,
     out: &ReportOutput,
     ctx: &Context<'_>,
@@ -148,7 +148,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
 /// checked before anything runs, so that a long run never ends with a report
 /// it cannot keep. An existing file is opened for appending (left as it is),
 /// a new one created and removed again.
-pub fn check_writable(out: &ReportOutput) -> Result<()> {
+pub(crate) fn check_writable(out: &ReportOutput) -> Result<()> {
     for (flag, path) in [("--report", &out.file), ("--junit", &out.junit)] {
         let Some(path) = path else { continue };
         let what = || format!("{flag} {}", path.display());
@@ -181,7 +181,7 @@ pub fn check_writable(out: &ReportOutput) -> Result<()> {
 }
 
 /// Truncated and malformed files and unreadable directories, one line each on stderr.
-pub fn warn_unreadable(report: &Report) {
+pub(crate) fn warn_unreadable(report: &Report) {
     for d in &report.files.unreadable_dirs {
         warning!(
             "{}: directory not readable ({}); reports in it were not counted",

@@ -16,7 +16,7 @@ use crate::{Error, Exit, Observed, Result};
 use std::path::{Path, PathBuf};
 
 /// `gradle-flaky triage [RUN_DIR]`.
-pub fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
+pub(crate) fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit> {
     // Before any replay: minutes of replays must not end in a report that cannot be kept.
     report::check_writable(&cfg.output)?;
     let mut build = options::build(global, true)?;

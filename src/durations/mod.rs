@@ -3,7 +3,7 @@
 //! JUnit XML or a durations file, else what earlier runs recorded in the
 //! build, else nothing), and every run records what it measured (`store`).
 
-pub mod store;
+pub(crate) mod store;
 
 use crate::analyze::aggregate::normalize_method;
 use crate::domain::ClassifiedTest;
@@ -74,14 +74,14 @@ impl Durations {
 /// Accumulates executions into per-iteration times: a method's time is its
 /// mean over its executions, a class's the sum of its methods'.
 #[derive(Default)]
-pub struct Measure {
+pub(crate) struct Measure {
     /// `Class#method` → (seconds, executions).
     methods: BTreeMap<(String, String), (f64, u64)>,
 }
 
 impl Measure {
     /// One execution of `class`, raw test name `name` (seed tokens removed here).
-    pub fn add(&mut self, class: &str, name: &str, secs: Option<f64>) {
+    pub(crate) fn add(&mut self, class: &str, name: &str, secs: Option<f64>) {
         let Some(secs) = secs.filter(|s| s.is_finite() && *s >= 0.0) else {
             return;
         };
@@ -94,11 +94,11 @@ impl Measure {
         e.1 += 1;
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.methods.is_empty()
     }
 
-    pub fn table(&self) -> Table {
+    pub(crate) fn table(&self) -> Table {
         let mut table = Table::default();
         for ((class, method), (secs, n)) in &self.methods {
             let mean = secs / (*n).max(1) as f64;

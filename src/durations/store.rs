@@ -10,13 +10,13 @@ use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// The file earlier runs recorded in the build at `root`.
-pub fn recorded_file(root: &Path) -> PathBuf {
+pub(crate) fn recorded_file(root: &Path) -> PathBuf {
     root.join(RECORDED_DIR).join(DURATIONS_FILE)
 }
 
 /// The durations of the best source at hand: `given` (an error when it holds
 /// none), else the build's recorded ones, else none.
-pub fn load(given: Option<&Path>, root: &Path) -> Result<Durations> {
+pub(crate) fn load(given: Option<&Path>, root: &Path) -> Result<Durations> {
     if let Some(path) = given {
         return Ok(Durations {
             source: Source::Given(path.to_path_buf()),
@@ -69,7 +69,7 @@ fn read_table(path: &Path) -> std::result::Result<Table, String> {
 
 /// The test time per iteration in the JUnit XML at `path` (a file, or every
 /// `*.xml` below a folder, iterations and build folders included).
-pub fn measure(path: &Path) -> Measure {
+pub(crate) fn measure(path: &Path) -> Measure {
     let mut m = Measure::default();
     let files: Vec<PathBuf> = if path.is_file() {
         vec![path.to_path_buf()]
@@ -98,7 +98,7 @@ pub fn measure(path: &Path) -> Measure {
 /// over what earlier runs recorded. A file that cannot be written costs the
 /// next run its durations, never this run its result: the error is returned
 /// for a warning.
-pub fn record(root: &Path, measured: &Path) -> Result<()> {
+pub(crate) fn record(root: &Path, measured: &Path) -> Result<()> {
     let new = measure(measured);
     if new.is_empty() {
         return Ok(());
@@ -110,7 +110,7 @@ pub fn record(root: &Path, measured: &Path) -> Result<()> {
 }
 
 /// Writes `table` as a durations file.
-pub fn write(file: &Path, table: &Table) -> Result<()> {
+pub(crate) fn write(file: &Path, table: &Table) -> Result<()> {
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }

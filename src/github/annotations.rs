@@ -14,12 +14,12 @@ use crate::select::source::{self, Language};
 use std::path::{Path, PathBuf};
 
 /// GitHub shows at most 10 error and 10 warning annotations of a step.
-pub const MAX_PER_LEVEL: usize = 10;
+pub(crate) const MAX_PER_LEVEL: usize = 10;
 /// Longest message kept (GitHub cuts long ones anyway; the summary has the rest).
 const MAX_MESSAGE_CHARS: usize = 1500;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     Error,
     Warning,
     Notice,
@@ -37,7 +37,7 @@ impl Level {
 
 /// One annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkflowAnnotation {
+pub(crate) struct WorkflowAnnotation {
     pub level: Level,
     pub title: String,
     pub message: String,
@@ -47,7 +47,7 @@ pub struct WorkflowAnnotation {
 }
 
 impl WorkflowAnnotation {
-    pub fn new(level: Level, title: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn new(level: Level, title: impl Into<String>, message: impl Into<String>) -> Self {
         WorkflowAnnotation {
             level,
             title: title.into(),
@@ -58,7 +58,7 @@ impl WorkflowAnnotation {
     }
 
     /// The workflow command, one line.
-    pub fn command(&self) -> String {
+    pub(crate) fn command(&self) -> String {
         let mut props = Vec::new();
         if let Some(file) = &self.file {
             props.push(format!("file={}", escape_property(file)));
@@ -83,14 +83,14 @@ impl WorkflowAnnotation {
 }
 
 /// A workflow command's message: `%`, `\r`, `\n` escaped.
-pub fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// A workflow command's property value: as a message, and `:` and `,` too.
-pub fn escape_property(s: &str) -> String {
+pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
@@ -99,7 +99,7 @@ pub fn escape_property(s: &str) -> String {
 /// all the JVM running out of heap (`java.lang.OutOfMemoryError`), or that
 /// hit the suite timeout; at most [`MAX_PER_LEVEL`] of each, and a
 /// `notice` saying how many more the summary lists.
-pub fn for_report(report: &Report, sources: &Sources) -> Vec<WorkflowAnnotation> {
+pub(crate) fn for_report(report: &Report, sources: &Sources) -> Vec<WorkflowAnnotation> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for test in &report.tests {
@@ -212,7 +212,7 @@ fn shorten(s: &str) -> String {
 
 /// Where an annotation goes: a file relative to the repository root, and a line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Place {
+pub(crate) struct Place {
     pub file: Option<String>,
     pub line: Option<u32>,
 }
@@ -220,7 +220,7 @@ pub struct Place {
 /// The test sources of a checkout, found once by walking it (build output,
 /// VCS and tool folders left out).
 #[derive(Clone, Debug, Default)]
-pub struct Sources {
+pub(crate) struct Sources {
     root: PathBuf,
     /// Java, Groovy, Kotlin and YAML files, relative to the root, `/`-separated, sorted.
     files: Vec<String>,
@@ -228,7 +228,7 @@ pub struct Sources {
 
 impl Sources {
     /// Walks `root`, leaving out `skip` (the downloaded artifacts).
-    pub fn scan(root: &Path, skip: &Path) -> Sources {
+    pub(crate) fn scan(root: &Path, skip: &Path) -> Sources {
         let skip = std::fs::canonicalize(skip).unwrap_or_else(|_| skip.to_path_buf());
         let artifacts = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == skip);
         let mut files: Vec<String> = Walk::new(root)
@@ -251,7 +251,7 @@ impl Sources {
     /// The source of a test: the YAML suite and section of a YAML case
     /// (`test {yaml=api/file/section}`), else the class's file (an inner
     /// class's outer file) and the method's declaration, else the class's.
-    pub fn place(&self, class: &str, method: &str) -> Place {
+    pub(crate) fn place(&self, class: &str, method: &str) -> Place {
         if let Some(case) = yaml_case(method) {
             return self.yaml_place(case);
         }

@@ -30,14 +30,14 @@ pub struct RunBatch {
 }
 
 /// The job id of batch `n` in its status file (the report names jobs by it).
-pub fn job_id(batch: usize) -> String {
+pub(crate) fn job_id(batch: usize) -> String {
     format!("batch-{batch}")
 }
 
 /// Runs the batch. Whatever it does, this succeeds; only a plan or batch that
 /// cannot be read, or an output folder that already holds files, is an error,
 /// before anything runs.
-pub fn run(cfg: &RunBatch) -> Result<()> {
+pub(crate) fn run(cfg: &RunBatch) -> Result<()> {
     let plan = PlanFile::read(&cfg.plan)?;
     let batch = plan.batches.get(cfg.batch).ok_or_else(|| {
         Error::input(

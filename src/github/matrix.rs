@@ -27,7 +27,7 @@ use std::path::Path;
 /// What the `run` and `analyze` jobs need of the plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlanFile {
+pub(crate) struct PlanFile {
     /// Batch `n` is matrix entry `n`.
     pub batches: Vec<PlannedBatch>,
     /// The expected jobs, renamed projects and the Gradle program.
@@ -40,7 +40,7 @@ pub struct PlanFile {
 /// One batch: what to run, and which job of which step it is in the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlannedBatch {
+pub(crate) struct PlannedBatch {
     pub label: String,
     pub step_key: String,
     /// Its position among the batches of its step (the status file's `parallelJob`).
@@ -49,7 +49,7 @@ pub struct PlannedBatch {
 }
 
 impl PlanFile {
-    pub fn of(plan: &CiPlan) -> PlanFile {
+    pub(crate) fn of(plan: &CiPlan) -> PlanFile {
         let batches = plan
             .commands
             .iter()
@@ -69,7 +69,7 @@ impl PlanFile {
     }
 
     /// Reads a plan file; an error names it.
-    pub fn read(path: &Path) -> Result<PlanFile> {
+    pub(crate) fn read(path: &Path) -> Result<PlanFile> {
         let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::input(
                 path.display().to_string(),
@@ -82,12 +82,12 @@ impl PlanFile {
             .map_err(|e| Error::input(path.display().to_string(), e.to_string()))
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a plan serializes")
     }
 
     /// Something for the analyze job: batches, or tests recorded as not applicable.
-    pub fn has_report(&self) -> bool {
+    pub(crate) fn has_report(&self) -> bool {
         !self.batches.is_empty() || !self.not_applicable.is_empty()
     }
 
@@ -96,7 +96,7 @@ impl PlanFile {
     /// and what the analyze job is told as values: `compile-failed` (the
     /// compile gate's verdict) and `skipped-count` (the size of the skip
     /// list this file carries).
-    pub fn outputs(&self, compile_failed: bool) -> Vec<(&'static str, String)> {
+    pub(crate) fn outputs(&self, compile_failed: bool) -> Vec<(&'static str, String)> {
         let indices: Vec<usize> = (0..self.batches.len()).collect();
         vec![
             (
@@ -113,7 +113,7 @@ impl PlanFile {
 
 /// How the plan job publishes.
 #[derive(Clone, Debug)]
-pub struct Submit<'a> {
+pub(crate) struct Submit<'a> {
     pub settings: &'a RunSettings,
     /// Print the plan and the outputs instead of writing them.
     pub dry_run: bool,
@@ -124,7 +124,7 @@ pub struct Submit<'a> {
 impl Submit<'_> {
     /// Exit 2 when a test the user named resolved to nothing (after
     /// publishing the rest), as on Buildkite.
-    pub fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
+    pub(crate) fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         let resolution = Resolution::of(selection);
         let mut summary = String::from("## Flakiness detection: plan\n\n");
         let mut annotations = Vec::new();

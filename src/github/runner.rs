@@ -11,18 +11,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// GitHub refuses a step summary over 1 MiB (and shows none of it).
-pub const SUMMARY_LIMIT: usize = 1024 * 1024;
+pub(crate) const SUMMARY_LIMIT: usize = 1024 * 1024;
 
 /// The runner's files, from the step's environment (unset outside Actions).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RunnerFiles {
+pub(crate) struct RunnerFiles {
     pub output: Option<PathBuf>,
     pub summary: Option<PathBuf>,
 }
 
 impl RunnerFiles {
     /// Reads `$GITHUB_OUTPUT` and `$GITHUB_STEP_SUMMARY`.
-    pub fn from_env() -> RunnerFiles {
+    pub(crate) fn from_env() -> RunnerFiles {
         let path = |name: &str| {
             std::env::var_os(name)
                 .filter(|v| !v.is_empty())
@@ -36,7 +36,7 @@ impl RunnerFiles {
 
     /// Appends step outputs to `$GITHUB_OUTPUT`; without it (not in a
     /// workflow) prints them on stdout in the same form.
-    pub fn set_outputs(&self, outputs: &[(&str, String)]) -> Result<()> {
+    pub(crate) fn set_outputs(&self, outputs: &[(&str, String)]) -> Result<()> {
         let text: String = outputs.iter().map(|(k, v)| output_entry(k, v)).collect();
         match &self.output {
             Some(path) => append(path, &text),
@@ -50,7 +50,7 @@ impl RunnerFiles {
 
     /// Appends markdown to the step's summary, cut to what is left of the
     /// limit. Returns false when there is no summary file (not in a workflow).
-    pub fn append_summary(&self, markdown: &str) -> Result<bool> {
+    pub(crate) fn append_summary(&self, markdown: &str) -> Result<bool> {
         let Some(path) = &self.summary else {
             return Ok(false);
         };
@@ -88,7 +88,7 @@ fn append(path: &Path, text: &str) -> Result<()> {
 /// Prints `text` (from a branch: test names, failure messages) on stdout with
 /// workflow commands switched off around it, so no line of it can become an
 /// annotation, a mask or an output.
-pub fn print_untrusted(text: &str) {
+pub(crate) fn print_untrusted(text: &str) {
     let token = token_not_in(text, "gradle-flaky");
     crate::output::stdout(&format!("::stop-commands::{token}\n{text}\n::{token}::\n"));
 }

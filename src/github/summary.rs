@@ -35,7 +35,7 @@ pub struct AnalyzeArtifacts {
 
 /// The plan and every batch job found among the artifacts.
 #[derive(Clone, Debug, Default)]
-pub struct Artifacts {
+pub(crate) struct Artifacts {
     /// `None` when no artifact holds the plan.
     pub plan: Option<PlanFile>,
     pub jobs: Vec<JobRun>,
@@ -45,7 +45,7 @@ impl Artifacts {
     /// Reads DIR and each folder in it: a folder with `flakiness-plan.json` is
     /// the plan's, one with `flakiness-status/` a batch job's (its status
     /// files and its XML, below the build's paths). Anything else is ignored.
-    pub fn read(dir: &Path) -> Result<Artifacts> {
+    pub(crate) fn read(dir: &Path) -> Result<Artifacts> {
         let mut folders = walk::folders(dir).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::input(
                 dir.display().to_string(),
@@ -118,7 +118,7 @@ fn inputs(plan: Option<&PlanFile>) -> ReportInputs {
 }
 
 /// Runs the report job: the outcomes file, the summary, the annotations.
-pub fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
+pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     let artifacts = Artifacts::read(&cfg.dir)?;
     let plan_reached = artifacts.plan.is_some();
     let mut notes = Vec::new();

@@ -53,14 +53,14 @@ pub struct WorkflowConfig {
 }
 
 /// The smallest batch-job timeout: the batch gets at least a minute.
-pub const MIN_JOB_TIMEOUT: u32 = GRACE_MINUTES + 1;
+pub(crate) const MIN_JOB_TIMEOUT: u32 = GRACE_MINUTES + 1;
 const PLAN_TIMEOUT_MIN: u32 = 30;
 const ANALYZE_TIMEOUT_MIN: u32 = 20;
 const PLAN_ARTIFACT: &str = "flakiness-plan";
 
 /// Refuses a value GitHub would evaluate (`${{`): the user's own options are
 /// written into the workflow, and an expression there is code, not data.
-pub fn literal(flag: &str, value: &str) -> Result<()> {
+pub(crate) fn literal(flag: &str, value: &str) -> Result<()> {
     if value.contains("${{") {
         return Err(Error::input(
             flag,
@@ -74,7 +74,7 @@ pub fn literal(flag: &str, value: &str) -> Result<()> {
 }
 
 /// The workflow file.
-pub fn workflow(cfg: &WorkflowConfig) -> Result<String> {
+pub(crate) fn workflow(cfg: &WorkflowConfig) -> Result<String> {
     if !cfg.pull_request && !cfg.manual {
         return Err(Error::usage("--on: name at least one trigger"));
     }
@@ -92,7 +92,7 @@ pub fn workflow(cfg: &WorkflowConfig) -> Result<String> {
 }
 
 /// The workflow as a value (what `workflow` writes).
-pub fn document(cfg: &WorkflowConfig) -> Node {
+pub(crate) fn document(cfg: &WorkflowConfig) -> Node {
     let mut root = vec![
         ("name", Node::str("Flakiness detection")),
         ("on", triggers(cfg)),

@@ -108,13 +108,6 @@ pub struct TestTask {
 /// task's runtime classpath by task path (`None`: not resolved).
 pub type Classpaths = BTreeMap<String, Option<Vec<PathBuf>>>;
 
-impl SourceSet {
-    /// Source directories of every JVM language the build compiles.
-    pub fn source_dirs(&self) -> impl Iterator<Item = &PathBuf> {
-        self.java.iter().chain(&self.groovy).chain(&self.kotlin)
-    }
-}
-
 impl Layout {
     /// Gives each Test task its runtime classpath, as the projects' parts
     /// report it.

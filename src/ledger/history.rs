@@ -23,14 +23,14 @@ use std::time::{Duration, UNIX_EPOCH};
 type Fast = foldhash::fast::RandomState;
 
 /// Rows kept per test (the table and the trend).
-pub const ROWS_PER_TEST: usize = 30;
+pub(crate) const ROWS_PER_TEST: usize = 30;
 /// The level of the newest commit's comparison, one look, one-sided.
-pub const ALPHA: f64 = 0.05;
+pub(crate) const ALPHA: f64 = 0.05;
 /// A time ratio the report calls slower (the drift rule of one JVM's
 /// iterations, applied to commits).
-pub const SLOWER: f64 = stats::DRIFT_RATIO;
+pub(crate) const SLOWER: f64 = stats::DRIFT_RATIO;
 /// Rows a trend needs before the Mann–Kendall test is read.
-pub const TREND_MIN_ROWS: usize = 4;
+pub(crate) const TREND_MIN_ROWS: usize = 4;
 
 /// Which tests to keep: a class (its nested classes too), or a class and method.
 #[derive(Clone, Debug, Default)]
@@ -177,7 +177,7 @@ struct TestAcc {
 /// Records summarized per test as they are read; [`merge`](Self::merge)
 /// joins the builders of files read apart.
 #[derive(Debug, Default)]
-pub struct Builder {
+pub(crate) struct Builder {
     filter: Filter,
     /// class → method → its records (looked up by `&str`, no key built per record).
     tests: HashMap<String, HashMap<String, TestAcc, Fast>, Fast>,
@@ -202,7 +202,7 @@ pub struct Sources {
 }
 
 impl Builder {
-    pub fn new(filter: Filter) -> Builder {
+    pub(crate) fn new(filter: Filter) -> Builder {
         Builder {
             filter,
             ..Builder::default()
@@ -210,7 +210,7 @@ impl Builder {
     }
 
     /// Adds one record of time `secs` (ignored when the filter does not accept its test).
-    pub fn add(&mut self, record: &LineView<'_>, secs: u64) {
+    pub(crate) fn add(&mut self, record: &LineView<'_>, secs: u64) {
         let (class, method) = (record.test.class.as_ref(), record.test.method.as_ref());
         if !self.filter.accepts(class, method) {
             return;
@@ -227,19 +227,19 @@ impl Builder {
     }
 
     /// Counts a line of another test, passed over unread.
-    pub fn passed_over(&mut self) {
+    pub(crate) fn passed_over(&mut self) {
         self.sources.other_lines += 1;
     }
 
     /// Counts a file read, with its problems.
-    pub fn file_read(&mut self, read: FileRead) {
+    pub(crate) fn file_read(&mut self, read: FileRead) {
         self.sources.files += 1;
         self.sources.records += read.records;
         self.sources.skipped_lines += read.skipped;
         self.sources.problems.extend(read.problems);
     }
 
-    pub fn merge(&mut self, other: Builder) {
+    pub(crate) fn merge(&mut self, other: Builder) {
         for (class, methods) in other.tests {
             let mine = self.tests.entry(class).or_default();
             for (method, acc) in methods {
@@ -259,7 +259,7 @@ impl Builder {
     }
 
     /// Every test's history, by class and method.
-    pub fn finish(self) -> History {
+    pub(crate) fn finish(self) -> History {
         let mut tests: Vec<TestHistory> = self
             .tests
             .into_iter()

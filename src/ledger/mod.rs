@@ -8,12 +8,12 @@
 //! by `render`. Below `commands/`: no clap here; it reads `analyze`'s report
 //! types and `stats`.
 
-pub mod history;
-pub mod read;
-pub mod record;
-pub mod records;
-pub mod render;
-pub mod store;
+pub(crate) mod history;
+pub(crate) mod read;
+pub(crate) mod record;
+pub(crate) mod records;
+pub(crate) mod render;
+pub(crate) mod store;
 
 pub use record::{Condition, Context, Origin, Record, Repetition, SCHEMA};
 pub use records::{records_of, RunMeta};

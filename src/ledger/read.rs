@@ -3,7 +3,9 @@
 //! this version does not know, not a record) is skipped with a problem that
 //! names its file and line; the lines around it still count.
 
-use super::record::{Line, Record, SCHEMA};
+#[cfg(test)]
+use super::record::Record;
+use super::record::{Line, SCHEMA};
 use crate::markdown;
 use crate::reports::{self, walk::Walk};
 use crate::{Error, Result};
@@ -15,10 +17,10 @@ use std::time::UNIX_EPOCH;
 
 /// The longest line read: a record is a few hundred bytes, so a longer line
 /// is not one, and reading it whole would hold it all in memory.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Problems kept per file; the rest are counted.
-pub const PROBLEMS_PER_FILE: usize = 10;
+pub(crate) const PROBLEMS_PER_FILE: usize = 10;
 
 /// A line (or a file, at line 0) that was skipped, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +43,7 @@ impl std::fmt::Display for Problem {
 
 /// What reading one file gave besides its records.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FileRead {
+pub(crate) struct FileRead {
     pub records: u64,
     /// Lines skipped (every one, also those past [`PROBLEMS_PER_FILE`]).
     pub skipped: u64,
@@ -49,8 +51,11 @@ pub struct FileRead {
 }
 
 /// A record with its time in seconds since the epoch (checked on reading).
+/// Whole records are what the store's tests read back; `history` reads the
+/// lighter [`LineView`](super::record::LineView).
+#[cfg(test)]
 #[derive(Clone, Debug, PartialEq)]
-pub struct Dated {
+pub(crate) struct Dated {
     pub record: Record,
     pub secs: u64,
 }
@@ -59,7 +64,7 @@ pub struct Dated {
 /// at any depth (a downloaded artifact folder), in path order; a file named
 /// twice (the build's own folder also given as `--ledger`) is read once. A
 /// path that does not exist is an input error naming it.
-pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+pub(crate) fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for path in paths {
@@ -92,16 +97,19 @@ pub fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 /// Reads `path`, giving each usable record to `each` as it is read.
-pub fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
+#[cfg(test)]
+pub(crate) fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
     scan_file(path, records_to(each))
 }
 
 /// Reads `src`'s records, as [`read_file`] reads a file's.
-pub fn read_lines(path: &Path, src: impl Read, each: impl FnMut(Dated)) -> FileRead {
+#[cfg(test)]
+pub(crate) fn read_lines(path: &Path, src: impl Read, each: impl FnMut(Dated)) -> FileRead {
     scan(path, src, records_to(each))
 }
 
 /// A line user that parses whole [`Record`]s and hands them to `each`.
+#[cfg(test)]
 fn records_to(mut each: impl FnMut(Dated)) -> impl FnMut(&[u8], End) -> LineResult {
     move |bytes, end| {
         let Some((record, secs)) = parse::<Record>(bytes, end)? else {
@@ -113,7 +121,7 @@ fn records_to(mut each: impl FnMut(Dated)) -> impl FnMut(&[u8], End) -> LineResu
 }
 
 /// Opens `path` and [`scan`]s it; a file that cannot be opened is one problem.
-pub fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) -> FileRead {
+pub(crate) fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) -> FileRead {
     match std::fs::File::open(path) {
         Ok(file) => scan(path, file, use_line),
         Err(e) => FileRead {
@@ -126,11 +134,11 @@ pub fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) ->
 
 /// What a line was to [`scan`]'s user: a record (`true`), nothing (a blank
 /// line), or a line to skip, and why.
-pub type LineResult = std::result::Result<bool, String>;
+pub(crate) type LineResult = std::result::Result<bool, String>;
 
 /// Reads `src` line by line, handing each line without its newline to
 /// `use_line`, which parses it (see [`parse`]).
-pub fn scan(
+pub(crate) fn scan(
     path: &Path,
     src: impl Read,
     mut use_line: impl FnMut(&[u8], End) -> LineResult,
@@ -168,7 +176,7 @@ impl FileRead {
 
 /// How a line ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     Whole,
     /// The file ends without a newline after it: a run killed while writing,
     /// unless the line is a whole record (a file kept by hand).
@@ -258,7 +266,7 @@ struct Version {
 
 /// A line as `T` (a [`Record`], or a borrowed view of one) with its time in
 /// seconds; `Ok(None)` for a blank line; `Err(why)` for a line to skip.
-pub fn parse<'a, T: Deserialize<'a> + Line>(
+pub(crate) fn parse<'a, T: Deserialize<'a> + Line>(
     bytes: &'a [u8],
     end: End,
 ) -> std::result::Result<Option<(T, u64)>, String> {

@@ -16,7 +16,7 @@ pub const SCHEMA: u32 = 1;
 
 /// Failing seeds kept per record: enough to replay a few failures; a test
 /// failing on every run of thousands must not make its line huge.
-pub const MAX_SEEDS: usize = 10;
+pub(crate) const MAX_SEEDS: usize = 10;
 
 /// One test's counts in one run and condition.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,7 +143,7 @@ impl Repetition {
 /// does not show. Reading a million lines, the copies are what costs.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct LineView<'a> {
+pub(crate) struct LineView<'a> {
     pub schema: u32,
     #[serde(borrow)]
     pub test: TestView<'a>,
@@ -172,7 +172,7 @@ pub struct LineView<'a> {
 
 /// [`TestId`], borrowed.
 #[derive(Debug, Deserialize)]
-pub struct TestView<'a> {
+pub(crate) struct TestView<'a> {
     #[serde(borrow)]
     pub class: Cow<'a, str>,
     #[serde(borrow)]
@@ -183,7 +183,7 @@ pub struct TestView<'a> {
 
 /// [`Condition`], borrowed.
 #[derive(Debug, Deserialize)]
-pub struct ConditionView<'a> {
+pub(crate) struct ConditionView<'a> {
     pub context: Context,
     pub repetition: Repetition,
     #[serde(default, borrow, deserialize_with = "optional")]
@@ -191,13 +191,13 @@ pub struct ConditionView<'a> {
 }
 
 impl ConditionView<'_> {
-    pub fn is(&self, c: &Condition) -> bool {
+    pub(crate) fn is(&self, c: &Condition) -> bool {
         self.context == c.context
             && self.repetition == c.repetition
             && self.mechanism.as_deref() == c.mechanism.as_deref()
     }
 
-    pub fn owned(&self) -> Condition {
+    pub(crate) fn owned(&self) -> Condition {
         Condition {
             context: self.context,
             repetition: self.repetition,
@@ -215,7 +215,7 @@ fn optional<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'a, st
 }
 
 /// What the reader checks of any line it keeps.
-pub trait Line {
+pub(crate) trait Line {
     /// (schema, runs, failures, time).
     fn head(&self) -> (u32, u64, u64, &str);
 }

@@ -8,14 +8,14 @@ use crate::markdown;
 use crate::stats::{self, Round};
 
 /// The history as pretty JSON, with a final newline.
-pub fn json(history: &History) -> String {
+pub(crate) fn json(history: &History) -> String {
     let mut text = serde_json::to_string_pretty(history).expect("a history always serializes");
     text.push('\n');
     text
 }
 
 /// The history as markdown.
-pub fn markdown(history: &History) -> String {
+pub(crate) fn markdown(history: &History) -> String {
     let s = &history.sources;
     let mut md = format!(
         "## Test history\n\n{} test(s); {} record(s) read from {} ledger file(s)",
@@ -89,7 +89,7 @@ fn failing_line(t: &TestHistory) -> String {
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 /// One character per rate: `▁` no failure, `▂`–`█` the rate against the highest.
-pub fn sparkline(rates: &[f64]) -> String {
+pub(crate) fn sparkline(rates: &[f64]) -> String {
     let top = rates.iter().copied().fold(0.0, f64::max);
     rates
         .iter()

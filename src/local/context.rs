@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// What surrounds the report of a local run.
 #[derive(Clone, Debug, Default)]
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     /// The run was interrupted: the report counts only what ran before.
     pub partial: bool,
     /// Batches without a clean result, one line each.

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// What the run cost: `runs` are the batches that ran (of `planned`), `took`
 /// its wall time.
-pub fn of(
+pub(crate) fn of(
     report: &Report,
     planned: &[crate::domain::GradleCommand],
     runs: &[BatchRun],

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Each batch judged, and one line per batch without a clean result (a heap
 /// dump's `OutOfMemoryError` failures named as infrastructure among them).
-pub fn batches(
+pub(super) fn batches(
     runs: &[BatchRun],
     project_dir: &Path,
     opts: &AnalyzeOptions,

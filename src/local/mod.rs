@@ -10,15 +10,15 @@
 //! [`Reporter`].
 
 mod context;
-pub mod cost;
+pub(crate) mod cost;
 mod judge;
 mod outcome;
 mod planned;
 mod selected;
-pub mod triage;
+pub(crate) mod triage;
 
-pub use context::Context;
-pub use outcome::{LocalOutcome, RunRecord};
+pub(crate) use context::Context;
+pub(crate) use outcome::{LocalOutcome, RunRecord};
 
 use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report};
@@ -53,7 +53,7 @@ pub struct LocalRunConfig {
 }
 
 /// What the caller shows and keeps of the report while the run goes on.
-pub trait Reporter {
+pub(crate) trait Reporter {
     /// The run's reports were read: tell of those that could not be.
     fn read(&self, report: &Report);
     /// Keeps the report before triage replays anything, where a Ctrl-C cannot
@@ -65,7 +65,7 @@ pub trait Reporter {
 /// Runs the selected tests of `build` (the build with the layout they were
 /// classified through). Call `process::supervise` first, before the
 /// selection reads the layout, so that a signal stops Gradle in order.
-pub fn run(
+pub(crate) fn run(
     build: &Build,
     selection: Selection,
     cfg: &LocalRunConfig,

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// What a local run came to.
 #[derive(Debug)]
-pub enum LocalOutcome {
+pub(crate) enum LocalOutcome {
     /// No test could run: nothing ran. The tests found that cannot run here,
     /// if any, were not checked.
     NothingSelected(Vec<Unresolved>),
@@ -23,7 +23,7 @@ pub enum LocalOutcome {
 
 /// A run that happened.
 #[derive(Debug)]
-pub struct RunRecord {
+pub(crate) struct RunRecord {
     /// Every execution of this run (the run folder's XML), with the triage's
     /// verdicts when one ran.
     pub report: Report,
@@ -54,7 +54,7 @@ pub struct RunRecord {
 impl LocalOutcome {
     /// The exit status; `kept`: the final report was kept where it was asked
     /// for.
-    pub fn exit(&self, kept: bool) -> Exit {
+    pub(crate) fn exit(&self, kept: bool) -> Exit {
         match self {
             LocalOutcome::NothingSelected(not_checked) if not_checked.is_empty() => Exit::Clean,
             // Tests were selected, and none could be checked: no pass.
@@ -66,7 +66,7 @@ impl LocalOutcome {
 
 impl RunRecord {
     /// What surrounds its report.
-    pub fn context(&self) -> Context<'_> {
+    pub(crate) fn context(&self) -> Context<'_> {
         Context {
             partial: self.partial,
             problems: &self.problems,
@@ -78,7 +78,7 @@ impl RunRecord {
     }
 
     /// What the run observed.
-    pub fn observed(&self) -> Observed {
+    pub(crate) fn observed(&self) -> Observed {
         let verdicts = self.runs.iter().flat_map(|r| &r.done.verdicts);
         Observed {
             interrupted: self.partial
@@ -103,7 +103,7 @@ impl RunRecord {
 
     /// The exit status; a final report that could not be kept leaves no
     /// trustworthy result, though a proven failure stays proven.
-    pub fn exit(&self, kept: bool) -> Exit {
+    pub(crate) fn exit(&self, kept: bool) -> Exit {
         let observed = self.observed();
         Exit::of(Observed {
             untrustworthy: observed.untrustworthy || !kept,

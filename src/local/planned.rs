@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// Marks in `report` each planned test that ran fewer times than planned,
 /// with its batch's problem; true when there is one.
-pub fn compare(
+pub(super) fn compare(
     report: &mut Report,
     commands: &[GradleCommand],
     runs: &[BatchRun],
@@ -41,7 +41,7 @@ pub fn compare(
 /// (`script`, kept where it outlives the run) and the properties, or Gradle would run
 /// it through its suite (on Gradle before 4.7, a JUnit 3 suite's whole child
 /// suite; from 4.7, nothing).
-pub fn reproduce_members(
+pub(super) fn reproduce_members(
     report: &mut Report,
     commands: &[GradleCommand],
     script: &Path,

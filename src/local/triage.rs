@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Where a triage runs and how.
-pub struct Site<'a> {
+pub(crate) struct Site<'a> {
     pub build: &'a Build,
     /// The folder triaged (a run folder): the report before triage and the
     /// replays go below it.
@@ -31,7 +31,7 @@ pub struct Site<'a> {
 /// Triages `report` in place: `keep` keeps the report as it stands (and
 /// returns where), then its failing tests are replayed and their verdicts
 /// attached. `None` when nothing failed.
-pub fn after_run(
+pub(crate) fn after_run(
     report: &mut Report,
     cfg: &triage::TriageConfig,
     site: &Site<'_>,

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 /// Assumed cost of starting Gradle for a chunk until one was measured.
-pub const GRADLE_START: Duration = Duration::from_secs(15);
+pub(crate) const GRADLE_START: Duration = Duration::from_secs(15);
 
 /// Predictions are inflated by this much, so that a slightly slower chunk
 /// still ends inside the budget.
@@ -27,7 +27,7 @@ const FIRST_MOST: u32 = 10;
 
 /// What the runner knows of a batch's pace.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Pace {
+pub(crate) struct Pace {
     /// Test time of one iteration: measured, else the durations', else unknown.
     pub per_iteration: Option<Duration>,
     /// What a chunk costs besides its iterations (Gradle's start, compiling,
@@ -38,7 +38,7 @@ pub struct Pace {
 impl Pace {
     /// Predicted wall time of a chunk of `k` iterations; `None` when the
     /// iterations' time is unknown.
-    pub fn predict(&self, k: u32) -> Option<Duration> {
+    pub(crate) fn predict(&self, k: u32) -> Option<Duration> {
         let per = self.per_iteration?;
         let overhead = self.overhead.unwrap_or(GRADLE_START);
         Some(overhead + per.mul_f64(f64::from(k) * SAFETY))
@@ -46,7 +46,7 @@ impl Pace {
 
     /// The pace after a chunk of `k` iterations took `elapsed`, `tests` of it
     /// in the tests (their XML times).
-    pub fn measured(k: u32, elapsed: Duration, tests: Duration) -> Pace {
+    pub(crate) fn measured(k: u32, elapsed: Duration, tests: Duration) -> Pace {
         let k = k.max(1);
         Pace {
             per_iteration: Some(tests / k),
@@ -57,7 +57,7 @@ impl Pace {
 
 /// How the next chunk is sized.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sizing {
+pub(crate) struct Sizing {
     /// Iterations the batch still owes.
     pub remaining: u32,
     /// Iterations the batch was planned.
@@ -74,7 +74,7 @@ pub struct Sizing {
 
 /// The next chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Next {
+pub(crate) enum Next {
     /// Run this many iterations.
     Run(u32),
     /// Nothing is owed.
@@ -84,7 +84,7 @@ pub enum Next {
 }
 
 /// The next chunk of a batch at `pace`.
-pub fn next(s: &Sizing, pace: &Pace) -> Next {
+pub(crate) fn next(s: &Sizing, pace: &Pace) -> Next {
     if s.remaining == 0 {
         return Next::Done;
     }

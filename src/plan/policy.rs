@@ -99,7 +99,7 @@ impl Policy {
 /// that binds, the chunks after the first may differ; stop on proof ends a
 /// batch early. `None`: the batch runs whole (one invocation in the JVM, or
 /// its Gradle runs one by one), or its count is open-ended.
-pub fn schedule(policy: &Policy, command: &GradleCommand) -> Option<Vec<u32>> {
+pub(crate) fn schedule(policy: &Policy, command: &GradleCommand) -> Option<Vec<u32>> {
     let in_jvm = command.in_jvm().is_some();
     if !policy.chunked() || policy.open_ended || !in_jvm || !command.invocation.resizable() {
         return None;

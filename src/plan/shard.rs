@@ -15,7 +15,7 @@ use std::time::Duration;
 
 /// What sharding knows.
 #[derive(Clone, Copy, Debug)]
-pub struct Timing<'a> {
+pub(crate) struct Timing<'a> {
     pub durations: &'a Durations,
     /// The budget of one job; `None`: nothing is split.
     pub budget: Option<Duration>,
@@ -24,7 +24,7 @@ pub struct Timing<'a> {
 
 /// Predicts each command's time and splits those that do not fit the budget;
 /// notes what it did to the plan.
-pub fn apply(plan: &mut Plan, timing: &Timing<'_>) {
+pub(crate) fn apply(plan: &mut Plan, timing: &Timing<'_>) {
     if timing.durations.source != crate::durations::Source::None {
         plan.durations_source = Some(timing.durations.source.describe());
     }

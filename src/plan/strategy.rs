@@ -36,7 +36,7 @@ pub struct TaskFacts {
 }
 
 /// The facts of every Test task of the layout, by task path.
-pub fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
+pub(crate) fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
     let sets: Vec<_> = layout
         .projects
         .iter()
@@ -87,7 +87,7 @@ pub struct Strategy {
 
 /// The repetition of `kind`'s tests on a task with these facts (`None`: the
 /// task is not in the layout, or there is no layout), as `mode` asks.
-pub fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) -> Strategy {
+pub(crate) fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: RepetitionMode) -> Strategy {
     let facts = facts.cloned().unwrap_or_default();
     let make = Make {
         testng: facts.framework.as_deref() == Some("testng"),
@@ -193,7 +193,7 @@ impl Make {
 /// `choice` for one test: gradle-flaky's JUnit 4 runner runs named classes,
 /// so a suite, a class its task runs only inside a suite, or a whole task,
 /// is repeated by Gradle runs (as the build runs it).
-pub fn for_test(choice: Strategy, test: &ClassifiedTest) -> Strategy {
+pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest) -> Strategy {
     let named = test.class.is_some() && !test.is_suite && test.via_suite.is_none();
     if choice.in_jvm != Some(InJvm::Junit4Runner) || named {
         return choice;

@@ -33,7 +33,7 @@ use crate::invocation::Members;
 /// A suite whose own name the filter does not match never runs, so `--tests`
 /// cannot reach its members. Before 4.7 the suite runs and the filter is
 /// applied inside it (`JUnitTestClassExecuter`).
-pub const CLASS_NAME_PREFILTER: GradleVersion = GradleVersion {
+pub(crate) const CLASS_NAME_PREFILTER: GradleVersion = GradleVersion {
     major: 4,
     minor: 7,
     patch: None,
@@ -41,7 +41,7 @@ pub const CLASS_NAME_PREFILTER: GradleVersion = GradleVersion {
 
 /// How `class` of `task` (a suite itself when `is_suite`), run by its
 /// suites as `via` says, is run on Gradle `version` (`None`: unknown), and why.
-pub fn choose(
+pub(crate) fn choose(
     via: &ViaSuite,
     class: &str,
     is_suite: bool,
@@ -141,7 +141,7 @@ fn to_include(t: &ClassifiedTest) -> Vec<&str> {
 }
 
 /// Chooses the route of every test run through suites.
-pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) {
+pub(crate) fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) {
     for t in tests {
         let (Some(via), Some(class)) = (t.via_suite.as_mut(), t.class.as_deref()) else {
             continue;
@@ -151,7 +151,7 @@ pub fn choose_all(tests: &mut [ClassifiedTest], version: Option<GradleVersion>) 
 }
 
 /// Whether `test` (or the suite that creates it) is added to its task's includes.
-pub fn included(t: &ClassifiedTest) -> bool {
+pub(crate) fn included(t: &ClassifiedTest) -> bool {
     matches!(
         route_code(t),
         Some(RouteCode::IncludedForThisRun | RouteCode::SuiteIncludedForThisRun)
@@ -166,7 +166,7 @@ fn route_code(t: &ClassifiedTest) -> Option<RouteCode> {
 /// of that task): the classes to include and the suites to leave out, except
 /// the suites the command runs itself or through which it runs other tests.
 /// Empty when no test is included.
-pub fn members(tests: &[&ClassifiedTest]) -> Members {
+pub(crate) fn members(tests: &[&ClassifiedTest]) -> Members {
     let mut include: Vec<&str> = tests
         .iter()
         .filter(|t| included(t))
@@ -214,7 +214,7 @@ fn passable(task: &str) -> bool {
 }
 
 /// A Java binary name: identifiers (`$` allowed) joined by `.`.
-pub fn is_binary_name(name: &str) -> bool {
+pub(crate) fn is_binary_name(name: &str) -> bool {
     name.split('.').all(|part| {
         let mut chars = part.chars();
         chars
@@ -225,7 +225,7 @@ pub fn is_binary_name(name: &str) -> bool {
 }
 
 /// One note per test run through suites: which way, and why.
-pub fn notes(tests: &[ClassifiedTest]) -> Vec<String> {
+pub(crate) fn notes(tests: &[ClassifiedTest]) -> Vec<String> {
     let mut notes: Vec<String> = tests
         .iter()
         .filter_map(|t| {

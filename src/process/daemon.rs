@@ -53,7 +53,7 @@ const CONNECT_WAIT: Duration = Duration::from_secs(8);
 /// The Gradle daemon one of `clients` (a client process tree) is connected
 /// to: the process holding the other end of an established loopback TCP
 /// connection, among the Gradle daemons of the machine.
-pub fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
+pub(super) fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
     let conns = connections();
     let mut peers = BTreeSet::new();
     for &pid in clients {
@@ -79,7 +79,7 @@ pub fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
 
 /// The test JVMs of `daemon` that started at or after `since` (clock ticks
 /// since boot) for run `run`: marked with it.
-pub fn test_executors(table: &Table, daemon: u32, since: u64, run: &str) -> Vec<u32> {
+pub(super) fn test_executors(table: &Table, daemon: u32, since: u64, run: &str) -> Vec<u32> {
     running_tests(table, daemon)
         .filter(|(_, p)| p.start >= since)
         .map(|(&pid, _)| pid)
@@ -113,7 +113,7 @@ fn of_run(pid: u32, run: &str) -> bool {
 /// The ownership rule: an environment (`/proc/<pid>/environ`) is run `run`'s
 /// when its [`vars::RUN_MARK`] is `run` exactly. No mark, another run's, or a
 /// value that merely starts with `run` are not.
-pub fn marked(environ: &[u8], run: &str) -> bool {
+pub(super) fn marked(environ: &[u8], run: &str) -> bool {
     !run.is_empty() && mark(environ) == Some(run.as_bytes())
 }
 
@@ -129,7 +129,7 @@ fn mark(environ: &[u8]) -> Option<&[u8]> {
 
 /// What [`sweep`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Swept {
+pub(super) struct Swept {
     /// Test JVMs it stopped.
     pub stopped: usize,
     /// The daemon was gone when the sweep ended: Gradle stopped it.
@@ -153,7 +153,7 @@ pub struct Swept {
 /// (a stuck build is stopped by Gradle itself, daemon and all, after its 10 s
 /// cancel grace). Hurried, or once the daemon runs another build's test JVM,
 /// a moment without test JVMs of ours is enough.
-pub fn sweep(
+pub(super) fn sweep(
     daemon: u32,
     since: u64,
     run: &str,

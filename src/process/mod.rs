@@ -61,7 +61,7 @@ static INSTALL: Once = Once::new();
 /// and SIGHUP are counted instead of killing us (the first asks for an orderly
 /// stop, any later one hurries it), and on Linux orphaned descendants are
 /// re-parented to us. Idempotent; [`run`] calls it too.
-pub fn supervise() {
+pub(crate) fn supervise() {
     INSTALL.call_once(|| {
         for signal in [
             signal_hook::consts::SIGINT,
@@ -85,18 +85,18 @@ pub fn supervise() {
 }
 
 /// Whether the user asked us to stop (Ctrl-C, SIGTERM, SIGHUP).
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     SIGNALS.load(Ordering::SeqCst) > 0
 }
 
 /// Whether a further signal asked us to stop faster: no grace periods.
-pub fn hurried() -> bool {
+pub(crate) fn hurried() -> bool {
     SIGNALS.load(Ordering::SeqCst) > 1
 }
 
 /// This run's id, `<UTC time>-<pid>`: the name of the run folder, and the
 /// value of [`RUN_PROPERTY`] on every Gradle client the run starts.
-pub fn run_id() -> &'static str {
+pub(crate) fn run_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         let stamp: String = humantime::format_rfc3339_seconds(SystemTime::now())
@@ -112,11 +112,11 @@ pub fn run_id() -> &'static str {
 /// from the user's). It is not a JVM argument, so the daemon is reused; builds
 /// do not pass it on to test JVMs, but `gradle/flaky-run-mark.gradle` turns it
 /// into their [`vars::RUN_MARK`](crate::vars::RUN_MARK) variable.
-pub const RUN_PROPERTY: &str = "gradle-flaky.run";
+pub(crate) const RUN_PROPERTY: &str = "gradle-flaky.run";
 
 /// `-Dgradle-flaky.run=<run id>`, the argument that marks our Gradle clients
 /// and (through `gradle/flaky-run-mark.gradle`) their test JVMs.
-pub fn run_marker() -> String {
+pub(crate) fn run_marker() -> String {
     format!("-D{RUN_PROPERTY}={}", run_id())
 }
 
@@ -140,7 +140,7 @@ pub enum Isolation {
 }
 
 /// Why a run that asked for the user's daemon is isolated instead.
-pub const NO_SHARED_DAEMON_HERE: &str =
+pub(crate) const NO_SHARED_DAEMON_HERE: &str =
     "the user's Gradle daemon is used on Linux only (a stopped build's test JVMs are found \
      through /proc); Gradle runs isolated here, as with --isolate";
 
@@ -232,7 +232,7 @@ impl Isolation {
 
 /// Where the child's stdout and stderr go.
 #[derive(Clone, Copy)]
-pub enum Output<'a> {
+pub(crate) enum Output<'a> {
     /// Our own stdout and stderr (the `repeat` command, like Elasticsearch's
     /// `repeat-rest-test.sh`).
     Inherit,
@@ -244,7 +244,7 @@ pub enum Output<'a> {
 
 /// How a child run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ended {
+pub(crate) enum Ended {
     /// Exited with this code.
     Exited(i32),
     /// Killed by this signal, not by us.
@@ -256,7 +256,7 @@ pub enum Ended {
 }
 
 impl Ended {
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         *self == Ended::Exited(0)
     }
 }
@@ -265,7 +265,7 @@ impl Ended {
 /// `cwd` until it exits, `timeout` passes, or the user interrupts; the build is
 /// stopped as `isolation` requires. Leftovers of a child that exited by itself
 /// are stopped too, and their number returned in `leftovers`.
-pub fn run(
+pub(crate) fn run(
     argv: &[String],
     cwd: &Path,
     output: Output<'_>,
@@ -514,7 +514,7 @@ fn sweep_notes(d: u32, swept: &daemon::Swept, why: &str) -> Vec<String> {
 
 /// The result of [`run`].
 #[derive(Clone, Debug)]
-pub struct Run {
+pub(crate) struct Run {
     pub ended: Ended,
     pub elapsed: Duration,
     /// Descendant processes still alive after the child exited by itself, which we stopped.
@@ -554,17 +554,17 @@ fn tee(mut from: Box<dyn Read + Send>, mut log: File) {
 /// return or a panic), every process it started is stopped: with the user's
 /// daemon, every one but Gradle daemons (a daemon our client started is the
 /// user's, as after a hand run); isolated, private daemons included.
-pub struct Session {
+pub(crate) struct Session {
     isolation: Isolation,
 }
 
 impl Session {
-    pub fn new(isolation: Isolation) -> Session {
+    pub(crate) fn new(isolation: Isolation) -> Session {
         supervise();
         Session { isolation }
     }
 
-    pub fn isolation(&self) -> &Isolation {
+    pub(crate) fn isolation(&self) -> &Isolation {
         &self.isolation
     }
 }

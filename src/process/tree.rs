@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The main class of a Gradle daemon, persistent or single-use.
-pub const DAEMON_MAIN: &str = "org.gradle.launcher.daemon.bootstrap.GradleDaemon";
+pub(super) const DAEMON_MAIN: &str = "org.gradle.launcher.daemon.bootstrap.GradleDaemon";
 /// The main class of every JVM a Gradle build forks for its workers.
 const WORKER_MAIN: &str = "GradleWorkerMain";
 /// The display name a worker that runs a `Test` task gets, on its command line
@@ -15,7 +15,7 @@ const TEST_EXECUTOR: &str = "Gradle Test Executor";
 
 /// What a process is, for Gradle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     Daemon,
     TestExecutor,
     Other,
@@ -23,7 +23,7 @@ pub enum Kind {
 
 /// One process.
 #[derive(Clone, Debug)]
-pub struct Proc {
+pub(super) struct Proc {
     pub ppid: u32,
     /// Dead, not yet reaped.
     pub zombie: bool,
@@ -32,7 +32,7 @@ pub struct Proc {
     pub kind: Kind,
 }
 
-pub type Table = BTreeMap<u32, Proc>;
+pub(super) type Table = BTreeMap<u32, Proc>;
 
 /// Fields of `/proc/<pid>/stat` after the command name (which may hold spaces
 /// and parentheses): state, ppid, ..., starttime (field 22 of the file).
@@ -50,7 +50,7 @@ fn stat(pid: u32) -> Option<(bool, u32, u64)> {
 
 /// When `pid` started, in clock ticks since boot.
 #[cfg(target_os = "linux")]
-pub fn start_ticks(pid: u32) -> Option<u64> {
+pub(super) fn start_ticks(pid: u32) -> Option<u64> {
     stat(pid).map(|(_, _, start)| start)
 }
 
@@ -61,7 +61,7 @@ pub fn start_ticks(_pid: u32) -> Option<u64> {
 
 /// Now, in the clock ticks of [`start_ticks`].
 #[cfg(target_os = "linux")]
-pub fn now_ticks() -> u64 {
+pub(super) fn now_ticks() -> u64 {
     let uptime = std::fs::read_to_string("/proc/uptime").unwrap_or_default();
     let secs: f64 = uptime
         .split_whitespace()
@@ -99,7 +99,7 @@ fn kind_of(pid: u32) -> Kind {
 }
 
 #[cfg(target_os = "linux")]
-pub fn table() -> Table {
+pub(super) fn table() -> Table {
     let mut out = BTreeMap::new();
     let proc = crate::reports::walk::list(std::path::Path::new("/proc"));
     for entry in proc.unwrap_or_default() {
@@ -153,7 +153,7 @@ pub fn table() -> Table {
 }
 
 /// Descendants of `root`, not entering daemons when `spare_daemons`.
-pub fn descendants(table: &Table, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
+pub(super) fn descendants(table: &Table, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
     let mut found = BTreeSet::new();
     let mut frontier = vec![root];
     while let Some(parent) = frontier.pop() {
@@ -169,7 +169,7 @@ pub fn descendants(table: &Table, root: u32, spare_daemons: bool) -> BTreeSet<u3
 
 /// Descendants of `root` that are still running (but Gradle daemons and
 /// theirs when `spare_daemons`).
-pub fn alive_descendants(root: u32, spare_daemons: bool) -> Vec<u32> {
+pub(super) fn alive_descendants(root: u32, spare_daemons: bool) -> Vec<u32> {
     let t = table();
     descendants(&t, root, spare_daemons)
         .into_iter()
@@ -178,11 +178,11 @@ pub fn alive_descendants(root: u32, spare_daemons: bool) -> Vec<u32> {
 }
 
 /// Whether `pid` runs (exists and is not a zombie).
-pub fn alive(table: &Table, pid: u32) -> bool {
+pub(super) fn alive(table: &Table, pid: u32) -> bool {
     table.get(&pid).is_some_and(|p| !p.zombie)
 }
 
-pub fn signal(pids: &[u32], sig: libc::c_int) {
+pub(super) fn signal(pids: &[u32], sig: libc::c_int) {
     for &pid in pids {
         // SAFETY: kill(2) with a positive pid signals that one process.
         unsafe {
@@ -192,7 +192,7 @@ pub fn signal(pids: &[u32], sig: libc::c_int) {
 }
 
 /// Signals every process of the process group `pgid`.
-pub fn signal_group(pgid: u32, sig: libc::c_int) {
+pub(super) fn signal_group(pgid: u32, sig: libc::c_int) {
     // SAFETY: kill(2) with a negative pid signals that process group only.
     unsafe {
         libc::kill(-(pgid as libc::pid_t), sig);
@@ -201,7 +201,7 @@ pub fn signal_group(pgid: u32, sig: libc::c_int) {
 
 /// Reaps our dead direct children except `keep` (the `std::process::Child`,
 /// which must be reaped through its own handle).
-pub fn reap_orphans(me: u32, keep: Option<u32>) {
+pub(super) fn reap_orphans(me: u32, keep: Option<u32>) {
     for (pid, p) in table() {
         if p.ppid == me && p.zombie && Some(pid) != keep {
             // SAFETY: waitpid on a specific zombie child of ours; WNOHANG never blocks.

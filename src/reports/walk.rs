@@ -26,7 +26,7 @@ const PROJECT_MARKERS: [&str; 5] = [
 /// - a project's output: `build` (Gradle's) and `out` (IntelliJ's) beside a
 ///   build script or `src/`. Elsewhere they are ordinary folders (a package
 ///   `org.example.build`).
-pub fn skipped(parent: &Path, name: &str) -> bool {
+pub(crate) fn skipped(parent: &Path, name: &str) -> bool {
     name.starts_with('.')
         || name == "node_modules"
         || name == ITERS_DIR
@@ -38,7 +38,7 @@ pub fn skipped(parent: &Path, name: &str) -> bool {
 /// A walk below a root: never follows symlinks, never checks the root itself
 /// against the rule, and enters every directory but those [`skipped`] names,
 /// as its caller adjusts.
-pub struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     root: &'a Path,
     /// Names entered although the rule skips them.
     entered: &'a [&'a str],
@@ -51,7 +51,7 @@ pub struct Walk<'a> {
 
 /// What a walk found.
 #[derive(Debug, Default)]
-pub struct Walked {
+pub(crate) struct Walked {
     /// Every entry that is not a directory, in walk order.
     pub files: Vec<File>,
     /// Directories that could not be listed, with why. The root is one when
@@ -61,7 +61,7 @@ pub struct Walked {
 
 /// A walked entry that is not a directory.
 #[derive(Debug)]
-pub struct File {
+pub(crate) struct File {
     pub path: PathBuf,
     /// The path below the walk's root.
     pub rel: PathBuf,
@@ -70,7 +70,7 @@ pub struct File {
 }
 
 impl<'a> Walk<'a> {
-    pub fn new(root: &'a Path) -> Walk<'a> {
+    pub(crate) fn new(root: &'a Path) -> Walk<'a> {
         Walk {
             root,
             entered: &[],
@@ -80,7 +80,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Enters directories with these names although the rule skips them.
-    pub fn entering(self, names: &'a [&'a str]) -> Walk<'a> {
+    pub(crate) fn entering(self, names: &'a [&'a str]) -> Walk<'a> {
         Walk {
             entered: names,
             ..self
@@ -90,7 +90,7 @@ impl<'a> Walk<'a> {
     /// Enters every `build` directory, project output or not, but only into
     /// `children` (`test-results`, `heapdump`): the rest (classes,
     /// distributions, tmp) can be huge.
-    pub fn into_build(self, children: &'a [&'a str]) -> Walk<'a> {
+    pub(crate) fn into_build(self, children: &'a [&'a str]) -> Walk<'a> {
         Walk {
             into_build: Some(children),
             ..self
@@ -98,14 +98,14 @@ impl<'a> Walk<'a> {
     }
 
     /// Also leaves out the directories `pruned` is true of.
-    pub fn pruning(self, pruned: &'a dyn Fn(&Path) -> bool) -> Walk<'a> {
+    pub(crate) fn pruning(self, pruned: &'a dyn Fn(&Path) -> bool) -> Walk<'a> {
         Walk {
             pruned: Some(pruned),
             ..self
         }
     }
 
-    pub fn run(self) -> Walked {
+    pub(crate) fn run(self) -> Walked {
         let mut walked = Walked::default();
         let entries = WalkDir::new(self.root)
             .into_iter()
@@ -146,7 +146,7 @@ impl<'a> Walk<'a> {
 
     /// The regular files below the root (no symlinks); unreadable
     /// directories are passed over.
-    pub fn regular_files(self) -> impl Iterator<Item = File> {
+    pub(crate) fn regular_files(self) -> impl Iterator<Item = File> {
         self.run().files.into_iter().filter(|f| f.regular)
     }
 
@@ -173,14 +173,14 @@ impl<'a> Walk<'a> {
 
 /// The entries directly in `dir`, sorted by name; an entry that cannot be
 /// read is left out.
-pub fn list(dir: &Path) -> io::Result<Vec<std::fs::DirEntry>> {
+pub(crate) fn list(dir: &Path) -> io::Result<Vec<std::fs::DirEntry>> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     Ok(entries)
 }
 
 /// The folders directly in `dir` (not symlinks to one), sorted.
-pub fn folders(dir: &Path) -> io::Result<Vec<PathBuf>> {
+pub(crate) fn folders(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(list(dir)?
         .into_iter()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))

@@ -14,7 +14,7 @@ use crate::process::Ended;
 
 /// What Gradle's console output of one invocation states.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LogFacts {
+pub(crate) struct LogFacts {
     /// Gradle reported a failed build (`FAILURE:` or `BUILD FAILED`).
     pub build_failed: bool,
     /// The text of each `* What went wrong:` section, on one line each.
@@ -33,7 +33,7 @@ impl LogFacts {
     /// plan put in the command: only their own task lines are read
     /// (`:p:test UP-TO-DATE` on a plain console, `> Task :p:test UP-TO-DATE` on
     /// a rich one); with `-q` there are none.
-    pub fn read(output: &str, test_tasks: &[String]) -> LogFacts {
+    pub(crate) fn read(output: &str, test_tasks: &[String]) -> LogFacts {
         let mut facts = LogFacts::default();
         let mut lines = output.lines().map(|l| l.trim_end()).peekable();
         while let Some(line) = lines.next() {
@@ -69,7 +69,7 @@ fn task_line(line: &str, tasks: &[String]) -> Option<(String, TaskState)> {
 
 /// Everything known about an invocation that wrote no test result.
 #[derive(Clone, Copy, Debug)]
-pub struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     /// How the Gradle client ended.
     pub ended: &'a Ended,
     pub log: &'a LogFacts,
@@ -80,7 +80,7 @@ pub struct Facts<'a> {
 
 /// Why no test executed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cause {
+pub(crate) enum Cause {
     /// The Gradle client was killed by a signal that gradle-flaky did not send.
     ClientKilled(i32),
     /// The daemon running the build went away (killed, or crashed).
@@ -101,7 +101,7 @@ pub enum Cause {
 /// vanished daemon; a filter that matched nothing; Test tasks with a known
 /// state that ran nothing (UP-TO-DATE, SKIPPED, ...); the build's failure;
 /// a non-zero exit; else nothing known.
-pub fn cause(facts: &Facts<'_>) -> Cause {
+pub(crate) fn cause(facts: &Facts<'_>) -> Cause {
     let wrong = &facts.log.what_went_wrong;
     if let Ended::Signalled(sig) = facts.ended {
         return Cause::ClientKilled(*sig);
@@ -129,7 +129,7 @@ const MAX_WRONG_CHARS: usize = 300;
 
 impl Cause {
     /// `no tests executed: <why>`, one line.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let why = match self {
             Cause::ClientKilled(sig) => format!(
                 "the Gradle client was killed by signal {sig}{}, sent from outside gradle-flaky",

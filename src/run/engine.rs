@@ -25,7 +25,7 @@ use super::invoke::{self, Iteration, Spec, Verdict};
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, InJvm};
 use crate::invocation::{Invocation, Seeds};
 use crate::plan::budget::{self, Next, Pace, Sizing};
-pub use crate::plan::policy::Policy;
+pub(crate) use crate::plan::policy::Policy;
 use crate::plan::PlanContext;
 use crate::process::{self, Ended, Output};
 use crate::test_filter::{self, Shape};
@@ -39,13 +39,13 @@ use std::time::{Duration, Instant};
 /// How the batch's command is planned again for some of its tests (stop on
 /// proof takes tests out, a fallback takes a class's tests to Gradle runs).
 #[derive(Clone, Copy)]
-pub struct Replan<'a> {
+pub(crate) struct Replan<'a> {
     pub batching: &'a BatchingConfig,
     pub ctx: &'a PlanContext,
 }
 
 /// Where the batch runs and keeps what it does.
-pub struct Site<'a> {
+pub(crate) struct Site<'a> {
     pub guard: &'a RunGuard,
     /// The Gradle build's root.
     pub project_dir: &'a Path,
@@ -59,7 +59,7 @@ pub struct Site<'a> {
 }
 
 /// Where Gradle's output goes.
-pub enum Sink {
+pub(crate) enum Sink {
     /// A log file, created at the first invocation with `header` as its first
     /// line; `tee`: also to stderr.
     Log {
@@ -72,7 +72,7 @@ pub enum Sink {
 }
 
 /// What happens, as it happens.
-pub enum Event<'a> {
+pub(crate) enum Event<'a> {
     /// The batch goes on with this command (its first, a narrowed one, a
     /// fallback): its argv as planned.
     Command(&'a GradleCommand, &'a [String]),
@@ -97,7 +97,7 @@ pub enum Event<'a> {
 }
 
 /// Sees the engine's events (progress display, a command's output).
-pub trait Reporter {
+pub(crate) trait Reporter {
     fn event(&mut self, event: &Event<'_>);
 }
 
@@ -108,7 +108,7 @@ impl Reporter for () {
 
 /// One chunk (one invocation) as it ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chunk {
+pub(crate) struct Chunk {
     /// Iterations it ran in one test JVM; 1 for a Gradle run.
     pub iterations: u32,
     /// Its master seed, when it set one.
@@ -122,7 +122,7 @@ pub struct Chunk {
 
 /// Why a batch ended before its planned iterations.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// The next chunk did not fit what was left of the budget.
     Budget {
         budget: Duration,
@@ -145,7 +145,7 @@ pub enum Stop {
 
 /// A test that stop on proof took out of its batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proven {
+pub(crate) struct Proven {
     pub test: ClassifiedTest,
     /// Iterations it had run when it was proven flaky.
     pub after: u64,
@@ -155,7 +155,7 @@ pub struct Proven {
 
 /// What a batch did: the engine's stats.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Its invocations, in order.
     pub iterations: Vec<Iteration>,
     /// One per invocation.
@@ -193,7 +193,7 @@ struct Track {
 }
 
 /// Runs `command` as `policy` says.
-pub fn run(
+pub(crate) fn run(
     command: &GradleCommand,
     replan: Option<Replan<'_>>,
     policy: &Policy,

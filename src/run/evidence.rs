@@ -19,7 +19,7 @@ use std::time::Duration;
 
 /// One selected test's executions in an invocation (or several, added up).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub passed: u64,
     /// Real failures: neither a suite timeout nor a JVM out of heap.
     pub failed: u64,
@@ -36,16 +36,16 @@ pub struct Tally {
 impl Tally {
     /// Executions with a result: the test ran (with the pinned seed, if
     /// any) and passed or failed.
-    pub fn usable(&self) -> u64 {
+    pub(crate) fn usable(&self) -> u64 {
         self.passed + self.failed
     }
 
     /// Executions that ran at all, whatever their result.
-    pub fn ran(&self) -> u64 {
+    pub(crate) fn ran(&self) -> u64 {
         self.usable() + self.suite_timeouts + self.heap + self.unpinned
     }
 
-    pub fn add(&mut self, other: &Tally) {
+    pub(crate) fn add(&mut self, other: &Tally) {
         self.passed += other.passed;
         self.failed += other.failed;
         self.suite_timeouts += other.suite_timeouts;
@@ -57,14 +57,14 @@ impl Tally {
     }
 
     /// It failed for real, and (`need_pass`) passed too: flaky beyond doubt.
-    pub fn proves_flaky(&self, need_pass: bool) -> bool {
+    pub(crate) fn proves_flaky(&self, need_pass: bool) -> bool {
         self.failed > 0 && (self.passed > 0 || !need_pass)
     }
 }
 
 /// How one class of an invocation ran.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ClassRun {
+pub(crate) struct ClassRun {
     /// The most executions of one of its tests.
     pub most: u64,
     /// A suite timeout cut it short: how often its tests ran says nothing
@@ -74,7 +74,7 @@ pub struct ClassRun {
 
 /// What an invocation's reports say.
 #[derive(Clone, Debug, Default)]
-pub struct Reading {
+pub(crate) struct Reading {
     /// Every test case's counts (`None` without reports).
     pub counts: Option<IterationCounts>,
     /// The test time the reports record.
@@ -89,7 +89,7 @@ pub struct Reading {
 
 /// Reads `it`'s reports for `tests`; with `pinned`, an execution of a
 /// selected test counts only when it ran with that seed.
-pub fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str>) -> Reading {
+pub(crate) fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str>) -> Reading {
     let mut out = Reading {
         tests: vec![Tally::default(); tests.len()],
         ..Reading::default()
@@ -195,7 +195,7 @@ impl Reading {
 }
 
 /// Why an invocation gave a test (`t`) no result, in a few words.
-pub fn why_no_result(t: &Tally, others: u64, verdict: &Verdict, ended: &Ended) -> String {
+pub(crate) fn why_no_result(t: &Tally, others: u64, verdict: &Verdict, ended: &Ended) -> String {
     if t.unpinned > 0 {
         return "ran with another seed".into();
     }
@@ -217,7 +217,7 @@ pub fn why_no_result(t: &Tally, others: u64, verdict: &Verdict, ended: &Ended) -
 /// `MASTER:METHOD`, or the same master when only a master seed was pinned.
 /// Hex digits compare without case, and without leading zeros (the runner
 /// prints `8A18…` for the master seed `08A18…`).
-pub fn same_seed(pinned: &str, seen: &str) -> bool {
+pub(crate) fn same_seed(pinned: &str, seen: &str) -> bool {
     let parts = |s: &str| -> Vec<String> {
         s.split(':')
             .map(|p| p.trim_start_matches('0').to_ascii_uppercase())

@@ -94,7 +94,7 @@ impl RunGuard {
 }
 
 /// Where a run keeps the init scripts its Gradle invocations get.
-pub fn scripts_dir(dir: &Path) -> PathBuf {
+pub(crate) fn scripts_dir(dir: &Path) -> PathBuf {
     dir.join("scripts")
 }
 

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// One Gradle invocation to run and keep.
-pub struct Spec<'a> {
+pub(crate) struct Spec<'a> {
     /// Program first, then its arguments, as planned (without what the
     /// guard adds: isolation and init scripts).
     pub argv: &'a [String],
@@ -49,7 +49,7 @@ pub struct Spec<'a> {
 
 /// What one iteration did.
 #[derive(Clone, Debug)]
-pub struct Iteration {
+pub(crate) struct Iteration {
     pub ended: Ended,
     pub elapsed: Duration,
     /// `dest/flakiness-iters/iter-<index>`; exists only when `reports` is not empty.
@@ -68,7 +68,7 @@ pub struct Iteration {
 impl Iteration {
     /// The iteration wrote no JUnit XML: no test ran (UP-TO-DATE task, a filter
     /// matching nothing, a build failure before the tests, a kill).
-    pub fn no_reports(&self) -> bool {
+    pub(crate) fn no_reports(&self) -> bool {
         self.reports.is_empty()
     }
 
@@ -78,7 +78,7 @@ impl Iteration {
     }
 
     /// The skipped Test tasks in words.
-    pub fn skipped_tasks(&self) -> String {
+    pub(crate) fn skipped_tasks(&self) -> String {
         self.skipped
             .as_ref()
             .map(|s| outcomes::describe(&s.tasks))
@@ -88,7 +88,7 @@ impl Iteration {
 
 /// Test counts of one iteration's reports, as the analyzer reads them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct IterationCounts {
+pub(crate) struct IterationCounts {
     /// Test cases that ran (passed, failed or hit the suite timeout; not skipped).
     pub executed: u64,
     /// Real failures (assertions, errors), suite timeouts excluded.
@@ -98,7 +98,7 @@ pub struct IterationCounts {
 
 /// What one iteration proves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Passed,
     /// At least one real test failure.
     Failed,
@@ -126,7 +126,7 @@ impl Verdict {
     /// Judges an iteration from how Gradle ended and, when known, what its
     /// reports say. Without counts a non-zero exit with reports is a failure,
     /// as in Elasticsearch's `repeat-rest-test.sh`.
-    pub fn of(it: &Iteration, counts: Option<IterationCounts>) -> Verdict {
+    pub(crate) fn of(it: &Iteration, counts: Option<IterationCounts>) -> Verdict {
         match (&it.ended, counts) {
             (Ended::Interrupted, _) => Verdict::Interrupted,
             (Ended::TimedOut, _) => Verdict::TimedOut,
@@ -147,12 +147,12 @@ impl Verdict {
     }
 
     /// The iteration has a result to trust: its tests passed, or one failed.
-    pub fn is_trustworthy(&self) -> bool {
+    pub(crate) fn is_trustworthy(&self) -> bool {
         matches!(self, Verdict::Passed | Verdict::Failed)
     }
 
     /// A few words for the iteration's status line.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Verdict::Passed => "passed".into(),
             Verdict::Failed => "failed".into(),
@@ -178,7 +178,7 @@ impl Verdict {
 /// iteration that passed or failed counts as executed.
 ///
 /// [`Exit::of`]: crate::Exit::of
-pub fn observed<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Observed {
+pub(crate) fn observed<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Observed {
     let mut o = Observed::default();
     for v in verdicts {
         o.interrupted |= *v == Verdict::Interrupted;
@@ -191,7 +191,7 @@ pub fn observed<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Observed
 
 /// Fails when `dest/flakiness-iters` already holds iteration folders: a new
 /// loop would mix its results with an earlier run's (or overwrite them).
-pub fn check_fresh(dest: &Path) -> Result<()> {
+pub(crate) fn check_fresh(dest: &Path) -> Result<()> {
     let dir = dest.join(ITERS_DIR);
     let earlier = walk::list(&dir)
         .unwrap_or_default()
@@ -208,7 +208,7 @@ pub fn check_fresh(dest: &Path) -> Result<()> {
 }
 
 /// Runs one invocation and keeps its reports and task outcomes.
-pub fn invoke(spec: &Spec<'_>) -> Result<Iteration> {
+pub(crate) fn invoke(spec: &Spec<'_>) -> Result<Iteration> {
     let index = spec.index;
     let since = now_on_disk(spec.dest)?;
     std::fs::create_dir_all(spec.outcomes).map_err(|e| Error::io(spec.outcomes, e))?;
@@ -267,7 +267,7 @@ fn now_on_disk(dir: &Path) -> Result<SystemTime> {
 
 /// Moves every report under `root` modified at or after `since` to the same
 /// relative path under `to`. Returns the moved paths, relative, sorted.
-pub fn relocate(root: &Path, since: SystemTime, to: &Path) -> Result<Vec<PathBuf>> {
+pub(crate) fn relocate(root: &Path, since: SystemTime, to: &Path) -> Result<Vec<PathBuf>> {
     let mut moved = Vec::new();
     for rel in new_reports(root, since) {
         let target = free_name(&to.join(&rel));

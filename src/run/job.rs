@@ -10,11 +10,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The rc GNU `timeout` reports when the command had to be stopped.
-pub const RC_TIMEOUT: i32 = 124;
+pub(crate) const RC_TIMEOUT: i32 = 124;
 
 /// How a supervised command ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finished {
+pub(crate) struct Finished {
     /// Exit code; `128 + signal` when a signal ended it; 124 when the timeout
     /// stopped it; 127 when it could not start.
     pub rc: i32,
@@ -28,7 +28,11 @@ pub struct Finished {
 /// Runs `argv` (no shell) in `dir` until it exits, `timeout` expires, or the
 /// wrapper is cancelled; in the last two cases every process it started is
 /// stopped (SIGTERM, then SIGKILL).
-pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>) -> Finished {
+pub(crate) fn supervise(
+    argv: &[String],
+    dir: Option<&Path>,
+    timeout: Option<Duration>,
+) -> Finished {
     // CI runs isolated: the batch's argv says how (see `JobSpec::argv_to_run`),
     // and nothing it started outlives the job's command.
     let session = Session::new(Isolation::NoDaemon);
@@ -59,7 +63,7 @@ pub fn supervise(argv: &[String], dir: Option<&Path>, timeout: Option<Duration>)
 }
 
 /// What to tell of a non-zero rc (Elasticsearch's wording), if anything.
-pub fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option<String> {
+pub(crate) fn failure_message(finished: &Finished, timeout: Option<Duration>) -> Option<String> {
     if finished.rc == 0 {
         return None;
     }

@@ -26,16 +26,16 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// How many run folders are kept, the new one included.
-pub const KEEP_RUNS: usize = 10;
+pub(crate) const KEEP_RUNS: usize = 10;
 
 /// The folder holding every run folder.
-pub fn runs_dir(project_dir: &Path) -> PathBuf {
+pub(crate) fn runs_dir(project_dir: &Path) -> PathBuf {
     project_dir.join(".gradle/gradle-flaky/runs")
 }
 
 /// Creates this run's folder, named by the run's id, and deletes all but the
 /// newest [`KEEP_RUNS`].
-pub fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
+pub(crate) fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
     let runs = runs_dir(project_dir);
     std::fs::create_dir_all(&runs).map_err(|e| Error::io(&runs, e))?;
     let dir = runs.join(process::run_id());
@@ -49,13 +49,13 @@ pub fn create_run_dir(project_dir: &Path) -> Result<PathBuf> {
 }
 
 /// A batch to run: its command and how (decided by the caller).
-pub struct Batch<'a> {
+pub(crate) struct Batch<'a> {
     pub command: &'a GradleCommand,
     pub policy: Policy,
 }
 
 /// Where and how the batches run.
-pub struct Options<'a> {
+pub(crate) struct Options<'a> {
     pub project_dir: &'a Path,
     pub run_dir: &'a Path,
     /// Stream Gradle's output to stderr as well as to the log.
@@ -67,7 +67,7 @@ pub struct Options<'a> {
 
 /// What one batch did.
 #[derive(Debug)]
-pub struct BatchRun {
+pub(crate) struct BatchRun {
     /// 1-based.
     pub index: usize,
     pub command: GradleCommand,
@@ -110,7 +110,7 @@ impl BatchRun {
     /// time (as GNU `timeout` says), else the first failing invocation's code
     /// (`128 + signal` when killed, 130 when interrupted), 127 when the batch
     /// could not run, else 0.
-    pub fn rc(&self) -> i32 {
+    pub(crate) fn rc(&self) -> i32 {
         if self
             .done
             .iterations
@@ -131,14 +131,18 @@ impl BatchRun {
     }
 
     /// Wall time of its invocations.
-    pub fn duration(&self) -> Duration {
+    pub(crate) fn duration(&self) -> Duration {
         self.done.iterations.iter().map(|it| it.elapsed).sum()
     }
 }
 
 /// Runs every batch in turn; a failing batch does not stop the others, an
 /// interrupt does.
-pub fn run_all(batches: &[Batch<'_>], opts: &Options<'_>, progress: &Progress) -> Vec<BatchRun> {
+pub(crate) fn run_all(
+    batches: &[Batch<'_>],
+    opts: &Options<'_>,
+    progress: &Progress,
+) -> Vec<BatchRun> {
     let mut runs = Vec::new();
     let mut failures = 0;
     let mut estimate = Estimate::new(
@@ -215,7 +219,7 @@ pub fn run_all(batches: &[Batch<'_>], opts: &Options<'_>, progress: &Progress) -
 /// The folders (relative to the run folder) of the batches' in-JVM
 /// invocations that repeat tests under their plain names, where every test
 /// case is an execution, with their repetitions.
-pub fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
+pub(crate) fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
     let mut dirs = Vec::new();
     for r in runs {
         for (chunk, it) in r.done.chunks.iter().zip(&r.done.iterations) {
@@ -340,7 +344,7 @@ impl Watcher<'_> {
 }
 
 /// One line per batch that was not a clean pass, for the end of the run.
-pub fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
+pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
     let mut out = Vec::new();
     for run in runs {
         // Each distinct problem once, with the iterations that had it.

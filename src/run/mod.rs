@@ -6,15 +6,15 @@
 //! progress, the task states Gradle reports. Processes are supervised by
 //! [`crate::process`].
 
-pub mod cause;
-pub mod engine;
-pub mod evidence;
-pub mod guard;
-pub mod invoke;
-pub mod job;
-pub mod local;
-pub mod outcomes;
-pub mod progress;
+pub(crate) mod cause;
+pub(crate) mod engine;
+pub(crate) mod evidence;
+pub(crate) mod guard;
+pub(crate) mod invoke;
+pub(crate) mod job;
+pub(crate) mod local;
+pub(crate) mod outcomes;
+pub(crate) mod progress;
 #[cfg(test)]
 pub(crate) mod stand_in;
-pub mod task_state;
+pub(crate) mod task_state;

@@ -20,25 +20,25 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The script passed with `-I`; it applies [`EVENTS_SCRIPT`] on Gradle 6.1+.
-pub const SCRIPT: &str = include_str!("../../gradle/flaky-outcomes.gradle");
+pub(crate) const SCRIPT: &str = include_str!("../../gradle/flaky-outcomes.gradle");
 /// The Gradle 6.1+ half; must sit beside [`SCRIPT`] under this name.
-pub const EVENTS_SCRIPT: &str = include_str!("../../gradle/flaky-outcomes-events.gradle");
+pub(crate) const EVENTS_SCRIPT: &str = include_str!("../../gradle/flaky-outcomes-events.gradle");
 const SCRIPT_NAME: &str = "flaky-outcomes.gradle";
 const EVENTS_SCRIPT_NAME: &str = "flaky-outcomes-events.gradle";
 /// Runs a suite's member on its own for one invocation when the command asks
 /// (`plan::suite_route`); changes nothing otherwise.
-pub const MEMBERS_SCRIPT: &str = include_str!("../../gradle/flaky-suite-members.gradle");
+pub(crate) const MEMBERS_SCRIPT: &str = include_str!("../../gradle/flaky-suite-members.gradle");
 const MEMBERS_SCRIPT_NAME: &str = "flaky-suite-members.gradle";
 /// Marks the build's test JVMs with the run (`vars::RUN_MARK`), so that
 /// stopping a build on a shared daemon stops only ours (`super::daemon`).
-pub const MARK_SCRIPT: &str = include_str!("../../gradle/flaky-run-mark.gradle");
+pub(crate) const MARK_SCRIPT: &str = include_str!("../../gradle/flaky-run-mark.gradle");
 const MARK_SCRIPT_NAME: &str = "flaky-run-mark.gradle";
 /// Repeats the selected tests in one test JVM when the command asks
 /// (`plan::repeat`); changes nothing otherwise.
-pub const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
+pub(crate) const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
 const REPEAT_SCRIPT_NAME: &str = "flaky-repeat.gradle";
 /// The Java helpers the repeat script compiles (below `repeat-src/`).
-pub const REPEAT_SOURCES: [(&str, &str); 4] = [
+pub(crate) const REPEAT_SOURCES: [(&str, &str); 4] = [
     (
         "gradleflaky/repeat/Iterations.java",
         include_str!("../../java/repeat/gradleflaky/repeat/Iterations.java"),
@@ -58,11 +58,11 @@ pub const REPEAT_SOURCES: [(&str, &str); 4] = [
 ];
 const REPEAT_SOURCES_DIR: &str = "repeat-src";
 /// The system property naming the file the script writes.
-pub const FILE_PROPERTY: &str = "flaky.outcomes.file";
+pub(crate) const FILE_PROPERTY: &str = "flaky.outcomes.file";
 
 /// One task's outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TaskOutcome {
+pub(crate) struct TaskOutcome {
     pub path: String,
     pub state: TaskState,
     /// A Test task (unknown on Gradle 6.1+, where the events do not say).
@@ -80,7 +80,7 @@ impl TaskOutcome {
     }
 
     /// `:p:t SKIPPED (onlyIf is false)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let state = self.state.word();
         match &self.reason {
             Some(reason) if reason != state => format!("{} {state} ({reason})", self.path),
@@ -96,7 +96,7 @@ struct File {
 
 /// The scripts, written once to a directory of the run, and how to pass them.
 #[derive(Clone, Debug)]
-pub struct Scripts {
+pub(crate) struct Scripts {
     script: PathBuf,
     members: PathBuf,
     mark: PathBuf,
@@ -108,7 +108,7 @@ impl Scripts {
     /// Writes the script that runs suite members on their own
     /// (`plan::suite_route`) to `<build>/.gradle/gradle-flaky/scripts/`, where
     /// reproduce lines name it: it outlives the run folders, which are pruned.
-    pub fn keep_members_script(project_dir: &Path) -> Result<PathBuf> {
+    pub(crate) fn keep_members_script(project_dir: &Path) -> Result<PathBuf> {
         let dir = crate::reports::state_dir(project_dir).join("scripts");
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let path = dir.join(MEMBERS_SCRIPT_NAME);
@@ -117,7 +117,7 @@ impl Scripts {
     }
 
     /// Writes the scripts to `dir`.
-    pub fn write(dir: &Path) -> Result<Scripts> {
+    pub(crate) fn write(dir: &Path) -> Result<Scripts> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         for (name, text) in [
             (SCRIPT_NAME, SCRIPT),
@@ -154,7 +154,7 @@ impl Scripts {
     /// program already). The caller creates the file's directory.
     ///
     /// [`Isolation::apply`]: crate::process::Isolation::apply
-    pub fn apply(&self, argv: &[String], file: &Path, repeat_helpers: bool) -> Vec<String> {
+    pub(crate) fn apply(&self, argv: &[String], file: &Path, repeat_helpers: bool) -> Vec<String> {
         let mut out = argv.to_vec();
         out.push("-I".into());
         out.push(self.script.display().to_string());
@@ -180,7 +180,7 @@ impl Scripts {
 
 /// The outcomes a script wrote; `None` when it wrote nothing readable (the
 /// build failed before it could, or the file is damaged).
-pub fn read(file: &Path) -> Option<Vec<TaskOutcome>> {
+pub(crate) fn read(file: &Path) -> Option<Vec<TaskOutcome>> {
     let text = std::fs::read_to_string(file).ok()?;
     serde_json::from_str::<File>(&text).ok().map(|f| f.tasks)
 }
@@ -188,7 +188,7 @@ pub fn read(file: &Path) -> Option<Vec<TaskOutcome>> {
 /// The Test tasks asked for that the build skipped (an `onlyIf` that is
 /// false, a disabled task, no source).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Skipped {
+pub(crate) struct Skipped {
     /// Their outcomes, in the order asked.
     pub tasks: Vec<TaskOutcome>,
     /// Every task asked for was skipped: no test of the command ran.
@@ -198,7 +198,7 @@ pub struct Skipped {
 /// Which of the Test tasks `requested` (or, when it names none, of every
 /// Test task the outcomes know) the build skipped; `None` when it skipped
 /// none of them (or the outcomes do not name them).
-pub fn skipped_by_build(outcomes: &[TaskOutcome], requested: &[String]) -> Option<Skipped> {
+pub(crate) fn skipped_by_build(outcomes: &[TaskOutcome], requested: &[String]) -> Option<Skipped> {
     let asked: Vec<Option<&TaskOutcome>> = if requested.is_empty() {
         outcomes
             .iter()
@@ -222,7 +222,7 @@ pub fn skipped_by_build(outcomes: &[TaskOutcome], requested: &[String]) -> Optio
 }
 
 /// The skipped tasks in words: `:a:t SKIPPED (onlyIf is false), :b:t NO-SOURCE`.
-pub fn describe(skipped: &[TaskOutcome]) -> String {
+pub(crate) fn describe(skipped: &[TaskOutcome]) -> String {
     skipped
         .iter()
         .map(TaskOutcome::describe)

@@ -104,7 +104,7 @@ impl std::fmt::Display for Left {
 
 /// What a batch is planned to take.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Planned {
+pub(crate) struct Planned {
     /// Its Gradle invocations (a Gradle-run batch's runs; 1 for an in-JVM one).
     pub invocations: u32,
     /// Its predicted time, from the recorded durations of its classes.
@@ -115,20 +115,20 @@ pub struct Planned {
 /// recorded durations of its classes where known, else its own invocations'
 /// mean once one was measured, else the run's mean (a guess, and said so).
 #[derive(Clone, Debug, Default)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     planned: Vec<Planned>,
     /// Measured invocation times of each batch so far.
     measured: Vec<Vec<Duration>>,
 }
 
 impl Estimate {
-    pub fn new(planned: Vec<Planned>) -> Estimate {
+    pub(crate) fn new(planned: Vec<Planned>) -> Estimate {
         let measured = vec![Vec::new(); planned.len()];
         Estimate { planned, measured }
     }
 
     /// Batch `batch` (0-based) had an invocation that took `took`.
-    pub fn measured(&mut self, batch: usize, took: Duration) {
+    pub(crate) fn measured(&mut self, batch: usize, took: Duration) {
         if let Some(m) = self.measured.get_mut(batch) {
             m.push(took);
         }
@@ -137,7 +137,7 @@ impl Estimate {
     /// What is left once batch `batch` is running an invocation that started
     /// `running` ago (none between its invocations); `None` when nothing
     /// predicts or measured any of it.
-    pub fn left(&self, batch: usize, running: Duration) -> Option<Left> {
+    pub(crate) fn left(&self, batch: usize, running: Duration) -> Option<Left> {
         let all: Vec<Duration> = self.measured.iter().flatten().copied().collect();
         let mean_all = mean(&all);
         let (this, mut guess) = self.current(batch, running, mean_all)?;

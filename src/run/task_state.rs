@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// What a task did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum TaskState {
+pub(crate) enum TaskState {
     /// It ran (and may have failed).
     Executed,
     /// Its inputs and outputs were unchanged, so Gradle did not run it.
@@ -61,18 +61,18 @@ impl TaskState {
     }
 
     /// Gradle's word for the state (`UP-TO-DATE`).
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         self.entry().1
     }
 
     /// Why a Test task in this state ran no test; `None` when it ran.
-    pub fn why(self) -> Option<&'static str> {
+    pub(crate) fn why(self) -> Option<&'static str> {
         self.entry().2
     }
 
     /// The state a console task line's word gives (`:p:test UP-TO-DATE`);
     /// a line without a known word is of a task that ran.
-    pub fn of_line_word(word: &str) -> TaskState {
+    pub(crate) fn of_line_word(word: &str) -> TaskState {
         WORDS
             .iter()
             .find(|(state, w, _)| *state != TaskState::Unknown && *w == word)

@@ -15,7 +15,7 @@ const BULK_METHOD_PREFIX: &str = "bulkTest";
 
 /// Who creates a bulk test: a type of the same file and its method.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Creator {
+pub(super) struct Creator {
     /// The local name (`Outer$Inner`) of the type declaring the method.
     pub owner: String,
     /// The `bulkTest*` method.
@@ -24,7 +24,7 @@ pub struct Creator {
 
 /// The type of `unit` whose `bulkTest*()` method creates the nested type
 /// `local` (`new Inner(…)`), when one does; a type creating itself is none.
-pub fn creator(unit: &Unit, local: &str) -> Option<Creator> {
+pub(super) fn creator(unit: &Unit, local: &str) -> Option<Creator> {
     let simple = local.rsplit('$').next()?;
     if simple == local {
         // A top-level class is created by no method of its own file.

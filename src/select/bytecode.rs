@@ -15,14 +15,14 @@ use std::rc::Rc;
 /// The build's compiled classes: every classes dir the layout reports,
 /// searched by binary name, each class read once. Classes not compiled yet
 /// are simply not found.
-pub struct Compiled<'a> {
+pub(super) struct Compiled<'a> {
     dirs: Vec<PathBuf>,
     files: &'a dyn Files,
     read: ReadClasses,
 }
 
 impl<'a> Compiled<'a> {
-    pub fn new(dirs: Vec<PathBuf>, files: &'a dyn Files) -> Self {
+    pub(super) fn new(dirs: Vec<PathBuf>, files: &'a dyn Files) -> Self {
         Compiled {
             dirs,
             files,
@@ -31,7 +31,7 @@ impl<'a> Compiled<'a> {
     }
 
     /// The class `binary` (`a.b.Outer$Inner`) of the first classes dir that has it.
-    pub fn class(&self, binary: &str) -> Option<Rc<ClassInfo>> {
+    pub(super) fn class(&self, binary: &str) -> Option<Rc<ClassInfo>> {
         cached(&self.read, binary, |file| {
             self.dirs
                 .iter()
@@ -41,12 +41,12 @@ impl<'a> Compiled<'a> {
 }
 
 /// Classes read once each, by binary name (`None`: not found).
-pub type ReadClasses = RefCell<HashMap<String, Option<Rc<ClassInfo>>>>;
+pub(super) type ReadClasses = RefCell<HashMap<String, Option<Rc<ClassInfo>>>>;
 
 /// The class `binary` from `read`, else from the bytes `find` gives for its
 /// class file's name (`a/b/Outer$Inner.class`), remembered either way; a
 /// file that declares another class is none.
-pub fn cached(
+pub(super) fn cached(
     read: &ReadClasses,
     binary: &str,
     find: impl FnOnce(&str) -> Option<Vec<u8>>,
@@ -64,7 +64,7 @@ pub fn cached(
 
 /// What a class file declares, names in binary form (`a.b.Outer$Inner`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ClassInfo {
+pub(super) struct ClassInfo {
     pub name: String,
     /// `None` for `java.lang.Object` (and module descriptors).
     pub superclass: Option<String>,
@@ -85,7 +85,7 @@ const ACC_INTERFACE: u16 = 0x0200;
 const ACC_ABSTRACT: u16 = 0x0400;
 
 /// Reads a class file; `None` when it is not one or is cut short.
-pub fn read(bytes: &[u8]) -> Option<ClassInfo> {
+pub(super) fn read(bytes: &[u8]) -> Option<ClassInfo> {
     let mut r = Reader { bytes, at: 0 };
     if r.u32()? != 0xCAFE_BABE {
         return None;

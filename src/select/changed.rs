@@ -28,7 +28,7 @@ pub struct Change {
 /// run (abstract, not applicable) is reported as unresolved; a changed source
 /// file that selects nothing (deleted, main code, a helper) is listed in
 /// `skipped` with the reason. Other files (build scripts, docs) are not listed.
-pub fn select(changes: &[Change], classifier: &Classifier) -> Selection {
+pub(crate) fn select(changes: &[Change], classifier: &Classifier) -> Selection {
     let mut selection = Selection::default();
     for change in changes {
         let input = change.path.to_string_lossy();

@@ -35,11 +35,11 @@ use std::path::{Path, PathBuf};
 const MAX_DEPTH: usize = 4;
 
 /// The default of `--subclass-cap`.
-pub const DEFAULT_SUBCLASS_CAP: usize = 5;
+pub(crate) const DEFAULT_SUBCLASS_CAP: usize = 5;
 
 /// A parsed source file of the build.
 #[derive(Clone, Debug)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     /// Relative to the build root.
     pub path: PathBuf,
     pub unit: Unit,
@@ -48,7 +48,7 @@ pub struct SourceFile {
 impl SourceFile {
     /// Parses `text`, the content of `path` (by its extension; `None` for
     /// files that are not Java, Groovy or Kotlin).
-    pub fn parse(path: PathBuf, text: &str) -> Option<SourceFile> {
+    pub(crate) fn parse(path: PathBuf, text: &str) -> Option<SourceFile> {
         let lang = Language::of_extension(path.extension()?.to_str()?)?;
         Some(SourceFile {
             path,
@@ -66,7 +66,7 @@ type At = (usize, usize);
 
 /// A concrete class that inherits a base.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Descendant {
+pub(crate) struct Descendant {
     /// Binary name, e.g. `org.e.FooTests$Inner`.
     pub binary: String,
     /// Its file, relative to the build root.
@@ -75,7 +75,7 @@ pub struct Descendant {
 
 /// Every class hierarchy of the build.
 #[derive(Debug, Default)]
-pub struct Hierarchy {
+pub(crate) struct Hierarchy {
     files: Vec<SourceFile>,
     by_binary: HashMap<String, Vec<At>>,
     /// Superclass binary name → the classes that extend it.
@@ -84,7 +84,7 @@ pub struct Hierarchy {
 
 impl Hierarchy {
     /// Indexes the files and resolves every class's superclass.
-    pub fn build(files: Vec<SourceFile>) -> Hierarchy {
+    pub(crate) fn build(files: Vec<SourceFile>) -> Hierarchy {
         let mut h = Hierarchy {
             files,
             ..Hierarchy::default()
@@ -113,7 +113,7 @@ impl Hierarchy {
 
     /// Reads and parses `paths` (in parallel; files that are not Java, Groovy
     /// or Kotlin, or cannot be read, are left out) and builds their hierarchy.
-    pub fn read(files: &dyn Files, paths: &[&PathBuf]) -> Hierarchy {
+    pub(crate) fn read(files: &dyn Files, paths: &[&PathBuf]) -> Hierarchy {
         let parsed: Vec<SourceFile> = paths
             .par_iter()
             .filter(|p| Language::of_path(p).is_some())
@@ -124,7 +124,7 @@ impl Hierarchy {
 
     /// Every concrete class inheriting `base`, directly or through other
     /// classes (abstract or not), sorted by binary name then file.
-    pub fn descendants(&self, base: &str) -> Vec<Descendant> {
+    pub(crate) fn descendants(&self, base: &str) -> Vec<Descendant> {
         let mut found = BTreeSet::new();
         let mut seen_types: HashSet<&str> = HashSet::from([base]);
         let mut seen_decls: HashSet<At> = HashSet::new();
@@ -162,7 +162,7 @@ impl Hierarchy {
     }
 
     /// The file and declaration of `binary` (see [`Self::at`]).
-    pub fn declaration(
+    pub(crate) fn declaration(
         &self,
         binary: &str,
         in_file: Option<&Path>,
@@ -174,7 +174,7 @@ impl Hierarchy {
     /// The supertypes of the type `binary` declares, each resolved to the
     /// build's type or, when the build does not declare it, to the names it
     /// can have outside.
-    pub fn supertypes(&self, binary: &str, in_file: Option<&Path>) -> Option<Supertypes> {
+    pub(crate) fn supertypes(&self, binary: &str, in_file: Option<&Path>) -> Option<Supertypes> {
         let at = self.at(binary, in_file)?;
         let (file, t) = (&self.files[at.0], self.decl(at));
         let lang = Language::of_path(&file.path).unwrap_or(Language::Java);
@@ -305,7 +305,11 @@ impl Hierarchy {
 /// turn from each project (projects in path order) so that a base with
 /// subclasses in many projects is tried in several; the choice comes back
 /// sorted by binary name. `project_of` names a descendant's project.
-pub fn spread<T: Clone>(runnable: &[T], cap: usize, project_of: impl Fn(&T) -> String) -> Vec<T> {
+pub(crate) fn spread<T: Clone>(
+    runnable: &[T],
+    cap: usize,
+    project_of: impl Fn(&T) -> String,
+) -> Vec<T> {
     let mut by_project: Vec<(String, VecDeque<usize>)> = Vec::new();
     for (i, d) in runnable.iter().enumerate() {
         let project = project_of(d);
@@ -332,7 +336,7 @@ pub fn spread<T: Clone>(runnable: &[T], cap: usize, project_of: impl Fn(&T) -> S
 
 /// Whether the file declares `local` (`Outer`, `Outer$Inner`) as an abstract
 /// class: a base that runs through its subclasses.
-pub fn is_abstract_in(unit: &Unit, local: &str) -> bool {
+pub(crate) fn is_abstract_in(unit: &Unit, local: &str) -> bool {
     unit.types.iter().any(|t| t.local == local && t.is_abstract)
 }
 
@@ -341,7 +345,7 @@ pub fn is_abstract_in(unit: &Unit, local: &str) -> bool {
 /// source set), and up to `cap` of those that can run are chosen, spread over
 /// projects. Returns the chosen ones' outcomes and the expansion to record,
 /// or why none can run.
-pub fn expand(
+pub(crate) fn expand(
     hierarchy: &Hierarchy,
     base: &str,
     cap: usize,

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// One parsed spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Spec {
+pub(crate) enum Spec {
     Path(PathBuf),
     Test(TestRef),
 }
@@ -23,7 +23,7 @@ pub enum Spec {
 /// Splits arguments into specs. Inside `{…}` nothing splits but a newline, and
 /// spaces before a `{` join `Runner.test` to its descriptor. An argument that
 /// names an existing file (`is_file`) is one spec whatever characters it holds.
-pub fn split(args: &[String], is_file: impl Fn(&str) -> bool) -> Vec<String> {
+pub(crate) fn split(args: &[String], is_file: impl Fn(&str) -> bool) -> Vec<String> {
     let mut specs = Vec::new();
     for arg in args {
         if is_file(arg) {
@@ -91,7 +91,7 @@ const PATH_EXTENSIONS: [&str; 5] = [".java", ".groovy", ".kt", ".yml", ".yaml"];
 /// extension, is a path; `#` separates a method; otherwise the last `.` does
 /// when what follows starts lowercase and what precedes is a class
 /// (capitalised), or when a `{…}` descriptor or `[…]`/`(…)` parameters follow.
-pub fn parse(spec: &str) -> Spec {
+pub(crate) fn parse(spec: &str) -> Spec {
     let head = &spec[..spec.find(['{', '[', '(']).unwrap_or(spec.len())];
     if let Some(i) = head.find('#') {
         let (class, method) = (&spec[..i], &spec[i + 1..]);
@@ -124,7 +124,7 @@ pub fn parse(spec: &str) -> Spec {
 
 /// Classifies each spec, in order. A spec that resolves to nothing is
 /// unresolved with the reason.
-pub fn select(specs: &[String], classifier: &Classifier) -> Selection {
+pub(crate) fn select(specs: &[String], classifier: &Classifier) -> Selection {
     let mut selection = Selection::default();
     for spec in specs {
         let files = classifier.files();

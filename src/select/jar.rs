@@ -27,14 +27,14 @@ const LOCAL_SIGNATURE: u32 = 0x0403_4b50;
 const MAX_CLASS: u64 = 16 << 20;
 
 /// The classpath of a Test task (or of the tasks that may run a class).
-pub struct Classpath {
+pub(super) struct Classpath {
     entries: Vec<PathBuf>,
     jars: RefCell<HashMap<PathBuf, Option<Rc<Jar>>>>,
     read: ReadClasses,
 }
 
 impl Classpath {
-    pub fn new(entries: Vec<PathBuf>) -> Self {
+    pub(super) fn new(entries: Vec<PathBuf>) -> Self {
         Classpath {
             entries,
             jars: RefCell::new(HashMap::new()),
@@ -43,7 +43,7 @@ impl Classpath {
     }
 
     /// The class `binary` (`a.b.Outer$Inner`) from the first entry that has it.
-    pub fn class(&self, binary: &str) -> Option<Rc<ClassInfo>> {
+    pub(super) fn class(&self, binary: &str) -> Option<Rc<ClassInfo>> {
         bytecode::cached(&self.read, binary, |name| {
             self.entries
                 .iter()

@@ -22,11 +22,11 @@ const KNOWN_SOURCE_SETS: [&str; 4] = [
     "javaRestTest",
     "yamlRestTest",
 ];
-pub const CLASS_EXTENSIONS: [&str; 3] = ["java", "groovy", "kt"];
+pub(super) const CLASS_EXTENSIONS: [&str; 3] = ["java", "groovy", "kt"];
 
 /// A source or resource directory of one source set.
 #[derive(Clone, Debug)]
-pub struct Root {
+pub(super) struct Root {
     pub dir: PathBuf,
     pub resources: bool,
     pub project: String,
@@ -41,7 +41,7 @@ pub struct Root {
 impl Root {
     /// Whether this dir's compiler compiles files of extension `ext`
     /// (Groovy's joint compilation compiles the Java files of its dirs).
-    pub fn compiles(&self, ext: &str) -> bool {
+    pub(super) fn compiles(&self, ext: &str) -> bool {
         match self.compiled_as.as_ref().map(|(lang, _)| *lang) {
             Some("java") => ext == "java",
             Some("groovy") => ext == "groovy" || ext == "java",
@@ -53,7 +53,7 @@ impl Root {
 
 /// How a source set's tests are run.
 #[derive(Clone, Debug)]
-pub enum TaskBinding {
+pub(super) enum TaskBinding {
     /// By some of these Test tasks, tied to it by output dirs; chosen per class.
     Tasks(Rc<SourceSetTasks>),
     /// By this Test task (the path rules' convention).
@@ -70,7 +70,7 @@ enum Mode {
 }
 
 /// The build's source roots, and their files found on first use.
-pub struct SourceRoots<'a> {
+pub(super) struct SourceRoots<'a> {
     mode: Mode,
     files: &'a dyn Files,
     /// Files of the searchable source dirs by file name, built on first class lookup.
@@ -81,7 +81,7 @@ pub struct SourceRoots<'a> {
 
 impl<'a> SourceRoots<'a> {
     /// The roots of every source set the layout reports.
-    pub fn from_layout(layout: &Layout, files: &'a dyn Files) -> Self {
+    pub(super) fn from_layout(layout: &Layout, files: &'a dyn Files) -> Self {
         let mut roots = Vec::new();
         for project in &layout.projects {
             for set in &project.source_sets {
@@ -128,7 +128,7 @@ impl<'a> SourceRoots<'a> {
     }
 
     /// The roots the path rules see, for when no layout can be had.
-    pub fn path_rules(files: &'a dyn Files) -> Self {
+    pub(super) fn path_rules(files: &'a dyn Files) -> Self {
         Self::new(Mode::PathRules, files)
     }
 
@@ -143,7 +143,7 @@ impl<'a> SourceRoots<'a> {
 
     /// Files whose path inside a source dir is `segments` joined by `/` plus a
     /// class extension (or, with `suffix`, ends with it), with their source dir.
-    pub fn files_for(&self, segments: &[&str], suffix: bool) -> Vec<(Root, PathBuf)> {
+    pub(super) fn files_for(&self, segments: &[&str], suffix: bool) -> Vec<(Root, PathBuf)> {
         let package_path = segments.join("/");
         let mut found = Vec::new();
         for ext in CLASS_EXTENSIONS {
@@ -197,7 +197,7 @@ impl<'a> SourceRoots<'a> {
     /// Every class file of the build's source dirs named like a test
     /// ([`test_class::NAME_RULE`]), as (simple name, path): what a
     /// misspelled class is compared with (a name is all a misspelling has).
-    pub fn test_like_classes(&self) -> Vec<(String, PathBuf)> {
+    pub(super) fn test_like_classes(&self) -> Vec<(String, PathBuf)> {
         let mut found = Vec::new();
         for (name, paths) in self.index() {
             let name = Path::new(name);
@@ -216,14 +216,14 @@ impl<'a> SourceRoots<'a> {
     }
 
     /// The class a source file defines, by its path inside its source dir.
-    pub fn class_name_of(&self, path: &Path) -> Option<String> {
+    pub(super) fn class_name_of(&self, path: &Path) -> Option<String> {
         let root = self.containing(path).into_iter().next()?;
         let inside = path.strip_prefix(&root.dir).ok()?.with_extension("");
         Some(inside.to_str()?.replace('/', "."))
     }
 
     /// The files of every source dir that define a top-level class `simple`.
-    pub fn files_of_class(&self, simple: &str) -> Vec<PathBuf> {
+    pub(super) fn files_of_class(&self, simple: &str) -> Vec<PathBuf> {
         CLASS_EXTENSIONS
             .iter()
             .flat_map(|ext| self.index().get(&OsString::from(format!("{simple}.{ext}"))))
@@ -234,14 +234,14 @@ impl<'a> SourceRoots<'a> {
 
     /// The source dirs holding `path`: the deepest ones (several when shared).
     /// Every root the layout reports (none by the path rules).
-    pub fn all(&self) -> &[Root] {
+    pub(super) fn all(&self) -> &[Root] {
         match &self.mode {
             Mode::Layout(roots) => roots,
             Mode::PathRules => &[],
         }
     }
 
-    pub fn containing(&self, path: &Path) -> Vec<Root> {
+    pub(super) fn containing(&self, path: &Path) -> Vec<Root> {
         match &self.mode {
             Mode::Layout(roots) => {
                 let by_dir = self.by_dir.get_or_init(|| {
@@ -263,7 +263,7 @@ impl<'a> SourceRoots<'a> {
 
     /// The top-level classes of the source dirs of `project`'s source set
     /// `set`, by binary name (from their paths inside the dirs), with their files.
-    pub fn classes_of_set(&self, project: &str, set: &str) -> HashMap<String, PathBuf> {
+    pub(super) fn classes_of_set(&self, project: &str, set: &str) -> HashMap<String, PathBuf> {
         let mut classes = HashMap::new();
         for path in self.source_files() {
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -286,7 +286,7 @@ impl<'a> SourceRoots<'a> {
     }
 
     /// Every file of the searchable source dirs, sorted, once each.
-    pub fn source_files(&self) -> Vec<&PathBuf> {
+    pub(super) fn source_files(&self) -> Vec<&PathBuf> {
         let mut paths: Vec<&PathBuf> = self.index().values().flatten().collect();
         paths.sort();
         paths.dedup();

@@ -12,7 +12,10 @@ const MAX_SUGGESTIONS: usize = 3;
 
 /// The candidates closest to `wanted`: those at the smallest case-insensitive
 /// edit distance, if it is at most a third of its length (at least 2).
-pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn closest<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     let wanted_lower = wanted.to_lowercase();
     let limit = (wanted.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &str)> = candidates
@@ -32,7 +35,7 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
 }
 
 /// ` (did you mean `a` or `b`?)`, or nothing when there is no suggestion.
-pub fn did_you_mean(suggestions: &[&str]) -> String {
+pub(crate) fn did_you_mean(suggestions: &[&str]) -> String {
     if suggestions.is_empty() {
         return String::new();
     }
@@ -61,7 +64,7 @@ fn distance(a: &str, b: &str) -> usize {
 
 /// What the sources say about a method a spec names.
 #[derive(Debug, PartialEq, Eq)]
-pub enum MethodCheck {
+pub(crate) enum MethodCheck {
     /// The name appears in the sources, or it is not a plain identifier
     /// (a parameterized `parses[0: a]`, a YAML case `test {yaml=…}`, a
     /// display name), which only the test runner knows: it runs as asked.
@@ -73,7 +76,7 @@ pub enum MethodCheck {
 
 /// The reason a class spec selected nothing, with the test classes whose
 /// simple names are closest to the one asked for.
-pub fn no_such_class(classifier: &Classifier, class: &str) -> Reason {
+pub(crate) fn no_such_class(classifier: &Classifier, class: &str) -> Reason {
     let simple = class.split('$').next().unwrap_or(class);
     let simple = simple.rsplit('.').next().unwrap_or(simple);
     let classes = classifier.test_like_classes();
@@ -101,7 +104,7 @@ pub fn no_such_class(classifier: &Classifier, class: &str) -> Reason {
 
 /// Each located test that names a method its sources do not mention becomes
 /// unresolved (`no-such-method`), before Gradle is asked to run it.
-pub fn check_methods(
+pub(crate) fn check_methods(
     classifier: &Classifier,
     outcomes: Vec<Classification>,
 ) -> Vec<Classification> {
@@ -134,13 +137,13 @@ const MAX_SUPERCLASSES: usize = 20;
 
 /// A source file of a class or of one of its superclasses.
 #[derive(Clone, Debug)]
-pub struct ClassSource {
+pub(crate) struct ClassSource {
     pub text: String,
     pub unit: Unit,
 }
 
 impl ClassSource {
-    pub fn parse(text: String, lang: Language) -> ClassSource {
+    pub(crate) fn parse(text: String, lang: Language) -> ClassSource {
         let unit = source::parse(&text, lang);
         ClassSource { text, unit }
     }
@@ -187,7 +190,10 @@ fn class_sources(classifier: &Classifier, class: &str) -> Vec<ClassSource> {
 /// superclasses found in the build. A word anywhere in them (a comment
 /// included) is enough: only a name that cannot be there is refused, and
 /// the closest methods they declare are suggested.
-pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<ClassSource>) -> MethodCheck {
+pub(crate) fn check_method(
+    method: &str,
+    sources: impl FnOnce() -> Vec<ClassSource>,
+) -> MethodCheck {
     if !is_identifier(method) {
         return MethodCheck::Plausible;
     }
@@ -214,7 +220,7 @@ pub fn check_method(method: &str, sources: impl FnOnce() -> Vec<ClassSource>) ->
 /// The simple names of the types every class `simple` of the file extends
 /// or implements (Java and Groovy `extends` and `implements`, Kotlin's `:`
 /// list). Reading one file too many only makes a method more plausible.
-pub fn superclasses(unit: &Unit, simple: &str) -> Vec<String> {
+pub(crate) fn superclasses(unit: &Unit, simple: &str) -> Vec<String> {
     unit.types_named(simple)
         .flat_map(|t| t.supers.iter().map(|s| &s.name).chain(&t.interfaces))
         .map(|name| name.rsplit('.').next().unwrap_or(name).to_string())

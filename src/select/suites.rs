@@ -41,11 +41,11 @@ const MEMBER_ANNOTATIONS: [(&str, bool); 2] = [("SuiteClasses", true), ("SelectC
 const MARKERS: [&str; 3] = ["SuiteClasses", "SelectClasses", "suite"];
 
 /// The top-level classes of a source set, by binary name, with their files.
-pub type Classes = HashMap<String, PathBuf>;
+pub(super) type Classes = HashMap<String, PathBuf>;
 
 /// The classes a type of `unit` runs as a suite, as written, and whether it
 /// is a JUnit 4 `@SuiteClasses` suite; `None` when it is no suite.
-pub fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
+pub(super) fn declared(unit: &Unit, local: &str) -> Option<(Vec<String>, bool)> {
     let t = unit.types.iter().find(|t| t.local == local)?;
     if let Some((a, junit4)) = t.annotations.iter().find_map(|a| {
         MEMBER_ANNOTATIONS
@@ -111,7 +111,7 @@ fn is_all_tests_runner(written: &str) -> bool {
 /// Whether the type `local` (binary name `binary`) of `unit` is a suite of
 /// other classes, as far as `classes` (the source set's) resolve its names;
 /// a JUnit 3 class whose `suite()` runs only itself is none.
-pub fn is_suite(unit: &Unit, local: &str, binary: &str, classes: &Classes) -> bool {
+pub(super) fn is_suite(unit: &Unit, local: &str, binary: &str, classes: &Classes) -> bool {
     members(unit, local, classes).is_some_and(|(members, _)| members.iter().any(|m| m != binary))
 }
 
@@ -182,7 +182,7 @@ impl Scope<'_> {
 
 /// How one task's suites reach the classes they run.
 #[derive(Debug, Default)]
-pub struct Membership {
+pub(super) struct Membership {
     /// Member binary name → the included suites that run it, and how.
     by_member: HashMap<String, Ways>,
 }
@@ -201,7 +201,7 @@ struct Ways {
 
 impl Membership {
     /// How the task runs `class` through its suites, if it does.
-    pub fn via(&self, class: &str) -> Option<ViaSuite> {
+    pub(super) fn via(&self, class: &str) -> Option<ViaSuite> {
         let ways = self.by_member.get(class)?;
         Some(ViaSuite {
             suites: ways.suites.iter().cloned().collect(),
@@ -216,11 +216,11 @@ impl Membership {
 }
 
 /// A source set: (project path, source set name).
-pub type Set<'a> = (&'a str, &'a str);
+pub(super) type Set<'a> = (&'a str, &'a str);
 
 /// The suites of the build's source sets, read once per task and source set.
 #[derive(Default)]
-pub struct SuiteIndex {
+pub(super) struct SuiteIndex {
     memberships: RefCell<HashMap<(String, String, String), Rc<Membership>>>,
     units: RefCell<HashMap<PathBuf, Rc<Unit>>>,
     classes: RefCell<HashMap<(String, String), Rc<Classes>>>,
@@ -240,7 +240,7 @@ impl SuiteIndex {
 
     /// Whether the type `local` (binary name `binary`) of `unit`, a file of
     /// `set`, is a suite of other classes (see [`is_suite`]).
-    pub fn is_suite(
+    pub(super) fn is_suite(
         &self,
         set: Set,
         unit: &Unit,
@@ -257,7 +257,7 @@ impl SuiteIndex {
     /// methods: the JUnit runner (Gradle's too) then runs only the members,
     /// never those methods. `None` for any other class. (Commons Collections'
     /// `TestMultiValueMap.suite()` runs `TestMultiHashMap` so.)
-    pub fn leaves_out_own_tests(
+    pub(super) fn leaves_out_own_tests(
         &self,
         set: Set,
         unit: &Unit,
@@ -308,7 +308,7 @@ impl SuiteIndex {
 
     /// What the suites that `task`'s patterns include run, among the source
     /// set `set` of `project`, whose top-level classes are `classes`.
-    pub fn membership(
+    pub(super) fn membership(
         &self,
         set: Set,
         task: &TestTask,
@@ -420,7 +420,7 @@ fn created(unit: &Unit, local: &str, classes: &Classes) -> HashSet<String> {
 }
 
 /// The local name (`Outer$Inner`) of a binary name declared in `unit`.
-pub fn local_of(unit: &Unit, binary: &str) -> String {
+pub(super) fn local_of(unit: &Unit, binary: &str) -> String {
     match unit.package.as_str() {
         "" => binary.to_string(),
         package => binary
@@ -435,7 +435,7 @@ pub fn local_of(unit: &Unit, binary: &str) -> String {
 /// the tasks tied to its source set (its own project's first, host-mutating
 /// ones only when allowed): the bare task when it is one, else the newest
 /// `choice.cap`. Each with how it runs the class.
-pub fn tasks_running(
+pub(super) fn tasks_running(
     tied: &SourceSetTasks,
     class: &str,
     choice: TaskChoice,

@@ -7,7 +7,7 @@ use super::source::{Language, Unit};
 
 /// How a supertype name written in a class's header resolves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Supertype {
+pub(crate) enum Supertype {
     /// A type the build's sources declare (binary name).
     Declared(String),
     /// A type from outside the build's sources: the names it can have.
@@ -16,13 +16,13 @@ pub enum Supertype {
 
 /// A binary name an outside supertype can have, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub binary: String,
     pub scope: Scope,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// Imported by name or written fully qualified: the type it names.
     Named,
     /// The file's own package or an on-demand import: the type if it is there.
@@ -34,7 +34,7 @@ pub enum Scope {
 /// The superclass and interfaces of a class (an interface's are all
 /// interfaces); no superclass means `java.lang.Object`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Supertypes {
+pub(crate) struct Supertypes {
     pub superclass: Option<Supertype>,
     pub interfaces: Vec<Supertype>,
 }
@@ -71,7 +71,7 @@ fn implicit_packages(lang: Language) -> &'static [&'static str] {
 /// single-type import, else a qualified name as written; a simple name is
 /// looked for in the file's package, the on-demand imports and the implicit
 /// packages, in that order.
-pub fn candidates(unit: &Unit, lang: Language, name: &str) -> Vec<Candidate> {
+pub(super) fn candidates(unit: &Unit, lang: Language, name: &str) -> Vec<Candidate> {
     let (first, rest) = match name.split_once('.') {
         Some((first, rest)) => (first, Some(rest)),
         None => (name, None),

@@ -38,7 +38,7 @@ pub struct TaskChoice {
 }
 
 /// The default of `--task-cap`.
-pub const DEFAULT_TASK_CAP: usize = 2;
+pub(crate) const DEFAULT_TASK_CAP: usize = 2;
 
 impl Default for TaskChoice {
     fn default() -> Self {
@@ -51,7 +51,7 @@ impl Default for TaskChoice {
 
 /// The Test tasks tied to one source set, as the layout reports them.
 #[derive(Clone, Debug)]
-pub struct SourceSetTasks {
+pub(crate) struct SourceSetTasks {
     pub project: String,
     pub source_set: String,
     pub tasks: Vec<TestTask>,
@@ -76,7 +76,7 @@ pub struct TaskSelection {
 
 /// The outcome of choosing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TaskDecision {
+pub(crate) enum TaskDecision {
     /// Run by these tasks (full paths); the record when several were weighed.
     Run(Vec<String>, Option<TaskSelection>),
     /// It cannot be run here.
@@ -86,7 +86,11 @@ pub enum TaskDecision {
 /// Chooses the tasks that run `class` (binary name, `None` for a YAML suite,
 /// whose runner is not known here) of the source set `tied` describes.
 /// `tied.tasks` is not empty.
-pub fn choose(tied: &SourceSetTasks, class: Option<&str>, choice: TaskChoice) -> TaskDecision {
+pub(crate) fn choose(
+    tied: &SourceSetTasks,
+    class: Option<&str>,
+    choice: TaskChoice,
+) -> TaskDecision {
     let where_ = format!("`{}` source set `{}`", tied.project, tied.source_set);
     let enabled: Vec<&TestTask> = tied.tasks.iter().filter(|t| t.enabled).collect();
     if enabled.is_empty() {
@@ -191,7 +195,7 @@ fn excluded(class: &str, file: &str, candidates: &[&TestTask]) -> Reason {
 /// Named like Elasticsearch's packaging tasks, which install packages, add
 /// users and change services on the host (`destructiveDistroTest.*`,
 /// `destructiveDistroUpgradeTest.*`); ASCII case ignored.
-pub fn is_host_mutating(task_name: &str) -> bool {
+pub(crate) fn is_host_mutating(task_name: &str) -> bool {
     let prefix = "destructive";
     task_name
         .get(..prefix.len())
@@ -199,7 +203,7 @@ pub fn is_host_mutating(task_name: &str) -> bool {
 }
 
 /// `:a:b:test` → `:a:b`; `:test` → `:`.
-pub fn task_project(task: &str) -> &str {
+pub(crate) fn task_project(task: &str) -> &str {
     match task.rfind(':') {
         Some(0) | None => ":",
         Some(i) => &task[..i],
@@ -208,12 +212,12 @@ pub fn task_project(task: &str) -> &str {
 
 /// Gradle's pattern rule (`test_filter::Patterns`): a file is scanned when
 /// some include matches (or there is none) and no exclude does.
-pub fn admits(task: &TestTask, class_file: &str) -> bool {
+pub(crate) fn admits(task: &TestTask, class_file: &str) -> bool {
     patterns_of(task).accepts(class_file)
 }
 
 /// A task's include/exclude patterns.
-pub fn patterns_of(task: &TestTask) -> Patterns {
+pub(crate) fn patterns_of(task: &TestTask) -> Patterns {
     if task.scan_for_test_classes == Some(false) && task.includes.is_empty() {
         // Gradle's own patterns for a task that does not detect test classes.
         let mut excludes = task.excludes.clone();
@@ -260,7 +264,7 @@ fn version_of(name: &str) -> Option<(Vec<u64>, bool)> {
 
 /// Newest version first (numbers compared as numbers, a pre-release after its
 /// release), then the names without a version, by name.
-pub fn newest_first(a: &str, b: &str) -> Ordering {
+pub(crate) fn newest_first(a: &str, b: &str) -> Ordering {
     match (version_of(a), version_of(b)) {
         (Some((va, pa)), Some((vb, pb))) => vb.cmp(&va).then(pa.cmp(&pb)).then(a.cmp(b)),
         (Some(_), None) => Ordering::Less,

@@ -43,7 +43,7 @@ use std::path::Path;
 const TEST_SUFFIXES: [&str; 5] = ["Test", "Tests", "IT", "ITCase", "Spec"];
 
 /// The naming rule, for messages.
-pub const NAME_RULE: &str = "*Test, *Tests, *IT, *ITCase or *Spec";
+pub(super) const NAME_RULE: &str = "*Test, *Tests, *IT, *ITCase or *Spec";
 
 /// Annotations that make a method a test (JUnit 4 and 5, TestNG's
 /// configuration methods, which Gradle's TestNG detector counts too), by
@@ -128,7 +128,7 @@ const MAX_CHAIN: usize = 64;
 
 /// Whether Gradle would run a concrete class.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Detection {
+pub(super) enum Detection {
     Test,
     /// No test in the whole chain; the superclasses walked, nearest first.
     NotTest(Vec<String>),
@@ -138,7 +138,7 @@ pub enum Detection {
 
 /// The name rule, used only where a name is all there is: when a class's
 /// source cannot be read, and to find classes close to a misspelled one.
-pub fn is_test_name(simple: &str) -> bool {
+pub(super) fn is_test_name(simple: &str) -> bool {
     TEST_SUFFIXES
         .iter()
         .any(|s| simple.len() > s.len() && simple.ends_with(s))
@@ -147,7 +147,7 @@ pub fn is_test_name(simple: &str) -> bool {
 /// Whether the type `t` of `unit` declares tests itself: a test annotation
 /// on it or on one of its methods. TestNG's `@Factory` counts only when the
 /// file imports it from TestNG (the name is common elsewhere).
-pub fn shows_tests(unit: &Unit, t: &Declared) -> bool {
+pub(super) fn shows_tests(unit: &Unit, t: &Declared) -> bool {
     let testng_factory = unit
         .imports
         .iter()
@@ -169,7 +169,7 @@ pub fn shows_tests(unit: &Unit, t: &Declared) -> bool {
 
 /// Whether a class of `unit` nested in `outer` (local name) declares tests:
 /// Gradle runs it as a class of its own.
-pub fn nested_shows_tests(unit: &Unit, outer: &str) -> bool {
+pub(super) fn nested_shows_tests(unit: &Unit, outer: &str) -> bool {
     let prefix = format!("{outer}$");
     unit.types
         .iter()
@@ -179,7 +179,7 @@ pub fn nested_shows_tests(unit: &Unit, outer: &str) -> bool {
 
 /// What the type `t` of a `lang` file shows without looking further: tests of
 /// its own, or a known test base imported or written fully qualified.
-pub fn evidently_a_test(unit: &Unit, lang: Language, t: &Declared) -> bool {
+pub(super) fn evidently_a_test(unit: &Unit, lang: Language, t: &Declared) -> bool {
     shows_tests(unit, t)
         || t.supers.iter().filter(|s| s.superclass).any(|s| {
             supertypes::candidates(unit, lang, &s.name)
@@ -189,7 +189,7 @@ pub fn evidently_a_test(unit: &Unit, lang: Language, t: &Declared) -> bool {
 }
 
 /// The kinds of type Gradle never runs, with their name for messages.
-pub fn never_run(kind: TypeKind) -> Option<&'static str> {
+pub(super) fn never_run(kind: TypeKind) -> Option<&'static str> {
     match kind {
         TypeKind::Interface => Some("an interface"),
         TypeKind::Enum => Some("an enum"),
@@ -200,7 +200,7 @@ pub fn never_run(kind: TypeKind) -> Option<&'static str> {
 }
 
 /// The reason for a class whose chain holds no test.
-pub fn not_a_test_reason(simple: &str, chain: &[String]) -> String {
+pub(super) fn not_a_test_reason(simple: &str, chain: &[String]) -> String {
     format!(
         "`{simple}` declares no tests and inherits none (superclasses: {}): Gradle's test \
          detection skips it (no JUnit 3 `TestCase`, no `@Test`, `@RunWith` or TestNG annotation)",
@@ -209,7 +209,7 @@ pub fn not_a_test_reason(simple: &str, chain: &[String]) -> String {
 }
 
 /// Walks superclass chains as Gradle's detectors do.
-pub struct Detector<'a> {
+pub(super) struct Detector<'a> {
     hierarchy: &'a Hierarchy,
     compiled: &'a Compiled<'a>,
     /// A task that may run the class uses the JUnit Platform (or an unknown
@@ -224,7 +224,11 @@ pub struct Detector<'a> {
 }
 
 impl<'a> Detector<'a> {
-    pub fn new(hierarchy: &'a Hierarchy, compiled: &'a Compiled<'a>, platform: bool) -> Self {
+    pub(super) fn new(
+        hierarchy: &'a Hierarchy,
+        compiled: &'a Compiled<'a>,
+        platform: bool,
+    ) -> Self {
         Detector {
             hierarchy,
             compiled,
@@ -235,7 +239,7 @@ impl<'a> Detector<'a> {
     }
 
     /// Reads the supertypes outside the build from this classpath.
-    pub fn with_classpath(mut self, classpath: Option<&'a Classpath>) -> Self {
+    pub(super) fn with_classpath(mut self, classpath: Option<&'a Classpath>) -> Self {
         self.classpath = classpath;
         self
     }
@@ -249,7 +253,7 @@ impl<'a> Detector<'a> {
 
     /// The names of the supertypes the last walks met outside the hierarchy
     /// (imported, qualified, or looked for in a package); emptied.
-    pub fn take_misses(&self) -> Vec<String> {
+    pub(super) fn take_misses(&self) -> Vec<String> {
         std::mem::take(&mut *self.misses.borrow_mut())
     }
 
@@ -262,7 +266,7 @@ impl<'a> Detector<'a> {
 
     /// Whether Gradle would find tests in the class `binary` of the build's
     /// file `path`.
-    pub fn detect(&self, binary: &str, path: &Path) -> Detection {
+    pub(super) fn detect(&self, binary: &str, path: &Path) -> Detection {
         let mut chain = Vec::new();
         match self.source(binary, Some(path), &mut chain, 0) {
             ChainSearch::Test => Detection::Test,
@@ -450,7 +454,12 @@ fn is_platform(c: &Candidate) -> bool {
 /// (`Outer$Inner`): classes `patterns` let its task run on their own, or
 /// any, when the outer class runs with JUnit's `Enclosed` runner (which runs
 /// them through it, whatever the patterns say).
-pub fn has_nested_classes(patterns: &Patterns, binary: &str, simple: &str, unit: &Unit) -> bool {
+pub(super) fn has_nested_classes(
+    patterns: &Patterns,
+    binary: &str,
+    simple: &str,
+    unit: &Unit,
+) -> bool {
     let enclosed = unit.types.iter().any(|t| {
         t.local == simple
             && t.run_with()

@@ -6,13 +6,13 @@
 
 /// Failures among runs, one side of a comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Counts {
+pub(crate) struct Counts {
     pub failures: u64,
     pub runs: u64,
 }
 
 impl Counts {
-    pub fn new(failures: u64, runs: u64) -> Counts {
+    pub(crate) fn new(failures: u64, runs: u64) -> Counts {
         Counts {
             failures: failures.min(runs),
             runs,
@@ -23,7 +23,7 @@ impl Counts {
 /// One-sided p that `after`'s failure rate is lower than `before`'s: the
 /// probability, with the total failures fixed, of `after` holding this few
 /// or fewer of them if both sides failed alike. 5/100 then 0/100 gives 0.030.
-pub fn p_fixed(before: Counts, after: Counts) -> f64 {
+pub(crate) fn p_fixed(before: Counts, after: Counts) -> f64 {
     let dist = Hypergeometric::of(before, after);
     let x = after.failures.min(after.runs);
     dist.weights
@@ -38,7 +38,7 @@ pub fn p_fixed(before: Counts, after: Counts) -> f64 {
 /// Two-sided p that the two failure rates differ: the probability of every
 /// table at most as likely as this one (R's rule, with its relative
 /// tolerance of 1e-7 so that ties in floating point count as ties).
-pub fn p_differ(a: Counts, b: Counts) -> f64 {
+pub(crate) fn p_differ(a: Counts, b: Counts) -> f64 {
     let dist = Hypergeometric::of(a, b);
     let observed = dist.weight(b.failures.min(b.runs));
     let limit = observed * (1.0 + 1e-7);
@@ -51,7 +51,11 @@ pub fn p_differ(a: Counts, b: Counts) -> f64 {
 /// With no after runs yet, the runs a fix proof needs. `None` when no number
 /// of runs can show it (the before side never failed) or when more than
 /// [`MAX_RUNS`] would be needed.
-pub fn more_clean_runs_to_show_fix(before: Counts, after: Counts, alpha: f64) -> Option<u64> {
+pub(crate) fn more_clean_runs_to_show_fix(
+    before: Counts,
+    after: Counts,
+    alpha: f64,
+) -> Option<u64> {
     let shown = |more: u64| {
         let after = Counts::new(after.failures, after.runs + more);
         p_fixed(before, after) < alpha
@@ -78,7 +82,7 @@ pub fn more_clean_runs_to_show_fix(before: Counts, after: Counts, alpha: f64) ->
 
 /// The most runs [`more_clean_runs_to_show_fix`] offers: beyond it the
 /// answer is "not with any practical number".
-pub const MAX_RUNS: u64 = 10_000_000;
+pub(super) const MAX_RUNS: u64 = 10_000_000;
 
 /// The failures of the second side, given both sides' runs and the total
 /// failures: Hypergeometric(N = all runs, K = all failures, n = b's runs).

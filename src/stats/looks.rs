@@ -30,7 +30,7 @@ use super::normal;
         reason = "for a comparison that stops early; its caller is the comparison run, still to come"
     )
 )]
-pub fn look_threshold(look: u32, looks: u32, alpha: f64) -> f64 {
+pub(crate) fn look_threshold(look: u32, looks: u32, alpha: f64) -> f64 {
     if look == 0 || look > looks {
         return 0.0;
     }

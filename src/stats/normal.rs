@@ -5,13 +5,13 @@
 /// P(Z > z) for a standard normal Z, with relative error below 1.2e-7
 /// (Numerical Recipes' Chebyshev fit of erfc): ample for p-values and
 /// thresholds, which are printed with two significant digits.
-pub fn upper_tail(z: f64) -> f64 {
+pub(super) fn upper_tail(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)
 }
 
 /// The z with P(Z > z) = `p`, for 0 < p < 1: found by bisection on
 /// [`upper_tail`], which is monotone, so it is as exact as the tail itself.
-pub fn upper_quantile(p: f64) -> f64 {
+pub(super) fn upper_quantile(p: f64) -> f64 {
     let (mut lo, mut hi) = (-40.0, 40.0);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);

@@ -7,7 +7,7 @@ use super::normal;
 
 /// The Mann–Kendall test of a series against its order.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Trend {
+pub(crate) struct Trend {
     /// Pairs (i < j) with x_j > x_i, minus pairs with x_j < x_i.
     pub s: i64,
     /// One-sided p of a rising trend (iterations getting slower).
@@ -22,7 +22,7 @@ pub struct Trend {
 /// The longest series whose p comes from the exact distribution of S: the
 /// distribution is built in O(n³), instant at 50; beyond, the normal
 /// approximation is within a few percent of it.
-pub const EXACT_UP_TO: usize = 50;
+pub(super) const EXACT_UP_TO: usize = 50;
 
 /// The Mann–Kendall test of `xs` in order. Without ties and with at most
 /// [`EXACT_UP_TO`] values, p is exact (Kendall's tau against the index, as
@@ -30,7 +30,7 @@ pub const EXACT_UP_TO: usize = 50;
 /// with the tie-corrected variance and a continuity correction (the textbook
 /// test, as `pymannkendall.original_test`). Fewer than 3 values show no trend
 /// (p = 1).
-pub fn mann_kendall(xs: &[f64]) -> Trend {
+pub(crate) fn mann_kendall(xs: &[f64]) -> Trend {
     let s = s_statistic(xs);
     let ties = tie_groups(xs);
     let n = xs.len();
@@ -151,12 +151,12 @@ fn inversions(n: usize) -> Vec<f64> {
 /// A slowdown worth a warning: the last third's median at least this many
 /// times the first third's. Small ratios are noise (GC, JIT warm-up, a busy
 /// machine), and warm-up makes later iterations faster, not slower.
-pub const DRIFT_RATIO: f64 = 2.0;
+pub(crate) const DRIFT_RATIO: f64 = 2.0;
 
 /// The median of the last third of `xs` over the median of the first third
 /// (a third is ⌊n/3⌋ values). `None` with fewer than 3 values or when the
 /// first third's median is not positive (no ratio to take).
-pub fn thirds_ratio(xs: &[f64]) -> Option<f64> {
+pub(crate) fn thirds_ratio(xs: &[f64]) -> Option<f64> {
     let third = xs.len() / 3;
     if third == 0 {
         return None;
@@ -167,7 +167,7 @@ pub fn thirds_ratio(xs: &[f64]) -> Option<f64> {
 }
 
 /// The middle value (the mean of the two middle ones for an even count).
-pub fn median(xs: &[f64]) -> f64 {
+pub(super) fn median(xs: &[f64]) -> f64 {
     let mut sorted = xs.to_vec();
     sorted.sort_by(|a, b| a.total_cmp(b));
     let n = sorted.len();

@@ -17,7 +17,7 @@ use crate::analyze::report::TriageVerdict;
 ///
 /// No verdict without a replay: a test nothing was learned about is never
 /// given one.
-pub fn verdict(seeded: bool, replays: u64, reproduced: u64) -> Option<TriageVerdict> {
+pub(crate) fn verdict(seeded: bool, replays: u64, reproduced: u64) -> Option<TriageVerdict> {
     if replays == 0 {
         return None;
     }

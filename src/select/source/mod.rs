@@ -9,11 +9,11 @@
 
 mod lexer;
 mod model;
-pub mod names;
+pub(crate) mod names;
 mod parser;
 
-pub use model::{is_word_char, mentions, BodyClass, Declared, Language, TypeKind, Unit};
-pub use parser::parse;
+pub(crate) use model::{is_word_char, mentions, BodyClass, Declared, Language, TypeKind, Unit};
+pub(crate) use parser::parse;
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 
 /// What kind of type a declaration is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TypeKind {
+pub(crate) enum TypeKind {
     Class,
     Interface,
     Enum,
@@ -15,7 +15,7 @@ pub enum TypeKind {
 
 /// A supertype as written: a dotted name without type arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Super {
+pub(crate) struct Super {
     pub name: String,
     /// Known to be the superclass: Java/Groovy `extends` of a class, or a
     /// Kotlin supertype followed by a constructor call (`: Base()`).
@@ -24,7 +24,7 @@ pub struct Super {
 
 /// An annotation as written, at its use.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Annotation {
+pub(crate) struct Annotation {
     /// Dotted, as written: `Test`, `org.junit.Test` (Kotlin's use-site
     /// target left out: `Inject` of `@field:Inject`).
     pub name: String,
@@ -37,14 +37,14 @@ pub struct Annotation {
 
 impl Annotation {
     /// The last segment of the name: `Test` of `org.junit.Test`.
-    pub fn simple(&self) -> &str {
+    pub(crate) fn simple(&self) -> &str {
         self.name.rsplit('.').next().unwrap_or(&self.name)
     }
 }
 
 /// A type declared in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Declared {
+pub(crate) struct Declared {
     /// The name inside the package: `Outer`, `Outer$Inner`.
     pub local: String,
     pub kind: TypeKind,
@@ -61,17 +61,17 @@ pub struct Declared {
 
 impl Declared {
     /// The simple name: `Inner` of `Outer$Inner`.
-    pub fn simple(&self) -> &str {
+    pub(crate) fn simple(&self) -> &str {
         self.local.rsplit('$').next().unwrap_or(&self.local)
     }
 
     /// The local name of the type declaring this one, if it is a member.
-    pub fn enclosing(&self) -> Option<&str> {
+    pub(crate) fn enclosing(&self) -> Option<&str> {
         self.local.rsplit_once('$').map(|(outer, _)| outer)
     }
 
     /// Its `@RunWith` annotation (JUnit 4: another runner runs the class).
-    pub fn run_with(&self) -> Option<&Annotation> {
+    pub(crate) fn run_with(&self) -> Option<&Annotation> {
         self.annotations.iter().find(|a| a.simple() == "RunWith")
     }
 }
@@ -79,7 +79,7 @@ impl Declared {
 /// A method declared by a type, or at file level in Groovy and Kotlin (a
 /// constructor too, when a modifier precedes it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Method {
+pub(crate) struct Method {
     pub name: String,
     /// The local name of the declaring type; empty at file level.
     pub owner: String,
@@ -95,7 +95,7 @@ pub struct Method {
 
 /// A class a method body names.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BodyClass {
+pub(crate) enum BodyClass {
     /// `B.class`.
     Literal(String),
     /// `B.suite()`.
@@ -107,7 +107,7 @@ pub enum BodyClass {
 
 /// An import declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Import {
+pub(crate) struct Import {
     /// The dotted name without `.*`.
     pub path: String,
     /// `import a.b.*`.
@@ -118,7 +118,7 @@ pub struct Import {
 
 impl Import {
     /// The simple name a single-type import brings in scope.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match &self.alias {
             Some(alias) => alias,
             None => self.path.rsplit('.').next().unwrap_or(&self.path),
@@ -128,7 +128,7 @@ impl Import {
 
 /// A parsed source file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Unit {
+pub(crate) struct Unit {
     /// Dotted; empty for the default package.
     pub package: String,
     pub imports: Vec<Import>,
@@ -143,21 +143,21 @@ pub struct Unit {
 
 impl Unit {
     /// The types whose simple name is `simple`, at any nesting.
-    pub fn types_named<'a>(&'a self, simple: &'a str) -> impl Iterator<Item = &'a Declared> {
+    pub(crate) fn types_named<'a>(&'a self, simple: &'a str) -> impl Iterator<Item = &'a Declared> {
         self.types.iter().filter(move |t| t.simple() == simple)
     }
 }
 
 /// The language a file is written in, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Language {
+pub(crate) enum Language {
     Java,
     Groovy,
     Kotlin,
 }
 
 impl Language {
-    pub fn of_extension(ext: &str) -> Option<Language> {
+    pub(crate) fn of_extension(ext: &str) -> Option<Language> {
         match ext {
             "java" => Some(Language::Java),
             "groovy" => Some(Language::Groovy),
@@ -167,7 +167,7 @@ impl Language {
     }
 
     /// The language of a file, by its extension.
-    pub fn of_path(path: &std::path::Path) -> Option<Language> {
+    pub(crate) fn of_path(path: &std::path::Path) -> Option<Language> {
         Language::of_extension(path.extension()?.to_str()?)
     }
 
@@ -181,12 +181,12 @@ impl Language {
 /// strings included: the lenient check for a name that declarations cannot
 /// show (a method inherited from outside the build, generated, or only
 /// documented), so that only a name that cannot be there is refused.
-pub fn mentions(text: &str, word: &str) -> bool {
+pub(crate) fn mentions(text: &str, word: &str) -> bool {
     text.split(|c: char| !is_word_char(c))
         .any(|w| !w.is_empty() && w == word)
 }
 
 /// A character of a Java, Groovy or Kotlin identifier.
-pub fn is_word_char(c: char) -> bool {
+pub(crate) fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }

@@ -7,7 +7,7 @@
 use super::model::Unit;
 
 /// The binary name of a type declared in `unit` under `local` (`Outer$Inner`).
-pub fn binary_in(unit: &Unit, local: &str) -> String {
+pub(crate) fn binary_in(unit: &Unit, local: &str) -> String {
     if unit.package.is_empty() {
         local.to_string()
     } else {
@@ -18,7 +18,11 @@ pub fn binary_in(unit: &Unit, local: &str) -> String {
 /// The type the simple name `simple` names in `unit` by its own types, its
 /// imports and its package. An imported type the build does not declare is
 /// someone else's: it shadows the package, and names nothing here.
-pub fn by_imports(unit: &Unit, simple: &str, exists: &dyn Fn(&str) -> bool) -> Option<String> {
+pub(crate) fn by_imports(
+    unit: &Unit,
+    simple: &str,
+    exists: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     if unit
         .types
         .iter()
@@ -45,7 +49,7 @@ pub fn by_imports(unit: &Unit, simple: &str, exists: &dyn Fn(&str) -> bool) -> O
 
 /// A dotted name read as package + type + member types, the longest package
 /// first: `a.b.Outer.Inner` → `a.b.Outer$Inner`, when the build declares it.
-pub fn qualified(dotted: &str, exists: &dyn Fn(&str) -> bool) -> Option<String> {
+pub(crate) fn qualified(dotted: &str, exists: &dyn Fn(&str) -> bool) -> Option<String> {
     let segments: Vec<&str> = dotted.split('.').collect();
     (0..segments.len()).rev().find_map(|i| {
         let types = segments[i..].join("$");

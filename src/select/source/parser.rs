@@ -79,7 +79,7 @@ const EXPRESSION_WORDS: [&str; 8] = [
 ];
 
 /// Parses a source file. Never fails: text it cannot make sense of declares nothing.
-pub fn parse(text: &str, lang: Language) -> Unit {
+pub(crate) fn parse(text: &str, lang: Language) -> Unit {
     let line_starts = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
         .collect();

@@ -34,6 +34,9 @@ const REPEAT_TASK: &str = "flaky.repeat.task.";
 const REPEAT_CLASSES: &str = "flaky.repeat.classes.";
 /// The `--tests` patterns it selects their tests with.
 const REPEAT_FILTERS: &str = "flaky.repeat.filters.";
+/// How many fresh test JVMs the JUnit 4 runner spreads each class's
+/// iterations over (one invocation; see [`InJvm::fresh_jvms`]).
+const REPEAT_JVMS: &str = "flaky.repeat.jvms";
 /// Where `gradle/flaky-repeat.gradle` finds the helpers' Java sources.
 pub(crate) const REPEAT_SOURCES: &str = "flaky.repeat.sources";
 /// The suite members `gradle/flaky-suite-members.gradle` adds to a task's
@@ -81,6 +84,24 @@ impl InJvm {
     /// test case of a report is one execution.
     pub fn plain_names(self) -> bool {
         self != InJvm::TestsIters
+    }
+
+    /// The fresh test JVMs one class's `iterations` are spread over, so that
+    /// its first execution in a fresh JVM (the CI condition) is sampled more
+    /// than once: ⌈√iterations⌉, raised to up to 9 while each JVM keeps 3
+    /// iterations (7 for 20, 9 for 50, 10 for 100). Nine first executions
+    /// catch a test failing 30% of its first executions 96 times in 100.
+    /// Only the JUnit 4 runner spreads them (a JVM per class slice); the
+    /// other mechanisms run every iteration in one JVM (1).
+    pub(crate) fn fresh_jvms(self, iterations: u32) -> u32 {
+        if self != InJvm::Junit4Runner || iterations <= 1 {
+            return 1;
+        }
+        let mut root = 1;
+        while root * root < iterations {
+            root += 1;
+        }
+        root.max(iterations.div_ceil(3).min(9))
     }
 }
 
@@ -369,6 +390,10 @@ impl Invocation {
                     _ => REPEAT_ITERS,
                 };
                 argv.push(define(property, &iterations.to_string()));
+                let jvms = mechanism.fresh_jvms(iterations);
+                if jvms > 1 {
+                    argv.push(define(REPEAT_JVMS, &jvms.to_string()));
+                }
                 Some(mechanism)
             }
             Repeat::GradleRuns(_) => None,
@@ -575,6 +600,7 @@ mod tests {
             v(&[
                 "gradle",
                 "-Dflaky.repeat.iters=5",
+                "-Dflaky.repeat.jvms=3",
                 ":p:test",
                 "--rerun",
                 "-Dflaky.repeat.task.:p:test=junit4",
@@ -597,6 +623,22 @@ mod tests {
         assert!(testng
             .argv()
             .ends_with(&v(&["-Dflaky.repeat.task.:c:test=testng", "--continue"])));
+        assert!(!testng.argv().iter().any(|a| a.contains("repeat.jvms")));
+    }
+
+    /// The JUnit 4 runner spreads a class's iterations over fresh JVMs: at
+    /// least ⌈√n⌉, up to 9 while each keeps 3 iterations; one JVM for the
+    /// mechanisms that cannot spread them.
+    #[test]
+    fn first_executions_are_sampled_in_several_fresh_jvms() {
+        let jvms = |n| InJvm::Junit4Runner.fresh_jvms(n);
+        let got: Vec<u32> = [1, 2, 3, 5, 10, 20, 27, 50, 100, 1000]
+            .into_iter()
+            .map(jvms)
+            .collect();
+        assert_eq!(got, [1, 2, 2, 3, 4, 7, 9, 9, 10, 32]);
+        assert_eq!(InJvm::TestsIters.fresh_jvms(20), 1);
+        assert_eq!(InJvm::PlatformEngine.fresh_jvms(20), 1);
     }
 
     #[test]

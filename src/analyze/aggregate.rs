@@ -2,6 +2,8 @@
 //! normalization (seed and iteration tokens), per-file accumulation and the
 //! deterministic merge of every file into a [`Report`].
 
+use super::condition::Conditions;
+use super::condition::{FileCondition, InFile, Tally};
 use super::junit::{self, Execution};
 use super::no_test::{self, NotATest};
 use super::report::{
@@ -11,7 +13,7 @@ use super::report::{
 use super::reproduce;
 use super::reproduce::Rerun;
 use super::rows::RowIndex;
-use super::verdict::{severity, OOM_ERROR};
+use super::verdict::{judged, severity, Verdict, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
 use std::borrow::Cow;
@@ -191,6 +193,10 @@ pub(crate) struct TestAcc {
     /// The task of a report where it failed, to build a reproduce line from.
     failing_task: Option<String>,
     reproduce: Option<String>,
+    /// Its executions by condition.
+    conditions: Tally,
+    /// Its executions in the file being read, settled at its end.
+    in_file: InFile,
 }
 
 impl TestAcc {
@@ -211,6 +217,7 @@ impl TestAcc {
         self.tasks.extend(other.tasks);
         self.failing_task = self.failing_task.take().or(other.failing_task);
         self.reproduce = self.reproduce.take().or(other.reproduce);
+        self.conditions.merge(other.conditions);
     }
 }
 
@@ -243,6 +250,8 @@ pub(crate) struct FileAgg {
     instances_once: bool,
     /// Repeated in one test JVM: TestNG rows get their first index back.
     rows: Option<RowIndex>,
+    /// What the file says of its executions' condition.
+    condition: FileCondition,
     /// Hash of (class, name) of each token-free test seen → the rank of the
     /// result it counts with.
     counted: HashMap<u64, Rank>,
@@ -282,6 +291,11 @@ impl FileAgg {
         }
     }
 
+    /// The same accumulator, its executions under `condition`.
+    pub(crate) fn under(self, condition: FileCondition) -> FileAgg {
+        FileAgg { condition, ..self }
+    }
+
     /// Adds one execution read from a report of `origin`.
     pub(crate) fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
@@ -304,20 +318,24 @@ impl FileAgg {
                 acc.passes += 1;
                 self.passed += 1;
                 acc.durations.add_some(exec.time);
+                acc.in_file.add(exec.name, false, exec.time);
             }
             junit::CaseResult::Skipped => {
                 acc.skipped += 1;
                 self.skipped += 1;
+                acc.in_file.skip();
             }
             junit::CaseResult::Failed(failure) => {
                 let kind = classify_failure(&failure.type_name, &failure.message);
                 if kind == FailureKind::SuiteTimeout {
+                    acc.in_file.skip();
                     acc.suite_timeouts += 1;
                     self.suite_timeouts += 1;
                     return;
                 }
                 acc.failures += 1;
                 acc.durations.add_some(exec.time);
+                acc.in_file.add(exec.name, true, exec.time);
                 acc.heap_failures += u64::from(failure.type_name == OOM_ERROR);
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
@@ -403,6 +421,15 @@ impl FileAgg {
         slot
     }
 
+    /// Each test's executions of the file under their conditions, once the
+    /// file is read (a name the file holds more than once was repeated in
+    /// one JVM).
+    fn settle_conditions(&mut self) {
+        for (_, acc) in &mut self.tests {
+            std::mem::take(&mut acc.in_file).settle(&self.condition, &mut acc.conditions);
+        }
+    }
+
     /// Attaches the file's `REPRODUCE WITH:` lines to the tests they name.
     pub(crate) fn attach_reproduce_lines(&mut self, lines: &[String]) {
         if lines.is_empty() {
@@ -458,7 +485,8 @@ impl Merger {
                 n.times,
             );
         }
-        let agg = file.agg;
+        let mut agg = file.agg;
+        agg.settle_conditions();
         let out = &mut self.files;
         out.read += 1;
         out.reports.push(FileSummary {
@@ -554,7 +582,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
                 Some(reproduce::build(rerun, task, &class, &method, seed))
             })
         };
-        reports.push(TestReport {
+        reports.push(judged(TestReport {
             kinds: acc.tasks.into_iter().collect(),
             runs,
             plan: None,
@@ -580,7 +608,9 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
             triage: None,
             class,
             method,
-        });
+            by_condition: Conditions::of(acc.conditions),
+            verdict: Verdict::unjudged(),
+        }));
     }
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;

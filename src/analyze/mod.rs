@@ -6,6 +6,7 @@
 //! the files is pure.
 
 pub(crate) mod aggregate;
+pub mod condition;
 pub(crate) mod cost;
 pub(crate) mod filter;
 pub mod junit;
@@ -54,6 +55,9 @@ pub struct AnalyzeOptions {
     /// class JUnit found no test in is set apart as `not-a-test`
     /// ([`no_test`]), never counted as a failure.
     pub planned: bool,
+    /// What ran beside the tests: `None` is `alone` for planned runs (the
+    /// selected classes) and `task` otherwise (a build's own runs).
+    pub context: Option<condition::Context>,
 }
 
 /// A folder of reports whose tests were repeated in one test JVM.
@@ -64,6 +68,8 @@ pub struct RepeatedDir {
     /// How many times each test ran there, when known: TestNG rows that
     /// print alike are then told apart ([`rows::RowIndex`]).
     pub repetitions: Option<u32>,
+    /// What repeated them, when known (the executions' condition).
+    pub mechanism: Option<crate::invocation::InJvm>,
 }
 
 /// Reads every report below `root` and returns the merged report. Never fails:
@@ -167,7 +173,14 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
     let mut agg = match repeated {
         Some(r) => FileAgg::repeated_in_jvm(row_index(path, r.repetitions)),
         None => FileAgg::new(opts.instances_once),
-    };
+    }
+    .under(condition::FileCondition {
+        context: opts.context.unwrap_or(match opts.planned {
+            true => condition::Context::Alone,
+            false => condition::Context::Task,
+        }),
+        in_jvm: repeated.map(|r| r.mechanism),
+    });
     let mut not_tests = Vec::new();
     let task = origin.as_ref().map(|o| o.task_path.as_str());
     let mut read = match std::fs::File::open(path) {

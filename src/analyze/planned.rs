@@ -197,7 +197,7 @@ mod tests {
     use crate::analyze::report::{KindCounts, TestReport};
 
     fn row(class: &str, method: &str, runs: u64) -> TestReport {
-        TestReport {
+        crate::analyze::verdict::judged(TestReport {
             class: class.into(),
             method: method.into(),
             kinds: vec!["test".into()],
@@ -219,7 +219,9 @@ mod tests {
             durations: Default::default(),
             failing_task: None,
             triage: None,
-        }
+            by_condition: Default::default(),
+            verdict: crate::analyze::verdict::Verdict::unjudged(),
+        })
     }
 
     fn report(tests: Vec<TestReport>, skips: &[(&str, &str, u64)]) -> Report {

@@ -11,6 +11,7 @@ use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod conditions;
 mod triage;
 pub use triage::triage_markdown;
 
@@ -65,6 +66,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
         failure_table(shown, failing.len(), &mut md);
+        conditions::first_executions(shown, &mut md);
         triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
@@ -117,6 +119,9 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
     }
     md.push(format!("- Tests: {}", test_counts(report)));
     if let Some(line) = repetition_line(report) {
+        md.push(line);
+    }
+    if let Some(line) = conditions::summary_line(report) {
         md.push(line);
     }
     if s.skipped > 0 {
@@ -349,9 +354,10 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
             None => String::new(),
         };
         md.push(format!(
-            "- {}: {}{planned}",
+            "- {}: {}{planned}{}",
             code(&format!("{}.{}", t.class, t.method)),
-            stats::clean_statement(t.runs)
+            stats::clean_statement(t.runs),
+            conditions::clean_first_bound(t)
         ));
     }
     more(clean.len(), "clean tests", md);
@@ -600,7 +606,7 @@ mod tests {
 
     pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         let runs = passes + failures;
-        TestReport {
+        crate::analyze::verdict::judged(TestReport {
             class: class.into(),
             method: method.into(),
             kinds: vec!["test".into()],
@@ -630,7 +636,9 @@ mod tests {
             durations: Default::default(),
             failing_task: None,
             triage: None,
-        }
+            by_condition: Default::default(),
+            verdict: crate::analyze::verdict::Verdict::unjudged(),
+        })
     }
 
     pub(super) fn report(tests: Vec<TestReport>) -> Report {

@@ -195,6 +195,11 @@ pub struct TestReport {
     /// What replaying its failures showed (`local --triage`, `gradle-flaky triage`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triage: Option<Triage>,
+    /// Its executions by condition (`conditions`, `firstExecution`).
+    #[serde(flatten)]
+    pub by_condition: super::condition::Conditions,
+    /// What its executions say it is, and which of them it rests on.
+    pub verdict: super::verdict::Verdict,
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the

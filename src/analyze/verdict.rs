@@ -1,7 +1,9 @@
 //! What a report's figures mean: a failing test's verdict, the report's
 //! severity. One leaf that aggregation, rendering and the outcome payload share.
 
+use super::condition::{Context, Rate, Repetition};
 use super::report::{Report, Severity, TestReport};
+use serde::Serialize;
 
 /// The type of the failure a test JVM out of heap reports.
 pub(crate) const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
@@ -12,17 +14,95 @@ pub(crate) fn heap_only(test: &TestReport) -> bool {
 }
 
 /// What a failing test's executions say it is: flaky (it passed and failed),
-/// broken (it failed every one of several), unknown from one execution, or
-/// out of heap (every failure an `OutOfMemoryError`).
+/// first-execution-dependent (its first executions in a JVM failed more than
+/// its repeats: CI, where every execution is a first one, sees the first
+/// executions' rate), broken (it failed every one of several), unknown from
+/// one execution, or out of heap (every failure an `OutOfMemoryError`).
 pub(crate) fn verdict(t: &TestReport) -> &'static str {
     if heap_only(t) {
         "out of heap"
+    } else if t.by_condition.first_execution_dependent() {
+        "first-execution-dependent"
     } else if t.passes > 0 {
         "flaky"
     } else if t.failures > 1 {
         "broken"
     } else {
         "failed once"
+    }
+}
+
+/// A test's verdict in the JSON report, with the executions it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    /// `clean`, `flaky`, `first-execution-dependent`, `broken`,
+    /// `failed-once`, `out-of-heap`.
+    pub kind: &'static str,
+    /// `first`: it rests on the first executions in a JVM only (the CI
+    /// condition); `all`: on every execution.
+    pub executions: &'static str,
+    /// The contexts and repetitions of the executions it rests on.
+    pub context: Vec<Context>,
+    pub repetition: Vec<Repetition>,
+    /// The rate it rests on.
+    #[serde(flatten)]
+    pub rate: Rate,
+}
+
+impl Verdict {
+    /// The value a test report is built with before [`judged`] gives it its verdict.
+    pub(crate) fn unjudged() -> Verdict {
+        Verdict {
+            kind: "unjudged",
+            executions: "all",
+            context: Vec::new(),
+            repetition: Vec::new(),
+            rate: Rate::new(0, 0),
+        }
+    }
+}
+
+/// `t` with its verdict.
+pub(crate) fn judged(mut t: TestReport) -> TestReport {
+    t.verdict = judge(&t);
+    t
+}
+
+/// The verdict of `t` and the condition it is about.
+fn judge(t: &TestReport) -> Verdict {
+    let kind = match (t.failures, verdict(t)) {
+        (0, _) => "clean",
+        (_, "out of heap") => "out-of-heap",
+        (_, "failed once") => "failed-once",
+        (_, kind) => kind,
+    };
+    let first_only = kind == "first-execution-dependent";
+    let rows = t
+        .by_condition
+        .conditions
+        .iter()
+        .filter(|r| !first_only || r.condition.execution == super::condition::Position::First);
+    let mut context: Vec<Context> = Vec::new();
+    let mut repetition: Vec<Repetition> = Vec::new();
+    for r in rows {
+        if !context.contains(&r.condition.context) {
+            context.push(r.condition.context);
+        }
+        if !repetition.contains(&r.condition.repetition) {
+            repetition.push(r.condition.repetition);
+        }
+    }
+    let rate = match t.by_condition.first_execution {
+        Some(f) if first_only => f.first,
+        _ => Rate::new(t.failures, t.runs),
+    };
+    Verdict {
+        kind,
+        executions: if first_only { "first" } else { "all" },
+        context,
+        repetition,
+        rate,
     }
 }
 

@@ -229,6 +229,7 @@ pub(crate) fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
                 dirs.push(RepeatedDir {
                     dir,
                     repetitions: Some(chunk.iterations),
+                    mechanism: chunk.mechanism,
                 });
             }
         }

@@ -344,7 +344,7 @@ mod tests {
     use crate::analyze::report::{KindCounts, TestReport};
 
     fn test(method: &str, failures: u64, seeds: &[&str], task: Option<&str>) -> TestReport {
-        TestReport {
+        crate::analyze::verdict::judged(TestReport {
             class: "org.example.FooTests".into(),
             method: method.into(),
             kinds: vec!["test".into()],
@@ -366,7 +366,9 @@ mod tests {
             failing_task: task.map(String::from),
             triage: None,
             plan: None,
-        }
+            by_condition: Default::default(),
+            verdict: crate::analyze::verdict::Verdict::unjudged(),
+        })
     }
 
     fn report(tests: Vec<TestReport>) -> Report {

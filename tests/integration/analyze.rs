@@ -3,6 +3,7 @@
 //! hand-made edge cases, properties, snapshots and the command line.
 
 mod cli;
+mod conditions;
 mod corpus;
 mod edge;
 mod gradle;

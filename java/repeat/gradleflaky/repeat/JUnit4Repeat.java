@@ -12,6 +12,8 @@ import org.junit.runner.Runner;
 import org.junit.runner.manipulation.Filter;
 import org.junit.runner.manipulation.Filterable;
 import org.junit.runner.manipulation.NoTestsRemainException;
+import org.junit.runner.notification.Failure;
+import org.junit.runner.notification.RunListener;
 import org.junit.runner.notification.RunNotifier;
 
 /**
@@ -29,12 +31,20 @@ import org.junit.runner.notification.RunNotifier;
  * name or {@code Class.method}), comma-separated with {@code %} and {@code ,} written {@code %25} and
  * {@code %2C}. No filter runs the classes whole. Filters Gradle itself applies (JUnit categories) reach
  * every class through {@link Filterable}.
+ *
+ * <p>Slices: with {@value #JVMS} set to N, the init script makes the task run generated classes
+ * {@code gradleflaky.repeat.Slice0 … Slice(M-1)}, M = N × the selected classes, one test JVM each (Gradle's
+ * {@code forkEvery 1}); slice k runs class k / N for its share of the iterations. Each class thus runs in N
+ * fresh JVMs of its own, so its first execution in a fresh JVM (what CI runs) is sampled N times and state
+ * one class leaks never reaches another. Each execution is reported as {@code method #i}, i its 1-based
+ * iteration in its JVM (gradle-flaky strips the token and counts {@code #1} as a first execution).
  */
 @RunWith(JUnit4Repeat.Repeater.class)
 public final class JUnit4Repeat {
 
     static final String CLASSES = "flaky.repeat.classes";
     static final String FILTERS = "flaky.repeat.filters";
+    static final String JVMS = "flaky.repeat.jvms";
 
     private JUnit4Repeat() {}
 
@@ -47,9 +57,20 @@ public final class JUnit4Repeat {
         private final Description description;
 
         public Repeater(Class<?> suite) throws ClassNotFoundException {
-            iterations = Iterations.get();
             ClassLoader loader = suite.getClassLoader();
-            for (String name : split(System.getProperty(CLASSES, ""))) {
+            List<String> names = split(System.getProperty(CLASSES, ""));
+            int slice = sliceOf(suite);
+            int jvms = Math.max(1, Integer.getInteger(JVMS, 1));
+            if (slice >= 0) {
+                // This JVM's class and its share of the iterations (the first slices take the remainder).
+                int total = Iterations.get();
+                int k = slice % jvms;
+                iterations = total / jvms + (k < total % jvms ? 1 : 0);
+                names = slice / jvms < names.size() ? names.subList(slice / jvms, slice / jvms + 1) : new ArrayList<String>();
+            } else {
+                iterations = Iterations.get();
+            }
+            for (String name : names) {
                 boolean nested = name.endsWith("$*");
                 Class<?> c = Class.forName(nested ? name.substring(0, name.length() - 2) : name, false, loader);
                 classes.add(c);
@@ -83,8 +104,10 @@ public final class JUnit4Repeat {
         @Override
         public void run(RunNotifier notifier) {
             for (int i = 0; i < iterations; i++) {
+                RunNotifier inner = new RunNotifier();
+                inner.addListener(new Renamer(notifier, " #" + (i + 1)));
                 for (Runner runner : runners()) {
-                    runner.run(notifier);
+                    runner.run(inner);
                 }
             }
         }
@@ -119,6 +142,59 @@ public final class JUnit4Repeat {
                 }
                 addNested(inner);
             }
+        }
+    }
+
+    /** The slice a generated {@code SliceK} class is, -1 for this class itself (no slices). */
+    static int sliceOf(Class<?> suite) {
+        String name = suite.getSimpleName();
+        return name.startsWith("Slice") ? Integer.parseInt(name.substring("Slice".length())) : -1;
+    }
+
+    /**
+     * Passes a run's events on with each test's name followed by {@code token} (its iteration in this JVM);
+     * class-level events (a failing {@code @BeforeClass}) pass unchanged.
+     */
+    static final class Renamer extends RunListener {
+        private final RunNotifier out;
+        private final String token;
+
+        Renamer(RunNotifier out, String token) {
+            this.out = out;
+            this.token = token;
+        }
+
+        private Description renamed(Description d) {
+            if (d.getMethodName() == null) {
+                return d;
+            }
+            return Description.createTestDescription(d.getClassName(), d.getMethodName() + token,
+                    d.getAnnotations().toArray(new java.lang.annotation.Annotation[0]));
+        }
+
+        @Override
+        public void testStarted(Description d) {
+            out.fireTestStarted(renamed(d));
+        }
+
+        @Override
+        public void testFinished(Description d) {
+            out.fireTestFinished(renamed(d));
+        }
+
+        @Override
+        public void testFailure(Failure f) {
+            out.fireTestFailure(new Failure(renamed(f.getDescription()), f.getException()));
+        }
+
+        @Override
+        public void testAssumptionFailure(Failure f) {
+            out.fireTestAssumptionFailed(new Failure(renamed(f.getDescription()), f.getException()));
+        }
+
+        @Override
+        public void testIgnored(Description d) {
+            out.fireTestIgnored(renamed(d));
         }
     }
 

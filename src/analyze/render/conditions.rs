@@ -1,0 +1,104 @@
+//! The conditions in the markdown report: which conditions the counts come
+//! from (one summary line), first executions in a JVM against repeats (the
+//! First executions section), and what a clean test's first executions
+//! bound.
+
+use super::{more, MAX_LISTED};
+use crate::analyze::condition::{describe, Condition, FirstExecution, Rate};
+use crate::analyze::report::{Report, TestReport};
+use crate::markdown::code;
+use crate::stats::{self, percent, Round};
+
+/// `- Conditions: alone · in-jvm (junit4-runner) · first in its JVM: 14
+/// executions; …`: every count of the report comes from one of these.
+pub(super) fn summary_line(report: &Report) -> Option<String> {
+    let mut totals: Vec<(Condition, u64)> = Vec::new();
+    for row in report.tests.iter().flat_map(|t| &t.by_condition.conditions) {
+        match totals.iter_mut().find(|(c, _)| *c == row.condition) {
+            Some((_, n)) => *n += row.rate.runs,
+            None => totals.push((row.condition, row.rate.runs)),
+        }
+    }
+    if totals.is_empty() {
+        return None;
+    }
+    totals.sort();
+    let parts: Vec<String> = totals
+        .iter()
+        .map(|(c, n)| format!("{} ({n})", describe(c)))
+        .collect();
+    Some(format!("- Conditions (executions): {}", parts.join("; ")))
+}
+
+/// `12% (3.2%–31%)`.
+fn rate(r: &Rate) -> String {
+    format!(
+        "{}/{} = {} ({}–{})",
+        r.failures,
+        r.runs,
+        percent(r.failure_rate, Round::Nearest),
+        percent(r.ci95[0], Round::Down),
+        percent(r.ci95[1], Round::Up)
+    )
+}
+
+/// The failing tests whose first executions in a JVM can be told from their
+/// repeats: each one's two rates, Fisher's p and what it means for CI.
+pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
+    let compared: Vec<(&TestReport, &FirstExecution)> = shown
+        .iter()
+        .filter_map(|t| Some((*t, t.by_condition.first_execution.as_ref()?)))
+        .filter(|(_, f)| f.first.failures > 0)
+        .collect();
+    if compared.is_empty() {
+        return;
+    }
+    md.push("### First executions in a JVM".into());
+    md.push(
+        "CI runs each test once per fresh test JVM: a first execution. Repeats in the same JVM \
+         share its warm state, so a test failing only on a cold start fails there less often."
+            .into(),
+    );
+    for (t, f) in compared.iter().take(MAX_LISTED) {
+        let name = code(&format!("{}.{}", t.class, t.method));
+        let what = if f.dependent {
+            format!(
+                "**first-execution-dependent** (Fisher's exact test, one-sided, {}): its CI-condition \
+                 rate is {}",
+                stats::p_value(f.p_value),
+                rate(&f.first)
+            )
+        } else {
+            format!(
+                "the two cannot be told apart yet ({}); its CI-condition rate, from first \
+                 executions alone, is {}",
+                stats::p_value(f.p_value),
+                rate(&f.first)
+            )
+        };
+        md.push(format!(
+            "- {name}: first executions {}; repeats in the same JVM {}: {what}",
+            rate(&f.first),
+            rate(&f.repeat)
+        ));
+    }
+    more(compared.len(), "tests compared", md);
+    md.push(String::new());
+}
+
+/// `; first executions in a fresh JVM (the CI condition): 0/7 ⇒ < 35%`:
+/// what a clean in-JVM test's first executions bound, empty when every
+/// execution was a first one.
+pub(super) fn clean_first_bound(t: &TestReport) -> String {
+    match &t.by_condition.first_execution {
+        Some(f) if f.repeat.runs > 0 => format!(
+            "; first executions in a fresh JVM (the CI condition): 0/{} ⇒ < {}",
+            f.first.runs,
+            percent(
+                stats::rate_bound(f.first.runs, stats::REPORT_CONFIDENCE),
+                Round::Up
+            )
+        ),
+        _ => String::new(),
+    }
+}

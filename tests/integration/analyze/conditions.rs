@@ -1,0 +1,153 @@
+//! Conditions on recorded Gradle XML: each execution's condition (in one
+//! JVM or fresh, first or a repeat, alone or in its task), each test's
+//! counts per condition, and first executions compared with repeats.
+
+use super::{data, place};
+use gradle_flaky::analyze::condition::{Context, InJvm, Position, Repetition};
+use gradle_flaky::analyze::report::Report;
+use gradle_flaky::analyze::{self, render, AnalyzeOptions, RepeatedDir};
+
+/// The recorded files of `folder` placed under a build's `test` results.
+fn analyzed(folder: &str, opts: &AnalyzeOptions) -> (tempfile::TempDir, Report) {
+    let root = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(data(&format!("junit-gradle/{folder}"))).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        place(
+            root.path(),
+            &format!("run/build/test-results/test/{name}"),
+            std::fs::read(&path).unwrap(),
+        );
+    }
+    let report = analyze::analyze_root(root.path(), opts);
+    (root, report)
+}
+
+/// `local`'s options for an in-JVM batch of gradle-flaky's JUnit 4 runner.
+fn planned_in_jvm() -> AnalyzeOptions {
+    AnalyzeOptions {
+        instances_once: true,
+        planned: true,
+        every_instance_below: vec![RepeatedDir {
+            dir: ".".into(),
+            repetitions: Some(20),
+            mechanism: Some(InJvm::Junit4Runner),
+        }],
+        ..AnalyzeOptions::default()
+    }
+}
+
+/// A test failing 4 of its 7 first executions in fresh JVMs and none of
+/// its 13 repeats is first-execution-dependent, its CI-condition rate the
+/// first executions'; its neighbour is clean, with what its first
+/// executions bound said.
+#[test]
+fn a_cold_start_failure_is_first_execution_dependent() {
+    let (_root, report) = analyzed("first-execution", &planned_in_jvm());
+    let cold = report
+        .tests
+        .iter()
+        .find(|t| t.method == "coldStart")
+        .unwrap();
+    assert_eq!((cold.runs, cold.failures), (20, 4));
+    let f = cold.by_condition.first_execution.unwrap();
+    assert_eq!((f.first.failures, f.first.runs), (4, 7));
+    assert_eq!((f.repeat.failures, f.repeat.runs), (0, 13));
+    // scipy.stats.fisher_exact([[4,3],[0,13]], alternative="greater"): 0.007224
+    assert!((f.p_value - 0.007224).abs() < 1e-6, "{f:?}");
+    assert!(f.dependent);
+    assert_eq!(cold.verdict.kind, "first-execution-dependent");
+    assert_eq!(cold.verdict.executions, "first");
+    assert_eq!(cold.verdict.rate.failures, 4);
+    for row in &cold.by_condition.conditions {
+        assert_eq!(row.condition.context, Context::Alone);
+        assert_eq!(row.condition.repetition, Repetition::InJvm);
+        assert_eq!(row.condition.mechanism, Some(InJvm::Junit4Runner));
+    }
+    let steady = report.tests.iter().find(|t| t.method == "steady").unwrap();
+    assert_eq!(steady.verdict.kind, "clean");
+    let md = render::markdown(&report);
+    assert!(md.contains("**first-execution-dependent**"), "{md}");
+    insta::assert_snapshot!("first_execution_markdown", md);
+    insta::assert_snapshot!("first_execution_json", render::json(&report));
+}
+
+/// Without a plan, the runner's iteration tokens still say the executions
+/// were repeated in one JVM, and which were first; the context is the
+/// task's (a build's own run).
+#[test]
+fn tokens_tell_in_jvm_repetition_without_a_plan() {
+    let (_root, report) = analyzed("first-execution", &AnalyzeOptions::default());
+    let cold = report
+        .tests
+        .iter()
+        .find(|t| t.method == "coldStart")
+        .unwrap();
+    let first: Vec<_> = cold
+        .by_condition
+        .conditions
+        .iter()
+        .map(|r| (r.condition.context, r.condition.execution, r.rate.runs))
+        .collect();
+    assert_eq!(
+        first,
+        [
+            (Context::Task, Position::First, 7),
+            (Context::Task, Position::Repeat, 13)
+        ]
+    );
+}
+
+/// `-Dtests.iters=10` names carry a seed but no iteration: the ten cases of
+/// a method in one file are one JVM's, the first of them its first
+/// execution; a report of a plain run holds each test once, a fresh JVM's.
+#[test]
+fn seeded_repeats_in_one_file_are_one_jvms_and_plain_runs_fresh() {
+    let (_root, report) = analyzed("flaky-unit", &AnalyzeOptions::default());
+    let t = report
+        .tests
+        .iter()
+        .find(|t| t.method == "testFlakyAssertion")
+        .unwrap();
+    let rows: Vec<_> = t
+        .by_condition
+        .conditions
+        .iter()
+        .map(|r| {
+            (
+                r.condition.repetition,
+                r.condition.mechanism,
+                r.condition.execution,
+                r.rate.runs,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                Repetition::InJvm,
+                Some(InJvm::TestsIters),
+                Position::First,
+                1
+            ),
+            (
+                Repetition::InJvm,
+                Some(InJvm::TestsIters),
+                Position::Repeat,
+                9
+            )
+        ]
+    );
+    let (_root, plain) = analyzed("stable-unit", &AnalyzeOptions::default());
+    for t in &plain.tests {
+        let [row] = t.by_condition.conditions.as_slice() else {
+            panic!("{:?}", t.by_condition);
+        };
+        assert_eq!(
+            (row.condition.repetition, row.condition.execution),
+            (Repetition::FreshJvm, Position::First)
+        );
+        assert!(t.by_condition.first_execution.is_none());
+    }
+}

@@ -38,6 +38,12 @@ pub fn slow_copy() -> tempfile::TempDir {
     copy_of_fixture("slow")
 }
 
+/// A private copy of the `conditions` fixture (a cold-start failure, a class
+/// that leaks a busy thread per execution, its neighbour) in a temp dir.
+pub fn conditions_copy() -> tempfile::TempDir {
+    copy_of_fixture("conditions")
+}
+
 /// A private copy of the es-mini fixture's sources alone, as a fresh clone
 /// has them: for tests that check that no Gradle ran (it would have left a
 /// `.gradle` folder).

@@ -16,13 +16,34 @@ const LEGACY: &str = "com.example.legacy";
 /// The `<testcase>` elements named `method` in every report file of `class`
 /// below `dir` (the run folder): what the XML says ran.
 fn xml_cases(dir: &Path, class: &str, method: &str) -> usize {
+    xml_names(dir, class)
+        .iter()
+        .filter(|name| {
+            // gradle-flaky's JUnit 4 runner appends each execution's iteration in its JVM.
+            let base = match name.rsplit_once(" #") {
+                Some((base, i)) if i.bytes().all(|b| b.is_ascii_digit()) => base,
+                _ => name.as_str(),
+            };
+            base == method
+        })
+        .count()
+}
+
+/// The `<testcase>` names of `class`'s reports below `dir`.
+fn xml_names(dir: &Path, class: &str) -> Vec<String> {
     let file = format!("TEST-{class}.xml");
-    let needle = format!("<testcase name=\"{method}\"");
-    walk(dir)
+    let mut names = Vec::new();
+    for path in walk(dir)
         .iter()
         .filter(|p| p.file_name().is_some_and(|n| n == file.as_str()))
-        .map(|p| std::fs::read_to_string(p).unwrap().matches(&needle).count())
-        .sum()
+    {
+        let text = std::fs::read_to_string(path).unwrap();
+        for case in text.split("<testcase name=\"").skip(1) {
+            let name = case.split('"').next().unwrap();
+            names.push(name.replace("&amp;", "&"));
+        }
+    }
+    names
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
@@ -77,6 +98,7 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
         argv(junit4)[1..],
         [
             "-Dflaky.repeat.iters=20",
+            "-Dflaky.repeat.jvms=7",
             ":core:cleanTest",
             ":core:test",
             "-Dflaky.repeat.task.:core:test=junit4",
@@ -132,7 +154,9 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
 /// The issue's case: `local --iters 20` executes every selected JUnit 4,
 /// JUnit 3 and TestNG method 20 times in one Gradle run per batch (counted in
 /// the XML: 20 `<testcase>`s of each name), counts each, finds every designed
-/// flake, and says what repeated the tests.
+/// flake, and says what repeated the tests; the JUnit 4 runner spreads each
+/// class's iterations over 7 fresh JVMs (7 first executions), TestNG runs
+/// them in one (1 first execution).
 #[test]
 fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
     let build = plain_java_copy();
@@ -222,6 +246,29 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
         (format!("{CORE}.ServiceIT"), "startsAndStops"),
     ] {
         assert_eq!(xml_cases(&run_dir, &class, method), 20, "{class}.{method}");
+    }
+    // The JUnit 4 runner's iterations over 7 fresh JVMs per class: each
+    // name's `#1` (the first execution in its JVM) 7 times.
+    let firsts = xml_names(&run_dir, &format!("{CORE}.RetryingClientTest"))
+        .iter()
+        .filter(|n| n.as_str() == "retriesUntilSuccess #1")
+        .count();
+    assert_eq!(firsts, 7);
+    for t in tests {
+        let (first, repeat) = (
+            &t["firstExecution"]["first"],
+            &t["firstExecution"]["repeat"],
+        );
+        let expected = if t["repeatedBy"][0] == "junit4-runner" {
+            (7, 13)
+        } else {
+            (1, 19)
+        };
+        assert_eq!(
+            (&first["runs"], &repeat["runs"]),
+            (&expected.0.into(), &expected.1.into()),
+            "{t:#}"
+        );
     }
     // TestNG numbers a row's repetitions on: the report names each row as one run does.
     assert_eq!(

@@ -1,0 +1,123 @@
+//! The conditions of real runs (the `conditions` fixture, Gradle 4.4.1):
+//! gradle-flaky's JUnit 4 runner spreads a class's iterations over fresh
+//! JVMs, so a test failing only on its first execution in a JVM is found,
+//! and the report gives each test's counts per condition.
+
+use crate::common::{conditions_copy, gradle_flaky, run, text};
+use serde_json::Value;
+use std::path::Path;
+
+/// `local` on the fixture with `args`, offline, the cold-start failure's
+/// probability `p`; the JSON report.
+fn local(build: &Path, p: &str, args: &[&str]) -> (std::process::Output, Value) {
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .arg("local")
+        .args(args)
+        .args(["--format", "json", "--", "--offline"])
+        .arg(format!("-Dfixture.cold.probability={p}")));
+    let json =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (out, json)
+}
+
+fn test<'a>(report: &'a Value, method: &str) -> &'a Value {
+    report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["method"] == method)
+        .unwrap_or_else(|| panic!("no {method} in {report:#}"))
+}
+
+/// `(execution, runs, failures)` of each of a test's conditions, checking
+/// that all are `alone` and repeated as `repetition` says.
+fn rows(t: &Value, repetition: &str) -> Vec<(String, u64, u64)> {
+    t["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert_eq!(
+                (&c["context"], &c["repetition"]),
+                (&"alone".into(), &repetition.into()),
+                "{c:#}"
+            );
+            (
+                c["execution"].as_str().unwrap().to_string(),
+                c["runs"].as_u64().unwrap(),
+                c["failures"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A test that fails every first execution in a JVM and never after: in one
+/// JVM it would fail 1 of 20; over 7 fresh JVMs it fails 7 of 7 first
+/// executions and 0 of 13 repeats, and is first-execution-dependent with
+/// the first executions' rate (its CI condition). Its neighbour is clean,
+/// with what its 7 first executions bound said.
+#[test]
+fn a_cold_start_failure_is_found_over_fresh_jvms() {
+    let build = conditions_copy();
+    let (out, report) = local(build.path(), "1", &["--iters", "20", "demo.ColdStartTest"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("-Dflaky.repeat.jvms=7"),
+        "{}",
+        text(&out)
+    );
+    let cold = test(&report, "coldStart");
+    assert_eq!(
+        rows(cold, "in-jvm"),
+        [("first".into(), 7, 7), ("repeat".into(), 13, 0)]
+    );
+    assert_eq!(cold["conditions"][0]["mechanism"], "junit4-runner");
+    assert_eq!(
+        cold["verdict"]["kind"], "first-execution-dependent",
+        "{cold:#}"
+    );
+    assert_eq!(cold["verdict"]["executions"], "first");
+    assert_eq!(
+        (&cold["verdict"]["runs"], &cold["verdict"]["failures"]),
+        (&7.into(), &7.into())
+    );
+    assert!(
+        cold["firstExecution"]["pValue"].as_f64().unwrap() < 0.001,
+        "{cold:#}"
+    );
+    let steady = test(&report, "steady");
+    assert_eq!(steady["verdict"]["kind"], "clean");
+    assert_eq!(
+        rows(steady, "in-jvm"),
+        [("first".into(), 7, 0), ("repeat".into(), 13, 0)]
+    );
+}
+
+/// Gradle runs: a fresh JVM per execution, every execution a first one; the
+/// test fails each, and nothing is compared.
+#[test]
+fn gradle_runs_are_first_executions_in_fresh_jvms() {
+    let build = conditions_copy();
+    let (out, report) = local(
+        build.path(),
+        "1",
+        &[
+            "--iters",
+            "2",
+            "--repetition",
+            "gradle-runs",
+            "demo.ColdStartTest.coldStart",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let cold = test(&report, "coldStart");
+    assert_eq!(rows(cold, "fresh-jvm"), [("first".into(), 2, 2)]);
+    assert!(cold.get("firstExecution").is_none(), "{cold:#}");
+    assert_eq!(cold["verdict"]["kind"], "broken");
+    assert_eq!(
+        cold["verdict"]["repetition"],
+        serde_json::json!(["fresh-jvm"])
+    );
+}

@@ -617,6 +617,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
     sort_most_failing_first(&mut reports);
     let mut report = Report {
         summary,
+        warnings: super::drift::warnings(&reports),
         tests: reports,
         not_executed: Vec::new(),
         not_a_test: Vec::new(),

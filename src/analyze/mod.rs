@@ -8,6 +8,7 @@
 pub(crate) mod aggregate;
 pub mod condition;
 pub(crate) mod cost;
+pub mod drift;
 pub(crate) mod filter;
 pub mod junit;
 pub(crate) mod no_test;

@@ -60,6 +60,7 @@ pub fn json(report: &Report) -> String {
 pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
     let mut md = Vec::new();
     summary_lines(report, opts, &mut md);
+    conditions::warnings(report, &mut md);
     let failing: Vec<&TestReport> = report.tests.iter().filter(|t| t.failures > 0).collect();
     if failing.is_empty() {
         md.push("_No real failures recorded._".into());
@@ -660,6 +661,7 @@ mod tests {
             not_executed: vec![],
             not_a_test: vec![],
             files: ReportFiles::default(),
+            warnings: vec![],
             skips: Default::default(),
         };
         r.summary.severity = verdict::severity(&r, false);

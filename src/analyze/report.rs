@@ -20,6 +20,9 @@ pub struct Report {
     #[serde(rename = "notATest", skip_serializing_if = "Vec::is_empty")]
     pub not_a_test: Vec<super::no_test::NotATest>,
     pub files: ReportFiles,
+    /// What the executions' conditions warn of (`state-accumulates`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<super::drift::Warning>,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
     pub skips: BTreeMap<(String, String), u64>,
@@ -200,6 +203,44 @@ pub struct TestReport {
     pub by_condition: super::condition::Conditions,
     /// What its executions say it is, and which of them it rests on.
     pub verdict: super::verdict::Verdict,
+}
+
+#[cfg(test)]
+impl TestReport {
+    /// A test of `class` and `method` that passed and failed so many times,
+    /// judged, with no other evidence.
+    pub(crate) fn sample(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
+        let runs = passes + failures;
+        super::verdict::judged(TestReport {
+            class: class.into(),
+            method: method.into(),
+            kinds: vec!["test".into()],
+            runs,
+            plan: None,
+            passes,
+            failures,
+            heap_failures: 0,
+            suite_timeouts: 0,
+            failure_rate: if runs == 0 {
+                0.0
+            } else {
+                failures as f64 / runs as f64
+            },
+            ci95: crate::stats::wilson95(failures, runs),
+            failure_kinds: KindCounts::default(),
+            failing_seeds: vec![],
+            reproduce: None,
+            reproduce_context: None,
+            run_members: Default::default(),
+            examples: vec![],
+            time_sec: 0.0,
+            durations: Default::default(),
+            failing_task: None,
+            triage: None,
+            by_condition: Default::default(),
+            verdict: super::verdict::Verdict::unjudged(),
+        })
+    }
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the

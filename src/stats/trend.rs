@@ -167,7 +167,7 @@ pub(crate) fn thirds_ratio(xs: &[f64]) -> Option<f64> {
 }
 
 /// The middle value (the mean of the two middle ones for an even count).
-pub(super) fn median(xs: &[f64]) -> f64 {
+pub(crate) fn median(xs: &[f64]) -> f64 {
     let mut sorted = xs.to_vec();
     sorted.sort_by(|a, b| a.total_cmp(b));
     let n = sorted.len();

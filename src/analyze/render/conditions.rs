@@ -6,7 +6,7 @@
 use super::{more, MAX_LISTED};
 use crate::analyze::condition::{describe, Condition, FirstExecution, Rate};
 use crate::analyze::report::{Report, TestReport};
-use crate::markdown::code;
+use crate::markdown::{self, code};
 use crate::stats::{self, percent, Round};
 
 /// `- Conditions: alone · in-jvm (junit4-runner) · first in its JVM: 14
@@ -101,4 +101,22 @@ pub(super) fn clean_first_bound(t: &TestReport) -> String {
         ),
         _ => String::new(),
     }
+}
+
+/// `### Warnings`: each class whose state accumulates in one JVM, in a
+/// plain sentence with its stable code.
+pub(super) fn warnings(report: &Report, md: &mut Vec<String>) {
+    if report.warnings.is_empty() {
+        return;
+    }
+    md.push("### Warnings".into());
+    for w in report.warnings.iter().take(MAX_LISTED) {
+        md.push(format!(
+            "- {}: {}",
+            code(w.code),
+            markdown::text(&w.message)
+        ));
+    }
+    more(report.warnings.len(), "warnings", md);
+    md.push(String::new());
 }

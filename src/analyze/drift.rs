@@ -1,0 +1,274 @@
+//! State that accumulates in one test JVM: a class whose repetitions keep
+//! getting slower (a thread pool never shut down, a cache that only grows)
+//! or whose failures come only late. Read from each execution's position in
+//! its JVM and its time (the XML has both), per class, all its JVMs pooled:
+//! the mean time of its executions at each position, judged by the ratio of
+//! the last third to the first and by the Mann–Kendall trend test; and its
+//! repeats against its first executions, by Fisher's exact test.
+
+use super::condition::{AtIndex, SIGNIFICANCE};
+use super::report::TestReport;
+use crate::invocation::InJvm;
+use crate::stats;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The stable code of the warning (the JSON contract).
+pub const STATE_ACCUMULATES: &str = "state-accumulates";
+
+/// A slowdown smaller than this per execution is noise, whatever its ratio
+/// (a test of a millisecond doubling is no leak worth a warning).
+const MIN_GROWTH_SEC: f64 = 0.05;
+
+/// Positions from which the trend test can show a rising series (with 3,
+/// its smallest p is 1/6): below, the ratio and the growth alone decide.
+const TREND_FROM: usize = 4;
+
+/// A class whose state accumulates across its repetitions in one JVM.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    /// [`STATE_ACCUMULATES`].
+    pub code: &'static str,
+    pub class: String,
+    /// `slower`: its executions kept getting slower; `failures-late`: its
+    /// repeats failed more than its first executions.
+    pub evidence: &'static str,
+    /// Mean seconds of its executions first in their JVM, and at its last
+    /// position (`slower`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_sec: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_sec: Option<f64>,
+    /// How many executions one JVM held at most (positions).
+    pub positions: usize,
+    /// The test's p-value (Mann–Kendall for `slower`, Fisher for `failures-late`).
+    pub p_value: f64,
+    /// The class that leaked the state, when it can be told: the class
+    /// itself when it ran alone in its JVMs (gradle-flaky's JUnit 4 runner
+    /// gives each class JVMs of its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaking_class: Option<String>,
+    /// The plain sentence the report shows.
+    pub message: String,
+}
+
+/// The warnings of a report's tests, by class name.
+pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
+    let mut classes: BTreeMap<&str, Vec<&TestReport>> = BTreeMap::new();
+    for t in tests {
+        classes.entry(t.class.as_str()).or_default().push(t);
+    }
+    classes
+        .into_iter()
+        .filter_map(|(class, tests)| slower(class, &tests).or_else(|| late(class, &tests)))
+        .collect()
+}
+
+/// The mean seconds per execution at each position, the tests of a class pooled.
+fn series(tests: &[&TestReport]) -> Vec<f64> {
+    let mut pooled: Vec<AtIndex> = Vec::new();
+    for t in tests {
+        let by_index = &t.by_condition.by_index;
+        if pooled.len() < by_index.len() {
+            pooled.resize(by_index.len(), AtIndex::default());
+        }
+        for (p, at) in pooled.iter_mut().zip(by_index) {
+            p.executions += at.executions;
+            p.time_sec += at.time_sec;
+        }
+    }
+    pooled
+        .iter()
+        .take_while(|at| at.executions > 0)
+        .map(|at| at.time_sec / f64::from(at.executions))
+        .collect()
+}
+
+/// Its repetitions kept getting slower: the last third at least
+/// [`stats::DRIFT_RATIO`] times the first and [`MIN_GROWTH_SEC`] more, and a
+/// rising trend when the positions can show one.
+fn slower(class: &str, tests: &[&TestReport]) -> Option<Warning> {
+    let xs = series(tests);
+    let ratio = stats::thirds_ratio(&xs)?;
+    let third = xs.len() / 3;
+    let first = stats::median(&xs[..third]);
+    let last = stats::median(&xs[xs.len() - third..]);
+    let trend = stats::mann_kendall(&xs);
+    let rising = xs.len() < TREND_FROM || trend.p_rising < SIGNIFICANCE;
+    if ratio < stats::DRIFT_RATIO || last - first < MIN_GROWTH_SEC || !rising {
+        return None;
+    }
+    let leaking = alone_in_its_jvms(tests).then(|| class.to_string());
+    let message = format!(
+        "iterations of {class} grew from {} to {} in one JVM: state accumulates across \
+         repetitions ({}){}",
+        seconds(xs[0]),
+        seconds(*xs.last()?),
+        stats::p_value(trend.p_rising),
+        leak_clause(class, leaking.is_some())
+    );
+    Some(Warning {
+        code: STATE_ACCUMULATES,
+        class: class.to_string(),
+        evidence: "slower",
+        first_sec: Some(stats::round6(xs[0])),
+        last_sec: Some(stats::round6(*xs.last()?)),
+        positions: xs.len(),
+        p_value: stats::round6(trend.p_rising),
+        leaking_class: leaking,
+        message,
+    })
+}
+
+/// Its repeats in a JVM failed more than its first executions (Fisher's
+/// exact test, one-sided): the failures come late.
+fn late(class: &str, tests: &[&TestReport]) -> Option<Warning> {
+    let (mut first, mut repeat) = ((0, 0), (0, 0));
+    for f in tests.iter().filter_map(|t| t.by_condition.first_execution) {
+        first = (first.0 + f.first.failures, first.1 + f.first.runs);
+        repeat = (repeat.0 + f.repeat.failures, repeat.1 + f.repeat.runs);
+    }
+    if repeat.0 == 0 || first.1 == 0 {
+        return None;
+    }
+    let p = stats::p_fixed(
+        stats::Counts::new(repeat.0, repeat.1),
+        stats::Counts::new(first.0, first.1),
+    );
+    if p >= SIGNIFICANCE {
+        return None;
+    }
+    let leaking = alone_in_its_jvms(tests).then(|| class.to_string());
+    let message = format!(
+        "{class} failed {}/{} of its repeats in one JVM but {}/{} of its first executions: \
+         state accumulates across repetitions ({}){}",
+        repeat.0,
+        repeat.1,
+        first.0,
+        first.1,
+        stats::p_value(p),
+        leak_clause(class, leaking.is_some())
+    );
+    Some(Warning {
+        code: STATE_ACCUMULATES,
+        class: class.to_string(),
+        evidence: "failures-late",
+        first_sec: None,
+        last_sec: None,
+        positions: series(tests).len(),
+        p_value: stats::round6(p),
+        leaking_class: leaking,
+        message,
+    })
+}
+
+/// Every in-JVM execution of the class came from gradle-flaky's JUnit 4
+/// runner, which gives each class JVMs of its own.
+fn alone_in_its_jvms(tests: &[&TestReport]) -> bool {
+    tests
+        .iter()
+        .flat_map(|t| &t.by_condition.conditions)
+        .filter(|r| r.condition.repetition == super::condition::Repetition::InJvm)
+        .all(|r| r.condition.mechanism == Some(InJvm::Junit4Runner))
+}
+
+fn leak_clause(class: &str, alone: bool) -> String {
+    if alone {
+        format!("; {class} ran alone in its JVMs, so it leaks the state itself")
+    } else {
+        "; it shared its JVM with the other selected classes, any of which may leak it".into()
+    }
+}
+
+/// `0.30 s`, `24 s`.
+fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.2} s")
+    } else {
+        format!("{s:.0} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::condition::{Conditions, FileCondition, InFile, Tally};
+
+    /// A test of `class` whose executions at each position of `jvms` JVMs
+    /// took `times[i]` seconds and failed as `failed(i)` says.
+    fn test(
+        class: &str,
+        name: &str,
+        jvms: u32,
+        times: &[f64],
+        failed: impl Fn(usize) -> bool,
+    ) -> TestReport {
+        let mut tally = Tally::default();
+        for _ in 0..jvms {
+            let mut file = InFile::default();
+            for (i, t) in times.iter().enumerate() {
+                file.add(&format!("{name} #{}", i + 1), failed(i), Some(*t));
+            }
+            file.settle(&FileCondition::default(), &mut tally);
+        }
+        let mut t = TestReport::sample(class, name, 0, 0);
+        t.by_condition = Conditions::of(tally);
+        t
+    }
+
+    #[test]
+    fn a_class_whose_iterations_keep_getting_slower_accumulates_state() {
+        let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
+        let w = warnings(&[test("a.Leaky", "t", 3, &times, |_| false)]);
+        assert_eq!(w.len(), 1, "{w:?}");
+        let w = &w[0];
+        assert_eq!(
+            (w.code, w.evidence, w.positions),
+            (STATE_ACCUMULATES, "slower", 10)
+        );
+        assert_eq!((w.first_sec, w.last_sec), (Some(0.3), Some(3.0)));
+        assert!(w.p_value < 0.001, "{w:?}");
+        assert_eq!(w.leaking_class.as_deref(), Some("a.Leaky"));
+        assert!(
+            w.message.starts_with(
+                "iterations of a.Leaky grew from 0.30 s to 3.00 s in one JVM: state accumulates"
+            ),
+            "{}",
+            w.message
+        );
+    }
+
+    #[test]
+    fn noise_warm_up_and_tiny_times_are_no_drift() {
+        // Warm-up: the first executions are the slow ones.
+        let warm: Vec<f64> = (1..=10).map(|i| 1.0 / f64::from(i)).collect();
+        // Doubling, but by a millisecond.
+        let tiny: Vec<f64> = (1..=10).map(|i| 0.001 * f64::from(i)).collect();
+        // Flat with noise.
+        let flat = [0.5, 0.52, 0.49, 0.51, 0.5, 0.53, 0.5, 0.48, 0.52, 0.5];
+        for times in [&warm[..], &tiny[..], &flat[..]] {
+            assert!(
+                warnings(&[test("a.B", "t", 3, times, |_| false)]).is_empty(),
+                "{times:?}"
+            );
+        }
+    }
+
+    /// Failures only late: 0 of 5 first executions, 8 of 15 repeats.
+    #[test]
+    fn failures_that_come_only_late_accumulate_state() {
+        let w = warnings(&[test("a.Late", "t", 5, &[0.1, 0.1, 0.1, 0.1], |i| {
+            i >= 2 && i < 4
+        })]);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].evidence, "failures-late");
+        // scipy.stats.fisher_exact([[10, 5], [0, 5]], alternative="greater"): 0.016254
+        stats::assert_near(w[0].p_value, 0.016254, 1e-4);
+        assert!(
+            w[0].message.contains("10/15 of its repeats"),
+            "{}",
+            w[0].message
+        );
+    }
+}

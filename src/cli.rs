@@ -309,10 +309,12 @@ pub struct BatchingArgs {
     #[arg(long, value_name = "DURATION", env = vars::SUITE_TIMEOUT, value_parser = parse_duration)]
     pub suite_timeout: Option<Duration>,
 
-    /// How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky's JUnit 4
-    /// runner, the randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only
-    /// with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per
-    /// Test task from its framework; the first run confirms, else Gradle runs follow.
+    /// How tests repeat: in the test JVM (TestNG invocationCount, gradle-flaky's JUnit 4
+    /// runner, which spreads each class's iterations over several fresh JVMs of its own, the
+    /// randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only with in-jvm),
+    /// or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from
+    /// its framework; the first run confirms, else Gradle runs follow. The report counts each
+    /// test's first executions in a JVM (the CI condition) apart from its repeats.
     #[arg(long, value_enum, value_name = "HOW", env = vars::REPETITION, default_value_t = RepetitionArg::Auto)]
     pub repetition: RepetitionArg,
 

@@ -194,34 +194,10 @@ fn reason(mine: &[usize], planned: &[PlannedTest], problem: BatchProblem) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{KindCounts, TestReport};
+    use crate::analyze::report::TestReport;
 
     fn row(class: &str, method: &str, runs: u64) -> TestReport {
-        crate::analyze::verdict::judged(TestReport {
-            class: class.into(),
-            method: method.into(),
-            kinds: vec!["test".into()],
-            runs,
-            plan: None,
-            passes: runs,
-            failures: 0,
-            heap_failures: 0,
-            suite_timeouts: 0,
-            failure_rate: 0.0,
-            ci95: [0.0, 0.0],
-            failure_kinds: KindCounts::default(),
-            failing_seeds: vec![],
-            reproduce: None,
-            reproduce_context: None,
-            run_members: Default::default(),
-            examples: vec![],
-            time_sec: 0.0,
-            durations: Default::default(),
-            failing_task: None,
-            triage: None,
-            by_condition: Default::default(),
-            verdict: crate::analyze::verdict::Verdict::unjudged(),
-        })
+        TestReport::sample(class, method, runs, 0)
     }
 
     fn report(tests: Vec<TestReport>, skips: &[(&str, &str, u64)]) -> Report {

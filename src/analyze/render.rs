@@ -606,40 +606,7 @@ mod tests {
     use crate::analyze::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
 
     pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
-        let runs = passes + failures;
-        crate::analyze::verdict::judged(TestReport {
-            class: class.into(),
-            method: method.into(),
-            kinds: vec!["test".into()],
-            runs,
-            plan: None,
-            passes,
-            failures,
-            heap_failures: 0,
-            suite_timeouts: 0,
-            failure_rate: if runs == 0 {
-                0.0
-            } else {
-                failures as f64 / runs as f64
-            },
-            ci95: stats::wilson95(failures, runs),
-            failure_kinds: KindCounts(if failures > 0 {
-                vec![(FailureKind::Assertion, failures)]
-            } else {
-                vec![]
-            }),
-            failing_seeds: vec![],
-            reproduce: None,
-            reproduce_context: None,
-            run_members: Default::default(),
-            examples: vec![],
-            time_sec: 0.0,
-            durations: Default::default(),
-            failing_task: None,
-            triage: None,
-            by_condition: Default::default(),
-            verdict: crate::analyze::verdict::Verdict::unjudged(),
-        })
+        TestReport::sample(class, method, passes, failures)
     }
 
     pub(super) fn report(tests: Vec<TestReport>) -> Report {

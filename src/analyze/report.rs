@@ -207,8 +207,8 @@ pub struct TestReport {
 
 #[cfg(test)]
 impl TestReport {
-    /// A test of `class` and `method` that passed and failed so many times,
-    /// judged, with no other evidence.
+    /// A test of `class` and `method` that passed and failed so many times
+    /// (its failures assertions), judged, with no other evidence.
     pub(crate) fn sample(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         let runs = passes + failures;
         super::verdict::judged(TestReport {
@@ -227,7 +227,10 @@ impl TestReport {
                 failures as f64 / runs as f64
             },
             ci95: crate::stats::wilson95(failures, runs),
-            failure_kinds: KindCounts::default(),
+            failure_kinds: KindCounts(match failures {
+                0 => vec![],
+                n => vec![(FailureKind::Assertion, n)],
+            }),
             failing_seeds: vec![],
             reproduce: None,
             reproduce_context: None,

@@ -341,34 +341,13 @@ fn create_dir(base: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{KindCounts, TestReport};
+    use crate::analyze::report::TestReport;
 
     fn test(method: &str, failures: u64, seeds: &[&str], task: Option<&str>) -> TestReport {
-        crate::analyze::verdict::judged(TestReport {
-            class: "org.example.FooTests".into(),
-            method: method.into(),
-            kinds: vec!["test".into()],
-            runs: 10,
-            passes: 10 - failures,
-            failures,
-            heap_failures: 0,
-            suite_timeouts: 0,
-            failure_rate: 0.0,
-            ci95: [0.0, 0.0],
-            failure_kinds: KindCounts::default(),
-            failing_seeds: seeds.iter().map(|s| s.to_string()).collect(),
-            reproduce: None,
-            reproduce_context: None,
-            run_members: Default::default(),
-            examples: vec![],
-            time_sec: 0.0,
-            durations: Default::default(),
-            failing_task: task.map(String::from),
-            triage: None,
-            plan: None,
-            by_condition: Default::default(),
-            verdict: crate::analyze::verdict::Verdict::unjudged(),
-        })
+        let mut t = TestReport::sample("org.example.FooTests", method, 10 - failures, failures);
+        t.failing_seeds = seeds.iter().map(|s| s.to_string()).collect();
+        t.failing_task = task.map(String::from);
+        t
     }
 
     fn report(tests: Vec<TestReport>) -> Report {

@@ -151,3 +151,32 @@ fn seeded_repeats_in_one_file_are_one_jvms_and_plain_runs_fresh() {
         assert!(t.by_condition.first_execution.is_none());
     }
 }
+
+/// A class leaving a busy thread per execution, repeated with a neighbour in
+/// one JVM: both slow down with their position, both get
+/// `state-accumulates`, and which leaked cannot be told (they shared the
+/// JVM); the report says so in a plain sentence.
+#[test]
+fn state_that_accumulates_in_one_jvm_is_warned_of() {
+    let (_root, report) = analyzed("leaky-one-jvm", &planned_in_jvm());
+    let classes: Vec<&str> = report.warnings.iter().map(|w| w.class.as_str()).collect();
+    assert_eq!(classes, ["demo.LeakyTest", "demo.NeighbourTest"]);
+    for w in &report.warnings {
+        assert_eq!(
+            (w.code, w.evidence, w.positions),
+            ("state-accumulates", "slower", 30)
+        );
+        assert!(w.last_sec.unwrap() > 4.0 * w.first_sec.unwrap(), "{w:?}");
+        assert!(w.p_value < 0.001, "{w:?}");
+        assert_eq!(w.leaking_class, None);
+    }
+    let md = render::markdown(&report);
+    let section = md
+        .split("### Warnings")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
+    insta::assert_snapshot!("state_accumulates_markdown", section);
+}

@@ -37,7 +37,9 @@ pub(crate) fn message<'e>(exec: &'e Execution<'_>) -> Option<&'e str> {
     let CaseResult::Failed(failure) = &exec.result else {
         return None;
     };
-    if !CASE_NAMES.contains(&exec.name) {
+    // gradle-flaky's JUnit 4 runner appends each case's iteration (`initializationError #1`).
+    let (name, _) = super::aggregate::normalize_method(exec.name);
+    if !CASE_NAMES.contains(&name.as_ref()) {
         return None;
     }
     failure.message.lines().find_map(|line| {
@@ -110,6 +112,7 @@ mod tests {
                 "No tests found matching Method t(a.HelperTest) from org.junit.internal.requests.ClassRequest@1",
             ),
             ("warning", "No tests found in a.HelperTest"),
+            ("initializationError #1", "No runnable methods"),
         ] {
             let exec = case(name, "java.lang.Exception", message);
             let said = message.strip_prefix("java.lang.Exception: ").unwrap_or(message);

@@ -16,21 +16,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-bin=${1:-target/release/gradle-flaky}
-if [ ! -x "$bin" ]; then
-  echo "benches/first-execution.sh: no gradle-flaky binary at $bin; build one with 'cargo build --release'" >&2
-  exit 2
-fi
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+source benches/lib.sh
+bin=$(bench_binary benches/first-execution.sh "${1:-}")
 runs=${RUNS:-10}
 iters=${ITERS:-20}
 p=${P:-0.4}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gradle-flaky-first-execution.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-cp -r "$repo/tests/fixtures/conditions" "$work/build"
-rm -rf "$work/build/.gradle" "$work/build/build"
-(cd "$work/build" && gradle -q --offline testClasses > /dev/null 2>&1)
+conditions_build "$repo" "$work/build"
 
 # One run of a way; prints "FOUND HOLDS SECONDS FIRST_FAILURES/FIRST_RUNS".
 measure() {

@@ -18,20 +18,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-bin=${1:-target/release/gradle-flaky}
-if [ ! -x "$bin" ]; then
-  echo "benches/leaking-class.sh: no gradle-flaky binary at $bin; build one with 'cargo build --release'" >&2
-  exit 2
-fi
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+source benches/lib.sh
+bin=$(bench_binary benches/leaking-class.sh "${1:-}")
 iters=${ITERS:-30}
 ways=${WAYS:-fresh-jvms one-jvm gradle-runs neighbour-alone}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gradle-flaky-leaking-class.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-cp -r "$repo/tests/fixtures/conditions" "$work/build"
-rm -rf "$work/build/.gradle" "$work/build/build"
-(cd "$work/build" && gradle -q --offline testClasses > /dev/null 2>&1)
+conditions_build "$repo" "$work/build"
 
 printf '%-16s %6s %8s %18s %18s\n' way iters "wall s" "NeighbourTest s" "state-accumulates"
 for way in $ways; do

@@ -27,3 +27,21 @@ cpu_and_rss() {
   { /usr/bin/time -f '%U %S %M' "$@" > /dev/null || true; } 2>&1 | tail -1 |
     awk '{ printf "%.2f %.1f\n", $1 + $2, $3 / 1024 }'
 }
+
+# The absolute path of the gradle-flaky binary a script was given ($2, default
+# target/release/gradle-flaky); exits 2 naming the script ($1) when there is none.
+bench_binary() {
+  local bin=${2:-target/release/gradle-flaky}
+  if [ ! -x "$bin" ]; then
+    echo "$1: no gradle-flaky binary at $bin; build one with 'cargo build --release' or pass its path" >&2
+    exit 2
+  fi
+  echo "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+}
+
+# A compiled copy of tests/fixtures/conditions at $2 (the repository at $1).
+conditions_build() {
+  cp -r "$1/tests/fixtures/conditions" "$2"
+  rm -rf "$2/.gradle" "$2/build"
+  (cd "$2" && gradle -q --offline testClasses > /dev/null 2>&1)
+}

@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn failures_that_come_only_late_accumulate_state() {
         let w = warnings(&[test("a.Late", "t", 5, &[0.1, 0.1, 0.1, 0.1], |i| {
-            i >= 2 && i < 4
+            (2..4).contains(&i)
         })]);
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(w[0].evidence, "failures-late");

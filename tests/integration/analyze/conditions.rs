@@ -4,7 +4,7 @@
 
 use super::{data, place};
 use gradle_flaky::analyze::condition::{Context, InJvm, Position, Repetition};
-use gradle_flaky::analyze::report::Report;
+use gradle_flaky::analyze::report::{Report, TestReport};
 use gradle_flaky::analyze::{self, render, AnalyzeOptions, RepeatedDir};
 
 /// The recorded files of `folder` placed under a build's `test` results.
@@ -21,6 +21,29 @@ fn analyzed(folder: &str, opts: &AnalyzeOptions) -> (tempfile::TempDir, Report) 
     }
     let report = analyze::analyze_root(root.path(), opts);
     (root, report)
+}
+
+/// The test `method` of the report.
+fn test<'r>(report: &'r Report, method: &str) -> &'r TestReport {
+    report.tests.iter().find(|t| t.method == method).unwrap()
+}
+
+/// Each condition of `t` as (context, repetition, mechanism, execution, runs).
+fn rows(t: &TestReport) -> Vec<(Context, Repetition, Option<InJvm>, Position, u64)> {
+    t.by_condition
+        .conditions
+        .iter()
+        .map(|r| {
+            let c = r.condition;
+            (
+                c.context,
+                c.repetition,
+                c.mechanism,
+                c.execution,
+                r.rate.runs,
+            )
+        })
+        .collect()
 }
 
 /// `local`'s options for an in-JVM batch of gradle-flaky's JUnit 4 runner.
@@ -44,11 +67,7 @@ fn planned_in_jvm() -> AnalyzeOptions {
 #[test]
 fn a_cold_start_failure_is_first_execution_dependent() {
     let (_root, report) = analyzed("first-execution", &planned_in_jvm());
-    let cold = report
-        .tests
-        .iter()
-        .find(|t| t.method == "coldStart")
-        .unwrap();
+    let cold = test(&report, "coldStart");
     assert_eq!((cold.runs, cold.failures), (20, 4));
     let f = cold.by_condition.first_execution.unwrap();
     assert_eq!((f.first.failures, f.first.runs), (4, 7));
@@ -78,22 +97,18 @@ fn a_cold_start_failure_is_first_execution_dependent() {
 #[test]
 fn tokens_tell_in_jvm_repetition_without_a_plan() {
     let (_root, report) = analyzed("first-execution", &AnalyzeOptions::default());
-    let cold = report
-        .tests
-        .iter()
-        .find(|t| t.method == "coldStart")
-        .unwrap();
-    let first: Vec<_> = cold
-        .by_condition
-        .conditions
-        .iter()
-        .map(|r| (r.condition.context, r.condition.execution, r.rate.runs))
-        .collect();
+    let runner = Some(InJvm::Junit4Runner);
     assert_eq!(
-        first,
+        rows(test(&report, "coldStart")),
         [
-            (Context::Task, Position::First, 7),
-            (Context::Task, Position::Repeat, 13)
+            (Context::Task, Repetition::InJvm, runner, Position::First, 7),
+            (
+                Context::Task,
+                Repetition::InJvm,
+                runner,
+                Position::Repeat,
+                13
+            )
         ]
     );
 }
@@ -104,39 +119,12 @@ fn tokens_tell_in_jvm_repetition_without_a_plan() {
 #[test]
 fn seeded_repeats_in_one_file_are_one_jvms_and_plain_runs_fresh() {
     let (_root, report) = analyzed("flaky-unit", &AnalyzeOptions::default());
-    let t = report
-        .tests
-        .iter()
-        .find(|t| t.method == "testFlakyAssertion")
-        .unwrap();
-    let rows: Vec<_> = t
-        .by_condition
-        .conditions
-        .iter()
-        .map(|r| {
-            (
-                r.condition.repetition,
-                r.condition.mechanism,
-                r.condition.execution,
-                r.rate.runs,
-            )
-        })
-        .collect();
+    let iters = Some(InJvm::TestsIters);
     assert_eq!(
-        rows,
+        rows(test(&report, "testFlakyAssertion")),
         [
-            (
-                Repetition::InJvm,
-                Some(InJvm::TestsIters),
-                Position::First,
-                1
-            ),
-            (
-                Repetition::InJvm,
-                Some(InJvm::TestsIters),
-                Position::Repeat,
-                9
-            )
+            (Context::Task, Repetition::InJvm, iters, Position::First, 1),
+            (Context::Task, Repetition::InJvm, iters, Position::Repeat, 9)
         ]
     );
     let (_root, plain) = analyzed("stable-unit", &AnalyzeOptions::default());

@@ -19,7 +19,7 @@ use super::selection::TestRef;
 use super::suites::{self, SuiteIndex};
 use super::tasks::{self, TaskChoice, TaskDecision, TaskSelection};
 use super::test_class;
-use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, ViaSuite};
+use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::OnceCell;
@@ -367,28 +367,7 @@ impl<'a> Classifier<'a> {
         let runs: Vec<Classification> = tasks
             .into_iter()
             .map(|(task, via_suite)| {
-                let nested_classes = match (&subject.nested_source, &subject.class) {
-                    (Some((simple, unit)), Some(class)) => test_class::has_nested_classes(
-                        &self.task_patterns(root, &task),
-                        class,
-                        simple,
-                        unit,
-                    ),
-                    _ => false,
-                };
-                Ok(ClassifiedTest {
-                    project: root.project.clone(),
-                    source_set: root.source_set.clone(),
-                    task,
-                    kind: kind.clone(),
-                    class: subject.class.clone(),
-                    method: target.method.clone(),
-                    yaml_suite: subject.yaml_suite.clone(),
-                    origin: target.origin,
-                    nested_classes,
-                    is_suite: subject.is_suite,
-                    via_suite,
-                })
+                Ok(self.on_task(root, &subject, target, &kind, task, via_suite))
             })
             .collect();
         let subclasses = match &subject.class {
@@ -400,6 +379,41 @@ impl<'a> Classifier<'a> {
             .chain(own_not_run.map(Err))
             .chain(subclasses)
             .collect())
+    }
+
+    /// The subject classified on one of its tasks (through a suite when
+    /// `via_suite` says so).
+    fn on_task(
+        &self,
+        root: &Root,
+        subject: &Subject,
+        target: &Target,
+        kind: &TestKind,
+        task: String,
+        via_suite: Option<ViaSuite>,
+    ) -> ClassifiedTest {
+        let nested_classes = match (&subject.nested_source, &subject.class) {
+            (Some((simple, unit)), Some(class)) => test_class::has_nested_classes(
+                &self.task_patterns(root, &task),
+                class,
+                simple,
+                unit,
+            ),
+            _ => false,
+        };
+        ClassifiedTest {
+            project: root.project.clone(),
+            source_set: root.source_set.clone(),
+            task,
+            kind: kind.clone(),
+            class: subject.class.clone(),
+            method: target.method.clone(),
+            yaml_suite: subject.yaml_suite.clone(),
+            origin: target.origin,
+            nested_classes,
+            is_suite: subject.is_suite,
+            via_suite,
+        }
     }
 
     /// A nested class its task leaves out that a `bulkTest*()` method of its

@@ -55,7 +55,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l inte
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
-in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine, and a suite\'s member class by name); where none does, the run says so'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand local" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
@@ -96,7 +96,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l integ
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
-in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine, and a suite\'s member class by name); where none does, the run says so'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
@@ -136,7 +136,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l integ-i
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
-in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine, and a suite\'s member class by name); where none does, the run says so'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand pr" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
@@ -177,7 +177,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l int
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
-in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine, and a suite\'s member class by name); where none does, the run says so'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand manual" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
@@ -237,7 +237,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
-in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine, and a suite\'s member class by name); where none does, the run says so'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand buildkite; and __fish_seen_subcommand_from upload" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r
@@ -315,7 +315,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l rest-iters -d 'Gradle invocations per REST batch [default: 10]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l suite-timeout -d 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l repetition -d 'How tests repeat: in one test JVM (TestNG invocationCount, gradle-flaky\'s JUnit 4 runner, the randomizedtesting runner\'s -Dtests.iters; the JUnit Platform engine only with in-jvm), or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow' -r -f -a "auto\t'In one test JVM where the framework\'s mechanism is verified on Gradle, else Gradle runs'
-in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine)'
+in-jvm\t'In one test JVM wherever a mechanism exists (also the JUnit Platform\'s engine, and a suite\'s member class by name); where none does, the run says so'
 gradle-runs\t'One Gradle run (a fresh test JVM) per iteration'"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l cap -d 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand github; and __fish_seen_subcommand_from workflow" -l detect-rate -d 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence' -r

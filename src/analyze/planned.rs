@@ -29,6 +29,8 @@ pub(crate) struct PlannedTest {
     pub runs: u64,
     /// What repeated it (`PlannedRuns::repeated_by`); empty when unknown.
     pub repeated_by: String,
+    /// The user's request its batch did not honour, and why.
+    pub not_honoured: Option<String>,
 }
 
 impl PlannedTest {
@@ -121,6 +123,7 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
             below_plan,
             shortfall,
             repeated_by: repeated_by(&mine, planned),
+            not_honoured: mine.iter().find_map(|&i| planned[i].not_honoured.clone()),
         });
     }
     for (i, p) in planned.iter().enumerate() {
@@ -255,6 +258,7 @@ mod tests {
             is_suite: false,
             runs,
             repeated_by: String::new(),
+            not_honoured: None,
         }
     }
 
@@ -277,6 +281,7 @@ mod tests {
                 below_plan: None,
                 shortfall: None,
                 repeated_by: vec![],
+                not_honoured: None,
             })
         );
         assert_eq!(r.tests[2].plan, None, "not selected");

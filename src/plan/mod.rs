@@ -54,6 +54,7 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
     notes.extend(whole_method_notes(&tests));
     notes.extend(suite_route::notes(&tests));
     notes.extend(unused_cap_notes(&tests, cfg));
+    notes.extend(not_honoured_notes(&commands));
     Plan {
         tests,
         notes,
@@ -165,6 +166,18 @@ fn whole_method_notes(tests: &[ClassifiedTest]) -> Vec<String> {
 }
 
 /// A `--cap` for a custom kind no selected test has is most likely a typo.
+/// One note per batch that does not do what the user asked, with the reason.
+fn not_honoured_notes(commands: &[GradleCommand]) -> Vec<String> {
+    commands
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let why = c.not_honoured.as_ref()?;
+            Some(format!("batch {} ({}): {why}", i + 1, c.label))
+        })
+        .collect()
+}
+
 fn unused_cap_notes(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<String> {
     cfg.caps
         .keys()

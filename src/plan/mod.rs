@@ -21,6 +21,7 @@ pub use reduce::{describe, reduce, target, Reduced};
 
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
 use crate::durations::Durations;
+use crate::invocation::InJvm;
 use crate::settings::RunSettings;
 use policy::Policy;
 use std::time::Duration;
@@ -52,7 +53,13 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
         notes.push(forcing_note(ctx));
     }
     notes.extend(whole_method_notes(&tests));
-    notes.extend(suite_route::notes(&tests));
+    // A member the JUnit 4 runner repeats by name takes no route through its suite.
+    let routed: Vec<ClassifiedTest> = tests
+        .iter()
+        .filter(|t| ctx.test_choice(t, cfg.repetition).in_jvm != Some(InJvm::Junit4Runner))
+        .cloned()
+        .collect();
+    notes.extend(suite_route::notes(&routed));
     notes.extend(unused_cap_notes(&tests, cfg));
     notes.extend(not_honoured_notes(&commands));
     Plan {

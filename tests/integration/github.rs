@@ -705,7 +705,9 @@ fn github_analyze_reports_a_batch_that_left_no_status_file_and_reports_without_b
 #[test]
 fn github_analyze_turns_problems_of_its_inputs_into_report_error_records() {
     let dir = tempfile::tempdir().unwrap();
-    let plan = dir.path().join("flakiness-artifacts/flakiness-plan/flakiness-plan.json");
+    let plan = dir
+        .path()
+        .join("flakiness-artifacts/flakiness-plan/flakiness-plan.json");
     std::fs::create_dir_all(plan.parent().unwrap()).unwrap();
     std::fs::write(
         &plan,

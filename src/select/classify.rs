@@ -12,12 +12,11 @@
 use super::bulk;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
-use super::expansion::Expansion;
 use super::jar::Classpath;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::suites::{self, SuiteIndex};
-use super::tasks::{self, TaskChoice, TaskDecision, TaskSelection};
+use super::tasks::{self, TaskChoice, TaskDecision};
 use super::test_class;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
@@ -28,8 +27,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 pub use super::files::Files;
-pub(crate) use super::outcome::Classification;
 pub use super::outcome::Skip;
+pub(crate) use super::outcome::{Classification, Classified, Decisions};
 
 mod detection;
 mod subject;
@@ -52,15 +51,6 @@ impl Default for Policy {
     }
 }
 
-/// What classification decided beyond the tests themselves.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Decisions {
-    pub task_selections: Vec<TaskSelection>,
-    pub expansions: Vec<Expansion>,
-    /// How classes were run otherwise than named (bulk tests).
-    pub notes: Vec<String>,
-}
-
 pub struct Classifier<'a> {
     roots: SourceRoots<'a>,
     files: &'a dyn Files,
@@ -76,14 +66,6 @@ pub struct Classifier<'a> {
     classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath>>>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
-}
-
-/// What classifying one input came to: an outcome per file and task, and
-/// what was decided on the way (tasks chosen among several, bases expanded).
-#[derive(Clone, Debug, Default)]
-pub struct Classified {
-    pub outcomes: Vec<Classification>,
-    pub decisions: Decisions,
 }
 
 impl<'a> Classifier<'a> {

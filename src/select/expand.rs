@@ -20,9 +20,9 @@
 //! packages. What sources cannot say (a supertype from a jar, a generated
 //! source the layout does not report) is not ours to expand.
 
-use super::classify::Decisions;
 use super::expansion::{Expansion, NotRun};
 use super::files::Files;
+use super::outcome::Decisions;
 use super::outcome::{Classification, Skip};
 use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};

@@ -397,7 +397,8 @@ pub enum RepetitionArg {
     /// In one test JVM where the framework's mechanism is verified on Gradle, else Gradle runs.
     #[default]
     Auto,
-    /// In one test JVM wherever a mechanism exists (also the JUnit Platform's engine).
+    /// In one test JVM wherever a mechanism exists (also the JUnit Platform's engine, and a
+    /// suite's member class by name); where none does, the run says so.
     InJvm,
     /// One Gradle run (a fresh test JVM) per iteration.
     GradleRuns,

@@ -596,6 +596,10 @@ pub struct GradleCommand {
     pub heap_dump_paths: Vec<PathBuf>,
     /// Why it repeats its tests the way it does.
     pub repetition_reason: String,
+    /// The user's request it does not honour, and why (`--repetition
+    /// in-jvm` on tests only Gradle runs can repeat): said when planned, when
+    /// run and in the report, never ignored without a word.
+    pub not_honoured: Option<String>,
     /// The tests the command runs (not part of the plan JSON).
     pub tests: Vec<ClassifiedTest>,
     /// For an in-JVM command: the same tests as Gradle runs, for the classes
@@ -638,6 +642,7 @@ impl GradleCommand {
             invocation,
             heap_dump_paths: Vec::new(),
             repetition_reason: String::new(),
+            not_honoured: None,
             tests: Vec::new(),
             fallback: None,
             predicted_sec: None,
@@ -707,6 +712,9 @@ impl Serialize for GradleCommand {
         m.serialize_entry("taskPaths", &self.task_paths())?;
         m.serialize_entry("repetition", &self.repetition())?;
         m.serialize_entry("repetitionReason", &self.repetition_reason)?;
+        if let Some(why) = &self.not_honoured {
+            m.serialize_entry("notHonoured", why)?;
+        }
         if let Some(in_jvm) = self.in_jvm() {
             m.serialize_entry("inJvm", &in_jvm)?;
         }

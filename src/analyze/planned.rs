@@ -3,7 +3,7 @@
 //! `belowPlan` (and is never listed as clean without saying so); a selected
 //! test that never ran is listed in `notExecuted`.
 
-use super::report::{NotExecuted, PlannedRuns, Report};
+use super::report::{NotExecuted, PlannedRuns, Report, TestReport};
 use crate::test_filter;
 
 /// One selected test as planned.
@@ -29,6 +29,8 @@ pub(crate) struct PlannedTest {
     pub runs: u64,
     /// What repeated it (`PlannedRuns::repeated_by`); empty when unknown.
     pub repeated_by: String,
+    /// The user's request its batch did not honour, and why.
+    pub not_honoured: Option<String>,
 }
 
 impl PlannedTest {
@@ -86,14 +88,7 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
     let mut short = false;
     let mut seen = vec![false; planned.len()];
     for t in &mut report.tests {
-        let mut mine: Vec<usize> = (0..planned.len())
-            .filter(|&i| planned[i].covers(&t.class, &t.method) == Some(true))
-            .collect();
-        if mine.is_empty() {
-            mine = (0..planned.len())
-                .filter(|&i| planned[i].suite_covers(&t.kinds))
-                .collect();
-        }
+        let mine = planned_for(planned, t);
         if mine.is_empty() {
             continue;
         }
@@ -123,18 +118,12 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
         let below_plan = shortfall
             .as_ref()
             .map(|why| format!("ran {} of {planned_runs} planned times: {why}", t.runs));
-        let mut repeated_by: Vec<String> = Vec::new();
-        for &i in &mine {
-            let by = &planned[i].repeated_by;
-            if !by.is_empty() && !repeated_by.contains(by) {
-                repeated_by.push(by.clone());
-            }
-        }
         t.plan = Some(PlannedRuns {
             planned_runs,
             below_plan,
             shortfall,
-            repeated_by,
+            repeated_by: repeated_by(&mine, planned),
+            not_honoured: mine.iter().find_map(|&i| planned[i].not_honoured.clone()),
         });
     }
     for (i, p) in planned.iter().enumerate() {
@@ -162,6 +151,32 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
         });
     }
     short
+}
+
+/// The planned tests that cover `t`: by its name, else (a row a suite ran)
+/// by the suites that cover its kinds.
+fn planned_for(planned: &[PlannedTest], t: &TestReport) -> Vec<usize> {
+    let by_name: Vec<usize> = (0..planned.len())
+        .filter(|&i| planned[i].covers(&t.class, &t.method) == Some(true))
+        .collect();
+    if !by_name.is_empty() {
+        return by_name;
+    }
+    (0..planned.len())
+        .filter(|&i| planned[i].suite_covers(&t.kinds))
+        .collect()
+}
+
+/// How the planned tests `mine` were repeated, each way once, in order.
+fn repeated_by(mine: &[usize], planned: &[PlannedTest]) -> Vec<String> {
+    let mut ways: Vec<String> = Vec::new();
+    for &i in mine {
+        let by = &planned[i].repeated_by;
+        if !by.is_empty() && !ways.contains(by) {
+            ways.push(by.clone());
+        }
+    }
+    ways
 }
 
 /// Whether JUnit found no test in the class the planned test names.
@@ -221,6 +236,7 @@ mod tests {
             is_suite: false,
             runs,
             repeated_by: String::new(),
+            not_honoured: None,
         }
     }
 
@@ -243,6 +259,7 @@ mod tests {
                 below_plan: None,
                 shortfall: None,
                 repeated_by: vec![],
+                not_honoured: None,
             })
         );
         assert_eq!(r.tests[2].plan, None, "not selected");

@@ -122,6 +122,7 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
     if let Some(line) = repetition_line(report) {
         md.push(line);
     }
+    md.extend(not_honoured_lines(report));
     if let Some(line) = conditions::summary_line(report) {
         md.push(line);
     }
@@ -173,6 +174,29 @@ fn repetition_line(report: &Report) -> Option<String> {
         })
         .collect();
     Some(format!("- Repeated: {}", parts.join(", ")))
+}
+
+/// `- Not as asked: 2 tests: --repetition in-jvm is not honoured: …`, one
+/// line per reason: a request the run could not honour is never silent.
+fn not_honoured_lines(report: &Report) -> Vec<String> {
+    let mut reasons: Vec<(&str, usize)> = Vec::new();
+    for why in report
+        .tests
+        .iter()
+        .filter_map(|t| t.plan.as_ref()?.not_honoured.as_deref())
+    {
+        match reasons.iter_mut().find(|(r, _)| *r == why) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((why, 1)),
+        }
+    }
+    reasons
+        .into_iter()
+        .map(|(why, n)| {
+            let tests = if n == 1 { "test" } else { "tests" };
+            format!("- Not as asked: {n} {tests}: {}", markdown::text(why))
+        })
+        .collect()
 }
 
 /// `6 (1 flaky, 1 failed once (1 execution: cannot tell flaky from broken))`:
@@ -653,6 +677,7 @@ mod tests {
             below_plan: None,
             shortfall: None,
             repeated_by: vec![],
+            not_honoured: None,
         });
         let mut short = test("a.T", "short", 1, 0);
         short.plan = Some(PlannedRuns {
@@ -660,6 +685,7 @@ mod tests {
             below_plan: Some("ran 1 of 12 planned times: batch 1 timed out".into()),
             shortfall: Some("batch 1 timed out".into()),
             repeated_by: vec![],
+            not_honoured: None,
         });
         let mut r = report(vec![ok, short]);
         r.not_executed.push(NotExecuted {
@@ -710,6 +736,7 @@ mod tests {
                 below_plan: Some(format!("ran {runs} of 20 planned times: {why}")),
                 shortfall: Some(why.into()),
                 repeated_by: vec![],
+                not_honoured: None,
             });
             t
         };

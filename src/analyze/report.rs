@@ -60,6 +60,10 @@ pub struct PlannedRuns {
     /// several batches ran it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub repeated_by: Vec<String>,
+    /// The user's request its batch did not honour, and why
+    /// (`--repetition in-jvm` on a test only Gradle runs can repeat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_honoured: Option<String>,
 }
 
 /// Totals over every execution read.

@@ -190,6 +190,7 @@ mod tests {
             below_plan: None,
             shortfall: None,
             repeated_by: by.iter().map(|s| s.to_string()).collect(),
+            not_honoured: None,
         };
         let fresh = condition_of(Some(&plan(&["gradle-runs"])), &run);
         assert_eq!(

@@ -200,17 +200,7 @@ fn assess(
         partial,
     } = executed;
     let timeout = cfg.settings.batch_timeout;
-    // Reproduce lines run Gradle as this run did: its program, then the
-    // arguments the run passed to every invocation (`-- --offline -P…`).
-    let rerun = Rerun {
-        gradle: build
-            .gradle
-            .iter()
-            .chain(&cfg.gradle_args)
-            .cloned()
-            .collect(),
-        forcing: prepared.ctx.forcing(),
-    };
+    let rerun = rerun_of(build, prepared, cfg);
     let analyze_opts = AnalyzeOptions {
         project_paths: build.project_paths(),
         rerun: rerun.clone(),
@@ -264,6 +254,20 @@ fn assess(
         not_checked,
         cost,
     }))
+}
+
+/// How reproduce lines run Gradle: as this run did, its program, then the
+/// arguments the run passed to every invocation (`-- --offline -P…`).
+fn rerun_of(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Rerun {
+    Rerun {
+        gradle: build
+            .gradle
+            .iter()
+            .chain(&cfg.gradle_args)
+            .cloned()
+            .collect(),
+        forcing: prepared.ctx.forcing(),
+    }
 }
 
 /// The triage after the run, in its folder. The run's verdict stands whatever triage does:

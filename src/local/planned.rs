@@ -111,6 +111,7 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                     _ => c.executions(),
                 },
                 repeated_by: repeated_by(c, run, n).to_string(),
+                not_honoured: c.not_honoured.clone(),
             })
         })
         .collect()

@@ -48,7 +48,7 @@ impl PlanContext {
 
     /// How one test is repeated, as `mode` asks.
     pub fn test_choice(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Strategy {
-        strategy::for_test(self.choice(&t.kind, &t.task, mode), t)
+        strategy::for_test(self.choice(&t.kind, &t.task, mode), t, mode)
     }
 }
 
@@ -218,8 +218,11 @@ fn command(
             ctx,
         ))
     });
+    let not_honoured = (cfg.repetition == RepetitionMode::InJvm && !in_jvm)
+        .then(|| format!("--repetition in-jvm is not honoured: {reason}"));
     GradleCommand {
         repetition_reason: reason,
+        not_honoured,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         fallback,
         ..GradleCommand::of(kind.clone(), ctx.invocation(body, repeat))

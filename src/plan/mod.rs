@@ -21,6 +21,7 @@ pub use reduce::{describe, reduce, target, Reduced};
 
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
 use crate::durations::Durations;
+use crate::invocation::InJvm;
 use crate::settings::RunSettings;
 use policy::Policy;
 use std::time::Duration;
@@ -52,8 +53,15 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
         notes.push(forcing_note(ctx));
     }
     notes.extend(whole_method_notes(&tests));
-    notes.extend(suite_route::notes(&tests));
+    // A member the JUnit 4 runner repeats by name takes no route through its suite.
+    let routed: Vec<ClassifiedTest> = tests
+        .iter()
+        .filter(|t| ctx.test_choice(t, cfg.repetition).in_jvm != Some(InJvm::Junit4Runner))
+        .cloned()
+        .collect();
+    notes.extend(suite_route::notes(&routed));
     notes.extend(unused_cap_notes(&tests, cfg));
+    notes.extend(not_honoured_notes(&commands));
     Plan {
         tests,
         notes,
@@ -165,6 +173,18 @@ fn whole_method_notes(tests: &[ClassifiedTest]) -> Vec<String> {
 }
 
 /// A `--cap` for a custom kind no selected test has is most likely a typo.
+/// One note per batch that does not do what the user asked, with the reason.
+fn not_honoured_notes(commands: &[GradleCommand]) -> Vec<String> {
+    commands
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let why = c.not_honoured.as_ref()?;
+            Some(format!("batch {} ({}): {why}", i + 1, c.label))
+        })
+        .collect()
+}
+
 fn unused_cap_notes(tests: &[ClassifiedTest], cfg: &BatchingConfig) -> Vec<String> {
     cfg.caps
         .keys()

@@ -190,20 +190,50 @@ impl Make {
     }
 }
 
-/// `choice` for one test: gradle-flaky's JUnit 4 runner runs named classes,
-/// so a suite, a class its task runs only inside a suite, or a whole task,
-/// is repeated by Gradle runs (as the build runs it).
-pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest) -> Strategy {
-    let named = test.class.is_some() && !test.is_suite && test.via_suite.is_none();
+/// `choice` for one test, as `mode` asks: gradle-flaky's JUnit 4 runner runs
+/// named classes, so a suite, a class its task runs only inside a suite, or
+/// a whole task, is repeated by Gradle runs (as the build runs it); unless
+/// `--repetition in-jvm` asks, when a member class runs by the runner as
+/// named, outside its suite (as `included-for-this-run` runs it), but never
+/// an instance a suite creates (it may have no constructor to run it alone).
+pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest, mode: RepetitionMode) -> Strategy {
+    let class = test.class.is_some() && !test.is_suite;
+    let named = class && test.via_suite.is_none();
+    let member = class
+        && mode == RepetitionMode::InJvm
+        && test
+            .via_suite
+            .as_ref()
+            .is_some_and(|via| via.created_by.is_empty());
     if choice.in_jvm != Some(InJvm::Junit4Runner) || named {
         return choice;
     }
+    if member {
+        return Strategy {
+            reason: "gradle-flaky's JUnit 4 runner repeats the member class by name in one test \
+                     JVM, outside its suite (--repetition in-jvm)"
+                .into(),
+            ..choice
+        };
+    }
+    let created = test
+        .via_suite
+        .as_ref()
+        .map_or(&[][..], |via| &via.created_by[..]);
+    let reason = match created {
+        [] => "suites, the classes run inside one and whole tasks repeat by Gradle runs \
+               (gradle-flaky's JUnit 4 runner runs named classes)"
+            .to_string(),
+        suites => format!(
+            "{} creates it as instances (`addTest(new …)`), which may have no constructor to \
+             run alone: it repeats by Gradle runs, through the suite",
+            suites.join(", ")
+        ),
+    };
     Strategy {
         repetition: Repetition::GradleRuns,
         in_jvm: None,
-        reason: "suites, the classes run inside one and whole tasks repeat by Gradle runs \
-                 (gradle-flaky's JUnit 4 runner runs named classes)"
-            .into(),
+        reason,
         runner: choice.runner,
     }
 }
@@ -288,14 +318,45 @@ mod tests {
         );
         let mut t = crate::plan::reduce::tests::unit("a.B");
         assert_eq!(
-            for_test(junit4.clone(), &t).in_jvm,
+            for_test(junit4.clone(), &t, RepetitionMode::Auto).in_jvm,
             Some(InJvm::Junit4Runner)
         );
         t.is_suite = true;
-        let c = for_test(junit4.clone(), &t);
+        let c = for_test(junit4.clone(), &t, RepetitionMode::InJvm);
         assert_eq!((c.repetition, c.in_jvm), (Repetition::GradleRuns, None));
         t.is_suite = false;
         t.class = None;
-        assert_eq!(for_test(junit4, &t).repetition, Repetition::GradleRuns);
+        let c = for_test(junit4.clone(), &t, RepetitionMode::InJvm);
+        assert_eq!(c.repetition, Repetition::GradleRuns);
+    }
+
+    /// A member class runs by the runner, outside its suite, only when
+    /// `--repetition in-jvm` asks, and never an instance a suite creates.
+    #[test]
+    fn a_member_class_uses_the_runner_only_when_in_jvm_is_asked() {
+        let junit4 = choose(
+            &TestKind::Unit,
+            Some(&facts(Some("junit"), Some(false), None)),
+            RepetitionMode::InJvm,
+        );
+        let mut t = crate::plan::reduce::tests::unit("a.Member");
+        t.via_suite = Some(crate::domain::ViaSuite {
+            suites: vec!["a.AllTests".into()],
+            junit4: true,
+            created_by: vec![],
+            route: None,
+        });
+        let auto = for_test(junit4.clone(), &t, RepetitionMode::Auto);
+        assert_eq!(auto.repetition, Repetition::GradleRuns);
+        let asked = for_test(junit4.clone(), &t, RepetitionMode::InJvm);
+        assert_eq!(asked.in_jvm, Some(InJvm::Junit4Runner));
+        assert!(
+            asked.reason.contains("outside its suite"),
+            "{}",
+            asked.reason
+        );
+        t.via_suite.as_mut().unwrap().created_by = vec!["a.AllTests".into()];
+        let created = for_test(junit4, &t, RepetitionMode::InJvm);
+        assert_eq!(created.repetition, Repetition::GradleRuns);
     }
 }

@@ -12,14 +12,13 @@
 use super::bulk;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
-use super::expansion::Expansion;
 use super::jar::Classpath;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
 use super::suites::{self, SuiteIndex};
-use super::tasks::{self, TaskChoice, TaskDecision, TaskSelection};
+use super::tasks::{self, TaskChoice, TaskDecision};
 use super::test_class;
-use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, ViaSuite};
+use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::OnceCell;
@@ -28,8 +27,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 pub use super::files::Files;
-pub(crate) use super::outcome::Classification;
 pub use super::outcome::Skip;
+pub(crate) use super::outcome::{Classification, Classified, Decisions};
 
 mod detection;
 mod subject;
@@ -52,15 +51,6 @@ impl Default for Policy {
     }
 }
 
-/// What classification decided beyond the tests themselves.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Decisions {
-    pub task_selections: Vec<TaskSelection>,
-    pub expansions: Vec<Expansion>,
-    /// How classes were run otherwise than named (bulk tests).
-    pub notes: Vec<String>,
-}
-
 pub struct Classifier<'a> {
     roots: SourceRoots<'a>,
     files: &'a dyn Files,
@@ -76,14 +66,6 @@ pub struct Classifier<'a> {
     classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath>>>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
-}
-
-/// What classifying one input came to: an outcome per file and task, and
-/// what was decided on the way (tasks chosen among several, bases expanded).
-#[derive(Clone, Debug, Default)]
-pub struct Classified {
-    pub outcomes: Vec<Classification>,
-    pub decisions: Decisions,
 }
 
 impl<'a> Classifier<'a> {
@@ -367,28 +349,7 @@ impl<'a> Classifier<'a> {
         let runs: Vec<Classification> = tasks
             .into_iter()
             .map(|(task, via_suite)| {
-                let nested_classes = match (&subject.nested_source, &subject.class) {
-                    (Some((simple, unit)), Some(class)) => test_class::has_nested_classes(
-                        &self.task_patterns(root, &task),
-                        class,
-                        simple,
-                        unit,
-                    ),
-                    _ => false,
-                };
-                Ok(ClassifiedTest {
-                    project: root.project.clone(),
-                    source_set: root.source_set.clone(),
-                    task,
-                    kind: kind.clone(),
-                    class: subject.class.clone(),
-                    method: target.method.clone(),
-                    yaml_suite: subject.yaml_suite.clone(),
-                    origin: target.origin,
-                    nested_classes,
-                    is_suite: subject.is_suite,
-                    via_suite,
-                })
+                Ok(self.on_task(root, &subject, target, &kind, task, via_suite))
             })
             .collect();
         let subclasses = match &subject.class {
@@ -400,6 +361,41 @@ impl<'a> Classifier<'a> {
             .chain(own_not_run.map(Err))
             .chain(subclasses)
             .collect())
+    }
+
+    /// The subject classified on one of its tasks (through a suite when
+    /// `via_suite` says so).
+    fn on_task(
+        &self,
+        root: &Root,
+        subject: &Subject,
+        target: &Target,
+        kind: &TestKind,
+        task: String,
+        via_suite: Option<ViaSuite>,
+    ) -> ClassifiedTest {
+        let nested_classes = match (&subject.nested_source, &subject.class) {
+            (Some((simple, unit)), Some(class)) => test_class::has_nested_classes(
+                &self.task_patterns(root, &task),
+                class,
+                simple,
+                unit,
+            ),
+            _ => false,
+        };
+        ClassifiedTest {
+            project: root.project.clone(),
+            source_set: root.source_set.clone(),
+            task,
+            kind: kind.clone(),
+            class: subject.class.clone(),
+            method: target.method.clone(),
+            yaml_suite: subject.yaml_suite.clone(),
+            origin: target.origin,
+            nested_classes,
+            is_suite: subject.is_suite,
+            via_suite,
+        }
     }
 
     /// A nested class its task leaves out that a `bulkTest*()` method of its

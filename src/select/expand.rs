@@ -20,9 +20,9 @@
 //! packages. What sources cannot say (a supertype from a jar, a generated
 //! source the layout does not report) is not ours to expand.
 
-use super::classify::Decisions;
 use super::expansion::{Expansion, NotRun};
 use super::files::Files;
+use super::outcome::Decisions;
 use super::outcome::{Classification, Skip};
 use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};
@@ -363,54 +363,11 @@ pub(crate) fn expand(
             .map(|t| t.project.clone());
         match project {
             Some(project) => runnable.push((d.clone(), project, outcomes)),
-            None => {
-                // Why it cannot run; a refusal says more than a name.
-                let reason = outcomes
-                    .iter()
-                    .find_map(|o| match o {
-                        Err(Skip::Unresolved(r)) => Some(r.clone()),
-                        _ => None,
-                    })
-                    .or_else(|| {
-                        outcomes.iter().find_map(|o| match o {
-                            Err(Skip::NotATest(text)) => {
-                                Some(Reason::new(ReasonCode::NotATest, text.clone()))
-                            }
-                            _ => None,
-                        })
-                    });
-                if let Some(reason) = reason {
-                    not_run.push(NotRun {
-                        class: d.binary.clone(),
-                        reason_code: reason.code,
-                        reason: reason.text,
-                    });
-                }
-            }
+            None => not_run.extend(why_not_run(d, &outcomes)),
         }
     }
     if runnable.is_empty() {
-        let refused = not_run
-            .into_iter()
-            .find(|n| n.reason_code != ReasonCode::NotATest);
-        return Err(match refused {
-            Some(first) => Skip::Unresolved(Reason::new(
-                first.reason_code,
-                format!(
-                    "`{base}` is abstract, and its concrete subclasses cannot run here: \
-                     `{}`: {}",
-                    first.class, first.reason
-                ),
-            )),
-            None => Skip::Unresolved(Reason::new(
-                ReasonCode::AbstractNoConcreteSubclass,
-                format!(
-                    "`{base}` is abstract and no concrete test class of the build extends it \
-                     (found {} concrete subclass(es), none a test Gradle would run)",
-                    descendants.len()
-                ),
-            )),
-        });
+        return Err(none_can_run(base, not_run, descendants.len()));
     }
     let cap = cap.max(1);
     let chosen = spread(&runnable, cap, |(_, project, _)| project.clone());
@@ -436,6 +393,51 @@ pub(crate) fn expand(
             .collect(),
         expansion,
     ))
+}
+
+/// Why the subclass `d` cannot run: a refusal says more than a name, so an
+/// unresolved outcome comes before "not a test"; `None` when neither says.
+fn why_not_run(d: &Descendant, outcomes: &[Classification]) -> Option<NotRun> {
+    let unresolved = outcomes.iter().find_map(|o| match o {
+        Err(Skip::Unresolved(r)) => Some(r.clone()),
+        _ => None,
+    });
+    let not_a_test = || {
+        outcomes.iter().find_map(|o| match o {
+            Err(Skip::NotATest(text)) => Some(Reason::new(ReasonCode::NotATest, text.clone())),
+            _ => None,
+        })
+    };
+    let reason = unresolved.or_else(not_a_test)?;
+    Some(NotRun {
+        class: d.binary.clone(),
+        reason_code: reason.code,
+        reason: reason.text,
+    })
+}
+
+/// Why the abstract `base` cannot run when none of its `found` concrete
+/// subclasses can: the first refusal, else that none is a test.
+fn none_can_run(base: &str, not_run: Vec<NotRun>, found: usize) -> Skip {
+    let refused = not_run
+        .into_iter()
+        .find(|n| n.reason_code != ReasonCode::NotATest);
+    Skip::Unresolved(match refused {
+        Some(first) => Reason::new(
+            first.reason_code,
+            format!(
+                "`{base}` is abstract, and its concrete subclasses cannot run here: `{}`: {}",
+                first.class, first.reason
+            ),
+        ),
+        None => Reason::new(
+            ReasonCode::AbstractNoConcreteSubclass,
+            format!(
+                "`{base}` is abstract and no concrete test class of the build extends it \
+                 (found {found} concrete subclass(es), none a test Gradle would run)"
+            ),
+        ),
+    })
 }
 
 /// How many subclass names a reason lists before it counts the rest.

@@ -6,8 +6,9 @@
 //! newlines. Unlike the older shell tooling, `#method` works, methods are
 //! kept, and commas or spaces inside `{…}` never split.
 
-use super::classify::{Classified, Classifier};
+use super::classify::Classifier;
 use super::outcome::settle;
+use super::outcome::Classified;
 use super::selection::{Selection, TestRef};
 use super::suggest;
 use crate::domain::{Origin, Reason, ReasonCode};

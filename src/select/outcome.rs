@@ -1,8 +1,9 @@
 //! What classifying one file or class yields, and how the outcomes for one
 //! input become a [`Selection`].
 
-use super::classify::Classified;
+use super::expansion::Expansion;
 use super::selection::Selection;
+use super::tasks::TaskSelection;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, Unresolved};
 use std::collections::BTreeSet;
 
@@ -17,6 +18,23 @@ pub enum Skip {
 }
 
 pub(crate) type Classification = Result<ClassifiedTest, Skip>;
+
+/// What classification decided beyond the tests themselves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decisions {
+    pub task_selections: Vec<TaskSelection>,
+    pub expansions: Vec<Expansion>,
+    /// How classes were run otherwise than named (bulk tests).
+    pub notes: Vec<String>,
+}
+
+/// What classifying one input came to: an outcome per file and task, and
+/// what was decided on the way (tasks chosen among several, bases expanded).
+#[derive(Clone, Debug, Default)]
+pub struct Classified {
+    pub outcomes: Vec<Classification>,
+    pub decisions: Decisions,
+}
 
 /// Refuses a test whose class, method or YAML suite holds a control character
 /// (ESC, BEL, a newline...): a `--tests` filter or `-D` value does not carry

@@ -40,6 +40,10 @@ const MEMBER_ANNOTATIONS: [(&str, bool); 2] = [("SuiteClasses", true), ("SelectC
 /// Words without which a file declares no suite: read before parsing.
 const MARKERS: [&str; 3] = ["SuiteClasses", "SelectClasses", "suite"];
 
+/// Whether Gradle runs the suite class (binary name, file, parsed source) as
+/// a test: its test detection decides, not the suite's shape.
+pub(super) type Runs<'a> = dyn Fn(&str, &std::path::Path, &Unit) -> bool + 'a;
+
 /// The top-level classes of a source set, by binary name, with their files.
 pub(super) type Classes = HashMap<String, PathBuf>;
 
@@ -307,25 +311,35 @@ impl SuiteIndex {
     }
 
     /// What the suites that `task`'s patterns include run, among the source
-    /// set `set` of `project`, whose top-level classes are `classes`.
+    /// set `set` of `project`, whose top-level classes are `classes`. A
+    /// suite counts only when Gradle runs it: `runs` says whether its test
+    /// detection finds the suite class (file and source) a test; a JUnit 3
+    /// `suite()` in a class that does not extend `TestCase` is never run.
     pub(super) fn membership(
         &self,
         set: Set,
         task: &TestTask,
         compute: &dyn Fn() -> Classes,
         files: &dyn Files,
+        runs: &Runs,
     ) -> Rc<Membership> {
         let key = (set.0.to_string(), set.1.to_string(), task.path.clone());
         if let Some(m) = self.memberships.borrow().get(&key) {
             return m.clone();
         }
         let classes = self.classes(set, compute);
-        let m = Rc::new(self.read(&tasks::patterns_of(task), &classes, files));
+        let m = Rc::new(self.read(&tasks::patterns_of(task), &classes, files, runs));
         self.memberships.borrow_mut().insert(key, m.clone());
         m
     }
 
-    fn read(&self, patterns: &Patterns, classes: &Classes, files: &dyn Files) -> Membership {
+    fn read(
+        &self,
+        patterns: &Patterns,
+        classes: &Classes,
+        files: &dyn Files,
+        runs: &Runs,
+    ) -> Membership {
         let mut m = Membership::default();
         if patterns.includes.is_empty() {
             // Without includes the task scans every class: nothing runs only in a suite.
@@ -344,6 +358,7 @@ impl SuiteIndex {
                 let suite = names::binary_in(&unit, &t.local);
                 if suite.split('$').next() == Some(binary.as_str())
                     && patterns.accepts(&class_file(&suite))
+                    && runs(&suite, path, &unit)
                 {
                     self.walk(&suite, &unit, &t.local, classes, files, &mut m);
                 }

@@ -39,7 +39,13 @@ fn task(includes: &[&str]) -> TestTask {
 
 fn membership(files: &[(&str, &str)], includes: &[&str]) -> Rc<Membership> {
     let (files, classes) = build(files);
-    SuiteIndex::default().membership(("", "test"), &task(includes), &|| classes.clone(), &files)
+    SuiteIndex::default().membership(
+        ("", "test"),
+        &task(includes),
+        &|| classes.clone(),
+        &files,
+        &|_, _, _| true,
+    )
 }
 
 fn via(m: &Membership, class: &str) -> Option<(Vec<String>, bool)> {
@@ -241,7 +247,11 @@ fn the_task_running_a_member_is_chosen_like_any_task() {
         source_set: "test".into(),
         tasks: vec![other, task(&["**/AllTests.class"])],
     };
-    let m = |t: &TestTask| index.membership(("", "test"), t, &|| classes.clone(), &files);
+    let m = |t: &TestTask| {
+        index.membership(("", "test"), t, &|| classes.clone(), &files, &|_, _, _| {
+            true
+        })
+    };
     let running = tasks_running(&tied, "a.ParserTest", TaskChoice::default(), &m);
     assert_eq!(running.len(), 1, "the bare task wins");
     assert_eq!(running[0].0, ":test");

@@ -697,6 +697,66 @@ fn github_analyze_reports_a_batch_that_left_no_status_file_and_reports_without_b
     );
 }
 
+/// The report job's inputs, checked as on Buildkite (Elasticsearch's
+/// contract): the compile gate's verdict that did not arrive and a skip list
+/// in the plan file that does not match the plan job's declared count are
+/// each an `infra_fail` record of subtype `report_error`, job
+/// `report-error:inputs`; the entry that did arrive is still recorded.
+#[test]
+fn github_analyze_turns_problems_of_its_inputs_into_report_error_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir
+        .path()
+        .join("flakiness-artifacts/flakiness-plan/flakiness-plan.json");
+    std::fs::create_dir_all(plan.parent().unwrap()).unwrap();
+    std::fs::write(
+        &plan,
+        r#"{"batches":[],"report":{"jobs":[]},"notApplicable":[{"input":"a.OldIT","reasonCode":"no-runnable-task","reason":"disabled","origin":"changed"}]}"#,
+    )
+    .unwrap();
+    let out = run(gradle_flaky()
+        .current_dir(dir.path())
+        .env("GITHUB_STEP_SUMMARY", dir.path().join("summary"))
+        .env_remove("FLAKINESS_COMPILE_FAILED")
+        .env("FLAKINESS_SKIPPED_COUNT", "2")
+        .args(["github", "analyze", "flakiness-artifacts"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let outcomes: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("flakiness-outcomes.json")).unwrap(),
+    )
+    .unwrap();
+    let outcomes = outcomes.as_array().unwrap();
+    let errors: Vec<(&str, &str, &str)> = outcomes
+        .iter()
+        .filter(|o| o["infraSubtype"] == "report_error")
+        .map(|o| {
+            assert_eq!(o["outcome"], "infra_fail", "{o:#}");
+            (
+                o["jobId"].as_str().unwrap(),
+                o["stepKey"].as_str().unwrap(),
+                o["reason"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "report-error:inputs",
+                "flakiness-orchestration:report",
+                "FLAKINESS_COMPILE_FAILED is undefined"
+            ),
+            (
+                "report-error:inputs",
+                "flakiness-orchestration:report",
+                "flakiness-plan.json has 1 entries, but the planning step declared 2"
+            ),
+        ],
+        "{outcomes:#?}"
+    );
+    assert!(outcomes.iter().any(|o| o["outcome"] == "not_applicable"));
+}
+
 /// The expressions `needs.plan.outputs.*` of a job after the plan job.
 fn needs(plan: &JobResult) -> Context {
     let mut ctx = Context::new();

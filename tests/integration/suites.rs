@@ -73,14 +73,21 @@ fn plan_runs_suite_members_on_the_suites_task() {
     args.extend(members.iter().map(String::as_str));
     let orphan = format!("{PKG}.OrphanTest");
     args.push(&orphan);
+    // Added by a `suite()` in a class that does not extend TestCase: the
+    // patterns include that class, but Gradle's detection never runs it.
+    let draft = format!("{PKG}.legacy.drafts.DraftCheck");
+    args.push(&draft);
     let out = plan_only(b, &args);
     assert_eq!(out.status.code(), Some(2), "the orphan: {}", text(&out));
     let plan = json(&out);
-    assert_eq!(plan["unresolved"][0]["input"], orphan.as_str());
-    assert_eq!(
-        plan["unresolved"][0]["reasonCode"],
-        "excluded-by-task-patterns"
-    );
+    for (n, input) in [&orphan, &draft].into_iter().enumerate() {
+        let unresolved = &plan["unresolved"][n];
+        assert_eq!(unresolved["input"], input.as_str(), "{plan:#}");
+        assert_eq!(
+            unresolved["reasonCode"], "excluded-by-task-patterns",
+            "{plan:#}"
+        );
+    }
     let tests = plan["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 4, "{plan:#}");
     for t in tests {
@@ -430,4 +437,78 @@ fn a_member_its_suite_adds_as_an_instance_is_selected_and_its_flake_found() {
         format!("gradle --offline :cleanTest :test --tests {main}.testFoo")
     );
     assert_eq!(report["tests"].as_array().unwrap().len(), 1, "{report:#}");
+}
+
+/// `--repetition in-jvm` is honoured where it can be and said where it
+/// cannot: a JUnit 4 member class runs by gradle-flaky's runner in one test
+/// JVM, outside its suite; a member its JUnit 3 suite creates as an instance
+/// (which may have no constructor to run alone) stays on Gradle runs, and
+/// the run says so when it starts and in the report, JSON and markdown.
+#[test]
+fn a_repetition_request_not_honoured_is_said_at_run_time_and_in_the_report() {
+    let build = suites_copy();
+    let b = build.path();
+    std::fs::write(b.join("fixture-flake-probability"), "0").unwrap();
+    let parser = format!("{PKG}.ParserTest");
+    let main = format!("{PKG}.legacy.MainTest");
+    let out = local(
+        b,
+        &[
+            "--repetition",
+            "in-jvm",
+            "--iters",
+            "3",
+            "--format",
+            "json",
+            &parser,
+            &format!("{main}#testFoo"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--repetition in-jvm is not honoured: ") && stderr.contains("instance"),
+        "said when the run starts: {stderr}"
+    );
+    let report = json(&out);
+    let member = row(&report, &parser, "parsesNumbers");
+    assert_eq!(
+        member["repeatedBy"],
+        serde_json::json!(["junit4-runner"]),
+        "{member:#}"
+    );
+    assert_eq!(
+        (&member["runs"], &member["plannedRuns"]),
+        (&3.into(), &3.into())
+    );
+    assert!(member.get("notHonoured").is_none(), "{member:#}");
+    let created = row(&report, &main, "testFoo");
+    assert_eq!(
+        created["repeatedBy"],
+        serde_json::json!(["gradle-runs"]),
+        "{created:#}"
+    );
+    assert_eq!(created["runs"], 3, "{created:#}");
+    let why = created["notHonoured"].as_str().unwrap_or_default();
+    assert!(
+        why.starts_with("--repetition in-jvm is not honoured: "),
+        "{created:#}"
+    );
+
+    let md = local(
+        b,
+        &[
+            "--repetition",
+            "in-jvm",
+            "--iters",
+            "2",
+            &format!("{main}#testFoo"),
+        ],
+    );
+    assert_eq!(md.status.code(), Some(0), "{}", text(&md));
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(
+        md.contains("- Not as asked: 1 test: --repetition in-jvm is not honoured: "),
+        "{md}"
+    );
 }

@@ -201,8 +201,13 @@ impl Classifier<'_> {
         };
         let set = (root.project.as_str(), root.source_set.as_str());
         let classes = || self.roots.classes_of_set(set.0, set.1);
+        let runs = |suite: &str, path: &Path, unit: &Unit| {
+            let simple = suite.rsplit(['.', '$']).next().unwrap_or(suite);
+            self.is_test(root, path, unit, suite, simple, false).is_ok()
+        };
         suites::tasks_running(tied, class, self.choice.tasks, &|task| {
-            self.suites.membership(set, task, &classes, self.files)
+            self.suites
+                .membership(set, task, &classes, self.files, &runs)
         })
     }
 

@@ -30,16 +30,7 @@ impl Parser<'_> {
             return;
         };
         self.bump();
-        let kotlin = self.lang == Language::Kotlin;
-        let is_abstract =
-            self.modifiers.contains(&"abstract") || (kotlin && self.modifiers.contains(&"sealed"));
-        let kind = match kind {
-            TypeKind::Class if kotlin && self.modifiers.contains(&"enum") => TypeKind::Enum,
-            TypeKind::Class if kotlin && self.modifiers.contains(&"annotation") => {
-                TypeKind::Annotation
-            }
-            kind => kind,
-        };
+        let (kind, is_abstract) = self.kind_from_modifiers(kind);
         self.modifiers.clear();
         let local = if owner.is_empty() {
             name.to_string()
@@ -60,32 +51,13 @@ impl Parser<'_> {
                 }
                 Tok::Ident("extends") => {
                     self.bump();
-                    loop {
-                        let name = self.type_name();
-                        if !name.is_empty() {
-                            supers.push(Super {
-                                name,
-                                superclass: kind == TypeKind::Class,
-                            });
-                        }
-                        if self.peek() != Some(Tok::Punct(b',')) {
-                            break;
-                        }
-                        self.bump();
-                    }
+                    let superclass = kind == TypeKind::Class;
+                    let names = self.type_list().into_iter();
+                    supers.extend(names.map(|name| Super { name, superclass }));
                 }
                 Tok::Ident("implements") => {
                     self.bump();
-                    loop {
-                        let name = self.type_name();
-                        if !name.is_empty() {
-                            interfaces.push(name);
-                        }
-                        if self.peek() != Some(Tok::Punct(b',')) {
-                            break;
-                        }
-                        self.bump();
-                    }
+                    interfaces.extend(self.type_list());
                 }
                 Tok::Punct(b':') if self.lang == Language::Kotlin => {
                     self.bump();
@@ -112,6 +84,35 @@ impl Parser<'_> {
         });
         if body {
             self.scopes.push(Scope::Type(local));
+        }
+    }
+
+    /// The kind and abstractness the modifiers before the keyword give:
+    /// Kotlin spells enums, annotations and sealed classes as modifiers.
+    fn kind_from_modifiers(&self, kind: TypeKind) -> (TypeKind, bool) {
+        let kotlin = self.lang == Language::Kotlin;
+        let has = |m: &str| self.modifiers.contains(&m);
+        let is_abstract = has("abstract") || (kotlin && has("sealed"));
+        let kind = match kind {
+            TypeKind::Class if kotlin && has("enum") => TypeKind::Enum,
+            TypeKind::Class if kotlin && has("annotation") => TypeKind::Annotation,
+            kind => kind,
+        };
+        (kind, is_abstract)
+    }
+
+    /// The comma-separated type names after `extends` or `implements`.
+    fn type_list(&mut self) -> Vec<String> {
+        let mut names = Vec::new();
+        loop {
+            let name = self.type_name();
+            if !name.is_empty() {
+                names.push(name);
+            }
+            if self.peek() != Some(Tok::Punct(b',')) {
+                return names;
+            }
+            self.bump();
         }
     }
 

@@ -37,6 +37,13 @@ const REPEAT_FILTERS: &str = "flaky.repeat.filters.";
 /// How many fresh test JVMs the JUnit 4 runner spreads each class's
 /// iterations over (one invocation; see [`InJvm::fresh_jvms`]).
 const REPEAT_JVMS: &str = "flaky.repeat.jvms";
+/// The most test JVMs it starts in one invocation ([`MAX_SLICES`]).
+const REPEAT_MAX_SLICES: &str = "flaky.repeat.maxSlices";
+
+/// The most test JVMs the JUnit 4 runner starts in one invocation, one per
+/// (class, slice of its iterations): a JVM start costs about a second of
+/// CPU. Past it, classes share JVMs (each still in its `fresh_jvms`).
+pub(crate) const MAX_SLICES: u32 = 32;
 /// Where `gradle/flaky-repeat.gradle` finds the helpers' Java sources.
 pub(crate) const REPEAT_SOURCES: &str = "flaky.repeat.sources";
 /// The suite members `gradle/flaky-suite-members.gradle` adds to a task's
@@ -393,6 +400,7 @@ impl Invocation {
                 let jvms = mechanism.fresh_jvms(iterations);
                 if jvms > 1 {
                     argv.push(define(REPEAT_JVMS, &jvms.to_string()));
+                    argv.push(define(REPEAT_MAX_SLICES, &MAX_SLICES.to_string()));
                 }
                 Some(mechanism)
             }
@@ -601,6 +609,7 @@ mod tests {
                 "gradle",
                 "-Dflaky.repeat.iters=5",
                 "-Dflaky.repeat.jvms=3",
+                "-Dflaky.repeat.maxSlices=32",
                 ":p:test",
                 "--rerun",
                 "-Dflaky.repeat.task.:p:test=junit4",

@@ -8,7 +8,7 @@
 
 use super::condition::{AtIndex, Position, Repetition, SIGNIFICANCE};
 use super::report::TestReport;
-use crate::invocation::InJvm;
+use crate::invocation::{InJvm, MAX_SLICES};
 use crate::stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -66,9 +66,17 @@ pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
     for t in tests {
         classes.entry(t.class.as_str()).or_default().push(t);
     }
+    let by_runner = classes
+        .values()
+        .filter(|tests| by_the_runner(tests))
+        .count();
     classes
         .into_iter()
-        .filter_map(|(class, tests)| slower(class, &tests).or_else(|| late(class, &tests)))
+        .filter_map(|(class, tests)| {
+            let alone = alone_in_its_jvms(&tests, by_runner);
+            let leaking = alone.then(|| class.to_string());
+            slower(class, &tests, leaking.clone()).or_else(|| late(class, &tests, leaking))
+        })
         .collect()
 }
 
@@ -106,7 +114,7 @@ fn pooled(tests: &[&TestReport]) -> Vec<f64> {
 /// last third at least [`stats::DRIFT_RATIO`] times the first with a rising
 /// trend when the positions can show one, or [`MILD_RATIO`] times with a
 /// clear trend over [`STEADY_FROM`] positions or more.
-fn slower(class: &str, tests: &[&TestReport]) -> Option<Warning> {
+fn slower(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<Warning> {
     let xs = series(tests);
     let ratio = stats::thirds_ratio(&xs)?;
     let third = xs.len() / 3;
@@ -119,7 +127,6 @@ fn slower(class: &str, tests: &[&TestReport]) -> Option<Warning> {
     if last - first < MIN_GROWTH_SEC || !(doubled || steady) {
         return None;
     }
-    let leaking = alone_in_its_jvms(tests).then(|| class.to_string());
     let message = format!(
         "iterations of {class} grew from {} to {} in one JVM: state accumulates across \
          repetitions ({}){}",
@@ -143,7 +150,7 @@ fn slower(class: &str, tests: &[&TestReport]) -> Option<Warning> {
 
 /// Its repeats in a JVM failed more than its first executions (Fisher's
 /// exact test, one-sided): the failures come late.
-fn late(class: &str, tests: &[&TestReport]) -> Option<Warning> {
+fn late(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<Warning> {
     let (mut first, mut repeat) = ((0, 0), (0, 0));
     for f in tests.iter().filter_map(|t| t.by_condition.first_execution) {
         first = (first.0 + f.first.failures, first.1 + f.first.runs);
@@ -159,7 +166,6 @@ fn late(class: &str, tests: &[&TestReport]) -> Option<Warning> {
     if p >= SIGNIFICANCE {
         return None;
     }
-    let leaking = alone_in_its_jvms(tests).then(|| class.to_string());
     let message = format!(
         "{class} failed {}/{} of its repeats in one JVM but {}/{} of its first executions: \
          state accumulates across repetitions ({}){}",
@@ -183,24 +189,33 @@ fn late(class: &str, tests: &[&TestReport]) -> Option<Warning> {
     })
 }
 
-/// The class ran in JVMs of its own: every in-JVM execution of it came from
-/// gradle-flaky's JUnit 4 runner, which gives each class JVMs of its own
-/// when it spreads the iterations over several (its tests then have more
-/// than one first execution; in one JVM it runs every selected class).
-fn alone_in_its_jvms(tests: &[&TestReport]) -> bool {
-    let rows = || {
-        tests
-            .iter()
-            .flat_map(|t| &t.by_condition.conditions)
-            .filter(|r| r.condition.repetition == Repetition::InJvm)
-    };
-    let by_runner = rows().all(|r| r.condition.mechanism == Some(InJvm::Junit4Runner));
-    let jvms = rows()
+/// Every in-JVM execution of the class came from gradle-flaky's JUnit 4 runner.
+fn by_the_runner(tests: &[&TestReport]) -> bool {
+    let mut rows = in_jvm_rows(tests).peekable();
+    rows.peek().is_some() && rows.all(|r| r.condition.mechanism == Some(InJvm::Junit4Runner))
+}
+
+fn in_jvm_rows<'t>(
+    tests: &'t [&TestReport],
+) -> impl Iterator<Item = &'t super::condition::ConditionCounts> {
+    tests
+        .iter()
+        .flat_map(|t| &t.by_condition.conditions)
+        .filter(|r| r.condition.repetition == Repetition::InJvm)
+}
+
+/// The class ran in JVMs of its own: gradle-flaky's JUnit 4 runner gives
+/// each class JVMs of its own when it spreads the iterations over several
+/// (its tests then have more than one first execution) and the report's
+/// classes it ran times those JVMs stay within [`MAX_SLICES`] (past that,
+/// classes share JVMs; in one JVM it runs every selected class).
+fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
+    let jvms = in_jvm_rows(tests)
         .filter(|r| r.condition.execution == Position::First)
         .map(|r| r.rate.runs)
         .max()
         .unwrap_or(0);
-    by_runner && jvms > 1
+    by_the_runner(tests) && jvms > 1 && by_runner as u64 * jvms <= u64::from(MAX_SLICES)
 }
 
 fn leak_clause(class: &str, alone: bool) -> String {
@@ -261,6 +276,17 @@ mod tests {
         assert_eq!((w.first_sec, w.last_sec), (Some(0.6), Some(3.0)));
         assert!(w.p_value < 0.001, "{w:?}");
         assert_eq!(w.leaking_class.as_deref(), Some("a.Leaky"));
+        // Beside enough other classes of the runner, it shared its JVMs.
+        let mut many: Vec<TestReport> = (0..11)
+            .map(|i| test(&format!("a.Other{i}"), "t", 3, &[0.1; 10], |_| false))
+            .collect();
+        many.push(test("a.Leaky", "t", 3, &times, |_| false));
+        let shared = warnings(&many);
+        assert_eq!(
+            (shared.len(), shared[0].leaking_class.as_deref()),
+            (1, None),
+            "{shared:?}"
+        );
         // In one JVM (a first execution only once), the leak may be another class's.
         let one = warnings(&[test("a.Leaky", "t", 1, &times, |_| false)]);
         assert_eq!(one[0].leaking_class, None, "{one:?}");

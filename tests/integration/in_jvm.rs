@@ -421,6 +421,79 @@ fn the_junit4_runner_repeats_the_selection() {
     );
 }
 
+/// The JUnit 4 runner's slices, as the init script generates and Gradle runs
+/// them (one JVM each): 5 iterations of two class entries over 2 JVMs each,
+/// the slices capped at 3, so the entries share one JVM; each entry still
+/// runs 5 times over 2 JVMs, 3 in the first and 2 in the second.
+#[test]
+fn the_junit4_runners_slices_share_out_each_class_over_its_jvms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cp = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+    write(
+        &tmp.path().join("src/t/ATest.java"),
+        "package t;\nimport org.junit.Test;\npublic class ATest {\n\
+         @Test public void one() {}\n@Test public void two() {}\n}\n",
+    );
+    write(
+        &tmp.path().join("src/t/BTest.java"),
+        "package t;\nimport org.junit.Test;\npublic class BTest {\n@Test public void b() {}\n}\n",
+    );
+    let mut sources = vec![
+        tmp.path().join("src/t/ATest.java"),
+        tmp.path().join("src/t/BTest.java"),
+    ];
+    for k in 0..3 {
+        let slice = tmp
+            .path()
+            .join(format!("src/gradleflaky/repeat/Slice{k}.java"));
+        write(
+            &slice,
+            &format!(
+                "package gradleflaky.repeat;\n@org.junit.runner.RunWith(JUnit4Repeat.Repeater.class)\n\
+                 public final class Slice{k} {{}}\n"
+            ),
+        );
+        sources.push(slice);
+    }
+    let out = tmp.path().join("classes");
+    compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", &format!("{}:{cp}", out.display())])
+        .args(&sources)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let tests_run = |k: u32| {
+        let run = Command::new("java")
+            .args([
+                "-Dflaky.repeat.iters=5",
+                "-Dflaky.repeat.jvms=2",
+                "-Dflaky.repeat.slices=3",
+            ])
+            .arg("-Dflaky.repeat.classes=t.ATest,t.BTest")
+            .arg("-cp")
+            .arg(format!("{}:{cp}", out.display()))
+            .args([
+                "org.junit.runner.JUnitCore",
+                &format!("gradleflaky.repeat.Slice{k}"),
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(run.stdout).unwrap()
+    };
+    // Entry e's k-th JVM is slice (2e + k) mod 3: slice 0 runs ATest 3 times
+    // (2 tests) and BTest twice, slice 1 ATest twice, slice 2 BTest 3 times.
+    for (k, tests) in [(0, 8), (1, 4), (2, 3)] {
+        let stdout = tests_run(k);
+        assert!(
+            stdout.contains(&format!("OK ({tests} tests)")),
+            "slice {k}: {stdout}"
+        );
+    }
+}
+
 /// The JUnit Platform engine on its own, through Debian's console launcher
 /// (Gradle 4.4.1 cannot run the platform): Jupiter tests (a parameterized
 /// one, a nested class) and a Vintage (JUnit 4) test each execute N times in

@@ -33,11 +33,13 @@ import org.junit.runner.notification.RunNotifier;
  * every class through {@link Filterable}.
  *
  * <p>Slices: with {@value #JVMS} set to N, the init script makes the task run generated classes
- * {@code gradleflaky.repeat.Slice0 … Slice(M-1)}, M = N × the selected classes, one test JVM each (Gradle's
- * {@code forkEvery 1}); slice k runs class k / N for its share of the iterations. Each class thus runs in N
- * fresh JVMs of its own, so its first execution in a fresh JVM (what CI runs) is sampled N times and state
- * one class leaks never reaches another. Each execution is reported as {@code method #i}, i its 1-based
- * iteration in its JVM (gradle-flaky strips the token and counts {@code #1} as a first execution).
+ * {@code gradleflaky.repeat.Slice0 … Slice(S-1)}, one test JVM each (Gradle's {@code forkEvery 1}), S =
+ * {@value #SLICES}: N × the selected classes, capped by the init script (a JVM start costs); the k-th JVM of
+ * class entry e is slice (e × N + k) mod S, which runs it for its share of the iterations. Each class thus
+ * runs in N fresh JVMs, so its first execution in a fresh JVM (what CI runs) is sampled N times, and when
+ * S is not capped the JVMs are its own: state one class leaks never reaches another. Each execution is
+ * reported as {@code method #i}, i its 1-based iteration in its JVM (gradle-flaky strips the token and
+ * counts {@code #1} as a first execution).
  */
 @RunWith(JUnit4Repeat.Repeater.class)
 public final class JUnit4Repeat {
@@ -45,6 +47,7 @@ public final class JUnit4Repeat {
     static final String CLASSES = "flaky.repeat.classes";
     static final String FILTERS = "flaky.repeat.filters";
     static final String JVMS = "flaky.repeat.jvms";
+    static final String SLICES = "flaky.repeat.slices";
 
     private JUnit4Repeat() {}
 
@@ -52,30 +55,27 @@ public final class JUnit4Repeat {
     public static final class Repeater extends Runner implements Filterable {
 
         private final List<Class<?>> classes = new ArrayList<>();
+        /** How many times each class of {@link #classes} runs in this JVM. */
+        private final List<Integer> counts = new ArrayList<>();
         private final List<Filter> filters = new ArrayList<>();
-        private final int iterations;
         private final Description description;
 
         public Repeater(Class<?> suite) throws ClassNotFoundException {
             ClassLoader loader = suite.getClassLoader();
             List<String> names = split(System.getProperty(CLASSES, ""));
             int slice = sliceOf(suite);
+            int total = Iterations.get();
             int jvms = Math.max(1, Integer.getInteger(JVMS, 1));
-            if (slice >= 0) {
-                // This JVM's class and its share of the iterations (the first slices take the remainder).
-                int total = Iterations.get();
-                int k = slice % jvms;
-                iterations = total / jvms + (k < total % jvms ? 1 : 0);
-                names = slice / jvms < names.size() ? names.subList(slice / jvms, slice / jvms + 1) : new ArrayList<String>();
-            } else {
-                iterations = Iterations.get();
-            }
-            for (String name : names) {
-                boolean nested = name.endsWith("$*");
-                Class<?> c = Class.forName(nested ? name.substring(0, name.length() - 2) : name, false, loader);
-                classes.add(c);
-                if (nested) {
-                    addNested(c);
+            int slices = Math.max(1, Integer.getInteger(SLICES, names.size() * jvms));
+            for (int e = 0; e < names.size(); e++) {
+                for (int k = 0; k < (slice < 0 ? 1 : jvms); k++) {
+                    // Entry e's k-th JVM is slice (e * jvms + k) mod slices: its JVMs are distinct, and the
+                    // first of them take the remainder of the iterations.
+                    if (slice < 0) {
+                        add(names.get(e), total, loader);
+                    } else if ((e * jvms + k) % slices == slice) {
+                        add(names.get(e), total / jvms + (k < total % jvms ? 1 : 0), loader);
+                    }
                 }
             }
             List<String> patterns = split(System.getProperty(FILTERS, ""));
@@ -83,8 +83,21 @@ public final class JUnit4Repeat {
                 filters.add(new PatternFilter(patterns));
             }
             description = Description.createSuiteDescription(suite);
-            for (Runner runner : runners()) {
+            for (Runner runner : runners(0)) {
                 description.addChild(runner.getDescription());
+            }
+        }
+
+        /** The class an entry names (and, for {@code Outer$*}, the test classes nested in it), {@code count} times. */
+        private void add(String name, int count, ClassLoader loader) throws ClassNotFoundException {
+            boolean nested = name.endsWith("$*");
+            Class<?> c = Class.forName(nested ? name.substring(0, name.length() - 2) : name, false, loader);
+            classes.add(c);
+            if (nested) {
+                addNested(c);
+            }
+            while (counts.size() < classes.size()) {
+                counts.add(count);
             }
         }
 
@@ -96,27 +109,37 @@ public final class JUnit4Repeat {
         @Override
         public void filter(Filter filter) throws NoTestsRemainException {
             filters.add(filter);
-            if (runners().isEmpty()) {
+            if (runners(0).isEmpty()) {
                 throw new NoTestsRemainException();
             }
         }
 
         @Override
         public void run(RunNotifier notifier) {
-            for (int i = 0; i < iterations; i++) {
+            for (int i = 0; ; i++) {
+                List<Runner> runners = runners(i);
+                if (runners.isEmpty()) {
+                    return;
+                }
                 RunNotifier inner = new RunNotifier();
                 inner.addListener(new Renamer(notifier, " #" + (i + 1)));
-                for (Runner runner : runners()) {
+                for (Runner runner : runners) {
                     runner.run(inner);
                 }
             }
         }
 
-        /** A fresh runner per selected class, filtered; classes with nothing left are left out. */
-        private List<Runner> runners() {
+        /**
+         * A fresh runner per class that runs more than {@code iteration} times here, filtered; classes with
+         * nothing left are left out.
+         */
+        private List<Runner> runners(int iteration) {
             List<Runner> out = new ArrayList<>();
-            for (Class<?> c : classes) {
-                Runner runner = Request.aClass(c).getRunner();
+            for (int c = 0; c < classes.size(); c++) {
+                if (counts.get(c) <= iteration) {
+                    continue;
+                }
+                Runner runner = Request.aClass(classes.get(c)).getRunner();
                 try {
                     for (Filter filter : filters) {
                         filter.apply(runner);

@@ -5,6 +5,17 @@ use crate::{Error, Result};
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
 use std::path::{Path, PathBuf};
 
+/// A working tree's HEAD, as a run records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Head {
+    /// The full hash.
+    pub commit: String,
+    /// The branch checked out; `None` when detached.
+    pub branch: Option<String>,
+    /// Tracked files differ from the commit.
+    pub dirty: bool,
+}
+
 /// A repository and its working tree.
 pub(crate) struct Repo {
     repo: Repository,
@@ -140,6 +151,37 @@ impl Repo {
             .find_commit(commit)
             .and_then(|c| c.tree())
             .map_err(|e| git_error(what, e))
+    }
+
+    /// What the working tree is: its HEAD commit, the branch checked out
+    /// (`None` when detached), and whether tracked files differ from HEAD
+    /// (changes not committed: a run of them is not a run of the commit).
+    pub(crate) fn head(&self) -> Result<Head> {
+        let head = self.repo.head().map_err(|e| git_error("reading HEAD", e))?;
+        let commit = head
+            .peel_to_commit()
+            .map_err(|e| git_error("reading HEAD", e))?
+            .id();
+        let branch = match head.is_branch() {
+            true => head.shorthand().ok().map(String::from),
+            false => None,
+        };
+        let mut options = git2::StatusOptions::new();
+        options
+            .include_untracked(false)
+            .include_ignored(false)
+            .exclude_submodules(true);
+        let dirty = self
+            .repo
+            .statuses(Some(&mut options))
+            .map_err(|e| git_error("reading the working tree's status", e))?
+            .iter()
+            .any(|s| s.status() != git2::Status::CURRENT);
+        Ok(Head {
+            commit: commit.to_string(),
+            branch,
+            dirty,
+        })
     }
 
     /// The content of `path` (relative to the working tree) at `commit`;

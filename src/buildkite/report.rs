@@ -9,6 +9,7 @@ use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
+use crate::ledger::keep;
 use crate::reports::{
     DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
@@ -40,6 +41,9 @@ pub(crate) fn run_step(work: &Path) -> Result<Observed> {
     }
     // What the jobs measured, for the next pipeline's plan step (`--durations`).
     crate::ci::durations::write_artifact(&work.join(JOBS_DIR), &work.join(DURATIONS_FILE));
+    // Every run's counts, for history: the `flakiness-ledger.jsonl` artifact.
+    let meta = keep::CiRun::buildkite().meta();
+    keep::append_ci(work, &keep::ci_records(&found.overall, &meta));
     crate::output::stdout_line(&found.markdown);
     if let Some(agent) = &agent {
         let body = fit_annotation(&found.markdown);

@@ -5,7 +5,9 @@ use super::options::{self, LocalConfig, ReportOutput};
 use super::{report, selection};
 use crate::analyze::Report;
 use crate::cli::GlobalArgs;
-use crate::local::{self, Context, LocalOutcome, Reporter};
+use crate::ledger::keep;
+use crate::ledger::Origin;
+use crate::local::{self, Context, LocalOutcome, Reporter, RunRecord};
 use crate::process;
 use crate::{tell, Exit, Result};
 use std::path::{Path, PathBuf};
@@ -43,6 +45,7 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         }
     };
     let written = report::emit(&ran.report, &cfg.output, &ran.context());
+    keep_in_ledger(&build.root, ran);
     let invocations: usize = ran.runs.iter().map(|r| r.done.iterations.len()).sum();
     tell!(
         "{} of {} batch(es), {invocations} Gradle invocation(s) in {}s{}; \
@@ -64,6 +67,17 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         tell!("flakiness was proven all the same: exit 1");
     }
     Ok(exit)
+}
+
+/// Appends the run's counts (and its triage's replays) to the build's ledger.
+fn keep_in_ledger(root: &Path, ran: &RunRecord) {
+    let run_id = ran
+        .run_dir
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy();
+    let meta = keep::local_meta(root, &run_id, Origin::Local);
+    keep::append_local(root, &keep::records_with_triage(&ran.report, &meta));
 }
 
 /// The report while the run goes on: warnings on stderr, and the report

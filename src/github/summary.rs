@@ -11,6 +11,7 @@ use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::status::read_statuses;
+use crate::ledger::keep;
 use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
 use crate::tell;
 use crate::{Error, Exit, Result};
@@ -139,6 +140,11 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     if !found.payloads.is_empty() {
         write_outcomes(&cfg.outcomes, &found.payloads)?;
     }
+    // Every run's counts, for history: `flakiness-ledger.jsonl` beside the
+    // outcomes, uploaded as the `flakiness-ledger` artifact.
+    let meta = keep::CiRun::github().meta();
+    let beside = cfg.outcomes.parent().unwrap_or(Path::new(""));
+    keep::append_ci(beside, &keep::ci_records(&found.overall, &meta));
     let runner = RunnerFiles::from_env();
     runner.append_summary(&found.markdown)?;
     print_untrusted(&found.markdown);

@@ -20,7 +20,7 @@
 use super::yaml::{emit, Node};
 use crate::ci::blocking::Blocking;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
-use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
+use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE};
 use crate::{vars, Error, Result};
 
 /// What the generated workflow does; every value is the user's own.
@@ -350,6 +350,13 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         "always()",
         "flakiness-outcomes",
         OUTCOMES_FILE,
+        "ignore",
+    ));
+    steps.push(upload(
+        "Keep the run in the ledger",
+        "always()",
+        "flakiness-ledger",
+        LEDGER_FILE,
         "ignore",
     ));
     Node::map([

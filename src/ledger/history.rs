@@ -8,7 +8,7 @@
 //! than one pushed out. Pooled counts are always exact.
 
 use super::read::{FileRead, Problem};
-use super::record::{Condition, Context, LineView, Repetition};
+use super::record::{Condition, Context, LineView, Origin, Repetition};
 use crate::stats::{self, Counts};
 use crate::test_filter;
 use serde::Serialize;
@@ -124,6 +124,10 @@ struct SeenAt {
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub commit: Option<String>,
+    /// Its records ran with changes not committed (`dirty` records): a row
+    /// of their own, never pooled with the commit's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub dirty: bool,
     /// The branch of its newest record.
     pub branch: Option<String>,
     pub condition: Condition,
@@ -145,16 +149,17 @@ pub struct Row {
     key: u64,
 }
 
-/// A hash of a row's commit and condition.
+/// A hash of a row's commit (and whether it was dirty) and condition.
 fn row_key(
     commit: Option<&str>,
+    dirty: bool,
     context: Context,
     repetition: Repetition,
     mechanism: Option<&str>,
 ) -> u64 {
     // One seed for every builder: keys are compared across merges. A
     // collision only costs a string comparison.
-    foldhash::fast::FixedState::default().hash_one((commit, context, repetition, mechanism))
+    foldhash::fast::FixedState::default().hash_one((commit, dirty, context, repetition, mechanism))
 }
 
 /// One test's records so far. Rows and conditions are few: kept in
@@ -172,6 +177,9 @@ struct TestAcc {
     cutoff: Option<u64>,
     first_failing: Option<SeenAt>,
     last_failing: Option<SeenAt>,
+    /// Triage's replays (`where: triage`): failing seeds replayed, so no
+    /// failure rate; kept apart from every count above.
+    replays: Tally,
 }
 
 /// Records summarized per test as they are read; [`merge`](Self::merge)
@@ -280,12 +288,16 @@ impl Builder {
 impl TestAcc {
     fn add(&mut self, record: &LineView<'_>, secs: u64) {
         let (runs, failures) = (record.runs, record.failures);
-        self.total.add(runs, failures, 1);
-        self.condition_tally(record).add(runs, failures, 1);
         let task = record.test.task.as_ref();
         if !task.is_empty() && !self.tasks.contains(task) {
             self.tasks.insert(task.to_string());
         }
+        if record.origin == Origin::Triage {
+            self.replays.add(runs, failures, 1);
+            return;
+        }
+        self.total.add(runs, failures, 1);
+        self.condition_tally(record).add(runs, failures, 1);
         let commit = record.commit.as_deref();
         if failures > 0 {
             self.saw_failing(SeenAt {
@@ -294,11 +306,17 @@ impl TestAcc {
             });
         }
         let c = &record.condition;
-        let key = row_key(commit, c.context, c.repetition, c.mechanism.as_deref());
-        let found = self
-            .rows
-            .iter_mut()
-            .find(|r| r.key == key && r.commit.as_deref() == commit && c.is(&r.condition));
+        let dirty = record.dirty;
+        let key = row_key(
+            commit,
+            dirty,
+            c.context,
+            c.repetition,
+            c.mechanism.as_deref(),
+        );
+        let found = self.rows.iter_mut().find(|r| {
+            r.key == key && r.commit.as_deref() == commit && r.dirty == dirty && c.is(&r.condition)
+        });
         if let Some(row) = found {
             let median = record.duration_sec.map(|d| d.median);
             row.add(runs, failures, 1, secs, median, || {
@@ -402,13 +420,17 @@ impl TestAcc {
             }
         }
         self.earlier.merge(other.earlier);
+        self.replays.merge(other.replays);
         for seen in other.first_failing.into_iter().chain(other.last_failing) {
             self.saw_failing(seen);
         }
         self.cutoff = self.cutoff.max(other.cutoff);
         for row in other.rows {
             let found = self.rows.iter_mut().find(|r| {
-                r.key == row.key && r.commit == row.commit && r.condition == row.condition
+                r.key == row.key
+                    && r.commit == row.commit
+                    && r.dirty == row.dirty
+                    && r.condition == row.condition
             });
             match found {
                 Some(mine) => mine.merge(row),
@@ -446,6 +468,7 @@ impl TestAcc {
             time_ratio: stats::thirds_ratio(&medians).map(stats::round6),
             newest,
             earlier: (self.earlier.records > 0).then_some(self.earlier),
+            replays: (self.replays.records > 0).then_some(self.replays),
             rows,
         }
     }
@@ -470,6 +493,7 @@ impl Row {
         Row {
             key,
             commit: record.commit.as_deref().map(String::from),
+            dirty: record.dirty,
             branch: record.branch.as_deref().map(String::from),
             condition: record.condition.owned(),
             tally: Tally {
@@ -489,6 +513,7 @@ impl Row {
     /// This row's allocations, now for `record`'s commit and condition.
     fn reuse_for(&mut self, record: &LineView<'_>, secs: u64, key: u64) {
         set(&mut self.commit, record.commit.as_deref());
+        self.dirty = record.dirty;
         set(&mut self.branch, record.branch.as_deref());
         let c = &record.condition;
         self.condition.context = c.context;
@@ -586,6 +611,10 @@ pub struct TestHistory {
     /// Records older than the rows kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earlier: Option<Tally>,
+    /// Triage's replays of its failing seeds (`where: triage`), counted
+    /// apart: replaying seeds that failed measures no failure rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replays: Option<Tally>,
 }
 
 /// The rows' failure rates, oldest first, and whether they rise or fall.

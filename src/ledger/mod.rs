@@ -9,6 +9,7 @@
 //! types and `stats`.
 
 pub(crate) mod history;
+pub(crate) mod keep;
 pub(crate) mod read;
 pub(crate) mod record;
 pub(crate) mod records;

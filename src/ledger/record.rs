@@ -28,6 +28,10 @@ pub struct Record {
     pub commit: Option<String>,
     /// The branch that ran; `null` when unknown (a detached checkout).
     pub branch: Option<String>,
+    /// The working tree had changes not committed: the counts are of
+    /// `commit` and those changes, not of `commit` (written only when true).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dirty: bool,
     pub condition: Condition,
     /// Executions that passed or failed (suite timeouts and skips excluded).
     pub runs: u64,
@@ -151,6 +155,8 @@ pub(crate) struct LineView<'a> {
     pub commit: Option<Cow<'a, str>>,
     #[serde(default, borrow, deserialize_with = "optional")]
     pub branch: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub dirty: bool,
     #[serde(borrow)]
     pub condition: ConditionView<'a>,
     pub runs: u64,
@@ -167,7 +173,7 @@ pub(crate) struct LineView<'a> {
     #[serde(borrow, rename = "runId")]
     _run_id: Cow<'a, str>,
     #[serde(rename = "where")]
-    _origin: Origin,
+    pub origin: Origin,
 }
 
 /// [`TestId`], borrowed.

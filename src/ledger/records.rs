@@ -13,6 +13,8 @@ pub struct RunMeta {
     /// `git rev-parse HEAD` of the checkout that ran, when it is one.
     pub commit: Option<String>,
     pub branch: Option<String>,
+    /// The working tree had changes not committed.
+    pub dirty: bool,
     /// The run's condition. A test whose plan names the one mechanism that
     /// repeated it (`plannedRuns`' `repeatedBy`) gets that repetition instead.
     pub condition: Condition,
@@ -45,6 +47,7 @@ fn record_of(t: &TestReport, meta: &RunMeta, time: &str) -> Record {
         },
         commit: meta.commit.clone(),
         branch: meta.branch.clone(),
+        dirty: meta.dirty,
         condition: condition_of(t.plan.as_ref(), &meta.condition),
         runs: t.runs,
         failures: t.failures,
@@ -90,7 +93,7 @@ fn condition_of(plan: Option<&PlannedRuns>, run: &Condition) -> Condition {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analyze::{analyze_root, AnalyzeOptions};
     use crate::ledger::record::Context;
@@ -120,6 +123,7 @@ mod tests {
         RunMeta {
             commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
             branch: Some("fix-flake".into()),
+            dirty: false,
             condition: Condition {
                 context: Context::Alone,
                 repetition: Repetition::InJvm,

@@ -457,10 +457,39 @@ pub struct LocalArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub compare: CompareArgs,
 
     /// Extra arguments passed to every Gradle invocation.
     #[arg(last = true, value_name = "GRADLE ARGS")]
     pub gradle_args: Vec<String>,
+}
+
+/// Comparing with another commit (`local --compare REF`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct CompareArgs {
+    /// Also run the selected tests on REF (a branch, tag or commit; in a git worktree of it in
+    /// the run folder, with this branch's muted-tests file), REF first, and compare each test:
+    /// fixed, not shown, same or worse (Fisher's exact test). A test the ledger already holds
+    /// enough runs of on REF, in the same condition, is not run there again.
+    #[arg(long, value_name = "REF", conflicts_with = "until_fail")]
+    pub compare: Option<String>,
+
+    #[arg(help = formatcp!("With --compare: looks at this working tree's runs, after each 1/K of \
+        them; a test shown fixed at a look stops there (α spent over the looks: O'Brien–Fleming \
+        type); 1 looks only at the end [default: {}]", crate::plan::show_fix::DEFAULT_LOOKS))]
+    #[arg(long, value_name = "K", requires = "compare", value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub looks: Option<u32>,
+
+    /// With --compare: run this working tree's side as many times as a fix needs to show at
+    /// the rate measured on REF (at most 10 times the planned count), instead of the planned count.
+    #[arg(long, requires = "compare")]
+    pub size_after: bool,
+
+    /// With --compare: also read this ledger (a file, or a folder of *.jsonl such as
+    /// downloaded CI artifacts) for REF's runs. Repeatable.
+    #[arg(long, value_name = "PATH", requires = "compare")]
+    pub ledger: Vec<PathBuf>,
 }
 
 /// How a local run's batches end (`local`, and `plan`, which shows what they cut).

@@ -6,6 +6,7 @@
 //! the files is pure.
 
 pub(crate) mod aggregate;
+pub mod comparison;
 pub(crate) mod cost;
 pub(crate) mod filter;
 pub mod junit;

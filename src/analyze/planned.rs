@@ -219,6 +219,7 @@ mod tests {
             durations: Default::default(),
             failing_task: None,
             triage: None,
+            comparison: None,
         }
     }
 

@@ -11,7 +11,9 @@ use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod comparison;
 mod triage;
+pub use comparison::comparison_markdown;
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.
@@ -594,11 +596,11 @@ fn junit_case(t: &TestReport) -> TestCase {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analyze::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
 
-    pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
+    pub(crate) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         let runs = passes + failures;
         TestReport {
             class: class.into(),
@@ -630,6 +632,7 @@ mod tests {
             durations: Default::default(),
             failing_task: None,
             triage: None,
+            comparison: None,
         }
     }
 

@@ -195,6 +195,9 @@ pub struct TestReport {
     /// What replaying its failures showed (`local --triage`, `gradle-flaky triage`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triage: Option<Triage>,
+    /// The test before and after (`local --compare REF`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<super::comparison::Comparison>,
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the

@@ -64,6 +64,8 @@ pub struct LocalConfig {
     pub selection: SelectionConfig,
     pub run: crate::local::LocalRunConfig,
     pub output: ReportOutput,
+    /// Also run on this commit and compare (`--compare REF`).
+    pub compare: Option<crate::compare::CompareConfig>,
 }
 
 /// Everything `triage` needs.
@@ -197,10 +199,21 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
         report,
         triage: triage_args,
         run,
+        compare,
         gradle_args,
     } = args;
     let (settings, _) = run_settings(batching, run)?;
     Ok(LocalConfig {
+        compare: compare
+            .compare
+            .as_ref()
+            .map(|reference| crate::compare::CompareConfig {
+                reference: reference.clone(),
+                looks: compare.looks.unwrap_or(crate::compare::DEFAULT_LOOKS),
+                size_after: compare.size_after,
+                ledgers: compare.ledger.clone(),
+                muted_file: selection_args.muted_file.clone(),
+            }),
         selection: selection(selection_args),
         run: crate::local::LocalRunConfig {
             settings,
@@ -295,6 +308,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
             triage: triage(&args.triage),
         },
         output: report_output(&args.report),
+        compare: None,
     })
 }
 

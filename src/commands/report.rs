@@ -1,6 +1,7 @@
 //! Printing and writing a report, shared by the commands that produce one.
 
 use super::options::ReportOutput;
+use crate::analyze::comparison::ComparedWith;
 use crate::analyze::cost::Cost;
 use crate::analyze::outcome::JobPayload;
 use crate::analyze::{render, Report};
@@ -32,6 +33,9 @@ struct LocalReport<'a> {
     batches: &'a [JobPayload],
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<&'a Cost>,
+    /// `--compare REF`: the comparison as a whole (each test has its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a ComparedWith>,
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -46,6 +50,9 @@ pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> St
                        before.**\n\n";
             }
             md += &not_checked::markdown(ctx.not_checked);
+            if let Some(c) = ctx.comparison {
+                md += &render::comparison_markdown(report, c);
+            }
             md += &render::markdown(report);
             md.push('\n');
             if !ctx.problems.is_empty() {
@@ -64,13 +71,15 @@ pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> St
             if ctx.partial
                 || !ctx.batches.is_empty()
                 || !ctx.not_checked.is_empty()
-                || ctx.cost.is_some() =>
+                || ctx.cost.is_some()
+                || ctx.comparison.is_some() =>
         {
             let mut json = serde_json::to_string_pretty(&LocalReport {
                 partial: ctx.partial,
                 not_checked: ctx.not_checked,
                 batches: ctx.batches,
                 cost: ctx.cost,
+                comparison: ctx.comparison,
                 report,
             })
             .expect("a report always serializes");

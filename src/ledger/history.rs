@@ -9,6 +9,7 @@
 
 use super::read::{FileRead, Problem};
 use super::record::{Condition, Context, LineView, Origin, Repetition};
+pub use crate::stats::Verdict;
 use crate::stats::{self, Counts};
 use crate::test_filter;
 use serde::Serialize;
@@ -676,34 +677,12 @@ pub struct Comparison {
     /// `not-shown`, higher for `worse`); two-sided for `same`.
     pub p_value: f64,
     pub verdict: Verdict,
-    /// For `not-shown`: the clean runs more that would show a fix.
+    /// A `not-shown` whose rate is shown lower with failures left.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub narrowed: bool,
+    /// For `not-shown` without a failure: the clean runs more that would show a fix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more_clean_runs: Option<u64>,
-}
-
-/// What the newest commit shows against the earlier records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Its rate is lower, p < [`ALPHA`] (one-sided Fisher).
-    Fixed,
-    /// Lower, but not yet shown.
-    NotShown,
-    /// Not lower and not shown higher.
-    Same,
-    /// Higher, p < [`ALPHA`].
-    Worse,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Fixed => "fixed",
-            Verdict::NotShown => "not shown",
-            Verdict::Same => "same",
-            Verdict::Worse => "worse",
-        }
-    }
 }
 
 fn compare_newest(row: &Row, condition: Option<&Tally>) -> Option<Comparison> {
@@ -711,28 +690,15 @@ fn compare_newest(row: &Row, condition: Option<&Tally>) -> Option<Comparison> {
     if before.runs == 0 || row.tally.runs == 0 {
         return None;
     }
-    let (b, a) = (before.counts(), row.tally.counts());
-    let down = stats::p_fixed(b, a);
-    let up = stats::p_fixed(a, b);
-    let lower = (a.failures as f64 / a.runs as f64) < (b.failures as f64 / b.runs as f64);
-    let (verdict, p) = if down < ALPHA {
-        (Verdict::Fixed, down)
-    } else if up < ALPHA {
-        (Verdict::Worse, up)
-    } else if lower {
-        (Verdict::NotShown, down)
-    } else {
-        (Verdict::Same, stats::p_differ(b, a))
-    };
+    let judged = stats::judge(before.counts(), row.tally.counts(), ALPHA, ALPHA);
     Some(Comparison {
         commit: row.commit.clone(),
         condition: row.condition.clone(),
         before,
         after: row.tally,
-        p_value: p,
-        verdict,
-        more_clean_runs: (verdict == Verdict::NotShown)
-            .then(|| stats::more_clean_runs_to_show_fix(b, a, ALPHA))
-            .flatten(),
+        p_value: judged.p_value,
+        verdict: judged.verdict,
+        narrowed: judged.narrowed,
+        more_clean_runs: judged.more_clean_runs,
     })
 }

@@ -10,6 +10,7 @@
 
 pub(crate) mod history;
 pub(crate) mod keep;
+pub(crate) mod lookup;
 pub(crate) mod read;
 pub(crate) mod record;
 pub(crate) mod records;
@@ -76,4 +77,4 @@ fn summary_of(files: &[PathBuf], filter: &Filter) -> Builder {
 #[cfg(test)]
 mod history_tests;
 #[cfg(test)]
-mod store_tests;
+pub(crate) mod store_tests;

@@ -365,6 +365,7 @@ mod tests {
             durations: Default::default(),
             failing_task: task.map(String::from),
             triage: None,
+            comparison: None,
             plan: None,
         }
     }

@@ -6,6 +6,7 @@ mod common;
 mod analyze;
 mod budget;
 mod buildkite;
+mod compare;
 mod docs;
 mod errors;
 mod es_build;

@@ -486,9 +486,10 @@ pub struct CompareArgs {
     #[arg(long, requires = "compare")]
     pub size_after: bool,
 
-    /// With --compare: also read this ledger (a file, or a folder of *.jsonl such as
-    /// downloaded CI artifacts) for REF's runs. Repeatable.
-    #[arg(long, value_name = "PATH", requires = "compare")]
+    /// Also read this run ledger (a file, or a folder of *.jsonl such as downloaded CI
+    /// artifacts; repeatable, or `:`-separated): REF's earlier runs for --compare, and the base
+    /// branch's for the known-flaky note of --changed/--unmuted runs.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
 }
 
@@ -589,6 +590,12 @@ pub struct PrArgs {
     /// Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it.
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
+    /// with the build's own: a failing test already failing on the base branch is noted as
+    /// known flaky there (--target local).
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -765,6 +772,12 @@ pub struct BuildkiteAnalyzeArgs {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub work_dir: PathBuf,
 
+    /// Earlier run ledgers (files, or folders of *.jsonl such as downloaded flakiness-ledger
+    /// artifacts; repeatable, or `:`-separated): a failing test already failing on the pull
+    /// request's base branch is noted as known flaky there.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
+
     #[command(flatten)]
     pub blocking: BlockingArgs,
 }
@@ -870,6 +883,12 @@ pub struct WorkflowArgs {
 
     #[command(flatten)]
     pub blocking: BlockingArgs,
+
+    /// Earlier run ledgers in the checkout (a file or a folder of *.jsonl, e.g. kept in the
+    /// repository; `:`-separated) the report job reads: a failing test already failing on the
+    /// base branch is noted as known flaky there. Every run's own is the flakiness-ledger artifact.
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -916,6 +935,12 @@ pub struct GithubAnalyzeArgs {
 
     #[command(flatten)]
     pub blocking: BlockingArgs,
+
+    /// Earlier run ledgers (files, or folders of *.jsonl such as downloaded flakiness-ledger
+    /// artifacts or a file kept in the repository; repeatable, or `:`-separated): a failing
+    /// test already failing on the pull request's base branch is noted as known flaky there.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -68,6 +68,32 @@ pub struct Comparison {
     pub note: Option<String>,
 }
 
+/// A test failing here that the ledger holds failing on the base branch
+/// too ("known flaky on main: 8%, 40 runs"): a pull request is not to blame
+/// for it. In the Report JSON's `knownFlaky`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KnownFlaky {
+    pub class: String,
+    pub method: String,
+    /// The base branch.
+    pub branch: String,
+    /// Its records on the branch, per condition, those that failed first.
+    pub rates: Vec<KnownRate>,
+}
+
+/// A test's records on a branch in one condition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KnownRate {
+    /// `alone, in-jvm, tests-iters`.
+    pub condition: String,
+    pub runs: u64,
+    pub failures: u64,
+    /// Runs of the branch they come from (ledger records).
+    pub records: u64,
+}
+
 /// The run's comparison as a whole: the `comparison` of the Report JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 mod comparison;
 mod triage;
-pub use comparison::comparison_markdown;
+pub use comparison::{comparison_markdown, known_flaky_markdown};
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.

@@ -5,8 +5,8 @@ use super::options::{self, LocalConfig, ReportOutput};
 use super::{report, selection};
 use crate::analyze::Report;
 use crate::cli::GlobalArgs;
-use crate::ledger::keep;
 use crate::ledger::Origin;
+use crate::ledger::{keep, lookup};
 use crate::local::{self, Context, LocalOutcome, Reporter, RunRecord};
 use crate::process;
 use crate::{tell, Exit, Result};
@@ -25,6 +25,7 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
     if let Some(compare) = &cfg.compare {
         return super::compare::run(&build, selection, cfg, compare);
     }
+    let base = selection.base.clone();
     let outcome = local::run(&build, selection, &cfg.run, &Printer(&cfg.output))?;
     let ran = match &outcome {
         LocalOutcome::Ran(ran) => ran,
@@ -34,7 +35,18 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
             }))
         }
     };
-    let written = report::emit(&ran.report, &cfg.output, &ran.context());
+    // Before this run is in the ledger: its own failures are not the base's.
+    let known = lookup::known_on_base(
+        Some(&build.root),
+        &cfg.ledgers,
+        &ran.report,
+        base.as_deref(),
+    );
+    let ctx = Context {
+        known_flaky: &known,
+        ..ran.context()
+    };
+    let written = report::emit(&ran.report, &cfg.output, &ctx);
     keep_in_ledger(&build.root, ran);
     Ok(finish(ran, &written, outcome.exit(written.is_ok())))
 }

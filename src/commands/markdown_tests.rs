@@ -279,6 +279,7 @@ fn the_local_report_contains_hostile_batch_problems() {
             not_checked: &[],
             cost: None,
             comparison: None,
+            known_flaky: &[],
         };
         render(&report_of(p), ReportFormat::Markdown, &ctx)
     });

@@ -66,6 +66,8 @@ pub struct LocalConfig {
     pub output: ReportOutput,
     /// Also run on this commit and compare (`--compare REF`).
     pub compare: Option<crate::compare::CompareConfig>,
+    /// Ledgers read besides the build's own (`--ledger`).
+    pub ledgers: Vec<PathBuf>,
 }
 
 /// Everything `triage` needs.
@@ -204,6 +206,7 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
     } = args;
     let (settings, _) = run_settings(batching, run)?;
     Ok(LocalConfig {
+        ledgers: compare.ledger.clone(),
         compare: compare
             .compare
             .as_ref()
@@ -309,6 +312,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         },
         output: report_output(&args.report),
         compare: None,
+        ledgers: args.ledger.clone(),
     })
 }
 
@@ -403,6 +407,7 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
         job_timeout_min: args.job_timeout,
         exit_code: args.exit_code,
         blocking: blocking(&args.blocking)?,
+        ledger: args.ledger.clone(),
     })
 }
 
@@ -458,6 +463,7 @@ pub fn github_analyze(args: &GithubAnalyzeArgs) -> Result<AnalyzeArtifacts> {
         sources: args.sources.clone(),
         exit_code: args.exit_code,
         blocking: blocking(&args.blocking)?,
+        ledgers: args.ledger.clone(),
     })
 }
 

@@ -23,4 +23,6 @@ pub(crate) struct Context<'a> {
     pub cost: Option<&'a Cost>,
     /// The run's comparison with another commit (`--compare REF`).
     pub comparison: Option<&'a crate::analyze::comparison::ComparedWith>,
+    /// Failing tests the ledger holds failing on the base branch too.
+    pub known_flaky: &'a [crate::analyze::comparison::KnownFlaky],
 }

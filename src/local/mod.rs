@@ -336,6 +336,7 @@ pub(crate) fn assess(
                 not_checked: &not_checked,
                 cost: Some(&cost),
                 comparison: None,
+                known_flaky: &[],
             };
             let site = triage::Site {
                 build,

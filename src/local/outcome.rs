@@ -75,6 +75,7 @@ impl RunRecord {
             not_checked: &self.not_checked,
             cost: Some(&self.cost),
             comparison: None,
+            known_flaky: &[],
         }
     }
 

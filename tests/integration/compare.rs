@@ -122,6 +122,30 @@ fn a_fix_is_shown_and_a_narrowing_is_not_and_history_has_both_commits() {
     assert!(md.starts_with("## Comparison with `main` ("), "{md}");
     assert!(md.contains(&format!("- `{CLASS}#{FLAKY}`: **not")), "{md}");
 
+    // A PR run of the narrowing notes that the test already fails on main.
+    let out = run(&mut local_command(
+        dir,
+        &[
+            "--changed",
+            "--base",
+            "main",
+            "--iters",
+            "20",
+            "--format",
+            "json",
+        ],
+        &[],
+    ));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report = json_report(&out);
+    let known = &report["knownFlaky"][0];
+    assert_eq!(
+        (known["method"].as_str(), known["branch"].as_str()),
+        (Some(FLAKY), Some("main")),
+        "{report:#}"
+    );
+    assert_eq!(known["rates"][0]["runs"], 60, "{known:#}");
+
     // History shows both commits, and the narrowing's.
     let out = run(gradle_flaky().arg("--project-dir").arg(dir).args([
         "history",

@@ -4,7 +4,7 @@
 //! p = 0.0001"), then what REF's side was and where it ran.
 
 use super::{MAX_LISTED, MAX_ROWS};
-use crate::analyze::comparison::{ComparedWith, Comparison, CountsFrom};
+use crate::analyze::comparison::{ComparedWith, Comparison, CountsFrom, KnownFlaky};
 use crate::analyze::report::Report;
 use crate::markdown::{self, code};
 use crate::stats::{self, Verdict};
@@ -64,6 +64,45 @@ pub fn comparison_markdown(report: &Report, c: &ComparedWith) -> String {
         }
     }
     md.push('\n');
+    md
+}
+
+/// The failing tests the ledger holds failing on the base branch too.
+pub fn known_flaky_markdown(known: &[KnownFlaky]) -> String {
+    let Some(first) = known.first() else {
+        return String::new();
+    };
+    let branch = code(&first.branch);
+    let mut md = format!(
+        "\n### Known flaky on {branch}\n\nThese tests fail here and already failed on {branch} \
+         in earlier runs the ledger holds: the change is not to blame for them.\n\n"
+    );
+    for k in known.iter().take(MAX_LISTED) {
+        let name = format!("{}#{}", k.class, k.method);
+        let rates: Vec<String> = k
+            .rates
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}, {} runs ({} failed; {}; {} record(s))",
+                    stats::percent(
+                        r.failures as f64 / r.runs.max(1) as f64,
+                        stats::Round::Nearest
+                    ),
+                    r.runs,
+                    r.failures,
+                    markdown::text(&r.condition),
+                    r.records
+                )
+            })
+            .collect();
+        md += &format!(
+            "- {}: known flaky on {branch}: {}\n",
+            code(&name),
+            rates.join("; ")
+        );
+    }
+    md += &rest(known.len(), MAX_LISTED);
     md
 }
 

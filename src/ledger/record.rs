@@ -162,16 +162,16 @@ pub(crate) struct LineView<'a> {
     pub runs: u64,
     pub failures: u64,
     #[serde(rename = "failureKinds")]
-    _failure_kinds: IgnoredAny,
+    pub _failure_kinds: IgnoredAny,
     #[serde(rename = "failingSeeds")]
-    _failing_seeds: IgnoredAny,
+    pub _failing_seeds: IgnoredAny,
     pub duration_sec: Option<DurationSummary>,
     #[serde(borrow, rename = "tool")]
-    _tool: Cow<'a, str>,
+    pub _tool: Cow<'a, str>,
     #[serde(borrow)]
     pub time: Cow<'a, str>,
     #[serde(borrow, rename = "runId")]
-    _run_id: Cow<'a, str>,
+    pub _run_id: Cow<'a, str>,
     #[serde(rename = "where")]
     pub origin: Origin,
 }

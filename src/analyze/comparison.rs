@@ -112,6 +112,10 @@ pub struct ComparedWith {
     /// Where REF's batches kept their reports and logs; `null` when every
     /// before came from the ledger.
     pub base_dir: Option<String>,
+    /// The worktree REF ran in: the build's kept one
+    /// (`.gradle/gradle-flaky/base/`), or one of the run's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<String>,
     /// REF ran with this branch's muted-tests file (so an unmuted test runs there too).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub branch_muted_file: bool,

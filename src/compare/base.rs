@@ -10,58 +10,139 @@ use git2::Oid;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A detached worktree of a commit, removed when dropped.
+/// REF's checkout: a detached git worktree of its commit.
 pub(crate) struct Worktree {
     repo_dir: PathBuf,
     path: PathBuf,
+    /// The build's kept worktree, held under its lock (kept when dropped);
+    /// `None`: a worktree of this run alone, removed when dropped.
+    kept: Option<std::fs::File>,
 }
 
 impl Worktree {
-    /// `git worktree add --detach PATH COMMIT` in the repository at `repo_dir`.
-    pub(crate) fn add(repo_dir: &Path, commit: Oid, path: &Path) -> Result<Worktree> {
-        if let Some(parent) = path.parent() {
+    /// REF's checkout for a run: the build's kept worktree at `kept`,
+    /// moved to `commit` (what earlier comparisons compiled there stays, so
+    /// Gradle recompiles only what changed: a fresh checkout compiles the
+    /// whole build, often much longer than the tests take); when another
+    /// comparison holds it, a worktree of its own at `fallback`, removed
+    /// when the run is done with it.
+    pub(crate) fn for_run(
+        repo_dir: &Path,
+        commit: Oid,
+        kept: &Path,
+        fallback: &Path,
+    ) -> Result<Worktree> {
+        let lock_path = kept.with_extension("lock");
+        if let Some(parent) = kept.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
-        let out = git(repo_dir)
-            .args(["worktree", "add", "--detach", "--quiet"])
-            .arg(path)
-            .arg(commit.to_string())
-            .output()
-            .map_err(|e| {
-                Error::infra(format!(
-                    "--compare makes a git worktree of REF and needs `git` on PATH: {e}"
-                ))
-            })?;
-        if !out.status.success() {
-            return Err(Error::infra(format!(
-                "git worktree add {} {commit}: {}",
-                path.display(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&lock_path)
+            .map_err(|e| Error::io(&lock_path, e))?;
+        if !try_lock(&lock) {
+            tell!(
+                "compare: another comparison holds {}: REF gets a worktree of its own, compiled \
+                 from scratch",
+                kept.display()
+            );
+            return Worktree::add(repo_dir, commit, fallback);
+        }
+        let moved = kept.is_dir()
+            && run_git(
+                kept,
+                &[
+                    "checkout",
+                    "--detach",
+                    "--force",
+                    "--quiet",
+                    &commit.to_string(),
+                ],
+            )
+            .is_ok()
+            && run_git(kept, &["clean", "-fdq"]).is_ok();
+        if !moved {
+            let _ = std::fs::remove_dir_all(kept);
+            let _ = run_git(repo_dir, &["worktree", "prune"]);
+            let mut fresh = Worktree::add(repo_dir, commit, kept)?;
+            fresh.kept = Some(lock);
+            return Ok(fresh);
         }
         Ok(Worktree {
             repo_dir: repo_dir.to_path_buf(),
+            path: kept.to_path_buf(),
+            kept: Some(lock),
+        })
+    }
+
+    /// `git worktree add --detach PATH COMMIT` in the repository at `repo_dir`.
+    fn add(repo_dir: &Path, commit: Oid, path: &Path) -> Result<Worktree> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        let commit = commit.to_string();
+        let path_text = path.to_string_lossy();
+        run_git(
+            repo_dir,
+            &[
+                "worktree", "add", "--detach", "--quiet", &path_text, &commit,
+            ],
+        )?;
+        Ok(Worktree {
+            repo_dir: repo_dir.to_path_buf(),
             path: path.to_path_buf(),
+            kept: None,
         })
     }
 
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The build's kept worktree (not removed after the run).
+    pub(crate) fn is_kept(&self) -> bool {
+        self.kept.is_some()
+    }
 }
 
 impl Drop for Worktree {
     fn drop(&mut self) {
-        let removed = git(&self.repo_dir)
-            .args(["worktree", "remove", "--force"])
-            .arg(&self.path)
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !removed {
+        if self.kept.is_some() {
+            return;
+        }
+        let path = self.path.to_string_lossy().into_owned();
+        if run_git(&self.repo_dir, &["worktree", "remove", "--force", &path]).is_err() {
             let _ = std::fs::remove_dir_all(&self.path);
-            let _ = git(&self.repo_dir).args(["worktree", "prune"]).output();
+            let _ = run_git(&self.repo_dir, &["worktree", "prune"]);
         }
     }
+}
+
+/// An exclusive `flock` on `file` if no one holds one, released when the
+/// file is closed.
+fn try_lock(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor we own for the life of `file`.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// `git ARGS` in `dir`; its error output when it fails.
+fn run_git(dir: &Path, args: &[&str]) -> Result<()> {
+    let out = git(dir).args(args).output().map_err(|e| {
+        Error::infra(format!(
+            "--compare makes a git worktree of REF and needs `git` on PATH: {e}"
+        ))
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(Error::infra(format!(
+        "git {} (in {}): {}",
+        args.join(" "),
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
 }
 
 fn git(dir: &Path) -> Command {

@@ -27,7 +27,7 @@ use crate::layout::Build;
 use crate::ledger::{self, keep, Origin, Record, RunMeta};
 use crate::local::{self, LocalOutcome, LocalRunConfig, Prepared, Reporter};
 use crate::plan::show_fix::ALPHA;
-use crate::reports::BASE_DIR;
+use crate::reports::{self, BASE_DIR};
 use crate::select::Selection;
 use crate::settings::StopOnFlaky;
 use crate::{note, tell, Error, Exit, Result};
@@ -35,6 +35,11 @@ use before::Before;
 use std::path::PathBuf;
 
 pub(crate) use crate::plan::show_fix::DEFAULT_LOOKS;
+
+/// The build's kept worktree of REF, below its `.gradle/gradle-flaky/`:
+/// kept between comparisons, so that REF is compiled once and then only
+/// what changes.
+pub(crate) const BASE_WORKTREE: &str = "base";
 
 /// What `--compare` asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +146,7 @@ pub(crate) fn run(
         looks: compare.looks.max(1),
         alpha: ALPHA,
         base_dir: None,
+        worktree: None,
         branch_muted_file: false,
         from_ledger: Vec::new(),
         new_in_branch: Vec::new(),
@@ -191,15 +197,23 @@ pub(crate) fn run(
     let mut before_records = Vec::new();
     if let Some(base_plan) = &base_plan {
         let base_dir = run_dir.join(BASE_DIR);
+        std::fs::create_dir_all(&base_dir).map_err(|e| Error::io(&base_dir, e))?;
         compared.base_dir = Some(base_dir.display().to_string());
-        let worktree = base::Worktree::add(repo.workdir(), commit, &base_dir.join("worktree"))?;
+        let kept = reports::state_dir(&build.root).join(BASE_WORKTREE);
+        let worktree =
+            base::Worktree::for_run(repo.workdir(), commit, &kept, &base_dir.join("worktree"))?;
+        compared.worktree = Some(worktree.path().display().to_string());
         let base_root = base::build_root_in(worktree.path(), &build.root, repo.workdir());
         compared.branch_muted_file =
             base::use_branch_muted_file(build, &base_root, &compare.muted_file);
         tell!(
-            "compare: {} batch(es) on {} ({short}) first, in a worktree: {}",
+            "compare: {} batch(es) on {} ({short}) first, in {}: {}",
             base_plan.plan.commands.len(),
             compare.reference,
+            match worktree.is_kept() {
+                true => "the build's kept worktree of REF",
+                false => "a worktree of its own",
+            },
             worktree.path().display()
         );
         let (runs, _) = local::run_batches(&base_root, base_plan, &cfg, &guard, &base_dir)?;

@@ -78,12 +78,24 @@ fn a_fix_is_shown_and_a_narrowing_is_not_and_history_has_both_commits() {
     assert_eq!(stable["verdict"], "same", "{stable:#}");
     assert_eq!(report["comparison"]["reference"], "main");
     assert_eq!(report["comparison"]["commit"], main.as_str());
-    // The run folder keeps REF's reports and logs, not its worktree.
+    // The run folder keeps REF's reports and logs; the build keeps REF's
+    // worktree (compiled), for the next comparison.
     let base = report["comparison"]["baseDir"].as_str().unwrap();
     assert!(Path::new(base).join("batch-1.log").is_file());
-    assert!(!Path::new(base).join("worktree").exists());
+    let kept = dir
+        .join(".gradle/gradle-flaky/base")
+        .canonicalize()
+        .unwrap();
+    assert_eq!(report["comparison"]["worktree"], kept.to_str().unwrap());
     let worktrees = git(dir, &["worktree", "list"]);
-    assert_eq!(worktrees.lines().count(), 1, "{worktrees}");
+    assert_eq!(worktrees.lines().count(), 2, "{worktrees}");
+    let at = |commit: &str| {
+        let worktrees = git(dir, &["worktree", "list"]);
+        worktrees
+            .lines()
+            .any(|l| l.starts_with(kept.to_str().unwrap()) && l.contains(&commit[..7]))
+    };
+    assert!(at(&main), "{worktrees}");
 
     git(dir, &["checkout", "-q", "main"]);
     git(dir, &["checkout", "-qb", "narrow"]);
@@ -166,6 +178,23 @@ fn a_fix_is_shown_and_a_narrowing_is_not_and_history_has_both_commits() {
     let main_row = rows.iter().find(|r| r["commit"] == main.as_str()).unwrap();
     assert_eq!(main_row["branch"], "main");
     assert_eq!(main_row["runs"], 60, "REF ran once: {main_row:#}");
+
+    // Against the fix, the narrowing is worse; REF runs in the kept
+    // worktree, moved to the fix's commit.
+    let out = compare(dir, "fix", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("in the build's kept worktree of REF"),
+        "{stderr}"
+    );
+    assert!(at(&fix));
+    let c = comparison(&json_report(&out), FLAKY).clone();
+    assert_eq!(
+        (c["verdict"].as_str(), c["before"]["failures"].as_u64()),
+        (Some("worse"), Some(0)),
+        "{c:#}"
+    );
 
     let out = compare(dir, "no-such-branch", &[]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));

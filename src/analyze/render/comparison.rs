@@ -112,8 +112,12 @@ fn sides(c: &ComparedWith, reference: &str, nothing_here: bool) -> String {
     match &c.base_dir {
         Some(dir) => {
             md += &format!(
-                "- Before: {reference} ran in a git worktree of it, with this build's Gradle and \
-                 arguments (reports and logs: {})",
+                "- Before: {reference} ran in a git worktree of it{}, with this build's Gradle \
+                 and arguments (reports and logs: {})",
+                c.worktree
+                    .as_deref()
+                    .map(|w| format!(" ({})", code(w)))
+                    .unwrap_or_default(),
                 code(dir)
             );
             if c.branch_muted_file {

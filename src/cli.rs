@@ -84,12 +84,18 @@ pub enum Command {
     /// Select, plan and run tests on this machine, then print the report.
     #[command(after_help = "Examples:\n  \
         gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
-        gradle-flaky local --changed --base origin/main --format json --report flaky.json\n\n\
+        gradle-flaky local --changed --base origin/main --format json --report flaky.json\n  \
+        gradle-flaky local --compare main --iters 60 org.example.FooTests   # did my fix work?\n\n\
         Exit status: 0 every batch ran tests and they passed; 1 a real failure: flakiness \
         proven; 2 a usage or input error, found before anything runs (a test that resolves to \
-        nothing, a --report or --junit file that cannot be written); 3 no real failure but a \
-        batch without a trustworthy result (no tests executed, a timeout, a build failure, a \
-        test JVM out of heap); 130 interrupted.")]
+        nothing, a --report or --junit file that cannot be written, a --compare REF that names \
+        no commit); 3 no real failure but a batch without a trustworthy result (no tests \
+        executed, a timeout, a build failure, a test JVM out of heap; with --compare, REF's side \
+        without a result: infrastructure, never a verdict); 130 interrupted. With --compare the \
+        status is this working tree's: a test shown `fixed` and nothing else failing is 0, a \
+        failure left here is 1, whatever REF did.\n\n\
+        Every run is added to the build's run ledger (.gradle/gradle-flaky/ledger/; see \
+        `gradle-flaky history`).")]
     Local(LocalArgs),
 
     /// Show what would run, and what a clean result would prove; run nothing.

@@ -198,6 +198,7 @@ mod tests {
         assert_eq!(runs_to_show_fix(Counts::new(3, 40), 1), Some(67));
         let two = runs_to_show_fix(Counts::new(3, 40), 2).unwrap();
         assert!(two > 67, "{two}");
+        assert_eq!(two, 72, "the book's figure");
         assert!(runs_to_show_fix(Counts::new(12, 40), 2).unwrap() < 20);
         assert_eq!(runs_to_show_fix(Counts::new(0, 40), 2), None);
     }

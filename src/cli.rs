@@ -84,12 +84,18 @@ pub enum Command {
     /// Select, plan and run tests on this machine, then print the report.
     #[command(after_help = "Examples:\n  \
         gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
-        gradle-flaky local --changed --base origin/main --format json --report flaky.json\n\n\
+        gradle-flaky local --changed --base origin/main --format json --report flaky.json\n  \
+        gradle-flaky local --compare main --iters 60 org.example.FooTests   # did my fix work?\n\n\
         Exit status: 0 every batch ran tests and they passed; 1 a real failure: flakiness \
         proven; 2 a usage or input error, found before anything runs (a test that resolves to \
-        nothing, a --report or --junit file that cannot be written); 3 no real failure but a \
-        batch without a trustworthy result (no tests executed, a timeout, a build failure, a \
-        test JVM out of heap); 130 interrupted.")]
+        nothing, a --report or --junit file that cannot be written, a --compare REF that names \
+        no commit); 3 no real failure but a batch without a trustworthy result (no tests \
+        executed, a timeout, a build failure, a test JVM out of heap; with --compare, REF's side \
+        without a result: infrastructure, never a verdict); 130 interrupted. With --compare the \
+        status is this working tree's: a test shown `fixed` and nothing else failing is 0, a \
+        failure left here is 1, whatever REF did.\n\n\
+        Every run is added to the build's run ledger (.gradle/gradle-flaky/ledger/; see \
+        `gradle-flaky history`).")]
     Local(LocalArgs),
 
     /// Show what would run, and what a clean result would prove; run nothing.
@@ -460,10 +466,40 @@ pub struct LocalArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub compare: CompareArgs,
 
     /// Extra arguments passed to every Gradle invocation.
     #[arg(last = true, value_name = "GRADLE ARGS")]
     pub gradle_args: Vec<String>,
+}
+
+/// Comparing with another commit (`local --compare REF`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct CompareArgs {
+    /// Also run the selected tests on REF (a branch, tag or commit; in a git worktree of it in
+    /// the run folder, with this branch's muted-tests file), REF first, and compare each test:
+    /// fixed, not shown, same or worse (Fisher's exact test). A test the ledger already holds
+    /// enough runs of on REF, in the same condition, is not run there again.
+    #[arg(long, value_name = "REF", conflicts_with = "until_fail")]
+    pub compare: Option<String>,
+
+    #[arg(help = formatcp!("With --compare: looks at this working tree's runs, after each 1/K of \
+        them; a test shown fixed at a look stops there (α spent over the looks: O'Brien–Fleming \
+        type); 1 looks only at the end [default: {}]", crate::plan::show_fix::DEFAULT_LOOKS))]
+    #[arg(long, value_name = "K", requires = "compare", value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub looks: Option<u32>,
+
+    /// With --compare: run this working tree's side as many times as a fix needs to show at
+    /// the rate measured on REF (at most 10 times the planned count), instead of the planned count.
+    #[arg(long, requires = "compare")]
+    pub size_after: bool,
+
+    /// Also read this run ledger (a file, or a folder of *.jsonl such as downloaded CI
+    /// artifacts; repeatable, or `:`-separated): REF's earlier runs for --compare, and the base
+    /// branch's for the known-flaky note of --changed/--unmuted runs.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
 }
 
 /// How a local run's batches end (`local`, and `plan`, which shows what they cut).
@@ -563,6 +599,12 @@ pub struct PrArgs {
     /// Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it.
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
+    /// with the build's own: a failing test already failing on the base branch is noted as
+    /// known flaky there (--target local).
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -739,6 +781,12 @@ pub struct BuildkiteAnalyzeArgs {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub work_dir: PathBuf,
 
+    /// Earlier run ledgers (files, or folders of *.jsonl such as downloaded flakiness-ledger
+    /// artifacts; repeatable, or `:`-separated): a failing test already failing on the pull
+    /// request's base branch is noted as known flaky there.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
+
     #[command(flatten)]
     pub blocking: BlockingArgs,
 }
@@ -844,6 +892,12 @@ pub struct WorkflowArgs {
 
     #[command(flatten)]
     pub blocking: BlockingArgs,
+
+    /// Earlier run ledgers in the checkout (a file or a folder of *.jsonl, e.g. kept in the
+    /// repository; `:`-separated) the report job reads: a failing test already failing on the
+    /// base branch is noted as known flaky there. Every run's own is the flakiness-ledger artifact.
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -890,6 +944,12 @@ pub struct GithubAnalyzeArgs {
 
     #[command(flatten)]
     pub blocking: BlockingArgs,
+
+    /// Earlier run ledgers (files, or folders of *.jsonl such as downloaded flakiness-ledger
+    /// artifacts or a file kept in the repository; repeatable, or `:`-separated): a failing
+    /// test already failing on the pull request's base branch is noted as known flaky there.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,17 @@ use crate::{Error, Result};
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, Oid, Repository};
 use std::path::{Path, PathBuf};
 
+/// A working tree's HEAD, as a run records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Head {
+    /// The full hash.
+    pub commit: String,
+    /// The branch checked out; `None` when detached.
+    pub branch: Option<String>,
+    /// Tracked files differ from the commit.
+    pub dirty: bool,
+}
+
 /// A repository and its working tree.
 pub(crate) struct Repo {
     repo: Repository,
@@ -142,6 +153,65 @@ impl Repo {
             .map_err(|e| git_error(what, e))
     }
 
+    /// What the working tree is: its HEAD commit, the branch checked out
+    /// (`None` when detached), and whether tracked files differ from HEAD
+    /// (changes not committed: a run of them is not a run of the commit).
+    pub(crate) fn head(&self) -> Result<Head> {
+        let head = self.repo.head().map_err(|e| git_error("reading HEAD", e))?;
+        let commit = head
+            .peel_to_commit()
+            .map_err(|e| git_error("reading HEAD", e))?
+            .id();
+        let branch = match head.is_branch() {
+            true => head.shorthand().ok().map(String::from),
+            false => None,
+        };
+        let mut options = git2::StatusOptions::new();
+        options
+            .include_untracked(false)
+            .include_ignored(false)
+            .exclude_submodules(true);
+        let dirty = self
+            .repo
+            .statuses(Some(&mut options))
+            .map_err(|e| git_error("reading the working tree's status", e))?
+            .iter()
+            .any(|s| s.status() != git2::Status::CURRENT);
+        Ok(Head {
+            commit: commit.to_string(),
+            branch,
+            dirty,
+        })
+    }
+
+    /// Whether `path` (relative to the working tree; a file or a folder)
+    /// exists at `commit`.
+    pub(crate) fn exists_at(&self, commit: Oid, path: &Path) -> Result<bool> {
+        let what = format!("reading {} at {commit}", path.display());
+        match self.tree(commit, &what)?.get_path(path) {
+            Ok(_) => Ok(true),
+            Err(e) if e.code() == ErrorCode::NotFound => Ok(false),
+            Err(e) => Err(git_error(&what, e)),
+        }
+    }
+
+    /// The branch `name` names, as runs record branches (without a
+    /// remote: `origin/main` is `main`); `None` for a tag, a hash or an
+    /// expression.
+    pub(crate) fn branch_name_of(&self, name: &str) -> Option<String> {
+        if self.repo.find_branch(name, git2::BranchType::Local).is_ok() {
+            return Some(name.to_string());
+        }
+        let remote = self.repo.find_branch(name, git2::BranchType::Remote).ok()?;
+        let full = remote.name().ok().flatten()?.to_string();
+        let remote_name = self
+            .repo
+            .branch_remote_name(remote.get().name().ok()?)
+            .ok()?;
+        let prefix = format!("{}/", remote_name.as_str().ok()?);
+        Some(full.strip_prefix(&prefix).unwrap_or(&full).to_string())
+    }
+
     /// The content of `path` (relative to the working tree) at `commit`;
     /// `None` when the file did not exist there.
     pub(crate) fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {
@@ -261,6 +331,39 @@ mod tests {
         );
         assert_eq!(repo.file_at(base, Path::new("nope.yml")).unwrap(), None);
         assert_eq!(repo.commit("no-such-branch").unwrap(), None);
+    }
+
+    #[test]
+    fn head_paths_and_branch_names() {
+        let dir = repo();
+        let d = dir.path();
+        let repo = Repo::discover(d).unwrap();
+        let head = repo.head().unwrap();
+        assert_eq!(head.branch.as_deref(), Some("work"));
+        assert!(!head.dirty);
+        write(d, "a.txt", "changed\n");
+        write(d, "untracked.txt", "new\n");
+        assert!(repo.head().unwrap().dirty, "a tracked file changed");
+        let main = repo.commit("main").unwrap().unwrap();
+        assert!(repo.exists_at(main, Path::new("c")).unwrap());
+        assert!(repo.exists_at(main, Path::new("c/long.txt")).unwrap());
+        assert!(!repo.exists_at(main, Path::new("untracked.txt")).unwrap());
+        assert_eq!(repo.branch_name_of("main").as_deref(), Some("main"));
+        assert_eq!(repo.branch_name_of("HEAD~0"), None);
+        git(d, &["update-ref", "refs/remotes/origin/main", "main"]);
+        git(
+            d,
+            &["config", "remote.origin.url", "https://example.com/x.git"],
+        );
+        git(
+            d,
+            &[
+                "config",
+                "remote.origin.fetch",
+                "+refs/heads/*:refs/remotes/origin/*",
+            ],
+        );
+        assert_eq!(repo.branch_name_of("origin/main").as_deref(), Some("main"));
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub(crate) mod buildkite;
 pub(crate) mod ci;
 pub mod cli;
 pub mod commands;
+pub(crate) mod compare;
 pub mod domain;
 pub(crate) mod durations;
 pub(crate) mod error;

@@ -31,6 +31,10 @@ pub(crate) const ARTIFACTS_DIR: &str = "flakiness-artifacts";
 /// Where triage keeps its replays (`triage-<n>/`), below the folder it
 /// triaged; report discovery never enters it, so replays never count as runs.
 pub(crate) const TRIAGE_DIR: &str = "flakiness-triage";
+/// Where `local --compare REF` runs REF (its worktree while it runs, its
+/// batches' reports and logs), below the run folder; report discovery never
+/// enters it, so REF's runs never count as the working tree's.
+pub(crate) const BASE_DIR: &str = "flakiness-base";
 /// The triage results a CI triage step writes.
 pub(crate) const TRIAGE_FILE: &str = "flakiness-triage.json";
 /// The durations a CI report step measured, for the next pipeline's plan step

@@ -15,10 +15,13 @@ pub(crate) mod looks;
 mod normal;
 mod sketch;
 mod trend;
+mod verdict;
 
-pub(crate) use compare::{more_clean_runs_to_show_fix, p_differ, p_fixed, Counts};
+pub(crate) use compare::{more_clean_runs_to_show_fix, p_fixed, Counts};
 pub(crate) use sketch::Durations;
 pub(crate) use trend::{mann_kendall, median, thirds_ratio, DRIFT_RATIO};
+pub(crate) use verdict::judge;
+pub use verdict::Verdict;
 
 /// The two-sided 95% normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;

@@ -66,6 +66,10 @@ pub(crate) const TRIAGE_BUDGET: &str = "FLAKINESS_TRIAGE_BUDGET";
 /// `--triage-timeout`: the most time triage takes.
 pub(crate) const TRIAGE_TIMEOUT: &str = "FLAKINESS_TRIAGE_TIMEOUT";
 
+// The run ledger.
+/// `--ledger`: earlier ledgers to read (files or folders, `:`-separated).
+pub(crate) const LEDGER: &str = "FLAKINESS_LEDGER";
+
 // Handing over to a CI.
 /// `--target`: the CI the tests are handed to.
 pub(crate) const TARGET: &str = "FLAKINESS_TARGET";

@@ -606,6 +606,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
             durations: acc.durations,
             failing_task: acc.failing_task,
             triage: None,
+            comparison: None,
             class,
             method,
             by_condition: Conditions::of(acc.conditions),

@@ -6,6 +6,7 @@
 //! the files is pure.
 
 pub(crate) mod aggregate;
+pub mod comparison;
 pub mod condition;
 pub(crate) mod cost;
 pub mod drift;

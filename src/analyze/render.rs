@@ -11,8 +11,10 @@ use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod comparison;
 mod conditions;
 mod triage;
+pub use comparison::{comparison_markdown, known_flaky_markdown};
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.
@@ -625,11 +627,11 @@ fn junit_case(t: &TestReport) -> TestCase {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analyze::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
 
-    pub(super) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
+    pub(crate) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         TestReport::sample(class, method, passes, failures)
     }
 

@@ -207,6 +207,9 @@ pub struct TestReport {
     pub by_condition: super::condition::Conditions,
     /// What its executions say it is, and which of them it rests on.
     pub verdict: super::verdict::Verdict,
+    /// The test before and after (`local --compare REF`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<super::comparison::Comparison>,
 }
 
 #[cfg(test)]
@@ -245,6 +248,7 @@ impl TestReport {
             failing_task: None,
             triage: None,
             by_condition: Default::default(),
+            comparison: None,
             verdict: super::verdict::Verdict::unjudged(),
         })
     }

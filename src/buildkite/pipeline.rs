@@ -28,7 +28,9 @@ use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::GradleCommand;
 use crate::plan::group_in_order;
-use crate::reports::{DURATIONS_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB};
+use crate::reports::{
+    DURATIONS_FILE, LEDGER_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
+};
 use crate::vars;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -220,7 +222,7 @@ fn analyze_step(
     );
     step.insert(
         "artifact_paths".into(),
-        json!([OUTCOMES_FILE, DURATIONS_FILE]),
+        json!([OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE]),
     );
     let depends: Vec<Value> = before
         .iter()
@@ -258,7 +260,7 @@ fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) ->
         minutes,
         &cfg.agents,
     );
-    step.insert("artifact_paths".into(), json!(TRIAGE_FILE));
+    step.insert("artifact_paths".into(), json!([TRIAGE_FILE, LEDGER_FILE]));
     step.insert(
         "depends_on".into(),
         json!([{ "step": ANALYZE_KEY, "allow_failure": true }]),

@@ -9,20 +9,21 @@ use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
+use crate::ledger::{keep, lookup};
 use crate::reports::{
     DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,
 };
 use crate::tell;
 use crate::vars::REPORT_CONTEXT;
 use crate::{Error, Observed, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `buildkite analyze`, the final step: fetch every job's status and XML,
 /// write `flakiness-outcomes.json`, print the report and post it as the
 /// `flakiness-detection` annotation. Fails only when it cannot write its
 /// outputs: what it found is in the annotation; what the jobs observed
 /// comes back for opt-in blocking.
-pub(crate) fn run_step(work: &Path) -> Result<Observed> {
+pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
     let JobArtifacts { jobs, context } = fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE])?;
     let inputs = report_inputs::from_env(SKIPPED_FILE, || {
@@ -34,12 +35,19 @@ pub(crate) fn run_step(work: &Path) -> Result<Observed> {
     for problem in &inputs.problems {
         tell!("the report's inputs: {problem}");
     }
-    let found = findings(&jobs, &context, &inputs);
+    let mut found = findings(&jobs, &context, &inputs);
+    // A failing test that already fails on the pull request's base, from earlier ledgers.
+    let base = std::env::var("BUILDKITE_PULL_REQUEST_BASE_BRANCH").ok();
+    let known = lookup::known_on_base(None, ledgers, &found.overall, base.as_deref());
+    found.markdown += &crate::analyze::render::known_flaky_markdown(&known);
     if !found.payloads.is_empty() {
         write_outcomes(&work.join(OUTCOMES_FILE), &found.payloads)?;
     }
     // What the jobs measured, for the next pipeline's plan step (`--durations`).
     crate::ci::durations::write_artifact(&work.join(JOBS_DIR), &work.join(DURATIONS_FILE));
+    // Every run's counts, for history: the `flakiness-ledger.jsonl` artifact.
+    let meta = keep::CiRun::buildkite().meta();
+    keep::append_ci(work, &keep::ci_records(&found.overall, &meta));
     crate::output::stdout_line(&found.markdown);
     if let Some(agent) = &agent {
         let body = fit_annotation(&found.markdown);

@@ -15,6 +15,7 @@ use super::pipeline::TriageSpec;
 use super::report::{fetch_jobs, JobArtifacts};
 use crate::analyze::{self, render};
 use crate::ci::findings::analyze_options;
+use crate::ledger::keep;
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_FILE;
 use crate::run::guard::RunGuard;
@@ -88,6 +89,9 @@ pub(crate) fn run_step(work: &Path) -> Result<()> {
             summary.elapsed.as_secs()
         );
     }
+    // The replays, for history (the step's own `flakiness-ledger.jsonl`).
+    let meta = keep::CiRun::buildkite().meta();
+    keep::append_ci(work, &keep::triage_records(&report, &meta));
     let path = work.join(TRIAGE_FILE);
     std::fs::write(&path, render::json(&report)).map_err(|e| Error::io(&path, e))?;
     let body = render::triage_markdown(&report);

@@ -54,7 +54,7 @@ pub(crate) fn wrap(args: &WrapArgs) -> Result<Exit> {
 /// `buildkite analyze`: the final step; 0 but for opt-in blocking.
 pub(crate) fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     let blocking = options::blocking(&args.blocking)?;
-    let real_failures = report::run_step(&args.work_dir)?.real_failures;
+    let real_failures = report::run_step(&args.work_dir, &args.ledger)?.real_failures;
     let var = std::env::var(blocking::BUILDKITE_LABELS_VAR).ok();
     let labels = blocking::buildkite_labels(var.as_deref());
     tell!("{}", blocking.explain(&labels, real_failures));

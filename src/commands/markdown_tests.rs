@@ -278,6 +278,8 @@ fn the_local_report_contains_hostile_batch_problems() {
             run_dir: None,
             not_checked: &[],
             cost: None,
+            comparison: None,
+            known_flaky: &[],
         };
         render(&report_of(p), ReportFormat::Markdown, &ctx)
     });

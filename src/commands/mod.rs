@@ -3,6 +3,7 @@
 
 pub(crate) mod analyze;
 pub(crate) mod buildkite;
+pub(crate) mod compare;
 pub mod completions;
 pub(crate) mod github;
 pub(crate) mod history;

@@ -64,6 +64,10 @@ pub struct LocalConfig {
     pub selection: SelectionConfig,
     pub run: crate::local::LocalRunConfig,
     pub output: ReportOutput,
+    /// Also run on this commit and compare (`--compare REF`).
+    pub compare: Option<crate::compare::CompareConfig>,
+    /// Ledgers read besides the build's own (`--ledger`).
+    pub ledgers: Vec<PathBuf>,
 }
 
 /// Everything `triage` needs.
@@ -197,10 +201,22 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
         report,
         triage: triage_args,
         run,
+        compare,
         gradle_args,
     } = args;
     let (settings, _) = run_settings(batching, run)?;
     Ok(LocalConfig {
+        ledgers: compare.ledger.clone(),
+        compare: compare
+            .compare
+            .as_ref()
+            .map(|reference| crate::compare::CompareConfig {
+                reference: reference.clone(),
+                looks: compare.looks.unwrap_or(crate::compare::DEFAULT_LOOKS),
+                size_after: compare.size_after,
+                ledgers: compare.ledger.clone(),
+                muted_file: selection_args.muted_file.clone(),
+            }),
         selection: selection(selection_args),
         run: crate::local::LocalRunConfig {
             settings,
@@ -295,6 +311,8 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
             triage: triage(&args.triage),
         },
         output: report_output(&args.report),
+        compare: None,
+        ledgers: args.ledger.clone(),
     })
 }
 
@@ -389,6 +407,7 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
         job_timeout_min: args.job_timeout,
         exit_code: args.exit_code,
         blocking: blocking(&args.blocking)?,
+        ledger: args.ledger.clone(),
     })
 }
 
@@ -444,6 +463,7 @@ pub fn github_analyze(args: &GithubAnalyzeArgs) -> Result<AnalyzeArtifacts> {
         sources: args.sources.clone(),
         exit_code: args.exit_code,
         blocking: blocking(&args.blocking)?,
+        ledgers: args.ledger.clone(),
     })
 }
 

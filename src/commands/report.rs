@@ -1,6 +1,7 @@
 //! Printing and writing a report, shared by the commands that produce one.
 
 use super::options::ReportOutput;
+use crate::analyze::comparison::{ComparedWith, KnownFlaky};
 use crate::analyze::cost::Cost;
 use crate::analyze::outcome::JobPayload;
 use crate::analyze::{render, Report};
@@ -32,6 +33,15 @@ struct LocalReport<'a> {
     batches: &'a [JobPayload],
     #[serde(skip_serializing_if = "Option::is_none")]
     cost: Option<&'a Cost>,
+    /// `--compare REF`: the comparison as a whole (each test has its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a ComparedWith>,
+    /// Failing tests the ledger holds failing on the base branch too.
+    #[serde(
+        rename = "knownFlaky",
+        skip_serializing_if = "<[KnownFlaky]>::is_empty"
+    )]
+    known_flaky: &'a [KnownFlaky],
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -46,8 +56,12 @@ pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> St
                        before.**\n\n";
             }
             md += &not_checked::markdown(ctx.not_checked);
+            if let Some(c) = ctx.comparison {
+                md += &render::comparison_markdown(report, c);
+            }
             md += &render::markdown(report);
             md.push('\n');
+            md += &render::known_flaky_markdown(ctx.known_flaky);
             if !ctx.problems.is_empty() {
                 md += "\n### Batches without a clean result\n\n";
                 for p in ctx.problems {
@@ -64,13 +78,17 @@ pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> St
             if ctx.partial
                 || !ctx.batches.is_empty()
                 || !ctx.not_checked.is_empty()
-                || ctx.cost.is_some() =>
+                || ctx.cost.is_some()
+                || ctx.comparison.is_some()
+                || !ctx.known_flaky.is_empty() =>
         {
             let mut json = serde_json::to_string_pretty(&LocalReport {
                 partial: ctx.partial,
                 not_checked: ctx.not_checked,
                 batches: ctx.batches,
                 cost: ctx.cost,
+                comparison: ctx.comparison,
+                known_flaky: ctx.known_flaky,
                 report,
             })
             .expect("a report always serializes");

@@ -34,6 +34,7 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
 
     let mut notes = Vec::new();
     let (mut changes, mut unmuted) = (Vec::new(), Vec::new());
+    let mut based_on = None;
     if args.changed || args.unmuted {
         let repo = Repo::discover(&root)?;
         let pr_base = PR_BASE_VARS.iter().find_map(|var| {
@@ -43,6 +44,7 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
         let (base_name, base) = resolve_base(&repo, args.base.as_deref(), pr_base)?;
         let merge_base = repo.merge_base(&base_name, base)?;
         notes.push(format!("merge base with `{base_name}`: {merge_base}"));
+        based_on = repo.branch_name_of(&base_name);
         if args.changed {
             changes = changed_files(&repo, &root, merge_base)?;
         }
@@ -53,6 +55,7 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
 
     let mut selection = Selection {
         notes,
+        base: based_on,
         ..Selection::default()
     };
     if specs.is_empty() && changes.is_empty() && unmuted.is_empty() {

@@ -6,6 +6,7 @@ use super::report;
 use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
+use crate::ledger::{keep, Origin};
 use crate::local::triage::{after_run, Site};
 use crate::local::Context;
 use crate::reports::{walk, JOBS_DIR, STATUS_DIR};
@@ -58,6 +59,10 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit
     let keep = |r: &_| report::keep_before_triage(r, &cfg.output, &context, &dir);
     let summary = after_run(&mut report, &cfg.triage, &site, &keep)?;
     report::emit(&report, &cfg.output, &context)?;
+    // Only the replays: the run's own counts are in the ledger since it ran.
+    let run_id = dir.file_name().unwrap_or_default().to_string_lossy();
+    let meta = keep::local_meta(&build.root, &run_id, Origin::Triage);
+    keep::append_local(&build.root, &keep::triage_records(&report, &meta));
     if report.summary.executions == 0 {
         tell!(
             "no test execution found below {} ({} report file(s) read)",

@@ -39,6 +39,8 @@ pub struct WorkflowRequest {
     pub exit_code: bool,
     /// Opt-in blocking, validated: the report job's variables.
     pub blocking: Blocking,
+    /// `--ledger`: earlier run ledgers in the checkout the report job reads.
+    pub ledger: Option<String>,
 }
 
 /// The batching options as given, forwarded to the plan step.
@@ -153,6 +155,7 @@ impl WorkflowRequest {
             job_timeout_min: self.job_timeout_min,
             exit_code: self.exit_code,
             blocking: self.blocking.clone(),
+            ledger: self.ledger.clone().filter(|l| !l.trim().is_empty()),
         };
         let values = cfg
             .plan_env
@@ -160,7 +163,8 @@ impl WorkflowRequest {
             .chain(&cfg.env)
             .map(|(k, v)| (k.as_str(), v));
         let labels = cfg.blocking.labels.join(",");
-        let values = values.chain([(vars::BLOCKING_LABELS, &labels)]);
+        let ledger = cfg.ledger.clone().unwrap_or_default();
+        let values = values.chain([(vars::BLOCKING_LABELS, &labels), (vars::LEDGER, &ledger)]);
         let options = [
             ("--runs-on", Some(&cfg.runs_on)),
             ("--java", Some(&cfg.java_version)),

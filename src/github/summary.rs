@@ -11,6 +11,7 @@ use crate::ci::blocking::{self, Blocking};
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::status::read_statuses;
+use crate::ledger::{keep, lookup};
 use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
 use crate::tell;
 use crate::{Error, Exit, Result};
@@ -31,6 +32,8 @@ pub struct AnalyzeArtifacts {
     /// Opt-in blocking: with labels, only a labelled pull request with proven
     /// flakiness fails the job (and `exit_code` is narrowed to that).
     pub blocking: Blocking,
+    /// Earlier run ledgers (`--ledger`), for the known-flaky note.
+    pub ledgers: Vec<PathBuf>,
 }
 
 /// The plan and every batch job found among the artifacts.
@@ -135,10 +138,19 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         PlanFile::default()
     });
     let inputs = inputs(plan_reached.then_some(&plan));
-    let found = findings(&artifacts.jobs, &plan.report, &inputs);
+    let mut found = findings(&artifacts.jobs, &plan.report, &inputs);
+    // A failing test that already fails on the pull request's base, from earlier ledgers.
+    let base = std::env::var("GITHUB_BASE_REF").ok();
+    let known = lookup::known_on_base(None, &cfg.ledgers, &found.overall, base.as_deref());
+    found.markdown += &crate::analyze::render::known_flaky_markdown(&known);
     if !found.payloads.is_empty() {
         write_outcomes(&cfg.outcomes, &found.payloads)?;
     }
+    // Every run's counts, for history: `flakiness-ledger.jsonl` beside the
+    // outcomes, uploaded as the `flakiness-ledger` artifact.
+    let meta = keep::CiRun::github().meta();
+    let beside = cfg.outcomes.parent().unwrap_or(Path::new(""));
+    keep::append_ci(beside, &keep::ci_records(&found.overall, &meta));
     let runner = RunnerFiles::from_env();
     runner.append_summary(&found.markdown)?;
     print_untrusted(&found.markdown);

@@ -20,7 +20,7 @@
 use super::yaml::{emit, Node};
 use crate::ci::blocking::Blocking;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
-use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, OUTCOMES_FILE, PLAN_FILE};
+use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE};
 use crate::{vars, Error, Result};
 
 /// What the generated workflow does; every value is the user's own.
@@ -50,6 +50,9 @@ pub struct WorkflowConfig {
     pub exit_code: bool,
     /// Opt-in blocking: the report step's variables when on.
     pub blocking: Blocking,
+    /// Earlier run ledgers in the checkout, which the report step reads
+    /// (`FLAKINESS_LEDGER`) for its known-flaky note.
+    pub ledger: Option<String>,
 }
 
 /// The smallest batch-job timeout: the batch gets at least a minute.
@@ -339,6 +342,9 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         report_env.push((vars::BLOCKING_LABELS.into(), cfg.blocking.labels.join(",")));
         report_env.push((vars::PROVEN_EXIT_CODE.into(), code.to_string()));
     }
+    if let Some(ledger) = &cfg.ledger {
+        report_env.push((vars::LEDGER.into(), ledger.clone()));
+    }
     let report = vec![
         ("name", Node::str("Report")),
         ("env", env(&report_env)),
@@ -350,6 +356,13 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         "always()",
         "flakiness-outcomes",
         OUTCOMES_FILE,
+        "ignore",
+    ));
+    steps.push(upload(
+        "Keep the run in the ledger",
+        "always()",
+        "flakiness-ledger",
+        LEDGER_FILE,
         "ignore",
     ));
     Node::map([
@@ -487,6 +500,7 @@ mod tests {
             job_timeout_min: 60,
             exit_code: false,
             blocking: Blocking::default(),
+            ledger: None,
         }
     }
 
@@ -612,5 +626,20 @@ mod tests {
             ..cfg()
         })
         .is_err());
+    }
+
+    #[test]
+    fn the_report_job_reads_the_ledgers_asked_for() {
+        let (_, read) = valid(&WorkflowConfig {
+            ledger: Some("ci/flakiness-ledger".into()),
+            ..cfg()
+        });
+        let steps = read["jobs"]["analyze"]["steps"].as_array().unwrap();
+        let report = steps.iter().find(|s| s["name"] == "Report").unwrap();
+        assert_eq!(report["env"]["FLAKINESS_LEDGER"], "ci/flakiness-ledger");
+        let kept = steps
+            .iter()
+            .find(|s| s["with"]["name"] == "flakiness-ledger");
+        assert_eq!(kept.unwrap()["with"]["path"], "flakiness-ledger.jsonl");
     }
 }

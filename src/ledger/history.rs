@@ -8,7 +8,8 @@
 //! than one pushed out. Pooled counts are always exact.
 
 use super::read::{FileRead, Problem};
-use super::record::{Condition, Context, LineView, Repetition};
+use super::record::{Condition, Context, LineView, Origin, Repetition};
+pub use crate::stats::Verdict;
 use crate::stats::{self, Counts};
 use crate::test_filter;
 use serde::Serialize;
@@ -24,6 +25,9 @@ type Fast = foldhash::fast::RandomState;
 
 /// Rows kept per test (the table and the trend).
 pub(crate) const ROWS_PER_TEST: usize = 30;
+/// Rows a test's vector grows to by doubling; past them it makes room for
+/// [`ROWS_PER_TEST`].
+const ROWS_EXPECTED: usize = 4;
 /// The level of the newest commit's comparison, one look, one-sided.
 pub(crate) const ALPHA: f64 = 0.05;
 /// A time ratio the report calls slower (the drift rule of one JVM's
@@ -124,6 +128,10 @@ struct SeenAt {
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub commit: Option<String>,
+    /// Its records ran with changes not committed (`dirty` records): a row
+    /// of their own, never pooled with the commit's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub dirty: bool,
     /// The branch of its newest record.
     pub branch: Option<String>,
     pub condition: Condition,
@@ -143,18 +151,25 @@ pub struct Row {
     /// before their strings are compared.
     #[serde(skip)]
     key: u64,
+    /// Its condition while records are read: an index into its test's
+    /// conditions (`condition` is written when the history is finished), so
+    /// that a row costs no copy of the condition's strings.
+    #[serde(skip)]
+    cond: usize,
 }
 
-/// A hash of a row's commit and condition.
-fn row_key(
-    commit: Option<&str>,
-    context: Context,
-    repetition: Repetition,
-    mechanism: Option<&str>,
-) -> u64 {
-    // One seed for every builder: keys are compared across merges. A
-    // collision only costs a string comparison.
-    foldhash::fast::FixedState::default().hash_one((commit, context, repetition, mechanism))
+/// A row's `condition` until the history is finished.
+const UNSET: Condition = Condition {
+    context: Context::Alone,
+    repetition: Repetition::InJvm,
+    mechanism: None,
+};
+
+/// A hash of a row's commit (and whether it was dirty) and condition (its
+/// index among its test's conditions).
+fn row_key(commit: Option<&str>, dirty: bool, cond: usize) -> u64 {
+    // One seed for every builder. A collision only costs a string comparison.
+    foldhash::fast::FixedState::default().hash_one((commit, dirty, cond))
 }
 
 /// One test's records so far. Rows and conditions are few: kept in
@@ -165,6 +180,10 @@ struct TestAcc {
     total: Tally,
     by_condition: Vec<(Condition, Tally)>,
     rows: Vec<Row>,
+    /// Each row's key and last record, in the order of `rows`: the rows a
+    /// record is looked up in and the oldest found, in a few cache lines
+    /// instead of one per row.
+    index: Vec<(u64, u64)>,
     /// Records not in `rows`.
     earlier: Tally,
     /// The newest last record of a row pushed out: records of absent rows
@@ -172,6 +191,9 @@ struct TestAcc {
     cutoff: Option<u64>,
     first_failing: Option<SeenAt>,
     last_failing: Option<SeenAt>,
+    /// Triage's replays (`where: triage`): failing seeds replayed, so no
+    /// failure rate; kept apart from every count above.
+    replays: Tally,
 }
 
 /// Records summarized per test as they are read; [`merge`](Self::merge)
@@ -280,34 +302,46 @@ impl Builder {
 impl TestAcc {
     fn add(&mut self, record: &LineView<'_>, secs: u64) {
         let (runs, failures) = (record.runs, record.failures);
-        self.total.add(runs, failures, 1);
-        self.condition_tally(record).add(runs, failures, 1);
         let task = record.test.task.as_ref();
-        if !task.is_empty() && !self.tasks.contains(task) {
+        // Nearly always the one task it had: the newest task first.
+        if !task.is_empty()
+            && self.tasks.last().is_none_or(|t| t != task)
+            && !self.tasks.contains(task)
+        {
             self.tasks.insert(task.to_string());
         }
+        if record.origin == Origin::Triage {
+            self.replays.add(runs, failures, 1);
+            return;
+        }
+        self.total.add(runs, failures, 1);
+        let cond = self.condition_index(record);
+        self.by_condition[cond].1.add(runs, failures, 1);
         let commit = record.commit.as_deref();
         if failures > 0 {
-            self.saw_failing(SeenAt {
-                secs,
-                commit: commit.map(String::from),
-            });
+            self.saw_failing_at(secs, commit);
         }
-        let c = &record.condition;
-        let key = row_key(commit, c.context, c.repetition, c.mechanism.as_deref());
-        let found = self
-            .rows
-            .iter_mut()
-            .find(|r| r.key == key && r.commit.as_deref() == commit && c.is(&r.condition));
-        if let Some(row) = found {
+        let dirty = record.dirty;
+        let key = row_key(commit, dirty, cond);
+        let rows = &self.rows;
+        let found = (0..self.index.len()).find(|&i| {
+            let r = &rows[i];
+            self.index[i].0 == key
+                && r.cond == cond
+                && r.dirty == dirty
+                && r.commit.as_deref() == commit
+        });
+        if let Some(i) = found {
             let median = record.duration_sec.map(|d| d.median);
+            let row = &mut self.rows[i];
             row.add(runs, failures, 1, secs, median, || {
                 record.branch.as_deref().map(String::from)
             });
+            self.index[i].1 = row.last;
         } else if self.cutoff.is_some_and(|c| secs <= c) {
             self.earlier.add(runs, failures, 1);
         } else {
-            self.new_row(record, secs, key);
+            self.new_row(record, secs, key, cond);
         }
     }
 
@@ -315,38 +349,58 @@ impl TestAcc {
     /// the oldest row, or the record itself when it is older than every
     /// row, goes to `earlier`; a row pushed out lends its strings to the
     /// new one (a long ledger read in time order replaces a row per record).
-    fn new_row(&mut self, record: &LineView<'_>, secs: u64, key: u64) {
+    fn new_row(&mut self, record: &LineView<'_>, secs: u64, key: u64, cond: usize) {
         if self.rows.len() < ROWS_PER_TEST {
-            self.rows.push(Row::of(record, secs, key));
+            // A test with a few rows likely has many: room for all at once,
+            // instead of a copy of them all at each doubling.
+            if self.rows.len() == ROWS_EXPECTED {
+                self.rows.reserve_exact(ROWS_PER_TEST - ROWS_EXPECTED);
+            }
+            self.rows.push(Row::of(record, secs, key, cond));
+            self.index.push((key, secs));
             return;
         }
-        let oldest = (0..self.rows.len())
-            .min_by_key(|i| self.rows[*i].last)
+        let oldest = (0..self.index.len())
+            .min_by_key(|i| self.index[*i].1)
             .expect("rows at the cap");
-        let pushed_out = if secs < self.rows[oldest].last {
+        let pushed_out = if secs < self.index[oldest].1 {
             self.earlier.add(record.runs, record.failures, 1);
             secs
         } else {
             let row = &mut self.rows[oldest];
             let last = row.last;
             self.earlier.merge(row.tally);
-            row.reuse_for(record, secs, key);
+            row.reuse_for(record, secs, key, cond);
+            self.index[oldest] = (key, secs);
             last
         };
         self.cutoff = Some(self.cutoff.unwrap_or(0).max(pushed_out));
     }
 
-    fn condition_tally(&mut self, record: &LineView<'_>) -> &mut Tally {
+    /// The index of `record`'s condition among this test's.
+    fn condition_index(&mut self, record: &LineView<'_>) -> usize {
         let condition = &record.condition;
-        let i = match self.by_condition.iter().position(|(c, _)| condition.is(c)) {
+        match self.by_condition.iter().position(|(c, _)| condition.is(c)) {
             Some(i) => i,
             None => {
                 self.by_condition
                     .push((condition.owned(), Tally::default()));
                 self.by_condition.len() - 1
             }
-        };
-        &mut self.by_condition[i].1
+        }
+    }
+
+    /// A failing record at `secs` on `commit`: its commit is copied only
+    /// when it is the first or last seen failing so far.
+    fn saw_failing_at(&mut self, secs: u64, commit: Option<&str>) {
+        let first = self.first_failing.as_ref().is_none_or(|f| secs < f.secs);
+        let last = self.last_failing.as_ref().is_none_or(|l| secs >= l.secs);
+        if first || last {
+            self.saw_failing(SeenAt {
+                secs,
+                commit: commit.map(String::from),
+            });
+        }
     }
 
     fn saw_failing(&mut self, seen: SeenAt) {
@@ -390,25 +444,40 @@ impl TestAcc {
                 self.cutoff = Some(self.cutoff.unwrap_or(0).max(row.last));
             }
         }
+        self.index = self.rows.iter().map(|r| (r.key, r.last)).collect();
     }
 
     fn merge(&mut self, other: TestAcc) {
         self.tasks.extend(other.tasks);
         self.total.merge(other.total);
+        // Where each of the other's conditions is among these.
+        let mut index = Vec::with_capacity(other.by_condition.len());
         for (condition, tally) in other.by_condition {
-            match self.by_condition.iter_mut().find(|(c, _)| *c == condition) {
-                Some((_, mine)) => mine.merge(tally),
-                None => self.by_condition.push((condition, tally)),
+            match self.by_condition.iter().position(|(c, _)| *c == condition) {
+                Some(i) => {
+                    self.by_condition[i].1.merge(tally);
+                    index.push(i);
+                }
+                None => {
+                    self.by_condition.push((condition, tally));
+                    index.push(self.by_condition.len() - 1);
+                }
             }
         }
         self.earlier.merge(other.earlier);
+        self.replays.merge(other.replays);
         for seen in other.first_failing.into_iter().chain(other.last_failing) {
             self.saw_failing(seen);
         }
         self.cutoff = self.cutoff.max(other.cutoff);
-        for row in other.rows {
+        for mut row in other.rows {
+            row.cond = index[row.cond];
+            row.key = row_key(row.commit.as_deref(), row.dirty, row.cond);
             let found = self.rows.iter_mut().find(|r| {
-                r.key == row.key && r.commit == row.commit && r.condition == row.condition
+                r.key == row.key
+                    && r.cond == row.cond
+                    && r.dirty == row.dirty
+                    && r.commit == row.commit
             });
             match found {
                 Some(mine) => mine.merge(row),
@@ -425,11 +494,11 @@ impl TestAcc {
         for row in &mut rows {
             row.first_time = rfc3339(row.first);
             row.last_time = rfc3339(row.last);
+            row.condition = self.by_condition[row.cond].0.clone();
         }
-        let newest = rows.last().and_then(|row| {
-            let condition = self.by_condition.iter().find(|(c, _)| *c == row.condition);
-            compare_newest(row, condition.map(|(_, t)| t))
-        });
+        let newest = rows
+            .last()
+            .and_then(|row| compare_newest(row, Some(&self.by_condition[row.cond].1)));
         let trend = trend_of(&mut rows);
         let medians: Vec<f64> = rows.iter().filter_map(|r| r.median_sec).collect();
         let [lo, hi] = stats::wilson95(self.total.failures, self.total.runs);
@@ -446,6 +515,7 @@ impl TestAcc {
             time_ratio: stats::thirds_ratio(&medians).map(stats::round6),
             newest,
             earlier: (self.earlier.records > 0).then_some(self.earlier),
+            replays: (self.replays.records > 0).then_some(self.replays),
             rows,
         }
     }
@@ -466,12 +536,14 @@ fn rfc3339(secs: u64) -> String {
 
 impl Row {
     /// A row of one record; its times are written when the history is finished.
-    fn of(record: &LineView<'_>, secs: u64, key: u64) -> Row {
+    fn of(record: &LineView<'_>, secs: u64, key: u64, cond: usize) -> Row {
         Row {
             key,
+            cond,
             commit: record.commit.as_deref().map(String::from),
+            dirty: record.dirty,
             branch: record.branch.as_deref().map(String::from),
-            condition: record.condition.owned(),
+            condition: UNSET,
             tally: Tally {
                 runs: record.runs,
                 failures: record.failures,
@@ -487,13 +559,11 @@ impl Row {
     }
 
     /// This row's allocations, now for `record`'s commit and condition.
-    fn reuse_for(&mut self, record: &LineView<'_>, secs: u64, key: u64) {
+    fn reuse_for(&mut self, record: &LineView<'_>, secs: u64, key: u64, cond: usize) {
         set(&mut self.commit, record.commit.as_deref());
+        self.dirty = record.dirty;
         set(&mut self.branch, record.branch.as_deref());
-        let c = &record.condition;
-        self.condition.context = c.context;
-        self.condition.repetition = c.repetition;
-        set(&mut self.condition.mechanism, c.mechanism.as_deref());
+        self.cond = cond;
         self.tally = Tally {
             runs: record.runs,
             failures: record.failures,
@@ -586,6 +656,10 @@ pub struct TestHistory {
     /// Records older than the rows kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earlier: Option<Tally>,
+    /// Triage's replays of its failing seeds (`where: triage`), counted
+    /// apart: replaying seeds that failed measures no failure rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replays: Option<Tally>,
 }
 
 /// The rows' failure rates, oldest first, and whether they rise or fall.
@@ -647,34 +721,12 @@ pub struct Comparison {
     /// `not-shown`, higher for `worse`); two-sided for `same`.
     pub p_value: f64,
     pub verdict: Verdict,
-    /// For `not-shown`: the clean runs more that would show a fix.
+    /// A `not-shown` whose rate is shown lower with failures left.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub narrowed: bool,
+    /// For `not-shown` without a failure: the clean runs more that would show a fix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more_clean_runs: Option<u64>,
-}
-
-/// What the newest commit shows against the earlier records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Its rate is lower, p < [`ALPHA`] (one-sided Fisher).
-    Fixed,
-    /// Lower, but not yet shown.
-    NotShown,
-    /// Not lower and not shown higher.
-    Same,
-    /// Higher, p < [`ALPHA`].
-    Worse,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Fixed => "fixed",
-            Verdict::NotShown => "not shown",
-            Verdict::Same => "same",
-            Verdict::Worse => "worse",
-        }
-    }
 }
 
 fn compare_newest(row: &Row, condition: Option<&Tally>) -> Option<Comparison> {
@@ -682,28 +734,15 @@ fn compare_newest(row: &Row, condition: Option<&Tally>) -> Option<Comparison> {
     if before.runs == 0 || row.tally.runs == 0 {
         return None;
     }
-    let (b, a) = (before.counts(), row.tally.counts());
-    let down = stats::p_fixed(b, a);
-    let up = stats::p_fixed(a, b);
-    let lower = (a.failures as f64 / a.runs as f64) < (b.failures as f64 / b.runs as f64);
-    let (verdict, p) = if down < ALPHA {
-        (Verdict::Fixed, down)
-    } else if up < ALPHA {
-        (Verdict::Worse, up)
-    } else if lower {
-        (Verdict::NotShown, down)
-    } else {
-        (Verdict::Same, stats::p_differ(b, a))
-    };
+    let judged = stats::judge(before.counts(), row.tally.counts(), ALPHA, ALPHA);
     Some(Comparison {
         commit: row.commit.clone(),
         condition: row.condition.clone(),
         before,
         after: row.tally,
-        p_value: p,
-        verdict,
-        more_clean_runs: (verdict == Verdict::NotShown)
-            .then(|| stats::more_clean_runs_to_show_fix(b, a, ALPHA))
-            .flatten(),
+        p_value: judged.p_value,
+        verdict: judged.verdict,
+        narrowed: judged.narrowed,
+        more_clean_runs: judged.more_clean_runs,
     })
 }

@@ -8,7 +8,10 @@
 //! by `render`. Below `commands/`: no clap here; it reads `analyze`'s report
 //! types and `stats`.
 
+mod fast;
 pub(crate) mod history;
+pub(crate) mod keep;
+pub(crate) mod lookup;
 pub(crate) mod read;
 pub(crate) mod record;
 pub(crate) mod records;
@@ -24,9 +27,12 @@ use rayon::prelude::*;
 use record::LineView;
 use std::path::PathBuf;
 
-/// Consecutive files read into one summary before summaries are merged: a
-/// constant, so that which files share a summary (and so the result) does
-/// not depend on the machine's threads.
+/// The most consecutive files read into one summary before summaries are
+/// merged. The files are cut into as few groups as that allows, of sizes
+/// that differ by one at most (27 files: 7, 7, 7, 6), so that threads
+/// reading groups side by side finish together; which files share a summary
+/// (and so the result) depends on the files alone, never on the machine's
+/// threads.
 const FILES_PER_SUMMARY: usize = 8;
 
 /// The history of the tests `filter` accepts in `files`: groups of files
@@ -34,7 +40,9 @@ const FILES_PER_SUMMARY: usize = 8;
 /// thread (one read, one merging), whatever the number of files.
 pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
     let mut all = Builder::new(filter.clone());
-    let groups: Vec<&[PathBuf]> = files.chunks(FILES_PER_SUMMARY).collect();
+    let groups = files.len().div_ceil(FILES_PER_SUMMARY).max(1);
+    let size = files.len().div_ceil(groups).max(1);
+    let groups: Vec<&[PathBuf]> = files.chunks(size).collect();
     let mut read: Vec<Builder> = Vec::new();
     for batch in groups.chunks(rayon::current_num_threads().max(1)) {
         // The summaries read before are merged while this batch is read.
@@ -61,8 +69,19 @@ fn summary_of(files: &[PathBuf], filter: &Filter) -> Builder {
                 builder.passed_over();
                 return Ok(false);
             }
-            let Some((line, secs)) = read::parse::<LineView>(bytes, end)? else {
-                return Ok(false);
+            // The written shape, read fast; anything else as the general reader says.
+            let fast = (end == read::End::Whole)
+                .then(|| fast::line_view(bytes))
+                .flatten();
+            let (line, secs) = match fast {
+                Some(line) => {
+                    let secs = read::check(&line)?;
+                    (line, secs)
+                }
+                None => match read::parse::<LineView>(bytes, end)? {
+                    Some(parsed) => parsed,
+                    None => return Ok(false),
+                },
             };
             builder.add(&line, secs);
             Ok(true)
@@ -75,4 +94,4 @@ fn summary_of(files: &[PathBuf], filter: &Filter) -> Builder {
 #[cfg(test)]
 mod history_tests;
 #[cfg(test)]
-mod store_tests;
+pub(crate) mod store_tests;

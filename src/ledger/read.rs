@@ -303,7 +303,7 @@ fn unknown_schema(version: u64) -> String {
 }
 
 /// The line's time in seconds, when its counts and time make sense.
-fn check(line: &impl Line) -> std::result::Result<u64, String> {
+pub(crate) fn check(line: &impl Line) -> std::result::Result<u64, String> {
     let (_, runs, failures, time) = line.head();
     if failures > runs {
         return Err(format!(

@@ -28,6 +28,10 @@ pub struct Record {
     pub commit: Option<String>,
     /// The branch that ran; `null` when unknown (a detached checkout).
     pub branch: Option<String>,
+    /// The working tree had changes not committed: the counts are of
+    /// `commit` and those changes, not of `commit` (written only when true).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dirty: bool,
     pub condition: Condition,
     /// Executions that passed or failed (suite timeouts and skips excluded).
     pub runs: u64,
@@ -59,9 +63,8 @@ pub struct TestId {
     pub task: String,
 }
 
-/// What the counts are about: how the test was run. A struct so that the
-/// conditions still to come (the test's whole task as context, its position
-/// in the JVM) are fields added to it.
+/// What the counts are about: how the test was run (the report's conditions
+/// without the position in the JVM, which is the report's detail).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Condition {
     pub context: Context,
@@ -78,6 +81,8 @@ pub struct Condition {
 pub enum Context {
     /// The selected classes only.
     Alone,
+    /// The test's whole test task, as a build (CI) runs it.
+    Task,
 }
 
 /// How its executions were repeated.
@@ -124,6 +129,7 @@ impl Context {
     pub fn as_str(self) -> &'static str {
         match self {
             Context::Alone => "alone",
+            Context::Task => "task",
         }
     }
 }
@@ -151,23 +157,25 @@ pub(crate) struct LineView<'a> {
     pub commit: Option<Cow<'a, str>>,
     #[serde(default, borrow, deserialize_with = "optional")]
     pub branch: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub dirty: bool,
     #[serde(borrow)]
     pub condition: ConditionView<'a>,
     pub runs: u64,
     pub failures: u64,
     #[serde(rename = "failureKinds")]
-    _failure_kinds: IgnoredAny,
+    pub _failure_kinds: IgnoredAny,
     #[serde(rename = "failingSeeds")]
-    _failing_seeds: IgnoredAny,
+    pub _failing_seeds: IgnoredAny,
     pub duration_sec: Option<DurationSummary>,
     #[serde(borrow, rename = "tool")]
-    _tool: Cow<'a, str>,
+    pub _tool: Cow<'a, str>,
     #[serde(borrow)]
     pub time: Cow<'a, str>,
     #[serde(borrow, rename = "runId")]
-    _run_id: Cow<'a, str>,
+    pub _run_id: Cow<'a, str>,
     #[serde(rename = "where")]
-    _origin: Origin,
+    pub origin: Origin,
 }
 
 /// [`TestId`], borrowed.

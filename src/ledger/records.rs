@@ -1,8 +1,9 @@
 //! A report as ledger lines: one per test (and condition) that ran.
 
 use super::record::{
-    Condition, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
+    Condition, Context, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
 };
+use crate::analyze::condition;
 use crate::analyze::report::{PlannedRuns, TestReport};
 use crate::analyze::Report;
 use std::time::SystemTime;
@@ -13,6 +14,8 @@ pub struct RunMeta {
     /// `git rev-parse HEAD` of the checkout that ran, when it is one.
     pub commit: Option<String>,
     pub branch: Option<String>,
+    /// The working tree had changes not committed.
+    pub dirty: bool,
     /// The run's condition. A test whose plan names the one mechanism that
     /// repeated it (`plannedRuns`' `repeatedBy`) gets that repetition instead.
     pub condition: Condition,
@@ -23,19 +26,84 @@ pub struct RunMeta {
     pub time: SystemTime,
 }
 
-/// One record per test of `report` that passed or failed at least once;
-/// tests that only timed out or were skipped measured no rate and are left out.
+/// One record per test of `report` and condition it ran in, when it passed
+/// or failed at least once; tests that only timed out or were skipped
+/// measured no rate and are left out.
 pub fn records_of(report: &Report, meta: &RunMeta) -> Vec<Record> {
     let time = humantime::format_rfc3339_seconds(meta.time).to_string();
     report
         .tests
         .iter()
         .filter(|t| t.runs > 0)
-        .map(|t| record_of(t, meta, &time))
+        .flat_map(|t| records_of_test(t, meta, &time))
         .collect()
 }
 
-fn record_of(t: &TestReport, meta: &RunMeta, time: &str) -> Record {
+/// A test's records: one for its condition, or one per condition when its
+/// executions ran in several (a batch that fell back to Gradle runs, a
+/// `task` context beside `alone`). Failure kinds, seeds and durations are
+/// the test's and go with the condition that failed most, so that pooled
+/// history never counts them twice.
+fn records_of_test(t: &TestReport, meta: &RunMeta, time: &str) -> Vec<Record> {
+    let groups = executed_in(t);
+    if groups.len() < 2 {
+        let condition = match groups.into_iter().next() {
+            Some((condition, _)) => condition,
+            None => condition_of(t.plan.as_ref(), &meta.condition),
+        };
+        return vec![record_of(
+            t,
+            meta,
+            time,
+            condition,
+            (t.runs, t.failures),
+            true,
+        )];
+    }
+    let most = (0..groups.len())
+        .max_by_key(|&i| (groups[i].1 .1, std::cmp::Reverse(i)))
+        .unwrap_or(0);
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, (condition, counts))| record_of(t, meta, time, condition, counts, i == most))
+        .collect()
+}
+
+/// The test's runs and failures per ledger condition, from the report's
+/// conditions (each execution's context, repetition and mechanism).
+fn executed_in(t: &TestReport) -> Vec<(Condition, (u64, u64))> {
+    let mut groups: Vec<(Condition, (u64, u64))> = Vec::new();
+    for row in &t.by_condition.conditions {
+        let c = &row.condition;
+        let condition = Condition {
+            context: match c.context {
+                condition::Context::Alone => Context::Alone,
+                condition::Context::Task => Context::Task,
+            },
+            repetition: match c.repetition {
+                condition::Repetition::InJvm => Repetition::InJvm,
+                condition::Repetition::FreshJvm => Repetition::FreshJvm,
+            },
+            mechanism: c.mechanism.map(|m| m.as_str().to_string()),
+        };
+        let counts = (row.rate.runs, row.rate.failures);
+        match groups.iter_mut().find(|(g, _)| *g == condition) {
+            Some((_, sum)) => *sum = (sum.0 + counts.0, sum.1 + counts.1),
+            None => groups.push((condition, counts)),
+        }
+    }
+    groups
+}
+
+fn record_of(
+    t: &TestReport,
+    meta: &RunMeta,
+    time: &str,
+    condition: Condition,
+    (runs, failures): (u64, u64),
+    details: bool,
+) -> Record {
     Record {
         schema: SCHEMA,
         test: TestId {
@@ -45,21 +113,32 @@ fn record_of(t: &TestReport, meta: &RunMeta, time: &str) -> Record {
         },
         commit: meta.commit.clone(),
         branch: meta.branch.clone(),
-        condition: condition_of(t.plan.as_ref(), &meta.condition),
-        runs: t.runs,
-        failures: t.failures,
-        failure_kinds: t
-            .failure_kinds
-            .0
-            .iter()
-            .map(|(kind, n)| (kind.as_str().to_string(), *n))
-            .collect(),
-        failing_seeds: t.failing_seeds.iter().take(MAX_SEEDS).cloned().collect(),
-        duration_sec: t.durations.quantiles().map(|q| DurationSummary {
-            median: crate::stats::round6(q.median),
-            p90: crate::stats::round6(q.p90),
-            max: crate::stats::round6(q.max),
-        }),
+        dirty: meta.dirty,
+        condition,
+        runs,
+        failures,
+        failure_kinds: match details {
+            true => t
+                .failure_kinds
+                .0
+                .iter()
+                .map(|(kind, n)| (kind.as_str().to_string(), *n))
+                .collect(),
+            false => Default::default(),
+        },
+        failing_seeds: match details {
+            true => t.failing_seeds.iter().take(MAX_SEEDS).cloned().collect(),
+            false => Vec::new(),
+        },
+        duration_sec: t
+            .durations
+            .quantiles()
+            .filter(|_| details)
+            .map(|q| DurationSummary {
+                median: crate::stats::round6(q.median),
+                p90: crate::stats::round6(q.p90),
+                max: crate::stats::round6(q.max),
+            }),
         tool: env!("CARGO_PKG_VERSION").to_string(),
         time: time.to_string(),
         run_id: meta.run_id.clone(),
@@ -70,9 +149,9 @@ fn record_of(t: &TestReport, meta: &RunMeta, time: &str) -> Record {
 /// The plan's word for a fresh JVM per execution (`PlannedRuns::repeated_by`).
 const GRADLE_RUNS: &str = "gradle-runs";
 
-/// The run's condition, made exact by the test's own plan when one
-/// mechanism repeated it; with several (batches that repeated it
-/// differently), the run's.
+/// A test without conditions read from its executions: the run's
+/// condition, made exact by the test's own plan when one mechanism repeated
+/// it; with several (batches that repeated it differently), the run's.
 fn condition_of(plan: Option<&PlannedRuns>, run: &Condition) -> Condition {
     match plan.map(|p| p.repeated_by.as_slice()) {
         Some([only]) if only == GRADLE_RUNS => Condition {
@@ -90,7 +169,7 @@ fn condition_of(plan: Option<&PlannedRuns>, run: &Condition) -> Condition {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analyze::{analyze_root, AnalyzeOptions};
     use crate::ledger::record::Context;
@@ -120,6 +199,7 @@ mod tests {
         RunMeta {
             commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
             branch: Some("fix-flake".into()),
+            dirty: false,
             condition: Condition {
                 context: Context::Alone,
                 repetition: Repetition::InJvm,
@@ -204,6 +284,66 @@ mod tests {
             run
         );
         assert_eq!(condition_of(None, &run), run);
+    }
+
+    #[test]
+    fn each_condition_a_test_ran_in_is_a_record_of_its_own() {
+        use crate::analyze::condition::{self as c, ConditionCounts, Rate};
+        let row = |repetition, mechanism, execution, runs, failures| ConditionCounts {
+            condition: c::Condition {
+                context: c::Context::Alone,
+                repetition,
+                mechanism,
+                execution,
+            },
+            rate: Rate::new(failures, runs),
+        };
+        let (_dir, mut report) = recorded("flaky-unit", "test");
+        report.tests.clear();
+        // 20 in one JVM by the JUnit 4 runner (7 first executions), then 9
+        // Gradle runs of a batch that fell back.
+        let mut t = TestReport::sample("a.FooTests", "m", 24, 5);
+        t.failing_seeds = vec!["s1".into()];
+        t.by_condition.conditions = vec![
+            row(
+                c::Repetition::InJvm,
+                Some(c::InJvm::Junit4Runner),
+                c::Position::First,
+                7,
+                1,
+            ),
+            row(
+                c::Repetition::InJvm,
+                Some(c::InJvm::Junit4Runner),
+                c::Position::Repeat,
+                13,
+                0,
+            ),
+            row(c::Repetition::FreshJvm, None, c::Position::First, 9, 4),
+        ];
+        report.tests.push(t);
+        let records = records_of(&report, &meta());
+        let got: Vec<_> = records
+            .iter()
+            .map(|r| {
+                (
+                    r.condition.label(),
+                    r.runs,
+                    r.failures,
+                    r.failing_seeds.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("alone, in-jvm, junit4-runner".to_string(), 20, 1, 0),
+                ("alone, fresh-jvm".to_string(), 9, 4, 1),
+            ]
+        );
+        // The kinds go with the condition that failed most, once.
+        assert!(records[0].failure_kinds.is_empty());
+        assert_eq!(records[1].failure_kinds.get("assertion"), Some(&5));
     }
 
     #[test]

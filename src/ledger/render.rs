@@ -67,6 +67,13 @@ fn test_section(t: &TestHistory) -> String {
     if let Some(c) = &t.newest {
         md += &format!("- Newest commit: {}\n", comparison_line(c));
     }
+    if let Some(r) = t.replays {
+        md += &format!(
+            "- Triage: {} of {} replay(s) of its failing seeds failed again ({} record(s); \
+             not counted above: replaying seeds that failed measures no rate).\n",
+            r.failures, r.runs, r.records
+        );
+    }
     md += "\n";
     md += &table(&t.rows, t.earlier);
     md
@@ -161,7 +168,10 @@ fn table(rows: &[Row], earlier: Option<Tally>) -> String {
         md += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             markdown::text(&r.last_time),
-            commit(r.commit.as_deref()),
+            match r.dirty {
+                true => format!("{} + changes", commit(r.commit.as_deref())),
+                false => commit(r.commit.as_deref()),
+            },
             r.branch
                 .as_deref()
                 .map(markdown::code_in_table)

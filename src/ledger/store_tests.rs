@@ -17,6 +17,7 @@ pub(crate) fn record(class: &str, method: &str, runs: u64, failures: u64) -> Rec
         },
         commit: Some("a".repeat(40)),
         branch: Some("main".into()),
+        dirty: false,
         condition: Condition {
             context: Context::Alone,
             repetition: Repetition::InJvm,

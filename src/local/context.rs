@@ -21,4 +21,8 @@ pub(crate) struct Context<'a> {
     pub not_checked: &'a [Unresolved],
     /// What the run cost (a run that ran).
     pub cost: Option<&'a Cost>,
+    /// The run's comparison with another commit (`--compare REF`).
+    pub comparison: Option<&'a crate::analyze::comparison::ComparedWith>,
+    /// Failing tests the ledger holds failing on the base branch too.
+    pub known_flaky: &'a [crate::analyze::comparison::KnownFlaky],
 }

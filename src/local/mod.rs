@@ -19,7 +19,9 @@ pub(crate) mod triage;
 
 pub(crate) use context::Context;
 pub(crate) use outcome::{LocalOutcome, RunRecord};
+pub(crate) use selected::tests as selected_tests;
 
+use crate::analyze::outcome::JobPayload;
 use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::{ClassifiedTest, Unresolved};
@@ -88,14 +90,33 @@ pub(crate) fn run(
 }
 
 /// The plan of a local run, and what it was planned with.
-struct Prepared {
-    ctx: PlanContext,
-    plan: Plan,
+pub(crate) struct Prepared {
+    pub(crate) ctx: PlanContext,
+    pub(crate) plan: Plan,
 }
 
 /// Plans `tests` as the settings say (`plan::for_run`, which `plan` shows),
 /// with the durations known, and says what it noted.
-fn prepare(build: &Build, tests: &[ClassifiedTest], cfg: &LocalRunConfig) -> Result<Prepared> {
+pub(crate) fn prepare(
+    build: &Build,
+    tests: &[ClassifiedTest],
+    cfg: &LocalRunConfig,
+) -> Result<Prepared> {
+    let (prepared, durations) = plan_for(build, tests, cfg)?;
+    for note in &prepared.plan.notes {
+        note!("{}", visible_lines(note, "    "));
+    }
+    tell!("durations: {durations}");
+    Ok(prepared)
+}
+
+/// Plans `tests` as [`prepare`] does, saying nothing; with where the
+/// durations came from.
+pub(crate) fn plan_for(
+    build: &Build,
+    tests: &[ClassifiedTest],
+    cfg: &LocalRunConfig,
+) -> Result<(Prepared, String)> {
     let ctx = PlanContext::for_build(build, &cfg.gradle_args);
     let settings = &cfg.settings;
     let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
@@ -109,39 +130,78 @@ fn prepare(build: &Build, tests: &[ClassifiedTest], cfg: &LocalRunConfig) -> Res
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);
     }
-    for note in &plan.notes {
-        note!("{}", visible_lines(note, "    "));
-    }
-    tell!("durations: {}", durations.source.describe());
-    Ok(Prepared { ctx, plan })
+    Ok((Prepared { ctx, plan }, durations.source.describe()))
 }
 
 /// What the batches did, and the guard of their run (triage runs under it too).
-struct Executed {
-    guard: RunGuard,
-    run_dir: PathBuf,
-    runs: Vec<BatchRun>,
-    took: Duration,
-    partial: bool,
+pub(crate) struct Executed {
+    pub(crate) guard: RunGuard,
+    pub(crate) run_dir: PathBuf,
+    pub(crate) runs: Vec<BatchRun>,
+    pub(crate) took: Duration,
+    pub(crate) partial: bool,
 }
 
 /// Runs every batch of the plan here, in a run folder of its own, under one
 /// run guard; records what was measured for the next run's plan.
 fn execute(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Result<Executed> {
-    let plan = &prepared.plan;
+    let invocations = prepared.plan.commands.iter().map(|c| c.rest_loops()).sum();
+    let (run_dir, guard) = start(&build.root, cfg.isolate, invocations)?;
+    execute_in(build, prepared, cfg, guard, run_dir)
+}
+
+/// A new run folder in the build at `root`, and the guard of a run of about
+/// `invocations` Gradle invocations in it.
+pub(crate) fn start(root: &Path, isolate: bool, invocations: u32) -> Result<(PathBuf, RunGuard)> {
+    let run_dir = runner::create_run_dir(root)?;
+    let guard = RunGuard::start(isolate, invocations, &run_dir)?;
+    Ok((run_dir, guard))
+}
+
+/// Runs every batch of the plan in `build`, in `run_dir` under `guard`, and
+/// records what was measured for the next run's plan.
+pub(crate) fn execute_in(
+    build: &Build,
+    prepared: &Prepared,
+    cfg: &LocalRunConfig,
+    guard: RunGuard,
+    run_dir: PathBuf,
+) -> Result<Executed> {
     let project_dir = build.root.as_path();
-    let run_dir = runner::create_run_dir(project_dir)?;
-    let invocations = plan.commands.iter().map(|c| c.rest_loops()).sum();
-    let guard = RunGuard::start(cfg.isolate, invocations, &run_dir)?;
-    // A command that asks for `--daemon` when isolated is refused before anything runs.
+    tell!(
+        "{} batch(es); reports and logs of this run: {}",
+        prepared.plan.commands.len(),
+        run_dir.display()
+    );
+    let (runs, took) = run_batches(project_dir, prepared, cfg, &guard, &run_dir)?;
+    // Every run records what it measured, for the next run's plan.
+    if let Err(e) = durations::store::record(project_dir, &run_dir) {
+        warning!("the measured durations were not recorded: {e}");
+    }
+    Ok(Executed {
+        guard,
+        run_dir,
+        runs,
+        took,
+        partial: process::interrupted(),
+    })
+}
+
+/// Runs every batch of the plan in the build at `project_dir` under
+/// `guard`, each batch's reports and log in `dest`; what they did and the
+/// time they took. A command that asks for `--daemon` when isolated is
+/// refused before anything runs.
+pub(crate) fn run_batches(
+    project_dir: &Path,
+    prepared: &Prepared,
+    cfg: &LocalRunConfig,
+    guard: &RunGuard,
+    dest: &Path,
+) -> Result<(Vec<BatchRun>, Duration)> {
+    let plan = &prepared.plan;
     for command in &plan.commands {
         guard.check(&command.argv())?;
     }
-    tell!(
-        "{} batch(es); reports and logs of this run: {}",
-        plan.commands.len(),
-        run_dir.display()
-    );
     let batches: Vec<Batch<'_>> = plan
         .commands
         .iter()
@@ -156,9 +216,9 @@ fn execute(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Result<E
         &batches,
         &Options {
             project_dir,
-            run_dir: &run_dir,
+            run_dir: dest,
             verbose: cfg.verbose,
-            guard: &guard,
+            guard,
             replan: Replan {
                 batching: &cfg.settings.batching,
                 ctx: &prepared.ctx,
@@ -166,24 +226,77 @@ fn execute(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Result<E
         },
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
-    let took = started.elapsed();
-    // Every run records what it measured, for the next run's plan.
-    if let Err(e) = durations::store::record(project_dir, &run_dir) {
-        warning!("the measured durations were not recorded: {e}");
+    Ok((runs, started.elapsed()))
+}
+
+/// A run's reports analyzed: the report of the XML below `dir`, each batch
+/// judged by the job-outcome rules, the run against its plan.
+pub(crate) struct Analyzed {
+    pub(crate) report: Report,
+    pub(crate) batches: Vec<JobPayload>,
+    pub(crate) problems: Vec<String>,
+    pub(crate) below_plan: bool,
+}
+
+/// Analyzes what the batches `runs` of `prepared` (run in the build at
+/// `project_dir`) left below `dir`, as [`assess`] does.
+pub(crate) fn analyze_runs(
+    build: &Build,
+    project_dir: &Path,
+    prepared: &Prepared,
+    runs: &[BatchRun],
+    dir: &Path,
+    cfg: &LocalRunConfig,
+) -> Analyzed {
+    let analyze_opts = analyze_options(build, prepared, runs, cfg);
+    let timeout = cfg.settings.batch_timeout;
+    let mut report = analyze::analyze_root(dir, &analyze_opts);
+    let (batches, problems) = judge::batches(runs, project_dir, &analyze_opts, timeout);
+    let below_plan = planned::compare(&mut report, &prepared.plan.commands, runs, timeout);
+    Analyzed {
+        report,
+        batches,
+        problems,
+        below_plan,
     }
-    Ok(Executed {
-        guard,
-        run_dir,
-        runs,
-        took,
-        partial: process::interrupted(),
-    })
+}
+
+/// How a run's reports are read: the build's projects, reproduce lines that
+/// run Gradle as the run did, each case counted in an in-JVM batch's reports.
+fn analyze_options(
+    build: &Build,
+    prepared: &Prepared,
+    runs: &[BatchRun],
+    cfg: &LocalRunConfig,
+) -> AnalyzeOptions {
+    AnalyzeOptions {
+        project_paths: build.project_paths(),
+        rerun: rerun(build, prepared, cfg),
+        instances_once: true,
+        every_instance_below: runner::repeated_in_jvm(runs),
+        planned: true,
+        ..AnalyzeOptions::default()
+    }
+}
+
+/// Reproduce lines run Gradle as this run did: its program, then the
+/// arguments the run passed to every invocation (`-- --offline -P…`).
+fn rerun(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Rerun {
+    Rerun {
+        gradle: build
+            .gradle
+            .iter()
+            .chain(&cfg.gradle_args)
+            .cloned()
+            .collect(),
+        forcing: prepared.ctx.forcing(),
+    }
 }
 
 /// The run's report and verdicts: its XML analyzed, each batch judged by the
 /// job-outcome rules, the run against its plan, its cost; then its failures
 /// triaged when asked (the run's verdict stands whatever triage does).
-fn assess(
+pub(crate) fn assess(
     build: &Build,
     prepared: &Prepared,
     executed: Executed,
@@ -200,20 +313,15 @@ fn assess(
         partial,
     } = executed;
     let timeout = cfg.settings.batch_timeout;
-    let rerun = rerun_of(build, prepared, cfg);
-    let analyze_opts = AnalyzeOptions {
-        project_paths: build.project_paths(),
-        rerun: rerun.clone(),
-        instances_once: true,
-        every_instance_below: runner::repeated_in_jvm(&runs),
-        planned: true,
-        ..AnalyzeOptions::default()
-    };
-    let mut report = analyze::analyze_root(&run_dir, &analyze_opts);
+    let Analyzed {
+        mut report,
+        batches,
+        problems,
+        below_plan,
+    } = analyze_runs(build, &build.root, prepared, &runs, &run_dir, cfg);
     reporter.read(&report);
-    let (batches, problems) = judge::batches(&runs, &build.root, &analyze_opts, timeout);
-    let below_plan = planned::compare(&mut report, commands, &runs, timeout);
     let cost = cost::of(&report, commands, &runs, took);
+    let rerun = rerun(build, prepared, cfg);
     match Scripts::keep_members_script(&build.root) {
         Ok(script) => planned::reproduce_members(&mut report, commands, &script, &rerun),
         Err(e) => warning!("suite members' reproduce lines are left out: {e}"),
@@ -227,6 +335,8 @@ fn assess(
                 run_dir: Some(&run_dir),
                 not_checked: &not_checked,
                 cost: Some(&cost),
+                comparison: None,
+                known_flaky: &[],
             };
             let site = triage::Site {
                 build,
@@ -254,20 +364,6 @@ fn assess(
         not_checked,
         cost,
     }))
-}
-
-/// How reproduce lines run Gradle: as this run did, its program, then the
-/// arguments the run passed to every invocation (`-- --offline -P…`).
-fn rerun_of(build: &Build, prepared: &Prepared, cfg: &LocalRunConfig) -> Rerun {
-    Rerun {
-        gradle: build
-            .gradle
-            .iter()
-            .chain(&cfg.gradle_args)
-            .cloned()
-            .collect(),
-        forcing: prepared.ctx.forcing(),
-    }
 }
 
 /// The triage after the run, in its folder. The run's verdict stands whatever triage does:

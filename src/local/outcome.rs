@@ -74,6 +74,8 @@ impl RunRecord {
             run_dir: Some(&self.run_dir),
             not_checked: &self.not_checked,
             cost: Some(&self.cost),
+            comparison: None,
+            known_flaky: &[],
         }
     }
 

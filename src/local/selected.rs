@@ -10,7 +10,7 @@ use crate::{note, tell, Error, Result};
 /// The selected tests, and those found that cannot run here (not checked);
 /// a named test that resolves to nothing is an input error before hours of
 /// runs.
-pub(super) fn tests(selection: Selection) -> Result<(Vec<ClassifiedTest>, Vec<Unresolved>)> {
+pub(crate) fn tests(selection: Selection) -> Result<(Vec<ClassifiedTest>, Vec<Unresolved>)> {
     for note in &selection.notes {
         note!("{}", visible_lines(note, "    "));
     }

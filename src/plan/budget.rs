@@ -68,6 +68,9 @@ pub(crate) struct Sizing {
     pub chunks_done: u32,
     /// Stop on proof is on for some test of the batch.
     pub stop_on_proof: bool,
+    /// A comparison looks after every this many iterations (`--compare`):
+    /// no in-JVM chunk goes past its next look.
+    pub look_every: Option<u32>,
     /// Time left of the budget; `None`: no budget.
     pub left: Option<Duration>,
 }
@@ -93,6 +96,11 @@ pub(crate) fn next(s: &Sizing, pace: &Pace) -> Next {
         let first = (s.planned / FIRST_SHARE).clamp(1, FIRST_MOST);
         let grown = first.saturating_mul(1u32 << s.chunks_done.min(20));
         k = k.min(grown);
+    }
+    if let (true, Some(step)) = (s.in_jvm, s.look_every.filter(|n| *n > 0)) {
+        let done = s.planned.saturating_sub(s.remaining);
+        let next_look = (done / step + 1).saturating_mul(step);
+        k = k.min(next_look - done).max(1);
     }
     let Some(left) = s.left else {
         return Next::Run(k);
@@ -133,6 +141,7 @@ mod tests {
             in_jvm: true,
             chunks_done: 0,
             stop_on_proof: false,
+            look_every: None,
             left: left.map(Duration::from_secs),
         }
     }
@@ -190,6 +199,24 @@ mod tests {
         assert_eq!(next(&s(1, 90), &Pace::default()), Next::Run(20));
         assert_eq!(next(&s(2, 70), &Pace::default()), Next::Run(40));
         assert_eq!(next(&s(3, 30), &Pace::default()), Next::Run(30));
+    }
+
+    #[test]
+    fn a_comparison_ends_its_chunks_at_its_looks() {
+        let s = |remaining| Sizing {
+            look_every: Some(20),
+            planned: 40,
+            ..sizing(remaining, None)
+        };
+        assert_eq!(next(&s(40), &Pace::default()), Next::Run(20));
+        assert_eq!(next(&s(20), &Pace::default()), Next::Run(20));
+        // A budget's smaller chunk: the next one stops at the look.
+        assert_eq!(next(&s(33), &Pace::default()), Next::Run(13));
+        let runs = Sizing {
+            in_jvm: false,
+            ..s(40)
+        };
+        assert_eq!(next(&runs, &Pace::default()), Next::Run(1));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub(crate) mod proof;
 mod reduce;
 pub mod render;
 pub(crate) mod shard;
+pub(crate) mod show_fix;
 pub(crate) mod strategy;
 pub(crate) mod suite_route;
 

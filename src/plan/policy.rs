@@ -34,6 +34,10 @@ pub struct Policy {
     /// seed), not the iterations it asked for: what did not come back is
     /// asked for again (triage's replays).
     pub count_results: bool,
+    /// For each test of the command, the comparison that takes it out of
+    /// the batch once a fix is shown (`--compare`'s after side); empty or
+    /// `None`: none. Its looks end the chunks.
+    pub(crate) show_fix: Vec<Option<super::show_fix::ShowFix>>,
 }
 
 impl Policy {
@@ -84,12 +88,23 @@ impl Policy {
             deadline: None,
             stop_without_result: false,
             count_results: false,
+            show_fix: Vec::new(),
         }
     }
 
-    /// Runs in chunks of its own choosing: a budget, or stop on proof.
+    /// Runs in chunks of its own choosing: a budget, stop on proof, or the
+    /// looks of a comparison.
     pub fn chunked(&self) -> bool {
-        self.budget.is_some() || self.stop_on_proof.iter().any(|s| *s)
+        self.budget.is_some()
+            || self.stop_on_proof.iter().any(|s| *s)
+            || self.show_fix.iter().any(Option::is_some)
+    }
+
+    /// The iterations between a comparison's looks of `planned` runs, when
+    /// a test of the batch has one: no chunk goes past a look.
+    pub(crate) fn look_every(&self, planned: u32) -> Option<u32> {
+        let rules = self.show_fix.iter().flatten();
+        rules.map(|r| r.look_every(planned)).min()
     }
 }
 
@@ -118,6 +133,7 @@ pub(crate) fn schedule(policy: &Policy, command: &GradleCommand) -> Option<Vec<u
             in_jvm,
             chunks_done: chunks.len() as u32,
             stop_on_proof: policy.stop_on_proof.iter().any(|s| *s),
+            look_every: policy.look_every(planned),
             left: policy.budget.map(|b| b.saturating_sub(spent)),
         };
         match budget::next(&sizing, &pace) {

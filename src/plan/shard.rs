@@ -71,6 +71,7 @@ fn split(
         in_jvm: true,
         chunks_done: 0,
         stop_on_proof: false,
+        look_every: None,
         left: Some(budget),
     };
     let per_job = match budget::next(&sizing, &pace) {

@@ -3,7 +3,7 @@
 //! walked by [`Walk`], which never enters a directory [`skipped`] names
 //! unless its caller says so.
 
-use super::{ITERS_DIR, TRIAGE_DIR};
+use super::{BASE_DIR, ITERS_DIR, TRIAGE_DIR};
 use std::io;
 use std::path::{Path, PathBuf};
 use walkdir::{DirEntry, WalkDir};
@@ -22,7 +22,8 @@ const PROJECT_MARKERS: [&str; 5] = [
 /// - hidden directories: VCS, IDE and tool state (`.git`, `.gradle`, `.idea`,
 ///   `.vscode`, `.cache`);
 /// - `node_modules`: dependency trees;
-/// - gradle-flaky's copies of reports (`flakiness-iters`, `flakiness-triage`);
+/// - gradle-flaky's copies of reports (`flakiness-iters`, `flakiness-triage`,
+///   `flakiness-base`);
 /// - a project's output: `build` (Gradle's) and `out` (IntelliJ's) beside a
 ///   build script or `src/`. Elsewhere they are ordinary folders (a package
 ///   `org.example.build`).
@@ -31,6 +32,7 @@ pub(crate) fn skipped(parent: &Path, name: &str) -> bool {
         || name == "node_modules"
         || name == ITERS_DIR
         || name == TRIAGE_DIR
+        || name == BASE_DIR
         || ((name == "build" || name == "out")
             && PROJECT_MARKERS.iter().any(|m| parent.join(m).exists()))
 }

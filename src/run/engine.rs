@@ -131,6 +131,9 @@ pub(crate) enum Stop {
     },
     /// Every test of the batch was proven flaky.
     AllProven,
+    /// Every test of the batch left it proven flaky or shown fixed (a
+    /// comparison's looks), at least one of them shown fixed.
+    AllShown,
     /// An open-ended batch (`--until-fail --for`) used its time: not a
     /// shortfall, its count was never fixed.
     TimeUp {
@@ -151,6 +154,20 @@ pub(crate) struct Proven {
     pub after: u64,
     /// Iterations it was planned but did not run.
     pub saved: u64,
+}
+
+/// A test a comparison's look took out of its batch: shown fixed.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Shown {
+    /// Its index among the command's tests.
+    pub index: usize,
+    /// Iterations it had run.
+    pub after: u64,
+    /// Iterations it was planned but did not run.
+    pub saved: u64,
+    /// The look (1-based, of the rule's looks) and its threshold.
+    pub look: u32,
+    pub threshold: f64,
 }
 
 /// What a batch did: the engine's stats.
@@ -174,6 +191,11 @@ pub(crate) struct Outcome {
     pub repeated_by: Vec<Option<InJvm>>,
     /// How the batch went on besides its invocations (fallbacks, proofs).
     pub lines: Vec<String>,
+    /// The tests a comparison showed fixed at a look before the end.
+    pub shown: Vec<Shown>,
+    /// Per test, the last look a comparison took before its end (0: none):
+    /// the comparison's own last look spends what is left.
+    pub looked: Vec<u32>,
     /// The runner itself failed (Gradle not found, a file not writable): the
     /// batch did not start, or broke off.
     pub error: Option<Error>,
@@ -268,6 +290,7 @@ impl<'a> Engine<'a> {
                 ran: vec![0; n],
                 tallies: vec![Tally::default(); n],
                 repeated_by: vec![command.in_jvm(); n],
+                looked: vec![0; n],
                 ..Outcome::default()
             },
         }
@@ -318,6 +341,7 @@ impl<'a> Engine<'a> {
                 in_jvm: track.command.in_jvm().is_some(),
                 chunks_done: track.chunks,
                 stop_on_proof: track.tests.iter().any(|&i| self.stops_on_proof(i)),
+                look_every: self.policy.look_every(self.planned),
                 left: self.policy.budget.map(|b| b.saturating_sub(self.spent())),
             };
             match budget::next(&sizing, &track.pace) {
@@ -533,7 +557,7 @@ impl Engine<'_> {
             self.out.stop = Some(Stop::NoResult(why));
             return true;
         }
-        self.take_proven(reporter)
+        self.take_proven(reporter) || self.take_shown(reporter)
     }
 
     /// The pace of the front track, from what this chunk took (tests too
@@ -744,6 +768,64 @@ impl Engine<'_> {
             return false;
         }
         self.out.stop = Some(Stop::AllProven);
+        true
+    }
+}
+
+impl Engine<'_> {
+    /// Takes out of the batch the tests a comparison shows fixed at a look
+    /// (`Policy::show_fix`): a look is due once a test's runs reach the
+    /// next point of its schedule; the last point is the comparison's own,
+    /// after the run. True when no test is left.
+    fn take_shown(&mut self, reporter: &mut dyn Reporter) -> bool {
+        let planned = u64::from(self.planned);
+        let mut leaving = Vec::new();
+        for i in 0..self.command.tests.len() {
+            let rule = self.policy.show_fix.get(i).and_then(Option::as_ref);
+            let Some(rule) = rule.filter(|_| self.active[i]) else {
+                continue;
+            };
+            let look = rule.look_at(self.out.ran[i], planned);
+            if look <= self.out.looked[i] || look >= rule.looks {
+                continue;
+            }
+            let threshold = rule.threshold(self.out.looked[i], look);
+            self.out.looked[i] = look;
+            if !rule.shown(&self.out.tallies[i].methods, threshold) {
+                continue;
+            }
+            self.active[i] = false;
+            leaving.push(i);
+            let shown = Shown {
+                index: i,
+                after: self.out.ran[i],
+                saved: planned.saturating_sub(self.out.ran[i]),
+                look,
+                threshold,
+            };
+            let line = format!(
+                "{} shown fixed at look {look} of {} (after {} iteration(s), p < {threshold:.4}): \
+                 its other {} are saved",
+                crate::plan::test_name(&self.command.tests[i]),
+                rule.looks,
+                shown.after,
+                shown.saved
+            );
+            self.say(&line, reporter);
+            self.out.shown.push(shown);
+        }
+        if leaving.is_empty() {
+            return false;
+        }
+        let tracks = std::mem::take(&mut self.tracks);
+        self.tracks = tracks
+            .into_iter()
+            .filter_map(|t| self.without(t, &leaving))
+            .collect();
+        if self.active.iter().any(|a| *a) {
+            return false;
+        }
+        self.out.stop = Some(Stop::AllShown);
         true
     }
 }
@@ -1042,5 +1124,54 @@ mod tests {
         let (out, _) = b.run(&c, &p);
         assert_eq!(out.stop, Some(Stop::AllProven));
         assert_eq!(out.iterations.len(), 1, "the first chunk had a failure");
+    }
+
+    /// A comparison looks halfway: the class that never fails here against
+    /// 12 failures in 40 before is shown fixed and leaves; the class that
+    /// still fails runs its whole count, and its last look is left to the
+    /// comparison.
+    #[test]
+    fn a_comparison_takes_a_test_shown_fixed_out_at_its_look() {
+        use crate::plan::show_fix::{ShowFix, ALPHA};
+        use crate::stats::Counts;
+        let b = Build::new(40);
+        b.mark("fails", "a.StillTests");
+        let c = b.command(&["a.FixedTests", "a.StillTests"]);
+        let rule = |class: &str| ShowFix {
+            before: vec![((class.to_string(), "m".to_string()), Counts::new(12, 40))],
+            looks: 2,
+            alpha: ALPHA,
+        };
+        let p = Policy {
+            show_fix: vec![Some(rule("a.FixedTests")), Some(rule("a.StillTests"))],
+            ..policy(2)
+        };
+        let (out, seen) = b.run(&c, &p);
+        assert_eq!(
+            seen.chunks.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+            [Some(20), Some(20)],
+            "chunks end at the looks"
+        );
+        let seeds: Vec<_> = seen.chunks.iter().map(|(_, s)| s.clone()).collect();
+        assert!(
+            seeds[0].is_some() && seeds[0] != seeds[1],
+            "a seed per chunk"
+        );
+        assert_eq!(out.shown.len(), 1, "{:?}", out.lines);
+        let shown = &out.shown[0];
+        assert_eq!(
+            (shown.index, shown.after, shown.saved, shown.look),
+            (0, 20, 20, 1)
+        );
+        assert!((shown.threshold - 0.005_574_597).abs() < 1e-6);
+        assert_eq!(out.ran, [20, 40]);
+        assert_eq!(out.looked, [1, 1]);
+        assert!(
+            out.lines[0].contains("a.FixedTests shown fixed at look 1 of 2"),
+            "{:?}",
+            out.lines
+        );
+        assert_eq!(executions(&out, "a.FixedTests"), 20);
+        assert_eq!(out.stop, None);
     }
 }

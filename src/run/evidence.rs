@@ -12,6 +12,7 @@ use crate::analyze::verdict::OOM_ERROR;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::domain::ClassifiedTest;
 use crate::process::Ended;
+use crate::stats::Counts;
 use crate::test_filter;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -31,6 +32,9 @@ pub(crate) struct Tally {
     pub unpinned: u64,
     /// The first seed seen on an unpinned execution.
     pub other_seed: Option<String>,
+    /// Passes and real failures (as `passed` and `failed`) of each
+    /// (class, method) the test covers: what a comparison's looks read.
+    pub methods: BTreeMap<(String, String), Counts>,
 }
 
 impl Tally {
@@ -54,6 +58,16 @@ impl Tally {
         if self.other_seed.is_none() {
             self.other_seed.clone_from(&other.other_seed);
         }
+        for (name, c) in &other.methods {
+            self.method(name.0.as_str(), name.1.as_str(), c.runs, c.failures);
+        }
+    }
+
+    /// Adds `runs` executions of (`class`, `method`), `failures` of them failed.
+    fn method(&mut self, class: &str, method: &str, runs: u64, failures: u64) {
+        let key = (class.to_string(), method.to_string());
+        let c = self.methods.entry(key).or_insert(Counts::new(0, 0));
+        *c = Counts::new(c.failures + failures, c.runs + runs);
     }
 
     /// It failed for real, and (`need_pass`) passed too: flaky beyond doubt.
@@ -185,10 +199,16 @@ impl Reading {
                 }
             }
             match (failure, kind) {
-                (None, _) => t.passed += 1,
+                (None, _) => {
+                    t.passed += 1;
+                    t.method(exec.class, &name, 1, 0);
+                }
                 (_, Some(FailureKind::SuiteTimeout)) => t.suite_timeouts += 1,
                 (Some(f), _) if f.type_name == OOM_ERROR => t.heap += 1,
-                _ => t.failed += 1,
+                _ => {
+                    t.failed += 1;
+                    t.method(exec.class, &name, 1, 1);
+                }
             }
         }
     }

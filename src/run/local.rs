@@ -380,6 +380,7 @@ pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
             )),
             Some(
                 Stop::AllProven
+                | Stop::AllShown
                 | Stop::TimeUp { .. }
                 | Stop::Deadline
                 | Stop::Interrupted

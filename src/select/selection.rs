@@ -22,12 +22,19 @@ pub struct Selection {
     pub skipped: Vec<SkippedFile>,
     #[serde(skip)]
     pub notes: Vec<String>,
+    /// The base ref changes and unmutes were taken against (`origin/main`),
+    /// when they were.
+    #[serde(skip)]
+    pub base: Option<String>,
 }
 
 impl Selection {
     /// Adds `other`, dropping tests already selected (the first origin wins)
     /// and repeated unresolved entries.
     pub fn merge(&mut self, other: Selection) {
+        if self.base.is_none() {
+            self.base = other.base.clone();
+        }
         let mut seen: HashSet<_> = self.tests.iter().map(identity).collect();
         for t in other.tests {
             if seen.insert(identity(&t)) {

@@ -23,19 +23,23 @@ use super::normal;
 /// The p-value below which look `look` (1-based) of `looks` shows a fix,
 /// for a family-wise error of `alpha` over all looks. One look is `alpha`
 /// itself. A look outside 1..=looks has no α left: 0.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "for a comparison that stops early; its caller is the comparison run, still to come"
-    )
-)]
+#[cfg(test)]
 pub(crate) fn look_threshold(look: u32, looks: u32, alpha: f64) -> f64 {
     if look == 0 || look > looks {
         return 0.0;
     }
-    let spent = |k: u32| spending(k as f64 / looks as f64, alpha);
-    spent(look) - spent(look - 1)
+    let at = |k: u32| k as f64 / looks as f64;
+    spent_between(at(look - 1), at(look), alpha)
+}
+
+/// The threshold of a look taken at information time `to` (the share of the
+/// planned runs done) when the previous look was at `from`: the α the
+/// spending function spends between them. Looks wherever a comparison
+/// takes them (a skipped look leaves its α to the next; a run cut short
+/// takes its last look early) still add up to at most α, as long as when
+/// they happen does not depend on the counts.
+pub(crate) fn spent_between(from: f64, to: f64, alpha: f64) -> f64 {
+    (spending(to, alpha) - spending(from, alpha)).max(0.0)
 }
 
 /// α spent by information time `t` in (0, 1]: the O'Brien–Fleming-type

@@ -622,6 +622,20 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         job_ids.len(),
         "one record per batch job"
     );
+    // The report step kept the run in its ledger artifact, which history reads.
+    assert_eq!(
+        analyze["artifact_paths"],
+        serde_json::json!([
+            "flakiness-outcomes.json",
+            "flakiness-durations.json",
+            "flakiness-ledger.jsonl"
+        ])
+    );
+    let ledger = report_dir.path().join("flakiness-ledger.jsonl");
+    let flaky = crate::history::ledger_line(&ledger, "testFlakyAssertion");
+    assert_eq!(flaky["where"], "buildkite", "{flaky:#}");
+    assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
+    assert_eq!(flaky["condition"]["repetition"], "in-jvm", "{flaky:#}");
     // The upload compiled the selected sources before it uploaded, and told
     // the report step so by value.
     assert_eq!(analyze["env"]["FLAKINESS_COMPILE_FAILED"], "false");

@@ -426,6 +426,11 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
         "{outcomes:#}"
     );
     assert_eq!(outcomes.as_array().unwrap().len(), 3);
+    // The report job kept the run in its ledger artifact, which history reads.
+    let ledger = report.path().join("flakiness-ledger.jsonl");
+    let flaky = crate::history::ledger_line(&ledger, "testFlakyAssertion");
+    assert_eq!(flaky["where"], "github", "{flaky:#}");
+    assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
 
     // The summary names the flaky test; the hostile names are escaped markdown.
     let summary = &analyze.summary;

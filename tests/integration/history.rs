@@ -42,6 +42,7 @@ fn meta(commit: &str, minute: u64) -> RunMeta {
     RunMeta {
         commit: Some(commit.repeat(40)),
         branch: Some("fix-flake".into()),
+        dirty: false,
         condition: Condition {
             context: Context::Alone,
             repetition: Repetition::InJvm,
@@ -69,6 +70,16 @@ fn two_runs() -> tempfile::TempDir {
         .unwrap();
     }
     dir
+}
+
+/// The ledger line of `method` in the ledger file `path` (the first).
+pub(crate) fn ledger_line(path: &Path, method: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("no ledger at {}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|r| r["test"]["method"] == method)
+        .unwrap_or_else(|| panic!("no line of {method} in {text}"))
 }
 
 fn history(dir: &Path, args: &[&str]) -> std::process::Output {

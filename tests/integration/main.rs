@@ -6,6 +6,7 @@ mod common;
 mod analyze;
 mod budget;
 mod buildkite;
+mod compare;
 mod conditions;
 mod docs;
 mod errors;

@@ -60,6 +60,10 @@ pub struct AnalyzeOptions {
     /// What ran beside the tests: `None` is `alone` for planned runs (the
     /// selected classes) and `task` otherwise (a build's own runs).
     pub context: Option<condition::Context>,
+    /// Folders (`/`-separated, relative to the analyzed root) of planned
+    /// runs of the tests' whole test tasks: their executions are in context
+    /// `task` whatever `context` says.
+    pub task_context_below: Vec<String>,
 }
 
 /// A folder of reports whose tests were repeated in one test JVM.
@@ -160,6 +164,18 @@ fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
         .is_ok_and(|mtime| mtime < since)
 }
 
+/// What ran beside the tests of a report at `rel_path` (`/`-separated).
+fn context_of(rel_path: &str, opts: &AnalyzeOptions) -> condition::Context {
+    let below = |dir: &String| rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+    match opts.task_context_below.iter().any(below) {
+        true => condition::Context::Task,
+        false => opts.context.unwrap_or(match opts.planned {
+            true => condition::Context::Alone,
+            false => condition::Context::Task,
+        }),
+    }
+}
+
 fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
     let origin = reports::locate(root, rel).map(|loc| {
         let project = opts.project_paths.path_of(&loc.project_dir);
@@ -177,10 +193,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
         None => FileAgg::new(opts.instances_once),
     }
     .under(condition::FileCondition {
-        context: opts.context.unwrap_or(match opts.planned {
-            true => condition::Context::Alone,
-            false => condition::Context::Task,
-        }),
+        context: context_of(&rel_path, opts),
         in_jvm: repeated.map(|r| r.mechanism),
     });
     let mut not_tests = Vec::new();

@@ -168,3 +168,23 @@ fn state_that_accumulates_in_one_jvm_is_warned_of() {
         .unwrap();
     insta::assert_snapshot!("state_accumulates_markdown", section);
 }
+
+/// Reports in a folder of whole-task runs are in context `task`; the rest
+/// of a planned run's reports stay `alone`.
+#[test]
+fn reports_of_whole_task_runs_are_in_context_task() {
+    let mut opts = planned_in_jvm();
+    opts.task_context_below = vec!["run/".into()];
+    let (_root, report) = analyzed("first-execution", &opts);
+    let contexts = |r: &Report| -> Vec<Context> {
+        r.tests
+            .iter()
+            .flat_map(|t| rows(t).into_iter().map(|row| row.0))
+            .collect()
+    };
+    assert!(!contexts(&report).is_empty());
+    assert!(contexts(&report).iter().all(|c| *c == Context::Task));
+    opts.task_context_below = vec!["elsewhere".into()];
+    let (_root, report) = analyzed("first-execution", &opts);
+    assert!(contexts(&report).iter().all(|c| *c == Context::Alone));
+}

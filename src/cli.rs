@@ -324,6 +324,16 @@ pub struct BatchingArgs {
     #[arg(long, value_enum, value_name = "HOW", env = vars::REPETITION, default_value_t = RepetitionArg::Auto)]
     pub repetition: RepetitionArg,
 
+    #[arg(help = formatcp!("What runs beside the selected tests. alone: the selected classes on their \
+        own (their verdict bounds the test by itself); task: each selected test's whole test task \
+        as CI runs it (every class, no --tests filter, the build's own test JVMs and forks), one \
+        Gradle run per execution, a seeded sample of its classes when the whole task cannot fit \
+        the budget (its verdict bounds the test in CI's condition, beside its neighbours); both: \
+        the two, counted apart so that they can be compared [default: {}]",
+        settings::DEFAULT_CONTEXT.as_str()))]
+    #[arg(long, value_enum, value_name = "WHERE", env = vars::CONTEXT)]
+    pub context: Option<ContextArg>,
+
     /// Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2.
     #[arg(
         long = "cap",
@@ -408,6 +418,17 @@ pub enum RepetitionArg {
     InJvm,
     /// One Gradle run (a fresh test JVM) per iteration.
     GradleRuns,
+}
+
+/// `--context`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ContextArg {
+    /// The selected classes on their own.
+    Alone,
+    /// Each selected test's whole test task, as CI runs it.
+    Task,
+    /// Both, counted apart.
+    Both,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]

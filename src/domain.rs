@@ -609,6 +609,31 @@ pub struct GradleCommand {
     pub predicted_sec: Option<u64>,
     /// Which shard of its batch the command is, when the batch was split.
     pub shard: Option<Shard>,
+    /// The command runs its tests' whole test task, as CI runs it
+    /// (`--context task`); `None`: the selected tests alone.
+    pub whole_task: Option<WholeTask>,
+}
+
+/// A batch of whole-task runs (`--context task`): every test class of the
+/// task, no `--tests` filter, the build's own test JVMs, once per Gradle run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WholeTask {
+    /// When the whole task would not fit the budget: the random sample of
+    /// its classes that runs instead (the selected tests' classes always in it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<ClassSample>,
+}
+
+/// A seeded random sample of a task's test classes: the same seed and
+/// classes give the same sample, so a run can be redone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassSample {
+    pub seed: u64,
+    /// The sampled classes, in the task's order.
+    pub classes: Vec<String>,
+    /// How many test classes the task has.
+    pub of: usize,
 }
 
 impl GradleCommand {
@@ -647,6 +672,7 @@ impl GradleCommand {
             fallback: None,
             predicted_sec: None,
             shard: None,
+            whole_task: None,
         }
     }
 
@@ -692,6 +718,15 @@ impl GradleCommand {
         self.invocation.task_paths()
     }
 
+    /// What runs beside its tests: `task` for a whole-task batch, else `alone`
+    /// (the report's context names).
+    pub fn context(&self) -> &'static str {
+        match self.whole_task {
+            Some(_) => "task",
+            None => "alone",
+        }
+    }
+
     /// The runner invokes `argv` several times (REST loops, Gradle-run repetition).
     pub fn loops_gradle(&self) -> bool {
         self.repetition() == Repetition::GradleRuns
@@ -723,6 +758,13 @@ impl Serialize for GradleCommand {
         }
         if let Some(shard) = &self.shard {
             m.serialize_entry("shard", shard)?;
+        }
+        // Absent: the selected tests alone (plans from before contexts).
+        if let Some(whole) = &self.whole_task {
+            m.serialize_entry("context", self.context())?;
+            if let Some(sample) = &whole.sample {
+                m.serialize_entry("sample", sample)?;
+            }
         }
         m.end()
     }

@@ -89,6 +89,45 @@ impl StopOnFlaky {
     }
 }
 
+/// What surrounds the selected tests when they run (`--context`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContextMode {
+    /// The selected classes alone (their batches, repeated as `--repetition`
+    /// says): bounds the test by itself, not beside its neighbours.
+    #[default]
+    Alone,
+    /// Each selected test's whole test task, as CI runs it (no `--tests`
+    /// filter, the build's own forks), one Gradle run per execution: bounds
+    /// the test in CI's condition, beside the classes CI runs with it.
+    Task,
+    /// Both, so the two can be compared.
+    Both,
+}
+
+/// `--context` by default.
+pub const DEFAULT_CONTEXT: ContextMode = ContextMode::Alone;
+
+impl ContextMode {
+    /// The name `--context` takes.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ContextMode::Alone => "alone",
+            ContextMode::Task => "task",
+            ContextMode::Both => "both",
+        }
+    }
+
+    /// The selected classes run on their own.
+    pub fn alone(self) -> bool {
+        self != ContextMode::Task
+    }
+
+    /// Their whole test tasks run too.
+    pub fn task(self) -> bool {
+        self != ContextMode::Alone
+    }
+}
+
 /// How a run repeats its tests: everything planning and running need of the
 /// command line, defaults settled.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +138,8 @@ pub struct RunSettings {
     /// The limit of each Gradle invocation here (`--batch-timeout`), and so
     /// the limit of a local batch's job.
     pub batch_timeout: Duration,
+    /// What runs beside the selected tests (`--context`).
+    pub context: ContextMode,
 }
 
 /// The default batch limit is the suite timeout plus this many minutes.
@@ -114,6 +155,7 @@ impl RunSettings {
             batching,
             mode: RunMode::Count,
             stop_on_flaky: StopOnFlaky::ByOrigin,
+            context: DEFAULT_CONTEXT,
         }
     }
 

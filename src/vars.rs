@@ -37,6 +37,8 @@ pub(crate) const INTEG_ITERS: &str = "FLAKINESS_INTEG_ITERS";
 pub(crate) const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
 /// `--suite-timeout`: `-Dtests.timeoutSuite`.
 pub(crate) const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
+/// `--context`: the selected tests alone, their whole test tasks, or both.
+pub(crate) const CONTEXT: &str = "FLAKINESS_CONTEXT";
 /// `--repetition`: in one test JVM, by Gradle runs, or chosen per task (`auto`).
 pub(crate) const REPETITION: &str = "FLAKINESS_REPETITION";
 /// `--cap`: the batch cap per kind.

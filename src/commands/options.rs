@@ -5,7 +5,7 @@
 use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
-    AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, GithubAnalyzeArgs,
+    AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, ContextArg, GithubAnalyzeArgs,
     GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat, RunArgs,
     SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
 };
@@ -17,7 +17,7 @@ use crate::layout::{Build, LayoutRead, NotARoot};
 use crate::plan::Evidence;
 use crate::select::tasks::TaskChoice;
 use crate::select::Policy;
-use crate::settings::{RunMode, RunSettings, StopOnFlaky};
+use crate::settings::{ContextMode, RunMode, RunSettings, StopOnFlaky};
 use crate::stats::executions_for;
 use crate::{triage, vars};
 use crate::{Error, Result};
@@ -251,6 +251,9 @@ pub fn run_settings(
     let mut settings = RunSettings::of(config);
     settings.mode = mode;
     settings.stop_on_flaky = stop_on_flaky(budget);
+    if let Some(context) = batching_args.context {
+        settings.context = self::context(context);
+    }
     if let Some(limit) = batch_timeout {
         settings.batch_timeout = *limit;
     }
@@ -426,6 +429,7 @@ fn forwarded(args: &BatchingArgs) -> BatchingOptions {
         detect_rate,
         confidence,
         budget,
+        context: wanted_context,
         durations,
         max_shards,
     } = args;
@@ -442,6 +446,9 @@ fn forwarded(args: &BatchingArgs) -> BatchingOptions {
         budget: *budget,
         durations: durations.as_ref().map(|p| p.to_string_lossy().into_owned()),
         max_shards: (*max_shards != crate::domain::DEFAULT_MAX_SHARDS).then_some(*max_shards),
+        context: wanted_context
+            .map(context)
+            .filter(|c| *c != crate::settings::DEFAULT_CONTEXT),
     }
 }
 
@@ -486,7 +493,8 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
         caps,
         detect_rate: rate,
         confidence,
-        budget: _, // how a run's batches end: `run_settings`
+        budget: _,  // how a run's batches end: `run_settings`
+        context: _, // what runs beside the tests: `run_settings`
         durations,
         max_shards,
     } = args;
@@ -587,6 +595,15 @@ fn parse_cap(s: &str) -> Result<(TestKind, usize)> {
         return Err(bad("must allow at least 1 test per batch"));
     }
     Ok((TestKind::parse(kind), n))
+}
+
+/// `--context` as the settings take it.
+fn context(arg: ContextArg) -> ContextMode {
+    match arg {
+        ContextArg::Alone => ContextMode::Alone,
+        ContextArg::Task => ContextMode::Task,
+        ContextArg::Both => ContextMode::Both,
+    }
 }
 
 /// `--repetition` as the plan takes it.

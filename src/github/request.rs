@@ -7,7 +7,7 @@ use super::workflow::{literal, WorkflowConfig, MIN_JOB_TIMEOUT};
 use crate::ci::blocking::Blocking;
 use crate::ci::spec::GRACE_MINUTES;
 use crate::domain::RepetitionMode;
-use crate::settings::RunMode;
+use crate::settings::{ContextMode, RunMode};
 use crate::time::format_duration;
 use crate::{vars, Error, Result};
 use std::path::PathBuf;
@@ -63,6 +63,8 @@ pub struct BatchingOptions {
     pub durations: Option<String>,
     /// `--max-shards`, when not the default.
     pub max_shards: Option<u32>,
+    /// `--context`, when not the default.
+    pub context: Option<ContextMode>,
 }
 
 impl BatchingOptions {
@@ -86,6 +88,7 @@ impl BatchingOptions {
             (vars::BUDGET, self.budget.map(format_duration)),
             (vars::DURATIONS, self.durations.clone()),
             (vars::MAX_SHARDS, self.max_shards.map(|k| k.to_string())),
+            (vars::CONTEXT, self.context.map(|c| c.as_str().to_string())),
         ]
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))

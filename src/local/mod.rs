@@ -274,6 +274,7 @@ fn analyze_options(
         rerun: rerun(build, prepared, cfg),
         instances_once: true,
         every_instance_below: runner::repeated_in_jvm(runs),
+        task_context_below: runner::whole_task_dirs(runs),
         planned: true,
         ..AnalyzeOptions::default()
     }

@@ -5,6 +5,7 @@ use super::group_in_order;
 use super::strategy::{self, Strategy, TaskFacts};
 use crate::domain::{
     BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repetition, RepetitionMode, TestKind,
+    WholeTask,
 };
 use crate::invocation::{Body, Forcing, Invocation, Members, Repeat, Select, TaskRun, Tasks};
 use crate::test_filter::{self, RunnerTraits};
@@ -111,6 +112,52 @@ pub fn commands(
     out
 }
 
+/// One batch of whole-task runs per Test task of the already reduced
+/// `tests` (`--context task`), in the order of first appearance: the task as
+/// CI runs it, every test class, no `--tests` filter, the build's own
+/// forks, forced to run each time; one Gradle run per execution, as many as
+/// a Gradle-run batch of the task's kind gets. The selected tests of one
+/// task share its runs.
+pub fn task_commands(
+    tests: &[ClassifiedTest],
+    cfg: &BatchingConfig,
+    ctx: &PlanContext,
+) -> Vec<GradleCommand> {
+    group_in_order(tests, |t| t.task.clone())
+        .into_iter()
+        .map(|(task, tests)| task_command(&task, &tests, gradle_runs(&tests[0].kind, cfg), ctx))
+        .collect()
+}
+
+/// Gradle runs of a batch of `kind` repeated by Gradle runs.
+fn gradle_runs(kind: &TestKind, cfg: &BatchingConfig) -> u32 {
+    match kind.is_rest() {
+        true => cfg.loops(kind),
+        false => cfg.iterations(kind),
+    }
+}
+
+/// `runs` whole-task runs of `task` for its selected `tests`.
+pub(crate) fn task_command(
+    task: &str,
+    tests: &[&ClassifiedTest],
+    runs: u32,
+    ctx: &PlanContext,
+) -> GradleCommand {
+    let kind = tests[0].kind.clone();
+    let body = ctx.tasks(vec![TaskRun::filtered(task, Vec::new())]);
+    GradleCommand {
+        label: format!("{} in their whole task", kind.label()),
+        key: format!("{}-task", kind.key()),
+        repetition_reason: "the whole test task as CI runs it (every class, the build's own \
+                            test JVMs), one Gradle run per execution"
+            .into(),
+        tests: tests.iter().map(|t| (*t).clone()).collect(),
+        whole_task: Some(WholeTask::default()),
+        ..GradleCommand::of(kind, ctx.invocation(body, Repeat::GradleRuns(runs)))
+    }
+}
+
 /// `planned` running only `tests` (some of its own), the same way: what is
 /// left of a batch once stop on proof took some of its tests out. A fallback
 /// (Gradle runs of an in-JVM batch) stays one.
@@ -120,6 +167,10 @@ pub fn narrowed(
     cfg: &BatchingConfig,
     ctx: &PlanContext,
 ) -> GradleCommand {
+    if planned.whole_task.is_some() {
+        // Its context is the whole task: a filter would make it another one.
+        return planned.clone();
+    }
     let refs: Vec<&ClassifiedTest> = tests.iter().collect();
     let kind = &planned.kind;
     let chosen = tests.first().map(|t| ctx.test_choice(t, cfg.repetition));

@@ -23,7 +23,7 @@ pub use reduce::{describe, reduce, target, Reduced};
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
 use crate::durations::Durations;
 use crate::invocation::InJvm;
-use crate::settings::RunSettings;
+use crate::settings::{ContextMode, RunSettings};
 use policy::Policy;
 use std::time::Duration;
 
@@ -85,6 +85,16 @@ pub fn for_run(
     durations: &Durations,
 ) -> Plan {
     let mut plan = plan(tests, &settings.batching, ctx);
+    if !settings.context.alone() {
+        plan.commands.clear();
+    }
+    if settings.context.task() {
+        let whole = batch::task_commands(&plan.tests, &settings.batching, ctx);
+        if !plan.commands.is_empty() || !whole.is_empty() {
+            plan.notes.push(context_note(settings.context));
+        }
+        plan.commands.extend(whole);
+    }
     shard::apply(
         &mut plan,
         &shard::Timing {
@@ -138,6 +148,19 @@ pub fn group_in_order<K: PartialEq, T>(
         }
     }
     groups
+}
+
+/// What `--context` adds, said when it is not `alone`.
+fn context_note(context: ContextMode) -> String {
+    let what = "each selected test's whole test task runs as CI runs it (every class, no \
+                `--tests` filter, the build's own test JVMs), once per Gradle run";
+    match context {
+        ContextMode::Both => format!(
+            "--context both: the selected tests run alone, and {what}, so that the two can be \
+             compared"
+        ),
+        _ => format!("--context task: {what}; the selected tests do not run alone"),
+    }
 }
 
 fn forcing_note(ctx: &PlanContext) -> String {

@@ -75,10 +75,12 @@ impl Policy {
             mode => mode.explicit_budget(),
         };
         Policy {
+            // Whole-task runs measure a rate in CI's condition: a proof does
+            // not end them (and a filter would change their context).
             stop_on_proof: command
                 .tests
                 .iter()
-                .map(|t| settings.stops_on_proof(t))
+                .map(|t| command.whole_task.is_none() && settings.stops_on_proof(t))
                 .collect(),
             need_pass: !settings.mode.until_fail(),
             budget,

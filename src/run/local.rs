@@ -237,6 +237,19 @@ pub(crate) fn repeated_in_jvm(runs: &[BatchRun]) -> Vec<RepeatedDir> {
     dirs
 }
 
+/// The folders (relative to the run folder) of the batches that ran their
+/// tests' whole test tasks (`--context task`): their executions are in
+/// context `task`.
+pub(crate) fn whole_task_dirs(runs: &[BatchRun]) -> Vec<String> {
+    runs.iter()
+        .filter(|r| r.command.whole_task.is_some())
+        .map(|r| match r.dir.file_name() {
+            Some(name) => name.to_string_lossy().into_owned(),
+            None => r.dir.to_string_lossy().into_owned(),
+        })
+        .collect()
+}
+
 /// Where batch `index` keeps its invocations' reports.
 fn batch_dir(run_dir: &Path, index: usize) -> PathBuf {
     run_dir.join(format!("batch-{index}"))

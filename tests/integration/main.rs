@@ -8,6 +8,7 @@ mod budget;
 mod buildkite;
 mod compare;
 mod conditions;
+mod context;
 mod docs;
 mod errors;
 mod es_build;

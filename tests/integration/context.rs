@@ -1,0 +1,119 @@
+//! `--context` on real runs (the `context` fixture, Gradle 4.4.1): the
+//! selected test alone and in its whole test task, as CI runs it, counted
+//! apart in the report's conditions.
+
+use crate::common::{context_copy, gradle_flaky, run, text};
+use serde_json::Value;
+use std::path::Path;
+
+/// `local` on the fixture with `args`, offline; the JSON report.
+fn local(build: &Path, args: &[&str]) -> (std::process::Output, Value) {
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .arg("local")
+        .args(args)
+        .args(["--format", "json", "--", "--offline"]));
+    let json =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (out, json)
+}
+
+fn test<'a>(report: &'a Value, class: &str) -> &'a Value {
+    report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["class"] == class)
+        .unwrap_or_else(|| panic!("no {class} in {report:#}"))
+}
+
+/// `(context, repetition, runs, failures)` of each of a test's conditions.
+fn rows(t: &Value) -> Vec<(String, String, u64, u64)> {
+    let s = |v: &Value| v.as_str().unwrap().to_string();
+    t["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let n = |k: &str| c[k].as_u64().unwrap();
+            (
+                s(&c["context"]),
+                s(&c["repetition"]),
+                n("runs"),
+                n("failures"),
+            )
+        })
+        .collect()
+}
+
+/// A test that passes only after a neighbour class ran in its test JVM
+/// fails every run alone and none in its whole task (where the task's suite
+/// runs a neighbour first): `--context both` runs the two, and the report
+/// counts them apart, each run of the task in a fresh JVM. Its neighbours,
+/// which only the task runs, are counted in the task alone.
+#[test]
+fn context_both_counts_a_test_alone_and_in_its_task() {
+    let build = context_copy();
+    let (out, report) = local(
+        build.path(),
+        &[
+            "--context",
+            "both",
+            "--iters",
+            "4",
+            "demo.NeedsNeighbourTest",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let log = text(&out);
+    assert!(log.contains("in their whole task"), "{log}");
+    assert!(
+        log.contains(">>> gradle :cleanTest :test --continue"),
+        "{log}"
+    );
+    let needs = test(&report, "demo.NeedsNeighbourTest");
+    let fresh =
+        |context: &str, runs, failures| (context.into(), "fresh-jvm".into(), runs, failures);
+    assert_eq!(
+        rows(needs),
+        [fresh("alone", 4, 4), fresh("task", 4, 0)],
+        "{needs:#}"
+    );
+    assert_eq!(rows(test(&report, "demo.AlphaTest")), [fresh("task", 4, 0)]);
+}
+
+/// `--context task` runs only the whole task: every count is in context
+/// task, each whole-task run's reports in a folder of its own.
+#[test]
+fn context_task_runs_only_the_whole_task() {
+    let build = context_copy();
+    let (out, report) = local(
+        build.path(),
+        &[
+            "--context",
+            "task",
+            "--iters",
+            "3",
+            "demo.NeedsNeighbourTest",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let needs = test(&report, "demo.NeedsNeighbourTest");
+    assert_eq!(
+        rows(needs),
+        [("task".into(), "fresh-jvm".into(), 3, 0)],
+        "{needs:#}"
+    );
+    let runs = build.path().join(".gradle/gradle-flaky/runs");
+    let run = std::fs::read_dir(&runs).unwrap().next().unwrap().unwrap();
+    for i in 1..=3 {
+        let xml = run
+            .path()
+            .join(format!(
+                "batch-1/flakiness-iters/iter-{i}/build/test-results/test"
+            ))
+            .join("TEST-demo.NeedsNeighbourTest.xml");
+        assert!(xml.is_file(), "{} missing", xml.display());
+    }
+}

@@ -334,6 +334,12 @@ pub struct BatchingArgs {
     #[arg(long, value_enum, value_name = "WHERE", env = vars::CONTEXT)]
     pub context: Option<ContextArg>,
 
+    /// The seed of the random sample of a whole test task's classes that runs when the task is
+    /// too big for the budget (--context task|both): the plan and the report say the seed used,
+    /// and the same seed, classes and durations give the same sample [default: a fresh one].
+    #[arg(long, value_name = "SEED", env = vars::SAMPLE_SEED)]
+    pub sample_seed: Option<u64>,
+
     /// Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2.
     #[arg(
         long = "cap",

@@ -622,6 +622,10 @@ pub struct WholeTask {
     /// its classes that runs instead (the selected tests' classes always in it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<ClassSample>,
+    /// The classes each run runs, as far as they are known (the task's
+    /// compiled classes, or the sample): what its time is predicted from.
+    #[serde(skip)]
+    pub classes: Vec<String>,
 }
 
 /// A seeded random sample of a task's test classes: the same seed and
@@ -629,6 +633,8 @@ pub struct WholeTask {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClassSample {
+    /// The Test task sampled.
+    pub task: String,
     pub seed: u64,
     /// The sampled classes, in the task's order.
     pub classes: Vec<String>,

@@ -104,6 +104,19 @@ pub enum ContextMode {
     Both,
 }
 
+/// A fresh seed for a whole task's class sample (`--sample-seed` not given).
+pub(crate) fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    // Short enough to read and type again.
+    h.finish() % 1_000_000_000
+}
+
 /// `--context` by default.
 pub const DEFAULT_CONTEXT: ContextMode = ContextMode::Alone;
 
@@ -140,6 +153,10 @@ pub struct RunSettings {
     pub batch_timeout: Duration,
     /// What runs beside the selected tests (`--context`).
     pub context: ContextMode,
+    /// The seed of a whole task's class sample, when one is too big for its
+    /// budget (`--sample-seed`, else a fresh one): said with the sample, so
+    /// that it can be redone.
+    pub sample_seed: u64,
 }
 
 /// The default batch limit is the suite timeout plus this many minutes.
@@ -156,6 +173,7 @@ impl RunSettings {
             mode: RunMode::Count,
             stop_on_flaky: StopOnFlaky::ByOrigin,
             context: DEFAULT_CONTEXT,
+            sample_seed: 0,
         }
     }
 

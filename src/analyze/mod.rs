@@ -62,7 +62,8 @@ pub struct AnalyzeOptions {
     pub context: Option<condition::Context>,
     /// Folders (`/`-separated, relative to the analyzed root) of planned
     /// runs of the tests' whole test tasks: their executions are in context
-    /// `task` whatever `context` says.
+    /// `task` whatever `context` says. An absolute path names a whole root
+    /// of [`analyze_roots`] (a CI job's folder of whole-task runs).
     pub task_context_below: Vec<String>,
 }
 
@@ -165,8 +166,11 @@ fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
 }
 
 /// What ran beside the tests of a report at `rel_path` (`/`-separated).
-fn context_of(rel_path: &str, opts: &AnalyzeOptions) -> condition::Context {
-    let below = |dir: &String| rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+fn context_of(rel_path: &str, root: &Path, opts: &AnalyzeOptions) -> condition::Context {
+    let below = |dir: &String| match Path::new(dir).is_absolute() {
+        true => std::fs::canonicalize(dir).is_ok_and(|d| d == root),
+        false => rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/'))),
+    };
     match opts.task_context_below.iter().any(below) {
         true => condition::Context::Task,
         false => opts.context.unwrap_or(match opts.planned {
@@ -193,7 +197,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
         None => FileAgg::new(opts.instances_once),
     }
     .under(condition::FileCondition {
-        context: context_of(&rel_path, opts),
+        context: context_of(&rel_path, root, opts),
         in_jvm: repeated.map(|r| r.mechanism),
     });
     let mut not_tests = Vec::new();

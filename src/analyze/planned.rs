@@ -31,6 +31,9 @@ pub(crate) struct PlannedTest {
     pub repeated_by: String,
     /// The user's request its batch did not honour, and why.
     pub not_honoured: Option<String>,
+    /// The sample of its task's classes its whole-task runs ran, when the
+    /// task was too big for the budget.
+    pub task_sample: Option<crate::domain::ClassSample>,
 }
 
 impl PlannedTest {
@@ -124,6 +127,7 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
             shortfall,
             repeated_by: repeated_by(&mine, planned),
             not_honoured: mine.iter().find_map(|&i| planned[i].not_honoured.clone()),
+            task_sample: mine.iter().find_map(|&i| planned[i].task_sample.clone()),
         });
     }
     for (i, p) in planned.iter().enumerate() {
@@ -237,6 +241,7 @@ mod tests {
             runs,
             repeated_by: String::new(),
             not_honoured: None,
+            task_sample: None,
         }
     }
 
@@ -260,6 +265,7 @@ mod tests {
                 shortfall: None,
                 repeated_by: vec![],
                 not_honoured: None,
+                task_sample: None,
             })
         );
         assert_eq!(r.tests[2].plan, None, "not selected");

@@ -125,6 +125,7 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
         md.push(line);
     }
     md.extend(not_honoured_lines(report));
+    md.extend(task_sample_lines(report));
     if let Some(line) = conditions::summary_line(report) {
         md.push(line);
     }
@@ -176,6 +177,37 @@ fn repetition_line(report: &Report) -> Option<String> {
         })
         .collect();
     Some(format!("- Repeated: {}", parts.join(", ")))
+}
+
+/// `- Task sampled: …`, one line per task whose whole-task runs ran a random
+/// sample of its classes: what ran in context `task` is that sample, and its
+/// seed redoes it.
+fn task_sample_lines(report: &Report) -> Vec<String> {
+    let mut samples: Vec<&crate::domain::ClassSample> = Vec::new();
+    for s in report
+        .tests
+        .iter()
+        .filter_map(|t| t.plan.as_ref()?.task_sample.as_ref())
+    {
+        if !samples.contains(&s) {
+            samples.push(s);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|s| {
+            format!(
+                "- Task sampled: the whole task {} was too big for the budget: its runs in \
+                 context task ran a random sample of {} of its {} classes, the selected ones \
+                 among them (seed {}; `--sample-seed {}` redoes it)",
+                markdown::code(&s.task),
+                s.classes.len(),
+                s.of,
+                s.seed,
+                s.seed
+            )
+        })
+        .collect()
 }
 
 /// `- Not as asked: 2 tests: --repetition in-jvm is not honoured: …`, one
@@ -680,6 +712,7 @@ pub(crate) mod tests {
             shortfall: None,
             repeated_by: vec![],
             not_honoured: None,
+            task_sample: None,
         });
         let mut short = test("a.T", "short", 1, 0);
         short.plan = Some(PlannedRuns {
@@ -688,6 +721,7 @@ pub(crate) mod tests {
             shortfall: Some("batch 1 timed out".into()),
             repeated_by: vec![],
             not_honoured: None,
+            task_sample: None,
         });
         let mut r = report(vec![ok, short]);
         r.not_executed.push(NotExecuted {
@@ -739,6 +773,7 @@ pub(crate) mod tests {
                 shortfall: Some(why.into()),
                 repeated_by: vec![],
                 not_honoured: None,
+                task_sample: None,
             });
             t
         };

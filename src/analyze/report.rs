@@ -64,6 +64,11 @@ pub struct PlannedRuns {
     /// (`--repetition in-jvm` on a test only Gradle runs can repeat).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_honoured: Option<String>,
+    /// Its whole-task runs (`--context task`) ran a random sample of its
+    /// task's classes, the task being too big for the budget: the seed, the
+    /// classes and how many the task has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_sample: Option<crate::domain::ClassSample>,
 }
 
 /// Totals over every execution read.

@@ -79,7 +79,8 @@ pub(crate) fn findings(
     context: &ReportContext,
     inputs: &ReportInputs,
 ) -> Findings {
-    let opts = analyze_options(context);
+    let mut opts = analyze_options(context);
+    opts.task_context_below = whole_task_jobs(jobs, context);
     let mut payloads: Vec<JobPayload> = jobs
         .iter()
         .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
@@ -118,6 +119,21 @@ pub(crate) fn findings(
         severity,
         unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
     }
+}
+
+/// The folders (absolute) of the jobs that ran their tests' whole test
+/// tasks (`--context task`), told by their step keys: their executions are
+/// in context `task`.
+fn whole_task_jobs(jobs: &[JobRun], context: &ReportContext) -> Vec<String> {
+    let whole = |key: &str| {
+        let step = context.jobs.iter().find(|s| s.step_key == key);
+        step.is_some_and(|s| s.whole_task)
+    };
+    jobs.iter()
+        .filter(|j| whole(&j.status.step_key))
+        .filter_map(|j| std::fs::canonicalize(&j.dir).ok())
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// The problems of the report step's inputs, first: what follows may miss
@@ -456,6 +472,7 @@ mod tests {
             label: "unit tests".into(),
             jobs: 2,
             iterations: 4,
+            whole_task: false,
         }];
         let md = cost_section(&jobs, &steps);
         assert!(md.contains("### Cost"), "{md}");
@@ -480,6 +497,7 @@ mod tests {
                 label: "unit tests".into(),
                 jobs: 3,
                 iterations: 0,
+                whole_task: false,
             },
             ExpectedStep {
                 step_key: "k:integ".into(),
@@ -487,6 +505,7 @@ mod tests {
                 label: "integ tests".into(),
                 jobs: 1,
                 iterations: 0,
+                whole_task: false,
             },
         ];
         let seen = |key: &str, n: Option<u32>| Status {

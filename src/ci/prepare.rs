@@ -116,7 +116,10 @@ pub(crate) fn prepare(
     not_applicable: Vec<Unresolved>,
     job_limit: Option<Duration>,
 ) -> Result<CiPlan> {
-    let ctx = PlanContext::for_build(build, &[]);
+    let mut ctx = PlanContext::for_build(build, &[]);
+    if settings.context.task() {
+        ctx.read_task_classes(build, &selection.tests);
+    }
     let batching = &settings.batching;
     let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
     let mut plan = plan::for_run(&selection.tests, settings, job_limit, &ctx, &durations);

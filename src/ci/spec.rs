@@ -109,6 +109,10 @@ pub(crate) struct ExpectedStep {
     /// each of its methods once), for the report's cost; 0 when unknown.
     #[serde(default)]
     pub iterations: u64,
+    /// Its jobs run their tests' whole test task (`--context task`): their
+    /// executions are in context `task`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub whole_task: bool,
 }
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
@@ -125,6 +129,7 @@ pub(crate) fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
                 .iter()
                 .map(|c| c.executions() * c.tests.len() as u64)
                 .sum(),
+            whole_task: batches[0].whole_task.is_some(),
         })
         .collect()
 }

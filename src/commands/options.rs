@@ -254,6 +254,9 @@ pub fn run_settings(
     if let Some(context) = batching_args.context {
         settings.context = self::context(context);
     }
+    settings.sample_seed = batching_args
+        .sample_seed
+        .unwrap_or_else(crate::settings::fresh_seed);
     if let Some(limit) = batch_timeout {
         settings.batch_timeout = *limit;
     }
@@ -430,6 +433,7 @@ fn forwarded(args: &BatchingArgs) -> BatchingOptions {
         confidence,
         budget,
         context: wanted_context,
+        sample_seed,
         durations,
         max_shards,
     } = args;
@@ -449,6 +453,7 @@ fn forwarded(args: &BatchingArgs) -> BatchingOptions {
         context: wanted_context
             .map(context)
             .filter(|c| *c != crate::settings::DEFAULT_CONTEXT),
+        sample_seed: *sample_seed,
     }
 }
 
@@ -495,6 +500,7 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
         confidence,
         budget: _,  // how a run's batches end: `run_settings`
         context: _, // what runs beside the tests: `run_settings`
+        sample_seed: _,
         durations,
         max_shards,
     } = args;

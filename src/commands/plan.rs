@@ -20,7 +20,10 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         options::build(global, false)?,
         &options::selection(&args.selection),
     )?;
-    let ctx = PlanContext::for_build(&build, &args.gradle_args);
+    let mut ctx = PlanContext::for_build(&build, &args.gradle_args);
+    if settings.context.task() {
+        ctx.read_task_classes(&build, &selection.tests);
+    }
     let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
     let shown = Shown {
         settings: &settings,

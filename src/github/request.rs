@@ -65,6 +65,8 @@ pub struct BatchingOptions {
     pub max_shards: Option<u32>,
     /// `--context`, when not the default.
     pub context: Option<ContextMode>,
+    /// `--sample-seed`, when given.
+    pub sample_seed: Option<u64>,
 }
 
 impl BatchingOptions {
@@ -89,6 +91,7 @@ impl BatchingOptions {
             (vars::DURATIONS, self.durations.clone()),
             (vars::MAX_SHARDS, self.max_shards.map(|k| k.to_string())),
             (vars::CONTEXT, self.context.map(|c| c.as_str().to_string())),
+            (vars::SAMPLE_SEED, self.sample_seed.map(|s| s.to_string())),
         ]
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))

@@ -104,6 +104,38 @@ pub struct TestTask {
     pub scan_for_test_classes: Option<bool>,
 }
 
+impl TestTask {
+    /// The classes of its compiled test classes dirs that its patterns
+    /// accept, top-level only, sorted: what a sample of the task draws from
+    /// (`--context task`). Empty before the task's classes are compiled.
+    /// Gradle's detection may find fewer tests among them; a class with none
+    /// given as a `--tests` filter matches nothing.
+    pub(crate) fn class_candidates(&self) -> Vec<String> {
+        let patterns = crate::test_filter::Patterns {
+            includes: self.includes.clone(),
+            excludes: self.excludes.clone(),
+        };
+        let mut classes = Vec::new();
+        for dir in &self.test_classes_dirs {
+            for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
+                let Ok(rel) = entry.path().strip_prefix(dir) else {
+                    continue;
+                };
+                let file = rel.to_string_lossy().replace('\\', "/");
+                let Some(stem) = file.strip_suffix(".class") else {
+                    continue;
+                };
+                if !stem.contains('$') && patterns.accepts(&file) {
+                    classes.push(stem.replace('/', "."));
+                }
+            }
+        }
+        classes.sort();
+        classes.dedup();
+        classes
+    }
+}
+
 /// What one project's `flakyLayout` task wrote beside the layout: each Test
 /// task's runtime classpath by task path (`None`: not resolved).
 pub type Classpaths = BTreeMap<String, Option<Vec<PathBuf>>>;

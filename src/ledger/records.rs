@@ -271,6 +271,7 @@ pub(crate) mod tests {
             shortfall: None,
             repeated_by: by.iter().map(|s| s.to_string()).collect(),
             not_honoured: None,
+            task_sample: None,
         };
         let fresh = condition_of(Some(&plan(&["gradle-runs"])), &run);
         assert_eq!(

@@ -117,8 +117,11 @@ pub(crate) fn plan_for(
     tests: &[ClassifiedTest],
     cfg: &LocalRunConfig,
 ) -> Result<(Prepared, String)> {
-    let ctx = PlanContext::for_build(build, &cfg.gradle_args);
     let settings = &cfg.settings;
+    let mut ctx = PlanContext::for_build(build, &cfg.gradle_args);
+    if settings.context.task() {
+        ctx.read_task_classes(build, tests);
+    }
     let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
     let mut plan = plan::for_run(
         tests,

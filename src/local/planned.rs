@@ -114,6 +114,7 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                 },
                 repeated_by: repeated_by(c, run, n).to_string(),
                 not_honoured: c.not_honoured.clone(),
+                task_sample: c.whole_task.as_ref().and_then(|w| w.sample.clone()),
             })
         })
         .collect()

@@ -54,6 +54,24 @@ impl PlanContext {
 }
 
 impl PlanContext {
+    /// Reads the classes compiled for the Test tasks of `tests` from the
+    /// layout's classes dirs, which a sample of a whole-task run draws from
+    /// (`--context task`): only then, as it reads files.
+    pub fn read_task_classes(&mut self, build: &crate::layout::Build, tests: &[ClassifiedTest]) {
+        let Some(layout) = &build.layout else {
+            return;
+        };
+        for task in layout.projects.iter().flat_map(|p| &p.test_tasks) {
+            if tests.iter().any(|t| t.task == task.path) {
+                if let Some(f) = self.tasks.get_mut(&task.path) {
+                    f.classes = task.class_candidates();
+                }
+            }
+        }
+    }
+}
+
+impl PlanContext {
     /// How this build's up-to-date Test tasks are forced to run: `--rerun`
     /// from Gradle 7.6, else (an older or unknown version) `clean<Task>`.
     pub fn forcing(&self) -> Forcing {

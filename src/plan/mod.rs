@@ -9,6 +9,7 @@ pub(crate) mod policy;
 pub(crate) mod proof;
 mod reduce;
 pub mod render;
+pub(crate) mod sample;
 pub(crate) mod shard;
 pub(crate) mod show_fix;
 pub(crate) mod strategy;
@@ -89,9 +90,14 @@ pub fn for_run(
         plan.commands.clear();
     }
     if settings.context.task() {
-        let whole = batch::task_commands(&plan.tests, &settings.batching, ctx);
+        let mut whole = batch::task_commands(&plan.tests, &settings.batching, ctx);
         if !plan.commands.is_empty() || !whole.is_empty() {
             plan.notes.push(context_note(settings.context));
+        }
+        let budget = settings.mode.batch_budget(job_limit);
+        for command in &mut whole {
+            let note = sample::apply(command, ctx, durations, budget, settings.sample_seed);
+            plan.notes.extend(note);
         }
         plan.commands.extend(whole);
     }
@@ -304,6 +310,122 @@ mod tests {
             "{:?}",
             p.notes
         );
+    }
+
+    /// `settings` with `--context` and `--iters`.
+    fn in_context(context: ContextMode, iters: u32) -> RunSettings {
+        let mut s = RunSettings::of(BatchingConfig {
+            unit_iters: iters,
+            ..BatchingConfig::default()
+        });
+        s.context = context;
+        s.sample_seed = 7;
+        s
+    }
+
+    /// `--context task`: one batch of whole-task runs per task, the tests of
+    /// a task sharing it: no `--tests` filter, forced, as many Gradle runs as
+    /// the kind's count, never stopped on proof; `both` adds the usual batch.
+    #[test]
+    fn context_task_plans_whole_task_runs_of_each_selected_task() {
+        let other = test(":other:test", TestKind::Unit, Some("o.OTest"));
+        let tests = [unit("a.ATest"), unit("a.BTest"), other];
+        let durations = Durations::default();
+        let run = |context| {
+            let s = in_context(context, 5);
+            for_run(&tests, &s, None, &ctx(Some("4.4.1")), &durations)
+        };
+        let task = run(ContextMode::Task);
+        let argv: Vec<String> = task.commands.iter().map(|c| c.argv().join(" ")).collect();
+        assert_eq!(
+            argv,
+            [
+                "gradle :server:cleanTest :server:test --continue",
+                "gradle :other:cleanTest :other:test --continue"
+            ]
+        );
+        let c = &task.commands[0];
+        assert_eq!((c.rest_loops(), c.context()), (5, "task"));
+        assert_eq!(c.tests.len(), 2, "a task's selected tests share its runs");
+        assert_eq!(c.key, "flakiness-detection:unit-task");
+        assert_eq!(task.policies[0].stop_on_proof, [false, false]);
+        assert!(task.notes.iter().any(|n| n.starts_with("--context task:")));
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json["context"], "task");
+        let both = run(ContextMode::Both);
+        let contexts: Vec<&str> = both.commands.iter().map(|c| c.context()).collect();
+        assert_eq!(contexts, ["alone", "task", "task"]);
+        assert!(serde_json::to_value(&both.commands[0]).unwrap()["context"].is_null());
+        assert_eq!(run(ContextMode::Alone).commands.len(), 1);
+    }
+
+    /// A whole-task batch keeps its context: narrowing it to some of its
+    /// tests (a proof, a fallback) would filter it to another one.
+    #[test]
+    fn a_whole_task_batch_is_never_narrowed() {
+        let tests = [unit("a.ATest"), unit("a.BTest")];
+        let s = in_context(ContextMode::Task, 5);
+        let p = for_run(&tests, &s, None, &ctx(None), &Durations::default());
+        let narrowed = narrowed(&p.commands[0], &tests[..1], &s.batching, &ctx(None));
+        assert_eq!(narrowed, p.commands[0]);
+    }
+
+    /// A task too big for the budget runs a seeded sample of its classes
+    /// (filtered by `--tests`), said in a note with the seed; one that fits
+    /// runs whole; one whose classes' time is unknown runs whole, said.
+    #[test]
+    fn a_task_too_big_for_the_budget_runs_a_seeded_sample() {
+        let classes: Vec<String> = (0..20).map(|i| format!("a.C{i}Test")).collect();
+        let mut c = ctx(Some("8.10"));
+        c.tasks.insert(
+            ":server:test".into(),
+            strategy::TaskFacts {
+                classes: classes.clone(),
+                ..Default::default()
+            },
+        );
+        let mut durations = Durations::default();
+        for class in &classes {
+            durations.table.classes.insert(class.clone(), 10.0);
+        }
+        let mut s = in_context(ContextMode::Task, 10);
+        s.mode = crate::settings::RunMode::Budget(Duration::from_secs(600));
+        let p = for_run(&[unit("a.C7Test")], &s, None, &c, &durations);
+        let sample = p.commands[0].whole_task.as_ref().unwrap().sample.clone();
+        let sample = sample.expect("sampled");
+        assert_eq!(
+            (sample.task.as_str(), sample.seed, sample.of),
+            (":server:test", 7, 20)
+        );
+        assert_eq!(sample.classes.len(), 4);
+        let argv = p.commands[0].argv().join(" ");
+        let filters: Vec<String> = sample
+            .classes
+            .iter()
+            .map(|c| format!("--tests {c}"))
+            .collect();
+        assert!(argv.contains(&filters.join(" ")), "{argv}");
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("seed 7; --sample-seed 7 redoes it")),
+            "{:?}",
+            p.notes
+        );
+        let json = serde_json::to_value(&p.commands[0]).unwrap();
+        assert_eq!(json["sample"]["seed"], 7);
+        assert!(
+            p.policies[0].per_iteration.is_some(),
+            "timed from its classes"
+        );
+        s.mode = crate::settings::RunMode::Budget(Duration::from_secs(36000));
+        let p = for_run(&[unit("a.C7Test")], &s, None, &c, &durations);
+        assert_eq!(p.commands[0].whole_task.as_ref().unwrap().sample, None);
+        let p = for_run(&[unit("a.C7Test")], &s, None, &c, &Durations::default());
+        assert!(p
+            .notes
+            .iter()
+            .any(|n| n.contains("its classes' time is not known")));
     }
 
     #[test]

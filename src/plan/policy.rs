@@ -59,7 +59,7 @@ impl Policy {
         durations: &Durations,
         job_limit: Option<Duration>,
     ) -> Policy {
-        let per_iteration = durations.per_iteration(&command.tests);
+        let per_iteration = super::sample::per_iteration(command, durations);
         let budget = match settings.mode {
             RunMode::Count => {
                 // Without a budget of its own, a batch the durations say cannot

@@ -50,7 +50,7 @@ fn split(
     seeds: &mut Seeds,
 ) -> (Vec<GradleCommand>, Option<String>) {
     let pace = Pace {
-        per_iteration: timing.durations.per_iteration(&c.tests),
+        per_iteration: super::sample::per_iteration(&c, timing.durations),
         overhead: None,
     };
     let n = c.executions().min(u64::from(u32::MAX)) as u32;

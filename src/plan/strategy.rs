@@ -33,6 +33,9 @@ pub struct TaskFacts {
     pub randomized_testing: Option<bool>,
     /// `-Dtests.iters` given to Gradle reaches the test JVM.
     pub forwards_tests_iters: Option<bool>,
+    /// Its compiled test classes that its patterns accept (what a sample of
+    /// a whole-task run draws from); empty when unknown.
+    pub classes: Vec<String>,
 }
 
 /// The facts of every Test task of the layout, by task path.
@@ -67,6 +70,7 @@ pub(crate) fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
                 framework: task.framework.clone(),
                 randomized_testing,
                 forwards_tests_iters: task.forwards_tests_iters,
+                classes: Vec::new(),
             },
         );
     }
@@ -251,6 +255,7 @@ mod tests {
             framework: framework.map(String::from),
             randomized_testing: randomized,
             forwards_tests_iters: forwards,
+            classes: Vec::new(),
         }
     }
 

@@ -440,6 +440,22 @@ mod tests {
             ..Default::default()
         };
         insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+
+        // `--context both`: the whole-task batch is a step of its own, marked
+        // in the report's context so that its jobs are read in context task.
+        let mut whole = cmd(
+            TestKind::Unit,
+            &["gradle", ":server:cleanTest", ":server:test"],
+        );
+        whole.invocation.repeat = crate::invocation::Repeat::GradleRuns(5);
+        whole.label = "unit tests in their whole task".into();
+        whole.key = "flakiness-detection:unit-task".into();
+        whole.whole_task = Some(crate::domain::WholeTask::default());
+        let both = PipelineInput {
+            commands: vec![commands[0].clone(), whole],
+            ..Default::default()
+        };
+        insta::assert_json_snapshot!("context_both", valid_pipeline(&both, &plain));
         let blocking = AgentConfig {
             blocking: Blocking::new(Some("Team:Search, team:ml"), Some("42")).unwrap(),
             ..plain

@@ -488,6 +488,62 @@ mod tests {
         assert_eq!(cost_section(&[], &steps), "");
     }
 
+    /// A job of a whole-task step (`--context task`) is read in context
+    /// task, a job of the usual step alone: the report counts them apart.
+    #[test]
+    fn jobs_of_whole_task_steps_are_read_in_context_task() {
+        let root = tempfile::tempdir().unwrap();
+        let job = |name: &str, key: &str, body: &str| {
+            let dir = root.path().join(name);
+            let results = dir.join("build/test-results/test");
+            std::fs::create_dir_all(&results).unwrap();
+            let xml = format!(
+                r#"<?xml version="1.0"?><testsuite name="a.BTest"><testcase classname="a.BTest" name="t">{body}</testcase></testsuite>"#
+            );
+            std::fs::write(results.join("TEST-a.BTest.xml"), xml).unwrap();
+            let mut s = status(0, 10, None, "");
+            s.step_key = key.into();
+            JobRun { status: s, dir }
+        };
+        let jobs = [
+            job("alone", "k:unit", "<failure message=\"x\"/>"),
+            job("task", "k:unit-task", ""),
+        ];
+        let step = |key: &str, whole_task| ExpectedStep {
+            step_key: key.into(),
+            kind: "unit".into(),
+            label: "unit tests".into(),
+            jobs: 1,
+            iterations: 1,
+            whole_task,
+        };
+        let context = ReportContext {
+            jobs: vec![step("k:unit", false), step("k:unit-task", true)],
+            ..ReportContext::default()
+        };
+        let inputs = ReportInputs {
+            compile_failed: false,
+            skipped: vec![],
+            problems: vec![],
+        };
+        let f = findings(&jobs, &context, &inputs);
+        let json = serde_json::to_value(&f.overall.tests[0]).unwrap();
+        let rows: Vec<(String, u64, u64)> = json["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let n = |k: &str| c[k].as_u64().unwrap();
+                (
+                    c["context"].as_str().unwrap().into(),
+                    n("runs"),
+                    n("failures"),
+                )
+            })
+            .collect();
+        assert_eq!(rows, [("alone".into(), 1, 1), ("task".into(), 1, 0)]);
+    }
+
     #[test]
     fn jobs_without_a_status_file_are_named() {
         let expected = [

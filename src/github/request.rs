@@ -227,6 +227,23 @@ mod tests {
         assert_eq!(plan_var(&cfg, vars::MAX_SHARDS), Some("4"));
     }
 
+    /// `--context` and `--sample-seed` reach the plan job, which plans the
+    /// whole-task batches as jobs of their own.
+    #[test]
+    fn the_plan_job_gets_the_context_asked_for() {
+        let cfg = request(BatchingOptions::default()).config().unwrap();
+        assert_eq!(plan_var(&cfg, vars::CONTEXT), None, "alone by default");
+        let cfg = request(BatchingOptions {
+            context: Some(ContextMode::Both),
+            sample_seed: Some(42),
+            ..BatchingOptions::default()
+        })
+        .config()
+        .unwrap();
+        assert_eq!(plan_var(&cfg, vars::CONTEXT), Some("both"));
+        assert_eq!(plan_var(&cfg, vars::SAMPLE_SEED), Some("42"));
+    }
+
     #[test]
     fn a_durations_path_holding_an_expression_is_refused() {
         let e = request(BatchingOptions {

@@ -334,6 +334,15 @@ pub struct BatchingArgs {
     #[arg(long, value_enum, value_name = "WHERE", env = vars::CONTEXT)]
     pub context: Option<ContextArg>,
 
+    #[arg(help = formatcp!("Whole-task runs (each a fresh test JVM, as CI runs the test) that back a \
+        test selected because it was unmuted (--unmuted) and repeated in one test JVM: a clean \
+        in-JVM verdict bounds repeats in a warm JVM, these bound the test as CI runs it. {} runs \
+        catch a test failing every fresh first run every time, one failing half of them 97 times \
+        in 100; 0 turns the check off; --context task|both runs the task anyway [default: {}]",
+        settings::DEFAULT_UNMUTE_CHECK, settings::DEFAULT_UNMUTE_CHECK))]
+    #[arg(long, value_name = "N", env = vars::UNMUTE_CHECK)]
+    pub unmute_check: Option<u32>,
+
     /// The seed of the random sample of a whole test task's classes that runs when the task is
     /// too big for the budget (--context task|both): the plan and the report say the seed used,
     /// and the same seed, classes and durations give the same sample [default: a fresh one].

@@ -626,6 +626,9 @@ pub struct WholeTask {
     /// compiled classes, or the sample): what its time is predicted from.
     #[serde(skip)]
     pub classes: Vec<String>,
+    /// The runs back unmuted tests repeated in one JVM (`--unmute-check`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unmute_check: bool,
 }
 
 /// A seeded random sample of a task's test classes: the same seed and
@@ -770,6 +773,9 @@ impl Serialize for GradleCommand {
             m.serialize_entry("context", self.context())?;
             if let Some(sample) = &whole.sample {
                 m.serialize_entry("sample", sample)?;
+            }
+            if whole.unmute_check {
+                m.serialize_entry("unmuteCheck", &true)?;
             }
         }
         m.end()

@@ -117,6 +117,13 @@ pub(crate) fn fresh_seed() -> u64 {
     h.finish() % 1_000_000_000
 }
 
+/// `--unmute-check` by default: whole-task runs, each a fresh test JVM,
+/// behind an unmuted test repeated in one JVM. Five catch a test that fails
+/// every first execution in a fresh JVM (the CI condition) five times out of
+/// five, one failing half of them 97 times in 100; clean, they bound its rate
+/// in CI's condition below 45% (at 95%).
+pub const DEFAULT_UNMUTE_CHECK: u32 = 5;
+
 /// `--context` by default.
 pub const DEFAULT_CONTEXT: ContextMode = ContextMode::Alone;
 
@@ -157,6 +164,9 @@ pub struct RunSettings {
     /// budget (`--sample-seed`, else a fresh one): said with the sample, so
     /// that it can be redone.
     pub sample_seed: u64,
+    /// Fresh-JVM runs of its whole test task that back an unmuted test
+    /// repeated in one JVM (`--unmute-check`; 0: none).
+    pub unmute_check: u32,
 }
 
 /// The default batch limit is the suite timeout plus this many minutes.
@@ -174,7 +184,14 @@ impl RunSettings {
             stop_on_flaky: StopOnFlaky::ByOrigin,
             context: DEFAULT_CONTEXT,
             sample_seed: 0,
+            unmute_check: DEFAULT_UNMUTE_CHECK,
         }
+    }
+
+    /// Whether the plan may run whole test tasks (`--context task|both`, or
+    /// the unmute check), so that their classes are worth reading.
+    pub fn may_run_whole_tasks(&self) -> bool {
+        self.context.task() || self.unmute_check > 0
     }
 
     /// Whether stop on proof is on for `test`: `--until-fail` stops every

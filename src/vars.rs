@@ -39,6 +39,8 @@ pub(crate) const REST_ITERS: &str = "FLAKINESS_REST_ITERS";
 pub(crate) const SUITE_TIMEOUT: &str = "FLAKINESS_SUITE_TIMEOUT";
 /// `--context`: the selected tests alone, their whole test tasks, or both.
 pub(crate) const CONTEXT: &str = "FLAKINESS_CONTEXT";
+/// `--unmute-check`: whole-task runs behind an unmuted test repeated in one JVM.
+pub(crate) const UNMUTE_CHECK: &str = "FLAKINESS_UNMUTE_CHECK";
 /// `--sample-seed`: the seed of a whole task's class sample.
 pub(crate) const SAMPLE_SEED: &str = "FLAKINESS_SAMPLE_SEED";
 /// `--repetition`: in one test JVM, by Gradle runs, or chosen per task (`auto`).

@@ -34,6 +34,9 @@ pub(crate) struct PlannedTest {
     /// The sample of its task's classes its whole-task runs ran, when the
     /// task was too big for the budget.
     pub task_sample: Option<crate::domain::ClassSample>,
+    /// Its batch is the unmute check: whole-task runs behind an unmuted
+    /// test repeated in one JVM.
+    pub unmute_check: bool,
 }
 
 impl PlannedTest {
@@ -128,6 +131,7 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
             repeated_by: repeated_by(&mine, planned),
             not_honoured: mine.iter().find_map(|&i| planned[i].not_honoured.clone()),
             task_sample: mine.iter().find_map(|&i| planned[i].task_sample.clone()),
+            unmute_check: mine.iter().any(|&i| planned[i].unmute_check),
         });
     }
     for (i, p) in planned.iter().enumerate() {
@@ -242,6 +246,7 @@ mod tests {
             repeated_by: String::new(),
             not_honoured: None,
             task_sample: None,
+            unmute_check: false,
         }
     }
 
@@ -266,6 +271,7 @@ mod tests {
                 repeated_by: vec![],
                 not_honoured: None,
                 task_sample: None,
+                unmute_check: false,
             })
         );
         assert_eq!(r.tests[2].plan, None, "not selected");

@@ -126,6 +126,7 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
     }
     md.extend(not_honoured_lines(report));
     md.extend(task_sample_lines(report));
+    md.extend(unmute_check_lines(report));
     if let Some(line) = conditions::summary_line(report) {
         md.push(line);
     }
@@ -205,6 +206,42 @@ fn task_sample_lines(report: &Report) -> Vec<String> {
                 s.of,
                 s.seed,
                 s.seed
+            )
+        })
+        .collect()
+}
+
+/// `- Unmute check: …`, one line per unmuted test backed by whole-task runs
+/// (`--unmute-check`): what its runs alone in one JVM bound (repeats in a
+/// warm JVM) and what its fresh-JVM runs in its task bound (the test as CI
+/// runs it).
+fn unmute_check_lines(report: &Report) -> Vec<String> {
+    use crate::analyze::condition::Context;
+    report
+        .tests
+        .iter()
+        .filter(|t| t.plan.as_ref().is_some_and(|p| p.unmute_check))
+        .map(|t| {
+            let count = |context: Context| {
+                let rows = t.by_condition.conditions.iter();
+                let rows: Vec<_> = rows.filter(|c| c.condition.context == context).collect();
+                let runs: u64 = rows.iter().map(|c| c.rate.runs).sum();
+                let failures: u64 = rows.iter().map(|c| c.rate.failures).sum();
+                (failures, runs)
+            };
+            let part = |(failures, runs): (u64, u64)| match failures {
+                0 => format!(
+                    "0/{runs} ⇒ failure rate < {} at 95%",
+                    crate::stats::percent(crate::stats::rate_bound(runs, 0.95), Round::Up)
+                ),
+                f => format!("{f}/{runs} failed"),
+            };
+            format!(
+                "- Unmute check: {}: alone {} (repeats in one JVM); in its whole task {} (fresh \
+                 JVMs, as CI runs it)",
+                markdown::code(&format!("{}.{}", t.class, t.method)),
+                part(count(Context::Alone)),
+                part(count(Context::Task)),
             )
         })
         .collect()
@@ -713,6 +750,7 @@ pub(crate) mod tests {
             repeated_by: vec![],
             not_honoured: None,
             task_sample: None,
+            unmute_check: false,
         });
         let mut short = test("a.T", "short", 1, 0);
         short.plan = Some(PlannedRuns {
@@ -722,6 +760,7 @@ pub(crate) mod tests {
             repeated_by: vec![],
             not_honoured: None,
             task_sample: None,
+            unmute_check: false,
         });
         let mut r = report(vec![ok, short]);
         r.not_executed.push(NotExecuted {
@@ -774,6 +813,7 @@ pub(crate) mod tests {
                 repeated_by: vec![],
                 not_honoured: None,
                 task_sample: None,
+                unmute_check: false,
             });
             t
         };

@@ -69,6 +69,10 @@ pub struct PlannedRuns {
     /// classes and how many the task has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task_sample: Option<crate::domain::ClassSample>,
+    /// Whole-task runs in fresh JVMs backed its in-JVM runs, the test having
+    /// been unmuted (`--unmute-check`): the report says what each part bounds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unmute_check: bool,
 }
 
 /// Totals over every execution read.

@@ -117,7 +117,7 @@ pub(crate) fn prepare(
     job_limit: Option<Duration>,
 ) -> Result<CiPlan> {
     let mut ctx = PlanContext::for_build(build, &[]);
-    if settings.context.task() {
+    if settings.may_run_whole_tasks() {
         ctx.read_task_classes(build, &selection.tests);
     }
     let batching = &settings.batching;

@@ -254,6 +254,9 @@ pub fn run_settings(
     if let Some(context) = batching_args.context {
         settings.context = self::context(context);
     }
+    if let Some(n) = batching_args.unmute_check {
+        settings.unmute_check = n;
+    }
     settings.sample_seed = batching_args
         .sample_seed
         .unwrap_or_else(crate::settings::fresh_seed);
@@ -434,6 +437,7 @@ fn forwarded(args: &BatchingArgs) -> BatchingOptions {
         budget,
         context: wanted_context,
         sample_seed,
+        unmute_check,
         durations,
         max_shards,
     } = args;
@@ -454,6 +458,7 @@ fn forwarded(args: &BatchingArgs) -> BatchingOptions {
             .map(context)
             .filter(|c| *c != crate::settings::DEFAULT_CONTEXT),
         sample_seed: *sample_seed,
+        unmute_check: *unmute_check,
     }
 }
 
@@ -501,6 +506,7 @@ pub fn batching(args: &BatchingArgs) -> Result<Batching> {
         budget: _,  // how a run's batches end: `run_settings`
         context: _, // what runs beside the tests: `run_settings`
         sample_seed: _,
+        unmute_check: _,
         durations,
         max_shards,
     } = args;

@@ -21,7 +21,7 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         &options::selection(&args.selection),
     )?;
     let mut ctx = PlanContext::for_build(&build, &args.gradle_args);
-    if settings.context.task() {
+    if settings.may_run_whole_tasks() {
         ctx.read_task_classes(&build, &selection.tests);
     }
     let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;

@@ -67,6 +67,8 @@ pub struct BatchingOptions {
     pub context: Option<ContextMode>,
     /// `--sample-seed`, when given.
     pub sample_seed: Option<u64>,
+    /// `--unmute-check`, when given.
+    pub unmute_check: Option<u32>,
 }
 
 impl BatchingOptions {
@@ -92,6 +94,7 @@ impl BatchingOptions {
             (vars::MAX_SHARDS, self.max_shards.map(|k| k.to_string())),
             (vars::CONTEXT, self.context.map(|c| c.as_str().to_string())),
             (vars::SAMPLE_SEED, self.sample_seed.map(|s| s.to_string())),
+            (vars::UNMUTE_CHECK, self.unmute_check.map(|n| n.to_string())),
         ]
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))

@@ -272,6 +272,7 @@ pub(crate) mod tests {
             repeated_by: by.iter().map(|s| s.to_string()).collect(),
             not_honoured: None,
             task_sample: None,
+            unmute_check: false,
         };
         let fresh = condition_of(Some(&plan(&["gradle-runs"])), &run);
         assert_eq!(

@@ -119,7 +119,7 @@ pub(crate) fn plan_for(
 ) -> Result<(Prepared, String)> {
     let settings = &cfg.settings;
     let mut ctx = PlanContext::for_build(build, &cfg.gradle_args);
-    if settings.context.task() {
+    if settings.may_run_whole_tasks() {
         ctx.read_task_classes(build, tests);
     }
     let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;

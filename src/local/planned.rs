@@ -115,6 +115,7 @@ fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTe
                 repeated_by: repeated_by(c, run, n).to_string(),
                 not_honoured: c.not_honoured.clone(),
                 task_sample: c.whole_task.as_ref().and_then(|w| w.sample.clone()),
+                unmute_check: c.whole_task.as_ref().is_some_and(|w| w.unmute_check),
             })
         })
         .collect()

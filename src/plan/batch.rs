@@ -138,17 +138,17 @@ pub fn commands(
 /// task share its runs.
 pub fn task_commands(
     tests: &[ClassifiedTest],
-    cfg: &BatchingConfig,
+    runs: impl Fn(&TestKind) -> u32,
     ctx: &PlanContext,
 ) -> Vec<GradleCommand> {
     group_in_order(tests, |t| t.task.clone())
         .into_iter()
-        .map(|(task, tests)| task_command(&task, &tests, gradle_runs(&tests[0].kind, cfg), ctx))
+        .map(|(task, tests)| task_command(&task, &tests, runs(&tests[0].kind), ctx))
         .collect()
 }
 
 /// Gradle runs of a batch of `kind` repeated by Gradle runs.
-fn gradle_runs(kind: &TestKind, cfg: &BatchingConfig) -> u32 {
+pub(crate) fn gradle_runs(kind: &TestKind, cfg: &BatchingConfig) -> u32 {
     match kind.is_rest() {
         true => cfg.loops(kind),
         false => cfg.iterations(kind),

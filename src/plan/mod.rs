@@ -21,7 +21,7 @@ pub use gradle_version::GradleVersion;
 pub use proof::{Evidence, Proof};
 pub use reduce::{describe, reduce, target, Reduced};
 
-use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, Origin, TestKind};
 use crate::durations::Durations;
 use crate::invocation::InJvm;
 use crate::settings::{ContextMode, RunSettings};
@@ -89,18 +89,23 @@ pub fn for_run(
     if !settings.context.alone() {
         plan.commands.clear();
     }
+    let mut whole = Vec::new();
     if settings.context.task() {
-        let mut whole = batch::task_commands(&plan.tests, &settings.batching, ctx);
+        let runs = |kind: &TestKind| batch::gradle_runs(kind, &settings.batching);
+        whole = batch::task_commands(&plan.tests, runs, ctx);
         if !plan.commands.is_empty() || !whole.is_empty() {
             plan.notes.push(context_note(settings.context));
         }
-        let budget = settings.mode.batch_budget(job_limit);
-        for command in &mut whole {
-            let note = sample::apply(command, ctx, durations, budget, settings.sample_seed);
-            plan.notes.extend(note);
-        }
-        plan.commands.extend(whole);
+    } else if settings.unmute_check > 0 {
+        whole = unmute_checks(&plan.tests, settings, ctx);
+        plan.notes.extend(whole.iter().map(unmute_check_note));
     }
+    let budget = settings.mode.batch_budget(job_limit);
+    for command in &mut whole {
+        let note = sample::apply(command, ctx, durations, budget, settings.sample_seed);
+        plan.notes.extend(note);
+    }
+    plan.commands.extend(whole);
     shard::apply(
         &mut plan,
         &shard::Timing {
@@ -154,6 +159,46 @@ pub fn group_in_order<K: PartialEq, T>(
         }
     }
     groups
+}
+
+/// The unmute gate: the whole-task runs (`--unmute-check`, each a fresh
+/// test JVM) behind the unmuted tests that the usual batches repeat in one
+/// JVM, whose clean verdict bounds only repeats in a warm JVM.
+fn unmute_checks(
+    tests: &[ClassifiedTest],
+    settings: &RunSettings,
+    ctx: &PlanContext,
+) -> Vec<GradleCommand> {
+    let in_jvm: Vec<ClassifiedTest> = tests
+        .iter()
+        .filter(|t| t.origin == Origin::Unmuted)
+        .filter(|t| {
+            ctx.test_choice(t, settings.batching.repetition)
+                .in_jvm
+                .is_some()
+        })
+        .cloned()
+        .collect();
+    let mut checks = batch::task_commands(&in_jvm, |_| settings.unmute_check, ctx);
+    for c in &mut checks {
+        c.label = format!("{} (unmute check)", c.label);
+        c.key = format!("{}-unmute", c.key);
+        if let Some(w) = c.whole_task.as_mut() {
+            w.unmute_check = true;
+        }
+    }
+    checks
+}
+
+fn unmute_check_note(c: &GradleCommand) -> String {
+    let tests: Vec<String> = c.tests.iter().map(test_name).collect();
+    format!(
+        "unmute check: {} repeated in one JVM alone, so {} fresh-JVM run(s) of the whole task \
+         `{}` back it, as CI runs it (--unmute-check)",
+        tests.join(", "),
+        c.rest_loops(),
+        c.task_paths().join(" ")
+    )
 }
 
 /// What `--context` adds, said when it is not `alone`.
@@ -426,6 +471,62 @@ mod tests {
             .notes
             .iter()
             .any(|n| n.contains("its classes' time is not known")));
+    }
+
+    /// An unmuted test repeated in one JVM gets the unmute check: whole-task
+    /// runs, `--unmute-check` of them (0: none); a changed test does not, nor
+    /// does an unmuted one when `--context task` runs its task anyway.
+    #[test]
+    fn an_unmuted_test_repeated_in_one_jvm_is_backed_by_whole_task_runs() {
+        let mut unmuted = unit("a.UnmutedTest");
+        unmuted.origin = Origin::Unmuted;
+        let mut c = ctx(Some("8.10"));
+        c.tasks.insert(
+            ":server:test".into(),
+            strategy::TaskFacts {
+                framework: Some("junit".into()),
+                ..Default::default()
+            },
+        );
+        let tests = [unit("a.ChangedTest"), unmuted];
+        let s = in_context(ContextMode::Alone, 20);
+        assert_eq!(s.unmute_check, crate::settings::DEFAULT_UNMUTE_CHECK);
+        let p = for_run(&tests, &s, None, &c, &Durations::default());
+        assert_eq!(p.commands.len(), 2, "{:#?}", p.commands);
+        assert!(
+            p.commands[0].in_jvm().is_some(),
+            "the usual batch, in one JVM"
+        );
+        let gate = &p.commands[1];
+        assert_eq!(gate.rest_loops(), 5);
+        assert_eq!(gate.tests.len(), 1, "the unmuted test only");
+        assert_eq!(
+            gate.argv().join(" "),
+            "gradle :server:test --rerun --continue"
+        );
+        assert_eq!(serde_json::to_value(gate).unwrap()["unmuteCheck"], true);
+        assert!(p
+            .notes
+            .iter()
+            .any(|n| n.starts_with("unmute check: a.UnmutedTest")));
+        let mut off = s.clone();
+        off.unmute_check = 0;
+        assert_eq!(
+            for_run(&tests, &off, None, &c, &Durations::default())
+                .commands
+                .len(),
+            1
+        );
+        let task = in_context(ContextMode::Both, 20);
+        let p = for_run(&tests, &task, None, &c, &Durations::default());
+        assert!(p
+            .commands
+            .iter()
+            .all(|c| !c.whole_task.as_ref().is_some_and(|w| w.unmute_check)));
+        let mut fresh = s.clone();
+        fresh.batching.repetition = crate::domain::RepetitionMode::GradleRuns;
+        let p = for_run(&tests, &fresh, None, &c, &Durations::default());
+        assert_eq!(p.commands.len(), 1, "already fresh JVMs: no check");
     }
 
     #[test]

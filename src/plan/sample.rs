@@ -124,7 +124,7 @@ pub(crate) fn apply(
              (none recorded{}), so nothing sizes it against the budget; a run of it records \
              them for the next plan",
             match classes.is_empty() {
-                true => ", none compiled yet",
+                true => ", its compiled classes not found",
                 false => "",
             }
         )),

@@ -2,7 +2,7 @@
 //! selected test alone and in its whole test task, as CI runs it, counted
 //! apart in the report's conditions.
 
-use crate::common::{context_copy, gradle_flaky, run, text};
+use crate::common::{conditions_copy, context_copy, git, git_main, gradle_flaky, run, text};
 use serde_json::Value;
 use std::path::Path;
 
@@ -116,4 +116,50 @@ fn context_task_runs_only_the_whole_task() {
             .join("TEST-demo.NeedsNeighbourTest.xml");
         assert!(xml.is_file(), "{} missing", xml.display());
     }
+}
+
+/// The unmute gate: a test unmuted on the branch that `local` repeats in one
+/// JVM (gradle-flaky's JUnit 4 runner) is backed by `--unmute-check` runs of
+/// its whole task, each a fresh JVM, planned without being asked; the report
+/// counts them in context task and marks the test. A cold-start failure
+/// (every first execution in a JVM) fails all of them.
+#[test]
+fn context_an_unmuted_test_is_backed_by_fresh_runs_in_its_task() {
+    let build = conditions_copy();
+    let dir = build.path();
+    let muted = "tests:\n  - class: demo.ColdStartTest\n    method: coldStart\n    issue: https://example.com/1\n";
+    std::fs::write(dir.join("muted-tests.yml"), muted).unwrap();
+    git_main(dir);
+    git(dir, &["checkout", "-qb", "unmute"]);
+    std::fs::write(dir.join("muted-tests.yml"), "tests: []\n").unwrap();
+    git(dir, &["commit", "-qam", "unmute"]);
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(dir)
+        .args(["local", "--unmuted", "--base", "main", "--iters", "6"])
+        .args(["--unmute-check", "3", "--format", "json", "--", "--offline"])
+        .args(["-Dfixture.cold.probability=1", "-Dfixture.work.millis=10"]));
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    assert!(
+        log.contains("unmute check: demo.ColdStartTest.coldStart"),
+        "{log}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cold = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["method"] == "coldStart")
+        .unwrap();
+    assert_eq!(cold["unmuteCheck"], true, "{cold:#}");
+    let task: Vec<(String, String, u64, u64)> = rows(cold)
+        .into_iter()
+        .filter(|(context, ..)| context == "task")
+        .collect();
+    assert_eq!(
+        task,
+        [("task".into(), "fresh-jvm".into(), 3, 3)],
+        "{cold:#}"
+    );
 }

@@ -17,7 +17,10 @@ mod sketch;
 mod trend;
 mod verdict;
 
-pub(crate) use compare::{more_clean_runs_to_show_fix, p_fixed, Counts};
+pub(crate) use compare::{
+    difference95, more_clean_runs_to_show_fix, more_runs_to_differ, p_differ, p_fixed, Counts,
+    Side, MAX_DIFFER_RUNS,
+};
 pub(crate) use sketch::Durations;
 pub(crate) use trend::{mann_kendall, median, thirds_ratio, DRIFT_RATIO};
 pub(crate) use verdict::judge;
@@ -143,6 +146,16 @@ pub(crate) fn clean_statement(runs: u64) -> String {
 /// Rounds a rate for reports, so that JSON shows `0.03`, not `0.030000000000000002`.
 pub(crate) fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
+}
+
+/// Rounds a p-value to six significant digits for reports: a p far below
+/// any threshold keeps its size (`2.17683e-8`), never `0`.
+pub(crate) fn round_p(p: f64) -> f64 {
+    if p <= 0.0 || !p.is_finite() {
+        return p;
+    }
+    let scale = 10f64.powi(5 - p.log10().floor() as i32);
+    (p * scale).round() / scale
 }
 
 /// The one tolerance check of the statistics' tests.

@@ -3,7 +3,8 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::condition::Conditions;
-use super::condition::{FileCondition, InFile, Tally};
+use super::condition::{Context, FileCondition, InFile, Tally};
+use super::context::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use super::junit::{self, Execution};
 use super::no_test::{self, NotATest};
 use super::report::{
@@ -197,6 +198,8 @@ pub(crate) struct TestAcc {
     conditions: Tally,
     /// Its executions in the file being read, settled at its end.
     in_file: InFile,
+    /// Its outcome in each whole-task run (the candidates' order).
+    task_runs: Vec<RunOutcome>,
 }
 
 impl TestAcc {
@@ -218,6 +221,9 @@ impl TestAcc {
         self.failing_task = self.failing_task.take().or(other.failing_task);
         self.reproduce = self.reproduce.take().or(other.reproduce);
         self.conditions.merge(other.conditions);
+        let room = MAX_TASK_RUNS.saturating_sub(self.task_runs.len());
+        self.task_runs
+            .extend(other.task_runs.into_iter().take(room));
     }
 }
 
@@ -465,6 +471,8 @@ pub(crate) struct Merger {
     tests: BTreeMap<Key, TestAcc>,
     files: ReportFiles,
     not_tests: Vec<NotATest>,
+    /// The order of the classes in each whole-task run.
+    task_runs: TaskRuns,
 }
 
 impl Merger {
@@ -487,6 +495,12 @@ impl Merger {
         }
         let mut agg = file.agg;
         agg.settle_conditions();
+        self.order_of_task_run(
+            &file.path,
+            file.origin.as_ref(),
+            &file.read.suites,
+            &mut agg,
+        );
         let out = &mut self.files;
         out.read += 1;
         out.reports.push(FileSummary {
@@ -523,12 +537,36 @@ impl Merger {
         }
     }
 
+    /// A report of a whole-task run: its classes' starts join its run's
+    /// order (one folder of reports is one Gradle run of one task), and each
+    /// test of the file notes its outcome there.
+    fn order_of_task_run(
+        &mut self,
+        path: &str,
+        origin: Option<&ReportTask>,
+        suites: &[junit::Suite],
+        agg: &mut FileAgg,
+    ) {
+        if agg.condition.context != Context::Task {
+            return;
+        }
+        let dir = path.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        let run = self
+            .task_runs
+            .add(dir, origin.map(|o| o.task_path.as_str()), suites);
+        for (_, acc) in &mut agg.tests {
+            if acc.passes + acc.failures > 0 && acc.task_runs.len() < MAX_TASK_RUNS {
+                acc.task_runs.push((run, acc.failures > 0));
+            }
+        }
+    }
+
     pub(crate) fn finish(self, skipped_stale: u64, rerun: &Rerun) -> Report {
         let files = ReportFiles {
             skipped_stale,
             ..self.files
         };
-        let mut report = build_report(self.tests, files, rerun);
+        let mut report = build_report(self.tests, files, rerun, &self.task_runs);
         report.not_a_test = self.not_tests;
         report
     }
@@ -544,7 +582,12 @@ pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     merger.finish(skipped_stale, &Rerun::default())
 }
 
-fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun) -> Report {
+fn build_report(
+    tests: BTreeMap<Key, TestAcc>,
+    files: ReportFiles,
+    rerun: &Rerun,
+    task_runs: &TaskRuns,
+) -> Report {
     let mut summary = Summary {
         executions: 0,
         passed: 0,
@@ -607,9 +650,9 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
             failing_task: acc.failing_task,
             triage: None,
             comparison: None,
+            by_condition: by_condition(&class, acc.conditions, &acc.task_runs, task_runs),
             class,
             method,
-            by_condition: Conditions::of(acc.conditions),
             verdict: Verdict::unjudged(),
         }));
     }
@@ -627,6 +670,19 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
     };
     report.summary.severity = severity(&report, false);
     report
+}
+
+/// A test's conditions, with the classes before it in its task runs when
+/// it fails more in one context than the other.
+fn by_condition(class: &str, tally: Tally, outcomes: &[RunOutcome], runs: &TaskRuns) -> Conditions {
+    let mut conditions = Conditions::of(tally);
+    if let Some(c) = conditions.context.as_mut() {
+        c.task_path = runs.task_of(outcomes);
+        c.candidates = c
+            .fails_more
+            .and_then(|side| runs.candidates(class, outcomes, side));
+    }
+    conditions
 }
 
 /// Most failing first, then by class and method.
@@ -771,6 +827,7 @@ mod tests {
                 counts: Default::default(),
                 state: junit::State::Complete,
                 reproduce: vec![],
+                suites: vec![],
             },
             agg,
             not_tests: vec![],

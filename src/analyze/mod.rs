@@ -8,6 +8,7 @@
 pub(crate) mod aggregate;
 pub mod comparison;
 pub mod condition;
+pub mod context;
 pub(crate) mod cost;
 pub mod drift;
 pub(crate) mod filter;
@@ -209,6 +210,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
             counts: junit::FileCounts::default(),
             state: junit::State::Unreadable(e.to_string()),
             reproduce: Vec::new(),
+            suites: Vec::new(),
         },
     };
     // The lines are attached to their tests; the file result need not keep them.

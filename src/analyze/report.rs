@@ -298,6 +298,10 @@ pub struct Triage {
     /// Why planned replays did not run or did not count, one line each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Its replays alone against its runs in its whole task, when the
+    /// report has those (replayed without a seed only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<super::context::ContextComparison>,
     /// Wall time of its replays (Gradle included).
     pub elapsed_sec: f64,
 }

@@ -455,6 +455,9 @@ impl FileAgg {
 /// One file, read.
 #[derive(Debug)]
 pub(crate) struct FileResult {
+    /// Which of the analyzed roots it is below (runs of one task in two
+    /// roots' alike-named folders are two runs).
+    pub root: usize,
     /// Relative to the analyzed root, `/`-separated.
     pub path: String,
     pub origin: Option<ReportTask>,
@@ -496,7 +499,7 @@ impl Merger {
         let mut agg = file.agg;
         agg.settle_conditions();
         self.order_of_task_run(
-            &file.path,
+            &format!("{}:{}", file.root, file.path),
             file.origin.as_ref(),
             &file.read.suites,
             &mut agg,
@@ -537,9 +540,10 @@ impl Merger {
         }
     }
 
-    /// A report of a whole-task run: its classes' starts join its run's
-    /// order (one folder of reports is one Gradle run of one task), and each
-    /// test of the file notes its outcome there.
+    /// A report (`path`: its root's index, `:`, its path) of a whole-task
+    /// run: its classes' starts join its run's order (one folder of reports
+    /// is one Gradle run of one task), and each test of the file notes its
+    /// outcome there.
     fn order_of_task_run(
         &mut self,
         path: &str,
@@ -821,6 +825,7 @@ mod tests {
             agg.record(e, Some(&origin));
         }
         FileResult {
+            root: 0,
             path: path.into(),
             origin: Some(origin),
             read: junit::FileRead {

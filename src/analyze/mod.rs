@@ -91,15 +91,15 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
 /// from its path below its own root.
 pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
     let mut stale = 0;
-    let mut reports: Vec<(&Path, PathBuf)> = Vec::new();
+    let mut reports: Vec<(usize, &Path, PathBuf)> = Vec::new();
     let mut merger = Merger::default();
-    for root in roots {
+    for (index, root) in roots.iter().enumerate() {
         let found = reports::find(root);
         for path in found.reports {
             if is_stale(&path, opts.since) {
                 stale += 1;
             } else {
-                reports.push((root, path));
+                reports.push((index, root, path));
             }
         }
         for (dir, error) in found.unreadable {
@@ -111,11 +111,14 @@ pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
     for batch in reports.chunks(MERGE_BATCH) {
         let files: Vec<FileResult> = batch
             .par_iter()
-            .map(|(root, path)| {
+            .map(|(index, root, path)| {
                 // The root's own path tells when it is itself an iterations folder.
                 let whole = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
                 let rel = path.strip_prefix(root).unwrap_or(path);
-                read_file(path, &whole, rel, opts)
+                FileResult {
+                    root: *index,
+                    ..read_file(path, &whole, rel, opts)
+                }
             })
             .collect();
         for file in files {
@@ -216,6 +219,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
     // The lines are attached to their tests; the file result need not keep them.
     agg.attach_reproduce_lines(&std::mem::take(&mut read.reproduce));
     FileResult {
+        root: 0,
         path: rel_path,
         origin,
         read,

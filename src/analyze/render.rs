@@ -383,10 +383,11 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
             None => String::new(),
         };
         md.push(format!(
-            "- {}: {}{planned}{}",
+            "- {}: {}{planned}{}{}",
             code(&format!("{}.{}", t.class, t.method)),
             stats::clean_statement(t.runs),
-            conditions::clean_first_bound(t)
+            conditions::clean_first_bound(t),
+            context::clean_task_bound(t)
         ));
     }
     more(clean.len(), "clean tests", md);

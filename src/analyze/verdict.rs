@@ -137,27 +137,9 @@ pub(crate) fn severity(report: &Report, build_failed: bool) -> Severity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::condition::{Condition, Conditions, Position, Tally};
 
-    /// A test with so many (failures, runs) alone and in its whole task,
-    /// each execution a fresh JVM's.
     fn in_both(alone: (u64, u64), task: (u64, u64)) -> TestReport {
-        let mut tally = Tally::default();
-        for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
-            let condition = Condition {
-                context,
-                repetition: Repetition::FreshJvm,
-                mechanism: None,
-                execution: Position::First,
-            };
-            for i in 0..runs {
-                tally.add(condition, 1, i < failures, Some(0.1));
-            }
-        }
-        let failures = alone.0 + task.0;
-        let mut t = TestReport::sample("X", "y", alone.1 + task.1 - failures, failures);
-        t.by_condition = Conditions::of(tally);
-        judged(t)
+        TestReport::in_contexts("X", "y", alone, task)
     }
 
     /// A failure in either context is never clean: 0/30 alone and 1/17 in

@@ -115,11 +115,15 @@ pub(crate) fn more_runs_to_differ(a: Counts, b: Counts, side: Side, alpha: f64) 
         };
         p_differ(grow(a, ma), grow(b, mb)) < alpha
     };
-    if let Some(m) = (0..=SCANNED_RUNS).find(|m| tells(*m)) {
-        return Some(m);
+    if tells(0) {
+        return Some(0);
     }
+    // Equal observed rates stay equal however many runs are added.
     if a.runs == 0 || b.runs == 0 || a.failures * b.runs == b.failures * a.runs {
         return None;
+    }
+    if let Some(m) = (1..=SCANNED_RUNS).find(|m| tells(*m)) {
+        return Some(m);
     }
     let mut hi = SCANNED_RUNS * 2;
     while !tells(hi) {

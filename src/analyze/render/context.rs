@@ -41,6 +41,23 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
     md.push(String::new());
 }
 
+/// `; in its task (the CI condition): 0/17 ⇒ < 17%`: what a clean test's
+/// whole-task runs bound, when it also ran alone (its pooled count mixes
+/// the two).
+pub(super) fn clean_task_bound(t: &TestReport) -> String {
+    match &t.by_condition.context {
+        Some(c) => format!(
+            "; in its task (the CI condition): 0/{} ⇒ < {}",
+            c.task.runs,
+            percent(
+                stats::rate_bound(c.task.runs, stats::REPORT_CONFIDENCE),
+                Round::Up
+            )
+        ),
+        None => String::new(),
+    }
+}
+
 /// What the comparison says, in one plain sentence (no test name).
 pub(crate) fn sentence(c: &ContextComparison) -> String {
     let task = match &c.task_path {
@@ -204,4 +221,46 @@ fn candidates(k: &Candidates, c: &ContextComparison) -> Option<String> {
          run in another JVM.",
         named.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::markdown;
+    use super::super::tests::report;
+    use crate::analyze::report::TestReport;
+
+    /// `class.method` with so many (failures, runs) alone and in its task
+    /// (a task path that needs escaping).
+    fn in_both(class: &str, method: &str, alone: (u64, u64), task: (u64, u64)) -> TestReport {
+        let mut t = TestReport::in_contexts(class, method, alone, task);
+        if let Some(c) = t.by_condition.context.as_mut() {
+            c.task_path = Some(":lib:test`<b>".into());
+        }
+        t
+    }
+
+    /// Each outcome in its sentence: context-dependent either way, the two
+    /// contexts agreeing (with the interval of their difference), not told
+    /// apart yet (with the runs that would); hostile names escaped.
+    #[test]
+    fn each_outcome_reads_as_a_sentence() {
+        let report = report(vec![
+            in_both("a.Alone", "warm", (28, 30), (2, 17)),
+            in_both("a.Task", "broken`by|<neighbours>", (0, 20), (6, 10)),
+            in_both("a.Agree", "same", (2, 20), (1, 10)),
+            in_both("a.Few", "few", (3, 10), (0, 5)),
+        ]);
+        let clean = TestReport::in_contexts("a.Clean", "c", (0, 30), (0, 17));
+        let md = markdown(&super::super::tests::report(vec![clean]));
+        assert!(
+            md.contains("- `a.Clean.c`: 0/47 ⇒ failure rate < 6.2% at 95%; in its task (the CI condition): 0/17 ⇒ < 17%"),
+            "{md}"
+        );
+        let md = markdown(&report);
+        let start = md.find("### Alone and in its task").expect("the section");
+        let end = md[start..].find("\n\n").map_or(md.len(), |e| start + e);
+        insta::assert_snapshot!("context_outcomes", &md[start..end]);
+        // A name with a backtick stays one code span (a longer fence).
+        assert!(md[start..end].contains("- ``a.Task.broken`by|<neighbours>``: "));
+    }
 }

@@ -3,7 +3,7 @@
 //! deterministic merge of every file into a [`Report`].
 
 use super::condition::Conditions;
-use super::condition::{Context, FileCondition, InFile, Tally};
+use super::condition::{FileCondition, InFile, Tally};
 use super::context::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use super::junit::{self, Execution};
 use super::no_test::{self, NotATest};
@@ -460,6 +460,11 @@ pub(crate) struct FileResult {
     pub root: usize,
     /// Relative to the analyzed root, `/`-separated.
     pub path: String,
+    /// A report of a planned whole-task run (below
+    /// `AnalyzeOptions::task_context_below`): its classes' order is kept
+    /// for the candidates. A build's own reports are not: without runs
+    /// alone there is no comparison to rank candidates for.
+    pub task_run: bool,
     pub origin: Option<ReportTask>,
     pub read: junit::FileRead,
     pub agg: FileAgg,
@@ -498,12 +503,14 @@ impl Merger {
         }
         let mut agg = file.agg;
         agg.settle_conditions();
-        self.order_of_task_run(
-            &format!("{}:{}", file.root, file.path),
-            file.origin.as_ref(),
-            &file.read.suites,
-            &mut agg,
-        );
+        if file.task_run {
+            self.order_of_task_run(
+                &format!("{}:{}", file.root, file.path),
+                file.origin.as_ref(),
+                &file.read.suites,
+                &mut agg,
+            );
+        }
         let out = &mut self.files;
         out.read += 1;
         out.reports.push(FileSummary {
@@ -551,9 +558,6 @@ impl Merger {
         suites: &[junit::Suite],
         agg: &mut FileAgg,
     ) {
-        if agg.condition.context != Context::Task {
-            return;
-        }
         let dir = path.rsplit_once('/').map_or(".", |(dir, _)| dir);
         let run = self
             .task_runs
@@ -827,6 +831,7 @@ mod tests {
         FileResult {
             root: 0,
             path: path.into(),
+            task_run: false,
             origin: Some(origin),
             read: junit::FileRead {
                 counts: Default::default(),

@@ -168,10 +168,15 @@ fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
         .is_ok_and(|mtime| mtime < since)
 }
 
+/// A report at `rel_path` (`/`-separated) of a planned whole-task run.
+fn in_task_run(rel_path: &str, opts: &AnalyzeOptions) -> bool {
+    let below = |dir: &String| rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+    opts.task_context_below.iter().any(below)
+}
+
 /// What ran beside the tests of a report at `rel_path` (`/`-separated).
 fn context_of(rel_path: &str, opts: &AnalyzeOptions) -> condition::Context {
-    let below = |dir: &String| rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
-    match opts.task_context_below.iter().any(below) {
+    match in_task_run(rel_path, opts) {
         true => condition::Context::Task,
         false => opts.context.unwrap_or(match opts.planned {
             true => condition::Context::Alone,
@@ -220,6 +225,7 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
     agg.attach_reproduce_lines(&std::mem::take(&mut read.reproduce));
     FileResult {
         root: 0,
+        task_run: in_task_run(&rel_path, opts),
         path: rel_path,
         origin,
         read,

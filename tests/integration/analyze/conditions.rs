@@ -271,3 +271,46 @@ fn a_test_failing_mostly_alone_is_context_dependent() {
     insta::assert_snapshot!("context_dependent_markdown", md);
     insta::assert_snapshot!("context_dependent_json", render::json(&report));
 }
+
+/// Two roots (two CI jobs' artifacts) with alike-named folders hold two
+/// whole-task runs, not one: a passing run in one, a failing run in the
+/// other, each with its own order.
+#[test]
+fn task_runs_of_several_roots_stay_apart() {
+    let roots = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    for (root, task_iter) in roots.iter().zip(["iter-1", "iter-14"]) {
+        for (side, iter, batch) in [
+            ("alone", "iter-1", "batch-1"),
+            ("task", task_iter, "batch-2"),
+        ] {
+            let dir = data(&format!("junit-gradle/context/{side}/{iter}"));
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let path = file.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                place(
+                    root.path(),
+                    &format!("{batch}/flakiness-iters/iter-1/build/test-results/test/{name}"),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    let opts = AnalyzeOptions {
+        instances_once: true,
+        planned: true,
+        task_context_below: vec!["batch-2".into()],
+        ..AnalyzeOptions::default()
+    };
+    let paths: Vec<std::path::PathBuf> = roots.iter().map(|r| r.path().to_path_buf()).collect();
+    let report = analyze::analyze_roots(&paths, &opts);
+    let c = test(&report, "findsAWord")
+        .by_condition
+        .context
+        .clone()
+        .unwrap();
+    assert_eq!((c.task.failures, c.task.runs), (1, 2));
+    let k = c.candidates.unwrap();
+    assert_eq!((k.passing_runs, k.failing_runs), (1, 1));
+    assert_eq!(k.classes[0].before_in_passing, 1);
+    assert_eq!(k.classes[0].before_in_failing, 1);
+}

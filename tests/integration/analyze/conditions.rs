@@ -189,34 +189,43 @@ fn reports_of_whole_task_runs_are_in_context_task() {
     assert!(contexts(&report).iter().all(|c| *c == Context::Alone));
 }
 
-/// `tests/data/junit-gradle/context`, as `local` lays out a run of both
-/// contexts: the alone runs in `batch-1`, the whole-task runs in `batch-2`
-/// (folders of whole-task runs, so their executions are in context `task`).
-fn both_contexts() -> (tempfile::TempDir, Report) {
-    let root = tempfile::tempdir().unwrap();
-    for (side, batch) in [("alone", "batch-1"), ("task", "batch-2")] {
-        let dir = data(&format!("junit-gradle/context/{side}"));
-        for iter in std::fs::read_dir(&dir).unwrap() {
-            let iter = iter.unwrap().path();
-            let i = iter.file_name().unwrap().to_string_lossy().into_owned();
-            for file in std::fs::read_dir(&iter).unwrap() {
-                let path = file.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                place(
-                    root.path(),
-                    &format!("{batch}/flakiness-iters/{i}/build/test-results/test/{name}"),
-                    std::fs::read(&path).unwrap(),
-                );
-            }
-        }
+/// The recorded run `junit-gradle/context/{side}/{iter}` placed as `local`
+/// lays out a run's reports: `{batch}/flakiness-iters/{as_iter}/…`.
+fn place_run(root: &std::path::Path, side: &str, iter: &str, batch: &str, as_iter: &str) {
+    let dir = data(&format!("junit-gradle/context/{side}/{iter}"));
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let path = file.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        place(
+            root,
+            &format!("{batch}/flakiness-iters/{as_iter}/build/test-results/test/{name}"),
+            std::fs::read(&path).unwrap(),
+        );
     }
-    let opts = AnalyzeOptions {
+}
+
+/// `local`'s options for a run of both contexts: the alone runs in
+/// `batch-1`, the whole-task runs in `batch-2` (folders of whole-task runs,
+/// so their executions are in context `task`).
+fn both_contexts_options() -> AnalyzeOptions {
+    AnalyzeOptions {
         instances_once: true,
         planned: true,
         task_context_below: vec!["batch-2".into()],
         ..AnalyzeOptions::default()
-    };
-    let report = analyze::analyze_root(root.path(), &opts);
+    }
+}
+
+/// Every run of `tests/data/junit-gradle/context`, both contexts.
+fn both_contexts() -> (tempfile::TempDir, Report) {
+    let root = tempfile::tempdir().unwrap();
+    for (side, batch) in [("alone", "batch-1"), ("task", "batch-2")] {
+        for iter in std::fs::read_dir(data(&format!("junit-gradle/context/{side}"))).unwrap() {
+            let iter = iter.unwrap().file_name().to_string_lossy().into_owned();
+            place_run(root.path(), side, &iter, batch, &iter);
+        }
+    }
+    let report = analyze::analyze_root(root.path(), &both_contexts_options());
     (root, report)
 }
 
@@ -279,28 +288,10 @@ fn a_test_failing_mostly_alone_is_context_dependent() {
 fn task_runs_of_several_roots_stay_apart() {
     let roots = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     for (root, task_iter) in roots.iter().zip(["iter-1", "iter-14"]) {
-        for (side, iter, batch) in [
-            ("alone", "iter-1", "batch-1"),
-            ("task", task_iter, "batch-2"),
-        ] {
-            let dir = data(&format!("junit-gradle/context/{side}/{iter}"));
-            for file in std::fs::read_dir(&dir).unwrap() {
-                let path = file.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                place(
-                    root.path(),
-                    &format!("{batch}/flakiness-iters/iter-1/build/test-results/test/{name}"),
-                    std::fs::read(&path).unwrap(),
-                );
-            }
-        }
+        place_run(root.path(), "alone", "iter-1", "batch-1", "iter-1");
+        place_run(root.path(), "task", task_iter, "batch-2", "iter-1");
     }
-    let opts = AnalyzeOptions {
-        instances_once: true,
-        planned: true,
-        task_context_below: vec!["batch-2".into()],
-        ..AnalyzeOptions::default()
-    };
+    let opts = both_contexts_options();
     let paths: Vec<std::path::PathBuf> = roots.iter().map(|r| r.path().to_path_buf()).collect();
     let report = analyze::analyze_roots(&paths, &opts);
     let c = test(&report, "findsAWord")

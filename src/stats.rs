@@ -202,6 +202,14 @@ mod tests {
     }
 
     #[test]
+    fn p_values_keep_six_significant_digits() {
+        assert_eq!(round_p(2.176_829_204_845_942e-8), 2.176_83e-8);
+        assert_eq!(round_p(0.505_494_505_494_505_5), 0.505_495);
+        assert_eq!(round_p(1.0), 1.0);
+        assert_eq!(round_p(0.0), 0.0);
+    }
+
+    #[test]
     fn wilson_matches_published_values() {
         // 3 failures in 100 runs: [0.0103, 0.0845].
         let [lo, hi] = wilson95(3, 100);

@@ -246,6 +246,7 @@ mod tests {
             ],
             partial: false,
             notes: vec![],
+            context: None,
             elapsed_sec: 1.0,
         });
         let records = records_with_triage(&report, &meta());

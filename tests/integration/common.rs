@@ -44,10 +44,10 @@ pub fn conditions_copy() -> tempfile::TempDir {
     copy_of_fixture("conditions")
 }
 
-/// A private copy of the `context` fixture (a test that passes only after a
-/// neighbour class ran in its test JVM) in a temp dir.
-pub fn context_copy() -> tempfile::TempDir {
-    copy_of_fixture("context")
+/// A private copy of the `neighbours` fixture (a test that passes only
+/// after a neighbour class ran in its test JVM) in a temp dir.
+pub fn neighbours_copy() -> tempfile::TempDir {
+    copy_of_fixture("neighbours")
 }
 
 /// A private copy of the es-mini fixture's sources alone, as a fresh clone

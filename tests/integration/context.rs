@@ -1,8 +1,8 @@
-//! `--context` on real runs (the `context` fixture, Gradle 4.4.1): the
+//! `--context` on real runs (the `neighbours` and `conditions` fixtures, Gradle 4.4.1): the
 //! selected test alone and in its whole test task, as CI runs it, counted
 //! apart in the report's conditions.
 
-use crate::common::{conditions_copy, context_copy, git, git_main, gradle_flaky, run, text};
+use crate::common::{conditions_copy, git, git_main, gradle_flaky, neighbours_copy, run, text};
 use serde_json::Value;
 use std::path::Path;
 
@@ -50,11 +50,12 @@ fn rows(t: &Value) -> Vec<(String, String, u64, u64)> {
 /// A test that passes only after a neighbour class ran in its test JVM
 /// fails every run alone and none in its whole task (where the task's suite
 /// runs a neighbour first): `--context both` runs the two, and the report
-/// counts them apart, each run of the task in a fresh JVM. Its neighbours,
-/// which only the task runs, are counted in the task alone.
+/// counts them apart, each run of the task in a fresh JVM, and finds it
+/// context-dependent. Its neighbours, which only the task runs, are counted
+/// in the task alone.
 #[test]
 fn context_both_counts_a_test_alone_and_in_its_task() {
-    let build = context_copy();
+    let build = neighbours_copy();
     let (out, report) = local(
         build.path(),
         &[
@@ -81,13 +82,17 @@ fn context_both_counts_a_test_alone_and_in_its_task() {
         "{needs:#}"
     );
     assert_eq!(rows(test(&report, "demo.AlphaTest")), [fresh("task", 4, 0)]);
+    // 4/4 alone against 0/4 in its task: Fisher's two-sided p = 2/70.
+    assert_eq!(needs["verdict"]["kind"], "context-dependent", "{needs:#}");
+    let p = needs["context"]["pValue"].as_f64().unwrap();
+    assert!((p - 2.0 / 70.0).abs() < 1e-4, "{p}");
 }
 
 /// `--context task` runs only the whole task: every count is in context
 /// task, each whole-task run's reports in a folder of its own.
 #[test]
 fn context_task_runs_only_the_whole_task() {
-    let build = context_copy();
+    let build = neighbours_copy();
     let (out, report) = local(
         build.path(),
         &[

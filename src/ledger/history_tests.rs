@@ -314,3 +314,43 @@ fn history_json() {
     assert_eq!(value["tests"][1]["newest"]["verdict"], "fixed");
     insta::assert_snapshot!(json);
 }
+
+#[test]
+fn commits_and_branches_no_row_names_are_dropped_and_rows_keep_theirs() {
+    // More distinct commits and branches than a summary holds before it
+    // drops those no row names (several times over), read whole and in parts.
+    let n = 40_000u64;
+    let records: Vec<Record> = (0..n)
+        .map(|i| {
+            let mut r = at(
+                "a.FooTests",
+                &format!("t{}", i % 2),
+                &format!("c{i}"),
+                i,
+                10,
+                u64::from(i % 9 == 0),
+            );
+            r.branch = Some(format!("b{i}"));
+            r
+        })
+        .collect();
+    let whole = history_of(Filter::default(), &records);
+    assert_eq!(whole.tests.len(), 2);
+    for t in &whole.tests {
+        assert_eq!(t.rows.len(), ROWS_PER_TEST);
+        for row in &t.rows {
+            let i = row.commit.as_deref().unwrap().strip_prefix('c').unwrap();
+            assert_eq!(row.branch.as_deref(), Some(format!("b{i}").as_str()));
+            assert!(i.parse::<u64>().unwrap() >= n - 2 * ROWS_PER_TEST as u64);
+        }
+        assert_eq!(t.earlier.unwrap().records, n / 2 - ROWS_PER_TEST as u64);
+        assert_eq!(t.total.records, n / 2);
+    }
+    let mut merged = Builder::new(Filter::default());
+    for part in records.chunks(15_000) {
+        let mut b = Builder::new(Filter::default());
+        feed(&mut b, part);
+        merged.merge(b);
+    }
+    assert_eq!(merged.finish(), whole);
+}

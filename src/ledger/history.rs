@@ -13,9 +13,10 @@ use super::record::{Condition, Context, LineView, Origin, Repetition};
 pub use crate::stats::Verdict;
 use crate::stats::{self, Counts};
 use crate::test_filter;
-use names::{Names, Renumbering};
+use names::{test_key, Names, Renumbering};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -202,8 +203,9 @@ struct TestAcc {
 #[derive(Debug, Default)]
 pub(crate) struct Builder {
     filter: Filter,
-    /// class → method → its records (looked up by `&str`, no key built per record).
-    tests: HashMap<String, HashMap<String, TestAcc, Fast>, Fast>,
+    /// Its tests by [`test_key`]: found by comparing numbers (names are
+    /// compared in the small tables of class and method names only).
+    tests: HashMap<u64, TestAcc, Fast>,
     names: Names,
     sources: Sources,
 }
@@ -239,14 +241,8 @@ impl Builder {
         if !self.filter.accepts(class, method) {
             return;
         }
-        let methods = match self.tests.get_mut(class) {
-            Some(methods) => methods,
-            None => self.tests.entry(class.to_string()).or_default(),
-        };
-        let acc = match methods.get_mut(method) {
-            Some(acc) => acc,
-            None => methods.entry(method.to_string()).or_default(),
-        };
+        let key = test_key(self.names.classes.id(class), self.names.methods.id(method));
+        let acc = self.tests.entry(key).or_default();
         acc.add(record, secs, &mut self.names);
         if self.names.compact_due() {
             self.compact();
@@ -258,7 +254,7 @@ impl Builder {
     fn compact(&mut self) {
         let mut commits = vec![false; self.names.commits.len()];
         let mut branches = vec![false; self.names.branches.len()];
-        for row in self.accs().flat_map(|acc| &acc.rows) {
+        for row in self.tests.values().flat_map(|acc| &acc.rows) {
             row.commit.inspect(|c| commits[*c as usize] = true);
             row.branch.inspect(|b| branches[*b as usize] = true);
         }
@@ -266,19 +262,17 @@ impl Builder {
         let renumbering = Renumbering {
             commits,
             branches,
+            classes: Vec::new(),
+            methods: Vec::new(),
             tasks: Vec::new(),
             conditions: Vec::new(),
         };
-        for acc in self.tests.values_mut().flat_map(|m| m.values_mut()) {
+        for acc in self.tests.values_mut() {
             for row in &mut acc.rows {
                 row.renumber_strings(&renumbering);
             }
             acc.index_rows();
         }
-    }
-
-    fn accs(&self) -> impl Iterator<Item = &TestAcc> {
-        self.tests.values().flat_map(|m| m.values())
     }
 
     /// Counts a line of another test, passed over unread.
@@ -296,15 +290,12 @@ impl Builder {
 
     pub(crate) fn merge(&mut self, other: Builder) {
         let renumbering = self.names.translate(&other.names);
-        for (class, methods) in other.tests {
-            let mine = self.tests.entry(class).or_default();
-            for (method, mut acc) in methods {
-                acc.renumber(&renumbering);
-                match mine.get_mut(&method) {
-                    Some(m) => m.merge(acc, &self.names),
-                    None => {
-                        mine.insert(method, acc);
-                    }
+        for (key, mut acc) in other.tests {
+            acc.renumber(&renumbering);
+            match self.tests.entry(renumbering.test(key)) {
+                Entry::Occupied(mut mine) => mine.get_mut().merge(acc, &self.names),
+                Entry::Vacant(slot) => {
+                    slot.insert(acc);
                 }
             }
         }
@@ -321,25 +312,23 @@ impl Builder {
     /// Every test's history, by class and method (finished side by side:
     /// each test's sort, trend and comparison are its own).
     pub(crate) fn finish(self) -> History {
-        let accs: Vec<(String, String, TestAcc)> = self
-            .tests
-            .into_iter()
-            .flat_map(|(class, methods)| {
-                methods
-                    .into_iter()
-                    .map(move |(method, acc)| (class.clone(), method, acc))
-            })
-            .collect();
-        let names = &self.names;
+        let Builder {
+            tests,
+            names,
+            sources,
+            ..
+        } = self;
+        let names = &names;
+        let accs: Vec<(u64, TestAcc)> = tests.into_iter().collect();
         let mut tests: Vec<TestHistory> = accs
             .into_par_iter()
-            .map(|(class, method, acc)| acc.finish(class, method, names))
+            .map(|(key, acc)| {
+                let (class, method) = names.test(key);
+                acc.finish(class.to_string(), method.to_string(), names)
+            })
             .collect();
         tests.par_sort_unstable_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
-        History {
-            tests,
-            sources: self.sources,
-        }
+        History { tests, sources }
     }
 }
 

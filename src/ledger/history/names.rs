@@ -78,9 +78,17 @@ impl Strings {
 /// A condition by number: its context, repetition and mechanism's number.
 type ConditionKey = (Context, Repetition, Option<u32>);
 
+/// A test as one number: its class's and its method's.
+pub(super) fn test_key(class: u32, method: u32) -> u64 {
+    (u64::from(class) << 32) | u64::from(method)
+}
+
 /// Every name a summary's tests refer to by number.
 #[derive(Debug)]
 pub(super) struct Names {
+    /// Class and method names are kept (as many as the tests).
+    pub classes: Strings,
+    pub methods: Strings,
     pub commits: Strings,
     pub branches: Strings,
     /// Tasks and mechanisms are few and kept.
@@ -95,6 +103,8 @@ pub(super) struct Names {
 impl Default for Names {
     fn default() -> Names {
         Names {
+            classes: Strings::default(),
+            methods: Strings::default(),
             commits: Strings::default(),
             branches: Strings::default(),
             tasks: Strings::default(),
@@ -108,10 +118,20 @@ impl Default for Names {
 
 /// Old numbers to new ones, of each kind of name.
 pub(super) struct Renumbering {
+    pub classes: Vec<u32>,
+    pub methods: Vec<u32>,
     pub commits: Vec<u32>,
     pub branches: Vec<u32>,
     pub tasks: Vec<u32>,
     pub conditions: Vec<u32>,
+}
+
+impl Renumbering {
+    /// A [`test_key`] of the other summary, here.
+    pub(super) fn test(&self, key: u64) -> u64 {
+        let (class, method) = ((key >> 32) as usize, key as u32 as usize);
+        test_key(self.classes[class], self.methods[method])
+    }
 }
 
 impl Names {
@@ -138,6 +158,12 @@ impl Names {
         self.conditions.push(key);
         self.condition_ids.insert(key, id);
         id
+    }
+
+    /// The class and method of a [`test_key`].
+    pub(super) fn test(&self, key: u64) -> (&str, &str) {
+        let (class, method) = ((key >> 32) as u32, key as u32);
+        (self.classes.get(class), self.methods.get(method))
     }
 
     pub(super) fn condition(&self, id: u32) -> Condition {
@@ -174,6 +200,8 @@ impl Names {
             })
             .collect();
         Renumbering {
+            classes: self.classes.translate(&other.classes),
+            methods: self.methods.translate(&other.methods),
             commits: self.commits.translate(&other.commits),
             branches: self.branches.translate(&other.branches),
             tasks: self.tasks.translate(&other.tasks),

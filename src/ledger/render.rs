@@ -145,7 +145,12 @@ fn comparison_line(c: &Comparison) -> String {
     );
     let before = format!("{}/{} before", c.before.failures, c.before.runs);
     let p = stats::p_value(c.p_value);
-    let mut line = format!("{}: {here}, {before}, {p}", c.verdict.as_str());
+    let verdict = match c.narrowed {
+        // Shown lower, but it still fails: narrowed, not fixed.
+        true => "narrowed, still failing",
+        false => c.verdict.as_str(),
+    };
+    let mut line = format!("{verdict}: {here}, {before}, {p}");
     if let Some(more) = c.more_clean_runs {
         line += &format!("; {more} more clean run(s) would show it fixed");
     }

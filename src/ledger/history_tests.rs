@@ -30,6 +30,18 @@ fn feed(builder: &mut Builder, records: &[Record]) {
     }
 }
 
+/// The history of `records` read in parts of `size` by builders of their
+/// own, merged in order (as files read apart are).
+fn merged_in_parts(records: &[Record], size: usize) -> History {
+    let mut merged = Builder::new(Filter::default());
+    for part in records.chunks(size) {
+        let mut b = Builder::new(Filter::default());
+        feed(&mut b, part);
+        merged.merge(b);
+    }
+    merged.finish()
+}
+
 fn history_of(filter: Filter, records: &[Record]) -> History {
     let mut b = Builder::new(filter);
     feed(&mut b, records);
@@ -121,13 +133,7 @@ fn files_read_apart_merge_to_what_one_read_gives() {
         })
         .collect();
     let whole = history_of(Filter::default(), &records);
-    let mut merged = Builder::new(Filter::default());
-    for part in records.chunks(17) {
-        let mut b = Builder::new(Filter::default());
-        feed(&mut b, part);
-        merged.merge(b);
-    }
-    assert_eq!(merged.finish(), whole);
+    assert_eq!(merged_in_parts(&records, 17), whole);
 }
 
 #[test]
@@ -346,11 +352,5 @@ fn commits_and_branches_no_row_names_are_dropped_and_rows_keep_theirs() {
         assert_eq!(t.earlier.unwrap().records, n / 2 - ROWS_PER_TEST as u64);
         assert_eq!(t.total.records, n / 2);
     }
-    let mut merged = Builder::new(Filter::default());
-    for part in records.chunks(15_000) {
-        let mut b = Builder::new(Filter::default());
-        feed(&mut b, part);
-        merged.merge(b);
-    }
-    assert_eq!(merged.finish(), whole);
+    assert_eq!(merged_in_parts(&records, 15_000), whole);
 }

@@ -120,19 +120,41 @@ fn only_the_newest_rows_are_kept_and_the_rest_pooled() {
 
 #[test]
 fn files_read_apart_merge_to_what_one_read_gives() {
+    // Conditions, tasks, branches and dirty records in another order in
+    // each part: each part numbers its names as it first sees them.
     let records: Vec<Record> = (0..80)
         .map(|i| {
-            at(
+            let mut r = at(
                 "a.FooTests",
                 &format!("t{}", i % 3),
                 &format!("c{}", i / 2),
                 i,
                 10,
                 u64::from(i % 5 == 0),
-            )
+            );
+            match i % 4 {
+                1 => {
+                    r.condition.repetition = Repetition::FreshJvm;
+                    r.condition.mechanism = None;
+                }
+                2 => r.condition.mechanism = Some("junit4-runner".into()),
+                _ => {}
+            }
+            if i % 7 == 3 {
+                r.test.task = "internalClusterTest".into();
+            }
+            r.dirty = i % 11 == 0;
+            r.branch = Some(format!("b{}", i % 5));
+            r
         })
         .collect();
     let whole = history_of(Filter::default(), &records);
+    let t = &whole.tests[0];
+    assert_eq!(t.tasks, ["internalClusterTest", "test"]);
+    let conditions: std::collections::BTreeSet<String> =
+        t.rows.iter().map(|r| r.condition.label()).collect();
+    assert_eq!(conditions.len(), 3, "{conditions:?}");
+    assert!(t.rows.iter().any(|r| r.dirty));
     assert_eq!(merged_in_parts(&records, 17), whole);
 }
 

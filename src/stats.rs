@@ -17,7 +17,10 @@ mod sketch;
 mod trend;
 mod verdict;
 
-pub(crate) use compare::{more_clean_runs_to_show_fix, p_fixed, Counts};
+pub(crate) use compare::{
+    difference95, more_clean_runs_to_show_fix, more_runs_to_differ, p_differ, p_fixed, Counts,
+    Side, MAX_DIFFER_RUNS,
+};
 pub(crate) use sketch::Durations;
 pub(crate) use trend::{mann_kendall, median, thirds_ratio, DRIFT_RATIO};
 pub(crate) use verdict::judge;
@@ -145,6 +148,16 @@ pub(crate) fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
+/// Rounds a p-value to six significant digits for reports: a p far below
+/// any threshold keeps its size (`2.17683e-8`), never `0`.
+pub(crate) fn round_p(p: f64) -> f64 {
+    if p <= 0.0 || !p.is_finite() {
+        return p;
+    }
+    let scale = 10f64.powi(5 - p.log10().floor() as i32);
+    (p * scale).round() / scale
+}
+
 /// The one tolerance check of the statistics' tests.
 #[cfg(test)]
 pub(crate) fn assert_near(got: f64, want: f64, relative: f64) {
@@ -186,6 +199,14 @@ mod tests {
         }
         // (1-0.5)^2 = 0.25 exactly: two executions give exactly 75%.
         assert_eq!(executions_for(0.5, 0.75), 2);
+    }
+
+    #[test]
+    fn p_values_keep_six_significant_digits() {
+        assert_eq!(round_p(2.176_829_204_845_942e-8), 2.176_83e-8);
+        assert_eq!(round_p(0.505_494_505_494_505_5), 0.505_495);
+        assert_eq!(round_p(1.0), 1.0);
+        assert_eq!(round_p(0.0), 0.0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::condition::Conditions;
 use super::condition::{FileCondition, InFile, Tally};
+use super::context::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use super::junit::{self, Execution};
 use super::no_test::{self, NotATest};
 use super::report::{
@@ -197,6 +198,8 @@ pub(crate) struct TestAcc {
     conditions: Tally,
     /// Its executions in the file being read, settled at its end.
     in_file: InFile,
+    /// Its outcome in each whole-task run (the candidates' order).
+    task_runs: Vec<RunOutcome>,
 }
 
 impl TestAcc {
@@ -218,6 +221,9 @@ impl TestAcc {
         self.failing_task = self.failing_task.take().or(other.failing_task);
         self.reproduce = self.reproduce.take().or(other.reproduce);
         self.conditions.merge(other.conditions);
+        let room = MAX_TASK_RUNS.saturating_sub(self.task_runs.len());
+        self.task_runs
+            .extend(other.task_runs.into_iter().take(room));
     }
 }
 
@@ -449,8 +455,16 @@ impl FileAgg {
 /// One file, read.
 #[derive(Debug)]
 pub(crate) struct FileResult {
+    /// Which of the analyzed roots it is below (runs of one task in two
+    /// roots' alike-named folders are two runs).
+    pub root: usize,
     /// Relative to the analyzed root, `/`-separated.
     pub path: String,
+    /// A report of a planned whole-task run (below
+    /// `AnalyzeOptions::task_context_below`): its classes' order is kept
+    /// for the candidates. A build's own reports are not: without runs
+    /// alone there is no comparison to rank candidates for.
+    pub task_run: bool,
     pub origin: Option<ReportTask>,
     pub read: junit::FileRead,
     pub agg: FileAgg,
@@ -465,6 +479,8 @@ pub(crate) struct Merger {
     tests: BTreeMap<Key, TestAcc>,
     files: ReportFiles,
     not_tests: Vec<NotATest>,
+    /// The order of the classes in each whole-task run.
+    task_runs: TaskRuns,
 }
 
 impl Merger {
@@ -487,6 +503,14 @@ impl Merger {
         }
         let mut agg = file.agg;
         agg.settle_conditions();
+        if file.task_run {
+            self.order_of_task_run(
+                &format!("{}:{}", file.root, file.path),
+                file.origin.as_ref(),
+                &file.read.suites,
+                &mut agg,
+            );
+        }
         let out = &mut self.files;
         out.read += 1;
         out.reports.push(FileSummary {
@@ -523,12 +547,34 @@ impl Merger {
         }
     }
 
+    /// A report (`path`: its root's index, `:`, its path) of a whole-task
+    /// run: its classes' starts join its run's order (one folder of reports
+    /// is one Gradle run of one task), and each test of the file notes its
+    /// outcome there.
+    fn order_of_task_run(
+        &mut self,
+        path: &str,
+        origin: Option<&ReportTask>,
+        suites: &[junit::Suite],
+        agg: &mut FileAgg,
+    ) {
+        let dir = path.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        let run = self
+            .task_runs
+            .add(dir, origin.map(|o| o.task_path.as_str()), suites);
+        for (_, acc) in &mut agg.tests {
+            if acc.passes + acc.failures > 0 && acc.task_runs.len() < MAX_TASK_RUNS {
+                acc.task_runs.push((run, acc.failures > 0));
+            }
+        }
+    }
+
     pub(crate) fn finish(self, skipped_stale: u64, rerun: &Rerun) -> Report {
         let files = ReportFiles {
             skipped_stale,
             ..self.files
         };
-        let mut report = build_report(self.tests, files, rerun);
+        let mut report = build_report(self.tests, files, rerun, &self.task_runs);
         report.not_a_test = self.not_tests;
         report
     }
@@ -544,7 +590,12 @@ pub fn merge(files: Vec<FileResult>, skipped_stale: u64) -> Report {
     merger.finish(skipped_stale, &Rerun::default())
 }
 
-fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun) -> Report {
+fn build_report(
+    tests: BTreeMap<Key, TestAcc>,
+    files: ReportFiles,
+    rerun: &Rerun,
+    task_runs: &TaskRuns,
+) -> Report {
     let mut summary = Summary {
         executions: 0,
         passed: 0,
@@ -571,47 +622,7 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
         }
         summary.tests += 1;
         summary.flaky_tests += u64::from(acc.passes > 0 && acc.failures > 0);
-        let [lo, hi] = stats::wilson95(acc.failures, runs);
-        let reproduce = if acc.failures == 0 {
-            None
-        } else {
-            acc.reproduce.or_else(|| {
-                // Without a class there is no `--tests` filter to build.
-                let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
-                let seed = acc.seeds.first().map(String::as_str);
-                Some(reproduce::build(rerun, task, &class, &method, seed))
-            })
-        };
-        reports.push(judged(TestReport {
-            kinds: acc.tasks.into_iter().collect(),
-            runs,
-            plan: None,
-            passes: acc.passes,
-            failures: acc.failures,
-            heap_failures: acc.heap_failures,
-            suite_timeouts: acc.suite_timeouts,
-            failure_rate: if runs == 0 {
-                0.0
-            } else {
-                stats::round6(acc.failures as f64 / runs as f64)
-            },
-            ci95: [stats::round6(lo), stats::round6(hi)],
-            failure_kinds: acc.kinds,
-            failing_seeds: acc.seeds.into_iter().collect(),
-            reproduce,
-            reproduce_context: None,
-            run_members: Default::default(),
-            examples: acc.examples,
-            time_sec: acc.time_sec,
-            durations: acc.durations,
-            failing_task: acc.failing_task,
-            triage: None,
-            comparison: None,
-            class,
-            method,
-            by_condition: Conditions::of(acc.conditions),
-            verdict: Verdict::unjudged(),
-        }));
+        reports.push(judged(test_report(class, method, acc, rerun, task_runs)));
     }
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
@@ -627,6 +638,71 @@ fn build_report(tests: BTreeMap<Key, TestAcc>, files: ReportFiles, rerun: &Rerun
     };
     report.summary.severity = severity(&report, false);
     report
+}
+
+/// One test's report from what its executions added up to, not yet judged.
+fn test_report(
+    class: String,
+    method: String,
+    acc: TestAcc,
+    rerun: &Rerun,
+    task_runs: &TaskRuns,
+) -> TestReport {
+    let runs = acc.passes + acc.failures;
+    let [lo, hi] = stats::wilson95(acc.failures, runs);
+    let reproduce = if acc.failures == 0 {
+        None
+    } else {
+        acc.reproduce.or_else(|| {
+            // Without a class there is no `--tests` filter to build.
+            let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
+            let seed = acc.seeds.first().map(String::as_str);
+            Some(reproduce::build(rerun, task, &class, &method, seed))
+        })
+    };
+    TestReport {
+        kinds: acc.tasks.into_iter().collect(),
+        runs,
+        plan: None,
+        passes: acc.passes,
+        failures: acc.failures,
+        heap_failures: acc.heap_failures,
+        suite_timeouts: acc.suite_timeouts,
+        failure_rate: if runs == 0 {
+            0.0
+        } else {
+            stats::round6(acc.failures as f64 / runs as f64)
+        },
+        ci95: [stats::round6(lo), stats::round6(hi)],
+        failure_kinds: acc.kinds,
+        failing_seeds: acc.seeds.into_iter().collect(),
+        reproduce,
+        reproduce_context: None,
+        run_members: Default::default(),
+        examples: acc.examples,
+        time_sec: acc.time_sec,
+        durations: acc.durations,
+        failing_task: acc.failing_task,
+        triage: None,
+        comparison: None,
+        by_condition: by_condition(&class, acc.conditions, &acc.task_runs, task_runs),
+        class,
+        method,
+        verdict: Verdict::unjudged(),
+    }
+}
+
+/// A test's conditions, with the classes before it in its task runs when
+/// it fails more in one context than the other.
+fn by_condition(class: &str, tally: Tally, outcomes: &[RunOutcome], runs: &TaskRuns) -> Conditions {
+    let mut conditions = Conditions::of(tally);
+    if let Some(c) = conditions.context.as_mut() {
+        c.task_path = runs.task_of(outcomes);
+        c.candidates = c
+            .fails_more
+            .and_then(|side| runs.candidates(class, outcomes, side));
+    }
+    conditions
 }
 
 /// Most failing first, then by class and method.
@@ -765,12 +841,15 @@ mod tests {
             agg.record(e, Some(&origin));
         }
         FileResult {
+            root: 0,
             path: path.into(),
+            task_run: false,
             origin: Some(origin),
             read: junit::FileRead {
                 counts: Default::default(),
                 state: junit::State::Complete,
                 reproduce: vec![],
+                suites: vec![],
             },
             agg,
             not_tests: vec![],

@@ -296,6 +296,9 @@ pub struct Conditions {
     /// First executions in a JVM against repeats (in-JVM repetition only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_execution: Option<FirstExecution>,
+    /// Alone against its whole task, when it ran in both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<super::context::ContextComparison>,
     /// Its in-JVM executions by position in their JVM (drift).
     #[serde(skip)]
     pub(crate) by_index: Vec<AtIndex>,
@@ -304,11 +307,19 @@ pub struct Conditions {
 impl Conditions {
     pub(crate) fn of(tally: Tally) -> Conditions {
         let conditions = tally.rows();
+        let first_execution = FirstExecution::of(&conditions);
+        let first_dependent = first_execution.is_some_and(|f| f.dependent);
         Conditions {
-            first_execution: FirstExecution::of(&conditions),
+            context: super::context::ContextComparison::of(&conditions, first_dependent),
+            first_execution,
             conditions,
             by_index: tally.by_index,
         }
+    }
+
+    /// Its rates alone and in its task differ.
+    pub(crate) fn context_dependent(&self) -> bool {
+        self.context.as_ref().is_some_and(|c| c.dependent)
     }
 
     /// Its first executions in a JVM failed more than its repeats did.

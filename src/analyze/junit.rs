@@ -91,7 +91,21 @@ pub struct FileRead {
     pub state: State,
     /// `REPRODUCE WITH:` lines from the system streams (the text after the marker).
     pub reproduce: Vec<String>,
+    /// Each `<testsuite>` that names its start (`timestamp`), in file order,
+    /// at most [`MAX_SUITES`]: the order of a Gradle run's classes.
+    pub suites: Vec<Suite>,
 }
+
+/// A `<testsuite>`'s name and start, as written (Gradle writes
+/// `2026-12-05T09:37:43`: whole seconds, local time, no zone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suite {
+    pub name: String,
+    pub timestamp: String,
+}
+
+/// Suites of one file kept (Gradle writes one per file).
+const MAX_SUITES: usize = 64;
 
 /// Reads one report, calling `on_execution` for every execution in file order.
 /// Never fails: problems are reported in [`FileRead::state`], and the cases read
@@ -139,6 +153,7 @@ pub fn read(src: impl Read, mut on_execution: impl FnMut(Execution<'_>)) -> File
         counts: parser.counts,
         state,
         reproduce,
+        suites: parser.suites,
     }
 }
 
@@ -232,6 +247,7 @@ struct Parser {
     spare: Case,
     body: Option<Body>,
     counts: FileCounts,
+    suites: Vec<Suite>,
 }
 
 type Sink<'s> = dyn FnMut(Execution<'_>) + 's;
@@ -287,6 +303,9 @@ impl Parser {
         let local = e.local_name();
         let name = local.as_ref();
         let Some(case) = self.case.as_mut() else {
+            if name == b"testsuite" {
+                self.on_suite(e);
+            }
             if name == b"testcase" {
                 self.counts.cases += 1;
                 // The previous case's buffers are reused: no allocation per case.
@@ -445,6 +464,20 @@ fn trace_seed(trace: &str) -> Option<String> {
 /// Writes the values of the named attributes into `out` (cleared first; left
 /// empty when absent), references decoded; a value with bad references is kept
 /// as written.
+impl Parser {
+    /// Keeps a suite's name and start when it has both.
+    fn on_suite(&mut self, e: &BytesStart<'_>) {
+        if self.suites.len() >= MAX_SUITES {
+            return;
+        }
+        let (mut name, mut timestamp) = (String::new(), String::new());
+        attrs_into(e, [b"name", b"timestamp"], [&mut name, &mut timestamp]);
+        if !name.is_empty() && !timestamp.is_empty() && timestamp.len() <= 40 {
+            self.suites.push(Suite { name, timestamp });
+        }
+    }
+}
+
 fn attrs_into<const N: usize>(e: &BytesStart<'_>, keys: [&[u8]; N], mut out: [&mut String; N]) {
     for value in out.iter_mut() {
         value.clear();

@@ -8,6 +8,7 @@
 pub(crate) mod aggregate;
 pub mod comparison;
 pub mod condition;
+pub mod context;
 pub(crate) mod cost;
 pub mod drift;
 pub(crate) mod filter;
@@ -90,15 +91,15 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
 /// from its path below its own root.
 pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
     let mut stale = 0;
-    let mut reports: Vec<(&Path, PathBuf)> = Vec::new();
+    let mut reports: Vec<(usize, &Path, PathBuf)> = Vec::new();
     let mut merger = Merger::default();
-    for root in roots {
+    for (index, root) in roots.iter().enumerate() {
         let found = reports::find(root);
         for path in found.reports {
             if is_stale(&path, opts.since) {
                 stale += 1;
             } else {
-                reports.push((root, path));
+                reports.push((index, root, path));
             }
         }
         for (dir, error) in found.unreadable {
@@ -110,11 +111,14 @@ pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
     for batch in reports.chunks(MERGE_BATCH) {
         let files: Vec<FileResult> = batch
             .par_iter()
-            .map(|(root, path)| {
+            .map(|(index, root, path)| {
                 // The root's own path tells when it is itself an iterations folder.
                 let whole = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
                 let rel = path.strip_prefix(root).unwrap_or(path);
-                read_file(path, &whole, rel, opts)
+                FileResult {
+                    root: *index,
+                    ..read_file(path, &whole, rel, opts)
+                }
             })
             .collect();
         for file in files {
@@ -164,10 +168,15 @@ fn is_stale(path: &Path, since: Option<SystemTime>) -> bool {
         .is_ok_and(|mtime| mtime < since)
 }
 
+/// A report at `rel_path` (`/`-separated) of a planned whole-task run.
+fn in_task_run(rel_path: &str, opts: &AnalyzeOptions) -> bool {
+    let below = |dir: &String| rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+    opts.task_context_below.iter().any(below)
+}
+
 /// What ran beside the tests of a report at `rel_path` (`/`-separated).
 fn context_of(rel_path: &str, opts: &AnalyzeOptions) -> condition::Context {
-    let below = |dir: &String| rel_path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
-    match opts.task_context_below.iter().any(below) {
+    match in_task_run(rel_path, opts) {
         true => condition::Context::Task,
         false => opts.context.unwrap_or(match opts.planned {
             true => condition::Context::Alone,
@@ -209,11 +218,14 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
             counts: junit::FileCounts::default(),
             state: junit::State::Unreadable(e.to_string()),
             reproduce: Vec::new(),
+            suites: Vec::new(),
         },
     };
     // The lines are attached to their tests; the file result need not keep them.
     agg.attach_reproduce_lines(&std::mem::take(&mut read.reproduce));
     FileResult {
+        root: 0,
+        task_run: in_task_run(&rel_path, opts),
         path: rel_path,
         origin,
         read,

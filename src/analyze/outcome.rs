@@ -276,8 +276,12 @@ impl JobPayload {
             reason,
             skipped: job.skipped.clone(),
             heap_failures,
-            flaky_tests: count_verdicts(report, "flaky"),
-            broken_tests: count_verdicts(report, "broken"),
+            // A test dependent on its condition passed and failed: flaky too.
+            flaky_tests: count_verdicts(
+                report,
+                &["flaky", "first-execution-dependent", "context-dependent"],
+            ),
+            broken_tests: count_verdicts(report, &["broken"]),
         }
     }
 
@@ -380,9 +384,9 @@ impl JobPayload {
 /// batch, so the steps that are none are `flakiness-orchestration:*`.
 pub(crate) const COMPILE_KEY: &str = "flakiness-orchestration:compile";
 
-/// The tests of `report` whose verdict is `verdict` (see [`verdict::verdict`]).
-fn count_verdicts(report: &Report, verdict: &str) -> u64 {
-    let of = |t: &&TestReport| t.failures > 0 && verdict::verdict(t) == verdict;
+/// The tests of `report` whose verdict is one of `verdicts` (see [`verdict::verdict`]).
+fn count_verdicts(report: &Report, verdicts: &[&str]) -> u64 {
+    let of = |t: &&TestReport| t.failures > 0 && verdicts.contains(&verdict::verdict(t));
     report.tests.iter().filter(of).count() as u64
 }
 

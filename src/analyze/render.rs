@@ -13,6 +13,7 @@ use std::time::Duration;
 
 mod comparison;
 mod conditions;
+pub(crate) mod context;
 mod triage;
 pub use comparison::{comparison_markdown, known_flaky_markdown};
 pub use triage::triage_markdown;
@@ -70,6 +71,7 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
         failure_table(shown, failing.len(), &mut md);
         conditions::first_executions(shown, &mut md);
+        context::section(shown, &mut md);
         triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
@@ -381,10 +383,11 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
             None => String::new(),
         };
         md.push(format!(
-            "- {}: {}{planned}{}",
+            "- {}: {}{planned}{}{}",
             code(&format!("{}.{}", t.class, t.method)),
             stats::clean_statement(t.runs),
-            conditions::clean_first_bound(t)
+            conditions::clean_first_bound(t),
+            context::clean_task_bound(t)
         ));
     }
     more(clean.len(), "clean tests", md);

@@ -254,6 +254,36 @@ impl TestReport {
     }
 }
 
+#[cfg(test)]
+impl TestReport {
+    /// A test with so many (failures, runs) alone and in its whole task,
+    /// each execution a fresh JVM's, judged.
+    pub(crate) fn in_contexts(
+        class: &str,
+        method: &str,
+        alone: (u64, u64),
+        task: (u64, u64),
+    ) -> TestReport {
+        use super::condition::{Condition, Conditions, Context, Position, Repetition, Tally};
+        let mut tally = Tally::default();
+        for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
+            let condition = Condition {
+                context,
+                repetition: Repetition::FreshJvm,
+                mechanism: None,
+                execution: Position::First,
+            };
+            for i in 0..runs {
+                tally.add(condition, 1, i < failures, Some(0.1));
+            }
+        }
+        let failures = alone.0 + task.0;
+        let mut t = TestReport::sample(class, method, alone.1 + task.1 - failures, failures);
+        t.by_condition = Conditions::of(tally);
+        super::verdict::judged(t)
+    }
+}
+
 /// What kind of flaky a failing test is, from replaying its failures: the
 /// names are the JSON contract (docs/src/concepts/triage.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -298,6 +328,10 @@ pub struct Triage {
     /// Why planned replays did not run or did not count, one line each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Its replays alone against its runs in its whole task, when the
+    /// report has those (replayed without a seed only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<super::context::ContextComparison>,
     /// Wall time of its replays (Gradle included).
     pub elapsed_sec: f64,
 }

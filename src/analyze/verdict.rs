@@ -13,14 +13,17 @@ pub(crate) fn heap_only(test: &TestReport) -> bool {
     test.failures > 0 && test.heap_failures == test.failures
 }
 
-/// What a failing test's executions say it is: flaky (it passed and failed),
-/// first-execution-dependent (its first executions in a JVM failed more than
+/// What a failing test's executions say it is: context-dependent (its rates
+/// alone and in its whole task differ: CI runs it in its task, so that
+/// rate is its CI-condition rate), first-execution-dependent (its first executions in a JVM failed more than
 /// its repeats: CI, where every execution is a first one, sees the first
 /// executions' rate), broken (it failed every one of several), unknown from
 /// one execution, or out of heap (every failure an `OutOfMemoryError`).
 pub(crate) fn verdict(t: &TestReport) -> &'static str {
     if heap_only(t) {
         "out of heap"
+    } else if t.by_condition.context_dependent() {
+        "context-dependent"
     } else if t.by_condition.first_execution_dependent() {
         "first-execution-dependent"
     } else if t.passes > 0 {
@@ -36,11 +39,12 @@ pub(crate) fn verdict(t: &TestReport) -> &'static str {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
-    /// `clean`, `flaky`, `first-execution-dependent`, `broken`,
-    /// `failed-once`, `out-of-heap`.
+    /// `clean`, `flaky`, `context-dependent`, `first-execution-dependent`,
+    /// `broken`, `failed-once`, `out-of-heap`.
     pub kind: &'static str,
     /// `first`: it rests on the first executions in a JVM only (the CI
-    /// condition); `all`: on every execution.
+    /// condition); `all`: on every execution (of its whole-task runs only,
+    /// for `context-dependent`: `context` then says `task`).
     pub executions: &'static str,
     /// The contexts and repetitions of the executions it rests on.
     pub context: Vec<Context>,
@@ -69,7 +73,12 @@ pub(crate) fn judged(mut t: TestReport) -> TestReport {
     t
 }
 
-/// The verdict of `t` and the condition it is about.
+/// The verdict of `t` and the condition it is about. The rate it rests on
+/// is the CI condition's where the executions tell one apart: a
+/// context-dependent test's whole-task runs (CI runs the whole task, one
+/// fresh JVM each), a first-execution-dependent test's first executions;
+/// otherwise every execution, pooled (no condition was told apart from
+/// another).
 fn judge(t: &TestReport) -> Verdict {
     let kind = match (t.failures, verdict(t)) {
         (0, _) => "clean",
@@ -78,11 +87,11 @@ fn judge(t: &TestReport) -> Verdict {
         (_, kind) => kind,
     };
     let first_only = kind == "first-execution-dependent";
-    let rows = t
-        .by_condition
-        .conditions
-        .iter()
-        .filter(|r| !first_only || r.condition.execution == super::condition::Position::First);
+    let task_only = kind == "context-dependent";
+    let rows = t.by_condition.conditions.iter().filter(|r| {
+        (!first_only || r.condition.execution == super::condition::Position::First)
+            && (!task_only || r.condition.context == Context::Task)
+    });
     let mut context: Vec<Context> = Vec::new();
     let mut repetition: Vec<Repetition> = Vec::new();
     for r in rows {
@@ -93,8 +102,9 @@ fn judge(t: &TestReport) -> Verdict {
             repetition.push(r.condition.repetition);
         }
     }
-    let rate = match t.by_condition.first_execution {
-        Some(f) if first_only => f.first,
+    let rate = match (&t.by_condition.first_execution, &t.by_condition.context) {
+        (_, Some(c)) if task_only => c.task,
+        (Some(f), _) if first_only => f.first,
         _ => Rate::new(t.failures, t.runs),
     };
     Verdict {
@@ -121,5 +131,34 @@ pub(crate) fn severity(report: &Report, build_failed: bool) -> Severity {
         Severity::Warning
     } else {
         Severity::Success
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_both(alone: (u64, u64), task: (u64, u64)) -> TestReport {
+        TestReport::in_contexts("X", "y", alone, task)
+    }
+
+    /// A failure in either context is never clean: 0/30 alone and 1/17 in
+    /// its task (scipy: p = 0.3617) is flaky on every execution; 0/30 alone
+    /// and 3/3 in its task (p = 0.000183) is context-dependent, its rate the
+    /// task's.
+    #[test]
+    fn a_failure_in_either_context_is_never_clean() {
+        let t = in_both((0, 30), (1, 17));
+        assert_eq!(t.verdict.kind, "flaky");
+        assert_eq!(t.verdict.context, [Context::Alone, Context::Task]);
+        let c = t.by_condition.context.as_ref().unwrap();
+        crate::stats::assert_near(c.p_value, 0.361702, 1e-5);
+        let t = in_both((0, 30), (3, 3));
+        assert_eq!(t.verdict.kind, "context-dependent");
+        assert_eq!(t.verdict.context, [Context::Task]);
+        assert_eq!((t.verdict.rate.failures, t.verdict.rate.runs), (3, 3));
+        let t = in_both((2, 30), (0, 17));
+        assert_ne!(t.verdict.kind, "clean");
+        assert_eq!(in_both((0, 30), (0, 17)).verdict.kind, "clean");
     }
 }

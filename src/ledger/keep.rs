@@ -4,8 +4,8 @@
 //! and the append, which never costs the run its result: a ledger that
 //! cannot be written is a warning.
 
-use super::record::{Condition, Context, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA};
-use super::records::{records_of, RunMeta};
+use super::record::{Condition, Context, Origin, Record, Repetition, MAX_SEEDS};
+use super::records::{bare_record, records_of, RunMeta};
 use super::store::{append_to_dir, append_to_file, ci_file, local_dir, Limits};
 use crate::analyze::Report;
 use crate::domain::TestKind;
@@ -68,17 +68,8 @@ pub(crate) fn triage_records(report: &Report, meta: &RunMeta) -> Vec<Record> {
         .tests
         .iter()
         .filter_map(|t| Some((t, t.triage.as_ref().filter(|tr| tr.replays > 0)?)))
-        .map(|(t, tr)| Record {
-            schema: SCHEMA,
-            test: TestId {
-                class: t.class.clone(),
-                method: t.method.clone(),
-                task: t.kinds.join(","),
-            },
-            commit: meta.commit.clone(),
-            branch: meta.branch.clone(),
-            dirty: meta.dirty,
-            condition: match tr.seeds.is_empty() {
+        .map(|(t, tr)| {
+            let condition = match tr.seeds.is_empty() {
                 true => Condition {
                     context: Context::Alone,
                     repetition: Repetition::FreshJvm,
@@ -89,22 +80,18 @@ pub(crate) fn triage_records(report: &Report, meta: &RunMeta) -> Vec<Record> {
                     repetition: Repetition::InJvm,
                     mechanism: Some(crate::domain::InJvm::TestsIters.as_str().to_string()),
                 },
-            },
-            runs: tr.replays,
-            failures: tr.reproduced.min(tr.replays),
-            failure_kinds: Default::default(),
-            failing_seeds: tr
+            };
+            let counts = (tr.replays, tr.reproduced.min(tr.replays));
+            let mut r = bare_record(t, meta, &time, condition, counts);
+            r.failing_seeds = tr
                 .seeds
                 .iter()
                 .filter(|s| s.reproduced > 0)
                 .map(|s| s.seed.clone())
                 .take(MAX_SEEDS)
-                .collect(),
-            duration_sec: None,
-            tool: env!("CARGO_PKG_VERSION").to_string(),
-            time: time.clone(),
-            run_id: meta.run_id.clone(),
-            origin: Origin::Triage,
+                .collect();
+            r.origin = Origin::Triage;
+            r
         })
         .collect()
 }
@@ -259,6 +246,7 @@ mod tests {
             ],
             partial: false,
             notes: vec![],
+            context: None,
             elapsed_sec: 1.0,
         });
         let records = records_with_triage(&report, &meta());

@@ -101,8 +101,35 @@ fn record_of(
     meta: &RunMeta,
     time: &str,
     condition: Condition,
-    (runs, failures): (u64, u64),
+    counts: (u64, u64),
     details: bool,
+) -> Record {
+    let mut r = bare_record(t, meta, time, condition, counts);
+    if details {
+        r.failure_kinds = t
+            .failure_kinds
+            .0
+            .iter()
+            .map(|(kind, n)| (kind.as_str().to_string(), *n))
+            .collect();
+        r.failing_seeds = t.failing_seeds.iter().take(MAX_SEEDS).cloned().collect();
+        r.duration_sec = t.durations.quantiles().map(|q| DurationSummary {
+            median: crate::stats::round6(q.median),
+            p90: crate::stats::round6(q.p90),
+            max: crate::stats::round6(q.max),
+        });
+    }
+    r
+}
+
+/// A record of `t` in this run with its counts and nothing else: no kinds,
+/// seeds or durations.
+pub(super) fn bare_record(
+    t: &TestReport,
+    meta: &RunMeta,
+    time: &str,
+    condition: Condition,
+    (runs, failures): (u64, u64),
 ) -> Record {
     Record {
         schema: SCHEMA,
@@ -117,28 +144,9 @@ fn record_of(
         condition,
         runs,
         failures,
-        failure_kinds: match details {
-            true => t
-                .failure_kinds
-                .0
-                .iter()
-                .map(|(kind, n)| (kind.as_str().to_string(), *n))
-                .collect(),
-            false => Default::default(),
-        },
-        failing_seeds: match details {
-            true => t.failing_seeds.iter().take(MAX_SEEDS).cloned().collect(),
-            false => Vec::new(),
-        },
-        duration_sec: t
-            .durations
-            .quantiles()
-            .filter(|_| details)
-            .map(|q| DurationSummary {
-                median: crate::stats::round6(q.median),
-                p90: crate::stats::round6(q.p90),
-                max: crate::stats::round6(q.max),
-            }),
+        failure_kinds: Default::default(),
+        failing_seeds: Vec::new(),
+        duration_sec: None,
         tool: env!("CARGO_PKG_VERSION").to_string(),
         time: time.to_string(),
         run_id: meta.run_id.clone(),

@@ -756,18 +756,24 @@ impl Engine<'_> {
             self.say(&line, reporter);
             self.out.proven.push(p);
         }
+        self.leave(&leaving, Stop::AllProven)
+    }
+
+    /// Takes the tests `leaving` out of the batch's tracks; true (and the
+    /// run stops with `stop`) when no test is left.
+    fn leave(&mut self, leaving: &[usize], stop: Stop) -> bool {
         if leaving.is_empty() {
             return false;
         }
         let tracks = std::mem::take(&mut self.tracks);
         self.tracks = tracks
             .into_iter()
-            .filter_map(|t| self.without(t, &leaving))
+            .filter_map(|t| self.without(t, leaving))
             .collect();
         if self.active.iter().any(|a| *a) {
             return false;
         }
-        self.out.stop = Some(Stop::AllProven);
+        self.out.stop = Some(stop);
         true
     }
 }
@@ -814,19 +820,7 @@ impl Engine<'_> {
             self.say(&line, reporter);
             self.out.shown.push(shown);
         }
-        if leaving.is_empty() {
-            return false;
-        }
-        let tracks = std::mem::take(&mut self.tracks);
-        self.tracks = tracks
-            .into_iter()
-            .filter_map(|t| self.without(t, &leaving))
-            .collect();
-        if self.active.iter().any(|a| *a) {
-            return false;
-        }
-        self.out.stop = Some(Stop::AllShown);
-        true
+        self.leave(&leaving, Stop::AllShown)
     }
 }
 

@@ -80,6 +80,97 @@ pub(crate) fn more_clean_runs_to_show_fix(
     Some(hi)
 }
 
+/// Which side of a two-sided comparison more runs are added to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    First,
+    Second,
+    /// As many more of each.
+    Both,
+}
+
+/// The fewest more runs of `side` (of each side for [`Side::Both`]) after
+/// which [`p_differ`] falls below `alpha`, each side failing at its observed
+/// rate (its failures projected and rounded): "40 more runs alone would
+/// tell". `Some(0)` when the counts already tell; `None` when no number up
+/// to [`MAX_DIFFER_RUNS`] would (the observed rates are equal, or the other
+/// side's runs are too few for any number of these to tell). Counts up to
+/// [`SCANNED_RUNS`] are tried one by one (rounding makes p move by steps, not
+/// only down); past them the first count is found by bisection.
+pub(crate) fn more_runs_to_differ(a: Counts, b: Counts, side: Side, alpha: f64) -> Option<u64> {
+    let grow = |c: Counts, more: u64| {
+        let runs = c.runs + more;
+        let failures = if c.runs == 0 {
+            0
+        } else {
+            (c.failures as f64 * runs as f64 / c.runs as f64).round() as u64
+        };
+        Counts::new(failures, runs)
+    };
+    let tells = |more: u64| {
+        let (ma, mb) = match side {
+            Side::First => (more, 0),
+            Side::Second => (0, more),
+            Side::Both => (more, more),
+        };
+        p_differ(grow(a, ma), grow(b, mb)) < alpha
+    };
+    if tells(0) {
+        return Some(0);
+    }
+    // Equal observed rates stay equal however many runs are added.
+    if a.runs == 0 || b.runs == 0 || a.failures * b.runs == b.failures * a.runs {
+        return None;
+    }
+    if let Some(m) = (1..=SCANNED_RUNS).find(|m| tells(*m)) {
+        return Some(m);
+    }
+    let mut hi = SCANNED_RUNS * 2;
+    while !tells(hi) {
+        if hi >= MAX_DIFFER_RUNS {
+            return None;
+        }
+        hi = (hi * 2).min(MAX_DIFFER_RUNS);
+    }
+    let mut lo = hi / 2;
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if tells(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// Counts of more runs [`more_runs_to_differ`] tries one by one.
+const SCANNED_RUNS: u64 = 1_000;
+
+/// The most more runs [`more_runs_to_differ`] offers: past it no practical
+/// number of runs tells the two rates apart.
+pub(crate) const MAX_DIFFER_RUNS: u64 = 100_000;
+
+/// The 95% interval of the difference of two failure rates, `a`'s minus
+/// `b`'s, by Newcombe's hybrid score method (method 10 of Newcombe 1998,
+/// from each side's Wilson interval): what two rates that agree still allow.
+pub(crate) fn difference95(a: Counts, b: Counts) -> [f64; 2] {
+    let rate = |c: Counts| {
+        if c.runs == 0 {
+            0.0
+        } else {
+            c.failures as f64 / c.runs as f64
+        }
+    };
+    let (pa, pb) = (rate(a), rate(b));
+    let [la, ua] = super::wilson95(a.failures, a.runs);
+    let [lb, ub] = super::wilson95(b.failures, b.runs);
+    let d = pa - pb;
+    let lo = d - ((pa - la).powi(2) + (ub - pb).powi(2)).sqrt();
+    let hi = d + ((ua - pa).powi(2) + (pb - lb).powi(2)).sqrt();
+    [lo.max(-1.0), hi.min(1.0)]
+}
+
 /// The most runs [`more_clean_runs_to_show_fix`] offers: beyond it the
 /// answer is "not with any practical number".
 pub(super) const MAX_RUNS: u64 = 10_000_000;
@@ -243,6 +334,72 @@ mod tests {
         assert!(p_fixed(c(10, 100), c(2, 50 + more - 1)) >= 0.05);
         // A test that never failed before cannot be shown fixed.
         assert_eq!(more_clean_runs_to_show_fix(c(0, 100), c(0, 0), 0.05), None);
+    }
+
+    /// Newcombe (1998), "Interval estimation for the difference between
+    /// independent proportions", Statistics in Medicine 17:873–890, Table II,
+    /// method 10: 56/70 − 48/80 gives 0.0524 to 0.3339; 9/10 − 3/10 gives
+    /// 0.1705 to 0.8090.
+    #[test]
+    fn the_difference_interval_matches_newcombe() {
+        let near = |got: f64, want: f64| assert!((got - want).abs() < 5e-5, "{got} {want}");
+        let [lo, hi] = difference95(c(56, 70), c(48, 80));
+        near(lo, 0.0524);
+        near(hi, 0.3339);
+        let [lo, hi] = difference95(c(9, 10), c(3, 10));
+        near(lo, 0.1705);
+        near(hi, 0.8090);
+        // Swapped sides: the interval is mirrored.
+        let [lo, hi] = difference95(c(3, 10), c(9, 10));
+        near(lo, -0.8090);
+        near(hi, -0.1705);
+    }
+
+    #[test]
+    fn more_runs_to_tell_two_rates_apart() {
+        let alpha = 0.05;
+        // Already told apart (the issue's counts: 28/30 alone, 2/17 in the task).
+        assert_eq!(
+            more_runs_to_differ(c(28, 30), c(2, 17), Side::Both, alpha),
+            Some(0)
+        );
+        // 3/10 against 0/5: more runs of the second side tell, the first's never
+        // (with 0/5 fixed, p stays above 0.7^5 = 0.168 however well the first
+        // side is known).
+        let second = more_runs_to_differ(c(3, 10), c(0, 5), Side::Second, alpha).unwrap();
+        assert!(p_differ(c(3, 10), c(0, 5 + second)) < alpha);
+        assert!(p_differ(c(3, 10), c(0, 5 + second - 1)) >= alpha);
+        assert_eq!(
+            more_runs_to_differ(c(3, 10), c(0, 5), Side::First, alpha),
+            None
+        );
+        // Both sides: the first count found; every count before it does not tell.
+        let grown = |f: u64, n: u64, m: u64| {
+            c((f as f64 * (n + m) as f64 / n as f64).round() as u64, n + m)
+        };
+        let both = more_runs_to_differ(c(3, 10), c(0, 5), Side::Both, alpha).unwrap();
+        let at = |m: u64| p_differ(grown(3, 10, m), grown(0, 5, m));
+        assert!(at(both) < alpha, "{both}");
+        assert!((0..both).all(|m| at(m) >= alpha), "{both}");
+        // Equal rates: no number of runs tells them apart.
+        assert_eq!(
+            more_runs_to_differ(c(2, 20), c(1, 10), Side::Both, alpha),
+            None
+        );
+        assert_eq!(
+            more_runs_to_differ(c(0, 20), c(0, 10), Side::Second, alpha),
+            None
+        );
+        // Close rates: past the scan, by bisection, and still the first count there.
+        let far = more_runs_to_differ(c(10, 100), c(12, 100), Side::Both, alpha).unwrap();
+        assert!(far > SCANNED_RUNS, "{far}");
+        let at = |m: u64| p_differ(grown(10, 100, m), grown(12, 100, m));
+        assert!(at(far) < alpha && at(far - 1) >= alpha, "{far}");
+        // Rates this close need more than any practical number.
+        assert_eq!(
+            more_runs_to_differ(c(1000, 10_000), c(1001, 10_000), Side::Both, alpha),
+            None
+        );
     }
 
     #[test]

@@ -183,6 +183,7 @@ pub fn run(
             seeds: Vec::new(),
             partial: false,
             notes: vec![note],
+            context: None,
             elapsed_sec: 0.0,
         });
     }
@@ -280,6 +281,7 @@ fn attach(
         seeds: Vec::new(),
         partial: false,
         notes: Vec::new(),
+        context: None,
         elapsed_sec: 0.0,
     };
     for (seed, r) in target.seeds.iter().zip(results) {
@@ -320,6 +322,7 @@ fn attach(
     }
     triage.elapsed_sec = crate::stats::round6(triage.elapsed_sec);
     triage.verdict = rules::verdict(seeded, triage.replays, triage.reproduced);
+    triage.context = rules::context(t, seeded, triage.replays, triage.reproduced);
     triage
 }
 

@@ -1,6 +1,8 @@
 //! The verdict rules: what a failing test's replays say about it. Pure.
 
-use crate::analyze::report::TriageVerdict;
+use crate::analyze::condition::{Condition, ConditionCounts, Context, Position, Rate, Repetition};
+use crate::analyze::context::ContextComparison;
+use crate::analyze::report::{TestReport, TriageVerdict};
 
 /// The verdict of a failing test from its replays that gave a result.
 ///
@@ -27,6 +29,47 @@ pub(crate) fn verdict(seeded: bool, replays: u64, reproduced: u64) -> Option<Tri
         (false, _, true) => TriageVerdict::FailsAlone,
         (false, _, false) => TriageVerdict::PassesAlone,
     })
+}
+
+/// A test's replays alone (each a fresh Gradle run of the test only)
+/// against its runs in its whole task that the report holds: the same
+/// comparison as the report's, so that `fails-alone` says whether the test
+/// fails alone more than in its task. `None` for seeded replays (a pinned
+/// seed is another condition) or without task runs.
+pub(crate) fn context(
+    t: &TestReport,
+    seeded: bool,
+    replays: u64,
+    reproduced: u64,
+) -> Option<ContextComparison> {
+    if seeded || replays == 0 {
+        return None;
+    }
+    let alone = ConditionCounts {
+        condition: Condition {
+            context: Context::Alone,
+            repetition: Repetition::FreshJvm,
+            mechanism: None,
+            execution: Position::First,
+        },
+        rate: Rate::new(reproduced, replays),
+    };
+    let mut rows = vec![alone];
+    rows.extend(
+        t.by_condition
+            .conditions
+            .iter()
+            .filter(|r| r.condition.context == Context::Task)
+            .copied(),
+    );
+    let mut c = ContextComparison::of(&rows, false)?;
+    let report = t.by_condition.context.as_ref();
+    c.task_path = report.and_then(|r| r.task_path.clone());
+    // The report's candidates were ranked for its own direction.
+    c.candidates = report
+        .filter(|r| r.fails_more == c.fails_more)
+        .and_then(|r| r.candidates.clone());
+    Some(c)
 }
 
 #[cfg(test)]
@@ -57,6 +100,31 @@ mod tests {
     fn no_replay_no_verdict() {
         assert_eq!(verdict(true, 0, 0), None);
         assert_eq!(verdict(false, 0, 0), None);
+    }
+
+    /// Replayed alone 5/5 against 2/17 in its task (scipy: p = 0.000797):
+    /// context-dependent; seeded replays and a test without task runs get no
+    /// comparison.
+    #[test]
+    fn replays_alone_are_compared_with_the_task_runs() {
+        let mut t = TestReport::sample("X", "y", 15, 2);
+        t.by_condition.conditions = vec![ConditionCounts {
+            condition: Condition {
+                context: Context::Task,
+                repetition: Repetition::FreshJvm,
+                mechanism: None,
+                execution: Position::First,
+            },
+            rate: Rate::new(2, 17),
+        }];
+        let c = context(&t, false, 5, 5).unwrap();
+        assert!(c.dependent, "{c:?}");
+        crate::stats::assert_near(c.p_value, 0.000_797_448, 1e-5);
+        assert_eq!((c.alone.failures, c.alone.runs), (5, 5));
+        assert_eq!(c.fails_more, Some(Context::Alone));
+        assert!(!context(&t, false, 5, 1).unwrap().dependent);
+        assert!(context(&t, true, 5, 5).is_none());
+        assert!(context(&TestReport::sample("X", "y", 15, 2), false, 5, 5).is_none());
     }
 
     #[test]

@@ -674,6 +674,33 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         report.stdin
     );
 
+    // The report step reads earlier ledgers (`FLAKINESS_LEDGER`): a failing
+    // test they hold failing on the pull request's base is known flaky there.
+    let earlier = tempfile::tempdir().unwrap();
+    let mut on_main = flaky.clone();
+    on_main["branch"] = "main".into();
+    on_main["commit"] = "1111111111111111111111111111111111111111".into();
+    std::fs::write(
+        earlier.path().join("flakiness-ledger.jsonl"),
+        format!("{on_main}\n"),
+    )
+    .unwrap();
+    let mut again = analyze.clone();
+    again["env"]["FLAKINESS_LEDGER"] = earlier.path().to_str().unwrap().into();
+    again["env"]["BUILDKITE_PULL_REQUEST_BASE_BRANCH"] = "main".into();
+    let (_again_dir, out) = run_job(&bk, None, &again, None, "job-analyze-again");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let annotations = bk.calls_of(&["annotate", "--style"]);
+    let last = annotations.last().expect("the second report's annotation");
+    assert!(
+        last.stdin.contains("### Known flaky on `main`")
+            && last.stdin.contains(
+                "`org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion`: known flaky on `main`"
+            ),
+        "{}",
+        last.stdin
+    );
+
     // Nothing ran the hostile names as shell code.
     let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();
     dirs.extend([repo.path(), report_dir.path()]);

@@ -99,6 +99,7 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
         [
             "-Dflaky.repeat.iters=20",
             "-Dflaky.repeat.jvms=7",
+            "-Dflaky.repeat.maxSlices=32",
             ":core:cleanTest",
             ":core:test",
             "-Dflaky.repeat.task.:core:test=junit4",

@@ -30,8 +30,8 @@ pub(super) fn summary_line(report: &Report) -> Option<String> {
     Some(format!("- Conditions (executions): {}", parts.join("; ")))
 }
 
-/// `12% (3.2%–31%)`.
-fn rate(r: &Rate) -> String {
+/// `3/25 = 12% (3.2%–31%)`.
+pub(super) fn rate(r: &Rate) -> String {
     format!(
         "{}/{} = {} ({}–{})",
         r.failures,

@@ -75,6 +75,7 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
     md.push("| Class | Method | Verdict | Failed again | Seeds |".into());
     md.push("| --- | --- | --- | ---: | --- |".into());
     let mut notes = Vec::new();
+    let mut contexts = Vec::new();
     let (mut replays, mut secs, mut partial) = (0, 0.0, false);
     for (t, tr) in &triaged {
         let seeds = if tr.seeds.is_empty() {
@@ -86,14 +87,25 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let context = match &tr.context {
+            Some(c) if c.dependent => " · context-dependent",
+            _ => "",
+        };
         md.push(format!(
-            "| {} | {} | {} | {}/{} | {seeds} |",
+            "| {} | {} | {}{context} | {}/{} | {seeds} |",
             markdown::text(&t.class),
             markdown::text(&t.method),
             tr.verdict.map_or("none", |v| v.as_str()),
             tr.reproduced,
             tr.replays,
         ));
+        contexts.extend(tr.context.as_ref().map(|c| {
+            format!(
+                "- {} replayed alone, against its runs in its task: {}",
+                code(&format!("{}.{}", t.class, t.method)),
+                super::context::sentence(c)
+            )
+        }));
         replays += tr.replays;
         secs += tr.elapsed_sec;
         partial |= tr.partial;
@@ -111,6 +123,7 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
         if partial { "**Partial triage:** " } else { "" },
         crate::time::format_duration(Duration::from_secs_f64(secs.round()))
     ));
+    md.extend(contexts);
     let listed = notes.len().min(MAX_LISTED);
     md.extend(notes.drain(..listed));
     more(listed + notes.len(), "triage notes", md);
@@ -155,6 +168,7 @@ mod tests {
                 .collect(),
             partial: false,
             notes: vec![],
+            context: None,
             elapsed_sec: 12.4,
         }
     }
@@ -239,5 +253,41 @@ mod tests {
         assert!(alone.contains("### Reproduce"), "{alone}");
         assert!(!alone.contains("### Failures by test"), "{alone}");
         assert!(!markdown(&report(vec![test("X", "y", 7, 3)])).contains("### Triage"));
+    }
+
+    /// `fails-alone` with the test's task runs in the report: the verdict
+    /// says the comparison too, and a plain sentence gives both rates.
+    #[test]
+    fn fails_alone_says_the_comparison_with_the_task_runs() {
+        use crate::analyze::condition::{Condition, ConditionCounts, Context, Position, Rate};
+        let mut t = test("X", "y", 15, 2);
+        t.by_condition.conditions = vec![ConditionCounts {
+            condition: Condition {
+                context: Context::Task,
+                repetition: crate::analyze::condition::Repetition::FreshJvm,
+                mechanism: None,
+                execution: Position::First,
+            },
+            rate: Rate::new(2, 17),
+        }];
+        let mut tr = triage(&[], 5, 5);
+        tr.context = crate::triage::rules::context(&t, false, 5, 5);
+        t.triage = Some(tr);
+        let md = markdown(&report(vec![t]));
+        assert!(
+            md.contains("| X | y | fails-alone · context-dependent | 5/5 | alone |"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "- `X.y` replayed alone, against its runs in its task: **context-dependent**: \
+                 fails 5/5 = 100% (56%–100%) alone, 2/17 = 12% (3.2%–35%) in its task"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("in CI (its whole task) it fails about one build in 9"),
+            "{md}"
+        );
     }
 }

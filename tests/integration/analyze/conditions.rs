@@ -188,3 +188,120 @@ fn reports_of_whole_task_runs_are_in_context_task() {
     let (_root, report) = analyzed("first-execution", &opts);
     assert!(contexts(&report).iter().all(|c| *c == Context::Alone));
 }
+
+/// The recorded run `junit-gradle/context/{side}/{iter}` placed as `local`
+/// lays out a run's reports: `{batch}/flakiness-iters/{as_iter}/…`.
+fn place_run(root: &std::path::Path, side: &str, iter: &str, batch: &str, as_iter: &str) {
+    let dir = data(&format!("junit-gradle/context/{side}/{iter}"));
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let path = file.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        place(
+            root,
+            &format!("{batch}/flakiness-iters/{as_iter}/build/test-results/test/{name}"),
+            std::fs::read(&path).unwrap(),
+        );
+    }
+}
+
+/// `local`'s options for a run of both contexts: the alone runs in
+/// `batch-1`, the whole-task runs in `batch-2` (folders of whole-task runs,
+/// so their executions are in context `task`).
+fn both_contexts_options() -> AnalyzeOptions {
+    AnalyzeOptions {
+        instances_once: true,
+        planned: true,
+        task_context_below: vec!["batch-2".into()],
+        ..AnalyzeOptions::default()
+    }
+}
+
+/// Every run of `tests/data/junit-gradle/context`, both contexts.
+fn both_contexts() -> (tempfile::TempDir, Report) {
+    let root = tempfile::tempdir().unwrap();
+    for (side, batch) in [("alone", "batch-1"), ("task", "batch-2")] {
+        for iter in std::fs::read_dir(data(&format!("junit-gradle/context/{side}"))).unwrap() {
+            let iter = iter.unwrap().file_name().to_string_lossy().into_owned();
+            place_run(root.path(), side, &iter, batch, &iter);
+        }
+    }
+    let report = analyze::analyze_root(root.path(), &both_contexts_options());
+    (root, report)
+}
+
+/// A test that fails mostly alone (29/30) and rarely in its whole task
+/// (3/17; real Gradle runs of `tests/fixtures/context`) is
+/// `context-dependent`, its verdict resting on the task's runs (the CI
+/// condition), exactly as Fisher's two-sided test on the reported counts
+/// says; the classes that started before it in its task runs are its
+/// candidates; its neighbours, which ran in the task only, are clean.
+#[test]
+fn a_test_failing_mostly_alone_is_context_dependent() {
+    let (_root, report) = both_contexts();
+    let lookup = test(&report, "findsAWord");
+    assert_eq!((lookup.runs, lookup.failures), (47, 32));
+    let c = lookup.by_condition.context.as_ref().unwrap();
+    assert_eq!((c.alone.failures, c.alone.runs), (29, 30));
+    assert_eq!((c.task.failures, c.task.runs), (3, 17));
+    // scipy 1.17: fisher_exact([[29, 1], [3, 14]]) → p = 2.7322451463213572e-08.
+    assert!((c.p_value - 2.732245e-8).abs() < 1e-13, "{c:?}");
+    assert!(c.dependent);
+    assert_eq!(c.fails_more, Some(Context::Alone));
+    assert_eq!(c.task_path.as_deref(), Some(":test"));
+    assert_eq!(lookup.verdict.kind, "context-dependent");
+    assert_eq!(lookup.verdict.context, [Context::Task]);
+    assert_eq!(
+        (lookup.verdict.rate.failures, lookup.verdict.rate.runs),
+        (3, 17)
+    );
+    let k = c.candidates.as_ref().unwrap();
+    assert_eq!((k.passing_runs, k.failing_runs), (14, 3));
+    let named: Vec<(&str, u64, u64)> = k
+        .classes
+        .iter()
+        .map(|x| (x.class.as_str(), x.before_in_passing, x.before_in_failing))
+        .collect();
+    // Gradle ran the task's classes in one order every time: both started
+    // before it in every run, so the order cannot rank one above the other.
+    assert_eq!(
+        named,
+        [
+            ("demo.LoadsDictionaryTest", 14, 3),
+            ("demo.UnrelatedTest", 14, 3)
+        ]
+    );
+    for method in ["loads", "sums"] {
+        let t = test(&report, method);
+        assert!(t.by_condition.context.is_none());
+        assert_eq!(t.verdict.kind, "clean");
+    }
+    let md = render::markdown(&report);
+    assert!(md.contains("**context-dependent**"), "{md}");
+    insta::assert_snapshot!("context_dependent_markdown", md);
+    insta::assert_snapshot!("context_dependent_json", render::json(&report));
+}
+
+/// Two roots (two CI jobs' artifacts) with alike-named folders hold two
+/// whole-task runs, not one: a passing run in one, a failing run in the
+/// other, each with its own order.
+#[test]
+fn task_runs_of_several_roots_stay_apart() {
+    let roots = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    for (root, task_iter) in roots.iter().zip(["iter-1", "iter-14"]) {
+        place_run(root.path(), "alone", "iter-1", "batch-1", "iter-1");
+        place_run(root.path(), "task", task_iter, "batch-2", "iter-1");
+    }
+    let opts = both_contexts_options();
+    let paths: Vec<std::path::PathBuf> = roots.iter().map(|r| r.path().to_path_buf()).collect();
+    let report = analyze::analyze_roots(&paths, &opts);
+    let c = test(&report, "findsAWord")
+        .by_condition
+        .context
+        .clone()
+        .unwrap();
+    assert_eq!((c.task.failures, c.task.runs), (1, 2));
+    let k = c.candidates.unwrap();
+    assert_eq!((k.passing_runs, k.failing_runs), (1, 1));
+    assert_eq!(k.classes[0].before_in_passing, 1);
+    assert_eq!(k.classes[0].before_in_failing, 1);
+}

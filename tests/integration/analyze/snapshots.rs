@@ -136,6 +136,7 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
                 seeds: vec![seed("C0FFEE:2", 5, 5), seed("C0FFEE:4", 5, 0)],
                 partial: false,
                 notes: vec![],
+                context: None,
                 elapsed_sec: 14.2,
             }),
             m if m.starts_with("test {yaml") => Some(Triage {
@@ -147,6 +148,7 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
                 notes: vec![
                     "seed BEEF:7: 2 of 5 replay(s) ran: the replay budget of 12 is spent".into(),
                 ],
+                context: None,
                 elapsed_sec: 3.1,
             }),
             _ => None,

@@ -32,6 +32,7 @@ use crate::select::Selection;
 use crate::settings::StopOnFlaky;
 use crate::{note, tell, Error, Exit, Result};
 use before::Before;
+use git2::Oid;
 use std::path::PathBuf;
 
 pub(crate) use crate::plan::show_fix::DEFAULT_LOOKS;
@@ -112,19 +113,7 @@ pub(crate) fn run(
     compare: &CompareConfig,
     reporter: &dyn Reporter,
 ) -> Result<CompareOutcome> {
-    let flag = || format!("--compare {}", compare.reference);
-    let repo = Repo::discover(&build.root).map_err(|_| {
-        Error::input(
-            flag(),
-            "the build is not in a git checkout: there is no REF to compare with",
-        )
-    })?;
-    let commit = repo.commit(&compare.reference)?.ok_or_else(|| {
-        Error::input(
-            flag(),
-            "names no commit in this repository (a branch, tag or commit; fetch it first?)",
-        )
-    })?;
+    let (repo, commit) = resolve(build, compare)?;
     let head = repo.head().ok();
     let (tests, not_checked) = local::selected_tests(selection)?;
     if tests.is_empty() {
@@ -137,7 +126,6 @@ pub(crate) fn run(
     cfg.settings.stop_on_flaky = StopOnFlaky::Off;
     let mut prepared = local::prepare(build, &tests, &cfg)?;
     let commit_hex = commit.to_string();
-    let short = &commit_hex[..12.min(commit_hex.len())];
     let mut compared = ComparedWith {
         reference: compare.reference.clone(),
         commit: commit_hex.clone(),
@@ -152,39 +140,9 @@ pub(crate) fn run(
         new_in_branch: Vec::new(),
         base_problems: Vec::new(),
     };
-
-    // REF's side: what the ledger holds, then a run of the rest.
-    let mut ledgers: Vec<PathBuf> = vec![ledger::local_dir(&build.root)];
-    ledgers.extend(compare.ledgers.iter().cloned());
-    let ledgers: Vec<PathBuf> = ledgers.into_iter().filter(|p| p.exists()).collect();
-    let files = ledger::read::files_of(&ledgers)?;
-    let reused = before::from_ledger(&files, &commit_hex, &prepared.plan.commands);
-    for line in &reused.lines {
-        tell!("compare: REF's side from the ledger, not run again: {line}");
-    }
-    compared.from_ledger = reused.lines.clone();
-    let to_check: Vec<ClassifiedTest> = prepared
-        .plan
-        .commands
-        .iter()
-        .enumerate()
-        .flat_map(|(b, c)| {
-            let reused = &reused.tests;
-            c.tests
-                .iter()
-                .enumerate()
-                .filter(move |(i, _)| !reused.contains(&(b, *i)))
-                .map(|(_, t)| t.clone())
-        })
-        .collect();
-    let (there, new) = base::existing(&repo, commit, build, &to_check)?;
+    let reused = from_ledger(build, compare, &prepared, &mut compared)?;
+    let (there, new) = on_ref(&repo, commit, build, &prepared, &reused.tests, compare)?;
     compared.new_in_branch = new.iter().map(crate::plan::test_name).collect();
-    for t in &compared.new_in_branch {
-        tell!(
-            "compare: {t} is new in this branch: it has no before on {}",
-            compare.reference
-        );
-    }
     let invocations =
         |p: &Prepared| -> u32 { p.plan.commands.iter().map(|c| c.rest_loops()).sum() };
     let base_plan = match there.is_empty() {
@@ -196,45 +154,17 @@ pub(crate) fn run(
     let mut before: Before = reused.before;
     let mut before_records = Vec::new();
     if let Some(base_plan) = &base_plan {
-        let base_dir = run_dir.join(BASE_DIR);
-        std::fs::create_dir_all(&base_dir).map_err(|e| Error::io(&base_dir, e))?;
-        compared.base_dir = Some(base_dir.display().to_string());
-        let kept = reports::state_dir(&build.root).join(BASE_WORKTREE);
-        let worktree =
-            base::Worktree::for_run(repo.workdir(), commit, &kept, &base_dir.join("worktree"))?;
-        compared.worktree = Some(worktree.path().display().to_string());
-        let base_root = base::build_root_in(worktree.path(), &build.root, repo.workdir());
-        compared.branch_muted_file =
-            base::use_branch_muted_file(build, &base_root, &compare.muted_file);
-        tell!(
-            "compare: {} batch(es) on {} ({short}) first, in {}: {}",
-            base_plan.plan.commands.len(),
-            compare.reference,
-            match worktree.is_kept() {
-                true => "the build's kept worktree of REF",
-                false => "a worktree of its own",
-            },
-            worktree.path().display()
-        );
-        let (runs, _) = local::run_batches(&base_root, base_plan, &cfg, &guard, &base_dir)?;
-        drop(worktree);
-        let analyzed = local::analyze_runs(build, &base_root, base_plan, &runs, &base_dir, &cfg);
-        compared.base_problems = analyzed.problems.clone();
-        for p in &analyzed.problems {
-            tell!("compare: on {}: {p}", compare.reference);
-        }
-        let meta = RunMeta {
-            commit: Some(commit_hex.clone()),
-            branch: repo.branch_name_of(&compare.reference),
-            ..keep::local_meta(&build.root, &run_id(&run_dir), Origin::Local)
+        let side = RefSide {
+            build,
+            repo: &repo,
+            commit,
+            cfg: &cfg,
+            compare,
         };
-        let meta = RunMeta {
-            dirty: false,
-            ..meta
-        };
-        before_records = ledger::records_of(&analyzed.report, &meta);
-        before.extend(before::from_run(&analyzed.report));
-        if analyzed.report.summary.executions == 0 && before.is_empty() {
+        let report = side.run(base_plan, &guard, &run_dir, &mut compared)?;
+        before_records = side.records(&report, &run_dir);
+        before.extend(before::from_run(&report));
+        if report.summary.executions == 0 && before.is_empty() {
             return Ok(CompareOutcome::BaseFailed(Box::new(BaseFailed {
                 compared,
                 report: crate::analyze::analyze_roots(&[], &Default::default()),
@@ -242,8 +172,169 @@ pub(crate) fn run(
             })));
         }
     }
+    size_and_look(&mut prepared, &before, &compared, compare);
+    tell!("compare: now this working tree");
+    let executed = local::execute_in(build, &prepared, &cfg, guard, run_dir)?;
+    let mut after = local::assess(build, &prepared, executed, not_checked, &cfg, reporter);
+    if let LocalOutcome::Ran(record) = &mut after {
+        judge_after(record, &before, &compared, &new);
+    }
+    Ok(CompareOutcome::Ran(Box::new(Compared {
+        compared,
+        after,
+        before_records,
+    })))
+}
 
-    // The working tree's side: sized and stopped by the comparison.
+/// The build's repository and REF's commit in it.
+fn resolve(build: &Build, compare: &CompareConfig) -> Result<(Repo, Oid)> {
+    let flag = || format!("--compare {}", compare.reference);
+    let repo = Repo::discover(&build.root).map_err(|_| {
+        Error::input(
+            flag(),
+            "the build is not in a git checkout: there is no REF to compare with",
+        )
+    })?;
+    let commit = repo.commit(&compare.reference)?.ok_or_else(|| {
+        Error::input(
+            flag(),
+            "names no commit in this repository (a branch, tag or commit; fetch it first?)",
+        )
+    })?;
+    Ok((repo, commit))
+}
+
+/// REF's side as far as the ledger holds it (the build's own and
+/// `--ledger`'s), said and kept in `compared`.
+fn from_ledger(
+    build: &Build,
+    compare: &CompareConfig,
+    prepared: &Prepared,
+    compared: &mut ComparedWith,
+) -> Result<before::FromLedger> {
+    let mut ledgers: Vec<PathBuf> = vec![ledger::local_dir(&build.root)];
+    ledgers.extend(compare.ledgers.iter().cloned());
+    let ledgers: Vec<PathBuf> = ledgers.into_iter().filter(|p| p.exists()).collect();
+    let files = ledger::read::files_of(&ledgers)?;
+    let reused = before::from_ledger(&files, &compared.commit, &prepared.plan.commands);
+    for line in &reused.lines {
+        tell!("compare: REF's side from the ledger, not run again: {line}");
+    }
+    compared.from_ledger = reused.lines.clone();
+    Ok(reused)
+}
+
+/// The planned tests REF still has to run, split into those that exist on
+/// REF and those new in this branch (said).
+fn on_ref(
+    repo: &Repo,
+    commit: Oid,
+    build: &Build,
+    prepared: &Prepared,
+    reused: &[(usize, usize)],
+    compare: &CompareConfig,
+) -> Result<(Vec<ClassifiedTest>, Vec<ClassifiedTest>)> {
+    let to_check: Vec<ClassifiedTest> = prepared
+        .plan
+        .commands
+        .iter()
+        .enumerate()
+        .flat_map(|(b, c)| {
+            c.tests
+                .iter()
+                .enumerate()
+                .filter(move |(i, _)| !reused.contains(&(b, *i)))
+                .map(|(_, t)| t.clone())
+        })
+        .collect();
+    let (there, new) = base::existing(repo, commit, build, &to_check)?;
+    for t in &new {
+        tell!(
+            "compare: {} is new in this branch: it has no before on {}",
+            crate::plan::test_name(t),
+            compare.reference
+        );
+    }
+    Ok((there, new))
+}
+
+/// Where and how REF's side runs.
+struct RefSide<'a> {
+    build: &'a Build,
+    repo: &'a Repo,
+    commit: Oid,
+    cfg: &'a LocalRunConfig,
+    compare: &'a CompareConfig,
+}
+
+impl RefSide<'_> {
+    /// Runs `plan` in a worktree of REF (the build's kept one when free)
+    /// and returns its report; where it ran and its problems go to
+    /// `compared`.
+    fn run(
+        &self,
+        plan: &Prepared,
+        guard: &crate::run::guard::RunGuard,
+        run_dir: &std::path::Path,
+        compared: &mut ComparedWith,
+    ) -> Result<Report> {
+        let base_dir = run_dir.join(BASE_DIR);
+        std::fs::create_dir_all(&base_dir).map_err(|e| Error::io(&base_dir, e))?;
+        compared.base_dir = Some(base_dir.display().to_string());
+        let kept = reports::state_dir(&self.build.root).join(BASE_WORKTREE);
+        let worktree = base::Worktree::for_run(
+            self.repo.workdir(),
+            self.commit,
+            &kept,
+            &base_dir.join("worktree"),
+        )?;
+        compared.worktree = Some(worktree.path().display().to_string());
+        let base_root = base::build_root_in(worktree.path(), &self.build.root, self.repo.workdir());
+        compared.branch_muted_file =
+            base::use_branch_muted_file(self.build, &base_root, &self.compare.muted_file);
+        let commit = compared.commit.clone();
+        tell!(
+            "compare: {} batch(es) on {} ({}) first, in {}: {}",
+            plan.plan.commands.len(),
+            self.compare.reference,
+            &commit[..12.min(commit.len())],
+            match worktree.is_kept() {
+                true => "the build's kept worktree of REF",
+                false => "a worktree of its own",
+            },
+            worktree.path().display()
+        );
+        let (runs, _) = local::run_batches(&base_root, plan, self.cfg, guard, &base_dir)?;
+        drop(worktree);
+        let analyzed =
+            local::analyze_runs(self.build, &base_root, plan, &runs, &base_dir, self.cfg);
+        compared.base_problems = analyzed.problems.clone();
+        for p in &analyzed.problems {
+            tell!("compare: on {}: {p}", self.compare.reference);
+        }
+        Ok(analyzed.report)
+    }
+
+    /// REF's run as ledger records: REF's commit, never dirty.
+    fn records(&self, report: &Report, run_dir: &std::path::Path) -> Vec<Record> {
+        let meta = RunMeta {
+            commit: Some(self.commit.to_string()),
+            branch: self.repo.branch_name_of(&self.compare.reference),
+            dirty: false,
+            ..keep::local_meta(&self.build.root, &run_id(run_dir), Origin::Local)
+        };
+        ledger::records_of(report, &meta)
+    }
+}
+
+/// The working tree's side, sized (`--size-after`) and looked at by the
+/// comparison; the runs a fix needs offered.
+fn size_and_look(
+    prepared: &mut Prepared,
+    before: &Before,
+    compared: &ComparedWith,
+    compare: &CompareConfig,
+) {
     for (c, policy) in prepared
         .plan
         .commands
@@ -251,7 +342,7 @@ pub(crate) fn run(
         .zip(prepared.plan.policies.iter_mut())
     {
         if compare.size_after {
-            if let Some(n) = judge::sized(c, &before, compared.looks) {
+            if let Some(n) = judge::sized(c, before, compared.looks) {
                 note!(
                     "compare: {} runs {n} time(s) here instead of {}: what a fix needs at \
                      REF's rate (--size-after)",
@@ -264,36 +355,34 @@ pub(crate) fn run(
         policy.show_fix = c
             .tests
             .iter()
-            .map(|t| judge::rule(t, &before, compared.looks))
+            .map(|t| judge::rule(t, before, compared.looks))
             .collect();
     }
-    offer(&prepared, &before, &compared, compare);
-    tell!("compare: now this working tree");
-    let executed = local::execute_in(build, &prepared, &cfg, guard, run_dir)?;
-    let mut after = local::assess(build, &prepared, executed, not_checked, &cfg, reporter);
-    if let LocalOutcome::Ran(record) = &mut after {
-        let new_in_branch = new.clone();
-        let problems = compared.base_problems.clone();
-        let no_before = move |t: &TestReport| no_before(t, &new_in_branch, &problems);
-        let ctx = judge::Context {
-            before: &before,
-            base_commit: &commit_hex,
-            head: head.as_ref().map(|h| h.commit.as_str()),
-            dirty: head.as_ref().is_some_and(|h| h.dirty),
-            looks: compared.looks,
-            no_before: &no_before,
-        };
-        let runs = &record.runs;
-        for t in &mut record.report.tests {
-            let place = judge::place_of(runs, &t.class, &t.method).map(|(b, i)| (&runs[b], i));
-            t.comparison = Some(judge::compare(t, place, &ctx));
-        }
+    offer(prepared, before, compared, compare);
+}
+
+/// Each test of the working tree's report with its comparison.
+fn judge_after(
+    record: &mut local::RunRecord,
+    before: &Before,
+    compared: &ComparedWith,
+    new: &[ClassifiedTest],
+) {
+    let problems = compared.base_problems.clone();
+    let no_before = move |t: &TestReport| no_before(t, new, &problems);
+    let ctx = judge::Context {
+        before,
+        base_commit: &compared.commit,
+        head: compared.head.as_deref(),
+        dirty: compared.dirty,
+        looks: compared.looks,
+        no_before: &no_before,
+    };
+    let runs = &record.runs;
+    for t in &mut record.report.tests {
+        let place = judge::place_of(runs, &t.class, &t.method).map(|(b, i)| (&runs[b], i));
+        t.comparison = Some(judge::compare(t, place, &ctx));
     }
-    Ok(CompareOutcome::Ran(Box::new(Compared {
-        compared,
-        after,
-        before_records,
-    })))
 }
 
 /// A run folder's name: the run's id.

@@ -39,23 +39,8 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
     c.eat(br#","branch":"#)?;
     let branch = c.optional_string()?;
     let dirty = c.eat(br#","dirty":true"#).is_some();
-    c.eat(br#","condition":{"context":"#)?;
-    let context = match c.string()? {
-        "alone" => Context::Alone,
-        "task" => Context::Task,
-        _ => return None,
-    };
-    c.eat(br#","repetition":"#)?;
-    let repetition = match c.string()? {
-        "in-jvm" => Repetition::InJvm,
-        "fresh-jvm" => Repetition::FreshJvm,
-        _ => return None,
-    };
-    let mechanism = match c.eat(br#","mechanism":"#) {
-        Some(()) => Some(Cow::Borrowed(c.string()?)),
-        None => None,
-    };
-    c.eat(br#"},"runs":"#)?;
+    let condition = c.condition()?;
+    c.eat(br#","runs":"#)?;
     let runs = c.integer()?;
     c.eat(br#","failures":"#)?;
     let failures = c.integer()?;
@@ -64,19 +49,7 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
     c.eat(br#","failingSeeds":["#)?;
     c.seeds()?;
     c.eat(br#","durationSec":"#)?;
-    let duration_sec = match c.eat(b"null") {
-        Some(()) => None,
-        None => {
-            c.eat(br#"{"median":"#)?;
-            let median = c.float()?;
-            c.eat(br#","p90":"#)?;
-            let p90 = c.float()?;
-            c.eat(br#","max":"#)?;
-            let max = c.float()?;
-            c.eat(b"}")?;
-            Some(DurationSummary { median, p90, max })
-        }
-    };
+    let duration_sec = c.durations()?;
     c.eat(br#","tool":"#)?;
     let tool = c.string()?;
     c.eat(br#","time":"#)?;
@@ -84,13 +57,7 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
     c.eat(br#","runId":"#)?;
     let run_id = c.string()?;
     c.eat(br#","where":"#)?;
-    let origin = match c.string()? {
-        "local" => Origin::Local,
-        "buildkite" => Origin::Buildkite,
-        "github" => Origin::Github,
-        "triage" => Origin::Triage,
-        _ => return None,
-    };
+    let origin = c.origin()?;
     c.eat(b"}")?;
     if !bytes[c.at..].iter().all(u8::is_ascii_whitespace) {
         return None;
@@ -105,11 +72,7 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
         commit: commit.map(Cow::Borrowed),
         branch: branch.map(Cow::Borrowed),
         dirty,
-        condition: ConditionView {
-            context,
-            repetition,
-            mechanism,
-        },
+        condition,
         runs,
         failures,
         _failure_kinds: IgnoredAny,
@@ -127,6 +90,60 @@ struct Cursor<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// `,"condition":{…}`: its context, repetition and mechanism.
+    fn condition(&mut self) -> Option<ConditionView<'a>> {
+        self.eat(br#","condition":{"context":"#)?;
+        let context = match self.string()? {
+            "alone" => Context::Alone,
+            "task" => Context::Task,
+            _ => return None,
+        };
+        self.eat(br#","repetition":"#)?;
+        let repetition = match self.string()? {
+            "in-jvm" => Repetition::InJvm,
+            "fresh-jvm" => Repetition::FreshJvm,
+            _ => return None,
+        };
+        let mechanism = match self.eat(br#","mechanism":"#) {
+            Some(()) => Some(Cow::Borrowed(self.string()?)),
+            None => None,
+        };
+        self.eat(b"}")?;
+        Some(ConditionView {
+            context,
+            repetition,
+            mechanism,
+        })
+    }
+
+    /// `null` or `{"median":…,"p90":…,"max":…}`.
+    fn durations(&mut self) -> Option<Option<DurationSummary>> {
+        if self.eat(b"null").is_some() {
+            return Some(None);
+        }
+        self.eat(br#"{"median":"#)?;
+        let median = self.float()?;
+        self.eat(br#","p90":"#)?;
+        let p90 = self.float()?;
+        self.eat(br#","max":"#)?;
+        let max = self.float()?;
+        self.eat(b"}")?;
+        Some(Some(DurationSummary { median, p90, max }))
+    }
+
+    /// Where the run was, by its written name.
+    fn origin(&mut self) -> Option<Origin> {
+        Some(match self.string()? {
+            "local" => Origin::Local,
+            "buildkite" => Origin::Buildkite,
+            "github" => Origin::Github,
+            "triage" => Origin::Triage,
+            _ => return None,
+        })
+    }
 }
 
 impl<'a> Cursor<'a> {

@@ -163,8 +163,8 @@ pub(crate) fn build_root_in(checkout: &Path, build_root: &Path, workdir: &Path) 
 /// Copies the branch's muted-tests file (`muted`, relative to the build
 /// root) over REF's, so that a test this branch unmutes runs there too;
 /// true when REF's differed (and so was replaced).
-pub(crate) fn use_branch_muted_file(build: &Build, base_root: &Path, muted: &Path) -> bool {
-    let ours = build.root.join(muted);
+pub(crate) fn use_branch_muted_file(build_root: &Path, base_root: &Path, muted: &Path) -> bool {
+    let ours = build_root.join(muted);
     let Ok(text) = std::fs::read(&ours) else {
         return false;
     };

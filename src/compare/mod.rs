@@ -16,7 +16,10 @@
 
 mod base;
 mod before;
+pub(crate) mod ci;
 mod judge;
+
+pub(crate) use base::use_branch_muted_file;
 
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::report::TestReport;
@@ -205,7 +208,7 @@ pub(crate) fn run(
         compared.worktree = Some(worktree.path().display().to_string());
         let base_root = base::build_root_in(worktree.path(), &build.root, repo.workdir());
         compared.branch_muted_file =
-            base::use_branch_muted_file(build, &base_root, &compare.muted_file);
+            base::use_branch_muted_file(&build.root, &base_root, &compare.muted_file);
         tell!(
             "compare: {} batch(es) on {} ({short}) first, in {}: {}",
             base_plan.plan.commands.len(),

@@ -1,0 +1,303 @@
+//! `--compare REF` on CI: each batch also runs on REF, in a job of its own.
+//!
+//! The upload resolves REF to its commit (an unknown REF is exit 2 there,
+//! before anything is uploaded) and plans REF's batches: the same plan
+//! restricted to the tests that exist on REF (`compare::ci`). Each REF job
+//! gets its batch's [`super::spec::JobSpec`] with a [`BaseCheckout`]: the
+//! job makes a git worktree of REF's commit inside its checkout
+//! (`flakiness-base/worktree`, fetched by hash when missing), runs the batch
+//! there, and leaves its status and reports under `flakiness-base/`, so the
+//! report step tells the two sides apart. REF travels as data (JSON in the
+//! job's environment or plan file, git's argv): never through a shell.
+//!
+//! The report step reads both sides and judges each test with the rules of
+//! `local --compare` at one look (CI runs fixed counts, no early stop). A
+//! REF job without a result is infrastructure: its tests get no verdict.
+
+use super::findings::{analyze_options, job_payload, Findings, JobRun};
+use super::missing::missing_jobs;
+use super::spec::{ExpectedStep, ReportContext};
+use super::status::Status;
+use crate::analyze::comparison::ComparedWith;
+use crate::analyze::outcome::OutcomeKind;
+use crate::analyze::{self, Report};
+use crate::analyze::{render, Severity};
+use crate::ledger::{keep, Record, RunMeta};
+use crate::tell;
+use crate::{say, Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Where a REF job keeps its worktree, its reports and its status file,
+/// relative to its checkout.
+pub(crate) const WORKTREE: &str = "flakiness-base/worktree";
+pub(crate) const STATUS_DIR: &str = "flakiness-base/status";
+pub(crate) const STATUS_GLOB: &str = "flakiness-base/status/*.json";
+pub(crate) const XML_GLOB: &str = "flakiness-base/worktree/**/build/test-results/**/TEST-*.xml";
+/// Where the report step puts each REF job's reports (`<dir>/<job id>/`).
+pub(crate) const JOBS_DIR: &str = "flakiness-base-jobs";
+/// The report step's Report JSON, each test with its `comparison`.
+pub(crate) const COMPARISON_FILE: &str = "flakiness-comparison.json";
+
+/// What a REF job checks out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BaseCheckout {
+    /// REF as given (for messages).
+    pub reference: String,
+    /// The commit it named when the pipeline was planned (40 hex digits).
+    pub commit: String,
+    /// The branch's muted-tests file, relative to the build's directory:
+    /// copied over REF's, so that a test the branch unmutes runs there too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted_file: Option<PathBuf>,
+}
+
+/// What the report step knows of REF's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CompareContext {
+    pub reference: String,
+    pub commit: String,
+    /// REF's branch name, when it names one (for the ledger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// REF's jobs, each expected to leave a status file.
+    #[serde(default)]
+    pub jobs: Vec<ExpectedStep>,
+    /// Selected tests that do not exist on REF.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_in_branch: Vec<String>,
+}
+
+/// A REF job's step key: its kind's, in the `flakiness-base:` namespace
+/// (Elasticsearch's metrics count `flakiness-detection:*` keys as the branch's batches).
+pub(crate) fn step_key(key: &str) -> String {
+    let kind = key.rsplit(':').next().unwrap_or(key);
+    format!("flakiness-base:{kind}")
+}
+
+/// Makes REF's worktree in the job's checkout (the current directory) and
+/// returns the build's directory in it; `dir` is the build's directory in
+/// the checkout. The commit is fetched by hash when the checkout lacks it.
+pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>) -> Result<PathBuf> {
+    if base.commit.len() != 40 || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::input(
+            "the REF job's batch",
+            format!("{:?} is no commit hash", base.commit),
+        ));
+    }
+    let worktree = Path::new(WORKTREE);
+    let object = format!("{}^{{commit}}", base.commit);
+    if git(&["cat-file", "-e", &object]).is_err() {
+        say!(
+            ">>> fetching {} ({}) from origin",
+            base.commit,
+            crate::terminal::visible(&base.reference)
+        );
+        git(&["fetch", "--quiet", "--no-tags", "origin", &base.commit])?;
+    }
+    if worktree.exists() {
+        let _ = std::fs::remove_dir_all(worktree);
+        let _ = git(&["worktree", "prune"]);
+    }
+    let path = worktree.to_string_lossy();
+    git(&[
+        "worktree",
+        "add",
+        "--detach",
+        "--quiet",
+        &path,
+        &base.commit,
+    ])?;
+    let root = match dir {
+        Some(d) => worktree.join(d),
+        None => worktree.to_path_buf(),
+    };
+    if let (Some(muted), Ok(here)) = (&base.muted_file, std::env::current_dir()) {
+        let build_here = dir.map_or(here.clone(), |d| here.join(d));
+        crate::compare::use_branch_muted_file(&build_here, &here.join(&root), muted);
+    }
+    say!(
+        ">>> REF {} ({}) checked out in {}",
+        crate::terminal::visible(&base.reference),
+        &base.commit[..12],
+        worktree.display()
+    );
+    Ok(root)
+}
+
+/// `git ARGS` in the current directory; its error output when it fails.
+fn git(args: &[&str]) -> Result<()> {
+    let out = Command::new("git")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Error::infra(format!("a REF job needs `git` on PATH: {e}")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(Error::infra(format!(
+        "git {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
+}
+
+/// The folder of a REF job's reports as downloaded below `jobs_dir/<id>/`:
+/// the worktree, the build's tree.
+pub(crate) fn reports_root(job_dir: &Path) -> PathBuf {
+    job_dir.join(WORKTREE)
+}
+
+/// REF's side as its jobs left it: the report of every REF job's XML
+/// together, and one line per job without a result (missing, or ended
+/// without a trustworthy outcome).
+pub(crate) fn before_side(
+    jobs: &[JobRun],
+    compare: &CompareContext,
+    context: &ReportContext,
+) -> (Report, Vec<String>) {
+    let opts = analyze_options(context);
+    let mut problems = Vec::new();
+    for job in jobs {
+        let payload = job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts));
+        let trusted = matches!(
+            payload.outcome,
+            OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
+        ) && !payload.partly_skipped();
+        if !trusted {
+            problems.push(format!(
+                "REF job {} ({}): {}, rc {}",
+                job.status.job_id,
+                job.status.step_key,
+                serde_json::to_value(payload.outcome)
+                    .expect("an outcome serializes")
+                    .as_str()
+                    .unwrap_or("?"),
+                job.status.rc
+            ));
+        }
+    }
+    let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
+    for m in missing_jobs(&compare.jobs, &statuses) {
+        problems.push(format!(
+            "REF job {} of {} of {} left no status file",
+            m.job, m.of, m.step_key
+        ));
+    }
+    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
+    (analyze::analyze_roots(&dirs, &opts), problems)
+}
+
+/// The comparison as a whole, for the report.
+pub(crate) fn compared_with(
+    compare: &CompareContext,
+    head: Option<String>,
+    problems: Vec<String>,
+) -> ComparedWith {
+    ComparedWith {
+        reference: compare.reference.clone(),
+        commit: compare.commit.clone(),
+        head,
+        dirty: false,
+        looks: 1,
+        alpha: crate::plan::show_fix::ALPHA,
+        base_dir: None,
+        worktree: None,
+        branch_muted_file: false,
+        from_ledger: Vec::new(),
+        new_in_branch: compare.new_in_branch.clone(),
+        base_problems: problems,
+    }
+}
+
+/// The Report JSON with the comparison as a whole first.
+#[derive(Serialize)]
+struct ComparisonReport<'a> {
+    comparison: &'a ComparedWith,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+/// Writes [`COMPARISON_FILE`] in `dir`.
+pub(crate) fn write_report(dir: &Path, report: &Report, compared: &ComparedWith) -> Result<()> {
+    let path = dir.join(COMPARISON_FILE);
+    let json = serde_json::to_string_pretty(&ComparisonReport {
+        comparison: compared,
+        report,
+    })
+    .expect("a report serializes");
+    std::fs::write(&path, json).map_err(|e| Error::io(&path, e))
+}
+
+/// REF's side judged into the report step's findings: each test of the
+/// branch's report gets its comparison, the comparison section opens the
+/// markdown, and REF's jobs without a result leave the verdict open
+/// (infrastructure). Returns the comparison and REF's report.
+pub(crate) fn judge_findings(
+    found: &mut Findings,
+    jobs: &[JobRun],
+    compare: &CompareContext,
+    context: &ReportContext,
+    head: Option<String>,
+) -> (ComparedWith, Report) {
+    let (before, problems) = before_side(jobs, compare, context);
+    for p in &problems {
+        tell!("compare: {}", crate::terminal::visible(p));
+    }
+    let compared = compared_with(compare, head, problems);
+    crate::compare::ci::judge_report(&mut found.overall, &before, &compared);
+    found.markdown = render::comparison_markdown(&found.overall, &compared) + &found.markdown;
+    if !compared.base_problems.is_empty() {
+        found.compare_incomplete = true;
+        if found.severity == Severity::Success {
+            found.severity = Severity::Warning;
+        }
+    }
+    (compared, before)
+}
+
+/// REF's runs for the ledger: its commit and branch, else the run's.
+pub(crate) fn before_records(
+    before: &Report,
+    compare: &CompareContext,
+    meta: &RunMeta,
+) -> Vec<Record> {
+    let meta = RunMeta {
+        commit: Some(compare.commit.clone()),
+        branch: compare.branch.clone(),
+        ..meta.clone()
+    };
+    keep::ci_records(before, &meta)
+}
+
+/// The REF jobs' status files below `dir` (their [`STATUS_DIR`]).
+pub(crate) fn statuses(dir: &Path) -> Vec<Status> {
+    super::status::read_statuses(&dir.join(STATUS_DIR))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ref_jobs_key_keeps_its_kind_out_of_the_branchs_namespace() {
+        assert_eq!(
+            step_key("flakiness-detection:java-rest"),
+            "flakiness-base:java-rest"
+        );
+    }
+
+    #[test]
+    fn a_ref_job_refuses_anything_but_a_commit_hash() {
+        let base = BaseCheckout {
+            reference: "$(touch pwned)".into(),
+            commit: "$(touch pwned)".into(),
+            muted_file: None,
+        };
+        let err = checkout(&base, None).unwrap_err();
+        assert!(err.to_string().contains("is no commit hash"), "{err}");
+    }
+}

@@ -204,8 +204,9 @@ pub(crate) fn compared_with(
         dirty: false,
         looks: 1,
         alpha: crate::plan::show_fix::ALPHA,
-        base_dir: None,
-        worktree: None,
+        // REF's jobs keep their reports under `flakiness-base/` (their artifacts).
+        base_dir: Some("flakiness-base/".into()),
+        worktree: Some(WORKTREE.into()),
         branch_muted_file: false,
         from_ledger: Vec::new(),
         new_in_branch: compare.new_in_branch.clone(),

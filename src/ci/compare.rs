@@ -291,6 +291,49 @@ mod tests {
         );
     }
 
+    /// REF's jobs that left no status file, or no trustworthy result, are
+    /// problems (infrastructure), never an empty before that reads as clean.
+    #[test]
+    fn refs_jobs_without_a_result_are_problems() {
+        let compare = CompareContext {
+            reference: "main".into(),
+            commit: "c0".into(),
+            jobs: vec![ExpectedStep {
+                step_key: "flakiness-base:unit".into(),
+                kind: "unit".into(),
+                label: "unit tests on REF".into(),
+                jobs: 2,
+                iterations: 0,
+            }],
+            ..Default::default()
+        };
+        let empty = tempfile::tempdir().unwrap();
+        let failed = JobRun {
+            status: Status {
+                job_id: "j1".into(),
+                step_key: "flakiness-base:unit".into(),
+                kind: None,
+                rc: 1,
+                duration_sec: 3,
+                infra_subtype: None,
+                timeout_sec: None,
+                cancelled: false,
+                parallel_job: Some(0),
+                skipped_tasks: Vec::new(),
+                all_tasks_skipped: false,
+            },
+            dir: empty.path().to_path_buf(),
+        };
+        let (before, problems) = before_side(&[failed], &compare, &ReportContext::default());
+        assert_eq!(before.summary.executions, 0);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("REF job j1 (flakiness-base:unit): infra_fail, rc 1"));
+        assert_eq!(
+            problems[1],
+            "REF job 2 of 2 of flakiness-base:unit left no status file"
+        );
+    }
+
     #[test]
     fn a_ref_job_refuses_anything_but_a_commit_hash() {
         let base = BaseCheckout {

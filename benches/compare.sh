@@ -28,7 +28,10 @@ repeat=${1:-2}
 cargo build --release --quiet
 bin=$PWD/target/release/gradle-flaky
 work=$(mktemp -d "${TMPDIR:-/tmp}/gradle-flaky-compare.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# A Gradle home of its own: daemons other builds keep busy would make Gradle start new
+# ones mid-measure. Its daemons are stopped at the end.
+export GRADLE_USER_HOME=$work/gradle-home
+trap 'gradle --stop -q > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 

@@ -622,47 +622,7 @@ fn build_report(
         }
         summary.tests += 1;
         summary.flaky_tests += u64::from(acc.passes > 0 && acc.failures > 0);
-        let [lo, hi] = stats::wilson95(acc.failures, runs);
-        let reproduce = if acc.failures == 0 {
-            None
-        } else {
-            acc.reproduce.or_else(|| {
-                // Without a class there is no `--tests` filter to build.
-                let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
-                let seed = acc.seeds.first().map(String::as_str);
-                Some(reproduce::build(rerun, task, &class, &method, seed))
-            })
-        };
-        reports.push(judged(TestReport {
-            kinds: acc.tasks.into_iter().collect(),
-            runs,
-            plan: None,
-            passes: acc.passes,
-            failures: acc.failures,
-            heap_failures: acc.heap_failures,
-            suite_timeouts: acc.suite_timeouts,
-            failure_rate: if runs == 0 {
-                0.0
-            } else {
-                stats::round6(acc.failures as f64 / runs as f64)
-            },
-            ci95: [stats::round6(lo), stats::round6(hi)],
-            failure_kinds: acc.kinds,
-            failing_seeds: acc.seeds.into_iter().collect(),
-            reproduce,
-            reproduce_context: None,
-            run_members: Default::default(),
-            examples: acc.examples,
-            time_sec: acc.time_sec,
-            durations: acc.durations,
-            failing_task: acc.failing_task,
-            triage: None,
-            comparison: None,
-            by_condition: by_condition(&class, acc.conditions, &acc.task_runs, task_runs),
-            class,
-            method,
-            verdict: Verdict::unjudged(),
-        }));
+        reports.push(judged(test_report(class, method, acc, rerun, task_runs)));
     }
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
@@ -678,6 +638,58 @@ fn build_report(
     };
     report.summary.severity = severity(&report, false);
     report
+}
+
+/// One test's report from what its executions added up to, not yet judged.
+fn test_report(
+    class: String,
+    method: String,
+    acc: TestAcc,
+    rerun: &Rerun,
+    task_runs: &TaskRuns,
+) -> TestReport {
+    let runs = acc.passes + acc.failures;
+    let [lo, hi] = stats::wilson95(acc.failures, runs);
+    let reproduce = if acc.failures == 0 {
+        None
+    } else {
+        acc.reproduce.or_else(|| {
+            // Without a class there is no `--tests` filter to build.
+            let task = acc.failing_task.as_deref().filter(|_| !class.is_empty())?;
+            let seed = acc.seeds.first().map(String::as_str);
+            Some(reproduce::build(rerun, task, &class, &method, seed))
+        })
+    };
+    TestReport {
+        kinds: acc.tasks.into_iter().collect(),
+        runs,
+        plan: None,
+        passes: acc.passes,
+        failures: acc.failures,
+        heap_failures: acc.heap_failures,
+        suite_timeouts: acc.suite_timeouts,
+        failure_rate: if runs == 0 {
+            0.0
+        } else {
+            stats::round6(acc.failures as f64 / runs as f64)
+        },
+        ci95: [stats::round6(lo), stats::round6(hi)],
+        failure_kinds: acc.kinds,
+        failing_seeds: acc.seeds.into_iter().collect(),
+        reproduce,
+        reproduce_context: None,
+        run_members: Default::default(),
+        examples: acc.examples,
+        time_sec: acc.time_sec,
+        durations: acc.durations,
+        failing_task: acc.failing_task,
+        triage: None,
+        comparison: None,
+        by_condition: by_condition(&class, acc.conditions, &acc.task_runs, task_runs),
+        class,
+        method,
+        verdict: Verdict::unjudged(),
+    }
 }
 
 /// A test's conditions, with the classes before it in its task runs when

@@ -4,17 +4,20 @@
 //!
 //! Memory is bounded by the tests, not the records: each test keeps at most
 //! [`ROWS_PER_TEST`] rows, the newest by their last record; a row pushed out
-//! joins the test's `earlier` counts, and so do later records of rows older
-//! than one pushed out. Pooled counts are always exact.
+//! joins the test's `earlier` counts (its pooled counts less its rows'), and
+//! so do later records of rows older than one pushed out. Pooled counts are
+//! always exact.
 
 use super::read::{FileRead, Problem};
 use super::record::{Condition, Context, LineView, Origin, Repetition};
 pub use crate::stats::Verdict;
 use crate::stats::{self, Counts};
 use crate::test_filter;
+use names::{test_key, Names, Renumbering};
+use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
-use std::hash::BuildHasher;
 use std::time::{Duration, UNIX_EPOCH};
 
 /// The tables of a history hash a million names: foldhash (hashbrown's own
@@ -35,6 +38,8 @@ pub(crate) const ALPHA: f64 = 0.05;
 pub(crate) const SLOWER: f64 = stats::DRIFT_RATIO;
 /// Rows a trend needs before the Mann–Kendall test is read.
 pub(crate) const TREND_MIN_ROWS: usize = 4;
+
+mod names;
 
 /// Which tests to keep: a class (its nested classes too), or a class and method.
 #[derive(Clone, Debug, Default)]
@@ -143,51 +148,48 @@ pub struct Row {
     /// Its oldest and newest records' times (RFC 3339, UTC).
     pub first_time: String,
     pub last_time: String,
-    #[serde(skip)]
-    first: u64,
-    #[serde(skip)]
-    last: u64,
-    /// [`row_key`] of its commit and condition: rows are told apart by it
-    /// before their strings are compared.
-    #[serde(skip)]
-    key: u64,
-    /// Its condition while records are read: an index into its test's
-    /// conditions (`condition` is written when the history is finished), so
-    /// that a row costs no copy of the condition's strings.
-    #[serde(skip)]
-    cond: usize,
 }
 
-/// A row's `condition` until the history is finished.
-const UNSET: Condition = Condition {
-    context: Context::Alone,
-    repetition: Repetition::InJvm,
-    mechanism: None,
-};
+/// A [`Row`] while records are read: its commit, branch and condition by
+/// their numbers in the summary's [`Names`], so that a record costs no copy
+/// of a string and a row fits in a cache line or two.
+#[derive(Clone, Copy, Debug)]
+struct RowAcc {
+    /// [`row_id`] of its commit and condition.
+    id: u64,
+    commit: Option<u32>,
+    dirty: bool,
+    cond: u32,
+    branch: Option<u32>,
+    tally: Tally,
+    median_sec: Option<f64>,
+    first: u64,
+    last: u64,
+}
 
-/// A hash of a row's commit (and whether it was dirty) and condition (its
-/// index among its test's conditions).
-fn row_key(commit: Option<&str>, dirty: bool, cond: usize) -> u64 {
-    // One seed for every builder. A collision only costs a string comparison.
-    foldhash::fast::FixedState::default().hash_one((commit, dirty, cond))
+/// A row's commit (and whether it was dirty) and condition, as one number.
+fn row_id(commit: Option<u32>, dirty: bool, cond: u32) -> u64 {
+    let commit = commit.map_or(0, |c| u64::from(c) + 1);
+    (commit << 32) | (u64::from(cond) << 1) | u64::from(dirty)
 }
 
 /// One test's records so far. Rows and conditions are few: kept in
-/// vectors, found by comparing, so that a record costs no allocation.
+/// vectors, found by comparing numbers, so that a record costs no allocation.
 #[derive(Clone, Debug, Default)]
 struct TestAcc {
-    tasks: BTreeSet<String>,
+    /// Its tasks' numbers.
+    tasks: Vec<u32>,
     total: Tally,
-    by_condition: Vec<(Condition, Tally)>,
-    rows: Vec<Row>,
-    /// Each row's key and last record, in the order of `rows`: the rows a
-    /// record is looked up in and the oldest found, in a few cache lines
-    /// instead of one per row.
+    /// By condition number.
+    by_condition: Vec<(u32, Tally)>,
+    rows: Vec<RowAcc>,
+    /// Each row's id and last record, in the order of `rows`: the rows a
+    /// record is looked up in and the oldest found, in a few cache lines.
     index: Vec<(u64, u64)>,
-    /// Records not in `rows`.
-    earlier: Tally,
     /// The newest last record of a row pushed out: records of absent rows
-    /// this old or older go to `earlier`.
+    /// this old or older are only in `total` (the earlier records: `total`
+    /// less the rows', counted when the history is finished, so that a row
+    /// pushed out is overwritten without being read).
     cutoff: Option<u64>,
     first_failing: Option<SeenAt>,
     last_failing: Option<SeenAt>,
@@ -201,8 +203,10 @@ struct TestAcc {
 #[derive(Debug, Default)]
 pub(crate) struct Builder {
     filter: Filter,
-    /// class → method → its records (looked up by `&str`, no key built per record).
-    tests: HashMap<String, HashMap<String, TestAcc, Fast>, Fast>,
+    /// Its tests by [`test_key`]: found by comparing numbers (names are
+    /// compared in the small tables of class and method names only).
+    tests: HashMap<u64, TestAcc, Fast>,
+    names: Names,
     sources: Sources,
 }
 
@@ -237,15 +241,38 @@ impl Builder {
         if !self.filter.accepts(class, method) {
             return;
         }
-        let methods = match self.tests.get_mut(class) {
-            Some(methods) => methods,
-            None => self.tests.entry(class.to_string()).or_default(),
+        let key = test_key(self.names.classes.id(class), self.names.methods.id(method));
+        let acc = self.tests.entry(key).or_default();
+        acc.add(record, secs, &mut self.names);
+        if self.names.compact_due() {
+            self.compact();
+        }
+    }
+
+    /// Drops the commits and branches no row names any more, and renumbers
+    /// the rows' (their ids change with them).
+    fn compact(&mut self) {
+        let mut commits = vec![false; self.names.commits.len()];
+        let mut branches = vec![false; self.names.branches.len()];
+        for row in self.tests.values().flat_map(|acc| &acc.rows) {
+            row.commit.inspect(|c| commits[*c as usize] = true);
+            row.branch.inspect(|b| branches[*b as usize] = true);
+        }
+        let (commits, branches) = self.names.compact(&commits, &branches);
+        let renumbering = Renumbering {
+            commits,
+            branches,
+            classes: Vec::new(),
+            methods: Vec::new(),
+            tasks: Vec::new(),
+            conditions: Vec::new(),
         };
-        let acc = match methods.get_mut(method) {
-            Some(acc) => acc,
-            None => methods.entry(method.to_string()).or_default(),
-        };
-        acc.add(record, secs);
+        for acc in self.tests.values_mut() {
+            for row in &mut acc.rows {
+                row.renumber_strings(&renumbering);
+            }
+            acc.index_rows();
+        }
     }
 
     /// Counts a line of another test, passed over unread.
@@ -262,16 +289,18 @@ impl Builder {
     }
 
     pub(crate) fn merge(&mut self, other: Builder) {
-        for (class, methods) in other.tests {
-            let mine = self.tests.entry(class).or_default();
-            for (method, acc) in methods {
-                match mine.get_mut(&method) {
-                    Some(m) => m.merge(acc),
-                    None => {
-                        mine.insert(method, acc);
-                    }
+        let renumbering = self.names.translate(&other.names);
+        for (key, mut acc) in other.tests {
+            acc.renumber(&renumbering);
+            match self.tests.entry(renumbering.test(key)) {
+                Entry::Occupied(mut mine) => mine.get_mut().merge(acc, &self.names),
+                Entry::Vacant(slot) => {
+                    slot.insert(acc);
                 }
             }
+        }
+        if self.names.compact_due() {
+            self.compact();
         }
         self.sources.files += other.sources.files;
         self.sources.records += other.sources.records;
@@ -280,114 +309,118 @@ impl Builder {
         self.sources.problems.extend(other.sources.problems);
     }
 
-    /// Every test's history, by class and method.
+    /// Every test's history, by class and method (finished side by side:
+    /// each test's sort, trend and comparison are its own).
     pub(crate) fn finish(self) -> History {
-        let mut tests: Vec<TestHistory> = self
-            .tests
-            .into_iter()
-            .flat_map(|(class, methods)| {
-                methods
-                    .into_iter()
-                    .map(move |(method, acc)| acc.finish(class.clone(), method))
+        let Builder {
+            tests,
+            names,
+            sources,
+            ..
+        } = self;
+        let names = &names;
+        let accs: Vec<(u64, TestAcc)> = tests.into_iter().collect();
+        let mut tests: Vec<TestHistory> = accs
+            .into_par_iter()
+            .map(|(key, acc)| {
+                let (class, method) = names.test(key);
+                acc.finish(class.to_string(), method.to_string(), names)
             })
             .collect();
-        tests.sort_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
-        History {
-            tests,
-            sources: self.sources,
-        }
+        tests.par_sort_unstable_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
+        History { tests, sources }
     }
 }
 
 impl TestAcc {
-    fn add(&mut self, record: &LineView<'_>, secs: u64) {
+    fn add(&mut self, record: &LineView<'_>, secs: u64, names: &mut Names) {
         let (runs, failures) = (record.runs, record.failures);
         let task = record.test.task.as_ref();
-        // Nearly always the one task it had: the newest task first.
-        if !task.is_empty()
-            && self.tasks.last().is_none_or(|t| t != task)
-            && !self.tasks.contains(task)
-        {
-            self.tasks.insert(task.to_string());
+        if !task.is_empty() {
+            let task = names.tasks.id(task);
+            if !self.tasks.contains(&task) {
+                self.tasks.push(task);
+            }
         }
         if record.origin == Origin::Triage {
             self.replays.add(runs, failures, 1);
             return;
         }
         self.total.add(runs, failures, 1);
-        let cond = self.condition_index(record);
-        self.by_condition[cond].1.add(runs, failures, 1);
+        let c = &record.condition;
+        let cond = names.condition_id(c.context, c.repetition, c.mechanism.as_deref());
+        self.tally_of(cond).add(runs, failures, 1);
         let commit = record.commit.as_deref();
         if failures > 0 {
             self.saw_failing_at(secs, commit);
         }
-        let dirty = record.dirty;
-        let key = row_key(commit, dirty, cond);
-        let rows = &self.rows;
-        let found = (0..self.index.len()).find(|&i| {
-            let r = &rows[i];
-            self.index[i].0 == key
-                && r.cond == cond
-                && r.dirty == dirty
-                && r.commit.as_deref() == commit
-        });
-        if let Some(i) = found {
+        let commit = commit.map(|c| names.commits.id(c));
+        let id = row_id(commit, record.dirty, cond);
+        let mut branch = || record.branch.as_deref().map(|b| names.branches.id(b));
+        if let Some(i) = self.index.iter().position(|(key, _)| *key == id) {
             let median = record.duration_sec.map(|d| d.median);
             let row = &mut self.rows[i];
-            row.add(runs, failures, 1, secs, median, || {
-                record.branch.as_deref().map(String::from)
-            });
+            row.add(runs, failures, 1, secs, median, branch);
             self.index[i].1 = row.last;
-        } else if self.cutoff.is_some_and(|c| secs <= c) {
-            self.earlier.add(runs, failures, 1);
-        } else {
-            self.new_row(record, secs, key, cond);
+        } else if self.cutoff.is_none_or(|c| secs > c) {
+            let row = RowAcc {
+                id,
+                commit,
+                dirty: record.dirty,
+                cond,
+                branch: branch(),
+                tally: Tally {
+                    runs,
+                    failures,
+                    records: 1,
+                },
+                median_sec: record.duration_sec.map(|d| d.median),
+                first: secs,
+                last: secs,
+            };
+            self.new_row(row);
         }
     }
 
-    /// A row for a record whose commit and condition have none. At the cap
-    /// the oldest row, or the record itself when it is older than every
-    /// row, goes to `earlier`; a row pushed out lends its strings to the
-    /// new one (a long ledger read in time order replaces a row per record).
-    fn new_row(&mut self, record: &LineView<'_>, secs: u64, key: u64, cond: usize) {
+    /// The counts of condition `cond`, made when it has none.
+    fn tally_of(&mut self, cond: u32) -> &mut Tally {
+        let at = match self.by_condition.iter().position(|(c, _)| *c == cond) {
+            Some(at) => at,
+            None => {
+                self.by_condition.push((cond, Tally::default()));
+                self.by_condition.len() - 1
+            }
+        };
+        &mut self.by_condition[at].1
+    }
+
+    /// Adds `row`, of a record whose commit and condition have none. At the
+    /// cap the oldest row, or the record itself when it is older than every
+    /// row, is left out (counted in `total` only).
+    fn new_row(&mut self, row: RowAcc) {
         if self.rows.len() < ROWS_PER_TEST {
             // A test with a few rows likely has many: room for all at once,
             // instead of a copy of them all at each doubling.
             if self.rows.len() == ROWS_EXPECTED {
                 self.rows.reserve_exact(ROWS_PER_TEST - ROWS_EXPECTED);
+                self.index.reserve_exact(ROWS_PER_TEST - ROWS_EXPECTED);
             }
-            self.rows.push(Row::of(record, secs, key, cond));
-            self.index.push((key, secs));
+            self.index.push((row.id, row.last));
+            self.rows.push(row);
             return;
         }
         let oldest = (0..self.index.len())
             .min_by_key(|i| self.index[*i].1)
             .expect("rows at the cap");
-        let pushed_out = if secs < self.index[oldest].1 {
-            self.earlier.add(record.runs, record.failures, 1);
-            secs
+        let pushed_out = if row.last < self.index[oldest].1 {
+            row.last
         } else {
-            let row = &mut self.rows[oldest];
-            let last = row.last;
-            self.earlier.merge(row.tally);
-            row.reuse_for(record, secs, key, cond);
-            self.index[oldest] = (key, secs);
+            let last = self.index[oldest].1;
+            self.rows[oldest] = row;
+            self.index[oldest] = (row.id, row.last);
             last
         };
         self.cutoff = Some(self.cutoff.unwrap_or(0).max(pushed_out));
-    }
-
-    /// The index of `record`'s condition among this test's.
-    fn condition_index(&mut self, record: &LineView<'_>) -> usize {
-        let condition = &record.condition;
-        match self.by_condition.iter().position(|(c, _)| condition.is(c)) {
-            Some(i) => i,
-            None => {
-                self.by_condition
-                    .push((condition.owned(), Tally::default()));
-                self.by_condition.len() - 1
-            }
-        }
     }
 
     /// A failing record at `secs` on `commit`: its commit is copied only
@@ -420,92 +453,92 @@ impl TestAcc {
         }
     }
 
-    /// Pushes into `earlier` the rows no newer than one pushed out before,
-    /// then the oldest rows past [`ROWS_PER_TEST`] (in one sort, not one
-    /// scan per row: a merge can bring twice the cap).
-    fn keep_newest_rows(&mut self) {
+    /// The rows' ids and last records, again.
+    fn index_rows(&mut self) {
+        self.index = self.rows.iter().map(|r| (r.id, r.last)).collect();
+    }
+
+    /// Leaves out the rows no newer than one pushed out before, then the
+    /// oldest rows past [`ROWS_PER_TEST`] (in one sort, not one scan per
+    /// row: a merge can bring twice the cap).
+    fn keep_newest_rows(&mut self, names: &Names) {
         if let Some(cutoff) = self.cutoff {
-            if self.rows.iter().any(|r| r.last <= cutoff) {
-                let earlier = &mut self.earlier;
-                self.rows.retain(|r| {
-                    let newer = r.last > cutoff;
-                    if !newer {
-                        earlier.merge(r.tally);
-                    }
-                    newer
-                });
-            }
+            self.rows.retain(|r| r.last > cutoff);
         }
         if self.rows.len() > ROWS_PER_TEST {
             self.rows
-                .sort_by(|a, b| (b.last, b.first, &b.commit).cmp(&(a.last, a.first, &a.commit)));
+                .sort_by(|a, b| b.order(names).cmp(&a.order(names)));
             for row in self.rows.drain(ROWS_PER_TEST..) {
-                self.earlier.merge(row.tally);
                 self.cutoff = Some(self.cutoff.unwrap_or(0).max(row.last));
             }
         }
-        self.index = self.rows.iter().map(|r| (r.key, r.last)).collect();
+        self.index_rows();
     }
 
-    fn merge(&mut self, other: TestAcc) {
-        self.tasks.extend(other.tasks);
-        self.total.merge(other.total);
-        // Where each of the other's conditions is among these.
-        let mut index = Vec::with_capacity(other.by_condition.len());
-        for (condition, tally) in other.by_condition {
-            match self.by_condition.iter().position(|(c, _)| *c == condition) {
-                Some(i) => {
-                    self.by_condition[i].1.merge(tally);
-                    index.push(i);
-                }
-                None => {
-                    self.by_condition.push((condition, tally));
-                    index.push(self.by_condition.len() - 1);
-                }
+    /// This test's numbers of names, as another summary's `renumbering` has them.
+    fn renumber(&mut self, renumbering: &Renumbering) {
+        for task in &mut self.tasks {
+            *task = renumbering.tasks[*task as usize];
+        }
+        for (cond, _) in &mut self.by_condition {
+            *cond = renumbering.conditions[*cond as usize];
+        }
+        for row in &mut self.rows {
+            row.cond = renumbering.conditions[row.cond as usize];
+            row.renumber_strings(renumbering);
+        }
+        self.index_rows();
+    }
+
+    /// Joins `other`, of the same test and numbered as this one.
+    fn merge(&mut self, other: TestAcc, names: &Names) {
+        for task in other.tasks {
+            if !self.tasks.contains(&task) {
+                self.tasks.push(task);
             }
         }
-        self.earlier.merge(other.earlier);
+        self.total.merge(other.total);
+        for (cond, tally) in other.by_condition {
+            self.tally_of(cond).merge(tally);
+        }
         self.replays.merge(other.replays);
         for seen in other.first_failing.into_iter().chain(other.last_failing) {
             self.saw_failing(seen);
         }
         self.cutoff = self.cutoff.max(other.cutoff);
-        for mut row in other.rows {
-            row.cond = index[row.cond];
-            row.key = row_key(row.commit.as_deref(), row.dirty, row.cond);
-            let found = self.rows.iter_mut().find(|r| {
-                r.key == row.key
-                    && r.cond == row.cond
-                    && r.dirty == row.dirty
-                    && r.commit == row.commit
-            });
-            match found {
+        for row in other.rows {
+            match self.rows.iter_mut().find(|r| r.id == row.id) {
                 Some(mine) => mine.merge(row),
                 None => self.rows.push(row),
             }
         }
         // A row no newer than a row either side pushed out is not among the newest.
-        self.keep_newest_rows();
+        self.keep_newest_rows(names);
     }
 
-    fn finish(self, class: String, method: String) -> TestHistory {
-        let mut rows = self.rows;
-        rows.sort_by(|a, b| (a.last, a.first, &a.commit).cmp(&(b.last, b.first, &b.commit)));
-        for row in &mut rows {
-            row.first_time = rfc3339(row.first);
-            row.last_time = rfc3339(row.last);
-            row.condition = self.by_condition[row.cond].0.clone();
-        }
+    fn finish(mut self, class: String, method: String, names: &Names) -> TestHistory {
+        self.rows
+            .sort_by(|a, b| a.order(names).cmp(&b.order(names)));
+        let newest_condition = self.rows.last().and_then(|row| {
+            let (_, tally) = self.by_condition.iter().find(|(c, _)| *c == row.cond)?;
+            Some(*tally)
+        });
+        let mut rows: Vec<Row> = self.rows.iter().map(|r| r.finish(names)).collect();
         let newest = rows
             .last()
-            .and_then(|row| compare_newest(row, Some(&self.by_condition[row.cond].1)));
+            .and_then(|row| compare_newest(row, newest_condition.as_ref()));
         let trend = trend_of(&mut rows);
         let medians: Vec<f64> = rows.iter().filter_map(|r| r.median_sec).collect();
         let [lo, hi] = stats::wilson95(self.total.failures, self.total.runs);
+        let mut earlier = self.total;
+        for row in &self.rows {
+            earlier = earlier.minus(row.tally);
+        }
+        let tasks: BTreeSet<&str> = self.tasks.iter().map(|t| names.tasks.get(*t)).collect();
         TestHistory {
             class,
             method,
-            tasks: self.tasks.into_iter().collect(),
+            tasks: tasks.into_iter().map(String::from).collect(),
             failure_rate: rate(self.total),
             ci95: [stats::round6(lo), stats::round6(hi)],
             total: self.total,
@@ -514,7 +547,7 @@ impl TestAcc {
             trend,
             time_ratio: stats::thirds_ratio(&medians).map(stats::round6),
             newest,
-            earlier: (self.earlier.records > 0).then_some(self.earlier),
+            earlier: (earlier.records > 0).then_some(earlier),
             replays: (self.replays.records > 0).then_some(self.replays),
             rows,
         }
@@ -534,47 +567,18 @@ fn rfc3339(secs: u64) -> String {
     humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
 }
 
-impl Row {
-    /// A row of one record; its times are written when the history is finished.
-    fn of(record: &LineView<'_>, secs: u64, key: u64, cond: usize) -> Row {
-        Row {
-            key,
-            cond,
-            commit: record.commit.as_deref().map(String::from),
-            dirty: record.dirty,
-            branch: record.branch.as_deref().map(String::from),
-            condition: UNSET,
-            tally: Tally {
-                runs: record.runs,
-                failures: record.failures,
-                records: 1,
-            },
-            failure_rate: 0.0,
-            median_sec: record.duration_sec.map(|d| d.median),
-            first_time: String::new(),
-            last_time: String::new(),
-            first: secs,
-            last: secs,
-        }
+impl RowAcc {
+    /// Oldest first: by last record, then first, then commit.
+    fn order<'n>(&self, names: &'n Names) -> (u64, u64, Option<&'n str>) {
+        (
+            self.last,
+            self.first,
+            self.commit.map(|c| names.commits.get(c)),
+        )
     }
 
-    /// This row's allocations, now for `record`'s commit and condition.
-    fn reuse_for(&mut self, record: &LineView<'_>, secs: u64, key: u64, cond: usize) {
-        set(&mut self.commit, record.commit.as_deref());
-        self.dirty = record.dirty;
-        set(&mut self.branch, record.branch.as_deref());
-        self.cond = cond;
-        self.tally = Tally {
-            runs: record.runs,
-            failures: record.failures,
-            records: 1,
-        };
-        self.median_sec = record.duration_sec.map(|d| d.median);
-        (self.first, self.last, self.key) = (secs, secs, key);
-    }
-
-    /// Adds records ending at `secs`; `branch` is their branch, asked for
-    /// only when they are the newest (so that older ones cost no copy).
+    /// Adds records ending at `secs`; `branch` gives their branch, asked
+    /// for only when they are the newest.
     fn add(
         &mut self,
         runs: u64,
@@ -582,7 +586,7 @@ impl Row {
         records: u64,
         secs: u64,
         median_sec: Option<f64>,
-        branch: impl FnOnce() -> Option<String>,
+        branch: impl FnOnce() -> Option<u32>,
     ) {
         self.tally.add(runs, failures, records);
         self.first = self.first.min(secs);
@@ -593,7 +597,7 @@ impl Row {
         }
     }
 
-    fn merge(&mut self, other: Row) {
+    fn merge(&mut self, other: RowAcc) {
         let t = other.tally;
         let median = other.median_sec;
         self.add(t.runs, t.failures, t.records, other.last, median, || {
@@ -601,16 +605,28 @@ impl Row {
         });
         self.first = self.first.min(other.first);
     }
-}
 
-/// `slot` set to `value`, in the string it holds when it holds one.
-fn set(slot: &mut Option<String>, value: Option<&str>) {
-    match (slot.as_mut(), value) {
-        (Some(s), Some(v)) => {
-            s.clear();
-            s.push_str(v);
+    /// Its commit and branch as `renumbering` numbers them (its condition's
+    /// number kept), and its id with them.
+    fn renumber_strings(&mut self, renumbering: &Renumbering) {
+        self.commit = self.commit.map(|c| renumbering.commits[c as usize]);
+        self.branch = self.branch.map(|b| renumbering.branches[b as usize]);
+        self.id = row_id(self.commit, self.dirty, self.cond);
+    }
+
+    /// The row as the history shows it.
+    fn finish(&self, names: &Names) -> Row {
+        Row {
+            commit: self.commit.map(|c| names.commits.get(c).to_string()),
+            dirty: self.dirty,
+            branch: self.branch.map(|b| names.branches.get(b).to_string()),
+            condition: names.condition(self.cond),
+            tally: self.tally,
+            failure_rate: 0.0,
+            median_sec: self.median_sec,
+            first_time: rfc3339(self.first),
+            last_time: rfc3339(self.last),
         }
-        (_, v) => *slot = v.map(String::from),
     }
 }
 

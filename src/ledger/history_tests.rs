@@ -30,6 +30,18 @@ fn feed(builder: &mut Builder, records: &[Record]) {
     }
 }
 
+/// The history of `records` read in parts of `size` by builders of their
+/// own, merged in order (as files read apart are).
+fn merged_in_parts(records: &[Record], size: usize) -> History {
+    let mut merged = Builder::new(Filter::default());
+    for part in records.chunks(size) {
+        let mut b = Builder::new(Filter::default());
+        feed(&mut b, part);
+        merged.merge(b);
+    }
+    merged.finish()
+}
+
 fn history_of(filter: Filter, records: &[Record]) -> History {
     let mut b = Builder::new(filter);
     feed(&mut b, records);
@@ -108,26 +120,42 @@ fn only_the_newest_rows_are_kept_and_the_rest_pooled() {
 
 #[test]
 fn files_read_apart_merge_to_what_one_read_gives() {
+    // Conditions, tasks, branches and dirty records in another order in
+    // each part: each part numbers its names as it first sees them.
     let records: Vec<Record> = (0..80)
         .map(|i| {
-            at(
+            let mut r = at(
                 "a.FooTests",
                 &format!("t{}", i % 3),
                 &format!("c{}", i / 2),
                 i,
                 10,
                 u64::from(i % 5 == 0),
-            )
+            );
+            match i % 4 {
+                1 => {
+                    r.condition.repetition = Repetition::FreshJvm;
+                    r.condition.mechanism = None;
+                }
+                2 => r.condition.mechanism = Some("junit4-runner".into()),
+                _ => {}
+            }
+            if i % 7 == 3 {
+                r.test.task = "internalClusterTest".into();
+            }
+            r.dirty = i % 11 == 0;
+            r.branch = Some(format!("b{}", i % 5));
+            r
         })
         .collect();
     let whole = history_of(Filter::default(), &records);
-    let mut merged = Builder::new(Filter::default());
-    for part in records.chunks(17) {
-        let mut b = Builder::new(Filter::default());
-        feed(&mut b, part);
-        merged.merge(b);
-    }
-    assert_eq!(merged.finish(), whole);
+    let t = &whole.tests[0];
+    assert_eq!(t.tasks, ["internalClusterTest", "test"]);
+    let conditions: std::collections::BTreeSet<String> =
+        t.rows.iter().map(|r| r.condition.label()).collect();
+    assert_eq!(conditions.len(), 3, "{conditions:?}");
+    assert!(t.rows.iter().any(|r| r.dirty));
+    assert_eq!(merged_in_parts(&records, 17), whole);
 }
 
 #[test]
@@ -313,4 +341,38 @@ fn history_json() {
     assert_eq!(value["tests"][1]["class"], "org.example.FixedTests");
     assert_eq!(value["tests"][1]["newest"]["verdict"], "fixed");
     insta::assert_snapshot!(json);
+}
+
+#[test]
+fn commits_and_branches_no_row_names_are_dropped_and_rows_keep_theirs() {
+    // More distinct commits and branches than a summary holds before it
+    // drops those no row names (several times over), read whole and in parts.
+    let n = 40_000u64;
+    let records: Vec<Record> = (0..n)
+        .map(|i| {
+            let mut r = at(
+                "a.FooTests",
+                &format!("t{}", i % 2),
+                &format!("c{i}"),
+                i,
+                10,
+                u64::from(i % 9 == 0),
+            );
+            r.branch = Some(format!("b{i}"));
+            r
+        })
+        .collect();
+    let whole = history_of(Filter::default(), &records);
+    assert_eq!(whole.tests.len(), 2);
+    for t in &whole.tests {
+        assert_eq!(t.rows.len(), ROWS_PER_TEST);
+        for row in &t.rows {
+            let i = row.commit.as_deref().unwrap().strip_prefix('c').unwrap();
+            assert_eq!(row.branch.as_deref(), Some(format!("b{i}").as_str()));
+            assert!(i.parse::<u64>().unwrap() >= n - 2 * ROWS_PER_TEST as u64);
+        }
+        assert_eq!(t.earlier.unwrap().records, n / 2 - ROWS_PER_TEST as u64);
+        assert_eq!(t.total.records, n / 2);
+    }
+    assert_eq!(merged_in_parts(&records, 15_000), whole);
 }

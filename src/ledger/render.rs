@@ -6,6 +6,8 @@
 use super::history::{Comparison, Direction, History, Row, Tally, TestHistory, Trend, SLOWER};
 use crate::markdown;
 use crate::stats::{self, Round};
+use rayon::prelude::*;
+use std::fmt::Write;
 
 /// The history as pretty JSON, with a final newline.
 pub(crate) fn json(history: &History) -> String {
@@ -33,9 +35,12 @@ pub(crate) fn markdown(history: &History) -> String {
     if history.tests.is_empty() {
         md += "\nNo record of the tests asked for.\n";
     }
-    for test in &history.tests {
+    // Each test's section is its own: written side by side, joined in order.
+    let sections: Vec<String> = history.tests.par_iter().map(test_section).collect();
+    md.reserve(sections.iter().map(|s| s.len() + 1).sum());
+    for section in sections {
         md += "\n";
-        md += &test_section(test);
+        md += &section;
     }
     md
 }
@@ -161,8 +166,9 @@ fn table(rows: &[Row], earlier: Option<Tally>) -> String {
          |---|---|---|---|---:|---:|---:|---:|\n",
     );
     if let Some(e) = earlier {
-        md += &format!(
-            "| earlier |  |  |  | {} | {} | {} | {} |\n",
+        let _ = writeln!(
+            md,
+            "| earlier |  |  |  | {} | {} | {} | {} |",
             e.records,
             e.runs,
             e.failures,
@@ -170,8 +176,9 @@ fn table(rows: &[Row], earlier: Option<Tally>) -> String {
         );
     }
     for r in rows {
-        md += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             markdown::text(&r.last_time),
             match r.dirty {
                 true => format!("{} + changes", commit(r.commit.as_deref())),

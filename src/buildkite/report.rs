@@ -53,9 +53,9 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
         let jobs = fetch_base_jobs(work, agent.as_ref())?;
         let head = meta.commit.clone();
         let (compared, before) =
-            ci_compare::judge_findings(&mut found, &jobs, compare, &context, head);
+            crate::compare::ci::judge_findings(&mut found, &jobs, compare, &context, head);
         ci_compare::write_report(work, &found.overall, &compared)?;
-        records.extend(ci_compare::before_records(&before, compare, &meta));
+        records.extend(crate::compare::ci::before_records(&before, compare, &meta));
     }
     keep::append_ci(work, &records);
     crate::output::stdout_line(&found.markdown);

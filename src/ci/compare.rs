@@ -14,17 +14,14 @@
 //! `local --compare` at one look (CI runs fixed counts, no early stop). A
 //! REF job without a result is infrastructure: its tests get no verdict.
 
-use super::findings::{analyze_options, job_payload, Findings, JobRun};
+use super::findings::{analyze_options, job_payload, JobRun};
 use super::missing::missing_jobs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::Status;
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::outcome::OutcomeKind;
 use crate::analyze::{self, Report};
-use crate::analyze::{render, Severity};
-use crate::ledger::{keep, Record, RunMeta};
-use crate::tell;
-use crate::{say, Error, Result};
+use crate::{say, tell, warning, Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -117,7 +114,7 @@ pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>) -> Result<PathBu
     };
     if let (Some(muted), Ok(here)) = (&base.muted_file, std::env::current_dir()) {
         let build_here = dir.map_or(here.clone(), |d| here.join(d));
-        crate::compare::use_branch_muted_file(&build_here, &here.join(&root), muted);
+        use_branch_muted_file(&build_here, &here.join(&root), muted);
     }
     say!(
         ">>> REF {} ({}) checked out in {}",
@@ -126,6 +123,37 @@ pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>) -> Result<PathBu
         worktree.display()
     );
     Ok(root)
+}
+
+/// Copies the branch's muted-tests file (`muted`, relative to the build
+/// root) over REF's, so that a test this branch unmutes runs there too;
+/// true when REF's differed (and so was replaced).
+pub(crate) fn use_branch_muted_file(build_root: &Path, base_root: &Path, muted: &Path) -> bool {
+    let ours = build_root.join(muted);
+    let Ok(text) = std::fs::read(&ours) else {
+        return false;
+    };
+    let theirs = base_root.join(muted);
+    if std::fs::read(&theirs).is_ok_and(|t| t == text) {
+        return false;
+    }
+    let written = theirs
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&theirs, &text));
+    match written {
+        Ok(()) => {
+            tell!(
+                "compare: REF runs with this branch's {} (so that an unmuted test runs there too)",
+                muted.display()
+            );
+            true
+        }
+        Err(e) => {
+            warning!("REF keeps its own {}: {e}", theirs.display());
+            false
+        }
+    }
 }
 
 /// `git ARGS` in the current directory; its error output when it fails.
@@ -231,47 +259,6 @@ pub(crate) fn write_report(dir: &Path, report: &Report, compared: &ComparedWith)
     })
     .expect("a report serializes");
     std::fs::write(&path, json).map_err(|e| Error::io(&path, e))
-}
-
-/// REF's side judged into the report step's findings: each test of the
-/// branch's report gets its comparison, the comparison section opens the
-/// markdown, and REF's jobs without a result leave the verdict open
-/// (infrastructure). Returns the comparison and REF's report.
-pub(crate) fn judge_findings(
-    found: &mut Findings,
-    jobs: &[JobRun],
-    compare: &CompareContext,
-    context: &ReportContext,
-    head: Option<String>,
-) -> (ComparedWith, Report) {
-    let (before, problems) = before_side(jobs, compare, context);
-    for p in &problems {
-        tell!("compare: {}", crate::terminal::visible(p));
-    }
-    let compared = compared_with(compare, head, problems);
-    crate::compare::ci::judge_report(&mut found.overall, &before, &compared);
-    found.markdown = render::comparison_markdown(&found.overall, &compared) + &found.markdown;
-    if !compared.base_problems.is_empty() {
-        found.compare_incomplete = true;
-        if found.severity == Severity::Success {
-            found.severity = Severity::Warning;
-        }
-    }
-    (compared, before)
-}
-
-/// REF's runs for the ledger: its commit and branch, else the run's.
-pub(crate) fn before_records(
-    before: &Report,
-    compare: &CompareContext,
-    meta: &RunMeta,
-) -> Vec<Record> {
-    let meta = RunMeta {
-        commit: Some(compare.commit.clone()),
-        branch: compare.branch.clone(),
-        ..meta.clone()
-    };
-    keep::ci_records(before, &meta)
 }
 
 /// The REF jobs' status files below `dir` (their [`STATUS_DIR`]).

@@ -8,10 +8,14 @@ use super::{base, before, judge};
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
-use crate::ci::compare::{BaseCheckout, CompareContext};
+use crate::analyze::{render, Severity};
+use crate::ci::compare::{before_side, compared_with, BaseCheckout, CompareContext};
+use crate::ci::findings::{Findings, JobRun};
+use crate::ci::spec::ReportContext;
 use crate::domain::ClassifiedTest;
 use crate::git::Repo;
 use crate::layout::Build;
+use crate::ledger::{keep, Record, RunMeta};
 use crate::{tell, Error, Result};
 use std::path::Path;
 
@@ -111,6 +115,47 @@ fn no_before(t: &TestReport, compared: &ComparedWith) -> String {
     } else {
         "it did not run on REF (new there, or not run by REF's build)".into()
     }
+}
+
+/// REF's side judged into the report step's findings: each test of the
+/// branch's report gets its comparison, the comparison section opens the
+/// markdown, and REF's jobs without a result leave the verdict open
+/// (infrastructure). Returns the comparison and REF's report.
+pub(crate) fn judge_findings(
+    found: &mut Findings,
+    jobs: &[JobRun],
+    compare: &CompareContext,
+    context: &ReportContext,
+    head: Option<String>,
+) -> (ComparedWith, Report) {
+    let (before, problems) = before_side(jobs, compare, context);
+    for p in &problems {
+        tell!("compare: {}", crate::terminal::visible(p));
+    }
+    let compared = compared_with(compare, head, problems);
+    judge_report(&mut found.overall, &before, &compared);
+    found.markdown = render::comparison_markdown(&found.overall, &compared) + &found.markdown;
+    if !compared.base_problems.is_empty() {
+        found.compare_incomplete = true;
+        if found.severity == Severity::Success {
+            found.severity = Severity::Warning;
+        }
+    }
+    (compared, before)
+}
+
+/// REF's runs for the ledger: its commit and branch, else the run's.
+pub(crate) fn before_records(
+    before: &Report,
+    compare: &CompareContext,
+    meta: &RunMeta,
+) -> Vec<Record> {
+    let meta = RunMeta {
+        commit: Some(compare.commit.clone()),
+        branch: compare.branch.clone(),
+        ..meta.clone()
+    };
+    keep::ci_records(before, &meta)
 }
 
 #[cfg(test)]

@@ -19,8 +19,6 @@ mod before;
 pub(crate) mod ci;
 mod judge;
 
-pub(crate) use base::use_branch_muted_file;
-
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
@@ -208,7 +206,7 @@ pub(crate) fn run(
         compared.worktree = Some(worktree.path().display().to_string());
         let base_root = base::build_root_in(worktree.path(), &build.root, repo.workdir());
         compared.branch_muted_file =
-            base::use_branch_muted_file(&build.root, &base_root, &compare.muted_file);
+            crate::ci::compare::use_branch_muted_file(&build.root, &base_root, &compare.muted_file);
         tell!(
             "compare: {} batch(es) on {} ({short}) first, in {}: {}",
             base_plan.plan.commands.len(),

@@ -86,7 +86,11 @@ pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration
             // A REF job of `--compare`: the batch runs in REF's worktree,
             // its files kept apart under `flakiness-base/`.
             if let Some(base) = &spec.base {
-                spec.dir = Some(compare::checkout(base, spec.dir.as_deref())?);
+                spec.dir = Some(compare::checkout(
+                    base,
+                    spec.dir.as_deref(),
+                    Path::new("."),
+                )?);
                 status_dir = Path::new(compare::STATUS_DIR);
             }
             (spec.kind.clone(), run_spec(&spec, timeout)?, true)

@@ -75,10 +75,11 @@ pub(crate) fn step_key(key: &str) -> String {
     format!("flakiness-base:{kind}")
 }
 
-/// Makes REF's worktree in the job's checkout (the current directory) and
-/// returns the build's directory in it; `dir` is the build's directory in
-/// the checkout. The commit is fetched by hash when the checkout lacks it.
-pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>) -> Result<PathBuf> {
+/// Makes REF's worktree in the job's checkout `here` and returns the
+/// build's directory in it, relative to `here`; `dir` is the build's
+/// directory in the checkout. The commit is fetched by hash from `origin`
+/// when the checkout lacks it (a shallow clone).
+pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>, here: &Path) -> Result<PathBuf> {
     if base.commit.len() != 40 || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::input(
             "the REF job's batch",
@@ -87,33 +88,37 @@ pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>) -> Result<PathBu
     }
     let worktree = Path::new(WORKTREE);
     let object = format!("{}^{{commit}}", base.commit);
-    if git(&["cat-file", "-e", &object]).is_err() {
+    if git(here, &["cat-file", "-e", &object]).is_err() {
         say!(
             ">>> fetching {} ({}) from origin",
             base.commit,
             crate::terminal::visible(&base.reference)
         );
-        git(&["fetch", "--quiet", "--no-tags", "origin", &base.commit])?;
+        git(
+            here,
+            &["fetch", "--quiet", "--no-tags", "origin", &base.commit],
+        )?;
     }
-    if worktree.exists() {
-        let _ = std::fs::remove_dir_all(worktree);
-        let _ = git(&["worktree", "prune"]);
+    if here.join(worktree).exists() {
+        let _ = std::fs::remove_dir_all(here.join(worktree));
+        let _ = git(here, &["worktree", "prune"]);
     }
     let path = worktree.to_string_lossy();
-    git(&[
+    let add = [
         "worktree",
         "add",
         "--detach",
         "--quiet",
         &path,
         &base.commit,
-    ])?;
+    ];
+    git(here, &add)?;
     let root = match dir {
         Some(d) => worktree.join(d),
         None => worktree.to_path_buf(),
     };
-    if let (Some(muted), Ok(here)) = (&base.muted_file, std::env::current_dir()) {
-        let build_here = dir.map_or(here.clone(), |d| here.join(d));
+    if let Some(muted) = &base.muted_file {
+        let build_here = dir.map_or(here.to_path_buf(), |d| here.join(d));
         use_branch_muted_file(&build_here, &here.join(&root), muted);
     }
     say!(
@@ -156,10 +161,11 @@ pub(crate) fn use_branch_muted_file(build_root: &Path, base_root: &Path, muted: 
     }
 }
 
-/// `git ARGS` in the current directory; its error output when it fails.
-fn git(args: &[&str]) -> Result<()> {
+/// `git ARGS` in `dir`; its error output when it fails.
+fn git(dir: &Path, args: &[&str]) -> Result<()> {
     let out = Command::new("git")
         .args(args)
+        .current_dir(dir)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| Error::infra(format!("a REF job needs `git` on PATH: {e}")))?;
@@ -321,6 +327,63 @@ mod tests {
         );
     }
 
+    fn git_in(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// A shallow checkout of the branch lacks REF's commit: the REF job
+    /// fetches it by hash, checks it out as a worktree inside the checkout,
+    /// and REF runs with the branch's muted-tests file.
+    #[test]
+    fn a_ref_job_fetches_refs_commit_and_checks_it_out_in_its_checkout() {
+        let origin = tempfile::tempdir().unwrap();
+        let o = origin.path();
+        git_in(o, &["init", "-q", "-b", "main"]);
+        std::fs::create_dir_all(o.join("b")).unwrap();
+        std::fs::write(o.join("b/muted.yml"), "tests: [a]\n").unwrap();
+        std::fs::write(o.join("b/A.java"), "before\n").unwrap();
+        git_in(o, &["add", "-A"]);
+        git_in(o, &["commit", "-qm", "main"]);
+        let main = git_in(o, &["rev-parse", "HEAD"]);
+        git_in(o, &["checkout", "-qb", "fix"]);
+        std::fs::write(o.join("b/muted.yml"), "tests: []\n").unwrap();
+        std::fs::write(o.join("b/A.java"), "after\n").unwrap();
+        git_in(o, &["commit", "-qam", "fix"]);
+        git_in(o, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+        let job = tempfile::tempdir().unwrap();
+        let url = format!("file://{}", o.display());
+        git_in(
+            job.path(),
+            &["clone", "-q", "--depth", "1", "--branch", "fix", &url, "c"],
+        );
+        let here = job.path().join("c");
+        let object = format!("{main}^{{commit}}");
+        assert!(git(&here, &["cat-file", "-e", &object]).is_err(), "shallow");
+        let base = BaseCheckout {
+            reference: "main".into(),
+            commit: main.clone(),
+            muted_file: Some("muted.yml".into()),
+        };
+        let root = checkout(&base, Some(Path::new("b")), &here).unwrap();
+        assert_eq!(root, Path::new(WORKTREE).join("b"));
+        let at = |f: &str| std::fs::read_to_string(here.join(&root).join(f)).unwrap();
+        assert_eq!(at("A.java"), "before\n");
+        assert_eq!(at("muted.yml"), "tests: []\n", "the branch's muted tests");
+        assert_eq!(git_in(&here.join(WORKTREE), &["rev-parse", "HEAD"]), main);
+        // A retried job finds its old worktree and makes it again.
+        assert!(checkout(&base, Some(Path::new("b")), &here).is_ok());
+    }
+
     #[test]
     fn a_ref_job_refuses_anything_but_a_commit_hash() {
         let base = BaseCheckout {
@@ -328,7 +391,7 @@ mod tests {
             commit: "$(touch pwned)".into(),
             muted_file: None,
         };
-        let err = checkout(&base, None).unwrap_err();
+        let err = checkout(&base, None, Path::new(".")).unwrap_err();
         assert!(err.to_string().contains("is no commit hash"), "{err}");
     }
 }

@@ -127,4 +127,19 @@ mod tests {
         assert!(no_triage_on_github(Target::Buildkite, Some(&cfg)).is_ok());
         assert!(no_triage_on_github(Target::Local, Some(&cfg)).is_ok());
     }
+
+    /// No REF jobs on GitHub Actions yet: refused before anything is
+    /// planned, never a report that silently lacks its comparison.
+    #[test]
+    fn compare_is_refused_only_on_github() {
+        let err = no_compare_on_github(Target::Github, Some("main")).unwrap_err();
+        assert_eq!(err.exit(), Exit::Usage, "{err}");
+        assert!(
+            err.to_string().contains("does not run REF's side yet"),
+            "{err}"
+        );
+        assert!(no_compare_on_github(Target::Github, None).is_ok());
+        assert!(no_compare_on_github(Target::Buildkite, Some("main")).is_ok());
+        assert!(no_compare_on_github(Target::Local, Some("main")).is_ok());
+    }
 }

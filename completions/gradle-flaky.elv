@@ -165,6 +165,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --stop-on-flaky 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]'
             cand --batch-timeout 'Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)'
+            cand --compare 'Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed, not shown, same or worse (Fisher''s exact test). --target buildkite: each batch also runs in a job that checks out REF (a git worktree of its commit, with this branch''s muted-tests file), and the report step compares; --target local: as `local --compare`'
             cand --ledger 'Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated) with the build''s own: a failing test already failing on the base branch is noted as known flaky there (--target local)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'

@@ -636,6 +636,13 @@ pub struct PrArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed,
+    /// not shown, same or worse (Fisher's exact test). --target buildkite: each batch also runs
+    /// in a job that checks out REF (a git worktree of its commit, with this branch's
+    /// muted-tests file), and the report step compares; --target local: as `local --compare`.
+    #[arg(long, value_name = "REF")]
+    pub compare: Option<String>,
+
     /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
     /// with the build's own: a failing test already failing on the base branch is noted as
     /// known flaky there (--target local).

@@ -24,6 +24,7 @@
 //! The same holds if the upload interpolated the raw document instead.
 
 use crate::ci::blocking::Blocking;
+use crate::ci::compare;
 use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
 use crate::domain::GradleCommand;
@@ -107,6 +108,16 @@ pub(crate) struct PipelineInput {
     pub rerun: bool,
     /// Replay the failing tests in a triage step after the report (off: `None`).
     pub triage: Option<TriageSpec>,
+    /// `--compare REF`: REF's batches, a job each beside the branch's.
+    pub compare: Option<BaseBatches>,
+}
+
+/// `--compare REF`: REF's side and the batches its jobs run (the plan of
+/// the selected tests that exist on REF).
+#[derive(Clone, Debug)]
+pub(crate) struct BaseBatches {
+    pub side: crate::compare::ci::BaseSelection,
+    pub commands: Vec<GradleCommand>,
 }
 
 impl PipelineInput {
@@ -137,6 +148,7 @@ impl PipelineInput {
                 rerun: plan.rerun,
                 dir: plan.dir.clone(),
             }),
+            compare: None,
         }
     }
 }
@@ -148,9 +160,16 @@ pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value
         return None;
     }
     let mut steps = Vec::new();
-    let context = ReportContext::of(&input.commands, &input.projects, &input.gradle, input.rerun);
+    let mut context =
+        ReportContext::of(&input.commands, &input.projects, &input.gradle, input.rerun);
     for (key, batches) in &groups {
-        steps.push(batch_step(key, batches, input, cfg));
+        steps.push(batch_step(key, batches, None, input, cfg));
+    }
+    if let Some(base) = input.compare.as_ref().filter(|_| !input.compile_failed) {
+        for (key, batches) in &group_in_order(&base.commands, |c| c.key.clone()) {
+            steps.push(batch_step(key, batches, Some(&base.side), input, cfg));
+        }
+        context.compare = Some(base.side.context(base_jobs(&base.commands)));
     }
     steps.push(analyze_step(&steps, &context, input, cfg));
     if let Some(spec) = input.triage.as_ref().filter(|_| !groups.is_empty()) {
@@ -160,15 +179,35 @@ pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value
     Some(escape_interpolation(pipeline))
 }
 
+/// REF's jobs, as the report step expects their status files.
+fn base_jobs(commands: &[GradleCommand]) -> Vec<crate::ci::spec::ExpectedStep> {
+    let mut jobs = crate::ci::spec::expected_steps(commands);
+    for j in &mut jobs {
+        j.step_key = compare::step_key(&j.step_key);
+        j.label = format!("{} on REF", j.label);
+    }
+    jobs
+}
+
+/// The step of a kind's batches; with `base`, REF's step of them (a job
+/// each that checks out REF and keeps its files under `flakiness-base/`).
 fn batch_step(
     key: &str,
     batches: &[&GradleCommand],
+    base: Option<&crate::compare::ci::BaseSelection>,
     input: &PipelineInput,
     cfg: &AgentConfig,
 ) -> Value {
+    let (label, key) = match base {
+        Some(_) => (
+            format!("{} on REF", batches[0].label),
+            compare::step_key(key),
+        ),
+        None => (batches[0].label.clone(), key.to_string()),
+    };
     let mut step = common_fields(
-        &batches[0].label,
-        key,
+        &label,
+        &key,
         format!(
             "{} buildkite wrap --from-env --timeout {}m",
             cfg.bin,
@@ -177,7 +216,11 @@ fn batch_step(
         cfg.step_timeout_min,
         &cfg.agents,
     );
-    step.insert("artifact_paths".into(), json!([XML_GLOB, STATUS_GLOB]));
+    let artifacts = match base {
+        Some(_) => json!([compare::XML_GLOB, compare::STATUS_GLOB]),
+        None => json!([XML_GLOB, STATUS_GLOB]),
+    };
+    step.insert("artifact_paths".into(), artifacts);
     step.insert("retry".into(), no_retry());
     if batches.len() > 1 {
         step.insert("parallelism".into(), json!(batches.len()));
@@ -186,7 +229,8 @@ fn batch_step(
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let spec = JobSpec::for_command(c, input.dir.clone());
+            let mut spec = JobSpec::for_command(c, input.dir.clone());
+            spec.base = base.map(|b| b.checkout.clone());
             (vars::batch_spec(i), Value::String(env_json(&spec)))
         })
         .collect();
@@ -220,10 +264,11 @@ fn analyze_step(
         ANALYZE_TIMEOUT_MIN,
         &cfg.agents,
     );
-    step.insert(
-        "artifact_paths".into(),
-        json!([OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE]),
-    );
+    let mut artifacts = vec![OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE];
+    if context.compare.is_some() {
+        artifacts.push(compare::COMPARISON_FILE);
+    }
+    step.insert("artifact_paths".into(), json!(artifacts));
     let depends: Vec<Value> = before
         .iter()
         .map(|s| json!({ "step": s["key"], "allow_failure": true }))
@@ -417,6 +462,7 @@ mod tests {
             gradle: vec!["./gradlew".into()],
             rerun: false,
             triage: None,
+            compare: None,
         };
         insta::assert_json_snapshot!("fan_out_with_skipped", valid_pipeline(&input, &cfg()));
 
@@ -533,6 +579,86 @@ mod tests {
                 .collect::<Vec<_>>(),
             [ANALYZE_KEY]
         );
+    }
+
+    /// `--compare REF`: each batch also runs in a REF job of its own (its
+    /// spec carries REF's commit, its files under `flakiness-base/`); the
+    /// report step expects REF's jobs and keeps the comparison. A hostile
+    /// REF reaches the agent as data, escaped for Buildkite.
+    #[test]
+    fn a_compare_pipeline_runs_each_batch_on_ref_too() {
+        let unit = |class: &str| {
+            let mut c = cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", class]);
+            c.tests = vec![crate::domain::testing::unit(class)];
+            c
+        };
+        let side = crate::compare::ci::BaseSelection {
+            checkout: crate::ci::compare::BaseCheckout {
+                reference: "$(touch pwned)".into(),
+                commit: "0123456789abcdef0123456789abcdef01234567".into(),
+                muted_file: Some("muted-tests.yml".into()),
+            },
+            branch: None,
+            tests: vec![crate::domain::testing::unit("a.ATests")],
+            new_in_branch: vec!["a.NewTests".into()],
+        };
+        let input = PipelineInput {
+            commands: vec![unit("a.ATests"), unit("a.NewTests")],
+            gradle: vec!["gradle".into()],
+            compare: Some(BaseBatches {
+                side,
+                commands: vec![unit("a.ATests")],
+            }),
+            ..Default::default()
+        };
+        let p = valid_pipeline(&input, &cfg());
+        insta::assert_json_snapshot!("compare_with_ref", p);
+        let steps = steps(&p);
+        let keys: Vec<&str> = steps.iter().filter_map(|s| s["key"].as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "flakiness-detection:unit",
+                "flakiness-base:unit",
+                ANALYZE_KEY
+            ]
+        );
+        let base = &steps[1];
+        assert_eq!(
+            base["artifact_paths"],
+            json!([compare::XML_GLOB, compare::STATUS_GLOB])
+        );
+        assert!(base.get("parallelism").is_none(), "one batch on REF");
+        let env = base["env"]["FLAKINESS_BATCH_0"].as_str().unwrap();
+        assert!(env.contains("$$(touch pwned)"), "{env}");
+        let spec: JobSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
+        let checkout = spec.base.expect("a REF job");
+        assert_eq!(checkout.reference, "$(touch pwned)");
+        assert_eq!(spec.argv, ["gradle", ":a:test", "--tests", "a.ATests"]);
+        let branch: JobSpec =
+            serde_json::from_str(steps[0]["env"]["FLAKINESS_BATCH_1"].as_str().unwrap()).unwrap();
+        assert_eq!(branch.base, None);
+        let analyze = &steps[2];
+        assert_eq!(
+            analyze["depends_on"][1],
+            json!({ "step": "flakiness-base:unit", "allow_failure": true })
+        );
+        let context = analyze["env"][vars::REPORT_CONTEXT].as_str().unwrap();
+        let context: ReportContext = serde_json::from_str(&context.replace("$$", "$")).unwrap();
+        let compared = context.compare.expect("REF's side");
+        assert_eq!(compared.jobs[0].step_key, "flakiness-base:unit");
+        assert_eq!(compared.new_in_branch, ["a.NewTests"]);
+        assert!(analyze["artifact_paths"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(compare::COMPARISON_FILE)));
+        // A failed compile gate runs nothing, on either side.
+        let failed = PipelineInput {
+            compile_failed: true,
+            commands: Vec::new(),
+            ..input
+        };
+        assert_eq!(steps_of(&failed).len(), 1);
     }
 
     fn steps_of(input: &PipelineInput) -> Vec<Value> {

@@ -5,6 +5,7 @@
 //! `flakiness-outcomes.json` and the `flakiness-detection` annotation.
 
 use super::agent::{fit_annotation, Agent};
+use crate::ci::compare as ci_compare;
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::spec::ReportContext;
@@ -47,7 +48,16 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
     crate::ci::durations::write_artifact(&work.join(JOBS_DIR), &work.join(DURATIONS_FILE));
     // Every run's counts, for history: the `flakiness-ledger.jsonl` artifact.
     let meta = keep::CiRun::buildkite().meta();
-    keep::append_ci(work, &keep::ci_records(&found.overall, &meta));
+    let mut records = keep::ci_records(&found.overall, &meta);
+    if let Some(compare) = &context.compare {
+        let jobs = fetch_base_jobs(work, agent.as_ref())?;
+        let head = meta.commit.clone();
+        let (compared, before) =
+            crate::compare::ci::judge_findings(&mut found, &jobs, compare, &context, head);
+        ci_compare::write_report(work, &found.overall, &compared)?;
+        records.extend(crate::compare::ci::before_records(&before, compare, &meta));
+    }
+    keep::append_ci(work, &records);
     crate::output::stdout_line(&found.markdown);
     if let Some(agent) = &agent {
         let body = fit_annotation(&found.markdown);
@@ -57,6 +67,31 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
         }
     }
     Ok(found.observed())
+}
+
+/// What REF's jobs left (`--compare`), downloaded below the work folder:
+/// their status files, then each job's reports into a folder of its own.
+fn fetch_base_jobs(work: &Path, agent: Option<&Agent>) -> Result<Vec<JobRun>> {
+    if let Some(agent) = agent {
+        if let Err(e) = agent.artifact_download(ci_compare::STATUS_GLOB, work, None) {
+            tell!("no {} downloaded: {e}", ci_compare::STATUS_GLOB);
+        }
+    }
+    let jobs_dir = work.join(ci_compare::JOBS_DIR);
+    let mut jobs = Vec::new();
+    for status in ci_compare::statuses(work) {
+        let dir = jobs_dir.join(&status.job_id);
+        if let Some(agent) = agent {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            let glob = ci_compare::XML_GLOB;
+            if let Err(e) = agent.artifact_download(glob, &dir, Some(&status.job_id)) {
+                tell!("no JUnit XML for REF's job {}: {e}", status.job_id);
+            }
+        }
+        let dir = ci_compare::reports_root(&dir);
+        jobs.push(JobRun { status, dir });
+    }
+    Ok(jobs)
 }
 
 /// What the batch jobs left, downloaded below the work folder.

@@ -4,14 +4,16 @@
 //! and publishes.
 
 use super::agent::{fit_annotation, Agent};
-use super::pipeline::{self, AgentConfig, PipelineInput};
+use super::pipeline::{self, AgentConfig, BaseBatches, PipelineInput};
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
+use crate::compare::ci::base_selection;
 use crate::layout::Build;
 use crate::reports::SKIPPED_FILE;
 use crate::select::Selection;
 use crate::settings::RunSettings;
 use crate::{markdown, Error, Exit, Result};
 use crate::{say, tell};
+use std::path::Path;
 use std::time::Duration;
 
 /// Annotation context of selection problems; the report has its own.
@@ -28,6 +30,8 @@ pub(crate) struct Upload<'a> {
     pub nothing: &'a str,
     /// Add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
     pub triage: Option<&'a crate::triage::TriageConfig>,
+    /// `--compare REF`, with the branch's muted-tests file (REF's jobs run with it).
+    pub compare: Option<(&'a str, &'a Path)>,
 }
 
 impl Upload<'_> {
@@ -69,14 +73,45 @@ impl Upload<'_> {
             resolution.not_applicable,
             Some(job_limit),
         )?;
+        let base = self.base_batches(build, selection, job_limit)?;
         if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
             tell!("{warning}");
             if let Some(agent) = &agent {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
             }
         }
-        self.publish(&plan)?;
+        self.publish(&plan, base)?;
         Ok(resolution.exit)
+    }
+
+    /// `--compare REF`: REF resolved (exit 2 naming it when it names no
+    /// commit) and the plan of the selected tests that exist there, as
+    /// `local --compare` restricts it.
+    fn base_batches(
+        &self,
+        build: &Build,
+        selection: &Selection,
+        job_limit: Duration,
+    ) -> Result<Option<BaseBatches>> {
+        let Some((reference, muted)) = self.compare else {
+            return Ok(None);
+        };
+        let side = base_selection(build, reference, Some(muted), &selection.tests)?;
+        let on_ref = Selection {
+            tests: side.tests.clone(),
+            ..selection.clone()
+        };
+        let commands = match on_ref.tests.is_empty() {
+            true => Vec::new(),
+            false => prepare(build, &on_ref, self.settings, Vec::new(), Some(job_limit))?.commands,
+        };
+        tell!(
+            "compare: {} batch(es) also run on {} ({}), a job each",
+            commands.len(),
+            crate::terminal::visible(reference),
+            &side.checkout.commit[..12]
+        );
+        Ok(Some(BaseBatches { side, commands }))
     }
 
     /// Prints (`dry_run`) or uploads the pipeline. Before a real upload the
@@ -86,10 +121,14 @@ impl Upload<'_> {
     /// artifact here (only when there are some) so the report step finds it
     /// whatever the calling step's `artifact_paths` say. A second upload in
     /// one build is skipped: the step keys would clash.
-    fn publish(&self, plan: &CiPlan) -> Result<()> {
+    fn publish(&self, plan: &CiPlan, base: Option<BaseBatches>) -> Result<()> {
         let cfg = self.agent;
+        let input = |compile_failed| PipelineInput {
+            compare: base.clone(),
+            ..PipelineInput::of(plan, self.triage, compile_failed)
+        };
         if self.dry_run {
-            let input = PipelineInput::of(plan, self.triage, false);
+            let input = input(false);
             if let Some(pipeline) = pipeline::pipeline(&input, cfg) {
                 let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
                 crate::output::stdout_line(&json);
@@ -110,7 +149,7 @@ impl Upload<'_> {
             return Ok(());
         }
         let compile_failed = !crate::ci::gate::compiles(plan)?;
-        let input = PipelineInput::of(plan, self.triage, compile_failed);
+        let input = input(compile_failed);
         let Some(pipeline) = pipeline::pipeline(&input, cfg) else {
             tell!("nothing to run: no pipeline uploaded");
             return Ok(());

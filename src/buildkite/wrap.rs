@@ -9,6 +9,7 @@
 
 use super::agent::Agent;
 use crate::ci::batch::{run_batch, run_spec};
+use crate::ci::compare;
 use crate::ci::job::{safe_job_id, JobEnv};
 use crate::ci::spec::JobSpec;
 use crate::ci::status::write_status;
@@ -77,10 +78,21 @@ pub(crate) enum Batch {
 pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<i32> {
     let env = |name: &str| std::env::var(name).ok();
     let job = job_from_env(env);
+    let mut status_dir = status_dir;
     let (kind, ran, record) = match batch {
         Batch::FromEnv => {
             let name = vars::batch_spec(job.parallel_job.map_or(0, |n| n as usize));
-            let spec = spec_from_env(&name, env(&name))?;
+            let mut spec = spec_from_env(&name, env(&name))?;
+            // A REF job of `--compare`: the batch runs in REF's worktree,
+            // its files kept apart under `flakiness-base/`.
+            if let Some(base) = &spec.base {
+                spec.dir = Some(compare::checkout(
+                    base,
+                    spec.dir.as_deref(),
+                    Path::new("."),
+                )?);
+                status_dir = Path::new(compare::STATUS_DIR);
+            }
             (spec.kind.clone(), run_spec(&spec, timeout)?, true)
         }
         Batch::Command { kind, argv } => (

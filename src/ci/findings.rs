@@ -42,6 +42,8 @@ pub(crate) struct Findings {
     pub severity: Severity,
     /// An unmuted test was found that cannot be checked here (the unmute gate).
     pub unmute_unchecked: bool,
+    /// `--compare REF`: a REF job left no result (infrastructure).
+    pub compare_incomplete: bool,
 }
 
 impl Findings {
@@ -59,6 +61,7 @@ impl Findings {
             executions: jobs.clone().map(|p| p.total_cases).sum(),
             untrustworthy: !self.missing.is_empty()
                 || self.unmute_unchecked
+                || self.compare_incomplete
                 || jobs.clone().any(|p| {
                     p.partly_skipped()
                         || !matches!(
@@ -118,6 +121,7 @@ pub(crate) fn findings(
         markdown,
         severity,
         unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
+        compare_incomplete: false,
     }
 }
 

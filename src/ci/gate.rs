@@ -27,6 +27,7 @@ pub(crate) fn compiles(plan: &CiPlan) -> Result<bool> {
         task_paths: Vec::new(),
         heap_dump_paths: Vec::new(),
         repeat_helpers: false,
+        base: None,
     };
     let argv = spec.argv_to_run("", None)?;
     tell!("compile gate: {}", shell::join(&argv));

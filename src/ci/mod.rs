@@ -15,6 +15,8 @@
 //! - [`findings`]: the report step's core: each job's outcome, the missing
 //!   jobs, the markdown, opened by [`jobs_section`];
 //! - [`not_checked`]: the head of every report: selected tests that cannot run here;
+//! - [`compare`]: `--compare REF`: REF's jobs (a worktree of REF in each)
+//!   and REF's side in the report step;
 //! - [`blocking`]: when the report step fails a pull request (opt-in, by label).
 //!
 //! The job-outcome taxonomy itself (clean pass, flaky, timeout, hang,
@@ -23,6 +25,7 @@
 
 pub(crate) mod batch;
 pub(crate) mod blocking;
+pub(crate) mod compare;
 pub(crate) mod durations;
 pub(crate) mod findings;
 pub(crate) mod gate;

@@ -52,6 +52,9 @@ pub(crate) struct JobSpec {
     /// applies the init script that compiles and installs it.
     #[serde(default, rename = "repeatHelpers", skip_serializing_if = "is_false")]
     pub repeat_helpers: bool,
+    /// A REF job of `--compare REF`: the batch runs in a worktree of REF's commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<super::compare::BaseCheckout>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -68,6 +71,7 @@ impl JobSpec {
             task_paths: command.task_paths(),
             heap_dump_paths: command.heap_dump_paths.clone(),
             repeat_helpers: command.invocation.needs_repeat_helpers(),
+            base: None,
         }
     }
 
@@ -150,6 +154,9 @@ pub(crate) struct ReportContext {
     /// task with it instead of `clean<Task>`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rerun: bool,
+    /// `--compare REF`: REF's side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<super::compare::CompareContext>,
 }
 
 impl ReportContext {
@@ -165,6 +172,7 @@ impl ReportContext {
             projects: projects.clone(),
             gradle: gradle.to_vec(),
             rerun,
+            compare: None,
         }
     }
 }
@@ -202,6 +210,7 @@ mod tests {
             task_paths: vec![],
             heap_dump_paths: vec![],
             repeat_helpers: false,
+            base: None,
         };
         assert_eq!(
             spec.argv_to_run("/bin/gf", None).unwrap(),

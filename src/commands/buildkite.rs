@@ -24,6 +24,7 @@ pub(crate) fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<
         dry_run: args.dry_run,
         nothing: "nothing selected",
         triage: options::triage(&args.triage).as_ref(),
+        compare: None,
     }
     .submit(&build, &selection)
 }

@@ -31,6 +31,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         dry_run: args.dry_run,
         nothing: &format!("{CLASSES} selected nothing"),
         triage: triage.as_ref(),
+        compare: None,
     }
     .submit(&build, &selection)
 }

@@ -320,7 +320,16 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
             triage: triage(&args.triage),
         },
         output: report_output(&args.report),
-        compare: None,
+        compare: args
+            .compare
+            .as_ref()
+            .map(|reference| crate::compare::CompareConfig {
+                reference: reference.clone(),
+                looks: crate::compare::DEFAULT_LOOKS,
+                size_after: false,
+                ledgers: args.ledger.clone(),
+                muted_file: args.muted_file.clone(),
+            }),
         ledgers: args.ledger.clone(),
     })
 }

@@ -5,7 +5,7 @@
 use crate::domain::ClassifiedTest;
 use crate::git::Repo;
 use crate::layout::Build;
-use crate::{tell, warning, Error, Result};
+use crate::{tell, Error, Result};
 use git2::Oid;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -157,37 +157,6 @@ pub(crate) fn build_root_in(checkout: &Path, build_root: &Path, workdir: &Path) 
     match build_root.strip_prefix(workdir) {
         Ok(rel) => checkout.join(rel),
         Err(_) => checkout.to_path_buf(),
-    }
-}
-
-/// Copies the branch's muted-tests file (`muted`, relative to the build
-/// root) over REF's, so that a test this branch unmutes runs there too;
-/// true when REF's differed (and so was replaced).
-pub(crate) fn use_branch_muted_file(build: &Build, base_root: &Path, muted: &Path) -> bool {
-    let ours = build.root.join(muted);
-    let Ok(text) = std::fs::read(&ours) else {
-        return false;
-    };
-    let theirs = base_root.join(muted);
-    if std::fs::read(&theirs).is_ok_and(|t| t == text) {
-        return false;
-    }
-    let written = theirs
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&theirs, &text));
-    match written {
-        Ok(()) => {
-            tell!(
-                "compare: REF runs with this branch's {} (so that an unmuted test runs there too)",
-                muted.display()
-            );
-            true
-        }
-        Err(e) => {
-            warning!("REF keeps its own {}: {e}", theirs.display());
-            false
-        }
     }
 }
 

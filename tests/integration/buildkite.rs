@@ -1352,3 +1352,138 @@ fn proven_flakiness_blocks_only_a_labelled_pull_request() {
         );
     }
 }
+
+/// `pr --compare main` on Buildkite: `main` holds a flake (one in three
+/// executions fails) and the branch removes its cause. Each batch also runs
+/// in a REF job (a worktree of `main` in the job's checkout), and the report
+/// step says `fixed`, in the annotation and `flakiness-comparison.json`,
+/// keeping both sides in its ledger. A hostile REF is refused as a ref,
+/// before anything is uploaded.
+#[test]
+fn pr_compare_runs_each_batch_on_ref_and_the_report_says_fixed() {
+    const SOURCE: &str = "server/src/test/java/org/elasticsearch/flaky/AssertionFlakyTests.java";
+    let bk = Buildkite::new();
+    let repo = crate::common::fixture_repo("fix");
+    let dir = repo.path();
+    let main = git(dir, &["rev-parse", "main"]).trim().to_string();
+    let source = std::fs::read_to_string(dir.join(SOURCE)).unwrap();
+    let fixed = source.replace("FLAKE_PROBABILITY = 0.30", "FLAKE_PROBABILITY = 0.0");
+    assert_ne!(fixed, source);
+    std::fs::write(dir.join(SOURCE), fixed).unwrap();
+    git(dir, &["commit", "-qam", "remove the flake's cause"]);
+    let pr = |reference: &str| {
+        let mut cmd = gradle_flaky();
+        bk.job(&mut cmd, "job-pr")
+            .current_dir(dir)
+            .env("FLAKINESS_GRADLE", "gradle --offline")
+            .env(
+                "FLAKINESS_AGENT_BIN",
+                shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).as_ref(),
+            )
+            // 40 runs a side: 0/40 shows a fix against 5/40 or more, and
+            // fewer than 5 of 40 at one in three is under one in a thousand.
+            .args(["pr", "--base", "main", "--unit-iters", "40"])
+            .args(["--compare", reference]);
+        run(&mut cmd)
+    };
+
+    let out = pr("$(touch pwned)");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--compare $(touch pwned)"),
+        "{}",
+        text(&out)
+    );
+    assert!(bk.calls_of(&["pipeline", "upload"]).is_empty());
+
+    let out = pr("main");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let uploads = bk.calls_of(&["pipeline", "upload"]);
+    let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
+    assert_valid_pipeline(&pipeline);
+    let keys: Vec<&str> = steps(&pipeline)
+        .iter()
+        .filter_map(|s| s["key"].as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "flakiness-detection:unit",
+            "flakiness-base:unit",
+            "flakiness-detection:analyze"
+        ]
+    );
+    let mut checkouts = Vec::new();
+    for step in &steps(&pipeline)[..2] {
+        let job_id = format!("job-{}", step["key"].as_str().unwrap().replace(':', "-"));
+        let (checkout, out) = run_job(&bk, Some(dir), step, None, &job_id);
+        assert_eq!(out.status.code(), Some(0), "{job_id}: {}", text(&out));
+        checkouts.push(checkout);
+    }
+    // REF's job ran in its worktree of `main`, its files apart.
+    let base_job = checkouts[1].path();
+    assert!(base_job.join("flakiness-base/status").is_dir());
+    assert!(!base_job.join("flakiness-status").exists());
+    let head = git(
+        &base_job.join("flakiness-base/worktree"),
+        &["rev-parse", "HEAD"],
+    );
+    assert_eq!(head.trim(), main);
+
+    let mut analyze = steps(&pipeline).last().unwrap().clone();
+    let fix = git(dir, &["rev-parse", "HEAD"]).trim().to_string();
+    analyze["env"]["BUILDKITE_COMMIT"] = fix.as_str().into();
+    let (report_dir, out) = run_job(&bk, None, &analyze, None, "job-analyze");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = read_json(&report_dir.path().join("flakiness-comparison.json"));
+    assert_eq!(report["comparison"]["reference"], "main");
+    assert_eq!(report["comparison"]["commit"], main.as_str());
+    let row = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["method"] == "testFlakyAssertion")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    let c = &row["comparison"];
+    assert_eq!(c["verdict"], "fixed", "{c:#}");
+    assert_eq!(c["before"]["commit"], main.as_str());
+    assert_eq!(c["before"]["runs"], 40, "{c:#}");
+    assert!(c["before"]["failures"].as_u64().unwrap() >= 5, "{c:#}");
+    assert_eq!(
+        (c["after"]["runs"].as_u64(), c["after"]["failures"].as_u64()),
+        (Some(40), Some(0))
+    );
+    let annotation = bk
+        .calls_of(&["annotate", "--style"])
+        .into_iter()
+        .find(|c| c.argv.contains(&"flakiness-detection".to_string()))
+        .expect("the report annotation");
+    assert!(
+        annotation.stdin.starts_with("## Comparison with `main` (")
+            && annotation.stdin.contains(
+                "`org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion`: **fixed**: "
+            ),
+        "{}",
+        annotation.stdin
+    );
+    // Both sides in the ledger artifact, each with its commit.
+    let ledger = std::fs::read_to_string(report_dir.path().join("flakiness-ledger.jsonl")).unwrap();
+    let flaky: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r.to_string().contains("testFlakyAssertion"))
+        .collect();
+    assert!(
+        flaky
+            .iter()
+            .any(|r| r["commit"] == main.as_str() && r["failures"].as_u64() > Some(0)),
+        "{ledger}"
+    );
+    assert!(
+        flaky.iter().any(|r| r["commit"] != main.as_str()),
+        "{ledger}"
+    );
+    let mut dirs: Vec<&Path> = checkouts.iter().map(|c| c.path()).collect();
+    dirs.extend([dir, report_dir.path()]);
+    assert_nothing_ran_pwned(&dirs);
+}

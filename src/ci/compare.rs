@@ -1,0 +1,397 @@
+//! `--compare REF` on CI: each batch also runs on REF, in a job of its own.
+//!
+//! The upload resolves REF to its commit (an unknown REF is exit 2 there,
+//! before anything is uploaded) and plans REF's batches: the same plan
+//! restricted to the tests that exist on REF (`compare::ci`). Each REF job
+//! gets its batch's [`super::spec::JobSpec`] with a [`BaseCheckout`]: the
+//! job makes a git worktree of REF's commit inside its checkout
+//! (`flakiness-base/worktree`, fetched by hash when missing), runs the batch
+//! there, and leaves its status and reports under `flakiness-base/`, so the
+//! report step tells the two sides apart. REF travels as data (JSON in the
+//! job's environment or plan file, git's argv): never through a shell.
+//!
+//! The report step reads both sides and judges each test with the rules of
+//! `local --compare` at one look (CI runs fixed counts, no early stop). A
+//! REF job without a result is infrastructure: its tests get no verdict.
+
+use super::findings::{analyze_options, job_payload, JobRun};
+use super::missing::missing_jobs;
+use super::spec::{ExpectedStep, ReportContext};
+use super::status::Status;
+use crate::analyze::comparison::ComparedWith;
+use crate::analyze::outcome::OutcomeKind;
+use crate::analyze::{self, Report};
+use crate::{say, tell, warning, Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Where a REF job keeps its worktree, its reports and its status file,
+/// relative to its checkout.
+pub(crate) const WORKTREE: &str = "flakiness-base/worktree";
+pub(crate) const STATUS_DIR: &str = "flakiness-base/status";
+pub(crate) const STATUS_GLOB: &str = "flakiness-base/status/*.json";
+pub(crate) const XML_GLOB: &str = "flakiness-base/worktree/**/build/test-results/**/TEST-*.xml";
+/// Where the report step puts each REF job's reports (`<dir>/<job id>/`).
+pub(crate) const JOBS_DIR: &str = "flakiness-base-jobs";
+/// The report step's Report JSON, each test with its `comparison`.
+pub(crate) const COMPARISON_FILE: &str = "flakiness-comparison.json";
+
+/// What a REF job checks out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BaseCheckout {
+    /// REF as given (for messages).
+    pub reference: String,
+    /// The commit it named when the pipeline was planned (40 hex digits).
+    pub commit: String,
+    /// The branch's muted-tests file, relative to the build's directory:
+    /// copied over REF's, so that a test the branch unmutes runs there too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted_file: Option<PathBuf>,
+}
+
+/// What the report step knows of REF's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CompareContext {
+    pub reference: String,
+    pub commit: String,
+    /// REF's branch name, when it names one (for the ledger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// REF's jobs, each expected to leave a status file.
+    #[serde(default)]
+    pub jobs: Vec<ExpectedStep>,
+    /// Selected tests that do not exist on REF.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_in_branch: Vec<String>,
+}
+
+/// A REF job's step key: its kind's, in the `flakiness-base:` namespace
+/// (Elasticsearch's metrics count `flakiness-detection:*` keys as the branch's batches).
+pub(crate) fn step_key(key: &str) -> String {
+    let kind = key.rsplit(':').next().unwrap_or(key);
+    format!("flakiness-base:{kind}")
+}
+
+/// Makes REF's worktree in the job's checkout `here` and returns the
+/// build's directory in it, relative to `here`; `dir` is the build's
+/// directory in the checkout. The commit is fetched by hash from `origin`
+/// when the checkout lacks it (a shallow clone).
+pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>, here: &Path) -> Result<PathBuf> {
+    if base.commit.len() != 40 || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::input(
+            "the REF job's batch",
+            format!("{:?} is no commit hash", base.commit),
+        ));
+    }
+    let worktree = Path::new(WORKTREE);
+    let object = format!("{}^{{commit}}", base.commit);
+    if git(here, &["cat-file", "-e", &object]).is_err() {
+        say!(
+            ">>> fetching {} ({}) from origin",
+            base.commit,
+            crate::terminal::visible(&base.reference)
+        );
+        git(
+            here,
+            &["fetch", "--quiet", "--no-tags", "origin", &base.commit],
+        )?;
+    }
+    if here.join(worktree).exists() {
+        let _ = std::fs::remove_dir_all(here.join(worktree));
+        let _ = git(here, &["worktree", "prune"]);
+    }
+    let path = worktree.to_string_lossy();
+    let add = [
+        "worktree",
+        "add",
+        "--detach",
+        "--quiet",
+        &path,
+        &base.commit,
+    ];
+    git(here, &add)?;
+    let root = match dir {
+        Some(d) => worktree.join(d),
+        None => worktree.to_path_buf(),
+    };
+    if let Some(muted) = &base.muted_file {
+        let build_here = dir.map_or(here.to_path_buf(), |d| here.join(d));
+        use_branch_muted_file(&build_here, &here.join(&root), muted);
+    }
+    say!(
+        ">>> REF {} ({}) checked out in {}",
+        crate::terminal::visible(&base.reference),
+        &base.commit[..12],
+        worktree.display()
+    );
+    Ok(root)
+}
+
+/// Copies the branch's muted-tests file (`muted`, relative to the build
+/// root) over REF's, so that a test this branch unmutes runs there too;
+/// true when REF's differed (and so was replaced).
+pub(crate) fn use_branch_muted_file(build_root: &Path, base_root: &Path, muted: &Path) -> bool {
+    let ours = build_root.join(muted);
+    let Ok(text) = std::fs::read(&ours) else {
+        return false;
+    };
+    let theirs = base_root.join(muted);
+    if std::fs::read(&theirs).is_ok_and(|t| t == text) {
+        return false;
+    }
+    let written = theirs
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&theirs, &text));
+    match written {
+        Ok(()) => {
+            tell!(
+                "compare: REF runs with this branch's {} (so that an unmuted test runs there too)",
+                muted.display()
+            );
+            true
+        }
+        Err(e) => {
+            warning!("REF keeps its own {}: {e}", theirs.display());
+            false
+        }
+    }
+}
+
+/// `git ARGS` in `dir`; its error output when it fails.
+fn git(dir: &Path, args: &[&str]) -> Result<()> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Error::infra(format!("a REF job needs `git` on PATH: {e}")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(Error::infra(format!(
+        "git {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
+}
+
+/// The folder of a REF job's reports as downloaded below `jobs_dir/<id>/`:
+/// the worktree, the build's tree.
+pub(crate) fn reports_root(job_dir: &Path) -> PathBuf {
+    job_dir.join(WORKTREE)
+}
+
+/// REF's side as its jobs left it: the report of every REF job's XML
+/// together, and one line per job without a result (missing, or ended
+/// without a trustworthy outcome).
+pub(crate) fn before_side(
+    jobs: &[JobRun],
+    compare: &CompareContext,
+    context: &ReportContext,
+) -> (Report, Vec<String>) {
+    let opts = analyze_options(context);
+    let mut problems = Vec::new();
+    for job in jobs {
+        let payload = job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts));
+        let trusted = matches!(
+            payload.outcome,
+            OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
+        ) && !payload.partly_skipped();
+        if !trusted {
+            problems.push(format!(
+                "REF job {} ({}): {}, rc {}",
+                job.status.job_id,
+                job.status.step_key,
+                serde_json::to_value(payload.outcome)
+                    .expect("an outcome serializes")
+                    .as_str()
+                    .unwrap_or("?"),
+                job.status.rc
+            ));
+        }
+    }
+    let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
+    for m in missing_jobs(&compare.jobs, &statuses) {
+        problems.push(format!(
+            "REF job {} of {} of {} left no status file",
+            m.job, m.of, m.step_key
+        ));
+    }
+    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
+    (analyze::analyze_roots(&dirs, &opts), problems)
+}
+
+/// The comparison as a whole, for the report.
+pub(crate) fn compared_with(
+    compare: &CompareContext,
+    head: Option<String>,
+    problems: Vec<String>,
+) -> ComparedWith {
+    ComparedWith {
+        reference: compare.reference.clone(),
+        commit: compare.commit.clone(),
+        head,
+        dirty: false,
+        looks: 1,
+        alpha: crate::plan::show_fix::ALPHA,
+        // REF's jobs keep their reports under `flakiness-base/` (their artifacts).
+        base_dir: Some("flakiness-base/".into()),
+        worktree: Some(WORKTREE.into()),
+        branch_muted_file: false,
+        from_ledger: Vec::new(),
+        new_in_branch: compare.new_in_branch.clone(),
+        base_problems: problems,
+    }
+}
+
+/// The Report JSON with the comparison as a whole first.
+#[derive(Serialize)]
+struct ComparisonReport<'a> {
+    comparison: &'a ComparedWith,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+/// Writes [`COMPARISON_FILE`] in `dir`.
+pub(crate) fn write_report(dir: &Path, report: &Report, compared: &ComparedWith) -> Result<()> {
+    let path = dir.join(COMPARISON_FILE);
+    let json = serde_json::to_string_pretty(&ComparisonReport {
+        comparison: compared,
+        report,
+    })
+    .expect("a report serializes");
+    std::fs::write(&path, json).map_err(|e| Error::io(&path, e))
+}
+
+/// The REF jobs' status files below `dir` (their [`STATUS_DIR`]).
+pub(crate) fn statuses(dir: &Path) -> Vec<Status> {
+    super::status::read_statuses(&dir.join(STATUS_DIR))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ref_jobs_key_keeps_its_kind_out_of_the_branchs_namespace() {
+        assert_eq!(
+            step_key("flakiness-detection:java-rest"),
+            "flakiness-base:java-rest"
+        );
+    }
+
+    /// REF's jobs that left no status file, or no trustworthy result, are
+    /// problems (infrastructure), never an empty before that reads as clean.
+    #[test]
+    fn refs_jobs_without_a_result_are_problems() {
+        let compare = CompareContext {
+            reference: "main".into(),
+            commit: "c0".into(),
+            jobs: vec![ExpectedStep {
+                step_key: "flakiness-base:unit".into(),
+                kind: "unit".into(),
+                label: "unit tests on REF".into(),
+                jobs: 2,
+                iterations: 0,
+            }],
+            ..Default::default()
+        };
+        let empty = tempfile::tempdir().unwrap();
+        let failed = JobRun {
+            status: Status {
+                job_id: "j1".into(),
+                step_key: "flakiness-base:unit".into(),
+                kind: None,
+                rc: 1,
+                duration_sec: 3,
+                infra_subtype: None,
+                timeout_sec: None,
+                cancelled: false,
+                parallel_job: Some(0),
+                skipped_tasks: Vec::new(),
+                all_tasks_skipped: false,
+            },
+            dir: empty.path().to_path_buf(),
+        };
+        let (before, problems) = before_side(&[failed], &compare, &ReportContext::default());
+        assert_eq!(before.summary.executions, 0);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("REF job j1 (flakiness-base:unit): infra_fail, rc 1"));
+        assert_eq!(
+            problems[1],
+            "REF job 2 of 2 of flakiness-base:unit left no status file"
+        );
+    }
+
+    fn git_in(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// A shallow checkout of the branch lacks REF's commit: the REF job
+    /// fetches it by hash, checks it out as a worktree inside the checkout,
+    /// and REF runs with the branch's muted-tests file.
+    #[test]
+    fn a_ref_job_fetches_refs_commit_and_checks_it_out_in_its_checkout() {
+        let origin = tempfile::tempdir().unwrap();
+        let o = origin.path();
+        git_in(o, &["init", "-q", "-b", "main"]);
+        std::fs::create_dir_all(o.join("b")).unwrap();
+        std::fs::write(o.join("b/muted.yml"), "tests: [a]\n").unwrap();
+        std::fs::write(o.join("b/A.java"), "before\n").unwrap();
+        git_in(o, &["add", "-A"]);
+        git_in(o, &["commit", "-qm", "main"]);
+        let main = git_in(o, &["rev-parse", "HEAD"]);
+        git_in(o, &["checkout", "-qb", "fix"]);
+        std::fs::write(o.join("b/muted.yml"), "tests: []\n").unwrap();
+        std::fs::write(o.join("b/A.java"), "after\n").unwrap();
+        git_in(o, &["commit", "-qam", "fix"]);
+        git_in(o, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+        let job = tempfile::tempdir().unwrap();
+        let url = format!("file://{}", o.display());
+        git_in(
+            job.path(),
+            &["clone", "-q", "--depth", "1", "--branch", "fix", &url, "c"],
+        );
+        let here = job.path().join("c");
+        let object = format!("{main}^{{commit}}");
+        assert!(git(&here, &["cat-file", "-e", &object]).is_err(), "shallow");
+        let base = BaseCheckout {
+            reference: "main".into(),
+            commit: main.clone(),
+            muted_file: Some("muted.yml".into()),
+        };
+        let root = checkout(&base, Some(Path::new("b")), &here).unwrap();
+        assert_eq!(root, Path::new(WORKTREE).join("b"));
+        let at = |f: &str| std::fs::read_to_string(here.join(&root).join(f)).unwrap();
+        assert_eq!(at("A.java"), "before\n");
+        assert_eq!(at("muted.yml"), "tests: []\n", "the branch's muted tests");
+        assert_eq!(git_in(&here.join(WORKTREE), &["rev-parse", "HEAD"]), main);
+        // A retried job finds its old worktree and makes it again.
+        assert!(checkout(&base, Some(Path::new("b")), &here).is_ok());
+    }
+
+    #[test]
+    fn a_ref_job_refuses_anything_but_a_commit_hash() {
+        let base = BaseCheckout {
+            reference: "$(touch pwned)".into(),
+            commit: "$(touch pwned)".into(),
+            muted_file: None,
+        };
+        let err = checkout(&base, None, Path::new(".")).unwrap_err();
+        assert!(err.to_string().contains("is no commit hash"), "{err}");
+    }
+}

@@ -432,7 +432,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -476,6 +476,18 @@ _gradle__flaky() {
                     ;;
                 --repetition)
                     COMPREPLY=($(compgen -W "auto in-jvm gradle-runs" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -W "alone task both" -- "${cur}"))
+                    return 0
+                    ;;
+                --unmute-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample-seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cap)
@@ -810,7 +822,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github__subcmd__workflow)
-            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --blocking-labels --proven-exit-code --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --blocking-labels --proven-exit-code --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -842,6 +854,18 @@ _gradle__flaky() {
                     ;;
                 --repetition)
                     COMPREPLY=($(compgen -W "auto in-jvm gradle-runs" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -W "alone task both" -- "${cur}"))
+                    return 0
+                    ;;
+                --unmute-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample-seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cap)
@@ -1296,7 +1320,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__local)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --until-fail --for --batch-timeout --compare --looks --size-after --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --until-fail --for --batch-timeout --compare --looks --size-after --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1340,6 +1364,18 @@ _gradle__flaky() {
                     ;;
                 --repetition)
                     COMPREPLY=($(compgen -W "auto in-jvm gradle-runs" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -W "alone task both" -- "${cur}"))
+                    return 0
+                    ;;
+                --unmute-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample-seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cap)
@@ -1460,7 +1496,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__manual)
-            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1496,6 +1532,18 @@ _gradle__flaky() {
                     ;;
                 --repetition)
                     COMPREPLY=($(compgen -W "auto in-jvm gradle-runs" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -W "alone task both" -- "${cur}"))
+                    return 0
+                    ;;
+                --unmute-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample-seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cap)
@@ -1582,7 +1630,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__plan)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --stop-on-flaky --no-stop-on-flaky --until-fail --for --batch-timeout --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --stop-on-flaky --no-stop-on-flaky --until-fail --for --batch-timeout --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1626,6 +1674,18 @@ _gradle__flaky() {
                     ;;
                 --repetition)
                     COMPREPLY=($(compgen -W "auto in-jvm gradle-runs" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -W "alone task both" -- "${cur}"))
+                    return 0
+                    ;;
+                --unmute-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample-seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cap)
@@ -1688,7 +1748,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --compare --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --compare --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1736,6 +1796,18 @@ _gradle__flaky() {
                     ;;
                 --repetition)
                     COMPREPLY=($(compgen -W "auto in-jvm gradle-runs" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -W "alone task both" -- "${cur}"))
+                    return 0
+                    ;;
+                --unmute-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sample-seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cap)

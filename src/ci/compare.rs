@@ -297,6 +297,7 @@ mod tests {
                 label: "unit tests on REF".into(),
                 jobs: 2,
                 iterations: 0,
+                whole_task: false,
             }],
             ..Default::default()
         };

@@ -291,12 +291,11 @@ impl RefSide<'_> {
         )?;
         compared.worktree = Some(worktree.path().display().to_string());
         let base_root = base::build_root_in(worktree.path(), &self.build.root, self.repo.workdir());
-        compared.branch_muted_file =
-            crate::ci::compare::use_branch_muted_file(
-                &self.build.root,
-                &base_root,
-                &self.compare.muted_file,
-            );
+        compared.branch_muted_file = crate::ci::compare::use_branch_muted_file(
+            &self.build.root,
+            &base_root,
+            &self.compare.muted_file,
+        );
         let commit = compared.commit.clone();
         tell!(
             "compare: {} batch(es) on {} ({}) first, in {}: {}",

@@ -637,10 +637,10 @@ pub struct PrArgs {
     pub dry_run: bool,
 
     /// Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed,
-    /// not shown, same or worse (Fisher's exact test). --target buildkite: each batch also runs
-    /// in a job that checks out REF (a git worktree of its commit, with this branch's
+    /// not shown, same or worse (Fisher's exact test). --target buildkite|github: each batch also
+    /// runs in a job that checks out REF (a git worktree of its commit, with this branch's
     /// muted-tests file), and the report step compares; --target local: as `local --compare`.
-    #[arg(long, value_name = "REF")]
+    #[arg(long, value_name = "REF", env = vars::COMPARE)]
     pub compare: Option<String>,
 
     /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
@@ -941,6 +941,12 @@ pub struct WorkflowArgs {
     /// base branch is noted as known flaky there. Every run's own is the flakiness-ledger artifact.
     #[arg(long, value_name = "PATH")]
     pub ledger: Option<String>,
+
+    /// Also run each batch of a pull request on REF (as the plan job's checkout names it, e.g.
+    /// origin/main) in jobs of their own, and compare each test in the report job (fixed, not
+    /// shown, same or worse); the report job keeps flakiness-comparison.json.
+    #[arg(long, value_name = "REF")]
+    pub compare: Option<String>,
 }
 
 #[derive(Debug, Args)]

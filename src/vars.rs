@@ -75,6 +75,9 @@ pub(crate) const TRIAGE_TIMEOUT: &str = "FLAKINESS_TRIAGE_TIMEOUT";
 // The run ledger.
 /// `--ledger`: earlier ledgers to read (files or folders, `:`-separated).
 pub(crate) const LEDGER: &str = "FLAKINESS_LEDGER";
+/// `pr --compare REF` from the environment: the GitHub workflow's plan step
+/// gets REF as this value, never through an expression.
+pub(crate) const COMPARE: &str = "FLAKINESS_COMPARE";
 
 // Handing over to a CI.
 /// `--target`: the CI the tests are handed to.

@@ -112,13 +112,7 @@ pub(crate) struct PipelineInput {
     pub compare: Option<BaseBatches>,
 }
 
-/// `--compare REF`: REF's side and the batches its jobs run (the plan of
-/// the selected tests that exist on REF).
-#[derive(Clone, Debug)]
-pub(crate) struct BaseBatches {
-    pub side: crate::compare::ci::BaseSelection,
-    pub commands: Vec<GradleCommand>,
-}
+pub(crate) use crate::compare::ci::BaseBatches;
 
 impl PipelineInput {
     /// The pipeline of a plan, with a triage step when `triage` asks for one;
@@ -169,7 +163,7 @@ pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value
         for (key, batches) in &group_in_order(&base.commands, |c| c.key.clone()) {
             steps.push(batch_step(key, batches, Some(&base.side), input, cfg));
         }
-        context.compare = Some(base.side.context(base_jobs(&base.commands)));
+        context.compare = Some(base.context());
     }
     steps.push(analyze_step(&steps, &context, input, cfg));
     if let Some(spec) = input.triage.as_ref().filter(|_| !groups.is_empty()) {
@@ -177,16 +171,6 @@ pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value
     }
     let pipeline = json!({ "steps": [ { "group": cfg.group, "steps": steps } ] });
     Some(escape_interpolation(pipeline))
-}
-
-/// REF's jobs, as the report step expects their status files.
-fn base_jobs(commands: &[GradleCommand]) -> Vec<crate::ci::spec::ExpectedStep> {
-    let mut jobs = crate::ci::spec::expected_steps(commands);
-    for j in &mut jobs {
-        j.step_key = compare::step_key(&j.step_key);
-        j.label = format!("{} on REF", j.label);
-    }
-    jobs
 }
 
 /// The step of a kind's batches; with `base`, REF's step of them (a job

@@ -6,7 +6,7 @@
 use super::agent::{fit_annotation, Agent};
 use super::pipeline::{self, AgentConfig, BaseBatches, PipelineInput};
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
-use crate::compare::ci::base_selection;
+use crate::compare::ci::base_batches;
 use crate::layout::Build;
 use crate::reports::SKIPPED_FILE;
 use crate::select::Selection;
@@ -84,34 +84,16 @@ impl Upload<'_> {
         Ok(resolution.exit)
     }
 
-    /// `--compare REF`: REF resolved (exit 2 naming it when it names no
-    /// commit) and the plan of the selected tests that exist there, as
-    /// `local --compare` restricts it.
+    /// `--compare REF`: REF's batches (`compare::ci::base_batches`).
     fn base_batches(
         &self,
         build: &Build,
         selection: &Selection,
         job_limit: Duration,
     ) -> Result<Option<BaseBatches>> {
-        let Some((reference, muted)) = self.compare else {
-            return Ok(None);
-        };
-        let side = base_selection(build, reference, Some(muted), &selection.tests)?;
-        let on_ref = Selection {
-            tests: side.tests.clone(),
-            ..selection.clone()
-        };
-        let commands = match on_ref.tests.is_empty() {
-            true => Vec::new(),
-            false => prepare(build, &on_ref, self.settings, Vec::new(), Some(job_limit))?.commands,
-        };
-        tell!(
-            "compare: {} batch(es) also run on {} ({}), a job each",
-            commands.len(),
-            crate::terminal::visible(reference),
-            &side.checkout.commit[..12]
-        );
-        Ok(Some(BaseBatches { side, commands }))
+        self.compare
+            .map(|c| base_batches(build, selection, self.settings, c, Some(job_limit)))
+            .transpose()
     }
 
     /// Prints (`dry_run`) or uploads the pipeline. Before a real upload the

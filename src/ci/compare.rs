@@ -75,6 +75,17 @@ pub(crate) fn step_key(key: &str) -> String {
     format!("flakiness-base:{kind}")
 }
 
+/// REF's jobs of `commands` (REF's batches), as the report step expects
+/// their status files: the branch's steps in the `flakiness-base:` namespace.
+pub(crate) fn expected_jobs(commands: &[crate::domain::GradleCommand]) -> Vec<ExpectedStep> {
+    let mut jobs = super::spec::expected_steps(commands);
+    for j in &mut jobs {
+        j.step_key = step_key(&j.step_key);
+        j.label = format!("{} on REF", j.label);
+    }
+    jobs
+}
+
 /// Makes REF's worktree in the job's checkout `here` and returns the
 /// build's directory in it, relative to `here`; `dir` is the build's
 /// directory in the checkout. The commit is fetched by hash from `origin`

@@ -426,6 +426,7 @@ pub fn github_workflow(global: &GlobalArgs, args: &WorkflowArgs) -> Result<Workf
         exit_code: args.exit_code,
         blocking: blocking(&args.blocking)?,
         ledger: args.ledger.clone(),
+        compare: args.compare.clone(),
     })
 }
 

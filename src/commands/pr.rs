@@ -22,7 +22,6 @@ pub(crate) fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     let agent = options::agent(&args.agent)?;
     let triage = options::triage(&args.triage);
     no_triage_on_github(target, triage.as_ref())?;
-    no_compare_on_github(target, args.compare.as_deref())?;
     let (build, selection) =
         selection::gather(options::build(global, false)?, &options::pr_selection(args))?;
     HandOver {
@@ -38,19 +37,6 @@ pub(crate) fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
             .map(|r| (r, args.muted_file.as_path())),
     }
     .submit(&build, &selection)
-}
-
-/// The GitHub Actions workflow has no REF jobs yet: `--compare` there is an
-/// error before anything is planned, never a report without its comparison.
-fn no_compare_on_github(target: Target, compare: Option<&str>) -> Result<()> {
-    if target == Target::Github && compare.is_some() {
-        return Err(Error::input(
-            "--compare",
-            "the GitHub Actions workflow does not run REF's side yet: use --target buildkite, \
-             or `gradle-flaky local --compare REF`",
-        ));
-    }
-    Ok(())
 }
 
 /// GitHub Actions has no triage job: asking for one there is an error before
@@ -82,7 +68,7 @@ pub(super) struct HandOver<'a> {
     pub nothing: &'a str,
     /// Buildkite: add the triage step (`--triage N`, `FLAKINESS_TRIAGE`).
     pub triage: Option<&'a triage::TriageConfig>,
-    /// Buildkite: `--compare REF`, with the branch's muted-tests file.
+    /// `--compare REF`, with the branch's muted-tests file.
     pub compare: Option<(&'a str, &'a std::path::Path)>,
 }
 
@@ -93,6 +79,7 @@ impl HandOver<'_> {
                 settings: self.settings,
                 dry_run: self.dry_run,
                 nothing: self.nothing,
+                compare: self.compare,
             }
             .submit(build, selection);
         }
@@ -126,20 +113,5 @@ mod tests {
         assert!(no_triage_on_github(Target::Github, None).is_ok());
         assert!(no_triage_on_github(Target::Buildkite, Some(&cfg)).is_ok());
         assert!(no_triage_on_github(Target::Local, Some(&cfg)).is_ok());
-    }
-
-    /// No REF jobs on GitHub Actions yet: refused before anything is
-    /// planned, never a report that silently lacks its comparison.
-    #[test]
-    fn compare_is_refused_only_on_github() {
-        let err = no_compare_on_github(Target::Github, Some("main")).unwrap_err();
-        assert_eq!(err.exit(), Exit::Usage, "{err}");
-        assert!(
-            err.to_string().contains("does not run REF's side yet"),
-            "{err}"
-        );
-        assert!(no_compare_on_github(Target::Github, None).is_ok());
-        assert!(no_compare_on_github(Target::Buildkite, Some("main")).is_ok());
-        assert!(no_compare_on_github(Target::Local, Some("main")).is_ok());
     }
 }

@@ -44,6 +44,57 @@ impl BaseSelection {
     }
 }
 
+/// `--compare REF`: REF's side and the batches its jobs run (the plan of
+/// the selected tests that exist on REF).
+#[derive(Clone, Debug)]
+pub(crate) struct BaseBatches {
+    pub side: BaseSelection,
+    pub commands: Vec<crate::domain::GradleCommand>,
+}
+
+impl BaseBatches {
+    /// REF's jobs, as the report step expects their status files.
+    pub(crate) fn expected_jobs(&self) -> Vec<crate::ci::spec::ExpectedStep> {
+        crate::ci::compare::expected_jobs(&self.commands)
+    }
+
+    /// What the report step is told of REF's side.
+    pub(crate) fn context(&self) -> CompareContext {
+        self.side.context(self.expected_jobs())
+    }
+}
+
+/// `--compare REF` on CI: REF resolved (exit 2 naming it when it names no
+/// commit) and the plan of the selected tests that exist there, as `local
+/// --compare` restricts it; `job_limit` is each job's limit, as the
+/// branch's batches are planned.
+pub(crate) fn base_batches(
+    build: &Build,
+    selection: &crate::select::Selection,
+    settings: &crate::settings::RunSettings,
+    (reference, muted): (&str, &Path),
+    job_limit: Option<std::time::Duration>,
+) -> Result<BaseBatches> {
+    let side = base_selection(build, reference, Some(muted), &selection.tests)?;
+    let on_ref = crate::select::Selection {
+        tests: side.tests.clone(),
+        ..selection.clone()
+    };
+    let commands = match on_ref.tests.is_empty() {
+        true => Vec::new(),
+        false => {
+            crate::ci::prepare::prepare(build, &on_ref, settings, Vec::new(), job_limit)?.commands
+        }
+    };
+    tell!(
+        "compare: {} batch(es) also run on {} ({}), a job each",
+        commands.len(),
+        crate::terminal::visible(reference),
+        &side.checkout.commit[..12]
+    );
+    Ok(BaseBatches { side, commands })
+}
+
 /// REF resolved in `build`'s repository (exit 2 naming it when it names no
 /// commit), and the `tests` that exist there.
 pub(crate) fn base_selection(

@@ -9,6 +9,7 @@
 use super::annotations::{Level, WorkflowAnnotation};
 use super::matrix::PlanFile;
 use crate::ci::batch::run_spec;
+use crate::ci::compare;
 use crate::ci::job::JobEnv;
 use crate::ci::status::write_status;
 use crate::reports::{self, walk, STATUS_DIR};
@@ -35,8 +36,9 @@ pub(crate) fn job_id(batch: usize) -> String {
 }
 
 /// Runs the batch. Whatever it does, this succeeds; only a plan or batch that
-/// cannot be read, or an output folder that already holds files, is an error,
-/// before anything runs.
+/// cannot be read, an output folder that already holds files, or (a REF
+/// job) REF's commit that cannot be checked out, is an error, before
+/// anything runs.
 pub(crate) fn run(cfg: &RunBatch) -> Result<()> {
     let plan = PlanFile::read(&cfg.plan)?;
     let batch = plan.batches.get(cfg.batch).ok_or_else(|| {
@@ -62,15 +64,27 @@ pub(crate) fn run(cfg: &RunBatch) -> Result<()> {
         label: batch.label.clone(),
         parallel_job: Some(batch.job),
     };
+    let mut spec = batch.spec.clone();
+    let mut status_dir = cfg.out.join(STATUS_DIR);
+    // A REF job of `--compare`: the batch runs in REF's worktree, its status
+    // kept apart (`flakiness-base/status`) so the report tells the sides apart.
+    if let Some(base) = &spec.base {
+        spec.dir = Some(compare::checkout(
+            base,
+            spec.dir.as_deref(),
+            Path::new("."),
+        )?);
+        status_dir = cfg.out.join(compare::STATUS_DIR);
+    }
     let started = SystemTime::now();
-    let ran = run_spec(&batch.spec, cfg.timeout)?;
-    let status = ran.status(&job, &batch.spec.kind, cfg.timeout);
-    let root = batch.spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let ran = run_spec(&spec, cfg.timeout)?;
+    let status = ran.status(&job, &spec.kind, cfg.timeout);
+    let root = spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     match keep_reports(&root, &cfg.out, started) {
         Ok(n) => say!(">>> {n} report file(s) kept in {}", cfg.out.display()),
         Err(e) => tell!("could not keep the batch's reports: {e}"),
     }
-    match write_status(&cfg.out.join(STATUS_DIR), &status) {
+    match write_status(&status_dir, &status) {
         Ok(path) => say!(">>> status written to {}", path.display()),
         Err(e) => tell!("could not write the status file: {e}"),
     }

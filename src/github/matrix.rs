@@ -10,9 +10,11 @@
 
 use super::annotations::{Level, WorkflowAnnotation};
 use super::runner::RunnerFiles;
+use crate::ci::compare::{self, BaseCheckout};
 use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::ci::spec::{JobSpec, ReportContext};
+use crate::compare::ci::{base_batches, BaseBatches};
 use crate::domain::{GradleCommand, Unresolved};
 use crate::layout::Build;
 use crate::markdown::{code_in_table, text};
@@ -49,21 +51,24 @@ pub(crate) struct PlannedBatch {
 }
 
 impl PlanFile {
-    pub(crate) fn of(plan: &CiPlan) -> PlanFile {
-        let batches = plan
-            .commands
-            .iter()
-            .enumerate()
-            .map(|(i, c)| PlannedBatch {
-                label: c.label.clone(),
-                step_key: c.key.clone(),
-                job: plan.commands[..i].iter().filter(|d| d.key == c.key).count() as u32,
-                spec: JobSpec::for_command(c, plan.dir.clone()),
-            })
-            .collect();
+    /// The plan's batches; with `base` (`--compare REF`), REF's batches
+    /// after them (`flakiness-base:*` steps, their specs checking out REF),
+    /// so that the one matrix of indices runs both sides.
+    pub(crate) fn of(plan: &CiPlan, base: Option<&BaseBatches>) -> PlanFile {
+        let mut batches = planned_batches(&plan.commands, plan.dir.as_ref(), None);
+        let mut report =
+            ReportContext::of(&plan.commands, &plan.projects, &plan.gradle, plan.rerun);
+        if let Some(base) = base {
+            batches.extend(planned_batches(
+                &base.commands,
+                plan.dir.as_ref(),
+                Some(&base.side.checkout),
+            ));
+            report.compare = Some(base.context());
+        }
         PlanFile {
             batches,
-            report: ReportContext::of(&plan.commands, &plan.projects, &plan.gradle, plan.rerun),
+            report,
             not_applicable: plan.not_applicable.clone(),
         }
     }
@@ -111,6 +116,33 @@ impl PlanFile {
     }
 }
 
+/// One [`PlannedBatch`] per command; with `base`, REF's (its step keys in
+/// the `flakiness-base:` namespace, its specs checking out REF).
+fn planned_batches(
+    commands: &[GradleCommand],
+    dir: Option<&std::path::PathBuf>,
+    base: Option<&BaseCheckout>,
+) -> Vec<PlannedBatch> {
+    commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut spec = JobSpec::for_command(c, dir.cloned());
+            spec.base = base.cloned();
+            let (label, step_key) = match base {
+                Some(_) => (format!("{} on REF", c.label), compare::step_key(&c.key)),
+                None => (c.label.clone(), c.key.clone()),
+            };
+            PlannedBatch {
+                label,
+                step_key,
+                job: commands[..i].iter().filter(|d| d.key == c.key).count() as u32,
+                spec,
+            }
+        })
+        .collect()
+}
+
 /// How the plan job publishes.
 #[derive(Clone, Debug)]
 pub(crate) struct Submit<'a> {
@@ -119,6 +151,8 @@ pub(crate) struct Submit<'a> {
     pub dry_run: bool,
     /// What to say when nothing is selected.
     pub nothing: &'a str,
+    /// `--compare REF`, with the branch's muted-tests file (REF's batches run with it).
+    pub compare: Option<(&'a str, &'a Path)>,
 }
 
 impl Submit<'_> {
@@ -177,7 +211,15 @@ impl Submit<'_> {
                 );
                 plan.commands.clear();
             }
-            PlanFile::of(&plan)
+            // REF's batches run only beside the branch's (none after a failed compile gate).
+            let base = match self.compare.filter(|_| !plan.commands.is_empty()) {
+                Some(c) => Some(base_batches(build, selection, self.settings, c, None)?),
+                None => None,
+            };
+            if let Some(base) = &base {
+                summary.push_str(&base_markdown(plan.commands.len(), base));
+            }
+            PlanFile::of(&plan, base.as_ref())
         };
         let outputs = plan.outputs(compile_failed);
         if self.dry_run {
@@ -225,6 +267,31 @@ fn plan_markdown(commands: &[GradleCommand], tests: usize) -> String {
     out
 }
 
+/// `--compare REF`: which batches run on REF, and the tests that have no before.
+fn base_markdown(first: usize, base: &BaseBatches) -> String {
+    let checkout = &base.side.checkout;
+    let mut out = format!(
+        "{} ({}): the batches also run on REF, batch {first} onwards ({} job(s)), \
+         each in a worktree of REF's commit.\n",
+        crate::markdown::code(&format!("--compare {}", checkout.reference)),
+        text(&checkout.commit[..12]),
+        base.commands.len()
+    );
+    if !base.side.new_in_branch.is_empty() {
+        out.push_str(&format!(
+            "New in this branch, no before on REF: {}.\n",
+            base.side
+                .new_in_branch
+                .iter()
+                .map(|t| text(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,7 +320,7 @@ mod tests {
 
     #[test]
     fn the_matrix_holds_batch_indices_only() {
-        let plan = PlanFile::of(&planned());
+        let plan = PlanFile::of(&planned(), None);
         assert_eq!(
             plan.outputs(false),
             [
@@ -283,7 +350,7 @@ mod tests {
 
     #[test]
     fn each_batch_knows_its_job_within_its_step() {
-        let plan = PlanFile::of(&planned());
+        let plan = PlanFile::of(&planned(), None);
         let jobs: Vec<(&str, u32)> = plan
             .batches
             .iter()
@@ -305,6 +372,48 @@ mod tests {
         );
         let read: PlanFile = serde_json::from_str(&plan.to_json()).unwrap();
         assert_eq!(read, plan);
+    }
+
+    /// `--compare REF`: REF's batches follow the branch's in the one
+    /// matrix, as `flakiness-base:*` jobs whose specs check out REF; the
+    /// report is told REF's side.
+    #[test]
+    fn refs_batches_follow_the_branchs_in_the_matrix() {
+        let plan = planned();
+        let base = BaseBatches {
+            side: crate::compare::ci::BaseSelection {
+                checkout: BaseCheckout {
+                    reference: "main".into(),
+                    commit: "c".repeat(40),
+                    muted_file: Some("muted-tests.yml".into()),
+                },
+                branch: Some("main".into()),
+                tests: Vec::new(),
+                new_in_branch: vec!["a.NewTests".into()],
+            },
+            commands: plan.commands[..1].to_vec(),
+        };
+        let file = PlanFile::of(&plan, Some(&base));
+        assert_eq!(file.outputs(false)[0].1, r#"{"batch":[0,1,2,3]}"#);
+        let last = &file.batches[3];
+        assert_eq!(
+            (last.step_key.as_str(), last.label.as_str(), last.job),
+            ("flakiness-base:unit", "unit tests on REF", 0)
+        );
+        assert_eq!(last.spec.base.as_ref(), Some(&base.side.checkout));
+        assert_eq!(last.spec.argv, file.batches[0].spec.argv);
+        assert!(file.batches[..3].iter().all(|b| b.spec.base.is_none()));
+        let side = file.report.compare.as_ref().expect("REF's side");
+        assert_eq!(side.jobs[0].step_key, "flakiness-base:unit");
+        assert_eq!(side.jobs[0].jobs, 1);
+        assert_eq!(side.new_in_branch, ["a.NewTests"]);
+        assert!(PlanFile::of(&plan, None).report.compare.is_none());
+        let md = base_markdown(3, &base);
+        assert!(md.contains("batch 3 onwards (1 job(s))"), "{md}");
+        assert!(
+            md.contains("New in this branch, no before on REF: a.NewTests."),
+            "{md}"
+        );
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub struct WorkflowRequest {
     pub blocking: Blocking,
     /// `--ledger`: earlier run ledgers in the checkout the report job reads.
     pub ledger: Option<String>,
+    /// `--compare REF`: each batch also runs on REF (pull requests).
+    pub compare: Option<String>,
 }
 
 /// The batching options as given, forwarded to the plan step.
@@ -121,6 +123,18 @@ impl WorkflowRequest {
             let file = file.to_string_lossy().into_owned();
             plan_env.push((vars::MUTED_FILE.into(), file));
         }
+        let compare = self.compare.clone().filter(|r| !r.trim().is_empty());
+        if let Some(reference) = &compare {
+            if !self.pull_request {
+                return Err(Error::input(
+                    "--compare",
+                    "compares a pull request with REF: add --on pull-request",
+                ));
+            }
+            // A value of the plan step's env, never an expression.
+            literal("--compare", reference)?;
+            plan_env.push((vars::COMPARE.into(), reference.clone()));
+        }
         let mut env = Vec::new();
         if let Some(gradle) = &self.gradle {
             env.push((vars::GRADLE.to_string(), gradle.clone()));
@@ -165,6 +179,7 @@ impl WorkflowRequest {
             exit_code: self.exit_code,
             blocking: self.blocking.clone(),
             ledger: self.ledger.clone().filter(|l| !l.trim().is_empty()),
+            compare: compare.is_some(),
         };
         let values = cfg
             .plan_env
@@ -256,5 +271,27 @@ mod tests {
         .config()
         .unwrap_err();
         assert!(e.to_string().contains("FLAKINESS_DURATIONS"), "{e}");
+    }
+
+    /// `--compare REF` reaches the plan step as a value, checked like every
+    /// value written into the workflow; it compares pull requests only.
+    #[test]
+    fn compare_is_a_checked_value_of_the_plan_step() {
+        let with = |reference: &str, pull_request: bool| WorkflowRequest {
+            compare: Some(reference.into()),
+            pull_request,
+            manual: !pull_request,
+            ..request(BatchingOptions::default())
+        };
+        let cfg = with("origin/main", true).config().unwrap();
+        assert_eq!(plan_var(&cfg, vars::COMPARE), Some("origin/main"));
+        assert!(cfg.compare);
+        let plain = request(BatchingOptions::default()).config().unwrap();
+        assert_eq!(plan_var(&plain, vars::COMPARE), None);
+        assert!(!plain.compare);
+        let err = with("${{ github.head_ref }}", true).config().unwrap_err();
+        assert!(err.to_string().contains("--compare"), "{err}");
+        let err = with("origin/main", false).config().unwrap_err();
+        assert!(err.to_string().contains("--on pull-request"), "{err}");
     }
 }

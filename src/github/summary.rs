@@ -8,6 +8,7 @@ use super::annotations::{self, Level, Sources, WorkflowAnnotation};
 use super::matrix::PlanFile;
 use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
+use crate::ci::compare;
 use crate::ci::findings::{findings, write_outcomes, JobRun};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::status::read_statuses;
@@ -42,12 +43,15 @@ pub(crate) struct Artifacts {
     /// `None` when no artifact holds the plan.
     pub plan: Option<PlanFile>,
     pub jobs: Vec<JobRun>,
+    /// REF's jobs (`--compare`): a folder with `flakiness-base/status/`.
+    pub base_jobs: Vec<JobRun>,
 }
 
 impl Artifacts {
     /// Reads DIR and each folder in it: a folder with `flakiness-plan.json` is
     /// the plan's, one with `flakiness-status/` a batch job's (its status
-    /// files and its XML, below the build's paths). Anything else is ignored.
+    /// files and its XML, below the build's paths), one with
+    /// `flakiness-base/status/` a REF job's. Anything else is ignored.
     pub(crate) fn read(dir: &Path) -> Result<Artifacts> {
         let mut folders = walk::folders(dir).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::input(
@@ -64,23 +68,34 @@ impl Artifacts {
             if plan.is_file() && found.plan.is_none() {
                 found.plan = Some(PlanFile::read(&plan)?);
             }
-            for status in read_statuses(&folder.join(STATUS_DIR)) {
-                if !ids.insert(status.job_id.clone()) {
-                    tell!(
-                        "{}: job {} has a status file already; ignored",
-                        folder.display(),
-                        status.job_id
-                    );
-                    continue;
-                }
-                found.jobs.push(JobRun {
-                    status,
-                    dir: folder.clone(),
-                });
-            }
+            found.jobs.extend(jobs_in(&folder, STATUS_DIR, &mut ids));
+            found
+                .base_jobs
+                .extend(jobs_in(&folder, compare::STATUS_DIR, &mut ids));
         }
         Ok(found)
     }
+}
+
+/// The jobs whose status files are in `folder`'s `status_dir`, each with
+/// `folder` as its reports; a job id seen before (in `ids`) is ignored.
+fn jobs_in(folder: &Path, status_dir: &str, ids: &mut BTreeSet<String>) -> Vec<JobRun> {
+    let mut jobs = Vec::new();
+    for status in read_statuses(&folder.join(status_dir)) {
+        if !ids.insert(status.job_id.clone()) {
+            tell!(
+                "{}: job {} has a status file already; ignored",
+                folder.display(),
+                status.job_id
+            );
+            continue;
+        }
+        jobs.push(JobRun {
+            status,
+            dir: folder.to_path_buf(),
+        });
+    }
+    jobs
 }
 
 /// The warning for batch jobs without a trustworthy result, if any.
@@ -150,7 +165,33 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     // outcomes, uploaded as the `flakiness-ledger` artifact.
     let meta = keep::CiRun::github().meta();
     let beside = cfg.outcomes.parent().unwrap_or(Path::new(""));
-    keep::append_ci(beside, &keep::ci_records(&found.overall, &meta));
+    let mut records = keep::ci_records(&found.overall, &meta);
+    // `--compare REF`: each test judged against REF's jobs, the report with
+    // its comparisons beside the outcomes (`flakiness-comparison.json`).
+    if let Some(side) = &plan.report.compare {
+        let head = meta.commit.clone();
+        let (compared, before) = crate::compare::ci::judge_findings(
+            &mut found,
+            &artifacts.base_jobs,
+            side,
+            &plan.report,
+            head,
+        );
+        compare::write_report(beside, &found.overall, &compared)?;
+        records.extend(crate::compare::ci::before_records(&before, side, &meta));
+        if !compared.base_problems.is_empty() {
+            notes.push(WorkflowAnnotation::new(
+                Level::Warning,
+                "Flakiness: REF's side incomplete",
+                format!(
+                    "{} of REF's jobs gave no trustworthy result: their tests have no \
+                     comparison (see the job summary).",
+                    compared.base_problems.len()
+                ),
+            ));
+        }
+    }
+    keep::append_ci(beside, &records);
     let runner = RunnerFiles::from_env();
     runner.append_summary(&found.markdown)?;
     print_untrusted(&found.markdown);

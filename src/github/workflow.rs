@@ -19,6 +19,7 @@
 
 use super::yaml::{emit, Node};
 use crate::ci::blocking::Blocking;
+use crate::ci::compare;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
 use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE};
 use crate::{vars, Error, Result};
@@ -53,6 +54,9 @@ pub struct WorkflowConfig {
     /// Earlier run ledgers in the checkout, which the report step reads
     /// (`FLAKINESS_LEDGER`) for its known-flaky note.
     pub ledger: Option<String>,
+    /// `--compare REF` (REF is a value of the plan step's env): the report
+    /// job also keeps `flakiness-comparison.json`.
+    pub compare: bool,
 }
 
 /// The smallest batch-job timeout: the batch gets at least a minute.
@@ -358,6 +362,15 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         OUTCOMES_FILE,
         "ignore",
     ));
+    if cfg.compare {
+        steps.push(upload(
+            "Keep the comparison with REF",
+            "always()",
+            "flakiness-comparison",
+            compare::COMPARISON_FILE,
+            "ignore",
+        ));
+    }
     steps.push(upload(
         "Keep the run in the ledger",
         "always()",
@@ -501,6 +514,7 @@ mod tests {
             exit_code: false,
             blocking: Blocking::default(),
             ledger: None,
+            compare: false,
         }
     }
 
@@ -580,6 +594,14 @@ mod tests {
             ..cfg()
         };
         insta::assert_snapshot!("blocking_by_label", valid(&blocking).0);
+        // `--compare origin/main`: REF a value of the plan step's env, the
+        // comparison kept by the report job.
+        let compare = WorkflowConfig {
+            plan_env: vec![(vars::COMPARE.into(), "origin/main".into())],
+            compare: true,
+            ..cfg()
+        };
+        insta::assert_snapshot!("compare_with_ref", valid(&compare).0);
     }
 
     #[test]

@@ -770,3 +770,125 @@ fn needs(plan: &JobResult) -> Context {
     }
     ctx
 }
+
+/// `github workflow --compare main`: REF travels as a value of the plan
+/// step's env, the plan file adds REF's batches to the matrix, each runs in a
+/// worktree of `main` in its job's checkout (its status apart), and the report
+/// job says `fixed` for the flake this branch removes, in the summary and
+/// `flakiness-comparison.json`. A REF holding an expression is refused when
+/// the workflow is written.
+#[test]
+fn the_workflow_with_compare_runs_each_batch_on_ref_and_the_report_says_fixed() {
+    let out = run(gradle_flaky().args(["github", "workflow", "--compare", "${{ github.token }}"]));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let repo = fixture_repo("fix");
+    let dir = repo.path();
+    let main = crate::common::git(dir, &["rev-parse", "main"])
+        .trim()
+        .to_string();
+    let source = std::fs::read_to_string(dir.join(FLAKY_SOURCE)).unwrap();
+    let fixed = source.replace("FLAKE_PROBABILITY = 0.30", "FLAKE_PROBABILITY = 0.0");
+    assert_ne!(fixed, source);
+    std::fs::write(dir.join(FLAKY_SOURCE), fixed).unwrap();
+    crate::common::git(dir, &["commit", "-qam", "remove the flake's cause"]);
+    // 40 runs a side: 0/40 shows a fix against 5/40 or more, and fewer than
+    // 5 of 40 at one in three is under one in a thousand.
+    let gh = Actions::new(
+        &[
+            "--gradle",
+            "gradle --offline",
+            "--unit-iters",
+            "40",
+            "--compare",
+            "main",
+        ],
+        "pull_request",
+    );
+    assert!(gh.text.contains("FLAKINESS_COMPARE: main"), "{}", gh.text);
+    let plan = gh.run_job("plan", dir, Context::new());
+    assert_eq!(plan.exit_of("Select and plan"), 0, "{plan:#?}");
+    assert_eq!(plan.outputs["matrix"], r#"{"batch":[0,1]}"#, "{plan:#?}");
+    let plan_file = read_json(&gh.artifacts().join("flakiness-plan/flakiness-plan.json"));
+    assert_eq!(plan_file["batches"][1]["stepKey"], "flakiness-base:unit");
+    assert_eq!(
+        plan_file["batches"][1]["spec"]["base"]["commit"],
+        main.as_str()
+    );
+    let mut checkouts = Vec::new();
+    for n in 0..2 {
+        let checkout = tempfile::tempdir().unwrap();
+        copy_tree(dir, checkout.path());
+        let ctx = Context::from([("matrix.batch".to_string(), n.to_string())]);
+        let job = gh.run_job("run", checkout.path(), ctx);
+        assert_eq!(job.exit_of("Run the batch"), 0, "batch {n}: {job:#?}");
+        checkouts.push(checkout);
+    }
+    // REF's job ran in its worktree of `main`, its status apart.
+    let base_job = checkouts[1].path();
+    let head = crate::common::git(
+        &base_job.join("flakiness-base/worktree"),
+        &["rev-parse", "HEAD"],
+    );
+    assert_eq!(head.trim(), main);
+    let kept = gh.artifacts().join("flakiness-batch-1");
+    assert!(kept
+        .join("flakiness-base/status/status-batch-1.json")
+        .is_file());
+    assert!(!kept.join("flakiness-status").exists());
+
+    let report = tempfile::tempdir().unwrap();
+    copy_tree(dir, report.path());
+    let analyze = gh.run_job("analyze", report.path(), needs(&plan));
+    assert_eq!(analyze.exit_of("Report"), 0, "{analyze:#?}");
+    let compared = read_json(&report.path().join("flakiness-comparison.json"));
+    assert_eq!(compared["comparison"]["reference"], "main");
+    assert_eq!(compared["comparison"]["commit"], main.as_str());
+    let row = compared["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["method"] == "testFlakyAssertion")
+        .unwrap_or_else(|| panic!("{compared:#}"));
+    let c = &row["comparison"];
+    assert_eq!(c["verdict"], "fixed", "{c:#}");
+    assert_eq!(c["before"]["runs"], 40, "{c:#}");
+    assert!(c["before"]["failures"].as_u64().unwrap() >= 5, "{c:#}");
+    assert_eq!(
+        (c["after"]["runs"].as_u64(), c["after"]["failures"].as_u64()),
+        (Some(40), Some(0))
+    );
+    assert!(
+        analyze.summary.starts_with("## Comparison with `main` (")
+            && analyze.summary.contains(
+                "`org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion`: **fixed**: "
+            ),
+        "{}",
+        analyze.summary
+    );
+    // The comparison is kept as an artifact; both sides are in the ledger.
+    assert!(gh
+        .artifacts()
+        .join("flakiness-comparison/flakiness-comparison.json")
+        .is_file());
+    let ledger = std::fs::read_to_string(report.path().join("flakiness-ledger.jsonl")).unwrap();
+    // REF's records carry its commit and branch (the emulator sets no
+    // GITHUB_SHA, so the branch's carry none).
+    let flaky: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["test"]["method"] == "testFlakyAssertion")
+        .collect();
+    let sides: Vec<(&Value, &Value, &Value)> = flaky
+        .iter()
+        .map(|r| (&r["commit"], &r["branch"], &r["failures"]))
+        .collect();
+    assert_eq!(sides.len(), 2, "{ledger}");
+    assert_eq!(
+        sides[0],
+        (&Value::Null, &Value::Null, &Value::from(0)),
+        "{ledger}"
+    );
+    assert_eq!(sides[1].0, main.as_str(), "{ledger}");
+    assert_eq!(sides[1].1, "main", "{ledger}");
+    assert!(sides[1].2.as_u64().unwrap() >= 5, "{ledger}");
+}

@@ -822,7 +822,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__github__subcmd__workflow)
-            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --blocking-labels --proven-exit-code --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --on --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --muted-file --runs-on --java --java-distribution --gradle-version --job-timeout --install --exit-code --blocking-labels --proven-exit-code --ledger --compare --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -929,6 +929,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -4,7 +4,8 @@
 //! supervised, stopped at its timeout with every process it started, never
 //! failing the job), and leaves in one folder, to upload as the job's
 //! artifact, the status file and the JUnit XML this run wrote, at their paths
-//! below the build.
+//! below the build. A REF job of `--compare` runs in its worktree of REF
+//! (`ci::compare`) and keeps its status file under `flakiness-base/status/`.
 
 use super::annotations::{Level, WorkflowAnnotation};
 use super::matrix::PlanFile;

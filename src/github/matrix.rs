@@ -7,6 +7,10 @@
 //! - `flakiness-plan.json` ([`PlanFile`], uploaded as an artifact): each
 //!   batch's argv for `github run --batch N`, and what the report needs;
 //! - the step summary: the batches, or why there are none.
+//!
+//! With `--compare REF` (`pr` reads it from `FLAKINESS_COMPARE`) REF's
+//! batches follow the branch's in the plan (`compare::ci`), so the one
+//! matrix of indices runs both sides.
 
 use super::annotations::{Level, WorkflowAnnotation};
 use super::runner::RunnerFiles;

@@ -236,3 +236,58 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     );
     Ok(if cfg.exit_code { exit } else { Exit::Clean })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ci::status::{write_status, Status};
+
+    fn status(job_id: &str, step_key: &str) -> Status {
+        Status {
+            job_id: job_id.into(),
+            step_key: step_key.into(),
+            kind: None,
+            rc: 0,
+            duration_sec: 1,
+            infra_subtype: None,
+            timeout_sec: None,
+            cancelled: false,
+            parallel_job: Some(0),
+            skipped_tasks: Vec::new(),
+            all_tasks_skipped: false,
+        }
+    }
+
+    /// A REF job's artifact (`flakiness-base/status/`) is REF's side, never
+    /// one of the branch's batches; a job id seen twice is read once.
+    #[test]
+    fn refs_jobs_are_read_apart_from_the_branchs() {
+        let dir = tempfile::tempdir().unwrap();
+        let branch = dir.path().join("flakiness-batch-0");
+        let base = dir.path().join("flakiness-batch-1");
+        write_status(
+            &branch.join(STATUS_DIR),
+            &status("batch-0", "flakiness-detection:unit"),
+        )
+        .unwrap();
+        write_status(
+            &base.join(compare::STATUS_DIR),
+            &status("batch-1", "flakiness-base:unit"),
+        )
+        .unwrap();
+        let again = dir.path().join("flakiness-batch-9");
+        write_status(
+            &again.join(compare::STATUS_DIR),
+            &status("batch-0", "flakiness-base:unit"),
+        )
+        .unwrap();
+        let read = Artifacts::read(dir.path()).unwrap();
+        let ids = |jobs: &[JobRun]| -> Vec<(String, PathBuf)> {
+            jobs.iter()
+                .map(|j| (j.status.job_id.clone(), j.dir.clone()))
+                .collect()
+        };
+        assert_eq!(ids(&read.jobs), [("batch-0".to_string(), branch)]);
+        assert_eq!(ids(&read.base_jobs), [("batch-1".to_string(), base)]);
+    }
+}

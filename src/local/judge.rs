@@ -46,7 +46,13 @@ fn judge(
             .collect(),
         ..opts.clone()
     };
-    let report = analyze::analyze_root(&run.dir, &own);
+    let mut report = analyze::analyze_root(&run.dir, &own);
+    // A whole-task run's unselected tests are no part of its outcome.
+    let planned = super::planned::planned_tests(
+        std::slice::from_ref(&run.command),
+        std::slice::from_ref(run),
+    );
+    crate::analyze::planned::set_apart_neighbours(&mut report, &planned);
     let rc = run.rc();
     // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
     let dumps: Vec<PathBuf> = match rc {

@@ -633,6 +633,7 @@ fn build_report(
         tests: reports,
         not_executed: Vec::new(),
         not_a_test: Vec::new(),
+        neighbours: None,
         files,
         skips,
     };

@@ -13,6 +13,7 @@ pub(crate) mod cost;
 pub mod drift;
 pub(crate) mod filter;
 pub mod junit;
+pub mod neighbours;
 pub(crate) mod no_test;
 pub(crate) mod outcome;
 pub(crate) mod planned;

@@ -236,8 +236,15 @@ impl JobPayload {
         // Classes JUnit found no test in fail Gradle's task (rc 1) but are no
         // verdict: with no real failure, that exit says nothing of the tests.
         let no_test_only = !report.not_a_test.is_empty() && real_failures == 0;
+        // Unselected tests of a whole-task run that failed fail its Gradle
+        // run too, and are no verdict either.
+        let neighbours_only = real_failures == 0
+            && report
+                .neighbours
+                .as_ref()
+                .is_some_and(|n| !n.failing.is_empty());
         let facts = JobFacts {
-            rc: if no_test_only && job.rc == 1 {
+            rc: if (no_test_only || neighbours_only) && job.rc == 1 {
                 0
             } else {
                 job.rc

@@ -161,6 +161,18 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
     short
 }
 
+/// Sets apart the tests of whole-task runs that no planned test covers
+/// (suites and their members, parameterized cases and nested classes as
+/// [`compare`] matches them): the report's tests, counts and severity are
+/// the selected tests'. Nothing is set apart while a planned whole task of
+/// unknown runner leaves its rows unmatched.
+pub(crate) fn set_apart_neighbours(report: &mut Report, planned: &[PlannedTest]) {
+    if planned.iter().any(|p| p.covers("", "").is_none()) {
+        return;
+    }
+    super::neighbours::set_apart(report, &|t| !planned_for(planned, t).is_empty());
+}
+
 /// The planned tests that cover `t`: by its name, else (a row a suite ran)
 /// by the suites that cover its kinds.
 fn planned_for(planned: &[PlannedTest], t: &TestReport) -> Vec<usize> {

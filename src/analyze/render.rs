@@ -52,6 +52,43 @@ pub fn severity_with(report: &Report, opts: MarkdownOptions) -> Severity {
     verdict::severity(report, opts.build_failed)
 }
 
+/// Failing neighbours named on the summary's line; the JSON lists them all.
+const MAX_NEIGHBOURS_NAMED: usize = 10;
+
+/// The tests the whole-task runs also ran, summarized: a failing one is
+/// visible, never the run's verdict.
+fn neighbours_line(n: &super::neighbours::Neighbours) -> String {
+    let mut line = format!(
+        "- Also ran in their whole tasks (not selected, not judged): {} tests, {} executions",
+        n.tests, n.executions
+    );
+    if n.failing.is_empty() {
+        line.push_str("; none failed");
+        return line;
+    }
+    let named: Vec<String> = n
+        .failing
+        .iter()
+        .take(MAX_NEIGHBOURS_NAMED)
+        .map(|f| {
+            let name = crate::markdown::code(&format!("{}.{}", f.class, f.method));
+            format!("{name} ({}/{})", f.failures, f.runs)
+        })
+        .collect();
+    line.push_str(&format!(
+        "; {} failed: {}",
+        n.failing.len(),
+        named.join(", ")
+    ));
+    if n.failing.len() > MAX_NEIGHBOURS_NAMED {
+        line.push_str(&format!(
+            ", and {} more",
+            n.failing.len() - MAX_NEIGHBOURS_NAMED
+        ));
+    }
+    line
+}
+
 /// The Report JSON contract, pretty-printed.
 pub fn json(report: &Report) -> String {
     let mut out = serde_json::to_string_pretty(report).expect("a report always serializes");
@@ -123,6 +160,9 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
         ));
     }
     md.push(format!("- Tests: {}", test_counts(report)));
+    if let Some(n) = &report.neighbours {
+        md.push(neighbours_line(n));
+    }
     if let Some(line) = repetition_line(report) {
         md.push(line);
     }
@@ -728,6 +768,7 @@ pub(crate) mod tests {
             files: ReportFiles::default(),
             warnings: vec![],
             skips: Default::default(),
+            neighbours: None,
         };
         r.summary.severity = verdict::severity(&r, false);
         r

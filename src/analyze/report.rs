@@ -19,6 +19,10 @@ pub struct Report {
     /// no verdict, no execution.
     #[serde(rename = "notATest", skip_serializing_if = "Vec::is_empty")]
     pub not_a_test: Vec<super::no_test::NotATest>,
+    /// Tests no one selected that ran in the selected tests' whole-task runs:
+    /// summarized apart, never judged ([`super::neighbours`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub neighbours: Option<super::neighbours::Neighbours>,
     pub files: ReportFiles,
     /// What the executions' conditions warn of (`state-accumulates`).
     #[serde(skip_serializing_if = "Vec::is_empty")]

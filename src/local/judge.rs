@@ -2,6 +2,7 @@
 //! runner asks of the analyzer while batches run.
 
 use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord};
+use crate::analyze::planned::PlannedTest;
 use crate::analyze::{self, AnalyzeOptions, RepeatedDir};
 use crate::run::invoke::Iteration;
 use crate::run::local::{self as runner, BatchRun};
@@ -12,6 +13,7 @@ use std::time::Duration;
 /// dump's `OutOfMemoryError` failures named as infrastructure among them).
 pub(super) fn batches(
     runs: &[BatchRun],
+    planned: &[PlannedTest],
     project_dir: &Path,
     opts: &AnalyzeOptions,
     timeout: Duration,
@@ -19,7 +21,7 @@ pub(super) fn batches(
     let mut problems = runner::problems(runs, timeout);
     let mut batches = Vec::new();
     for run in runs {
-        let (payload, oom) = judge(run, project_dir, opts, timeout);
+        let (payload, oom) = judge(run, planned, project_dir, opts, timeout);
         problems.extend(oom);
         batches.push(payload);
     }
@@ -31,6 +33,7 @@ pub(super) fn batches(
 /// run when a heap dump made its `OutOfMemoryError` failures infrastructure.
 fn judge(
     run: &BatchRun,
+    planned: &[PlannedTest],
     project_dir: &Path,
     opts: &AnalyzeOptions,
     timeout: Duration,
@@ -46,7 +49,10 @@ fn judge(
             .collect(),
         ..opts.clone()
     };
-    let report = analyze::analyze_root(&run.dir, &own);
+    let mut report = analyze::analyze_root(&run.dir, &own);
+    // A whole-task run's unselected tests are no part of its outcome; a test
+    // another batch selected is (the report counts it too).
+    crate::analyze::planned::set_apart_neighbours(&mut report, planned);
     let rc = run.rc();
     // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
     let dumps: Vec<PathBuf> = match rc {

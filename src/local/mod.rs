@@ -254,7 +254,8 @@ pub(crate) fn analyze_runs(
     let analyze_opts = analyze_options(build, prepared, runs, cfg);
     let timeout = cfg.settings.batch_timeout;
     let mut report = analyze::analyze_root(dir, &analyze_opts);
-    let (batches, problems) = judge::batches(runs, project_dir, &analyze_opts, timeout);
+    let selected = planned::planned_tests(&prepared.plan.commands, runs);
+    let (batches, problems) = judge::batches(runs, &selected, project_dir, &analyze_opts, timeout);
     let below_plan = planned::compare(&mut report, &prepared.plan.commands, runs, timeout);
     Analyzed {
         report,

@@ -26,7 +26,9 @@ pub(super) fn compare(
             "batch {batch} did not run: the run was interrupted"
         )),
     };
-    let below_plan = planned::compare(report, &planned_tests(commands, runs), &batch_problem);
+    let planned = planned_tests(commands, runs);
+    let below_plan = planned::compare(report, &planned, &batch_problem);
+    planned::set_apart_neighbours(report, &planned);
     if below_plan {
         tell!(
             "selected tests ran fewer times than planned: their results prove less \
@@ -92,7 +94,7 @@ pub(super) fn reproduce_members(
 /// Every planned test with its batch, the executions the plan gives it, and
 /// what repeated them. A batch repeated until a failure or its time
 /// (`--until-fail --for`) planned what it ran: its count was never fixed.
-fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
+pub(super) fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Vec<PlannedTest> {
     commands
         .iter()
         .enumerate()

@@ -51,8 +51,8 @@ fn rows(t: &Value) -> Vec<(String, String, u64, u64)> {
 /// fails every run alone and none in its whole task (where the task's suite
 /// runs a neighbour first): `--context both` runs the two, and the report
 /// counts them apart, each run of the task in a fresh JVM, and finds it
-/// context-dependent. Its neighbours, which only the task runs, are counted
-/// in the task alone.
+/// context-dependent. Its neighbours, which only the task runs, are set
+/// apart (`neighbours`), out of its tests and counts.
 #[test]
 fn context_both_counts_a_test_alone_and_in_its_task() {
     let build = neighbours_copy();
@@ -81,7 +81,21 @@ fn context_both_counts_a_test_alone_and_in_its_task() {
         [fresh("alone", 4, 4), fresh("task", 4, 0)],
         "{needs:#}"
     );
-    assert_eq!(rows(test(&report, "demo.AlphaTest")), [fresh("task", 4, 0)]);
+    // Its neighbours ran in the task only, and nobody selected them: set
+    // apart, never judged, never counted among the report's tests.
+    let classes: Vec<&str> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes, ["demo.NeedsNeighbourTest"], "{report:#}");
+    assert_eq!(report["summary"]["tests"], 1);
+    assert_eq!(
+        report["neighbours"],
+        serde_json::json!({"tests": 2, "executions": 8}),
+        "{report:#}"
+    );
     // 4/4 alone against 0/4 in its task: Fisher's two-sided p = 2/70.
     assert_eq!(needs["verdict"]["kind"], "context-dependent", "{needs:#}");
     let p = needs["context"]["pValue"].as_f64().unwrap();

@@ -189,41 +189,16 @@ impl Submit<'_> {
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
             PlanFile::default()
         } else {
-            // The workflow gives the plan step its jobs' budget (FLAKINESS_BUDGET).
-            let mut plan = prepare(
+            let not_applicable = resolution.not_applicable.clone();
+            let (plan, failed) = self.planned(
                 build,
                 selection,
-                self.settings,
-                resolution.not_applicable,
-                None,
+                not_applicable,
+                &mut summary,
+                &mut annotations,
             )?;
-            if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
-                tell!("{warning}");
-                annotations.push(WorkflowAnnotation::new(
-                    Level::Warning,
-                    "Flakiness",
-                    warning,
-                ));
-            }
-            summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
-            summary.push_str(&not_checked::markdown(&plan.not_applicable));
-            if !self.dry_run && !crate::ci::gate::compiles(&plan)? {
-                compile_failed = true;
-                summary.push_str(
-                    "**The selected tests do not compile**: no batch runs; the report job \
-                     records it.\n",
-                );
-                plan.commands.clear();
-            }
-            // REF's batches run only beside the branch's (none after a failed compile gate).
-            let base = match self.compare.filter(|_| !plan.commands.is_empty()) {
-                Some(c) => Some(base_batches(build, selection, self.settings, c, None)?),
-                None => None,
-            };
-            if let Some(base) = &base {
-                summary.push_str(&base_markdown(plan.commands.len(), base));
-            }
-            PlanFile::of(&plan, base.as_ref())
+            compile_failed = failed;
+            plan
         };
         let outputs = plan.outputs(compile_failed);
         if self.dry_run {
@@ -246,6 +221,48 @@ impl Submit<'_> {
             crate::output::stdout_line(&annotation.command());
         }
         Ok(resolution.exit)
+    }
+
+    /// The plan file of a selection with tests left, its summary and
+    /// warnings; true when the selected tests do not compile (no batch runs).
+    fn planned(
+        &self,
+        build: &Build,
+        selection: &Selection,
+        not_applicable: Vec<crate::domain::Unresolved>,
+        summary: &mut String,
+        annotations: &mut Vec<WorkflowAnnotation>,
+    ) -> Result<(PlanFile, bool)> {
+        // The workflow gives the plan step its jobs' budget (FLAKINESS_BUDGET).
+        let mut plan = prepare(build, selection, self.settings, not_applicable, None)?;
+        if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
+            tell!("{warning}");
+            annotations.push(WorkflowAnnotation::new(
+                Level::Warning,
+                "Flakiness",
+                warning,
+            ));
+        }
+        summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
+        summary.push_str(&not_checked::markdown(&plan.not_applicable));
+        let mut compile_failed = false;
+        if !self.dry_run && !crate::ci::gate::compiles(&plan)? {
+            compile_failed = true;
+            summary.push_str(
+                "**The selected tests do not compile**: no batch runs; the report job \
+                 records it.\n",
+            );
+            plan.commands.clear();
+        }
+        // REF's batches run only beside the branch's (none after a failed compile gate).
+        let base = match self.compare.filter(|_| !plan.commands.is_empty()) {
+            Some(c) => Some(base_batches(build, selection, self.settings, c, None)?),
+            None => None,
+        };
+        if let Some(base) = &base {
+            summary.push_str(&base_markdown(plan.commands.len(), base));
+        }
+        Ok((PlanFile::of(&plan, base.as_ref()), compile_failed))
     }
 }
 

@@ -108,47 +108,9 @@ impl WorkflowRequest {
     /// The workflow's settings, or the first option that cannot be written
     /// into a workflow (named by its flag).
     pub fn config(&self) -> Result<WorkflowConfig> {
-        let mut plan_env = self.batching.variables();
-        // Each batch job's budget, as every target derives it from its job's
-        // limit, so that the plan splits a batch the durations say cannot fit.
-        if self.batching.budget.is_none() {
-            let limit = Duration::from_secs(u64::from(self.job_timeout_min) * 60);
-            let budget = RunMode::Count.batch_budget(Some(limit));
-            plan_env.push((
-                vars::BUDGET.into(),
-                budget.map(format_duration).unwrap_or_default(),
-            ));
-        }
-        if let Some(file) = &self.muted_file {
-            let file = file.to_string_lossy().into_owned();
-            plan_env.push((vars::MUTED_FILE.into(), file));
-        }
         let compare = self.compare.clone().filter(|r| !r.trim().is_empty());
-        if let Some(reference) = &compare {
-            if !self.pull_request {
-                return Err(Error::input(
-                    "--compare",
-                    "compares a pull request with REF: add --on pull-request",
-                ));
-            }
-            // A value of the plan step's env, never an expression.
-            literal("--compare", reference)?;
-            plan_env.push((vars::COMPARE.into(), reference.clone()));
-        }
-        let mut env = Vec::new();
-        if let Some(gradle) = &self.gradle {
-            env.push((vars::GRADLE.to_string(), gradle.clone()));
-        }
-        if let Some(dir) = &self.project_dir {
-            if dir.is_absolute() {
-                return Err(Error::input(
-                    "--project-dir",
-                    "the workflow needs the build's directory relative to the repository root",
-                ));
-            }
-            let dir = dir.to_string_lossy().into_owned();
-            env.push((vars::PROJECT_DIR.into(), dir));
-        }
+        let plan_env = self.plan_env(compare.as_deref())?;
+        let env = self.job_env()?;
         if self.job_timeout_min < MIN_JOB_TIMEOUT {
             return Err(Error::input(
                 "--job-timeout",
@@ -181,26 +143,82 @@ impl WorkflowRequest {
             ledger: self.ledger.clone().filter(|l| !l.trim().is_empty()),
             compare: compare.is_some(),
         };
-        let values = cfg
-            .plan_env
-            .iter()
-            .chain(&cfg.env)
-            .map(|(k, v)| (k.as_str(), v));
-        let labels = cfg.blocking.labels.join(",");
-        let ledger = cfg.ledger.clone().unwrap_or_default();
-        let values = values.chain([(vars::BLOCKING_LABELS, &labels), (vars::LEDGER, &ledger)]);
-        let options = [
-            ("--runs-on", Some(&cfg.runs_on)),
-            ("--java", Some(&cfg.java_version)),
-            ("--java-distribution", Some(&cfg.java_distribution)),
-            ("--gradle-version", cfg.gradle_version.as_ref()),
-            ("--install", cfg.install.as_ref()),
-        ];
-        for (what, value) in values.chain(options.into_iter().filter_map(|(f, v)| Some((f, v?)))) {
-            literal(what, value)?;
-        }
+        check_values(&cfg)?;
         Ok(cfg)
     }
+    /// The plan step's variables: the batching's, each batch job's budget
+    /// (as every target derives it from its job's limit, so that the plan
+    /// splits a batch the durations say cannot fit), the muted-tests file,
+    /// REF of `--compare`.
+    fn plan_env(&self, compare: Option<&str>) -> Result<Vec<(String, String)>> {
+        let mut plan_env = self.batching.variables();
+        if self.batching.budget.is_none() {
+            let limit = Duration::from_secs(u64::from(self.job_timeout_min) * 60);
+            let budget = RunMode::Count.batch_budget(Some(limit));
+            plan_env.push((
+                vars::BUDGET.into(),
+                budget.map(format_duration).unwrap_or_default(),
+            ));
+        }
+        if let Some(file) = &self.muted_file {
+            let file = file.to_string_lossy().into_owned();
+            plan_env.push((vars::MUTED_FILE.into(), file));
+        }
+        if let Some(reference) = compare {
+            if !self.pull_request {
+                return Err(Error::input(
+                    "--compare",
+                    "compares a pull request with REF: add --on pull-request",
+                ));
+            }
+            // A value of the plan step's env, never an expression.
+            literal("--compare", reference)?;
+            plan_env.push((vars::COMPARE.into(), reference.to_string()));
+        }
+        Ok(plan_env)
+    }
+
+    /// Every job's variables: the Gradle program, the build's directory.
+    fn job_env(&self) -> Result<Vec<(String, String)>> {
+        let mut env = Vec::new();
+        if let Some(gradle) = &self.gradle {
+            env.push((vars::GRADLE.to_string(), gradle.clone()));
+        }
+        if let Some(dir) = &self.project_dir {
+            if dir.is_absolute() {
+                return Err(Error::input(
+                    "--project-dir",
+                    "the workflow needs the build's directory relative to the repository root",
+                ));
+            }
+            let dir = dir.to_string_lossy().into_owned();
+            env.push((vars::PROJECT_DIR.into(), dir));
+        }
+        Ok(env)
+    }
+}
+
+/// Every value the workflow writes is a literal (no `${{ }}` expression).
+fn check_values(cfg: &WorkflowConfig) -> Result<()> {
+    let values = cfg
+        .plan_env
+        .iter()
+        .chain(&cfg.env)
+        .map(|(k, v)| (k.as_str(), v));
+    let labels = cfg.blocking.labels.join(",");
+    let ledger = cfg.ledger.clone().unwrap_or_default();
+    let values = values.chain([(vars::BLOCKING_LABELS, &labels), (vars::LEDGER, &ledger)]);
+    let options = [
+        ("--runs-on", Some(&cfg.runs_on)),
+        ("--java", Some(&cfg.java_version)),
+        ("--java-distribution", Some(&cfg.java_distribution)),
+        ("--gradle-version", cfg.gradle_version.as_ref()),
+        ("--install", cfg.install.as_ref()),
+    ];
+    for (what, value) in values.chain(options.into_iter().filter_map(|(f, v)| Some((f, v?)))) {
+        literal(what, value)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

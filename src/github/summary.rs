@@ -9,7 +9,7 @@ use super::matrix::PlanFile;
 use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
 use crate::ci::compare;
-use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::findings::{findings, write_outcomes, Findings, JobRun};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::status::read_statuses;
 use crate::ledger::{keep, lookup};
@@ -166,30 +166,12 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     let meta = keep::CiRun::github().meta();
     let beside = cfg.outcomes.parent().unwrap_or(Path::new(""));
     let mut records = keep::ci_records(&found.overall, &meta);
-    // `--compare REF`: each test judged against REF's jobs, the report with
-    // its comparisons beside the outcomes (`flakiness-comparison.json`).
     if let Some(side) = &plan.report.compare {
         let head = meta.commit.clone();
-        let (compared, before) = crate::compare::ci::judge_findings(
-            &mut found,
-            &artifacts.base_jobs,
-            side,
-            &plan.report,
-            head,
-        );
-        compare::write_report(beside, &found.overall, &compared)?;
+        let (note, before) =
+            compared_with_ref(&mut found, &artifacts.base_jobs, side, &plan, beside, head)?;
         records.extend(crate::compare::ci::before_records(&before, side, &meta));
-        if !compared.base_problems.is_empty() {
-            notes.push(WorkflowAnnotation::new(
-                Level::Warning,
-                "Flakiness: REF's side incomplete",
-                format!(
-                    "{} of REF's jobs gave no trustworthy result: their tests have no \
-                     comparison (see the job summary).",
-                    compared.base_problems.len()
-                ),
-            ));
-        }
+        notes.extend(note);
     }
     keep::append_ci(beside, &records);
     let runner = RunnerFiles::from_env();
@@ -212,9 +194,14 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     for annotation in &annotations {
         crate::output::stdout_line(&annotation.command());
     }
+    Ok(exit_of(cfg, &found, artifacts.jobs.len()))
+}
+
+/// The report job's exit status: the blocking labels' when blocking is on,
+/// else the report's, enforced with `--exit-code`.
+fn exit_of(cfg: &AnalyzeArtifacts, found: &Findings, jobs: usize) -> Exit {
     let observed = found.observed();
     let exit = Exit::of(observed);
-    let jobs = artifacts.jobs.len();
     if cfg.blocking.is_on() {
         let event = std::env::var_os("GITHUB_EVENT_PATH").map(PathBuf::from);
         let labels = blocking::github_labels(event.as_deref());
@@ -223,7 +210,7 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
             "{jobs} job(s) analyzed; {}",
             cfg.blocking.explain(&labels, observed.real_failures)
         );
-        return Ok(code.map_or(Exit::Clean, Exit::Proven));
+        return code.map_or(Exit::Clean, Exit::Proven);
     }
     tell!(
         "{jobs} job(s) analyzed; the report's exit code is {}{}",
@@ -234,7 +221,39 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
             " (reported, not enforced: pass --exit-code to fail the job)"
         }
     );
-    Ok(if cfg.exit_code { exit } else { Exit::Clean })
+    if cfg.exit_code {
+        exit
+    } else {
+        Exit::Clean
+    }
+}
+
+/// `--compare REF`: each test judged against REF's jobs, the report with its
+/// comparisons beside the outcomes (`flakiness-comparison.json`); a note
+/// when REF's side is incomplete, and REF's counts for the ledger.
+fn compared_with_ref(
+    found: &mut Findings,
+    base_jobs: &[JobRun],
+    side: &compare::CompareContext,
+    plan: &PlanFile,
+    beside: &Path,
+    head: Option<String>,
+) -> Result<(Option<WorkflowAnnotation>, crate::analyze::Report)> {
+    let (compared, before) =
+        crate::compare::ci::judge_findings(found, base_jobs, side, &plan.report, head);
+    compare::write_report(beside, &found.overall, &compared)?;
+    let note = (!compared.base_problems.is_empty()).then(|| {
+        WorkflowAnnotation::new(
+            Level::Warning,
+            "Flakiness: REF's side incomplete",
+            format!(
+                "{} of REF's jobs gave no trustworthy result: their tests have no \
+                 comparison (see the job summary).",
+                compared.base_problems.len()
+            ),
+        )
+    });
+    Ok((note, before))
 }
 
 #[cfg(test)]

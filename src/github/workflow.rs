@@ -326,35 +326,7 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
             ]),
         ),
     ]));
-    let mut analyze = format!("gradle-flaky github analyze {ARTIFACTS_DIR}");
-    if cfg.exit_code {
-        analyze.push_str(" --exit-code");
-    }
-    // What the plan job knows beside the artifacts, as values (its outputs
-    // are `true`/`false` and counts it wrote itself).
-    let mut report_env = vec![
-        (
-            vars::COMPILE_FAILED.to_string(),
-            "${{ needs.plan.outputs.compile-failed }}".to_string(),
-        ),
-        (
-            vars::SKIPPED_COUNT.to_string(),
-            "${{ needs.plan.outputs.skipped-count }}".to_string(),
-        ),
-    ];
-    if let (true, Some(code)) = (cfg.blocking.is_on(), cfg.blocking.exit_code) {
-        report_env.push((vars::BLOCKING_LABELS.into(), cfg.blocking.labels.join(",")));
-        report_env.push((vars::PROVEN_EXIT_CODE.into(), code.to_string()));
-    }
-    if let Some(ledger) = &cfg.ledger {
-        report_env.push((vars::LEDGER.into(), ledger.clone()));
-    }
-    let report = vec![
-        ("name", Node::str("Report")),
-        ("env", env(&report_env)),
-        ("run", Node::str(analyze)),
-    ];
-    steps.push(Node::map(report));
+    steps.push(report_step(cfg));
     steps.push(upload(
         "Keep the outcomes",
         "always()",
@@ -392,6 +364,40 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         ("timeout-minutes", Node::Int(ANALYZE_TIMEOUT_MIN.into())),
         ("steps", Node::List(steps)),
     ])
+}
+
+/// The step that analyzes the artifacts, told by value what the plan job
+/// knows beside them.
+fn report_step(cfg: &WorkflowConfig) -> Node {
+    let mut analyze = format!("gradle-flaky github analyze {ARTIFACTS_DIR}");
+    if cfg.exit_code {
+        analyze.push_str(" --exit-code");
+    }
+    // What the plan job knows beside the artifacts, as values (its outputs
+    // are `true`/`false` and counts it wrote itself).
+    let mut report_env = vec![
+        (
+            vars::COMPILE_FAILED.to_string(),
+            "${{ needs.plan.outputs.compile-failed }}".to_string(),
+        ),
+        (
+            vars::SKIPPED_COUNT.to_string(),
+            "${{ needs.plan.outputs.skipped-count }}".to_string(),
+        ),
+    ];
+    if let (true, Some(code)) = (cfg.blocking.is_on(), cfg.blocking.exit_code) {
+        report_env.push((vars::BLOCKING_LABELS.into(), cfg.blocking.labels.join(",")));
+        report_env.push((vars::PROVEN_EXIT_CODE.into(), code.to_string()));
+    }
+    if let Some(ledger) = &cfg.ledger {
+        report_env.push((vars::LEDGER.into(), ledger.clone()));
+    }
+    let report = vec![
+        ("name", Node::str("Report")),
+        ("env", env(&report_env)),
+        ("run", Node::str(analyze)),
+    ];
+    Node::map(report)
 }
 
 /// An `upload-artifact` step. `overwrite`: a re-run job replaces its artifact.

@@ -230,12 +230,35 @@ impl Repo {
     }
 }
 
+/// Runs the `git` program (what libgit2 does not do: worktrees, fetching
+/// by hash) in `dir` with `args`, stdin closed. `needs` says what needs it,
+/// for the error when `git` is not on PATH; a failure gives git's own error
+/// output.
+pub(crate) fn run_program(dir: &Path, args: &[&str], needs: &str) -> Result<()> {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| Error::infra(format!("{needs} `git` on PATH: {e}")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(Error::infra(format!(
+        "git {} (in {}): {}",
+        args.join(" "),
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::process::Command;
 
-    fn git(dir: &Path, args: &[&str]) {
+    /// `git ARGS` in `dir` as a test's author; its output, trimmed.
+    pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
         let out = Command::new("git")
             .args(args)
             .current_dir(dir)
@@ -250,6 +273,7 @@ mod tests {
             "git {args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     fn write(dir: &Path, path: &str, text: &str) {

@@ -24,7 +24,6 @@ use crate::analyze::{self, Report};
 use crate::{say, tell, warning, Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Where a REF job keeps its worktree, its reports and its status file,
 /// relative to its checkout.
@@ -174,20 +173,7 @@ pub(crate) fn use_branch_muted_file(build_root: &Path, base_root: &Path, muted: 
 
 /// `git ARGS` in `dir`; its error output when it fails.
 fn git(dir: &Path, args: &[&str]) -> Result<()> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error::infra(format!("a REF job needs `git` on PATH: {e}")))?;
-    if out.status.success() {
-        return Ok(());
-    }
-    Err(Error::infra(format!(
-        "git {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr).trim()
-    )))
+    crate::git::run_program(dir, args, "a REF job needs")
 }
 
 /// The folder of a REF job's reports as downloaded below `jobs_dir/<id>/`:
@@ -339,19 +325,7 @@ mod tests {
         );
     }
 
-    fn git_in(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
+    use crate::git::tests::git as git_in;
 
     /// A shallow checkout of the branch lacks REF's commit: the REF job
     /// fetches it by hash, checks it out as a worktree inside the checkout,

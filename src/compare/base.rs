@@ -8,7 +8,6 @@ use crate::layout::Build;
 use crate::{tell, Error, Result};
 use git2::Oid;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// REF's checkout: a detached git worktree of its commit.
 pub(crate) struct Worktree {
@@ -129,26 +128,7 @@ fn try_lock(file: &std::fs::File) -> bool {
 
 /// `git ARGS` in `dir`; its error output when it fails.
 fn run_git(dir: &Path, args: &[&str]) -> Result<()> {
-    let out = git(dir).args(args).output().map_err(|e| {
-        Error::infra(format!(
-            "--compare makes a git worktree of REF and needs `git` on PATH: {e}"
-        ))
-    })?;
-    if out.status.success() {
-        return Ok(());
-    }
-    Err(Error::infra(format!(
-        "git {} (in {}): {}",
-        args.join(" "),
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr).trim()
-    )))
-}
-
-fn git(dir: &Path) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.current_dir(dir).stdin(std::process::Stdio::null());
-    cmd
+    crate::git::run_program(dir, args, "--compare makes a git worktree of REF and needs")
 }
 
 /// The build's folder in a checkout at `checkout` of the repository whose

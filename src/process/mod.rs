@@ -289,6 +289,9 @@ pub(crate) fn run(
     // cluster node, a worker); the next batch must start from nothing but a
     // daemon, which is there to be reused (none is, without a daemon: a
     // lingering single-use one goes too).
+    if isolation.is_shared() {
+        tree::remember_users_daemons(std::process::id());
+    }
     let leftovers = stop_all(None, *isolation != Isolation::NoDaemon);
     for c in copiers {
         let _ = c.join();
@@ -733,18 +736,58 @@ mod tests {
         std::fs::read_to_string(dir.join("log")).unwrap()
     }
 
-    #[test]
-    fn a_private_daemon_outlives_its_build_but_not_the_run() {
-        let dir = tempfile::tempdir().unwrap();
-        // A stand-in daemon: `sleep` under the daemon's main class name, in a
-        // session of its own. The child exits once it shows that name (setsid
-        // and bash exec in place, so `$!` is its pid throughout).
-        let script = format!(
+    /// The stand-in daemon of the tests below: `sleep` under the daemon's
+    /// main class name, in a session of its own. The child exits once it
+    /// shows that name (setsid and bash exec in place, so `$!` is its pid
+    /// throughout).
+    fn stand_in_daemon() -> String {
+        format!(
             "setsid bash -c 'exec -a {} sleep 300' & \
              until tr '\\0' ' ' < /proc/$!/cmdline | grep -q '^{} '; do sleep 0.05; done",
             tree::DAEMON_MAIN,
             tree::DAEMON_MAIN
+        )
+    }
+
+    /// A daemon a build on the user's daemon started (as the layout read
+    /// does before an isolated batch on CI) is the user's for the rest of
+    /// the run: no isolated run that follows, nor its end, stops it.
+    #[test]
+    fn a_daemon_started_on_the_users_behalf_survives_later_isolated_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = std::process::id();
+        let r = sh_as(
+            dir.path(),
+            &stand_in_daemon(),
+            false,
+            None,
+            &Isolation::Shared,
         );
+        assert_eq!(r.leftovers, 0);
+        let daemon = tree::alive_descendants(me, false);
+        assert!(daemon.is_empty(), "not ours to count or stop: {daemon:?}");
+        let t = tree::table();
+        let users: Vec<u32> = t
+            .iter()
+            .filter(|(_, p)| p.ppid == me && p.kind == tree::Kind::Daemon && !p.zombie)
+            .map(|(&pid, _)| pid)
+            .collect();
+        assert_eq!(users.len(), 1, "the stand-in runs, re-parented to us");
+        let r = sh(dir.path(), "true", false, None);
+        assert_eq!(r.leftovers, 0);
+        drop(Session::new(Isolation::NoDaemon));
+        assert!(
+            tree::alive(&tree::table(), users[0]),
+            "the user's daemon stays"
+        );
+        tree::signal(&users, libc::SIGKILL);
+        tree::reap_orphans(me, None);
+    }
+
+    #[test]
+    fn a_private_daemon_outlives_its_build_but_not_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = stand_in_daemon();
         let private = Isolation::PrivateDaemon(PathBuf::from("d"));
         let r = sh_as(dir.path(), &script, false, None, &private.clone());
         assert_eq!(r.leftovers, 0);

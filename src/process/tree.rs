@@ -3,6 +3,7 @@
 //! each started; and the signals we send.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
 
 /// The main class of a Gradle daemon, persistent or single-use.
 pub(super) const DAEMON_MAIN: &str = "org.gradle.launcher.daemon.bootstrap.GradleDaemon";
@@ -152,13 +153,16 @@ pub fn table() -> Table {
     out
 }
 
-/// Descendants of `root`, not entering daemons when `spare_daemons`.
+/// Descendants of `root`, not entering daemons when `spare_daemons`, nor
+/// ever the user's daemons (see [`remember_users_daemons`]).
 pub(super) fn descendants(table: &Table, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
+    let users = users_daemons();
     let mut found = BTreeSet::new();
     let mut frontier = vec![root];
     while let Some(parent) = frontier.pop() {
         for (&pid, p) in table {
-            let spared = spare_daemons && p.kind == Kind::Daemon;
+            let spared =
+                p.kind == Kind::Daemon && (spare_daemons || users.contains(&(pid, p.start)));
             if p.ppid == parent && !spared && found.insert(pid) {
                 frontier.push(pid);
             }
@@ -168,13 +172,38 @@ pub(super) fn descendants(table: &Table, root: u32, spare_daemons: bool) -> BTre
 }
 
 /// Descendants of `root` that are still running (but Gradle daemons and
-/// theirs when `spare_daemons`).
+/// theirs when `spare_daemons`, and the user's daemons always).
 pub(super) fn alive_descendants(root: u32, spare_daemons: bool) -> Vec<u32> {
     let t = table();
     descendants(&t, root, spare_daemons)
         .into_iter()
         .filter(|pid| !t[pid].zombie)
         .collect()
+}
+
+/// The user's daemons we have seen, by pid and start time (a pid alone
+/// may be reused).
+static USERS_DAEMONS: Mutex<BTreeSet<(u32, u64)>> = Mutex::new(BTreeSet::new());
+
+fn users_daemons() -> BTreeSet<(u32, u64)> {
+    USERS_DAEMONS.lock().map(|s| s.clone()).unwrap_or_default()
+}
+
+/// Remembers the daemons below `root` as the user's, never to be stopped by
+/// this process. A daemon the user's build started becomes our descendant
+/// once its client exits (we are a subreaper); a later isolated run, which
+/// stops every descendant it leaves, must not take it for its own: other
+/// builds are using it (measured: a shared daemon killed mid-build that way).
+pub(super) fn remember_users_daemons(root: u32) {
+    let t = table();
+    let found: Vec<(u32, u64)> = descendants(&t, root, false)
+        .into_iter()
+        .filter(|pid| t[pid].kind == Kind::Daemon && !t[pid].zombie)
+        .map(|pid| (pid, t[&pid].start))
+        .collect();
+    if let Ok(mut users) = USERS_DAEMONS.lock() {
+        users.extend(found);
+    }
 }
 
 /// Whether `pid` runs (exists and is not a zombie).

@@ -238,7 +238,8 @@ fn seconds(s: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::condition::{Conditions, FileCondition, InFile, Tally};
+    use crate::analyze::condition::{FileCondition, InFile, Tally};
+    use crate::analyze::conditions::Conditions;
 
     /// A test of `class` whose executions at each position of `jvms` JVMs
     /// took `times[i]` seconds and failed as `failed(i)` says.

@@ -59,7 +59,9 @@ pub(crate) fn expected_jobs(commands: &[crate::domain::GradleCommand]) -> Vec<Ex
 /// directory in the checkout. The commit is fetched by hash from `origin`
 /// when the checkout lacks it (a shallow clone).
 pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>, here: &Path) -> Result<PathBuf> {
-    if base.commit.len() != 40 || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+    // SHA-1 repositories name commits in 40 hex digits, SHA-256 ones in 64.
+    let hash = matches!(base.commit.len(), 40 | 64);
+    if !hash || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::input(
             "the REF job's batch",
             format!("{:?} is no commit hash", base.commit),

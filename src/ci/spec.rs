@@ -183,7 +183,8 @@ impl ReportContext {
 pub(crate) struct BaseCheckout {
     /// REF as given (for messages).
     pub reference: String,
-    /// The commit it named when the pipeline was planned (40 hex digits).
+    /// The commit it named when the pipeline was planned (40 hex digits, 64
+    /// in a SHA-256 repository).
     pub commit: String,
     /// The branch's muted-tests file, relative to the build's directory:
     /// copied over REF's, so that a test the branch unmutes runs there too.

@@ -83,9 +83,7 @@ pub(crate) fn base_batches(
     };
     let commands = match on_ref.tests.is_empty() {
         true => Vec::new(),
-        false => {
-            crate::ci::prepare::prepare(build, &on_ref, settings, Vec::new(), job_limit)?.commands
-        }
+        false => crate::ci::prepare::batches(build, &on_ref, settings, job_limit)?,
     };
     tell!(
         "compare: {} batch(es) also run on {} ({}), a job each",

@@ -14,10 +14,11 @@
 //! `local --compare` at one look (CI runs fixed counts, no early stop). A
 //! REF job without a result is infrastructure: its tests get no verdict.
 
-use super::findings::{job_payload, JobRun};
+use super::findings::job_payload;
 use super::missing::missing_jobs;
 use super::reading::Reading;
 use super::spec::{BaseCheckout, CompareContext, ExpectedStep, ReportContext};
+use super::status::JobRun;
 use super::status::Status;
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::outcome::OutcomeKind;

@@ -10,20 +10,12 @@ use super::missing::{missing_jobs, Missing};
 use super::reading::Reading;
 use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
-use super::status::Status;
+use super::status::{JobRun, Status};
 use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::{Report, Severity};
 use crate::{Error, Observed, Result};
-use std::path::{Path, PathBuf};
-
-/// One batch job as the report step found it: its status file and the folder
-/// holding its JUnit XML (a copy of the build's tree).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct JobRun {
-    pub status: Status,
-    pub dir: PathBuf,
-}
+use std::path::Path;
 
 /// What the final step concludes, whichever CI ran the batches.
 #[derive(Clone, Debug)]

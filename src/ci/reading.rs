@@ -5,8 +5,8 @@
 //! (their neighbours) set apart by `analyze::neighbours`' rule, as `local`
 //! sets them apart: no job outcome, verdict or count rests on them.
 
-use super::findings::JobRun;
 use super::spec::{ExpectedStep, ReportContext};
+use super::status::JobRun;
 use crate::analyze::planned::{set_apart_neighbours, PlannedTest};
 use crate::analyze::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report};

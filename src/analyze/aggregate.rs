@@ -6,6 +6,7 @@ use super::condition::{FileCondition, InFile, Tally};
 use super::conditions::Conditions;
 use super::context::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use super::junit::{self, Execution};
+use super::names::normalize_method;
 use super::no_test::{self, NotATest};
 use super::report::{
     Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
@@ -17,7 +18,6 @@ use super::rows::RowIndex;
 use super::verdict::{judged, severity, Verdict, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Failures kept as examples per test.
@@ -41,128 +41,6 @@ pub(crate) fn classify_failure(type_name: &str, message: &str) -> FailureKind {
     } else {
         FailureKind::Other
     }
-}
-
-/// A test name without the randomized runner's per-execution tokens, and the
-/// seed it carried: `testFoo {seed=[A:B]}` → (`testFoo`, `A:B`),
-/// `test {yaml=a/b/c seed=[A:B]}` → (`test {yaml=a/b/c}`, `A:B`),
-/// `testFoo {#3 seed=[A:B]}` and `testFoo #3` → `testFoo`.
-///
-/// Identity hash codes in default `toString()`s (`[Ljava.lang.String;@1a2b3c`,
-/// `com.x.Foo@7f31245a`), which TestNG puts in data-provider rows' names and
-/// which change from JVM to JVM, become `@hash`: the rows of two runs are
-/// the same test.
-pub(crate) fn normalize_method(raw: &str) -> (Cow<'_, str>, Option<&str>) {
-    let (method, seed) = normalize_tokens(raw);
-    match without_identity_hashes(&method) {
-        Some(stable) => (Cow::Owned(stable), seed),
-        None => (method, seed),
-    }
-}
-
-/// `name` with each identity hash code written `@hash`; `None` when it has none.
-fn without_identity_hashes(name: &str) -> Option<String> {
-    let bytes = name.as_bytes();
-    let mut out = String::new();
-    let mut copied = 0;
-    for (at, _) in name.match_indices('@') {
-        let hex = bytes[at + 1..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
-            .count();
-        let end = at + 1 + hex;
-        let ends_word = bytes
-            .get(end)
-            .is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
-        if (1..=8).contains(&hex) && ends_word && names_a_type(&name[..at]) {
-            out.push_str(&name[copied..at]);
-            out.push_str("@hash");
-            copied = end;
-        }
-    }
-    (copied > 0).then(|| out + &name[copied..])
-}
-
-/// `head` ends with what a default `toString()` puts before the `@`: an array
-/// type (`[Ljava.lang.String;`, `[I`) or a qualified class name (`com.x.Foo$Bar`).
-fn names_a_type(head: &str) -> bool {
-    let primitive_array = head
-        .strip_suffix(['B', 'C', 'D', 'F', 'I', 'J', 'S', 'Z'])
-        .is_some_and(|h| h.ends_with('['));
-    if head.ends_with(';') || primitive_array {
-        return true;
-    }
-    let word: &str = head
-        .rsplit(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '$' | '_')))
-        .next()
-        .unwrap_or_default();
-    word.contains('.') && !word.ends_with('.') && !word.starts_with('.')
-}
-
-/// [`normalize_method`] but for identity hash codes.
-fn normalize_tokens(raw: &str) -> (Cow<'_, str>, Option<&str>) {
-    let name = strip_iteration(raw.trim_end());
-    let open = memchr::memmem::find(name.as_bytes(), b" {");
-    let Some(open) = open.filter(|_| name.ends_with('}')) else {
-        return (Cow::Borrowed(name), None);
-    };
-    let (params, seed) = without_seed(&name[open + 2..name.len() - 1]);
-    // The runner puts the iteration first (`{#3 seed=[..]}`). A `#N` elsewhere
-    // may be part of a YAML test's name, so it stays.
-    let params = params.trim();
-    let params = match params.split_once(' ') {
-        Some((first, rest)) if is_iteration(first) => rest,
-        _ if is_iteration(params) => "",
-        _ => params,
-    };
-    let base = &name[..open];
-    let method = if params.is_empty() {
-        Cow::Borrowed(strip_iteration(base))
-    } else if seed.is_none() && params.len() == name.len() - open - 3 {
-        Cow::Borrowed(name)
-    } else {
-        Cow::Owned(format!("{base} {{{params}}}"))
-    };
-    (method, seed)
-}
-
-/// `#` followed by digits.
-fn is_iteration(token: &str) -> bool {
-    token.len() > 1 && token.starts_with('#') && token[1..].bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Removes a trailing ` #N`.
-fn strip_iteration(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, last)) if is_iteration(last) => base.trim_end(),
-        _ => name,
-    }
-}
-
-/// `params` without its whitespace-delimited token `seed=[...]`, and the seed.
-fn without_seed(params: &str) -> (Cow<'_, str>, Option<&str>) {
-    let mut from = 0;
-    while let Some(i) = params[from..].find("seed=[").map(|i| from + i) {
-        let body = i + "seed=[".len();
-        let Some(close) = params[body..].find(']').map(|c| body + c) else {
-            break;
-        };
-        let end = close + 1;
-        let token_start = i == 0 || params[..i].ends_with(char::is_whitespace);
-        let token_end = end == params.len() || params[end..].starts_with(char::is_whitespace);
-        if token_start && token_end {
-            let head = params[..i].trim_end();
-            let tail = params[end..].trim_start();
-            let rest = match (head.is_empty(), tail.is_empty()) {
-                (_, true) => Cow::Borrowed(head),
-                (true, false) => Cow::Borrowed(tail),
-                (false, false) => Cow::Owned(format!("{head} {tail}")),
-            };
-            return (rest, Some(&params[body..close]));
-        }
-        from = body;
-    }
-    (Cow::Borrowed(params), None)
 }
 
 /// Where a report file sits in the build.

@@ -8,9 +8,9 @@
 
 use super::condition::{AtIndex, Position, Repetition, SIGNIFICANCE};
 use super::report::TestReport;
+pub use super::report::Warning;
 use crate::invocation::{InJvm, MAX_SLICES};
 use crate::stats;
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The stable code of the warning (the JSON contract).
@@ -30,35 +30,6 @@ const TREND_FROM: usize = 4;
 const MILD_RATIO: f64 = 1.5;
 const CLEAR_TREND: f64 = 0.01;
 const STEADY_FROM: usize = 6;
-
-/// A class whose state accumulates across its repetitions in one JVM.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Warning {
-    /// [`STATE_ACCUMULATES`].
-    pub code: &'static str,
-    pub class: String,
-    /// `slower`: its executions kept getting slower; `failures-late`: its
-    /// repeats failed more than its first executions.
-    pub evidence: &'static str,
-    /// Mean seconds of its executions first in their JVM, and at its last
-    /// position (`slower`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_sec: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_sec: Option<f64>,
-    /// How many executions one JVM held at most (positions).
-    pub positions: usize,
-    /// The test's p-value (Mann–Kendall for `slower`, Fisher for `failures-late`).
-    pub p_value: f64,
-    /// The class that leaked the state, when it can be told: the class
-    /// itself when it ran alone in its JVMs (gradle-flaky's JUnit 4 runner
-    /// gives each class JVMs of its own).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub leaking_class: Option<String>,
-    /// The plain sentence the report shows.
-    pub message: String,
-}
 
 /// The warnings of a report's tests, by class name.
 pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {

@@ -14,6 +14,7 @@ pub(crate) mod cost;
 pub mod drift;
 pub(crate) mod filter;
 pub mod junit;
+pub(crate) mod names;
 pub mod neighbours;
 pub(crate) mod no_test;
 pub(crate) mod outcome;

@@ -8,29 +8,8 @@
 //! test's executions are never hidden.
 
 use super::condition::Context;
+pub use super::report::{FailingNeighbour, Neighbours};
 use super::report::{Report, TestReport};
-use serde::Serialize;
-
-/// The tests that also ran in their whole tasks (`neighbours` in the JSON).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Neighbours {
-    /// Distinct tests with at least one execution.
-    pub tests: u64,
-    /// Their executions (passed, failed and suite timeouts).
-    pub executions: u64,
-    /// Those that failed at least once, most failing first.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub failing: Vec<FailingNeighbour>,
-}
-
-/// A neighbour that failed (`neighbours.failing[]`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FailingNeighbour {
-    pub class: String,
-    pub method: String,
-    pub runs: u64,
-    pub failures: u64,
-}
 
 /// Whether `t` ran only in whole-task runs (context `task`). A test of
 /// unknown condition is kept among the report's tests.

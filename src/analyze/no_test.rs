@@ -38,7 +38,7 @@ pub(crate) fn message<'e>(exec: &'e Execution<'_>) -> Option<&'e str> {
         return None;
     };
     // gradle-flaky's JUnit 4 runner appends each case's iteration (`initializationError #1`).
-    let (name, _) = super::aggregate::normalize_method(exec.name);
+    let (name, _) = super::names::normalize_method(exec.name);
     if !CASE_NAMES.contains(&name.as_ref()) {
         return None;
     }

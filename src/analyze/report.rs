@@ -1,6 +1,7 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
 //! (docs/src/reference/json.md, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
+use super::condition::{Context, Rate, Repetition};
 use super::junit::FileCounts;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -22,11 +23,11 @@ pub struct Report {
     /// Tests no one selected that ran in the selected tests' whole-task runs:
     /// summarized apart, never judged ([`super::neighbours`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub neighbours: Option<super::neighbours::Neighbours>,
+    pub neighbours: Option<Neighbours>,
     pub files: ReportFiles,
     /// What the executions' conditions warn of (`state-accumulates`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<super::drift::Warning>,
+    pub warnings: Vec<Warning>,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
     pub skips: BTreeMap<(String, String), u64>,
@@ -219,83 +220,10 @@ pub struct TestReport {
     #[serde(flatten)]
     pub by_condition: super::conditions::Conditions,
     /// What its executions say it is, and which of them it rests on.
-    pub verdict: super::verdict::Verdict,
+    pub verdict: Verdict,
     /// The test before and after (`local --compare REF`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<super::comparison::Comparison>,
-}
-
-#[cfg(test)]
-impl TestReport {
-    /// A test of `class` and `method` that passed and failed so many times
-    /// (its failures assertions), judged, with no other evidence.
-    pub(crate) fn sample(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
-        let runs = passes + failures;
-        super::verdict::judged(TestReport {
-            class: class.into(),
-            method: method.into(),
-            kinds: vec!["test".into()],
-            runs,
-            plan: None,
-            passes,
-            failures,
-            heap_failures: 0,
-            suite_timeouts: 0,
-            failure_rate: if runs == 0 {
-                0.0
-            } else {
-                failures as f64 / runs as f64
-            },
-            ci95: crate::stats::wilson95(failures, runs),
-            failure_kinds: KindCounts(match failures {
-                0 => vec![],
-                n => vec![(FailureKind::Assertion, n)],
-            }),
-            failing_seeds: vec![],
-            reproduce: None,
-            reproduce_context: None,
-            run_members: Default::default(),
-            examples: vec![],
-            time_sec: 0.0,
-            durations: Default::default(),
-            failing_task: None,
-            triage: None,
-            by_condition: Default::default(),
-            comparison: None,
-            verdict: super::verdict::Verdict::unjudged(),
-        })
-    }
-}
-
-#[cfg(test)]
-impl TestReport {
-    /// A test with so many (failures, runs) alone and in its whole task,
-    /// each execution a fresh JVM's, judged.
-    pub(crate) fn in_contexts(
-        class: &str,
-        method: &str,
-        alone: (u64, u64),
-        task: (u64, u64),
-    ) -> TestReport {
-        use super::condition::{Condition, Context, Position, Repetition, Tally};
-        use super::conditions::Conditions;
-        let mut tally = Tally::default();
-        for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
-            let condition = Condition {
-                context,
-                repetition: Repetition::FreshJvm,
-                mechanism: None,
-                execution: Position::First,
-            };
-            for i in 0..runs {
-                tally.add(condition, 1, i < failures, Some(0.1));
-            }
-        }
-        let failures = alone.0 + task.0;
-        let mut t = TestReport::sample(class, method, alone.1 + task.1 - failures, failures);
-        t.by_condition = Conditions::of(tally);
-        super::verdict::judged(t)
-    }
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the
@@ -435,5 +363,87 @@ impl FileSummary {
     /// Executions in this file (skipped cases excluded).
     pub fn executions(&self) -> u64 {
         self.passed + self.failed + self.suite_timeouts
+    }
+}
+
+/// The tests that also ran in their whole tasks (`neighbours` in the JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Neighbours {
+    /// Distinct tests with at least one execution.
+    pub tests: u64,
+    /// Their executions (passed, failed and suite timeouts).
+    pub executions: u64,
+    /// Those that failed at least once, most failing first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failing: Vec<FailingNeighbour>,
+}
+
+/// A neighbour that failed (`neighbours.failing[]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FailingNeighbour {
+    pub class: String,
+    pub method: String,
+    pub runs: u64,
+    pub failures: u64,
+}
+
+/// A class whose state accumulates across its repetitions in one JVM.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    /// [`STATE_ACCUMULATES`].
+    pub code: &'static str,
+    pub class: String,
+    /// `slower`: its executions kept getting slower; `failures-late`: its
+    /// repeats failed more than its first executions.
+    pub evidence: &'static str,
+    /// Mean seconds of its executions first in their JVM, and at its last
+    /// position (`slower`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_sec: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_sec: Option<f64>,
+    /// How many executions one JVM held at most (positions).
+    pub positions: usize,
+    /// The test's p-value (Mann–Kendall for `slower`, Fisher for `failures-late`).
+    pub p_value: f64,
+    /// The class that leaked the state, when it can be told: the class
+    /// itself when it ran alone in its JVMs (gradle-flaky's JUnit 4 runner
+    /// gives each class JVMs of its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaking_class: Option<String>,
+    /// The plain sentence the report shows.
+    pub message: String,
+}
+
+/// A test's verdict in the JSON report, with the executions it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    /// `clean`, `flaky`, `context-dependent`, `first-execution-dependent`,
+    /// `broken`, `failed-once`, `out-of-heap`.
+    pub kind: &'static str,
+    /// `first`: it rests on the first executions in a JVM only (the CI
+    /// condition); `all`: on every execution (of its whole-task runs only,
+    /// for `context-dependent`: `context` then says `task`).
+    pub executions: &'static str,
+    /// The contexts and repetitions of the executions it rests on.
+    pub context: Vec<Context>,
+    pub repetition: Vec<Repetition>,
+    /// The rate it rests on.
+    #[serde(flatten)]
+    pub rate: Rate,
+}
+
+impl Verdict {
+    /// The value a test report is built with before [`judged`] gives it its verdict.
+    pub(crate) fn unjudged() -> Verdict {
+        Verdict {
+            kind: "unjudged",
+            executions: "all",
+            context: Vec::new(),
+            repetition: Vec::new(),
+            rate: Rate::new(0, 0),
+        }
     }
 }

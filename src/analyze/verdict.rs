@@ -2,8 +2,8 @@
 //! severity. One leaf that aggregation, rendering and the outcome payload share.
 
 use super::condition::{Context, Rate, Repetition};
+pub use super::report::Verdict;
 use super::report::{Report, Severity, TestReport};
-use serde::Serialize;
 
 /// The type of the failure a test JVM out of heap reports.
 pub(crate) const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
@@ -32,38 +32,6 @@ pub(crate) fn verdict(t: &TestReport) -> &'static str {
         "broken"
     } else {
         "failed once"
-    }
-}
-
-/// A test's verdict in the JSON report, with the executions it rests on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Verdict {
-    /// `clean`, `flaky`, `context-dependent`, `first-execution-dependent`,
-    /// `broken`, `failed-once`, `out-of-heap`.
-    pub kind: &'static str,
-    /// `first`: it rests on the first executions in a JVM only (the CI
-    /// condition); `all`: on every execution (of its whole-task runs only,
-    /// for `context-dependent`: `context` then says `task`).
-    pub executions: &'static str,
-    /// The contexts and repetitions of the executions it rests on.
-    pub context: Vec<Context>,
-    pub repetition: Vec<Repetition>,
-    /// The rate it rests on.
-    #[serde(flatten)]
-    pub rate: Rate,
-}
-
-impl Verdict {
-    /// The value a test report is built with before [`judged`] gives it its verdict.
-    pub(crate) fn unjudged() -> Verdict {
-        Verdict {
-            kind: "unjudged",
-            executions: "all",
-            context: Vec::new(),
-            repetition: Vec::new(),
-            rate: Rate::new(0, 0),
-        }
     }
 }
 
@@ -131,6 +99,79 @@ pub(crate) fn severity(report: &Report, build_failed: bool) -> Severity {
         Severity::Warning
     } else {
         Severity::Success
+    }
+}
+
+#[cfg(test)]
+impl TestReport {
+    /// A test of `class` and `method` that passed and failed so many times
+    /// (its failures assertions), judged, with no other evidence.
+    pub(crate) fn sample(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
+        let runs = passes + failures;
+        judged(TestReport {
+            class: class.into(),
+            method: method.into(),
+            kinds: vec!["test".into()],
+            runs,
+            plan: None,
+            passes,
+            failures,
+            heap_failures: 0,
+            suite_timeouts: 0,
+            failure_rate: if runs == 0 {
+                0.0
+            } else {
+                failures as f64 / runs as f64
+            },
+            ci95: crate::stats::wilson95(failures, runs),
+            failure_kinds: super::report::KindCounts(match failures {
+                0 => vec![],
+                n => vec![(super::report::FailureKind::Assertion, n)],
+            }),
+            failing_seeds: vec![],
+            reproduce: None,
+            reproduce_context: None,
+            run_members: Default::default(),
+            examples: vec![],
+            time_sec: 0.0,
+            durations: Default::default(),
+            failing_task: None,
+            triage: None,
+            by_condition: Default::default(),
+            comparison: None,
+            verdict: Verdict::unjudged(),
+        })
+    }
+}
+
+#[cfg(test)]
+impl TestReport {
+    /// A test with so many (failures, runs) alone and in its whole task,
+    /// each execution a fresh JVM's, judged.
+    pub(crate) fn in_contexts(
+        class: &str,
+        method: &str,
+        alone: (u64, u64),
+        task: (u64, u64),
+    ) -> TestReport {
+        use super::condition::{Condition, Context, Position, Repetition, Tally};
+        use super::conditions::Conditions;
+        let mut tally = Tally::default();
+        for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
+            let condition = Condition {
+                context,
+                repetition: Repetition::FreshJvm,
+                mechanism: None,
+                execution: Position::First,
+            };
+            for i in 0..runs {
+                tally.add(condition, 1, i < failures, Some(0.1));
+            }
+        }
+        let failures = alone.0 + task.0;
+        let mut t = TestReport::sample(class, method, alone.1 + task.1 - failures, failures);
+        t.by_condition = Conditions::of(tally);
+        judged(t)
     }
 }
 

@@ -5,8 +5,9 @@
 //! which the engine tells a class whose in-JVM count did not take effect.
 
 use super::invoke::{Iteration, IterationCounts, Verdict};
-use crate::analyze::aggregate::{classify_failure, normalize_method};
+use crate::analyze::aggregate::classify_failure;
 use crate::analyze::junit::{self, CaseResult, Execution};
+use crate::analyze::names::normalize_method;
 use crate::analyze::report::FailureKind;
 use crate::analyze::verdict::OOM_ERROR;
 use crate::analyze::{self, AnalyzeOptions};

@@ -752,13 +752,13 @@ impl Engine<'_> {
             });
         }
         if switched {
-            self.to_gradle_runs(line, fresh);
+            self.switch_to_gradle_runs(line, fresh);
         }
     }
 
     /// The front in-JVM track goes on as Gradle runs for what it still owes
     /// (its command's Gradle-run fallback, for its tests).
-    fn to_gradle_runs(&mut self, reason: String, fresh: FreshRun) {
+    fn switch_to_gradle_runs(&mut self, reason: String, fresh: FreshRun) {
         let track = self.tracks.pop_front().expect("a track ran");
         let fallback = track
             .command
@@ -1204,6 +1204,21 @@ mod tests {
         );
     }
 
+    /// `iterations` of a class whose executions grow slower in one JVM, in
+    /// chunks (stop on proof: 1, 2, …), `on` deciding what a dearer chunk does.
+    fn growing(iterations: u32, on: OnDearer) -> (Build, Outcome, Seen) {
+        let b = Build::new(iterations);
+        b.mark("grows", "a.GrowingTests");
+        let c = b.command(&["a.GrowingTests"]);
+        let p = Policy {
+            stop_on_proof: vec![true],
+            on_dearer: on,
+            ..policy(1)
+        };
+        let (out, seen) = b.run(&c, &p);
+        (b, out, seen)
+    }
+
     /// `auto`: a class whose executions grow slower in one JVM (the stand-in
     /// sleeps 0.5 s more each time) makes its chunk of two cost more per
     /// iteration than a fresh run (its start, and a first execution of no
@@ -1211,15 +1226,7 @@ mod tests {
     /// and the run says why with its figures.
     #[test]
     fn auto_switches_a_class_dearer_in_the_jvm_to_gradle_runs() {
-        let b = Build::new(5);
-        b.mark("grows", "a.GrowingTests");
-        let c = b.command(&["a.GrowingTests"]);
-        let p = Policy {
-            stop_on_proof: vec![true],
-            on_dearer: OnDearer::Switch,
-            ..policy(1)
-        };
-        let (out, seen) = b.run(&c, &p);
+        let (_b, out, seen) = growing(5, OnDearer::Switch);
         let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
         assert_eq!(sizes, [Some(1), Some(2), None, None], "{:?}", seen.lines);
         assert_eq!(out.ran, [5]);
@@ -1247,15 +1254,7 @@ mod tests {
     /// JVM, and the run says once what it cost.
     #[test]
     fn in_jvm_asked_for_stays_in_the_jvm_and_says_what_it_cost() {
-        let b = Build::new(4);
-        b.mark("grows", "a.GrowingTests");
-        let c = b.command(&["a.GrowingTests"]);
-        let p = Policy {
-            stop_on_proof: vec![true],
-            on_dearer: OnDearer::Say,
-            ..policy(1)
-        };
-        let (out, seen) = b.run(&c, &p);
+        let (_b, out, seen) = growing(4, OnDearer::Say);
         let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
         assert_eq!(sizes, [Some(1), Some(2), Some(1)]);
         assert_eq!(out.ran, [4]);

@@ -640,18 +640,26 @@ pub struct PrArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed,
-    /// not shown, same or worse (Fisher's exact test). --target buildkite|github: each batch also
-    /// runs in a job that checks out REF (a git worktree of its commit, with this branch's
-    /// muted-tests file), and the report step compares; --target local: as `local --compare`.
-    #[arg(long, value_name = "REF", env = vars::COMPARE)]
-    pub compare: Option<String>,
+    #[command(flatten)]
+    pub compare: CiCompareArgs,
 
     /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
     /// with the build's own: a failing test already failing on the base branch is noted as
     /// known flaky there (--target local).
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
+}
+
+/// `--compare REF` where the tests are handed to CI (`pr`, `manual`,
+/// `buildkite upload`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct CiCompareArgs {
+    /// Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed,
+    /// not shown, same or worse (Fisher's exact test). On Buildkite or GitHub: each batch also
+    /// runs in a job that checks out REF (a git worktree of its commit, with this branch's
+    /// muted-tests file), and the report step compares; `pr --target local`: as `local --compare`.
+    #[arg(long, value_name = "REF", env = vars::COMPARE)]
+    pub compare: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -664,6 +672,8 @@ pub struct ManualArgs {
     pub agent: AgentArgs,
     #[command(flatten)]
     pub triage: TriageArgs,
+    #[command(flatten)]
+    pub compare: CiCompareArgs,
 
     /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
     #[arg(long, value_enum, env = vars::TARGET)]
@@ -789,6 +799,8 @@ pub struct BuildkiteUploadArgs {
     pub agent: AgentArgs,
     #[command(flatten)]
     pub triage: TriageArgs,
+    #[command(flatten)]
+    pub compare: CiCompareArgs,
 
     /// Print the pipeline JSON instead of uploading it.
     #[arg(long)]

@@ -2,8 +2,8 @@
 //! normalization (seed and iteration tokens), per-file accumulation and the
 //! deterministic merge of every file into a [`Report`].
 
-use super::condition::Conditions;
 use super::condition::{FileCondition, InFile, Tally};
+use super::conditions::Conditions;
 use super::context::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use super::junit::{self, Execution};
 use super::no_test::{self, NotATest};

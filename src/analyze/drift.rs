@@ -191,8 +191,18 @@ fn late(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<W
 
 /// Every in-JVM execution of the class came from gradle-flaky's JUnit 4 runner.
 fn by_the_runner(tests: &[&TestReport]) -> bool {
+    by(tests, &[InJvm::Junit4Runner])
+}
+
+/// Every in-JVM execution of the class came from one of `mechanisms`.
+fn by(tests: &[&TestReport], mechanisms: &[InJvm]) -> bool {
     let mut rows = in_jvm_rows(tests).peekable();
-    rows.peek().is_some() && rows.all(|r| r.condition.mechanism == Some(InJvm::Junit4Runner))
+    rows.peek().is_some()
+        && rows.all(|r| {
+            r.condition
+                .mechanism
+                .is_some_and(|m| mechanisms.contains(&m))
+        })
 }
 
 fn in_jvm_rows<'t>(
@@ -204,12 +214,19 @@ fn in_jvm_rows<'t>(
         .filter(|r| r.condition.repetition == Repetition::InJvm)
 }
 
-/// The class ran in JVMs of its own: gradle-flaky's JUnit 4 runner gives
+/// The class ran in JVMs of its own: TestNG's and the Platform's repetition
+/// run a JVM per class (`forkEvery 1`); gradle-flaky's JUnit 4 runner gives
 /// each class JVMs of its own when it spreads the iterations over several
 /// (its tests then have more than one first execution) and the report's
 /// classes it ran times those JVMs stay within [`MAX_SLICES`] (past that,
 /// classes share JVMs; in one JVM it runs every selected class).
 fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
+    if by(
+        tests,
+        &[InJvm::TestngInvocationCount, InJvm::PlatformEngine],
+    ) {
+        return true;
+    }
     let jvms = in_jvm_rows(tests)
         .filter(|r| r.condition.execution == Position::First)
         .map(|r| r.rate.runs)
@@ -238,7 +255,8 @@ fn seconds(s: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::condition::{Conditions, FileCondition, InFile, Tally};
+    use crate::analyze::condition::{FileCondition, InFile, Tally};
+    use crate::analyze::conditions::Conditions;
 
     /// A test of `class` whose executions at each position of `jvms` JVMs
     /// took `times[i]` seconds and failed as `failed(i)` says.
@@ -319,6 +337,30 @@ mod tests {
         // Shorter, the same rise is not enough.
         let w = warnings(&[test("demo.LeakyTest", "t", 10, &times[..5], |_| false)]);
         assert!(w.is_empty(), "{w:?}");
+    }
+
+    /// TestNG's and the Platform's repetition run a JVM per class (`forkEvery
+    /// 1`): a class slowing down in its one JVM leaks the state itself.
+    #[test]
+    fn under_testng_a_slowing_class_is_the_one_that_leaks() {
+        let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
+        for mechanism in [InJvm::TestngInvocationCount, InJvm::PlatformEngine] {
+            let mut tally = Tally::default();
+            let mut file = InFile::default();
+            for (i, t) in times.iter().enumerate() {
+                file.add(&format!("t #{}", i + 1), false, Some(*t));
+            }
+            let cond = FileCondition {
+                in_jvm: Some(Some(mechanism)),
+                ..FileCondition::default()
+            };
+            file.settle(&cond, &mut tally);
+            let mut t = TestReport::sample("a.Leaky", "t", 0, 0);
+            t.by_condition = Conditions::of(tally);
+            let w = warnings(&[t]);
+            assert_eq!(w.len(), 1, "{mechanism:?}: {w:?}");
+            assert_eq!(w[0].leaking_class.as_deref(), Some("a.Leaky"), "{w:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub(crate) mod aggregate;
 pub mod comparison;
 pub mod condition;
+pub mod conditions;
 pub mod context;
 pub(crate) mod cost;
 pub mod drift;

@@ -223,7 +223,7 @@ pub struct TestReport {
     pub triage: Option<Triage>,
     /// Its executions by condition (`conditions`, `firstExecution`).
     #[serde(flatten)]
-    pub by_condition: super::condition::Conditions,
+    pub by_condition: super::conditions::Conditions,
     /// What its executions say it is, and which of them it rests on.
     pub verdict: super::verdict::Verdict,
     /// The test before and after (`local --compare REF`).
@@ -283,7 +283,8 @@ impl TestReport {
         alone: (u64, u64),
         task: (u64, u64),
     ) -> TestReport {
-        use super::condition::{Condition, Conditions, Context, Position, Repetition, Tally};
+        use super::condition::{Condition, Context, Position, Repetition, Tally};
+        use super::conditions::Conditions;
         let mut tally = Tally::default();
         for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
             let condition = Condition {

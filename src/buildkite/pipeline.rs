@@ -577,7 +577,7 @@ mod tests {
             c
         };
         let side = crate::compare::ci::BaseSelection {
-            checkout: crate::ci::compare::BaseCheckout {
+            checkout: crate::ci::spec::BaseCheckout {
                 reference: "$(touch pwned)".into(),
                 commit: "0123456789abcdef0123456789abcdef01234567".into(),
                 muted_file: Some("muted-tests.yml".into()),

@@ -16,13 +16,13 @@
 
 use super::findings::{analyze_options, job_payload, JobRun};
 use super::missing::missing_jobs;
-use super::spec::{ExpectedStep, ReportContext};
+use super::spec::{BaseCheckout, CompareContext, ExpectedStep, ReportContext};
 use super::status::Status;
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::outcome::OutcomeKind;
 use crate::analyze::{self, Report};
 use crate::{say, tell, warning, Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// Where a REF job keeps its worktree, its reports and its status file,
@@ -35,37 +35,6 @@ pub(crate) const XML_GLOB: &str = "flakiness-base/worktree/**/build/test-results
 pub(crate) const JOBS_DIR: &str = "flakiness-base-jobs";
 /// The report step's Report JSON, each test with its `comparison`.
 pub(crate) const COMPARISON_FILE: &str = "flakiness-comparison.json";
-
-/// What a REF job checks out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct BaseCheckout {
-    /// REF as given (for messages).
-    pub reference: String,
-    /// The commit it named when the pipeline was planned (40 hex digits).
-    pub commit: String,
-    /// The branch's muted-tests file, relative to the build's directory:
-    /// copied over REF's, so that a test the branch unmutes runs there too.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub muted_file: Option<PathBuf>,
-}
-
-/// What the report step knows of REF's side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CompareContext {
-    pub reference: String,
-    pub commit: String,
-    /// REF's branch name, when it names one (for the ledger).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub branch: Option<String>,
-    /// REF's jobs, each expected to leave a status file.
-    #[serde(default)]
-    pub jobs: Vec<ExpectedStep>,
-    /// Selected tests that do not exist on REF.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub new_in_branch: Vec<String>,
-}
 
 /// A REF job's step key: its kind's, in the `flakiness-base:` namespace
 /// (Elasticsearch's metrics count `flakiness-detection:*` keys as the branch's batches).
@@ -90,7 +59,9 @@ pub(crate) fn expected_jobs(commands: &[crate::domain::GradleCommand]) -> Vec<Ex
 /// directory in the checkout. The commit is fetched by hash from `origin`
 /// when the checkout lacks it (a shallow clone).
 pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>, here: &Path) -> Result<PathBuf> {
-    if base.commit.len() != 40 || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+    // SHA-1 repositories name commits in 40 hex digits, SHA-256 ones in 64.
+    let hash = matches!(base.commit.len(), 40 | 64);
+    if !hash || !base.commit.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::input(
             "the REF job's batch",
             format!("{:?} is no commit hash", base.commit),

@@ -116,17 +116,8 @@ pub(crate) fn prepare(
     not_applicable: Vec<Unresolved>,
     job_limit: Option<Duration>,
 ) -> Result<CiPlan> {
-    let mut ctx = PlanContext::for_build(build, &[]);
-    if settings.may_run_whole_tasks() {
-        ctx.read_task_classes(build, &selection.tests);
-    }
-    let batching = &settings.batching;
-    let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
-    let mut plan = plan::for_run(&selection.tests, settings, job_limit, &ctx, &durations);
-    tell!("durations: {}", durations.source.describe());
-    if let Some(layout) = &build.layout {
-        layout.note_heap_dumps(&mut plan.commands);
-    }
+    let (plan, ctx, durations) = planned(build, selection, settings, job_limit)?;
+    tell!("durations: {durations}");
     for note in &plan.notes {
         tell!("{}", visible(note));
     }
@@ -151,6 +142,38 @@ pub(crate) fn prepare(
         rerun: ctx.forcing() == plan::Forcing::Rerun,
         not_applicable,
     })
+}
+
+/// The batches of `selection` as [`prepare`] plans them, without a word:
+/// REF's side of `--compare`, whose plan the branch's has already told.
+pub(crate) fn batches(
+    build: &Build,
+    selection: &Selection,
+    settings: &RunSettings,
+    job_limit: Option<Duration>,
+) -> Result<Vec<GradleCommand>> {
+    Ok(planned(build, selection, settings, job_limit)?.0.commands)
+}
+
+/// The plan of `selection`, the context it was planned in and where its
+/// durations came from.
+fn planned(
+    build: &Build,
+    selection: &Selection,
+    settings: &RunSettings,
+    job_limit: Option<Duration>,
+) -> Result<(plan::Plan, PlanContext, String)> {
+    let mut ctx = PlanContext::for_build(build, &[]);
+    if settings.may_run_whole_tasks() {
+        ctx.read_task_classes(build, &selection.tests);
+    }
+    let batching = &settings.batching;
+    let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
+    let mut plan = plan::for_run(&selection.tests, settings, job_limit, &ctx, &durations);
+    if let Some(layout) = &build.layout {
+        layout.note_heap_dumps(&mut plan.commands);
+    }
+    Ok((plan, ctx, durations.source.describe()))
 }
 
 /// The build's directory as batch jobs find it: relative to the checkout

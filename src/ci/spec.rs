@@ -54,7 +54,7 @@ pub(crate) struct JobSpec {
     pub repeat_helpers: bool,
     /// A REF job of `--compare REF`: the batch runs in a worktree of REF's commit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base: Option<super::compare::BaseCheckout>,
+    pub base: Option<BaseCheckout>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -156,7 +156,7 @@ pub(crate) struct ReportContext {
     pub rerun: bool,
     /// `--compare REF`: REF's side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compare: Option<super::compare::CompareContext>,
+    pub compare: Option<CompareContext>,
 }
 
 impl ReportContext {
@@ -175,6 +175,38 @@ impl ReportContext {
             compare: None,
         }
     }
+}
+
+/// What a REF job (`super::compare`) checks out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BaseCheckout {
+    /// REF as given (for messages).
+    pub reference: String,
+    /// The commit it named when the pipeline was planned (40 hex digits, 64
+    /// in a SHA-256 repository).
+    pub commit: String,
+    /// The branch's muted-tests file, relative to the build's directory:
+    /// copied over REF's, so that a test the branch unmutes runs there too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted_file: Option<PathBuf>,
+}
+
+/// What the report step knows of REF's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CompareContext {
+    pub reference: String,
+    pub commit: String,
+    /// REF's branch name, when it names one (for the ledger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// REF's jobs, each expected to leave a status file.
+    #[serde(default)]
+    pub jobs: Vec<ExpectedStep>,
+    /// Selected tests that do not exist on REF.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_in_branch: Vec<String>,
 }
 
 #[cfg(test)]

@@ -24,7 +24,11 @@ pub(crate) fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<
         dry_run: args.dry_run,
         nothing: "nothing selected",
         triage: options::triage(&args.triage).as_ref(),
-        compare: None,
+        compare: args
+            .compare
+            .compare
+            .as_deref()
+            .map(|r| (r, args.selection.muted_file.as_path())),
     }
     .submit(&build, &selection)
 }

@@ -2,8 +2,8 @@
 //! its report (the working tree's, each test with its comparison, the
 //! comparison first), both sides kept in the ledger.
 
-use super::local::{finish, nothing_ran, Printer};
 use super::options::LocalConfig;
+use super::ran::{finish, nothing_ran, Printer};
 use super::report;
 use crate::compare::{self, CompareConfig, CompareOutcome};
 use crate::layout::Build;

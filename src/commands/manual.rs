@@ -4,9 +4,10 @@
 
 use super::pr::HandOver;
 use super::{options, selection};
-use crate::cli::{GlobalArgs, ManualArgs};
+use crate::cli::{GlobalArgs, ManualArgs, DEFAULT_MUTED_FILE};
 use crate::vars::CLASSES;
 use crate::{Error, Exit, Result};
+use std::path::Path;
 
 pub(crate) fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
     let classes = std::env::var(CLASSES).unwrap_or_default();
@@ -31,7 +32,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         dry_run: args.dry_run,
         nothing: &format!("{CLASSES} selected nothing"),
         triage: triage.as_ref(),
-        compare: None,
+        // The branch's muted-tests file where the build keeps it by default:
+        // `manual` names its tests and reads none.
+        compare: args
+            .compare
+            .compare
+            .as_deref()
+            .map(|r| (r, Path::new(DEFAULT_MUTED_FILE))),
     }
     .submit(&build, &selection)
 }

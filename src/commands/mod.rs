@@ -13,6 +13,7 @@ pub(crate) mod manual;
 pub mod options;
 pub mod plan;
 pub(crate) mod pr;
+mod ran;
 pub(crate) mod reference;
 pub(crate) mod repeat;
 pub(crate) mod report;

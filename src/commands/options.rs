@@ -322,6 +322,7 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         output: report_output(&args.report),
         compare: args
             .compare
+            .compare
             .as_ref()
             .map(|reference| crate::compare::CompareConfig {
                 reference: reference.clone(),

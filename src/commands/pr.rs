@@ -33,6 +33,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
         triage: triage.as_ref(),
         compare: args
             .compare
+            .compare
             .as_deref()
             .map(|r| (r, args.muted_file.as_path())),
     }

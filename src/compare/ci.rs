@@ -9,9 +9,10 @@ use crate::analyze::comparison::ComparedWith;
 use crate::analyze::report::TestReport;
 use crate::analyze::Report;
 use crate::analyze::{render, Severity};
-use crate::ci::compare::{before_side, compared_with, BaseCheckout, CompareContext};
+use crate::ci::compare::{before_side, compared_with};
 use crate::ci::findings::{Findings, JobRun};
 use crate::ci::spec::ReportContext;
+use crate::ci::spec::{BaseCheckout, CompareContext};
 use crate::domain::ClassifiedTest;
 use crate::git::Repo;
 use crate::layout::Build;
@@ -82,9 +83,7 @@ pub(crate) fn base_batches(
     };
     let commands = match on_ref.tests.is_empty() {
         true => Vec::new(),
-        false => {
-            crate::ci::prepare::prepare(build, &on_ref, settings, Vec::new(), job_limit)?.commands
-        }
+        false => crate::ci::prepare::batches(build, &on_ref, settings, job_limit)?,
     };
     tell!(
         "compare: {} batch(es) also run on {} ({}), a job each",

@@ -14,9 +14,10 @@
 
 use super::annotations::{Level, WorkflowAnnotation};
 use super::runner::RunnerFiles;
-use crate::ci::compare::{self, BaseCheckout};
+use crate::ci::compare;
 use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
+use crate::ci::spec::BaseCheckout;
 use crate::ci::spec::{JobSpec, ReportContext};
 use crate::compare::ci::{base_batches, BaseBatches};
 use crate::domain::{GradleCommand, Unresolved};

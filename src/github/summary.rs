@@ -11,6 +11,7 @@ use crate::ci::blocking::{self, Blocking};
 use crate::ci::compare;
 use crate::ci::findings::{findings, write_outcomes, Findings, JobRun};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
+use crate::ci::spec::CompareContext;
 use crate::ci::status::read_statuses;
 use crate::ledger::{keep, lookup};
 use crate::reports::{walk, PLAN_FILE, STATUS_DIR};
@@ -234,7 +235,7 @@ fn exit_of(cfg: &AnalyzeArtifacts, found: &Findings, jobs: usize) -> Exit {
 fn compared_with_ref(
     found: &mut Findings,
     base_jobs: &[JobRun],
-    side: &compare::CompareContext,
+    side: &CompareContext,
     plan: &PlanFile,
     beside: &Path,
     head: Option<String>,

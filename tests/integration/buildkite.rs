@@ -1398,6 +1398,11 @@ fn pr_compare_runs_each_batch_on_ref_and_the_report_says_fixed() {
 
     let out = pr("main");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // REF's plan is the branch's, restricted: told once, not twice.
+    let told = String::from_utf8_lossy(&out.stderr)
+        .matches("durations: ")
+        .count();
+    assert_eq!(told, 1, "{}", text(&out));
     let uploads = bk.calls_of(&["pipeline", "upload"]);
     let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
     assert_valid_pipeline(&pipeline);
@@ -1429,6 +1434,47 @@ fn pr_compare_runs_each_batch_on_ref_and_the_report_says_fixed() {
         &["rev-parse", "HEAD"],
     );
     assert_eq!(head.trim(), main);
+
+    // `buildkite upload` and `manual` plan the same REF job for the test.
+    let class = "org.elasticsearch.flaky.AssertionFlakyTests";
+    for args in [
+        &[
+            "buildkite",
+            "upload",
+            "--dry-run",
+            "--compare",
+            "main",
+            class,
+        ][..],
+        &[
+            "manual",
+            "--target",
+            "buildkite",
+            "--dry-run",
+            "--compare",
+            "main",
+        ],
+    ] {
+        let mut cmd = gradle_flaky();
+        bk.job(&mut cmd, "job-upload")
+            .current_dir(dir)
+            .env("FLAKINESS_GRADLE", "gradle --offline")
+            .env("FLAKINESS_CLASSES", class)
+            .args(args);
+        let out = run(&mut cmd);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out));
+        let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid_pipeline(&printed);
+        let base = steps(&printed)
+            .iter()
+            .find(|s| s["key"] == "flakiness-base:unit")
+            .cloned()
+            .unwrap_or_else(|| panic!("{args:?}: no REF job in {printed:#}"));
+        assert!(
+            base["env"].to_string().contains(&main),
+            "{args:?}: {base:#}"
+        );
+    }
 
     let mut analyze = steps(&pipeline).last().unwrap().clone();
     let fix = git(dir, &["rev-parse", "HEAD"]).trim().to_string();

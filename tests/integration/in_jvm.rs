@@ -566,3 +566,63 @@ fn the_platform_engine_repeats_every_engines_selection() {
         assert_eq!(xml.matches(&case).count(), 4, "{case} in {xml}");
     }
 }
+
+/// The drift fence on TestNG: a class that leaves state behind in its JVM
+/// (a system property it never clears) and a neighbour that fails when it
+/// finds that state, repeated together: each class gets a test JVM of its
+/// own, so the neighbour stays clean and is judged on its own.
+#[test]
+fn testng_classes_repeated_together_get_a_jvm_each() {
+    let build = plain_java_copy();
+    let b = build.path();
+    let dir = b.join("client/src/test/java/com/example/client");
+    std::fs::write(
+        dir.join("CachePrimingTest.java"),
+        "package com.example.client;\n\
+         import org.testng.annotations.Test;\n\
+         public class CachePrimingTest {\n\
+         \x20   @Test public void primes() { System.setProperty(\"example.primed\", \"yes\"); }\n\
+         }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("DefaultsTest.java"),
+        "package com.example.client;\n\
+         import org.testng.Assert;\n\
+         import org.testng.annotations.Test;\n\
+         public class DefaultsTest {\n\
+         \x20   @Test public void startsUnprimed() { Assert.assertNull(System.getProperty(\"example.primed\")); }\n\
+         }\n",
+    )
+    .unwrap();
+    let priming = format!("{CLIENT}.CachePrimingTest");
+    let defaults = format!("{CLIENT}.DefaultsTest");
+    let out = flaky(
+        b,
+        &[
+            "local", "--iters", "5", "--format", "json", &priming, &defaults,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = json(&out);
+    let neighbour = row(&report, &defaults, "startsUnprimed");
+    assert_eq!(
+        (&neighbour["runs"], &neighbour["failures"]),
+        (&Value::from(5), &Value::from(0)),
+        "{neighbour:#}"
+    );
+    assert_eq!(
+        neighbour["repeatedBy"],
+        serde_json::json!(["testng-invocation-count"])
+    );
+    let logs = walk(&b.join(".gradle/gradle-flaky/runs"));
+    let log = logs
+        .iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "batch-1.log"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .unwrap_or_default();
+    assert!(
+        log.contains("times in a test JVM of its class's own (testng)"),
+        "{log}"
+    );
+}

@@ -330,14 +330,11 @@ impl Invocation {
         self.resizable() && self.repeat.mechanism() == Some(InJvm::TestsIters)
     }
 
-    /// Whether gradle-flaky's repeat init script must be applied: one of its
-    /// helpers repeats the tests.
+    /// Whether gradle-flaky's repeat init script must be applied: the tests
+    /// repeat in the JVM, by one of its helpers, or by `-Dtests.iters`, which
+    /// the script fences (a test JVM per class).
     pub fn needs_repeat_helpers(&self) -> bool {
-        self.tasks().is_some()
-            && self
-                .repeat
-                .mechanism()
-                .is_some_and(|m| m != InJvm::TestsIters)
+        self.tasks().is_some() && self.repeat.mechanism().is_some()
     }
 
     /// The same invocation, `iterations` in the JVM and, when given, `seed`
@@ -571,7 +568,7 @@ mod tests {
                 "--offline"
             ])
         );
-        assert!(run.resizable() && run.seeded() && !run.needs_repeat_helpers());
+        assert!(run.resizable() && run.seeded() && run.needs_repeat_helpers());
         let chunk = run.with_iterations(7, Some("00000000000000AB".into()));
         let argv = chunk.argv();
         assert!(argv.contains(&"-Dtests.iters=7".to_string()), "{argv:?}");

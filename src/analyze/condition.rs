@@ -322,10 +322,21 @@ pub(crate) const SIGNIFICANCE: f64 = 0.05;
 
 impl FirstExecution {
     /// The comparison, when the test ran both first and repeated in a JVM.
+    /// Only first executions in a context where it was also repeated count:
+    /// its whole-task runs are first executions too, but beside its
+    /// neighbours, and a difference there is the context's (measured: a
+    /// real TestNG suite's test failing 5/5 in its task, passing 5/5 alone,
+    /// was called first-execution-dependent).
     pub(crate) fn of(rows: &[ConditionCounts]) -> Option<FirstExecution> {
+        let repeated: Vec<Context> = rows
+            .iter()
+            .filter(|r| r.condition.execution == Position::Repeat)
+            .map(|r| r.condition.context)
+            .collect();
         let sum = |position: Position| {
             rows.iter()
                 .filter(|r| r.condition.execution == position)
+                .filter(|r| repeated.contains(&r.condition.context))
                 .fold((0, 0), |(f, n), r| (f + r.rate.failures, n + r.rate.runs))
         };
         let (first_failures, first_runs) = sum(Position::First);

@@ -48,3 +48,54 @@ impl Conditions {
         self.first_execution.is_some_and(|f| f.dependent)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::condition::{Condition, Context, Position, Rate, Repetition};
+    use crate::invocation::InJvm;
+
+    fn row(
+        context: Context,
+        repetition: Repetition,
+        execution: Position,
+        runs: u64,
+        failures: u64,
+    ) -> ConditionCounts {
+        ConditionCounts {
+            condition: Condition {
+                context,
+                repetition,
+                mechanism: (repetition == Repetition::InJvm)
+                    .then_some(InJvm::TestngInvocationCount),
+                execution,
+            },
+            rate: Rate::new(failures, runs),
+        }
+    }
+
+    /// The counts of a real TestNG suite (JCommander 1.71, `--context both
+    /// --iters 5`): a test passing its 5 executions alone in one JVM and
+    /// failing its 5 whole-task runs, after a class that changes the
+    /// default locale. Its task runs are first executions too, but the
+    /// difference is the context's: context-dependent, not
+    /// first-execution-dependent.
+    #[test]
+    fn whole_task_runs_are_no_evidence_of_first_execution_dependence() {
+        use Context::*;
+        use Position::*;
+        use Repetition::*;
+        let rows = vec![
+            row(Alone, InJvm, First, 1, 0),
+            row(Alone, InJvm, Repeat, 4, 0),
+            row(Task, FreshJvm, First, 5, 5),
+        ];
+        let first = FirstExecution::of(&rows).unwrap();
+        assert_eq!((first.first.runs, first.dependent), (1, false), "{first:?}");
+        let context = ContextComparison::of(&rows, first.dependent).unwrap();
+        assert_eq!((context.alone.runs, context.task.failures), (5, 5));
+        // scipy.stats.fisher_exact([[0, 5], [5, 0]]): p = 0.007937
+        assert!(context.dependent, "{context:?}");
+        crate::stats::assert_near(context.p_value, 0.007937, 1e-4);
+    }
+}

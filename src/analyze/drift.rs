@@ -214,17 +214,19 @@ fn in_jvm_rows<'t>(
         .filter(|r| r.condition.repetition == Repetition::InJvm)
 }
 
-/// The class ran in JVMs of its own: TestNG's and the Platform's repetition
-/// run a JVM per class (`forkEvery 1`); gradle-flaky's JUnit 4 runner gives
+/// The class ran in JVMs of its own: `-Dtests.iters`, TestNG's and the
+/// Platform's repetition run a JVM per class (`forkEvery 1`); gradle-flaky's JUnit 4 runner gives
 /// each class JVMs of its own when it spreads the iterations over several
 /// (its tests then have more than one first execution) and the report's
 /// classes it ran times those JVMs stay within [`MAX_SLICES`] (past that,
 /// classes share JVMs; in one JVM it runs every selected class).
 fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
-    if by(
-        tests,
-        &[InJvm::TestngInvocationCount, InJvm::PlatformEngine],
-    ) {
+    let fenced = [
+        InJvm::TestsIters,
+        InJvm::TestngInvocationCount,
+        InJvm::PlatformEngine,
+    ];
+    if by(tests, &fenced) {
         return true;
     }
     let jvms = in_jvm_rows(tests)
@@ -344,7 +346,11 @@ mod tests {
     #[test]
     fn under_testng_a_slowing_class_is_the_one_that_leaks() {
         let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
-        for mechanism in [InJvm::TestngInvocationCount, InJvm::PlatformEngine] {
+        for mechanism in [
+            InJvm::TestsIters,
+            InJvm::TestngInvocationCount,
+            InJvm::PlatformEngine,
+        ] {
             let mut tally = Tally::default();
             let mut file = InFile::default();
             for (i, t) in times.iter().enumerate() {

@@ -4,6 +4,7 @@
 //! test that never ran is listed in `notExecuted`.
 
 use super::report::{NotExecuted, PlannedRuns, Report, TestReport};
+use crate::domain::ClassifiedTest;
 use crate::test_filter;
 
 /// One selected test as planned.
@@ -45,6 +46,26 @@ pub(crate) struct PlannedTest {
 }
 
 impl PlannedTest {
+    /// Test `t` of batch `batch` (1-based) as its executions are matched:
+    /// the runs the plan gives it, what repeated it and its batch's notes
+    /// are the caller's to add (unknown here).
+    pub(crate) fn of(t: &ClassifiedTest, batch: usize) -> PlannedTest {
+        PlannedTest {
+            batch,
+            task: t.task.clone(),
+            class: t.class.clone(),
+            method: t.method.clone(),
+            yaml_suite: t.yaml_suite.clone(),
+            nested_classes: t.nested_classes,
+            is_suite: t.is_suite,
+            runs: 0,
+            repeated_by: String::new(),
+            not_honoured: None,
+            task_sample: None,
+            unmute_check: false,
+        }
+    }
+
     /// Whether the executed test (`class`, `method`) is one this selection runs;
     /// `None` when that cannot be told (a whole YAML task of unknown runner).
     fn covers(&self, class: &str, method: &str) -> Option<bool> {

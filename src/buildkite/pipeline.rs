@@ -481,6 +481,8 @@ mod tests {
         whole.label = "unit tests in their whole task".into();
         whole.key = "flakiness-detection:unit-task".into();
         whole.whole_task = Some(crate::domain::WholeTask::default());
+        // Its selected test: the report sets apart what else the task ran.
+        whole.tests = vec![crate::domain::testing::unit("org.example.S$Tests")];
         let both = PipelineInput {
             commands: vec![commands[0].clone(), whole],
             ..Default::default()

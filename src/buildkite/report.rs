@@ -6,10 +6,11 @@
 
 use super::agent::{fit_annotation, Agent};
 use crate::ci::compare as ci_compare;
-use crate::ci::findings::{findings, write_outcomes, JobRun};
+use crate::ci::findings::{findings, write_outcomes};
 use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
+use crate::ci::status::JobRun;
 use crate::ledger::{keep, lookup};
 use crate::reports::{
     DURATIONS_FILE, JOBS_DIR, OUTCOMES_FILE, SKIPPED_FILE, STATUS_DIR, STATUS_GLOB, XML_GLOB,

@@ -13,8 +13,8 @@
 use super::agent::{fit_annotation, Agent};
 use super::pipeline::TriageSpec;
 use super::report::{fetch_jobs, JobArtifacts};
-use crate::analyze::{self, render};
-use crate::ci::findings::analyze_options;
+use crate::analyze::render;
+use crate::ci::reading::Reading;
 use crate::ledger::keep;
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_FILE;
@@ -24,7 +24,7 @@ use crate::tell;
 use crate::triage::{self, Env, TriageConfig};
 use crate::vars::TRIAGE_SPEC;
 use crate::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The annotation context of the triage.
@@ -50,8 +50,8 @@ pub(crate) fn run_step(work: &Path) -> Result<()> {
     }
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
     let JobArtifacts { jobs, context } = fetch_jobs(work, agent.as_ref(), &[])?;
-    let dirs: Vec<PathBuf> = jobs.into_iter().map(|j| j.dir).collect();
-    let mut report = analyze::analyze_roots(&dirs, &analyze_options(&context));
+    // The tests the report judged: a whole-task job's neighbours are not replayed.
+    let mut report = Reading::new(&jobs, &context.jobs, &context).all(&jobs);
     let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
     let root = cwd.join(spec.dir.as_deref().unwrap_or(Path::new("")));
     let gradle = if context.gradle.is_empty() {

@@ -14,13 +14,15 @@
 //! `local --compare` at one look (CI runs fixed counts, no early stop). A
 //! REF job without a result is infrastructure: its tests get no verdict.
 
-use super::findings::{analyze_options, job_payload, JobRun};
+use super::findings::job_payload;
 use super::missing::missing_jobs;
+use super::reading::Reading;
 use super::spec::{BaseCheckout, CompareContext, ExpectedStep, ReportContext};
+use super::status::JobRun;
 use super::status::Status;
 use crate::analyze::comparison::ComparedWith;
 use crate::analyze::outcome::OutcomeKind;
-use crate::analyze::{self, Report};
+use crate::analyze::Report;
 use crate::{say, tell, warning, Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -161,10 +163,10 @@ pub(crate) fn before_side(
     compare: &CompareContext,
     context: &ReportContext,
 ) -> (Report, Vec<String>) {
-    let opts = analyze_options(context);
+    let reading = Reading::new(jobs, &compare.jobs, context);
     let mut problems = Vec::new();
     for job in jobs {
-        let payload = job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts));
+        let payload = job_payload(&job.status, &reading.job(job));
         let trusted = matches!(
             payload.outcome,
             OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
@@ -189,8 +191,7 @@ pub(crate) fn before_side(
             m.job, m.of, m.step_key
         ));
     }
-    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
-    (analyze::analyze_roots(&dirs, &opts), problems)
+    (reading.all(jobs), problems)
 }
 
 /// The comparison as a whole, for the report.
@@ -266,6 +267,7 @@ mod tests {
                 jobs: 2,
                 iterations: 0,
                 whole_task: false,
+                selected: vec![],
             }],
             ..Default::default()
         };

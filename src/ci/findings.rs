@@ -7,25 +7,15 @@
 
 use super::jobs_section::jobs_section;
 use super::missing::{missing_jobs, Missing};
+use super::reading::Reading;
 use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
-use super::status::Status;
+use super::status::{JobRun, Status};
 use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
-use crate::analyze::reproduce::Rerun;
-use crate::analyze::{self, AnalyzeOptions, Report, Severity};
-use crate::invocation::Forcing;
-use crate::reports::ProjectPaths;
+use crate::analyze::{Report, Severity};
 use crate::{Error, Observed, Result};
-use std::path::{Path, PathBuf};
-
-/// One batch job as the report step found it: its status file and the folder
-/// holding its JUnit XML (a copy of the build's tree).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct JobRun {
-    pub status: Status,
-    pub dir: PathBuf,
-}
+use std::path::Path;
 
 /// What the final step concludes, whichever CI ran the batches.
 #[derive(Clone, Debug)]
@@ -82,11 +72,10 @@ pub(crate) fn findings(
     context: &ReportContext,
     inputs: &ReportInputs,
 ) -> Findings {
-    let mut opts = analyze_options(context);
-    opts.task_context_below = whole_task_jobs(jobs, context);
+    let reading = Reading::new(jobs, &context.jobs, context);
     let mut payloads: Vec<JobPayload> = jobs
         .iter()
-        .map(|job| job_payload(&job.status, &analyze::analyze_root(&job.dir, &opts)))
+        .map(|job| job_payload(&job.status, &reading.job(job)))
         .collect();
     let cost = cost_section(&payloads, &context.jobs);
     let (not_applicable, build_failed) = (&inputs.skipped, inputs.compile_failed);
@@ -97,9 +86,7 @@ pub(crate) fn findings(
     payloads.extend(inputs.problems.iter().map(|p| JobPayload::report_error(p)));
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
-    // Each job's folder is a copy of the build's tree: projects are found below it.
-    let dirs: Vec<PathBuf> = jobs.iter().map(|j| j.dir.clone()).collect();
-    let overall = analyze::analyze_roots(&dirs, &opts);
+    let overall = reading.all(jobs);
     let options = MarkdownOptions { build_failed };
     let markdown = format!(
         "{}{}{}{}",
@@ -123,21 +110,6 @@ pub(crate) fn findings(
         unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
         compare_incomplete: false,
     }
-}
-
-/// The folders (absolute) of the jobs that ran their tests' whole test
-/// tasks (`--context task`), told by their step keys: their executions are
-/// in context `task`.
-fn whole_task_jobs(jobs: &[JobRun], context: &ReportContext) -> Vec<String> {
-    let whole = |key: &str| {
-        let step = context.jobs.iter().find(|s| s.step_key == key);
-        step.is_some_and(|s| s.whole_task)
-    };
-    jobs.iter()
-        .filter(|j| whole(&j.status.step_key))
-        .filter_map(|j| std::fs::canonicalize(&j.dir).ok())
-        .map(|d| d.to_string_lossy().into_owned())
-        .collect()
 }
 
 /// The problems of the report step's inputs, first: what follows may miss
@@ -183,23 +155,6 @@ fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
     )
 }
 
-/// How the jobs' reports are read: with the renamed projects and the Gradle
-/// program the upload recorded.
-pub(crate) fn analyze_options(context: &ReportContext) -> AnalyzeOptions {
-    AnalyzeOptions {
-        project_paths: ProjectPaths::new(context.projects.clone()),
-        rerun: Rerun {
-            gradle: context.gradle.clone(),
-            forcing: match context.rerun {
-                true => Forcing::Rerun,
-                false => Forcing::CleanTask,
-            },
-        },
-        planned: true,
-        ..AnalyzeOptions::default()
-    }
-}
-
 /// Writes `flakiness-outcomes.json`.
 pub(crate) fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
     let json = serde_json::to_string(payloads).expect("payloads serialize");
@@ -231,8 +186,9 @@ pub(crate) fn job_payload(status: &Status, report: &Report) -> JobPayload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::analyze_root;
     use crate::analyze::outcome::RecordReason;
+    use crate::analyze::{analyze_root, AnalyzeOptions};
+    use crate::domain::testing::test;
     use crate::domain::TestKind;
     use serde_json::{json, Value};
 
@@ -477,6 +433,7 @@ mod tests {
             jobs: 2,
             iterations: 4,
             whole_task: false,
+            selected: vec![],
         }];
         let md = cost_section(&jobs, &steps);
         assert!(md.contains("### Cost"), "{md}");
@@ -497,40 +454,18 @@ mod tests {
     #[test]
     fn jobs_of_whole_task_steps_are_read_in_context_task() {
         let root = tempfile::tempdir().unwrap();
-        let job = |name: &str, key: &str, body: &str| {
-            let dir = root.path().join(name);
-            let results = dir.join("build/test-results/test");
-            std::fs::create_dir_all(&results).unwrap();
-            let xml = format!(
-                r#"<?xml version="1.0"?><testsuite name="a.BTest"><testcase classname="a.BTest" name="t">{body}</testcase></testsuite>"#
-            );
-            std::fs::write(results.join("TEST-a.BTest.xml"), xml).unwrap();
-            let mut s = status(0, 10, None, "");
-            s.step_key = key.into();
-            JobRun { status: s, dir }
-        };
         let jobs = [
-            job("alone", "k:unit", "<failure message=\"x\"/>"),
-            job("task", "k:unit-task", ""),
+            recorded_job(root.path(), "k:unit", 1, &[("a.BTest", true)]),
+            recorded_job(root.path(), "k:unit-task", 1, &[("a.BTest", false)]),
         ];
-        let step = |key: &str, whole_task| ExpectedStep {
-            step_key: key.into(),
-            kind: "unit".into(),
-            label: "unit tests".into(),
-            jobs: 1,
-            iterations: 1,
-            whole_task,
-        };
         let context = ReportContext {
-            jobs: vec![step("k:unit", false), step("k:unit-task", true)],
+            jobs: vec![
+                unit_step("k:unit", vec![]),
+                unit_step("k:unit-task", vec![]),
+            ],
             ..ReportContext::default()
         };
-        let inputs = ReportInputs {
-            compile_failed: false,
-            skipped: vec![],
-            problems: vec![],
-        };
-        let f = findings(&jobs, &context, &inputs);
+        let f = findings(&jobs, &context, &no_inputs());
         let json = serde_json::to_value(&f.overall.tests[0]).unwrap();
         let rows: Vec<(String, u64, u64)> = json["conditions"]
             .as_array()
@@ -548,6 +483,123 @@ mod tests {
         assert_eq!(rows, [("alone".into(), 1, 1), ("task".into(), 1, 0)]);
     }
 
+    /// A step of one unit job; a whole-task step when `key` ends in `-task`.
+    fn unit_step(key: &str, selected: Vec<crate::domain::ClassifiedTest>) -> ExpectedStep {
+        ExpectedStep {
+            step_key: key.into(),
+            kind: "unit".into(),
+            label: "unit tests".into(),
+            jobs: 1,
+            iterations: 2,
+            whole_task: key.ends_with("-task"),
+            selected,
+        }
+    }
+
+    /// The report step's values when the compile gate passed and nothing was skipped.
+    fn no_inputs() -> ReportInputs {
+        ReportInputs {
+            compile_failed: false,
+            skipped: vec![],
+            problems: vec![],
+        }
+    }
+
+    /// A job of step `key` below `root`: its XML, one file per `(class,
+    /// failed)` in each of its Gradle runs (`flakiness-iters/iter-<i>/`),
+    /// and its status (Gradle's rc 1 when a case failed).
+    fn recorded_job(root: &Path, key: &str, runs: u32, cases: &[(&str, bool)]) -> JobRun {
+        let dir = root.join(key.replace(':', "-"));
+        for i in 1..=runs {
+            let results = dir.join(format!("flakiness-iters/iter-{i}/build/test-results/test"));
+            std::fs::create_dir_all(&results).unwrap();
+            for (class, failed) in cases {
+                let body = match failed {
+                    true => {
+                        r#"<failure message="no neighbour warmed this JVM" type="java.lang.AssertionError">at x</failure>"#
+                    }
+                    false => "",
+                };
+                let xml = format!(
+                    r#"<?xml version="1.0"?><testsuite name="{class}"><testcase classname="{class}" name="t" time="0.1">{body}</testcase></testsuite>"#
+                );
+                std::fs::write(results.join(format!("TEST-{class}.xml")), xml).unwrap();
+            }
+        }
+        let mut status = status(i32::from(cases.iter().any(|c| c.1)), 30, Some(3480), "");
+        (status.job_id, status.step_key) = (key.replace(':', "-"), key.into());
+        JobRun { status, dir }
+    }
+
+    /// `--context both` on CI: the selected `demo.AlphaTest` alone (step
+    /// `k:unit`) and in its whole task (`k:unit-task`, two runs), where the
+    /// unselected `demo.NeedsNeighbourTest` fails every run (rc 1). The
+    /// neighbour is set apart, as `local` sets it apart: the whole-task job is
+    /// a clean pass, the report's tests are the selected one's, the neighbour
+    /// is listed failing. A plan of an earlier version, whose whole-task
+    /// step names no selected test, sets nothing apart.
+    #[test]
+    fn a_whole_task_jobs_failing_neighbour_is_no_verdict() {
+        let root = tempfile::tempdir().unwrap();
+        let jobs = [
+            recorded_job(root.path(), "k:unit", 2, &[("demo.AlphaTest", false)]),
+            recorded_job(
+                root.path(),
+                "k:unit-task",
+                2,
+                &[
+                    ("demo.AlphaTest", false),
+                    ("demo.NeedsNeighbourTest", true),
+                    ("demo.OmegaTest", false),
+                ],
+            ),
+        ];
+        let alpha = test(":test", TestKind::Unit, Some("demo.AlphaTest"));
+        let context = ReportContext {
+            jobs: vec![
+                unit_step("k:unit", vec![]),
+                unit_step("k:unit-task", vec![alpha]),
+            ],
+            ..ReportContext::default()
+        };
+        let inputs = no_inputs();
+        let f = findings(&jobs, &context, &inputs);
+        let outcomes: Vec<(&str, OutcomeKind, u64)> = f
+            .payloads
+            .iter()
+            .map(|p| (p.job_id.as_str(), p.outcome, p.real_failures))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                ("k-unit", OutcomeKind::CleanPass, 0),
+                ("k-unit-task", OutcomeKind::CleanPass, 0)
+            ]
+        );
+        let tests: Vec<&str> = f.overall.tests.iter().map(|t| t.class.as_str()).collect();
+        assert_eq!(tests, ["demo.AlphaTest"]);
+        assert_eq!(f.severity, Severity::Success);
+        assert_eq!(f.observed().real_failures, 0);
+        insta::assert_json_snapshot!(
+            "neighbours_json",
+            (&f.payloads, &f.overall.neighbours, &f.overall.summary)
+        );
+        insta::assert_snapshot!("neighbours_markdown", f.markdown);
+
+        // An earlier plan's context: nothing is set apart, nothing hidden.
+        let earlier = ReportContext {
+            jobs: vec![
+                unit_step("k:unit", vec![]),
+                unit_step("k:unit-task", vec![]),
+            ],
+            ..ReportContext::default()
+        };
+        let f = findings(&jobs, &earlier, &inputs);
+        assert_eq!(f.payloads[1].outcome, OutcomeKind::FlakyDetected);
+        assert_eq!(f.overall.tests.len(), 3);
+        assert_eq!(f.overall.neighbours, None);
+    }
+
     #[test]
     fn jobs_without_a_status_file_are_named() {
         let expected = [
@@ -558,6 +610,7 @@ mod tests {
                 jobs: 3,
                 iterations: 0,
                 whole_task: false,
+                selected: vec![],
             },
             ExpectedStep {
                 step_key: "k:integ".into(),
@@ -566,6 +619,7 @@ mod tests {
                 jobs: 1,
                 iterations: 0,
                 whole_task: false,
+                selected: vec![],
             },
         ];
         let seen = |key: &str, n: Option<u32>| Status {

@@ -14,6 +14,8 @@
 //! - [`status`]: the status file a batch job leaves;
 //! - [`findings`]: the report step's core: each job's outcome, the missing
 //!   jobs, the markdown, opened by [`jobs_section`];
+//! - [`reading`]: how the report steps read the jobs' XML: whole-task jobs
+//!   in context `task`, their unselected neighbours set apart;
 //! - [`not_checked`]: the head of every report: selected tests that cannot run here;
 //! - [`compare`]: `--compare REF`: REF's jobs (a worktree of REF in each)
 //!   and REF's side in the report step;
@@ -34,6 +36,7 @@ pub(crate) mod jobs_section;
 pub(crate) mod missing;
 pub(crate) mod not_checked;
 pub(crate) mod prepare;
+pub(crate) mod reading;
 pub(crate) mod report_inputs;
 pub(crate) mod spec;
 pub(crate) mod status;

@@ -4,7 +4,7 @@
 //! stops it. Each CI carries them its own way (Buildkite in step `env`,
 //! GitHub in the plan file); the JSON is the same.
 
-use crate::domain::GradleCommand;
+use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::plan::group_in_order;
 use crate::process::Isolation;
 use crate::Result;
@@ -117,6 +117,12 @@ pub(crate) struct ExpectedStep {
     /// executions are in context `task`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub whole_task: bool,
+    /// A whole-task step's selected tests, each once: what its jobs ran
+    /// beside them (their neighbours) is set apart in the report, as
+    /// `local` sets it apart. Empty for other steps (they run only what
+    /// they selected) and in the context of an earlier version's plan.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub selected: Vec<ClassifiedTest>,
 }
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
@@ -134,8 +140,23 @@ pub(crate) fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
                 .map(|c| c.executions() * c.tests.len() as u64)
                 .sum(),
             whole_task: batches[0].whole_task.is_some(),
+            selected: match batches[0].whole_task {
+                Some(_) => selected(&batches),
+                None => Vec::new(),
+            },
         })
         .collect()
+}
+
+/// The tests of a step's batches, each once (shards of a batch share them).
+fn selected(batches: &[&GradleCommand]) -> Vec<ClassifiedTest> {
+    let mut tests: Vec<ClassifiedTest> = Vec::new();
+    for t in batches.iter().flat_map(|c| &c.tests) {
+        if !tests.contains(t) {
+            tests.push(t.clone());
+        }
+    }
+    tests
 }
 
 /// What the report step knows of the plan.
@@ -230,6 +251,33 @@ mod tests {
         let steps = expected_steps(&[in_jvm, runs]);
         assert_eq!(steps.len(), 1, "{steps:?}");
         assert_eq!((steps[0].jobs, steps[0].iterations), (2, 25));
+    }
+
+    /// A whole-task step names its selected tests once, whichever shard
+    /// runs them; a step of the selected tests alone names none (it runs
+    /// nothing else).
+    #[test]
+    fn whole_task_steps_name_their_selected_tests() {
+        use crate::domain::testing::unit;
+        use crate::domain::{TestKind, WholeTask};
+        let mut alone = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 1, 1);
+        alone.tests = vec![unit("a.B"), unit("a.C")];
+        let mut shard = alone.clone();
+        shard.key = "flakiness-detection:unit-task".into();
+        shard.whole_task = Some(WholeTask::default());
+        let mut other = shard.clone();
+        other.tests = vec![unit("a.C"), unit("a.D")];
+        let steps = expected_steps(&[alone, shard, other]);
+        let named = |s: &ExpectedStep| -> Vec<String> {
+            s.selected.iter().filter_map(|t| t.class.clone()).collect()
+        };
+        assert_eq!(named(&steps[0]), Vec::<String>::new());
+        assert_eq!((steps[1].whole_task, steps[1].jobs), (true, 2));
+        assert_eq!(named(&steps[1]), ["a.B", "a.C", "a.D"]);
+        let json = serde_json::to_value(&steps).unwrap();
+        assert!(json[0].get("selected").is_none(), "{json}");
+        let back: Vec<ExpectedStep> = serde_json::from_value(json).unwrap();
+        assert_eq!(back, steps);
     }
 
     #[test]

@@ -116,6 +116,14 @@ pub(crate) fn read_statuses(dir: &Path) -> Vec<Status> {
         .collect()
 }
 
+/// One batch job as the report step found it: its status file and the folder
+/// holding its JUnit XML (a copy of the build's tree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct JobRun {
+    pub status: Status,
+    pub dir: PathBuf,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,13 +101,6 @@ pub(super) fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Ve
         .flat_map(|(i, c)| {
             let run = runs.get(i);
             c.tests.iter().enumerate().map(move |(n, t)| PlannedTest {
-                batch: i + 1,
-                task: t.task.clone(),
-                class: t.class.clone(),
-                method: t.method.clone(),
-                yaml_suite: t.yaml_suite.clone(),
-                nested_classes: t.nested_classes,
-                is_suite: t.is_suite,
                 runs: match run {
                     Some(r) if r.open_ended => r.done.ran.get(n).copied().unwrap_or(0),
                     // A comparison showed it fixed at a look: it planned what it ran.
@@ -121,6 +114,7 @@ pub(super) fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Ve
                 not_honoured: c.not_honoured.clone(),
                 task_sample: c.whole_task.as_ref().and_then(|w| w.sample.clone()),
                 unmute_check: c.whole_task.as_ref().is_some_and(|w| w.unmute_check),
+                ..PlannedTest::of(t, i + 1)
             })
         })
         .collect()

@@ -1033,7 +1033,7 @@ fn manual_uploads_the_named_tests_and_fails_on_a_name_that_resolves_to_nothing()
 }
 
 /// `gradle-flaky manual` in `dir` as job `job-manual`, for `classes` run with `gradle`.
-fn manual_cmd(bk: &Buildkite, dir: &Path, classes: &str, gradle: &str) -> Command {
+pub(crate) fn manual_cmd(bk: &Buildkite, dir: &Path, classes: &str, gradle: &str) -> Command {
     let mut cmd = gradle_flaky();
     bk.job(&mut cmd, "job-manual")
         .current_dir(dir)

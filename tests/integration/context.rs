@@ -3,7 +3,7 @@
 //! apart in the report's conditions.
 
 use crate::common::{conditions_copy, git, git_main, gradle_flaky, neighbours_copy, run, text};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::Path;
 
 /// `local` on the fixture with `args`, offline; the JSON report.
@@ -181,4 +181,79 @@ fn context_an_unmuted_test_is_backed_by_fresh_runs_in_its_task() {
         [("task".into(), "fresh-jvm".into(), 3, 3)],
         "{cold:#}"
     );
+}
+
+/// The Buildkite report step sets apart what a whole-task job ran beside
+/// its selected test, as `local` does: with the task's suite running
+/// `demo.NeedsNeighbourTest` first, it fails every whole-task run (Gradle's
+/// rc 1), but `demo.AlphaTest` was selected, not it. The job is a clean
+/// pass, the report's tests are the selected one's, and the neighbour is
+/// listed failing, not judged. The agent is played by the Buildkite
+/// stand-in; Gradle is the real one.
+#[test]
+fn context_task_on_buildkite_sets_a_failing_neighbour_apart() {
+    use crate::buildkite::{manual_cmd, run_job, steps, Buildkite};
+    let build = neighbours_copy();
+    let dir = build.path();
+    let suite = dir.join("src/test/java/demo/AllTests.java");
+    let first = std::fs::read_to_string(&suite).unwrap().replace(
+        "{AlphaTest.class, NeedsNeighbourTest.class,",
+        "{NeedsNeighbourTest.class, AlphaTest.class,",
+    );
+    std::fs::write(&suite, first).unwrap();
+    let bk = Buildkite::new();
+    let bin = shell_words::quote(env!("CARGO_BIN_EXE_gradle-flaky")).into_owned();
+    let out = run(manual_cmd(&bk, dir, "demo.AlphaTest", "gradle --offline")
+        .env("FLAKINESS_CONTEXT", "task")
+        .env("FLAKINESS_ITERS", "2")
+        .env("FLAKINESS_AGENT_BIN", bin));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let uploads = bk.calls_of(&["pipeline", "upload"]);
+    let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
+    let step = |key: &str| {
+        steps(&pipeline)
+            .iter()
+            .find(|s| s["key"].as_str().unwrap().ends_with(key))
+            .unwrap_or_else(|| panic!("no step {key}: {pipeline:#}"))
+            .clone()
+    };
+    let (_task, out) = run_job(&bk, Some(dir), &step("-task"), None, "job-task");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (report, out) = run_job(&bk, None, &step(":analyze"), None, "job-report");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    let outcomes = crate::common::read_json(&report.path().join("flakiness-outcomes.json"));
+    let job = &outcomes[0];
+    let got = (
+        &job["jobId"],
+        &job["rc"],
+        &job["outcome"],
+        &job["totalCases"],
+    );
+    assert_eq!(
+        got,
+        (
+            &json!("job-task"),
+            &json!(1),
+            &json!("clean_pass"),
+            &json!(2)
+        ),
+        "{outcomes:#}"
+    );
+    assert_eq!(job["failingClasses"], json!([]), "{outcomes:#}");
+    let note = bk
+        .calls_of(&["annotate"])
+        .into_iter()
+        .find(|c| c.argv.last().is_some_and(|a| a == "flakiness-detection"))
+        .expect("the report's annotation");
+    let md = &note.stdin;
+    assert!(
+        md.contains(
+            "- Also ran in their whole tasks (not selected, not judged): 2 tests, 4 executions; \
+             1 failed: `demo.NeedsNeighbourTest.needsAWarmJvm` (2/2)"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("- Tests: 1 (0 flaky)"), "{md}");
+    assert!(md.contains("- `demo.AlphaTest.passes`: 0/2"), "{md}");
 }

@@ -626,3 +626,73 @@ fn testng_classes_repeated_together_get_a_jvm_each() {
         "{log}"
     );
 }
+
+/// The drift fence on Elasticsearch's own repetition (`-Dtests.iters`, the
+/// es-mini fixture's randomized runner): two classes that each prime a
+/// static helper and fail when they find it primed by the other, repeated
+/// together in one batch. In one JVM the one that runs second (Gradle's
+/// scan decides which) fails every execution; with a test JVM per class
+/// both stay clean.
+#[test]
+fn tests_iters_classes_repeated_together_get_a_jvm_each() {
+    let build = crate::common::fixture_copy();
+    let b = build.path();
+    let dir = b.join("server/src/test/java/org/elasticsearch/fence");
+    std::fs::create_dir_all(&dir).unwrap();
+    let class = |name: &str, body: &str| {
+        let text = format!(
+            "package org.elasticsearch.fence;\n\
+             import org.elasticsearch.test.ESTestCase;\n\
+             import org.junit.Test;\n\
+             public class {name} extends ESTestCase {{\n{body}\n}}\n"
+        );
+        std::fs::write(dir.join(format!("{name}.java")), text).unwrap();
+    };
+    class("Primer", "    static String primedBy;");
+    for name in ["CachePrimingTests", "IndexPrimingTests"] {
+        class(
+            name,
+            &format!(
+                "    @Test public void testPrimes() {{\n\
+                 \x20       org.junit.Assert.assertTrue(Primer.primedBy == null || Primer.primedBy.equals(\"{name}\"));\n\
+                 \x20       Primer.primedBy = \"{name}\";\n\
+                 \x20   }}"
+            ),
+        );
+    }
+    let classes = [
+        "org.elasticsearch.fence.CachePrimingTests",
+        "org.elasticsearch.fence.IndexPrimingTests",
+    ];
+    let out = crate::common::run(
+        crate::common::gradle_flaky()
+            .arg("--project-dir")
+            .arg(b)
+            .args(["local", "--iters", "5", "--format", "json"])
+            .args(classes)
+            .args(["--", "--offline"]),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = json(&out);
+    for class in classes {
+        let t = row(&report, class, "testPrimes");
+        assert_eq!(
+            (&t["runs"], &t["failures"]),
+            (&Value::from(5), &Value::from(0)),
+            "{t:#}"
+        );
+        assert_eq!(t["repeatedBy"], serde_json::json!(["tests-iters"]));
+    }
+    let logs = walk(&b.join(".gradle/gradle-flaky/runs"));
+    let log = logs
+        .iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "batch-1.log"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .unwrap_or_default();
+    assert!(
+        log.contains(
+            ":server:test: each test class runs its -Dtests.iters iterations in a test JVM of its own"
+        ),
+        "{log}"
+    );
+}

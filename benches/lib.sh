@@ -41,7 +41,12 @@ bench_binary() {
 
 # A compiled copy of tests/fixtures/conditions at $2 (the repository at $1).
 conditions_build() {
-  cp -r "$1/tests/fixtures/conditions" "$2"
-  rm -rf "$2/.gradle" "$2/build"
-  (cd "$2" && gradle -q --offline testClasses > /dev/null 2>&1)
+  fixture_build "$1" conditions "$2"
+}
+
+# A compiled copy of tests/fixtures/$2 at $3 (the repository at $1).
+fixture_build() {
+  cp -r "$1/tests/fixtures/$2" "$3"
+  rm -rf "$3/.gradle" "$3/build"
+  (cd "$3" && gradle -q --offline testClasses > /dev/null 2>&1)
 }

@@ -319,8 +319,11 @@ pub struct BatchingArgs {
     /// runner, which spreads each class's iterations over several fresh JVMs of its own, the
     /// randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only with in-jvm),
     /// or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from
-    /// its framework; the first run confirms, else Gradle runs follow. The report counts each
-    /// test's first executions in a JVM (the CI condition) apart from its repeats.
+    /// its framework; the first run confirms, else Gradle runs follow; and when a chunk's
+    /// iterations in one JVM cost more each than a fresh Gradle run (state accumulating in the
+    /// JVM), the rest of its batch runs as Gradle runs, said in the run and the report (in-jvm
+    /// stays, and says what it cost). The report counts each test's first executions in a JVM
+    /// (the CI condition) apart from its repeats.
     #[arg(long, value_enum, value_name = "HOW", env = vars::REPETITION, default_value_t = RepetitionArg::Auto)]
     pub repetition: RepetitionArg,
 
@@ -425,7 +428,8 @@ pub struct ReportArgs {
 /// `--repetition`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum RepetitionArg {
-    /// In one test JVM where the framework's mechanism is verified on Gradle, else Gradle runs.
+    /// In one test JVM where the framework's mechanism is verified on Gradle, else Gradle runs;
+    /// Gradle runs too once iterations in one JVM cost more than fresh runs.
     #[default]
     Auto,
     /// In one test JVM wherever a mechanism exists (also the JUnit Platform's engine, and a

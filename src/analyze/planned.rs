@@ -28,8 +28,13 @@ pub(crate) struct PlannedTest {
     pub is_suite: bool,
     /// Executions the plan gives each of its tests.
     pub runs: u64,
-    /// What repeated it (`PlannedRuns::repeated_by`); empty when unknown.
-    pub repeated_by: String,
+    /// What repeated it (`PlannedRuns::repeated_by`), in order: its in-JVM
+    /// mechanism, then `gradle-runs` when the rest of its count switched to
+    /// them; empty when unknown.
+    pub repeated_by: Vec<String>,
+    /// Its in-JVM iterations cost more than fresh runs would have: what
+    /// they cost and what the run did (`PlannedRuns::in_jvm_cost`).
+    pub in_jvm_cost: Option<String>,
     /// The user's request its batch did not honour, and why.
     pub not_honoured: Option<String>,
     /// The sample of its task's classes its whole-task runs ran, when the
@@ -54,7 +59,8 @@ impl PlannedTest {
             nested_classes: t.nested_classes,
             is_suite: t.is_suite,
             runs: 0,
-            repeated_by: String::new(),
+            repeated_by: vec![],
+            in_jvm_cost: None,
             not_honoured: None,
             task_sample: None,
             unmute_check: false,
@@ -150,6 +156,7 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
             below_plan,
             shortfall,
             repeated_by: repeated_by(&mine, planned),
+            in_jvm_cost: mine.iter().find_map(|&i| planned[i].in_jvm_cost.clone()),
             not_honoured: mine.iter().find_map(|&i| planned[i].not_honoured.clone()),
             task_sample: mine.iter().find_map(|&i| planned[i].task_sample.clone()),
             unmute_check: mine.iter().any(|&i| planned[i].unmute_check),
@@ -212,9 +219,10 @@ fn planned_for(planned: &[PlannedTest], t: &TestReport) -> Vec<usize> {
 fn repeated_by(mine: &[usize], planned: &[PlannedTest]) -> Vec<String> {
     let mut ways: Vec<String> = Vec::new();
     for &i in mine {
-        let by = &planned[i].repeated_by;
-        if !by.is_empty() && !ways.contains(by) {
-            ways.push(by.clone());
+        for by in &planned[i].repeated_by {
+            if !ways.contains(by) {
+                ways.push(by.clone());
+            }
         }
     }
     ways
@@ -276,7 +284,8 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             runs,
-            repeated_by: String::new(),
+            repeated_by: vec![],
+            in_jvm_cost: None,
             not_honoured: None,
             task_sample: None,
             unmute_check: false,
@@ -302,6 +311,7 @@ mod tests {
                 below_plan: None,
                 shortfall: None,
                 repeated_by: vec![],
+                in_jvm_cost: None,
                 not_honoured: None,
                 task_sample: None,
                 unmute_check: false,

@@ -3,7 +3,7 @@
 //! merged Surefire-style JUnit file.
 
 use super::junit::floor_char_boundary;
-use super::report::{Report, Severity, TestReport};
+use super::report::{PlannedRuns, Report, Severity, TestReport};
 use super::verdict::{self, verdict};
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
@@ -167,6 +167,7 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
         md.push(line);
     }
     md.extend(not_honoured_lines(report));
+    md.extend(in_jvm_cost_lines(report));
     md.extend(task_sample_lines(report));
     md.extend(unmute_check_lines(report));
     if let Some(line) = conditions::summary_line(report) {
@@ -292,22 +293,34 @@ fn unmute_check_lines(report: &Report) -> Vec<String> {
 /// `- Not as asked: 2 tests: --repetition in-jvm is not honoured: …`, one
 /// line per reason: a request the run could not honour is never silent.
 fn not_honoured_lines(report: &Report) -> Vec<String> {
-    let mut reasons: Vec<(&str, usize)> = Vec::new();
-    for why in report
-        .tests
-        .iter()
-        .filter_map(|t| t.plan.as_ref()?.not_honoured.as_deref())
-    {
-        match reasons.iter_mut().find(|(r, _)| *r == why) {
+    plan_note_lines(report, "Not as asked", |p| p.not_honoured.as_deref())
+}
+
+/// `- In-JVM cost: 1 test: in-JVM iterations of X took 9s each against 3s
+/// for a fresh run: the rest run as Gradle runs`, one line per batch: the
+/// cheap amplifier that became dearer than fresh runs is never silent.
+fn in_jvm_cost_lines(report: &Report) -> Vec<String> {
+    plan_note_lines(report, "In-JVM cost", |p| p.in_jvm_cost.as_deref())
+}
+
+/// `- {label}: N tests: {note}`, one line per distinct note of the tests' plans.
+fn plan_note_lines<'r>(
+    report: &'r Report,
+    label: &str,
+    note: impl Fn(&'r PlannedRuns) -> Option<&'r str>,
+) -> Vec<String> {
+    let mut notes: Vec<(&str, usize)> = Vec::new();
+    for why in report.tests.iter().filter_map(|t| note(t.plan.as_ref()?)) {
+        match notes.iter_mut().find(|(r, _)| *r == why) {
             Some((_, n)) => *n += 1,
-            None => reasons.push((why, 1)),
+            None => notes.push((why, 1)),
         }
     }
-    reasons
+    notes
         .into_iter()
         .map(|(why, n)| {
             let tests = if n == 1 { "test" } else { "tests" };
-            format!("- Not as asked: {n} {tests}: {}", markdown::text(why))
+            format!("- {label}: {n} {tests}: {}", markdown::text(why))
         })
         .collect()
 }
@@ -792,6 +805,7 @@ pub(crate) mod tests {
             below_plan: None,
             shortfall: None,
             repeated_by: vec![],
+            in_jvm_cost: None,
             not_honoured: None,
             task_sample: None,
             unmute_check: false,
@@ -802,6 +816,7 @@ pub(crate) mod tests {
             below_plan: Some("ran 1 of 12 planned times: batch 1 timed out".into()),
             shortfall: Some("batch 1 timed out".into()),
             repeated_by: vec![],
+            in_jvm_cost: None,
             not_honoured: None,
             task_sample: None,
             unmute_check: false,
@@ -842,6 +857,38 @@ pub(crate) mod tests {
         assert_eq!(json["notExecuted"][0]["test"], "a.T.gone");
     }
 
+    /// A test whose in-JVM iterations cost more than fresh runs: the report
+    /// says what they cost, and `repeatedBy` names both ways that ran it.
+    #[test]
+    fn the_in_jvm_cost_and_both_ways_of_a_switched_test_are_said() {
+        use crate::analyze::report::PlannedRuns;
+        let mut t = test("a.GrowingTests", "grows", 4, 0);
+        t.plan = Some(PlannedRuns {
+            planned_runs: 4,
+            below_plan: None,
+            shortfall: None,
+            repeated_by: vec!["tests-iters".into(), "gradle-runs".into()],
+            in_jvm_cost: Some(
+                "in-JVM iterations of a.GrowingTests took 9.2s each against 3.1s for a fresh \
+                 run: the rest run as Gradle runs"
+                    .into(),
+            ),
+            not_honoured: None,
+            task_sample: None,
+            unmute_check: false,
+        });
+        let r = report(vec![t]);
+        let md = markdown(&r);
+        let summary: Vec<&str> = md.lines().filter(|l| l.starts_with("- ")).collect();
+        insta::assert_snapshot!("in_jvm_cost_summary", summary.join("\n"));
+        let json: serde_json::Value = serde_json::from_str(&json(&r)).unwrap();
+        let row = &json["tests"][0];
+        insta::assert_json_snapshot!(
+            "in_jvm_cost_json",
+            serde_json::json!({"repeatedBy": row["repeatedBy"], "inJvmCost": row["inJvmCost"]})
+        );
+    }
+
     /// After stop on proof, every method of the stopped class shares its
     /// batch's reason: one line for the class, not one per method.
     #[test]
@@ -855,6 +902,7 @@ pub(crate) mod tests {
                 below_plan: Some(format!("ran {runs} of 20 planned times: {why}")),
                 shortfall: Some(why.into()),
                 repeated_by: vec![],
+                in_jvm_cost: None,
                 not_honoured: None,
                 task_sample: None,
                 unmute_check: false,

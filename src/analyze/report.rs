@@ -65,6 +65,12 @@ pub struct PlannedRuns {
     /// several batches ran it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub repeated_by: Vec<String>,
+    /// Its in-JVM iterations cost more than fresh Gradle runs would have
+    /// (state accumulating in the JVM): what they cost against a fresh run,
+    /// and what the run did (`auto`: the rest ran as Gradle runs, so
+    /// `repeatedBy` names both; `in-jvm` asked for: they stayed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_jvm_cost: Option<String>,
     /// The user's request its batch did not honour, and why
     /// (`--repetition in-jvm` on a test only Gradle runs can repeat).
     #[serde(skip_serializing_if = "Option::is_none")]

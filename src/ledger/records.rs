@@ -278,6 +278,7 @@ pub(crate) mod tests {
             below_plan: None,
             shortfall: None,
             repeated_by: by.iter().map(|s| s.to_string()).collect(),
+            in_jvm_cost: None,
             not_honoured: None,
             task_sample: None,
             unmute_check: false,

@@ -107,7 +107,10 @@ pub(super) fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Ve
                     Some(r) if r.done.shown.iter().any(|s| s.index == n) => r.done.ran[n],
                     _ => c.executions(),
                 },
-                repeated_by: repeated_by(c, run, n).to_string(),
+                repeated_by: repeated_by(c, run, n),
+                in_jvm_cost: run
+                    .and_then(|r| r.done.costlier.get(n)?.as_ref())
+                    .map(|c| c.line.clone()),
                 not_honoured: c.not_honoured.clone(),
                 task_sample: c.whole_task.as_ref().and_then(|w| w.sample.clone()),
                 unmute_check: c.whole_task.as_ref().is_some_and(|w| w.unmute_check),
@@ -118,14 +121,26 @@ pub(super) fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Ve
 }
 
 /// What repeated test `n` of a batch: its in-JVM mechanism, unless the first
-/// run showed it did not take effect there and Gradle runs followed.
-fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>, n: usize) -> &'static str {
+/// run showed it did not take effect there and Gradle runs followed; both,
+/// when its in-JVM iterations cost more than fresh runs and the rest of its
+/// count switched to Gradle runs.
+fn repeated_by(c: &GradleCommand, run: Option<&BatchRun>, n: usize) -> Vec<String> {
     let by = match run {
         Some(r) => r.done.repeated_by.get(n).copied().flatten(),
         None => c.in_jvm(),
     };
-    by.map_or("gradle-runs", InJvm::as_str)
+    let switched = run
+        .and_then(|r| r.done.costlier.get(n)?.as_ref())
+        .is_some_and(|c| c.switched);
+    let mut ways = vec![by.map_or(GRADLE_RUNS, InJvm::as_str).to_string()];
+    if switched && by.is_some() {
+        ways.push(GRADLE_RUNS.to_string());
+    }
+    ways
 }
+
+/// The report's word for a fresh Gradle run per execution.
+const GRADLE_RUNS: &str = "gradle-runs";
 
 #[cfg(test)]
 mod tests {
@@ -146,9 +161,29 @@ mod tests {
             crate::domain::testing::unit("a.B"),
         ];
         let mut run = BatchRun::of(c.clone());
-        assert_eq!(repeated_by(&c, Some(&run), 0), "testng-invocation-count");
+        assert_eq!(repeated_by(&c, Some(&run), 0), ["testng-invocation-count"]);
         run.done.repeated_by[1] = None;
-        assert_eq!(repeated_by(&c, Some(&run), 1), "gradle-runs");
-        assert_eq!(repeated_by(&c, None, 1), "testng-invocation-count");
+        assert_eq!(repeated_by(&c, Some(&run), 1), ["gradle-runs"]);
+        assert_eq!(repeated_by(&c, None, 1), ["testng-invocation-count"]);
+        // In the JVM until it cost more than fresh runs, then Gradle runs.
+        let dearer = crate::plan::switch::Dearer {
+            per_iteration: Duration::from_secs(9),
+            fresh_run: Duration::from_secs(3),
+        };
+        run.done.costlier[0] = Some(crate::run::engine::Costlier {
+            dearer,
+            switched: true,
+            line: "in-JVM iterations of a.A took 9s each against 3s for a fresh run".into(),
+        });
+        assert_eq!(
+            repeated_by(&c, Some(&run), 0),
+            ["testng-invocation-count", "gradle-runs"]
+        );
+        let planned = planned_tests(&[c.clone()], std::slice::from_ref(&run));
+        assert_eq!(
+            planned[0].in_jvm_cost.as_deref(),
+            Some("in-JVM iterations of a.A took 9s each against 3s for a fresh run")
+        );
+        assert_eq!(planned[1].in_jvm_cost, None);
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod shard;
 pub(crate) mod show_fix;
 pub(crate) mod strategy;
 pub(crate) mod suite_route;
+pub(crate) mod switch;
 
 pub use crate::invocation::Forcing;
 pub use batch::{commands, narrowed, PlanContext};

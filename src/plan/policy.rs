@@ -4,7 +4,9 @@
 //! (`run::engine`) takes it as data; `plan` shows the chunks it gives.
 
 use super::budget::{self, Next, Pace, Sizing};
+use super::switch::OnDearer;
 use crate::domain::GradleCommand;
+use crate::domain::RepetitionMode;
 use crate::durations::Durations;
 use crate::settings::{RunMode, RunSettings};
 use std::time::{Duration, Instant};
@@ -38,6 +40,9 @@ pub struct Policy {
     /// the batch once a fix is shown (`--compare`'s after side); empty or
     /// `None`: none. Its looks end the chunks.
     pub(crate) show_fix: Vec<Option<super::show_fix::ShowFix>>,
+    /// What happens when a chunk's in-JVM iterations cost more than fresh
+    /// runs (`plan::switch`): `auto` switches to Gradle runs.
+    pub(crate) on_dearer: super::switch::OnDearer,
 }
 
 impl Policy {
@@ -91,6 +96,11 @@ impl Policy {
             stop_without_result: false,
             count_results: false,
             show_fix: Vec::new(),
+            on_dearer: match settings.batching.repetition {
+                RepetitionMode::Auto => OnDearer::Switch,
+                RepetitionMode::InJvm => OnDearer::Say,
+                RepetitionMode::GradleRuns => OnDearer::Ignore,
+            },
         }
     }
 

@@ -18,6 +18,12 @@
 //! Gradle runs for what they still owe. A class a suite timeout cut says
 //! nothing of the repetition and stays. So no test executes more often than
 //! planned, and the classes that did repeat are never run again.
+//!
+//! One switch (`plan::switch` decides, the policy says what to do): after an
+//! in-JVM chunk with iterations still owed, when its wall time per iteration
+//! passed the cost of a fresh Gradle run (state accumulating in the JVM),
+//! `auto` runs what its tests still owe as Gradle runs, and an explicit
+//! `in-jvm` stays in the JVM; either way the run says what it cost.
 
 use super::evidence::{self, Reading, Tally};
 use super::guard::RunGuard;
@@ -26,6 +32,7 @@ use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, InJvm};
 use crate::invocation::{Invocation, Seeds};
 use crate::plan::budget::{self, Next, Pace, Sizing};
 pub(crate) use crate::plan::policy::Policy;
+use crate::plan::switch::{self, ChunkCost, Dearer, FreshRun, OnDearer};
 use crate::plan::PlanContext;
 use crate::process::{self, Ended, Output};
 use crate::test_filter::{self, Shape};
@@ -170,6 +177,16 @@ pub(crate) struct Shown {
     pub threshold: f64,
 }
 
+/// A test whose in-JVM iterations cost more than fresh runs would have.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Costlier {
+    pub dearer: Dearer,
+    /// What it still owed ran as Gradle runs (`auto`).
+    pub switched: bool,
+    /// The line the run and the report show.
+    pub line: String,
+}
+
 /// What a batch did: the engine's stats.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
@@ -189,6 +206,8 @@ pub(crate) struct Outcome {
     pub tallies: Vec<Tally>,
     /// What repeated each test last: its in-JVM mechanism, or Gradle runs.
     pub repeated_by: Vec<Option<InJvm>>,
+    /// Per test, when its in-JVM iterations cost more than fresh runs.
+    pub costlier: Vec<Option<Costlier>>,
     /// How the batch went on besides its invocations (fallbacks, proofs).
     pub lines: Vec<String>,
     /// The tests a comparison showed fixed at a look before the end.
@@ -238,6 +257,9 @@ struct Engine<'a> {
     tracks: VecDeque<Track>,
     active: Vec<bool>,
     seeds: Seeds,
+    /// Gradle's start as measured where the tests ran in one JVM: what a
+    /// fresh run pays besides its tests.
+    start: Option<Duration>,
     started: Instant,
     log: Option<File>,
     /// The log's length when the current invocation started.
@@ -281,6 +303,7 @@ impl<'a> Engine<'a> {
             tracks: VecDeque::from([first]),
             active: vec![true; n],
             seeds: Seeds::default(),
+            start: None,
             started: Instant::now(),
             log: None,
             log_start: 0,
@@ -290,6 +313,7 @@ impl<'a> Engine<'a> {
                 ran: vec![0; n],
                 tallies: vec![Tally::default(); n],
                 repeated_by: vec![command.in_jvm(); n],
+                costlier: vec![None; n],
                 looked: vec![0; n],
                 ..Outcome::default()
             },
@@ -552,6 +576,25 @@ impl Engine<'_> {
             return true;
         }
         let fell_back = first_in_jvm && self.fall_back(&reading, reporter);
+        if in_jvm
+            && !fell_back
+            && self
+                .out
+                .verdicts
+                .last()
+                .is_some_and(Verdict::is_trustworthy)
+        {
+            let chunk = ChunkCost {
+                iterations: k,
+                elapsed: self
+                    .out
+                    .iterations
+                    .last()
+                    .map(|it| it.elapsed)
+                    .unwrap_or_default(),
+            };
+            self.weigh(chunk, &reading, reporter);
+        }
         if let Some(why) = self.without_result(&reading).filter(|_| !fell_back) {
             self.say(&why, reporter);
             self.out.stop = Some(Stop::NoResult(why));
@@ -566,6 +609,11 @@ impl Engine<'_> {
         if reading.counts.is_some_and(|c| c.executed > 0) {
             let track = self.tracks.front_mut().expect("a track ran");
             track.pace = Pace::measured(k, it.elapsed, reading.test_time);
+            // Test JVMs side by side hide part of the start in the tests' time.
+            let one_jvm = track.command.in_jvm().is_none_or(|m| m.fresh_jvms(k) == 1);
+            if one_jvm {
+                self.start = track.pace.overhead;
+            }
         }
     }
 
@@ -660,6 +708,76 @@ impl Engine<'_> {
             });
         }
         true
+    }
+
+    /// After an in-JVM chunk of the front track that still owes iterations:
+    /// when they cost more than fresh runs would have (`plan::switch`),
+    /// `auto` runs the rest as Gradle runs and `in-jvm` says so, once.
+    fn weigh(&mut self, chunk: ChunkCost, reading: &Reading, reporter: &mut dyn Reporter) {
+        let track = self.tracks.front().expect("a track ran");
+        let on = match (self.policy.on_dearer, &track.command.fallback) {
+            (OnDearer::Switch, None) | (OnDearer::Ignore, _) => return,
+            (on, _) => on,
+        };
+        let said = track.tests.iter().all(|&i| self.out.costlier[i].is_some());
+        if track.command.in_jvm().is_none() || track.remaining == 0 || said {
+            return;
+        }
+        let recorded = self.policy.per_iteration;
+        let Some(fresh) = FreshRun::estimate(self.start, reading.first_time, recorded) else {
+            return;
+        };
+        let Some(dearer) = switch::dearer(chunk, fresh) else {
+            return;
+        };
+        let mut classes: Vec<&str> = Vec::new();
+        for &i in &track.tests {
+            let class = self.command.tests[i]
+                .class
+                .as_deref()
+                .unwrap_or("the batch");
+            if !classes.contains(&class) {
+                classes.push(class);
+            }
+        }
+        let line = dearer.describe(&classes.join(", "), on);
+        self.say(&line, reporter);
+        let track = self.tracks.front().expect("a track ran");
+        let switched = on == OnDearer::Switch;
+        for &i in &track.tests {
+            self.out.costlier[i] = Some(Costlier {
+                dearer,
+                switched,
+                line: line.clone(),
+            });
+        }
+        if switched {
+            self.switch_to_gradle_runs(line, fresh);
+        }
+    }
+
+    /// The front in-JVM track goes on as Gradle runs for what it still owes
+    /// (its command's Gradle-run fallback, for its tests).
+    fn switch_to_gradle_runs(&mut self, reason: String, fresh: FreshRun) {
+        let track = self.tracks.pop_front().expect("a track ran");
+        let fallback = track
+            .command
+            .fallback
+            .as_deref()
+            .expect("an in-JVM fallback");
+        let mut command = self.narrowed(fallback, &track.tests);
+        command.invocation = command.invocation.with_runs(track.remaining);
+        command.repetition_reason = reason;
+        self.tracks.push_front(Track {
+            command,
+            tests: track.tests,
+            remaining: track.remaining,
+            chunks: 0,
+            pace: Pace {
+                per_iteration: Some(fresh.first_iteration),
+                overhead: Some(fresh.start),
+            },
+        });
     }
 
     /// The batch's `command` for only `tests` (indices), planned again; the
@@ -1058,11 +1176,13 @@ mod tests {
         let c = b.command(&["a.FlakyTests", "a.StableTests"]);
         let p = Policy {
             stop_on_proof: vec![true, true],
+            on_dearer: OnDearer::Switch,
             ..policy(2)
         };
         let (out, seen) = b.run(&c, &p);
         let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
         assert_eq!(sizes, [Some(10), Some(20), Some(40), Some(30)]);
+        assert_eq!(out.costlier, [None, None], "cheap in the JVM: no switch");
         let seeds: std::collections::BTreeSet<_> = seen
             .chunks
             .iter()
@@ -1082,6 +1202,66 @@ mod tests {
             Some(vec![10, 20, 40, 30]),
             "as planned"
         );
+    }
+
+    /// `iterations` of a class whose executions grow slower in one JVM, in
+    /// chunks (stop on proof: 1, 2, …), `on` deciding what a dearer chunk does.
+    fn growing(iterations: u32, on: OnDearer) -> (Build, Outcome, Seen) {
+        let b = Build::new(iterations);
+        b.mark("grows", "a.GrowingTests");
+        let c = b.command(&["a.GrowingTests"]);
+        let p = Policy {
+            stop_on_proof: vec![true],
+            on_dearer: on,
+            ..policy(1)
+        };
+        let (out, seen) = b.run(&c, &p);
+        (b, out, seen)
+    }
+
+    /// `auto`: a class whose executions grow slower in one JVM (the stand-in
+    /// sleeps 0.5 s more each time) makes its chunk of two cost more per
+    /// iteration than a fresh run (its start, and a first execution of no
+    /// time): what it still owes runs as Gradle runs, none more than planned,
+    /// and the run says why with its figures.
+    #[test]
+    fn auto_switches_a_class_dearer_in_the_jvm_to_gradle_runs() {
+        let (_b, out, seen) = growing(5, OnDearer::Switch);
+        let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
+        assert_eq!(sizes, [Some(1), Some(2), None, None], "{:?}", seen.lines);
+        assert_eq!(out.ran, [5]);
+        assert_eq!(executions(&out, "a.GrowingTests"), 5);
+        let costlier = out.costlier[0].as_ref().expect("dearer in the JVM");
+        assert!(costlier.switched);
+        assert!(costlier.dearer.per_iteration > costlier.dearer.fresh_run);
+        assert!(
+            seen.lines[0].starts_with("in-JVM iterations of a.GrowingTests took ")
+                && seen.lines[0].ends_with(": the rest run as Gradle runs"),
+            "{:?}",
+            seen.lines
+        );
+        assert_eq!(out.lines, seen.lines);
+        assert_eq!(out.repeated_by, [Some(InJvm::TestsIters)], "it did repeat");
+        let commands = seen.commands.borrow();
+        let runs = commands.last().unwrap();
+        assert!(
+            !runs.iter().any(|a| a.starts_with("-Dtests.iters")),
+            "{runs:?}"
+        );
+    }
+
+    /// An explicit `--repetition in-jvm` is obeyed: the batch stays in the
+    /// JVM, and the run says once what it cost.
+    #[test]
+    fn in_jvm_asked_for_stays_in_the_jvm_and_says_what_it_cost() {
+        let (_b, out, seen) = growing(4, OnDearer::Say);
+        let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
+        assert_eq!(sizes, [Some(1), Some(2), Some(1)]);
+        assert_eq!(out.ran, [4]);
+        let costlier = out.costlier[0].as_ref().expect("dearer in the JVM");
+        assert!(!costlier.switched);
+        assert_eq!(seen.lines.len(), 1, "{:?}", seen.lines);
+        assert!(seen.lines[0].ends_with("--repetition in-jvm keeps them in the JVM"));
     }
 
     /// A budget that cannot hold one chunk stops the batch cleanly, before

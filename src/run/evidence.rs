@@ -94,6 +94,10 @@ pub(crate) struct Reading {
     pub counts: Option<IterationCounts>,
     /// The test time the reports record.
     pub test_time: Duration,
+    /// The test time of one iteration's executions first in their JVM (the
+    /// mean per test, summed): what a fresh run's tests take. `None` when no
+    /// execution was repeated in a JVM.
+    pub first_time: Option<Duration>,
     /// Each selected test's executions, in the order of the tests given.
     pub tests: Vec<Tally>,
     /// Executions of tests no selected test covers.
@@ -121,6 +125,7 @@ pub(crate) fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str
     });
     let secs: f64 = report.tests.iter().map(|t| t.time_sec).sum();
     out.test_time = Duration::try_from_secs_f64(secs).unwrap_or_default();
+    out.first_time = first_time(&report.tests);
     let mut per_method: BTreeMap<(String, String), u64> = BTreeMap::new();
     for path in &it.reports {
         let Ok(file) = File::open(it.dir.join(path)) else {
@@ -213,6 +218,21 @@ impl Reading {
             }
         }
     }
+}
+
+/// The mean time of each test's executions first in their JVM, summed over
+/// the tests repeated in one.
+fn first_time(tests: &[crate::analyze::report::TestReport]) -> Option<Duration> {
+    let firsts: Vec<f64> = tests
+        .iter()
+        .filter_map(|t| t.by_condition.by_index.first())
+        .filter(|at| at.executions > 0)
+        .map(|at| at.time_sec / f64::from(at.executions))
+        .collect();
+    if firsts.is_empty() {
+        return None;
+    }
+    Duration::try_from_secs_f64(firsts.iter().sum()).ok()
 }
 
 /// Why an invocation gave a test (`t`) no result, in a few words.

@@ -94,6 +94,7 @@ impl BatchRun {
             index: 1,
             done: Outcome {
                 repeated_by: vec![command.in_jvm(); n],
+                costlier: vec![None; n],
                 ran: vec![0; n],
                 ..Outcome::default()
             },

@@ -3,8 +3,10 @@
 //! many executions of its test `m` as `-Dtests.iters` asks (named with a
 //! seed each, as the randomized runner names its iterations), unless a marker
 //! file in the build says the class ignores it (`ignores-<class>`), a suite
-//! timeout cut it (`timeout-<class>`), or it fails every second execution
-//! (`fails-<class>`). It stands in for what real Gradle does on demand only
+//! timeout cut it (`timeout-<class>`), it fails every second execution
+//! (`fails-<class>`), or its state grows in the JVM (`grows-<class>`: its
+//! i-th execution of an invocation sleeps (i − 1) × 0.2 s, and says so in
+//! its time). It stands in for what real Gradle does on demand only
 //! slowly; tests/integration runs the same rules on real Gradle.
 
 use std::path::{Path, PathBuf};
@@ -27,13 +29,17 @@ for c in $classes; do
     while [ $i -le $n ]; do
       name="m"
       [ $n -gt 1 ] && name="m {seed=[0:$i]}"
+      ms=0
+      [ -f "grows-$c" ] && ms=$(( (i - 1) * 200 ))
+      secs="$((ms / 1000)).$(printf %03d $((ms % 1000)))"
+      [ $ms -gt 0 ] && sleep "$secs"
       if [ -f "timeout-$c" ]; then
         echo "<testcase classname=\"$c\" name=\"$name\"><failure type=\"java.lang.Exception\" message=\"Test abandoned because suite timeout was reached.\"/></testcase>"
         break
       elif [ -f "fails-$c" ] && [ $((i % 2)) -eq 0 ]; then
         echo "<testcase classname=\"$c\" name=\"$name\"><failure type=\"java.lang.AssertionError\" message=\"no\"/></testcase>"
       else
-        echo "<testcase classname=\"$c\" name=\"$name\"/>"
+        echo "<testcase classname=\"$c\" name=\"$name\" time=\"$secs\"/>"
       fi
       i=$((i + 1))
     done

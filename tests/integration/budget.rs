@@ -11,6 +11,7 @@ use std::process::Output;
 
 const STABLE: &str = "org.example.slow.SlowStableTests";
 const FLAKY: &str = "org.example.slow.SlowFlakyTests";
+const GROWING: &str = "org.example.slow.SlowGrowingTests";
 
 /// `local` on the build, offline, each execution sleeping `sleep_ms`.
 fn local(build: &Path, args: &[&str], sleep_ms: u32) -> Output {
@@ -151,6 +152,84 @@ fn a_budget_stops_between_chunks_and_stop_on_proof_saves_iterations() {
         row(&report, STABLE).get("belowPlan").is_none(),
         "{report:#}"
     );
+}
+
+/// `auto` never lets in-JVM repetition cost more than fresh runs: a class
+/// whose state accumulates in one JVM (each execution scans a cache that
+/// only grows, 12 s per entry; its first execution in a JVM, what a fresh
+/// run runs, takes no time) is probed with one iteration, then repeated
+/// twice in one JVM, which costs more per iteration than a Gradle start:
+/// what it still owes runs as a Gradle run, it runs no more than planned,
+/// and the run and the report say why.
+#[test]
+fn auto_switches_a_class_dearer_in_one_jvm_to_gradle_runs() {
+    let build = slow_copy();
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build.path())
+        .args([
+            "local",
+            "--format",
+            "json",
+            "--budget",
+            "5m",
+            "--stop-on-flaky",
+        ])
+        .args(["--iters", "4", GROWING])
+        .args(["--", "--offline", "-Dtests.fixture.grow=12000"]));
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let chunks: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("chunk "))
+        .collect();
+    assert_eq!(chunks.len(), 3, "{log}");
+    assert!(
+        chunks[0].starts_with("1: 1 iteration(s)"),
+        "the probe: {log}"
+    );
+    assert!(chunks[1].starts_with("2: 2 iteration(s)"), "{log}");
+    assert_eq!(chunks[2], "3: 1 Gradle run", "{log}");
+    let said = format!("in-JVM iterations of {GROWING} took ");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.trim().starts_with(&said) && l.ends_with(": the rest run as Gradle runs")),
+        "{log}"
+    );
+    let report = json(&out);
+    let t = row(&report, GROWING);
+    assert_eq!(
+        (t["runs"].as_u64(), t["plannedRuns"].as_u64()),
+        (Some(4), Some(4))
+    );
+    assert_eq!(
+        t["repeatedBy"],
+        serde_json::json!(["tests-iters", "gradle-runs"])
+    );
+    assert!(t["inJvmCost"].as_str().unwrap().starts_with(&said), "{t:#}");
+    // The XML holds exactly the planned executions; the later ones count as
+    // fresh-JVM runs (the probe's one execution too).
+    let runs = build.path().join(".gradle/gradle-flaky/runs");
+    let executions: usize = files_named(&runs, &format!("TEST-{GROWING}.xml"))
+        .iter()
+        .map(|xml| {
+            std::fs::read_to_string(xml)
+                .unwrap()
+                .matches("<testcase")
+                .count()
+        })
+        .sum();
+    assert_eq!(executions, 4, "{log}");
+    let fresh: u64 = t["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["repetition"] == "fresh-jvm")
+        .map(|c| c["runs"].as_u64().unwrap())
+        .sum();
+    assert_eq!(fresh, 2, "{t:#}");
 }
 
 /// The case on Buildkite: durations say 100 iterations of the two

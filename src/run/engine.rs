@@ -576,24 +576,8 @@ impl Engine<'_> {
             return true;
         }
         let fell_back = first_in_jvm && self.fall_back(&reading, reporter);
-        if in_jvm
-            && !fell_back
-            && self
-                .out
-                .verdicts
-                .last()
-                .is_some_and(Verdict::is_trustworthy)
-        {
-            let chunk = ChunkCost {
-                iterations: k,
-                elapsed: self
-                    .out
-                    .iterations
-                    .last()
-                    .map(|it| it.elapsed)
-                    .unwrap_or_default(),
-            };
-            self.weigh(chunk, &reading, reporter);
+        if in_jvm && !fell_back {
+            self.weigh_last(k, &reading, reporter);
         }
         if let Some(why) = self.without_result(&reading).filter(|_| !fell_back) {
             self.say(&why, reporter);
@@ -601,6 +585,25 @@ impl Engine<'_> {
             return true;
         }
         self.take_proven(reporter) || self.take_shown(reporter)
+    }
+
+    /// Weighs the in-JVM chunk of `k` iterations that just ran, when it gave
+    /// a result, against fresh runs (see `weigh`).
+    fn weigh_last(&mut self, k: u32, reading: &Reading, reporter: &mut dyn Reporter) {
+        if !self
+            .out
+            .verdicts
+            .last()
+            .is_some_and(Verdict::is_trustworthy)
+        {
+            return;
+        }
+        let elapsed = self.out.iterations.last().map(|it| it.elapsed);
+        let chunk = ChunkCost {
+            iterations: k,
+            elapsed: elapsed.unwrap_or_default(),
+        };
+        self.weigh(chunk, reading, reporter);
     }
 
     /// The pace of the front track, from what this chunk took (tests too

@@ -162,6 +162,35 @@ pub(crate) fn compare(report: &mut Report, planned: &[PlannedTest], problem: Bat
             unmute_check: mine.iter().any(|&i| planned[i].unmute_check),
         });
     }
+    short | record_unseen(report, planned, &seen, problem)
+}
+
+/// Records in `report` the planned tests no executed row covers, where the
+/// plan's counts are not known row by row (a CI's report step): returns
+/// whether any of them never ran (one that only skipped itself did run).
+pub(crate) fn never_executed(
+    report: &mut Report,
+    planned: &[PlannedTest],
+    problem: BatchProblem,
+) -> bool {
+    let mut seen = vec![false; planned.len()];
+    for t in &report.tests {
+        for i in planned_for(planned, t) {
+            seen[i] = true;
+        }
+    }
+    record_unseen(report, planned, &seen, problem)
+}
+
+/// Records the planned tests `seen` says no row covers as not executed;
+/// returns whether any of them did not even skip itself.
+fn record_unseen(
+    report: &mut Report,
+    planned: &[PlannedTest],
+    seen: &[bool],
+    problem: BatchProblem,
+) -> bool {
+    let mut short = false;
     for (i, p) in planned.iter().enumerate() {
         // A whole YAML task of unknown runner cannot be matched to its rows;
         // a class JUnit found no test in is reported as `not-a-test`.

@@ -259,8 +259,15 @@ fn analyze_step(
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
     step.insert("retry".into(), no_retry());
+    let (fitted, dropped) = context.for_env();
+    if dropped {
+        crate::tell!(
+            "note: the selection is too long for the report step's environment: it will not \
+             list selected tests no job ran (each job's outcome still counts what it ran)"
+        );
+    }
     let mut env = json!({
-        vars::REPORT_CONTEXT: env_json(context),
+        vars::REPORT_CONTEXT: env_json(&fitted),
         vars::COMPILE_FAILED: input.compile_failed.to_string(),
         vars::SKIPPED_COUNT: input.skipped_count.to_string(),
     });
@@ -297,7 +304,7 @@ fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) ->
     step.insert("retry".into(), no_retry());
     step.insert(
         "env".into(),
-        json!({ vars::REPORT_CONTEXT: env_json(context), vars::TRIAGE_SPEC: env_json(spec) }),
+        json!({ vars::REPORT_CONTEXT: env_json(&context.for_env().0), vars::TRIAGE_SPEC: env_json(spec) }),
     );
     Value::Object(step)
 }

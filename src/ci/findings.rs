@@ -12,6 +12,7 @@ use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::{JobRun, Status};
 use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
+use crate::analyze::planned::{self, PlannedTest};
 use crate::analyze::render::{self, MarkdownOptions};
 use crate::analyze::{Report, Severity};
 use crate::{Error, Observed, Result};
@@ -86,7 +87,8 @@ pub(crate) fn findings(
     payloads.extend(inputs.problems.iter().map(|p| JobPayload::report_error(p)));
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
-    let overall = reading.all(jobs);
+    let mut overall = reading.all(jobs);
+    let never_ran = never_executed(&mut overall, &context.jobs, &payloads, &missing);
     let options = MarkdownOptions { build_failed };
     let markdown = format!(
         "{}{}{}{}",
@@ -96,7 +98,7 @@ pub(crate) fn findings(
         cost
     );
     let severity = match render::severity_with(&overall, options) {
-        Severity::Success if !missing.is_empty() || !inputs.problems.is_empty() => {
+        Severity::Success if !missing.is_empty() || !inputs.problems.is_empty() || never_ran => {
             Severity::Warning
         }
         severity => severity,
@@ -110,6 +112,54 @@ pub(crate) fn findings(
         unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
         compare_incomplete: false,
     }
+}
+
+/// Records in `overall` the selected tests of `steps` that no job executed
+/// (a selected test never run must not read as a pass), each with why when
+/// its step's jobs tell: missing, or ended without a result. Returns whether
+/// any never ran.
+fn never_executed(
+    overall: &mut Report,
+    steps: &[ExpectedStep],
+    payloads: &[JobPayload],
+    missing: &[Missing],
+) -> bool {
+    let mut planned = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        // Runs per test: the step's executions share out over its tests.
+        let runs = step.iterations / (step.selected.len().max(1) as u64);
+        planned.extend(step.selected.iter().map(|t| PlannedTest {
+            runs,
+            ..PlannedTest::of(t, i + 1)
+        }));
+    }
+    let why = |batch: usize| -> Option<String> {
+        let step = steps.get(batch - 1)?;
+        let key = &step.step_key;
+        let gone = missing.iter().filter(|m| &m.step_key == key).count();
+        if gone > 0 {
+            return Some(format!("{gone} job(s) of step `{key}` left no status file"));
+        }
+        let ended = payloads.iter().find(|p| {
+            &p.step_key == key
+                && !matches!(
+                    p.outcome,
+                    OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
+                )
+        });
+        Some(match ended {
+            Some(p) => {
+                let outcome = serde_json::to_value(p.outcome).unwrap_or_default();
+                let outcome = outcome.as_str().unwrap_or("no result");
+                format!("a job of step `{key}` ended as {outcome}")
+            }
+            None => format!(
+                "the jobs of step `{key}` ended normally without running it (a filter that \
+                 misses it, or a class Gradle does not run)"
+            ),
+        })
+    };
+    planned::never_executed(overall, &planned, &why)
 }
 
 /// The problems of the report step's inputs, first: what follows may miss
@@ -598,6 +648,57 @@ mod tests {
         assert_eq!(f.payloads[1].outcome, OutcomeKind::FlakyDetected);
         assert_eq!(f.overall.tests.len(), 3);
         assert_eq!(f.overall.neighbours, None);
+    }
+
+    /// A selected test no job executed is listed as never executed, with
+    /// its step's word for it, and the report is no clean pass: its job ran
+    /// the other selected class and passed.
+    #[test]
+    fn a_selected_test_no_job_ran_is_never_a_pass() {
+        let root = tempfile::tempdir().unwrap();
+        let jobs = [recorded_job(
+            root.path(),
+            "k:unit",
+            2,
+            &[("demo.AlphaTest", false)],
+        )];
+        let alpha = test(":test", TestKind::Unit, Some("demo.AlphaTest"));
+        let beta = test(":test", TestKind::Unit, Some("demo.BetaTest"));
+        let context = ReportContext {
+            jobs: vec![unit_step("k:unit", vec![alpha.clone(), beta])],
+            ..ReportContext::default()
+        };
+        let f = findings(&jobs, &context, &no_inputs());
+        assert_eq!(f.payloads[0].outcome, OutcomeKind::CleanPass);
+        let never: Vec<(&str, u64)> = f
+            .overall
+            .not_executed
+            .iter()
+            .map(|n| (n.test.as_str(), n.planned_runs))
+            .collect();
+        assert_eq!(never, [("demo.BetaTest", 1)]);
+        assert!(
+            f.overall.not_executed[0]
+                .reason
+                .contains("the jobs of step `k:unit` ended normally without running it"),
+            "{:?}",
+            f.overall.not_executed
+        );
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(
+            f.markdown
+                .contains("`demo.BetaTest` (`:test`): never executed"),
+            "{}",
+            f.markdown
+        );
+        // Both ran: nothing is listed, and the pass is clean.
+        let context = ReportContext {
+            jobs: vec![unit_step("k:unit", vec![alpha])],
+            ..ReportContext::default()
+        };
+        let f = findings(&jobs, &context, &no_inputs());
+        assert!(f.overall.not_executed.is_empty());
+        assert_eq!(f.severity, Severity::Success);
     }
 
     #[test]

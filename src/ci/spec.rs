@@ -117,10 +117,10 @@ pub(crate) struct ExpectedStep {
     /// executions are in context `task`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub whole_task: bool,
-    /// A whole-task step's selected tests, each once: what its jobs ran
-    /// beside them (their neighbours) is set apart in the report, as
-    /// `local` sets it apart. Empty for other steps (they run only what
-    /// they selected) and in the context of an earlier version's plan.
+    /// The step's selected tests, each once: the report step lists those no
+    /// job executed (never a quiet pass), and sets apart what a whole-task
+    /// step's jobs ran beside them (their neighbours), as `local` does.
+    /// Empty in the context of an earlier version's plan.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub selected: Vec<ClassifiedTest>,
 }
@@ -140,10 +140,7 @@ pub(crate) fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
                 .map(|c| c.executions() * c.tests.len() as u64)
                 .sum(),
             whole_task: batches[0].whole_task.is_some(),
-            selected: match batches[0].whole_task {
-                Some(_) => selected(&batches),
-                None => Vec::new(),
-            },
+            selected: selected(&batches),
         })
         .collect()
 }
@@ -195,6 +192,32 @@ impl ReportContext {
             rerun,
             compare: None,
         }
+    }
+}
+
+/// The longest report context a job's environment carries whole: Linux
+/// refuses to start a program with a variable over 128 KiB.
+pub(crate) const ENV_CONTEXT_LIMIT: usize = 96 * 1024;
+
+impl ReportContext {
+    /// The context as an environment variable carries it: past
+    /// [`ENV_CONTEXT_LIMIT`], the steps that run their tests alone name no
+    /// selected test (their check that each ran is dropped; a whole-task
+    /// step keeps them, to set its neighbours apart). The second value says
+    /// whether anything was dropped.
+    pub(crate) fn for_env(&self) -> (ReportContext, bool) {
+        let size = |c: &ReportContext| serde_json::to_string(c).map_or(0, |s| s.len());
+        if size(self) <= ENV_CONTEXT_LIMIT {
+            return (self.clone(), false);
+        }
+        let mut fitted = self.clone();
+        let compare = fitted.compare.iter_mut().flat_map(|c| c.jobs.iter_mut());
+        for step in fitted.jobs.iter_mut().chain(compare) {
+            if !step.whole_task {
+                step.selected.clear();
+            }
+        }
+        (fitted, true)
     }
 }
 
@@ -253,11 +276,11 @@ mod tests {
         assert_eq!((steps[0].jobs, steps[0].iterations), (2, 25));
     }
 
-    /// A whole-task step names its selected tests once, whichever shard
-    /// runs them; a step of the selected tests alone names none (it runs
-    /// nothing else).
+    /// Every step names its selected tests once, whichever shard runs them:
+    /// the report step checks each ran, and sets apart what a whole-task
+    /// step ran beside them.
     #[test]
-    fn whole_task_steps_name_their_selected_tests() {
+    fn steps_name_their_selected_tests() {
         use crate::domain::testing::unit;
         use crate::domain::{TestKind, WholeTask};
         let mut alone = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 1, 1);
@@ -271,13 +294,37 @@ mod tests {
         let named = |s: &ExpectedStep| -> Vec<String> {
             s.selected.iter().filter_map(|t| t.class.clone()).collect()
         };
-        assert_eq!(named(&steps[0]), Vec::<String>::new());
+        assert_eq!(named(&steps[0]), ["a.B", "a.C"]);
         assert_eq!((steps[1].whole_task, steps[1].jobs), (true, 2));
         assert_eq!(named(&steps[1]), ["a.B", "a.C", "a.D"]);
         let json = serde_json::to_value(&steps).unwrap();
-        assert!(json[0].get("selected").is_none(), "{json}");
         let back: Vec<ExpectedStep> = serde_json::from_value(json).unwrap();
         assert_eq!(back, steps);
+    }
+
+    /// A selection too long for an environment variable keeps the selected
+    /// tests of its whole-task steps only; a short one is carried whole.
+    #[test]
+    fn a_context_too_long_for_the_environment_drops_the_run_check() {
+        use crate::domain::testing::unit;
+        use crate::domain::{TestKind, WholeTask};
+        let mut alone = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 1, 1);
+        alone.tests = (0..2000)
+            .map(|i| unit(&format!("org.example.pkg.Test{i}")))
+            .collect();
+        let mut whole = alone.clone();
+        whole.key = "flakiness-detection:unit-task".into();
+        whole.whole_task = Some(WholeTask::default());
+        whole.tests.truncate(2);
+        let context = ReportContext::of(&[alone, whole], &BTreeMap::new(), &[], false);
+        let (fitted, dropped) = context.for_env();
+        assert!(dropped);
+        assert!(fitted.jobs[0].selected.is_empty());
+        assert_eq!(fitted.jobs[1].selected.len(), 2);
+        assert!(serde_json::to_string(&fitted).unwrap().len() <= ENV_CONTEXT_LIMIT);
+        let mut short = context.clone();
+        short.jobs[0].selected.truncate(3);
+        assert_eq!(short.for_env(), (short.clone(), false));
     }
 
     #[test]

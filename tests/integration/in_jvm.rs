@@ -615,12 +615,7 @@ fn testng_classes_repeated_together_get_a_jvm_each() {
         neighbour["repeatedBy"],
         serde_json::json!(["testng-invocation-count"])
     );
-    let logs = walk(&b.join(".gradle/gradle-flaky/runs"));
-    let log = logs
-        .iter()
-        .find(|p| p.file_name().is_some_and(|n| n == "batch-1.log"))
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .unwrap_or_default();
+    let log = first_batch_log(b);
     assert!(
         log.contains("times in a test JVM of its class's own (testng)"),
         "{log}"
@@ -683,16 +678,20 @@ fn tests_iters_classes_repeated_together_get_a_jvm_each() {
         );
         assert_eq!(t["repeatedBy"], serde_json::json!(["tests-iters"]));
     }
-    let logs = walk(&b.join(".gradle/gradle-flaky/runs"));
-    let log = logs
-        .iter()
-        .find(|p| p.file_name().is_some_and(|n| n == "batch-1.log"))
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .unwrap_or_default();
+    let log = first_batch_log(b);
     assert!(
         log.contains(
             ":server:test: each test class runs its -Dtests.iters iterations in a test JVM of its own"
         ),
         "{log}"
     );
+}
+
+/// The log of the first batch of the build's runs (empty when there is none).
+fn first_batch_log(build: &Path) -> String {
+    walk(&build.join(".gradle/gradle-flaky/runs"))
+        .iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "batch-1.log"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .unwrap_or_default()
 }

@@ -193,31 +193,36 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
 
 /// `- Repeated: 6 tests in one test JVM (junit4-runner), 2 tests by Gradle
 /// runs (a fresh test JVM each)`: in-JVM repeats share static state and a warm
-/// JIT, fresh runs do not; `None` when the plan is unknown (`analyze`).
+/// JIT, fresh runs do not; a test repeated both ways (`auto` switched, or an
+/// ignored count fell back) counts once, its ways in order; `None` when the
+/// plan is unknown (`analyze`).
 fn repetition_line(report: &Report) -> Option<String> {
-    let mut by: Vec<(&str, usize)> = Vec::new();
-    for name in report
+    let mut by: Vec<(&[String], usize)> = Vec::new();
+    for ways in report
         .tests
         .iter()
         .filter_map(|t| t.plan.as_ref())
-        .flat_map(|p| &p.repeated_by)
+        .map(|p| p.repeated_by.as_slice())
+        .filter(|ways| !ways.is_empty())
     {
-        match by.iter_mut().find(|(n, _)| *n == name) {
+        match by.iter_mut().find(|(w, _)| *w == ways) {
             Some((_, count)) => *count += 1,
-            None => by.push((name, 1)),
+            None => by.push((ways, 1)),
         }
     }
     if by.is_empty() {
         return None;
     }
+    let way = |name: &str| match name {
+        "gradle-runs" => "by Gradle runs (a fresh test JVM each)".to_string(),
+        m => format!("in one test JVM ({m})"),
+    };
     let parts: Vec<String> = by
         .iter()
-        .map(|(name, n)| {
+        .map(|(ways, n)| {
             let tests = if *n == 1 { "test" } else { "tests" };
-            match *name {
-                "gradle-runs" => format!("{n} {tests} by Gradle runs (a fresh test JVM each)"),
-                m => format!("{n} {tests} in one test JVM ({m})"),
-            }
+            let ways: Vec<String> = ways.iter().map(|w| way(w)).collect();
+            format!("{n} {tests} {}", ways.join(", then "))
         })
         .collect();
     Some(format!("- Repeated: {}", parts.join(", ")))

@@ -27,6 +27,21 @@ pub(crate) enum OutcomeKind {
     BuildFailed,
 }
 
+impl OutcomeKind {
+    /// The outcome's name in the JSON contract (`infra_fail`, ...).
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            OutcomeKind::CleanPass => "clean_pass",
+            OutcomeKind::FlakyDetected => "flaky_detected",
+            OutcomeKind::Timeout => "timeout",
+            OutcomeKind::Hang => "hang",
+            OutcomeKind::InfraFail => "infra_fail",
+            OutcomeKind::NotApplicable => "not_applicable",
+            OutcomeKind::BuildFailed => "build_failed",
+        }
+    }
+}
+
 /// Why an `infra_fail` was one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -414,6 +429,22 @@ pub(crate) fn failing_classes(report: &Report) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_outcome_is_named_as_the_json_names_it() {
+        use OutcomeKind::*;
+        for kind in [
+            CleanPass,
+            FlakyDetected,
+            Timeout,
+            Hang,
+            InfraFail,
+            NotApplicable,
+            BuildFailed,
+        ] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+        }
+    }
 
     const T: u64 = 3480;
 

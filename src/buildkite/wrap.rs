@@ -83,15 +83,8 @@ pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration
         Batch::FromEnv => {
             let name = vars::batch_spec(job.parallel_job.map_or(0, |n| n as usize));
             let mut spec = spec_from_env(&name, env(&name))?;
-            // A REF job of `--compare`: the batch runs in REF's worktree,
-            // its files kept apart under `flakiness-base/`.
-            if let Some(base) = &spec.base {
-                spec.dir = Some(compare::checkout(
-                    base,
-                    spec.dir.as_deref(),
-                    Path::new("."),
-                )?);
-                status_dir = Path::new(compare::STATUS_DIR);
+            if let Some(dir) = compare::enter(&mut spec)? {
+                status_dir = Path::new(dir);
             }
             (spec.kind.clone(), run_spec(&spec, timeout)?, true)
         }

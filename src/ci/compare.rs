@@ -56,6 +56,19 @@ pub(crate) fn expected_jobs(commands: &[crate::domain::GradleCommand]) -> Vec<Ex
     jobs
 }
 
+/// Readies a batch job's `spec` where it runs: a REF job's batch (one with a
+/// [`BaseCheckout`]) runs in REF's worktree, made in the job's checkout (this
+/// process's directory). Returns where its status goes: [`STATUS_DIR`] for
+/// a REF job, kept apart so that the report tells the sides apart; `None`
+/// for a job of the branch.
+pub(crate) fn enter(spec: &mut super::spec::JobSpec) -> Result<Option<&'static str>> {
+    let Some(base) = &spec.base else {
+        return Ok(None);
+    };
+    spec.dir = Some(checkout(base, spec.dir.as_deref(), Path::new("."))?);
+    Ok(Some(STATUS_DIR))
+}
+
 /// Makes REF's worktree in the job's checkout `here` and returns the
 /// build's directory in it, relative to `here`; `dir` is the build's
 /// directory in the checkout. The commit is fetched by hash from `origin`

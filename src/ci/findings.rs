@@ -148,11 +148,7 @@ fn never_executed(
                 )
         });
         Some(match ended {
-            Some(p) => {
-                let outcome = serde_json::to_value(p.outcome).unwrap_or_default();
-                let outcome = outcome.as_str().unwrap_or("no result");
-                format!("a job of step `{key}` ended as {outcome}")
-            }
+            Some(p) => format!("a job of step `{key}` ended as {}", p.outcome.as_str()),
             None => format!(
                 "the jobs of step `{key}` ended normally without running it (a filter that \
                  misses it, or a class Gradle does not run)"

@@ -88,8 +88,7 @@ pub(crate) fn jobs_section(
 /// were flaky and how many broken (a batch whose tests failed every
 /// execution proved no flakiness).
 fn outcome_name(p: &JobPayload) -> String {
-    let v = serde_json::to_value(p.outcome).expect("an outcome serializes");
-    let mut name = v.as_str().unwrap_or_default().to_string();
+    let mut name = p.outcome.as_str().to_string();
     if p.outcome == OutcomeKind::FlakyDetected {
         let parts: Vec<String> = [(p.flaky_tests, "flaky"), (p.broken_tests, "broken")]
             .iter()

@@ -66,17 +66,9 @@ pub(crate) fn run(cfg: &RunBatch) -> Result<()> {
         parallel_job: Some(batch.job),
     };
     let mut spec = batch.spec.clone();
-    let mut status_dir = cfg.out.join(STATUS_DIR);
-    // A REF job of `--compare`: the batch runs in REF's worktree, its status
-    // kept apart (`flakiness-base/status`) so the report tells the sides apart.
-    if let Some(base) = &spec.base {
-        spec.dir = Some(compare::checkout(
-            base,
-            spec.dir.as_deref(),
-            Path::new("."),
-        )?);
-        status_dir = cfg.out.join(compare::STATUS_DIR);
-    }
+    let status_dir = cfg
+        .out
+        .join(compare::enter(&mut spec)?.unwrap_or(STATUS_DIR));
     let started = SystemTime::now();
     let ran = run_spec(&spec, cfg.timeout)?;
     let status = ran.status(&job, &spec.kind, cfg.timeout);

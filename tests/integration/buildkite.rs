@@ -378,6 +378,14 @@ pub(crate) fn steps(pipeline: &Value) -> &Vec<Value> {
         .expect("a group of steps")
 }
 
+/// The keys of the pipeline's steps, in order.
+pub(crate) fn step_keys(pipeline: &Value) -> Vec<&str> {
+    steps(pipeline)
+        .iter()
+        .filter_map(|s| s["key"].as_str())
+        .collect()
+}
+
 /// Names of the branch's hostile files (a shell would run the first one's `$(...)`).
 const PWNED_SUITE: &str = "painless/40_$(touch pwned)";
 const ODD_SUITE: &str = "painless_execute/50_it's `odd`";
@@ -549,10 +557,7 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         "{argv:?}"
     );
 
-    let keys: Vec<&str> = steps(&pipeline)
-        .iter()
-        .filter_map(|s| s["key"].as_str())
-        .collect();
+    let keys = step_keys(&pipeline);
     assert_eq!(
         keys,
         [
@@ -1406,10 +1411,7 @@ fn pr_compare_runs_each_batch_on_ref_and_the_report_says_fixed() {
     let uploads = bk.calls_of(&["pipeline", "upload"]);
     let pipeline: Value = serde_json::from_str(&uploads[0].stdin).unwrap();
     assert_valid_pipeline(&pipeline);
-    let keys: Vec<&str> = steps(&pipeline)
-        .iter()
-        .filter_map(|s| s["key"].as_str())
-        .collect();
+    let keys = step_keys(&pipeline);
     assert_eq!(
         keys,
         [

@@ -627,3 +627,13 @@ pub fn alive(pid: u32) -> bool {
             .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
     })
 }
+
+/// The class of each of a JSON report's tests, in order.
+pub fn report_classes(report: &serde_json::Value) -> Vec<&str> {
+    report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["class"].as_str().unwrap())
+        .collect()
+}

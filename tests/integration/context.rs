@@ -83,12 +83,7 @@ fn context_both_counts_a_test_alone_and_in_its_task() {
     );
     // Its neighbours ran in the task only, and nobody selected them: set
     // apart, never judged, never counted among the report's tests.
-    let classes: Vec<&str> = report["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["class"].as_str().unwrap())
-        .collect();
+    let classes = crate::common::report_classes(&report);
     assert_eq!(classes, ["demo.NeedsNeighbourTest"], "{report:#}");
     assert_eq!(report["summary"]["tests"], 1);
     assert_eq!(

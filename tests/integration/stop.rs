@@ -269,12 +269,7 @@ fn a_killed_client_leaves_no_build_to_count_in_the_next_batch() {
     signal(client.unwrap(), libc::SIGKILL);
     let out = finished(&sandbox, child, daemon, 3);
     let report = json_report(&out);
-    let classes: Vec<&str> = report["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["class"].as_str().unwrap())
-        .collect();
+    let classes = crate::common::report_classes(&report);
     assert!(
         !classes.contains(&"org.elasticsearch.SlowPassTests"),
         "{report:#}"

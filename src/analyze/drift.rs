@@ -87,11 +87,16 @@ impl Blame {
                 clause: format!("; {class} ran alone in its JVMs, so it leaks the state itself"),
             };
         }
-        let others: Vec<&str> = left_threads
-            .iter()
-            .map(|w| w.class.as_str())
-            .filter(|c| *c != class)
-            .collect();
+        if left_threads.iter().any(|w| w.class == class) {
+            return Blame {
+                leaking: Some(class.to_string()),
+                clause: format!(
+                    "; it shared its JVM with the other selected classes, and {class} left threads \
+                     running there itself"
+                ),
+            };
+        }
+        let others: Vec<&str> = left_threads.iter().map(|w| w.class.as_str()).collect();
         let mut clause =
             "; it shared its JVM with the other selected classes, any of which may leak it"
                 .to_string();
@@ -533,6 +538,30 @@ mod tests {
                 .ends_with("any of which may leak it (a.Leaky left threads running there)"),
             "{}",
             w[1].message
+        );
+        // Slowing itself, the class that left threads is the one that leaks.
+        let slowing_leaker = {
+            let mut t = test("a.Leaky", "t", 1, &times, |_| false);
+            t.by_condition.by_index = leaving("a.Leaky", 1, &left).by_condition.by_index;
+            for (at, time) in t.by_condition.by_index.iter_mut().zip(&times) {
+                at.time_sec = *time;
+            }
+            t
+        };
+        let w = warnings(&[slowing_leaker]);
+        let shape: Vec<_> = w
+            .iter()
+            .map(|w| (w.evidence, w.leaking_class.as_deref()))
+            .collect();
+        assert_eq!(
+            shape,
+            [("slower", Some("a.Leaky")), ("threads", Some("a.Leaky"))]
+        );
+        assert!(
+            w[0].message
+                .ends_with("a.Leaky left threads running there itself"),
+            "{}",
+            w[0].message
         );
     }
 

@@ -190,7 +190,7 @@ fn threads(class: &str, tests: &[&TestReport]) -> Option<Warning> {
 /// `1 thread`, `3 threads`, `2.5 threads` (a mean over JVMs).
 fn threads_text(n: f64) -> String {
     match n {
-        n if n == 1.0 => "1 thread".into(),
+        1.0 => "1 thread".into(),
         n if n.fract() == 0.0 => format!("{n:.0} threads"),
         n => format!("{n:.1} threads"),
     }

@@ -231,16 +231,28 @@ public final class JUnit4Repeat {
             return started.size();
         }
 
-        /** Every live thread of the JVM, from its root thread group. */
+        /**
+         * Every live thread of the JVM, from the topmost thread group this code may reach (a security manager
+         * may stop the walk up, or the enumeration: the count is then of fewer threads or none, never a failed
+         * run).
+         */
         static Set<Thread> live() {
             ThreadGroup root = Thread.currentThread().getThreadGroup();
-            while (root.getParent() != null) {
-                root = root.getParent();
+            try {
+                while (root.getParent() != null) {
+                    root = root.getParent();
+                }
+            } catch (SecurityException e) {
+                // Counted from the highest group reached.
             }
             Thread[] threads = new Thread[root.activeCount() + 16];
             int n;
-            while ((n = root.enumerate(threads, true)) == threads.length) {
-                threads = new Thread[threads.length * 2];
+            try {
+                while ((n = root.enumerate(threads, true)) == threads.length) {
+                    threads = new Thread[threads.length * 2];
+                }
+            } catch (SecurityException e) {
+                return Collections.emptySet();
             }
             Set<Thread> out = new HashSet<>();
             for (int i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 //! mechanisms). The ledger's `Condition` (`ledger::record`) maps from
 //! [`Condition`] by its context, repetition and mechanism.
 
+use super::names::RunnerToken;
 pub use crate::invocation::InJvm;
 use crate::stats;
 use serde::Serialize;
@@ -96,8 +97,7 @@ pub(crate) struct FileCondition {
 /// carry a seed but no iteration).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct InFile {
-    /// Position in its JVM (1-based), failed, time.
-    executions: Vec<(u32, bool, Option<f64>)>,
+    executions: Vec<Execution>,
     /// Cases of it read so far, counted or not.
     seen: u32,
     /// Named by gradle-flaky's JUnit 4 runner (`method #i`).
@@ -110,11 +110,15 @@ impl InFile {
     /// A passed or failed execution named `raw`.
     pub(crate) fn add(&mut self, raw: &str, failed: bool, time: Option<f64>) {
         self.seen += 1;
-        let token = runner_iteration(raw);
+        let token = runner_token(raw);
         self.token |= token.is_some();
         self.seeded |= raw.contains("seed=[");
-        self.executions
-            .push((token.unwrap_or(self.seen), failed, time));
+        self.executions.push(Execution {
+            index: token.map_or(self.seen, |t| t.iteration),
+            failed,
+            time,
+            threads: token.map_or(0, |t| t.threads),
+        });
     }
 
     /// A case that is no execution (skipped, cut by a suite timeout): it
@@ -132,8 +136,10 @@ impl InFile {
             None if self.seen > 1 => Some(None),
             None => None,
         };
-        for (index, failed, time) in self.executions {
-            let index = if in_jvm.is_some() { index } else { 1 };
+        for mut e in self.executions {
+            if in_jvm.is_none() {
+                e.index = 1;
+            }
             let condition = Condition {
                 context: file.context,
                 repetition: match in_jvm {
@@ -141,28 +147,39 @@ impl InFile {
                     None => Repetition::FreshJvm,
                 },
                 mechanism: in_jvm.flatten(),
-                execution: if index <= 1 {
+                execution: if e.index <= 1 {
                     Position::First
                 } else {
                     Position::Repeat
                 },
             };
-            tally.add(condition, index, failed, time);
+            tally.add(condition, e);
         }
     }
 }
 
-/// The iteration gradle-flaky's JUnit 4 runner appends (`method #3`), 1-based.
-fn runner_iteration(raw: &str) -> Option<u32> {
-    let (_, last) = raw.trim_end().rsplit_once(" #")?;
-    if last.is_empty() || !last.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    last.parse().ok().filter(|i| *i > 0)
+/// The token gradle-flaky's JUnit 4 runner appends (`method #3`, `method #3
+/// (+2 threads)`), its iteration 1-based.
+fn runner_token(raw: &str) -> Option<RunnerToken> {
+    super::names::runner_token(raw)
+        .map(|(_, token)| token)
+        .filter(|t| t.iteration > 0)
 }
 
 /// Iterations past this index are pooled into the last one (a bound on memory).
 const MAX_INDEX: usize = 10_000;
+
+/// One execution read from a report.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Execution {
+    /// Its position in its JVM, 1-based.
+    pub index: u32,
+    pub failed: bool,
+    pub time: Option<f64>,
+    /// Threads its class's earlier executions in its JVM left running (the
+    /// runner's token says; 0 otherwise).
+    pub threads: u32,
+}
 
 /// One in-JVM iteration index's executions (all JVMs pooled).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -170,6 +187,8 @@ pub(crate) struct AtIndex {
     pub executions: u32,
     pub failures: u32,
     pub time_sec: f64,
+    /// The threads left running before each of them, summed.
+    pub threads: u64,
 }
 
 /// A test's executions per condition, and its in-JVM executions per index.
@@ -181,14 +200,8 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    pub(crate) fn add(
-        &mut self,
-        condition: Condition,
-        index: u32,
-        failed: bool,
-        time: Option<f64>,
-    ) {
-        let failures = u64::from(failed);
+    pub(crate) fn add(&mut self, condition: Condition, e: Execution) {
+        let failures = u64::from(e.failed);
         match self.counts.iter_mut().find(|(c, _, _)| *c == condition) {
             Some((_, runs, f)) => {
                 *runs += 1;
@@ -197,14 +210,15 @@ impl Tally {
             None => self.counts.push((condition, 1, failures)),
         }
         if condition.repetition == Repetition::InJvm {
-            let i = (index.max(1) as usize - 1).min(MAX_INDEX);
+            let i = (e.index.max(1) as usize - 1).min(MAX_INDEX);
             if self.by_index.len() <= i {
                 self.by_index.resize(i + 1, AtIndex::default());
             }
             let at = &mut self.by_index[i];
             at.executions += 1;
-            at.failures += u32::from(failed);
-            at.time_sec += time.unwrap_or(0.0);
+            at.failures += u32::from(e.failed);
+            at.time_sec += e.time.unwrap_or(0.0);
+            at.threads += u64::from(e.threads);
         }
     }
 
@@ -226,6 +240,7 @@ impl Tally {
             mine.executions += theirs.executions;
             mine.failures += theirs.failures;
             mine.time_sec += theirs.time_sec;
+            mine.threads += theirs.threads;
         }
     }
 
@@ -439,9 +454,9 @@ mod tests {
             ]
         );
         // `#` inside a YAML test's name is no token.
-        assert_eq!(runner_iteration("test {p0=#x}"), None);
-        assert_eq!(runner_iteration("issue #"), None);
-        assert_eq!(runner_iteration("t #0"), None);
+        assert_eq!(runner_token("test {p0=#x}"), None);
+        assert_eq!(runner_token("issue #"), None);
+        assert_eq!(runner_token("t #0"), None);
     }
 
     #[test]

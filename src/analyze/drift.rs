@@ -1,10 +1,16 @@
 //! State that accumulates in one test JVM: a class whose repetitions keep
-//! getting slower (a thread pool never shut down, a cache that only grows)
-//! or whose failures come only late. Read from each execution's position in
-//! its JVM and its time (the XML has both), per class, all its JVMs pooled:
-//! the mean time of its executions at each position, judged by the ratio of
-//! the last third to the first and by the Mann–Kendall trend test; and its
-//! repeats against its first executions, by Fisher's exact test.
+//! getting slower (a thread pool never shut down, a cache that only grows),
+//! that leaves threads running after each execution, or whose failures come
+//! only late. Read from each execution's position in its JVM and its time
+//! (the XML has both), per class, all its JVMs pooled: the mean time of its
+//! executions at each position, judged by the ratio of the last third to the
+//! first and by the Mann–Kendall trend test; the threads gradle-flaky's JUnit
+//! 4 runner counts in each execution's name; and its repeats against its
+//! first executions, by Fisher's exact test.
+//!
+//! The threads are the direct signal: a busy thread left per execution slows
+//! a class's three or four executions in a JVM of its own too little to
+//! show, yet it is exactly the state that slows whatever runs after it.
 
 use super::condition::{AtIndex, Position, Repetition, SIGNIFICANCE};
 use super::report::TestReport;
@@ -19,6 +25,12 @@ pub const STATE_ACCUMULATES: &str = "state-accumulates";
 /// A slowdown smaller than this per execution is noise, whatever its ratio
 /// (a test of a millisecond doubling is no leak worth a warning).
 const MIN_GROWTH_SEC: f64 = 0.05;
+
+/// Threads a class must keep leaking per repeat, on average over its
+/// repeats after the first, to warn: half a thread (one every other
+/// execution), so that a pool it starts once or that stops at a bound does
+/// not.
+const THREADS_PER_REPEAT: f64 = 0.5;
 
 /// Positions from which the trend test can show a rising series (with 3,
 /// its smallest p is 1/6): below, the ratio and the growth alone decide.
@@ -41,14 +53,61 @@ pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
         .values()
         .filter(|tests| by_the_runner(tests))
         .count();
-    classes
-        .into_iter()
+    let left_threads: Vec<Warning> = classes
+        .iter()
+        .filter_map(|(class, tests)| threads(class, tests))
+        .collect();
+    let mut out: Vec<Warning> = classes
+        .iter()
         .filter_map(|(class, tests)| {
-            let alone = alone_in_its_jvms(&tests, by_runner);
-            let leaking = alone.then(|| class.to_string());
-            slower(class, &tests, leaking.clone()).or_else(|| late(class, &tests, leaking))
+            let blame = Blame::of(class, alone_in_its_jvms(tests, by_runner), &left_threads);
+            slower(class, tests, &blame).or_else(|| late(class, tests, &blame))
         })
-        .collect()
+        .collect();
+    out.extend(left_threads);
+    out.sort_by(|a, b| a.class.cmp(&b.class));
+    out
+}
+
+/// Which class leaked the state a class's drift shows, as far as can be told.
+struct Blame {
+    /// The class itself, when it ran alone in its JVMs.
+    leaking: Option<String>,
+    /// The sentence's ending that says so.
+    clause: String,
+}
+
+impl Blame {
+    /// `alone`: the class ran alone in its JVMs. Otherwise the classes whose
+    /// executions left threads running are named as suspects.
+    fn of(class: &str, alone: bool, left_threads: &[Warning]) -> Blame {
+        if alone {
+            return Blame {
+                leaking: Some(class.to_string()),
+                clause: format!("; {class} ran alone in its JVMs, so it leaks the state itself"),
+            };
+        }
+        if left_threads.iter().any(|w| w.class == class) {
+            return Blame {
+                leaking: Some(class.to_string()),
+                clause: format!(
+                    "; it shared its JVM with the other selected classes, and {class} left threads \
+                     running there itself"
+                ),
+            };
+        }
+        let others: Vec<&str> = left_threads.iter().map(|w| w.class.as_str()).collect();
+        let mut clause =
+            "; it shared its JVM with the other selected classes, any of which may leak it"
+                .to_string();
+        if !others.is_empty() {
+            clause += &format!(" ({} left threads running there)", others.join(", "));
+        }
+        Blame {
+            leaking: None,
+            clause,
+        }
+    }
 }
 
 /// The mean seconds per execution at each position, the tests of a class
@@ -63,6 +122,15 @@ fn series(tests: &[&TestReport]) -> Vec<f64> {
 }
 
 fn pooled(tests: &[&TestReport]) -> Vec<f64> {
+    at_positions(tests)
+        .iter()
+        .map(|at| at.time_sec / f64::from(at.executions))
+        .collect()
+}
+
+/// The class's in-JVM executions at each position, its tests and JVMs
+/// pooled, up to the first position none reached.
+fn at_positions(tests: &[&TestReport]) -> Vec<AtIndex> {
     let mut pooled: Vec<AtIndex> = Vec::new();
     for t in tests {
         let by_index = &t.by_condition.by_index;
@@ -72,20 +140,79 @@ fn pooled(tests: &[&TestReport]) -> Vec<f64> {
         for (p, at) in pooled.iter_mut().zip(by_index) {
             p.executions += at.executions;
             p.time_sec += at.time_sec;
+            p.threads += at.threads;
         }
     }
+    let reached = pooled.iter().take_while(|at| at.executions > 0).count();
+    pooled.truncate(reached);
     pooled
+}
+
+/// Its executions left threads running, more with each repeat: the mean
+/// threads left before each position never fall, and after the second
+/// position they still grow by [`THREADS_PER_REPEAT`] a repeat or more (a
+/// pool started once, or a bounded one, stops growing). Counted by the
+/// runner per class, so the class is the one that leaks.
+fn threads(class: &str, tests: &[&TestReport]) -> Option<Warning> {
+    let left: Vec<f64> = at_positions(tests)
         .iter()
-        .take_while(|at| at.executions > 0)
-        .map(|at| at.time_sec / f64::from(at.executions))
-        .collect()
+        .map(|at| at.threads as f64 / f64::from(at.executions))
+        .collect();
+    let n = left.len();
+    if n < 3 || left.windows(2).any(|w| w[1] < w[0]) {
+        return None;
+    }
+    let last = left[n - 1];
+    if last - left[1] < THREADS_PER_REPEAT * (n - 2) as f64 {
+        return None;
+    }
+    let message = format!(
+        "executions of {class} left threads running in its JVM: {} it started were still \
+         running when its {} execution there began: state accumulates across repetitions; \
+         {class} leaks it itself",
+        threads_text(last),
+        ordinal(n),
+    );
+    Some(Warning {
+        code: STATE_ACCUMULATES,
+        class: class.to_string(),
+        evidence: "threads",
+        first_sec: None,
+        last_sec: None,
+        threads_left: Some((last * 10.0).round() / 10.0),
+        positions: n,
+        p_value: None,
+        leaking_class: Some(class.to_string()),
+        message,
+    })
+}
+
+/// `1 thread`, `3 threads`, `2.5 threads` (a mean over JVMs).
+fn threads_text(n: f64) -> String {
+    match n {
+        1.0 => "1 thread".into(),
+        n if n.fract() == 0.0 => format!("{n:.0} threads"),
+        n => format!("{n:.1} threads"),
+    }
+}
+
+/// `2nd`, `3rd`, `11th`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Its repetitions kept getting slower, by [`MIN_GROWTH_SEC`] or more: the
 /// last third at least [`stats::DRIFT_RATIO`] times the first with a rising
 /// trend when the positions can show one, or [`MILD_RATIO`] times with a
 /// clear trend over [`STEADY_FROM`] positions or more.
-fn slower(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<Warning> {
+fn slower(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> {
     let xs = series(tests);
     let ratio = stats::thirds_ratio(&xs)?;
     let third = xs.len() / 3;
@@ -104,7 +231,7 @@ fn slower(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option
         seconds(xs[0]),
         seconds(*xs.last()?),
         stats::p_value(trend.p_rising),
-        leak_clause(class, leaking.is_some())
+        blame.clause
     );
     Some(Warning {
         code: STATE_ACCUMULATES,
@@ -112,16 +239,17 @@ fn slower(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option
         evidence: "slower",
         first_sec: Some(stats::round6(xs[0])),
         last_sec: Some(stats::round6(*xs.last()?)),
+        threads_left: None,
         positions: pooled(tests).len(),
-        p_value: stats::round6(trend.p_rising),
-        leaking_class: leaking,
+        p_value: Some(stats::round6(trend.p_rising)),
+        leaking_class: blame.leaking.clone(),
         message,
     })
 }
 
 /// Its repeats in a JVM failed more than its first executions (Fisher's
 /// exact test, one-sided): the failures come late.
-fn late(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<Warning> {
+fn late(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> {
     let (mut first, mut repeat) = ((0, 0), (0, 0));
     for f in tests.iter().filter_map(|t| t.by_condition.first_execution) {
         first = (first.0 + f.first.failures, first.1 + f.first.runs);
@@ -145,7 +273,7 @@ fn late(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<W
         first.0,
         first.1,
         stats::p_value(p),
-        leak_clause(class, leaking.is_some())
+        blame.clause
     );
     Some(Warning {
         code: STATE_ACCUMULATES,
@@ -153,9 +281,10 @@ fn late(class: &str, tests: &[&TestReport], leaking: Option<String>) -> Option<W
         evidence: "failures-late",
         first_sec: None,
         last_sec: None,
+        threads_left: None,
         positions: pooled(tests).len(),
-        p_value: stats::round6(p),
-        leaking_class: leaking,
+        p_value: Some(stats::round6(p)),
+        leaking_class: blame.leaking.clone(),
         message,
     })
 }
@@ -208,14 +337,6 @@ fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
     by_the_runner(tests) && jvms > 1 && by_runner as u64 * jvms <= u64::from(MAX_SLICES)
 }
 
-fn leak_clause(class: &str, alone: bool) -> String {
-    if alone {
-        format!("; {class} ran alone in its JVMs, so it leaks the state itself")
-    } else {
-        "; it shared its JVM with the other selected classes, any of which may leak it".into()
-    }
-}
-
 /// `0.30 s`, `24 s`.
 fn seconds(s: f64) -> String {
     if s < 10.0 {
@@ -265,7 +386,7 @@ mod tests {
         );
         // From the second position: the first also loads classes.
         assert_eq!((w.first_sec, w.last_sec), (Some(0.6), Some(3.0)));
-        assert!(w.p_value < 0.001, "{w:?}");
+        assert!(w.p_value.unwrap() < 0.001, "{w:?}");
         assert_eq!(w.leaking_class.as_deref(), Some("a.Leaky"));
         // Beside enough other classes of the runner, it shared its JVMs.
         let mut many: Vec<TestReport> = (0..11)
@@ -306,7 +427,7 @@ mod tests {
         let w = warnings(&[test("demo.LeakyTest", "t", 10, &times, |_| false)]);
         assert_eq!(w.len(), 1, "{w:?}");
         // scipy.stats.kendalltau(range(9), times[1:], alternative="greater"): 0.0012
-        assert!(w[0].p_value < CLEAR_TREND, "{w:?}");
+        assert!(w[0].p_value.unwrap() < CLEAR_TREND, "{w:?}");
         // Shorter, the same rise is not enough.
         let w = warnings(&[test("demo.LeakyTest", "t", 10, &times[..5], |_| false)]);
         assert!(w.is_empty(), "{w:?}");
@@ -356,6 +477,110 @@ mod tests {
         }
     }
 
+    /// A test of `class` in `jvms` JVMs whose runner's tokens said `left[i]`
+    /// threads were running before its (i+1)-th execution there.
+    fn leaving(class: &str, jvms: u32, left: &[u32]) -> TestReport {
+        let mut tally = Tally::default();
+        for _ in 0..jvms {
+            let mut file = InFile::default();
+            for (i, threads) in left.iter().enumerate() {
+                let name = match threads {
+                    0 => format!("t #{}", i + 1),
+                    1 => format!("t #{} (+1 thread)", i + 1),
+                    n => format!("t #{} (+{n} threads)", i + 1),
+                };
+                file.add(&name, false, Some(0.1));
+            }
+            file.settle(&FileCondition::default(), &mut tally);
+        }
+        let mut t = TestReport::sample(class, "t", 0, 0);
+        t.by_condition = Conditions::of(tally);
+        t
+    }
+
+    /// A thread left per execution, in five JVMs of four executions: too few
+    /// to slow it, but counted, and the class is the one that leaks.
+    #[test]
+    fn a_class_leaving_a_thread_per_execution_accumulates_state() {
+        let w = warnings(&[leaving("a.Leaky", 5, &[0, 1, 2, 3])]);
+        assert_eq!(w.len(), 1, "{w:?}");
+        let w = &w[0];
+        assert_eq!(
+            (w.evidence, w.threads_left, w.positions, w.p_value),
+            ("threads", Some(3.0), 4, None)
+        );
+        assert_eq!(w.leaking_class.as_deref(), Some("a.Leaky"));
+        assert_eq!(
+            w.message,
+            "executions of a.Leaky left threads running in its JVM: 3 threads it started were \
+             still running when its 4th execution there began: state accumulates across \
+             repetitions; a.Leaky leaks it itself"
+        );
+        // One every other execution still grows.
+        assert_eq!(warnings(&[leaving("a.B", 2, &[0, 1, 1, 2, 2, 3])]).len(), 1);
+    }
+
+    /// In one shared JVM, a slowing neighbour cannot tell which class leaked,
+    /// but the class that left threads running is named beside it.
+    #[test]
+    fn a_slowing_neighbour_names_the_class_that_left_threads() {
+        let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
+        let left: Vec<u32> = (0..10).collect();
+        let w = warnings(&[
+            test("a.Neighbour", "t", 1, &times, |_| false),
+            leaving("a.Leaky", 1, &left),
+        ]);
+        let shape: Vec<_> = w.iter().map(|w| (w.class.as_str(), w.evidence)).collect();
+        assert_eq!(shape, [("a.Leaky", "threads"), ("a.Neighbour", "slower")]);
+        assert_eq!(w[1].leaking_class, None);
+        assert!(
+            w[1].message
+                .ends_with("any of which may leak it (a.Leaky left threads running there)"),
+            "{}",
+            w[1].message
+        );
+        // Slowing itself, the class that left threads is the one that leaks.
+        let slowing_leaker = {
+            let mut t = test("a.Leaky", "t", 1, &times, |_| false);
+            t.by_condition.by_index = leaving("a.Leaky", 1, &left).by_condition.by_index;
+            for (at, time) in t.by_condition.by_index.iter_mut().zip(&times) {
+                at.time_sec = *time;
+            }
+            t
+        };
+        let w = warnings(&[slowing_leaker]);
+        let shape: Vec<_> = w
+            .iter()
+            .map(|w| (w.evidence, w.leaking_class.as_deref()))
+            .collect();
+        assert_eq!(
+            shape,
+            [("slower", Some("a.Leaky")), ("threads", Some("a.Leaky"))]
+        );
+        assert!(
+            w[0].message
+                .ends_with("a.Leaky left threads running there itself"),
+            "{}",
+            w[0].message
+        );
+    }
+
+    /// A pool started once, one that stops at its bound, threads that end,
+    /// and too few positions to tell are no accumulation.
+    #[test]
+    fn threads_started_once_or_bounded_are_no_accumulation() {
+        for left in [
+            &[0, 1, 1, 1, 1][..],
+            &[0, 2, 3, 3, 3, 3],
+            &[0, 1, 0, 1, 0],
+            &[0, 1],
+            &[0, 0, 0, 0],
+        ] {
+            let w = warnings(&[leaving("a.B", 3, left)]);
+            assert!(w.is_empty(), "{left:?}: {w:?}");
+        }
+    }
+
     /// Failures only late: 0 of 5 first executions, 8 of 15 repeats.
     #[test]
     fn failures_that_come_only_late_accumulate_state() {
@@ -365,7 +590,7 @@ mod tests {
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(w[0].evidence, "failures-late");
         // scipy.stats.fisher_exact([[10, 5], [0, 5]], alternative="greater"): 0.016254
-        stats::assert_near(w[0].p_value, 0.016254, 1e-4);
+        stats::assert_near(w[0].p_value.unwrap(), 0.016254, 1e-4);
         assert!(
             w[0].message.contains("10/15 of its repeats"),
             "{}",

@@ -92,12 +92,45 @@ fn is_iteration(token: &str) -> bool {
     token.len() > 1 && token.starts_with('#') && token[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Removes a trailing ` #N`.
+/// Removes a trailing ` #N` (and ` #N (+K threads)`).
 fn strip_iteration(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, last)) if is_iteration(last) => base.trim_end(),
-        _ => name,
-    }
+    runner_token(name).map_or(name, |(base, _)| base)
+}
+
+/// What gradle-flaky's JUnit 4 runner appends to an execution's name: its
+/// iteration in its JVM, and the threads its class's earlier executions
+/// there started and left running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RunnerToken {
+    /// 1-based.
+    pub iteration: u32,
+    pub threads: u32,
+}
+
+/// `method #3` → (`method`, 3 and 0 threads); `method #3 (+2 threads)` →
+/// (`method`, 3 and 2). `None` without the token.
+pub(crate) fn runner_token(raw: &str) -> Option<(&str, RunnerToken)> {
+    let raw = raw.trim_end();
+    let (head, threads) = match raw
+        .strip_suffix(" threads)")
+        .or(raw.strip_suffix(" thread)"))
+    {
+        Some(rest) => {
+            let (head, count) = rest.rsplit_once(" (+")?;
+            (head, digits(count)?)
+        }
+        None => (raw, 0),
+    };
+    let (base, last) = head.rsplit_once(' ')?;
+    let iteration = last.strip_prefix('#').and_then(digits)?;
+    Some((base.trim_end(), RunnerToken { iteration, threads }))
+}
+
+/// A non-empty run of ASCII digits, as a number.
+fn digits(text: &str) -> Option<u32> {
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
 }
 
 /// `params` without its whitespace-delimited token `seed=[...]`, and the seed.
@@ -124,4 +157,31 @@ fn without_seed(params: &str) -> (Cow<'_, str>, Option<&str>) {
         from = body;
     }
     (Cow::Borrowed(params), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runners_token_gives_the_iteration_and_the_threads_left() {
+        let token = |iteration, threads| RunnerToken { iteration, threads };
+        assert_eq!(runner_token("t #3"), Some(("t", token(3, 0))));
+        assert_eq!(
+            runner_token("t[0] #12 (+2 threads)"),
+            Some(("t[0]", token(12, 2)))
+        );
+        assert_eq!(runner_token("t #2 (+1 thread)"), Some(("t", token(2, 1))));
+        for plain in [
+            "t",
+            "t #",
+            "t #x",
+            "t (+2 threads)",
+            "t #2 (+x threads)",
+            "t#2",
+        ] {
+            assert_eq!(runner_token(plain), None, "{plain}");
+        }
+        assert_eq!(normalize_method("t[0] #4 (+3 threads)").0, "t[0]");
+    }
 }

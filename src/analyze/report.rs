@@ -400,8 +400,10 @@ pub struct Warning {
     /// [`STATE_ACCUMULATES`].
     pub code: &'static str,
     pub class: String,
-    /// `slower`: its executions kept getting slower; `failures-late`: its
-    /// repeats failed more than its first executions.
+    /// `slower`: its executions kept getting slower; `threads`: each of its
+    /// executions left threads running in its JVM (gradle-flaky's JUnit 4
+    /// runner counts them); `failures-late`: its repeats failed more than its
+    /// first executions.
     pub evidence: &'static str,
     /// Mean seconds of its executions first in their JVM, and at its last
     /// position (`slower`).
@@ -409,10 +411,16 @@ pub struct Warning {
     pub first_sec: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_sec: Option<f64>,
+    /// The threads its earlier executions had left running before its last
+    /// position, the mean over its JVMs (`threads`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads_left: Option<f64>,
     /// How many executions one JVM held at most (positions).
     pub positions: usize,
-    /// The test's p-value (Mann–Kendall for `slower`, Fisher for `failures-late`).
-    pub p_value: f64,
+    /// The test's p-value (Mann–Kendall for `slower`, Fisher for
+    /// `failures-late`); `threads` is counted, not inferred, and has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_value: Option<f64>,
     /// The class that leaked the state, when it can be told: the class
     /// itself when it ran alone in its JVMs (gradle-flaky's JUnit 4 runner
     /// gives each class JVMs of its own).

@@ -154,7 +154,7 @@ impl TestReport {
         alone: (u64, u64),
         task: (u64, u64),
     ) -> TestReport {
-        use super::condition::{Condition, Context, Position, Repetition, Tally};
+        use super::condition::{Condition, Context, Execution, Position, Repetition, Tally};
         use super::conditions::Conditions;
         let mut tally = Tally::default();
         for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
@@ -165,7 +165,13 @@ impl TestReport {
                 execution: Position::First,
             };
             for i in 0..runs {
-                tally.add(condition, 1, i < failures, Some(0.1));
+                let e = Execution {
+                    index: 1,
+                    failed: i < failures,
+                    time: Some(0.1),
+                    threads: 0,
+                };
+                tally.add(condition, e);
             }
         }
         let failures = alone.0 + task.0;

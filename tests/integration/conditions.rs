@@ -121,3 +121,45 @@ fn gradle_runs_are_first_executions_in_fresh_jvms() {
         serde_json::json!(["fresh-jvm"])
     );
 }
+
+/// A class that leaves a busy thread per execution, batched with a
+/// neighbour: each gets JVMs of its own (12 iterations over 4 JVMs), so the
+/// leak slows neither noticeably, yet the runner counts the threads it left
+/// and the report warns `state-accumulates` of it, naming it as the class
+/// that leaks; the neighbour, which leaves none, gets no warning.
+#[test]
+fn a_class_leaving_a_busy_thread_per_execution_is_warned_of() {
+    let build = conditions_copy();
+    let (out, report) = local(
+        build.path(),
+        "0",
+        &["--iters", "12", "demo.LeakyTest", "demo.NeighbourTest"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let warnings = report["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    let w = &warnings[0];
+    assert_eq!(
+        (&w["code"], &w["class"], &w["evidence"], &w["leakingClass"]),
+        (
+            &"state-accumulates".into(),
+            &"demo.LeakyTest".into(),
+            &"threads".into(),
+            &"demo.LeakyTest".into()
+        ),
+        "{w:#}"
+    );
+    // Four JVMs of three executions: two threads left before each third.
+    assert_eq!(
+        (&w["positions"], &w["threadsLeft"]),
+        (&3.into(), &2.0.into()),
+        "{w:#}"
+    );
+    for method in ["startsAWorker", "computes"] {
+        assert_eq!(
+            test(&report, method)["verdict"]["kind"],
+            "clean",
+            "{method}"
+        );
+    }
+}

@@ -3,7 +3,10 @@ package gradleflaky.repeat;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.runner.Description;
 import org.junit.runner.Request;
@@ -39,7 +42,9 @@ import org.junit.runner.notification.RunNotifier;
  * runs in N fresh JVMs, so its first execution in a fresh JVM (what CI runs) is sampled N times, and when
  * S is not capped the JVMs are its own: state one class leaks never reaches another. Each execution is
  * reported as {@code method #i}, i its 1-based iteration in its JVM (gradle-flaky strips the token and
- * counts {@code #1} as a first execution).
+ * counts {@code #1} as a first execution). When the class's earlier executions in this JVM started threads
+ * that are still running, the token says how many: {@code method #3 (+2 threads)} (see {@link Leaks}), so
+ * a leak travels in the report itself and gradle-flaky can tell which class accumulates state.
  */
 @RunWith(JUnit4Repeat.Repeater.class)
 public final class JUnit4Repeat {
@@ -57,6 +62,8 @@ public final class JUnit4Repeat {
         private final List<Class<?>> classes = new ArrayList<>();
         /** How many times each class of {@link #classes} runs in this JVM. */
         private final List<Integer> counts = new ArrayList<>();
+        /** The threads each class of {@link #classes} started here and left running. */
+        private final List<Leaks> leaks = new ArrayList<>();
         private final List<Filter> filters = new ArrayList<>();
         private final Description description;
 
@@ -98,6 +105,7 @@ public final class JUnit4Repeat {
             }
             while (counts.size() < classes.size()) {
                 counts.add(count);
+                leaks.add(new Leaks());
             }
         }
 
@@ -117,39 +125,58 @@ public final class JUnit4Repeat {
         @Override
         public void run(RunNotifier notifier) {
             for (int i = 0; ; i++) {
-                List<Runner> runners = runners(i);
-                if (runners.isEmpty()) {
+                List<Integer> entries = running(i);
+                if (entries.isEmpty()) {
                     return;
                 }
-                RunNotifier inner = new RunNotifier();
-                inner.addListener(new Renamer(notifier, " #" + (i + 1)));
-                for (Runner runner : runners) {
+                for (int c : entries) {
+                    Runner runner = runner(c);
+                    if (runner == null) {
+                        continue;
+                    }
+                    RunNotifier inner = new RunNotifier();
+                    inner.addListener(new Renamer(notifier, token(i + 1, leaks.get(c).alive())));
+                    leaks.get(c).before();
                     runner.run(inner);
+                    leaks.get(c).after();
                 }
             }
         }
 
-        /**
-         * A fresh runner per class that runs more than {@code iteration} times here, filtered; classes with
-         * nothing left are left out.
-         */
-        private List<Runner> runners(int iteration) {
-            List<Runner> out = new ArrayList<>();
+        /** The entries that run more than {@code iteration} times here. */
+        private List<Integer> running(int iteration) {
+            List<Integer> out = new ArrayList<>();
             for (int c = 0; c < classes.size(); c++) {
-                if (counts.get(c) <= iteration) {
-                    continue;
+                if (counts.get(c) > iteration) {
+                    out.add(c);
                 }
-                Runner runner = Request.aClass(classes.get(c)).getRunner();
-                try {
-                    for (Filter filter : filters) {
-                        filter.apply(runner);
-                    }
-                } catch (NoTestsRemainException e) {
-                    continue;
-                }
-                out.add(runner);
             }
             return out;
+        }
+
+        /** A fresh runner per class that runs more than {@code iteration} times here, filtered. */
+        private List<Runner> runners(int iteration) {
+            List<Runner> out = new ArrayList<>();
+            for (int c : running(iteration)) {
+                Runner runner = runner(c);
+                if (runner != null) {
+                    out.add(runner);
+                }
+            }
+            return out;
+        }
+
+        /** A fresh runner of entry {@code c}, filtered; null when the filters leave it nothing. */
+        private Runner runner(int c) {
+            Runner runner = Request.aClass(classes.get(c)).getRunner();
+            try {
+                for (Filter filter : filters) {
+                    filter.apply(runner);
+                }
+            } catch (NoTestsRemainException e) {
+                return null;
+            }
+            return runner;
         }
 
         /** The test classes nested in {@code outer} (at any depth), as Gradle's scan finds them. */
@@ -168,6 +195,61 @@ public final class JUnit4Repeat {
         }
     }
 
+    /**
+     * The name token of an execution: {@code  #i}, its iteration in this JVM, then {@code  (+N threads)} when
+     * its class's earlier executions here started N threads that are still running (state it leaks).
+     */
+    static String token(int iteration, int threads) {
+        String token = " #" + iteration;
+        return threads == 0 ? token : token + " (+" + threads + (threads == 1 ? " thread)" : " threads)");
+    }
+
+    /**
+     * The threads one class started during its executions in this JVM (those alive after an execution that
+     * were not before it) and that are still running. The JDK's common fork-join pool is shared by every
+     * class and bounded, so its workers are no class's leak.
+     */
+    static final class Leaks {
+        private final List<Thread> started = new ArrayList<>();
+        private Set<Thread> before = Collections.emptySet();
+
+        void before() {
+            before = live();
+        }
+
+        void after() {
+            for (Thread t : live()) {
+                if (!before.contains(t) && !t.getName().startsWith("ForkJoinPool.commonPool-worker")) {
+                    started.add(t);
+                }
+            }
+            before = Collections.emptySet();
+        }
+
+        int alive() {
+            started.removeIf(t -> !t.isAlive());
+            return started.size();
+        }
+
+        /** Every live thread of the JVM, from its root thread group. */
+        static Set<Thread> live() {
+            ThreadGroup root = Thread.currentThread().getThreadGroup();
+            while (root.getParent() != null) {
+                root = root.getParent();
+            }
+            Thread[] threads = new Thread[root.activeCount() + 16];
+            int n;
+            while ((n = root.enumerate(threads, true)) == threads.length) {
+                threads = new Thread[threads.length * 2];
+            }
+            Set<Thread> out = new HashSet<>();
+            for (int i = 0; i < n; i++) {
+                out.add(threads[i]);
+            }
+            return out;
+        }
+    }
+
     /** The slice a generated {@code SliceK} class is, -1 for this class itself (no slices). */
     static int sliceOf(Class<?> suite) {
         String name = suite.getSimpleName();
@@ -175,7 +257,8 @@ public final class JUnit4Repeat {
     }
 
     /**
-     * Passes a run's events on with each test's name followed by {@code token} (its iteration in this JVM);
+     * Passes a run's events on with each test's name followed by {@code token} (its iteration in this JVM, see
+     * {@link JUnit4Repeat#token});
      * class-level events (a failing {@code @BeforeClass}) pass unchanged.
      */
     static final class Renamer extends RunListener {

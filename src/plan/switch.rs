@@ -131,16 +131,21 @@ pub(crate) fn holds(remembered: &DearerInJvm, commit: Option<&str>) -> bool {
     remembered.commit.as_deref() == commit
 }
 
-/// Why `auto` starts `class` on Gradle runs: what a run remembered of it.
+/// Why `auto` starts `class` on Gradle runs: what a run remembered of it
+/// (outside git, in this build).
 pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
     let secs = |s: f64| crate::time::human(Duration::try_from_secs_f64(s).unwrap_or_default());
     let last = match d.last {
         Some(last) => format!(", the last {},", secs(last)),
         None => String::new(),
     };
+    let on = match d.commit {
+        Some(_) => "on this commit",
+        None => "in this build",
+    };
     format!(
         "in-JVM iterations of {class} took {} each{last} against {} for a fresh run when last \
-         measured on this commit: it starts on Gradle runs",
+         measured {on}: it starts on Gradle runs",
         secs(d.per_iteration),
         secs(d.fresh_run),
     )
@@ -271,6 +276,8 @@ mod tests {
             ..d.clone()
         };
         assert!(holds(&outside, None));
+        assert!(remembered("a.G", &outside)
+            .ends_with("when last measured in this build: it starts on Gradle runs"));
         assert_eq!(
             remembered("a.GrowingTests", &d),
             "in-JVM iterations of a.GrowingTests took 3.4s each, the last 6s, against 1.5s for \

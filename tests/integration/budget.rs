@@ -74,7 +74,7 @@ fn a_budget_stops_between_chunks_and_stop_on_proof_saves_iterations() {
     let b = build.path();
 
     // Durations unknown, a budget far too small for 100 iterations of ~1 s:
-    // a probe of one iteration, then the chunks that fit, then a clean stop.
+    // a probe of two iterations, then the chunks that fit, then a clean stop.
     let out = local(b, &["--budget", "30s", "--iters", "100", STABLE], 1000);
     let log = text(&out);
     assert_eq!(
@@ -248,7 +248,7 @@ fn remembered_on_the_next_run(build: &Path) {
         .args(["--", "--offline", "-Dtests.fixture.grow=12000"]));
     let log = text(&out);
     assert_eq!(out.status.code(), Some(0), "{log}");
-    let why = "for a fresh run when last measured on this commit: it starts on Gradle runs";
+    let why = "for a fresh run when last measured in this build: it starts on Gradle runs";
     assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{log}");
     let report = json(&out);
     let t = row(&report, GROWING);

@@ -11,7 +11,7 @@
 #   gradle-runs      --repetition gradle-runs: a fresh Gradle run per iteration
 #   neighbour-alone  fresh-jvms on demo.NeighbourTest alone
 # Each line: wall seconds, NeighbourTest's test seconds (the sum of its executions' times in the XML)
-# and whether the report warned state-accumulates.
+# and the classes the report warned state-accumulates (slower, threads left running, or late failures).
 #
 # Usage: benches/leaking-class.sh [GRADLE_FLAKY_BINARY]   (default: target/release/gradle-flaky)
 # Environment: ITERS (default 30), WAYS (default: all four). Needs gradle and python3.
@@ -53,7 +53,7 @@ for root, _, files in os.walk(run_dir):
         if f == "TEST-demo.NeighbourTest.xml":
             text = open(os.path.join(root, f)).read()
             neighbour += sum(float(t) for t in re.findall(r'<testcase name="[^"]*" classname="[^"]*" time="([\d.]+)"', text))
-warned = [w["class"] for w in report.get("warnings", []) if w["code"] == "state-accumulates"]
+warned = sorted({w["class"] for w in report.get("warnings", []) if w["code"] == "state-accumulates"})
 print(f"{way:<16} {iters:>6} {float(end) - float(start):8.1f} {neighbour:18.1f} {','.join(warned) or '-':>18}")
 PY
 done

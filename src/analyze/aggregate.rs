@@ -505,9 +505,10 @@ fn build_report(
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
     sort_most_failing_first(&mut reports);
+    let warnings = super::drift::warn(&mut reports);
     let mut report = Report {
         summary,
-        warnings: super::drift::warnings(&reports),
+        warnings,
         tests: reports,
         not_executed: Vec::new(),
         not_a_test: Vec::new(),

@@ -43,6 +43,22 @@ const MILD_RATIO: f64 = 1.5;
 const CLEAR_TREND: f64 = 0.01;
 const STEADY_FROM: usize = 6;
 
+/// The warnings of a report's tests, and each clean test of a class that
+/// leaks state by itself judged on its first executions in a fresh JVM.
+pub(crate) fn warn(tests: &mut [TestReport]) -> Vec<Warning> {
+    let warnings = warnings(tests);
+    let leaking: Vec<&str> = warnings
+        .iter()
+        .filter_map(|w| w.leaking_class.as_deref())
+        .collect();
+    for t in tests.iter_mut() {
+        if leaking.contains(&t.class.as_str()) {
+            super::verdict::rest_on_fresh_jvms(t);
+        }
+    }
+    warnings
+}
+
 /// The warnings of a report's tests, by class name.
 pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
     let mut classes: BTreeMap<&str, Vec<&TestReport>> = BTreeMap::new();
@@ -347,7 +363,7 @@ fn seconds(s: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analyze::condition::{FileCondition, InFile, Tally};
     use crate::analyze::conditions::Conditions;
@@ -479,7 +495,7 @@ mod tests {
 
     /// A test of `class` in `jvms` JVMs whose runner's tokens said `left[i]`
     /// threads were running before its (i+1)-th execution there.
-    fn leaving(class: &str, jvms: u32, left: &[u32]) -> TestReport {
+    pub(crate) fn leaving(class: &str, jvms: u32, left: &[u32]) -> TestReport {
         let mut tally = Tally::default();
         for _ in 0..jvms {
             let mut file = InFile::default();
@@ -563,6 +579,23 @@ mod tests {
             "{}",
             w[0].message
         );
+    }
+
+    /// A clean test of a class that leaks by itself rests on its first
+    /// executions in a fresh JVM; a neighbour's verdict keeps every one.
+    #[test]
+    fn a_clean_test_of_a_leaking_class_rests_on_its_first_executions() {
+        let mut tests = [
+            leaving("a.Leaky", 5, &[0, 1, 2, 3]),
+            leaving("a.Other", 5, &[0, 0, 0, 0]),
+        ];
+        let w = warn(&mut tests);
+        assert_eq!(w.len(), 1, "{w:?}");
+        let shape: Vec<_> = tests
+            .iter()
+            .map(|t| (t.verdict.kind, t.verdict.executions, t.verdict.rate.runs))
+            .collect();
+        assert_eq!(shape, [("clean", "first", 5), ("clean", "all", 0)]);
     }
 
     /// A pool started once, one that stops at its bound, threads that end,

@@ -47,7 +47,7 @@ pub(crate) fn set_apart(report: &mut Report, selected: &dyn Fn(&TestReport) -> b
         .failing
         .sort_by(|a, b| b.failures.cmp(&a.failures).then(a.class.cmp(&b.class)));
     report.neighbours = Some(neighbours);
-    report.warnings = super::drift::warnings(&report.tests);
+    report.warnings = super::drift::warn(&mut report.tests);
     report.summary.severity = super::verdict::severity(report, false);
 }
 

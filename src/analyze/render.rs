@@ -509,9 +509,17 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
             Some(p) => format!(" ({} planned)", p.planned_runs),
             None => String::new(),
         };
+        let name = code(&format!("{}.{}", t.class, t.method));
+        if t.verdict.executions == "first" {
+            let (bound, why) = conditions::clean_on_first_executions(t);
+            md.push(format!(
+                "- {name}: {bound}{planned}{why}{}",
+                context::clean_task_bound(t)
+            ));
+            continue;
+        }
         md.push(format!(
-            "- {}: {}{planned}{}{}",
-            code(&format!("{}.{}", t.class, t.method)),
+            "- {name}: {}{planned}{}{}",
             stats::clean_statement(t.runs),
             conditions::clean_first_bound(t),
             context::clean_task_bound(t)
@@ -1098,6 +1106,29 @@ pub(crate) mod tests {
         let md = markdown(&report(vec![test("X", "y", 100, 0)]));
         assert!(
             md.contains("- `X.y`: 0/100 ⇒ failure rate < 3.0% at 95%"),
+            "{md}"
+        );
+    }
+
+    /// A clean test of a class that left a thread per execution (five JVMs
+    /// of four) states what its five first executions bound, and why its
+    /// other executions bound nothing.
+    #[test]
+    fn a_clean_test_of_a_leaking_class_states_its_first_executions() {
+        let mut t = crate::analyze::drift::tests::leaving("a.Leaky", 5, &[0, 1, 2, 3]);
+        t.passes = 20;
+        t.runs = 20;
+        let mut tests = vec![t];
+        let warnings = crate::analyze::drift::warn(&mut tests);
+        let mut r = report(tests);
+        r.warnings = warnings;
+        let md = markdown(&r);
+        assert!(
+            md.contains(
+                "- `a.Leaky.t`: first executions in a fresh JVM (the CI condition): 0/5 ⇒ failure \
+                 rate < 46% at 95%; its class accumulates state in one JVM (see the warnings): \
+                 its 20 executions there bound only runs in a JVM it had changed"
+            ),
             "{md}"
         );
     }

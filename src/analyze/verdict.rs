@@ -37,8 +37,17 @@ pub(crate) fn verdict(t: &TestReport) -> &'static str {
 
 /// `t` with its verdict.
 pub(crate) fn judged(mut t: TestReport) -> TestReport {
-    t.verdict = judge(&t);
+    t.verdict = judge(&t, false);
     t
+}
+
+/// Judges `t` again, its class known to accumulate state in one JVM by
+/// itself: a clean verdict then rests on its first executions in a fresh
+/// JVM (what CI runs), since its repeats ran in a JVM its own leak had
+/// changed. A failing verdict keeps every execution: a failure is never
+/// taken back.
+pub(crate) fn rest_on_fresh_jvms(t: &mut TestReport) {
+    t.verdict = judge(t, true);
 }
 
 /// The verdict of `t` and the condition it is about. The rate it rests on
@@ -46,15 +55,21 @@ pub(crate) fn judged(mut t: TestReport) -> TestReport {
 /// context-dependent test's whole-task runs (CI runs the whole task, one
 /// fresh JVM each), a first-execution-dependent test's first executions;
 /// otherwise every execution, pooled (no condition was told apart from
-/// another).
-fn judge(t: &TestReport) -> Verdict {
+/// another). `drifts`: a clean test's class accumulates state by itself (see
+/// [`rest_on_fresh_jvms`]).
+fn judge(t: &TestReport, drifts: bool) -> Verdict {
     let kind = match (t.failures, verdict(t)) {
         (0, _) => "clean",
         (_, "out of heap") => "out-of-heap",
         (_, "failed once") => "failed-once",
         (_, kind) => kind,
     };
-    let first_only = kind == "first-execution-dependent";
+    let clean_firsts = drifts
+        && kind == "clean"
+        && t.by_condition
+            .first_execution
+            .is_some_and(|f| f.repeat.runs > 0);
+    let first_only = kind == "first-execution-dependent" || clean_firsts;
     let task_only = kind == "context-dependent";
     let rows = t.by_condition.conditions.iter().filter(|r| {
         (!first_only || r.condition.execution == super::condition::Position::First)

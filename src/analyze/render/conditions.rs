@@ -86,6 +86,23 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     md.push(String::new());
 }
 
+/// `first executions in a fresh JVM (the CI condition): 0/7 ⇒ failure rate
+/// < 35% at 95%`, and why its other executions bound nothing: a clean test
+/// whose class accumulates state by itself rests on its first executions.
+pub(super) fn clean_on_first_executions(t: &TestReport) -> (String, String) {
+    (
+        format!(
+            "first executions in a fresh JVM (the CI condition): {}",
+            stats::clean_statement(t.verdict.rate.runs)
+        ),
+        format!(
+            "; its class accumulates state in one JVM (see the warnings): its {} executions \
+             there bound only runs in a JVM it had changed",
+            t.runs
+        ),
+    )
+}
+
 /// `; first executions in a fresh JVM (the CI condition): 0/7 ⇒ < 35%`:
 /// what a clean in-JVM test's first executions bound, empty when every
 /// execution was a first one.

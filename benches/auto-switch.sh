@@ -4,17 +4,19 @@
 # only grows in its JVM (the i-th execution in a JVM sleeps (i - 1) x GROW_MS; the first, what a
 # fresh run runs, takes no time), repeated by -Dtests.iters in one JVM.
 #
-# Ways, each `local --budget 30m --stop-on-flaky --iters N SlowGrowingTests` (chunks: a probe of one
-# iteration, then 2N/10, 4N/10, ... in one JVM each), one after the other in one run:
-#   auto         the default: after a chunk whose iterations cost more each than a fresh run, the
-#                rest run as Gradle runs
+# Ways, each `local --budget 30m --stop-on-flaky --iters N SlowGrowingTests` (chunks: a probe of
+# two iterations, then 2N/10, 4N/10, ... in one JVM each), one after the other in one run:
+#   auto         the default, from unknown durations: after a chunk whose iterations cost more than
+#                fresh runs (on average, or its last ones each), the rest run as Gradle runs
+#   auto-again   auto again, from what the auto run recorded (the class remembered dearer in one
+#                JVM: it starts on Gradle runs); run it right after auto
 #   in-jvm       --repetition in-jvm: every chunk stays in one JVM (what auto did before the switch)
 #   gradle-runs  --repetition gradle-runs: a Gradle run per iteration
 # Each line: wall seconds, Gradle invocations, executions, the report's repeatedBy and whether it
 # carries inJvmCost.
 #
 # Usage: benches/auto-switch.sh [GRADLE_FLAKY_BINARY]   (default: target/release/gradle-flaky)
-# Environment: ITERS (default 20), GROW_MS (default 2000), WAYS (default: all three). Needs gradle
+# Environment: ITERS (default 20), GROW_MS (default 2000), WAYS (default: all four). Needs gradle
 # and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +25,7 @@ source benches/lib.sh
 bin=$(bench_binary benches/auto-switch.sh "${1:-}")
 iters=${ITERS:-20}
 grow=${GROW_MS:-2000}
-ways=${WAYS:-auto in-jvm gradle-runs}
+ways=${WAYS:-auto auto-again in-jvm gradle-runs}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gradle-flaky-auto-switch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
@@ -32,9 +34,10 @@ growing=org.example.slow.SlowGrowingTests
 
 printf '%-12s %6s %8s %12s %11s %-26s %s\n' way iters "wall s" invocations executions repeatedBy inJvmCost
 for way in $ways; do
-  args=(--budget 30m --stop-on-flaky --iters "$iters" --format json --repetition "$way")
-  # Each way starts from unknown durations (a probe first), not from what the way before recorded.
-  rm -f "$work/build/.gradle/gradle-flaky/flakiness-durations.json"
+  args=(--budget 30m --stop-on-flaky --iters "$iters" --format json --repetition "${way%-again}")
+  # Each way starts from unknown durations (a probe first), not from what the way before recorded;
+  # auto-again from what auto recorded.
+  [ "$way" = auto-again ] || rm -f "$work/build/.gradle/gradle-flaky/flakiness-durations.json"
   start=$(date +%s.%N)
   "$bin" --project-dir "$work/build" local "${args[@]}" "$growing" -- --offline \
     "-Dtests.fixture.grow=$grow" > "$work/report.json" 2> "$work/stderr.log" || {

@@ -320,10 +320,12 @@ pub struct BatchingArgs {
     /// randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only with in-jvm),
     /// or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from
     /// its framework; the first run confirms, else Gradle runs follow; and when a chunk's
-    /// iterations in one JVM cost more each than a fresh Gradle run (state accumulating in the
-    /// JVM), the rest of its batch runs as Gradle runs, said in the run and the report (in-jvm
-    /// stays, and says what it cost). The report counts each test's first executions in a JVM
-    /// (the CI condition) apart from its repeats.
+    /// iterations in one JVM cost more than fresh Gradle runs (on average, or its last ones
+    /// each: state accumulating in the JVM), the rest of its batch runs as Gradle runs, said in
+    /// the run and the report (in-jvm stays, and says what it cost); the build's durations file
+    /// remembers the class, and the next auto run on the same commit starts it on Gradle runs.
+    /// The report counts each test's first executions in a JVM (the CI condition) apart from
+    /// its repeats.
     #[arg(long, value_enum, value_name = "HOW", env = vars::REPETITION, default_value_t = RepetitionArg::Auto)]
     pub repetition: RepetitionArg,
 
@@ -429,7 +431,8 @@ pub struct ReportArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum RepetitionArg {
     /// In one test JVM where the framework's mechanism is verified on Gradle, else Gradle runs;
-    /// Gradle runs too once iterations in one JVM cost more than fresh runs.
+    /// Gradle runs too once iterations in one JVM cost more than fresh runs (remembered for the
+    /// next runs on the same commit).
     #[default]
     Auto,
     /// In one test JVM wherever a mechanism exists (also the JUnit Platform's engine, and a

@@ -602,6 +602,10 @@ pub struct GradleCommand {
     pub not_honoured: Option<String>,
     /// The tests the command runs (not part of the plan JSON).
     pub tests: Vec<ClassifiedTest>,
+    /// By class, why `auto` starts its tests on Gradle runs: their in-JVM
+    /// iterations cost more than fresh runs when last measured (said in the
+    /// report; not part of the plan JSON, whose reason says it).
+    pub in_jvm_cost: BTreeMap<String, String>,
     /// For an in-JVM command: the same tests as Gradle runs, for the classes
     /// whose first run shows that their in-JVM count did not take effect.
     pub fallback: Option<Box<GradleCommand>>,
@@ -678,6 +682,7 @@ impl GradleCommand {
             repetition_reason: String::new(),
             not_honoured: None,
             tests: Vec::new(),
+            in_jvm_cost: BTreeMap::new(),
             fallback: None,
             predicted_sec: None,
             shard: None,

@@ -16,6 +16,13 @@ pub(crate) struct Head {
     pub dirty: bool,
 }
 
+/// The commit checked out in the working tree holding `dir`; `None` outside
+/// git (or before a first commit).
+pub(crate) fn head_commit(dir: &Path) -> Option<String> {
+    let repo = Repo::discover(dir).ok()?;
+    repo.head().ok().map(|h| h.commit)
+}
+
 /// A repository and its working tree.
 pub(crate) struct Repo {
     repo: Repository,

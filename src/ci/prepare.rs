@@ -163,12 +163,7 @@ fn planned(
     settings: &RunSettings,
     job_limit: Option<Duration>,
 ) -> Result<(plan::Plan, PlanContext, String)> {
-    let mut ctx = PlanContext::for_build(build, &[]);
-    if settings.may_run_whole_tasks() {
-        ctx.read_task_classes(build, &selection.tests);
-    }
-    let batching = &settings.batching;
-    let durations = crate::durations::store::load(batching.durations.as_deref(), &build.root)?;
+    let (ctx, durations) = PlanContext::for_run(build, &[], settings, &selection.tests)?;
     let mut plan = plan::for_run(&selection.tests, settings, job_limit, &ctx, &durations);
     if let Some(layout) = &build.layout {
         layout.note_heap_dumps(&mut plan.commands);

@@ -6,7 +6,7 @@ use super::options;
 use super::selection;
 use crate::cli::{GlobalArgs, PlanArgs, PlanFormat};
 use crate::domain::Unresolved;
-use crate::durations::{self, Durations};
+use crate::durations::Durations;
 use crate::plan::render::{self, PlanView};
 use crate::plan::{self, Evidence, PlanContext};
 use crate::select::Selection;
@@ -20,11 +20,8 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
         options::build(global, false)?,
         &options::selection(&args.selection),
     )?;
-    let mut ctx = PlanContext::for_build(&build, &args.gradle_args);
-    if settings.may_run_whole_tasks() {
-        ctx.read_task_classes(&build, &selection.tests);
-    }
-    let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
+    let (ctx, durations) =
+        PlanContext::for_run(&build, &args.gradle_args, &settings, &selection.tests)?;
     let shown = Shown {
         settings: &settings,
         evidence,

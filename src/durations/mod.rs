@@ -35,13 +35,58 @@ impl Source {
     }
 }
 
-/// Seconds of test time per iteration, by class and by `Class#method`.
+/// Seconds of test time per iteration, by class and by `Class#method`; and
+/// the classes whose in-JVM iterations cost more than fresh runs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Table {
     #[serde(default)]
     pub classes: BTreeMap<String, f64>,
     #[serde(default)]
     pub methods: BTreeMap<String, f64>,
+    /// By class (`dearerInJvm`; absent from files of earlier versions, which
+    /// ignore it).
+    #[serde(
+        default,
+        rename = "dearerInJvm",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub dearer_in_jvm: BTreeMap<String, DearerInJvm>,
+}
+
+/// A class whose iterations in one test JVM cost more than fresh Gradle runs
+/// when a run measured them (`plan::switch`): `--repetition auto` starts it on
+/// Gradle runs while the commit is the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DearerInJvm {
+    /// Wall seconds per iteration of the chunk that showed it.
+    pub per_iteration: f64,
+    /// Seconds each of its last iterations, when they decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<f64>,
+    /// Seconds of one fresh Gradle run of the class.
+    pub fresh_run: f64,
+    /// The commit it was measured on; `None` outside git.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+impl DearerInJvm {
+    /// Its times, each finite and not negative.
+    pub(crate) fn is_valid(&self) -> bool {
+        let ok = |s: f64| s.is_finite() && s >= 0.0;
+        ok(self.per_iteration) && ok(self.fresh_run) && self.last.is_none_or(ok)
+    }
+}
+
+/// What a run found of its classes' in-JVM cost, for the next run's plan.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct InJvmCosts {
+    /// Classes whose in-JVM iterations cost more than fresh runs.
+    pub dearer: BTreeMap<String, DearerInJvm>,
+    /// Classes weighed in one JVM and found no dearer: what an earlier run
+    /// remembered of them no longer holds.
+    pub cheaper: Vec<String>,
 }
 
 /// The durations the planner knows, and their source.
@@ -123,6 +168,16 @@ impl Table {
     pub fn merge(&mut self, newer: Table) {
         self.classes.extend(newer.classes);
         self.methods.extend(newer.methods);
+        self.dearer_in_jvm.extend(newer.dearer_in_jvm);
+    }
+
+    /// What a run found of its classes' in-JVM cost, over what earlier runs
+    /// remembered: a class found cheaper is forgotten.
+    pub(crate) fn remember(&mut self, costs: &InJvmCosts) {
+        for class in &costs.cheaper {
+            self.dearer_in_jvm.remove(class);
+        }
+        self.dearer_in_jvm.extend(costs.dearer.clone());
     }
 }
 
@@ -174,6 +229,39 @@ mod tests {
             d.per_iteration(&[test("a.Slow", None), test("a.Other", None)]),
             None,
             "one unknown class makes the batch unknown"
+        );
+    }
+
+    /// A class found dearer in the JVM is remembered with its figures; a
+    /// later run that weighs it in one JVM and finds it no dearer forgets it.
+    #[test]
+    fn in_jvm_costs_are_remembered_and_forgotten() {
+        let dearer = DearerInJvm {
+            per_iteration: 3.4,
+            last: None,
+            fresh_run: 1.5,
+            commit: Some("abc".into()),
+        };
+        let mut t = Table::default();
+        t.remember(&InJvmCosts {
+            dearer: BTreeMap::from([("a.Growing".to_string(), dearer.clone())]),
+            cheaper: vec!["a.Other".into()],
+        });
+        assert_eq!(t.dearer_in_jvm["a.Growing"], dearer);
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(
+            json["dearerInJvm"]["a.Growing"],
+            serde_json::json!({"perIteration": 3.4, "freshRun": 1.5, "commit": "abc"})
+        );
+        t.remember(&InJvmCosts {
+            dearer: BTreeMap::new(),
+            cheaper: vec!["a.Growing".into()],
+        });
+        assert!(t.dearer_in_jvm.is_empty());
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(
+            !json.contains("dearerInJvm"),
+            "as earlier versions wrote it: {json}"
         );
     }
 

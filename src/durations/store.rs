@@ -3,7 +3,7 @@
 //! build by every run (`.gradle/gradle-flaky/flakiness-durations.json`), and
 //! written as the CI report steps' artifact.
 
-use super::{Durations, Measure, Source, Table};
+use super::{Durations, InJvmCosts, Measure, Source, Table};
 use crate::analyze::junit;
 use crate::reports::{walk::Walk, DURATIONS_FILE, ITERS_DIR, RECORDED_DIR};
 use crate::{Error, Result};
@@ -64,6 +64,12 @@ fn read_table(path: &Path) -> std::result::Result<Table, String> {
     if bad {
         return Err("not a durations file: a time is negative or not a number".into());
     }
+    if let Some(class) = table.dearer_in_jvm.iter().find(|(_, d)| !d.is_valid()) {
+        return Err(format!(
+            "not a durations file: dearerInJvm of {}: a time is negative or not a number",
+            class.0
+        ));
+    }
     Ok(table)
 }
 
@@ -94,18 +100,19 @@ pub(crate) fn measure(path: &Path) -> Measure {
     m
 }
 
-/// Records what a run measured below `measured` in the build at `root`,
-/// over what earlier runs recorded. A file that cannot be written costs the
-/// next run its durations, never this run its result: the error is returned
-/// for a warning.
-pub(crate) fn record(root: &Path, measured: &Path) -> Result<()> {
+/// Records what a run measured below `measured` in the build at `root`, and
+/// what it found of its classes' in-JVM cost, over what earlier runs
+/// recorded. A file that cannot be written costs the next run its
+/// durations, never this run its result: the error is returned for a warning.
+pub(crate) fn record(root: &Path, measured: &Path, costs: &InJvmCosts) -> Result<()> {
     let new = measure(measured);
-    if new.is_empty() {
+    if new.is_empty() && *costs == InJvmCosts::default() {
         return Ok(());
     }
     let file = recorded_file(root);
     let mut table = read_table(&file).unwrap_or_default();
     table.merge(new.table());
+    table.remember(costs);
     write(&file, &table)
 }
 
@@ -142,7 +149,7 @@ mod tests {
         assert_eq!(file.table, given.table);
 
         assert_eq!(load(None, dir.path()).unwrap(), Durations::default());
-        record(dir.path(), &results).unwrap();
+        record(dir.path(), &results, &InJvmCosts::default()).unwrap();
         let recorded = load(None, dir.path()).unwrap();
         assert_eq!(recorded.table, given.table);
         assert_eq!(recorded.source, Source::Recorded(recorded_file(dir.path())));
@@ -161,5 +168,33 @@ mod tests {
         std::fs::write(&bad, r#"{"classes": {"A": -1}}"#).unwrap();
         let e = load(Some(&bad), dir.path()).unwrap_err();
         assert!(e.to_string().contains("negative"), "{e}");
+        std::fs::write(
+            &bad,
+            r#"{"classes": {"A": 1}, "dearerInJvm": {"A": {"perIteration": -2, "freshRun": 1}}}"#,
+        )
+        .unwrap();
+        let e = load(Some(&bad), dir.path()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("dearerInJvm of A: a time is negative"),
+            "{e}"
+        );
+        std::fs::write(&bad, r#"{"classes": {"A": 1}, "dearerInJvm": {"A": {}}}"#).unwrap();
+        let e = load(Some(&bad), dir.path()).unwrap_err();
+        assert!(
+            e.to_string().contains("missing field `perIteration`"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("line 1"), "{e}");
+    }
+
+    /// A file of an earlier version (no `dearerInJvm`) reads as before.
+    #[test]
+    fn a_durations_file_without_in_jvm_costs_reads_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("d.json");
+        std::fs::write(&old, r#"{"classes": {"A": 1.5}, "methods": {"A#m": 1.5}}"#).unwrap();
+        let t = load(Some(&old), dir.path()).unwrap().table;
+        assert_eq!((t.classes["A"], t.dearer_in_jvm.len()), (1.5, 0));
     }
 }

@@ -118,11 +118,7 @@ pub(crate) fn plan_for(
     cfg: &LocalRunConfig,
 ) -> Result<(Prepared, String)> {
     let settings = &cfg.settings;
-    let mut ctx = PlanContext::for_build(build, &cfg.gradle_args);
-    if settings.may_run_whole_tasks() {
-        ctx.read_task_classes(build, tests);
-    }
-    let durations = durations::store::load(settings.batching.durations.as_deref(), &build.root)?;
+    let (ctx, durations) = PlanContext::for_run(build, &cfg.gradle_args, settings, tests)?;
     let mut plan = plan::for_run(
         tests,
         settings,
@@ -178,7 +174,8 @@ pub(crate) fn execute_in(
     );
     let (runs, took) = run_batches(project_dir, prepared, cfg, &guard, &run_dir)?;
     // Every run records what it measured, for the next run's plan.
-    if let Err(e) = durations::store::record(project_dir, &run_dir) {
+    let costs = runner::in_jvm_costs(&runs, crate::git::head_commit(project_dir).as_deref());
+    if let Err(e) = durations::store::record(project_dir, &run_dir, &costs) {
         warning!("the measured durations were not recorded: {e}");
     }
     Ok(Executed {

@@ -110,7 +110,8 @@ pub(super) fn planned_tests(commands: &[GradleCommand], runs: &[BatchRun]) -> Ve
                 repeated_by: repeated_by(c, run, n),
                 in_jvm_cost: run
                     .and_then(|r| r.done.costlier.get(n)?.as_ref())
-                    .map(|c| c.line.clone()),
+                    .map(|c| c.line.clone())
+                    .or_else(|| c.in_jvm_cost.get(t.class.as_deref()?).cloned()),
                 not_honoured: c.not_honoured.clone(),
                 task_sample: c.whole_task.as_ref().and_then(|w| w.sample.clone()),
                 unmute_check: c.whole_task.as_ref().is_some_and(|w| w.unmute_check),
@@ -168,6 +169,7 @@ mod tests {
         // In the JVM until it cost more than fresh runs, then Gradle runs.
         let dearer = crate::plan::switch::Dearer {
             per_iteration: Duration::from_secs(9),
+            last: None,
             fresh_run: Duration::from_secs(3),
         };
         run.done.costlier[0] = Some(crate::run::engine::Costlier {

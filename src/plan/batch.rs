@@ -3,10 +3,12 @@
 use super::gradle_version::GradleVersion;
 use super::group_in_order;
 use super::strategy::{self, Strategy, TaskFacts};
+use super::switch;
 use crate::domain::{
     BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repetition, RepetitionMode, TestKind,
     WholeTask,
 };
+use crate::durations::{Durations, Table};
 use crate::invocation::{Body, Forcing, Invocation, Members, Repeat, Select, TaskRun, Tasks};
 use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
@@ -23,6 +25,11 @@ pub struct PlanContext {
     /// What the layout says about each Test task's runner, by task path
     /// (empty without a layout).
     pub tasks: BTreeMap<String, TaskFacts>,
+    /// The classes whose in-JVM iterations cost more than fresh runs, as
+    /// earlier runs on this commit remembered them (`PlanContext::remember`),
+    /// each with the sentence that says so: `--repetition auto` starts them
+    /// on Gradle runs.
+    pub dearer_in_jvm: BTreeMap<String, String>,
 }
 
 impl PlanContext {
@@ -39,7 +46,20 @@ impl PlanContext {
                 .as_ref()
                 .map(strategy::task_facts)
                 .unwrap_or_default(),
+            dearer_in_jvm: BTreeMap::new(),
         }
+    }
+
+    /// Takes in what earlier runs remembered of classes' in-JVM cost (the
+    /// durations' `dearerInJvm`), as far as it holds on `commit`
+    /// (`plan::switch::holds`).
+    pub(crate) fn remember(&mut self, table: &Table, commit: Option<&str>) {
+        self.dearer_in_jvm = table
+            .dearer_in_jvm
+            .iter()
+            .filter(|(_, d)| switch::holds(d, commit))
+            .map(|(c, d)| (c.clone(), switch::remembered(c, d)))
+            .collect();
     }
 
     /// How `kind`'s tests of `task` are repeated, as `mode` asks.
@@ -49,11 +69,55 @@ impl PlanContext {
 
     /// How one test is repeated, as `mode` asks.
     pub fn test_choice(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Strategy {
-        strategy::for_test(self.choice(&t.kind, &t.task, mode), t, mode)
+        let choice = strategy::for_test(self.choice(&t.kind, &t.task, mode), t, mode);
+        match self.remembered(t, mode, &choice) {
+            Some(reason) => strategy::on_gradle_runs(choice, reason),
+            None => choice,
+        }
+    }
+
+    /// Why `auto` starts `t` on Gradle runs rather than in the JVM: its
+    /// class cost more there when last measured on this commit.
+    pub(crate) fn remembered_of(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Option<String> {
+        let choice = strategy::for_test(self.choice(&t.kind, &t.task, mode), t, mode);
+        self.remembered(t, mode, &choice)
+    }
+
+    fn remembered(
+        &self,
+        t: &ClassifiedTest,
+        mode: RepetitionMode,
+        choice: &Strategy,
+    ) -> Option<String> {
+        if mode != RepetitionMode::Auto || choice.repetition != Repetition::InJvm {
+            return None;
+        }
+        self.dearer_in_jvm.get(t.class.as_deref()?).cloned()
     }
 }
 
 impl PlanContext {
+    /// The context of a run of `tests` in `build` with `settings`, and the
+    /// durations it plans with (`--durations`, else the recorded ones), what
+    /// earlier runs on the commit checked out remembered of in-JVM costs
+    /// taken in.
+    pub(crate) fn for_run(
+        build: &crate::layout::Build,
+        extra_args: &[String],
+        settings: &crate::settings::RunSettings,
+        tests: &[ClassifiedTest],
+    ) -> crate::Result<(PlanContext, Durations)> {
+        let mut ctx = PlanContext::for_build(build, extra_args);
+        if settings.may_run_whole_tasks() {
+            ctx.read_task_classes(build, tests);
+        }
+        let given = settings.batching.durations.as_deref();
+        let durations = crate::durations::store::load(given, &build.root)?;
+        let commit = crate::git::head_commit(&build.root);
+        ctx.remember(&durations.table, commit.as_deref());
+        Ok((ctx, durations))
+    }
+
     /// Reads the classes compiled for the Test tasks of `tests` from the
     /// layout's classes dirs, which a sample of a whole-task run draws from
     /// (`--context task`): only then, as it reads files.
@@ -293,6 +357,10 @@ fn command(
         repetition_reason: reason,
         not_honoured,
         tests: batch.iter().map(|t| (*t).clone()).collect(),
+        in_jvm_cost: batch
+            .iter()
+            .filter_map(|t| Some((t.class.clone()?, ctx.remembered_of(t, cfg.repetition)?)))
+            .collect(),
         fallback,
         ..GradleCommand::of(kind.clone(), ctx.invocation(body, repeat))
     }

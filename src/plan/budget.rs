@@ -25,6 +25,11 @@ const FIRST_SHARE: u32 = 10;
 /// batch plans a count far beyond what its time allows).
 const FIRST_MOST: u32 = 10;
 
+/// The iterations of the probe that measures an unknown pace: two in one
+/// JVM also show whether the second costs more than the first (state that
+/// accumulates, `plan::switch`), for one iteration more than a bare probe.
+const PROBE: u32 = 2;
+
 /// What the runner knows of a batch's pace.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Pace {
@@ -106,10 +111,10 @@ pub(crate) fn next(s: &Sizing, pace: &Pace) -> Next {
         return Next::Run(k);
     };
     match pace.per_iteration {
-        // Unknown pace: one iteration measures it (the probe). A budget that
-        // does not even leave Gradle's start for it is already spent.
+        // Unknown pace: a probe measures it. A budget that does not even
+        // leave Gradle's start for it is already spent.
         None if pace.overhead.is_some_and(|o| o > left) => Next::OutOfBudget,
-        None => Next::Run(1),
+        None => Next::Run(k.min(PROBE)),
         Some(_) => {
             let fits = |k: u32| pace.predict(k).is_some_and(|t| t <= left);
             if !fits(1) {
@@ -165,8 +170,18 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_pace_is_probed_with_one_iteration() {
-        assert_eq!(next(&sizing(100, Some(60)), &Pace::default()), Next::Run(1));
+    fn an_unknown_pace_is_probed_with_two_iterations_in_the_jvm() {
+        assert_eq!(next(&sizing(100, Some(60)), &Pace::default()), Next::Run(2));
+        assert_eq!(next(&sizing(1, Some(60)), &Pace::default()), Next::Run(1));
+        let runs = Sizing {
+            in_jvm: false,
+            ..sizing(100, Some(60))
+        };
+        assert_eq!(
+            next(&runs, &Pace::default()),
+            Next::Run(1),
+            "one Gradle run"
+        );
     }
 
     #[test]

@@ -65,6 +65,12 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
     notes.extend(suite_route::notes(&routed));
     notes.extend(unused_cap_notes(&tests, cfg));
     notes.extend(not_honoured_notes(&commands));
+    // Why a class `auto` would repeat in the JVM starts on Gradle runs.
+    notes.extend(
+        commands
+            .iter()
+            .flat_map(|c| c.in_jvm_cost.values().cloned()),
+    );
     Plan {
         tests,
         notes,
@@ -282,7 +288,58 @@ mod tests {
             gradle_version: version.and_then(GradleVersion::parse),
             extra_args: vec![],
             tasks: Default::default(),
+            dearer_in_jvm: Default::default(),
         }
+    }
+
+    /// `auto` starts a class remembered dearer in one JVM on this commit on
+    /// Gradle runs and says why; the other class stays in the JVM, and an
+    /// explicit `in-jvm` (or another commit) weighs the class anew.
+    #[test]
+    fn a_class_remembered_dearer_in_the_jvm_starts_on_gradle_runs_under_auto() {
+        use crate::domain::RepetitionMode;
+        use crate::durations::{DearerInJvm, Table};
+        let mut table = Table::default();
+        let dearer = DearerInJvm {
+            per_iteration: 3.4,
+            last: None,
+            fresh_run: 1.5,
+            commit: Some("abc".into()),
+        };
+        table.dearer_in_jvm.insert("a.Grows".into(), dearer);
+        let mut c = ctx(Some("8.10.2"));
+        c.remember(&table, Some("def"));
+        assert!(c.dearer_in_jvm.is_empty(), "another commit weighs it anew");
+        c.remember(&table, Some("abc"));
+        let tests = [unit("a.Grows"), unit("a.Cheap")];
+        let planned = |repetition| {
+            let cfg = BatchingConfig {
+                repetition,
+                ..BatchingConfig::default()
+            };
+            plan(&tests, &cfg, &c).commands
+        };
+        let auto = planned(RepetitionMode::Auto);
+        assert_eq!(auto.len(), 2);
+        let (runs, jvm) = match auto[0].in_jvm() {
+            Some(_) => (&auto[1], &auto[0]),
+            None => (&auto[0], &auto[1]),
+        };
+        assert_eq!(runs.tests, [unit("a.Grows")]);
+        assert_eq!(jvm.tests, [unit("a.Cheap")]);
+        let why = "in-JVM iterations of a.Grows took 3.4s each against 1.5s for a fresh run when \
+                   last measured on this commit: it starts on Gradle runs";
+        assert_eq!(runs.repetition_reason, why);
+        assert_eq!(
+            runs.in_jvm_cost.get("a.Grows").map(String::as_str),
+            Some(why)
+        );
+        assert!(jvm.in_jvm_cost.is_empty());
+        let notes = plan(&tests, &BatchingConfig::default(), &c).notes;
+        assert!(notes.iter().any(|n| n == why), "{notes:?}");
+        let asked = planned(RepetitionMode::InJvm);
+        assert_eq!(asked.len(), 1);
+        assert!(asked[0].in_jvm().is_some() && asked[0].in_jvm_cost.is_empty());
     }
 
     #[test]

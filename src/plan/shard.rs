@@ -195,6 +195,7 @@ mod tests {
             gradle_version: None,
             extra_args: vec![],
             tasks: Default::default(),
+            dearer_in_jvm: Default::default(),
         };
         let mut table = Table::default();
         table.classes.insert("a.ATests".into(), secs);

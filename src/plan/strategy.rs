@@ -194,6 +194,17 @@ impl Make {
     }
 }
 
+/// `choice` on Gradle runs instead, for `reason`.
+pub(crate) fn on_gradle_runs(choice: Strategy, reason: String) -> Strategy {
+    Strategy {
+        reason,
+        ..Make {
+            testng: choice.runner.testng,
+        }
+        .gradle_runs("")
+    }
+}
+
 /// `choice` for one test, as `mode` asks: gradle-flaky's JUnit 4 runner runs
 /// named classes, so a suite, a class its task runs only inside a suite, or
 /// a whole task, is repeated by Gradle runs (as the build runs it); unless

@@ -8,9 +8,15 @@
 //!
 //! A chunk of `k` iterations in one JVM is compared with what `k` fresh runs
 //! of the same tests would have cost: its wall time per iteration against
-//! one Gradle start plus one first iteration in a fresh JVM.
+//! one Gradle start plus one first iteration in a fresh JVM. And, since the
+//! chunks after it are longer, by its marginal cost: the test time of its
+//! last iterations (the last quarter, at least one) against that same fresh
+//! run. An iteration at the end of a JVM that costs more than a whole fresh
+//! run makes every longer chunk dearer still, even while the chunk's
+//! average, which its cheap first iterations hold down, is not yet.
 
 use super::budget::GRADLE_START;
+use crate::durations::DearerInJvm;
 use std::time::Duration;
 
 /// What `--repetition` asks of a batch whose in-JVM iterations cost more
@@ -33,6 +39,18 @@ pub(crate) struct ChunkCost {
     pub iterations: u32,
     /// Its wall time, Gradle's start included.
     pub elapsed: Duration,
+    /// The test time of its last iterations, each (see [`tail`]); `None`
+    /// when the reports do not tell.
+    pub tail: Option<Duration>,
+}
+
+/// The mean test time of the last quarter (at least one) of `positions`, the
+/// test time of each iteration by its position in the JVM: what the next
+/// iteration in that JVM costs at least when they keep growing.
+pub(crate) fn tail(positions: &[Duration]) -> Option<Duration> {
+    let n = (positions.len() / 4).max(1);
+    let last = positions.get(positions.len().checked_sub(n)?..)?;
+    Some(last.iter().sum::<Duration>() / n as u32)
 }
 
 /// What one fresh Gradle run of the same tests costs.
@@ -73,6 +91,9 @@ impl FreshRun {
 pub struct Dearer {
     /// Wall time per iteration of the chunk in one JVM.
     pub per_iteration: Duration,
+    /// The test time of its last iterations each, when they decided (the
+    /// average did not pass the fresh run yet).
+    pub last: Option<Duration>,
     /// What one fresh Gradle run costs.
     pub fresh_run: Duration,
 }
@@ -80,30 +101,74 @@ pub struct Dearer {
 impl Dearer {
     /// `in-JVM iterations of X took 6.2s each against 3.1s for a fresh run: …`,
     /// ending with what the run does about it.
-    pub fn describe(&self, what: &str, on: OnDearer) -> String {
-        let then = match on {
-            OnDearer::Switch => "the rest run as Gradle runs",
+    /// With nothing `owed`, `auto` has nothing left to switch: the run
+    /// remembers it for the next ones.
+    pub fn describe(&self, what: &str, on: OnDearer, owed: bool) -> String {
+        let then = match (on, owed) {
+            (OnDearer::Switch, true) => "the rest run as Gradle runs",
+            (OnDearer::Switch, false) => "its next runs on this commit start on Gradle runs",
             _ => "--repetition in-jvm keeps them in the JVM",
         };
+        let last = match self.last {
+            Some(last) => format!(", the last {},", crate::time::human(last)),
+            None => String::new(),
+        };
         format!(
-            "in-JVM iterations of {what} took {} each against {} for a fresh run: {then}",
+            "in-JVM iterations of {what} took {} each{last} against {} for a fresh run: {then}",
             crate::time::human(self.per_iteration),
             crate::time::human(self.fresh_run),
         )
     }
 }
 
+/// What a run remembered of a class's in-JVM cost holds for a plan on
+/// `commit` when it was measured on that commit (or both outside git):
+/// another commit may have fixed what accumulated, so there the class starts
+/// in the JVM again and its first chunk is weighed anew; a run that weighs it
+/// and finds it no dearer forgets it (`--repetition in-jvm` weighs it on any
+/// commit).
+pub(crate) fn holds(remembered: &DearerInJvm, commit: Option<&str>) -> bool {
+    remembered.commit.as_deref() == commit
+}
+
+/// Why `auto` starts `class` on Gradle runs: what a run remembered of it
+/// (outside git, in this build).
+pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
+    let secs = |s: f64| crate::time::human(Duration::try_from_secs_f64(s).unwrap_or_default());
+    let last = match d.last {
+        Some(last) => format!(", the last {},", secs(last)),
+        None => String::new(),
+    };
+    let on = match d.commit {
+        Some(_) => "on this commit",
+        None => "in this build",
+    };
+    format!(
+        "in-JVM iterations of {class} took {} each{last} against {} for a fresh run when last \
+         measured {on}: it starts on Gradle runs",
+        secs(d.per_iteration),
+        secs(d.fresh_run),
+    )
+}
+
 /// The rule: a chunk of two or more iterations whose wall time per iteration
 /// passed the cost of a fresh run cost more than that many fresh runs would
-/// have. A chunk of one iteration is a fresh run itself.
+/// have; one whose last iterations each took longer than a fresh run (the
+/// marginal cost) would cost more with every iteration added. A chunk of
+/// one iteration is a fresh run itself.
 pub(crate) fn dearer(chunk: ChunkCost, fresh: FreshRun) -> Option<Dearer> {
     if chunk.iterations < 2 {
         return None;
     }
     let per_iteration = chunk.elapsed / chunk.iterations;
     let fresh_run = fresh.cost();
-    (per_iteration > fresh_run).then_some(Dearer {
+    let last = match per_iteration > fresh_run {
+        true => None,
+        false => Some(chunk.tail.filter(|t| *t > fresh_run)?),
+    };
+    Some(Dearer {
         per_iteration,
+        last,
         fresh_run,
     })
 }
@@ -120,6 +185,18 @@ mod tests {
         ChunkCost {
             iterations,
             elapsed: secs(elapsed),
+            tail: None,
+        }
+    }
+
+    /// A chunk in one JVM after a start of `start`, its iterations taking
+    /// `positions` seconds in order.
+    fn timed(start: f64, positions: &[f64]) -> ChunkCost {
+        let positions: Vec<Duration> = positions.iter().map(|s| secs(*s)).collect();
+        ChunkCost {
+            iterations: positions.len() as u32,
+            elapsed: secs(start) + positions.iter().sum::<Duration>(),
+            tail: tail(&positions),
         }
     }
 
@@ -149,6 +226,65 @@ mod tests {
         assert!(dearer(chunk(2, 7.2), fresh(3.0, 0.5)).is_some());
     }
 
+    /// The benchmark's class (the i-th execution in a JVM sleeps (i-1) x 2 s)
+    /// after a Gradle start of 1.5 s: a chunk of two costs 1.75 s an
+    /// iteration against 1.5 s, a chunk of four 3.4 s; but a start of 3 s
+    /// hides the growth in the average of two (2.5 s against 3 s), and the
+    /// last iteration, 2 s, does not pass a fresh run either; at three the
+    /// last, 4 s, does while the average (3 s) has not.
+    #[test]
+    fn the_last_iterations_decide_when_the_average_does_not_yet() {
+        let d = dearer(timed(1.5, &[0.0, 2.0]), fresh(1.5, 0.0)).expect("dearer");
+        assert_eq!(d.last, None, "the average decided");
+        assert_eq!(dearer(timed(3.0, &[0.0, 2.0]), fresh(3.0, 0.0)), None);
+        let d = dearer(timed(3.0, &[0.0, 2.0, 4.0]), fresh(3.0, 0.0)).expect("dearer");
+        assert_eq!((d.per_iteration, d.last), (secs(3.0), Some(secs(4.0))));
+        // Eight positions: the last two, 12 s and 14 s, each 13 s.
+        let growing: Vec<f64> = (0..8).map(|i| f64::from(i) * 2.0).collect();
+        assert_eq!(
+            tail(&growing.iter().map(|s| secs(*s)).collect::<Vec<_>>()),
+            Some(secs(13.0))
+        );
+        // A slow class without a trend stays: its last iteration is as its first.
+        assert_eq!(
+            dearer(timed(3.0, &[5.0, 5.5, 5.2, 5.1]), fresh(3.0, 5.0)),
+            None
+        );
+        // A cheap class whose last iteration is slower, but less than a start, stays.
+        assert_eq!(
+            dearer(timed(3.0, &[0.2, 0.1, 0.1, 2.9]), fresh(3.0, 0.2)),
+            None
+        );
+        assert_eq!(tail(&[]), None);
+    }
+
+    /// A class remembered dearer holds on the commit it was measured on
+    /// (outside git: while both are unknown), and says why.
+    #[test]
+    fn a_remembered_cost_holds_on_its_commit() {
+        let d = DearerInJvm {
+            per_iteration: 3.4,
+            last: Some(6.0),
+            fresh_run: 1.5,
+            commit: Some("abc".into()),
+        };
+        assert!(holds(&d, Some("abc")));
+        assert!(!holds(&d, Some("def")), "another commit may have fixed it");
+        assert!(!holds(&d, None));
+        let outside = DearerInJvm {
+            commit: None,
+            ..d.clone()
+        };
+        assert!(holds(&outside, None));
+        assert!(remembered("a.G", &outside)
+            .ends_with("when last measured in this build: it starts on Gradle runs"));
+        assert_eq!(
+            remembered("a.GrowingTests", &d),
+            "in-JVM iterations of a.GrowingTests took 3.4s each, the last 6s, against 1.5s for \
+             a fresh run when last measured on this commit: it starts on Gradle runs"
+        );
+    }
+
     /// One iteration in a JVM is what a fresh run is: no comparison.
     #[test]
     fn a_chunk_of_one_iteration_decides_nothing() {
@@ -173,12 +309,21 @@ mod tests {
     fn the_decision_says_its_figures_and_what_follows() {
         let d = dearer(chunk(2, 12.4), fresh(3.0, 0.1)).unwrap();
         assert_eq!(
-            d.describe("a.GrowingTests", OnDearer::Switch),
+            d.describe("a.GrowingTests", OnDearer::Switch, true),
             "in-JVM iterations of a.GrowingTests took 6.2s each against 3.1s for a fresh run: \
              the rest run as Gradle runs"
         );
         assert!(d
-            .describe("a.GrowingTests", OnDearer::Say)
+            .describe("a.GrowingTests", OnDearer::Switch, false)
+            .ends_with("for a fresh run: its next runs on this commit start on Gradle runs"));
+        assert!(d
+            .describe("a.GrowingTests", OnDearer::Say, true)
             .ends_with("for a fresh run: --repetition in-jvm keeps them in the JVM"));
+        let d = dearer(timed(3.0, &[0.0, 2.0, 4.0]), fresh(3.0, 0.0)).unwrap();
+        assert_eq!(
+            d.describe("a.GrowingTests", OnDearer::Switch, true),
+            "in-JVM iterations of a.GrowingTests took 3s each, the last 4s, against 3s for a \
+             fresh run: the rest run as Gradle runs"
+        );
     }
 }

@@ -208,6 +208,10 @@ pub(crate) struct Outcome {
     pub repeated_by: Vec<Option<InJvm>>,
     /// Per test, when its in-JVM iterations cost more than fresh runs.
     pub costlier: Vec<Option<Costlier>>,
+    /// Per test, its in-JVM iterations were weighed against fresh runs (a
+    /// chunk of two or more that gave a result): without `costlier`, they
+    /// cost no more.
+    pub weighed: Vec<bool>,
     /// How the batch went on besides its invocations (fallbacks, proofs).
     pub lines: Vec<String>,
     /// The tests a comparison showed fixed at a look before the end.
@@ -314,6 +318,7 @@ impl<'a> Engine<'a> {
                 tallies: vec![Tally::default(); n],
                 repeated_by: vec![command.in_jvm(); n],
                 costlier: vec![None; n],
+                weighed: vec![false; n],
                 looked: vec![0; n],
                 ..Outcome::default()
             },
@@ -602,6 +607,7 @@ impl Engine<'_> {
         let chunk = ChunkCost {
             iterations: k,
             elapsed: elapsed.unwrap_or_default(),
+            tail: switch::tail(&reading.positions),
         };
         self.weigh(chunk, reading, reporter);
     }
@@ -713,9 +719,10 @@ impl Engine<'_> {
         true
     }
 
-    /// After an in-JVM chunk of the front track that still owes iterations:
-    /// when they cost more than fresh runs would have (`plan::switch`),
-    /// `auto` runs the rest as Gradle runs and `in-jvm` says so, once.
+    /// After an in-JVM chunk of the front track: when its iterations cost
+    /// more than fresh runs would have (`plan::switch`), `auto` runs what
+    /// is still owed as Gradle runs and `in-jvm` says so, once. The last
+    /// chunk is weighed too, for the next run's plan (`Outcome::weighed`).
     fn weigh(&mut self, chunk: ChunkCost, reading: &Reading, reporter: &mut dyn Reporter) {
         let track = self.tracks.front().expect("a track ran");
         let on = match (self.policy.on_dearer, &track.command.fallback) {
@@ -723,14 +730,20 @@ impl Engine<'_> {
             (on, _) => on,
         };
         let said = track.tests.iter().all(|&i| self.out.costlier[i].is_some());
-        if track.command.in_jvm().is_none() || track.remaining == 0 || said {
+        if track.command.in_jvm().is_none() || said {
             return;
         }
         let recorded = self.policy.per_iteration;
         let Some(fresh) = FreshRun::estimate(self.start, reading.first_time, recorded) else {
             return;
         };
-        let Some(dearer) = switch::dearer(chunk, fresh) else {
+        let dearer = switch::dearer(chunk, fresh);
+        if chunk.iterations >= 2 {
+            for &i in &track.tests {
+                self.out.weighed[i] = true;
+            }
+        }
+        let Some(dearer) = dearer else {
             return;
         };
         let mut classes: Vec<&str> = Vec::new();
@@ -743,10 +756,11 @@ impl Engine<'_> {
                 classes.push(class);
             }
         }
-        let line = dearer.describe(&classes.join(", "), on);
+        let owed = track.remaining > 0;
+        let line = dearer.describe(&classes.join(", "), on, owed);
         self.say(&line, reporter);
         let track = self.tracks.front().expect("a track ran");
-        let switched = on == OnDearer::Switch;
+        let switched = on == OnDearer::Switch && owed;
         for &i in &track.tests {
             self.out.costlier[i] = Some(Costlier {
                 dearer,
@@ -1020,6 +1034,7 @@ mod tests {
                 gradle_version: GradleVersion::parse("8.10"),
                 extra_args: vec![],
                 tasks: Default::default(),
+                dearer_in_jvm: Default::default(),
             };
             let batching = BatchingConfig {
                 unit_iters: iterations,
@@ -1253,13 +1268,58 @@ mod tests {
         );
     }
 
+    /// A batch run whole (no budget, no stop on proof) has nothing left to
+    /// switch, but its one chunk is weighed all the same, for the next run:
+    /// a class dearer in the JVM is said and remembered, a cheap one is
+    /// weighed and found no dearer.
+    #[test]
+    fn a_batch_run_whole_is_weighed_for_the_next_run() {
+        let p = |on_dearer| Policy {
+            on_dearer,
+            ..policy(2)
+        };
+        let b = Build::new(5);
+        b.mark("grows", "a.GrowingTests");
+        let c = b.command(&["a.GrowingTests"]);
+        let (out, seen) = b.run(&c, &p(OnDearer::Switch));
+        assert_eq!(out.iterations.len(), 1, "{:?}", seen.lines);
+        let costlier = out.costlier[0].as_ref().expect("dearer in the JVM");
+        assert!(!costlier.switched, "nothing was left to switch");
+        assert!(
+            seen.lines[0].ends_with(": its next runs on this commit start on Gradle runs"),
+            "{:?}",
+            seen.lines
+        );
+        assert_eq!(out.weighed, [true]);
+        // Each batch in a build of its own: a batch's folder is its own.
+        let b = Build::new(5);
+        let c = b.command(&["a.CheapTests", "a.OtherTests"]);
+        let (out, _) = b.run(&c, &p(OnDearer::Switch));
+        assert_eq!(out.weighed, [true, true]);
+        assert_eq!(out.costlier, [None, None]);
+        let b = Build::new(5);
+        let c = b.command(&["a.CheapTests", "a.OtherTests"]);
+        let (out, _) = b.run(&c, &p(OnDearer::Ignore));
+        assert_eq!(
+            out.weighed,
+            [false, false],
+            "Gradle runs only: nothing weighed"
+        );
+    }
+
     /// An explicit `--repetition in-jvm` is obeyed: the batch stays in the
     /// JVM, and the run says once what it cost.
     #[test]
     fn in_jvm_asked_for_stays_in_the_jvm_and_says_what_it_cost() {
         let (_b, out, seen) = growing(4, OnDearer::Say);
         let sizes: Vec<Option<u32>> = seen.chunks.iter().map(|(k, _)| *k).collect();
-        assert_eq!(sizes, [Some(1), Some(2), Some(1)]);
+        assert_eq!(
+            sizes,
+            [Some(1), Some(2), Some(1)],
+            "{:?} {:?}",
+            seen.lines,
+            out.chunks
+        );
         assert_eq!(out.ran, [4]);
         let costlier = out.costlier[0].as_ref().expect("dearer in the JVM");
         assert!(!costlier.switched);

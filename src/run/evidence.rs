@@ -98,6 +98,10 @@ pub(crate) struct Reading {
     /// mean per test, summed): what a fresh run's tests take. `None` when no
     /// execution was repeated in a JVM.
     pub first_time: Option<Duration>,
+    /// The test time of each iteration by its position in the JVM (the mean
+    /// per test at that position, summed): how the iterations grew. Empty
+    /// when no execution was repeated in a JVM.
+    pub positions: Vec<Duration>,
     /// Each selected test's executions, in the order of the tests given.
     pub tests: Vec<Tally>,
     /// Executions of tests no selected test covers.
@@ -126,6 +130,7 @@ pub(crate) fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str
     let secs: f64 = report.tests.iter().map(|t| t.time_sec).sum();
     out.test_time = Duration::try_from_secs_f64(secs).unwrap_or_default();
     out.first_time = first_time(&report.tests);
+    out.positions = positions(&report.tests);
     let mut per_method: BTreeMap<(String, String), u64> = BTreeMap::new();
     for path in &it.reports {
         let Ok(file) = File::open(it.dir.join(path)) else {
@@ -235,6 +240,25 @@ fn first_time(tests: &[crate::analyze::report::TestReport]) -> Option<Duration> 
     Duration::try_from_secs_f64(firsts.iter().sum()).ok()
 }
 
+/// The test time of each position in the JVM: each test's mean there, summed.
+fn positions(tests: &[crate::analyze::report::TestReport]) -> Vec<Duration> {
+    let mut secs: Vec<f64> = Vec::new();
+    for t in tests {
+        let by_index = &t.by_condition.by_index;
+        if secs.len() < by_index.len() {
+            secs.resize(by_index.len(), 0.0);
+        }
+        for (s, at) in secs.iter_mut().zip(by_index) {
+            if at.executions > 0 {
+                *s += at.time_sec / f64::from(at.executions);
+            }
+        }
+    }
+    secs.into_iter()
+        .map(|s| Duration::try_from_secs_f64(s).unwrap_or_default())
+        .collect()
+}
+
 /// Why an invocation gave a test (`t`) no result, in a few words.
 pub(crate) fn why_no_result(t: &Tally, others: u64, verdict: &Verdict, ended: &Ended) -> String {
     if t.unpinned > 0 {
@@ -316,6 +340,29 @@ mod tests {
         assert_eq!(all.test_time, Duration::from_secs(2));
         assert_eq!(all.classes["a.T"].most, 3);
         assert_eq!(all.classes["a.U"].most, 1);
+    }
+
+    /// Each position in the JVM takes its tests' mean time there, summed:
+    /// how the iterations grew, for the switch's marginal cost.
+    #[test]
+    fn the_iterations_time_by_position_in_the_jvm() {
+        let tmp = tempfile::tempdir().unwrap();
+        let xml = r#"<testsuite name="a.G" tests="5">
+  <testcase classname="a.G" name="m {seed=[AB:01]}" time="0.0"/>
+  <testcase classname="a.G" name="m {seed=[AB:02]}" time="2.0"/>
+  <testcase classname="a.G" name="m {seed=[AB:03]}" time="4.0"/>
+  <testcase classname="a.G" name="n {seed=[AB:01]}" time="1.0"/>
+  <testcase classname="a.G" name="n {seed=[AB:02]}" time="1.0"/>
+</testsuite>"#;
+        let it = iteration(tmp.path(), xml);
+        let r = read(&it, &[unit("a.G")], None);
+        let secs = |s: &[f64]| {
+            s.iter()
+                .map(|s| Duration::from_secs_f64(*s))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(r.positions, secs(&[1.0, 3.0, 4.0]));
+        assert_eq!(r.first_time, Some(Duration::from_secs(1)));
     }
 
     #[test]

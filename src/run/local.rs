@@ -18,6 +18,7 @@ use super::invoke::{Iteration, Verdict};
 use super::progress::{Estimate, Planned, Progress};
 use crate::analyze::RepeatedDir;
 use crate::domain::{GradleCommand, InJvm};
+use crate::durations::{DearerInJvm, InJvmCosts};
 use crate::process;
 use crate::reports::walk;
 use crate::time::format_duration;
@@ -95,6 +96,7 @@ impl BatchRun {
             done: Outcome {
                 repeated_by: vec![command.in_jvm(); n],
                 costlier: vec![None; n],
+                weighed: vec![false; n],
                 ran: vec![0; n],
                 ..Outcome::default()
             },
@@ -135,6 +137,36 @@ impl BatchRun {
     pub(crate) fn duration(&self) -> Duration {
         self.done.iterations.iter().map(|it| it.elapsed).sum()
     }
+}
+
+/// What the batches found of their classes' in-JVM cost, measured on
+/// `commit`: a class dearer in any batch is dearer.
+pub(crate) fn in_jvm_costs(runs: &[BatchRun], commit: Option<&str>) -> InJvmCosts {
+    let mut costs = InJvmCosts::default();
+    for run in runs {
+        let tests = run.command.tests.iter().zip(&run.done.costlier);
+        for ((t, costlier), weighed) in tests.zip(&run.done.weighed) {
+            let Some(class) = t.class.clone() else {
+                continue;
+            };
+            match costlier {
+                Some(c) => {
+                    let secs = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
+                    let dearer = DearerInJvm {
+                        per_iteration: secs(c.dearer.per_iteration),
+                        last: c.dearer.last.map(secs),
+                        fresh_run: secs(c.dearer.fresh_run),
+                        commit: commit.map(String::from),
+                    };
+                    costs.dearer.insert(class, dearer);
+                }
+                None if *weighed => costs.cheaper.push(class),
+                None => {}
+            }
+        }
+    }
+    costs.cheaper.retain(|c| !costs.dearer.contains_key(c));
+    costs
 }
 
 /// Runs every batch in turn; a failing batch does not stop the others, an
@@ -468,6 +500,39 @@ fn iterations(at: &[usize]) -> String {
 mod tests {
     use super::*;
     use crate::run::engine::Chunk;
+
+    /// A class dearer in one batch is dearer (with its figures and the
+    /// commit); one weighed and found no dearer is cheaper; one never
+    /// weighed says nothing.
+    #[test]
+    fn the_batches_in_jvm_costs_are_gathered_per_class() {
+        use crate::domain::testing::unit;
+        use crate::plan::switch::Dearer;
+        let mut c = GradleCommand::of_kind(crate::domain::TestKind::Unit, &["gradle"], 5, 1);
+        c.tests = vec![unit("a.G"), unit("a.C"), unit("a.N")];
+        let mut run = BatchRun::of(c);
+        let dearer = Dearer {
+            per_iteration: Duration::from_millis(3400),
+            last: Some(Duration::from_secs(6)),
+            fresh_run: Duration::from_millis(1500),
+        };
+        run.done.costlier[0] = Some(engine::Costlier {
+            dearer,
+            switched: true,
+            line: String::new(),
+        });
+        run.done.weighed = vec![true, true, false];
+        let costs = in_jvm_costs(&[run], Some("abc"));
+        let expected = DearerInJvm {
+            per_iteration: 3.4,
+            last: Some(6.0),
+            fresh_run: 1.5,
+            commit: Some("abc".into()),
+        };
+        assert_eq!(costs.dearer.len(), 1);
+        assert_eq!(costs.dearer["a.G"], expected);
+        assert_eq!(costs.cheaper, ["a.C"]);
+    }
 
     #[test]
     fn each_run_gets_a_new_folder_and_old_ones_are_pruned() {

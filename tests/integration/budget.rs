@@ -74,7 +74,7 @@ fn a_budget_stops_between_chunks_and_stop_on_proof_saves_iterations() {
     let b = build.path();
 
     // Durations unknown, a budget far too small for 100 iterations of ~1 s:
-    // a probe of one iteration, then the chunks that fit, then a clean stop.
+    // a probe of two iterations, then the chunks that fit, then a clean stop.
     let out = local(b, &["--budget", "30s", "--iters", "100", STABLE], 1000);
     let log = text(&out);
     assert_eq!(
@@ -160,7 +160,7 @@ fn a_budget_stops_between_chunks_and_stop_on_proof_saves_iterations() {
 /// run runs, takes no time) is probed with one iteration, then repeated
 /// twice in one JVM, which costs more per iteration than a Gradle start:
 /// what it still owes runs as a Gradle run, it runs no more than planned,
-/// and the run and the report say why.
+/// and the run and the report say why; the next run remembers it.
 #[test]
 fn auto_switches_a_class_dearer_in_one_jvm_to_gradle_runs() {
     let build = slow_copy();
@@ -230,6 +230,31 @@ fn auto_switches_a_class_dearer_in_one_jvm_to_gradle_runs() {
         .map(|c| c["runs"].as_u64().unwrap())
         .sum();
     assert_eq!(fresh, 2, "{t:#}");
+    remembered_on_the_next_run(build.path());
+}
+
+/// The run after remembers it (the build's durations file, on this commit,
+/// here outside git): `auto` starts the class on Gradle runs, and the plan,
+/// the run and the report say why.
+fn remembered_on_the_next_run(build: &Path) {
+    let file = build.join(".gradle/gradle-flaky/flakiness-durations.json");
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let dearer = &recorded["dearerInJvm"][GROWING];
+    assert!(dearer["perIteration"].as_f64().unwrap() > dearer["freshRun"].as_f64().unwrap());
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .args(["local", "--format", "json", "--iters", "2", GROWING])
+        .args(["--", "--offline", "-Dtests.fixture.grow=12000"]));
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    let why = "for a fresh run when last measured in this build: it starts on Gradle runs";
+    assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{log}");
+    let report = json(&out);
+    let t = row(&report, GROWING);
+    assert_eq!(t["repeatedBy"], serde_json::json!(["gradle-runs"]), "{t:#}");
+    assert!(t["inJvmCost"].as_str().unwrap().ends_with(why), "{t:#}");
+    assert_eq!(t["runs"].as_u64(), Some(2), "{t:#}");
 }
 
 /// The case on Buildkite: durations say 100 iterations of the two

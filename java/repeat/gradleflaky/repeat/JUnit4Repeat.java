@@ -197,7 +197,8 @@ public final class JUnit4Repeat {
 
     /**
      * The name token of an execution: {@code  #i}, its iteration in this JVM, then {@code  (+N threads)} when
-     * its class's earlier executions here started N threads that are still running (state it leaks).
+     * its class's earlier executions here started N threads that are still running (state it leaks, see
+     * {@link Leaks}).
      */
     static String token(int iteration, int threads) {
         String token = " #" + iteration;
@@ -206,8 +207,10 @@ public final class JUnit4Repeat {
 
     /**
      * The threads one class started during its executions in this JVM (those alive after an execution that
-     * were not before it) and that are still running. The JDK's common fork-join pool is shared by every
-     * class and bounded, so its workers are no class's leak.
+     * were not before it) and that are still running. The JDK's own pools are shared by every class and keep
+     * idle threads for a while (the common fork-join pool's workers, the process reapers, idle for a minute
+     * after the process they waited for ended), so their threads are no class's leak. A thread still finishing
+     * its work just after its execution counts in every position alike, which is no growth.
      */
     static final class Leaks {
         private final List<Thread> started = new ArrayList<>();
@@ -219,7 +222,7 @@ public final class JUnit4Repeat {
 
         void after() {
             for (Thread t : live()) {
-                if (!before.contains(t) && !t.getName().startsWith("ForkJoinPool.commonPool-worker")) {
+                if (!before.contains(t) && !shared(t)) {
                     started.add(t);
                 }
             }
@@ -229,6 +232,11 @@ public final class JUnit4Repeat {
         int alive() {
             started.removeIf(t -> !t.isAlive());
             return started.size();
+        }
+
+        private static boolean shared(Thread t) {
+            String name = t.getName();
+            return name.startsWith("ForkJoinPool.commonPool-worker") || name.startsWith("process reaper");
         }
 
         /**

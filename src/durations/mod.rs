@@ -51,6 +51,39 @@ pub struct Table {
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub dearer_in_jvm: BTreeMap<String, DearerInJvm>,
+    /// By class (`stateAccumulates`; absent from files of earlier versions,
+    /// which ignore it).
+    #[serde(
+        default,
+        rename = "stateAccumulates",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub state_accumulates: BTreeMap<String, Accumulates>,
+}
+
+/// A class a run warned `state-accumulates` as the class that leaks the state
+/// by itself (`analyze::drift`): its repeats in one JVM ran in a JVM it had
+/// changed, so `--repetition auto` starts it on Gradle runs, a fresh JVM each,
+/// while the commit is the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Accumulates {
+    /// The warning's evidence (`slower`, `threads`, `failures-late`).
+    pub evidence: String,
+    /// The commit it was warned on; `None` outside git.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+/// What a run's report said of its classes' state in one JVM, for the next
+/// run's plan.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Drift {
+    /// Classes warned as leaking state by themselves.
+    pub warned: BTreeMap<String, Accumulates>,
+    /// Classes repeated in one JVM without a warning: what an earlier run
+    /// remembered of them no longer holds.
+    pub cleared: Vec<String>,
 }
 
 /// A class whose iterations in one test JVM cost more than fresh Gradle runs
@@ -169,6 +202,17 @@ impl Table {
         self.classes.extend(newer.classes);
         self.methods.extend(newer.methods);
         self.dearer_in_jvm.extend(newer.dearer_in_jvm);
+        self.state_accumulates.extend(newer.state_accumulates);
+    }
+
+    /// What a run's report said of its classes' state in one JVM, over what
+    /// earlier runs remembered: a class repeated there without a warning is
+    /// forgotten.
+    pub(crate) fn remember_drift(&mut self, drift: &Drift) {
+        for class in &drift.cleared {
+            self.state_accumulates.remove(class);
+        }
+        self.state_accumulates.extend(drift.warned.clone());
     }
 
     /// What a run found of its classes' in-JVM cost, over what earlier runs
@@ -263,6 +307,38 @@ mod tests {
             !json.contains("dearerInJvm"),
             "as earlier versions wrote it: {json}"
         );
+    }
+
+    /// A class warned as leaking state by itself is remembered with its
+    /// evidence and commit; a later run that repeats it in one JVM without a
+    /// warning forgets it; files without the field read as before.
+    #[test]
+    fn classes_that_accumulate_state_are_remembered_and_forgotten() {
+        let mut t = Table::default();
+        let a = Accumulates {
+            evidence: "threads".into(),
+            commit: Some("abc".into()),
+        };
+        t.remember_drift(&Drift {
+            warned: BTreeMap::from([("a.Leaky".to_string(), a.clone())]),
+            cleared: vec!["a.Clean".into()],
+        });
+        assert_eq!(t.state_accumulates["a.Leaky"], a);
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(
+            json["stateAccumulates"]["a.Leaky"],
+            serde_json::json!({"evidence": "threads", "commit": "abc"})
+        );
+        t.remember_drift(&Drift {
+            warned: BTreeMap::new(),
+            cleared: vec!["a.Leaky".into()],
+        });
+        assert!(t.state_accumulates.is_empty());
+        let old: Table = serde_json::from_str(r#"{"classes": {"A": 1.0}}"#).unwrap();
+        assert!(old.state_accumulates.is_empty());
+        assert!(!serde_json::to_string(&old)
+            .unwrap()
+            .contains("stateAccumulates"));
     }
 
     #[test]

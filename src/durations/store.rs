@@ -3,7 +3,7 @@
 //! build by every run (`.gradle/gradle-flaky/flakiness-durations.json`), and
 //! written as the CI report steps' artifact.
 
-use super::{Durations, InJvmCosts, Measure, Source, Table};
+use super::{Drift, Durations, InJvmCosts, Measure, Source, Table};
 use crate::analyze::junit;
 use crate::reports::{walk::Walk, DURATIONS_FILE, ITERS_DIR, RECORDED_DIR};
 use crate::{Error, Result};
@@ -113,6 +113,23 @@ pub(crate) fn record(root: &Path, measured: &Path, costs: &InJvmCosts) -> Result
     let mut table = read_table(&file).unwrap_or_default();
     table.merge(new.table());
     table.remember(costs);
+    write(&file, &table)
+}
+
+/// Records what a run's report said of its classes' state in one JVM in the
+/// build at `root`, over what earlier runs recorded; an error is returned
+/// for a warning, as [`record`]'s.
+pub(crate) fn record_drift(root: &Path, drift: &Drift) -> Result<()> {
+    if *drift == Drift::default() {
+        return Ok(());
+    }
+    let file = recorded_file(root);
+    let mut table = read_table(&file).unwrap_or_default();
+    let before = table.state_accumulates.clone();
+    table.remember_drift(drift);
+    if table.state_accumulates == before {
+        return Ok(());
+    }
     write(&file, &table)
 }
 

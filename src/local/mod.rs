@@ -322,6 +322,7 @@ pub(crate) fn assess(
         below_plan,
     } = analyze_runs(build, &build.root, prepared, &runs, &run_dir, cfg);
     reporter.read(&report);
+    remember_drift(&build.root, &report);
     let cost = cost::of(&report, commands, &runs, took);
     let rerun = rerun(build, prepared, cfg);
     match Scripts::keep_members_script(&build.root) {
@@ -366,6 +367,43 @@ pub(crate) fn assess(
         not_checked,
         cost,
     }))
+}
+
+/// Records the classes the report warned as leaking state by themselves, for
+/// the next run's plan on this commit (`auto` starts them on Gradle runs),
+/// and says so; a class repeated in one JVM without a warning is forgotten.
+fn remember_drift(root: &Path, report: &Report) {
+    let commit = crate::git::head_commit(root);
+    let mut drift = durations::Drift::default();
+    for w in &report.warnings {
+        if w.leaking_class.as_deref() == Some(w.class.as_str()) {
+            let accumulates = durations::Accumulates {
+                evidence: w.evidence.to_string(),
+                commit: commit.clone(),
+            };
+            drift.warned.insert(w.class.clone(), accumulates);
+        }
+    }
+    for t in &report.tests {
+        let in_jvm = t
+            .by_condition
+            .conditions
+            .iter()
+            .any(|r| r.condition.repetition == analyze::condition::Repetition::InJvm);
+        if in_jvm && !drift.warned.contains_key(&t.class) && !drift.cleared.contains(&t.class) {
+            drift.cleared.push(t.class.clone());
+        }
+    }
+    for class in drift.warned.keys() {
+        tell!(
+            "{} accumulates state in one JVM: its next runs on this commit start on Gradle runs, \
+             a fresh JVM each (--repetition in-jvm keeps it there)",
+            crate::terminal::visible(class)
+        );
+    }
+    if let Err(e) = durations::store::record_drift(root, &drift) {
+        warning!("what the run found of its classes' state was not recorded: {e}");
+    }
 }
 
 /// The triage after the run, in its folder. The run's verdict stands whatever triage does:

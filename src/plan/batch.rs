@@ -25,10 +25,10 @@ pub struct PlanContext {
     /// What the layout says about each Test task's runner, by task path
     /// (empty without a layout).
     pub tasks: BTreeMap<String, TaskFacts>,
-    /// The classes whose in-JVM iterations cost more than fresh runs, as
-    /// earlier runs on this commit remembered them (`PlanContext::remember`),
-    /// each with the sentence that says so: `--repetition auto` starts them
-    /// on Gradle runs.
+    /// The classes whose in-JVM iterations cost more than fresh runs, or
+    /// that accumulated state in one JVM by themselves, as earlier runs on
+    /// this commit remembered them (`PlanContext::remember`), each with the
+    /// sentence that says so: `--repetition auto` starts them on Gradle runs.
     pub dearer_in_jvm: BTreeMap<String, String>,
 }
 
@@ -50,9 +50,9 @@ impl PlanContext {
         }
     }
 
-    /// Takes in what earlier runs remembered of classes' in-JVM cost (the
-    /// durations' `dearerInJvm`), as far as it holds on `commit`
-    /// (`plan::switch::holds`).
+    /// Takes in what earlier runs remembered of classes' in-JVM cost and
+    /// state (the durations' `dearerInJvm` and `stateAccumulates`), as far as
+    /// it holds on `commit` (`plan::switch::holds`).
     pub(crate) fn remember(&mut self, table: &Table, commit: Option<&str>) {
         self.dearer_in_jvm = table
             .dearer_in_jvm
@@ -60,6 +60,13 @@ impl PlanContext {
             .filter(|(_, d)| switch::holds(d, commit))
             .map(|(c, d)| (c.clone(), switch::remembered(c, d)))
             .collect();
+        // A class that leaked state by itself is judged on fresh JVMs alike.
+        for (class, a) in &table.state_accumulates {
+            if a.commit.as_deref() == commit && !self.dearer_in_jvm.contains_key(class) {
+                let reason = switch::remembered_drift(class, a);
+                self.dearer_in_jvm.insert(class.clone(), reason);
+            }
+        }
     }
 
     /// How `kind`'s tests of `task` are repeated, as `mode` asks.

@@ -342,6 +342,37 @@ mod tests {
         assert!(asked[0].in_jvm().is_some() && asked[0].in_jvm_cost.is_empty());
     }
 
+    /// `auto` starts a class that accumulated state in one JVM by itself on
+    /// this commit on Gradle runs, so that its verdict rests on fresh JVMs;
+    /// another commit tries the JVM again.
+    #[test]
+    fn a_class_remembered_accumulating_state_starts_on_gradle_runs_under_auto() {
+        use crate::durations::{Accumulates, Table};
+        let mut table = Table::default();
+        let a = Accumulates {
+            evidence: "threads".into(),
+            commit: Some("abc".into()),
+        };
+        table.state_accumulates.insert("a.Leaky".into(), a);
+        let mut c = ctx(Some("8.10.2"));
+        c.remember(&table, Some("def"));
+        assert!(
+            c.dearer_in_jvm.is_empty(),
+            "another commit tries the JVM again"
+        );
+        c.remember(&table, Some("abc"));
+        let tests = [unit("a.Leaky"), unit("a.Other")];
+        let auto = plan(&tests, &BatchingConfig::default(), &c).commands;
+        let on_runs: Vec<_> = auto.iter().filter(|b| b.in_jvm().is_none()).collect();
+        assert_eq!(on_runs.len(), 1, "{auto:?}");
+        assert_eq!(on_runs[0].tests, [unit("a.Leaky")]);
+        assert_eq!(
+            on_runs[0].repetition_reason,
+            "a.Leaky accumulated state in one JVM when last run on this commit \
+             (state-accumulates, threads): it starts on Gradle runs, a fresh JVM each, as CI runs it"
+        );
+    }
+
     #[test]
     fn the_forcing_mechanism_is_stated() {
         let note = |v| plan(&[unit("A")], &BatchingConfig::default(), &ctx(v)).notes;

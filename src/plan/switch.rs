@@ -16,7 +16,7 @@
 //! average, which its cheap first iterations hold down, is not yet.
 
 use super::budget::GRADLE_START;
-use crate::durations::DearerInJvm;
+use crate::durations::{Accumulates, DearerInJvm};
 use std::time::Duration;
 
 /// What `--repetition` asks of a batch whose in-JVM iterations cost more
@@ -148,6 +148,21 @@ pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
          measured {on}: it starts on Gradle runs",
         secs(d.per_iteration),
         secs(d.fresh_run),
+    )
+}
+
+/// Why `auto` starts `class` on Gradle runs: a run on this commit (or in
+/// this build, outside git) warned that it accumulates state in one JVM by
+/// itself, so its repeats there bound only a JVM it had changed.
+pub(crate) fn remembered_drift(class: &str, a: &Accumulates) -> String {
+    let on = match a.commit {
+        Some(_) => "on this commit",
+        None => "in this build",
+    };
+    format!(
+        "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): it \
+         starts on Gradle runs, a fresh JVM each, as CI runs it",
+        a.evidence
     )
 }
 

@@ -126,7 +126,8 @@ fn gradle_runs_are_first_executions_in_fresh_jvms() {
 /// neighbour: each gets JVMs of its own (12 iterations over 4 JVMs), so the
 /// leak slows neither noticeably, yet the runner counts the threads it left
 /// and the report warns `state-accumulates` of it, naming it as the class
-/// that leaks; the neighbour, which leaves none, gets no warning.
+/// that leaks; the neighbour, which leaves none, gets no warning. The next
+/// run starts the leaking class on Gradle runs.
 #[test]
 fn a_class_leaving_a_busy_thread_per_execution_is_warned_of() {
     let build = conditions_copy();
@@ -165,4 +166,26 @@ fn a_class_leaving_a_busy_thread_per_execution_is_warned_of() {
             "{method}: {verdict:#}"
         );
     }
+    // The run remembered it: the next one starts it on Gradle runs, a fresh
+    // JVM each, and keeps the neighbour in the JVM.
+    let (out, report) = local(
+        build.path(),
+        "0",
+        &["--iters", "3", "demo.LeakyTest", "demo.NeighbourTest"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out)
+            .contains("demo.LeakyTest accumulated state in one JVM when last run in this build"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        test(&report, "startsAWorker")["verdict"]["repetition"],
+        serde_json::json!(["fresh-jvm"])
+    );
+    assert_eq!(
+        test(&report, "computes")["verdict"]["repetition"],
+        serde_json::json!(["in-jvm"])
+    );
 }

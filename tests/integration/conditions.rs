@@ -124,7 +124,7 @@ fn gradle_runs_are_first_executions_in_fresh_jvms() {
 
 /// A class that leaves a busy thread per execution, batched with a
 /// neighbour: each gets JVMs of its own (12 iterations over 4 JVMs), so the
-/// leak slows neither noticeably, yet the runner counts the threads it left
+/// leak slows neither much, yet the runner counts the threads it left
 /// and the report warns `state-accumulates` of it, naming it as the class
 /// that leaks; the neighbour, which leaves none, gets no warning. The next
 /// run starts the leaking class on Gradle runs.
@@ -138,8 +138,17 @@ fn a_class_leaving_a_busy_thread_per_execution_is_warned_of() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let warnings = report["warnings"].as_array().unwrap();
-    assert_eq!(warnings.len(), 1, "{warnings:#?}");
-    let w = &warnings[0];
+    // On a busy machine its own executions may slow enough to warn too.
+    assert!(
+        warnings.iter().all(|w| w["class"] == "demo.LeakyTest"),
+        "{warnings:#?}"
+    );
+    let threads: Vec<&Value> = warnings
+        .iter()
+        .filter(|w| w["evidence"] == "threads")
+        .collect();
+    assert_eq!(threads.len(), 1, "{warnings:#?}");
+    let w = threads[0];
     assert_eq!(
         (&w["code"], &w["class"], &w["evidence"], &w["leakingClass"]),
         (

@@ -94,33 +94,40 @@ struct Blame {
 }
 
 impl Blame {
-    /// `alone`: the class ran alone in its JVMs. Otherwise the classes whose
-    /// executions left threads running are named as suspects.
+    /// The class itself when the runner saw it leave threads; else, when it
+    /// ran alone in its JVMs (`alone`) and no other class left threads, the
+    /// class too. Another class's leaked threads may have slowed it from a
+    /// JVM beside its own (an invocation's test JVMs run side by side) or
+    /// from the JVM they shared: those classes are named as suspects.
     fn of(class: &str, alone: bool, left_threads: &[Warning]) -> Blame {
-        if alone {
-            return Blame {
-                leaking: Some(class.to_string()),
-                clause: format!("; {class} ran alone in its JVMs, so it leaks the state itself"),
-            };
-        }
         if left_threads.iter().any(|w| w.class == class) {
+            let where_ = if alone {
+                "in its JVMs"
+            } else {
+                "in the JVM it shared"
+            };
             return Blame {
                 leaking: Some(class.to_string()),
-                clause: format!(
-                    "; it shared its JVM with the other selected classes, and {class} left threads \
-                     running there itself"
-                ),
+                clause: format!("; {class} itself left threads running {where_}"),
             };
         }
         let others: Vec<&str> = left_threads.iter().map(|w| w.class.as_str()).collect();
-        let mut clause =
-            "; it shared its JVM with the other selected classes, any of which may leak it"
-                .to_string();
-        if !others.is_empty() {
-            clause += &format!(" ({} left threads running there)", others.join(", "));
-        }
+        let suspects = match others.is_empty() {
+            true => String::new(),
+            false => format!(" ({} left threads running there)", others.join(", ")),
+        };
+        let clause = match (alone, others.is_empty()) {
+            (true, true) => format!("; {class} ran alone in its JVMs, so it leaks the state itself"),
+            (true, false) => format!(
+                "; {class} ran alone in its JVMs, but the JVMs beside them may have slowed it{suspects}"
+            ),
+            (false, _) => format!(
+                "; it shared its JVM with the other selected classes, any of which may leak \
+                 it{suspects}"
+            ),
+        };
         Blame {
-            leaking: None,
+            leaking: (alone && others.is_empty()).then(|| class.to_string()),
             clause,
         }
     }
@@ -577,7 +584,7 @@ pub(crate) mod tests {
         );
         assert!(
             w[0].message
-                .ends_with("a.Leaky left threads running there itself"),
+                .ends_with("a.Leaky itself left threads running in the JVM it shared"),
             "{}",
             w[0].message
         );
@@ -598,6 +605,38 @@ pub(crate) mod tests {
             .map(|t| (t.verdict.kind, t.verdict.executions, t.verdict.rate.runs))
             .collect();
         assert_eq!(shape, [("clean", "first", 5), ("clean", "all", 0)]);
+    }
+
+    /// A class alone in its JVMs that slowed while another class left
+    /// threads running: the JVMs of one invocation run side by side, so the
+    /// other's threads may have taken its cores; it is not said to leak.
+    #[test]
+    fn a_class_alone_beside_threads_left_elsewhere_is_not_said_to_leak() {
+        let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
+        let left: Vec<u32> = (0..10).collect();
+        let w = warnings(&[
+            test("a.Victim", "t", 3, &times, |_| false),
+            leaving("a.Leaky", 3, &left),
+        ]);
+        let shape: Vec<_> = w
+            .iter()
+            .map(|w| (w.class.as_str(), w.evidence, w.leaking_class.as_deref()))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("a.Leaky", "threads", Some("a.Leaky")),
+                ("a.Victim", "slower", None)
+            ]
+        );
+        assert!(
+            w[1].message.ends_with(
+                "a.Victim ran alone in its JVMs, but the JVMs beside them may have slowed it \
+                 (a.Leaky left threads running there)"
+            ),
+            "{}",
+            w[1].message
+        );
     }
 
     /// A pool started once, one that stops at its bound, threads that end,

@@ -69,15 +69,22 @@ pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
         .values()
         .filter(|tests| by_the_runner(tests))
         .count();
+    let classes: Vec<(&str, Vec<&TestReport>, Vec<AtIndex>)> = classes
+        .into_iter()
+        .map(|(class, tests)| {
+            let at = at_positions(&tests);
+            (class, tests, at)
+        })
+        .collect();
     let left_threads: Vec<Warning> = classes
         .iter()
-        .filter_map(|(class, tests)| threads(class, tests))
+        .filter_map(|(class, _, at)| threads(class, at))
         .collect();
     let mut out: Vec<Warning> = classes
         .iter()
-        .filter_map(|(class, tests)| {
+        .filter_map(|(class, tests, at)| {
             let blame = Blame::of(class, alone_in_its_jvms(tests, by_runner), &left_threads);
-            slower(class, tests, &blame).or_else(|| late(class, tests, &blame))
+            slower(class, at, &blame).or_else(|| late(class, tests, at.len(), &blame))
         })
         .collect();
     out.extend(left_threads);
@@ -136,19 +143,15 @@ impl Blame {
 /// The mean seconds per execution at each position, the tests of a class
 /// pooled, from the second position when there are four or more: a first
 /// execution in a JVM also loads classes and warms the JIT.
-fn series(tests: &[&TestReport]) -> Vec<f64> {
-    let all = pooled(tests);
+fn series(at: &[AtIndex]) -> Vec<f64> {
+    let all: Vec<f64> = at
+        .iter()
+        .map(|at| at.time_sec / f64::from(at.executions))
+        .collect();
     match all.len() {
         n if n >= TREND_FROM => all[1..].to_vec(),
         _ => all,
     }
-}
-
-fn pooled(tests: &[&TestReport]) -> Vec<f64> {
-    at_positions(tests)
-        .iter()
-        .map(|at| at.time_sec / f64::from(at.executions))
-        .collect()
 }
 
 /// The class's in-JVM executions at each position, its tests and JVMs
@@ -178,8 +181,8 @@ fn at_positions(tests: &[&TestReport]) -> Vec<AtIndex> {
 /// or more a JVM (a thread a few JVMs' executions left still finishing is
 /// not yet state that accumulates). Counted by the runner per class, so the
 /// class is the one that leaks.
-fn threads(class: &str, tests: &[&TestReport]) -> Option<Warning> {
-    let left: Vec<f64> = at_positions(tests)
+fn threads(class: &str, at: &[AtIndex]) -> Option<Warning> {
+    let left: Vec<f64> = at
         .iter()
         .map(|at| at.threads as f64 / f64::from(at.executions))
         .collect();
@@ -237,8 +240,8 @@ fn ordinal(n: usize) -> String {
 /// last third at least [`stats::DRIFT_RATIO`] times the first with a rising
 /// trend when the positions can show one, or [`MILD_RATIO`] times with a
 /// clear trend over [`STEADY_FROM`] positions or more.
-fn slower(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> {
-    let xs = series(tests);
+fn slower(class: &str, at: &[AtIndex], blame: &Blame) -> Option<Warning> {
+    let xs = series(at);
     let ratio = stats::thirds_ratio(&xs)?;
     let third = xs.len() / 3;
     let first = stats::median(&xs[..third]);
@@ -265,7 +268,7 @@ fn slower(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> 
         first_sec: Some(stats::round6(xs[0])),
         last_sec: Some(stats::round6(*xs.last()?)),
         threads_left: None,
-        positions: pooled(tests).len(),
+        positions: at.len(),
         p_value: Some(stats::round6(trend.p_rising)),
         leaking_class: blame.leaking.clone(),
         message,
@@ -274,7 +277,8 @@ fn slower(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> 
 
 /// Its repeats in a JVM failed more than its first executions (Fisher's
 /// exact test, one-sided): the failures come late.
-fn late(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> {
+/// `positions`: how many executions one of its JVMs held at most.
+fn late(class: &str, tests: &[&TestReport], positions: usize, blame: &Blame) -> Option<Warning> {
     let (mut first, mut repeat) = ((0, 0), (0, 0));
     for f in tests.iter().filter_map(|t| t.by_condition.first_execution) {
         first = (first.0 + f.first.failures, first.1 + f.first.runs);
@@ -307,7 +311,7 @@ fn late(class: &str, tests: &[&TestReport], blame: &Blame) -> Option<Warning> {
         first_sec: None,
         last_sec: None,
         threads_left: None,
-        positions: pooled(tests).len(),
+        positions,
         p_value: Some(stats::round6(p)),
         leaking_class: blame.leaking.clone(),
         message,

@@ -89,7 +89,7 @@ fn normalize_tokens(raw: &str) -> (Cow<'_, str>, Option<&str>) {
 
 /// `#` followed by digits.
 fn is_iteration(token: &str) -> bool {
-    token.len() > 1 && token.starts_with('#') && token[1..].bytes().all(|b| b.is_ascii_digit())
+    token.strip_prefix('#').is_some_and(all_digits)
 }
 
 /// Removes a trailing ` #N` (and ` #N (+K threads)`).
@@ -128,9 +128,12 @@ pub(crate) fn runner_token(raw: &str) -> Option<(&str, RunnerToken)> {
 
 /// A non-empty run of ASCII digits, as a number.
 fn digits(text: &str) -> Option<u32> {
-    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().ok())
-        .flatten()
+    all_digits(text).then(|| text.parse().ok()).flatten()
+}
+
+/// A non-empty run of ASCII digits.
+fn all_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `params` without its whitespace-delimited token `seed=[...]`, and the seed.

@@ -192,7 +192,8 @@ impl Measure {
     }
 }
 
-fn round(secs: f64) -> f64 {
+/// Seconds to the millisecond, as the file keeps them.
+pub(crate) fn round(secs: f64) -> f64 {
     (secs * 1000.0).round() / 1000.0
 }
 

@@ -109,11 +109,11 @@ pub(crate) fn record(root: &Path, measured: &Path, costs: &InJvmCosts) -> Result
     if new.is_empty() && *costs == InJvmCosts::default() {
         return Ok(());
     }
-    let file = recorded_file(root);
-    let mut table = read_table(&file).unwrap_or_default();
-    table.merge(new.table());
-    table.remember(costs);
-    write(&file, &table)
+    update(root, |table| {
+        table.merge(new.table());
+        table.remember(costs);
+        true
+    })
 }
 
 /// Records what a run's report said of its classes' state in one JVM in the
@@ -123,14 +123,22 @@ pub(crate) fn record_drift(root: &Path, drift: &Drift) -> Result<()> {
     if *drift == Drift::default() {
         return Ok(());
     }
+    update(root, |table| {
+        let before = table.state_accumulates.clone();
+        table.remember_drift(drift);
+        table.state_accumulates != before
+    })
+}
+
+/// The build's recorded table (a new one when it cannot be read) as `change`
+/// leaves it, written back when `change` says it changed.
+fn update(root: &Path, change: impl FnOnce(&mut Table) -> bool) -> Result<()> {
     let file = recorded_file(root);
     let mut table = read_table(&file).unwrap_or_default();
-    let before = table.state_accumulates.clone();
-    table.remember_drift(drift);
-    if table.state_accumulates == before {
-        return Ok(());
+    match change(&mut table) {
+        true => write(&file, &table),
+        false => Ok(()),
     }
-    write(&file, &table)
 }
 
 /// Writes `table` as a durations file.

@@ -174,7 +174,7 @@ pub(crate) fn execute_in(
     );
     let (runs, took) = run_batches(project_dir, prepared, cfg, &guard, &run_dir)?;
     // Every run records what it measured, for the next run's plan.
-    let costs = runner::in_jvm_costs(&runs, crate::git::head_commit(project_dir).as_deref());
+    let costs = runner::in_jvm_costs(&runs, prepared.ctx.commit.as_deref());
     if let Err(e) = durations::store::record(project_dir, &run_dir, &costs) {
         warning!("the measured durations were not recorded: {e}");
     }
@@ -322,7 +322,7 @@ pub(crate) fn assess(
         below_plan,
     } = analyze_runs(build, &build.root, prepared, &runs, &run_dir, cfg);
     reporter.read(&report);
-    remember_drift(&build.root, &report);
+    remember_drift(&build.root, prepared.ctx.commit.as_deref(), &report);
     let cost = cost::of(&report, commands, &runs, took);
     let rerun = rerun(build, prepared, cfg);
     match Scripts::keep_members_script(&build.root) {
@@ -370,30 +370,31 @@ pub(crate) fn assess(
 }
 
 /// Records the classes the report warned as leaking state by themselves, for
-/// the next run's plan on this commit (`auto` starts them on Gradle runs),
-/// and says so; a class repeated in one JVM without a warning is forgotten.
-fn remember_drift(root: &Path, report: &Report) {
-    let commit = crate::git::head_commit(root);
+/// the next run's plan on `commit` (`auto` starts them on Gradle runs), and
+/// says so; a class repeated in one JVM without a warning is forgotten.
+fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     let mut drift = durations::Drift::default();
     for w in &report.warnings {
         if w.leaking_class.as_deref() == Some(w.class.as_str()) {
             let accumulates = durations::Accumulates {
                 evidence: w.evidence.to_string(),
-                commit: commit.clone(),
+                commit: commit.map(String::from),
             };
             drift.warned.insert(w.class.clone(), accumulates);
         }
     }
-    for t in &report.tests {
-        let in_jvm = t
-            .by_condition
-            .conditions
-            .iter()
-            .any(|r| r.condition.repetition == analyze::condition::Repetition::InJvm);
-        if in_jvm && !drift.warned.contains_key(&t.class) && !drift.cleared.contains(&t.class) {
-            drift.cleared.push(t.class.clone());
-        }
-    }
+    let in_jvm = |t: &&analyze::report::TestReport| {
+        let mut rows = t.by_condition.conditions.iter();
+        rows.any(|r| r.condition.repetition == analyze::condition::Repetition::InJvm)
+    };
+    let cleared: std::collections::BTreeSet<&String> = report
+        .tests
+        .iter()
+        .filter(in_jvm)
+        .map(|t| &t.class)
+        .filter(|c| !drift.warned.contains_key(*c))
+        .collect();
+    drift.cleared = cleared.into_iter().cloned().collect();
     for class in drift.warned.keys() {
         tell!(
             "{} accumulates state in one JVM: its next runs on this commit start on Gradle runs, \

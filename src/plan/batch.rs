@@ -29,7 +29,10 @@ pub struct PlanContext {
     /// that accumulated state in one JVM by themselves, as earlier runs on
     /// this commit remembered them (`PlanContext::remember`), each with the
     /// sentence that says so: `--repetition auto` starts them on Gradle runs.
-    pub dearer_in_jvm: BTreeMap<String, String>,
+    pub start_on_gradle_runs: BTreeMap<String, String>,
+    /// The commit checked out when the run was planned (`for_run`); `None`
+    /// outside git. What the run remembers is remembered for it.
+    pub commit: Option<String>,
 }
 
 impl PlanContext {
@@ -46,7 +49,8 @@ impl PlanContext {
                 .as_ref()
                 .map(strategy::task_facts)
                 .unwrap_or_default(),
-            dearer_in_jvm: BTreeMap::new(),
+            start_on_gradle_runs: BTreeMap::new(),
+            commit: None,
         }
     }
 
@@ -54,19 +58,17 @@ impl PlanContext {
     /// state (the durations' `dearerInJvm` and `stateAccumulates`), as far as
     /// it holds on `commit` (`plan::switch::holds`).
     pub(crate) fn remember(&mut self, table: &Table, commit: Option<&str>) {
-        self.dearer_in_jvm = table
-            .dearer_in_jvm
+        let holds = |on: &Option<String>| switch::holds(on.as_deref(), commit);
+        // A class that leaked state by itself is judged on fresh JVMs alike;
+        // its cost, when remembered too, says more.
+        let drift = table
+            .state_accumulates
             .iter()
-            .filter(|(_, d)| switch::holds(d, commit))
-            .map(|(c, d)| (c.clone(), switch::remembered(c, d)))
-            .collect();
-        // A class that leaked state by itself is judged on fresh JVMs alike.
-        for (class, a) in &table.state_accumulates {
-            if a.commit.as_deref() == commit && !self.dearer_in_jvm.contains_key(class) {
-                let reason = switch::remembered_drift(class, a);
-                self.dearer_in_jvm.insert(class.clone(), reason);
-            }
-        }
+            .filter(|(_, a)| holds(&a.commit));
+        let drift = drift.map(|(c, a)| (c.clone(), switch::remembered_drift(c, a)));
+        let dearer = table.dearer_in_jvm.iter().filter(|(_, d)| holds(&d.commit));
+        let dearer = dearer.map(|(c, d)| (c.clone(), switch::remembered(c, d)));
+        self.start_on_gradle_runs = drift.chain(dearer).collect();
     }
 
     /// How `kind`'s tests of `task` are repeated, as `mode` asks.
@@ -99,7 +101,7 @@ impl PlanContext {
         if mode != RepetitionMode::Auto || choice.repetition != Repetition::InJvm {
             return None;
         }
-        self.dearer_in_jvm.get(t.class.as_deref()?).cloned()
+        self.start_on_gradle_runs.get(t.class.as_deref()?).cloned()
     }
 }
 
@@ -122,6 +124,7 @@ impl PlanContext {
         let durations = crate::durations::store::load(given, &build.root)?;
         let commit = crate::git::head_commit(&build.root);
         ctx.remember(&durations.table, commit.as_deref());
+        ctx.commit = commit;
         Ok((ctx, durations))
     }
 

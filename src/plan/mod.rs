@@ -288,7 +288,8 @@ mod tests {
             gradle_version: version.and_then(GradleVersion::parse),
             extra_args: vec![],
             tasks: Default::default(),
-            dearer_in_jvm: Default::default(),
+            start_on_gradle_runs: Default::default(),
+            commit: None,
         }
     }
 
@@ -309,7 +310,10 @@ mod tests {
         table.dearer_in_jvm.insert("a.Grows".into(), dearer);
         let mut c = ctx(Some("8.10.2"));
         c.remember(&table, Some("def"));
-        assert!(c.dearer_in_jvm.is_empty(), "another commit weighs it anew");
+        assert!(
+            c.start_on_gradle_runs.is_empty(),
+            "another commit weighs it anew"
+        );
         c.remember(&table, Some("abc"));
         let tests = [unit("a.Grows"), unit("a.Cheap")];
         let planned = |repetition| {
@@ -357,7 +361,7 @@ mod tests {
         let mut c = ctx(Some("8.10.2"));
         c.remember(&table, Some("def"));
         assert!(
-            c.dearer_in_jvm.is_empty(),
+            c.start_on_gradle_runs.is_empty(),
             "another commit tries the JVM again"
         );
         c.remember(&table, Some("abc"));

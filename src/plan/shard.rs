@@ -195,7 +195,8 @@ mod tests {
             gradle_version: None,
             extra_args: vec![],
             tasks: Default::default(),
-            dearer_in_jvm: Default::default(),
+            start_on_gradle_runs: Default::default(),
+            commit: None,
         };
         let mut table = Table::default();
         table.classes.insert("a.ATests".into(), secs);

@@ -121,14 +121,23 @@ impl Dearer {
     }
 }
 
-/// What a run remembered of a class's in-JVM cost holds for a plan on
-/// `commit` when it was measured on that commit (or both outside git):
+/// What a run remembered of a class (measured or warned `on` a commit) holds
+/// for a plan on `commit` when it is the same commit (or both outside git):
 /// another commit may have fixed what accumulated, so there the class starts
 /// in the JVM again and its first chunk is weighed anew; a run that weighs it
 /// and finds it no dearer forgets it (`--repetition in-jvm` weighs it on any
 /// commit).
-pub(crate) fn holds(remembered: &DearerInJvm, commit: Option<&str>) -> bool {
-    remembered.commit.as_deref() == commit
+pub(crate) fn holds(on: Option<&str>, commit: Option<&str>) -> bool {
+    on == commit
+}
+
+/// Where a remembered figure was taken: `on this commit`, or `in this
+/// build` outside git.
+fn taken(on: &Option<String>) -> &'static str {
+    match on {
+        Some(_) => "on this commit",
+        None => "in this build",
+    }
 }
 
 /// Why `auto` starts `class` on Gradle runs: what a run remembered of it
@@ -139,10 +148,7 @@ pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
         Some(last) => format!(", the last {},", secs(last)),
         None => String::new(),
     };
-    let on = match d.commit {
-        Some(_) => "on this commit",
-        None => "in this build",
-    };
+    let on = taken(&d.commit);
     format!(
         "in-JVM iterations of {class} took {} each{last} against {} for a fresh run when last \
          measured {on}: it starts on Gradle runs",
@@ -155,10 +161,7 @@ pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
 /// this build, outside git) warned that it accumulates state in one JVM by
 /// itself, so its repeats there bound only a JVM it had changed.
 pub(crate) fn remembered_drift(class: &str, a: &Accumulates) -> String {
-    let on = match a.commit {
-        Some(_) => "on this commit",
-        None => "in this build",
-    };
+    let on = taken(&a.commit);
     format!(
         "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): it \
          starts on Gradle runs, a fresh JVM each, as CI runs it",
@@ -283,14 +286,17 @@ mod tests {
             fresh_run: 1.5,
             commit: Some("abc".into()),
         };
-        assert!(holds(&d, Some("abc")));
-        assert!(!holds(&d, Some("def")), "another commit may have fixed it");
-        assert!(!holds(&d, None));
+        assert!(holds(d.commit.as_deref(), Some("abc")));
+        assert!(
+            !holds(d.commit.as_deref(), Some("def")),
+            "another commit may have fixed it"
+        );
+        assert!(!holds(d.commit.as_deref(), None));
         let outside = DearerInJvm {
             commit: None,
             ..d.clone()
         };
-        assert!(holds(&outside, None));
+        assert!(holds(outside.commit.as_deref(), None));
         assert!(remembered("a.G", &outside)
             .ends_with("when last measured in this build: it starts on Gradle runs"));
         assert_eq!(

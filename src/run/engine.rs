@@ -1034,7 +1034,8 @@ mod tests {
                 gradle_version: GradleVersion::parse("8.10"),
                 extra_args: vec![],
                 tasks: Default::default(),
-                dearer_in_jvm: Default::default(),
+                start_on_gradle_runs: Default::default(),
+                commit: None,
             };
             let batching = BatchingConfig {
                 unit_iters: iterations,

@@ -129,8 +129,14 @@ pub(crate) fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str
     });
     let secs: f64 = report.tests.iter().map(|t| t.time_sec).sum();
     out.test_time = Duration::try_from_secs_f64(secs).unwrap_or_default();
-    out.first_time = first_time(&report.tests);
     out.positions = positions(&report.tests);
+    let first_run = |t: &crate::analyze::report::TestReport| {
+        t.by_condition
+            .by_index
+            .first()
+            .is_some_and(|at| at.executions > 0)
+    };
+    out.first_time = report.tests.iter().any(first_run).then(|| out.positions[0]);
     let mut per_method: BTreeMap<(String, String), u64> = BTreeMap::new();
     for path in &it.reports {
         let Ok(file) = File::open(it.dir.join(path)) else {
@@ -223,21 +229,6 @@ impl Reading {
             }
         }
     }
-}
-
-/// The mean time of each test's executions first in their JVM, summed over
-/// the tests repeated in one.
-fn first_time(tests: &[crate::analyze::report::TestReport]) -> Option<Duration> {
-    let firsts: Vec<f64> = tests
-        .iter()
-        .filter_map(|t| t.by_condition.by_index.first())
-        .filter(|at| at.executions > 0)
-        .map(|at| at.time_sec / f64::from(at.executions))
-        .collect();
-    if firsts.is_empty() {
-        return None;
-    }
-    Duration::try_from_secs_f64(firsts.iter().sum()).ok()
 }
 
 /// The test time of each position in the JVM: each test's mean there, summed.

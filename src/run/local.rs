@@ -151,7 +151,7 @@ pub(crate) fn in_jvm_costs(runs: &[BatchRun], commit: Option<&str>) -> InJvmCost
             };
             match costlier {
                 Some(c) => {
-                    let secs = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
+                    let secs = |d: Duration| crate::durations::round(d.as_secs_f64());
                     let dearer = DearerInJvm {
                         per_iteration: secs(c.dearer.per_iteration),
                         last: c.dearer.last.map(secs),

@@ -79,7 +79,8 @@ pub fn ctx(gradle: &str, version: Option<&str>) -> PlanContext {
         gradle_version: version.and_then(GradleVersion::parse),
         extra_args: vec![],
         tasks: Default::default(),
-        dearer_in_jvm: Default::default(),
+        start_on_gradle_runs: Default::default(),
+        commit: None,
     }
 }
 

@@ -85,7 +85,8 @@ proptest! {
             gradle_version: GradleVersion::parse("8.10"),
             extra_args: vec![name.clone()],
             tasks: Default::default(),
-            dearer_in_jvm: Default::default(),
+            start_on_gradle_runs: Default::default(),
+            commit: None,
         };
         // One loop, so each shell line is the command itself rather than `gradle-flaky repeat`.
         let cfg = BatchingConfig { rest_loops: 1, ..BatchingConfig::default() };
@@ -111,7 +112,8 @@ fn rest_loops_render_through_repeat() {
         gradle_version: GradleVersion::parse("8.10"),
         extra_args: vec![],
         tasks: Default::default(),
-        dearer_in_jvm: Default::default(),
+        start_on_gradle_runs: Default::default(),
+        commit: None,
     };
     let p = plan(&[suite(":p", "a b/c")], &BatchingConfig::default(), &ctx);
     assert_eq!(

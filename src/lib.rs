@@ -22,6 +22,7 @@ pub(crate) mod ci;
 pub mod cli;
 pub mod commands;
 pub(crate) mod compare;
+pub mod condition;
 pub mod domain;
 pub(crate) mod durations;
 pub(crate) mod error;

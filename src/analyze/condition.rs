@@ -17,70 +17,9 @@
 //! [`Condition`] by its context, repetition and mechanism.
 
 use super::names::RunnerToken;
-pub use crate::invocation::InJvm;
+pub use crate::condition::{Condition, Context, InJvm, Position, Repetition};
 use crate::stats;
 use serde::Serialize;
-
-/// Which tests ran beside it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Context {
-    /// The selected classes only (gradle-flaky's planned runs).
-    #[default]
-    Alone,
-    /// The test's whole test task, as a build (CI) runs it.
-    Task,
-}
-
-impl Context {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Context::Alone => "alone",
-            Context::Task => "task",
-        }
-    }
-}
-
-/// How its executions were repeated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Repetition {
-    /// Several executions of the test in one test JVM.
-    InJvm,
-    /// One execution of the test per test JVM (a Gradle run each).
-    FreshJvm,
-}
-
-impl Repetition {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Repetition::InJvm => "in-jvm",
-            Repetition::FreshJvm => "fresh-jvm",
-        }
-    }
-}
-
-/// Where an execution came in its JVM.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Position {
-    /// The test's first execution in its JVM: what CI runs.
-    First,
-    /// A later execution in a JVM that already ran it.
-    Repeat,
-}
-
-/// The condition of one execution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Condition {
-    pub context: Context,
-    pub repetition: Repetition,
-    /// What repeated it in the JVM, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mechanism: Option<InJvm>,
-    pub execution: Position,
-}
 
 /// What a report file says of the condition of its executions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,11 +86,11 @@ impl InFile {
                     None => Repetition::FreshJvm,
                 },
                 mechanism: in_jvm.flatten(),
-                execution: if e.index <= 1 {
+                execution: Some(if e.index <= 1 {
                     Position::First
                 } else {
                     Position::Repeat
-                },
+                }),
             };
             tally.add(condition, e);
         }
@@ -301,19 +240,6 @@ impl ConditionCounts {
     }
 }
 
-/// `alone · in-jvm (junit4-runner) · first`: a condition in words.
-pub(crate) fn describe(c: &Condition) -> String {
-    let repetition = match c.mechanism {
-        Some(m) => format!("{} ({})", c.repetition.as_str(), m.as_str()),
-        None => c.repetition.as_str().to_string(),
-    };
-    let position = match c.execution {
-        Position::First => "first in its JVM",
-        Position::Repeat => "repeat in a warm JVM",
-    };
-    format!("{} · {repetition} · {position}", c.context.as_str())
-}
-
 /// First executions in a JVM against the repeats after them in the same
 /// JVM: a test that fails more on its first execution (a cold start: a
 /// static initialised lazily, a cache, class loading) fails in CI, where
@@ -345,12 +271,12 @@ impl FirstExecution {
     pub(crate) fn of(rows: &[ConditionCounts]) -> Option<FirstExecution> {
         let repeated: Vec<Context> = rows
             .iter()
-            .filter(|r| r.condition.execution == Position::Repeat)
+            .filter(|r| r.condition.execution == Some(Position::Repeat))
             .map(|r| r.condition.context)
             .collect();
         let sum = |position: Position| {
             rows.iter()
-                .filter(|r| r.condition.execution == position)
+                .filter(|r| r.condition.execution == Some(position))
                 .filter(|r| repeated.contains(&r.condition.context))
                 .fold((0, 0), |(f, n), r| (f + r.rate.failures, n + r.rate.runs))
         };
@@ -395,7 +321,7 @@ mod tests {
                 (
                     c.repetition,
                     c.mechanism,
-                    c.execution,
+                    c.execution.expect("every execution read has a position"),
                     r.rate.runs,
                     r.rate.failures,
                 )
@@ -475,7 +401,7 @@ mod tests {
         a.merge(b);
         let rows = a.rows();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0].condition.execution, Position::First);
+        assert!(rows[0].condition.is_first());
         assert_eq!((rows[0].rate.runs, rows[0].rate.failures), (2, 1));
         assert_eq!((rows[1].rate.runs, rows[1].rate.failures), (2, 0));
         assert_eq!(a.by_index[0].executions, 2);
@@ -489,7 +415,7 @@ mod tests {
                 context: Context::Alone,
                 repetition: Repetition::InJvm,
                 mechanism: Some(InJvm::Junit4Runner),
-                execution,
+                execution: Some(execution),
             },
             runs,
             failures,

@@ -68,7 +68,7 @@ mod tests {
                 repetition,
                 mechanism: (repetition == Repetition::InJvm)
                     .then_some(InJvm::TestngInvocationCount),
-                execution,
+                execution: Some(execution),
             },
             rate: Rate::new(failures, runs),
         }

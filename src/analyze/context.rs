@@ -14,7 +14,7 @@
 //! `timestamp`, within one Gradle run's folder of one task), the classes that
 //! ran before the test are ranked as candidates for what it depends on.
 
-use super::condition::{ConditionCounts, Context, Position, Rate, SIGNIFICANCE};
+use super::condition::{ConditionCounts, Context, Rate, SIGNIFICANCE};
 use super::junit::Suite;
 use crate::stats::{self, Counts, Side};
 use serde::Serialize;
@@ -112,13 +112,13 @@ impl ContextComparison {
     /// The comparison, when the test ran both alone and in its task.
     pub(crate) fn of(rows: &[ConditionCounts], first_dependent: bool) -> Option<ContextComparison> {
         let alone_first = first_dependent
-            && rows.iter().any(|r| {
-                r.condition.context == Context::Alone && r.condition.execution == Position::First
-            });
+            && rows
+                .iter()
+                .any(|r| r.condition.context == Context::Alone && r.condition.is_first());
         let sum = |context: Context, first_only: bool| {
             rows.iter()
                 .filter(|r| r.condition.context == context)
-                .filter(|r| !first_only || r.condition.execution == Position::First)
+                .filter(|r| !first_only || r.condition.is_first())
                 .fold(Counts::new(0, 0), |c, r| {
                     Counts::new(c.failures + r.rate.failures, c.runs + r.rate.runs)
                 })
@@ -305,7 +305,7 @@ fn ranked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::condition::{Condition, Repetition};
+    use crate::analyze::condition::{Condition, Position, Repetition};
 
     fn row(context: Context, execution: Position, failures: u64, runs: u64) -> ConditionCounts {
         ConditionCounts {
@@ -313,7 +313,7 @@ mod tests {
                 context,
                 repetition: Repetition::FreshJvm,
                 mechanism: None,
-                execution,
+                execution: Some(execution),
             },
             rate: Rate::new(failures, runs),
         }

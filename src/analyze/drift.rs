@@ -12,7 +12,7 @@
 //! a class's three or four executions in a JVM of its own too little to
 //! show, yet it is exactly the state that slows whatever runs after it.
 
-use super::condition::{AtIndex, Position, Repetition, SIGNIFICANCE};
+use super::condition::{AtIndex, Repetition, SIGNIFICANCE};
 use super::report::TestReport;
 pub use super::report::Warning;
 use crate::invocation::{InJvm, MAX_SLICES};
@@ -359,7 +359,7 @@ fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
         return true;
     }
     let jvms = in_jvm_rows(tests)
-        .filter(|r| r.condition.execution == Position::First)
+        .filter(|r| r.condition.is_first())
         .map(|r| r.rate.runs)
         .max()
         .unwrap_or(0);
@@ -606,9 +606,13 @@ pub(crate) mod tests {
         assert_eq!(w.len(), 1, "{w:?}");
         let shape: Vec<_> = tests
             .iter()
-            .map(|t| (t.verdict.kind, t.verdict.executions, t.verdict.rate.runs))
+            .map(|t| {
+                let v = &t.verdict;
+                (v.kind.as_str(), v.executions, v.rate.runs)
+            })
             .collect();
-        assert_eq!(shape, [("clean", "first", 5), ("clean", "all", 0)]);
+        use crate::analyze::report::Executions::{All, First};
+        assert_eq!(shape, [("clean", First, 5), ("clean", All, 0)]);
     }
 
     /// A class alone in its JVMs that slowed while another class left

@@ -3,7 +3,7 @@
 //! to its batches too, and the payload object written for it (to
 //! `flakiness-outcomes.json` on Buildkite, to the `batches` of `local`'s JSON).
 
-use crate::analyze::report::TestReport;
+use crate::analyze::report::{TestReport, VerdictKind};
 use crate::analyze::verdict;
 use crate::analyze::Report;
 use crate::domain::{ReasonCode, TestKind, Unresolved};
@@ -299,11 +299,8 @@ impl JobPayload {
             skipped: job.skipped.clone(),
             heap_failures,
             // A test dependent on its condition passed and failed: flaky too.
-            flaky_tests: count_verdicts(
-                report,
-                &["flaky", "first-execution-dependent", "context-dependent"],
-            ),
-            broken_tests: count_verdicts(report, &["broken"]),
+            flaky_tests: count_verdicts(report, VerdictKind::is_flaky),
+            broken_tests: count_verdicts(report, |k| k == VerdictKind::Broken),
         }
     }
 
@@ -406,9 +403,9 @@ impl JobPayload {
 /// batch, so the steps that are none are `flakiness-orchestration:*`.
 pub(crate) const COMPILE_KEY: &str = "flakiness-orchestration:compile";
 
-/// The tests of `report` whose verdict is one of `verdicts` (see [`verdict::verdict`]).
-fn count_verdicts(report: &Report, verdicts: &[&str]) -> u64 {
-    let of = |t: &&TestReport| t.failures > 0 && verdicts.contains(&verdict::verdict(t));
+/// The tests of `report` whose verdict `is`.
+fn count_verdicts(report: &Report, is: impl Fn(VerdictKind) -> bool) -> u64 {
+    let of = |t: &&TestReport| t.failures > 0 && is(verdict::verdict(t));
     report.tests.iter().filter(of).count() as u64
 }
 

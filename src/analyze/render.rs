@@ -3,7 +3,7 @@
 //! merged Surefire-style JUnit file.
 
 use super::junit::floor_char_boundary;
-use super::report::{PlannedRuns, Report, Severity, TestReport};
+use super::report::{Executions, PlannedRuns, Report, Severity, TestReport};
 use super::verdict::{self, verdict};
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
@@ -370,7 +370,7 @@ fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
             t.failures,
             rate(t),
             kinds(t),
-            verdict(t)
+            verdict(t).label()
         ));
     }
     if total > shown.len() {
@@ -510,7 +510,7 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
             None => String::new(),
         };
         let name = code(&format!("{}.{}", t.class, t.method));
-        if t.verdict.executions == "first" {
+        if t.verdict.executions == Executions::First {
             let (bound, why) = conditions::clean_on_first_executions(t);
             md.push(format!(
                 "- {name}: {bound}{planned}{why}{}",

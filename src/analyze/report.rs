@@ -430,17 +430,81 @@ pub struct Warning {
     pub message: String,
 }
 
+/// What a test's executions say it is. The kebab-case names are the JSON
+/// contract (`tests[].verdict.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictKind {
+    /// Not judged yet: the value a test is built with before its verdict.
+    Unjudged,
+    /// No execution failed.
+    Clean,
+    /// It passed and failed.
+    Flaky,
+    /// Its rates alone and in its whole task differ.
+    ContextDependent,
+    /// Its first executions in a JVM failed more than its repeats.
+    FirstExecutionDependent,
+    /// It failed every one of several executions.
+    Broken,
+    /// Its one execution failed: nothing tells flaky from broken.
+    FailedOnce,
+    /// Every failure was its JVM running out of heap (infrastructure).
+    OutOfHeap,
+}
+
+impl VerdictKind {
+    /// The JSON name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Unjudged => "unjudged",
+            VerdictKind::Clean => "clean",
+            VerdictKind::Flaky => "flaky",
+            VerdictKind::ContextDependent => "context-dependent",
+            VerdictKind::FirstExecutionDependent => "first-execution-dependent",
+            VerdictKind::Broken => "broken",
+            VerdictKind::FailedOnce => "failed-once",
+            VerdictKind::OutOfHeap => "out-of-heap",
+        }
+    }
+
+    /// The words a report's table uses.
+    pub fn label(self) -> &'static str {
+        match self {
+            VerdictKind::FailedOnce => "failed once",
+            VerdictKind::OutOfHeap => "out of heap",
+            kind => kind.as_str(),
+        }
+    }
+
+    /// A failing verdict that says the test passes sometimes: flakiness.
+    pub fn is_flaky(self) -> bool {
+        matches!(
+            self,
+            VerdictKind::Flaky
+                | VerdictKind::ContextDependent
+                | VerdictKind::FirstExecutionDependent
+        )
+    }
+}
+
+/// Which of a test's executions its verdict rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Executions {
+    /// Its first executions in a JVM only (the CI condition).
+    First,
+    /// Every execution (of its whole-task runs only, for
+    /// `context-dependent`: `context` then says `task`).
+    All,
+}
+
 /// A test's verdict in the JSON report, with the executions it rests on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
-    /// `clean`, `flaky`, `context-dependent`, `first-execution-dependent`,
-    /// `broken`, `failed-once`, `out-of-heap`.
-    pub kind: &'static str,
-    /// `first`: it rests on the first executions in a JVM only (the CI
-    /// condition); `all`: on every execution (of its whole-task runs only,
-    /// for `context-dependent`: `context` then says `task`).
-    pub executions: &'static str,
+    pub kind: VerdictKind,
+    pub executions: Executions,
     /// The contexts and repetitions of the executions it rests on.
     pub context: Vec<Context>,
     pub repetition: Vec<Repetition>,
@@ -453,8 +517,8 @@ impl Verdict {
     /// The value a test report is built with before [`judged`] gives it its verdict.
     pub(crate) fn unjudged() -> Verdict {
         Verdict {
-            kind: "unjudged",
-            executions: "all",
+            kind: VerdictKind::Unjudged,
+            executions: Executions::All,
             context: Vec::new(),
             repetition: Vec::new(),
             rate: Rate::new(0, 0),

@@ -3,7 +3,7 @@
 
 use super::condition::{Context, Rate, Repetition};
 pub use super::report::Verdict;
-use super::report::{Report, Severity, TestReport};
+use super::report::{Executions, Report, Severity, TestReport, VerdictKind};
 
 /// The type of the failure a test JVM out of heap reports.
 pub(crate) const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
@@ -19,19 +19,19 @@ pub(crate) fn heap_only(test: &TestReport) -> bool {
 /// its repeats: CI, where every execution is a first one, sees the first
 /// executions' rate), broken (it failed every one of several), unknown from
 /// one execution, or out of heap (every failure an `OutOfMemoryError`).
-pub(crate) fn verdict(t: &TestReport) -> &'static str {
+pub(crate) fn verdict(t: &TestReport) -> VerdictKind {
     if heap_only(t) {
-        "out of heap"
+        VerdictKind::OutOfHeap
     } else if t.by_condition.context_dependent() {
-        "context-dependent"
+        VerdictKind::ContextDependent
     } else if t.by_condition.first_execution_dependent() {
-        "first-execution-dependent"
+        VerdictKind::FirstExecutionDependent
     } else if t.passes > 0 {
-        "flaky"
+        VerdictKind::Flaky
     } else if t.failures > 1 {
-        "broken"
+        VerdictKind::Broken
     } else {
-        "failed once"
+        VerdictKind::FailedOnce
     }
 }
 
@@ -58,21 +58,19 @@ pub(crate) fn rest_on_fresh_jvms(t: &mut TestReport) {
 /// another). `drifts`: a clean test's class accumulates state by itself (see
 /// [`rest_on_fresh_jvms`]).
 fn judge(t: &TestReport, drifts: bool) -> Verdict {
-    let kind = match (t.failures, verdict(t)) {
-        (0, _) => "clean",
-        (_, "out of heap") => "out-of-heap",
-        (_, "failed once") => "failed-once",
-        (_, kind) => kind,
+    let kind = match t.failures {
+        0 => VerdictKind::Clean,
+        _ => verdict(t),
     };
     let clean_firsts = drifts
-        && kind == "clean"
+        && kind == VerdictKind::Clean
         && t.by_condition
             .first_execution
             .is_some_and(|f| f.repeat.runs > 0);
-    let first_only = kind == "first-execution-dependent" || clean_firsts;
-    let task_only = kind == "context-dependent";
+    let first_only = kind == VerdictKind::FirstExecutionDependent || clean_firsts;
+    let task_only = kind == VerdictKind::ContextDependent;
     let rows = t.by_condition.conditions.iter().filter(|r| {
-        (!first_only || r.condition.execution == super::condition::Position::First)
+        (!first_only || r.condition.is_first())
             && (!task_only || r.condition.context == Context::Task)
     });
     let mut context: Vec<Context> = Vec::new();
@@ -92,7 +90,11 @@ fn judge(t: &TestReport, drifts: bool) -> Verdict {
     };
     Verdict {
         kind,
-        executions: if first_only { "first" } else { "all" },
+        executions: if first_only {
+            Executions::First
+        } else {
+            Executions::All
+        },
         context,
         repetition,
         rate,
@@ -177,7 +179,7 @@ impl TestReport {
                 context,
                 repetition: Repetition::FreshJvm,
                 mechanism: None,
-                execution: Position::First,
+                execution: Some(Position::First),
             };
             for i in 0..runs {
                 let e = Execution {
@@ -211,16 +213,16 @@ mod tests {
     #[test]
     fn a_failure_in_either_context_is_never_clean() {
         let t = in_both((0, 30), (1, 17));
-        assert_eq!(t.verdict.kind, "flaky");
+        assert_eq!(t.verdict.kind, VerdictKind::Flaky);
         assert_eq!(t.verdict.context, [Context::Alone, Context::Task]);
         let c = t.by_condition.context.as_ref().unwrap();
         crate::stats::assert_near(c.p_value, 0.361702, 1e-5);
         let t = in_both((0, 30), (3, 3));
-        assert_eq!(t.verdict.kind, "context-dependent");
+        assert_eq!(t.verdict.kind, VerdictKind::ContextDependent);
         assert_eq!(t.verdict.context, [Context::Task]);
         assert_eq!((t.verdict.rate.failures, t.verdict.rate.runs), (3, 3));
         let t = in_both((2, 30), (0, 17));
-        assert_ne!(t.verdict.kind, "clean");
-        assert_eq!(in_both((0, 30), (0, 17)).verdict.kind, "clean");
+        assert_ne!(t.verdict.kind, VerdictKind::Clean);
+        assert_eq!(in_both((0, 30), (0, 17)).verdict.kind, VerdictKind::Clean);
     }
 }

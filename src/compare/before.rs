@@ -21,13 +21,10 @@ pub(crate) fn condition_of(command: &GradleCommand) -> Condition {
         Some(mechanism) => Condition {
             context: Context::Alone,
             repetition: Repetition::InJvm,
-            mechanism: Some(mechanism.as_str().to_string()),
+            mechanism: Some(mechanism),
+            execution: None,
         },
-        None => Condition {
-            context: Context::Alone,
-            repetition: Repetition::FreshJvm,
-            mechanism: None,
-        },
+        None => Condition::fresh(Context::Alone).pooled(),
     }
 }
 

@@ -7,9 +7,8 @@
 //! (field names matched by comparing strings, every string checked twice)
 //! is most of the time `history` takes.
 
-use super::record::{
-    ConditionView, Context, DurationSummary, LineView, Origin, Repetition, TestView,
-};
+use super::record::{DurationSummary, LineView, Origin, TestView};
+use crate::condition::{Condition, Context, InJvm, Position, Repetition};
 use serde::de::IgnoredAny;
 use std::borrow::Cow;
 
@@ -93,8 +92,8 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    /// `,"condition":{…}`: its context, repetition and mechanism.
-    fn condition(&mut self) -> Option<ConditionView<'a>> {
+    /// `,"condition":{…}`: its context, repetition, mechanism and position.
+    fn condition(&mut self) -> Option<Condition> {
         self.eat(br#","condition":{"context":"#)?;
         let context = match self.string()? {
             "alone" => Context::Alone,
@@ -108,14 +107,26 @@ impl<'a> Cursor<'a> {
             _ => return None,
         };
         let mechanism = match self.eat(br#","mechanism":"#) {
-            Some(()) => Some(Cow::Borrowed(self.string()?)),
+            Some(()) => {
+                let name = self.string()?;
+                Some(*InJvm::ALL.iter().find(|m| m.as_str() == name)?)
+            }
+            None => None,
+        };
+        let execution = match self.eat(br#","execution":"#) {
+            Some(()) => Some(match self.string()? {
+                "first" => Position::First,
+                "repeat" => Position::Repeat,
+                _ => return None,
+            }),
             None => None,
         };
         self.eat(b"}")?;
-        Some(ConditionView {
+        Some(Condition {
             context,
             repetition,
             mechanism,
+            execution,
         })
     }
 

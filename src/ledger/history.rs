@@ -9,7 +9,8 @@
 //! always exact.
 
 use super::read::{FileRead, Problem};
-use super::record::{Condition, Context, LineView, Origin, Repetition};
+use super::record::{Condition, LineView, Origin};
+use crate::condition::Position;
 pub use crate::stats::Verdict;
 use crate::stats::{self, Counts};
 use crate::test_filter;
@@ -81,23 +82,40 @@ impl Filter {
     }
 }
 
-/// Runs, failures and records of some records.
+/// Runs, failures and records of some records, and of them the first
+/// executions in a JVM that the records kept apart (CI runs first executions).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Tally {
     pub runs: u64,
     pub failures: u64,
+    /// Runs recorded: a run's repeats in a JVM, on a line of their own
+    /// beside its first executions, are not another record.
     pub records: u64,
+    pub first_runs: u64,
+    pub first_failures: u64,
 }
 
 impl Tally {
-    fn add(&mut self, runs: u64, failures: u64, records: u64) {
-        self.runs += runs;
-        self.failures += failures;
-        self.records += records;
+    /// The counts of one ledger line.
+    fn of(record: &LineView<'_>) -> Tally {
+        let (runs, failures) = (record.runs, record.failures);
+        let first = record.condition.is_first();
+        Tally {
+            runs,
+            failures,
+            records: u64::from(record.condition.execution != Some(Position::Repeat)),
+            first_runs: if first { runs } else { 0 },
+            first_failures: if first { failures } else { 0 },
+        }
     }
 
     fn merge(&mut self, other: Tally) {
-        self.add(other.runs, other.failures, other.records);
+        self.runs += other.runs;
+        self.failures += other.failures;
+        self.records += other.records;
+        self.first_runs += other.first_runs;
+        self.first_failures += other.first_failures;
     }
 
     fn counts(self) -> Counts {
@@ -109,6 +127,8 @@ impl Tally {
             runs: self.runs.saturating_sub(other.runs),
             failures: self.failures.saturating_sub(other.failures),
             records: self.records.saturating_sub(other.records),
+            first_runs: self.first_runs.saturating_sub(other.first_runs),
+            first_failures: self.first_failures.saturating_sub(other.first_failures),
         }
     }
 }
@@ -334,7 +354,8 @@ impl Builder {
 
 impl TestAcc {
     fn add(&mut self, record: &LineView<'_>, secs: u64, names: &mut Names) {
-        let (runs, failures) = (record.runs, record.failures);
+        let failures = record.failures;
+        let counts = Tally::of(record);
         let task = record.test.task.as_ref();
         if !task.is_empty() {
             let task = names.tasks.id(task);
@@ -343,13 +364,13 @@ impl TestAcc {
             }
         }
         if record.origin == Origin::Triage {
-            self.replays.add(runs, failures, 1);
+            self.replays.merge(counts);
             return;
         }
-        self.total.add(runs, failures, 1);
-        let c = &record.condition;
-        let cond = names.condition_id(c.context, c.repetition, c.mechanism.as_deref());
-        self.tally_of(cond).add(runs, failures, 1);
+        self.total.merge(counts);
+        // A row pools a condition's positions; its tally keeps the first apart.
+        let cond = names.condition_id(record.condition.pooled());
+        self.tally_of(cond).merge(counts);
         let commit = record.commit.as_deref();
         if failures > 0 {
             self.saw_failing_at(secs, commit);
@@ -360,7 +381,7 @@ impl TestAcc {
         if let Some(i) = self.index.iter().position(|(key, _)| *key == id) {
             let median = record.duration_sec.map(|d| d.median);
             let row = &mut self.rows[i];
-            row.add(runs, failures, 1, secs, median, branch);
+            row.add(counts, secs, median, branch);
             self.index[i].1 = row.last;
         } else if self.cutoff.is_none_or(|c| secs > c) {
             let row = RowAcc {
@@ -369,11 +390,7 @@ impl TestAcc {
                 dirty: record.dirty,
                 cond,
                 branch: branch(),
-                tally: Tally {
-                    runs,
-                    failures,
-                    records: 1,
-                },
+                tally: counts,
                 median_sec: record.duration_sec.map(|d| d.median),
                 first: secs,
                 last: secs,
@@ -581,14 +598,12 @@ impl RowAcc {
     /// for only when they are the newest.
     fn add(
         &mut self,
-        runs: u64,
-        failures: u64,
-        records: u64,
+        counts: Tally,
         secs: u64,
         median_sec: Option<f64>,
         branch: impl FnOnce() -> Option<u32>,
     ) {
-        self.tally.add(runs, failures, records);
+        self.tally.merge(counts);
         self.first = self.first.min(secs);
         if secs >= self.last {
             self.last = secs;
@@ -598,11 +613,8 @@ impl RowAcc {
     }
 
     fn merge(&mut self, other: RowAcc) {
-        let t = other.tally;
         let median = other.median_sec;
-        self.add(t.runs, t.failures, t.records, other.last, median, || {
-            other.branch
-        });
+        self.add(other.tally, other.last, median, || other.branch);
         self.first = self.first.min(other.first);
     }
 
@@ -753,7 +765,7 @@ fn compare_newest(row: &Row, condition: Option<&Tally>) -> Option<Comparison> {
     let judged = stats::judge(before.counts(), row.tally.counts(), ALPHA, ALPHA);
     Some(Comparison {
         commit: row.commit.clone(),
-        condition: row.condition.clone(),
+        condition: row.condition,
         before,
         after: row.tally,
         p_value: judged.p_value,

@@ -137,7 +137,7 @@ fn files_read_apart_merge_to_what_one_read_gives() {
                     r.condition.repetition = Repetition::FreshJvm;
                     r.condition.mechanism = None;
                 }
-                2 => r.condition.mechanism = Some("junit4-runner".into()),
+                2 => r.condition.mechanism = Some(crate::condition::InJvm::Junit4Runner),
                 _ => {}
             }
             if i % 7 == 3 {
@@ -320,7 +320,6 @@ fn sample() -> History {
         ),
     ];
     records[5].branch = Some("evil|`branch`\n".into());
-    records[5].condition.mechanism = Some("<script>".into());
     history_of(Filter::default(), &records)
 }
 

@@ -20,6 +20,7 @@ pub(crate) const RUN_CONDITION: Condition = Condition {
     context: Context::Alone,
     repetition: Repetition::InJvm,
     mechanism: None,
+    execution: None,
 };
 
 /// The HEAD of the checkout holding `dir`; `None` outside a git checkout
@@ -70,15 +71,12 @@ pub(crate) fn triage_records(report: &Report, meta: &RunMeta) -> Vec<Record> {
         .filter_map(|t| Some((t, t.triage.as_ref().filter(|tr| tr.replays > 0)?)))
         .map(|(t, tr)| {
             let condition = match tr.seeds.is_empty() {
-                true => Condition {
-                    context: Context::Alone,
-                    repetition: Repetition::FreshJvm,
-                    mechanism: None,
-                },
+                true => Condition::fresh(Context::Alone),
                 false => Condition {
                     context: Context::Alone,
                     repetition: Repetition::InJvm,
-                    mechanism: Some(crate::domain::InJvm::TestsIters.as_str().to_string()),
+                    mechanism: Some(crate::domain::InJvm::TestsIters),
+                    execution: None,
                 },
             };
             let counts = (tr.replays, tr.reproduced.min(tr.replays));
@@ -250,13 +248,17 @@ mod tests {
             elapsed_sec: 1.0,
         });
         let records = records_with_triage(&report, &meta());
-        assert_eq!(records.len(), 6, "five tests and one triage line");
+        assert_eq!(
+            records.len(),
+            11,
+            "five tests, two positions each, one triage line"
+        );
         let replays = records.last().unwrap();
         assert_eq!(replays.origin, Origin::Triage);
         assert_eq!((replays.runs, replays.failures), (10, 4));
         assert_eq!(replays.failing_seeds, ["AB:CD"]);
         assert_eq!(replays.condition.label(), "alone, in-jvm, tests-iters");
-        assert!(records[..5].iter().all(|r| r.origin == Origin::Local));
+        assert!(records[..10].iter().all(|r| r.origin == Origin::Local));
     }
 
     #[test]

@@ -148,10 +148,12 @@ impl Pooled {
     fn add(&mut self, line: &LineView<'_>) {
         let key = (line.test.class.to_string(), line.test.method.to_string());
         let conditions = self.tests.entry(key).or_default();
-        let i = match conditions.iter().position(|(c, _)| line.condition.is(c)) {
+        // A comparison pools a condition's positions.
+        let condition = line.condition.pooled();
+        let i = match conditions.iter().position(|(c, _)| *c == condition) {
             Some(i) => i,
             None => {
-                conditions.push((line.condition.owned(), Tally::default()));
+                conditions.push((condition, Tally::default()));
                 conditions.len() - 1
             }
         };

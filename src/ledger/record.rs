@@ -7,6 +7,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+pub use crate::condition::{Condition, Context, Repetition};
+
 /// The version this gradle-flaky writes and reads. Fields may be added to a
 /// version (readers ignore fields they do not know); a field removed or
 /// renamed, a meaning changed or a new value of a closed set (`context`,
@@ -63,38 +65,6 @@ pub struct TestId {
     pub task: String,
 }
 
-/// What the counts are about: how the test was run (the report's conditions
-/// without the position in the JVM, which is the report's detail).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Condition {
-    pub context: Context,
-    pub repetition: Repetition,
-    /// What repeated it in the JVM (`tests-iters`, `junit4-runner`,
-    /// `testng-invocation-count`, `platform-engine`); absent for fresh JVMs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mechanism: Option<String>,
-}
-
-/// Which tests ran beside it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Context {
-    /// The selected classes only.
-    Alone,
-    /// The test's whole test task, as a build (CI) runs it.
-    Task,
-}
-
-/// How its executions were repeated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Repetition {
-    /// Several executions in one test JVM.
-    InJvm,
-    /// One execution per test JVM (a Gradle run each), as CI runs it.
-    FreshJvm,
-}
-
 /// Where the run happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -114,35 +84,6 @@ pub struct DurationSummary {
     pub max: f64,
 }
 
-impl Condition {
-    /// `alone, in-jvm, tests-iters`: for people.
-    pub fn label(&self) -> String {
-        let base = format!("{}, {}", self.context.as_str(), self.repetition.as_str());
-        match &self.mechanism {
-            Some(m) => format!("{base}, {m}"),
-            None => base,
-        }
-    }
-}
-
-impl Context {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Context::Alone => "alone",
-            Context::Task => "task",
-        }
-    }
-}
-
-impl Repetition {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Repetition::InJvm => "in-jvm",
-            Repetition::FreshJvm => "fresh-jvm",
-        }
-    }
-}
-
 /// A ledger line as `history` reads it, borrowed from the line (a string is
 /// copied only where an escape makes that necessary): every field of a
 /// [`Record`] is read and checked but failure kinds and seeds, which history
@@ -159,8 +100,7 @@ pub(crate) struct LineView<'a> {
     pub branch: Option<Cow<'a, str>>,
     #[serde(default)]
     pub dirty: bool,
-    #[serde(borrow)]
-    pub condition: ConditionView<'a>,
+    pub condition: Condition,
     pub runs: u64,
     pub failures: u64,
     #[serde(rename = "failureKinds")]
@@ -187,31 +127,6 @@ pub(crate) struct TestView<'a> {
     pub method: Cow<'a, str>,
     #[serde(borrow)]
     pub task: Cow<'a, str>,
-}
-
-/// [`Condition`], borrowed.
-#[derive(Debug, Deserialize)]
-pub(crate) struct ConditionView<'a> {
-    pub context: Context,
-    pub repetition: Repetition,
-    #[serde(default, borrow, deserialize_with = "optional")]
-    pub mechanism: Option<Cow<'a, str>>,
-}
-
-impl ConditionView<'_> {
-    pub(crate) fn is(&self, c: &Condition) -> bool {
-        self.context == c.context
-            && self.repetition == c.repetition
-            && self.mechanism.as_deref() == c.mechanism.as_deref()
-    }
-
-    pub(crate) fn owned(&self) -> Condition {
-        Condition {
-            context: self.context,
-            repetition: self.repetition,
-            mechanism: self.mechanism.as_ref().map(|m| m.to_string()),
-        }
-    }
 }
 
 /// An optional string, borrowed where it can be (serde's own `Option<Cow>`

@@ -1,11 +1,11 @@
 //! A report as ledger lines: one per test (and condition) that ran.
 
 use super::record::{
-    Condition, Context, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
+    Condition, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
 };
-use crate::analyze::condition;
 use crate::analyze::report::{PlannedRuns, TestReport};
 use crate::analyze::Report;
+use crate::condition::InJvm;
 use std::time::SystemTime;
 
 /// What the report does not know about its run.
@@ -70,30 +70,14 @@ fn records_of_test(t: &TestReport, meta: &RunMeta, time: &str) -> Vec<Record> {
         .collect()
 }
 
-/// The test's runs and failures per ledger condition, from the report's
-/// conditions (each execution's context, repetition and mechanism).
+/// The test's runs and failures per condition, from the report's: first
+/// executions in a JVM kept apart from repeats (CI runs first executions).
 fn executed_in(t: &TestReport) -> Vec<(Condition, (u64, u64))> {
-    let mut groups: Vec<(Condition, (u64, u64))> = Vec::new();
-    for row in &t.by_condition.conditions {
-        let c = &row.condition;
-        let condition = Condition {
-            context: match c.context {
-                condition::Context::Alone => Context::Alone,
-                condition::Context::Task => Context::Task,
-            },
-            repetition: match c.repetition {
-                condition::Repetition::InJvm => Repetition::InJvm,
-                condition::Repetition::FreshJvm => Repetition::FreshJvm,
-            },
-            mechanism: c.mechanism.map(|m| m.as_str().to_string()),
-        };
-        let counts = (row.rate.runs, row.rate.failures);
-        match groups.iter_mut().find(|(g, _)| *g == condition) {
-            Some((_, sum)) => *sum = (sum.0 + counts.0, sum.1 + counts.1),
-            None => groups.push((condition, counts)),
-        }
-    }
-    groups
+    t.by_condition
+        .conditions
+        .iter()
+        .map(|row| (row.condition, (row.rate.runs, row.rate.failures)))
+        .collect()
 }
 
 fn record_of(
@@ -165,14 +149,14 @@ fn condition_of(plan: Option<&PlannedRuns>, run: &Condition) -> Condition {
         Some([only]) if only == GRADLE_RUNS => Condition {
             repetition: Repetition::FreshJvm,
             mechanism: None,
-            ..run.clone()
+            ..*run
         },
         Some([only]) => Condition {
             repetition: Repetition::InJvm,
-            mechanism: Some(only.clone()),
-            ..run.clone()
+            mechanism: InJvm::ALL.into_iter().find(|m| m.as_str() == only),
+            ..*run
         },
-        _ => run.clone(),
+        _ => *run,
     }
 }
 
@@ -211,7 +195,8 @@ pub(crate) mod tests {
             condition: Condition {
                 context: Context::Alone,
                 repetition: Repetition::InJvm,
-                mechanism: Some("tests-iters".into()),
+                mechanism: Some(InJvm::TestsIters),
+                execution: None,
             },
             run_id: "20260301-100000-4242".into(),
             origin: Origin::Local,
@@ -219,18 +204,40 @@ pub(crate) mod tests {
         }
     }
 
+    /// The line of `method` that carries its details (the condition that
+    /// failed most).
     fn find<'r>(records: &'r [Record], method: &str) -> &'r Record {
-        records.iter().find(|r| r.test.method == method).unwrap()
+        let mut lines = records.iter().filter(|r| r.test.method == method);
+        lines.find(|r| !r.failure_kinds.is_empty()).unwrap()
+    }
+
+    /// A test's (runs, failures) over its lines.
+    fn total(records: &[Record], method: &str) -> (u64, u64) {
+        let lines = records.iter().filter(|r| r.test.method == method);
+        lines.fold((0, 0), |(n, f), r| (n + r.runs, f + r.failures))
     }
 
     #[test]
-    fn a_recorded_report_becomes_one_line_per_test() {
+    fn a_recorded_report_becomes_one_line_per_test_and_position() {
         let (_dir, report) = recorded("flaky-unit", "test");
         let records = records_of(&report, &meta());
-        // Two classes: 3 methods and 2 methods, each run 10 times.
-        assert_eq!(records.len(), 5, "{records:#?}");
+        // Two classes: 3 methods and 2 methods, each run 10 times in one
+        // JVM: its first execution and its 9 repeats, a line each.
+        assert_eq!(records.len(), 10, "{records:#?}");
+        let lines: Vec<_> = records
+            .iter()
+            .filter(|r| r.test.method == "testFlakyAssertion")
+            .map(|r| (r.condition.label(), r.runs))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("task, in-jvm, tests-iters, first".to_string(), 1),
+                ("task, in-jvm, tests-iters, repeat".to_string(), 9)
+            ]
+        );
         let flaky = find(&records, "testFlakyAssertion");
-        assert_eq!((flaky.runs, flaky.failures), (10, 3));
+        assert_eq!(total(&records, "testFlakyAssertion"), (10, 3));
         assert_eq!(
             flaky.test.class,
             "org.elasticsearch.flaky.AssertionFlakyTests"
@@ -246,7 +253,7 @@ pub(crate) mod tests {
         assert_eq!(flaky.schema, SCHEMA);
         assert_eq!(flaky.tool, env!("CARGO_PKG_VERSION"));
         let exception = find(&records, "testFlakyException");
-        assert_eq!((exception.runs, exception.failures), (10, 4));
+        assert_eq!(total(&records, "testFlakyException"), (10, 4));
         assert_eq!(exception.failure_kinds.get("error"), Some(&4));
     }
 
@@ -289,7 +296,7 @@ pub(crate) mod tests {
             (Repetition::FreshJvm, None)
         );
         let runner = condition_of(Some(&plan(&["junit4-runner"])), &run);
-        assert_eq!(runner.mechanism.as_deref(), Some("junit4-runner"));
+        assert_eq!(runner.mechanism, Some(InJvm::Junit4Runner));
         assert_eq!(
             condition_of(Some(&plan(&["gradle-runs", "tests-iters"])), &run),
             run
@@ -319,18 +326,24 @@ pub(crate) mod tests {
             row(
                 c::Repetition::InJvm,
                 Some(c::InJvm::Junit4Runner),
-                c::Position::First,
+                Some(c::Position::First),
                 7,
                 1,
             ),
             row(
                 c::Repetition::InJvm,
                 Some(c::InJvm::Junit4Runner),
-                c::Position::Repeat,
+                Some(c::Position::Repeat),
                 13,
                 0,
             ),
-            row(c::Repetition::FreshJvm, None, c::Position::First, 9, 4),
+            row(
+                c::Repetition::FreshJvm,
+                None,
+                Some(c::Position::First),
+                9,
+                4,
+            ),
         ];
         report.tests.push(t);
         let records = records_of(&report, &meta());
@@ -348,13 +361,14 @@ pub(crate) mod tests {
         assert_eq!(
             got,
             [
-                ("alone, in-jvm, junit4-runner".to_string(), 20, 1, 0),
-                ("alone, fresh-jvm".to_string(), 9, 4, 1),
+                ("alone, in-jvm, junit4-runner, first".to_string(), 7, 1, 0),
+                ("alone, in-jvm, junit4-runner, repeat".to_string(), 13, 0, 0),
+                ("alone, fresh-jvm, first".to_string(), 9, 4, 1),
             ]
         );
         // The kinds go with the condition that failed most, once.
         assert!(records[0].failure_kinds.is_empty());
-        assert_eq!(records[1].failure_kinds.get("assertion"), Some(&5));
+        assert_eq!(records[2].failure_kinds.get("assertion"), Some(&5));
     }
 
     #[test]

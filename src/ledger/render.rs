@@ -61,6 +61,13 @@ fn test_section(t: &TestHistory) -> String {
         stats::percent(t.ci95[1], Round::Up),
         t.total.records
     );
+    let first = first_executions(t.total);
+    if !first.is_empty() {
+        md += &format!(
+            "- First executions in their JVM (the position CI runs): {first} failed; the \
+             repeats pooled above ran in a JVM that had run the test before.\n"
+        );
+    }
     md += &format!("- {}\n", failing_line(t));
     md += &format!("- {}\n", trend_line(&t.trend));
     if let Some(ratio) = t.time_ratio.filter(|r| *r >= SLOWER) {
@@ -162,23 +169,24 @@ fn comparison_line(c: &Comparison) -> String {
 
 fn table(rows: &[Row], earlier: Option<Tally>) -> String {
     let mut md = String::from(
-        "| last record | commit | branch | condition | records | runs | failures | rate |\n\
-         |---|---|---|---|---:|---:|---:|---:|\n",
+        "| last record | commit | branch | condition | records | runs | failures | rate | first in its JVM |\n\
+         |---|---|---|---|---:|---:|---:|---:|---:|\n",
     );
     if let Some(e) = earlier {
         let _ = writeln!(
             md,
-            "| earlier |  |  |  | {} | {} | {} | {} |",
+            "| earlier |  |  |  | {} | {} | {} | {} | {} |",
             e.records,
             e.runs,
             e.failures,
-            stats::percent(ratio(e), Round::Nearest)
+            stats::percent(ratio(e), Round::Nearest),
+            first_executions(e)
         );
     }
     for r in rows {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             markdown::text(&r.last_time),
             match r.dirty {
                 true => format!("{} + changes", commit(r.commit.as_deref())),
@@ -192,10 +200,27 @@ fn table(rows: &[Row], earlier: Option<Tally>) -> String {
             r.tally.records,
             r.tally.runs,
             r.tally.failures,
-            stats::percent(r.failure_rate, Round::Nearest)
+            stats::percent(r.failure_rate, Round::Nearest),
+            first_executions(r.tally)
         );
     }
     md
+}
+
+/// The first executions' rate, where repeats in one JVM pooled with them
+/// could hide it (CI runs first executions); blank where every execution
+/// was a first one, or the records did not keep them apart.
+fn first_executions(t: Tally) -> String {
+    if t.first_runs == 0 || t.first_runs == t.runs {
+        return String::new();
+    }
+    let rate = t.first_failures as f64 / t.first_runs as f64;
+    format!(
+        "{}/{} = {}",
+        t.first_failures,
+        t.first_runs,
+        stats::percent(rate, Round::Nearest)
+    )
 }
 
 fn ratio(t: Tally) -> f64 {

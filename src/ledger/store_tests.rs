@@ -21,7 +21,8 @@ pub(crate) fn record(class: &str, method: &str, runs: u64, failures: u64) -> Rec
         condition: Condition {
             context: Context::Alone,
             repetition: Repetition::InJvm,
-            mechanism: Some("tests-iters".into()),
+            mechanism: Some(crate::condition::InJvm::TestsIters),
+            execution: None,
         },
         runs,
         failures,

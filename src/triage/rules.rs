@@ -50,7 +50,7 @@ pub(crate) fn context(
             context: Context::Alone,
             repetition: Repetition::FreshJvm,
             mechanism: None,
-            execution: Position::First,
+            execution: Some(Position::First),
         },
         rate: Rate::new(reproduced, replays),
     };
@@ -113,7 +113,7 @@ mod tests {
                 context: Context::Task,
                 repetition: Repetition::FreshJvm,
                 mechanism: None,
-                execution: Position::First,
+                execution: Some(Position::First),
             },
             rate: Rate::new(2, 17),
         }];

@@ -46,7 +46,8 @@ fn meta(commit: &str, minute: u64) -> RunMeta {
         condition: Condition {
             context: Context::Alone,
             repetition: Repetition::InJvm,
-            mechanism: Some("tests-iters".into()),
+            mechanism: Some(gradle_flaky::condition::InJvm::TestsIters),
+            execution: None,
         },
         run_id: format!("run-{commit}"),
         origin: Origin::Local,
@@ -94,7 +95,7 @@ fn history_shows_both_commits_of_a_recorded_fix() {
     let out = history(dir.path(), &[FLAKY]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(stdout.contains("1 test(s); 6 record(s) read from 1 ledger file(s); 4 line(s) of other tests passed over"), "{stdout}");
+    assert!(stdout.contains("1 test(s); 12 record(s) read from 1 ledger file(s); 8 line(s) of other tests passed over"), "{stdout}");
     assert!(stdout.contains("Pooled: 3 of 20 run(s) failed"), "{stdout}");
     assert!(
         stdout.contains(&format!("| `{}` |", "a".repeat(12))),
@@ -148,9 +149,14 @@ fn history_json_has_every_test_of_a_class() {
     );
     assert_eq!(flaky["newest"]["verdict"], "not-shown");
     assert_eq!(flaky["rows"].as_array().unwrap().len(), 2);
-    // The other class's lines were passed over, not counted as records read.
-    assert_eq!(json["sources"]["records"], 6);
-    assert_eq!(json["sources"]["otherLines"], 4);
+    // The other class's lines were passed over, not counted as records
+    // read; each run's first executions and repeats are a line each.
+    assert_eq!(json["sources"]["records"], 12);
+    assert_eq!(json["sources"]["otherLines"], 8);
+    assert_eq!(
+        (flaky["firstRuns"].as_u64(), flaky["firstFailures"].as_u64()),
+        (Some(2), Some(0))
+    );
 }
 
 #[test]
@@ -179,7 +185,7 @@ fn a_ci_artifact_with_a_torn_line_is_read_with_a_warning() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
-            "gradle-flaky: warning: {}:6: torn last line",
+            "gradle-flaky: warning: {}:11: torn last line",
             job.display()
         )),
         "{}",

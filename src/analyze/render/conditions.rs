@@ -4,7 +4,7 @@
 //! bound.
 
 use super::{more, MAX_LISTED};
-use crate::analyze::condition::{describe, Condition, FirstExecution, Rate};
+use crate::analyze::condition::{Condition, FirstExecution, Rate};
 use crate::analyze::report::{Report, TestReport};
 use crate::markdown::{self, code};
 use crate::stats::{self, percent, Round};
@@ -25,7 +25,7 @@ pub(super) fn summary_line(report: &Report) -> Option<String> {
     totals.sort();
     let parts: Vec<String> = totals
         .iter()
-        .map(|(c, n)| format!("{} ({n})", describe(c)))
+        .map(|(c, n)| format!("{} ({n})", c.describe()))
         .collect();
     Some(format!("- Conditions (executions): {}", parts.join("; ")))
 }

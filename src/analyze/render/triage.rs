@@ -266,7 +266,7 @@ mod tests {
                 context: Context::Task,
                 repetition: crate::analyze::condition::Repetition::FreshJvm,
                 mechanism: None,
-                execution: Position::First,
+                execution: Some(Position::First),
             },
             rate: Rate::new(2, 17),
         }];

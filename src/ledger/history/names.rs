@@ -5,7 +5,7 @@
 //! ([`Names::compact`]), so that memory follows the rows kept, not the
 //! records read.
 
-use super::{Condition, Context, Repetition};
+use super::Condition;
 use std::collections::HashMap;
 
 type Fast = foldhash::fast::RandomState;
@@ -75,9 +75,6 @@ impl Strings {
     }
 }
 
-/// A condition by number: its context, repetition and mechanism's number.
-type ConditionKey = (Context, Repetition, Option<u32>);
-
 /// A test as one number: its class's and its method's.
 pub(super) fn test_key(class: u32, method: u32) -> u64 {
     (u64::from(class) << 32) | u64::from(method)
@@ -91,11 +88,10 @@ pub(super) struct Names {
     pub methods: Strings,
     pub commits: Strings,
     pub branches: Strings,
-    /// Tasks and mechanisms are few and kept.
+    /// Tasks and conditions are few and kept.
     pub tasks: Strings,
-    mechanisms: Strings,
-    conditions: Vec<ConditionKey>,
-    condition_ids: HashMap<ConditionKey, u32, Fast>,
+    conditions: Vec<Condition>,
+    condition_ids: HashMap<Condition, u32, Fast>,
     /// Commits and branches held past which [`compact`](Self::compact) is due.
     compact_at: usize,
 }
@@ -108,7 +104,6 @@ impl Default for Names {
             commits: Strings::default(),
             branches: Strings::default(),
             tasks: Strings::default(),
-            mechanisms: Strings::default(),
             conditions: Vec::new(),
             condition_ids: HashMap::default(),
             compact_at: COMPACT_AT_LEAST,
@@ -137,17 +132,7 @@ impl Renumbering {
 impl Names {
     /// The number of a record's condition (fewer than 2³¹: a row's number
     /// holds it beside a bit).
-    pub(super) fn condition_id(
-        &mut self,
-        context: Context,
-        repetition: Repetition,
-        mechanism: Option<&str>,
-    ) -> u32 {
-        let key = (
-            context,
-            repetition,
-            mechanism.map(|m| self.mechanisms.id(m)),
-        );
+    pub(super) fn condition_id(&mut self, key: Condition) -> u32 {
         if let Some(&id) = self.condition_ids.get(&key) {
             return id;
         }
@@ -167,12 +152,7 @@ impl Names {
     }
 
     pub(super) fn condition(&self, id: u32) -> Condition {
-        let (context, repetition, mechanism) = self.conditions[id as usize];
-        Condition {
-            context,
-            repetition,
-            mechanism: mechanism.map(|m| self.mechanisms.get(m).to_string()),
-        }
+        self.conditions[id as usize]
     }
 
     /// Whether enough commits and branches are held to look for those no
@@ -194,10 +174,7 @@ impl Names {
         let conditions = other
             .conditions
             .iter()
-            .map(|&(context, repetition, m)| {
-                let mechanism = m.map(|m| other.mechanisms.get(m));
-                self.condition_id(context, repetition, mechanism)
-            })
+            .map(|&c| self.condition_id(c))
             .collect();
         Renumbering {
             classes: self.classes.translate(&other.classes),

@@ -39,7 +39,7 @@ fn rows(t: &TestReport) -> Vec<(Context, Repetition, Option<InJvm>, Position, u6
                 c.context,
                 c.repetition,
                 c.mechanism,
-                c.execution,
+                c.execution.expect("every execution has a position"),
                 r.rate.runs,
             )
         })
@@ -75,8 +75,11 @@ fn a_cold_start_failure_is_first_execution_dependent() {
     // scipy.stats.fisher_exact([[4,3],[0,13]], alternative="greater"): 0.007224
     assert!((f.p_value - 0.007224).abs() < 1e-6, "{f:?}");
     assert!(f.dependent);
-    assert_eq!(cold.verdict.kind, "first-execution-dependent");
-    assert_eq!(cold.verdict.executions, "first");
+    assert_eq!(cold.verdict.kind.as_str(), "first-execution-dependent");
+    assert_eq!(
+        cold.verdict.executions,
+        gradle_flaky::analyze::report::Executions::First
+    );
     assert_eq!(cold.verdict.rate.failures, 4);
     for row in &cold.by_condition.conditions {
         assert_eq!(row.condition.context, Context::Alone);
@@ -84,7 +87,7 @@ fn a_cold_start_failure_is_first_execution_dependent() {
         assert_eq!(row.condition.mechanism, Some(InJvm::Junit4Runner));
     }
     let steady = report.tests.iter().find(|t| t.method == "steady").unwrap();
-    assert_eq!(steady.verdict.kind, "clean");
+    assert_eq!(steady.verdict.kind.as_str(), "clean");
     let md = render::markdown(&report);
     assert!(md.contains("**first-execution-dependent**"), "{md}");
     insta::assert_snapshot!("first_execution_markdown", md);
@@ -134,7 +137,7 @@ fn seeded_repeats_in_one_file_are_one_jvms_and_plain_runs_fresh() {
         };
         assert_eq!(
             (row.condition.repetition, row.condition.execution),
-            (Repetition::FreshJvm, Position::First)
+            (Repetition::FreshJvm, Some(Position::First))
         );
         assert!(t.by_condition.first_execution.is_none());
     }
@@ -248,7 +251,7 @@ fn a_test_failing_mostly_alone_is_context_dependent() {
     assert!(c.dependent);
     assert_eq!(c.fails_more, Some(Context::Alone));
     assert_eq!(c.task_path.as_deref(), Some(":test"));
-    assert_eq!(lookup.verdict.kind, "context-dependent");
+    assert_eq!(lookup.verdict.kind.as_str(), "context-dependent");
     assert_eq!(lookup.verdict.context, [Context::Task]);
     assert_eq!(
         (lookup.verdict.rate.failures, lookup.verdict.rate.runs),
@@ -273,7 +276,7 @@ fn a_test_failing_mostly_alone_is_context_dependent() {
     for method in ["loads", "sums"] {
         let t = test(&report, method);
         assert!(t.by_condition.context.is_none());
-        assert_eq!(t.verdict.kind, "clean");
+        assert_eq!(t.verdict.kind.as_str(), "clean");
     }
     let md = render::markdown(&report);
     assert!(md.contains("**context-dependent**"), "{md}");

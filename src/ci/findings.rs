@@ -11,9 +11,9 @@ use super::reading::Reading;
 use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::{JobRun, Status};
-use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
-use crate::analyze::planned::{self, PlannedTest};
+use crate::analyze::model::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::render::{self, MarkdownOptions};
+use crate::analyze::rules::planned::{self, PlannedTest};
 use crate::analyze::{Report, Severity};
 use crate::{Error, Observed, Result};
 use std::path::Path;
@@ -197,7 +197,7 @@ fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
          CI jobs run their planned count (chunks and stop on proof run locally)\n",
         jobs.len(),
         seconds as f64 / 60.0,
-        crate::analyze::cost::wall(longest as f64)
+        crate::analyze::render::cost::wall(longest as f64)
     )
 }
 
@@ -232,7 +232,7 @@ pub(crate) fn job_payload(status: &Status, report: &Report) -> JobPayload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::outcome::RecordReason;
+    use crate::analyze::model::outcome::RecordReason;
     use crate::analyze::{analyze_root, AnalyzeOptions};
     use crate::domain::testing::test;
     use crate::domain::TestKind;

@@ -3,7 +3,7 @@
 //! follows it.
 
 use super::missing::Missing;
-use crate::analyze::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
 use crate::domain::Unresolved;
 use crate::markdown::{code, code_in_table, text};
 
@@ -104,7 +104,7 @@ fn outcome_name(p: &JobPayload) -> String {
         let sub = serde_json::to_value(sub).expect("a subtype serializes");
         name.push_str(&format!(" ({})", sub.as_str().unwrap_or_default()));
     }
-    if p.reason == Some(crate::analyze::outcome::RecordReason::TaskSkipped) {
+    if p.reason == Some(crate::analyze::model::outcome::RecordReason::TaskSkipped) {
         name.push_str(" (task-skipped)");
     }
     name

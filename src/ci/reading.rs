@@ -7,8 +7,8 @@
 
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::JobRun;
-use crate::analyze::planned::{set_apart_neighbours, PlannedTest};
-use crate::analyze::reproduce::Rerun;
+use crate::analyze::read::reproduce::Rerun;
+use crate::analyze::rules::planned::{set_apart_neighbours, PlannedTest};
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::invocation::Forcing;
 use crate::reports::ProjectPaths;

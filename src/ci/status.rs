@@ -3,7 +3,7 @@
 //! job, read by every CI's report step.
 
 use super::job::{safe_job_id, JobEnv};
-use crate::analyze::outcome::InfraSubtype;
+use crate::analyze::model::outcome::InfraSubtype;
 use crate::domain::TestKind;
 use crate::reports::walk;
 use crate::run::job::Finished;
@@ -20,7 +20,7 @@ pub(crate) struct Status {
     pub job_id: String,
     #[serde(default)]
     pub step_key: String,
-    #[serde(default, with = "crate::analyze::outcome::kind_text")]
+    #[serde(default, with = "crate::analyze::model::outcome::kind_text")]
     pub kind: Option<TestKind>,
     #[serde(default)]
     pub rc: i32,
@@ -154,7 +154,7 @@ mod tests {
 
 /// The infrastructure subtype in a status file: its name, `""` for none.
 mod infra_text {
-    use crate::analyze::outcome::InfraSubtype;
+    use crate::analyze::model::outcome::InfraSubtype;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub(super) fn serialize<S: Serializer>(

@@ -3,7 +3,7 @@
 
 use super::options;
 use super::report;
-use crate::analyze::reproduce::Rerun;
+use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::{AnalyzeArgs, GlobalArgs};
 use crate::invocation::Forcing;

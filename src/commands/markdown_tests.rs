@@ -5,7 +5,7 @@
 //! on), rendering each emitter twice, with a benign and a hostile payload.
 
 use super::report::render;
-use crate::analyze::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::buildkite::wrap::failure_annotation;
 use crate::ci::job::JobEnv;

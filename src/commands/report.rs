@@ -1,9 +1,9 @@
 //! Printing and writing a report, shared by the commands that produce one.
 
 use super::options::ReportOutput;
-use crate::analyze::comparison::{ComparedWith, KnownFlaky};
-use crate::analyze::cost::Cost;
-use crate::analyze::outcome::JobPayload;
+use crate::analyze::model::comparison::{ComparedWith, KnownFlaky};
+use crate::analyze::model::cost::Cost;
+use crate::analyze::model::outcome::JobPayload;
 use crate::analyze::{render, Report};
 use crate::ci::not_checked;
 use crate::cli::ReportFormat;

@@ -3,7 +3,7 @@
 
 use super::options::{self, TriageCommandConfig};
 use super::report;
-use crate::analyze::reproduce::Rerun;
+use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::ledger::{keep, Origin};

@@ -2,7 +2,7 @@
 //! ledger when it already holds enough runs of the test on REF's commit in
 //! the condition this run would run it in.
 
-use crate::analyze::comparison::CountsFrom;
+use crate::analyze::model::comparison::CountsFrom;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::ledger::lookup::{self, Pooled, Scope};

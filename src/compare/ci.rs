@@ -5,8 +5,8 @@
 //! at one look (CI jobs run their planned count).
 
 use super::{base, before, judge};
-use crate::analyze::comparison::ComparedWith;
-use crate::analyze::report::TestReport;
+use crate::analyze::model::comparison::ComparedWith;
+use crate::analyze::model::report::TestReport;
 use crate::analyze::Report;
 use crate::analyze::{render, Severity};
 use crate::ci::compare::{before_side, compared_with};

@@ -3,8 +3,8 @@
 //! the before side's rate, and each test's verdict when the run is done.
 
 use super::before::Before;
-use crate::analyze::comparison::{Comparison, CountsFrom, Side};
-use crate::analyze::report::TestReport;
+use crate::analyze::model::comparison::{Comparison, CountsFrom, Side};
+use crate::analyze::model::report::TestReport;
 use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::plan::show_fix::{ShowFix, ALPHA};
 use crate::run::local::BatchRun;

@@ -19,8 +19,8 @@ mod before;
 pub(crate) mod ci;
 mod judge;
 
-use crate::analyze::comparison::ComparedWith;
-use crate::analyze::report::TestReport;
+use crate::analyze::model::comparison::ComparedWith;
+use crate::analyze::model::report::TestReport;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::git::Repo;

@@ -5,7 +5,7 @@
 
 pub(crate) mod store;
 
-use crate::analyze::names::normalize_method;
+use crate::analyze::read::names::normalize_method;
 use crate::domain::ClassifiedTest;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -4,7 +4,7 @@
 //! written as the CI report steps' artifact.
 
 use super::{Drift, Durations, InJvmCosts, Measure, Source, Table};
-use crate::analyze::junit;
+use crate::analyze::read::junit;
 use crate::reports::{walk::Walk, DURATIONS_FILE, ITERS_DIR, RECORDED_DIR};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};

@@ -5,9 +5,9 @@
 //! every value is escaped as GitHub's toolkit does: in the message `%`, `\r`
 //! and `\n`; in a property also `:` and `,`, which would end it.
 
+use crate::analyze::model::report::TestReport;
 use crate::analyze::render;
-use crate::analyze::report::TestReport;
-use crate::analyze::verdict::heap_only;
+use crate::analyze::rules::verdict::heap_only;
 use crate::analyze::Report;
 use crate::reports::walk::Walk;
 use crate::select::source::{self, Language};

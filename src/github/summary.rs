@@ -106,7 +106,7 @@ fn unfinished_note(found: &crate::ci::findings::Findings) -> Option<WorkflowAnno
         .payloads
         .iter()
         .filter(|p| {
-            use crate::analyze::outcome::OutcomeKind::*;
+            use crate::analyze::model::outcome::OutcomeKind::*;
             matches!(p.outcome, Timeout | Hang | InfraFail | BuildFailed)
         })
         .count()

@@ -213,7 +213,7 @@ fn is_hash(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::{SeedReplay, Triage, TriageVerdict};
+    use crate::analyze::model::report::{SeedReplay, Triage, TriageVerdict};
     use crate::ledger::records::tests::{meta, recorded};
 
     #[test]

@@ -11,7 +11,7 @@
 use super::history::Tally;
 use super::read::{self, Problem};
 use super::record::{Condition, LineView, Origin};
-use crate::analyze::comparison::{KnownFlaky, KnownRate};
+use crate::analyze::model::comparison::{KnownFlaky, KnownRate};
 use crate::analyze::Report;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

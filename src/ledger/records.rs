@@ -3,7 +3,7 @@
 use super::record::{
     Condition, DurationSummary, Origin, Record, Repetition, TestId, MAX_SEEDS, SCHEMA,
 };
-use crate::analyze::report::{PlannedRuns, TestReport};
+use crate::analyze::model::report::{PlannedRuns, TestReport};
 use crate::analyze::Report;
 use crate::condition::InJvm;
 use std::time::SystemTime;
@@ -41,9 +41,10 @@ pub fn records_of(report: &Report, meta: &RunMeta) -> Vec<Record> {
 
 /// A test's records: one for its condition, or one per condition when its
 /// executions ran in several (a batch that fell back to Gradle runs, a
-/// `task` context beside `alone`). Failure kinds, seeds and durations are
-/// the test's and go with the condition that failed most, so that pooled
-/// history never counts them twice.
+/// `task` context beside `alone`, first executions beside repeats).
+/// Failure kinds, seeds and durations are the test's and go with the
+/// condition that failed most (then ran most), so that pooled history never
+/// counts them twice.
 fn records_of_test(t: &TestReport, meta: &RunMeta, time: &str) -> Vec<Record> {
     let groups = executed_in(t);
     if groups.len() < 2 {
@@ -61,7 +62,7 @@ fn records_of_test(t: &TestReport, meta: &RunMeta, time: &str) -> Vec<Record> {
         )];
     }
     let most = (0..groups.len())
-        .max_by_key(|&i| (groups[i].1 .1, std::cmp::Reverse(i)))
+        .max_by_key(|&i| (groups[i].1 .1, groups[i].1 .0, std::cmp::Reverse(i)))
         .unwrap_or(0);
     groups
         .into_iter()
@@ -205,10 +206,10 @@ pub(crate) mod tests {
     }
 
     /// The line of `method` that carries its details (the condition that
-    /// failed most).
+    /// failed most, or ran most).
     fn find<'r>(records: &'r [Record], method: &str) -> &'r Record {
-        let mut lines = records.iter().filter(|r| r.test.method == method);
-        lines.find(|r| !r.failure_kinds.is_empty()).unwrap()
+        let lines = records.iter().filter(|r| r.test.method == method);
+        lines.max_by_key(|r| (r.failures, r.runs)).unwrap()
     }
 
     /// A test's (runs, failures) over its lines.
@@ -306,7 +307,8 @@ pub(crate) mod tests {
 
     #[test]
     fn each_condition_a_test_ran_in_is_a_record_of_its_own() {
-        use crate::analyze::condition::{self as c, ConditionCounts, Rate};
+        use crate::analyze::model::counts::{ConditionCounts, Rate};
+        use crate::condition as c;
         let row = |repetition, mechanism, execution, runs, failures| ConditionCounts {
             condition: c::Condition {
                 context: c::Context::Alone,

@@ -1,7 +1,7 @@
 //! What surrounds the report of a local run, for whoever renders it.
 
-use crate::analyze::cost::Cost;
-use crate::analyze::outcome::JobPayload;
+use crate::analyze::model::cost::Cost;
+use crate::analyze::model::outcome::JobPayload;
 use crate::domain::Unresolved;
 use std::path::Path;
 
@@ -22,7 +22,7 @@ pub(crate) struct Context<'a> {
     /// What the run cost (a run that ran).
     pub cost: Option<&'a Cost>,
     /// The run's comparison with another commit (`--compare REF`).
-    pub comparison: Option<&'a crate::analyze::comparison::ComparedWith>,
+    pub comparison: Option<&'a crate::analyze::model::comparison::ComparedWith>,
     /// Failing tests the ledger holds failing on the base branch too.
-    pub known_flaky: &'a [crate::analyze::comparison::KnownFlaky],
+    pub known_flaky: &'a [crate::analyze::model::comparison::KnownFlaky],
 }

@@ -1,6 +1,6 @@
 //! The cost of a local run, from its plan, its batches and its report.
 
-use crate::analyze::cost::{BudgetStop, Cost, ProvenEarly};
+use crate::analyze::model::cost::{BudgetStop, Cost, ProvenEarly};
 use crate::analyze::Report;
 use crate::plan::test_name;
 use crate::run::engine::Stop;

@@ -1,8 +1,8 @@
 //! Each batch judged by the outcome rules of a CI batch job, and what the
 //! runner asks of the analyzer while batches run.
 
-use crate::analyze::outcome::{InfraSubtype, JobPayload, JobRecord};
-use crate::analyze::planned::PlannedTest;
+use crate::analyze::model::outcome::{InfraSubtype, JobPayload, JobRecord};
+use crate::analyze::rules::planned::PlannedTest;
 use crate::analyze::{self, AnalyzeOptions, RepeatedDir};
 use crate::run::invoke::Iteration;
 use crate::run::local::{self as runner, BatchRun};
@@ -52,7 +52,7 @@ fn judge(
     let mut report = analyze::analyze_root(&run.dir, &own);
     // A whole-task run's unselected tests are no part of its outcome; a test
     // another batch selected is (the report counts it too).
-    crate::analyze::planned::set_apart_neighbours(&mut report, planned);
+    crate::analyze::rules::planned::set_apart_neighbours(&mut report, planned);
     let rc = run.rc();
     // A JVM that ran out of heap fails its Gradle run, so clean runs skip the scan.
     let dumps: Vec<PathBuf> = match rc {

@@ -21,8 +21,8 @@ pub(crate) use context::Context;
 pub(crate) use outcome::{LocalOutcome, RunRecord};
 pub(crate) use selected::tests as selected_tests;
 
-use crate::analyze::outcome::JobPayload;
-use crate::analyze::reproduce::Rerun;
+use crate::analyze::model::outcome::JobPayload;
+use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::durations;
@@ -383,9 +383,9 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
             drift.warned.insert(w.class.clone(), accumulates);
         }
     }
-    let in_jvm = |t: &&analyze::report::TestReport| {
+    let in_jvm = |t: &&analyze::model::report::TestReport| {
         let mut rows = t.by_condition.conditions.iter();
-        rows.any(|r| r.condition.repetition == analyze::condition::Repetition::InJvm)
+        rows.any(|r| r.condition.repetition == crate::condition::Repetition::InJvm)
     };
     let cleared: std::collections::BTreeSet<&String> = report
         .tests

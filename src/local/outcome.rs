@@ -1,8 +1,8 @@
 //! What a local run did and proved, and the exit status it earns.
 
 use super::Context;
-use crate::analyze::cost::Cost;
-use crate::analyze::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::cost::Cost;
+use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::Report;
 use crate::domain::Unresolved;
 use crate::run::invoke::Verdict;

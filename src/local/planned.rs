@@ -1,9 +1,10 @@
 //! The run against its plan: a selected test that ran fewer times than
 //! planned proves less than planned, and the report says so.
 
-use crate::analyze::planned::{self, PlannedTest};
-use crate::analyze::reproduce::Rerun;
-use crate::analyze::{reproduce, Report};
+use crate::analyze::read::reproduce;
+use crate::analyze::read::reproduce::Rerun;
+use crate::analyze::rules::planned::{self, PlannedTest};
+use crate::analyze::Report;
 use crate::domain::{GradleCommand, InJvm};
 use crate::invocation::Members;
 use crate::plan::suite_route;

@@ -5,11 +5,11 @@
 //! which the engine tells a class whose in-JVM count did not take effect.
 
 use super::invoke::{Iteration, IterationCounts, Verdict};
-use crate::analyze::aggregate::classify_failure;
-use crate::analyze::junit::{self, CaseResult, Execution};
-use crate::analyze::names::normalize_method;
-use crate::analyze::report::FailureKind;
-use crate::analyze::verdict::OOM_ERROR;
+use crate::analyze::model::report::FailureKind;
+use crate::analyze::read::aggregate::classify_failure;
+use crate::analyze::read::junit::{self, CaseResult, Execution};
+use crate::analyze::read::names::normalize_method;
+use crate::analyze::rules::verdict::OOM_ERROR;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::domain::ClassifiedTest;
 use crate::process::Ended;
@@ -130,7 +130,7 @@ pub(crate) fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str
     let secs: f64 = report.tests.iter().map(|t| t.time_sec).sum();
     out.test_time = Duration::try_from_secs_f64(secs).unwrap_or_default();
     out.positions = positions(&report.tests);
-    let first_run = |t: &crate::analyze::report::TestReport| {
+    let first_run = |t: &crate::analyze::model::report::TestReport| {
         t.by_condition
             .by_index
             .first()
@@ -163,7 +163,9 @@ impl Reading {
     ) {
         // Skipped, or JUnit's word for a class it found no test in (a
         // `not-a-test`, never an execution; nor a class that did not repeat).
-        if exec.result == CaseResult::Skipped || crate::analyze::no_test::message(exec).is_some() {
+        if exec.result == CaseResult::Skipped
+            || crate::analyze::read::no_test::message(exec).is_some()
+        {
             return;
         }
         let (name, name_seed) = normalize_method(exec.name);
@@ -232,7 +234,7 @@ impl Reading {
 }
 
 /// The test time of each position in the JVM: each test's mean there, summed.
-fn positions(tests: &[crate::analyze::report::TestReport]) -> Vec<Duration> {
+fn positions(tests: &[crate::analyze::model::report::TestReport]) -> Vec<Duration> {
     let mut secs: Vec<f64> = Vec::new();
     for t in tests {
         let by_index = &t.by_condition.by_index;

@@ -17,7 +17,7 @@
 pub mod replay;
 pub(crate) mod rules;
 
-use crate::analyze::report::{Report, SeedReplay, Triage};
+use crate::analyze::model::report::{Report, SeedReplay, Triage};
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_DIR;
 use crate::run::guard::RunGuard;
@@ -344,7 +344,7 @@ fn create_dir(base: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::TestReport;
+    use crate::analyze::model::report::TestReport;
 
     fn test(method: &str, failures: u64, seeds: &[&str], task: Option<&str>) -> TestReport {
         let mut t = TestReport::sample("org.example.FooTests", method, 10 - failures, failures);
@@ -356,7 +356,7 @@ mod tests {
     fn report(tests: Vec<TestReport>) -> Report {
         Report {
             tests,
-            ..crate::analyze::aggregate::merge(Vec::new(), 0)
+            ..crate::analyze::read::aggregate::merge(Vec::new(), 0)
         }
     }
 

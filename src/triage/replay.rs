@@ -17,7 +17,7 @@
 //! seed count (`run::evidence`).
 
 use super::Env;
-use crate::analyze::reproduce::{self, Rerun};
+use crate::analyze::read::reproduce::{self, Rerun};
 use crate::domain::{ClassifiedTest, GradleCommand, InJvm, Origin, TestKind};
 use crate::invocation::{Body, Invocation, Members, Repeat};
 use crate::plan::policy::Policy;

@@ -1,8 +1,9 @@
 //! The verdict rules: what a failing test's replays say about it. Pure.
 
-use crate::analyze::condition::{Condition, ConditionCounts, Context, Position, Rate, Repetition};
-use crate::analyze::context::ContextComparison;
-use crate::analyze::report::{TestReport, TriageVerdict};
+use crate::analyze::model::counts::ContextComparison;
+use crate::analyze::model::counts::{ConditionCounts, Rate};
+use crate::analyze::model::report::{TestReport, TriageVerdict};
+use crate::condition::{Condition, Context, Position, Repetition};
 
 /// The verdict of a failing test from its replays that gave a result.
 ///

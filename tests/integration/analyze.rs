@@ -11,7 +11,7 @@ mod props;
 mod reference;
 mod snapshots;
 
-use gradle_flaky::analyze::junit::{self, FileRead};
+use gradle_flaky::analyze::read::junit::{self, FileRead};
 use std::path::{Path, PathBuf};
 
 /// A file under tests/data.

@@ -4,8 +4,8 @@
 //! p = 0.0001"), then what REF's side was and where it ran.
 
 use super::{MAX_LISTED, MAX_ROWS};
-use crate::analyze::comparison::{ComparedWith, Comparison, CountsFrom, KnownFlaky};
-use crate::analyze::report::Report;
+use crate::analyze::model::comparison::{ComparedWith, Comparison, CountsFrom, KnownFlaky};
+use crate::analyze::model::report::Report;
 use crate::markdown::{self, code};
 use crate::stats::{self, Verdict};
 
@@ -227,7 +227,7 @@ fn short(commit: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::comparison::Side;
+    use crate::analyze::model::comparison::Side;
 
     fn side(failures: u64, runs: u64, from: CountsFrom) -> Side {
         Side {

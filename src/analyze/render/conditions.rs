@@ -4,8 +4,9 @@
 //! bound.
 
 use super::{more, MAX_LISTED};
-use crate::analyze::condition::{Condition, FirstExecution, Rate};
-use crate::analyze::report::{Report, TestReport};
+use crate::analyze::model::counts::{FirstExecution, Rate};
+use crate::analyze::model::report::{Report, TestReport};
+use crate::condition::Condition;
 use crate::markdown::{self, code};
 use crate::stats::{self, percent, Round};
 

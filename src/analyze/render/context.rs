@@ -4,9 +4,10 @@
 
 use super::conditions::rate;
 use super::{more, MAX_LISTED};
-use crate::analyze::condition::{Context, Rate};
-use crate::analyze::context::{Candidates, ContextComparison, ContextOutcome, MoreRuns};
-use crate::analyze::report::TestReport;
+use crate::analyze::model::counts::Rate;
+use crate::analyze::model::counts::{Candidates, ContextComparison, ContextOutcome, MoreRuns};
+use crate::analyze::model::report::TestReport;
+use crate::condition::Context;
 use crate::markdown::code;
 use crate::stats::{self, percent, Round};
 
@@ -227,7 +228,7 @@ fn candidates(k: &Candidates, c: &ContextComparison) -> Option<String> {
 mod tests {
     use super::super::markdown;
     use super::super::tests::report;
-    use crate::analyze::report::TestReport;
+    use crate::analyze::model::report::TestReport;
 
     /// `class.method` with so many (failures, runs) alone and in its task
     /// (a task path that needs escaping).

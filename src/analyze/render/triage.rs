@@ -3,7 +3,7 @@
 //! showed; and the triage on its own, for a CI triage step's annotation.
 
 use super::{cap, more, reproduce_block, MAX_LISTED, MAX_ROWS};
-use crate::analyze::report::{Report, TestReport, Triage};
+use crate::analyze::model::report::{Report, TestReport, Triage};
 use crate::markdown::{self, code, code_in_table};
 use std::time::Duration;
 
@@ -158,7 +158,7 @@ mod tests {
             seeds: seeds
                 .iter()
                 .map(
-                    |(seed, replays, reproduced)| crate::analyze::report::SeedReplay {
+                    |(seed, replays, reproduced)| crate::analyze::model::report::SeedReplay {
                         seed: seed.to_string(),
                         replays: *replays,
                         reproduced: *reproduced,
@@ -259,12 +259,13 @@ mod tests {
     /// says the comparison too, and a plain sentence gives both rates.
     #[test]
     fn fails_alone_says_the_comparison_with_the_task_runs() {
-        use crate::analyze::condition::{Condition, ConditionCounts, Context, Position, Rate};
+        use crate::analyze::model::counts::{ConditionCounts, Rate};
+        use crate::condition::{Condition, Context, Position};
         let mut t = test("X", "y", 15, 2);
         t.by_condition.conditions = vec![ConditionCounts {
             condition: Condition {
                 context: Context::Task,
-                repetition: crate::analyze::condition::Repetition::FreshJvm,
+                repetition: crate::condition::Repetition::FreshJvm,
                 mechanism: None,
                 execution: Some(Position::First),
             },

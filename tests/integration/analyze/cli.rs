@@ -2,7 +2,7 @@
 
 use super::{place, read, suite};
 use crate::common::{gradle_flaky, run, text};
-use gradle_flaky::analyze::junit::State;
+use gradle_flaky::analyze::read::junit::State;
 use std::path::Path;
 
 fn analyze(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -43,7 +43,7 @@ fn failures_exit_1_and_every_output_is_written() {
         .filter(|e| {
             matches!(
                 e.result,
-                gradle_flaky::analyze::junit::CaseResult::Failed(_)
+                gradle_flaky::analyze::read::junit::CaseResult::Failed(_)
             )
         })
         .count();

@@ -3,9 +3,9 @@
 //! counts per condition, and first executions compared with repeats.
 
 use super::{data, place};
-use gradle_flaky::analyze::condition::{Context, InJvm, Position, Repetition};
-use gradle_flaky::analyze::report::{Report, TestReport};
+use gradle_flaky::analyze::model::report::{Report, TestReport};
 use gradle_flaky::analyze::{self, render, AnalyzeOptions, RepeatedDir};
+use gradle_flaky::condition::{Context, InJvm, Position, Repetition};
 
 /// The recorded files of `folder` placed under a build's `test` results.
 fn analyzed(folder: &str, opts: &AnalyzeOptions) -> (tempfile::TempDir, Report) {
@@ -78,7 +78,7 @@ fn a_cold_start_failure_is_first_execution_dependent() {
     assert_eq!(cold.verdict.kind.as_str(), "first-execution-dependent");
     assert_eq!(
         cold.verdict.executions,
-        gradle_flaky::analyze::report::Executions::First
+        gradle_flaky::analyze::model::report::Executions::First
     );
     assert_eq!(cold.verdict.rate.failures, 4);
     for row in &cold.by_condition.conditions {

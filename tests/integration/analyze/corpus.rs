@@ -2,7 +2,8 @@
 //! shared corpus with its MANIFEST.tsv): the reader reproduces every count.
 
 use super::{data, place, read};
-use gradle_flaky::analyze::junit::{FileCounts, State};
+use gradle_flaky::analyze::model::report::FileCounts;
+use gradle_flaky::analyze::read::junit::State;
 use gradle_flaky::analyze::{self, AnalyzeOptions};
 
 struct Row {
@@ -110,7 +111,10 @@ fn surefire_reruns_count_as_executions() {
     assert_eq!(report.summary.flaky_tests, 2);
     // JUnit 5's AssertionFailedError is an assertion.
     let kinds = &report.tests[0].failure_kinds.0;
-    assert_eq!(kinds, &vec![(analyze::report::FailureKind::Assertion, 4)]);
+    assert_eq!(
+        kinds,
+        &vec![(analyze::model::report::FailureKind::Assertion, 4)]
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use super::reference::analyze_reports;
 use super::{data, read, suite};
-use gradle_flaky::analyze::junit::{self, State};
+use gradle_flaky::analyze::read::junit::{self, State};
 use std::io::Read;
 
 #[test]

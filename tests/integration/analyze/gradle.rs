@@ -2,7 +2,7 @@
 //! tests/data/junit-gradle/README.md), placed where Gradle writes it.
 
 use super::{data, place};
-use gradle_flaky::analyze::report::{FailureKind, TestReport};
+use gradle_flaky::analyze::model::report::{FailureKind, TestReport};
 use gradle_flaky::analyze::{self, AnalyzeOptions, Report};
 
 /// (scenario folder, file, where the file goes below the root).
@@ -234,7 +234,10 @@ fn system_streams_with_split_cdata_do_not_leak_into_the_results() {
         ))
         .unwrap(),
     );
-    assert_eq!(file.state, gradle_flaky::analyze::junit::State::Complete);
+    assert_eq!(
+        file.state,
+        gradle_flaky::analyze::read::junit::State::Complete
+    );
     let names: Vec<&str> = execs.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, vec!["testOutput", "testCapitalize", "testHasText"]);
 }

@@ -2,7 +2,7 @@
 //! report cut anywhere still yields every case that ended before the cut.
 
 use super::{data, read, Exec};
-use gradle_flaky::analyze::junit::State;
+use gradle_flaky::analyze::read::junit::State;
 use proptest::prelude::*;
 use quick_xml::events::Event;
 

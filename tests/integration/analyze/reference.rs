@@ -1,7 +1,7 @@
 //! The reference analyzer's checklist (its analyze.test.ts) on hand-made reports.
 
 use super::{place, suite};
-use gradle_flaky::analyze::report::{FailureKind, Report};
+use gradle_flaky::analyze::model::report::{FailureKind, Report};
 use gradle_flaky::analyze::{self, AnalyzeOptions};
 
 /// Analyzes the given reports, each placed as `p/build/test-results/test/<name>`.

@@ -2,7 +2,7 @@
 //! always-failing and suite-timeout tests, and of the merged JUnit file.
 
 use super::place;
-use gradle_flaky::analyze::report::Report;
+use gradle_flaky::analyze::model::report::Report;
 use gradle_flaky::analyze::{self, render, AnalyzeOptions};
 use gradle_flaky::triage::replay;
 
@@ -107,7 +107,7 @@ fn triaged_report() -> (tempfile::TempDir, Report) {
             verbose: false,
         }
     }
-    use gradle_flaky::analyze::report::{SeedReplay, Triage, TriageVerdict};
+    use gradle_flaky::analyze::model::report::{SeedReplay, Triage, TriageVerdict};
     let (root, mut report) = mixed_report();
     let gradle = ["./gradlew".to_string()];
     for t in &mut report.tests {

@@ -1,8 +1,8 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
 //! (docs/src/reference/json.md, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
-use super::condition::{Context, Rate, Repetition};
-use super::junit::FileCounts;
+use crate::analyze::model::counts::Rate;
+use crate::condition::{Context, Repetition};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -19,9 +19,9 @@ pub struct Report {
     /// Classes of a planned run that JUnit found no test in (`not-a-test`):
     /// no verdict, no execution.
     #[serde(rename = "notATest", skip_serializing_if = "Vec::is_empty")]
-    pub not_a_test: Vec<super::no_test::NotATest>,
+    pub not_a_test: Vec<crate::analyze::model::report::NotATest>,
     /// Tests no one selected that ran in the selected tests' whole-task runs:
-    /// summarized apart, never judged ([`super::neighbours`]).
+    /// summarized apart, never judged ([`crate::analyze::rules::neighbours`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neighbours: Option<Neighbours>,
     pub files: ReportFiles,
@@ -224,12 +224,12 @@ pub struct TestReport {
     pub triage: Option<Triage>,
     /// Its executions by condition (`conditions`, `firstExecution`).
     #[serde(flatten)]
-    pub by_condition: super::conditions::Conditions,
+    pub by_condition: crate::analyze::model::counts::Conditions,
     /// What its executions say it is, and which of them it rests on.
     pub verdict: Verdict,
     /// The test before and after (`local --compare REF`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<super::comparison::Comparison>,
+    pub comparison: Option<crate::analyze::model::comparison::Comparison>,
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the
@@ -279,7 +279,7 @@ pub struct Triage {
     /// Its replays alone against its runs in its whole task, when the
     /// report has those (replayed without a seed only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub context: Option<super::context::ContextComparison>,
+    pub context: Option<crate::analyze::model::counts::ContextComparison>,
     /// Wall time of its replays (Gradle included).
     pub elapsed_sec: f64,
 }
@@ -524,4 +524,35 @@ impl Verdict {
             rate: Rate::new(0, 0),
         }
     }
+}
+
+/// A class that ran no test, as its reports say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotATest {
+    pub class: String,
+    /// The Gradle task of its first report, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// JUnit's own words, from its first report.
+    pub message: String,
+    /// How many times it was reported so.
+    pub times: u64,
+    /// Always `not-a-test` (the reason code).
+    pub reason_code: crate::domain::ReasonCode,
+}
+
+/// FileCounts of what the file contains, as a JUnit consumer would count it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileCounts {
+    /// `<testcase>` elements read (a case cut off by truncation is counted when
+    /// what was read of it decides its result: a failure, an error or a skip).
+    pub cases: u64,
+    pub with_failure: u64,
+    pub with_error: u64,
+    pub with_skipped: u64,
+    /// `flakyFailure` and `flakyError` elements.
+    pub flaky: u64,
+    /// `rerunFailure` and `rerunError` elements.
+    pub rerun: u64,
 }

@@ -2,9 +2,9 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use super::junit::floor_char_boundary;
-use super::report::{Executions, PlannedRuns, Report, Severity, TestReport};
-use super::verdict::{self, verdict};
+use crate::analyze::model::report::{Executions, PlannedRuns, Report, Severity, TestReport};
+use crate::analyze::read::junit::floor_char_boundary;
+use crate::analyze::rules::verdict::{self, verdict};
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
@@ -14,6 +14,7 @@ use std::time::Duration;
 mod comparison;
 mod conditions;
 pub(crate) mod context;
+pub(crate) mod cost;
 mod triage;
 pub use comparison::{comparison_markdown, known_flaky_markdown};
 pub use triage::triage_markdown;
@@ -57,7 +58,7 @@ const MAX_NEIGHBOURS_NAMED: usize = 10;
 
 /// The tests the whole-task runs also ran, summarized: a failing one is
 /// visible, never the run's verdict.
-fn neighbours_line(n: &super::neighbours::Neighbours) -> String {
+fn neighbours_line(n: &crate::analyze::rules::neighbours::Neighbours) -> String {
     let mut line = format!(
         "- Also ran in their whole tasks (not selected, not judged): {} tests, {} executions",
         n.tests, n.executions
@@ -264,7 +265,7 @@ fn task_sample_lines(report: &Report) -> Vec<String> {
 /// warm JVM) and what its fresh-JVM runs in its task bound (the test as CI
 /// runs it).
 fn unmute_check_lines(report: &Report) -> Vec<String> {
-    use crate::analyze::condition::Context;
+    use crate::condition::Context;
     report
         .tests
         .iter()
@@ -767,7 +768,7 @@ fn junit_case(t: &TestReport) -> TestCase {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::analyze::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
+    use crate::analyze::model::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
 
     pub(crate) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         TestReport::sample(class, method, passes, failures)
@@ -811,7 +812,7 @@ pub(crate) mod tests {
 
     #[test]
     fn runs_below_the_plan_are_said_and_never_listed_as_plainly_clean() {
-        use crate::analyze::report::{NotExecuted, PlannedRuns};
+        use crate::analyze::model::report::{NotExecuted, PlannedRuns};
         let mut ok = test("a.T", "full", 12, 0);
         ok.plan = Some(PlannedRuns {
             planned_runs: 12,
@@ -874,7 +875,7 @@ pub(crate) mod tests {
     /// says what they cost, and `repeatedBy` names both ways that ran it.
     #[test]
     fn the_in_jvm_cost_and_both_ways_of_a_switched_test_are_said() {
-        use crate::analyze::report::PlannedRuns;
+        use crate::analyze::model::report::PlannedRuns;
         let mut t = test("a.GrowingTests", "grows", 4, 0);
         t.plan = Some(PlannedRuns {
             planned_runs: 4,
@@ -906,7 +907,7 @@ pub(crate) mod tests {
     /// batch's reason: one line for the class, not one per method.
     #[test]
     fn the_methods_of_a_stopped_class_are_one_line() {
-        use crate::analyze::report::PlannedRuns;
+        use crate::analyze::model::report::PlannedRuns;
         let stopped = "batch 1 stopped on proof after 3 iteration(s)";
         let short = |class: &str, method: &str, runs: u64, why: &str| {
             let mut t = test(class, method, runs, 0);
@@ -946,7 +947,7 @@ pub(crate) mod tests {
     #[test]
     fn classes_with_no_test_are_listed_apart() {
         let mut r = report(vec![test("a.T", "ok", 3, 0)]);
-        crate::analyze::no_test::add(
+        crate::analyze::read::no_test::add(
             &mut r.not_a_test,
             "a.`Helper`Test",
             Some(":p:test"),
@@ -1115,11 +1116,11 @@ pub(crate) mod tests {
     /// other executions bound nothing.
     #[test]
     fn a_clean_test_of_a_leaking_class_states_its_first_executions() {
-        let mut t = crate::analyze::drift::tests::leaving("a.Leaky", 5, &[0, 1, 2, 3]);
+        let mut t = crate::analyze::rules::drift::tests::leaving("a.Leaky", 5, &[0, 1, 2, 3]);
         t.passes = 20;
         t.runs = 20;
         let mut tests = vec![t];
-        let warnings = crate::analyze::drift::warn(&mut tests);
+        let warnings = crate::analyze::rules::drift::warn(&mut tests);
         let mut r = report(tests);
         r.warnings = warnings;
         let md = markdown(&r);

@@ -1,7 +1,7 @@
 //! Reproduce lines: which `REPRODUCE WITH:` line of the output names a test, and
 //! the command we build when there is none.
 
-use super::report::TestReport;
+use crate::analyze::model::report::TestReport;
 use crate::invocation::{Body, Forcing, Invocation, Members, Repeat, TaskRun, Tasks};
 
 /// The Gradle program of built reproduce lines when the caller names none.

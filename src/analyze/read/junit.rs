@@ -8,9 +8,10 @@
 //! CDATA), `<skipped>`, and Surefire's `flakyFailure`/`flakyError` (failed
 //! attempts of a test whose last attempt passed) and `rerunFailure`/`rerunError`
 //! (failed re-runs of a failed test): each of those is one more failed execution.
-//! Bulk output never reaches the parser: see [`super::filter`].
+//! Bulk output never reaches the parser: see [`crate::analyze::read::filter`].
 
-use super::filter::{RawReproLine, StreamFilter, TEXT_CAP};
+use crate::analyze::model::report::FileCounts;
+use crate::analyze::read::filter::{RawReproLine, StreamFilter, TEXT_CAP};
 use quick_xml::errors::{Error as XmlError, SyntaxError};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -52,21 +53,6 @@ pub struct Execution<'a> {
     /// is reported as soon as it is read.
     pub primary: bool,
     pub result: CaseResult,
-}
-
-/// FileCounts of what the file contains, as a JUnit consumer would count it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FileCounts {
-    /// `<testcase>` elements read (a case cut off by truncation is counted when
-    /// what was read of it decides its result: a failure, an error or a skip).
-    pub cases: u64,
-    pub with_failure: u64,
-    pub with_error: u64,
-    pub with_skipped: u64,
-    /// `flakyFailure` and `flakyError` elements.
-    pub flaky: u64,
-    /// `rerunFailure` and `rerunError` elements.
-    pub rerun: u64,
 }
 
 /// Whether the whole file could be read.

@@ -7,9 +7,9 @@
 //! `task` is set apart: one that ran alone was asked for, and a selected
 //! test's executions are never hidden.
 
-use super::condition::Context;
-pub use super::report::{FailingNeighbour, Neighbours};
-use super::report::{Report, TestReport};
+pub use crate::analyze::model::report::{FailingNeighbour, Neighbours};
+use crate::analyze::model::report::{Report, TestReport};
+use crate::condition::Context;
 
 /// Whether `t` ran only in whole-task runs (context `task`). A test of
 /// unknown condition is kept among the report's tests.
@@ -47,8 +47,8 @@ pub(crate) fn set_apart(report: &mut Report, selected: &dyn Fn(&TestReport) -> b
         .failing
         .sort_by(|a, b| b.failures.cmp(&a.failures).then(a.class.cmp(&b.class)));
     report.neighbours = Some(neighbours);
-    report.warnings = super::drift::warn(&mut report.tests);
-    report.summary.severity = super::verdict::severity(report, false);
+    report.warnings = crate::analyze::rules::drift::warn(&mut report.tests);
+    report.summary.severity = crate::analyze::rules::verdict::severity(report, false);
 }
 
 /// `t`'s executions and skips out of the summary.
@@ -72,9 +72,9 @@ mod tests {
     //! Recorded XML of whole-task runs (commons-exec's shape: the selected
     //! `Exec60Test` beside `Exec41Test`, which needs `ping`), no Gradle.
     use super::*;
-    use crate::analyze::outcome::{JobPayload, JobRecord, OutcomeKind};
-    use crate::analyze::planned::{set_apart_neighbours, PlannedTest};
-    use crate::analyze::report::Severity;
+    use crate::analyze::model::outcome::{JobPayload, JobRecord, OutcomeKind};
+    use crate::analyze::model::report::Severity;
+    use crate::analyze::rules::planned::{set_apart_neighbours, PlannedTest};
     use crate::analyze::{analyze_root, render, AnalyzeOptions};
 
     fn case(class: &str, name: &str, failed: bool) -> String {
@@ -222,7 +222,7 @@ mod tests {
             &dir.path().join("batch-1"),
             &AnalyzeOptions {
                 task_context_below: vec![],
-                context: Some(crate::analyze::condition::Context::Task),
+                context: Some(crate::condition::Context::Task),
                 ..opts
             },
         );

@@ -5,30 +5,14 @@
 //! `not-a-test` (a helper taken for a test, a filter that matched nothing),
 //! set apart from the executions, and the exit code follows what really ran.
 
-use super::junit::{CaseResult, Execution};
-use serde::Serialize;
+use crate::analyze::model::report::NotATest;
+use crate::analyze::read::junit::{CaseResult, Execution};
 
 /// The names JUnit gives the case of a class it found no test in.
 const CASE_NAMES: [&str; 2] = ["initializationError", "warning"];
 
 /// What such a case says, at the start of its message.
 const MESSAGES: [&str; 2] = ["No runnable methods", "No tests found"];
-
-/// A class that ran no test, as its reports say.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NotATest {
-    pub class: String,
-    /// The Gradle task of its first report, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub task: Option<String>,
-    /// JUnit's own words, from its first report.
-    pub message: String,
-    /// How many times it was reported so.
-    pub times: u64,
-    /// Always `not-a-test` (the reason code).
-    pub reason_code: crate::domain::ReasonCode,
-}
 
 /// JUnit's words when `exec` is the case of a class it found no test in:
 /// the line of its message that says so (JUnit 4.13 lists every problem of
@@ -38,7 +22,7 @@ pub(crate) fn message<'e>(exec: &'e Execution<'_>) -> Option<&'e str> {
         return None;
     };
     // gradle-flaky's JUnit 4 runner appends each case's iteration (`initializationError #1`).
-    let (name, _) = super::names::normalize_method(exec.name);
+    let (name, _) = crate::analyze::read::names::normalize_method(exec.name);
     if !CASE_NAMES.contains(&name.as_ref()) {
         return None;
     }
@@ -86,7 +70,7 @@ pub(crate) fn add(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::junit::Failure;
+    use crate::analyze::read::junit::Failure;
 
     fn case<'a>(name: &'a str, type_name: &str, message: &str) -> Execution<'a> {
         Execution {

@@ -12,9 +12,11 @@
 //! a class's three or four executions in a JVM of its own too little to
 //! show, yet it is exactly the state that slows whatever runs after it.
 
-use super::condition::{AtIndex, Repetition, SIGNIFICANCE};
-use super::report::TestReport;
-pub use super::report::Warning;
+use crate::analyze::model::counts::AtIndex;
+use crate::analyze::model::report::TestReport;
+pub use crate::analyze::model::report::Warning;
+use crate::analyze::rules::first_execution::SIGNIFICANCE;
+use crate::condition::Repetition;
 use crate::invocation::{InJvm, MAX_SLICES};
 use crate::stats;
 use std::collections::BTreeMap;
@@ -53,7 +55,7 @@ pub(crate) fn warn(tests: &mut [TestReport]) -> Vec<Warning> {
         .collect();
     for t in tests.iter_mut() {
         if leaking.contains(&t.class.as_str()) {
-            super::verdict::rest_on_fresh_jvms(t);
+            crate::analyze::rules::verdict::rest_on_fresh_jvms(t);
         }
     }
     warnings
@@ -336,7 +338,7 @@ fn by(tests: &[&TestReport], mechanisms: &[InJvm]) -> bool {
 
 fn in_jvm_rows<'t>(
     tests: &'t [&TestReport],
-) -> impl Iterator<Item = &'t super::condition::ConditionCounts> {
+) -> impl Iterator<Item = &'t crate::analyze::model::counts::ConditionCounts> {
     tests
         .iter()
         .flat_map(|t| &t.by_condition.conditions)
@@ -378,8 +380,9 @@ fn seconds(s: f64) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::analyze::condition::{FileCondition, InFile, Tally};
-    use crate::analyze::conditions::Conditions;
+    use crate::analyze::model::counts::Conditions;
+    use crate::analyze::model::counts::Tally;
+    use crate::analyze::read::position::{FileCondition, InFile};
 
     /// A test of `class` whose executions at each position of `jvms` JVMs
     /// took `times[i]` seconds and failed as `failed(i)` says.
@@ -611,7 +614,7 @@ pub(crate) mod tests {
                 (v.kind.as_str(), v.executions, v.rate.runs)
             })
             .collect();
-        use crate::analyze::report::Executions::{All, First};
+        use crate::analyze::model::report::Executions::{All, First};
         assert_eq!(shape, [("clean", First, 5), ("clean", All, 0)]);
     }
 

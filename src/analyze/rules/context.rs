@@ -14,96 +14,14 @@
 //! `timestamp`, within one Gradle run's folder of one task), the classes that
 //! ran before the test are ranked as candidates for what it depends on.
 
-use super::condition::{ConditionCounts, Context, Rate, SIGNIFICANCE};
-use super::junit::Suite;
+use crate::analyze::model::counts::{
+    Candidate, Candidates, ContextComparison, ContextOutcome, MoreRuns, RunOutcome, TaskRuns,
+};
+use crate::analyze::model::counts::{ConditionCounts, Rate};
+use crate::analyze::rules::first_execution::SIGNIFICANCE;
+use crate::condition::Context;
 use crate::stats::{self, Counts, Side};
-use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
-
-/// What the comparison of the two contexts says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ContextOutcome {
-    /// The rates differ (p below [`SIGNIFICANCE`]): `context-dependent`.
-    Dependent,
-    /// No number of more runs at the observed rates would tell them apart.
-    Agree,
-    /// Not yet: [`MoreRuns`] says how many more would.
-    CannotTell,
-}
-
-/// A test's executions alone against those in its task (`tests[].context`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ContextComparison {
-    pub alone: Rate,
-    /// `first` when its alone executions are its first executions in a JVM
-    /// only (the test is first-execution-dependent: its repeats in a warm
-    /// JVM are another condition), else `all`.
-    pub alone_executions: &'static str,
-    /// Its whole-task runs: one fresh test JVM each, the CI condition.
-    pub task: Rate,
-    /// The Gradle task of its task runs (`:lib:test`), when the path shows it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub task_path: Option<String>,
-    /// Fisher's exact test, two-sided.
-    pub p_value: f64,
-    /// `p_value` below [`SIGNIFICANCE`].
-    pub dependent: bool,
-    pub outcome: ContextOutcome,
-    /// The context whose rate is higher, when they differ.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fails_more: Option<Context>,
-    /// The 95% interval of alone's rate minus the task's (Newcombe's hybrid
-    /// score interval): how far apart two rates that agree may still be.
-    pub difference_ci95: [f64; 2],
-    /// `cannot-tell`: the more runs at the observed rates that would tell.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub more_runs: Option<MoreRuns>,
-    /// The classes that ran before it in its task runs, ranked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<Candidates>,
-}
-
-/// More runs, each side failing at its observed rate, after which Fisher's
-/// test would give p below [`SIGNIFICANCE`]; `null` when no number up to
-/// [`stats::MAX_DIFFER_RUNS`] would.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct MoreRuns {
-    /// More runs alone (the cheaper side: the selected classes only).
-    pub alone: Option<u64>,
-    /// More whole-task runs.
-    pub task: Option<u64>,
-    /// As many more of each.
-    pub both: Option<u64>,
-}
-
-/// The classes that ran before a test in its task runs, from the order of
-/// their testsuites' starts in each run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Candidates {
-    /// Task runs whose order was read, where the test passed / failed.
-    pub passing_runs: u64,
-    pub failing_runs: u64,
-    /// Most telling first, at most [`MAX_CANDIDATES`].
-    pub classes: Vec<Candidate>,
-}
-
-/// A class that ran before the test in some of its task runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Candidate {
-    pub class: String,
-    /// Passing task runs in which it started before the test's class (or in
-    /// the same second: `timestamp` has whole seconds).
-    pub before_in_passing: u64,
-    /// The same, among the failing task runs.
-    pub before_in_failing: u64,
-    /// Of those runs, the ones where it started in the same second as the
-    /// test's class: the order there cannot be told.
-    pub same_second: u64,
-}
+use std::collections::BTreeMap;
 
 /// Candidates kept per test.
 pub(crate) const MAX_CANDIDATES: usize = 10;
@@ -168,56 +86,7 @@ fn fails_more(alone: Counts, task: Counts) -> Option<Context> {
     }
 }
 
-/// The Gradle runs of whole test tasks read so far: per run (one folder of
-/// reports: one `iter-<i>` folder's task), its task and each class's start.
-#[derive(Debug, Default)]
-pub(crate) struct TaskRuns {
-    ids: HashMap<String, u32>,
-    runs: Vec<TaskRun>,
-}
-
-#[derive(Debug, Default)]
-struct TaskRun {
-    task: Option<String>,
-    /// (class, start) of each testsuite, in the order read.
-    starts: Vec<(String, String)>,
-}
-
-/// A test's outcome in one task run: (run, failed).
-pub(crate) type RunOutcome = (u32, bool);
-
-/// Task runs a test keeps its outcomes of, at most (a bound on memory).
-pub(crate) const MAX_TASK_RUNS: usize = 10_000;
-
 impl TaskRuns {
-    /// The run of a report in folder `dir` (of task `task`), its suites'
-    /// starts added; the run's id.
-    pub(crate) fn add(&mut self, dir: &str, task: Option<&str>, suites: &[Suite]) -> u32 {
-        let id = match self.ids.get(dir) {
-            Some(id) => *id,
-            None => {
-                let id = self.runs.len() as u32;
-                self.ids.insert(dir.to_string(), id);
-                self.runs.push(TaskRun {
-                    task: task.map(str::to_string),
-                    starts: Vec::new(),
-                });
-                id
-            }
-        };
-        let run = &mut self.runs[id as usize];
-        run.starts
-            .extend(suites.iter().map(|s| (s.name.clone(), s.timestamp.clone())));
-        id
-    }
-
-    /// The task of the first of `outcomes`' runs that names one.
-    pub(crate) fn task_of(&self, outcomes: &[RunOutcome]) -> Option<String> {
-        outcomes
-            .iter()
-            .find_map(|(id, _)| self.runs.get(*id as usize)?.task.clone())
-    }
-
     /// The classes that ran before `class` in its task runs, ranked by how
     /// much more often they came before it in the runs of the side that
     /// tells: when it fails more alone (its neighbours help it), the classes
@@ -305,7 +174,7 @@ fn ranked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::condition::{Condition, Position, Repetition};
+    use crate::condition::{Condition, Position, Repetition};
 
     fn row(context: Context, execution: Position, failures: u64, runs: u64) -> ConditionCounts {
         ConditionCounts {
@@ -394,13 +263,11 @@ mod tests {
         assert_eq!((c.alone.failures, c.alone.runs), (4, 20));
     }
 
-    fn suites(order: &[(&str, &str)]) -> Vec<Suite> {
+    /// Each suite's (class, start).
+    fn suites(order: &[(&str, &str)]) -> Vec<(String, String)> {
         order
             .iter()
-            .map(|(name, ts)| Suite {
-                name: name.to_string(),
-                timestamp: format!("2026-01-01T00:00:{ts}"),
-            })
+            .map(|(name, ts)| (name.to_string(), format!("2026-01-01T00:00:{ts}")))
             .collect()
     }
 
@@ -413,7 +280,7 @@ mod tests {
         let a = runs.add(
             "i1/t",
             Some(":t"),
-            &suites(&[
+            suites(&[
                 ("Warm", "01"),
                 ("Other", "02"),
                 ("T", "03"),
@@ -423,9 +290,9 @@ mod tests {
         let b = runs.add(
             "i2/t",
             Some(":t"),
-            &suites(&[("Other", "01"), ("T", "02"), ("Warm", "03")]),
+            suites(&[("Other", "01"), ("T", "02"), ("Warm", "03")]),
         );
-        let c = runs.add("i3/t", Some(":t"), &suites(&[("Warm", "05"), ("T", "05")]));
+        let c = runs.add("i3/t", Some(":t"), suites(&[("Warm", "05"), ("T", "05")]));
         let outcomes = [(a, false), (b, true), (c, false)];
         let got = runs.candidates("T", &outcomes, Context::Alone).unwrap();
         assert_eq!((got.passing_runs, got.failing_runs), (2, 1));

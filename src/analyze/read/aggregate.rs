@@ -2,20 +2,22 @@
 //! normalization (seed and iteration tokens), per-file accumulation and the
 //! deterministic merge of every file into a [`Report`].
 
-use super::condition::{FileCondition, InFile, Tally};
-use super::conditions::Conditions;
-use super::context::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
-use super::junit::{self, Execution};
-use super::names::normalize_method;
-use super::no_test::{self, NotATest};
-use super::report::{
+use crate::analyze::model::counts::Conditions;
+use crate::analyze::model::counts::Tally;
+use crate::analyze::model::counts::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
+use crate::analyze::model::report::NotATest;
+use crate::analyze::model::report::{
     Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
     Summary, TestReport, TruncatedFile, UnreadableDir,
 };
-use super::reproduce;
-use super::reproduce::Rerun;
-use super::rows::RowIndex;
-use super::verdict::{judged, severity, Verdict, OOM_ERROR};
+use crate::analyze::read::junit::{self, Execution};
+use crate::analyze::read::names::normalize_method;
+use crate::analyze::read::no_test;
+use crate::analyze::read::position::{FileCondition, InFile};
+use crate::analyze::read::reproduce;
+use crate::analyze::read::reproduce::Rerun;
+use crate::analyze::read::rows::RowIndex;
+use crate::analyze::rules::verdict::{judged, severity, Verdict, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -437,9 +439,9 @@ impl Merger {
         agg: &mut FileAgg,
     ) {
         let dir = path.rsplit_once('/').map_or(".", |(dir, _)| dir);
-        let run = self
-            .task_runs
-            .add(dir, origin.map(|o| o.task_path.as_str()), suites);
+        let task = origin.map(|o| o.task_path.as_str());
+        let starts = suites.iter().map(|s| (s.name.clone(), s.timestamp.clone()));
+        let run = self.task_runs.add(dir, task, starts);
         for (_, acc) in &mut agg.tests {
             if acc.passes + acc.failures > 0 && acc.task_runs.len() < MAX_TASK_RUNS {
                 acc.task_runs.push((run, acc.failures > 0));
@@ -505,7 +507,7 @@ fn build_report(
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
     sort_most_failing_first(&mut reports);
-    let warnings = super::drift::warn(&mut reports);
+    let warnings = crate::analyze::rules::drift::warn(&mut reports);
     let mut report = Report {
         summary,
         warnings,
@@ -597,7 +599,7 @@ fn sort_most_failing_first(reports: &mut [TestReport]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::junit::Failure;
+    use crate::analyze::read::junit::Failure;
 
     #[test]
     fn classifies_like_the_reference_but_knows_junit5_and_comparison_failures() {

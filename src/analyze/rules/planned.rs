@@ -3,7 +3,7 @@
 //! `belowPlan` (and is never listed as clean without saying so); a selected
 //! test that never ran is listed in `notExecuted`.
 
-use super::report::{NotExecuted, PlannedRuns, Report, TestReport};
+use crate::analyze::model::report::{NotExecuted, PlannedRuns, Report, TestReport};
 use crate::domain::ClassifiedTest;
 use crate::test_filter;
 
@@ -227,7 +227,7 @@ pub(crate) fn set_apart_neighbours(report: &mut Report, planned: &[PlannedTest])
     if planned.iter().any(|p| p.covers("", "").is_none()) {
         return;
     }
-    super::neighbours::set_apart(report, &|t| !planned_for(planned, t).is_empty());
+    crate::analyze::rules::neighbours::set_apart(report, &|t| !planned_for(planned, t).is_empty());
 }
 
 /// The planned tests that cover `t`: by its name, else (a row a suite ran)
@@ -287,14 +287,14 @@ fn reason(mine: &[usize], planned: &[PlannedTest], problem: BatchProblem) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::report::TestReport;
+    use crate::analyze::model::report::TestReport;
 
     fn row(class: &str, method: &str, runs: u64) -> TestReport {
         TestReport::sample(class, method, runs, 0)
     }
 
     fn report(tests: Vec<TestReport>, skips: &[(&str, &str, u64)]) -> Report {
-        let mut r = crate::analyze::aggregate::merge(vec![], 0);
+        let mut r = crate::analyze::read::aggregate::merge(vec![], 0);
         r.tests = tests;
         r.skips = skips
             .iter()

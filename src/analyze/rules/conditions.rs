@@ -3,29 +3,10 @@
 //! its executions alone against those in its whole task
 //! ([`ContextComparison`]).
 
-use super::condition::{AtIndex, ConditionCounts, FirstExecution, Tally};
-use super::context::ContextComparison;
-use serde::Serialize;
-
-/// A test's executions by condition (flattened into `tests[]`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Conditions {
-    /// Its counts per condition.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<ConditionCounts>,
-    /// First executions in a JVM against repeats (in-JVM repetition only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_execution: Option<FirstExecution>,
-    /// Alone against its whole task, when it ran in both.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context: Option<ContextComparison>,
-    /// Its in-JVM executions by position in their JVM (drift).
-    #[serde(skip)]
-    pub(crate) by_index: Vec<AtIndex>,
-}
+use crate::analyze::model::counts::{Conditions, ContextComparison, FirstExecution, Tally};
 
 impl Conditions {
+    /// A test's counts per condition, compared.
     pub(crate) fn of(tally: Tally) -> Conditions {
         let conditions = tally.rows();
         let first_execution = FirstExecution::of(&conditions);
@@ -37,22 +18,13 @@ impl Conditions {
             by_index: tally.by_index,
         }
     }
-
-    /// Its rates alone and in its task differ.
-    pub(crate) fn context_dependent(&self) -> bool {
-        self.context.as_ref().is_some_and(|c| c.dependent)
-    }
-
-    /// Its first executions in a JVM failed more than its repeats did.
-    pub(crate) fn first_execution_dependent(&self) -> bool {
-        self.first_execution.is_some_and(|f| f.dependent)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::condition::{Condition, Context, Position, Rate, Repetition};
+    use crate::analyze::model::counts::{ConditionCounts, Rate};
+    use crate::condition::{Condition, Context, Position, Repetition};
     use crate::invocation::InJvm;
 
     fn row(

@@ -1,9 +1,10 @@
 //! What a report's figures mean: a failing test's verdict, the report's
 //! severity. One leaf that aggregation, rendering and the outcome payload share.
 
-use super::condition::{Context, Rate, Repetition};
-pub use super::report::Verdict;
-use super::report::{Executions, Report, Severity, TestReport, VerdictKind};
+use crate::analyze::model::counts::Rate;
+pub use crate::analyze::model::report::Verdict;
+use crate::analyze::model::report::{Executions, Report, Severity, TestReport, VerdictKind};
+use crate::condition::{Context, Repetition};
 
 /// The type of the failure a test JVM out of heap reports.
 pub(crate) const OOM_ERROR: &str = "java.lang.OutOfMemoryError";
@@ -141,9 +142,9 @@ impl TestReport {
                 failures as f64 / runs as f64
             },
             ci95: crate::stats::wilson95(failures, runs),
-            failure_kinds: super::report::KindCounts(match failures {
+            failure_kinds: crate::analyze::model::report::KindCounts(match failures {
                 0 => vec![],
-                n => vec![(super::report::FailureKind::Assertion, n)],
+                n => vec![(crate::analyze::model::report::FailureKind::Assertion, n)],
             }),
             failing_seeds: vec![],
             reproduce: None,
@@ -171,8 +172,9 @@ impl TestReport {
         alone: (u64, u64),
         task: (u64, u64),
     ) -> TestReport {
-        use super::condition::{Condition, Context, Execution, Position, Repetition, Tally};
-        use super::conditions::Conditions;
+        use crate::analyze::model::counts::Conditions;
+        use crate::analyze::model::counts::{Execution, Tally};
+        use crate::condition::{Condition, Context, Position, Repetition};
         let mut tally = Tally::default();
         for (context, (failures, runs)) in [(Context::Alone, alone), (Context::Task, task)] {
             let condition = Condition {

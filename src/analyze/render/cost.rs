@@ -1,55 +1,8 @@
-//! What a run cost and what its stop rules saved: executions run against
-//! requested, job-minutes, wall time, the tests stop on proof took out and the
-//! batches their budget stopped. Rendered in the reports' markdown and JSON.
+//! The report's cost section: what the run requested and ran, the job
+//! minutes, and what stop on proof and the budgets saved.
 
+use crate::analyze::model::cost::Cost;
 use crate::markdown;
-use serde::Serialize;
-
-/// The cost of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Cost {
-    /// Test executions the plan asked for (every selected test's methods).
-    pub executions_requested: u64,
-    /// Test executions that ran.
-    pub executions_run: u64,
-    /// Iterations of the selected tests the plan asked for (a class's
-    /// iteration runs each of its methods once).
-    pub iterations_requested: u64,
-    pub iterations_run: u64,
-    /// Iterations stop on proof saved.
-    pub iterations_saved: u64,
-    /// Sum of the batch jobs' wall times, in minutes.
-    pub job_minutes: f64,
-    /// Wall time of the whole run, in seconds.
-    pub wall_sec: f64,
-    /// Tests proven flaky early.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub proven: Vec<ProvenEarly>,
-    /// Batches their budget stopped.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub budget_stops: Vec<BudgetStop>,
-}
-
-/// A test stop on proof took out of its batch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ProvenEarly {
-    pub test: String,
-    /// Iterations it ran until it was proven flaky.
-    pub after_iterations: u64,
-    pub saved_iterations: u64,
-}
-
-/// A batch that ended because its next chunk did not fit its budget.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct BudgetStop {
-    pub job: String,
-    pub budget_sec: u64,
-    pub iterations_run: u64,
-    pub iterations_planned: u64,
-}
 
 impl Cost {
     /// The report's cost section.
@@ -105,6 +58,7 @@ pub(crate) fn wall(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::model::cost::{BudgetStop, ProvenEarly};
 
     #[test]
     fn the_cost_section_says_what_ran_and_what_was_saved() {

@@ -300,7 +300,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
-            cand --from-env 'Run the batch in $FLAKINESS_BATCH_<n> (JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does'
+            cand --from-env 'Run the batch in $FLAKINESS_BATCH_<n> (its typed batch as JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does'
             cand -v 'Stream Gradle''s output instead of showing progress'
             cand --verbose 'Stream Gradle''s output instead of showing progress'
             cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'

@@ -824,7 +824,7 @@ pub struct WrapArgs {
     #[arg(long, value_name = "DURATION", env = vars::WRAP_TIMEOUT, value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 
-    /// Run the batch in $FLAKINESS_BATCH_<n> (JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does.
+    /// Run the batch in $FLAKINESS_BATCH_<n> (its typed batch as JSON; n = $BUILDKITE_PARALLEL_JOB, default 0), as an uploaded pipeline does.
     #[arg(long, conflicts_with_all = ["command", "kind"])]
     pub from_env: bool,
 

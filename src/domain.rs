@@ -583,7 +583,12 @@ impl RepetitionMode {
 }
 
 /// One batch of a plan: its tests and the Gradle invocation that repeats them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its JSON is the typed batch a CI job is told (`ci::spec::JobSpec`): the
+/// value itself, its argv rendered only where it runs. The plan JSON
+/// (docs/src/reference/json.md) is another view of it, `plan::render`'s.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GradleCommand {
     pub kind: TestKind,
     pub label: String,
@@ -593,28 +598,37 @@ pub struct GradleCommand {
     /// Where the test JVMs of its Test tasks write heap dumps besides
     /// `build/heapdump/` (their `-XX:HeapDumpPath`, as the layout reports it;
     /// relative to the build root when inside it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heap_dump_paths: Vec<PathBuf>,
     /// Why it repeats its tests the way it does.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub repetition_reason: String,
     /// The user's request it does not honour, and why (`--repetition
     /// in-jvm` on tests only Gradle runs can repeat): said when planned, when
     /// run and in the report, never ignored without a word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_honoured: Option<String>,
     /// The tests the command runs (not part of the plan JSON).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<ClassifiedTest>,
     /// By class, why `auto` starts its tests on Gradle runs: their in-JVM
     /// iterations cost more than fresh runs when last measured (said in the
     /// report; not part of the plan JSON, whose reason says it).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub in_jvm_cost: BTreeMap<String, String>,
     /// For an in-JVM command: the same tests as Gradle runs, for the classes
     /// whose first run shows that their in-JVM count did not take effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Box<GradleCommand>>,
     /// The command's predicted wall time in seconds, when durations are known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_sec: Option<u64>,
     /// Which shard of its batch the command is, when the batch was split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
     /// The command runs its tests' whole test task, as CI runs it
     /// (`--context task`); `None`: the selected tests alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whole_task: Option<WholeTask>,
 }
 
@@ -744,46 +758,6 @@ impl GradleCommand {
     /// The runner invokes `argv` several times (REST loops, Gradle-run repetition).
     pub fn loops_gradle(&self) -> bool {
         self.repetition() == Repetition::GradleRuns
-    }
-}
-
-/// The plan JSON's command (docs/src/reference/json.md): its argv rendered.
-impl Serialize for GradleCommand {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("kind", &self.kind)?;
-        m.serialize_entry("label", &self.label)?;
-        m.serialize_entry("key", &self.key)?;
-        m.serialize_entry("argv", &self.argv())?;
-        m.serialize_entry("iterations", &self.iterations())?;
-        m.serialize_entry("restLoops", &self.rest_loops())?;
-        m.serialize_entry("taskPaths", &self.task_paths())?;
-        m.serialize_entry("repetition", &self.repetition())?;
-        m.serialize_entry("repetitionReason", &self.repetition_reason)?;
-        if let Some(why) = &self.not_honoured {
-            m.serialize_entry("notHonoured", why)?;
-        }
-        if let Some(in_jvm) = self.in_jvm() {
-            m.serialize_entry("inJvm", &in_jvm)?;
-        }
-        if let Some(secs) = self.predicted_sec {
-            m.serialize_entry("predictedSec", &secs)?;
-        }
-        if let Some(shard) = &self.shard {
-            m.serialize_entry("shard", shard)?;
-        }
-        // Absent: the selected tests alone (plans from before contexts).
-        if let Some(whole) = &self.whole_task {
-            m.serialize_entry("context", self.context())?;
-            if let Some(sample) = &whole.sample {
-                m.serialize_entry("sample", sample)?;
-            }
-            if whole.unmute_check {
-                m.serialize_entry("unmuteCheck", &true)?;
-            }
-        }
-        m.end()
     }
 }
 

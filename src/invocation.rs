@@ -118,7 +118,8 @@ pub(crate) fn define(name: &str, value: &str) -> String {
 }
 
 /// How an up-to-date Test task is made to run again.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Forcing {
     /// `--rerun` after the task (Gradle 7.6 and later).
     Rerun,
@@ -142,7 +143,8 @@ pub(crate) fn clean_task(task: &str) -> String {
 }
 
 /// How an invocation repeats its tests.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Repeat {
     /// `iterations` executions of each test in one test JVM, by `mechanism`.
     InJvm { mechanism: InJvm, iterations: u32 },
@@ -177,7 +179,8 @@ impl Repeat {
 }
 
 /// How a task's tests are chosen.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Select {
     /// Gradle's `--tests` filters; none: the whole task.
     #[default]
@@ -195,9 +198,10 @@ pub enum Select {
 /// Suite members a task runs on their own for one invocation, by
 /// gradle-flaky's init script: the classes added to its includes and the
 /// suites left out, so that nothing runs twice.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Members {
     pub include: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
 }
 
@@ -207,13 +211,22 @@ impl Members {
     }
 }
 
+impl Select {
+    /// The whole task, no filter.
+    fn is_all(&self) -> bool {
+        *self == Select::All
+    }
+}
+
 /// One Test task of an invocation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskRun {
     /// Its Gradle path (`:server:test`).
     pub path: String,
+    #[serde(default, skip_serializing_if = "Select::is_all")]
     pub select: Select,
     /// Suite members run on their own for this invocation.
+    #[serde(default, skip_serializing_if = "Members::is_empty")]
     pub members: Members,
 }
 
@@ -231,10 +244,13 @@ impl TaskRun {
     }
 }
 
-/// What an invocation runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What an invocation runs (in JSON, its `planned` tasks or its `given`
+/// arguments, beside the invocation's other fields).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Body {
     /// Test tasks gradle-flaky planned.
+    #[serde(rename = "planned")]
     Tasks(Tasks),
     /// Arguments given whole (`gradle-flaky repeat -- GRADLE ARGS…`): run as
     /// they are; gradle-flaky cannot change how they repeat.
@@ -242,22 +258,34 @@ pub enum Body {
 }
 
 /// The planned part of an invocation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Tasks {
     pub tasks: Vec<TaskRun>,
     /// How an up-to-date task is forced to run; `None`: not forced (a line a
     /// person runs once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forcing: Option<Forcing>,
     /// The randomized runner's suite limit (`-Dtests.timeoutSuite`).
+    #[serde(
+        default,
+        rename = "suiteTimeoutMs",
+        with = "crate::time::millis",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub suite_timeout: Option<Duration>,
     /// The YAML suites of a REST task (`-Dtests.rest.suite`); paths as the
     /// runner reads them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rest_suites: Vec<String>,
     /// The randomized runner's exact method (a YAML case's descriptor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// Every task runs even when an earlier one failed (`--continue`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_going: bool,
     /// The user's own arguments (after `--`), last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra_args: Vec<String>,
 }
 
@@ -276,15 +304,18 @@ impl Tasks {
     }
 }
 
-/// One Gradle invocation (repeated as `repeat` says).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One Gradle invocation (repeated as `repeat` says). Its JSON (the typed
+/// batch a CI job is told) is the value: argv is rendered where it runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Invocation {
     /// The Gradle program and its leading arguments (`./gradlew`).
     pub gradle: Vec<String>,
+    #[serde(flatten)]
     pub body: Body,
     pub repeat: Repeat,
     /// The randomized runner's master seed (`MASTER` or `MASTER:METHOD`),
     /// pinned for this invocation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
 }
 

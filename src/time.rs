@@ -1,6 +1,7 @@
 //! Durations, the two ways they are written: for flags and files
 //! ([`format_duration`] reads back with [`parse_duration`]: `90s`, `20m`,
-//! `1h`), and for people ([`human`]: `5.1s`, `3m10s`, `1h05m`).
+//! `1h`), and for people ([`human`]: `5.1s`, `3m10s`, `1h05m`); in JSON
+//! a CI job is told, whole milliseconds ([`millis`]).
 
 use std::time::Duration;
 
@@ -56,6 +57,26 @@ pub(crate) fn human(d: Duration) -> String {
 /// An estimate of the time left: `~40s left`, whole seconds at most.
 pub(crate) fn left(d: Duration) -> String {
     format!("~{} left", human(Duration::from_secs(d.as_secs())))
+}
+
+/// An optional duration in JSON as whole milliseconds (the nearest), for
+/// `#[serde(with = "crate::time::millis")]`: the typed batch a CI job is told.
+pub(crate) mod millis {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub(crate) fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_u64(((d.as_nanos() + 500_000) / 1_000_000) as u64),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
+    }
 }
 
 #[cfg(test)]

@@ -98,7 +98,7 @@ pub(crate) const PROVEN_EXIT_CODE: &str = "FLAKINESS_PROVEN_EXIT_CODE";
 pub(crate) const WRAP_TIMEOUT: &str = "FLAKINESS_WRAP_TIMEOUT";
 
 // Set by gradle-flaky for its own CI steps.
-/// Buildkite batch step: the prefix of each job's `JobSpec` (JSON), see [`batch_spec`].
+/// Buildkite batch step: the prefix of each job's `JobSpec` (its typed batch, JSON), see [`batch_spec`].
 pub(crate) const BATCH_SPEC_PREFIX: &str = "FLAKINESS_BATCH_";
 /// The report step (Buildkite and GitHub): whether the compile gate failed,
 /// `true` or `false`, as the planning step found it.
@@ -120,7 +120,7 @@ pub(crate) const DISPATCH_ITERS: &str = "FLAKINESS_DISPATCH_ITERS";
 pub(crate) const HANDED_TO_STEPS: &[(&str, &str)] = &[
     (
         "FLAKINESS_BATCH_<n>",
-        "Buildkite batch step: the batch (kind, Gradle argv, REST loops, Test tasks) of parallel job n, as JSON",
+        "Buildkite batch step: the typed batch of parallel job n (its command: tests, kind, Gradle invocation; the policy it runs by), as JSON",
     ),
     (
         COMPILE_FAILED,

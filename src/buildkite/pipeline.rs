@@ -10,10 +10,12 @@
 //! How a batch reaches the agent. Every batch step runs the same fixed command,
 //! `<bin> buildkite wrap --from-env --timeout <inner>`, and the batch itself
 //! travels as JSON in the step's `env` (`FLAKINESS_BATCH_<n>`, picked by
-//! `$BUILDKITE_PARALLEL_JOB`). So test names, file names and YAML paths from a
-//! branch never pass through a shell or `eval` (the older shell-based pipeline
-//! evaluated them, so a crafted test name could run commands): the argv
-//! is data end to end. One step per kind keeps Elasticsearch's step keys,
+//! `$BUILDKITE_PARALLEL_JOB`): the typed batch (`ci::spec::JobSpec`: the
+//! command with its tests and typed invocation, and the policy it runs by),
+//! whose Gradle command line the job renders where it runs. So test names,
+//! file names and YAML paths from a branch never pass through a shell or
+//! `eval` (the older shell-based pipeline evaluated them, so a crafted test
+//! name could run commands): they are data end to end. One step per kind keeps Elasticsearch's step keys,
 //! which consumers of `flakiness-outcomes.json` group by.
 //!
 //! Interpolation. Buildkite expands `$VAR` in the string values of an uploaded
@@ -26,8 +28,7 @@
 use crate::ci::blocking::Blocking;
 use crate::ci::compare;
 use crate::ci::prepare::CiPlan;
-use crate::ci::spec::{inner_timeout, JobSpec, ReportContext};
-use crate::domain::GradleCommand;
+use crate::ci::spec::{inner_timeout, CiBatch, JobSpec, ReportContext};
 use crate::plan::group_in_order;
 use crate::reports::{
     DURATIONS_FILE, LEDGER_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
@@ -90,7 +91,8 @@ pub(crate) struct TriageSpec {
 /// Everything a pipeline is built from.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PipelineInput {
-    pub commands: Vec<GradleCommand>,
+    /// The batches, a job each.
+    pub batches: Vec<CiBatch>,
     /// The compile gate failed: no batch runs, the analyze step records it.
     pub compile_failed: bool,
     /// The Gradle build's directory relative to the checkout, when not the checkout itself.
@@ -122,13 +124,13 @@ impl PipelineInput {
         triage: Option<&crate::triage::TriageConfig>,
         compile_failed: bool,
     ) -> PipelineInput {
-        let commands = if compile_failed {
+        let batches = if compile_failed {
             Vec::new()
         } else {
-            plan.commands.clone()
+            plan.batches.clone()
         };
         PipelineInput {
-            commands,
+            batches,
             compile_failed,
             dir: plan.dir.clone(),
             skipped_count: plan.not_applicable.len(),
@@ -149,18 +151,18 @@ impl PipelineInput {
 
 /// The pipeline to upload, or `None` when there is nothing to run or report.
 pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value> {
-    let groups = group_in_order(&input.commands, |c| c.key.clone());
+    let groups = group_in_order(&input.batches, |b| b.command.key.clone());
     if groups.is_empty() && input.skipped_count == 0 && !input.compile_failed {
         return None;
     }
     let mut steps = Vec::new();
-    let mut context =
-        ReportContext::of(&input.commands, &input.projects, &input.gradle, input.rerun);
+    let commands = input.batches.iter().map(|b| &b.command);
+    let mut context = ReportContext::of(commands, &input.projects, &input.gradle, input.rerun);
     for (key, batches) in &groups {
         steps.push(batch_step(key, batches, None, input, cfg));
     }
     if let Some(base) = input.compare.as_ref().filter(|_| !input.compile_failed) {
-        for (key, batches) in &group_in_order(&base.commands, |c| c.key.clone()) {
+        for (key, batches) in &group_in_order(&base.batches, |b| b.command.key.clone()) {
             steps.push(batch_step(key, batches, Some(&base.side), input, cfg));
         }
         context.compare = Some(base.context());
@@ -177,17 +179,15 @@ pub(crate) fn pipeline(input: &PipelineInput, cfg: &AgentConfig) -> Option<Value
 /// each that checks out REF and keeps its files under `flakiness-base/`).
 fn batch_step(
     key: &str,
-    batches: &[&GradleCommand],
+    batches: &[&CiBatch],
     base: Option<&crate::compare::ci::BaseSelection>,
     input: &PipelineInput,
     cfg: &AgentConfig,
 ) -> Value {
+    let first = &batches[0].command;
     let (label, key) = match base {
-        Some(_) => (
-            format!("{} on REF", batches[0].label),
-            compare::step_key(key),
-        ),
-        None => (batches[0].label.clone(), key.to_string()),
+        Some(_) => (format!("{} on REF", first.label), compare::step_key(key)),
+        None => (first.label.clone(), key.to_string()),
     };
     let mut step = common_fields(
         &label,
@@ -212,8 +212,8 @@ fn batch_step(
     let env: Map<String, Value> = batches
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            let mut spec = JobSpec::for_command(c, input.dir.clone());
+        .map(|(i, b)| {
+            let mut spec = JobSpec::of(b, input.dir.clone());
             spec.base = base.map(|b| b.checkout.clone());
             (vars::batch_spec(i), Value::String(env_json(&spec)))
         })
@@ -356,7 +356,11 @@ fn escape_interpolation(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::TestKind;
+    use crate::domain::testing::unit as unit_test;
+    use crate::domain::{GradleCommand, TestKind};
+    use crate::invocation::{Body, Forcing, InJvm, Invocation, Repeat, TaskRun, Tasks};
+    use crate::plan::policy::Policy;
+    use std::time::Duration;
 
     fn cfg() -> AgentConfig {
         AgentConfig {
@@ -368,9 +372,57 @@ mod tests {
         }
     }
 
-    fn cmd(kind: TestKind, argv: &[&str]) -> GradleCommand {
+    /// A batch running `argv` as given, whole.
+    fn cmd(kind: TestKind, argv: &[&str]) -> CiBatch {
         let loops = if kind.is_rest() { 10 } else { 1 };
-        GradleCommand::of_kind(kind, argv, 1, loops)
+        CiBatch::plain(GradleCommand::of_kind(kind, argv, 1, loops))
+    }
+
+    /// A batch as a run's plan gives it: `tasks` run by `gradle` as
+    /// `repeat` says, with the policy of the default settings in a job of
+    /// an hour.
+    fn planned(kind: TestKind, gradle: &str, tasks: Tasks, repeat: Repeat) -> CiBatch {
+        let invocation = Invocation {
+            gradle: vec![gradle.into()],
+            body: Body::Tasks(tasks),
+            repeat,
+            seed: None,
+        };
+        with_policy(GradleCommand::of(kind, invocation))
+    }
+
+    /// `command` with the policy a run's plan gives it.
+    fn with_policy(command: GradleCommand) -> CiBatch {
+        let settings = crate::settings::RunSettings::of(Default::default());
+        let durations = crate::durations::Durations::default();
+        let job = Some(Duration::from_secs(3600));
+        let policy = Policy::of(&settings, &command, &durations, job);
+        CiBatch { command, policy }
+    }
+
+    fn in_jvm(iterations: u32) -> Repeat {
+        Repeat::InJvm {
+            mechanism: InJvm::TestsIters,
+            iterations,
+        }
+    }
+
+    /// `task` filtered by `filters`, not forced.
+    fn tasks(task: &str, filters: &[&str], forcing: Option<Forcing>) -> Tasks {
+        let filters = filters.iter().map(|f| f.to_string()).collect();
+        Tasks::of(vec![TaskRun::filtered(task, filters)], forcing)
+    }
+
+    /// The spec of parallel job `n` of `step`, as the agent reads it
+    /// (Buildkite's `$$` escape undone).
+    fn spec_of(step: &Value, n: usize) -> JobSpec {
+        let env = step["env"][vars::batch_spec(n)].as_str().unwrap();
+        serde_json::from_str(&env.replace("$$", "$")).unwrap()
+    }
+
+    /// The Gradle command line a job renders from its spec.
+    fn rendered(spec: &JobSpec) -> Vec<String> {
+        spec.command().argv()
     }
 
     fn steps(p: &Value) -> &Vec<Value> {
@@ -409,40 +461,29 @@ mod tests {
     #[test]
     fn pipelines_match_their_snapshots() {
         let unit = |class| {
-            let argv = [
-                "./gradlew",
-                "-Dtests.iters=100",
-                ":server:test",
-                "--tests",
-                class,
-            ];
-            cmd(TestKind::Unit, &argv)
+            let tasks = tasks(":server:test", &[class], None);
+            planned(TestKind::Unit, "./gradlew", tasks, in_jvm(100))
         };
-        let commands = vec![
+        let mut suite = tasks(":m:yamlRestTest", &[], Some(Forcing::Rerun));
+        suite.rest_suites = vec!["p/40_$(touch pwned)".into()];
+        let batches = vec![
             unit("org.example.ATests"),
             unit("org.example.BTests"),
-            cmd(
+            planned(
                 TestKind::InternalClusterTest,
-                &[
-                    "./gradlew",
-                    "-Dtests.iters=20",
-                    ":server:internalClusterTest",
-                    "--tests",
-                    "org.example.CIT",
-                ],
+                "./gradlew",
+                tasks(":server:internalClusterTest", &["org.example.CIT"], None),
+                in_jvm(20),
             ),
-            cmd(
+            planned(
                 TestKind::YamlRestTestSuite,
-                &[
-                    "./gradlew",
-                    ":m:yamlRestTest",
-                    "--rerun",
-                    "-Dtests.rest.suite.:m:yamlRestTest=p/40_$(touch pwned)",
-                ],
+                "./gradlew",
+                suite,
+                Repeat::GradleRuns(10),
             ),
         ];
         let input = PipelineInput {
-            commands: commands.clone(),
+            batches: batches.clone(),
             compile_failed: false,
             dir: None,
             skipped_count: 2,
@@ -456,45 +497,93 @@ mod tests {
             compare: None,
         };
         insta::assert_json_snapshot!("fan_out_with_skipped", valid_pipeline(&input, &cfg()));
-
-        let single = vec![cmd(
-            TestKind::JavaRestTest,
-            &[
-                "gradle",
-                ":qa:javaRestTest",
+        // Each job renders the Gradle command line from its typed batch.
+        let fan_out = valid_pipeline(&input, &cfg());
+        let fanned = steps(&fan_out);
+        assert_eq!(
+            rendered(&spec_of(&fanned[0], 1)),
+            [
+                "./gradlew",
+                "-Dtests.iters=100",
+                ":server:test",
                 "--tests",
-                "org.example.DIT",
+                "org.example.BTests"
+            ]
+        );
+        let yaml = spec_of(&fanned[2], 0);
+        assert_eq!(yaml.batch, batches[3], "the typed batch, intact");
+        assert_eq!(
+            yaml.argv_to_run("gradle-flaky", None).unwrap(),
+            [
+                "gradle-flaky",
+                "--isolate",
+                "repeat",
+                "--times",
+                "10",
+                "--",
+                "./gradlew",
+                ":m:yamlRestTest",
                 "--rerun",
-            ],
+                "-Dtests.rest.suite=p/40_$(touch pwned)"
+            ]
+        );
+
+        let single = vec![planned(
+            TestKind::JavaRestTest,
+            "gradle",
+            tasks(
+                ":qa:javaRestTest",
+                &["org.example.DIT"],
+                Some(Forcing::Rerun),
+            ),
+            Repeat::GradleRuns(10),
         )];
         let plain = AgentConfig {
             agents: vec![],
             ..cfg()
         };
         let input = PipelineInput {
-            commands: single.clone(),
+            batches: single.clone(),
             dir: Some("build-root".into()),
             ..Default::default()
         };
         insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+        let rest = spec_of(&steps(&valid_pipeline(&input, &plain))[0], 0);
+        assert_eq!(
+            rendered(&rest),
+            [
+                "gradle",
+                ":qa:javaRestTest",
+                "--tests",
+                "org.example.DIT",
+                "--rerun"
+            ]
+        );
 
         // `--context both`: the whole-task batch is a step of its own, marked
         // in the report's context so that its jobs are read in context task.
-        let mut whole = cmd(
+        let mut whole = planned(
             TestKind::Unit,
-            &["gradle", ":server:cleanTest", ":server:test"],
+            "gradle",
+            tasks(":server:test", &[], Some(Forcing::CleanTask)),
+            Repeat::GradleRuns(5),
         );
-        whole.invocation.repeat = crate::invocation::Repeat::GradleRuns(5);
-        whole.label = "unit tests in their whole task".into();
-        whole.key = "flakiness-detection:unit-task".into();
-        whole.whole_task = Some(crate::domain::WholeTask::default());
+        whole.command.label = "unit tests in their whole task".into();
+        whole.command.key = "flakiness-detection:unit-task".into();
+        whole.command.whole_task = Some(crate::domain::WholeTask::default());
         // Its selected test: the report sets apart what else the task ran.
-        whole.tests = vec![crate::domain::testing::unit("org.example.S$Tests")];
+        whole.command.tests = vec![unit_test("org.example.S$Tests")];
+        let whole = with_policy(whole.command);
         let both = PipelineInput {
-            commands: vec![commands[0].clone(), whole],
+            batches: vec![batches[0].clone(), whole],
             ..Default::default()
         };
         insta::assert_json_snapshot!("context_both", valid_pipeline(&both, &plain));
+        let whole = spec_of(&steps(&valid_pipeline(&both, &plain))[1], 0);
+        assert_eq!(
+            rendered(&whole),
+            ["gradle", ":server:cleanTest", ":server:test"]
+        );
         let blocking = AgentConfig {
             blocking: Blocking::new(Some("Team:Search, team:ml"), Some("42")).unwrap(),
             ..plain
@@ -513,7 +602,12 @@ mod tests {
 
     #[test]
     fn the_triage_step_follows_the_report_only_when_asked_and_there_are_batches() {
-        let commands = vec![cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"])];
+        let batches = vec![planned(
+            TestKind::Unit,
+            "gradle",
+            tasks(":a:test", &["A"], None),
+            in_jvm(1),
+        )];
         let spec = TriageSpec {
             replays: 5,
             budget: 100,
@@ -524,7 +618,7 @@ mod tests {
         let mut c = cfg();
         c.bin = "$HOME/bin/gradle-flaky".into();
         let input = PipelineInput {
-            commands,
+            batches,
             dir: Some("sub $dir".into()),
             gradle: vec!["gradle".into()],
             triage: Some(spec.clone()),
@@ -561,7 +655,7 @@ mod tests {
         };
         assert_eq!(steps_of(&off).len(), 2, "no triage step unless asked");
         let nothing_to_replay = PipelineInput {
-            commands: Vec::new(),
+            batches: Vec::new(),
             skipped_count: 1,
             ..input.clone()
         };
@@ -581,9 +675,10 @@ mod tests {
     #[test]
     fn a_compare_pipeline_runs_each_batch_on_ref_too() {
         let unit = |class: &str| {
-            let mut c = cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", class]);
-            c.tests = vec![crate::domain::testing::unit(class)];
-            c
+            let tasks = tasks(":a:test", &[class], None);
+            let mut c = planned(TestKind::Unit, "gradle", tasks, in_jvm(1)).command;
+            c.tests = vec![unit_test(class)];
+            with_policy(c)
         };
         let side = crate::compare::ci::BaseSelection {
             checkout: crate::ci::spec::BaseCheckout {
@@ -592,15 +687,15 @@ mod tests {
                 muted_file: Some("muted-tests.yml".into()),
             },
             branch: None,
-            tests: vec![crate::domain::testing::unit("a.ATests")],
+            tests: vec![unit_test("a.ATests")],
             new_in_branch: vec!["a.NewTests".into()],
         };
         let input = PipelineInput {
-            commands: vec![unit("a.ATests"), unit("a.NewTests")],
+            batches: vec![unit("a.ATests"), unit("a.NewTests")],
             gradle: vec!["gradle".into()],
             compare: Some(BaseBatches {
                 side,
-                commands: vec![unit("a.ATests")],
+                batches: vec![unit("a.ATests")],
             }),
             ..Default::default()
         };
@@ -624,13 +719,20 @@ mod tests {
         assert!(base.get("parallelism").is_none(), "one batch on REF");
         let env = base["env"]["FLAKINESS_BATCH_0"].as_str().unwrap();
         assert!(env.contains("$$(touch pwned)"), "{env}");
-        let spec: JobSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
+        let spec = spec_of(base, 0);
+        assert_eq!(
+            rendered(&spec),
+            [
+                "gradle",
+                "-Dtests.iters=1",
+                ":a:test",
+                "--tests",
+                "a.ATests"
+            ]
+        );
         let checkout = spec.base.expect("a REF job");
         assert_eq!(checkout.reference, "$(touch pwned)");
-        assert_eq!(spec.argv, ["gradle", ":a:test", "--tests", "a.ATests"]);
-        let branch: JobSpec =
-            serde_json::from_str(steps[0]["env"]["FLAKINESS_BATCH_1"].as_str().unwrap()).unwrap();
-        assert_eq!(branch.base, None);
+        assert_eq!(spec_of(&steps[0], 1).base, None);
         let analyze = &steps[2];
         assert_eq!(
             analyze["depends_on"][1],
@@ -648,7 +750,7 @@ mod tests {
         // A failed compile gate runs nothing, on either side.
         let failed = PipelineInput {
             compile_failed: true,
-            commands: Vec::new(),
+            batches: Vec::new(),
             ..input
         };
         assert_eq!(steps_of(&failed).len(), 1);
@@ -681,7 +783,7 @@ mod tests {
 
     #[test]
     fn several_batches_of_a_kind_fan_out_with_parallelism() {
-        let commands = vec![
+        let batches = vec![
             cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"]),
             cmd(TestKind::Unit, &["gradle", ":b:test", "--tests", "B"]),
             cmd(
@@ -690,7 +792,7 @@ mod tests {
             ),
         ];
         let input = PipelineInput {
-            commands: commands.clone(),
+            batches: batches.clone(),
             ..Default::default()
         };
         let p = valid_pipeline(&input, &cfg());
@@ -701,14 +803,12 @@ mod tests {
             steps[0]["command"],
             "gradle-flaky buildkite wrap --from-env --timeout 58m"
         );
-        let spec: JobSpec =
-            serde_json::from_str(steps[0]["env"]["FLAKINESS_BATCH_1"].as_str().unwrap()).unwrap();
-        assert_eq!(spec.argv, ["gradle", ":b:test", "--tests", "B"]);
-        assert_eq!(spec.repeat, None);
+        let spec = spec_of(&steps[0], 1);
+        assert_eq!(rendered(&spec), ["gradle", ":b:test", "--tests", "B"]);
+        assert!(!spec.command().loops_gradle());
         assert!(steps[1].get("parallelism").is_none());
-        let rest: JobSpec =
-            serde_json::from_str(steps[1]["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
-        assert_eq!(rest.repeat, Some(10));
+        let rest = spec_of(&steps[1], 0);
+        assert_eq!(rest.command().invocation.repeat, Repeat::GradleRuns(10));
         assert_eq!(
             steps[2]["depends_on"],
             json!([
@@ -724,7 +824,7 @@ mod tests {
     #[test]
     fn a_failed_compile_gate_uploads_the_analyze_step_alone_told_by_value() {
         let plan = CiPlan {
-            commands: vec![cmd(TestKind::Unit, &["gradle", ":a:test"])],
+            batches: vec![cmd(TestKind::Unit, &["gradle", ":a:test"])],
             compile: vec!["gradle".into(), ":a:compileTestJava".into()],
             not_applicable: vec![crate::domain::Unresolved {
                 input: "a.B".into(),
@@ -747,27 +847,28 @@ mod tests {
 
     #[test]
     fn every_dollar_is_escaped_for_buildkite() {
-        let commands = vec![cmd(
+        let mut suite = tasks(":x:yamlRestTest", &[], None);
+        suite.rest_suites = vec!["x/40_$(touch pwned)".into()];
+        suite.extra_args = vec!["a\\$HOME`'\"".into()];
+        let batches = vec![planned(
             TestKind::YamlRestTestSuite,
-            &[
-                "gradle",
-                "-Dtests.rest.suite=x/40_$(touch pwned)",
-                "a\\$HOME`'\"",
-            ],
+            "gradle",
+            suite,
+            Repeat::GradleRuns(10),
         )];
         let mut c = cfg();
         c.bin = "$HOME/bin/gradle-flaky".into();
         let input = PipelineInput {
-            commands: commands.clone(),
+            batches: batches.clone(),
             ..Default::default()
         };
         let p = valid_pipeline(&input, &c);
         let env = steps(&p)[0]["env"]["FLAKINESS_BATCH_0"].as_str().unwrap();
         assert!(env.contains("40_$$(touch pwned)"), "{env}");
         assert!(env.contains(r#"a\\$$HOME"#), "{env}");
-        let spec: JobSpec = serde_json::from_str(&env.replace("$$", "$")).unwrap();
-        assert_eq!(spec.argv[1], "-Dtests.rest.suite=x/40_$(touch pwned)");
-        assert_eq!(spec.argv[2], "a\\$HOME`'\"");
+        let argv = rendered(&spec_of(&steps(&p)[0], 0));
+        assert_eq!(argv[2], "-Dtests.rest.suite=x/40_$(touch pwned)");
+        assert_eq!(argv[3], "a\\$HOME`'\"");
         assert_eq!(
             steps(&p)[0]["command"],
             "$$HOME/bin/gradle-flaky buildkite wrap --from-env --timeout 58m"

@@ -74,7 +74,7 @@ impl Upload<'_> {
             Some(job_limit),
         )?;
         let base = self.base_batches(build, selection, job_limit)?;
-        if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
+        if let Some(warning) = many_batches(plan.batches.len(), selection.tests.len()) {
             tell!("{warning}");
             if let Some(agent) = &agent {
                 let _ = agent.annotate(&warning, "warning", SELECTION_CONTEXT, true);
@@ -149,7 +149,7 @@ impl Upload<'_> {
         }
         tell!(
             "uploading {} batch(es) in {} step(s)",
-            input.commands.len(),
+            input.batches.len(),
             pipeline["steps"][0]["steps"].as_array().map_or(0, Vec::len)
         );
         agent.pipeline_upload(&json)?;

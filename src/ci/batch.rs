@@ -1,5 +1,6 @@
-//! The never-fail batch runner every CI's batch job uses: it runs a planned
-//! batch supervised (see [`super::supervise`]), notes whether a test JVM left
+//! The never-fail batch runner every CI's batch job uses: it renders a
+//! planned batch's Gradle command line from its typed value, runs it
+//! supervised (see [`super::supervise`]), notes whether a test JVM left
 //! a heap dump and which of the batch's Test tasks the build skipped, and
 //! hands back what the job's status file records. The job itself always
 //! succeeds, so the build's status stays green; what happened goes to the
@@ -44,15 +45,13 @@ impl BatchResult {
 /// Runs a planned batch as every CI runs it (see [`run_batch`]), recording
 /// which of its Test tasks the build skipped.
 pub(crate) fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<BatchResult> {
+    let command = spec.command();
+    let task_paths = command.task_paths();
+    let heap_dumps = &command.heap_dump_paths;
     // No Test task to check: nothing to record (and no init script to add).
-    if spec.task_paths.is_empty() {
+    if task_paths.is_empty() {
         let argv = spec.argv_to_run(&self_exe(), None)?;
-        return Ok(run_batch(
-            &argv,
-            spec.dir.as_deref(),
-            &spec.heap_dump_paths,
-            timeout,
-        ));
+        return Ok(run_batch(&argv, spec.dir.as_deref(), heap_dumps, timeout));
     }
     let recording = Recording {
         guard: RunGuard::isolated(Isolation::NoDaemon)?,
@@ -60,10 +59,10 @@ pub(crate) fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Batc
             .prefix("gradle-flaky-wrap-")
             .tempdir()
             .map_err(|e| Error::io(std::env::temp_dir(), e))?,
-        task_paths: spec.task_paths.clone(),
+        task_paths,
     };
     let argv = recording.argv(spec)?;
-    let mut ran = run_batch(&argv, spec.dir.as_deref(), &spec.heap_dump_paths, timeout);
+    let mut ran = run_batch(&argv, spec.dir.as_deref(), heap_dumps, timeout);
     (ran.skipped_tasks, ran.all_tasks_skipped) = recording.skipped();
     if !ran.skipped_tasks.is_empty() {
         say!(
@@ -130,12 +129,14 @@ impl Recording {
     /// iterations write.
     fn argv(&self, spec: &JobSpec) -> Result<Vec<String>> {
         std::fs::create_dir_all(self.dir()).map_err(|e| Error::io(self.dir(), e))?;
-        if spec.repeat.is_some() {
+        let command = spec.command();
+        if command.loops_gradle() {
             return spec.argv_to_run(&self_exe(), Some(&self.dir()));
         }
         let argv = spec.argv_to_run(&self_exe(), None)?;
         let outcomes = self.dir().join("iter-1.json");
-        self.guard.argv(&argv, &outcomes, spec.repeat_helpers)
+        let helpers = command.invocation.needs_repeat_helpers();
+        self.guard.argv(&argv, &outcomes, helpers)
     }
 
     /// The batch's Test tasks the build skipped in any of its invocations

@@ -47,7 +47,9 @@ pub(crate) fn step_key(key: &str) -> String {
 
 /// REF's jobs of `commands` (REF's batches), as the report step expects
 /// their status files: the branch's steps in the `flakiness-base:` namespace.
-pub(crate) fn expected_jobs(commands: &[crate::domain::GradleCommand]) -> Vec<ExpectedStep> {
+pub(crate) fn expected_jobs<'a>(
+    commands: impl IntoIterator<Item = &'a crate::domain::GradleCommand>,
+) -> Vec<ExpectedStep> {
     let mut jobs = super::spec::expected_steps(commands);
     for j in &mut jobs {
         j.step_key = step_key(&j.step_key);

@@ -5,7 +5,7 @@
 //! marker file whose absence would read as "compiled".
 
 use super::prepare::CiPlan;
-use super::spec::JobSpec;
+use crate::process::Isolation;
 use crate::run::job::{failure_message, supervise};
 use crate::{shell, tell, Result};
 use std::time::Duration;
@@ -16,22 +16,13 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// Compiles what `plan` runs (its `compile` argv, in its build's directory);
 /// `Ok(true)` when it compiled or there is nothing to compile.
 pub(crate) fn compiles(plan: &CiPlan) -> Result<bool> {
-    if plan.compile.is_empty() || plan.commands.is_empty() {
+    if plan.compile.is_empty() || plan.batches.is_empty() {
         return Ok(true);
     }
-    let spec = JobSpec {
-        kind: String::new(),
-        argv: plan.compile.clone(),
-        repeat: None,
-        dir: plan.dir.clone(),
-        task_paths: Vec::new(),
-        heap_dump_paths: Vec::new(),
-        repeat_helpers: false,
-        base: None,
-    };
-    let argv = spec.argv_to_run("", None)?;
+    // Isolated, as every CI job runs Gradle (see `JobSpec::argv_to_run`).
+    let argv = Isolation::NoDaemon.apply(&plan.compile)?;
     tell!("compile gate: {}", shell::join(&argv));
-    let finished = supervise(&argv, spec.dir.as_deref(), Some(TIMEOUT));
+    let finished = supervise(&argv, plan.dir.as_deref(), Some(TIMEOUT));
     match failure_message(&finished, Some(TIMEOUT)) {
         None => Ok(true),
         Some(why) => {

@@ -3,7 +3,8 @@
 //! the batches: the compile gate, where the build is in the checkout, the
 //! renamed projects and the Gradle program for the report.
 
-use crate::domain::{ClassifiedTest, GradleCommand, Origin, Unresolved};
+use super::spec::CiBatch;
+use crate::domain::{ClassifiedTest, Origin, Unresolved};
 use crate::layout::{Build, Layout};
 use crate::plan::{self, PlanContext};
 use crate::select::Selection;
@@ -22,8 +23,8 @@ const MANY_BATCHES: usize = 30;
 /// A selection, planned for a CI to fan out.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CiPlan {
-    /// One batch job each.
-    pub commands: Vec<GradleCommand>,
+    /// One batch job each: the command and the policy it runs by.
+    pub batches: Vec<CiBatch>,
     /// The pre-flight compile invocation (Gradle program and compile tasks);
     /// empty: no gate.
     pub compile: Vec<String>,
@@ -128,18 +129,19 @@ pub(crate) fn prepare(
         ),
         None => Default::default(),
     };
+    let rerun = ctx.forcing() == plan::Forcing::Rerun;
     let compile = if tasks.is_empty() {
         Vec::new()
     } else {
         [build.gradle.clone(), tasks].concat()
     };
     Ok(CiPlan {
-        commands: plan.commands,
+        batches: CiBatch::of_plan(plan),
         compile,
         dir: checkout_relative(&build.root)?,
         projects,
         gradle: build.gradle.clone(),
-        rerun: ctx.forcing() == plan::Forcing::Rerun,
+        rerun,
         not_applicable,
     })
 }
@@ -151,8 +153,10 @@ pub(crate) fn batches(
     selection: &Selection,
     settings: &RunSettings,
     job_limit: Option<Duration>,
-) -> Result<Vec<GradleCommand>> {
-    Ok(planned(build, selection, settings, job_limit)?.0.commands)
+) -> Result<Vec<CiBatch>> {
+    Ok(CiBatch::of_plan(
+        planned(build, selection, settings, job_limit)?.0,
+    ))
 }
 
 /// The plan of `selection`, the context it was planned in and where its

@@ -6,6 +6,7 @@
 
 use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::plan::group_in_order;
+use crate::plan::policy::Policy;
 use crate::process::Isolation;
 use crate::Result;
 use serde::{Deserialize, Serialize};
@@ -22,83 +23,139 @@ pub(crate) fn inner_timeout(job_min: u32) -> u32 {
     job_min.saturating_sub(GRACE_MINUTES).max(1)
 }
 
-/// What one job runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A planned batch as a CI job is told it: the command and the policy the
+/// repetition engine runs it by, the values `local` runs (`plan::for_run`'s,
+/// planned for the job's limit). Its Gradle command line is rendered in the
+/// job, at spawn, by `Invocation::argv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct CiBatch {
+    pub command: GradleCommand,
+    pub policy: Policy,
+}
+
+impl CiBatch {
+    /// The batches of a plan: each command with its policy.
+    pub(crate) fn of_plan(plan: crate::plan::Plan) -> Vec<CiBatch> {
+        debug_assert_eq!(plan.commands.len(), plan.policies.len(), "a run's plan");
+        plan.commands
+            .into_iter()
+            .zip(plan.policies)
+            .map(|(command, policy)| CiBatch { command, policy })
+            .collect()
+    }
+
+    /// `command` run whole, as planned (for tests).
+    #[cfg(test)]
+    pub(crate) fn plain(command: GradleCommand) -> CiBatch {
+        let policy = Policy::plain(command.tests.len(), None);
+        CiBatch { command, policy }
+    }
+}
+
+/// What one job runs: its typed batch (JSON: `command` and `policy`), where
+/// the build is in the checkout, and, for a REF job, REF's commit. Read
+/// back, a batch an earlier version planned as Gradle argv text is refused
+/// with a sentence that says so, before anything runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "SpecJson")]
 pub(crate) struct JobSpec {
-    /// The batch's kind (recorded in the status file); empty for the precompile gate.
-    #[serde(default)]
-    pub kind: String,
-    /// The Gradle invocation.
-    pub argv: Vec<String>,
-    /// REST batches loop natively: `gradle-flaky repeat --times N -- argv`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repeat: Option<u32>,
+    #[serde(flatten)]
+    pub batch: CiBatch,
     /// The Gradle build's directory, relative to the checkout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dir: Option<PathBuf>,
-    /// The Test tasks the batch runs: the wrapper tells a batch the build
-    /// skipped from one that ran no test.
-    #[serde(default, rename = "taskPaths", skip_serializing_if = "Vec::is_empty")]
-    pub task_paths: Vec<String>,
-    /// Where its test JVMs write heap dumps besides `build/heapdump/` (their
-    /// `-XX:HeapDumpPath`, relative to the build's directory when inside it).
-    #[serde(
-        default,
-        rename = "heapDumpPaths",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub heap_dump_paths: Vec<PathBuf>,
-    /// One of gradle-flaky's helpers repeats the tests in the JVM: the job
-    /// applies the init script that compiles and installs it.
-    #[serde(default, rename = "repeatHelpers", skip_serializing_if = "is_false")]
-    pub repeat_helpers: bool,
     /// A REF job of `--compare REF`: the batch runs in a worktree of REF's commit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<BaseCheckout>,
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
+/// A [`JobSpec`] as read, of this version or an earlier one (`argv`).
+#[derive(Deserialize)]
+struct SpecJson {
+    command: Option<GradleCommand>,
+    policy: Option<Policy>,
+    argv: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    base: Option<BaseCheckout>,
 }
 
+impl TryFrom<SpecJson> for JobSpec {
+    type Error = String;
+
+    fn try_from(json: SpecJson) -> std::result::Result<JobSpec, String> {
+        let (command, policy) = match (json.command, json.policy) {
+            (Some(command), Some(policy)) => (command, policy),
+            _ if json.argv.is_some() => return Err(PLANNED_ELSEWHERE.to_string()),
+            (None, _) => return Err("the batch has no `command`".into()),
+            (Some(_), None) => return Err("the batch has no `policy`".into()),
+        };
+        if command.invocation.gradle.is_empty() {
+            return Err("the batch names no Gradle program".into());
+        }
+        Ok(JobSpec {
+            batch: CiBatch { command, policy },
+            dir: json.dir,
+            base: json.base,
+        })
+    }
+}
+
+/// Why a batch of an earlier version's plan does not run.
+pub(crate) const PLANNED_ELSEWHERE: &str =
+    "the pipeline was planned by another version of gradle-flaky: this batch is Gradle \
+     argv text, not the typed batch (`command`, `policy`) this version runs; plan it again \
+     (`buildkite upload`, `pr` or `manual`) with this version";
+
 impl JobSpec {
-    pub(crate) fn for_command(command: &GradleCommand, dir: Option<PathBuf>) -> JobSpec {
+    pub(crate) fn of(batch: &CiBatch, dir: Option<PathBuf>) -> JobSpec {
         JobSpec {
-            kind: command.kind.as_str().to_string(),
-            argv: command.argv(),
-            repeat: command.loops_gradle().then_some(command.rest_loops()),
+            batch: batch.clone(),
             dir,
-            task_paths: command.task_paths(),
-            heap_dump_paths: command.heap_dump_paths.clone(),
-            repeat_helpers: command.invocation.needs_repeat_helpers(),
             base: None,
         }
     }
 
-    /// The argv to run, given how to invoke this very binary (`self_exe`).
-    /// CI runs isolated, unlike `local` on a laptop: a fresh agent has no warm
-    /// daemon to reuse, and a daemon of ours must not outlive the job on an
-    /// agent that runs other jobs next. `repeat --isolate` keeps a private
-    /// daemon warm across a REST loop's iterations; other batches get
-    /// `--no-daemon`. A REST loop given `task_outcomes` records each
-    /// iteration's task outcomes there.
+    /// The batch's command.
+    pub(crate) fn command(&self) -> &GradleCommand {
+        &self.batch.command
+    }
+
+    /// The batch's kind, as its status file records it.
+    pub(crate) fn kind(&self) -> &str {
+        self.command().kind.as_str()
+    }
+
+    /// The argv to run, rendered from the typed batch, given how to invoke
+    /// this very binary (`self_exe`). CI runs isolated, unlike `local` on a
+    /// laptop: a fresh agent has no warm daemon to reuse, and a daemon of
+    /// ours must not outlive the job on an agent that runs other jobs next.
+    /// A batch repeated by Gradle runs (REST) loops natively through
+    /// `repeat --isolate`, which keeps a private daemon warm across the
+    /// loop's iterations (and, given `task_outcomes`, records each
+    /// iteration's task outcomes there); other batches get `--no-daemon`.
     pub(crate) fn argv_to_run(
         &self,
         self_exe: &str,
         task_outcomes: Option<&Path>,
     ) -> Result<Vec<String>> {
-        match self.repeat {
-            Some(times) => {
-                let options: Vec<String> = task_outcomes
-                    .map(|dir| vec!["--task-outcomes".into(), dir.display().to_string()])
-                    .unwrap_or_default();
-                let mut argv = crate::plan::repeat_argv(self_exe, times, &options, &self.argv);
-                argv.insert(1, "--isolate".into());
-                Ok(argv)
-            }
-            None => Isolation::NoDaemon.apply(&self.argv),
+        let command = self.command();
+        let argv = command.argv();
+        if !command.loops_gradle() {
+            return Isolation::NoDaemon.apply(&argv);
         }
+        let options: Vec<String> = task_outcomes
+            .map(|dir| vec!["--task-outcomes".into(), dir.display().to_string()])
+            .unwrap_or_default();
+        let mut looped = crate::plan::repeat_argv(self_exe, command.rest_loops(), &options, &argv);
+        looped.insert(1, "--isolate".into());
+        Ok(looped)
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A batch step's jobs, for the report to notice missing status files.
@@ -127,7 +184,9 @@ pub(crate) struct ExpectedStep {
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
 /// plan order: what the report step expects a status file from.
-pub(crate) fn expected_steps(commands: &[GradleCommand]) -> Vec<ExpectedStep> {
+pub(crate) fn expected_steps<'a>(
+    commands: impl IntoIterator<Item = &'a GradleCommand>,
+) -> Vec<ExpectedStep> {
     group_in_order(commands, |c| c.key.clone())
         .into_iter()
         .map(|(key, batches)| ExpectedStep {
@@ -179,8 +238,8 @@ pub(crate) struct ReportContext {
 
 impl ReportContext {
     /// The context of a plan's commands, its renamed projects and Gradle program.
-    pub(crate) fn of(
-        commands: &[GradleCommand],
+    pub(crate) fn of<'a>(
+        commands: impl IntoIterator<Item = &'a GradleCommand>,
         projects: &BTreeMap<String, String>,
         gradle: &[String],
         rerun: bool,
@@ -327,30 +386,206 @@ mod tests {
         assert_eq!(short.for_env(), (short.clone(), false));
     }
 
+    use crate::invocation::{Body, Forcing, InJvm, Invocation, Repeat, TaskRun, Tasks};
+    use std::time::Duration;
+
+    /// A planned batch: `filters` of `:server:test`, repeated as `repeat`.
+    fn planned(kind: crate::domain::TestKind, filters: &[&str], repeat: Repeat) -> GradleCommand {
+        let filters = filters.iter().map(|f| f.to_string()).collect();
+        let mut tasks = Tasks::of(
+            vec![TaskRun::filtered(":server:test", filters)],
+            Some(Forcing::CleanTask),
+        );
+        tasks.suite_timeout = Some(Duration::from_secs(3600));
+        tasks.keep_going = true;
+        let invocation = Invocation {
+            gradle: vec!["./gradlew".into()],
+            body: Body::Tasks(tasks),
+            repeat,
+            seed: None,
+        };
+        GradleCommand::of(kind, invocation)
+    }
+
+    fn in_jvm(mechanism: InJvm, iterations: u32) -> Repeat {
+        Repeat::InJvm {
+            mechanism,
+            iterations,
+        }
+    }
+
+    fn spec(command: GradleCommand) -> JobSpec {
+        JobSpec::of(&CiBatch::plain(command), None)
+    }
+
     #[test]
     fn rest_batches_run_through_the_native_repeat_loop() {
-        let spec = JobSpec {
-            kind: "javaRestTest".into(),
-            argv: vec!["gradle".into(), ":a:javaRestTest".into()],
-            repeat: Some(3),
-            dir: None,
-            task_paths: vec![],
-            heap_dump_paths: vec![],
-            repeat_helpers: false,
-            base: None,
-        };
+        use crate::domain::TestKind;
+        let rest = spec(planned(TestKind::JavaRestTest, &[], Repeat::GradleRuns(3)));
         assert_eq!(
-            spec.argv_to_run("/bin/gf", None).unwrap(),
+            rest.argv_to_run("/bin/gf", Some(Path::new("/t/outcomes")))
+                .unwrap(),
             [
                 "/bin/gf",
                 "--isolate",
                 "repeat",
                 "--times",
                 "3",
+                "--task-outcomes",
+                "/t/outcomes",
                 "--",
-                "gradle",
-                ":a:javaRestTest"
+                "./gradlew",
+                "-Dtests.timeoutSuite=3600000!",
+                ":server:cleanTest",
+                ":server:test",
+                "--continue"
             ]
         );
+        // In the JVM: one Gradle run, told to start no daemon.
+        let unit = spec(planned(
+            TestKind::Unit,
+            &["a.BTests"],
+            in_jvm(InJvm::TestsIters, 5),
+        ));
+        let argv = unit.argv_to_run("/bin/gf", None).unwrap();
+        assert_eq!(argv[0], "./gradlew");
+        assert!(argv.contains(&"--no-daemon".to_string()), "{argv:?}");
+        assert!(argv.contains(&"-Dtests.iters=5".to_string()), "{argv:?}");
+    }
+
+    /// What a job is told is the typed batch, in stable camelCase names:
+    /// the command (tests, kind, typed invocation) and its policy. The
+    /// Test tasks, heap dump paths and repeat helpers are derived from it.
+    #[test]
+    fn a_job_is_told_the_typed_batch() {
+        use crate::domain::testing::unit;
+        use crate::domain::TestKind;
+        let mut command = planned(
+            TestKind::Unit,
+            &["a.BTests"],
+            in_jvm(InJvm::Junit4Runner, 4),
+        );
+        command.tests = vec![unit("a.BTests")];
+        command.heap_dump_paths = vec!["dumps".into()];
+        let policy = Policy {
+            stop_on_proof: vec![true],
+            need_pass: true,
+            budget: Some(Duration::from_secs(600)),
+            per_iteration: Some(Duration::from_millis(1500)),
+            timeout: Some(Duration::from_secs(4200)),
+            on_dearer: crate::plan::switch::OnDearer::Switch,
+            ..Policy::default()
+        };
+        let spec = JobSpec {
+            batch: CiBatch { command, policy },
+            dir: Some("build-root".into()),
+            base: None,
+        };
+        let json = serde_json::to_value(&spec).unwrap();
+        assert_eq!(
+            json["command"]["invocation"],
+            serde_json::json!({
+                "gradle": ["./gradlew"],
+                "planned": {
+                    "tasks": [{ "path": ":server:test", "select": { "filters": ["a.BTests"] } }],
+                    "forcing": "cleanTask",
+                    "suiteTimeoutMs": 3600000,
+                    "keepGoing": true
+                },
+                "repeat": { "inJvm": { "mechanism": "junit4-runner", "iterations": 4 } }
+            })
+        );
+        assert_eq!(
+            json["policy"],
+            serde_json::json!({
+                "stopOnProof": [true],
+                "needPass": true,
+                "budgetMs": 600000,
+                "perIterationMs": 1500,
+                "timeoutMs": 4200000,
+                "onDearer": "switch"
+            })
+        );
+        assert_eq!(json["command"]["kind"], "unit");
+        assert_eq!(json["command"]["tests"][0]["class"], "a.BTests");
+        assert_eq!(json["dir"], "build-root");
+        let back: JobSpec = serde_json::from_value(json).unwrap();
+        assert_eq!(back, spec);
+        let command = back.command();
+        assert_eq!(command.task_paths(), [":server:test"]);
+        assert_eq!(command.heap_dump_paths, [PathBuf::from("dumps")]);
+        assert!(command.invocation.needs_repeat_helpers());
+        assert_eq!(back.kind(), "unit");
+    }
+
+    /// Everything the engine reads of a batch comes back from its JSON: a
+    /// shard's seed, a whole task's sample, the Gradle-run fallback, why
+    /// `auto` starts a class on Gradle runs, given arguments.
+    #[test]
+    fn a_typed_batch_round_trips_whole() {
+        use crate::domain::{ClassSample, Shard, TestKind, WholeTask};
+        let mut command = planned(
+            TestKind::Unit,
+            &["a.B", "a.C"],
+            in_jvm(InJvm::TestsIters, 50),
+        );
+        command.invocation.seed = Some("00000000000000AB".into());
+        command.shard = Some(Shard {
+            index: 2,
+            of: 3,
+            seed: Some("00000000000000AB".into()),
+        });
+        command.predicted_sec = Some(95);
+        command.not_honoured = Some("not honoured".into());
+        command.in_jvm_cost = [("a.C".to_string(), "dearer".to_string())].into();
+        let mut fallback = command.clone();
+        fallback.invocation = command.invocation.as_gradle_runs(50);
+        command.fallback = Some(Box::new(fallback));
+        let mut whole = planned(TestKind::Unit, &["a.B"], Repeat::GradleRuns(5));
+        whole.whole_task = Some(WholeTask {
+            sample: Some(ClassSample {
+                task: ":server:test".into(),
+                seed: 7,
+                classes: vec!["a.B".into()],
+                of: 40,
+            }),
+            classes: Vec::new(),
+            unmute_check: true,
+        });
+        let mut given = GradleCommand::of(
+            TestKind::Unit,
+            Invocation::given(&["sh".into(), "-c".into(), "exit 0".into()], 2),
+        );
+        given.label = "given".into();
+        for command in [command, whole, given] {
+            let spec = spec(command);
+            let back: JobSpec =
+                serde_json::from_str(&serde_json::to_string(&spec).unwrap()).unwrap();
+            assert_eq!(back, spec);
+            assert_eq!(back.command().argv(), spec.command().argv());
+        }
+    }
+
+    /// A batch planned by an earlier version (Gradle argv text) does not
+    /// run: the job says the pipeline was planned by another version.
+    #[test]
+    fn a_batch_planned_as_argv_text_is_refused_saying_why() {
+        let old = r#"{"kind":"unit","argv":["./gradlew",":a:test"],"repeat":3,
+            "taskPaths":[":a:test"],"repeatHelpers":true,"dir":"sub"}"#;
+        let e = serde_json::from_str::<JobSpec>(old)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(PLANNED_ELSEWHERE), "{e}");
+        let e = serde_json::from_str::<JobSpec>(r#"{"dir":"sub"}"#).unwrap_err();
+        assert!(e.to_string().contains("no `command`"), "{e}");
+        let mut nothing = spec(planned(
+            crate::domain::TestKind::Unit,
+            &[],
+            Repeat::GradleRuns(1),
+        ));
+        nothing.batch.command.invocation.gradle.clear();
+        let e =
+            serde_json::from_value::<JobSpec>(serde_json::to_value(&nothing).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("no Gradle program"), "{e}");
     }
 }

@@ -150,6 +150,26 @@ mod tests {
         let read: Status = serde_json::from_str(r#"{"jobId":"x"}"#).unwrap();
         assert_eq!((read.rc, read.timeout_sec), (0, None));
     }
+
+    /// A status file an earlier version's job left (before batches were
+    /// typed) reads as it did: the kind is still its name.
+    #[test]
+    fn an_earlier_versions_status_file_stays_readable() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = r#"{"jobId":"0190-a","stepKey":"flakiness-detection:yaml-suite",
+            "kind":"yamlRestTestSuite","rc":124,"durationSec":3480,"infraSubtype":"",
+            "timeoutSec":3480,"parallelJob":1,
+            "skippedTasks":[{"path":":m:yamlRestTest","state":"skipped"}]}"#;
+        std::fs::write(dir.path().join("status-0190-a.json"), old).unwrap();
+        let read = read_statuses(dir.path());
+        assert_eq!(read.len(), 1, "{read:?}");
+        let status = &read[0];
+        assert_eq!(status.kind, Some(TestKind::YamlRestTestSuite));
+        assert_eq!((status.rc, status.parallel_job), (124, Some(1)));
+        assert_eq!(status.skipped_tasks.len(), 1);
+        let again = serde_json::to_value(status).unwrap();
+        assert_eq!(again["kind"], "yamlRestTestSuite");
+    }
 }
 
 /// The infrastructure subtype in a status file: its name, `""` for none.

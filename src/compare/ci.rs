@@ -51,13 +51,13 @@ impl BaseSelection {
 #[derive(Clone, Debug)]
 pub(crate) struct BaseBatches {
     pub side: BaseSelection,
-    pub commands: Vec<crate::domain::GradleCommand>,
+    pub batches: Vec<crate::ci::spec::CiBatch>,
 }
 
 impl BaseBatches {
     /// REF's jobs, as the report step expects their status files.
     pub(crate) fn expected_jobs(&self) -> Vec<crate::ci::spec::ExpectedStep> {
-        crate::ci::compare::expected_jobs(&self.commands)
+        crate::ci::compare::expected_jobs(self.batches.iter().map(|b| &b.command))
     }
 
     /// What the report step is told of REF's side.
@@ -82,17 +82,17 @@ pub(crate) fn base_batches(
         tests: side.tests.clone(),
         ..selection.clone()
     };
-    let commands = match on_ref.tests.is_empty() {
+    let batches = match on_ref.tests.is_empty() {
         true => Vec::new(),
         false => crate::ci::prepare::batches(build, &on_ref, settings, job_limit)?,
     };
     tell!(
         "compare: {} batch(es) also run on {} ({}), a job each",
-        commands.len(),
+        batches.len(),
         crate::terminal::visible(reference),
         &side.checkout.commit[..12]
     );
-    Ok(BaseBatches { side, commands })
+    Ok(BaseBatches { side, batches })
 }
 
 /// REF resolved in `build`'s repository (exit 2 naming it when it names no

@@ -1,5 +1,6 @@
-//! `github run --batch N`: one matrix job. The batch's argv comes from the
-//! plan file, never from the workflow, so a test name cannot reach a shell.
+//! `github run --batch N`: one matrix job. The batch comes from the plan
+//! file, never from the workflow, so a test name cannot reach a shell: its
+//! typed value, whose Gradle command line is rendered here, at spawn.
 //! It runs through the never-fail batch runner every CI uses (`ci::batch`:
 //! supervised, stopped at its timeout with every process it started, never
 //! failing the job), and leaves in one folder, to upload as the job's
@@ -71,7 +72,7 @@ pub(crate) fn run(cfg: &RunBatch) -> Result<()> {
         .join(compare::enter(&mut spec)?.unwrap_or(STATUS_DIR));
     let started = SystemTime::now();
     let ran = run_spec(&spec, cfg.timeout)?;
-    let status = ran.status(&job, &spec.kind, cfg.timeout);
+    let status = ran.status(&job, spec.kind(), cfg.timeout);
     let root = spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     match keep_reports(&root, &cfg.out, started) {
         Ok(n) => say!(">>> {n} report file(s) kept in {}", cfg.out.display()),

@@ -5,7 +5,9 @@
 //! - the step output `matrix={"batch":[0,1,…]}`: only batch indices, so no
 //!   name from the branch ever reaches an expression or a `run:` script;
 //! - `flakiness-plan.json` ([`PlanFile`], uploaded as an artifact): each
-//!   batch's argv for `github run --batch N`, and what the report needs;
+//!   batch for `github run --batch N` (its typed batch: the command with its
+//!   tests and typed invocation, and the policy it runs by; the job renders
+//!   the Gradle command line), and what the report needs;
 //! - the step summary: the batches, or why there are none.
 //!
 //! With `--compare REF` (`pr` reads it from `FLAKINESS_COMPARE`) REF's
@@ -18,9 +20,9 @@ use crate::ci::compare;
 use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::ci::spec::BaseCheckout;
-use crate::ci::spec::{JobSpec, ReportContext};
+use crate::ci::spec::{CiBatch, JobSpec, ReportContext};
 use crate::compare::ci::{base_batches, BaseBatches};
-use crate::domain::{GradleCommand, Unresolved};
+use crate::domain::Unresolved;
 use crate::layout::Build;
 use crate::markdown::{code_in_table, text};
 use crate::reports::PLAN_FILE;
@@ -32,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// What the `run` and `analyze` jobs need of the plan.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlanFile {
     /// Batch `n` is matrix entry `n`.
@@ -45,7 +47,7 @@ pub(crate) struct PlanFile {
 }
 
 /// One batch: what to run, and which job of which step it is in the report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlannedBatch {
     pub label: String,
@@ -60,12 +62,12 @@ impl PlanFile {
     /// after them (`flakiness-base:*` steps, their specs checking out REF),
     /// so that the one matrix of indices runs both sides.
     pub(crate) fn of(plan: &CiPlan, base: Option<&BaseBatches>) -> PlanFile {
-        let mut batches = planned_batches(&plan.commands, plan.dir.as_ref(), None);
-        let mut report =
-            ReportContext::of(&plan.commands, &plan.projects, &plan.gradle, plan.rerun);
+        let mut batches = planned_batches(&plan.batches, plan.dir.as_ref(), None);
+        let commands = plan.batches.iter().map(|b| &b.command);
+        let mut report = ReportContext::of(commands, &plan.projects, &plan.gradle, plan.rerun);
         if let Some(base) = base {
             batches.extend(planned_batches(
-                &base.commands,
+                &base.batches,
                 plan.dir.as_ref(),
                 Some(&base.side.checkout),
             ));
@@ -124,15 +126,16 @@ impl PlanFile {
 /// One [`PlannedBatch`] per command; with `base`, REF's (its step keys in
 /// the `flakiness-base:` namespace, its specs checking out REF).
 fn planned_batches(
-    commands: &[GradleCommand],
+    batches: &[CiBatch],
     dir: Option<&std::path::PathBuf>,
     base: Option<&BaseCheckout>,
 ) -> Vec<PlannedBatch> {
-    commands
+    batches
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            let mut spec = JobSpec::for_command(c, dir.cloned());
+        .map(|(i, b)| {
+            let c = &b.command;
+            let mut spec = JobSpec::of(b, dir.cloned());
             spec.base = base.cloned();
             let (label, step_key) = match base {
                 Some(_) => (format!("{} on REF", c.label), compare::step_key(&c.key)),
@@ -141,7 +144,10 @@ fn planned_batches(
             PlannedBatch {
                 label,
                 step_key,
-                job: commands[..i].iter().filter(|d| d.key == c.key).count() as u32,
+                job: batches[..i]
+                    .iter()
+                    .filter(|d| d.command.key == c.key)
+                    .count() as u32,
                 spec,
             }
         })
@@ -236,7 +242,7 @@ impl Submit<'_> {
     ) -> Result<(PlanFile, bool)> {
         // The workflow gives the plan step its jobs' budget (FLAKINESS_BUDGET).
         let mut plan = prepare(build, selection, self.settings, not_applicable, None)?;
-        if let Some(warning) = many_batches(plan.commands.len(), selection.tests.len()) {
+        if let Some(warning) = many_batches(plan.batches.len(), selection.tests.len()) {
             tell!("{warning}");
             annotations.push(WorkflowAnnotation::new(
                 Level::Warning,
@@ -244,7 +250,7 @@ impl Submit<'_> {
                 warning,
             ));
         }
-        summary.push_str(&plan_markdown(&plan.commands, selection.tests.len()));
+        summary.push_str(&plan_markdown(&plan.batches, selection.tests.len()));
         summary.push_str(&not_checked::markdown(&plan.not_applicable));
         let mut compile_failed = false;
         if !self.dry_run && !crate::ci::gate::compiles(&plan)? {
@@ -253,28 +259,28 @@ impl Submit<'_> {
                 "**The selected tests do not compile**: no batch runs; the report job \
                  records it.\n",
             );
-            plan.commands.clear();
+            plan.batches.clear();
         }
         // REF's batches run only beside the branch's (none after a failed compile gate).
-        let base = match self.compare.filter(|_| !plan.commands.is_empty()) {
+        let base = match self.compare.filter(|_| !plan.batches.is_empty()) {
             Some(c) => Some(base_batches(build, selection, self.settings, c, None)?),
             None => None,
         };
         if let Some(base) = &base {
-            summary.push_str(&base_markdown(plan.commands.len(), base));
+            summary.push_str(&base_markdown(plan.batches.len(), base));
         }
         Ok((PlanFile::of(&plan, base.as_ref()), compile_failed))
     }
 }
 
 /// The batches as a table: index (the matrix entry), what runs, how often.
-fn plan_markdown(commands: &[GradleCommand], tests: usize) -> String {
+fn plan_markdown(batches: &[CiBatch], tests: usize) -> String {
     let mut out = format!(
         "{} batch(es) of {tests} test(s), one `run` job each:\n\n\
          | batch | tests | executions per test | command |\n|---:|---|---:|---|\n",
-        commands.len()
+        batches.len()
     );
-    for (i, c) in commands.iter().enumerate() {
+    for (i, c) in batches.iter().map(|b| &b.command).enumerate() {
         let mut command = code_in_table(&shell::join(&c.argv()));
         if c.rest_loops() > 1 {
             command.push_str(&format!(" ({} Gradle runs)", c.rest_loops()));
@@ -297,7 +303,7 @@ fn base_markdown(first: usize, base: &BaseBatches) -> String {
          each in a worktree of REF's commit.\n",
         crate::markdown::code(&format!("--compare {}", checkout.reference)),
         text(&checkout.commit[..12]),
-        base.commands.len()
+        base.batches.len()
     );
     if !base.side.new_in_branch.is_empty() {
         out.push_str(&format!(
@@ -317,16 +323,16 @@ fn base_markdown(first: usize, base: &BaseBatches) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::TestKind;
+    use crate::domain::{GradleCommand, TestKind};
 
-    fn cmd(kind: TestKind, argv: &[&str]) -> GradleCommand {
+    fn cmd(kind: TestKind, argv: &[&str]) -> CiBatch {
         let (iterations, loops) = if kind.is_rest() { (1, 5) } else { (3, 1) };
-        GradleCommand::of_kind(kind, argv, iterations, loops)
+        CiBatch::plain(GradleCommand::of_kind(kind, argv, iterations, loops))
     }
 
     fn planned() -> CiPlan {
         CiPlan {
-            commands: vec![
+            batches: vec![
                 cmd(TestKind::Unit, &["gradle", ":a:test", "--tests", "A"]),
                 cmd(
                     TestKind::YamlRestTestSuite,
@@ -387,7 +393,10 @@ mod tests {
             ]
         );
         assert_eq!(plan.report.jobs[0].jobs, 2);
-        assert_eq!(plan.batches[1].spec.repeat, Some(5));
+        assert_eq!(
+            plan.batches[1].spec.command().invocation.repeat,
+            crate::invocation::Repeat::GradleRuns(5)
+        );
         assert_eq!(
             plan.batches[2].spec.dir.as_deref(),
             Some(Path::new("build-root"))
@@ -413,7 +422,7 @@ mod tests {
                 tests: Vec::new(),
                 new_in_branch: vec!["a.NewTests".into()],
             },
-            commands: plan.commands[..1].to_vec(),
+            batches: plan.batches[..1].to_vec(),
         };
         let file = PlanFile::of(&plan, Some(&base));
         assert_eq!(file.outputs(false)[0].1, r#"{"batch":[0,1,2,3]}"#);
@@ -423,7 +432,7 @@ mod tests {
             ("flakiness-base:unit", "unit tests on REF", 0)
         );
         assert_eq!(last.spec.base.as_ref(), Some(&base.side.checkout));
-        assert_eq!(last.spec.argv, file.batches[0].spec.argv);
+        assert_eq!(last.spec.batch, file.batches[0].spec.batch);
         assert!(file.batches[..3].iter().all(|b| b.spec.base.is_none()));
         let side = file.report.compare.as_ref().expect("REF's side");
         assert_eq!(side.jobs[0].step_key, "flakiness-base:unit");
@@ -440,11 +449,27 @@ mod tests {
 
     #[test]
     fn the_plan_summary_shows_branch_names_as_code() {
-        let md = plan_markdown(&planned().commands, 3);
+        let md = plan_markdown(&planned().batches, 3);
         assert!(
             md.contains("| 1 | yaml rest tests | 5 | `gradle '-Dtests.rest.suite=p/40_${{ github.token }}'` (5 Gradle runs) |"),
             "{md}"
         );
         assert!(md.starts_with("3 batch(es) of 3 test(s)"), "{md}");
+    }
+
+    /// A plan file an earlier version wrote (each batch Gradle argv text)
+    /// is refused, saying the workflow was planned by another version.
+    #[test]
+    fn a_plan_file_of_argv_text_is_refused_saying_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(PLAN_FILE);
+        let old = r#"{"batches":[{"label":"unit tests","stepKey":"flakiness-detection:unit",
+            "job":0,"spec":{"kind":"unit","argv":["gradle",":a:test"]}}],"report":{}}"#;
+        std::fs::write(&path, old).unwrap();
+        let e = PlanFile::read(&path).unwrap_err().to_string();
+        assert!(e.contains(crate::ci::spec::PLANNED_ELSEWHERE), "{e}");
+        let typed = PlanFile::of(&planned(), None);
+        std::fs::write(&path, typed.to_json()).unwrap();
+        assert_eq!(PlanFile::read(&path).unwrap(), typed);
     }
 }

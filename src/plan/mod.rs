@@ -488,12 +488,15 @@ mod tests {
         assert_eq!(c.key, "flakiness-detection:unit-task");
         assert_eq!(task.policies[0].stop_on_proof, [false, false]);
         assert!(task.notes.iter().any(|n| n.starts_with("--context task:")));
-        let json = serde_json::to_value(c).unwrap();
+        let json = serde_json::to_value(render::PlanCommand(c)).unwrap();
         assert_eq!(json["context"], "task");
         let both = run(ContextMode::Both);
         let contexts: Vec<&str> = both.commands.iter().map(|c| c.context()).collect();
         assert_eq!(contexts, ["alone", "task", "task"]);
-        assert!(serde_json::to_value(&both.commands[0]).unwrap()["context"].is_null());
+        assert!(
+            serde_json::to_value(render::PlanCommand(&both.commands[0])).unwrap()["context"]
+                .is_null()
+        );
         assert_eq!(run(ContextMode::Alone).commands.len(), 1);
     }
 
@@ -550,7 +553,7 @@ mod tests {
             "{:?}",
             p.notes
         );
-        let json = serde_json::to_value(&p.commands[0]).unwrap();
+        let json = serde_json::to_value(render::PlanCommand(&p.commands[0])).unwrap();
         assert_eq!(json["sample"]["seed"], 7);
         assert!(
             p.policies[0].per_iteration.is_some(),
@@ -597,7 +600,10 @@ mod tests {
             gate.argv().join(" "),
             "gradle :server:test --rerun --continue"
         );
-        assert_eq!(serde_json::to_value(gate).unwrap()["unmuteCheck"], true);
+        assert_eq!(
+            serde_json::to_value(render::PlanCommand(gate)).unwrap()["unmuteCheck"],
+            true
+        );
         assert!(p
             .notes
             .iter()

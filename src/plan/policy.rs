@@ -9,36 +9,64 @@ use crate::domain::GradleCommand;
 use crate::domain::RepetitionMode;
 use crate::durations::Durations;
 use crate::settings::{RunMode, RunSettings};
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
-/// What the engine is asked to do with one batch.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What the engine is asked to do with one batch. Its JSON travels with the
+/// batch to a CI job (`ci::spec::JobSpec`), durations in milliseconds; what
+/// only a run on this machine sets (a deadline, a comparison's looks) stays
+/// behind.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct Policy {
     /// Stop on proof, for each test of the command.
     pub stop_on_proof: Vec<bool>,
     /// A proof needs a pass besides a real failure (not so for `--until-fail`).
     pub need_pass: bool,
     /// The time the batch may take; `None`: no budget.
+    #[serde(
+        rename = "budgetMs",
+        with = "crate::time::millis",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub budget: Option<Duration>,
     /// Running out of budget is how the batch ends (`--until-fail --for`):
     /// its count was never fixed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub open_ended: bool,
     /// Expected test time of one iteration (recorded durations).
+    #[serde(
+        rename = "perIterationMs",
+        with = "crate::time::millis",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub per_iteration: Option<Duration>,
     /// The limit of each invocation.
+    #[serde(
+        rename = "timeoutMs",
+        with = "crate::time::millis",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub timeout: Option<Duration>,
-    /// No invocation runs past this (triage's time limit).
+    /// No invocation runs past this (triage's time limit): an instant of
+    /// this process, never carried to another.
+    #[serde(skip)]
     pub deadline: Option<Instant>,
     /// An invocation that gives no result for the batch's tests ends it
     /// (triage: a replay that cannot run will not run the next time either).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stop_without_result: bool,
     /// A chunk counts the executions that gave a result (with the pinned
     /// seed), not the iterations it asked for: what did not come back is
     /// asked for again (triage's replays).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub count_results: bool,
     /// For each test of the command, the comparison that takes it out of
     /// the batch once a fix is shown (`--compare`'s after side); empty or
-    /// `None`: none. Its looks end the chunks.
+    /// `None`: none. Its looks end the chunks. Never carried to a CI job:
+    /// CI's REF jobs run beside the branch's, so no before is known while
+    /// they run, and the report step compares at one look.
+    #[serde(skip)]
     pub(crate) show_fix: Vec<Option<super::show_fix::ShowFix>>,
     /// What happens when a chunk's in-JVM iterations cost more than fresh
     /// runs (`plan::switch`): `auto` switches to Gradle runs.

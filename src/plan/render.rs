@@ -42,7 +42,7 @@ pub fn json(view: &PlanView) -> String {
     #[derive(Serialize)]
     struct JsonCommand<'a> {
         #[serde(flatten)]
-        command: &'a GradleCommand,
+        command: PlanCommand<'a>,
         #[serde(rename = "cleanProves")]
         clean_proves: Proof,
         /// The chunks `local` cuts the batch into, when it runs in chunks.
@@ -76,7 +76,7 @@ pub fn json(view: &PlanView) -> String {
         .map(|(i, c)| {
             let policy = view.plan.policies.get(i);
             JsonCommand {
-                command: c,
+                command: PlanCommand(c),
                 clean_proves: Proof::new(c.executions(), view.evidence.confidence),
                 chunks: policy.and_then(|p| schedule(p, c)),
                 budget_sec: policy.and_then(|p| p.budget).map(|b| b.as_secs()),
@@ -97,6 +97,51 @@ pub fn json(view: &PlanView) -> String {
     let mut s = serde_json::to_string_pretty(&doc).expect("plan JSON serializes");
     s.push('\n');
     s
+}
+
+/// A command as the plan JSON shows it (docs/src/reference/json.md): its
+/// argv rendered, its repetition summed up. (The command's own JSON is the
+/// typed batch a CI job is told.)
+pub(crate) struct PlanCommand<'a>(pub(crate) &'a GradleCommand);
+
+impl Serialize for PlanCommand<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let c = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("kind", &c.kind)?;
+        m.serialize_entry("label", &c.label)?;
+        m.serialize_entry("key", &c.key)?;
+        m.serialize_entry("argv", &c.argv())?;
+        m.serialize_entry("iterations", &c.iterations())?;
+        m.serialize_entry("restLoops", &c.rest_loops())?;
+        m.serialize_entry("taskPaths", &c.task_paths())?;
+        m.serialize_entry("repetition", &c.repetition())?;
+        m.serialize_entry("repetitionReason", &c.repetition_reason)?;
+        if let Some(why) = &c.not_honoured {
+            m.serialize_entry("notHonoured", why)?;
+        }
+        if let Some(in_jvm) = c.in_jvm() {
+            m.serialize_entry("inJvm", &in_jvm)?;
+        }
+        if let Some(secs) = c.predicted_sec {
+            m.serialize_entry("predictedSec", &secs)?;
+        }
+        if let Some(shard) = &c.shard {
+            m.serialize_entry("shard", shard)?;
+        }
+        // Absent: the selected tests alone (plans from before contexts).
+        if let Some(whole) = &c.whole_task {
+            m.serialize_entry("context", c.context())?;
+            if let Some(sample) = &whole.sample {
+                m.serialize_entry("sample", sample)?;
+            }
+            if whole.unmute_check {
+                m.serialize_entry("unmuteCheck", &true)?;
+            }
+        }
+        m.end()
+    }
 }
 
 /// One command a line, each argv element one shell word. A REST batch's loops

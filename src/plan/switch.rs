@@ -21,7 +21,8 @@ use std::time::Duration;
 
 /// What `--repetition` asks of a batch whose in-JVM iterations cost more
 /// than fresh runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum OnDearer {
     /// Nothing (Gradle runs only, triage's replays, whole-task runs).
     #[default]

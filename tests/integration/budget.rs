@@ -3,7 +3,7 @@
 //! more than ran; stop on proof takes a proven-flaky test out of later chunks.
 //! One build copy and few Gradle runs: the fixture's iterations are slow.
 
-use crate::common::{files_named, gradle_flaky, run, slow_copy, text};
+use crate::common::{batch_argv, files_named, gradle_flaky, run, slow_copy, text};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -312,12 +312,8 @@ fn shards_fit_the_budget_on_buildkite_and_fold_into_one_report() {
                 .unwrap(),
         )
         .unwrap();
-        let argv: Vec<&str> = spec["argv"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
+        let argv = batch_argv(&spec);
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
         let iters: u32 = argv
             .iter()
             .find_map(|a| a.strip_prefix("-Dtests.iters="))

@@ -5,9 +5,9 @@
 //! a folder and serves `artifact download` from it. Gradle is never mocked.
 
 use crate::common::{
-    assert_layout_from_cache, assert_nothing_ran_pwned, change, copy_tree, docs_only_branch,
-    fixture_copy, fixture_repo, git, gradle_flaky, outcome_of, pr_branch_with, read_json,
-    repo_root, run, text, uncompiled_copy, use_recorded_layout,
+    assert_layout_from_cache, assert_nothing_ran_pwned, batch_argv, change, copy_tree,
+    docs_only_branch, fixture_copy, fixture_repo, git, given_batch, gradle_flaky, outcome_of,
+    pr_branch_with, read_json, repo_root, run, text, uncompiled_copy, use_recorded_layout,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -267,7 +267,7 @@ fn wrap_forwards_sigterm_to_the_command_and_still_writes_its_status() {
 #[test]
 fn wrap_runs_the_batch_of_its_parallel_job_from_the_env() {
     let jobs = WrapJobs::new();
-    let batch = |word: &str| format!(r#"{{"kind":"unit","argv":["sh","-c","echo {word} > ran"]}}"#);
+    let batch = |word: &str| given_batch(&["sh", "-c", &format!("echo {word} > ran")]).to_string();
     let out = run(jobs
         .cmd("job-p", &["--from-env"])
         .env("BUILDKITE_PARALLEL_JOB", "1")
@@ -289,6 +289,26 @@ fn wrap_rejects_a_missing_batch_before_running_anything() {
     let out = run(&mut jobs.cmd("job-x", &["--from-env"]));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("FLAKINESS_BATCH_0"));
+    assert!(!jobs.dir.path().join("flakiness-status").exists());
+}
+
+/// A batch an earlier version uploaded as Gradle argv text does not run:
+/// the job says the pipeline was planned by another version, and records
+/// nothing (exit 2, as for a batch that cannot be read).
+#[test]
+fn wrap_refuses_a_batch_planned_by_another_version() {
+    let jobs = WrapJobs::new();
+    let old = r#"{"kind":"unit","argv":["sh","-c","echo old > ran"],"taskPaths":[":a:test"]}"#;
+    let out = run(jobs
+        .cmd("job-o", &["--from-env"])
+        .env("FLAKINESS_BATCH_0", old));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("planned by another version of gradle-flaky"),
+        "{stderr}"
+    );
+    assert!(!jobs.dir.path().join("ran").exists());
     assert!(!jobs.dir.path().join("flakiness-status").exists());
 }
 
@@ -1048,16 +1068,12 @@ pub(crate) fn manual_cmd(bk: &Buildkite, dir: &Path, classes: &str, gradle: &str
     cmd
 }
 
-/// The argv of a step's first batch, as the step's env carries it.
+/// The argv of a step's first batch, as its job renders it from the
+/// typed batch the step's env carries.
 fn first_batch_argv(step: &Value) -> Vec<String> {
     let batch: Value =
         serde_json::from_str(step["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
-    batch["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|a| a.as_str().map(str::to_string))
-        .collect()
+    batch_argv(&batch)
 }
 
 /// A batch whose Test tasks the build skips (an `onlyIf` that is false) is
@@ -1112,9 +1128,12 @@ fn batches_the_build_skips_are_reported_as_skipped_by_the_build() {
     let unit = step("flakiness-detection:unit");
     let batch: Value =
         serde_json::from_str(unit["env"]["FLAKINESS_BATCH_0"].as_str().unwrap()).unwrap();
+    // The job checks the Test tasks of its typed batch.
+    let command: gradle_flaky::domain::GradleCommand =
+        serde_json::from_value(batch["command"].clone()).unwrap();
     assert_eq!(
-        batch["taskPaths"],
-        serde_json::json!([":server:test", ":x-pack:plugin:ml:test"])
+        command.task_paths(),
+        [":server:test", ":x-pack:plugin:ml:test"]
     );
     let mut checkouts = Vec::new();
     for (key, job) in [

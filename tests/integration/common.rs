@@ -236,6 +236,30 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// The Gradle command line a CI job renders from its spec (a Buildkite
+/// step's `FLAKINESS_BATCH_<n>`, a plan file's `spec`): its typed batch's
+/// command, rendered by the code the job runs.
+pub fn batch_argv(spec: &serde_json::Value) -> Vec<String> {
+    serde_json::from_value::<gradle_flaky::domain::GradleCommand>(spec["command"].clone())
+        .unwrap_or_else(|e| panic!("no typed batch ({e}): {spec:#}"))
+        .argv()
+}
+
+/// A hand-written CI batch (`unit`) that runs `argv` once, as given: what
+/// the wrappers are tested with, no Gradle needed.
+pub fn given_batch(argv: &[&str]) -> serde_json::Value {
+    serde_json::json!({
+        "command": {
+            "kind": "unit", "label": "unit tests", "key": "flakiness-detection:unit",
+            "invocation": {
+                "gradle": [argv[0]], "given": &argv[1..],
+                "repeat": { "inJvm": { "mechanism": "tests-iters", "iterations": 1 } }
+            }
+        },
+        "policy": {}
+    })
+}
+
 /// Runs a command, returning its output; panics only if it cannot start.
 pub fn run(cmd: &mut Command) -> Output {
     cmd.output().expect("start process")

@@ -13,9 +13,9 @@
 //! install step is skipped (the binary under test is on PATH).
 
 use crate::common::{
-    assert_nothing_ran_pwned, copy_all, copy_tree, docs_only_branch, fixture_repo, gradle_flaky,
-    outcome_of, pr_branch_with, read_json, repo_root, run, text, use_recorded_layout,
-    without_ci_env, SUITES,
+    assert_nothing_ran_pwned, batch_argv, copy_all, copy_tree, docs_only_branch, fixture_repo,
+    given_batch, gradle_flaky, outcome_of, pr_branch_with, read_json, repo_root, run, text,
+    use_recorded_layout, without_ci_env, SUITES,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -358,7 +358,11 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
         .iter()
         .zip(commands)
     {
-        assert_eq!(batch["spec"]["argv"], command["argv"]);
+        // The job renders the plan's command line from its typed batch.
+        assert_eq!(
+            serde_json::json!(batch_argv(&batch["spec"])),
+            command["argv"]
+        );
     }
     // The hostile names travel as data: in the plan file, never in an output.
     assert!(plan_file.to_string().contains("40_${{ github.token }}"));
@@ -533,14 +537,14 @@ fn a_manual_run_plans_the_named_tests_and_fails_on_a_name_that_resolves_to_nothi
         "the plan job failed, not cancelled"
     );
     let plan_file = read_json(&gh.artifacts().join("flakiness-plan/flakiness-plan.json"));
-    let argv = plan_file["batches"][0]["spec"]["argv"].to_string();
+    let argv = batch_argv(&plan_file["batches"][0]["spec"]);
     assert!(
-        argv.contains("\"-Dtests.iters=3\""),
-        "the iters input: {argv}"
+        argv.contains(&"-Dtests.iters=3".to_string()),
+        "the iters input: {argv:?}"
     );
     assert!(
-        argv.contains("org.elasticsearch.common.StringsTests"),
-        "{argv}"
+        argv.contains(&"org.elasticsearch.common.StringsTests".to_string()),
+        "{argv:?}"
     );
     assert!(
         plan.summary.contains("named `org.example.NoSuchTests`"),
@@ -564,13 +568,38 @@ fn batch_plan(argvs: &[&[&str]]) -> tempfile::TempDir {
         .map(|argv| {
             serde_json::json!({
                 "label": "unit tests", "stepKey": "flakiness-detection:unit", "job": 0,
-                "spec": { "kind": "unit", "argv": argv }
+                "spec": given_batch(argv)
             })
         })
         .collect();
     let plan = serde_json::json!({ "batches": batches, "report": {} });
     std::fs::write(dir.path().join("flakiness-plan.json"), plan.to_string()).unwrap();
     dir
+}
+
+/// A plan file an earlier version wrote (its batches Gradle argv text):
+/// `github run` refuses it, saying another version planned it, before
+/// anything runs.
+#[test]
+fn github_run_refuses_a_plan_of_another_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = serde_json::json!({
+        "batches": [{
+            "label": "unit tests", "stepKey": "flakiness-detection:unit", "job": 0,
+            "spec": { "kind": "unit", "argv": ["sh", "-c", "echo old > ran"] }
+        }],
+        "report": {}
+    });
+    std::fs::write(dir.path().join("flakiness-plan.json"), old.to_string()).unwrap();
+    let out = github_run(dir.path(), &["--batch", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("planned by another version of gradle-flaky"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("ran").exists());
+    assert!(!dir.path().join("flakiness-batch").exists());
 }
 
 fn github_run(dir: &Path, args: &[&str]) -> std::process::Output {

@@ -7,7 +7,6 @@ use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::{AnalyzeArgs, GlobalArgs};
 use crate::invocation::Forcing;
-use crate::local::Context;
 use crate::{tell, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -34,11 +33,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
         },
     );
     report::warn_unreadable(&report);
-    report::emit(
-        &report,
-        &options::report_output(&args.report),
-        &Context::default(),
-    )?;
+    report::emit(&report, &options::report_output(&args.report), None)?;
     let exit = Exit::of(Observed {
         real_failures: report.summary.failed,
         executions: report.summary.executions,

@@ -6,15 +6,13 @@
 
 use super::report::render;
 use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::report::{Jobs, Missing};
 use crate::analyze::{self, AnalyzeOptions};
 use crate::buildkite::wrap::failure_annotation;
 use crate::ci::job::JobEnv;
-use crate::ci::jobs_section::jobs_section;
-use crate::ci::missing::Missing;
 use crate::ci::prepare::unresolved_markdown;
 use crate::cli::ReportFormat;
 use crate::domain::{GradleCommand, Origin, ReasonCode, TestKind, Unresolved};
-use crate::local::Context;
 use crate::process::Ended;
 use crate::run::cause::Cause;
 use crate::run::engine::Outcome;
@@ -215,8 +213,19 @@ fn the_jobs_section_contains_hostile_keys_labels_and_inputs() {
             reason_code: ReasonCode::NoRunnableTask,
             ..unresolved(p, Origin::Changed)
         };
-        let mut md = jobs_section(std::slice::from_ref(&payload), &[missing], &[], false);
-        md += &jobs_section(&[payload], &[], &[skipped], true);
+        let mut ci = crate::analyze::analyze_roots(&[], &Default::default());
+        ci.around.jobs = Some(Jobs {
+            payloads: vec![payload.clone()],
+            missing: vec![missing],
+        });
+        let mut md = crate::analyze::render::markdown(&ci);
+        ci.around.jobs = Some(Jobs {
+            payloads: vec![payload],
+            missing: vec![],
+        });
+        ci.around.not_checked = vec![skipped];
+        ci.around.build_failed = true;
+        md += &crate::analyze::render::markdown(&ci);
         md
     });
 }
@@ -271,17 +280,10 @@ fn the_local_report_contains_hostile_batch_problems() {
         ];
         let mut lines = problems(&runs, Duration::from_secs(60));
         lines.push(p.to_string());
-        let ctx = Context {
-            partial: true,
-            problems: &lines,
-            batches: &[],
-            run_dir: None,
-            not_checked: &[],
-            cost: None,
-            comparison: None,
-            known_flaky: &[],
-        };
-        render(&report_of(p), ReportFormat::Markdown, &ctx)
+        let mut report = report_of(p);
+        report.around.partial = true;
+        report.around.problems = lines;
+        render(&report, ReportFormat::Markdown)
     });
 }
 

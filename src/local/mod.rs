@@ -9,7 +9,6 @@
 //! runs; the final report is the caller's to render and keep, through a
 //! [`Reporter`].
 
-mod context;
 pub(crate) mod cost;
 mod judge;
 mod outcome;
@@ -17,12 +16,13 @@ mod planned;
 mod selected;
 pub(crate) mod triage;
 
-pub(crate) use context::Context;
 pub(crate) use outcome::{LocalOutcome, RunRecord};
 pub(crate) use selected::tests as selected_tests;
 
 use crate::analyze::model::outcome::JobPayload;
+use crate::analyze::model::report::Around;
 use crate::analyze::read::reproduce::Rerun;
+use crate::analyze::rules::verdict;
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::durations;
@@ -61,7 +61,7 @@ pub(crate) trait Reporter {
     /// Keeps the report before triage replays anything, where a Ctrl-C cannot
     /// take it: below `base` (the run folder), and wherever the caller keeps
     /// reports. Returns the copy below `base`.
-    fn before_triage(&self, report: &Report, ctx: &Context<'_>, base: &Path) -> Result<PathBuf>;
+    fn before_triage(&self, report: &Report, base: &Path) -> Result<PathBuf>;
 }
 
 /// Runs the selected tests of `build` (the build with the layout they were
@@ -324,6 +324,15 @@ pub(crate) fn assess(
     reporter.read(&report);
     remember_drift(&build.root, prepared.ctx.commit.as_deref(), &report);
     let cost = cost::of(&report, commands, &runs, took);
+    report.around = Around {
+        partial,
+        not_checked,
+        batches,
+        cost: Some(cost),
+        problems,
+        ..Around::default()
+    };
+    verdict::settle(&mut report);
     let rerun = rerun(build, prepared, cfg);
     match Scripts::keep_members_script(&build.root) {
         Ok(script) => planned::reproduce_members(&mut report, commands, &script, &rerun),
@@ -331,16 +340,6 @@ pub(crate) fn assess(
     }
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
-            let context = Context {
-                partial,
-                problems: &problems,
-                batches: &batches,
-                run_dir: Some(&run_dir),
-                not_checked: &not_checked,
-                cost: Some(&cost),
-                comparison: None,
-                known_flaky: &[],
-            };
             let site = triage::Site {
                 build,
                 base: &run_dir,
@@ -349,7 +348,7 @@ pub(crate) fn assess(
                 verbose: cfg.verbose,
                 guard: &guard,
             };
-            triage_after(&mut report, triage, &site, &context, reporter)
+            triage_after(&mut report, triage, &site, reporter)
         }
         _ => None,
     };
@@ -359,13 +358,8 @@ pub(crate) fn assess(
         planned: commands.len(),
         runs,
         took,
-        partial,
-        batches,
-        problems,
         below_plan,
         triage: triaged,
-        not_checked,
-        cost,
     }))
 }
 
@@ -414,10 +408,9 @@ fn triage_after(
     report: &mut Report,
     triage: &crate::triage::TriageConfig,
     site: &triage::Site<'_>,
-    context: &Context<'_>,
     reporter: &dyn Reporter,
 ) -> Option<crate::triage::TriageTotals> {
-    let keep = |r: &Report| reporter.before_triage(r, context, site.base);
+    let keep = |r: &Report| reporter.before_triage(r, site.base);
     triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
         tell!("triage: {e}");
         None
@@ -439,7 +432,7 @@ mod tests {
 
     impl Reporter for Quiet {
         fn read(&self, _: &Report) {}
-        fn before_triage(&self, _: &Report, _: &Context<'_>, base: &Path) -> Result<PathBuf> {
+        fn before_triage(&self, _: &Report, base: &Path) -> Result<PathBuf> {
             Ok(base.to_path_buf())
         }
     }
@@ -520,8 +513,11 @@ mod tests {
             "proven in its first chunk of 2"
         );
         assert_eq!(row("a.StableTests").runs, 20);
-        assert_eq!(record.cost.proven.len(), 1);
-        assert_eq!(record.cost.iterations_saved, 18);
+        assert_eq!(record.report.around.cost.as_ref().unwrap().proven.len(), 1);
+        assert_eq!(
+            record.report.around.cost.as_ref().unwrap().iterations_saved,
+            18
+        );
         assert_eq!(outcome.exit(true), Exit::TestFailures);
     }
 }

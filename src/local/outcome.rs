@@ -1,7 +1,5 @@
 //! What a local run did and proved, and the exit status it earns.
 
-use super::Context;
-use crate::analyze::model::cost::Cost;
 use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::Report;
 use crate::domain::Unresolved;
@@ -35,20 +33,10 @@ pub(crate) struct RunRecord {
     pub runs: Vec<BatchRun>,
     /// Wall time of the batches.
     pub took: Duration,
-    /// The run was interrupted: the report counts only what ran before.
-    pub partial: bool,
-    /// Each batch judged by the job-outcome rules.
-    pub batches: Vec<JobPayload>,
-    /// One line per batch without a clean result.
-    pub problems: Vec<String>,
     /// A selected test ran fewer times than planned.
     pub below_plan: bool,
     /// The triage after the run, when one replayed anything.
     pub triage: Option<TriageTotals>,
-    /// Selected tests found that cannot run here.
-    pub not_checked: Vec<Unresolved>,
-    /// What it cost, and what its stop rules saved.
-    pub cost: Cost,
 }
 
 impl LocalOutcome {
@@ -65,36 +53,32 @@ impl LocalOutcome {
 }
 
 impl RunRecord {
-    /// What surrounds its report.
-    pub(crate) fn context(&self) -> Context<'_> {
-        Context {
-            partial: self.partial,
-            problems: &self.problems,
-            batches: &self.batches,
-            run_dir: Some(&self.run_dir),
-            not_checked: &self.not_checked,
-            cost: Some(&self.cost),
-            comparison: None,
-            known_flaky: &[],
-        }
+    /// The run was interrupted: the report counts only what ran before.
+    pub(crate) fn partial(&self) -> bool {
+        self.report.around.partial
+    }
+
+    /// Each batch judged by the job-outcome rules.
+    pub(crate) fn batches(&self) -> &[JobPayload] {
+        &self.report.around.batches
     }
 
     /// What the run observed.
     pub(crate) fn observed(&self) -> Observed {
         let verdicts = self.runs.iter().flat_map(|r| &r.done.verdicts);
         Observed {
-            interrupted: self.partial
+            interrupted: self.partial()
                 || verdicts.clone().any(|v| *v == Verdict::Interrupted)
                 || self.triage.as_ref().is_some_and(|t| t.interrupted),
             // A failure recorded by a batch that later broke off counts too; an
             // OutOfMemoryError of a batch that left a heap dump does not.
-            real_failures: self.batches.iter().map(|b| b.real_failures).sum(),
+            real_failures: self.batches().iter().map(|b| b.real_failures).sum(),
             executions: self.report.summary.executions,
             // A test that ran fewer times than planned has no trustworthy clean result.
             untrustworthy: self.below_plan
-                || crate::domain::unmute_unchecked(&self.not_checked)
+                || crate::domain::unmute_unchecked(&self.report.around.not_checked)
                 || verdicts.clone().any(|v| !v.is_trustworthy())
-                || self.batches.iter().any(|b| {
+                || self.batches().iter().any(|b| {
                     matches!(
                         b.outcome,
                         OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
@@ -146,19 +130,15 @@ mod tests {
             flaky_tests: 0,
             broken_tests: 0,
         };
+        report.around.batches = vec![batch];
         RunRecord {
             report,
             run_dir: dir.path().to_path_buf(),
             planned: 1,
             runs: Vec::new(),
             took: Duration::ZERO,
-            partial: false,
-            batches: vec![batch],
-            problems: Vec::new(),
             below_plan: false,
             triage: None,
-            not_checked: Vec::new(),
-            cost: Cost::default(),
         }
     }
 
@@ -191,10 +171,8 @@ mod tests {
             ..ran(5, 0)
         };
         assert_eq!(below.exit(true), Exit::Infra, "fewer runs than planned");
-        let partial = RunRecord {
-            partial: true,
-            ..ran(5, 1)
-        };
+        let mut partial = ran(5, 1);
+        partial.report.around.partial = true;
         assert_eq!(partial.exit(true), Exit::Interrupted);
     }
 
@@ -209,9 +187,10 @@ mod tests {
             reason: "not applicable: no enabled Test task runs it".into(),
             origin,
         };
-        let with = |origin, failures| RunRecord {
-            not_checked: vec![unchecked(origin)],
-            ..ran(5, failures)
+        let with = |origin, failures| {
+            let mut ran = ran(5, failures);
+            ran.report.around.not_checked = vec![unchecked(origin)];
+            ran
         };
         assert_eq!(
             with(crate::domain::Origin::Unmuted, 0).exit(true),

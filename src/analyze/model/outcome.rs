@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// How a batch job ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum OutcomeKind {
+pub enum OutcomeKind {
     CleanPass,
     FlakyDetected,
     Timeout,
@@ -42,7 +42,7 @@ impl OutcomeKind {
 /// Why an `infra_fail` was one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum InfraSubtype {
+pub enum InfraSubtype {
     /// rc 137 on a short run: the kernel's OOM killer.
     OomKilled,
     /// A test JVM ran out of heap: a failure of type
@@ -76,7 +76,7 @@ pub(crate) mod kind_text {
 
 /// Why a record has no test result of its own (`reason` in JSON).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum RecordReason {
+pub enum RecordReason {
     /// The selection's reason code of a test that cannot run here.
     Code(ReasonCode),
     /// The build skipped every Test task the batch asked for.
@@ -138,7 +138,7 @@ pub(crate) const MAX_FAILING_CLASSES: usize = 50;
 /// One job's entry in `flakiness-outcomes.json`, fields in Elasticsearch's order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct JobPayload {
+pub struct JobPayload {
     pub job_id: String,
     pub step_key: String,
     #[serde(with = "kind_text")]

@@ -509,6 +509,7 @@ fn build_report(
     sort_most_failing_first(&mut reports);
     let warnings = crate::analyze::rules::drift::warn(&mut reports);
     let mut report = Report {
+        around: Default::default(),
         summary,
         warnings,
         tests: reports,
@@ -518,7 +519,7 @@ fn build_report(
         files,
         skips,
     };
-    report.summary.severity = severity(&report, false);
+    report.summary.severity = severity(&report);
     report
 }
 

@@ -2,21 +2,22 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use crate::analyze::model::report::{Executions, PlannedRuns, Report, Severity, TestReport};
+use crate::analyze::model::report::{Executions, PlannedRuns, Report, TestReport};
 use crate::analyze::read::junit::floor_char_boundary;
-use crate::analyze::rules::verdict::{self, verdict};
+use crate::analyze::rules::verdict::verdict;
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod around;
+pub(crate) use around::not_checked;
 mod comparison;
 mod conditions;
 pub(crate) mod context;
 pub(crate) mod cost;
 mod triage;
-pub use comparison::{comparison_markdown, known_flaky_markdown};
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.
@@ -36,21 +37,16 @@ const TRUNCATION_MARKER: &str =
 /// Failed executions written per test to the merged JUnit file.
 const MAX_JUNIT_RERUNS: usize = 100;
 
-/// Markdown rendering choices.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct MarkdownOptions {
-    /// The compile gate failed, so no re-run happened: say so first.
-    pub build_failed: bool,
-}
-
-/// The markdown report.
+/// The markdown report: what surrounds the tests, the tests, then what
+/// follows them, under [`MAX_MARKDOWN_BYTES`]. Every report (`local`,
+/// `analyze`, `--compare`, the CI report steps) is this text.
 pub fn markdown(report: &Report) -> String {
-    markdown_with(report, MarkdownOptions::default())
-}
-
-/// The annotation style when the compile gate may have failed.
-pub fn severity_with(report: &Report, opts: MarkdownOptions) -> Severity {
-    verdict::severity(report, opts.build_failed)
+    let mut md = around::head(report) + &tests_markdown(report);
+    let tail = around::tail(report);
+    if !tail.is_empty() {
+        md = md + "\n" + &tail;
+    }
+    cap(md)
 }
 
 /// Failing neighbours named on the summary's line; the JSON lists them all.
@@ -97,10 +93,10 @@ pub fn json(report: &Report) -> String {
     out
 }
 
-/// The markdown report, under [`MAX_MARKDOWN_BYTES`].
-pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
+/// The tests' part of the report.
+fn tests_markdown(report: &Report) -> String {
     let mut md = Vec::new();
-    summary_lines(report, opts, &mut md);
+    summary_lines(report, &mut md);
     conditions::warnings(report, &mut md);
     let failing: Vec<&TestReport> = report.tests.iter().filter(|t| t.failures > 0).collect();
     if failing.is_empty() {
@@ -119,14 +115,14 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
     below_plan(report, &mut md);
     clean_tests(report, &mut md);
     unreadable_files(report, &mut md);
-    cap(md.join("\n"))
+    md.join("\n")
 }
 
-fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
+fn summary_lines(report: &Report, md: &mut Vec<String>) {
     let s = &report.summary;
     md.push("## Flakiness summary".into());
     md.push(String::new());
-    if opts.build_failed {
+    if report.around.build_failed {
         md.push(
             "> ⚠️ One or more of the affected test source sets failed to compile, so *all*".into(),
         );
@@ -768,7 +764,10 @@ fn junit_case(t: &TestReport) -> TestCase {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::analyze::model::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
+    use crate::analyze::model::report::{
+        Example, FailureKind, KindCounts, ReportFiles, Severity, Summary,
+    };
+    use crate::analyze::rules::verdict;
 
     pub(crate) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         TestReport::sample(class, method, passes, failures)
@@ -779,6 +778,7 @@ pub(crate) mod tests {
         let passed = tests.iter().map(|t| t.passes).sum();
         let suite_timeouts = tests.iter().map(|t| t.suite_timeouts).sum();
         let mut r = Report {
+            around: Default::default(),
             summary: Summary {
                 executions: passed + failed + suite_timeouts,
                 passed,
@@ -797,7 +797,7 @@ pub(crate) mod tests {
             skips: Default::default(),
             neighbours: None,
         };
-        r.summary.severity = verdict::severity(&r, false);
+        r.summary.severity = verdict::severity(&r);
         r
     }
 
@@ -1073,30 +1073,33 @@ pub(crate) mod tests {
     #[test]
     fn severity_follows_failures_then_suite_timeouts() {
         assert_eq!(
-            verdict::severity(&report(vec![test("X", "y", 1, 1)]), false),
+            verdict::severity(&report(vec![test("X", "y", 1, 1)])),
             Severity::Error
         );
         let mut timed_out = test("X", "classMethod", 0, 0);
         timed_out.suite_timeouts = 1;
         assert_eq!(
-            verdict::severity(&report(vec![timed_out]), false),
+            verdict::severity(&report(vec![timed_out])),
             Severity::Warning
         );
         assert_eq!(
-            verdict::severity(&report(vec![test("X", "y", 3, 0)]), false),
+            verdict::severity(&report(vec![test("X", "y", 3, 0)])),
             Severity::Success
         );
         let empty = report(vec![]);
-        assert_eq!(verdict::severity(&empty, false), Severity::Success);
-        let gate = MarkdownOptions { build_failed: true };
-        assert_eq!(severity_with(&empty, gate), Severity::Warning);
+        assert_eq!(verdict::severity(&empty), Severity::Success);
+        let mut gate = empty.clone();
+        gate.around.build_failed = true;
+        assert_eq!(verdict::severity(&gate), Severity::Warning);
     }
 
     #[test]
     fn the_compile_gate_banner_is_shown_only_when_asked() {
-        let empty = report(vec![]);
-        let md = markdown_with(&empty, MarkdownOptions { build_failed: true });
+        let mut empty = report(vec![]);
+        empty.around.build_failed = true;
+        let md = markdown(&empty);
         assert!(md.contains("failed to compile") && md.contains("re-runs were skipped"));
+        empty.around.build_failed = false;
         let md = markdown(&empty);
         assert!(!md.contains("failed to compile"));
         assert!(md.contains("_No real failures recorded._"));

@@ -112,7 +112,7 @@ pub(crate) fn findings(
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
     let mut overall = reading.all(jobs);
-    never_executed(&mut overall, &context.jobs, &payloads, &missing);
+    against_plan(&mut overall, &context.jobs, &payloads, &missing);
     overall.around = Around {
         input_problems: inputs.problems.clone(),
         not_checked: not_applicable.clone(),
@@ -128,11 +128,11 @@ pub(crate) fn findings(
     }
 }
 
-/// Records in `overall` the selected tests of `steps` that no job executed
-/// (a selected test never run must not read as a pass), each with why when
-/// its step's jobs tell: missing, or ended without a result. Returns whether
-/// any never ran.
-fn never_executed(
+/// Compares `overall` with what `steps` planned: records the selected tests
+/// that no job executed (a selected test never run must not read as a pass),
+/// or that ran fewer times than planned, each with why when its step's jobs
+/// tell: missing, or ended without a result. Returns whether any did.
+fn against_plan(
     overall: &mut Report,
     steps: &[ExpectedStep],
     payloads: &[JobPayload],
@@ -140,10 +140,12 @@ fn never_executed(
 ) -> bool {
     let mut planned = Vec::new();
     for (i, step) in steps.iter().enumerate() {
-        // Runs per test: the step's executions share out over its tests.
-        let runs = step.iterations / (step.selected.len().max(1) as u64);
-        planned.extend(step.selected.iter().map(|t| PlannedTest {
-            runs,
+        // An earlier version's plan gives no runs per test: the step's
+        // executions share out over its tests.
+        let even = step.iterations / (step.selected.len().max(1) as u64);
+        planned.extend(step.selected.iter().enumerate().map(|(n, t)| PlannedTest {
+            runs: step.runs.get(n).copied().unwrap_or(even),
+            repeated_by: step.repeated_by.clone(),
             ..PlannedTest::of(t, i + 1)
         }));
     }
@@ -169,7 +171,12 @@ fn never_executed(
             ),
         })
     };
-    planned::never_executed(overall, &planned, &why)
+    // Where the plan told each test's runs, the report says what ran fewer
+    // times than planned, as `local`'s does; else only what never ran.
+    match steps.iter().all(|s| s.runs.len() == s.selected.len()) {
+        true => planned::compare(overall, &planned, &why),
+        false => planned::never_executed(overall, &planned, &why),
+    }
 }
 
 /// What the batch jobs cost: executions run against the iterations the plan
@@ -476,6 +483,8 @@ mod tests {
             iterations: 4,
             whole_task: false,
             selected: vec![],
+            runs: vec![],
+            repeated_by: vec![],
         }];
         let md = crate::analyze::render::cost::markdown(&cost(&jobs, &steps).unwrap());
         assert!(md.contains("### Cost"), "{md}");
@@ -535,6 +544,8 @@ mod tests {
             iterations: 2,
             whole_task: key.ends_with("-task"),
             selected,
+            runs: vec![],
+            repeated_by: vec![],
         }
     }
 
@@ -704,6 +715,8 @@ mod tests {
                 iterations: 0,
                 whole_task: false,
                 selected: vec![],
+                runs: vec![],
+                repeated_by: vec![],
             },
             ExpectedStep {
                 step_key: "k:integ".into(),
@@ -713,6 +726,8 @@ mod tests {
                 iterations: 0,
                 whole_task: false,
                 selected: vec![],
+                runs: vec![],
+                repeated_by: vec![],
             },
         ];
         let seen = |key: &str, n: Option<u32>| Status {

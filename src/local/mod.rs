@@ -10,17 +10,17 @@
 //! [`Reporter`].
 
 pub(crate) mod cost;
+pub(crate) mod folder;
 mod judge;
 mod outcome;
 mod planned;
 mod selected;
 pub(crate) mod triage;
 
-pub(crate) use outcome::{LocalOutcome, RunRecord};
+pub(crate) use outcome::{observed, LocalOutcome, RunRecord};
 pub(crate) use selected::tests as selected_tests;
 
 use crate::analyze::model::outcome::JobPayload;
-use crate::analyze::model::report::Around;
 use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::rules::verdict;
 use crate::analyze::{self, AnalyzeOptions, Report};
@@ -38,6 +38,7 @@ use crate::select::Selection;
 use crate::settings::RunSettings;
 use crate::terminal::visible_lines;
 use crate::{note, tell, warning, Result};
+use folder::RunFolder;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -236,6 +237,8 @@ pub(crate) struct Analyzed {
     pub(crate) batches: Vec<JobPayload>,
     pub(crate) problems: Vec<String>,
     pub(crate) below_plan: bool,
+    /// What the run folder records, for `analyze RUN_DIR`.
+    pub(crate) folder: RunFolder,
 }
 
 /// Analyzes what the batches `runs` of `prepared` (run in the build at
@@ -248,17 +251,24 @@ pub(crate) fn analyze_runs(
     dir: &Path,
     cfg: &LocalRunConfig,
 ) -> Analyzed {
-    let analyze_opts = analyze_options(build, prepared, runs, cfg);
     let timeout = cfg.settings.batch_timeout;
-    let mut report = analyze::analyze_root(dir, &analyze_opts);
-    let selected = planned::planned_tests(&prepared.plan.commands, runs);
-    let (batches, problems) = judge::batches(runs, &selected, project_dir, &analyze_opts, timeout);
-    let below_plan = planned::compare(&mut report, &prepared.plan.commands, runs, timeout);
+    let options = analyze_options(build, prepared, runs, cfg);
+    let folder = planned::folder(options, &prepared.plan.commands, runs, timeout);
+    let (report, below_plan) = folder.report_of(dir);
+    if below_plan {
+        tell!(
+            "selected tests ran fewer times than planned: their results prove less \
+             than planned (listed in the report under \"Ran fewer times than planned\")"
+        );
+    }
+    let (batches, problems) =
+        judge::batches(runs, &folder.planned, project_dir, &folder.options, timeout);
     Analyzed {
         report,
         batches,
         problems,
         below_plan,
+        folder,
     }
 }
 
@@ -320,18 +330,20 @@ pub(crate) fn assess(
         batches,
         problems,
         below_plan,
+        mut folder,
     } = analyze_runs(build, &build.root, prepared, &runs, &run_dir, cfg);
     reporter.read(&report);
     remember_drift(&build.root, prepared.ctx.commit.as_deref(), &report);
     let cost = cost::of(&report, commands, &runs, took);
-    report.around = Around {
-        partial,
-        not_checked,
-        batches,
-        cost: Some(cost),
-        problems,
-        ..Around::default()
-    };
+    folder.partial = partial;
+    folder.not_checked = not_checked;
+    folder.batches = batches;
+    folder.problems = problems;
+    folder.cost = Some(cost);
+    if let Err(e) = folder.write(&run_dir) {
+        warning!("`analyze` of the run folder will not read it as this run did: {e}");
+    }
+    report.around = folder.around();
     verdict::settle(&mut report);
     let rerun = rerun(build, prepared, cfg);
     match Scripts::keep_members_script(&build.root) {

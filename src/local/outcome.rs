@@ -1,6 +1,6 @@
 //! What a local run did and proved, and the exit status it earns.
 
-use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::outcome::OutcomeKind;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
 use crate::run::invoke::Verdict;
@@ -58,32 +58,16 @@ impl RunRecord {
         self.report.around.partial
     }
 
-    /// Each batch judged by the job-outcome rules.
-    pub(crate) fn batches(&self) -> &[JobPayload] {
-        &self.report.around.batches
-    }
-
     /// What the run observed.
     pub(crate) fn observed(&self) -> Observed {
         let verdicts = self.runs.iter().flat_map(|r| &r.done.verdicts);
+        let seen = observed(&self.report, self.below_plan);
         Observed {
-            interrupted: self.partial()
+            interrupted: seen.interrupted
                 || verdicts.clone().any(|v| *v == Verdict::Interrupted)
                 || self.triage.as_ref().is_some_and(|t| t.interrupted),
-            // A failure recorded by a batch that later broke off counts too; an
-            // OutOfMemoryError of a batch that left a heap dump does not.
-            real_failures: self.batches().iter().map(|b| b.real_failures).sum(),
-            executions: self.report.summary.executions,
-            // A test that ran fewer times than planned has no trustworthy clean result.
-            untrustworthy: self.below_plan
-                || crate::domain::unmute_unchecked(&self.report.around.not_checked)
-                || verdicts.clone().any(|v| !v.is_trustworthy())
-                || self.batches().iter().any(|b| {
-                    matches!(
-                        b.outcome,
-                        OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
-                    )
-                }),
+            untrustworthy: seen.untrustworthy || verdicts.clone().any(|v| !v.is_trustworthy()),
+            ..seen
         }
     }
 
@@ -98,9 +82,37 @@ impl RunRecord {
     }
 }
 
+/// What a run's report says it observed (`local`'s, and `analyze` of its
+/// run folder): the real failures of its selected tests (a whole-task
+/// run's neighbours are set apart, never the verdict; an `OutOfMemoryError`
+/// of a JVM out of heap is infrastructure); no trustworthy result when a
+/// selected test ran fewer times than planned, an unmuted test could not be
+/// checked, or a batch ended without a result.
+pub(crate) fn observed(report: &Report, below_plan: bool) -> Observed {
+    let around = &report.around;
+    Observed {
+        interrupted: around.partial,
+        real_failures: report
+            .tests
+            .iter()
+            .map(|t| t.failures - t.heap_failures)
+            .sum(),
+        executions: report.summary.executions,
+        untrustworthy: below_plan
+            || crate::domain::unmute_unchecked(&around.not_checked)
+            || around.batches.iter().any(|b| {
+                matches!(
+                    b.outcome,
+                    OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
+                )
+            }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::model::outcome::JobPayload;
     use crate::analyze::{self, AnalyzeOptions};
     use crate::domain::TestKind;
 

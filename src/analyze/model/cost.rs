@@ -2,10 +2,10 @@
 //! requested, job-minutes, wall time, the tests stop on proof took out and the
 //! batches their budget stopped. Rendered in the reports' markdown and JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The cost of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cost {
     /// Test executions the plan asked for (every selected test's methods).
@@ -23,19 +23,19 @@ pub struct Cost {
     /// Wall time of the whole run, in seconds.
     pub wall_sec: f64,
     /// Tests proven flaky early.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proven: Vec<ProvenEarly>,
     /// Batches their budget stopped.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub budget_stops: Vec<BudgetStop>,
     /// The batch jobs of a CI run, which ran side by side: the wall time is
     /// then the longest job's.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ci_jobs: Option<u64>,
 }
 
 /// A test stop on proof took out of its batch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProvenEarly {
     pub test: String,
@@ -45,7 +45,7 @@ pub struct ProvenEarly {
 }
 
 /// A batch that ended because its next chunk did not fit its budget.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetStop {
     pub job: String,

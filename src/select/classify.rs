@@ -4,18 +4,18 @@
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.
 //!
-//! Which Test tasks run a class is [`super::tasks`]' rule; an abstract class
-//! is expanded into its concrete subclasses by [`super::expand`], each
-//! classified on its own project's task. What was chosen among several tasks
+//! Which Test tasks run a class is [`super::tasks`]' rule; a class that runs
+//! through other classes (an abstract base through its concrete subclasses,
+//! each classified on its own project's task; a bulk test through its owner)
+//! is `bases`' part, how a class is told a test `detection`'s. What was chosen among several tasks
 //! and how bases were expanded is recorded ([`Decisions`]) for the plan.
 
-use super::bulk;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
 use super::jar::Classpath;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
-use super::suites::{self, SuiteIndex};
+use super::suites::SuiteIndex;
 use super::tasks::{self, TaskChoice, TaskDecision};
 use super::test_class;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
@@ -30,6 +30,7 @@ pub use super::files::Files;
 pub use super::outcome::Skip;
 pub(crate) use super::outcome::{Classification, Classified, Decisions};
 
+mod bases;
 mod detection;
 mod subject;
 use subject::*;
@@ -230,62 +231,6 @@ impl<'a> Classifier<'a> {
         self.roots.files_of_class(simple)
     }
 
-    fn hierarchy(&self) -> &Hierarchy {
-        self.hierarchy
-            .get_or_init(|| Hierarchy::read(self.files, &self.roots.source_files()))
-    }
-
-    /// Classifies the concrete subclasses of `base` (abstract, or a changed
-    /// concrete class: `concrete_base`), each through its own file and source
-    /// set, and records the expansion. Returns the outcomes of the chosen
-    /// ones, or why none can run.
-    fn expand(
-        &self,
-        base: &str,
-        target: &Target,
-        concrete_base: bool,
-        log: &mut Decisions,
-    ) -> Result<Vec<Classification>, Skip> {
-        let hierarchy = self.hierarchy();
-        let classify = |d: &expand::Descendant, log: &mut Decisions| {
-            let sub = Target {
-                nested: None,
-                binary: Some(d.binary.clone()),
-                method: target.method.clone(),
-                origin: target.origin,
-            };
-            self.roots
-                .containing(&d.path)
-                .iter()
-                .filter(|r| !r.resources)
-                .flat_map(|root| self.classify_file(root, &d.path, &sub, log))
-                .collect()
-        };
-        let (outcomes, mut expansion) =
-            expand::expand(hierarchy, base, self.choice.subclass_cap, log, classify)?;
-        expansion.concrete_base = concrete_base;
-        log.expansions.push(expansion);
-        Ok(outcomes)
-    }
-
-    /// A changed concrete test class runs itself and, like an abstract base,
-    /// up to `--subclass-cap` of its concrete subclasses: they inherit its
-    /// changed test methods (a change may fail only in a subclass). Not for a
-    /// class reached through an expansion (its base's expansion covers its
-    /// subclasses), nor for a named or unmuted class, which means that class.
-    fn changed_concrete_base(
-        &self,
-        class: &str,
-        target: &Target,
-        log: &mut Decisions,
-    ) -> Vec<Classification> {
-        if target.origin != Origin::Changed || target.binary.is_some() || target.method.is_some() {
-            return Vec::new();
-        }
-        // No runnable subclass: nothing more runs, and nothing is recorded.
-        self.expand(class, target, true, log).unwrap_or_default()
-    }
-
     /// The outcomes for one file of one source dir: one per task chosen to
     /// run it, or the outcomes of an abstract class's chosen subclasses.
     fn classify_file(
@@ -396,47 +341,6 @@ impl<'a> Classifier<'a> {
             is_suite: subject.is_suite,
             via_suite,
         }
-    }
-
-    /// A nested class its task leaves out that a `bulkTest*()` method of its
-    /// file creates ([`bulk`]): named, it runs through the test classes
-    /// of that method's type; met in an expansion, it is not run alone.
-    /// `None` when it is no bulk test.
-    fn bulk_test(
-        &self,
-        root: &Root,
-        path: &Path,
-        subject: &Subject,
-        target: &Target,
-        log: &mut Decisions,
-    ) -> Option<Result<Vec<Classification>, Skip>> {
-        let class = subject.class.as_deref()?;
-        let unit = self.parse(path);
-        let local = suites::local_of(&unit, class);
-        let creator = bulk::creator(&unit, &local)?;
-        let owner = match unit.package.as_str() {
-            "" => creator.owner.clone(),
-            package => format!("{package}.{}", creator.owner),
-        };
-        let how = format!(
-            "`{class}` is a JUnit 3 bulk test: only `{owner}.{}()` creates it, and it runs \
-             inside the suites `BulkTest.makeSuite` builds for the test classes of `{owner}`",
-            creator.method
-        );
-        if target.binary.is_some() {
-            return Some(Err(Skip::Unresolved(Reason::new(
-                ReasonCode::BulkTestOnly,
-                format!("{how}, never alone"),
-            ))));
-        }
-        log.notes.push(format!("{how}: it runs through them"));
-        let owner_target = Target {
-            nested: creator.owner.split_once('$').map(|(_, n)| n.to_string()),
-            binary: None,
-            method: None,
-            origin: target.origin,
-        };
-        Some(self.classify_one(root, path, &owner_target, log))
     }
 
     /// The class a class file holds, as the target names it: an abstract
@@ -565,26 +469,6 @@ impl<'a> Classifier<'a> {
                 includes: vec!["**/*Tests.class".into(), "**/*IT.class".into()],
                 excludes: vec![],
             },
-        }
-    }
-
-    /// An abstract class runs through its concrete subclasses. When none can
-    /// run, a changed file of code no Test task runs (main code) is simply not
-    /// a test; anything else is unresolved with the reason.
-    fn abstract_class(
-        &self,
-        root: &Root,
-        class: &str,
-        target: &Target,
-        log: &mut Decisions,
-    ) -> Result<Vec<Classification>, Skip> {
-        match self.expand(class, target, false, log) {
-            Err(Skip::Unresolved(reason))
-                if target.origin == Origin::Changed && matches!(root.tie, TaskBinding::NotTest) =>
-            {
-                Err(Skip::NotATest(reason.text))
-            }
-            other => other,
         }
     }
 }

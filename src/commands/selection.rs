@@ -6,7 +6,7 @@ use crate::git::Repo;
 use crate::layout::Build;
 use crate::reports::walk::Walk;
 use crate::select::changed::Change;
-use crate::select::classify::{Classifier, Files};
+use crate::select::classify::{Classifier, Files, Seekable};
 use crate::select::unmutes::{self, MutedEntry};
 use crate::select::{self, explicit, Selection, TestRef};
 use crate::{Error, Result};
@@ -215,8 +215,17 @@ impl Files for DiskFiles {
         std::fs::read_to_string(self.root.join(path)).ok()
     }
 
+    fn is_dir(&self, path: &Path) -> bool {
+        self.root.join(path).is_dir()
+    }
+
     fn read_bytes(&self, path: &Path) -> Option<Vec<u8>> {
         std::fs::read(self.root.join(path)).ok()
+    }
+
+    fn open(&self, path: &Path) -> Option<Box<dyn Seekable>> {
+        let file = std::fs::File::open(self.root.join(path)).ok()?;
+        Some(Box::new(file))
     }
 
     fn walk(&self, dir: &Path) -> Vec<PathBuf> {
@@ -245,6 +254,27 @@ mod tests {
             "/elsewhere/A.java"
         );
         assert_eq!(relative_spec(root, "a.BTests".into()), "a.BTests");
+    }
+
+    /// A jar of a classpath is opened by absolute path and read at offsets;
+    /// a class folder is a directory.
+    #[test]
+    fn files_outside_the_build_are_opened_and_read_at_offsets() {
+        use std::io::{Read, Seek, SeekFrom};
+        let dir = tempfile::tempdir().unwrap();
+        let jar = dir.path().join("lib.jar");
+        std::fs::write(&jar, b"0123456789").unwrap();
+        let files = DiskFiles {
+            root: PathBuf::from("/elsewhere"),
+        };
+        let mut file = files.open(&jar).expect("opened");
+        assert_eq!(file.seek(SeekFrom::End(0)).unwrap(), 10);
+        file.seek(SeekFrom::Start(6)).unwrap();
+        let mut tail = String::new();
+        file.read_to_string(&mut tail).unwrap();
+        assert_eq!(tail, "6789");
+        assert!(files.is_dir(dir.path()) && !files.is_dir(&jar));
+        assert!(files.open(&dir.path().join("absent.jar")).is_none());
     }
 
     #[test]

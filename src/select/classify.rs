@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-pub use super::files::Files;
+pub use super::files::{Files, Seekable};
 pub use super::outcome::Skip;
 pub(crate) use super::outcome::{Classification, Classified, Decisions};
 
@@ -64,7 +64,7 @@ pub struct Classifier<'a> {
     /// The runtime classpaths of the source sets' Test tasks, for
     /// superclasses from libraries: each known from the layout, read once
     /// (by its entries) when first needed.
-    classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath>>>,
+    classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath<'a>>>>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
 }

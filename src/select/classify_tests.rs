@@ -735,21 +735,21 @@ fn a_task_that_does_not_scan_runs_what_its_patterns_name() {
 #[test]
 fn the_tasks_classpath_decides_a_library_superclass() {
     use crate::select::testing::project;
-    let hamcrest = std::path::PathBuf::from("/usr/share/java/hamcrest-core.jar");
-    assert!(
-        hamcrest.is_file(),
-        "scripts/test.sh installs {}",
-        hamcrest.display()
-    );
+    let hamcrest = "/usr/share/java/hamcrest-core.jar";
+    let Ok(jar) = std::fs::read(hamcrest) else {
+        panic!("scripts/test.sh installs {hamcrest}");
+    };
     let mut layout = one_project(project(":p", "p", &[("test", Some(true))]));
     let path = "p/src/test/java/a/SortedMatcherTest.java";
+    // The jar is read through the build's files, as every file of selection.
     let files = MemFiles::with(&[(
         path,
         "package a;\nimport org.hamcrest.TypeSafeMatcher;\n\
          final class SortedMatcherTest extends TypeSafeMatcher<String> {}",
-    )]);
+    )])
+    .with_bytes(hamcrest, &jar);
     assert!(classify(&Classifier::from_layout(&layout, &files), path).is_ok());
-    layout.projects[1].test_tasks[0].runtime_classpath = Some(vec![hamcrest]);
+    layout.projects[1].test_tasks[0].runtime_classpath = Some(vec![hamcrest.into()]);
     match classify(&Classifier::from_layout(&layout, &files), path) {
         Err(Skip::NotATest(why)) => assert!(why.contains("org.hamcrest.BaseMatcher"), "{why}"),
         other => panic!("{other:?}"),

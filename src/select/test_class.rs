@@ -220,7 +220,7 @@ pub(super) struct Detector<'a> {
     misses: RefCell<Vec<String>>,
     /// The runtime classpath of the tasks that may run the class: library
     /// superclasses are read from it; without it they are undecided.
-    classpath: Option<&'a Classpath>,
+    classpath: Option<&'a Classpath<'a>>,
 }
 
 impl<'a> Detector<'a> {
@@ -239,7 +239,7 @@ impl<'a> Detector<'a> {
     }
 
     /// Reads the supertypes outside the build from this classpath.
-    pub(super) fn with_classpath(mut self, classpath: Option<&'a Classpath>) -> Self {
+    pub(super) fn with_classpath(mut self, classpath: Option<&'a Classpath<'a>>) -> Self {
         self.classpath = classpath;
         self
     }

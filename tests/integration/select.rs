@@ -144,6 +144,9 @@ impl Files for PathList {
     fn is_file(&self, path: &Path) -> bool {
         self.0.iter().any(|p| p == path)
     }
+    fn is_dir(&self, path: &Path) -> bool {
+        self.0.iter().any(|p| p != path && p.starts_with(path))
+    }
     fn read(&self, _: &Path) -> Option<String> {
         None
     }

@@ -22,7 +22,7 @@ use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSui
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -142,8 +142,20 @@ impl<'a> Classifier<'a> {
     /// Where a class lives: one outcome per file that defines it; empty when
     /// no source dir has it.
     pub fn locate(&self, test: &TestRef, origin: Origin) -> Classified {
+        self.locate_in(test, origin, None)
+    }
+
+    /// Where a class lives, run only in the tasks `only` names when it names
+    /// some (a test unmuted in those tasks): they are the candidates its
+    /// tasks are chosen from.
+    pub fn locate_in(
+        &self,
+        test: &TestRef,
+        origin: Origin,
+        only: Option<&BTreeSet<String>>,
+    ) -> Classified {
         let mut log = Decisions::default();
-        let outcomes = self.locate_logged(test, origin, &mut log);
+        let outcomes = self.locate_logged(test, origin, only, &mut log);
         Classified {
             outcomes,
             decisions: log,
@@ -154,6 +166,7 @@ impl<'a> Classifier<'a> {
         &self,
         test: &TestRef,
         origin: Origin,
+        only: Option<&BTreeSet<String>>,
         log: &mut Decisions,
     ) -> Vec<Classification> {
         let class = test.class.as_str();
@@ -191,7 +204,7 @@ impl<'a> Classifier<'a> {
             let nested = join_nested(nested_dotted, binary_nested);
             let found = self.roots.files_for(&segments[..k], false);
             if !found.is_empty() {
-                let target = Target::nested(nested.as_deref(), test, origin);
+                let target = Target::nested(nested.as_deref(), test, origin, only);
                 return self.classify_all(found, &target, log);
             }
         }
@@ -199,7 +212,8 @@ impl<'a> Classifier<'a> {
         // suffix match of Elasticsearch's allowed.
         let found = self.roots.files_for(&segments, true);
         let nested = join_nested(&[], binary_nested);
-        self.classify_all(found, &Target::nested(nested.as_deref(), test, origin), log)
+        let target = Target::nested(nested.as_deref(), test, origin, only);
+        self.classify_all(found, &target, log)
     }
 
     fn classify_all(
@@ -263,10 +277,16 @@ impl<'a> Classifier<'a> {
                 ClassFile::Test(subject) => subject,
             }
         };
-        let tasks: Vec<(String, Option<ViaSuite>)> = match self.tasks_for(root, &subject, log) {
+        let tasks = self.tasks_for(root, &subject, target.only.as_ref(), log);
+        let in_scope = |task: &String| target.only.as_ref().is_none_or(|o| o.contains(task));
+        let tasks: Vec<(String, Option<ViaSuite>)> = match tasks {
             Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
             // Left out by the patterns, but run by a suite they include.
-            Err(skip) => match subject.class.as_deref().map(|c| self.via_suites(root, c)) {
+            Err(skip) => match subject.class.as_deref().map(|c| {
+                let mut via = self.via_suites(root, c);
+                via.retain(|(task, _)| in_scope(task));
+                via
+            }) {
                 Some(via) if !via.is_empty() => {
                     via.into_iter().map(|(t, v)| (t, Some(v))).collect()
                 }
@@ -340,6 +360,7 @@ impl<'a> Classifier<'a> {
             nested_classes,
             is_suite: subject.is_suite,
             via_suite,
+            mute: None,
         }
     }
 
@@ -414,25 +435,35 @@ impl<'a> Classifier<'a> {
         &self,
         root: &Root,
         subject: &Subject,
+        only: Option<&BTreeSet<String>>,
         log: &mut Decisions,
     ) -> Result<Vec<String>, Skip> {
         let class = subject.class.as_deref();
+        let scoped = match (&root.tie, only) {
+            (TaskBinding::Tasks(tied), Some(only)) => Some(in_scope(tied, only, class)?),
+            (TaskBinding::Task(task), Some(only)) if !only.contains(task) => {
+                return Err(not_in_scope(only, class, &root.project, &root.source_set))
+            }
+            _ => None,
+        };
         match &root.tie {
-            TaskBinding::Tasks(tied) => match tasks::choose(tied, class, self.choice.tasks) {
-                TaskDecision::Run(tasks, record) => {
-                    if let Some(record) = record.filter(|r| !log.task_selections.contains(r)) {
-                        log.task_selections.push(record);
+            TaskBinding::Tasks(tied) => {
+                match tasks::choose(scoped.as_ref().unwrap_or(tied), class, self.choice.tasks) {
+                    TaskDecision::Run(tasks, record) => {
+                        if let Some(record) = record.filter(|r| !log.task_selections.contains(r)) {
+                            log.task_selections.push(record);
+                        }
+                        Ok(tasks)
                     }
-                    Ok(tasks)
+                    TaskDecision::Refused(reason)
+                        if reason.code == ReasonCode::ExcludedByTaskPatterns
+                            && !subject.shows_tests =>
+                    {
+                        Err(Skip::NotATest(reason.text))
+                    }
+                    TaskDecision::Refused(reason) => Err(Skip::Unresolved(reason)),
                 }
-                TaskDecision::Refused(reason)
-                    if reason.code == ReasonCode::ExcludedByTaskPatterns
-                        && !subject.shows_tests =>
-                {
-                    Err(Skip::NotATest(reason.text))
-                }
-                TaskDecision::Refused(reason) => Err(Skip::Unresolved(reason)),
-            },
+            }
             TaskBinding::Task(task) => {
                 // Without a layout, the convention's patterns decide, as in a build.
                 let patterns = self.task_patterns(root, task);

@@ -2,19 +2,24 @@
 
 use super::changed::{self, Change};
 use super::classify::Classifier;
-use super::selection::{Selection, TestRef};
-use super::{explicit, unmutes};
+use super::explicit;
+use super::mutes::{self, MutedEntry};
+use super::selection::Selection;
+use super::unmutes::{self, Unmute};
 
-/// Runs the three selectors, in this order, over one classifier.
+/// Runs the three selectors, in this order, over one classifier; the tests
+/// the current muted-tests file (`muted`) mutes in their task are marked so.
 pub fn select(
     classifier: &Classifier,
     changes: &[Change],
-    unmuted: &[TestRef],
+    unmuted: &[Unmute],
     explicit: &[String],
+    muted: &[MutedEntry],
 ) -> Selection {
     let mut selection = changed::select(changes, classifier);
     selection.merge(unmutes::select(unmuted, classifier));
     selection.merge(explicit::select(explicit, classifier));
+    mutes::mark(&mut selection, muted);
     let notes = record_notes(&selection);
     selection.notes.extend(notes);
     selection

@@ -39,6 +39,13 @@ impl Selection {
         for t in other.tests {
             if seen.insert(identity(&t)) {
                 self.tests.push(t);
+            } else if t.mute.is_some() {
+                // The first origin wins; what the muted-tests file says of
+                // the test in its task is kept.
+                let kept = self.tests.iter_mut().find(|k| identity(k) == identity(&t));
+                if let Some(kept) = kept.filter(|k| k.mute.is_none()) {
+                    kept.mute = t.mute;
+                }
             }
         }
         for u in other.unresolved {
@@ -73,10 +80,12 @@ impl Selection {
     }
 }
 
-/// What makes two selected tests the same test, whatever selected them.
+/// What makes two selected tests the same test, whatever selected them
+/// and whatever the muted-tests file says of them.
 fn identity(t: &ClassifiedTest) -> ClassifiedTest {
     ClassifiedTest {
         origin: Origin::Explicit,
+        mute: None,
         ..t.clone()
     }
 }
@@ -135,6 +144,7 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         }
     }
 

@@ -35,6 +35,7 @@ impl Classifier<'_> {
                 binary: Some(d.binary.clone()),
                 method: target.method.clone(),
                 origin: target.origin,
+                only: target.only.clone(),
             };
             self.roots
                 .containing(&d.path)
@@ -105,6 +106,7 @@ impl Classifier<'_> {
             binary: None,
             method: None,
             origin: target.origin,
+            only: target.only.clone(),
         };
         Some(self.classify_one(root, path, &owner_target, log))
     }

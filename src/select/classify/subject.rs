@@ -6,6 +6,8 @@ use crate::select::outcome::Skip;
 use crate::select::roots::{Root, TaskBinding};
 use crate::select::selection::TestRef;
 use crate::select::source::Unit;
+use crate::select::tasks::SourceSetTasks;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 pub(super) const YAML_SUITE_DIR: &str = "rest-api-spec/test";
@@ -18,6 +20,9 @@ pub(super) struct Target {
     pub(super) binary: Option<String>,
     pub(super) method: Option<String>,
     pub(super) origin: Origin,
+    /// The only Test tasks it may run in (a test unmuted in these); `None`:
+    /// any.
+    pub(super) only: Option<BTreeSet<String>>,
 }
 
 impl Target {
@@ -27,15 +32,22 @@ impl Target {
             binary: None,
             method: None,
             origin,
+            only: None,
         }
     }
 
-    pub(super) fn nested(nested: Option<&str>, test: &TestRef, origin: Origin) -> Self {
+    pub(super) fn nested(
+        nested: Option<&str>,
+        test: &TestRef,
+        origin: Origin,
+        only: Option<&BTreeSet<String>>,
+    ) -> Self {
         Target {
             nested: nested.map(str::to_string),
             binary: None,
             method: test.method.clone(),
             origin,
+            only: only.cloned(),
         }
     }
 }
@@ -81,6 +93,47 @@ pub(super) fn own_tests_not_run(class: &str, members: &[String]) -> Skip {
             "the own test methods of `{class}` never run: its `suite()` runs {}{more}, not the \
              class itself (so under Gradle too); add the class to its suite to check them",
             shown.join(", ")
+        ),
+    ))
+}
+
+/// The tasks of `tied` among `only` (a test unmuted in these tasks), or
+/// why none of them runs `what` here.
+pub(super) fn in_scope(
+    tied: &SourceSetTasks,
+    only: &BTreeSet<String>,
+    what: Option<&str>,
+) -> Result<SourceSetTasks, Skip> {
+    let tasks: Vec<_> = tied
+        .tasks
+        .iter()
+        .filter(|t| only.contains(&t.path))
+        .cloned()
+        .collect();
+    if tasks.is_empty() {
+        return Err(not_in_scope(only, what, &tied.project, &tied.source_set));
+    }
+    Ok(SourceSetTasks {
+        tasks,
+        ..tied.clone()
+    })
+}
+
+/// A test unmuted only in tasks that do not run its source set.
+pub(super) fn not_in_scope(
+    only: &BTreeSet<String>,
+    what: Option<&str>,
+    project: &str,
+    set: &str,
+) -> Skip {
+    let only: Vec<String> = only.iter().map(|t| format!("`{t}`")).collect();
+    let what = what.map_or("it".to_string(), |c| format!("`{c}`"));
+    Skip::Unresolved(Reason::new(
+        ReasonCode::NoRunnableTask,
+        format!(
+            "unmuted only in {}, which does not run {what} here (it is in `{project}` source set \
+             `{set}`)",
+            only.join(", ")
         ),
     ))
 }

@@ -220,6 +220,15 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+impl ClassifiedTest {
+    /// The mute of the current muted-tests file in its task, when there is
+    /// one: Elasticsearch's build runs none of the test unless its mutes are
+    /// off.
+    pub fn muted(&self) -> Option<&Mute> {
+        self.mute.as_ref().filter(|m| m.state == MuteState::Muted)
+    }
+}
+
 /// How a class that its task's patterns leave out runs: inside suites the
 /// patterns include.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -92,6 +92,12 @@ fn a_named_muted_test_runs_with_the_mutes_off() {
         )),
         "{notes}"
     );
+    let plan_text = flaky(b, &["plan", "--repetition", "gradle-runs", COUNTER]);
+    let shown = String::from_utf8_lossy(&plan_text.stdout);
+    assert!(
+        shown.contains(&format!("{COUNTER}  explicit, muted ({ISSUE})")),
+        "{shown}"
+    );
     let out = flaky(b, &[&["local"], &args[..], &[COUNTER]].concat());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let report = json(&out);

@@ -274,6 +274,7 @@ impl<'a> Classifier<'a> {
                 ClassFile::AbstractBase(class) => {
                     return self.abstract_class(root, &class, target, log)
                 }
+                ClassFile::NeverRun(never) => return self.never_run_base(never, target, log),
                 ClassFile::Test(subject) => subject,
             }
         };
@@ -291,9 +292,20 @@ impl<'a> Classifier<'a> {
                     via.into_iter().map(|(t, v)| (t, Some(v))).collect()
                 }
                 _ => {
-                    return self
-                        .bulk_test(root, path, &subject, target, log)
-                        .unwrap_or(Err(skip))
+                    let bulk = self.bulk_test(root, path, &subject, target, log);
+                    return bulk.unwrap_or_else(|| match &subject.class {
+                        Some(class) if left_out_by_gradle(&skip) => {
+                            let own_tests = subject.own_tests;
+                            let class = class.clone();
+                            let never = NeverRun {
+                                class,
+                                own_tests,
+                                skip,
+                            };
+                            self.never_run_base(never, target, log)
+                        }
+                        _ => Err(skip),
+                    });
                 }
             },
         };
@@ -406,11 +418,19 @@ impl<'a> Classifier<'a> {
             self.roots.classes_of_set(set.0, set.1)
         });
         let outer = target.nested.is_none() && target.binary.is_none();
+        let own_tests = declares_tests(&unit, &class);
         let shows_tests = match self.is_test(root, path, &unit, &class, simple, outer) {
             Ok(shows) => shows,
             // Not a test by Gradle's detection, yet a suite, or run by one.
             Err(_) if is_suite || !self.via_suites(root, &class).is_empty() => false,
-            Err(skip) => return Err(skip),
+            Err(skip) => {
+                let never = NeverRun {
+                    class,
+                    own_tests,
+                    skip,
+                };
+                return Ok(ClassFile::NeverRun(never));
+            }
         };
         let leaves_out_own = is_suite
             .then(|| {
@@ -426,6 +446,7 @@ impl<'a> Classifier<'a> {
             shows_tests,
             is_suite,
             leaves_out_own,
+            own_tests,
         }))
     }
 

@@ -44,13 +44,19 @@ fn record_notes(selection: &Selection) -> Vec<String> {
         notes.push(note);
     }
     for e in &selection.expansions {
-        let runs = if e.concrete_base {
-            format!("changed `{}` also runs through", e.base)
-        } else {
-            format!("abstract `{}` runs through", e.base)
+        let (runs, itself) = match (&e.base_not_run, e.concrete_base) {
+            (Some(why), _) => (
+                format!("changed `{}` runs through", e.base),
+                format!("; Gradle never runs `{}` itself: {why}", e.base),
+            ),
+            (None, true) => (
+                format!("changed `{}` also runs through", e.base),
+                String::new(),
+            ),
+            (None, false) => (format!("abstract `{}` runs through", e.base), String::new()),
         };
         notes.push(format!(
-            "{runs} {} of its {} concrete test subclass(es) (cap {}): {}",
+            "{runs} {} of its {} concrete test subclass(es) (cap {}): {}{itself}",
             e.chosen.len(),
             e.total,
             e.cap,

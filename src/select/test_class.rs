@@ -167,6 +167,18 @@ pub(super) fn shows_tests(unit: &Unit, t: &Declared) -> bool {
             .any(|a| method_test(&a.name, a.simple()))
 }
 
+/// Whether the type `t` declares tests of its own: [`shows_tests`], or a
+/// JUnit 3 `test*` method (the source model keeps no signature: any method
+/// so named counts, the safe side, as a class thought to declare tests
+/// keeps its refusal).
+pub(super) fn declares_tests(unit: &Unit, t: &Declared) -> bool {
+    shows_tests(unit, t)
+        || unit
+            .methods
+            .iter()
+            .any(|m| m.owner == t.local && m.name.starts_with("test"))
+}
+
 /// Whether a class of `unit` nested in `outer` (local name) declares tests:
 /// Gradle runs it as a class of its own.
 pub(super) fn nested_shows_tests(unit: &Unit, outer: &str) -> bool {

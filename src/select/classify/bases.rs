@@ -51,6 +51,47 @@ impl Classifier<'_> {
         Ok(outcomes)
     }
 
+    /// A changed concrete class that Gradle never runs here (its tasks'
+    /// patterns leave it out, or its detection finds no test in it) is a
+    /// base: its concrete subclasses run what they inherit of the change,
+    /// within `--subclass-cap` (those left out said). Without one, a class
+    /// that declares no test of its own is no test (nothing is selected);
+    /// one that does keeps its refusal (its tests cannot run). A class named,
+    /// unmuted or reached through an expansion means that class.
+    pub(super) fn never_run_base(
+        &self,
+        never: NeverRun,
+        target: &Target,
+        log: &mut Decisions,
+    ) -> Result<Vec<Classification>, Skip> {
+        let NeverRun {
+            class,
+            own_tests,
+            skip,
+        } = never;
+        let whole = target.binary.is_none() && target.method.is_none() && target.nested.is_none();
+        if target.origin != Origin::Changed || !whole {
+            return Err(skip);
+        }
+        let why = match &skip {
+            Skip::NotATest(text) => text.clone(),
+            Skip::Unresolved(reason) => reason.text.clone(),
+        };
+        match self.expand(&class, target, true, log) {
+            Ok(outcomes) => {
+                if let Some(e) = log.expansions.last_mut() {
+                    e.base_not_run = Some(why);
+                }
+                Ok(outcomes)
+            }
+            Err(_) if own_tests || matches!(skip, Skip::NotATest(_)) => Err(skip),
+            Err(_) => Err(Skip::NotATest(format!(
+                "`{class}` declares no test of its own and no concrete subclass of it runs \
+                 here: {why}"
+            ))),
+        }
+    }
+
     /// A changed concrete test class runs itself and, like an abstract base,
     /// up to `--subclass-cap` of its concrete subclasses: they inherit its
     /// changed test methods (a change may fail only in a subclass). Not for a

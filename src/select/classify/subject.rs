@@ -7,6 +7,7 @@ use crate::select::roots::{Root, TaskBinding};
 use crate::select::selection::TestRef;
 use crate::select::source::Unit;
 use crate::select::tasks::SourceSetTasks;
+use crate::select::test_class;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -69,12 +70,48 @@ pub(super) struct Subject {
     /// The outer class's simple name and source, to tell whether its task
     /// runs nested classes.
     pub(super) nested_source: Option<(String, Unit)>,
+    /// The class declares tests of its own (`test_class::declares_tests`).
+    pub(super) own_tests: bool,
 }
 
 pub(super) enum ClassFile {
     /// An abstract class: it runs through its concrete subclasses.
     AbstractBase(String),
     Test(Subject),
+    /// A concrete class Gradle's detection would never run, and why.
+    NeverRun(NeverRun),
+}
+
+/// A concrete class Gradle never runs here: a base, when it changed.
+pub(super) struct NeverRun {
+    pub(super) class: String,
+    /// It declares tests of its own (which cannot run).
+    pub(super) own_tests: bool,
+    pub(super) skip: Skip,
+}
+
+/// Whether the class `class` (binary name) of `unit` declares tests of its
+/// own; not when its declaration is not found.
+pub(super) fn declares_tests(unit: &Unit, class: &str) -> bool {
+    let local = match unit.package.as_str() {
+        "" => class,
+        package => class
+            .strip_prefix(package)
+            .and_then(|c| c.strip_prefix('.'))
+            .unwrap_or(class),
+    };
+    let declared = unit.types.iter().find(|t| t.local == local);
+    declared.is_some_and(|t| test_class::declares_tests(unit, t))
+}
+
+/// Whether Gradle leaves a class out for what `skip` says: its tasks'
+/// patterns, or its detection (not a test); not for a task that is
+/// disabled, host-mutating or not among an unmute's.
+pub(super) fn left_out_by_gradle(skip: &Skip) -> bool {
+    match skip {
+        Skip::NotATest(_) => true,
+        Skip::Unresolved(reason) => reason.code == ReasonCode::ExcludedByTaskPatterns,
+    }
 }
 
 /// A JUnit 3 suite's own test methods, which its `suite()` never runs: not
@@ -168,6 +205,7 @@ pub(super) fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
         is_suite: false,
         leaves_out_own: None,
         nested_source: None,
+        own_tests: false,
     })
 }
 

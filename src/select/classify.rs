@@ -4,11 +4,12 @@
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.
 //!
-//! Which Test tasks run a class is [`super::tasks`]' rule; a class that runs
-//! through other classes (an abstract base through its concrete subclasses,
-//! each classified on its own project's task; a bulk test through its owner)
-//! is `bases`' part, how a class is told a test `detection`'s. What was chosen among several tasks
-//! and how bases were expanded is recorded ([`Decisions`]) for the plan.
+//! Which Test tasks run a class is [`super::tasks`]' rule; how a class is
+//! told a test is `detection`'s part; a class that runs through other
+//! classes (a base through its concrete subclasses, each classified on its
+//! own project's task; a bulk test through its owner) is `bases`'. What was
+//! chosen among several tasks and how bases were expanded is recorded
+//! ([`Decisions`]) for the plan.
 
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};

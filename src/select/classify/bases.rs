@@ -18,14 +18,15 @@ impl Classifier<'_> {
     }
 
     /// Classifies the concrete subclasses of `base` (abstract, or a changed
-    /// concrete class: `concrete_base`), each through its own file and source
-    /// set, and records the expansion. Returns the outcomes of the chosen
-    /// ones, or why none can run.
+    /// concrete class: `concrete_base`, which Gradle may never run itself:
+    /// `base_not_run` says why), each through its own file and source set,
+    /// and records the expansion. Returns the outcomes of the chosen ones,
+    /// or why none can run.
     pub(super) fn expand(
         &self,
         base: &str,
         target: &Target,
-        concrete_base: bool,
+        (concrete_base, base_not_run): (bool, Option<String>),
         log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         let hierarchy = self.hierarchy();
@@ -47,6 +48,7 @@ impl Classifier<'_> {
         let (outcomes, mut expansion) =
             expand::expand(hierarchy, base, self.choice.subclass_cap, log, classify)?;
         expansion.concrete_base = concrete_base;
+        expansion.base_not_run = base_not_run;
         log.expansions.push(expansion);
         Ok(outcomes)
     }
@@ -77,19 +79,14 @@ impl Classifier<'_> {
             Skip::NotATest(text) => text.clone(),
             Skip::Unresolved(reason) => reason.text.clone(),
         };
-        match self.expand(&class, target, true, log) {
-            Ok(outcomes) => {
-                if let Some(e) = log.expansions.last_mut() {
-                    e.base_not_run = Some(why);
-                }
-                Ok(outcomes)
-            }
-            Err(_) if own_tests || matches!(skip, Skip::NotATest(_)) => Err(skip),
-            Err(_) => Err(Skip::NotATest(format!(
+        let expanded = self.expand(&class, target, (true, Some(why.clone())), log);
+        expanded.or_else(|_| match skip {
+            Skip::Unresolved(_) if !own_tests => Err(Skip::NotATest(format!(
                 "`{class}` declares no test of its own and no concrete subclass of it runs \
                  here: {why}"
             ))),
-        }
+            skip => Err(skip),
+        })
     }
 
     /// A changed concrete test class runs itself and, like an abstract base,
@@ -107,7 +104,8 @@ impl Classifier<'_> {
             return Vec::new();
         }
         // No runnable subclass: nothing more runs, and nothing is recorded.
-        self.expand(class, target, true, log).unwrap_or_default()
+        self.expand(class, target, (true, None), log)
+            .unwrap_or_default()
     }
 
     /// A nested class its task leaves out that a `bulkTest*()` method of its
@@ -162,7 +160,7 @@ impl Classifier<'_> {
         target: &Target,
         log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
-        match self.expand(class, target, false, log) {
+        match self.expand(class, target, (false, None), log) {
             Err(Skip::Unresolved(reason))
                 if target.origin == Origin::Changed && matches!(root.tie, TaskBinding::NotTest) =>
             {

@@ -80,12 +80,12 @@ impl Classifier<'_> {
             Skip::Unresolved(reason) => reason.text.clone(),
         };
         let expanded = self.expand(&class, target, (true, Some(why.clone())), log);
-        expanded.or_else(|_| match skip {
-            Skip::Unresolved(_) if !own_tests => Err(Skip::NotATest(format!(
+        expanded.map_err(|_| match skip {
+            Skip::Unresolved(_) if !own_tests => Skip::NotATest(format!(
                 "`{class}` declares no test of its own and no concrete subclass of it runs \
                  here: {why}"
-            ))),
-            skip => Err(skip),
+            )),
+            skip => skip,
         })
     }
 

@@ -180,6 +180,33 @@ mod tests {
         assert_eq!(a.notes, vec!["n".to_string()]);
     }
 
+    /// A test both changed and unmuted runs once, as changed, and keeps
+    /// what the muted-tests file says of it.
+    #[test]
+    fn merge_keeps_the_mute_note_of_a_repeat() {
+        use crate::domain::{Mute, MuteState};
+        let mut a = Selection {
+            tests: vec![test("a.ATests", Origin::Changed)],
+            ..Default::default()
+        };
+        let mute = Mute {
+            state: MuteState::Unmuted,
+            task: ":server:test".into(),
+            issue: Some("https://github.com/elastic/elasticsearch/issues/1".into()),
+        };
+        let unmuted = ClassifiedTest {
+            mute: Some(mute.clone()),
+            ..test("a.ATests", Origin::Unmuted)
+        };
+        a.merge(Selection {
+            tests: vec![unmuted],
+            ..Selection::default()
+        });
+        assert_eq!(a.tests.len(), 1);
+        assert_eq!(a.tests[0].origin, Origin::Changed);
+        assert_eq!(a.tests[0].mute, Some(mute));
+    }
+
     #[test]
     fn test_refs_print_in_the_explicit_grammar() {
         assert_eq!(TestRef::class("a.B").to_string(), "a.B");

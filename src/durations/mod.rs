@@ -244,6 +244,7 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         }
     }
 

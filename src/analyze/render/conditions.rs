@@ -64,17 +64,14 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
         let name = code(&format!("{}.{}", t.class, t.method));
         let what = if f.dependent {
             format!(
-                "**first-execution-dependent** (Fisher's exact test, one-sided, {}): its CI-condition \
-                 rate is {}",
+                "**first-execution-dependent** (Fisher's exact test, one-sided, {}): its verdict \
+                 rests on its first executions",
                 stats::p_value(f.p_value),
-                rate(&f.first)
             )
         } else {
             format!(
-                "the two cannot be told apart yet ({}); its CI-condition rate, from first \
-                 executions alone, is {}",
-                stats::p_value(f.p_value),
-                rate(&f.first)
+                "the two cannot be told apart yet ({})",
+                stats::p_value(f.p_value)
             )
         };
         md.push(format!(
@@ -93,7 +90,7 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
 pub(super) fn clean_on_first_executions(t: &TestReport) -> (String, String) {
     (
         format!(
-            "first executions in a fresh JVM (the CI condition): {}",
+            "first executions in a fresh JVM: {}",
             stats::clean_statement(t.verdict.rate.runs)
         ),
         format!(
@@ -104,22 +101,26 @@ pub(super) fn clean_on_first_executions(t: &TestReport) -> (String, String) {
     )
 }
 
-/// `; first executions in a fresh JVM (the CI condition): 0/7 ⇒ < 35%`:
-/// what a clean in-JVM test's first executions bound, empty when every
-/// execution was a first one.
+/// `; first executions in a fresh JVM: 0/7 ⇒ < 35%`: what a clean in-JVM
+/// test's first executions bound; empty when every execution was a first
+/// one, or when they are too few to bound anything (a bound of 50% or more).
 pub(super) fn clean_first_bound(t: &TestReport) -> String {
-    match &t.by_condition.first_execution {
-        Some(f) if f.repeat.runs > 0 => format!(
-            "; first executions in a fresh JVM (the CI condition): 0/{} ⇒ < {}",
-            f.first.runs,
-            percent(
-                stats::rate_bound(f.first.runs, stats::REPORT_CONFIDENCE),
-                Round::Up
-            )
-        ),
-        _ => String::new(),
+    let Some(f) = t.by_condition.first_execution.filter(|f| f.repeat.runs > 0) else {
+        return String::new();
+    };
+    let bound = stats::rate_bound(f.first.runs, stats::REPORT_CONFIDENCE);
+    if bound >= INFORMATIVE_BOUND {
+        return String::new();
     }
+    format!(
+        "; first executions in a fresh JVM: 0/{} ⇒ < {}",
+        f.first.runs,
+        percent(bound, Round::Up)
+    )
 }
+
+/// A bound on a failure rate at or above this says nothing a reviewer can use.
+const INFORMATIVE_BOUND: f64 = 0.5;
 
 /// `### Warnings`: each class whose state accumulates in one JVM, in a
 /// plain sentence with its stable code.

@@ -18,6 +18,7 @@ mod conditions;
 pub(crate) mod context;
 pub(crate) mod cost;
 mod triage;
+mod verdicts;
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.
@@ -46,7 +47,7 @@ pub fn markdown(report: &Report) -> String {
     if !tail.is_empty() {
         md = md + "\n" + &tail;
     }
-    cap(md)
+    cap(single_blank_lines(&md))
 }
 
 /// Failing neighbours named on the summary's line; the JSON lists them all.
@@ -104,8 +105,10 @@ fn tests_markdown(report: &Report) -> String {
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
         failure_table(shown, failing.len(), &mut md);
-        conditions::first_executions(shown, &mut md);
-        context::section(shown, &mut md);
+        let mut backing = Vec::new();
+        conditions::first_executions(shown, &mut backing);
+        context::section(shown, &mut backing);
+        fold("What backs the failing verdicts", backing, &mut md);
         triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
@@ -113,9 +116,48 @@ fn tests_markdown(report: &Report) -> String {
     suite_timeouts(report, &mut md);
     not_a_test(report, &mut md);
     below_plan(report, &mut md);
-    clean_tests(report, &mut md);
+    let mut clean = Vec::new();
+    clean_tests(report, &mut clean);
+    fold("What the clean tests' runs bound", clean, &mut md);
     unreadable_files(report, &mut md);
     md.join("\n")
+}
+
+/// `md` with no two blank lines in a row outside code fences: sections
+/// each open and close with one, and folding them must not pile them up.
+fn single_blank_lines(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let (mut fenced, mut blank) = (false, false);
+    for line in md.split('\n') {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let is_blank = line.trim().is_empty();
+        if is_blank && blank && !fenced {
+            continue;
+        }
+        blank = is_blank;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+/// `lines` in a `<details>` block titled `summary`, which CI annotations and
+/// job summaries show folded: what backs a verdict, after the verdicts.
+/// Nothing when there are no lines.
+pub(super) fn fold(summary: &str, lines: Vec<String>, md: &mut Vec<String>) {
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        return;
+    }
+    md.push(String::new());
+    md.push(format!("<details><summary>{summary}</summary>"));
+    md.push(String::new());
+    md.extend(lines);
+    md.push(String::new());
+    md.push("</details>".into());
+    md.push(String::new());
 }
 
 fn summary_lines(report: &Report, md: &mut Vec<String>) {
@@ -136,6 +178,7 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
         md.push("> claim about the rest of the build.".into());
         md.push(String::new());
     }
+    verdicts::table(report, md);
     // Executions, not iterations: `--iters 20` on 6 test methods is 120.
     md.push(format!(
         "- Test executions: {} (each run of one test method)",
@@ -988,9 +1031,15 @@ pub(crate) mod tests {
         let mut t = test("X", "y", 1, 1);
         t.examples = vec![example("y {seed=[A:B]}", "boom")];
         let md = markdown(&report(vec![t]));
-        assert!(md.starts_with(
-            "## Flakiness summary\n\n- Test executions: 2 (each run of one test method)\n"
-        ));
+        // The first screen answers: the verdict, the rate and what it rests on.
+        assert!(
+            md.starts_with(
+                "## Flakiness summary\n\n| Test | Verdict | Failure rate (95%) | Rests on |\n\
+                 | --- | --- | --- | --- |\n| `X.y` | **flaky** | 1/2 = 50% (9.4%–90.6%) | every \
+                 execution |\n\n- Test executions: 2 (each run of one test method)\n"
+            ),
+            "{md}"
+        );
         assert!(md.contains("### Failures by test"));
         assert!(
             md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion | flaky |\n"),
@@ -1129,7 +1178,7 @@ pub(crate) mod tests {
         let md = markdown(&r);
         assert!(
             md.contains(
-                "- `a.Leaky.t`: first executions in a fresh JVM (the CI condition): 0/5 ⇒ failure \
+                "- `a.Leaky.t`: first executions in a fresh JVM: 0/5 ⇒ failure \
                  rate < 46% at 95%; its class accumulates state in one JVM (see the warnings): \
                  its 20 executions there bound only runs in a JVM it had changed"
             ),

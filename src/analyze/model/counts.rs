@@ -212,7 +212,7 @@ pub struct ContextComparison {
     /// `first` when its alone executions are its first executions in a JVM
     /// only (the test is first-execution-dependent: its repeats in a warm
     /// JVM are another condition), else `all`.
-    pub alone_executions: &'static str,
+    pub alone_executions: crate::analyze::model::report::Executions,
     /// Its whole-task runs: one fresh test JVM each, the CI condition.
     pub task: Rate,
     /// The Gradle task of its task runs (`:lib:test`), when the path shows it.

@@ -455,18 +455,52 @@ pub struct FailingNeighbour {
     pub failures: u64,
 }
 
+/// What a report warns of. The kebab-case names are the JSON contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// A class whose state accumulates across its repetitions in one JVM.
+    StateAccumulates,
+}
+
+impl WarningCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::StateAccumulates => "state-accumulates",
+        }
+    }
+}
+
+/// What shows that a class's state accumulates in one JVM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriftEvidence {
+    /// Its executions kept getting slower.
+    Slower,
+    /// Each of its executions left threads running in its JVM
+    /// (gradle-flaky's JUnit 4 runner counts them).
+    Threads,
+    /// Its repeats failed more than its first executions.
+    FailuresLate,
+}
+
+impl DriftEvidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftEvidence::Slower => "slower",
+            DriftEvidence::Threads => "threads",
+            DriftEvidence::FailuresLate => "failures-late",
+        }
+    }
+}
+
 /// A class whose state accumulates across its repetitions in one JVM.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Warning {
-    /// [`STATE_ACCUMULATES`].
-    pub code: &'static str,
+    pub code: WarningCode,
     pub class: String,
-    /// `slower`: its executions kept getting slower; `threads`: each of its
-    /// executions left threads running in its JVM (gradle-flaky's JUnit 4
-    /// runner counts them); `failures-late`: its repeats failed more than its
-    /// first executions.
-    pub evidence: &'static str,
+    pub evidence: DriftEvidence,
     /// Mean seconds of its executions first in their JVM, and at its last
     /// position (`slower`).
     #[serde(skip_serializing_if = "Option::is_none")]

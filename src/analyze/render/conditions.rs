@@ -132,7 +132,7 @@ pub(super) fn warnings(report: &Report, md: &mut Vec<String>) {
     for w in report.warnings.iter().take(MAX_LISTED) {
         md.push(format!(
             "- {}: {}",
-            code(w.code),
+            code(w.code.as_str()),
             markdown::text(&w.message)
         ));
     }

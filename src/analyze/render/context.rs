@@ -6,6 +6,7 @@ use super::conditions::rate;
 use super::{more, MAX_LISTED};
 use crate::analyze::model::counts::Rate;
 use crate::analyze::model::counts::{Candidates, ContextComparison, ContextOutcome, MoreRuns};
+use crate::analyze::model::report::Executions;
 use crate::analyze::model::report::TestReport;
 use crate::condition::Context;
 use crate::markdown::code;
@@ -66,8 +67,8 @@ pub(crate) fn sentence(c: &ContextComparison) -> String {
         None => "in its task".to_string(),
     };
     let alone = match c.alone_executions {
-        "first" => "alone (first executions in a JVM)",
-        _ => "alone",
+        Executions::First => "alone (first executions in a JVM)",
+        Executions::All => "alone",
     };
     let counts = format!(
         "fails {} {alone}, {} {task} (Fisher's exact test, two-sided, {})",

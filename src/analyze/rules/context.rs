@@ -18,6 +18,7 @@ use crate::analyze::model::counts::{
     Candidate, Candidates, ContextComparison, ContextOutcome, MoreRuns, RunOutcome, TaskRuns,
 };
 use crate::analyze::model::counts::{ConditionCounts, Rate};
+use crate::analyze::model::report::Executions;
 use crate::analyze::rules::first_execution::SIGNIFICANCE;
 use crate::condition::Context;
 use crate::stats::{self, Counts, Side};
@@ -61,7 +62,10 @@ impl ContextComparison {
         let [lo, hi] = stats::difference95(alone, task);
         Some(ContextComparison {
             alone: Rate::new(alone.failures, alone.runs),
-            alone_executions: if alone_first { "first" } else { "all" },
+            alone_executions: match alone_first {
+                true => Executions::First,
+                false => Executions::All,
+            },
             task: Rate::new(task.failures, task.runs),
             task_path: None,
             p_value: stats::round_p(p),
@@ -257,7 +261,7 @@ mod tests {
             row(Context::Task, Position::First, 1, 10),
         ];
         let c = ContextComparison::of(&rows, true).unwrap();
-        assert_eq!(c.alone_executions, "first");
+        assert_eq!(c.alone_executions, Executions::First);
         assert_eq!((c.alone.failures, c.alone.runs), (4, 5));
         let c = ContextComparison::of(&rows, false).unwrap();
         assert_eq!((c.alone.failures, c.alone.runs), (4, 20));

@@ -15,6 +15,7 @@
 use crate::analyze::model::counts::AtIndex;
 use crate::analyze::model::report::TestReport;
 pub use crate::analyze::model::report::Warning;
+use crate::analyze::model::report::{DriftEvidence, WarningCode};
 use crate::analyze::rules::first_execution::SIGNIFICANCE;
 use crate::condition::Repetition;
 use crate::invocation::{InJvm, MAX_SLICES};
@@ -22,7 +23,6 @@ use crate::stats;
 use std::collections::BTreeMap;
 
 /// The stable code of the warning (the JSON contract).
-pub const STATE_ACCUMULATES: &str = "state-accumulates";
 
 /// A slowdown smaller than this per execution is noise, whatever its ratio
 /// (a test of a millisecond doubling is no leak worth a warning).
@@ -204,9 +204,9 @@ fn threads(class: &str, at: &[AtIndex]) -> Option<Warning> {
         ordinal(n),
     );
     Some(Warning {
-        code: STATE_ACCUMULATES,
+        code: WarningCode::StateAccumulates,
         class: class.to_string(),
-        evidence: "threads",
+        evidence: DriftEvidence::Threads,
         first_sec: None,
         last_sec: None,
         threads_left: Some((last * 10.0).round() / 10.0),
@@ -264,9 +264,9 @@ fn slower(class: &str, at: &[AtIndex], blame: &Blame) -> Option<Warning> {
         blame.clause
     );
     Some(Warning {
-        code: STATE_ACCUMULATES,
+        code: WarningCode::StateAccumulates,
         class: class.to_string(),
-        evidence: "slower",
+        evidence: DriftEvidence::Slower,
         first_sec: Some(stats::round6(xs[0])),
         last_sec: Some(stats::round6(*xs.last()?)),
         threads_left: None,
@@ -307,9 +307,9 @@ fn late(class: &str, tests: &[&TestReport], positions: usize, blame: &Blame) -> 
         blame.clause
     );
     Some(Warning {
-        code: STATE_ACCUMULATES,
+        code: WarningCode::StateAccumulates,
         class: class.to_string(),
-        evidence: "failures-late",
+        evidence: DriftEvidence::FailuresLate,
         first_sec: None,
         last_sec: None,
         threads_left: None,
@@ -414,7 +414,7 @@ pub(crate) mod tests {
         let w = &w[0];
         assert_eq!(
             (w.code, w.evidence, w.positions),
-            (STATE_ACCUMULATES, "slower", 10)
+            (WarningCode::StateAccumulates, DriftEvidence::Slower, 10)
         );
         // From the second position: the first also loads classes.
         assert_eq!((w.first_sec, w.last_sec), (Some(0.6), Some(3.0)));
@@ -539,7 +539,7 @@ pub(crate) mod tests {
         let w = &w[0];
         assert_eq!(
             (w.evidence, w.threads_left, w.positions, w.p_value),
-            ("threads", Some(3.0), 4, None)
+            (DriftEvidence::Threads, Some(3.0), 4, None)
         );
         assert_eq!(w.leaking_class.as_deref(), Some("a.Leaky"));
         assert_eq!(
@@ -562,7 +562,10 @@ pub(crate) mod tests {
             test("a.Neighbour", "t", 1, &times, |_| false),
             leaving("a.Leaky", 1, &left),
         ]);
-        let shape: Vec<_> = w.iter().map(|w| (w.class.as_str(), w.evidence)).collect();
+        let shape: Vec<_> = w
+            .iter()
+            .map(|w| (w.class.as_str(), w.evidence.as_str()))
+            .collect();
         assert_eq!(shape, [("a.Leaky", "threads"), ("a.Neighbour", "slower")]);
         assert_eq!(w[1].leaking_class, None);
         assert!(
@@ -583,7 +586,7 @@ pub(crate) mod tests {
         let w = warnings(&[slowing_leaker]);
         let shape: Vec<_> = w
             .iter()
-            .map(|w| (w.evidence, w.leaking_class.as_deref()))
+            .map(|w| (w.evidence.as_str(), w.leaking_class.as_deref()))
             .collect();
         assert_eq!(
             shape,
@@ -631,7 +634,10 @@ pub(crate) mod tests {
         ]);
         let shape: Vec<_> = w
             .iter()
-            .map(|w| (w.class.as_str(), w.evidence, w.leaking_class.as_deref()))
+            .map(|w| {
+                let leaking = w.leaking_class.as_deref();
+                (w.class.as_str(), w.evidence.as_str(), leaking)
+            })
             .collect();
         assert_eq!(
             shape,
@@ -677,7 +683,7 @@ pub(crate) mod tests {
             (2..4).contains(&i)
         })]);
         assert_eq!(w.len(), 1, "{w:?}");
-        assert_eq!(w[0].evidence, "failures-late");
+        assert_eq!(w[0].evidence, DriftEvidence::FailuresLate);
         // scipy.stats.fisher_exact([[10, 5], [0, 5]], alternative="greater"): 0.016254
         stats::assert_near(w[0].p_value.unwrap(), 0.016254, 1e-4);
         assert!(

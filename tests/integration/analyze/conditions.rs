@@ -154,7 +154,7 @@ fn state_that_accumulates_in_one_jvm_is_warned_of() {
     assert_eq!(classes, ["demo.LeakyTest", "demo.NeighbourTest"]);
     for w in &report.warnings {
         assert_eq!(
-            (w.code, w.evidence, w.positions),
+            (w.code.as_str(), w.evidence.as_str(), w.positions),
             ("state-accumulates", "slower", 30)
         );
         assert!(w.last_sec.unwrap() > 4.0 * w.first_sec.unwrap(), "{w:?}");

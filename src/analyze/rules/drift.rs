@@ -22,7 +22,6 @@ use crate::invocation::{InJvm, MAX_SLICES};
 use crate::stats;
 use std::collections::BTreeMap;
 
-/// The stable code of the warning (the JSON contract).
 
 /// A slowdown smaller than this per execution is noise, whatever its ratio
 /// (a test of a millisecond doubling is no leak worth a warning).

@@ -158,8 +158,16 @@ pub struct FirstExecution {
     pub repeat: Rate,
     /// Fisher's exact test, one-sided: the first executions fail more.
     pub p_value: f64,
-    /// `p_value` below [`SIGNIFICANCE`]: `first-execution-dependent`.
+    /// The first executions fail more, beyond chance across every
+    /// comparison of the run (Holm): `first-execution-dependent`.
     pub dependent: bool,
+    /// Fisher's exact test, one-sided: the repeats fail more.
+    pub p_warm: f64,
+    /// The repeats fail more, beyond chance across every comparison of the
+    /// run (Holm): the test fails more in a warm JVM, `warm-jvm-dependent`.
+    pub warm: bool,
+    /// The comparisons of the run its p-values were corrected for.
+    pub comparisons: u32,
 }
 
 /// A test's executions by condition (flattened into `tests[]`).
@@ -189,6 +197,11 @@ impl Conditions {
     /// Its first executions in a JVM failed more than its repeats did.
     pub(crate) fn first_execution_dependent(&self) -> bool {
         self.first_execution.is_some_and(|f| f.dependent)
+    }
+
+    /// Its repeats in a warm JVM failed more than its first executions did.
+    pub(crate) fn warm_jvm_dependent(&self) -> bool {
+        self.first_execution.is_some_and(|f| f.warm)
     }
 }
 

@@ -541,6 +541,8 @@ pub enum VerdictKind {
     ContextDependent,
     /// Its first executions in a JVM failed more than its repeats.
     FirstExecutionDependent,
+    /// Its repeats in a warm JVM failed more than its first executions.
+    WarmJvmDependent,
     /// It failed every one of several executions.
     Broken,
     /// Its one execution failed: nothing tells flaky from broken.
@@ -558,6 +560,7 @@ impl VerdictKind {
             VerdictKind::Flaky => "flaky",
             VerdictKind::ContextDependent => "context-dependent",
             VerdictKind::FirstExecutionDependent => "first-execution-dependent",
+            VerdictKind::WarmJvmDependent => "warm-jvm-dependent",
             VerdictKind::Broken => "broken",
             VerdictKind::FailedOnce => "failed-once",
             VerdictKind::OutOfHeap => "out-of-heap",
@@ -580,6 +583,7 @@ impl VerdictKind {
             VerdictKind::Flaky
                 | VerdictKind::ContextDependent
                 | VerdictKind::FirstExecutionDependent
+                | VerdictKind::WarmJvmDependent
         )
     }
 }

@@ -49,7 +49,7 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     let compared: Vec<(&TestReport, &FirstExecution)> = shown
         .iter()
         .filter_map(|t| Some((*t, t.by_condition.first_execution.as_ref()?)))
-        .filter(|(_, f)| f.first.failures > 0)
+        .filter(|(_, f)| f.first.failures > 0 || f.repeat.failures > 0)
         .collect();
     if compared.is_empty() {
         return;
@@ -62,18 +62,7 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     );
     for (t, f) in compared.iter().take(MAX_LISTED) {
         let name = code(&format!("{}.{}", t.class, t.method));
-        let what = if f.dependent {
-            format!(
-                "**first-execution-dependent** (Fisher's exact test, one-sided, {}): its verdict \
-                 rests on its first executions",
-                stats::p_value(f.p_value),
-            )
-        } else {
-            format!(
-                "the two cannot be told apart yet ({})",
-                stats::p_value(f.p_value)
-            )
-        };
+        let what = first_execution_sentence(f);
         md.push(format!(
             "- {name}: first executions {}; repeats in the same JVM {}: {what}",
             rate(&f.first),
@@ -82,6 +71,40 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     }
     more(compared.len(), "tests compared", md);
     md.push(String::new());
+}
+
+/// What the comparison of a test's first executions with its repeats says,
+/// a label only when it holds across every comparison of the run (Holm).
+fn first_execution_sentence(f: &FirstExecution) -> String {
+    let across = match f.comparisons {
+        0 | 1 => String::new(),
+        n => format!(", beyond chance across the run's {n} comparisons (Holm)"),
+    };
+    let p = f.p_value.min(f.p_warm);
+    if f.dependent {
+        format!(
+            "**first-execution-dependent** (Fisher's exact test, one-sided, {}{across}): its \
+             verdict rests on its first executions",
+            stats::p_value(f.p_value)
+        )
+    } else if f.warm {
+        format!(
+            "**warm-jvm-dependent**: its repeats fail more (Fisher's exact test, one-sided, \
+             {}{across}): a JVM its earlier executions ran in makes it fail, by warm-up or by \
+             what they left; CI runs it after other classes in its task's JVMs \
+             (`--context task` measures that)",
+            stats::p_value(f.p_warm)
+        )
+    } else if p < crate::analyze::rules::first_execution::SIGNIFICANCE {
+        format!(
+            "one fails more here ({}), but not beyond chance across the run's {} comparisons \
+             (Holm): could not tell",
+            stats::p_value(p),
+            f.comparisons
+        )
+    } else {
+        format!("the two cannot be told apart yet ({})", stats::p_value(p))
+    }
 }
 
 /// `first executions in a fresh JVM (the CI condition): 0/7 ⇒ failure rate

@@ -27,6 +27,8 @@ pub(crate) fn verdict(t: &TestReport) -> VerdictKind {
         VerdictKind::ContextDependent
     } else if t.by_condition.first_execution_dependent() {
         VerdictKind::FirstExecutionDependent
+    } else if t.by_condition.warm_jvm_dependent() {
+        VerdictKind::WarmJvmDependent
     } else if t.passes > 0 {
         VerdictKind::Flaky
     } else if t.failures > 1 {

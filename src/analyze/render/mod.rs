@@ -489,7 +489,7 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
             t.examples.iter().map(|e| {
                 format!(
                     "- {}: {}",
-                    code(&format!("{}.{}", t.class, e.name)),
+                    code(&format!("{}.{}", t.class, example_name(&e.name))),
                     markdown::text(&e.message)
                 )
             })
@@ -502,6 +502,15 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
         md.push(format!(
             "_{omitted} further example message(s) omitted; see job logs._"
         ));
+    }
+}
+
+/// A failure's name as reported, but for gradle-flaky's JUnit 4 runner's
+/// token, said in words: `t #1` in two JVMs would read as one numbered twice.
+fn example_name(raw: &str) -> String {
+    match crate::analyze::read::names::runner_token(raw) {
+        Some((name, token)) => format!("{name} (execution {} in its JVM)", token.iteration),
+        None => raw.to_string(),
     }
 }
 

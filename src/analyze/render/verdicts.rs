@@ -14,15 +14,16 @@ pub(super) fn table(report: &Report, md: &mut Vec<String>) {
     if judged.is_empty() {
         return;
     }
-    md.push("| Test | Verdict | Failure rate (95%) | Rests on |".into());
-    md.push("| --- | --- | --- | --- |".into());
+    md.push("| Test | Verdict | Failure rate (95%) | Rests on | Failures |".into());
+    md.push("| --- | --- | --- | --- | --- |".into());
     for t in judged.iter().take(MAX_LISTED) {
         md.push(format!(
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             code_in_table(&format!("{}.{}", t.class, t.method)),
             label(&t.verdict),
             rate_of(&t.verdict),
-            text(&rests_on(&t.verdict))
+            text(&rests_on(&t.verdict)),
+            super::kinds(t)
         ));
     }
     more(judged.len(), "tests", md);

@@ -1081,7 +1081,10 @@ pub(crate) mod tests {
         let mut t = test("X|Y", "m\nwith <b>", 0, 1);
         t.examples = vec![example("m", "expected:<1>\nbut | was")];
         let md = markdown(&report(vec![t]));
-        assert!(md.contains("| `X\\|Y.m with <b>` | **failed once** |"), "{md}");
+        assert!(
+            md.contains("| `X\\|Y.m with <b>` | **failed once** |"),
+            "{md}"
+        );
         assert!(
             md.contains("`X|Y.m`: expected:&lt;1&gt; but \\| was"),
             "{md}"

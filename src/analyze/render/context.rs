@@ -4,9 +4,9 @@
 
 use super::conditions::rate;
 use super::{more, MAX_LISTED};
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::Rate;
 use crate::analyze::model::counts::{Candidates, ContextComparison, ContextOutcome, MoreRuns};
-use crate::analyze::model::report::Executions;
 use crate::analyze::model::report::TestReport;
 use crate::condition::Context;
 use crate::markdown::code;

@@ -2,7 +2,8 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use crate::analyze::model::report::{Executions, PlannedRuns, Report, TestReport};
+use crate::analyze::model::counts::Executions;
+use crate::analyze::model::report::{PlannedRuns, Report, TestReport};
 use crate::analyze::read::junit::floor_char_boundary;
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
@@ -54,7 +55,7 @@ const MAX_NEIGHBOURS_NAMED: usize = 10;
 
 /// The tests the whole-task runs also ran, summarized: a failing one is
 /// visible, never the run's verdict.
-fn neighbours_line(n: &crate::analyze::rules::neighbours::Neighbours) -> String {
+fn neighbours_line(n: &crate::analyze::model::report::Neighbours) -> String {
     let mut line = format!(
         "- Also ran in their whole tasks (not selected, not judged): {} tests, {} executions",
         n.tests, n.executions

@@ -3,7 +3,8 @@
 //! verdict (conditions, contexts, candidates, more runs) follows, folded.
 
 use super::{conditions::rate, more, MAX_LISTED};
-use crate::analyze::model::report::{Executions, Report, TestReport, Verdict, VerdictKind};
+use crate::analyze::model::counts::Executions;
+use crate::analyze::model::report::{Report, TestReport, Verdict, VerdictKind};
 use crate::condition::{Context, Repetition};
 use crate::markdown::{code_in_table, text};
 use crate::stats::{self, percent, Round};

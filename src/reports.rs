@@ -120,6 +120,36 @@ pub(crate) fn find(root: &Path) -> ReportSearch {
     found
 }
 
+/// Every `TEST-*.xml` below `root` wherever it is (Surefire's
+/// `target/surefire-reports/`, a folder of downloaded reports, a Test
+/// task's own `build/test-results/<task>/`), for a folder that holds none
+/// where Gradle writes them; sorted, as [`find`].
+pub(crate) fn find_anywhere(root: &Path) -> ReportSearch {
+    let walked = Walk::new(root)
+        .entering(&[ITERS_DIR])
+        .into_build(&["test-results"])
+        .run();
+    let mut reports: Vec<PathBuf> = walked
+        .files
+        .into_iter()
+        .filter(|f| f.regular)
+        .filter(|f| {
+            f.path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(is_report_name)
+        })
+        .map(|f| f.path)
+        .collect();
+    reports.sort();
+    let mut unreadable = walked.unreadable;
+    unreadable.sort();
+    ReportSearch {
+        reports,
+        unreadable,
+    }
+}
+
 /// The heap dumps (`*/build/heapdump/*.hprof`) below `root` written at or
 /// after `since` (one second of slack for coarse file-system clocks), sorted.
 /// Older dumps are someone else's (Elasticsearch's flakiness detection counted
@@ -235,7 +265,9 @@ pub(crate) fn locate(root: &Path, rel: &Path) -> Option<Location> {
     let rel = names(rel);
     let full = [names(root), rel.clone()].concat();
     let parts = in_iterations(&full).unwrap_or(&rel);
-    let (project, task) = results_tail(parts)?;
+    // A root that is itself a task's folder of results (`record`'s
+    // `build/test-results/test`) names the task through its own path.
+    let (project, task) = results_tail(parts).or_else(|| results_tail(&full))?;
     Some(Location {
         project_dir: project.join("/"),
         task: task.to_string(),

@@ -86,11 +86,21 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
 /// tree (a CI job's downloaded artifacts, say): a report's project is found
 /// from its path below its own root.
 pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
+    let found = roots.iter().map(|r| reports::find(r)).collect();
+    analyze_found(roots, found, opts)
+}
+
+/// The report of the reports `found` below each of `roots` (one search a
+/// root, in their order).
+pub(crate) fn analyze_found(
+    roots: &[PathBuf],
+    found: Vec<reports::ReportSearch>,
+    opts: &AnalyzeOptions,
+) -> Report {
     let mut stale = 0;
     let mut reports: Vec<(usize, &Path, PathBuf)> = Vec::new();
     let mut merger = Merger::default();
-    for (index, root) in roots.iter().enumerate() {
-        let found = reports::find(root);
+    for ((index, root), found) in roots.iter().enumerate().zip(found) {
         for path in found.reports {
             if is_stale(&path, opts.since) {
                 stale += 1;

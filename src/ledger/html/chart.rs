@@ -41,7 +41,7 @@ pub(super) fn chart(t: &TestHistory) -> String {
     );
     let mut svg = format!(
         "<svg class=\"chart\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
-         role=\"img\" aria-label=\"{}\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+         role=\"img\" aria-label=\"{}\">\n",
         escape(&label)
     );
     svg += &axes(&plot, &commits);

@@ -23,6 +23,7 @@ const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;ma
 padding:0 1em;color:#1f2328}h1,h2,h3{line-height:1.2}code,pre{font:13px ui-monospace,monospace}\
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto}table{border-collapse:collapse;margin:.5em 0}\
 td,th{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}\
+td code{overflow-wrap:anywhere}\
 td.n{text-align:right}.flaky{color:#d1242f}.broken{color:#8250df}.intermittent{color:#bc4c00}\
 .chart{max-width:100%;height:auto}.grid{stroke:#d0d7de}.tick,.axis{font-size:11px;fill:#57606a}\
 .legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1em}.note{color:#57606a;\
@@ -79,11 +80,18 @@ fn suspects_section(s: &Suspects, history: &History) -> String {
     html += "<p><b>flaky</b>: failed and passed on one commit (proven, nothing re-run); \
              <b>broken</b>: failing in every run since a commit; <b>intermittent</b>: failing on \
              some commits, never beside a pass yet.</p>\n<table>\n<tr><th>kind</th><th>test</th>\
-             <th>failed</th><th>evidence</th><th>failure</th><th>confirm</th></tr>\n";
+             <th>failed</th><th>evidence</th><th>failure</th></tr>\n";
     for x in &s.suspects {
         html += &suspect_row(x, history);
     }
     html += "</table>\n";
+    let confirm: Vec<&str> = s.suspects.iter().map(|x| x.confirm.as_str()).collect();
+    let _ = writeln!(
+        html,
+        "<h3>Confirm</h3>\n<p>Each command runs the test here often enough to see it fail at its \
+         rate (95%).</p>\n<pre>{}</pre>",
+        escape(&confirm.join("\n"))
+    );
     let mutes: Vec<&str> = s
         .suspects
         .iter()
@@ -109,14 +117,13 @@ fn suspect_row(x: &Suspect, history: &History) -> String {
     };
     format!(
         "<tr><td class=\"{kind}\">{kind}</td><td>{test}</td><td class=\"n\">{}/{} in {} of {} \
-         run(s)</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>\n",
+         run(s)</td><td>{}</td><td><code>{}</code></td></tr>\n",
         x.failures,
         x.runs,
         x.failing_runs,
         x.recorded_runs,
         escape(&evidence(x)),
         escape(x.signature.as_deref().unwrap_or("")),
-        escape(&x.confirm),
         kind = x.kind.as_str(),
     )
 }

@@ -46,6 +46,8 @@ pub(crate) const RECORDED_DIR: &str = ".gradle/gradle-flaky";
 pub(crate) const LEDGER_DIR: &str = "ledger";
 /// The run ledger a CI report step writes, one file of that run's lines.
 pub(crate) const LEDGER_FILE: &str = "flakiness-ledger.jsonl";
+/// The report steps' history page of the run's tests (`ci::history`).
+pub(crate) const HISTORY_PAGE: &str = "flakiness-history.html";
 /// What a ledger file's name ends with: a folder given to `--ledger` is read for these.
 pub(crate) const LEDGER_EXTENSION: &str = "jsonl";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.

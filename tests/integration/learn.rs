@@ -1,9 +1,10 @@
 //! Learning from ordinary builds: six real Gradle builds' XML over five
 //! commits (tests/data/builds) recorded with `gradle-flaky record`, then
 //! `suspects` (markdown, JSON, and the HTML page rendered in headless
-//! Chromium). No Gradle runs.
+//! Chromium); and the co-failure clusters of `local`'s own Gradle runs (the
+//! `cofail` fixture, Gradle 4.4.1).
 
-use crate::common::{gradle_flaky, repo_root, run, text};
+use crate::common::{cofail_copy, flaky_offline, gradle_flaky, repo_root, run, text};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -284,4 +285,64 @@ fn the_history_page_renders_every_test_with_its_chart() {
     );
     assert!(dom.contains("No test failed in the runs read."), "{dom}");
     assert_eq!(dom.matches("<svg class=\"chart\"").count(), 2, "{dom}");
+}
+
+/// `local`'s report has the clusters of its own Gradle runs: three tests
+/// that lose their service in runs 2 and 4 are one, with their masked
+/// message; a test failing alone in run 3 is in none.
+#[test]
+fn local_reports_the_tests_that_failed_together_in_its_gradle_runs() {
+    let build = cofail_copy();
+    let args = [
+        "local",
+        "--repetition",
+        "gradle-runs",
+        "--iters",
+        "4",
+        "--format",
+        "json",
+        "demo.ServiceTests",
+        "demo.AloneTests",
+    ];
+    let out = flaky_offline(build.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    let clusters = report["clusters"].as_array().expect("clusters");
+    assert_eq!(clusters.len(), 1, "{report:#}");
+    let c = &clusters[0];
+    let members: Vec<&str> = c["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(members, ["testDelete", "testGet", "testPut"]);
+    assert_eq!(
+        c["runs"],
+        serde_json::json!(["batch-1/iter-2", "batch-1/iter-4"])
+    );
+    assert_eq!(
+        c["signature"],
+        "java.net.ConnectException: Connection refused: localhost/<ip>:<n>"
+    );
+    assert_eq!(c["sharedBy"], 3);
+    let md = flaky(build.path(), &["analyze", &latest_run(build.path())]);
+    assert!(
+        text(&md).contains("3 tests failed together in 2 runs"),
+        "{}",
+        text(&md)
+    );
+}
+
+/// The newest run folder of `local` in the build.
+fn latest_run(build: &Path) -> String {
+    let runs = build.join(".gradle/gradle-flaky/runs");
+    let mut all: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    all.sort();
+    all.last().unwrap().display().to_string()
 }

@@ -182,7 +182,8 @@ pub enum Command {
         that failed, then passed, is proven flaky on that commit. The commit, branch and run id \
         come from the flags, else the CI's variables, else git (the run id from the reports \
         themselves): recording the same build twice adds nothing the second time.\n\
-        Exit status: 0; 2 when no report is found below a DIR or the ledger cannot be written.")]
+        Exit status: 0; 2 when no report is found below a DIR; 3 when the ledger cannot be \
+        written.")]
     Record(RecordArgs),
 
     /// Tell flaky from broken from the ledger's runs, with nothing re-run; show tests that fail together.

@@ -196,6 +196,8 @@ pub(crate) struct RecordConfig {
     pub project_dir: PathBuf,
     pub given: crate::ledger::keep::Given,
     pub destination: crate::ledger::Destination,
+    /// The build's own ledger rotates within its cap; a folder named is kept whole.
+    pub limits: crate::ledger::Limits,
 }
 
 pub(crate) fn record(global: &GlobalArgs, args: &RecordArgs) -> RecordConfig {
@@ -222,6 +224,10 @@ pub(crate) fn record(global: &GlobalArgs, args: &RecordArgs) -> RecordConfig {
             run_id: args.run_id.clone(),
         },
         destination,
+        limits: match args.ledger {
+            Some(_) => crate::ledger::Limits::KEPT,
+            None => crate::ledger::Limits::LOCAL,
+        },
     }
 }
 

@@ -3,7 +3,7 @@
 use super::options::RecordConfig;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
-use crate::ledger::{self, keep, Limits};
+use crate::ledger::{self, keep};
 use crate::reports::{self, ReportSearch};
 use crate::{tell, warning, Error, Exit, Result};
 use std::path::PathBuf;
@@ -40,7 +40,7 @@ pub(crate) fn run(_global: &GlobalArgs, cfg: &RecordConfig) -> Result<Exit> {
         );
         return Ok(Exit::Clean);
     }
-    let file = cfg.destination.append(&records, Limits::LOCAL)?;
+    let file = cfg.destination.append(&records, cfg.limits)?;
     let failing = records.iter().filter(|r| r.failures > 0).count();
     let commit = meta.commit.as_deref().map_or("no commit".into(), |c| {
         let short: String = c.chars().take(12).collect();

@@ -6,7 +6,7 @@ use crate::cli::GlobalArgs;
 use crate::ledger::{self, keep};
 use crate::reports::{self, ReportSearch};
 use crate::{tell, warning, Error, Exit, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub(crate) fn run(_global: &GlobalArgs, cfg: &RecordConfig) -> Result<Exit> {
     let found = cfg
@@ -57,7 +57,7 @@ pub(crate) fn run(_global: &GlobalArgs, cfg: &RecordConfig) -> Result<Exit> {
 }
 
 /// The reports below `dir`: where Gradle writes them, else any `TEST-*.xml`.
-fn reports_below(dir: &PathBuf) -> Result<ReportSearch> {
+fn reports_below(dir: &Path) -> Result<ReportSearch> {
     if !dir.is_dir() {
         return Err(Error::input(dir.display().to_string(), "no such folder"));
     }

@@ -305,7 +305,7 @@ fn reports_digest(reports: &[std::path::PathBuf]) -> (String, Option<SystemTime>
         }
         hash.update([0]);
     }
-    (crate::hex::encode(&hash.finalize()), newest)
+    (crate::hex::encode(hash.finalize()), newest)
 }
 
 fn var(name: &str) -> Option<String> {

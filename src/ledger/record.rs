@@ -71,7 +71,10 @@ pub struct TestId {
     pub task: String,
 }
 
-/// Where the run happened.
+/// Where the run happened. An ordinary build's lines (`record`) name the
+/// machine too (`local`, `buildkite`, `github`): what ran is told by their
+/// condition (the whole task, a fresh JVM, first executions), so no new
+/// value (a new schema, which every reader of schema 1 would skip) was needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {

@@ -290,6 +290,7 @@ pub struct Tasks {
     /// The tests Elasticsearch's `muted-tests.yml` mutes run too
     /// (`-Dtests.mutes.enabled=false`): the invocation runs a muted test,
     /// of which the build would otherwise run nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mutes_off: bool,
     /// The user's own arguments (after `--`), last.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

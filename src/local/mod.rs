@@ -383,7 +383,7 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     for w in &report.warnings {
         if w.leaking_class.as_deref() == Some(w.class.as_str()) {
             let accumulates = durations::Accumulates {
-                evidence: w.evidence.to_string(),
+                evidence: w.evidence,
                 commit: commit.map(String::from),
             };
             drift.warned.insert(w.class.clone(), accumulates);

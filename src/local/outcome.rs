@@ -120,6 +120,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut report = analyze::analyze_root(dir.path(), &AnalyzeOptions::default());
         report.summary.executions = executions;
+        // The exit follows the report's tests: one with the batch's failures.
+        if real_failures > 0 {
+            let runs = executions.max(real_failures);
+            let t = crate::analyze::model::report::TestReport::sample(
+                "a.FooTests",
+                "m",
+                runs - real_failures,
+                real_failures,
+            );
+            report.tests.push(t);
+        }
         let batch = JobPayload {
             job_id: "batch-1".into(),
             step_key: "flakiness-detection:unit".into(),

@@ -395,7 +395,7 @@ mod tests {
         use crate::durations::{Accumulates, Table};
         let mut table = Table::default();
         let a = Accumulates {
-            evidence: "threads".into(),
+            evidence: crate::analyze::model::report::DriftEvidence::Threads,
             commit: Some("abc".into()),
         };
         table.state_accumulates.insert("a.Leaky".into(), a);

@@ -1,7 +1,7 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
 //! (docs/src/reference/json.md, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
-use crate::analyze::model::counts::Rate;
+use crate::analyze::model::counts::{Executions, Rate};
 use crate::condition::{Context, Repetition};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -476,18 +476,52 @@ pub struct FailingNeighbour {
     pub failures: u64,
 }
 
+/// What a report warns of. The kebab-case names are the JSON contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// A class whose state accumulates across its repetitions in one JVM.
+    StateAccumulates,
+}
+
+impl WarningCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::StateAccumulates => "state-accumulates",
+        }
+    }
+}
+
+/// What shows that a class's state accumulates in one JVM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriftEvidence {
+    /// Its executions kept getting slower.
+    Slower,
+    /// Each of its executions left threads running in its JVM
+    /// (gradle-flaky's JUnit 4 runner counts them).
+    Threads,
+    /// Its repeats failed more than its first executions.
+    FailuresLate,
+}
+
+impl DriftEvidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftEvidence::Slower => "slower",
+            DriftEvidence::Threads => "threads",
+            DriftEvidence::FailuresLate => "failures-late",
+        }
+    }
+}
+
 /// A class whose state accumulates across its repetitions in one JVM.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Warning {
-    /// [`STATE_ACCUMULATES`].
-    pub code: &'static str,
+    pub code: WarningCode,
     pub class: String,
-    /// `slower`: its executions kept getting slower; `threads`: each of its
-    /// executions left threads running in its JVM (gradle-flaky's JUnit 4
-    /// runner counts them); `failures-late`: its repeats failed more than its
-    /// first executions.
-    pub evidence: &'static str,
+    pub evidence: DriftEvidence,
     /// Mean seconds of its executions first in their JVM, and at its last
     /// position (`slower`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -528,6 +562,8 @@ pub enum VerdictKind {
     ContextDependent,
     /// Its first executions in a JVM failed more than its repeats.
     FirstExecutionDependent,
+    /// Its repeats in a warm JVM failed more than its first executions.
+    WarmJvmDependent,
     /// It failed every one of several executions.
     Broken,
     /// Its one execution failed: nothing tells flaky from broken.
@@ -545,6 +581,7 @@ impl VerdictKind {
             VerdictKind::Flaky => "flaky",
             VerdictKind::ContextDependent => "context-dependent",
             VerdictKind::FirstExecutionDependent => "first-execution-dependent",
+            VerdictKind::WarmJvmDependent => "warm-jvm-dependent",
             VerdictKind::Broken => "broken",
             VerdictKind::FailedOnce => "failed-once",
             VerdictKind::OutOfHeap => "out-of-heap",
@@ -567,19 +604,9 @@ impl VerdictKind {
             VerdictKind::Flaky
                 | VerdictKind::ContextDependent
                 | VerdictKind::FirstExecutionDependent
+                | VerdictKind::WarmJvmDependent
         )
     }
-}
-
-/// Which of a test's executions its verdict rests on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Executions {
-    /// Its first executions in a JVM only (the CI condition).
-    First,
-    /// Every execution (of its whole-task runs only, for
-    /// `context-dependent`: `context` then says `task`).
-    All,
 }
 
 /// A test's verdict in the JSON report, with the executions it rests on.

@@ -39,8 +39,9 @@ pub(super) fn tail(report: &Report) -> String {
         }
     }
     if let Some(cost) = &around.cost {
-        md += "\n";
+        md += "\n<details><summary>Cost</summary>\n\n";
         md += &super::cost::markdown(cost);
+        md += "\n</details>\n";
     }
     md
 }

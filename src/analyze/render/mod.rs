@@ -2,9 +2,9 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use crate::analyze::model::report::{Executions, PlannedRuns, Report, TestReport};
+use crate::analyze::model::counts::Executions;
+use crate::analyze::model::report::{PlannedRuns, Report, TestReport};
 use crate::analyze::read::junit::floor_char_boundary;
-use crate::analyze::rules::verdict::verdict;
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
@@ -19,6 +19,7 @@ mod conditions;
 pub(crate) mod context;
 pub(crate) mod cost;
 mod triage;
+mod verdicts;
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.
@@ -47,7 +48,7 @@ pub fn markdown(report: &Report) -> String {
     if !tail.is_empty() {
         md = md + "\n" + &tail;
     }
-    cap(md)
+    cap(single_blank_lines(&md))
 }
 
 /// Failing neighbours named on the summary's line; the JSON lists them all.
@@ -55,7 +56,7 @@ const MAX_NEIGHBOURS_NAMED: usize = 10;
 
 /// The tests the whole-task runs also ran, summarized: a failing one is
 /// visible, never the run's verdict.
-fn neighbours_line(n: &crate::analyze::rules::neighbours::Neighbours) -> String {
+fn neighbours_line(n: &crate::analyze::model::report::Neighbours) -> String {
     let mut line = format!(
         "- Also ran in their whole tasks (not selected, not judged): {} tests, {} executions",
         n.tests, n.executions
@@ -104,9 +105,10 @@ fn tests_markdown(report: &Report) -> String {
         md.push("_No real failures recorded._".into());
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
-        failure_table(shown, failing.len(), &mut md);
-        conditions::first_executions(shown, &mut md);
-        context::section(shown, &mut md);
+        let mut backing = Vec::new();
+        conditions::first_executions(shown, &mut backing);
+        context::section(shown, &mut backing);
+        fold("What backs the failing verdicts", backing, &mut md);
         triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
@@ -115,9 +117,48 @@ fn tests_markdown(report: &Report) -> String {
     suite_timeouts(report, &mut md);
     not_a_test(report, &mut md);
     below_plan(report, &mut md);
-    clean_tests(report, &mut md);
+    let mut clean = Vec::new();
+    clean_tests(report, &mut clean);
+    fold("What the clean tests' runs bound", clean, &mut md);
     unreadable_files(report, &mut md);
     md.join("\n")
+}
+
+/// `md` with no two blank lines in a row outside code fences: sections
+/// each open and close with one, and folding them must not pile them up.
+fn single_blank_lines(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let (mut fenced, mut blank) = (false, false);
+    for line in md.split('\n') {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let is_blank = line.trim().is_empty();
+        if is_blank && blank && !fenced {
+            continue;
+        }
+        blank = is_blank;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+/// `lines` in a `<details>` block titled `summary`, which CI annotations and
+/// job summaries show folded: what backs a verdict, after the verdicts.
+/// Nothing when there are no lines.
+pub(super) fn fold(summary: &str, lines: Vec<String>, md: &mut Vec<String>) {
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        return;
+    }
+    md.push(String::new());
+    md.push(format!("<details><summary>{summary}</summary>"));
+    md.push(String::new());
+    md.extend(lines);
+    md.push(String::new());
+    md.push("</details>".into());
+    md.push(String::new());
 }
 
 fn summary_lines(report: &Report, md: &mut Vec<String>) {
@@ -138,6 +179,7 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
         md.push("> claim about the rest of the build.".into());
         md.push(String::new());
     }
+    verdicts::table(report, md);
     // Executions, not iterations: `--iters 20` on 6 test methods is 120.
     md.push(format!(
         "- Test executions: {} (each run of one test method)",
@@ -356,32 +398,6 @@ fn test_counts(report: &Report) -> String {
     format!("{} ({})", report.summary.tests, parts.join(", "))
 }
 
-fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
-    md.push("### Failures by test".into());
-    md.push("| Class | Method | Pass | Fail | Failure rate (95% CI) | Kinds | Verdict |".into());
-    md.push("| --- | --- | ---: | ---: | --- | --- | --- |".into());
-    for t in shown {
-        md.push(format!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            markdown::text(&t.class),
-            markdown::text(&t.method),
-            t.passes,
-            t.failures,
-            rate(t),
-            kinds(t),
-            verdict(t).label()
-        ));
-    }
-    if total > shown.len() {
-        md.push(String::new());
-        md.push(format!(
-            "_Showing {} of {total} failing tests; the JSON report (`--format json`) lists them all._",
-            shown.len()
-        ));
-    }
-    md.push(String::new());
-}
-
 /// `3.0% (1.0–8.5%)`: the failure rate and its 95% interval.
 pub fn rate(t: &TestReport) -> String {
     format!(
@@ -393,7 +409,7 @@ pub fn rate(t: &TestReport) -> String {
 }
 
 /// `error x3, assertion x2, other`, in first-seen order.
-fn kinds(t: &TestReport) -> String {
+pub(super) fn kinds(t: &TestReport) -> String {
     t.failure_kinds
         .0
         .iter()
@@ -448,7 +464,7 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
             t.examples.iter().map(|e| {
                 format!(
                     "- {}: {}",
-                    code(&format!("{}.{}", t.class, e.name)),
+                    code(&format!("{}.{}", t.class, example_name(&e.name))),
                     markdown::text(&e.message)
                 )
             })
@@ -461,6 +477,15 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
         md.push(format!(
             "_{omitted} further example message(s) omitted; see job logs._"
         ));
+    }
+}
+
+/// A failure's name as reported, but for gradle-flaky's JUnit 4 runner's
+/// token, said in words: `t #1` in two JVMs would read as one numbered twice.
+fn example_name(raw: &str) -> String {
+    match crate::analyze::read::names::runner_token(raw) {
+        Some((name, token)) => format!("{name} (execution {} in its JVM)", token.iteration),
+        None => raw.to_string(),
     }
 }
 
@@ -991,12 +1016,14 @@ pub(crate) mod tests {
         let mut t = test("X", "y", 1, 1);
         t.examples = vec![example("y {seed=[A:B]}", "boom")];
         let md = markdown(&report(vec![t]));
-        assert!(md.starts_with(
-            "## Flakiness summary\n\n- Test executions: 2 (each run of one test method)\n"
-        ));
-        assert!(md.contains("### Failures by test"));
+        // The first screen answers: the verdict, the rate and what it rests on.
         assert!(
-            md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion | flaky |\n"),
+            md.starts_with(
+                "## Flakiness summary\n\n| Test | Verdict | Failure rate (95%) | Rests on | \
+                 Failures |\n| --- | --- | --- | --- | --- |\n| `X.y` | **flaky** | 1/2 = 50% \
+                 (9.4%–90.6%) | every execution | assertion |\n\n- Test executions: 2 (each run \
+                 of one test method)\n"
+            ),
             "{md}"
         );
         assert!(md.contains("\n- `X.y {seed=[A:B]}`: boom"), "{md}");
@@ -1026,8 +1053,8 @@ pub(crate) mod tests {
             .collect();
         let md = markdown(&report(tests));
         assert!(md.len() < MAX_MARKDOWN_BYTES);
-        assert!(md.contains("of 500 failing tests"));
-        assert!(md.lines().filter(|l| l.starts_with("| org.")).count() <= 100);
+        assert!(md.contains("_… and 400 more tests; see the JSON report._"));
+        assert!(md.lines().filter(|l| l.starts_with("| `org.")).count() <= 100);
         assert!(!md.contains(&"E".repeat(5000)));
         assert!(md.contains("_75 further example message(s) omitted; see job logs._"));
     }
@@ -1058,7 +1085,10 @@ pub(crate) mod tests {
         let mut t = test("X|Y", "m\nwith <b>", 0, 1);
         t.examples = vec![example("m", "expected:<1>\nbut | was")];
         let md = markdown(&report(vec![t]));
-        assert!(md.contains("| X\\|Y | m with &lt;b&gt; | 0 | 1 |"), "{md}");
+        assert!(
+            md.contains("| `X\\|Y.m with <b>` | **failed once** |"),
+            "{md}"
+        );
         assert!(
             md.contains("`X|Y.m`: expected:&lt;1&gt; but \\| was"),
             "{md}"
@@ -1132,7 +1162,7 @@ pub(crate) mod tests {
         let md = markdown(&r);
         assert!(
             md.contains(
-                "- `a.Leaky.t`: first executions in a fresh JVM (the CI condition): 0/5 ⇒ failure \
+                "- `a.Leaky.t`: first executions in a fresh JVM: 0/5 ⇒ failure \
                  rate < 46% at 95%; its class accumulates state in one JVM (see the warnings): \
                  its 20 executions there bound only runs in a JVM it had changed"
             ),

@@ -1,9 +1,10 @@
 //! What a report's figures mean: a failing test's verdict, the report's
 //! severity. One leaf that aggregation, rendering and the outcome payload share.
 
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::Rate;
 pub use crate::analyze::model::report::Verdict;
-use crate::analyze::model::report::{Executions, Report, Severity, TestReport, VerdictKind};
+use crate::analyze::model::report::{Report, Severity, TestReport, VerdictKind};
 use crate::condition::{Context, Repetition};
 
 /// The type of the failure a test JVM out of heap reports.
@@ -27,6 +28,8 @@ pub(crate) fn verdict(t: &TestReport) -> VerdictKind {
         VerdictKind::ContextDependent
     } else if t.by_condition.first_execution_dependent() {
         VerdictKind::FirstExecutionDependent
+    } else if t.by_condition.warm_jvm_dependent() {
+        VerdictKind::WarmJvmDependent
     } else if t.passes > 0 {
         VerdictKind::Flaky
     } else if t.failures > 1 {

@@ -34,6 +34,7 @@ pub(crate) mod git;
 pub mod github;
 pub(crate) mod hex;
 pub(crate) mod invocation;
+pub mod jvm_options;
 pub mod layout;
 pub mod ledger;
 pub(crate) mod local;

@@ -16,7 +16,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
         .chain(args.ledger.iter().cloned())
         .collect();
     let files = read::files_of(&paths)?;
-    let history = ledger::history_of(&files, &filter);
+    // "Before" a newest commit is its first-parent line in the build's checkout.
+    let mut checkout = ledger::ancestry::Checkout::at(&global.project_dir);
+    let history = ledger::history_of(&files, &filter, &mut checkout);
     let sources = &history.sources;
     for problem in &sources.problems {
         say!("gradle-flaky: warning: {problem}");

@@ -4,10 +4,12 @@
 //! `record` is the line's schema, `records` turns an analyzed report into
 //! lines, `store` appends under a lock with rotation, `read` streams files
 //! and folders of lines back (skipping torn and unknown lines with a problem
-//! naming file and line), and `history` summarizes them per test, rendered
+//! naming file and line), and `history` summarizes them per test (its
+//! newest commit against its first-parent ancestors, `ancestry`), rendered
 //! by `render`. Below `commands/`: no clap here; it reads `analyze`'s report
 //! types and `stats`.
 
+pub(crate) mod ancestry;
 mod fast;
 pub(crate) mod history;
 pub(crate) mod keep;
@@ -22,6 +24,7 @@ pub use record::{Condition, Context, Origin, Record, Repetition, SCHEMA};
 pub use records::{records_of, RunMeta};
 pub use store::{append_to_dir, append_to_file, ci_file, local_dir, Limits};
 
+use ancestry::Lineage;
 use history::{Builder, Filter, History};
 use rayon::prelude::*;
 use record::LineView;
@@ -36,9 +39,10 @@ use std::path::PathBuf;
 const FILES_PER_SUMMARY: usize = 8;
 
 /// The history of the tests `filter` accepts in `files`: groups of files
-/// read in parallel, merged in file order. Memory holds two summaries per
-/// thread (one read, one merging), whatever the number of files.
-pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
+/// read in parallel, merged in file order, each test's newest commit
+/// compared with the rows `lineage` places before it. Memory holds two
+/// summaries per thread (one read, one merging), whatever the number of files.
+pub(crate) fn history_of(files: &[PathBuf], filter: &Filter, lineage: &mut dyn Lineage) -> History {
     let mut all = Builder::new(filter.clone());
     let groups = files.len().div_ceil(FILES_PER_SUMMARY).max(1);
     let size = files.len().div_ceil(groups).max(1);
@@ -56,7 +60,7 @@ pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
         read = rayon::join(merge, next).1;
     }
     read.into_iter().for_each(|b| all.merge(b));
-    all.finish()
+    all.finish(lineage)
 }
 
 /// One summary of `files`, read in order.

@@ -1,13 +1,16 @@
 //! A run's guard: what every run of Gradle invocations sets up, and takes
 //! down when it goes (also on an early return or a panic): the supervision
 //! of its processes and their isolation (`process::Session`), and the init
-//! scripts each invocation gets. Every caller that runs Gradle more than
-//! once holds one: `local`, triage, `repeat`, a CI batch job.
+//! scripts each invocation gets, and the JVM options from the environment
+//! its test JVMs picked up (said once per run). Every caller that runs
+//! Gradle more than once holds one: `local`, triage, `repeat`, a CI batch job.
 
 use super::outcomes::Scripts;
+use crate::jvm_options::{self, InheritedJvmOptions, SeenIn};
 use crate::process::{Isolation, Session};
-use crate::{note, Error, Result};
+use crate::{note, warning, Error, Result};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 pub struct RunGuard {
     session: Session,
@@ -17,6 +20,8 @@ pub struct RunGuard {
     /// A folder of the guard's own, removed with it (after the session
     /// stopped the processes that may use it).
     _scratch: Option<tempfile::TempDir>,
+    /// The JVM options from the environment seen so far, each said once.
+    jvm_options: Mutex<Vec<InheritedJvmOptions>>,
 }
 
 impl RunGuard {
@@ -57,12 +62,51 @@ impl RunGuard {
     ) -> Result<RunGuard> {
         let session = Session::new(isolation);
         let scripts = Scripts::write(&scripts_dir(dir))?;
-        Ok(RunGuard {
+        let guard = RunGuard {
             session,
             scripts,
             dir: dir.to_path_buf(),
             _scratch: scratch,
-        })
+            jvm_options: Mutex::new(Vec::new()),
+        };
+        // What Gradle inherits from us, its test JVMs inherit too.
+        let env = jvm_options::in_environment(|name| std::env::var(name).ok());
+        guard.saw_jvm_options(env, SeenIn::Environment);
+        Ok(guard)
+    }
+
+    /// Whether Gradle's output may still tell of JVM options not seen yet.
+    pub(crate) fn wants_output(&self) -> bool {
+        self.seen().len() < jvm_options::OptionsVariable::ALL.len()
+    }
+
+    /// Takes in what an invocation printed: the JVM options its JVMs said
+    /// they picked up (a reused daemon started with them passes them on).
+    pub(crate) fn read_output(&self, output: &[u8]) {
+        if self.wants_output() {
+            self.saw_jvm_options(jvm_options::picked_up(output), SeenIn::GradleOutput);
+        }
+    }
+
+    /// The JVM options from the environment this run's JVMs picked up.
+    pub(crate) fn inherited_jvm_options(&self) -> Vec<InheritedJvmOptions> {
+        self.seen().clone()
+    }
+
+    fn saw_jvm_options(&self, found: Vec<(jvm_options::OptionsVariable, String)>, seen_in: SeenIn) {
+        let mut seen = self.seen();
+        for (variable, value) in found {
+            if seen.iter().all(|s| s.variable != variable) {
+                warning!("{}", jvm_options::warning(variable, &value, seen_in));
+                seen.push(InheritedJvmOptions { variable, seen_in });
+            }
+        }
+    }
+
+    fn seen(&self) -> std::sync::MutexGuard<'_, Vec<InheritedJvmOptions>> {
+        self.jvm_options
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The folder the guard keeps its files in (scripts, a private daemon).

@@ -27,7 +27,7 @@ pub(super) fn folder(
     let mut folder = RunFolder::new(options, planned_tests(commands, runs));
     folder.batch_problems = (0..commands.len())
         .map(|i| match runs.get(i) {
-            Some(run) => runner::problems(std::slice::from_ref(run), timeout).pop(),
+            Some(run) => runner::shortfall(run, timeout),
             None => Some(format!(
                 "batch {} did not run: the run was interrupted",
                 i + 1

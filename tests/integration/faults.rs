@@ -346,7 +346,7 @@ fn a_test_jvm_out_of_heap_is_infrastructure_wherever_its_dump_goes() {
         let md = String::from_utf8_lossy(&analyzed.stdout);
         assert!(
             md.contains("- Heap exhaustion (java.lang.OutOfMemoryError): 1 of those failures")
-                && md.contains("| out of heap |")
+                && md.contains("| **out of heap** |")
                 && md.contains(
                     "gradle --offline :test:external-modules:test-esql-heap-attack:cleanJavaRestTest \
                      :test:external-modules:test-esql-heap-attack:javaRestTest"

@@ -225,7 +225,7 @@ pub struct ContextComparison {
     /// `first` when its alone executions are its first executions in a JVM
     /// only (the test is first-execution-dependent: its repeats in a warm
     /// JVM are another condition), else `all`.
-    pub alone_executions: crate::analyze::model::report::Executions,
+    pub alone_executions: Executions,
     /// Its whole-task runs: one fresh test JVM each, the CI condition.
     pub task: Rate,
     /// The Gradle task of its task runs (`:lib:test`), when the path shows it.
@@ -343,4 +343,15 @@ impl TaskRuns {
             .iter()
             .find_map(|(id, _)| self.runs.get(*id as usize)?.task.clone())
     }
+}
+
+/// Which of a test's executions its verdict rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Executions {
+    /// Its first executions in a JVM only (the CI condition).
+    First,
+    /// Every execution (of its whole-task runs only, for
+    /// `context-dependent`: `context` then says `task`).
+    All,
 }

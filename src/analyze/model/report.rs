@@ -1,7 +1,7 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
 //! (docs/src/reference/json.md, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
-use crate::analyze::model::counts::Rate;
+use crate::analyze::model::counts::{Executions, Rate};
 use crate::condition::{Context, Repetition};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -591,17 +591,6 @@ impl VerdictKind {
                 | VerdictKind::WarmJvmDependent
         )
     }
-}
-
-/// Which of a test's executions its verdict rests on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Executions {
-    /// Its first executions in a JVM only (the CI condition).
-    First,
-    /// Every execution (of its whole-task runs only, for
-    /// `context-dependent`: `context` then says `task`).
-    All,
 }
 
 /// A test's verdict in the JSON report, with the executions it rests on.

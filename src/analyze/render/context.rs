@@ -4,9 +4,9 @@
 
 use super::conditions::rate;
 use super::{more, MAX_LISTED};
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::Rate;
 use crate::analyze::model::counts::{Candidates, ContextComparison, ContextOutcome, MoreRuns};
-use crate::analyze::model::report::Executions;
 use crate::analyze::model::report::TestReport;
 use crate::condition::Context;
 use crate::markdown::code;
@@ -35,7 +35,10 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
     for (t, c) in compared.iter().take(MAX_LISTED) {
         let name = code(&format!("{}.{}", t.class, t.method));
         md.push(format!("- {name}: {}", sentence(c)));
-        if let Some(line) = c.candidates.as_ref().and_then(|k| candidates(k, c)) {
+        // Candidates for what it depends on, only once it is shown to depend.
+        let dependent = c.outcome == ContextOutcome::Dependent;
+        let shown = c.candidates.as_ref().filter(|_| dependent);
+        if let Some(line) = shown.and_then(|k| candidates(k, c)) {
             md.push(format!("  - {line}"));
         }
     }

@@ -2,9 +2,9 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use crate::analyze::model::report::{Executions, PlannedRuns, Report, TestReport};
+use crate::analyze::model::counts::Executions;
+use crate::analyze::model::report::{PlannedRuns, Report, TestReport};
 use crate::analyze::read::junit::floor_char_boundary;
-use crate::analyze::rules::verdict::verdict;
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
@@ -55,7 +55,7 @@ const MAX_NEIGHBOURS_NAMED: usize = 10;
 
 /// The tests the whole-task runs also ran, summarized: a failing one is
 /// visible, never the run's verdict.
-fn neighbours_line(n: &crate::analyze::rules::neighbours::Neighbours) -> String {
+fn neighbours_line(n: &crate::analyze::model::report::Neighbours) -> String {
     let mut line = format!(
         "- Also ran in their whole tasks (not selected, not judged): {} tests, {} executions",
         n.tests, n.executions
@@ -104,7 +104,6 @@ fn tests_markdown(report: &Report) -> String {
         md.push("_No real failures recorded._".into());
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
-        failure_table(shown, failing.len(), &mut md);
         let mut backing = Vec::new();
         conditions::first_executions(shown, &mut backing);
         context::section(shown, &mut backing);
@@ -397,32 +396,6 @@ fn test_counts(report: &Report) -> String {
     format!("{} ({})", report.summary.tests, parts.join(", "))
 }
 
-fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
-    md.push("### Failures by test".into());
-    md.push("| Class | Method | Pass | Fail | Failure rate (95% CI) | Kinds | Verdict |".into());
-    md.push("| --- | --- | ---: | ---: | --- | --- | --- |".into());
-    for t in shown {
-        md.push(format!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            markdown::text(&t.class),
-            markdown::text(&t.method),
-            t.passes,
-            t.failures,
-            rate(t),
-            kinds(t),
-            verdict(t).label()
-        ));
-    }
-    if total > shown.len() {
-        md.push(String::new());
-        md.push(format!(
-            "_Showing {} of {total} failing tests; the JSON report (`--format json`) lists them all._",
-            shown.len()
-        ));
-    }
-    md.push(String::new());
-}
-
 /// `3.0% (1.0–8.5%)`: the failure rate and its 95% interval.
 pub fn rate(t: &TestReport) -> String {
     format!(
@@ -434,7 +407,7 @@ pub fn rate(t: &TestReport) -> String {
 }
 
 /// `error x3, assertion x2, other`, in first-seen order.
-fn kinds(t: &TestReport) -> String {
+pub(super) fn kinds(t: &TestReport) -> String {
     t.failure_kinds
         .0
         .iter()
@@ -489,7 +462,7 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
             t.examples.iter().map(|e| {
                 format!(
                     "- {}: {}",
-                    code(&format!("{}.{}", t.class, e.name)),
+                    code(&format!("{}.{}", t.class, example_name(&e.name))),
                     markdown::text(&e.message)
                 )
             })
@@ -502,6 +475,15 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
         md.push(format!(
             "_{omitted} further example message(s) omitted; see job logs._"
         ));
+    }
+}
+
+/// A failure's name as reported, but for gradle-flaky's JUnit 4 runner's
+/// token, said in words: `t #1` in two JVMs would read as one numbered twice.
+fn example_name(raw: &str) -> String {
+    match crate::analyze::read::names::runner_token(raw) {
+        Some((name, token)) => format!("{name} (execution {} in its JVM)", token.iteration),
+        None => raw.to_string(),
     }
 }
 
@@ -1034,15 +1016,11 @@ pub(crate) mod tests {
         // The first screen answers: the verdict, the rate and what it rests on.
         assert!(
             md.starts_with(
-                "## Flakiness summary\n\n| Test | Verdict | Failure rate (95%) | Rests on |\n\
-                 | --- | --- | --- | --- |\n| `X.y` | **flaky** | 1/2 = 50% (9.4%–90.6%) | every \
-                 execution |\n\n- Test executions: 2 (each run of one test method)\n"
+                "## Flakiness summary\n\n| Test | Verdict | Failure rate (95%) | Rests on | \
+                 Failures |\n| --- | --- | --- | --- | --- |\n| `X.y` | **flaky** | 1/2 = 50% \
+                 (9.4%–90.6%) | every execution | assertion |\n\n- Test executions: 2 (each run \
+                 of one test method)\n"
             ),
-            "{md}"
-        );
-        assert!(md.contains("### Failures by test"));
-        assert!(
-            md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion | flaky |\n"),
             "{md}"
         );
         assert!(md.contains("\n- `X.y {seed=[A:B]}`: boom"), "{md}");
@@ -1072,8 +1050,8 @@ pub(crate) mod tests {
             .collect();
         let md = markdown(&report(tests));
         assert!(md.len() < MAX_MARKDOWN_BYTES);
-        assert!(md.contains("of 500 failing tests"));
-        assert!(md.lines().filter(|l| l.starts_with("| org.")).count() <= 100);
+        assert!(md.contains("_… and 400 more tests; see the JSON report._"));
+        assert!(md.lines().filter(|l| l.starts_with("| `org.")).count() <= 100);
         assert!(!md.contains(&"E".repeat(5000)));
         assert!(md.contains("_75 further example message(s) omitted; see job logs._"));
     }
@@ -1104,7 +1082,10 @@ pub(crate) mod tests {
         let mut t = test("X|Y", "m\nwith <b>", 0, 1);
         t.examples = vec![example("m", "expected:<1>\nbut | was")];
         let md = markdown(&report(vec![t]));
-        assert!(md.contains("| X\\|Y | m with &lt;b&gt; | 0 | 1 |"), "{md}");
+        assert!(
+            md.contains("| `X\\|Y.m with <b>` | **failed once** |"),
+            "{md}"
+        );
         assert!(
             md.contains("`X|Y.m`: expected:&lt;1&gt; but \\| was"),
             "{md}"

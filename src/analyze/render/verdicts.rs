@@ -3,7 +3,8 @@
 //! verdict (conditions, contexts, candidates, more runs) follows, folded.
 
 use super::{conditions::rate, more, MAX_LISTED};
-use crate::analyze::model::report::{Executions, Report, TestReport, Verdict, VerdictKind};
+use crate::analyze::model::counts::Executions;
+use crate::analyze::model::report::{Report, TestReport, Verdict, VerdictKind};
 use crate::condition::{Context, Repetition};
 use crate::markdown::{code_in_table, text};
 use crate::stats::{self, percent, Round};
@@ -14,15 +15,16 @@ pub(super) fn table(report: &Report, md: &mut Vec<String>) {
     if judged.is_empty() {
         return;
     }
-    md.push("| Test | Verdict | Failure rate (95%) | Rests on |".into());
-    md.push("| --- | --- | --- | --- |".into());
+    md.push("| Test | Verdict | Failure rate (95%) | Rests on | Failures |".into());
+    md.push("| --- | --- | --- | --- | --- |".into());
     for t in judged.iter().take(MAX_LISTED) {
         md.push(format!(
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             code_in_table(&format!("{}.{}", t.class, t.method)),
             label(&t.verdict),
             rate_of(&t.verdict),
-            text(&rests_on(&t.verdict))
+            text(&rests_on(&t.verdict)),
+            super::kinds(t)
         ));
     }
     more(judged.len(), "tests", md);

@@ -14,11 +14,11 @@
 //! `timestamp`, within one Gradle run's folder of one task), the classes that
 //! ran before the test are ranked as candidates for what it depends on.
 
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::{
     Candidate, Candidates, ContextComparison, ContextOutcome, MoreRuns, RunOutcome, TaskRuns,
 };
 use crate::analyze::model::counts::{ConditionCounts, Rate};
-use crate::analyze::model::report::Executions;
 use crate::analyze::rules::first_execution::SIGNIFICANCE;
 use crate::condition::Context;
 use crate::stats::{self, Counts, Side};

@@ -572,7 +572,7 @@ pub(crate) mod tests {
                 (v.kind.as_str(), v.executions, v.rate.runs)
             })
             .collect();
-        use crate::analyze::model::report::Executions::{All, First};
+        use crate::analyze::model::counts::Executions::{All, First};
         assert_eq!(shape, [("clean", First, 5), ("clean", All, 0)]);
     }
 

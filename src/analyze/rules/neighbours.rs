@@ -7,7 +7,7 @@
 //! `task` is set apart: one that ran alone was asked for, and a selected
 //! test's executions are never hidden.
 
-pub use crate::analyze::model::report::{FailingNeighbour, Neighbours};
+use crate::analyze::model::report::FailingNeighbour;
 use crate::analyze::model::report::{Report, TestReport};
 use crate::condition::Context;
 

@@ -1,9 +1,10 @@
 //! What a report's figures mean: a failing test's verdict, the report's
 //! severity. One leaf that aggregation, rendering and the outcome payload share.
 
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::Rate;
 pub use crate::analyze::model::report::Verdict;
-use crate::analyze::model::report::{Executions, Report, Severity, TestReport, VerdictKind};
+use crate::analyze::model::report::{Report, Severity, TestReport, VerdictKind};
 use crate::condition::{Context, Repetition};
 
 /// The type of the failure a test JVM out of heap reports.

@@ -78,7 +78,7 @@ fn a_cold_start_failure_is_first_execution_dependent() {
     assert_eq!(cold.verdict.kind.as_str(), "first-execution-dependent");
     assert_eq!(
         cold.verdict.executions,
-        gradle_flaky::analyze::model::report::Executions::First
+        gradle_flaky::analyze::model::counts::Executions::First
     );
     assert_eq!(cold.verdict.rate.failures, 4);
     for row in &cold.by_condition.conditions {

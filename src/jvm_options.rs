@@ -19,8 +19,10 @@ pub enum OptionsVariable {
 }
 
 impl OptionsVariable {
-    pub const ALL: [OptionsVariable; 2] =
-        [OptionsVariable::JavaToolOptions, OptionsVariable::JavaOptions];
+    pub const ALL: [OptionsVariable; 2] = [
+        OptionsVariable::JavaToolOptions,
+        OptionsVariable::JavaOptions,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -141,7 +143,10 @@ mod tests {
             seen_in: SeenIn::GradleOutput,
         })
         .unwrap();
-        assert_eq!(json, r#"{"variable":"_JAVA_OPTIONS","seenIn":"gradle-output"}"#);
+        assert_eq!(
+            json,
+            r#"{"variable":"_JAVA_OPTIONS","seenIn":"gradle-output"}"#
+        );
     }
 
     #[test]

@@ -519,7 +519,7 @@ impl TestAcc {
         self.rows
             .sort_by(|a, b| a.order(names).cmp(&b.order(names)));
         let mut rows: Vec<Row> = self.rows.iter().map(|r| r.finish(names)).collect();
-        let (newest, not_compared) = match newest_against_before(key, &self.rows, lines) {
+        let (newest, not_compared) = match newest_against_before(key, &self.rows, lines, names) {
             Some(Ok(before)) => (compare_newest(&rows, before), None),
             Some(Err(why)) => (None, Some(why.shown(&rows))),
             None => (None, None),
@@ -731,6 +731,10 @@ pub struct Comparison {
     pub commit: Option<String>,
     pub condition: Condition,
     pub before: Tally,
+    /// The commits of `before`, newest first: the newest commit's
+    /// first-parent ancestors that have records of its condition (and its
+    /// own commit, when it ran with changes not committed).
+    pub before_commits: Vec<String>,
     pub after: Tally,
     /// One-sided Fisher p in the verdict's direction (lower for `fixed` and
     /// `not-shown`, higher for `worse`); two-sided for `same`.
@@ -839,6 +843,7 @@ fn newest_against_before(
     key: u64,
     rows: &[RowAcc],
     lines: &Lines,
+    names: &Names,
 ) -> Option<Result<Before, Unjudged>> {
     let (newest, earlier) = rows.split_last()?;
     let same: Vec<&RowAcc> = earlier.iter().filter(|r| r.cond == newest.cond).collect();
@@ -869,21 +874,30 @@ fn newest_against_before(
         let on_line = row
             .commit
             .is_some_and(|c| ancestors.contains(&c) || (newest.dirty && c == commit));
-        match on_line && !row.dirty {
-            true => before.tally.merge(row.tally),
-            false => before.left_out.merge(row.tally),
+        match (on_line && !row.dirty, row.commit) {
+            (true, Some(c)) => {
+                before.tally.merge(row.tally);
+                before.commits.push(names.commits.get(c).to_string());
+            }
+            _ => before.left_out.merge(row.tally),
         }
     }
+    // Newest first, each once (a commit has a row per origin's branch name).
+    before.commits.reverse();
+    let mut seen = BTreeSet::new();
+    before.commits.retain(|c| seen.insert(c.clone()));
     if before.tally.runs == 0 {
         return unjudged(Unplaced::NoAncestorRecords);
     }
     Some(Ok(before))
 }
 
-/// The rows counted before the newest, and the rows left out.
+/// The rows counted before the newest (and their commits, newest first),
+/// and the rows left out.
 #[derive(Default)]
 struct Before {
     tally: Tally,
+    commits: Vec<String>,
     left_out: Tally,
 }
 
@@ -897,6 +911,7 @@ fn compare_newest(rows: &[Row], before: Before) -> Option<Comparison> {
         commit: row.commit.clone(),
         condition: row.condition,
         before: before.tally,
+        before_commits: before.commits,
         after: row.tally,
         p_value: judged.p_value,
         verdict: judged.verdict,

@@ -421,17 +421,23 @@ fn branched_history(
 
 #[test]
 fn the_newest_commit_is_compared_with_its_first_parent_line_never_a_sibling() {
-    let (h, _) = branched_history(false);
+    let (h, hashes) = branched_history(false);
     let t = &h.tests[0];
     let newest = t.newest.as_ref().unwrap();
     assert_eq!((newest.after.failures, newest.after.runs), (60, 240));
     assert_eq!((newest.before.failures, newest.before.runs), (16, 80));
+    assert_eq!(newest.before_commits, [hashes["B"].as_str(), &hashes["A"]]);
     assert_eq!(newest.verdict, Verdict::Same, "{newest:?}");
     let left_out = newest.left_out.unwrap();
     assert_eq!((left_out.failures, left_out.runs), (0, 40), "fix's C");
     let md = render::markdown(&h);
     assert!(md.contains("same: 60/240 on `"), "{md}");
-    assert!(md.contains("16/80 on its first-parent ancestors"), "{md}");
+    let named = format!(
+        "16/80 on its first-parent ancestors (`{}`, `{}`)",
+        &hashes["B"][..12],
+        &hashes["A"][..12]
+    );
+    assert!(md.contains(&named), "{md}");
     assert!(
         md.contains("0/40 of other branches or changes left out"),
         "{md}"
@@ -448,10 +454,11 @@ fn the_newest_commit_is_compared_with_its_first_parent_line_never_a_sibling() {
 
 #[test]
 fn a_fix_on_its_branch_is_compared_with_the_base_it_left() {
-    let (h, _) = branched_history(true);
+    let (h, hashes) = branched_history(true);
     let newest = h.tests[0].newest.as_ref().unwrap();
     // C's line is A alone: B and D came after the branch point, on main.
     assert_eq!((newest.before.failures, newest.before.runs), (11, 40));
+    assert_eq!(newest.before_commits, [hashes["A"].as_str()]);
     assert_eq!(newest.verdict, Verdict::Fixed);
     let left_out = newest.left_out.unwrap();
     assert_eq!((left_out.failures, left_out.runs), (65, 280));
@@ -481,10 +488,7 @@ fn a_newest_commit_that_cannot_be_placed_is_not_compared_and_says_why() {
         assert_eq!(not.reason, reason);
         assert_eq!((not.left_out.failures, not.left_out.runs), (12, 40));
         let md = render::markdown(&h);
-        assert!(
-            md.contains(&format!("- Newest commit: not compared: ")),
-            "{md}"
-        );
+        assert!(md.contains("- Newest commit: not compared: "), "{md}");
         assert!(md.contains(reason.says()), "{md}");
     }
 }
@@ -508,5 +512,6 @@ fn changes_on_a_commit_are_compared_with_the_commit_and_its_line_never_other_cha
     let c = h.tests[0].newest.clone().unwrap();
     // c2's own 8/40 and its parent's 12/40; c1's changes left out.
     assert_eq!((c.before.failures, c.before.runs), (20, 80));
+    assert_eq!(c.before_commits, ["c2", "c1"]);
     assert_eq!(c.left_out.map(|t| (t.failures, t.runs)), Some((30, 40)));
 }

@@ -147,7 +147,7 @@ fn trend_line(trend: &Trend) -> String {
     format!("Trend, oldest to newest row: {spark} {reading}.")
 }
 
-/// "fixed: 0/40 on `abc…`, 12/40 on its first-parent ancestors, p = 0.0001" and its kin.
+/// "fixed: 0/40 on `abc…`, 12/40 on its first-parent ancestors (`9f0…`), p = 0.0001" and its kin.
 fn comparison_line(c: &Comparison) -> String {
     let here = format!(
         "{}/{} on {}",
@@ -156,8 +156,10 @@ fn comparison_line(c: &Comparison) -> String {
         commit(c.commit.as_deref())
     );
     let before = format!(
-        "{}/{} on its first-parent ancestors",
-        c.before.failures, c.before.runs
+        "{}/{} on its first-parent ancestors ({})",
+        c.before.failures,
+        c.before.runs,
+        commits(&c.before_commits)
     );
     let p = stats::p_value(c.p_value);
     let verdict = match c.narrowed {
@@ -181,7 +183,7 @@ fn comparison_line(c: &Comparison) -> String {
     )
 }
 
-/// "not compared: `abc…` (…): none of the other records … (40 run(s) left out)".
+/// "not compared: `abc…`: none of the other records …; 1/40 of its condition left out (…)".
 fn not_compared_line(n: &NotCompared) -> String {
     format!(
         "not compared: {}: {}; {}/{} of its condition left out (condition: {}).",
@@ -258,6 +260,22 @@ fn ratio(t: Tally) -> f64 {
 }
 
 /// A commit as a code span, cut to 12 characters (`unknown` without one).
+/// At most [`COMMITS_NAMED`] commits, newest first, and how many more.
+fn commits(cs: &[String]) -> String {
+    let mut named: Vec<String> = cs
+        .iter()
+        .take(COMMITS_NAMED)
+        .map(|c| commit(Some(c)))
+        .collect();
+    if cs.len() > COMMITS_NAMED {
+        named.push(format!("{} more", cs.len() - COMMITS_NAMED));
+    }
+    named.join(", ")
+}
+
+/// The commits a comparison names before it says how many more.
+const COMMITS_NAMED: usize = 3;
+
 fn commit(c: Option<&str>) -> String {
     match c {
         Some(c) => markdown::code_in_table(&c.chars().take(12).collect::<String>()),

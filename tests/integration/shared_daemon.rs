@@ -168,11 +168,11 @@ fn jvm_options_the_test_jvms_pick_up_are_said_once_and_flagged() {
             cmd.env("JAVA_TOOL_OPTIONS", options);
         }
         let args = ["local", "--iters", "2", "--format", "json"];
-        let out = run(cmd
-            .arg("--project-dir")
-            .arg(build.path())
-            .args(args)
-            .args(["com.example.core.LruCacheTest", "--", "--offline"]));
+        let out = run(cmd.arg("--project-dir").arg(build.path()).args(args).args([
+            "com.example.core.LruCacheTest",
+            "--",
+            "--offline",
+        ]));
         assert_eq!(out.status.code(), Some(0), "{}", text(&out));
         out
     };
@@ -195,7 +195,11 @@ fn jvm_options_the_test_jvms_pick_up_are_said_once_and_flagged() {
 
     let set = local(Some("-Dgradle-flaky.probe=client"));
     let said = stderr(&set);
-    assert_eq!(said.matches("JAVA_TOOL_OPTIONS is set").count(), 1, "{said}");
+    assert_eq!(
+        said.matches("JAVA_TOOL_OPTIONS is set").count(),
+        1,
+        "{said}"
+    );
     assert!(!said.contains("picked up JAVA_TOOL_OPTIONS"), "{said}");
     assert_eq!(
         json(&set)["inheritedJvmOptions"],

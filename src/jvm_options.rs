@@ -59,6 +59,33 @@ pub struct InheritedJvmOptions {
     pub seen_in: SeenIn,
 }
 
+impl InheritedJvmOptions {
+    /// What the report says of it, a clause (the variable's name only: its
+    /// value may hold what a report must not show).
+    pub fn describe(&self) -> String {
+        let name = self.variable.name();
+        match self.seen_in {
+            SeenIn::Environment => {
+                format!(
+                    "`{name}` was set in gradle-flaky's environment, which the test JVMs inherit"
+                )
+            }
+            SeenIn::GradleOutput => format!(
+                "the test JVMs picked up `{name}` from a reused Gradle daemon started with it"
+            ),
+        }
+    }
+}
+
+/// Adds to `into` each of `from` whose variable it does not hold yet.
+pub fn merge(into: &mut Vec<InheritedJvmOptions>, from: &[InheritedJvmOptions]) {
+    for found in from {
+        if into.iter().all(|s| s.variable != found.variable) {
+            into.push(found.clone());
+        }
+    }
+}
+
 /// The variables set (not blank) in an environment `var` reads, with their values.
 pub fn in_environment(var: impl Fn(&str) -> Option<String>) -> Vec<(OptionsVariable, String)> {
     OptionsVariable::ALL

@@ -84,7 +84,8 @@ impl Buildkite {
             self.dir.path().join("bin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        cmd.env("PATH", path)
+        crate::common::in_suite_home(cmd)
+            .env("PATH", path)
             .env("BK_LOG", self.dir.path().join("log"))
             .env("BK_ARTIFACTS", self.artifacts())
             .env("BUILDKITE", "true")

@@ -23,6 +23,7 @@ fn test_sections(md: &str) -> String {
         "\n### Known flaky",
         "\n### Batches without",
         "\n**JVM options from the environment",
+        "\n<details><summary>Cost</summary>",
         "\n### Cost",
     ]
     .iter()

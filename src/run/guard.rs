@@ -12,6 +12,15 @@ use crate::{note, warning, Error, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// Which JVM options from the environment a guard says on stderr.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Say {
+    /// Those of its own environment and those Gradle's output tells of.
+    Environment,
+    /// Only those Gradle's output tells of: its caller said the rest.
+    OutputOnly,
+}
+
 pub struct RunGuard {
     session: Session,
     scripts: Scripts,
@@ -33,18 +42,29 @@ impl RunGuard {
         if let Some(note) = note {
             note!("{note}");
         }
-        RunGuard::with(isolation, dir, None)
+        RunGuard::with(isolation, dir, None, Say::Environment)
     }
 
     /// Like [`RunGuard::start`], in a temporary folder that goes with the guard.
     pub fn temporary(isolate: bool, invocations: u32) -> Result<RunGuard> {
+        RunGuard::temporary_saying(isolate, invocations, Say::Environment)
+    }
+
+    /// Like [`RunGuard::temporary`], for the loop a CI batch job runs (its
+    /// REST loop): the job said the JVM options of its environment already,
+    /// so they are recorded, not said again.
+    pub fn temporary_in_job(isolate: bool, invocations: u32) -> Result<RunGuard> {
+        RunGuard::temporary_saying(isolate, invocations, Say::OutputOnly)
+    }
+
+    fn temporary_saying(isolate: bool, invocations: u32, say: Say) -> Result<RunGuard> {
         let scratch = scratch()?;
         let dir = scratch.path().to_path_buf();
         let (isolation, note) = Isolation::choose(isolate, invocations, &dir.join("daemon"));
         if let Some(note) = note {
             note!("{note}");
         }
-        RunGuard::with(isolation, &dir, Some(scratch))
+        RunGuard::with(isolation, &dir, Some(scratch), say)
     }
 
     /// A run isolated as `isolation` says (a CI job's), its scripts in a
@@ -52,13 +72,14 @@ impl RunGuard {
     pub fn isolated(isolation: Isolation) -> Result<RunGuard> {
         let scratch = scratch()?;
         let dir = scratch.path().to_path_buf();
-        RunGuard::with(isolation, &dir, Some(scratch))
+        RunGuard::with(isolation, &dir, Some(scratch), Say::Environment)
     }
 
     fn with(
         isolation: Isolation,
         dir: &Path,
         scratch: Option<tempfile::TempDir>,
+        say: Say,
     ) -> Result<RunGuard> {
         let session = Session::new(isolation);
         let scripts = Scripts::write(&scripts_dir(dir))?;
@@ -71,7 +92,7 @@ impl RunGuard {
         };
         // What Gradle inherits from us, its test JVMs inherit too.
         let env = jvm_options::in_environment(|name| std::env::var(name).ok());
-        guard.saw_jvm_options(env, SeenIn::Environment);
+        guard.saw_jvm_options(env, SeenIn::Environment, say == Say::Environment);
         Ok(guard)
     }
 
@@ -84,7 +105,7 @@ impl RunGuard {
     /// they picked up (a reused daemon started with them passes them on).
     pub(crate) fn read_output(&self, output: &[u8]) {
         if self.wants_output() {
-            self.saw_jvm_options(jvm_options::picked_up(output), SeenIn::GradleOutput);
+            self.saw_jvm_options(jvm_options::picked_up(output), SeenIn::GradleOutput, true);
         }
     }
 
@@ -93,11 +114,19 @@ impl RunGuard {
         self.seen().clone()
     }
 
-    fn saw_jvm_options(&self, found: Vec<(jvm_options::OptionsVariable, String)>, seen_in: SeenIn) {
+    /// Records what is `found` and not seen yet, said on stderr when `say`.
+    fn saw_jvm_options(
+        &self,
+        found: Vec<(jvm_options::OptionsVariable, String)>,
+        seen_in: SeenIn,
+        say: bool,
+    ) {
         let mut seen = self.seen();
         for (variable, value) in found {
             if seen.iter().all(|s| s.variable != variable) {
-                warning!("{}", jvm_options::warning(variable, &value, seen_in));
+                if say {
+                    warning!("{}", jvm_options::warning(variable, &value, seen_in));
+                }
                 seen.push(InheritedJvmOptions { variable, seen_in });
             }
         }

@@ -41,4 +41,14 @@ fi
 # two cores. A JAVA_TOOL_OPTIONS of your own is kept.
 export JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 
-exec cargo nextest run --no-fail-fast "$@"
+# Every Gradle the suite starts runs in a Gradle user home of the suite's own
+# (below the target directory, or a test's own), never in your ~/.gradle: a
+# daemon started with the options above would pass them on to your later
+# builds that reuse it. The suite home's daemons are stopped when it ends.
+status=0
+cargo nextest run --no-fail-fast "$@" || status=$?
+suite_home="${CARGO_TARGET_DIR:-target}/tmp/gradle-home-suite"
+if [ -d "$suite_home/daemon" ]; then
+  GRADLE_USER_HOME="$suite_home" gradle --stop -q >/dev/null 2>&1 || true
+fi
+exit "$status"

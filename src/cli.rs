@@ -160,13 +160,15 @@ pub enum Command {
     )]
     Triage(TriageCommandArgs),
 
-    /// Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest.
+    /// Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against its first-parent ancestors.
     #[command(after_help = "Examples:\n  \
         gradle-flaky history org.elasticsearch.index.IndexTests\n  \
         gradle-flaky history --ledger ci-artifacts/ --format json 'org.example.FooTests#testBar'\n\n\
         Reads the build's own ledger (<project dir>/.gradle/gradle-flaky/ledger/) and every \
         --ledger file or folder. Lines that cannot be used (torn by a killed \
-        run, of a newer schema) are skipped with a warning naming file and line.\n\
+        run, of a newer schema) are skipped with a warning naming file and line. The newest commit \
+        is compared with the records of its first-parent ancestors, as git knows them in the \
+        checkout of --project-dir; records of other branches are left out, never \"before\".\n\
         Exit status: 0; 2 when a --ledger path does not exist or a test name is not a class or \
         Class#method.")]
     History(HistoryArgs),

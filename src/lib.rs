@@ -35,6 +35,7 @@ pub mod github;
 pub(crate) mod hex;
 pub(crate) mod html;
 pub(crate) mod invocation;
+pub mod jvm_options;
 pub mod layout;
 pub mod ledger;
 pub(crate) mod local;

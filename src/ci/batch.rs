@@ -9,6 +9,7 @@
 use super::job::JobEnv;
 use super::spec::JobSpec;
 use super::status::{status_of, Status};
+use crate::jvm_options::InheritedJvmOptions;
 use crate::process::Isolation;
 use crate::reports::{self, walk};
 use crate::run::guard::RunGuard;
@@ -30,6 +31,9 @@ pub(crate) struct BatchResult {
     /// The build skipped every Test task the batch asked for (in a loop's
     /// last iteration).
     pub all_tasks_skipped: bool,
+    /// JVM options from the environment its test JVMs ran under (said on
+    /// stderr once, by the guard).
+    pub inherited_jvm_options: Vec<InheritedJvmOptions>,
 }
 
 impl BatchResult {
@@ -38,6 +42,7 @@ impl BatchResult {
         let mut status = status_of(job, kind, &self.finished, timeout, self.oom);
         status.skipped_tasks = self.skipped_tasks.clone();
         status.all_tasks_skipped = self.all_tasks_skipped;
+        status.inherited_jvm_options = self.inherited_jvm_options.clone();
         status
     }
 }
@@ -64,6 +69,7 @@ pub(crate) fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Batc
     let argv = recording.argv(spec)?;
     let mut ran = run_batch(&argv, spec.dir.as_deref(), heap_dumps, timeout);
     (ran.skipped_tasks, ran.all_tasks_skipped) = recording.skipped();
+    ran.inherited_jvm_options = recording.guard.inherited_jvm_options();
     if !ran.skipped_tasks.is_empty() {
         say!(
             ">>> skipped by the build: {}",
@@ -100,6 +106,7 @@ pub(crate) fn run_batch(
         oom,
         skipped_tasks: Vec::new(),
         all_tasks_skipped: false,
+        inherited_jvm_options: Vec::new(),
     }
 }
 

@@ -302,6 +302,7 @@ mod tests {
                 parallel_job: Some(0),
                 skipped_tasks: Vec::new(),
                 all_tasks_skipped: false,
+                inherited_jvm_options: Vec::new(),
             },
             dir: empty.path().to_path_buf(),
         };

@@ -113,7 +113,12 @@ pub(crate) fn findings(
     let missing = missing_jobs(&context.jobs, &statuses);
     let mut overall = reading.all(jobs);
     against_plan(&mut overall, &context.jobs, &payloads, &missing);
+    let mut inherited_jvm_options = Vec::new();
+    for status in &statuses {
+        crate::jvm_options::merge(&mut inherited_jvm_options, &status.inherited_jvm_options);
+    }
     overall.around = Around {
+        inherited_jvm_options,
         input_problems: inputs.problems.clone(),
         not_checked: not_applicable.clone(),
         jobs: Some(Jobs { payloads, missing }),
@@ -272,6 +277,7 @@ mod tests {
             parallel_job: None,
             skipped_tasks: vec![],
             all_tasks_skipped: false,
+            inherited_jvm_options: Vec::new(),
         }
     }
 
@@ -532,6 +538,47 @@ mod tests {
             })
             .collect();
         assert_eq!(rows, [("alone".into(), 1, 1), ("task".into(), 1, 0)]);
+    }
+
+    /// A job whose test JVMs ran under `JAVA_TOOL_OPTIONS` (its status file
+    /// says so): the report says it once for two such jobs, in the JSON and
+    /// after the tests; jobs without it say nothing.
+    #[test]
+    fn jvm_options_the_jobs_ran_under_are_said_once() {
+        use crate::jvm_options::{InheritedJvmOptions, OptionsVariable, SeenIn};
+        let root = tempfile::tempdir().unwrap();
+        let mut jobs = [
+            recorded_job(root.path(), "k:unit", 1, &[("a.BTest", false)]),
+            recorded_job(root.path(), "k:unit-2", 1, &[("a.CTest", false)]),
+        ];
+        let context = ReportContext {
+            jobs: vec![unit_step("k:unit", vec![]), unit_step("k:unit-2", vec![])],
+            ..ReportContext::default()
+        };
+        let md = render::markdown(&findings(&jobs, &context, &no_inputs()).overall);
+        assert!(!md.contains("JVM options"), "{md}");
+        for job in &mut jobs {
+            job.status.inherited_jvm_options = vec![InheritedJvmOptions {
+                variable: OptionsVariable::JavaToolOptions,
+                seen_in: SeenIn::Environment,
+            }];
+        }
+        let report = findings(&jobs, &context, &no_inputs()).overall;
+        let md = render::markdown(&report);
+        assert_eq!(
+            md.matches("**JVM options from the environment:**").count(),
+            1,
+            "{md}"
+        );
+        assert!(
+            md.contains("`JAVA_TOOL_OPTIONS` was set in gradle-flaky's environment"),
+            "{md}"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(
+            json["inheritedJvmOptions"],
+            json!([{"variable": "JAVA_TOOL_OPTIONS", "seenIn": "environment"}])
+        );
     }
 
     /// A step of one unit job; a whole-task step when `key` ends in `-task`.

@@ -33,7 +33,9 @@ pub(crate) fn write_page(dir: &Path, ledgers: &[PathBuf], report: &Report) {
         .map(|t| (t.class.clone(), Some(t.method.clone())))
         .collect();
     let filter = Filter::new(tests);
-    let history = ledger::history_of(&files, &filter);
+    // The step runs in the checkout: "before" a commit is its first-parent line.
+    let mut checkout = ledger::ancestry::Checkout::at(dir);
+    let history = ledger::history_of(&files, &filter, &mut checkout);
     let query = suspects::Query {
         tests: filter,
         ..Default::default()

@@ -5,6 +5,7 @@
 use super::job::{safe_job_id, JobEnv};
 use crate::analyze::model::outcome::InfraSubtype;
 use crate::domain::TestKind;
+use crate::jvm_options::InheritedJvmOptions;
 use crate::reports::walk;
 use crate::run::job::Finished;
 use crate::run::outcomes::TaskOutcome;
@@ -47,6 +48,9 @@ pub(crate) struct Status {
     /// last iteration): nothing was checked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_tasks_skipped: bool,
+    /// JVM options from the environment its test JVMs ran under.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inherited_jvm_options: Vec<InheritedJvmOptions>,
 }
 
 /// The status of a finished batch job.
@@ -69,6 +73,7 @@ pub(crate) fn status_of(
         parallel_job: job.parallel_job,
         skipped_tasks: Vec::new(),
         all_tasks_skipped: false,
+        inherited_jvm_options: Vec::new(),
     }
 }
 

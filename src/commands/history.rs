@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 pub(crate) fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
     let filter = filter_of(&args.tests)?;
     let files = ledger_files(&global.project_dir, &args.ledger)?;
-    let history = ledger::history_of(&files, &filter);
+    // "Before" a newest commit is its first-parent line in the build's checkout.
+    let mut checkout = ledger::ancestry::Checkout::at(&global.project_dir);
+    let history = ledger::history_of(&files, &filter, &mut checkout);
     warn_of(&history.sources);
     output::stdout(&match args.format {
         LedgerFormat::Markdown => render::markdown(&history),

@@ -29,7 +29,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &SuspectsArgs) -> Result<Exit> {
                 .collect();
             let history = match found.suspects.is_empty() {
                 true => Default::default(),
-                false => ledger::history_of(&files, &Filter::new(tests)),
+                false => {
+                    let mut checkout = ledger::ancestry::Checkout::at(&global.project_dir);
+                    ledger::history_of(&files, &Filter::new(tests), &mut checkout)
+                }
             };
             html::page(&history, &found, "Suspects")
         }

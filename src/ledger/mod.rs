@@ -4,10 +4,12 @@
 //! `record` is the line's schema, `records` turns an analyzed report into
 //! lines, `store` appends under a lock with rotation, `read` streams files
 //! and folders of lines back (skipping torn and unknown lines with a problem
-//! naming file and line), and `history` summarizes them per test, rendered
+//! naming file and line), and `history` summarizes them per test (its
+//! newest commit against its first-parent ancestors, `ancestry`), rendered
 //! by `render`. Below `commands/`: no clap here; it reads `analyze`'s report
 //! types and `stats`.
 
+pub(crate) mod ancestry;
 mod fast;
 pub(crate) mod history;
 pub(crate) mod html;
@@ -24,6 +26,7 @@ pub use record::{Condition, Context, Origin, Record, Repetition, SCHEMA};
 pub use records::{build_records, records_of, RunMeta};
 pub use store::{append_to_dir, append_to_file, ci_file, local_dir, Destination, Limits};
 
+use ancestry::Lineage;
 use history::{Builder, Filter, History};
 use rayon::prelude::*;
 use record::LineView;
@@ -37,10 +40,11 @@ use std::path::PathBuf;
 /// threads.
 const FILES_PER_SUMMARY: usize = 8;
 
-/// The history of the tests `filter` accepts in `files`.
-pub fn history_of(files: &[PathBuf], filter: &Filter) -> History {
+/// The history of the tests `filter` accepts in `files`, each test's newest
+/// commit compared with the rows `lineage` places before it.
+pub(crate) fn history_of(files: &[PathBuf], filter: &Filter, lineage: &mut dyn Lineage) -> History {
     let needles = filter.needles();
-    summarize(files, &needles, || Builder::new(filter.clone())).finish()
+    summarize(files, &needles, || Builder::new(filter.clone())).finish(lineage)
 }
 
 /// What the ledger's runs in `files` say of the failing tests `query` asks for.

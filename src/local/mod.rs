@@ -340,6 +340,7 @@ pub(crate) fn assess(
     folder.batches = batches;
     folder.problems = problems;
     folder.cost = Some(cost);
+    folder.inherited_jvm_options = guard.inherited_jvm_options();
     if let Err(e) = folder.write(&run_dir) {
         warning!("`analyze` of the run folder will not read it as this run did: {e}");
     }

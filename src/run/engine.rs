@@ -527,6 +527,10 @@ impl Engine<'_> {
     /// Takes in an invocation of the front track that ran `k` iterations (in
     /// the JVM, else one Gradle run); true when the batch stops.
     fn after(&mut self, it: Iteration, k: u32, in_jvm: bool, reporter: &mut dyn Reporter) -> bool {
+        // JVM options its JVMs picked up from a daemon's environment, said once a run.
+        if self.site.guard.wants_output() {
+            self.site.guard.read_output(&self.output_since_start());
+        }
         let track = self.tracks.front().expect("a track ran");
         let pinned = track.command.invocation.seed.clone();
         let reading = evidence::read(&it, &self.command.tests, pinned.as_deref());
@@ -648,16 +652,21 @@ impl Engine<'_> {
 
     /// What the log got since the current invocation started (at most 64 MiB).
     fn log_since_start(&self) -> String {
+        String::from_utf8_lossy(&self.output_since_start()).into_owned()
+    }
+
+    /// [`Self::log_since_start`]'s bytes.
+    fn output_since_start(&self) -> Vec<u8> {
         use std::io::{Read, Seek, SeekFrom};
         let Sink::Log { path, .. } = &self.site.output else {
-            return String::new();
+            return Vec::new();
         };
         let mut output = Vec::new();
         if let Ok(mut f) = File::open(path) {
             let _ = f.seek(SeekFrom::Start(self.log_start));
             let _ = f.take(64 << 20).read_to_end(&mut output);
         }
-        String::from_utf8_lossy(&output).into_owned()
+        output
     }
 
     fn say(&mut self, line: &str, reporter: &mut dyn Reporter) {

@@ -84,7 +84,8 @@ impl Buildkite {
             self.dir.path().join("bin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        cmd.env("PATH", path)
+        crate::common::in_suite_home(cmd)
+            .env("PATH", path)
             .env("BK_LOG", self.dir.path().join("log"))
             .env("BK_ARTIFACTS", self.artifacts())
             .env("BUILDKITE", "true")
@@ -612,6 +613,12 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
             let job_id = format!("job-{}-{n}", key.rsplit(':').next().unwrap());
             let (checkout, out) = run_job(&bk, Some(repo.path()), &step, jobs.map(|_| n), &job_id);
             assert_eq!(out.status.code(), Some(0), "{job_id}: {}", text(&out));
+            // A job says its environment's JVM options once (a REST loop's too).
+            let said = String::from_utf8_lossy(&out.stderr)
+                .matches("JAVA_TOOL_OPTIONS is set")
+                .count();
+            let set = std::env::var("JAVA_TOOL_OPTIONS").is_ok_and(|v| !v.trim().is_empty());
+            assert_eq!(said, usize::from(set), "{job_id}: {}", text(&out));
             checkouts.push(checkout);
             job_ids.push(job_id);
         }

@@ -14,8 +14,8 @@
 
 use crate::common::{
     assert_nothing_ran_pwned, batch_argv, copy_all, copy_tree, docs_only_branch, fixture_repo,
-    given_batch, gradle_flaky, outcome_of, pr_branch_with, read_json, repo_root, run, text,
-    use_recorded_layout, without_ci_env, SUITES,
+    given_batch, gradle_flaky, in_suite_home, outcome_of, pr_branch_with, read_json, repo_root,
+    run, text, use_recorded_layout, without_ci_env, SUITES,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -157,7 +157,7 @@ impl Actions {
                 std::fs::write(&output, "").unwrap();
                 std::fs::write(&summary, "").unwrap();
                 let mut bash = Command::new("bash");
-                without_ci_env(&mut bash)
+                in_suite_home(without_ci_env(&mut bash))
                     .args(["-e", "-c", script])
                     .current_dir(checkout)
                     .env("PATH", self.path())

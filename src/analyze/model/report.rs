@@ -77,6 +77,11 @@ pub struct Around {
     /// `local`'s batches without a clean result, one line each.
     #[serde(skip)]
     pub problems: Vec<String>,
+    /// JVM options from the environment (`JAVA_TOOL_OPTIONS`,
+    /// `_JAVA_OPTIONS`) the run's test JVMs picked up, or may have: the
+    /// rates measured under them may differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inherited_jvm_options: Vec<crate::jvm_options::InheritedJvmOptions>,
 }
 
 /// A CI run's batch jobs, as its report step found them.

@@ -3,11 +3,13 @@
 //! inputs, the selected tests that cannot run here), the comparison that
 //! answers `--compare`, a CI run's jobs; after the tests, what the ledger
 //! knows (known flaky on the base branch), the batches without a clean
-//! result, and the cost.
+//! result, the JVM options the test JVMs took from the environment, and
+//! the cost.
 
 use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
 use crate::analyze::model::report::{Jobs, Report};
 use crate::domain::Unresolved;
+use crate::jvm_options::InheritedJvmOptions;
 use crate::markdown::{code, code_in_table, text};
 
 /// The sections before the tests.
@@ -38,12 +40,27 @@ pub(super) fn tail(report: &Report) -> String {
             md += &format!("- {}\n", text(p));
         }
     }
+    md += &inherited_jvm_options(&around.inherited_jvm_options);
     if let Some(cost) = &around.cost {
         md += "\n<details><summary>Cost</summary>\n\n";
         md += &super::cost::markdown(cost);
         md += "\n</details>\n";
     }
     md
+}
+
+/// The JVM options from the environment the test JVMs ran under, one
+/// paragraph; empty without any.
+fn inherited_jvm_options(found: &[InheritedJvmOptions]) -> String {
+    if found.is_empty() {
+        return String::new();
+    }
+    let said: Vec<String> = found.iter().map(InheritedJvmOptions::describe).collect();
+    format!(
+        "\n**JVM options from the environment:** {}: the failure rates were measured under \
+         them and may differ without them.\n",
+        said.join("; ")
+    )
 }
 
 /// The problems of the report step's inputs, first: what follows may miss

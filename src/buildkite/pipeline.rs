@@ -397,7 +397,11 @@ mod tests {
         let durations = crate::durations::Durations::default();
         let job = Some(Duration::from_secs(3600));
         let policy = Policy::of(&settings, &command, &durations, job);
-        CiBatch { command, policy }
+        CiBatch {
+            command,
+            policy,
+            replan: None,
+        }
     }
 
     fn in_jvm(iterations: u32) -> Repeat {
@@ -512,15 +516,10 @@ mod tests {
         );
         let yaml = spec_of(&fanned[2], 0);
         assert_eq!(yaml.batch, batches[3], "the typed batch, intact");
+        assert_eq!(yaml.command().rest_loops(), 10, "looped in the job");
         assert_eq!(
-            yaml.argv_to_run("gradle-flaky", None).unwrap(),
+            yaml.command().argv(),
             [
-                "gradle-flaky",
-                "--isolate",
-                "repeat",
-                "--times",
-                "10",
-                "--",
                 "./gradlew",
                 ":m:yamlRestTest",
                 "--rerun",

@@ -300,6 +300,7 @@ mod tests {
                 parallel_job: Some(0),
                 skipped_tasks: Vec::new(),
                 all_tasks_skipped: false,
+                engine: None,
             },
             dir: empty.path().to_path_buf(),
         };

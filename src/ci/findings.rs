@@ -269,6 +269,7 @@ mod tests {
             parallel_job: None,
             skipped_tasks: vec![],
             all_tasks_skipped: false,
+            engine: None,
         }
     }
 

@@ -219,10 +219,10 @@ pub(crate) fn run_batches(
             run_dir: dest,
             verbose: cfg.verbose,
             guard,
-            replan: Replan {
+            replan: Some(Replan {
                 batching: &cfg.settings.batching,
                 ctx: &prepared.ctx,
-            },
+            }),
         },
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );

@@ -5,7 +5,7 @@
 //! CI's report step only fetches the files its own way and posts the
 //! markdown where its CI shows it.
 
-use super::jobs_section::jobs_section;
+use super::jobs_section::{engine_notes, jobs_section};
 use super::missing::{missing_jobs, Missing};
 use super::reading::Reading;
 use super::report_inputs::ReportInputs;
@@ -78,7 +78,9 @@ pub(crate) fn findings(
         .iter()
         .map(|job| job_payload(&job.status, &reading.job(job)))
         .collect();
-    let cost = cost_section(&payloads, &context.jobs);
+    let cost = super::cost::of(&payloads, &context.jobs, jobs)
+        .map(|c| format!("\n{}", c.markdown()))
+        .unwrap_or_default();
     let (not_applicable, build_failed) = (&inputs.skipped, inputs.compile_failed);
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     if build_failed {
@@ -91,9 +93,10 @@ pub(crate) fn findings(
     let never_ran = never_executed(&mut overall, &context.jobs, &payloads, &missing);
     let options = MarkdownOptions { build_failed };
     let markdown = format!(
-        "{}{}{}{}",
+        "{}{}{}{}{}",
         input_problems(&inputs.problems),
         jobs_section(&payloads, &missing, not_applicable, build_failed),
+        engine_notes(jobs),
         render::markdown_with(&overall, options),
         cost
     );
@@ -173,32 +176,6 @@ fn input_problems(problems: &[String]) -> String {
     }
     out.push('\n');
     out
-}
-
-/// What the batch jobs cost: executions run against the iterations the plan
-/// requested, job-minutes, and the longest job (the wall time when they run
-/// side by side). CI jobs run their planned count: budgets' chunks and stop
-/// on proof are `local`'s. Empty without jobs.
-fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
-    if jobs.is_empty() {
-        return String::new();
-    }
-    let executions: u64 = jobs.iter().map(|p| p.total_cases).sum();
-    let requested: u64 = steps.iter().map(|s| s.iterations).sum();
-    let seconds: u64 = jobs.iter().map(|p| p.duration_sec).sum();
-    let longest = jobs.iter().map(|p| p.duration_sec).max().unwrap_or(0);
-    let requested = match requested {
-        0 => String::new(),
-        n => format!("; iterations requested: {n} (a class's iteration runs each of its methods)"),
-    };
-    format!(
-        "\n### Cost\n\n- executions: {executions} ran in {} job(s){requested}\n- job-minutes: \
-         {:.1}; longest job: {} (the wall time when the jobs run side by side)\n- nothing saved: \
-         CI jobs run their planned count (chunks and stop on proof run locally)\n",
-        jobs.len(),
-        seconds as f64 / 60.0,
-        crate::analyze::render::cost::wall(longest as f64)
-    )
 }
 
 /// Writes `flakiness-outcomes.json`.
@@ -469,10 +446,16 @@ mod tests {
     #[test]
     fn the_cost_section_adds_up_the_jobs() {
         let passing = report(&["", ""]);
-        let jobs = [
-            job_payload(&status(0, 95, None, ""), &passing),
-            job_payload(&status(0, 25, None, ""), &passing),
-        ];
+        let statuses = [status(0, 95, None, ""), status(0, 25, None, "")];
+        let jobs = statuses.clone().map(|s| job_payload(&s, &passing));
+        let runs = statuses.map(|status| JobRun {
+            status,
+            dir: Default::default(),
+        });
+        let cost_section = |jobs: &[JobPayload], steps: &[ExpectedStep]| {
+            let cost = crate::ci::cost::of(jobs, steps, &runs);
+            cost.map(|c| c.markdown()).unwrap_or_default()
+        };
         let steps = [ExpectedStep {
             step_key: "flakiness-detection:unit".into(),
             kind: "unit".into(),
@@ -492,7 +475,10 @@ mod tests {
             md.contains("- job-minutes: 2.0; longest job: 1m35s"),
             "{md}"
         );
-        assert!(md.contains("nothing saved"), "{md}");
+        assert!(
+            md.contains("nothing saved: these jobs ran their planned count"),
+            "jobs without the engine's record: {md}"
+        );
         assert_eq!(cost_section(&[], &steps), "");
     }
 

@@ -3,6 +3,7 @@
 //! follows it.
 
 use super::missing::Missing;
+use super::status::{EngineRun, JobRun};
 use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
 use crate::domain::Unresolved;
 use crate::markdown::{code, code_in_table, text};
@@ -81,6 +82,68 @@ pub(crate) fn jobs_section(
         out.push('\n');
     }
     out
+}
+
+/// What the repetition engine did in each job that did more than run its
+/// count in one go (chunks, a proof, a fallback, a switch, a budget stop),
+/// a line each, after the jobs' table; empty when no job did.
+pub(crate) fn engine_notes(jobs: &[JobRun]) -> String {
+    let lines: Vec<String> = jobs
+        .iter()
+        .filter_map(|j| Some((j, j.status.engine.as_ref()?)))
+        .filter(|(_, e)| worth_saying(e))
+        .map(|(j, e)| engine_line(&j.status.job_id, &j.status.step_key, e))
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "**What the repetition engine did** (iterations of the batch's tests run, of planned):\n\n",
+    );
+    for line in lines {
+        out.push_str(&line);
+    }
+    out.push('\n');
+    out
+}
+
+/// A job whose batch ran as planned in one invocation says nothing.
+fn worth_saying(e: &EngineRun) -> bool {
+    e.chunked
+        || !e.lines.is_empty()
+        || e.budget_stop.is_some()
+        || e.iterations_run() < e.iterations_planned()
+}
+
+/// `- `job` (`step`): 6 of 60 iterations in 2 invocations; <what it said>`.
+fn engine_line(job: &str, step: &str, e: &EngineRun) -> String {
+    let mut line = format!(
+        "- {} ({}): {} of {} iterations in {} invocation(s)",
+        code(job),
+        code(step),
+        e.iterations_run(),
+        e.iterations_planned(),
+        e.invocations
+    );
+    for said in &e.lines {
+        line.push_str(&format!("; {}", text(said)));
+    }
+    if let Some(b) = &e.budget_stop {
+        line.push_str(&format!(
+            "; stopped by its budget ({}) after {} of {} iterations: the next chunk did not fit",
+            crate::time::format_duration(std::time::Duration::from_secs(b.budget_sec)),
+            b.iterations_run,
+            b.iterations_planned
+        ));
+    }
+    if e.saved_sec > 0 {
+        line.push_str(&format!(
+            "; about {} of job time saved",
+            crate::time::human(std::time::Duration::from_secs(e.saved_sec))
+        ));
+    }
+    line.push('\n');
+    line
 }
 
 /// The outcome as the table shows it: `flaky_detected` reads `real

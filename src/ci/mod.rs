@@ -28,6 +28,7 @@
 pub(crate) mod batch;
 pub(crate) mod blocking;
 pub(crate) mod compare;
+pub(crate) mod cost;
 pub(crate) mod durations;
 pub(crate) mod findings;
 pub(crate) mod gate;

@@ -397,7 +397,7 @@ pub struct BatchingArgs {
     pub max_shards: u32,
 }
 
-/// Early stopping (`local`, `pr`).
+/// Early stopping (`local`, `pr`, and the CI jobs `manual` and `buildkite upload` plan).
 #[derive(Debug, Args, Clone, Default)]
 pub struct BudgetArgs {
     /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
@@ -646,11 +646,34 @@ pub struct PrArgs {
     #[command(flatten)]
     pub compare: CiCompareArgs,
 
+    #[command(flatten)]
+    pub learned: LearnedArgs,
+
     /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
     /// with the build's own: a failing test already failing on the base branch is noted as
     /// known flaky there (--target local).
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
+}
+
+/// What earlier CI runs learned, where the tests are handed to CI (`pr`,
+/// `manual`, `buildkite upload`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct LearnedArgs {
+    /// What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their
+    /// durations and ledger; GitHub's generated workflow restores it from the Actions cache). Its
+    /// durations plan the batches' budgets and shards when --durations is not given; a missing
+    /// folder is no error (the first run has learned nothing yet).
+    #[arg(long, value_name = "DIR", env = vars::LEARNED)]
+    pub learned: Option<PathBuf>,
+
+    /// Buildkite: the build (its UUID, e.g. the last build of main) whose report step's
+    /// flakiness-learned/ to start from: downloaded here with `buildkite-agent artifact download
+    /// --build` and read as --learned (default folder flakiness-learned), and handed to this
+    /// pipeline's report step, which fetches it too (its "known flaky on" note, and what it keeps
+    /// for the next build).
+    #[arg(long, value_name = "UUID", env = vars::LEARNED_BUILD)]
+    pub learned_build: Option<String>,
 }
 
 /// `--compare REF` where the tests are handed to CI (`pr`, `manual`,
@@ -677,6 +700,10 @@ pub struct ManualArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub compare: CiCompareArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub learned: LearnedArgs,
 
     /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
     #[arg(long, value_enum, env = vars::TARGET)]
@@ -804,6 +831,10 @@ pub struct BuildkiteUploadArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub compare: CiCompareArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub learned: LearnedArgs,
 
     /// Print the pipeline JSON instead of uploading it.
     #[arg(long)]
@@ -848,6 +879,13 @@ pub struct BuildkiteAnalyzeArgs {
     /// request's base branch is noted as known flaky there.
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
+
+    /// The build (its UUID) whose flakiness-learned/ to start from, fetched with `buildkite-agent
+    /// artifact download --build` (the upload sets it from --learned-build): its ledger is read as
+    /// --ledger, and this run's durations and counts are kept over it in flakiness-learned/, an
+    /// artifact of this step, for the next build.
+    #[arg(long, value_name = "UUID", env = vars::LEARNED_BUILD)]
+    pub learned_build: Option<String>,
 
     #[command(flatten)]
     pub blocking: BlockingArgs,

@@ -112,6 +112,9 @@ pub(crate) struct PipelineInput {
     pub triage: Option<TriageSpec>,
     /// `--compare REF`: REF's batches, a job each beside the branch's.
     pub compare: Option<BaseBatches>,
+    /// The build whose learned folder the report step fetches first
+    /// (`--learned-build`).
+    pub learned_build: Option<String>,
 }
 
 pub(crate) use crate::compare::ci::BaseBatches;
@@ -145,6 +148,7 @@ impl PipelineInput {
                 dir: plan.dir.clone(),
             }),
             compare: None,
+            learned_build: None,
         }
     }
 }
@@ -252,6 +256,9 @@ fn analyze_step(
     if context.compare.is_some() {
         artifacts.push(compare::COMPARISON_FILE);
     }
+    // What the run learned, for the next build's plan and report (`--learned-build`).
+    let learned = format!("{}/*", crate::ci::learned::DIR);
+    artifacts.push(&learned);
     step.insert("artifact_paths".into(), json!(artifacts));
     let depends: Vec<Value> = before
         .iter()
@@ -274,6 +281,9 @@ fn analyze_step(
     if let Some(code) = blocking {
         env[vars::BLOCKING_LABELS] = json!(cfg.blocking.labels.join(","));
         env[vars::PROVEN_EXIT_CODE] = json!(code.to_string());
+    }
+    if let Some(build) = &input.learned_build {
+        env[vars::LEARNED_BUILD] = json!(build);
     }
     step.insert("env".into(), env);
     Value::Object(step)
@@ -499,6 +509,7 @@ mod tests {
             rerun: false,
             triage: None,
             compare: None,
+            learned_build: None,
         };
         insta::assert_json_snapshot!("fan_out_with_skipped", valid_pipeline(&input, &cfg()));
         // Each job renders the Gradle command line from its typed batch.
@@ -547,6 +558,19 @@ mod tests {
             ..Default::default()
         };
         insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+        // `--learned-build`: the report step fetches that build's learned
+        // folder too, and keeps its own as an artifact either way.
+        let learning = PipelineInput {
+            learned_build: Some("0190a1b2-c3d4".into()),
+            ..input.clone()
+        };
+        let learning = valid_pipeline(&learning, &plain);
+        let report = steps(&learning).last().unwrap().clone();
+        assert_eq!(report["env"]["FLAKINESS_LEARNED_BUILD"], "0190a1b2-c3d4");
+        assert!(report["artifact_paths"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("flakiness-learned/*")));
         let rest = spec_of(&steps(&valid_pipeline(&input, &plain))[0], 0);
         assert_eq!(
             rendered(&rest),

@@ -34,6 +34,7 @@ pub(crate) mod findings;
 pub(crate) mod gate;
 pub(crate) mod job;
 pub(crate) mod jobs_section;
+pub(crate) mod learned;
 pub(crate) mod missing;
 pub(crate) mod not_checked;
 pub(crate) mod prepare;

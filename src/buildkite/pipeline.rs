@@ -213,17 +213,83 @@ fn batch_step(
     if batches.len() > 1 {
         step.insert("parallelism".into(), json!(batches.len()));
     }
-    let env: Map<String, Value> = batches
+    let env: Map<String, Value> = job_specs(&key, batches, base, input)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (json, file))| {
+            let value = match file {
+                Some(file) => env_json(&BatchFile { batch_file: file }),
+                None => json,
+            };
+            (vars::batch_spec(i), Value::String(value))
+        })
+        .collect();
+    step.insert("env".into(), Value::Object(env));
+    Value::Object(step)
+}
+
+/// The longest typed batch a step's environment carries: Linux refuses to
+/// start a program with a variable over 128 KiB (a whole task's sample of
+/// classes can pass it). Longer batches travel as artifacts of the
+/// uploading job ([`batch_files`]), the variable naming the file.
+pub(crate) const ENV_BATCH_LIMIT: usize = 96 * 1024;
+
+/// Where batches too long for the environment go, as artifacts.
+pub(crate) const BATCH_FILES_DIR: &str = "flakiness-batches";
+
+/// What a step's variable holds in place of a batch too long for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct BatchFile {
+    /// The batch's artifact, `flakiness-batches/<step>-<n>.json`.
+    pub batch_file: String,
+}
+
+/// Each job's typed batch of the step `key` (JSON), and the artifact it
+/// travels as when it is too long for the environment.
+fn job_specs(
+    key: &str,
+    batches: &[&CiBatch],
+    base: Option<&crate::compare::ci::BaseSelection>,
+    input: &PipelineInput,
+) -> Vec<(String, Option<String>)> {
+    let slug: String = key
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    batches
         .iter()
         .enumerate()
         .map(|(i, b)| {
             let mut spec = JobSpec::of(b, input.dir.clone());
             spec.base = base.map(|b| b.checkout.clone());
-            (vars::batch_spec(i), Value::String(env_json(&spec)))
+            let json = env_json(&spec);
+            let file = (json.len() > ENV_BATCH_LIMIT)
+                .then(|| format!("{BATCH_FILES_DIR}/{slug}-{i}.json"));
+            (json, file)
         })
-        .collect();
-    step.insert("env".into(), Value::Object(env));
-    Value::Object(step)
+        .collect()
+}
+
+/// The batches too long for a step's environment, each with the artifact
+/// (path, JSON) it travels as: the uploading job writes and uploads them
+/// before the pipeline.
+pub(crate) fn batch_files(input: &PipelineInput) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut add = |key: String, batches: &[&CiBatch], base| {
+        for (json, file) in job_specs(&key, batches, base, input) {
+            files.extend(file.map(|f| (f, json)));
+        }
+    };
+    for (key, batches) in group_in_order(&input.batches, |b| b.command.key.clone()) {
+        add(key, &batches, None);
+    }
+    if let Some(base) = input.compare.as_ref().filter(|_| !input.compile_failed) {
+        for (key, batches) in group_in_order(&base.batches, |b| b.command.key.clone()) {
+            add(compare::step_key(&key), &batches, Some(&base.side));
+        }
+    }
+    files
 }
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not

@@ -123,6 +123,9 @@ impl Upload<'_> {
                 let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
                 crate::output::stdout_line(&json);
                 tell!("(a real upload compiles the selected sources first)");
+                for (file, _) in pipeline::batch_files(&input) {
+                    tell!("(a real upload uploads {file} first: a batch too long for the environment)");
+                }
             } else {
                 tell!("nothing to run: no pipeline uploaded");
             }
@@ -155,6 +158,7 @@ impl Upload<'_> {
                 );
             }
         }
+        upload_batch_files(&agent, &pipeline::batch_files(&input))?;
         tell!(
             "uploading {} batch(es) in {} step(s)",
             input.batches.len(),
@@ -194,6 +198,28 @@ fn fetch_into(agent: &Agent, build_id: &str, folder: &Path) -> Result<()> {
     for entry in crate::reports::walk::list(&fetched).map_err(|e| Error::io(&fetched, e))? {
         let to = folder.join(entry.file_name());
         std::fs::copy(entry.path(), &to).map_err(|e| Error::io(&to, e))?;
+    }
+    Ok(())
+}
+
+/// Writes and uploads the batches too long for a step's environment, as
+/// artifacts of this job, before the pipeline that names them: a batch job
+/// that cannot fetch its batch has nothing to run.
+fn upload_batch_files(agent: &Agent, files: &[(String, String)]) -> Result<()> {
+    for (file, json) in files {
+        let path = Path::new(file);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        std::fs::write(path, json).map_err(|e| Error::io(path, e))?;
+        tell!(
+            "{file}: a batch of {} KiB, over what a job's environment carries: uploaded as an \
+             artifact its job fetches",
+            json.len() / 1024
+        );
+    }
+    if !files.is_empty() {
+        agent.artifact_upload(&format!("{}/*", pipeline::BATCH_FILES_DIR))?;
     }
     Ok(())
 }

@@ -72,7 +72,10 @@ impl Upload<'_> {
         if let (Some(agent), Some(build_id)) = (&agent, &self.learned.build) {
             fetch_learned(agent, build_id, self.learned.folder().as_deref());
         }
-        let settings = learned::plan_with(self.settings, self.learned.folder().as_deref());
+        let mut settings = learned::plan_with(self.settings, self.learned.folder().as_deref());
+        if self.compare.is_some() {
+            settings = crate::compare::ci::whole_counts(&settings);
+        }
         let plan = prepare(
             build,
             selection,
@@ -80,7 +83,7 @@ impl Upload<'_> {
             resolution.not_applicable,
             Some(job_limit),
         )?;
-        let base = self.base_batches(build, selection, job_limit)?;
+        let base = self.base_batches(build, selection, &settings, job_limit)?;
         if let Some(warning) = many_batches(plan.batches.len(), selection.tests.len()) {
             tell!("{warning}");
             if let Some(agent) = &agent {
@@ -96,10 +99,11 @@ impl Upload<'_> {
         &self,
         build: &Build,
         selection: &Selection,
+        settings: &RunSettings,
         job_limit: Duration,
     ) -> Result<Option<BaseBatches>> {
         self.compare
-            .map(|c| base_batches(build, selection, self.settings, c, Some(job_limit)))
+            .map(|c| base_batches(build, selection, settings, c, Some(job_limit)))
             .transpose()
     }
 

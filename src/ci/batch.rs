@@ -14,6 +14,9 @@
 use super::job::JobEnv;
 use super::spec::JobSpec;
 use super::status::{status_of, BudgetStopRun, DearerRun, EngineRun, ProvenRun, Status};
+use crate::domain::GradleCommand;
+use crate::plan::budget::Pace;
+use crate::plan::policy::Policy;
 use crate::reports;
 use crate::run::engine::{Replan, Stop};
 use crate::run::guard::RunGuard;
@@ -66,7 +69,7 @@ pub(crate) fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Batc
     let root = spec.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     crate::run::invoke::check_fresh(&root)?;
     let command = spec.command();
-    let policy = for_job(&spec.batch.policy, timeout, started);
+    let policy = for_job(&spec.batch.policy, command, timeout, started);
     let expected = command
         .rest_loops()
         .max(if policy.chunked() { 2 } else { 1 });
@@ -109,15 +112,18 @@ pub(crate) fn run_spec(spec: &JobSpec, timeout: Option<Duration>) -> Result<Batc
 }
 
 /// The batch's policy within a job of `timeout` started at `started`: no
-/// invocation runs past the job's end, and a budget (the plan's, which the
-/// job's step timeout set) leaves the job what `settings::within` leaves a
-/// batch, so that its last chunk ends before the job's timeout and the job
-/// records a clean stop.
+/// invocation runs past the job's end, and a budget leaves the job what
+/// `settings::within` leaves a batch, so that its last chunk ends before the
+/// job's timeout and the job records a clean stop. The plan's budget is cut
+/// to it; a batch planned without one (GitHub's plan does not know the
+/// job's timeout) gets it when its durations say it cannot end in time, the
+/// rule `plan::policy` applies where the limit is known.
 fn for_job(
-    policy: &crate::plan::policy::Policy,
+    policy: &Policy,
+    command: &GradleCommand,
     timeout: Option<Duration>,
     started: Instant,
-) -> crate::plan::policy::Policy {
+) -> Policy {
     let mut policy = policy.clone();
     let Some(timeout) = timeout else {
         return policy;
@@ -125,7 +131,20 @@ fn for_job(
     policy.timeout = Some(policy.timeout.map_or(timeout, |t| t.min(timeout)));
     policy.deadline = Some(started + timeout);
     let within = settings::within(timeout);
-    policy.budget = policy.budget.map(|b| b.min(within));
+    policy.budget = match policy.budget {
+        Some(budget) => Some(budget.min(within)),
+        None if policy.open_ended => None,
+        None => {
+            let pace = Pace {
+                per_iteration: policy.per_iteration,
+                overhead: None,
+            };
+            let executions = command.executions().min(u64::from(u32::MAX)) as u32;
+            pace.predict(executions)
+                .filter(|&t| t > within)
+                .map(|_| within)
+        }
+    };
     policy
 }
 
@@ -298,5 +317,50 @@ pub(crate) fn run_batch(
         skipped_tasks: Vec::new(),
         all_tasks_skipped: false,
         engine: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::TestKind;
+
+    /// Within a job of 10 minutes: every invocation stops by its end; a
+    /// plan's budget of an hour is cut to what the job leaves (8 minutes); a
+    /// batch planned without one gets it when its durations say it cannot
+    /// end in time, and not when they say it can (or say nothing).
+    #[test]
+    fn a_batchs_policy_fits_its_jobs_timeout() {
+        let command = GradleCommand::of_kind(TestKind::Unit, &["gradle"], 100, 1);
+        let started = Instant::now();
+        let job = Some(Duration::from_secs(600));
+        let mut planned = Policy::plain(1, Some(Duration::from_secs(4200)));
+        planned.budget = Some(Duration::from_secs(3600));
+        let p = for_job(&planned, &command, job, started);
+        assert_eq!(p.timeout, Some(Duration::from_secs(600)));
+        assert_eq!(p.deadline, Some(started + Duration::from_secs(600)));
+        assert_eq!(p.budget, Some(Duration::from_secs(480)));
+        let at = |secs: u64| Policy {
+            budget: None,
+            per_iteration: Some(Duration::from_secs(secs)),
+            ..planned.clone()
+        };
+        let slow = for_job(&at(6), &command, job, started);
+        assert_eq!(slow.budget, Some(Duration::from_secs(480)), "100 × 6 s");
+        assert_eq!(
+            for_job(&at(1), &command, job, started).budget,
+            None,
+            "100 × 1 s"
+        );
+        let unknown = Policy {
+            per_iteration: None,
+            ..at(1)
+        };
+        assert_eq!(for_job(&unknown, &command, job, started).budget, None);
+        assert_eq!(
+            for_job(&planned, &command, None, started),
+            planned,
+            "no timeout"
+        );
     }
 }

@@ -81,7 +81,10 @@ pub(super) struct HandOver<'a> {
 impl HandOver<'_> {
     pub(super) fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         if self.target == Target::Github {
-            let settings = learned::plan_with(self.settings, self.learned.folder().as_deref());
+            let mut settings = learned::plan_with(self.settings, self.learned.folder().as_deref());
+            if self.compare.is_some() {
+                settings = crate::compare::ci::whole_counts(&settings);
+            }
             return Submit {
                 settings: &settings,
                 dry_run: self.dry_run,

@@ -376,9 +376,10 @@ pub struct BatchingArgs {
     )]
     pub confidence: f64,
     #[arg(help = formatcp!("The time each batch job may take (90s, 20m, 1h). A batch the durations say \
-        cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each \
-        checked to fit what is left before it starts, each with a fresh seed, and a batch out of \
-        budget stops cleanly and reports what ran [default: the job's timeout minus {} minutes \
+        cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run \
+        in chunks, each checked to fit what is left before it starts (a CI job's budget cut to \
+        what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly \
+        and reports what ran [default: the job's timeout minus {} minutes \
         (--batch-timeout locally, --step-timeout on Buildkite, the workflow's job timeout on \
         GitHub)]", settings::GRACE_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
@@ -793,22 +794,29 @@ pub enum BuildkiteCommand {
         Environment read: BUILDKITE_PULL_REQUEST_BASE_BRANCH (default base ref), and the \
         FLAKINESS_* variables shown with each option.")]
     Upload(Box<BuildkiteUploadArgs>),
-    /// Run a batch command, record its rc and duration in a status file, always exit 0.
+    /// Run a batch (through the repetition engine) or a command, record how it ended in a status file, always exit 0.
     #[command(after_help = "Examples:\n  \
         gradle-flaky buildkite wrap --kind unit --timeout 58m -- ./gradlew :server:test\n  \
         gradle-flaky buildkite wrap --from-env   # the batch of $BUILDKITE_PARALLEL_JOB\n\n\
         Environment read: BUILDKITE_JOB_ID, BUILDKITE_STEP_KEY, BUILDKITE_LABEL, \
         BUILDKITE_PARALLEL_JOB, FLAKINESS_BATCH_<n> (with --from-env).\n\n\
-        The status file (written when --kind is given or with --from-env) holds \
-        jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test JVM wrote \
-        */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob.\n\
+        With --from-env the batch runs through the repetition engine, as `local` runs a batch \
+        (chunks, stop on proof, a budget within --timeout, the first-run fallback and the switch \
+        to Gradle runs, REST runs looped here), its reports kept below the build as \
+        flakiness-iters/iter-<i>/. The status file (written when --kind is given or with \
+        --from-env) holds jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test \
+        JVM wrote */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob, \
+        and with --from-env engine (iterations planned and run, invocations, tests proven early \
+        and what that saved, classes switched, a budget stop).\n\
         Exit status: 2 for a usage error, otherwise always 0.")]
     Wrap(WrapArgs),
     /// The final step: derive each job's outcome, upload flakiness-outcomes.json, annotate.
     #[command(after_help = "Example:\n  \
         gradle-flaky buildkite analyze   # in the uploaded `flakiness report` step\n\n\
         Environment read: FLAKINESS_REPORT_CONTEXT (expected jobs, set by the upload), \
-        BUILDKITE_JOB_ID.")]
+        FLAKINESS_LEARNED_BUILD (set by the upload from --learned-build), BUILDKITE_JOB_ID.\n\
+        Keeps what the run learned in flakiness-learned/ (durations over earlier runs', the \
+        ledger grown), an artifact of the step, for the next build's --learned-build.")]
     Analyze(BuildkiteAnalyzeArgs),
     /// The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate.
     #[command(after_help = "Example:\n  \
@@ -907,11 +915,13 @@ pub enum GithubCommand {
     #[command(after_help = "Example:\n  \
         gradle-flaky github run --batch 3 --timeout 58m\n\n\
         Reads the batch from the plan file (written by `pr --target github`), runs it like \
-        `buildkite wrap` (stdin from /dev/null, every process it started stopped at the timeout \
-        or on SIGTERM), then leaves in --out, for upload: flakiness-status/status-batch-<N>.json \
-        (jobId, stepKey, kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob) \
-        and the JUnit XML this run wrote, at its path below the build. A non-zero rc also gets a \
-        ::warning annotation.\n\
+        `buildkite wrap` (through the repetition engine, as `local` runs a batch: chunks, stop on \
+        proof, a budget within the timeout, the fallback and the switch to Gradle runs; stdin \
+        from /dev/null, every process it started stopped at the timeout or on SIGTERM), then \
+        leaves in --out, for upload: flakiness-status/status-batch-<N>.json (jobId, stepKey, \
+        kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob, engine: what \
+        the engine did) and the JUnit XML this run wrote, at its path below the build. A \
+        non-zero rc also gets a ::warning annotation.\n\
         Exit status: 2 when the plan or batch cannot be read, otherwise always 0.")]
     Run(GithubRunArgs),
     /// The report job: each batch's outcome, the report in the job summary, annotations, flakiness-outcomes.json.

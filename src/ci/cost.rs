@@ -83,12 +83,9 @@ mod tests {
         p
     }
 
-    /// Two shards of one class each stopped on their own proof, a third
-    /// job stopped by its budget and switched a class: the report counts
-    /// every iteration and job-minute saved, job by job.
-    #[test]
-    fn the_jobs_cost_counts_what_each_engine_saved() {
-        let proven = |after, saved| EngineRun {
+    /// A job that proved `a.F#m` flaky after `after` of 50 iterations.
+    fn proven(after: u64, saved: u64) -> EngineRun {
+        EngineRun {
             planned: 50,
             ran: vec![after],
             invocations: 2,
@@ -100,8 +97,12 @@ mod tests {
             }],
             saved_sec: 90,
             ..EngineRun::default()
-        };
-        let budget = EngineRun {
+        }
+    }
+
+    /// A job its budget stopped after 40 of 100, which switched `a.G`.
+    fn budget() -> EngineRun {
+        EngineRun {
             planned: 100,
             ran: vec![40],
             invocations: 3,
@@ -118,11 +119,18 @@ mod tests {
                 switched: true,
             }],
             ..EngineRun::default()
-        };
+        }
+    }
+
+    /// Two shards of one class each stopped on their own proof, a third
+    /// job stopped by its budget and switched a class: the report counts
+    /// every iteration and job-minute saved, job by job.
+    #[test]
+    fn the_jobs_cost_counts_what_each_engine_saved() {
         let jobs = [
             job("j1", Some(proven(5, 45))),
             job("j2", Some(proven(10, 40))),
-            job("j3", Some(budget)),
+            job("j3", Some(budget())),
         ];
         let payloads = [
             payload("j1", 60, 5),

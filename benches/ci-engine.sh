@@ -72,9 +72,9 @@ ci_job() {
     FLAKINESS_BATCH_0="$batch" "$binary" buildkite wrap --from-env --timeout 30m)
 }
 
-# Test cases of class $2 in the XML below $1.
+# Test cases of class $2 in the XML below $1 (0 when there is none).
 cases() {
-  find "$1" -name "TEST-$2.xml" -exec grep -o '<testcase' {} + 2> /dev/null | wc -l
+  { find "$1" -name "TEST-$2.xml" -exec cat {} + 2> /dev/null || true; } | grep -o '<testcase' | wc -l
 }
 
 # Runs the ways of a scenario (`way_<name>` functions) in turn, PAIRS rounds, and prints each way's
@@ -177,8 +177,12 @@ scenario_flaky() {
   count_local() { cases .gradle/gradle-flaky/runs $class; }
   way_ci-job() { ci_job "$project" "$bin" "$flaky_batch"; }
   count_ci-job() { cases "$project/flakiness-iters" $class; }
-  way_ci-base() { ci_job "$project" "$base" "$flaky_base_batch"; }
-  count_ci-base() { cases "$project/flakiness-iters" $class; }
+  way_ci-base() {
+    rm -rf "$project/build/test-results"
+    ci_job "$project" "$base" "$flaky_base_batch"
+  }
+  # An earlier version's job ran one command line: its reports stay where Gradle wrote them.
+  count_ci-base() { cases "$project/build/test-results" $class; }
   local ways=(local ci-job)
   if [ -n "$base" ]; then ways+=(ci-base); fi
   compare flaky "${PAIRS:-3}" "${ways[@]}"

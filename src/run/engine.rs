@@ -1183,12 +1183,14 @@ mod tests {
         }
     }
 
-    /// What the reporter was told: each command's argv, each chunk, the lines.
+    /// What the reporter was told: each command's argv, each chunk, the
+    /// lines, the time left after each invocation.
     #[derive(Default)]
     struct Seen {
         commands: RefCell<Vec<Vec<String>>>,
         chunks: Vec<(Option<u32>, Option<String>)>,
         lines: Vec<String>,
+        left: Vec<Option<Duration>>,
     }
 
     impl Reporter for Seen {
@@ -1197,6 +1199,7 @@ mod tests {
                 Event::Command(_, argv) => self.commands.borrow_mut().push(argv.to_vec()),
                 Event::Chunk(_, k, seed) => self.chunks.push((*k, seed.map(String::from))),
                 Event::Note(line) => self.lines.push(line.to_string()),
+                Event::Ended { left, .. } => self.left.push(*left),
                 _ => {}
             }
         }
@@ -1263,6 +1266,11 @@ mod tests {
             "{:?}",
             seen.lines
         );
+        // The time left, from the pace measured: known once a run was
+        // measured, nothing at the end.
+        assert_eq!(seen.left.len(), 5, "{:?}", seen.left);
+        assert!(seen.left.iter().all(Option::is_some), "{:?}", seen.left);
+        assert_eq!(seen.left.last(), Some(&Some(Duration::ZERO)));
         let fallback = &seen.commands.borrow()[1];
         assert!(fallback.contains(&"a.BTests".to_string()), "{fallback:?}");
         assert!(!fallback.contains(&"a.ATests".to_string()), "{fallback:?}");

@@ -663,8 +663,8 @@ pub struct PrArgs {
 pub struct LearnedArgs {
     /// What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their
     /// durations and ledger; GitHub's generated workflow restores it from the Actions cache). Its
-    /// durations plan the batches' budgets and shards when --durations is not given; a missing
-    /// folder is no error (the first run has learned nothing yet).
+    /// durations plan the batches' budgets and shards when --durations is not given (also `pr
+    /// --target local`'s); a missing folder is no error (the first run has learned nothing yet).
     #[arg(long, value_name = "DIR", env = vars::LEARNED)]
     pub learned: Option<PathBuf>,
 

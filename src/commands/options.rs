@@ -334,6 +334,8 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         batch_timeout: args.batch_timeout,
     };
     let (settings, _) = run_settings(&args.batching, &run)?;
+    // What CI runs learned plans this run too (`--learned`; no build is fetched here).
+    let settings = crate::ci::learned::plan_with(&settings, args.learned.learned.as_deref());
     Ok(LocalConfig {
         selection: pr_selection(args),
         run: crate::local::LocalRunConfig {

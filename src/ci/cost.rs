@@ -7,7 +7,7 @@
 
 use super::spec::ExpectedStep;
 use super::status::JobRun;
-use crate::analyze::model::cost::{BudgetStop, Cost, JobsCost, ProvenEarly, Switched};
+use crate::analyze::model::cost::{Cost, JobsCost, ProvenEarly, Switched};
 use crate::analyze::model::outcome::JobPayload;
 
 /// The cost of `jobs` (their `payloads`, in the same order), run as `steps`
@@ -27,7 +27,6 @@ pub(crate) fn of(payloads: &[JobPayload], steps: &[ExpectedStep], jobs: &[JobRun
     };
     let mut shape = JobsCost {
         count: payloads.len() as u64,
-        longest_sec: longest,
         ..JobsCost::default()
     };
     for job in jobs {
@@ -46,25 +45,20 @@ pub(crate) fn of(payloads: &[JobPayload], steps: &[ExpectedStep], jobs: &[JobRun
                 after_iterations: p.after,
                 saved_iterations: p.saved,
             }));
-        cost.budget_stops
-            .extend(engine.budget_stop.iter().map(|b| BudgetStop {
-                job: format!("job {id} ({})", job.status.step_key),
-                budget_sec: b.budget_sec,
-                iterations_run: b.iterations_run,
-                iterations_planned: b.iterations_planned,
-            }));
+        cost.budget_stops.extend(job.budget_stop());
         shape.switched.extend(engine.switched().map(|d| Switched {
             class: d.class.clone(),
             job: id.clone(),
         }));
     }
-    cost.jobs = Some(shape);
+    cost.ci_jobs = Some(shape);
     Some(cost)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::render::cost::markdown;
     use crate::ci::status::{BudgetStopRun, DearerRun, EngineRun, ProvenRun, Status};
 
     fn job(id: &str, engine: Option<EngineRun>) -> JobRun {
@@ -145,6 +139,8 @@ mod tests {
             iterations: 200,
             whole_task: false,
             selected: vec![],
+            runs: vec![],
+            repeated_by: vec![],
         }];
         let cost = of(&payloads, &steps, &jobs).unwrap();
         assert_eq!(
@@ -155,10 +151,10 @@ mod tests {
             ),
             (55, 85, 55)
         );
-        let shape = cost.jobs.as_ref().unwrap();
-        assert_eq!((shape.count, shape.longest_sec), (3, 600));
+        let shape = cost.ci_jobs.as_ref().unwrap();
+        assert_eq!((shape.count, cost.wall_sec), (3, 600.0));
         assert!((shape.minutes_saved - 3.0).abs() < 1e-9);
-        let md = cost.markdown();
+        let md = markdown(&cost);
         for line in [
             "- executions: 55 ran in 3 job(s); iterations: 55 of 200 requested ran (85 saved by stop on proof)",
             "- job-minutes: 12.5; longest job: 10m00s (the wall time when the jobs run side by side)",
@@ -172,9 +168,7 @@ mod tests {
         }
         // Jobs of an earlier version ran their planned count.
         let old = of(&payloads[..1], &steps, &[job("j1", None)]).unwrap();
-        assert!(old
-            .markdown()
-            .contains("- nothing saved: these jobs ran their planned count"));
+        assert!(markdown(&old).contains("- nothing saved: these jobs ran their planned count"));
         assert!(of(&[], &steps, &[]).is_none());
     }
 }

@@ -3,7 +3,9 @@
 //! job, read by every CI's report step.
 
 use super::job::{safe_job_id, JobEnv};
+use crate::analyze::model::cost::BudgetStop;
 use crate::analyze::model::outcome::InfraSubtype;
+use crate::analyze::model::report::JobEngine;
 use crate::domain::TestKind;
 use crate::reports::walk;
 use crate::run::job::Finished;
@@ -230,6 +232,36 @@ pub(crate) fn read_statuses(dir: &Path) -> Vec<Status> {
 pub(crate) struct JobRun {
     pub status: Status,
     pub dir: PathBuf,
+}
+
+impl JobRun {
+    /// What the repetition engine did with the job's batch, as the report's
+    /// model holds it; `None` when its status file does not say.
+    pub(crate) fn engine(&self) -> Option<JobEngine> {
+        let e = self.status.engine.as_ref()?;
+        Some(JobEngine {
+            job_id: self.status.job_id.clone(),
+            step_key: self.status.step_key.clone(),
+            iterations_run: e.iterations_run(),
+            iterations_planned: e.iterations_planned(),
+            invocations: e.invocations,
+            chunked: e.chunked,
+            lines: e.lines.clone(),
+            budget_stop: self.budget_stop(),
+            saved_sec: e.saved_sec,
+        })
+    }
+
+    /// The job's batch its budget stopped, as the report names it.
+    pub(crate) fn budget_stop(&self) -> Option<BudgetStop> {
+        let b = self.status.engine.as_ref()?.budget_stop.as_ref()?;
+        Some(BudgetStop {
+            job: format!("job {} ({})", self.status.job_id, self.status.step_key),
+            budget_sec: b.budget_sec,
+            iterations_run: b.iterations_run,
+            iterations_planned: b.iterations_planned,
+        })
+    }
 }
 
 #[cfg(test)]

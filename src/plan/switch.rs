@@ -166,7 +166,7 @@ pub(crate) fn remembered_drift(class: &str, a: &Accumulates) -> String {
     format!(
         "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): it \
          starts on Gradle runs, a fresh JVM each, as CI runs it",
-        a.evidence
+        a.evidence.as_str()
     )
 }
 

@@ -515,7 +515,9 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     // The summary names the flaky test; the hostile names are escaped markdown.
     let summary = &analyze.summary;
     assert!(
-        summary.contains("| org.elasticsearch.flaky.AssertionFlakyTests | testFlakyAssertion |"),
+        summary.contains(
+            "| `org.elasticsearch.flaky.AssertionFlakyTests.testFlakyAssertion` | **flaky** |"
+        ),
         "{summary}"
     );
     assert!(

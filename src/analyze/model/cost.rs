@@ -4,12 +4,12 @@
 //! longest), the job-minutes saved and the classes switched to Gradle runs.
 //! Rendered in the reports' markdown and JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The cost of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Cost {
+pub struct Cost {
     /// Test executions the plan asked for (every selected test's methods).
     pub executions_requested: u64,
     /// Test executions that ran.
@@ -25,23 +25,22 @@ pub(crate) struct Cost {
     /// Wall time of the whole run, in seconds.
     pub wall_sec: f64,
     /// Tests proven flaky early.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proven: Vec<ProvenEarly>,
     /// Batches their budget stopped.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub budget_stops: Vec<BudgetStop>,
-    /// CI: the batch jobs (`None`: a run on this machine).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub jobs: Option<JobsCost>,
+    /// CI: the batch jobs, which ran side by side (the wall time is then
+    /// the longest job's); `None`: a run on this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci_jobs: Option<JobsCost>,
 }
 
 /// What a CI run's batch jobs cost besides their executions.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct JobsCost {
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct JobsCost {
     pub count: u64,
-    /// The longest job's wall seconds: the run's when the jobs run side by side.
-    pub longest_sec: u64,
     /// The jobs ran their batches through the repetition engine (status
     /// files that say what it did): else they ran their planned count.
     pub engine: bool,
@@ -54,20 +53,20 @@ pub(crate) struct JobsCost {
 }
 
 /// A class a CI job switched to Gradle runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Switched {
+pub struct Switched {
     pub class: String,
     pub job: String,
 }
 
 /// A test stop on proof took out of its batch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ProvenEarly {
+pub struct ProvenEarly {
     pub test: String,
     /// The CI job it ran in (`None`: a run on this machine).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job: Option<String>,
     /// Iterations it ran until it was proven flaky.
     pub after_iterations: u64,
@@ -75,9 +74,9 @@ pub(crate) struct ProvenEarly {
 }
 
 /// A batch that ended because its next chunk did not fit its budget.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct BudgetStop {
+pub struct BudgetStop {
     pub job: String,
     pub budget_sec: u64,
     pub iterations_run: u64,

@@ -526,7 +526,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     );
     assert!(
         summary.contains(
-            "| test {yaml=painless/40_${{ github.token }}/Pwned $(touch pwned) \\| \\`x\\`, 100%: ${{ github.token }}} |"
+            "| ``org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.test {yaml=painless/40_${{ github.token }}/Pwned $(touch pwned) \\| `x`, 100%: ${{ github.token }}}`` | **failed once** |"
         ),
         "{summary}"
     );

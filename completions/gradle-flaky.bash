@@ -288,7 +288,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__analyze)
-            opts="-v -h --work-dir --ledger --blocking-labels --proven-exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --work-dir --ledger --learned-build --blocking-labels --proven-exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -299,6 +299,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -444,7 +448,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --stop-on-flaky --no-stop-on-flaky --learned --learned-build --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -563,6 +567,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-on-flaky)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --learned)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1544,7 +1560,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__manual)
-            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --stop-on-flaky --no-stop-on-flaky --learned --learned-build --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1655,6 +1671,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-on-flaky)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --learned)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1800,7 +1828,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --compare --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --compare --learned --learned-build --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1943,6 +1971,14 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

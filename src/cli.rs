@@ -408,9 +408,10 @@ pub struct BatchingArgs {
     )]
     pub confidence: f64,
     #[arg(help = formatcp!("The time each batch job may take (90s, 20m, 1h). A batch the durations say \
-        cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each \
-        checked to fit what is left before it starts, each with a fresh seed, and a batch out of \
-        budget stops cleanly and reports what ran [default: the job's timeout minus {} minutes \
+        cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run \
+        in chunks, each checked to fit what is left before it starts (a CI job's budget cut to \
+        what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly \
+        and reports what ran [default: the job's timeout minus {} minutes \
         (--batch-timeout locally, --step-timeout on Buildkite, the workflow's job timeout on \
         GitHub)]", settings::GRACE_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
@@ -429,7 +430,7 @@ pub struct BatchingArgs {
     pub max_shards: u32,
 }
 
-/// Early stopping (`local`, `pr`).
+/// Early stopping (`local`, `pr`, and the CI jobs `manual` and `buildkite upload` plan).
 #[derive(Debug, Args, Clone, Default)]
 pub struct BudgetArgs {
     /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
@@ -678,11 +679,34 @@ pub struct PrArgs {
     #[command(flatten)]
     pub compare: CiCompareArgs,
 
+    #[command(flatten)]
+    pub learned: LearnedArgs,
+
     /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
     /// with the build's own: a failing test already failing on the base branch is noted as
     /// known flaky there (--target local).
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
+}
+
+/// What earlier CI runs learned, where the tests are handed to CI (`pr`,
+/// `manual`, `buildkite upload`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct LearnedArgs {
+    /// What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their
+    /// durations and ledger; GitHub's generated workflow restores it from the Actions cache). Its
+    /// durations plan the batches' budgets and shards when --durations is not given (also `pr
+    /// --target local`'s); a missing folder is no error (the first run has learned nothing yet).
+    #[arg(long, value_name = "DIR", env = vars::LEARNED)]
+    pub learned: Option<PathBuf>,
+
+    /// Buildkite: the build (its UUID, e.g. the last build of main) whose report step's
+    /// flakiness-learned/ to start from: downloaded here with `buildkite-agent artifact download
+    /// --build` and read as --learned (default folder flakiness-learned), and handed to this
+    /// pipeline's report step, which fetches it too (its "known flaky on" note, and what it keeps
+    /// for the next build).
+    #[arg(long, value_name = "UUID", env = vars::LEARNED_BUILD)]
+    pub learned_build: Option<String>,
 }
 
 /// `--compare REF` where the tests are handed to CI (`pr`, `manual`,
@@ -709,6 +733,10 @@ pub struct ManualArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub compare: CiCompareArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub learned: LearnedArgs,
 
     /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
     #[arg(long, value_enum, env = vars::TARGET)]
@@ -798,22 +826,29 @@ pub enum BuildkiteCommand {
         Environment read: BUILDKITE_PULL_REQUEST_BASE_BRANCH (default base ref), and the \
         FLAKINESS_* variables shown with each option.")]
     Upload(Box<BuildkiteUploadArgs>),
-    /// Run a batch command, record its rc and duration in a status file, always exit 0.
+    /// Run a batch (through the repetition engine) or a command, record how it ended in a status file, always exit 0.
     #[command(after_help = "Examples:\n  \
         gradle-flaky buildkite wrap --kind unit --timeout 58m -- ./gradlew :server:test\n  \
         gradle-flaky buildkite wrap --from-env   # the batch of $BUILDKITE_PARALLEL_JOB\n\n\
         Environment read: BUILDKITE_JOB_ID, BUILDKITE_STEP_KEY, BUILDKITE_LABEL, \
         BUILDKITE_PARALLEL_JOB, FLAKINESS_BATCH_<n> (with --from-env).\n\n\
-        The status file (written when --kind is given or with --from-env) holds \
-        jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test JVM wrote \
-        */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob.\n\
+        With --from-env the batch runs through the repetition engine, as `local` runs a batch \
+        (chunks, stop on proof, a budget within --timeout, the first-run fallback and the switch \
+        to Gradle runs, REST runs looped here), its reports kept below the build as \
+        flakiness-iters/iter-<i>/. The status file (written when --kind is given or with \
+        --from-env) holds jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test \
+        JVM wrote */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob, \
+        and with --from-env engine (iterations planned and run, invocations, tests proven early \
+        and what that saved, classes switched, a budget stop).\n\
         Exit status: 2 for a usage error, otherwise always 0.")]
     Wrap(WrapArgs),
     /// The final step: derive each job's outcome, upload flakiness-outcomes.json, annotate.
     #[command(after_help = "Example:\n  \
         gradle-flaky buildkite analyze   # in the uploaded `flakiness report` step\n\n\
         Environment read: FLAKINESS_REPORT_CONTEXT (expected jobs, set by the upload), \
-        BUILDKITE_JOB_ID.")]
+        FLAKINESS_LEARNED_BUILD (set by the upload from --learned-build), BUILDKITE_JOB_ID.\n\
+        Keeps what the run learned in flakiness-learned/ (durations over earlier runs', the \
+        ledger grown), an artifact of the step, for the next build's --learned-build.")]
     Analyze(BuildkiteAnalyzeArgs),
     /// The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate.
     #[command(after_help = "Example:\n  \
@@ -836,6 +871,10 @@ pub struct BuildkiteUploadArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub compare: CiCompareArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub learned: LearnedArgs,
 
     /// Print the pipeline JSON instead of uploading it.
     #[arg(long)]
@@ -881,6 +920,13 @@ pub struct BuildkiteAnalyzeArgs {
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
 
+    /// The build (its UUID) whose flakiness-learned/ to start from, fetched with `buildkite-agent
+    /// artifact download --build` (the upload sets it from --learned-build): its ledger is read as
+    /// --ledger, and this run's durations and counts are kept over it in flakiness-learned/, an
+    /// artifact of this step, for the next build.
+    #[arg(long, value_name = "UUID", env = vars::LEARNED_BUILD)]
+    pub learned_build: Option<String>,
+
     #[command(flatten)]
     pub blocking: BlockingArgs,
 }
@@ -901,11 +947,13 @@ pub enum GithubCommand {
     #[command(after_help = "Example:\n  \
         gradle-flaky github run --batch 3 --timeout 58m\n\n\
         Reads the batch from the plan file (written by `pr --target github`), runs it like \
-        `buildkite wrap` (stdin from /dev/null, every process it started stopped at the timeout \
-        or on SIGTERM), then leaves in --out, for upload: flakiness-status/status-batch-<N>.json \
-        (jobId, stepKey, kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob) \
-        and the JUnit XML this run wrote, at its path below the build. A non-zero rc also gets a \
-        ::warning annotation.\n\
+        `buildkite wrap` (through the repetition engine, as `local` runs a batch: chunks, stop on \
+        proof, a budget within the timeout, the fallback and the switch to Gradle runs; stdin \
+        from /dev/null, every process it started stopped at the timeout or on SIGTERM), then \
+        leaves in --out, for upload: flakiness-status/status-batch-<N>.json (jobId, stepKey, \
+        kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob, engine: what \
+        the engine did) and the JUnit XML this run wrote, at its path below the build. A \
+        non-zero rc also gets a ::warning annotation.\n\
         Exit status: 2 when the plan or batch cannot be read, otherwise always 0.")]
     Run(GithubRunArgs),
     /// The report job: each batch's outcome, the report in the job summary, annotations, flakiness-outcomes.json.

@@ -303,6 +303,7 @@ mod tests {
                 skipped_tasks: Vec::new(),
                 all_tasks_skipped: false,
                 inherited_jvm_options: Vec::new(),
+                engine: None,
             },
             dir: empty.path().to_path_buf(),
         };

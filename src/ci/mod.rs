@@ -29,11 +29,13 @@
 pub(crate) mod batch;
 pub(crate) mod blocking;
 pub(crate) mod compare;
+pub(crate) mod cost;
 pub(crate) mod durations;
 pub(crate) mod findings;
 pub(crate) mod gate;
 pub(crate) mod history;
 pub(crate) mod job;
+pub(crate) mod learned;
 pub(crate) mod missing;
 pub(crate) mod not_checked;
 pub(crate) mod prepare;

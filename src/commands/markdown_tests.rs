@@ -231,14 +231,28 @@ fn the_jobs_section_contains_hostile_keys_labels_and_inputs() {
             ..unresolved(p, Origin::Changed)
         };
         let mut ci = crate::analyze::analyze_roots(&[], &Default::default());
+        // What a job's engine did, its log's lines among it.
+        let engine = crate::analyze::model::report::JobEngine {
+            job_id: p.into(),
+            step_key: p.into(),
+            iterations_run: 6,
+            iterations_planned: 60,
+            invocations: 2,
+            chunked: true,
+            lines: vec![p.into()],
+            budget_stop: None,
+            saved_sec: 30,
+        };
         ci.around.jobs = Some(Jobs {
             payloads: vec![payload.clone()],
             missing: vec![missing],
+            engine: vec![engine],
         });
         let mut md = crate::analyze::render::markdown(&ci);
         ci.around.jobs = Some(Jobs {
             payloads: vec![payload],
             missing: vec![],
+            engine: vec![],
         });
         ci.around.not_checked = vec![skipped];
         ci.around.build_failed = true;

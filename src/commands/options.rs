@@ -6,7 +6,7 @@ use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
     AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, ContextArg, GithubAnalyzeArgs,
-    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RecordArgs, RepetitionArg, ReportArgs,
+    GithubRunArgs, GlobalArgs, LearnedArgs, LocalArgs, PrArgs, RecordArgs, RepetitionArg, ReportArgs,
     ReportFormat, RunArgs, SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs,
     Trigger, WorkflowArgs,
 };
@@ -341,9 +341,32 @@ fn triage_config(replays: u32, budget: &TriageBudgetArgs) -> triage::TriageConfi
 }
 
 /// How a CI target repeats its tests: the batching options, `--budget` the
-/// budget of each job (else the job's own limit decides).
-pub fn ci_settings(args: &BatchingArgs) -> Result<RunSettings> {
-    run_settings(args, &RunArgs::default()).map(|(settings, _)| settings)
+/// budget of each job (else the job's own limit decides), stop on proof as
+/// `--stop-on-flaky` says (by default on for changed tests, as locally).
+pub fn ci_settings(args: &BatchingArgs, stop: &BudgetArgs) -> Result<RunSettings> {
+    let run = RunArgs {
+        budget: stop.clone(),
+        ..RunArgs::default()
+    };
+    run_settings(args, &run).map(|(settings, _)| settings)
+}
+
+/// Where a CI plan step finds what earlier runs learned; a build that is
+/// no Buildkite build id is refused.
+pub fn learned(args: &LearnedArgs) -> Result<crate::ci::learned::Learned> {
+    if let Some(build) = args.learned_build.as_deref() {
+        if !crate::ci::learned::is_build_id(build) {
+            return Err(Error::usage(format!(
+                "--learned-build ({}): {:?} is no Buildkite build id (a UUID)",
+                crate::vars::LEARNED_BUILD,
+                build
+            )));
+        }
+    }
+    Ok(crate::ci::learned::Learned {
+        dir: args.learned.clone(),
+        build: args.learned_build.clone(),
+    })
 }
 
 /// `pr --target local`: the branch's tests, run as `local` runs them.
@@ -355,6 +378,8 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         batch_timeout: args.batch_timeout,
     };
     let (settings, _) = run_settings(&args.batching, &run)?;
+    // What CI runs learned plans this run too (`--learned`; no build is fetched here).
+    let settings = crate::ci::learned::plan_with(&settings, args.learned.learned.as_deref());
     Ok(LocalConfig {
         selection: pr_selection(args),
         run: crate::local::LocalRunConfig {

@@ -162,7 +162,13 @@ impl RunGuard {
         repeat_helpers: bool,
     ) -> Result<Vec<String>> {
         let argv = self.isolation().apply(planned)?;
-        Ok(self.scripts.apply(&argv, outcomes, repeat_helpers))
+        match planned
+            .first()
+            .is_some_and(|p| crate::process::is_gradle(p))
+        {
+            true => Ok(self.scripts.apply(&argv, outcomes, repeat_helpers)),
+            false => Ok(argv),
+        }
     }
 }
 

@@ -96,6 +96,18 @@ pub(crate) fn ledger_line(path: &Path, method: &str) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no line of {method} in {text}"))
 }
 
+/// The failures of every line of `method` in the ledger file at `path`:
+/// a test repeated in chunks has a line per condition (first executions in
+/// their JVM apart from repeats).
+pub(crate) fn ledger_failures(path: &Path, method: &str) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["test"]["method"] == method)
+        .map(|r| r["failures"].as_u64().unwrap_or(0))
+        .sum()
+}
+
 fn history(dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = gradle_flaky();
     cmd.arg("--project-dir").arg(dir).arg("history").args(args);

@@ -6,6 +6,7 @@ mod common;
 mod analyze;
 mod budget;
 mod buildkite;
+mod ci_engine;
 mod compare;
 mod conditions;
 mod context;

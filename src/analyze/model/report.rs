@@ -91,6 +91,28 @@ pub struct Jobs {
     pub payloads: Vec<crate::analyze::model::outcome::JobPayload>,
     /// Expected jobs that left no status file.
     pub missing: Vec<Missing>,
+    /// What the repetition engine did in each job whose status file says.
+    pub engine: Vec<JobEngine>,
+}
+
+/// What the repetition engine did with a CI job's batch, from its status file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JobEngine {
+    pub job_id: String,
+    pub step_key: String,
+    /// Iterations of the batch's tests run, and planned, added up.
+    pub iterations_run: u64,
+    pub iterations_planned: u64,
+    /// Its Gradle invocations.
+    pub invocations: u32,
+    /// It ran in chunks of its own choosing (a budget, stop on proof).
+    pub chunked: bool,
+    /// What it did besides its invocations, a line each, as its log says it.
+    pub lines: Vec<String>,
+    /// Its budget stopped it before its count.
+    pub budget_stop: Option<crate::analyze::model::cost::BudgetStop>,
+    /// Seconds of job time its early end saved, at the pace it measured.
+    pub saved_sec: u64,
 }
 
 /// A batch job that should have written a status file and did not.

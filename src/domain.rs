@@ -680,6 +680,7 @@ impl GradleCommand {
             invocation.repeat = Repeat::InJvm {
                 mechanism: InJvm::TestsIters,
                 iterations,
+                fresh_jvms: Default::default(),
             };
         }
         GradleCommand::of(kind, invocation)

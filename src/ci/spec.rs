@@ -411,6 +411,7 @@ mod tests {
         Repeat::InJvm {
             mechanism,
             iterations,
+            fresh_jvms: Default::default(),
         }
     }
 

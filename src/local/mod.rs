@@ -383,9 +383,14 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
             drift.warned.insert(w.class.clone(), accumulates);
         }
     }
+    // Repeated in one JVM: a fresh JVM per execution repeats nothing there.
     let in_jvm = |t: &&analyze::model::report::TestReport| {
         let mut rows = t.by_condition.conditions.iter();
-        rows.any(|r| r.condition.repetition == crate::condition::Repetition::InJvm)
+        rows.any(|r| {
+            r.condition.repetition == crate::condition::Repetition::InJvm
+                && !r.condition.is_first()
+                && r.rate.runs > 0
+        })
     };
     let cleared: std::collections::BTreeSet<&String> = report
         .tests
@@ -397,8 +402,8 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     drift.cleared = cleared.into_iter().cloned().collect();
     for class in drift.warned.keys() {
         tell!(
-            "{} accumulates state in one JVM: its next runs on this commit start on Gradle runs, \
-             a fresh JVM each (--repetition in-jvm keeps it there)",
+            "{} accumulates state in one JVM: its next runs on this commit run each execution \
+             in a fresh test JVM of its own (--repetition in-jvm samples a few JVMs again)",
             crate::terminal::visible(class)
         );
     }

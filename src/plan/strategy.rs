@@ -20,6 +20,7 @@
 //! compiled) runs the rest as Gradle runs (`GradleCommand::fallback`).
 
 use crate::domain::{ClassifiedTest, InJvm, Repetition, RepetitionMode, TestKind};
+use crate::invocation::FreshJvms;
 use crate::layout::Layout;
 use crate::test_filter::RunnerTraits;
 use std::collections::BTreeMap;
@@ -87,6 +88,9 @@ pub struct Strategy {
     pub reason: String,
     /// How the task's runner reads `--tests` filters.
     pub runner: RunnerTraits,
+    /// How many fresh test JVMs an in-JVM choice spreads each class's
+    /// iterations over.
+    pub fresh_jvms: FreshJvms,
 }
 
 /// The repetition of `kind`'s tests on a task with these facts (`None`: the
@@ -178,6 +182,7 @@ impl Make {
                 testng: self.testng,
                 parameterized_cases: true,
             },
+            fresh_jvms: FreshJvms::Sampled,
         }
     }
 
@@ -190,6 +195,7 @@ impl Make {
                 testng: self.testng,
                 parameterized_cases: mechanism != InJvm::TestsIters,
             },
+            fresh_jvms: FreshJvms::Sampled,
         }
     }
 }
@@ -202,6 +208,15 @@ pub(crate) fn on_gradle_runs(choice: Strategy, reason: String) -> Strategy {
             testng: choice.runner.testng,
         }
         .gradle_runs("")
+    }
+}
+
+/// `choice` in the JVM still, but a fresh JVM per execution, for `reason`.
+pub(crate) fn on_fresh_jvm_each(choice: Strategy, reason: String) -> Strategy {
+    Strategy {
+        reason,
+        fresh_jvms: FreshJvms::PerExecution,
+        ..choice
     }
 }
 
@@ -250,6 +265,7 @@ pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest, mode: Repetition
         in_jvm: None,
         reason,
         runner: choice.runner,
+        fresh_jvms: FreshJvms::Sampled,
     }
 }
 

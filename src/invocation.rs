@@ -125,7 +125,9 @@ impl InJvm {
 
 /// How many fresh test JVMs an in-JVM invocation spreads each class's
 /// iterations over.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum FreshJvms {
     /// A sample of them ([`InJvm::fresh_jvms`]): the first execution in a
@@ -531,9 +533,11 @@ impl Invocation {
     /// [`Select::Runner`]), else 1 (Gradle runs, the randomized runner's own
     /// `-Dtests.iters` with `--tests`, fenced a JVM per class).
     pub fn jvms(&self) -> u32 {
-        let sliced = self
-            .tasks()
-            .is_some_and(|t| t.tasks.iter().any(|t| matches!(t.select, Select::Runner { .. })));
+        let sliced = self.tasks().is_some_and(|t| {
+            t.tasks
+                .iter()
+                .any(|t| matches!(t.select, Select::Runner { .. }))
+        });
         match sliced {
             true => self.repeat.jvms(),
             false => 1,
@@ -798,12 +802,21 @@ mod tests {
             invocation(tasks(vec![task], None), repeat)
         };
         let sampled = runner(InJvm::TestsIters, FreshJvms::Sampled).argv();
-        assert!(sampled.contains(&"-Dflaky.repeat.jvms=7".to_string()), "{sampled:?}");
+        assert!(
+            sampled.contains(&"-Dflaky.repeat.jvms=7".to_string()),
+            "{sampled:?}"
+        );
         assert!(sampled.contains(&"-Dflaky.repeat.task.:p:test=randomized".to_string()));
         // A JVM per execution: every (class, execution) of the task, uncapped.
         let each = runner(InJvm::TestngInvocationCount, FreshJvms::PerExecution).argv();
-        assert!(each.contains(&"-Dflaky.repeat.jvms=20".to_string()), "{each:?}");
-        assert!(each.contains(&"-Dflaky.repeat.maxSlices=40".to_string()), "{each:?}");
+        assert!(
+            each.contains(&"-Dflaky.repeat.jvms=20".to_string()),
+            "{each:?}"
+        );
+        assert!(
+            each.contains(&"-Dflaky.repeat.maxSlices=40".to_string()),
+            "{each:?}"
+        );
         let fenced = invocation(
             tasks(vec![TaskRun::filtered(":p:test", v(&["a.B"]))], None),
             Repeat::InJvm {

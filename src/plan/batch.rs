@@ -76,9 +76,10 @@ impl PlanContext {
             .collect();
         // A class that leaked state by itself takes a fresh JVM per execution,
         // where its cost in one JVM no longer applies.
-        let dearer = table.dearer_in_jvm.iter().filter(|(c, d)| {
-            holds(&d.commit) && !self.fresh_jvm_each.contains_key(c.as_str())
-        });
+        let dearer = table
+            .dearer_in_jvm
+            .iter()
+            .filter(|(c, d)| holds(&d.commit) && !self.fresh_jvm_each.contains_key(c.as_str()));
         let dearer = dearer.map(|(c, d)| (c.clone(), switch::remembered(c, d)));
         self.start_on_gradle_runs = dearer.collect();
     }

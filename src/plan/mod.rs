@@ -380,7 +380,9 @@ mod tests {
         assert_eq!(fresh(&auto[0]), Some(FreshJvms::PerExecution));
         assert_eq!(fresh(&auto[1]), Some(FreshJvms::Sampled));
         assert!(
-            auto[0].argv().contains(&"-Dflaky.repeat.jvms=100".to_string()),
+            auto[0]
+                .argv()
+                .contains(&"-Dflaky.repeat.jvms=100".to_string()),
             "{:?}",
             auto[0].argv()
         );

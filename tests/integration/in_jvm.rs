@@ -284,9 +284,17 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
     assert_eq!(row2["runs"], 20, "{row2:#}");
 }
 
+/// The sources of one framework's helper, as the init script compiles them.
+fn helper(name: &str) -> Vec<String> {
+    ["Iterations", "Slices", "Selection", name]
+        .iter()
+        .map(|s| format!("{s}.java"))
+        .collect()
+}
+
 /// Compiles the helpers gradle-flaky ships against Debian's jars, as the init
 /// script does, into `out`.
-fn compile_helpers(out: &Path, classpath: &str, sources: &[&str]) {
+fn compile_helpers(out: &Path, classpath: &str, sources: &[String]) {
     let dir = repo_root().join("java/repeat/gradleflaky/repeat");
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
@@ -319,7 +327,7 @@ fn the_testng_transformer_multiplies_invocation_counts() {
          @Test(dataProvider = \"d\") public void rows(int x) {}\n}\n",
     );
     let out = tmp.path().join("classes");
-    compile_helpers(&out, cp, &["Iterations.java", "TestNgRepeat.java"]);
+    compile_helpers(&out, cp, &helper("TestNgRepeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -385,7 +393,7 @@ fn the_junit4_runner_repeats_the_selection() {
          public static class Part { @org.junit.Test public void part() {} }\n}\n",
     );
     let out = tmp.path().join("classes");
-    compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
+    compile_helpers(&out, cp, &helper("JUnit4Repeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -457,7 +465,7 @@ fn the_junit4_runners_slices_share_out_each_class_over_its_jvms() {
         sources.push(slice);
     }
     let out = tmp.path().join("classes");
-    compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
+    compile_helpers(&out, cp, &helper("JUnit4Repeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -519,7 +527,7 @@ fn the_platform_engine_repeats_every_engines_selection() {
     );
     let out = tmp.path().join("classes");
     let cp = format!("{launcher}:{junit4}");
-    compile_helpers(&out, &cp, &["Iterations.java", "PlatformRepeat.java"]);
+    compile_helpers(&out, &cp, &helper("PlatformRepeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -565,6 +573,121 @@ fn the_platform_engine_repeats_every_engines_selection() {
         let case = format!("<testcase name=\"{name}\" classname=\"{class}\"");
         assert_eq!(xml.matches(&case).count(), 4, "{case} in {xml}");
     }
+}
+
+/// The JUnit Platform engine's slices, through the console launcher as Gradle
+/// runs them (one JVM each): 5 iterations of a Jupiter and a Vintage class
+/// over 2 JVMs each, 3 slices; each slice runs its classes' shares through
+/// every engine, keeps the selected methods only (the filters leave
+/// `other()` out), and names each execution with its iteration in its JVM,
+/// after the name Gradle writes.
+#[test]
+fn the_platform_engines_slices_number_each_execution() {
+    let tmp = tempfile::tempdir().unwrap();
+    let launcher = "/usr/share/java/junit-platform-console-standalone.jar";
+    let junit4 = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+    let mut sources = vec![
+        tmp.path().join("src/t/JTest.java"),
+        tmp.path().join("src/t/VTest.java"),
+    ];
+    write(
+        &sources[0],
+        "package t;\nimport org.junit.jupiter.api.*;\n\
+         import org.junit.jupiter.params.ParameterizedTest;\n\
+         import org.junit.jupiter.params.provider.ValueSource;\n\
+         class JTest {\n@Test void plain() {}\n@Test void other() {}\n\
+         @ParameterizedTest @ValueSource(ints = {1, 2}) void rows(int x) {}\n}\n",
+    );
+    write(
+        &sources[1],
+        "package t;\npublic class VTest { @org.junit.Test public void vintage() {} }\n",
+    );
+    for k in 0..3 {
+        let slice = tmp
+            .path()
+            .join(format!("src/gradleflaky/repeat/PlatformSlice{k}.java"));
+        write(
+            &slice,
+            &format!("package gradleflaky.repeat;\npublic final class PlatformSlice{k} {{}}\n"),
+        );
+        sources.push(slice);
+    }
+    let out = tmp.path().join("classes");
+    let cp = format!("{launcher}:{junit4}");
+    compile_helpers(&out, &cp, &helper("PlatformRepeat"));
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", &format!("{}:{cp}", out.display())])
+        .args(&sources)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    write(
+        &out.join("META-INF/services/org.junit.platform.engine.TestEngine"),
+        "gradleflaky.repeat.PlatformRepeat\n",
+    );
+    let names = |k: u32| {
+        let reports = tmp.path().join(format!("reports-{k}"));
+        let result = Command::new("java")
+            .args([
+                "-Dflaky.repeat.iters=5",
+                "-Dflaky.repeat.jvms=2",
+                "-Dflaky.repeat.slices=3",
+            ])
+            .arg("-Dflaky.repeat.classes=t.JTest,t.VTest")
+            .arg("-Dflaky.repeat.filters=t.JTest.plain,t.JTest.rows,t.VTest")
+            .args(["-jar", launcher, "--disable-banner", "--details", "none"])
+            .arg("-cp")
+            .arg(format!("{}:{junit4}", out.display()))
+            .args([
+                "--select-class",
+                &format!("gradleflaky.repeat.PlatformSlice{k}"),
+            ])
+            .arg("--reports-dir")
+            .arg(&reports)
+            .output()
+            .unwrap();
+        assert_eq!(
+            result.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let mut names: Vec<String> = walk(&reports)
+            .iter()
+            .flat_map(|f| {
+                let xml = std::fs::read_to_string(f).unwrap();
+                xml.split("<testcase name=\"")
+                    .skip(1)
+                    .map(|c| c[..c.find('"').unwrap()].to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    // Entry e's k-th JVM is slice (2e + k) mod 3: slice 0 runs JTest 3 times
+    // and VTest twice, slice 1 JTest twice, slice 2 VTest 3 times.
+    let jtest = |n: u32| -> Vec<String> {
+        (1..=n)
+            .flat_map(|i| {
+                [
+                    format!("plain() #{i}"),
+                    format!("rows(int)[1] #{i}"),
+                    format!("rows(int)[2] #{i}"),
+                ]
+            })
+            .collect()
+    };
+    let vtest = |n: u32| -> Vec<String> { (1..=n).map(|i| format!("vintage #{i}")).collect() };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert_eq!(names(0), sorted([jtest(3), vtest(2)].concat()));
+    assert_eq!(names(1), sorted(jtest(2)));
+    assert_eq!(names(2), sorted(vtest(3)));
 }
 
 /// The drift fence on TestNG: a class that leaves state behind in its JVM

@@ -185,7 +185,10 @@ impl FileAgg {
     /// Adds one execution read from a report of `origin`.
     pub(crate) fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
-        let at = self.rows.as_ref().and_then(|r| r.position(exec.class, exec.name));
+        let at = self
+            .rows
+            .as_ref()
+            .and_then(|r| r.position(exec.class, exec.name));
         let method = match self.rows.as_mut() {
             Some(rows) => rows.renumber(exec.class, method),
             None => method,

@@ -19,7 +19,7 @@ fn xml_cases(dir: &Path, class: &str, method: &str) -> usize {
     xml_names(dir, class)
         .iter()
         .filter(|name| {
-            // gradle-flaky's JUnit 4 runner appends each execution's iteration in its JVM.
+            // gradle-flaky's helpers append each execution's iteration in its JVM.
             let base = match name.rsplit_once(" #") {
                 Some((base, i)) if i.bytes().all(|b| b.is_ascii_digit()) => base,
                 _ => name.as_str(),
@@ -59,10 +59,11 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// `auto` gives plain JUnit 4 gradle-flaky's runner (the selection passed to
-/// it, no `--tests`: from Gradle 4.7 a filter would drop the runner's class)
-/// and TestNG its annotation transformer (Gradle's filters kept); one Gradle
-/// run each; `--repetition gradle-runs` takes them back.
+/// `auto` gives plain JUnit 4 gradle-flaky's runner and TestNG its annotation
+/// transformer, each spreading the iterations over 7 fresh JVMs a class (the
+/// selection passed to the helpers, no `--tests`: from Gradle 4.7 a filter
+/// would drop their slices); one Gradle run each; `--repetition gradle-runs`
+/// takes them back.
 #[test]
 fn plan_gives_each_framework_its_in_jvm_mechanism() {
     let build = plain_java_copy();
@@ -117,11 +118,13 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
         argv(testng)[1..],
         [
             "-Dflaky.repeat.iters=20",
+            "-Dflaky.repeat.jvms=7",
+            "-Dflaky.repeat.maxSlices=32",
             ":client:cleanTest",
             ":client:test",
-            "--tests",
-            "com.example.client.ConnectionPoolTest",
             "-Dflaky.repeat.task.:client:test=testng",
+            "-Dflaky.repeat.classes.:client:test=com.example.client.ConnectionPoolTest",
+            "-Dflaky.repeat.filters.:client:test=com.example.client.ConnectionPoolTest",
             "--continue",
             "--offline",
         ]
@@ -155,9 +158,9 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
 /// The case: `local --iters 20` executes every selected JUnit 4,
 /// JUnit 3 and TestNG method 20 times in one Gradle run per batch (counted in
 /// the XML: 20 `<testcase>`s of each name), counts each, finds every designed
-/// flake, and says what repeated the tests; the JUnit 4 runner spreads each
-/// class's iterations over 7 fresh JVMs (7 first executions), TestNG runs
-/// them in one (1 first execution).
+/// flake, and says what repeated the tests; the JUnit 4 runner and TestNG
+/// spread each class's iterations over 7 fresh JVMs (7 first executions; a
+/// TestNG data provider's row too, numbered by its invocation count).
 #[test]
 fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
     let build = plain_java_copy();
@@ -228,7 +231,8 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
             assert!(t["passes"].as_u64() > Some(0), "flaky, not broken: {t:#}");
         }
     }
-    // What the XML holds: each name 20 times, in one file per class.
+    // What the XML holds: each name 20 times, in one file per class, every
+    // JVM's executions numbered (`#i`).
     let run_dir = stderr
         .lines()
         .find_map(|l| {
@@ -260,14 +264,9 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
             &t["firstExecution"]["first"],
             &t["firstExecution"]["repeat"],
         );
-        let expected = if t["repeatedBy"][0] == "junit4-runner" {
-            (7, 13)
-        } else {
-            (1, 19)
-        };
         assert_eq!(
             (&first["runs"], &repeat["runs"]),
-            (&expected.0.into(), &expected.1.into()),
+            (&7.into(), &13.into()),
             "{t:#}"
         );
     }
@@ -740,7 +739,7 @@ fn testng_classes_repeated_together_get_a_jvm_each() {
     );
     let log = first_batch_log(b);
     assert!(
-        log.contains("times in a test JVM of its class's own (testng)"),
+        log.contains(":client:test: each selected test runs 5 times over 3 fresh test JVMs per class (testng)"),
         "{log}"
     );
 }
@@ -749,8 +748,8 @@ fn testng_classes_repeated_together_get_a_jvm_each() {
 /// es-mini fixture's randomized runner): two classes that each prime a
 /// static helper and fail when they find it primed by the other, repeated
 /// together in one batch. In one JVM the one that runs second (Gradle's
-/// scan decides which) fails every execution; with a test JVM per class
-/// both stay clean.
+/// scan decides which) fails every execution; with test JVMs of its own per
+/// class (its iterations over 3 fresh JVMs) both stay clean.
 #[test]
 fn tests_iters_classes_repeated_together_get_a_jvm_each() {
     let build = crate::common::fixture_copy();
@@ -804,7 +803,7 @@ fn tests_iters_classes_repeated_together_get_a_jvm_each() {
     let log = first_batch_log(b);
     assert!(
         log.contains(
-            ":server:test: each test class runs its -Dtests.iters iterations in a test JVM of its own"
+            ":server:test: each selected test runs 5 times over 3 fresh test JVMs per class (randomized)"
         ),
         "{log}"
     );

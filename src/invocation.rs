@@ -32,8 +32,6 @@ const REPEAT_ITERS: &str = "flaky.repeat.iters";
 const REPEAT_TASK: &str = "flaky.repeat.task.";
 /// The classes gradle-flaky's JUnit 4 runner runs for one task.
 const REPEAT_CLASSES: &str = "flaky.repeat.classes.";
-/// The `--tests` patterns it selects their tests with.
-const REPEAT_FILTERS: &str = "flaky.repeat.filters.";
 /// How many fresh test JVMs the JUnit 4 runner spreads each class's
 /// iterations over (one invocation; see [`InJvm::fresh_jvms`]).
 const REPEAT_JVMS: &str = "flaky.repeat.jvms";
@@ -244,9 +242,10 @@ pub enum Select {
     #[default]
     All,
     Filters(Vec<String>),
-    /// gradle-flaky's JUnit 4 runner loads `classes` and runs the tests
-    /// `filters` match (Gradle gets no filter: from 4.7 it would drop the
-    /// runner before it runs).
+    /// gradle-flaky's helpers load `classes` and run the tests `filters`
+    /// match (given as `--tests`, which the helpers' init script moves into
+    /// the test JVMs: from 4.7 Gradle would drop the helpers' classes before
+    /// they run).
     Runner {
         classes: Vec<String>,
         filters: Vec<String>,
@@ -566,7 +565,11 @@ impl Invocation {
 }
 
 /// `[clean<Task>] TASK [--tests F]… [--rerun]`, then the task's properties:
-/// Gradle task options bind to the task named just before them.
+/// Gradle task options bind to the task named just before them. The tests
+/// gradle-flaky's helpers select are `--tests` filters too: the helpers' init
+/// script moves them into the test JVMs (from Gradle 4.7 they would drop the
+/// helpers' generated classes), and without it the command runs the selected
+/// tests once, as the build runs them (Elasticsearch's own `-Dtests.iters`).
 fn render_task(
     task: &TaskRun,
     forcing: Option<Forcing>,
@@ -579,10 +582,12 @@ fn render_task(
         argv.push(clean_task(path));
     }
     argv.push(path.clone());
-    if let Select::Filters(filters) = &task.select {
-        for f in filters {
-            argv.extend(["--tests".to_string(), f.clone()]);
-        }
+    let filters = match &task.select {
+        Select::Filters(filters) | Select::Runner { filters, .. } => &filters[..],
+        Select::All => &[],
+    };
+    for f in filters {
+        argv.extend(["--tests".to_string(), f.clone()]);
     }
     if forcing == Some(Forcing::Rerun) {
         argv.push("--rerun".into());
@@ -605,23 +610,12 @@ fn render_task(
         (Some(m), _) => m.helper(),
     };
     argv.push(define(&format!("{REPEAT_TASK}{path}"), helper));
-    if let Select::Runner { classes, filters } = &task.select {
-        let filters: Vec<String> = filters.iter().map(|f| encode(f)).collect();
+    if let Select::Runner { classes, .. } = &task.select {
         argv.push(define(
             &format!("{REPEAT_CLASSES}{path}"),
             &classes.join(","),
         ));
-        argv.push(define(
-            &format!("{REPEAT_FILTERS}{path}"),
-            &filters.join(","),
-        ));
     }
-}
-
-/// One entry of the runner's list: `%` and `,` written `%25` and `%2C` (the
-/// runner decodes them).
-fn encode(s: &str) -> String {
-    s.replace('%', "%25").replace(',', "%2C")
 }
 
 /// Fresh master seeds, none repeated: 16 hex digits, as the randomized
@@ -718,7 +712,9 @@ mod tests {
     }
 
     /// TestNG, JUnit 4 and the JUnit Platform repeat by gradle-flaky's own
-    /// count, each task naming its helper; the JUnit 4 runner selects itself.
+    /// count, each task naming its helper and the classes it loads; the
+    /// tests it selects are `--tests` filters, which its script moves into
+    /// the test JVMs.
     #[test]
     fn the_helpers_get_their_count_and_each_task_its_mechanism() {
         let runner = TaskRun {
@@ -745,10 +741,17 @@ mod tests {
                 "-Dflaky.repeat.jvms=3",
                 "-Dflaky.repeat.maxSlices=32",
                 ":p:test",
+                "--tests",
+                "a.B.m",
+                "--tests",
+                "a.B.n[1: x, 50%]",
+                "--tests",
+                "a.C",
+                "--tests",
+                "a.C$*",
                 "--rerun",
                 "-Dflaky.repeat.task.:p:test=junit4",
                 "-Dflaky.repeat.classes.:p:test=a.B,a.C$*",
-                "-Dflaky.repeat.filters.:p:test=a.B.m,a.B.n[1: x%2C 50%25],a.C,a.C$*",
                 "--continue"
             ])
         );

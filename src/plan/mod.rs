@@ -420,12 +420,12 @@ mod tests {
         c.extra_args = vec!["--offline".into(), "-Dfoo=bar".into()];
         let p = plan(&[t.clone()], &BatchingConfig::default(), &c);
         let argv = p.commands[0].argv().join(" ");
-        // In the JVM, gradle-flaky's helper selects the method.
+        // In the JVM, gradle-flaky's helper loads the class (its script moves
+        // the filter into the test JVMs).
         assert!(
             argv.ends_with(
-                ":server:test --rerun -Dflaky.repeat.task.:server:test=randomized \
-                 -Dflaky.repeat.classes.:server:test=org.A \
-                 -Dflaky.repeat.filters.:server:test=org.A.testX --continue --offline -Dfoo=bar"
+                ":server:test --tests org.A.testX --rerun -Dflaky.repeat.task.:server:test=randomized \
+                 -Dflaky.repeat.classes.:server:test=org.A --continue --offline -Dfoo=bar"
             ),
             "{argv}"
         );

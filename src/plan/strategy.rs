@@ -114,13 +114,13 @@ pub(crate) fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: Repetitio
     match facts.framework.as_deref() {
         Some("testng") => make.in_jvm(
             InJvm::TestngInvocationCount,
-            "TestNG repeats each selected method in one test JVM (invocationCount, set by \
-             gradle-flaky's annotation transformer)",
+            "TestNG repeats each selected method in a few fresh test JVMs per class \
+             (invocationCount, set by gradle-flaky's annotation transformer)",
         ),
         Some("junitPlatform") if mode == RepetitionMode::InJvm => make.in_jvm(
             InJvm::PlatformEngine,
-            "gradle-flaky's JUnit Platform engine repeats the selection in one test JVM \
-             (--repetition in-jvm)",
+            "gradle-flaky's JUnit Platform engine repeats the selection in a few fresh test \
+             JVMs per class (--repetition in-jvm)",
         ),
         Some("junitPlatform") => make.gradle_runs(
             "the JUnit Platform repeats by Gradle runs unless --repetition in-jvm asks for \
@@ -141,21 +141,22 @@ fn junit(facts: &TaskFacts, make: Make) -> Strategy {
         return make.in_jvm(
             InJvm::Junit4Runner,
             "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats the \
-             selected classes in one test JVM",
+             selected classes in a few fresh test JVMs per class",
         );
     }
     if facts.forwards_tests_iters == Some(false) {
         return make.in_jvm(
             InJvm::Junit4Runner,
             "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
-             properties): gradle-flaky's JUnit 4 runner repeats the selected classes in one \
-             test JVM",
+             properties): gradle-flaky's JUnit 4 runner repeats the selected classes in a few \
+             fresh test JVMs per class",
         );
     }
     let reason = if facts.randomized_testing == Some(true)
         && facts.forwards_tests_iters == Some(true)
     {
-        "the randomizedtesting runner repeats each test in the test JVM (-Dtests.iters)"
+        "the randomizedtesting runner repeats each test (-Dtests.iters) in a few fresh test JVMs \
+         per class"
     } else {
         "-Dtests.iters, not confirmed by the layout: if the first run ignores it, Gradle runs follow"
     };

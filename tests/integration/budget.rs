@@ -102,8 +102,9 @@ fn a_budget_stops_between_chunks_and_stop_on_proof_saves_iterations() {
     // take one Gradle start (generous: the machine is shared).
     let job_secs = cost["jobMinutes"].as_f64().unwrap() * 60.0;
     assert!(job_secs < 30.0 + 45.0, "{job_secs}s: {log}");
-    // Every chunk had a seed of its own, and the XML shows it (in the names
-    // of repeated tests: a chunk of one iteration names none).
+    // Every chunk had a seed of its own, and the XML shows it: each chunk's
+    // first JVM runs with it, its other JVMs with masters mixed from it (the
+    // names carry each JVM's master, a single iteration's too).
     // (How many chunks fit depends on how fast Gradle starts on this machine:
     // a loaded one may leave room for the probe alone.)
     let chunks = chunk_seeds(&String::from_utf8_lossy(&out.stderr));
@@ -113,15 +114,21 @@ fn a_budget_stops_between_chunks_and_stop_on_proof_saves_iterations() {
         ran,
         "{log}"
     );
-    let seeds: BTreeSet<&str> = chunks.iter().map(|(_, s)| s.as_str()).collect();
+    let seeds: BTreeSet<String> = chunks.iter().map(|(_, s)| s.clone()).collect();
     assert_eq!(seeds.len(), chunks.len(), "{log}");
-    let repeated: BTreeSet<String> = chunks
-        .iter()
-        .filter(|(k, _)| *k > 1)
-        .map(|(_, s)| s.clone())
-        .collect();
     let runs = b.join(".gradle/gradle-flaky/runs");
-    assert_eq!(master_seeds(&runs, STABLE), repeated, "{log}");
+    let masters = master_seeds(&runs, STABLE);
+    assert!(seeds.is_subset(&masters), "{masters:?} {log}");
+    let jvms: usize = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with(">>> gradle "))
+        .map(|l| {
+            l.split_whitespace()
+                .find_map(|a| a.strip_prefix("-Dflaky.repeat.jvms="))
+                .map_or(1, |n| n.parse().unwrap())
+        })
+        .sum();
+    assert_eq!(masters.len(), jvms, "{masters:?} {log}");
     // What it measured is recorded for the next run.
     let recorded = b.join(".gradle/gradle-flaky/flakiness-durations.json");
     let durations: Value = serde_json::from_slice(&std::fs::read(&recorded).unwrap()).unwrap();
@@ -305,6 +312,8 @@ fn shards_fit_the_budget_on_buildkite_and_fold_into_one_report() {
     // Each shard's share, seed and predicted time travel in its JobSpec.
     let agent_view = interpolated(&unit);
     let mut iterations = 0;
+    let mut shard_seeds = BTreeSet::new();
+    let mut jvms = 0;
     for n in 0..shards {
         let spec: Value = serde_json::from_str(
             agent_view["env"][format!("FLAKINESS_BATCH_{n}")]
@@ -320,10 +329,12 @@ fn shards_fit_the_budget_on_buildkite_and_fold_into_one_report() {
             .unwrap()
             .parse()
             .unwrap();
-        assert!(
-            argv.iter().any(|a| a.starts_with("-Dtests.seed=")),
-            "{argv:?}"
-        );
+        let seed = argv.iter().find_map(|a| a.strip_prefix("-Dtests.seed="));
+        shard_seeds.insert(format!("{:0>16}", seed.expect("a seed of its own")));
+        jvms += argv
+            .iter()
+            .find_map(|a| a.strip_prefix("-Dflaky.repeat.jvms="))
+            .map_or(1, |n| n.parse::<usize>().unwrap());
         iterations += iters;
     }
     assert_eq!(iterations, 100);
@@ -361,9 +372,12 @@ fn shards_fit_the_budget_on_buildkite_and_fold_into_one_report() {
         flaky["runs"].as_u64().unwrap() + flaky["suiteTimeouts"].as_u64().unwrap(),
         100
     );
-    // Each shard ran with a seed of its own, as its XML shows.
+    // Each shard ran with a seed of its own, as its XML shows: its first JVM
+    // with it, its other JVMs with masters mixed from it.
     let jobs = report_dir.path().join("flakiness-jobs");
-    assert_eq!(master_seeds(&jobs, STABLE).len(), shards as usize);
+    let masters = master_seeds(&jobs, STABLE);
+    assert!(shard_seeds.is_subset(&masters), "{masters:?}");
+    assert_eq!(masters.len(), jvms, "{masters:?}");
     // The report step leaves what the jobs measured for the next plan.
     let measured: Value =
         crate::common::read_json(&report_dir.path().join("flakiness-durations.json"));

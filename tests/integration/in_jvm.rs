@@ -61,9 +61,9 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 /// `auto` gives plain JUnit 4 gradle-flaky's runner and TestNG its annotation
 /// transformer, each spreading the iterations over 7 fresh JVMs a class (the
-/// selection passed to the helpers, no `--tests`: from Gradle 4.7 a filter
-/// would drop their slices); one Gradle run each; `--repetition gradle-runs`
-/// takes them back.
+/// classes named to the helpers, their `--tests` filters moved into the test
+/// JVMs by the helpers' script: from Gradle 4.7 a filter would drop their
+/// slices); one Gradle run each; `--repetition gradle-runs` takes them back.
 #[test]
 fn plan_gives_each_framework_its_in_jvm_mechanism() {
     let build = plain_java_copy();
@@ -103,11 +103,16 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
             "-Dflaky.repeat.maxSlices=32",
             ":core:cleanTest",
             ":core:test",
+            "--tests",
+            "com.example.core.KeyValueParserTest.parses",
+            "--tests",
+            "com.example.core.KeyValueParserTest.parses[*]",
+            "--tests",
+            "com.example.core.LruCacheTest",
+            "--tests",
+            "com.example.core.LruCacheTest$*",
             "-Dflaky.repeat.task.:core:test=junit4",
             "-Dflaky.repeat.classes.:core:test=com.example.core.KeyValueParserTest,com.example.core.LruCacheTest$*",
-            "-Dflaky.repeat.filters.:core:test=com.example.core.KeyValueParserTest.parses,\
-             com.example.core.KeyValueParserTest.parses[*],com.example.core.LruCacheTest,\
-             com.example.core.LruCacheTest$*",
             "--continue",
             "--offline",
         ]
@@ -122,9 +127,10 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
             "-Dflaky.repeat.maxSlices=32",
             ":client:cleanTest",
             ":client:test",
+            "--tests",
+            "com.example.client.ConnectionPoolTest",
             "-Dflaky.repeat.task.:client:test=testng",
             "-Dflaky.repeat.classes.:client:test=com.example.client.ConnectionPoolTest",
-            "-Dflaky.repeat.filters.:client:test=com.example.client.ConnectionPoolTest",
             "--continue",
             "--offline",
         ]

@@ -29,10 +29,10 @@ import org.junit.runner.notification.RunNotifier;
  * reports under its own class and name, once per iteration.
  *
  * <p>What it runs comes from system properties the init script sets for one Gradle invocation:
- * {@value Slices#CLASSES} (see {@link Slices}) and {@value Selection#FILTERS}, the {@code --tests}
- * patterns that select the tests in them (see {@link Selection}). No filter runs the classes whole.
- * Filters Gradle itself applies (JUnit categories, the build's own test filters) reach every class
- * through {@link Filterable}.
+ * {@value Slices#CLASSES} (see {@link Slices}). Filters Gradle applies (its {@code --tests}, JUnit
+ * categories, the build's own test filters) reach every class through {@link Filterable}, and select the
+ * tests in them; run on its own, the runner selects by {@value Selection#FILTERS} (see {@link Selection}).
+ * No filter runs the classes whole.
  *
  * <p>Slices: the init script makes the task run generated classes {@code gradleflaky.repeat.Slice0 …},
  * one test JVM each, each running its classes for their share of the iterations ({@link Slices}). Each

@@ -48,8 +48,8 @@ import org.junit.platform.engine.support.descriptor.MethodSource;
  * <p>Slices: with the selection given as classes ({@link Slices}), the task runs generated classes
  * {@code gradleflaky.repeat.PlatformSlice0 …}, one test JVM each, which no engine finds a test in; this
  * engine, given one, runs the classes that slice runs, each its share of the iterations, every repetition
- * through every other engine, keeping the selected tests ({@link Selection}: Gradle gets no {@code --tests}
- * filter, which from Gradle 4.7 would drop the slices before they run). Each execution is reported with
+ * through every other engine (the launcher's filters, Gradle's among them, select their tests; run on its
+ * own, the engine keeps the tests {@link Selection} selects). Each execution is reported with
  * its iteration in its JVM after its name ({@code method() #3}, the legacy reporting name Gradle writes),
  * so that gradle-flaky counts {@code #1} as a first execution wherever the JVMs' results are written:
  * the repetitions are the engines' own descriptors seen through {@link Numbered} ones, their events

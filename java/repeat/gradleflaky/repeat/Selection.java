@@ -5,16 +5,17 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The tests gradle-flaky selected, as Gradle's {@code --tests} patterns select them: {@code *} any run of
- * characters, a pattern matching the whole class name or {@code Class.method}. The patterns reach the test
- * JVM as the system property {@value #FILTERS} (comma-separated, {@code %2C} and {@code %25} written for
- * {@code ,} and {@code %}), not as {@code --tests}: from Gradle 4.7 a {@code --tests} filter drops every
- * class whose name it cannot match before any runs, the helpers' own classes among them.
+ * A selection of tests given to the test JVM itself, as Gradle's {@code --tests} patterns select them:
+ * {@code *} any run of characters, a pattern matching the whole class name or {@code Class.method}; the
+ * system property {@value #FILTERS} (comma-separated, {@code %2C} and {@code %25} written for {@code ,} and
+ * {@code %}). Under Gradle the helpers need none: gradle-flaky's init script keeps the task's own filters
+ * ({@code --tests}, the build's), which select the tests in the test JVMs, and admits the helpers' classes
+ * to them; run on their own (JUnitCore, TestNG's or the Platform's launcher) the helpers select by it.
  *
  * <p>A class pattern also matches the tests of its nested classes ({@code Outer$Inner}), as Gradle's does.
  * A method name the randomized runner decorated ({@code testFoo {seed=[A:B]}}, {@code testFoo {p0=x
  * seed=[A:B]}}) matches as it would undecorated, its seed and iteration tokens taken out, and as its bare
- * method name.
+ * method name ({@link #names}, which also keys each test's executions in a JVM).
  */
 final class Selection {
 

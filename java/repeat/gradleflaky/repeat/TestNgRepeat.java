@@ -30,11 +30,10 @@ import org.testng.annotations.ITestAnnotation;
  *
  * <p>Slices: with the selection given as classes ({@link Slices}), the task runs generated classes
  * {@code gradleflaky.repeat.NgSlice0 …}, one test JVM each, whose {@code @Factory} ({@link #instances})
- * creates the instances of the classes that JVM runs, each repeated its share of the iterations; a method
- * interceptor keeps the selected tests ({@link Selection}: Gradle gets no {@code --tests} filter, which
- * from Gradle 4.7 would drop the slices before they run); and each execution is named with its
- * iteration in its JVM ({@code method #3}), so that gradle-flaky counts {@code #1} as a first execution
- * wherever the JVMs' results are written. The name is TestNG's result name, set as the test starts: Gradle
+ * creates the instances of the classes that JVM runs, each repeated its share of the iterations (Gradle's
+ * own filters select their tests; run on its own, a method interceptor selects by {@link Selection}); and
+ * each execution is named with its iteration in its JVM ({@code method #3}), so that gradle-flaky counts
+ * {@code #1} as a first execution wherever the JVMs' results are written. The name is TestNG's result name, set as the test starts: Gradle
  * adds the listeners of the task's options before its own (4.4.1 to 9), so that the name is set when
  * Gradle reads it. A data provider's rows keep their names (Gradle appends the row after it); gradle-flaky
  * numbers them by TestNG's invocation count. Without slices, which methods run is decided by Gradle's

@@ -165,6 +165,42 @@ mod tests {
                 (InJvm, Some(self::InJvm::TestsIters), Repeat, 1, 0)
             ]
         );
+        // The randomized runner's iterations numbered by gradle-flaky's helper
+        // over several JVMs: the token gives the position, the seed the
+        // mechanism.
+        let numbered = settled(
+            &plain,
+            &[
+                ("t {seed=[A:1]} #1", true),
+                ("t {seed=[B:2]} #1", true),
+                ("t {seed=[A:3]} #2", false),
+            ],
+        );
+        assert_eq!(
+            shape(&numbered),
+            [
+                (InJvm, Some(self::InJvm::TestsIters), First, 2, 2),
+                (InJvm, Some(self::InJvm::TestsIters), Repeat, 1, 0)
+            ]
+        );
+        // A TestNG row's position from its invocation count.
+        let mut row = InFile::default();
+        row.add_at("enc[0](a)", false, Some(0.1), Some(1));
+        row.add_at("enc[2](a)", true, Some(0.1), Some(2));
+        row.add_at("enc[0](a)", false, Some(0.1), Some(1));
+        let mut tally = Tally::default();
+        let testng_dir = FileCondition {
+            context: Context::Alone,
+            in_jvm: Some(Some(self::InJvm::TestngInvocationCount)),
+        };
+        row.settle(&testng_dir, &mut tally);
+        assert_eq!(
+            shape(&tally.rows()),
+            [
+                (InJvm, Some(self::InJvm::TestngInvocationCount), First, 2, 0),
+                (InJvm, Some(self::InJvm::TestngInvocationCount), Repeat, 1, 1)
+            ]
+        );
         // A folder known to repeat in one JVM (TestNG rows): the file's order.
         let testng = FileCondition {
             context: Context::Alone,

@@ -165,6 +165,37 @@ mod tests {
                 (InJvm, Some(self::InJvm::TestsIters), Repeat, 1, 0)
             ]
         );
+        // A folder known to repeat in one JVM (TestNG rows): the file's order.
+        let testng = FileCondition {
+            context: Context::Alone,
+            in_jvm: Some(Some(self::InJvm::TestngInvocationCount)),
+        };
+        let rows = settled(&testng, &[("m", false), ("m", true), ("m", true)]);
+        assert_eq!(rows[0].condition.context, Context::Alone);
+        assert_eq!(
+            shape(&rows),
+            [
+                (InJvm, Some(self::InJvm::TestngInvocationCount), First, 1, 0),
+                (
+                    InJvm,
+                    Some(self::InJvm::TestngInvocationCount),
+                    Repeat,
+                    2,
+                    2
+                )
+            ]
+        );
+        // `#` inside a YAML test's name is no token.
+        assert_eq!(runner_token("test {p0=#x}"), None);
+        assert_eq!(runner_token("issue #"), None);
+        assert_eq!(runner_token("t #0"), None);
+    }
+
+    #[test]
+    fn the_helpers_numbered_names_and_testng_rows_give_the_position() {
+        use Position::*;
+        use Repetition::*;
+        let plain = FileCondition::default();
         // The randomized runner's iterations numbered by gradle-flaky's helper
         // over several JVMs: the token gives the position, the seed the
         // mechanism.
@@ -198,33 +229,15 @@ mod tests {
             shape(&tally.rows()),
             [
                 (InJvm, Some(self::InJvm::TestngInvocationCount), First, 2, 0),
-                (InJvm, Some(self::InJvm::TestngInvocationCount), Repeat, 1, 1)
-            ]
-        );
-        // A folder known to repeat in one JVM (TestNG rows): the file's order.
-        let testng = FileCondition {
-            context: Context::Alone,
-            in_jvm: Some(Some(self::InJvm::TestngInvocationCount)),
-        };
-        let rows = settled(&testng, &[("m", false), ("m", true), ("m", true)]);
-        assert_eq!(rows[0].condition.context, Context::Alone);
-        assert_eq!(
-            shape(&rows),
-            [
-                (InJvm, Some(self::InJvm::TestngInvocationCount), First, 1, 0),
                 (
                     InJvm,
                     Some(self::InJvm::TestngInvocationCount),
                     Repeat,
-                    2,
-                    2
+                    1,
+                    1
                 )
             ]
         );
-        // `#` inside a YAML test's name is no token.
-        assert_eq!(runner_token("test {p0=#x}"), None);
-        assert_eq!(runner_token("issue #"), None);
-        assert_eq!(runner_token("t #0"), None);
     }
 
     #[test]

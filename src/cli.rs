@@ -23,7 +23,8 @@ use std::time::Duration;
         gradle-flaky local --iters 20 org.elasticsearch.index.IndexTests\n  \
         gradle-flaky plan --changed --unmuted --base main\n  \
         gradle-flaky analyze --format json .\n\n\
-        Exit codes: 0 all passed, 1 a real test failure (flaky), 2 usage or input error, \
+        Exit codes: 0 all passed, 1 a selected test failed for real (flaky, or broken: the \
+        report's verdict says which), 2 usage or input error, \
         3 no trustworthy result (Gradle missing or failed, no test executed, a test run fewer \
         times than planned), 130 interrupted."
 )]
@@ -949,7 +950,7 @@ pub struct WorkflowArgs {
     #[arg(long, value_name = "CMD")]
     pub install: Option<String>,
 
-    /// Fail the report job with the report's exit code (1 flaky, 3 no trustworthy result) on every pull request; default: report, don't block. With --blocking-labels: only labelled pull requests, only proven flakiness.
+    /// Fail the report job with the report's exit code (1 a selected test failed, 3 no trustworthy result) on every pull request; default: report, don't block. With --blocking-labels: only labelled pull requests, only proven flakiness.
     #[arg(long)]
     pub exit_code: bool,
 
@@ -1007,7 +1008,7 @@ pub struct GithubAnalyzeArgs {
     )]
     pub sources: PathBuf,
 
-    /// Exit with the report's exit code (1 flaky, 3 no trustworthy result) instead of 0. With --blocking-labels: only on a labelled pull request, only for proven flakiness.
+    /// Exit with the report's exit code (1 a selected test failed, 3 no trustworthy result) instead of 0. With --blocking-labels: only on a labelled pull request, only for proven flakiness.
     #[arg(long)]
     pub exit_code: bool,
 

@@ -185,10 +185,48 @@ pub struct ClassifiedTest {
     /// The task's patterns leave the class out, but a suite they include runs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via_suite: Option<ViaSuite>,
+    /// What Elasticsearch's `muted-tests.yml` says of the test in its task:
+    /// muted there now (it runs with the build's mutes off), or unmuted
+    /// there by the change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mute: Option<Mute>,
+}
+
+/// A selected test's mute in its task, with the entry's issue link (plan
+/// JSON `mute`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mute {
+    pub state: MuteState,
+    /// The Test task it is muted, or was unmuted, in: the test's own.
+    pub task: String,
+    /// The entry's `issue:` (for an unmute, the removed entry's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issue: Option<String>,
+}
+
+/// Whether a selected test is muted in its task, or was unmuted there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MuteState {
+    /// The current file mutes it there: Elasticsearch's build would run
+    /// none of it unless its mutes are off (`-Dtests.mutes.enabled=false`).
+    Muted,
+    /// The merge base's file muted it there and the current one does not.
+    Unmuted,
 }
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+impl ClassifiedTest {
+    /// The mute of the current muted-tests file in its task, when there is
+    /// one: Elasticsearch's build runs none of the test unless its mutes are
+    /// off.
+    pub fn muted(&self) -> Option<&Mute> {
+        self.mute.as_ref().filter(|m| m.state == MuteState::Muted)
+    }
 }
 
 /// How a class that its task's patterns leave out runs: inside suites the
@@ -783,6 +821,7 @@ pub(crate) mod testing {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         }
     }
 

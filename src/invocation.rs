@@ -25,6 +25,9 @@ const TESTS_TIMEOUT_SUITE: &str = "tests.timeoutSuite";
 const TESTS_METHOD: &str = "tests.method";
 /// The YAML suites a REST test task runs.
 const TESTS_REST_SUITE: &str = "tests.rest.suite";
+/// Elasticsearch's switch of the mutes its build applies from
+/// `muted-tests.yml` (`false`: muted tests run too).
+const TESTS_MUTES_ENABLED: &str = "tests.mutes.enabled";
 /// gradle-flaky's own in-JVM count (TestNG, JUnit 4, JUnit Platform), read
 /// by `gradle/flaky-repeat.gradle` and the helpers of `java/repeat/`.
 const REPEAT_ITERS: &str = "flaky.repeat.iters";
@@ -341,6 +344,11 @@ pub struct Tasks {
     /// Every task runs even when an earlier one failed (`--continue`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_going: bool,
+    /// The tests Elasticsearch's `muted-tests.yml` mutes run too
+    /// (`-Dtests.mutes.enabled=false`): the invocation runs a muted test,
+    /// of which the build would otherwise run nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mutes_off: bool,
     /// The user's own arguments (after `--`), last.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra_args: Vec<String>,
@@ -356,6 +364,7 @@ impl Tasks {
             rest_suites: Vec::new(),
             method: None,
             keep_going: false,
+            mutes_off: false,
             extra_args: Vec::new(),
         }
     }
@@ -501,6 +510,9 @@ impl Invocation {
         if let Some(limit) = t.suite_timeout {
             let millis = format!("{}!", limit.as_millis());
             argv.push(define(TESTS_TIMEOUT_SUITE, &millis));
+        }
+        if t.mutes_off {
+            argv.push(define(TESTS_MUTES_ENABLED, "false"));
         }
         for task in &t.tasks {
             render_task(task, t.forcing, mechanism, argv);
@@ -860,6 +872,31 @@ mod tests {
             ])
         );
         assert!(!run.resizable());
+    }
+
+    /// A batch that runs a muted test turns Elasticsearch's mutes off, as a
+    /// property of the Gradle client, before the tasks.
+    #[test]
+    fn a_batch_of_a_muted_test_runs_with_the_mutes_off() {
+        let mut body = Tasks::of(
+            vec![TaskRun::filtered(":server:test", v(&["a.BTests.testX"]))],
+            Some(Forcing::Rerun),
+        );
+        body.mutes_off = true;
+        let run = invocation(body, Repeat::GradleRuns(3));
+        assert_eq!(
+            run.argv(),
+            v(&[
+                "gradle",
+                "-Dtests.mutes.enabled=false",
+                ":server:test",
+                "--tests",
+                "a.BTests.testX",
+                "--rerun"
+            ])
+        );
+        let chunk = run.with_runs(1).argv();
+        assert!(chunk.contains(&"-Dtests.mutes.enabled=false".to_string()));
     }
 
     #[test]

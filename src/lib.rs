@@ -2,12 +2,16 @@
 //! tests to find flaky ones.
 //!
 //! The pipeline is `select` → `plan` → `run` → `analyze`; `local` runs it on
-//! this machine as one use case. Selection, planning and analysis are pure
-//! functions of their inputs; git, Gradle, files, processes and Buildkite are
-//! touched only in `commands` (the entry points), `layout`, `git`, `run`,
-//! `local`, and the CI modules (`ci`, the core every CI shares, under the
-//! adapters `buildkite` and `github`). `reports`, `shell`, `stats`, `markdown`,
-//! `test_filter` and `vars` are leaves: each holds one rule several stages share.
+//! this machine as one use case, and `compare` (`local --compare REF`) runs
+//! it on REF and here. Selection, planning and analysis are pure functions of
+//! their inputs; git, Gradle, files, processes and Buildkite are touched only
+//! in `commands` (the entry points), `layout`, `git`, `run`, `local`,
+//! `compare`, the ledger's store (`ledger`: every run's counts, and history),
+//! `durations` (what earlier runs measured), and the CI modules (`ci`, the
+//! core every CI shares, under the adapters `buildkite` and `github`).
+//! `condition`, `invocation`, `reports`, `shell`, `stats`, `markdown`,
+//! `test_filter`, `vars` and the other single files are leaves: each holds one
+//! rule several stages share.
 //!
 //! The tool reimplements and extends Elasticsearch's flakiness detection
 //! (`.buildkite/scripts/flakiness-detection/` in elastic/elasticsearch): its

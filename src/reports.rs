@@ -249,7 +249,8 @@ pub(crate) fn locate(root: &Path, rel: &Path) -> Option<Location> {
 /// report step with only the reports): directories are path segments, `""` →
 /// `:`, `a/b` → `:a:b`, except the one rename Elasticsearch's settings make,
 /// `test/external-modules/<dir>` → `:test:external-modules:test-<dir>`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct ProjectPaths {
     /// Gradle path by directory relative to the build root (`/`-separated).
     by_dir: BTreeMap<String, String>,

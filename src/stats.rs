@@ -18,8 +18,7 @@ mod trend;
 mod verdict;
 
 pub(crate) use compare::{
-    difference95, more_clean_runs_to_show_fix, more_runs_to_differ, p_differ, p_fixed, Counts,
-    Side, MAX_DIFFER_RUNS,
+    difference95, more_clean_runs_to_show_fix, more_runs_to_differ, p_differ, p_fixed, Counts, Side,
 };
 pub(crate) use sketch::Durations;
 pub(crate) use trend::{mann_kendall, median, thirds_ratio, DRIFT_RATIO};

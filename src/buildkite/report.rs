@@ -40,10 +40,10 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
     let mut found = findings(&jobs, &context, &inputs);
     // A failing test that already fails on the pull request's base, from earlier ledgers.
     let base = std::env::var("BUILDKITE_PULL_REQUEST_BASE_BRANCH").ok();
-    let known = lookup::known_on_base(None, ledgers, &found.overall, base.as_deref());
-    found.markdown += &crate::analyze::render::known_flaky_markdown(&known);
-    if !found.payloads.is_empty() {
-        write_outcomes(&work.join(OUTCOMES_FILE), &found.payloads)?;
+    found.overall.around.known_flaky =
+        lookup::known_on_base(None, ledgers, &found.overall, base.as_deref());
+    if !found.payloads().is_empty() {
+        write_outcomes(&work.join(OUTCOMES_FILE), found.payloads())?;
     }
     // What the jobs measured, for the next pipeline's plan step (`--durations`).
     crate::ci::durations::write_artifact(&work.join(JOBS_DIR), &work.join(DURATIONS_FILE));
@@ -59,10 +59,11 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
         records.extend(crate::compare::ci::before_records(&before, compare, &meta));
     }
     keep::append_ci(work, &records);
-    crate::output::stdout_line(&found.markdown);
+    let markdown = found.markdown();
+    crate::output::stdout_line(&markdown);
     if let Some(agent) = &agent {
-        let body = fit_annotation(&found.markdown);
-        let style = found.severity.as_str();
+        let body = fit_annotation(&markdown);
+        let style = found.severity().as_str();
         if let Err(e) = agent.annotate(&body, style, "flakiness-detection", false) {
             tell!("could not post the report: {e}");
         }

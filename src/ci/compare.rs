@@ -283,6 +283,8 @@ mod tests {
                 iterations: 0,
                 whole_task: false,
                 selected: vec![],
+                runs: vec![],
+                repeated_by: vec![],
             }],
             ..Default::default()
         };

@@ -1,19 +1,20 @@
 //! The findings of finished batch jobs, whichever CI ran and fetched them:
 //! each job's outcome payload from its status file and its own JUnit XML,
-//! the expected jobs that left no status file, and the report's markdown
-//! (the jobs section, then the report of every job's XML together). Each
-//! CI's report step only fetches the files its own way and posts the
-//! markdown where its CI shows it.
+//! the expected jobs that left no status file, and the report of every
+//! job's XML together, with its jobs around it. Each CI's report step only
+//! fetches the files its own way and posts the report where its CI shows it.
 
-use super::jobs_section::jobs_section;
-use super::missing::{missing_jobs, Missing};
+use super::missing::missing_jobs;
 use super::reading::Reading;
 use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::{JobRun, Status};
+use crate::analyze::model::cost::Cost;
 use crate::analyze::model::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
-use crate::analyze::render::{self, MarkdownOptions};
+use crate::analyze::model::report::{Around, Jobs, Missing};
+use crate::analyze::render;
 use crate::analyze::rules::planned::{self, PlannedTest};
+use crate::analyze::rules::verdict;
 use crate::analyze::{Report, Severity};
 use crate::{Error, Observed, Result};
 use std::path::Path;
@@ -21,38 +22,61 @@ use std::path::Path;
 /// What the final step concludes, whichever CI ran the batches.
 #[derive(Clone, Debug)]
 pub(crate) struct Findings {
-    /// One per job, then the not-applicable tests, then a failed compile gate.
-    pub payloads: Vec<JobPayload>,
-    /// Expected jobs that left no status file.
-    pub missing: Vec<Missing>,
-    /// The report of every job's XML together.
+    /// The report of every job's XML together, with what surrounds it: the
+    /// jobs (one payload per job, then the not-applicable tests, a failed
+    /// compile gate, the report inputs' problems; the jobs that left no
+    /// status file), the tests not checked, the cost.
     pub overall: Report,
-    /// The jobs section, then the report.
-    pub markdown: String,
-    /// The report's severity; a clean report with missing jobs is a warning.
-    pub severity: Severity,
     /// An unmuted test was found that cannot be checked here (the unmute gate).
     pub unmute_unchecked: bool,
-    /// `--compare REF`: a REF job left no result (infrastructure).
-    pub compare_incomplete: bool,
 }
 
 impl Findings {
+    /// One per job, then the not-applicable tests, then a failed compile gate.
+    pub(crate) fn payloads(&self) -> &[JobPayload] {
+        self.jobs().map_or(&[], |j| &j.payloads)
+    }
+
+    /// Expected jobs that left no status file.
+    pub(crate) fn missing(&self) -> &[Missing] {
+        self.jobs().map_or(&[], |j| &j.missing)
+    }
+
+    fn jobs(&self) -> Option<&Jobs> {
+        self.overall.around.jobs.as_ref()
+    }
+
+    /// The report, as every CI posts it.
+    pub(crate) fn markdown(&self) -> String {
+        render::markdown(&self.overall)
+    }
+
+    /// The report's severity: a clean report with missing jobs is a warning.
+    pub(crate) fn severity(&self) -> Severity {
+        self.overall.summary.severity
+    }
+
+    /// `--compare REF`: a REF job left no result (infrastructure).
+    pub(crate) fn compare_incomplete(&self) -> bool {
+        let compared = self.overall.around.comparison.as_ref();
+        compared.is_some_and(|c| !c.base_problems.is_empty())
+    }
+
     /// What the jobs observed, for the one exit policy: real failures as the
     /// outcomes count them (a test JVM out of heap is not flakiness); a job
     /// that left no trustworthy result, or no status file, leaves the verdict open.
     pub(crate) fn observed(&self) -> Observed {
         let jobs = self
-            .payloads
+            .payloads()
             .iter()
             .filter(|p| p.outcome != OutcomeKind::NotApplicable);
         Observed {
             interrupted: false,
             real_failures: jobs.clone().map(|p| p.real_failures).sum(),
             executions: jobs.clone().map(|p| p.total_cases).sum(),
-            untrustworthy: !self.missing.is_empty()
+            untrustworthy: !self.missing().is_empty()
                 || self.unmute_unchecked
-                || self.compare_incomplete
+                || self.compare_incomplete()
                 || jobs.clone().any(|p| {
                     p.partly_skipped()
                         || !matches!(
@@ -78,7 +102,7 @@ pub(crate) fn findings(
         .iter()
         .map(|job| job_payload(&job.status, &reading.job(job)))
         .collect();
-    let cost = cost_section(&payloads, &context.jobs);
+    let cost = cost(&payloads, &context.jobs);
     let (not_applicable, build_failed) = (&inputs.skipped, inputs.compile_failed);
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     if build_failed {
@@ -88,37 +112,27 @@ pub(crate) fn findings(
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
     let mut overall = reading.all(jobs);
-    let never_ran = never_executed(&mut overall, &context.jobs, &payloads, &missing);
-    let options = MarkdownOptions { build_failed };
-    let markdown = format!(
-        "{}{}{}{}",
-        input_problems(&inputs.problems),
-        jobs_section(&payloads, &missing, not_applicable, build_failed),
-        render::markdown_with(&overall, options),
-        cost
-    );
-    let severity = match render::severity_with(&overall, options) {
-        Severity::Success if !missing.is_empty() || !inputs.problems.is_empty() || never_ran => {
-            Severity::Warning
-        }
-        severity => severity,
+    against_plan(&mut overall, &context.jobs, &payloads, &missing);
+    overall.around = Around {
+        input_problems: inputs.problems.clone(),
+        not_checked: not_applicable.clone(),
+        jobs: Some(Jobs { payloads, missing }),
+        build_failed,
+        cost,
+        ..Around::default()
     };
+    verdict::settle(&mut overall);
     Findings {
-        payloads,
-        missing,
         overall,
-        markdown,
-        severity,
         unmute_unchecked: crate::domain::unmute_unchecked(not_applicable),
-        compare_incomplete: false,
     }
 }
 
-/// Records in `overall` the selected tests of `steps` that no job executed
-/// (a selected test never run must not read as a pass), each with why when
-/// its step's jobs tell: missing, or ended without a result. Returns whether
-/// any never ran.
-fn never_executed(
+/// Compares `overall` with what `steps` planned: records the selected tests
+/// that no job executed (a selected test never run must not read as a pass),
+/// or that ran fewer times than planned, each with why when its step's jobs
+/// tell: missing, or ended without a result. Returns whether any did.
+fn against_plan(
     overall: &mut Report,
     steps: &[ExpectedStep],
     payloads: &[JobPayload],
@@ -126,10 +140,12 @@ fn never_executed(
 ) -> bool {
     let mut planned = Vec::new();
     for (i, step) in steps.iter().enumerate() {
-        // Runs per test: the step's executions share out over its tests.
-        let runs = step.iterations / (step.selected.len().max(1) as u64);
-        planned.extend(step.selected.iter().map(|t| PlannedTest {
-            runs,
+        // An earlier version's plan gives no runs per test: the step's
+        // executions share out over its tests.
+        let even = step.iterations / (step.selected.len().max(1) as u64);
+        planned.extend(step.selected.iter().enumerate().map(|(n, t)| PlannedTest {
+            runs: step.runs.get(n).copied().unwrap_or(even),
+            repeated_by: step.repeated_by.clone(),
             ..PlannedTest::of(t, i + 1)
         }));
     }
@@ -155,50 +171,30 @@ fn never_executed(
             ),
         })
     };
-    planned::never_executed(overall, &planned, &why)
-}
-
-/// The problems of the report step's inputs, first: what follows may miss
-/// what they would have told.
-fn input_problems(problems: &[String]) -> String {
-    if problems.is_empty() {
-        return String::new();
+    // Where the plan told each test's runs, the report says what ran fewer
+    // times than planned, as `local`'s does; else only what never ran.
+    match steps.iter().all(|s| s.runs.len() == s.selected.len()) {
+        true => planned::compare(overall, &planned, &why),
+        false => planned::never_executed(overall, &planned, &why),
     }
-    let mut out = String::from(
-        "**The report's inputs are incomplete** (each recorded as `infra_fail`, \
-         `report_error`): what follows may miss what they would have said.\n\n",
-    );
-    for p in problems {
-        out.push_str(&format!("- {}\n", crate::markdown::text(p)));
-    }
-    out.push('\n');
-    out
 }
 
 /// What the batch jobs cost: executions run against the iterations the plan
 /// requested, job-minutes, and the longest job (the wall time when they run
-/// side by side). CI jobs run their planned count: budgets' chunks and stop
-/// on proof are `local`'s. Empty without jobs.
-fn cost_section(jobs: &[JobPayload], steps: &[ExpectedStep]) -> String {
+/// side by side). `None` without jobs.
+fn cost(jobs: &[JobPayload], steps: &[ExpectedStep]) -> Option<Cost> {
     if jobs.is_empty() {
-        return String::new();
+        return None;
     }
-    let executions: u64 = jobs.iter().map(|p| p.total_cases).sum();
-    let requested: u64 = steps.iter().map(|s| s.iterations).sum();
     let seconds: u64 = jobs.iter().map(|p| p.duration_sec).sum();
-    let longest = jobs.iter().map(|p| p.duration_sec).max().unwrap_or(0);
-    let requested = match requested {
-        0 => String::new(),
-        n => format!("; iterations requested: {n} (a class's iteration runs each of its methods)"),
-    };
-    format!(
-        "\n### Cost\n\n- executions: {executions} ran in {} job(s){requested}\n- job-minutes: \
-         {:.1}; longest job: {} (the wall time when the jobs run side by side)\n- nothing saved: \
-         CI jobs run their planned count (chunks and stop on proof run locally)\n",
-        jobs.len(),
-        seconds as f64 / 60.0,
-        crate::analyze::render::cost::wall(longest as f64)
-    )
+    Some(Cost {
+        executions_run: jobs.iter().map(|p| p.total_cases).sum(),
+        iterations_requested: steps.iter().map(|s| s.iterations).sum(),
+        job_minutes: seconds as f64 / 60.0,
+        wall_sec: jobs.iter().map(|p| p.duration_sec).max().unwrap_or(0) as f64,
+        ci_jobs: Some(jobs.len() as u64),
+        ..Cost::default()
+    })
 }
 
 /// Writes `flakiness-outcomes.json`.
@@ -237,6 +233,13 @@ mod tests {
     use crate::domain::testing::test;
     use crate::domain::TestKind;
     use serde_json::{json, Value};
+
+    /// The markdown of a report of no XML with these jobs.
+    fn jobs_markdown(payloads: Vec<JobPayload>, missing: Vec<Missing>) -> String {
+        let mut report = report(&[]);
+        report.around.jobs = Some(Jobs { payloads, missing });
+        render::markdown(&report)
+    }
 
     /// The report of one JUnit file with the given `<testcase>` bodies.
     fn report(cases: &[&str]) -> Report {
@@ -420,7 +423,7 @@ mod tests {
         let mut want = payload_json(3, 5, 0, "not_applicable", false);
         want["reason"] = json!("task-skipped");
         assert_eq!(serde_json::to_value(&p).unwrap(), want);
-        let section = jobs_section(std::slice::from_ref(&p), &[], &[], false);
+        let section = jobs_markdown(vec![p], vec![]);
         assert!(
             section.contains("| `j1` | not_applicable (task-skipped) | 3 |"),
             "{section}"
@@ -480,8 +483,10 @@ mod tests {
             iterations: 4,
             whole_task: false,
             selected: vec![],
+            runs: vec![],
+            repeated_by: vec![],
         }];
-        let md = cost_section(&jobs, &steps);
+        let md = crate::analyze::render::cost::markdown(&cost(&jobs, &steps).unwrap());
         assert!(md.contains("### Cost"), "{md}");
         assert!(
             md.contains("- executions: 4 ran in 2 job(s); iterations requested: 4"),
@@ -492,7 +497,7 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("nothing saved"), "{md}");
-        assert_eq!(cost_section(&[], &steps), "");
+        assert_eq!(cost(&[], &steps), None);
     }
 
     /// A job of a whole-task step (`--context task`) is read in context
@@ -539,6 +544,8 @@ mod tests {
             iterations: 2,
             whole_task: key.ends_with("-task"),
             selected,
+            runs: vec![],
+            repeated_by: vec![],
         }
     }
 
@@ -611,7 +618,7 @@ mod tests {
         let inputs = no_inputs();
         let f = findings(&jobs, &context, &inputs);
         let outcomes: Vec<(&str, OutcomeKind, u64)> = f
-            .payloads
+            .payloads()
             .iter()
             .map(|p| (p.job_id.as_str(), p.outcome, p.real_failures))
             .collect();
@@ -624,13 +631,13 @@ mod tests {
         );
         let tests: Vec<&str> = f.overall.tests.iter().map(|t| t.class.as_str()).collect();
         assert_eq!(tests, ["demo.AlphaTest"]);
-        assert_eq!(f.severity, Severity::Success);
+        assert_eq!(f.severity(), Severity::Success);
         assert_eq!(f.observed().real_failures, 0);
         insta::assert_json_snapshot!(
             "neighbours_json",
-            (&f.payloads, &f.overall.neighbours, &f.overall.summary)
+            (f.payloads(), &f.overall.neighbours, &f.overall.summary)
         );
-        insta::assert_snapshot!("neighbours_markdown", f.markdown);
+        insta::assert_snapshot!("neighbours_markdown", f.markdown());
 
         // An earlier plan's context: nothing is set apart, nothing hidden.
         let earlier = ReportContext {
@@ -641,7 +648,7 @@ mod tests {
             ..ReportContext::default()
         };
         let f = findings(&jobs, &earlier, &inputs);
-        assert_eq!(f.payloads[1].outcome, OutcomeKind::FlakyDetected);
+        assert_eq!(f.payloads()[1].outcome, OutcomeKind::FlakyDetected);
         assert_eq!(f.overall.tests.len(), 3);
         assert_eq!(f.overall.neighbours, None);
     }
@@ -665,7 +672,7 @@ mod tests {
             ..ReportContext::default()
         };
         let f = findings(&jobs, &context, &no_inputs());
-        assert_eq!(f.payloads[0].outcome, OutcomeKind::CleanPass);
+        assert_eq!(f.payloads()[0].outcome, OutcomeKind::CleanPass);
         let never: Vec<(&str, u64)> = f
             .overall
             .not_executed
@@ -680,12 +687,12 @@ mod tests {
             "{:?}",
             f.overall.not_executed
         );
-        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.severity(), Severity::Warning);
         assert!(
-            f.markdown
+            f.markdown()
                 .contains("`demo.BetaTest` (`:test`): never executed"),
             "{}",
-            f.markdown
+            f.markdown()
         );
         // Both ran: nothing is listed, and the pass is clean.
         let context = ReportContext {
@@ -694,7 +701,7 @@ mod tests {
         };
         let f = findings(&jobs, &context, &no_inputs());
         assert!(f.overall.not_executed.is_empty());
-        assert_eq!(f.severity, Severity::Success);
+        assert_eq!(f.severity(), Severity::Success);
     }
 
     #[test]
@@ -708,6 +715,8 @@ mod tests {
                 iterations: 0,
                 whole_task: false,
                 selected: vec![],
+                runs: vec![],
+                repeated_by: vec![],
             },
             ExpectedStep {
                 step_key: "k:integ".into(),
@@ -717,6 +726,8 @@ mod tests {
                 iterations: 0,
                 whole_task: false,
                 selected: vec![],
+                runs: vec![],
+                repeated_by: vec![],
             },
         ];
         let seen = |key: &str, n: Option<u32>| Status {
@@ -738,7 +749,7 @@ mod tests {
                 of: 3
             }]
         );
-        let section = jobs_section(&[], &missing_jobs(&expected, &statuses[..1]), &[], false);
+        let section = jobs_markdown(vec![], missing_jobs(&expected, &statuses[..1]));
         assert!(
             section.contains("- `k:unit` (unit tests) job 2/3"),
             "{section}"

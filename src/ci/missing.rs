@@ -3,16 +3,7 @@
 
 use super::spec::ExpectedStep;
 use super::status::Status;
-
-/// A batch job that should have written a status file and did not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Missing {
-    pub step_key: String,
-    pub label: String,
-    /// 1-based, as Buildkite numbers parallel jobs.
-    pub job: u32,
-    pub of: u32,
-}
+use crate::analyze::model::report::Missing;
 
 /// The expected jobs without a status file, in pipeline order.
 pub(crate) fn missing_jobs(expected: &[ExpectedStep], statuses: &[Status]) -> Vec<Missing> {

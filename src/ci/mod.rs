@@ -13,16 +13,16 @@
 //!   stopped at its timeout with every process it started);
 //! - [`status`]: the status file a batch job leaves;
 //! - [`findings`]: the report step's core: each job's outcome, the missing
-//!   jobs, the markdown, opened by [`jobs_section`];
+//!   jobs, the report of every job's XML with its jobs around it;
 //! - [`reading`]: how the report steps read the jobs' XML: whole-task jobs
 //!   in context `task`, their unselected neighbours set apart;
-//! - [`not_checked`]: the head of every report: selected tests that cannot run here;
+//! - [`not_checked`]: the selected tests that cannot run here (the report opens with them);
 //! - [`compare`]: `--compare REF`: REF's jobs (a worktree of REF in each)
 //!   and REF's side in the report step;
 //! - [`blocking`]: when the report step fails a pull request (opt-in, by label).
 //!
 //! The job-outcome taxonomy itself (clean pass, flaky, timeout, hang,
-//! infrastructure failure) is `analyze::outcome`: `local` judges its batches
+//! infrastructure failure) is `analyze::rules::outcome`: `local` judges its batches
 //! by the same rules.
 
 pub(crate) mod batch;
@@ -32,7 +32,6 @@ pub(crate) mod durations;
 pub(crate) mod findings;
 pub(crate) mod gate;
 pub(crate) mod job;
-pub(crate) mod jobs_section;
 pub(crate) mod missing;
 pub(crate) mod not_checked;
 pub(crate) mod prepare;

@@ -1,11 +1,10 @@
-//! The head of every report: the selected tests that were found but could
-//! not be checked here (no enabled Test task runs them, only host-mutating
-//! tasks do, the tasks' patterns leave them out, their source set never
-//! compiles them, their class's JUnit 3 `suite()` never runs them), and why. A changed or
-//! unmuted test that cannot run is never a quiet pass.
+//! The selected tests that were found but could not be checked here (no
+//! enabled Test task runs them, only host-mutating tasks do, the tasks'
+//! patterns leave them out, their source set never compiles them, their
+//! class's JUnit 3 `suite()` never runs them). A changed or unmuted test that
+//! cannot run is never a quiet pass: the report opens with them.
 
 use crate::domain::Unresolved;
-use crate::markdown::{code, text};
 
 /// The tests of a selection that were found but cannot run here.
 pub(crate) fn of(unresolved: &[Unresolved]) -> Vec<Unresolved> {
@@ -14,29 +13,6 @@ pub(crate) fn of(unresolved: &[Unresolved]) -> Vec<Unresolved> {
         .filter(|u| u.reason_code.is_not_applicable())
         .cloned()
         .collect()
-}
-
-/// `**2 selected test(s) not checked** ...` and one line each; empty when
-/// every selected test could run.
-pub(crate) fn markdown(tests: &[Unresolved]) -> String {
-    if tests.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "**{} selected test(s) not checked**: found, but they cannot run here, so no result \
-         below covers them (recorded as `not_applicable`):\n\n",
-        tests.len()
-    );
-    for t in tests {
-        out.push_str(&format!(
-            "- {}: {} (`{}`)\n",
-            code(&t.input),
-            text(&t.reason),
-            t.reason_code
-        ));
-    }
-    out.push('\n');
-    out
 }
 
 #[cfg(test)]
@@ -63,11 +39,11 @@ mod tests {
         let tests = &tests[..1];
         assert_eq!(tests, [all[0].clone()]);
         assert_eq!(
-            markdown(tests),
+            crate::analyze::render::not_checked(tests),
             "**1 selected test(s) not checked**: found, but they cannot run here, so no result \
              below covers them (recorded as `not_applicable`):\n\n- `a.UpgradeIT`: not \
              applicable: no enabled Test task runs it (`no-runnable-task`)\n\n"
         );
-        assert_eq!(markdown(&[]), "");
+        assert_eq!(crate::analyze::render::not_checked(&[]), "");
     }
 }

@@ -279,6 +279,7 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         };
         let tests = [
             test(":p", "test", "A"),

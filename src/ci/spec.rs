@@ -180,6 +180,14 @@ pub(crate) struct ExpectedStep {
     /// Empty in the context of an earlier version's plan.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub selected: Vec<ClassifiedTest>,
+    /// The executions the plan gives each of `selected`, in its order (its
+    /// batches' and shards' together): the report says what ran fewer times
+    /// than planned, as `local`'s does. Empty in an earlier version's plan.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<u64>,
+    /// What repeats the step's tests: an in-JVM mechanism, or `gradle-runs`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repeated_by: Vec<String>,
 }
 
 /// The batch jobs the commands fan out to, one entry per step key (kind), in
@@ -189,19 +197,45 @@ pub(crate) fn expected_steps<'a>(
 ) -> Vec<ExpectedStep> {
     group_in_order(commands, |c| c.key.clone())
         .into_iter()
-        .map(|(key, batches)| ExpectedStep {
-            step_key: key,
-            kind: batches[0].kind.as_str().to_string(),
-            label: batches[0].label.clone(),
-            jobs: batches.len() as u32,
-            iterations: batches
-                .iter()
-                .map(|c| c.executions() * c.tests.len() as u64)
-                .sum(),
-            whole_task: batches[0].whole_task.is_some(),
-            selected: selected(&batches),
+        .map(|(key, batches)| {
+            let selected = selected(&batches);
+            ExpectedStep {
+                step_key: key,
+                kind: batches[0].kind.as_str().to_string(),
+                label: batches[0].label.clone(),
+                jobs: batches.len() as u32,
+                iterations: batches
+                    .iter()
+                    .map(|c| c.executions() * c.tests.len() as u64)
+                    .sum(),
+                whole_task: batches[0].whole_task.is_some(),
+                runs: runs_of(&selected, &batches),
+                repeated_by: repeated_by(&batches),
+                selected,
+            }
         })
         .collect()
+}
+
+/// The executions the plan gives each of `tests` in `batches`.
+fn runs_of(tests: &[ClassifiedTest], batches: &[&GradleCommand]) -> Vec<u64> {
+    let runs = |t: &ClassifiedTest| -> u64 {
+        let with = batches.iter().filter(|c| c.tests.contains(t));
+        with.map(|c| c.executions()).sum()
+    };
+    tests.iter().map(runs).collect()
+}
+
+/// What repeats the tests of `batches`, each way once, in order.
+fn repeated_by(batches: &[&GradleCommand]) -> Vec<String> {
+    let mut ways: Vec<String> = Vec::new();
+    for c in batches {
+        let way = c.in_jvm().map_or("gradle-runs", |m| m.as_str());
+        if !ways.iter().any(|w| w == way) {
+            ways.push(way.to_string());
+        }
+    }
+    ways
 }
 
 /// The tests of a step's batches, each once (shards of a batch share them).
@@ -333,6 +367,9 @@ mod tests {
         let steps = expected_steps(&[in_jvm, runs]);
         assert_eq!(steps.len(), 1, "{steps:?}");
         assert_eq!((steps[0].jobs, steps[0].iterations), (2, 25));
+        // Each test's own executions, and what repeats them, for the report.
+        assert_eq!(steps[0].runs, [10, 10, 5]);
+        assert_eq!(steps[0].repeated_by.last().unwrap(), "gradle-runs");
     }
 
     /// Every step names its selected tests once, whichever shard runs them:

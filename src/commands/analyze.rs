@@ -1,5 +1,6 @@
 //! `gradle-flaky analyze`: read the JUnit XML below a directory and print the
-//! flakiness report.
+//! flakiness report; of one of gradle-flaky's own run folders, the report
+//! `local` gave for it, from what the folder records (`local::folder`).
 
 use super::options;
 use super::report;
@@ -7,7 +8,8 @@ use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::{AnalyzeArgs, GlobalArgs};
 use crate::invocation::Forcing;
-use crate::local::Context;
+use crate::local::folder::RunFolder;
+use crate::local::observed;
 use crate::{tell, Error, Exit, Observed, Result};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -20,6 +22,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
         ));
     }
     let since = args.since.as_deref().map(parse_since).transpose()?;
+    if let Some(mut folder) = RunFolder::read(&args.dir)? {
+        folder.options.since = since;
+        let (report, below_plan) = folder.reanalyzed(&args.dir);
+        report::warn_unreadable(&report);
+        report::emit(&report, &options::report_output(&args.report), None)?;
+        return Ok(Exit::of(observed(&report, below_plan)));
+    }
     let report = analyze::analyze_root(
         &args.dir,
         &AnalyzeOptions {
@@ -34,11 +43,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &AnalyzeArgs) -> Result<Exit> {
         },
     );
     report::warn_unreadable(&report);
-    report::emit(
-        &report,
-        &options::report_output(&args.report),
-        &Context::default(),
-    )?;
+    report::emit(&report, &options::report_output(&args.report), None)?;
     let exit = Exit::of(Observed {
         real_failures: report.summary.failed,
         executions: report.summary.executions,

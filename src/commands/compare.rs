@@ -7,7 +7,7 @@ use super::ran::{finish, nothing_ran, Printer};
 use super::report;
 use crate::compare::{self, CompareConfig, CompareOutcome};
 use crate::layout::Build;
-use crate::local::{Context, LocalOutcome};
+use crate::local::LocalOutcome;
 use crate::select::Selection;
 use crate::{tell, Exit, Result};
 
@@ -25,12 +25,7 @@ pub(crate) fn run(
             }))
         }
         CompareOutcome::BaseFailed(failed) => {
-            let ctx = Context {
-                not_checked: &failed.not_checked,
-                comparison: Some(&failed.compared),
-                ..Context::default()
-            };
-            let written = report::emit(&failed.report, &cfg.output, &ctx);
+            let written = report::emit(&failed.report, &cfg.output, None);
             tell!(
                 "compare: no test ran on {} ({} batch(es) without a result; reports and logs: \
                  {}): nothing was compared, and this working tree did not run (exit 3){}",
@@ -55,11 +50,7 @@ pub(crate) fn run(
                     }))
                 }
             };
-            let ctx = Context {
-                comparison: Some(&compared.compared),
-                ..ran.context()
-            };
-            let written = report::emit(&ran.report, &cfg.output, &ctx);
+            let written = report::emit(&ran.report, &cfg.output, Some(&ran.run_dir));
             Ok(finish(ran, &written, outcome.exit(written.is_ok())))
         }
     }

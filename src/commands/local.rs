@@ -7,7 +7,7 @@ use super::{report, selection};
 use crate::cli::GlobalArgs;
 use crate::ledger::Origin;
 use crate::ledger::{keep, lookup};
-use crate::local::{self, Context, LocalOutcome, RunRecord};
+use crate::local::{self, LocalOutcome, RunRecord};
 use crate::process;
 use crate::{Exit, Result};
 use std::path::Path;
@@ -26,7 +26,16 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
         return super::compare::run(&build, selection, cfg, compare);
     }
     let base = selection.base.clone();
-    let outcome = local::run(&build, selection, &cfg.run, &Printer(&cfg.output))?;
+    let mut outcome = local::run(&build, selection, &cfg.run, &Printer(&cfg.output))?;
+    // Before this run is in the ledger: its own failures are not the base's.
+    if let LocalOutcome::Ran(ran) = &mut outcome {
+        ran.report.around.known_flaky = lookup::known_on_base(
+            Some(&build.root),
+            &cfg.ledgers,
+            &ran.report,
+            base.as_deref(),
+        );
+    }
     let ran = match &outcome {
         LocalOutcome::Ran(ran) => ran,
         LocalOutcome::NothingSelected(not_checked) => {
@@ -35,18 +44,7 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &LocalConfig) -> Result<Exit> {
             }))
         }
     };
-    // Before this run is in the ledger: its own failures are not the base's.
-    let known = lookup::known_on_base(
-        Some(&build.root),
-        &cfg.ledgers,
-        &ran.report,
-        base.as_deref(),
-    );
-    let ctx = Context {
-        known_flaky: &known,
-        ..ran.context()
-    };
-    let written = report::emit(&ran.report, &cfg.output, &ctx);
+    let written = report::emit(&ran.report, &cfg.output, Some(&ran.run_dir));
     keep_in_ledger(&build.root, ran);
     Ok(finish(ran, &written, outcome.exit(written.is_ok())))
 }

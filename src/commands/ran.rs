@@ -4,7 +4,7 @@
 use super::options::ReportOutput;
 use super::report;
 use crate::analyze::Report;
-use crate::local::{Context, Reporter, RunRecord};
+use crate::local::{Reporter, RunRecord};
 use crate::{tell, Exit, Result};
 use std::path::{Path, PathBuf};
 
@@ -20,12 +20,10 @@ pub(super) fn nothing_ran(
         tell!("nothing selected: no test to run");
         return exit(true);
     }
-    let nothing = crate::analyze::analyze_roots(&[], &Default::default());
-    let ctx = Context {
-        not_checked,
-        ..Context::default()
-    };
-    let written = report::emit(&nothing, output, &ctx);
+    let mut nothing = crate::analyze::analyze_roots(&[], &Default::default());
+    nothing.around.not_checked = not_checked.to_vec();
+    crate::analyze::rules::verdict::settle(&mut nothing);
+    let written = report::emit(&nothing, output, None);
     tell!(
         "none of the {} selected test(s) can run here: nothing was checked",
         not_checked.len()
@@ -44,10 +42,10 @@ pub(super) fn finish(ran: &RunRecord, written: &Result<()>, exit: Exit) -> Exit 
         ran.runs.len(),
         ran.planned,
         ran.took.as_secs(),
-        if ran.partial { " (interrupted)" } else { "" },
+        if ran.partial() { " (interrupted)" } else { "" },
         ran.run_dir.display()
     );
-    for p in &ran.problems {
+    for p in &ran.report.around.problems {
         tell!("{p}");
     }
     if let Err(e) = written {
@@ -68,7 +66,7 @@ impl Reporter for Printer<'_> {
         report::warn_unreadable(report);
     }
 
-    fn before_triage(&self, report: &Report, ctx: &Context<'_>, base: &Path) -> Result<PathBuf> {
-        report::keep_before_triage(report, self.0, ctx, base)
+    fn before_triage(&self, report: &Report, base: &Path) -> Result<PathBuf> {
+        report::keep_before_triage(report, self.0, base)
     }
 }

@@ -1,100 +1,18 @@
 //! Printing and writing a report, shared by the commands that produce one.
 
 use super::options::ReportOutput;
-use crate::analyze::model::comparison::{ComparedWith, KnownFlaky};
-use crate::analyze::model::cost::Cost;
-use crate::analyze::model::outcome::JobPayload;
 use crate::analyze::{render, Report};
-use crate::ci::not_checked;
 use crate::cli::ReportFormat;
-use crate::domain::Unresolved;
-use crate::local::Context;
-use crate::markdown;
 use crate::output;
 use crate::{tell, warning, Error, Result};
-use serde::Serialize;
 use std::fs::OpenOptions;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-/// The Report JSON with what a local run adds first: `"partial": true` when it
-/// was interrupted, the selected tests it could not check, and its `batches`.
-#[derive(Serialize)]
-struct LocalReport<'a> {
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    partial: bool,
-    /// Selected tests found that cannot run here: `[{input, reasonCode, reason, origin}]`.
-    #[serde(
-        rename = "notChecked",
-        skip_serializing_if = "<[Unresolved]>::is_empty"
-    )]
-    not_checked: &'a [Unresolved],
-    #[serde(skip_serializing_if = "<[JobPayload]>::is_empty")]
-    batches: &'a [JobPayload],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cost: Option<&'a Cost>,
-    /// `--compare REF`: the comparison as a whole (each test has its own).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    comparison: Option<&'a ComparedWith>,
-    /// Failing tests the ledger holds failing on the base branch too.
-    #[serde(
-        rename = "knownFlaky",
-        skip_serializing_if = "<[KnownFlaky]>::is_empty"
-    )]
-    known_flaky: &'a [KnownFlaky],
-    #[serde(flatten)]
-    report: &'a Report,
-}
-
 /// The report as text in the chosen format.
-pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> String {
+pub(crate) fn render(report: &Report, format: ReportFormat) -> String {
     match format {
-        ReportFormat::Markdown => {
-            let mut md = String::new();
-            if ctx.partial {
-                md += "**Partial report: the run was interrupted; it counts only what ran \
-                       before.**\n\n";
-            }
-            md += &not_checked::markdown(ctx.not_checked);
-            if let Some(c) = ctx.comparison {
-                md += &render::comparison_markdown(report, c);
-            }
-            md += &render::markdown(report);
-            md.push('\n');
-            md += &render::known_flaky_markdown(ctx.known_flaky);
-            if !ctx.problems.is_empty() {
-                md += "\n### Batches without a clean result\n\n";
-                for p in ctx.problems {
-                    md += &format!("- {}\n", markdown::text(p));
-                }
-            }
-            if let Some(cost) = ctx.cost {
-                md += "\n";
-                md += &cost.markdown();
-            }
-            md
-        }
-        ReportFormat::Json
-            if ctx.partial
-                || !ctx.batches.is_empty()
-                || !ctx.not_checked.is_empty()
-                || ctx.cost.is_some()
-                || ctx.comparison.is_some()
-                || !ctx.known_flaky.is_empty() =>
-        {
-            let mut json = serde_json::to_string_pretty(&LocalReport {
-                partial: ctx.partial,
-                not_checked: ctx.not_checked,
-                batches: ctx.batches,
-                cost: ctx.cost,
-                comparison: ctx.comparison,
-                known_flaky: ctx.known_flaky,
-                report,
-            })
-            .expect("a report always serializes");
-            json.push('\n');
-            json
-        }
+        ReportFormat::Markdown => render::markdown(report),
         ReportFormat::Json => render::json(report),
     }
 }
@@ -102,9 +20,9 @@ pub(crate) fn render(report: &Report, format: ReportFormat, ctx: &Context) -> St
 /// Prints the report on stdout and writes the files `out` names, after a copy
 /// in the run folder (if any); a file that cannot be written does not stop the
 /// other (the error names each).
-pub(crate) fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result<()> {
-    let text = render(report, out.format, ctx);
-    let kept = ctx.run_dir.map(|dir| {
+pub(crate) fn emit(report: &Report, out: &ReportOutput, run_dir: Option<&Path>) -> Result<()> {
+    let text = render(report, out.format);
+    let kept = run_dir.map(|dir| {
         let name = match out.format {
             ReportFormat::Markdown => "report.md",
             ReportFormat::Json => "report.json",
@@ -143,10 +61,9 @@ pub(crate) fn emit(report: &Report, out: &ReportOutput, ctx: &Context) -> Result
 pub(crate) fn keep_before_triage(
     report: &Report,
     out: &ReportOutput,
-    ctx: &Context<'_>,
     base: &Path,
 ) -> Result<PathBuf> {
-    let text = render(report, out.format, ctx);
+    let text = render(report, out.format);
     let ext = match out.format {
         ReportFormat::Markdown => "md",
         ReportFormat::Json => "json",

@@ -6,9 +6,10 @@ use crate::git::Repo;
 use crate::layout::Build;
 use crate::reports::walk::Walk;
 use crate::select::changed::Change;
-use crate::select::classify::{Classifier, Files};
-use crate::select::unmutes::{self, MutedEntry};
-use crate::select::{self, explicit, Selection, TestRef};
+use crate::select::classify::{Classifier, Files, Seekable};
+use crate::select::mutes::{self, MutedEntry};
+use crate::select::unmutes::{self, Unmute};
+use crate::select::{self, explicit, Selection};
 use crate::{Error, Result};
 use git2::Oid;
 use std::path::{Path, PathBuf};
@@ -34,6 +35,7 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
 
     let mut notes = Vec::new();
     let (mut changes, mut unmuted) = (Vec::new(), Vec::new());
+    let (muted_exists, muted) = current_mutes(&root, &args.muted_file)?;
     let mut based_on = None;
     if args.changed || args.unmuted {
         let repo = Repo::discover(&root)?;
@@ -49,7 +51,8 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
             changes = changed_files(&repo, &root, merge_base)?;
         }
         if args.unmuted {
-            unmuted = unmuted_tests(&repo, &root, &args.muted_file, merge_base, &mut notes)?;
+            let now = (muted_exists, muted.as_slice());
+            unmuted = unmuted_tests(&repo, &root, &args.muted_file, now, merge_base, &mut notes)?;
         }
     }
 
@@ -88,7 +91,13 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
             Classifier::path_rules(&files).with_choice(args.choice)
         }
     };
-    selection.merge(select::select(&classifier, &changes, &unmuted, &specs));
+    selection.merge(select::select(
+        &classifier,
+        &changes,
+        &unmuted,
+        &specs,
+        &muted,
+    ));
     build.layout = layout.ok();
     Ok((build, selection))
 }
@@ -147,15 +156,32 @@ fn changed_files(repo: &Repo, root: &Path, merge_base: Oid) -> Result<Vec<Change
         .collect())
 }
 
-/// Entries of the muted-tests file at the merge base that the working tree's
-/// file no longer mutes.
+/// The working tree's muted-tests file, parsed (none when it is absent):
+/// the tests it mutes run with the build's mutes off.
+fn current_mutes(root: &Path, muted_file: &Path) -> Result<(bool, Vec<MutedEntry>)> {
+    let path = root.join(muted_file);
+    let name = muted_file.display().to_string();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok((true, mutes::parse(&text, &name)?)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((false, Vec::new())),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(Error::input(&name, "not UTF-8 text"))
+        }
+        Err(e) => Err(Error::io(&path, e)),
+    }
+}
+
+/// The tests the muted-tests file at the merge base muted in some tasks
+/// and the working tree's file (`now`, `exists` or not) no longer mutes
+/// there.
 fn unmuted_tests(
     repo: &Repo,
     root: &Path,
     muted_file: &Path,
+    (exists, now): (bool, &[MutedEntry]),
     merge_base: Oid,
     notes: &mut Vec<String>,
-) -> Result<Vec<TestRef>> {
+) -> Result<Vec<Unmute>> {
     let path = root.join(muted_file);
     let name = muted_file.display().to_string();
     let in_repo = path.strip_prefix(repo.workdir()).map_err(|_| {
@@ -172,25 +198,13 @@ fn unmuted_tests(
         }
         None => None,
     };
-    let new = match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            return Err(Error::input(&name, "not UTF-8 text"))
-        }
-        Err(e) => return Err(Error::io(&path, e)),
-    };
-    if old.is_none() && new.is_none() {
+    if old.is_none() && !exists {
         notes.push(format!(
             "{name} exists neither at the merge base nor now: no unmutes"
         ));
     }
-    let parse = |text: Option<String>, name: &str| -> Result<Vec<MutedEntry>> {
-        text.map_or(Ok(vec![]), |t| unmutes::parse(&t, name))
-    };
-    let new = parse(new, &name)?;
-    let old = parse(old, &old_name)?;
-    Ok(unmutes::unmuted(&old, &new))
+    let old = old.map_or(Ok(vec![]), |t| mutes::parse(&t, &old_name))?;
+    Ok(unmutes::unmuted(&old, now))
 }
 
 /// An absolute path spec inside the build becomes relative to its root.
@@ -215,8 +229,17 @@ impl Files for DiskFiles {
         std::fs::read_to_string(self.root.join(path)).ok()
     }
 
+    fn is_dir(&self, path: &Path) -> bool {
+        self.root.join(path).is_dir()
+    }
+
     fn read_bytes(&self, path: &Path) -> Option<Vec<u8>> {
         std::fs::read(self.root.join(path)).ok()
+    }
+
+    fn open(&self, path: &Path) -> Option<Box<dyn Seekable>> {
+        let file = std::fs::File::open(self.root.join(path)).ok()?;
+        Some(Box::new(file))
     }
 
     fn walk(&self, dir: &Path) -> Vec<PathBuf> {
@@ -245,6 +268,27 @@ mod tests {
             "/elsewhere/A.java"
         );
         assert_eq!(relative_spec(root, "a.BTests".into()), "a.BTests");
+    }
+
+    /// A jar of a classpath is opened by absolute path and read at offsets;
+    /// a class folder is a directory.
+    #[test]
+    fn files_outside_the_build_are_opened_and_read_at_offsets() {
+        use std::io::{Read, Seek, SeekFrom};
+        let dir = tempfile::tempdir().unwrap();
+        let jar = dir.path().join("lib.jar");
+        std::fs::write(&jar, b"0123456789").unwrap();
+        let files = DiskFiles {
+            root: PathBuf::from("/elsewhere"),
+        };
+        let mut file = files.open(&jar).expect("opened");
+        assert_eq!(file.seek(SeekFrom::End(0)).unwrap(), 10);
+        file.seek(SeekFrom::Start(6)).unwrap();
+        let mut tail = String::new();
+        file.read_to_string(&mut tail).unwrap();
+        assert_eq!(tail, "6789");
+        assert!(files.is_dir(dir.path()) && !files.is_dir(&jar));
+        assert!(files.open(&dir.path().join("absent.jar")).is_none());
     }
 
     #[test]

@@ -8,7 +8,6 @@ use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::ledger::{keep, Origin};
 use crate::local::triage::{after_run, Site};
-use crate::local::Context;
 use crate::reports::{walk, JOBS_DIR, STATUS_DIR};
 use crate::run::guard::RunGuard;
 use crate::run::local::runs_dir;
@@ -46,7 +45,6 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit
         },
     );
     report::warn_unreadable(&report);
-    let context = Context::default();
     let guard = RunGuard::temporary(build.reading.isolate, cfg.triage.invocations())?;
     let site = Site {
         build: &build,
@@ -56,9 +54,9 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit
         verbose: cfg.verbose,
         guard: &guard,
     };
-    let keep = |r: &_| report::keep_before_triage(r, &cfg.output, &context, &dir);
+    let keep = |r: &_| report::keep_before_triage(r, &cfg.output, &dir);
     let summary = after_run(&mut report, &cfg.triage, &site, &keep)?;
-    report::emit(&report, &cfg.output, &context)?;
+    report::emit(&report, &cfg.output, None)?;
     // Only the replays: the run's own counts are in the ledger since it ran.
     let run_id = dir.file_name().unwrap_or_default().to_string_lossy();
     let meta = keep::local_meta(&build.root, &run_id, Origin::Triage);

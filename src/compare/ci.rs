@@ -7,8 +7,8 @@
 use super::{base, before, judge};
 use crate::analyze::model::comparison::ComparedWith;
 use crate::analyze::model::report::TestReport;
+use crate::analyze::rules::verdict;
 use crate::analyze::Report;
-use crate::analyze::{render, Severity};
 use crate::ci::compare::{before_side, compared_with};
 use crate::ci::findings::Findings;
 use crate::ci::spec::ReportContext;
@@ -185,13 +185,8 @@ pub(crate) fn judge_findings(
     }
     let compared = compared_with(compare, head, problems);
     judge_report(&mut found.overall, &before, &compared);
-    found.markdown = render::comparison_markdown(&found.overall, &compared) + &found.markdown;
-    if !compared.base_problems.is_empty() {
-        found.compare_incomplete = true;
-        if found.severity == Severity::Success {
-            found.severity = Severity::Warning;
-        }
-    }
+    found.overall.around.comparison = Some(compared.clone());
+    verdict::settle(&mut found.overall);
     (compared, before)
 }
 

@@ -21,6 +21,7 @@ mod judge;
 
 use crate::analyze::model::comparison::ComparedWith;
 use crate::analyze::model::report::TestReport;
+use crate::analyze::rules::verdict;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::git::Repo;
@@ -72,9 +73,8 @@ pub(crate) enum CompareOutcome {
 #[derive(Debug)]
 pub(crate) struct BaseFailed {
     pub compared: ComparedWith,
-    /// An empty report: nothing ran here.
+    /// An empty report (nothing ran here), with the tests not checked.
     pub report: Report,
-    pub not_checked: Vec<Unresolved>,
 }
 
 /// Both sides, compared.
@@ -166,10 +166,13 @@ pub(crate) fn run(
         before_records = side.records(&report, &run_dir);
         before.extend(before::from_run(&report));
         if report.summary.executions == 0 && before.is_empty() {
+            let mut report = crate::analyze::analyze_roots(&[], &Default::default());
+            report.around.not_checked = not_checked;
+            report.around.comparison = Some(compared.clone());
+            verdict::settle(&mut report);
             return Ok(CompareOutcome::BaseFailed(Box::new(BaseFailed {
                 compared,
-                report: crate::analyze::analyze_roots(&[], &Default::default()),
-                not_checked,
+                report,
             })));
         }
     }
@@ -179,6 +182,8 @@ pub(crate) fn run(
     let mut after = local::assess(build, &prepared, executed, not_checked, &cfg, reporter);
     if let LocalOutcome::Ran(record) = &mut after {
         judge_after(record, &before, &compared, &new);
+        record.report.around.comparison = Some(compared.clone());
+        verdict::settle(&mut record.report);
     }
     Ok(CompareOutcome::Ran(Box::new(Compared {
         compared,

@@ -68,8 +68,8 @@ pub struct Table {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Accumulates {
-    /// The warning's evidence (`slower`, `threads`, `failures-late`).
-    pub evidence: String,
+    /// The warning's evidence.
+    pub evidence: crate::analyze::model::report::DriftEvidence,
     /// The commit it was warned on; `None` outside git.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
@@ -244,6 +244,7 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         }
     }
 
@@ -317,7 +318,7 @@ mod tests {
     fn classes_that_accumulate_state_are_remembered_and_forgotten() {
         let mut t = Table::default();
         let a = Accumulates {
-            evidence: "threads".into(),
+            evidence: crate::analyze::model::report::DriftEvidence::Threads,
             commit: Some("abc".into()),
         };
         t.remember_drift(&Drift {

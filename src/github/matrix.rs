@@ -17,7 +17,6 @@
 use super::annotations::{Level, WorkflowAnnotation};
 use super::runner::RunnerFiles;
 use crate::ci::compare;
-use crate::ci::not_checked;
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::ci::spec::BaseCheckout;
 use crate::ci::spec::{CiBatch, JobSpec, ReportContext};
@@ -251,7 +250,7 @@ impl Submit<'_> {
             ));
         }
         summary.push_str(&plan_markdown(&plan.batches, selection.tests.len()));
-        summary.push_str(&not_checked::markdown(&plan.not_applicable));
+        summary.push_str(&crate::analyze::render::not_checked(&plan.not_applicable));
         let mut compile_failed = false;
         if !self.dry_run && !crate::ci::gate::compiles(&plan)? {
             compile_failed = true;

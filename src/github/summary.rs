@@ -103,14 +103,14 @@ fn jobs_in(folder: &Path, status_dir: &str, ids: &mut BTreeSet<String>) -> Vec<J
 /// The warning for batch jobs without a trustworthy result, if any.
 fn unfinished_note(found: &crate::ci::findings::Findings) -> Option<WorkflowAnnotation> {
     let open = found
-        .payloads
+        .payloads()
         .iter()
         .filter(|p| {
             use crate::analyze::model::outcome::OutcomeKind::*;
             matches!(p.outcome, Timeout | Hang | InfraFail | BuildFailed)
         })
         .count()
-        + found.missing.len();
+        + found.missing().len();
     (open > 0).then(|| {
         WorkflowAnnotation::new(
             Level::Warning,
@@ -158,10 +158,10 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     let mut found = findings(&artifacts.jobs, &plan.report, &inputs);
     // A failing test that already fails on the pull request's base, from earlier ledgers.
     let base = std::env::var("GITHUB_BASE_REF").ok();
-    let known = lookup::known_on_base(None, &cfg.ledgers, &found.overall, base.as_deref());
-    found.markdown += &crate::analyze::render::known_flaky_markdown(&known);
-    if !found.payloads.is_empty() {
-        write_outcomes(&cfg.outcomes, &found.payloads)?;
+    found.overall.around.known_flaky =
+        lookup::known_on_base(None, &cfg.ledgers, &found.overall, base.as_deref());
+    if !found.payloads().is_empty() {
+        write_outcomes(&cfg.outcomes, found.payloads())?;
     }
     // Every run's counts, for history: `flakiness-ledger.jsonl` beside the
     // outcomes, uploaded as the `flakiness-ledger` artifact.
@@ -177,8 +177,9 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     }
     keep::append_ci(beside, &records);
     let runner = RunnerFiles::from_env();
-    runner.append_summary(&found.markdown)?;
-    print_untrusted(&found.markdown);
+    let markdown = found.markdown();
+    runner.append_summary(&markdown)?;
+    print_untrusted(&markdown);
 
     let to_place = found
         .overall

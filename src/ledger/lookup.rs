@@ -250,7 +250,9 @@ mod tests {
             (known[0].rates[0].runs, known[0].rates[0].failures),
             (40, 3)
         );
-        let md = crate::analyze::render::known_flaky_markdown(&known);
+        let mut with_known = report.clone();
+        with_known.around.known_flaky = known;
+        let md = crate::analyze::render::markdown(&with_known);
         assert!(
             md.contains(&format!(
                 "- `{class}#testFlakyAssertion`: known flaky on `main`: 7.5%, 40 runs (3 failed; \

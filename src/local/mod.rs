@@ -9,20 +9,20 @@
 //! runs; the final report is the caller's to render and keep, through a
 //! [`Reporter`].
 
-mod context;
 pub(crate) mod cost;
+pub(crate) mod folder;
 mod judge;
 mod outcome;
 mod planned;
 mod selected;
 pub(crate) mod triage;
 
-pub(crate) use context::Context;
-pub(crate) use outcome::{LocalOutcome, RunRecord};
+pub(crate) use outcome::{observed, LocalOutcome, RunRecord};
 pub(crate) use selected::tests as selected_tests;
 
 use crate::analyze::model::outcome::JobPayload;
 use crate::analyze::read::reproduce::Rerun;
+use crate::analyze::rules::verdict;
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::durations;
@@ -38,6 +38,7 @@ use crate::select::Selection;
 use crate::settings::RunSettings;
 use crate::terminal::visible_lines;
 use crate::{note, tell, warning, Result};
+use folder::RunFolder;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -61,7 +62,7 @@ pub(crate) trait Reporter {
     /// Keeps the report before triage replays anything, where a Ctrl-C cannot
     /// take it: below `base` (the run folder), and wherever the caller keeps
     /// reports. Returns the copy below `base`.
-    fn before_triage(&self, report: &Report, ctx: &Context<'_>, base: &Path) -> Result<PathBuf>;
+    fn before_triage(&self, report: &Report, base: &Path) -> Result<PathBuf>;
 }
 
 /// Runs the selected tests of `build` (the build with the layout they were
@@ -236,6 +237,8 @@ pub(crate) struct Analyzed {
     pub(crate) batches: Vec<JobPayload>,
     pub(crate) problems: Vec<String>,
     pub(crate) below_plan: bool,
+    /// What the run folder records, for `analyze RUN_DIR`.
+    pub(crate) folder: RunFolder,
 }
 
 /// Analyzes what the batches `runs` of `prepared` (run in the build at
@@ -248,17 +251,24 @@ pub(crate) fn analyze_runs(
     dir: &Path,
     cfg: &LocalRunConfig,
 ) -> Analyzed {
-    let analyze_opts = analyze_options(build, prepared, runs, cfg);
     let timeout = cfg.settings.batch_timeout;
-    let mut report = analyze::analyze_root(dir, &analyze_opts);
-    let selected = planned::planned_tests(&prepared.plan.commands, runs);
-    let (batches, problems) = judge::batches(runs, &selected, project_dir, &analyze_opts, timeout);
-    let below_plan = planned::compare(&mut report, &prepared.plan.commands, runs, timeout);
+    let options = analyze_options(build, prepared, runs, cfg);
+    let folder = planned::folder(options, &prepared.plan.commands, runs, timeout);
+    let (report, below_plan) = folder.report_of(dir);
+    if below_plan {
+        tell!(
+            "selected tests ran fewer times than planned: their results prove less \
+             than planned (listed in the report under \"Ran fewer times than planned\")"
+        );
+    }
+    let (batches, problems) =
+        judge::batches(runs, &folder.planned, project_dir, &folder.options, timeout);
     Analyzed {
         report,
         batches,
         problems,
         below_plan,
+        folder,
     }
 }
 
@@ -320,10 +330,21 @@ pub(crate) fn assess(
         batches,
         problems,
         below_plan,
+        mut folder,
     } = analyze_runs(build, &build.root, prepared, &runs, &run_dir, cfg);
     reporter.read(&report);
     remember_drift(&build.root, prepared.ctx.commit.as_deref(), &report);
     let cost = cost::of(&report, commands, &runs, took);
+    folder.partial = partial;
+    folder.not_checked = not_checked;
+    folder.batches = batches;
+    folder.problems = problems;
+    folder.cost = Some(cost);
+    if let Err(e) = folder.write(&run_dir) {
+        warning!("`analyze` of the run folder will not read it as this run did: {e}");
+    }
+    report.around = folder.around();
+    verdict::settle(&mut report);
     let rerun = rerun(build, prepared, cfg);
     match Scripts::keep_members_script(&build.root) {
         Ok(script) => planned::reproduce_members(&mut report, commands, &script, &rerun),
@@ -331,16 +352,6 @@ pub(crate) fn assess(
     }
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
-            let context = Context {
-                partial,
-                problems: &problems,
-                batches: &batches,
-                run_dir: Some(&run_dir),
-                not_checked: &not_checked,
-                cost: Some(&cost),
-                comparison: None,
-                known_flaky: &[],
-            };
             let site = triage::Site {
                 build,
                 base: &run_dir,
@@ -349,7 +360,7 @@ pub(crate) fn assess(
                 verbose: cfg.verbose,
                 guard: &guard,
             };
-            triage_after(&mut report, triage, &site, &context, reporter)
+            triage_after(&mut report, triage, &site, reporter)
         }
         _ => None,
     };
@@ -359,13 +370,8 @@ pub(crate) fn assess(
         planned: commands.len(),
         runs,
         took,
-        partial,
-        batches,
-        problems,
         below_plan,
         triage: triaged,
-        not_checked,
-        cost,
     }))
 }
 
@@ -377,7 +383,7 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     for w in &report.warnings {
         if w.leaking_class.as_deref() == Some(w.class.as_str()) {
             let accumulates = durations::Accumulates {
-                evidence: w.evidence.to_string(),
+                evidence: w.evidence,
                 commit: commit.map(String::from),
             };
             drift.warned.insert(w.class.clone(), accumulates);
@@ -419,10 +425,9 @@ fn triage_after(
     report: &mut Report,
     triage: &crate::triage::TriageConfig,
     site: &triage::Site<'_>,
-    context: &Context<'_>,
     reporter: &dyn Reporter,
 ) -> Option<crate::triage::TriageTotals> {
-    let keep = |r: &Report| reporter.before_triage(r, context, site.base);
+    let keep = |r: &Report| reporter.before_triage(r, site.base);
     triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
         tell!("triage: {e}");
         None
@@ -444,7 +449,7 @@ mod tests {
 
     impl Reporter for Quiet {
         fn read(&self, _: &Report) {}
-        fn before_triage(&self, _: &Report, _: &Context<'_>, base: &Path) -> Result<PathBuf> {
+        fn before_triage(&self, _: &Report, base: &Path) -> Result<PathBuf> {
             Ok(base.to_path_buf())
         }
     }
@@ -525,8 +530,11 @@ mod tests {
             "proven in its first chunk of 2"
         );
         assert_eq!(row("a.StableTests").runs, 20);
-        assert_eq!(record.cost.proven.len(), 1);
-        assert_eq!(record.cost.iterations_saved, 18);
+        assert_eq!(record.report.around.cost.as_ref().unwrap().proven.len(), 1);
+        assert_eq!(
+            record.report.around.cost.as_ref().unwrap().iterations_saved,
+            18
+        );
         assert_eq!(outcome.exit(true), Exit::TestFailures);
     }
 }

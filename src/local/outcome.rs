@@ -1,8 +1,6 @@
 //! What a local run did and proved, and the exit status it earns.
 
-use super::Context;
-use crate::analyze::model::cost::Cost;
-use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::outcome::OutcomeKind;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
 use crate::run::invoke::Verdict;
@@ -35,20 +33,10 @@ pub(crate) struct RunRecord {
     pub runs: Vec<BatchRun>,
     /// Wall time of the batches.
     pub took: Duration,
-    /// The run was interrupted: the report counts only what ran before.
-    pub partial: bool,
-    /// Each batch judged by the job-outcome rules.
-    pub batches: Vec<JobPayload>,
-    /// One line per batch without a clean result.
-    pub problems: Vec<String>,
     /// A selected test ran fewer times than planned.
     pub below_plan: bool,
     /// The triage after the run, when one replayed anything.
     pub triage: Option<TriageTotals>,
-    /// Selected tests found that cannot run here.
-    pub not_checked: Vec<Unresolved>,
-    /// What it cost, and what its stop rules saved.
-    pub cost: Cost,
 }
 
 impl LocalOutcome {
@@ -65,41 +53,21 @@ impl LocalOutcome {
 }
 
 impl RunRecord {
-    /// What surrounds its report.
-    pub(crate) fn context(&self) -> Context<'_> {
-        Context {
-            partial: self.partial,
-            problems: &self.problems,
-            batches: &self.batches,
-            run_dir: Some(&self.run_dir),
-            not_checked: &self.not_checked,
-            cost: Some(&self.cost),
-            comparison: None,
-            known_flaky: &[],
-        }
+    /// The run was interrupted: the report counts only what ran before.
+    pub(crate) fn partial(&self) -> bool {
+        self.report.around.partial
     }
 
     /// What the run observed.
     pub(crate) fn observed(&self) -> Observed {
         let verdicts = self.runs.iter().flat_map(|r| &r.done.verdicts);
+        let seen = observed(&self.report, self.below_plan);
         Observed {
-            interrupted: self.partial
+            interrupted: seen.interrupted
                 || verdicts.clone().any(|v| *v == Verdict::Interrupted)
                 || self.triage.as_ref().is_some_and(|t| t.interrupted),
-            // A failure recorded by a batch that later broke off counts too; an
-            // OutOfMemoryError of a batch that left a heap dump does not.
-            real_failures: self.batches.iter().map(|b| b.real_failures).sum(),
-            executions: self.report.summary.executions,
-            // A test that ran fewer times than planned has no trustworthy clean result.
-            untrustworthy: self.below_plan
-                || crate::domain::unmute_unchecked(&self.not_checked)
-                || verdicts.clone().any(|v| !v.is_trustworthy())
-                || self.batches.iter().any(|b| {
-                    matches!(
-                        b.outcome,
-                        OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
-                    )
-                }),
+            untrustworthy: seen.untrustworthy || verdicts.clone().any(|v| !v.is_trustworthy()),
+            ..seen
         }
     }
 
@@ -114,9 +82,37 @@ impl RunRecord {
     }
 }
 
+/// What a run's report says it observed (`local`'s, and `analyze` of its
+/// run folder): the real failures of its selected tests (a whole-task
+/// run's neighbours are set apart, never the verdict; an `OutOfMemoryError`
+/// of a JVM out of heap is infrastructure); no trustworthy result when a
+/// selected test ran fewer times than planned, an unmuted test could not be
+/// checked, or a batch ended without a result.
+pub(crate) fn observed(report: &Report, below_plan: bool) -> Observed {
+    let around = &report.around;
+    Observed {
+        interrupted: around.partial,
+        real_failures: report
+            .tests
+            .iter()
+            .map(|t| t.failures - t.heap_failures)
+            .sum(),
+        executions: report.summary.executions,
+        untrustworthy: below_plan
+            || crate::domain::unmute_unchecked(&around.not_checked)
+            || around.batches.iter().any(|b| {
+                matches!(
+                    b.outcome,
+                    OutcomeKind::InfraFail | OutcomeKind::Timeout | OutcomeKind::Hang
+                )
+            }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::model::outcome::JobPayload;
     use crate::analyze::{self, AnalyzeOptions};
     use crate::domain::TestKind;
 
@@ -124,6 +120,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut report = analyze::analyze_root(dir.path(), &AnalyzeOptions::default());
         report.summary.executions = executions;
+        // The exit follows the report's tests: one with the batch's failures.
+        if real_failures > 0 {
+            let runs = executions.max(real_failures);
+            let t = crate::analyze::model::report::TestReport::sample(
+                "a.FooTests",
+                "m",
+                runs - real_failures,
+                real_failures,
+            );
+            report.tests.push(t);
+        }
         let batch = JobPayload {
             job_id: "batch-1".into(),
             step_key: "flakiness-detection:unit".into(),
@@ -146,19 +153,15 @@ mod tests {
             flaky_tests: 0,
             broken_tests: 0,
         };
+        report.around.batches = vec![batch];
         RunRecord {
             report,
             run_dir: dir.path().to_path_buf(),
             planned: 1,
             runs: Vec::new(),
             took: Duration::ZERO,
-            partial: false,
-            batches: vec![batch],
-            problems: Vec::new(),
             below_plan: false,
             triage: None,
-            not_checked: Vec::new(),
-            cost: Cost::default(),
         }
     }
 
@@ -191,10 +194,8 @@ mod tests {
             ..ran(5, 0)
         };
         assert_eq!(below.exit(true), Exit::Infra, "fewer runs than planned");
-        let partial = RunRecord {
-            partial: true,
-            ..ran(5, 1)
-        };
+        let mut partial = ran(5, 1);
+        partial.report.around.partial = true;
         assert_eq!(partial.exit(true), Exit::Interrupted);
     }
 
@@ -209,9 +210,10 @@ mod tests {
             reason: "not applicable: no enabled Test task runs it".into(),
             origin,
         };
-        let with = |origin, failures| RunRecord {
-            not_checked: vec![unchecked(origin)],
-            ..ran(5, failures)
+        let with = |origin, failures| {
+            let mut ran = ran(5, failures);
+            ran.report.around.not_checked = vec![unchecked(origin)];
+            ran
         };
         assert_eq!(
             with(crate::domain::Origin::Unmuted, 0).exit(true),

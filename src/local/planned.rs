@@ -1,42 +1,40 @@
 //! The run against its plan: a selected test that ran fewer times than
 //! planned proves less than planned, and the report says so.
 
+use super::folder::RunFolder;
 use crate::analyze::read::reproduce;
 use crate::analyze::read::reproduce::Rerun;
-use crate::analyze::rules::planned::{self, PlannedTest};
+use crate::analyze::rules::planned::PlannedTest;
+use crate::analyze::AnalyzeOptions;
 use crate::analyze::Report;
 use crate::domain::{GradleCommand, InJvm};
 use crate::invocation::Members;
 use crate::plan::suite_route;
 use crate::run::local::{self as runner, BatchRun};
-use crate::{shell, tell, test_filter};
+use crate::{shell, test_filter};
 use std::path::Path;
 use std::time::Duration;
 
-/// Marks in `report` each planned test that ran fewer times than planned,
-/// with its batch's problem; true when there is one.
-pub(super) fn compare(
-    report: &mut Report,
+/// What the run folder records of a run of `commands`: how its reports are
+/// read, every planned test, each batch's problem (why its tests may have run
+/// fewer times than planned).
+pub(super) fn folder(
+    options: AnalyzeOptions,
     commands: &[GradleCommand],
     runs: &[BatchRun],
     timeout: Duration,
-) -> bool {
-    let batch_problem = |batch: usize| match runs.get(batch - 1) {
-        Some(run) => runner::problems(std::slice::from_ref(run), timeout).pop(),
-        None => Some(format!(
-            "batch {batch} did not run: the run was interrupted"
-        )),
-    };
-    let planned = planned_tests(commands, runs);
-    let below_plan = planned::compare(report, &planned, &batch_problem);
-    planned::set_apart_neighbours(report, &planned);
-    if below_plan {
-        tell!(
-            "selected tests ran fewer times than planned: their results prove less \
-             than planned (listed in the report under \"Ran fewer times than planned\")"
-        );
-    }
-    below_plan
+) -> RunFolder {
+    let mut folder = RunFolder::new(options, planned_tests(commands, runs));
+    folder.batch_problems = (0..commands.len())
+        .map(|i| match runs.get(i) {
+            Some(run) => runner::shortfall(run, timeout),
+            None => Some(format!(
+                "batch {} did not run: the run was interrupted",
+                i + 1
+            )),
+        })
+        .collect();
+    folder
 }
 
 /// A failing test that ran as a suite member added to its task's includes

@@ -223,15 +223,18 @@ pub fn commands(
     }
     let mut out = Vec::new();
     for (kind, tests) in by_kind {
+        // A muted test runs with the build's mutes off: apart, so that no
+        // other test's muted methods run with it.
         let by_repetition = group_in_order(tests, |t| {
             let c = ctx.test_choice(t, cfg.repetition);
-            Way {
+            let way = Way {
                 repetition: c.repetition,
                 mechanism: c.in_jvm,
                 fresh_jvms: c.fresh_jvms,
-            }
+            };
+            (way, t.muted().is_some())
         });
-        for (way, tests) in by_repetition {
+        for ((way, _), tests) in by_repetition {
             for batch in batches(kind, &tests, cfg.cap(kind).max(1)) {
                 out.push(command(kind, way, &batch, cfg, ctx));
             }
@@ -382,6 +385,7 @@ fn command(
         });
     }
     let mut body = ctx.tasks(tasks);
+    body.mutes_off = runs_muted(batch);
     if mechanism == Some(InJvm::TestsIters) {
         body.suite_timeout = Some(cfg.suite_timeout);
     }
@@ -501,7 +505,11 @@ fn fallback(
         .into_iter()
         .map(|(task, tests)| task_run(task, &tests, runner))
         .collect();
-    let invocation = ctx.invocation(ctx.tasks(tasks), Repeat::GradleRuns(runs));
+    let body = Tasks {
+        mutes_off: runs_muted(batch),
+        ..ctx.tasks(tasks)
+    };
+    let invocation = ctx.invocation(body, Repeat::GradleRuns(runs));
     GradleCommand {
         repetition_reason: match mechanism {
             InJvm::TestsIters => "the first run executed a class's tests once each: \
@@ -516,6 +524,13 @@ fn fallback(
         tests: batch.iter().map(|t| (*t).clone()).collect(),
         ..GradleCommand::of(kind.clone(), invocation)
     }
+}
+
+/// Whether a batch runs a test the current muted-tests file mutes in its
+/// task: then Elasticsearch's mutes are off for it (the batch holds only
+/// such tests), else the build would run none of them.
+fn runs_muted(batch: &[&ClassifiedTest]) -> bool {
+    batch.iter().any(|t| t.muted().is_some())
 }
 
 /// The `--tests` filters of a test (`test_filter::filters`), or the YAML case

@@ -56,6 +56,7 @@ pub fn plan(tests: &[ClassifiedTest], cfg: &BatchingConfig, ctx: &PlanContext) -
         notes.push(forcing_note(ctx));
     }
     notes.extend(whole_method_notes(&tests));
+    notes.extend(tests.iter().filter_map(muted_note));
     // A member the JUnit 4 runner repeats by name takes no route through its suite.
     let routed: Vec<ClassifiedTest> = tests
         .iter()
@@ -107,6 +108,7 @@ pub fn for_run(
         whole = unmute_checks(&plan.tests, settings, ctx);
         plan.notes.extend(whole.iter().map(unmute_check_note));
     }
+    plan.notes.extend(whole.iter().filter_map(mutes_kept_note));
     let budget = settings.mode.batch_budget(job_limit);
     for command in &mut whole {
         let note = sample::apply(command, ctx, durations, budget, settings.sample_seed);
@@ -254,6 +256,45 @@ fn whole_method_notes(tests: &[ClassifiedTest]) -> Vec<String> {
         .collect()
 }
 
+/// A test the current muted-tests file mutes in its task runs with the
+/// build's mutes off, in batches of its own.
+fn muted_note(t: &ClassifiedTest) -> Option<String> {
+    let mute = t.muted()?;
+    let issue = mute
+        .issue
+        .as_deref()
+        .map_or(String::new(), |i| format!(" ({i})"));
+    Some(format!(
+        "`{}` is muted in `{}`{issue}: it runs with Elasticsearch's mutes off \
+         (`-Dtests.mutes.enabled=false`), in a batch of its own",
+        test_name(t),
+        mute.task
+    ))
+}
+
+/// Whole-task runs keep the build's mutes (off, they would run every muted
+/// test of the task): the muted selected tests do not run in them.
+fn mutes_kept_note(c: &GradleCommand) -> Option<String> {
+    let muted: Vec<String> = c
+        .tests
+        .iter()
+        .filter(|t| t.muted().is_some())
+        .map(|t| format!("`{}`", test_name(t)))
+        .collect();
+    (!muted.is_empty()).then(|| {
+        format!(
+            "the whole-task runs of {} keep the build's mutes: the muted {} do(es) not run in \
+             them",
+            c.task_paths()
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            muted.join(", ")
+        )
+    })
+}
+
 /// A `--cap` for a custom kind no selected test has is most likely a typo.
 /// One note per batch that does not do what the user asked, with the reason.
 fn not_honoured_notes(commands: &[GradleCommand]) -> Vec<String> {
@@ -358,7 +399,7 @@ mod tests {
         use crate::invocation::{FreshJvms, Repeat};
         let mut table = Table::default();
         let a = Accumulates {
-            evidence: "threads".into(),
+            evidence: crate::analyze::model::report::DriftEvidence::Threads,
             commit: Some("abc".into()),
         };
         table.state_accumulates.insert("a.Leaky".into(), a);
@@ -399,6 +440,60 @@ mod tests {
         let in_jvm = plan(&tests, &asked, &c).commands;
         assert_eq!(in_jvm.len(), 1, "--repetition in-jvm samples a few JVMs");
         assert_eq!(fresh(&in_jvm[0]), Some(FreshJvms::Sampled));
+    }
+
+    /// A test the current muted-tests file mutes runs in a batch of its own
+    /// with Elasticsearch's mutes off (typed, rendered once), its Gradle-run
+    /// fallback too; a class that covers it does not take it in; the
+    /// whole-task runs keep the mutes and say so.
+    #[test]
+    fn a_muted_test_runs_apart_with_the_mutes_off() {
+        use crate::domain::{Mute, MuteState};
+        let mut muted = unit("a.FooTests");
+        muted.method = Some("testX".into());
+        muted.mute = Some(Mute {
+            state: MuteState::Muted,
+            task: muted.task.clone(),
+            issue: Some("https://github.com/elastic/elasticsearch/issues/1".into()),
+        });
+        let tests = [unit("a.FooTests"), muted.clone(), unit("a.BarTests")];
+        let p = plan(&tests, &BatchingConfig::default(), &ctx(Some("8.10.2")));
+        assert_eq!(
+            p.tests.len(),
+            3,
+            "the class does not cover its muted method"
+        );
+        let off = |c: &GradleCommand| c.invocation.tasks().is_some_and(|t| t.mutes_off);
+        let (apart, rest): (Vec<_>, Vec<_>) = p.commands.iter().partition(|c| off(c));
+        assert_eq!(apart.len(), 1, "{:?}", p.commands);
+        assert_eq!(apart[0].tests, [muted.clone()]);
+        assert!(apart[0]
+            .argv()
+            .contains(&"-Dtests.mutes.enabled=false".to_string()));
+        assert!(apart[0].fallback.as_deref().is_some_and(off));
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].tests, [unit("a.FooTests"), unit("a.BarTests")]);
+        assert!(!rest[0].argv().iter().any(|a| a.contains("mutes")));
+        assert!(
+            p.notes.iter().any(|n| n
+                == "`a.FooTests.testX` is muted in `:server:test` \
+                    (https://github.com/elastic/elasticsearch/issues/1): it runs with \
+                    Elasticsearch's mutes off (`-Dtests.mutes.enabled=false`), in a batch of \
+                    its own"),
+            "{:?}",
+            p.notes
+        );
+        let settings = in_context(ContextMode::Task, 5);
+        let durations = Durations::default();
+        let run = for_run(&[muted], &settings, None, &ctx(Some("8.10.2")), &durations);
+        assert!(!run.commands.iter().any(off), "{:?}", run.commands);
+        assert!(
+            run.notes.iter().any(|n| n
+                == "the whole-task runs of `:server:test` keep the build's mutes: the muted \
+                    `a.FooTests.testX` do(es) not run in them"),
+            "{:?}",
+            run.notes
+        );
     }
 
     #[test]

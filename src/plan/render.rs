@@ -4,7 +4,7 @@
 use super::policy::{schedule, Policy};
 use super::proof::{Evidence, Proof};
 use super::{target, Plan};
-use crate::domain::{ClassifiedTest, GradleCommand, Origin, SkippedFile, Unresolved};
+use crate::domain::{ClassifiedTest, GradleCommand, MuteState, Origin, SkippedFile, Unresolved};
 use crate::select::{Expansion, TaskSelection};
 use crate::shell;
 use crate::stats::{executions_for, percent, rate_bound, Round};
@@ -189,7 +189,7 @@ fn write_text(w: &mut String, view: &PlanView) -> fmt::Result {
                     visible(t.kind.as_str()),
                     visible(&t.task),
                     visible(&target(t).unwrap_or_else(|| "(whole task)".into())),
-                    origin(t.origin).into(),
+                    origin_and_mute(t),
                 ]
             })
             .collect();
@@ -361,6 +361,24 @@ fn table(w: &mut String, rows: &[[String; 4]]) -> fmt::Result {
         writeln!(w, "  {kind:w0$}  {task:w1$}  {target:w2$}  {origin}")?;
     }
     Ok(())
+}
+
+/// Its origin, and what the muted-tests file says of it in its task (the
+/// task column names the task), with the entry's issue.
+fn origin_and_mute(t: &ClassifiedTest) -> String {
+    let origin = origin(t.origin);
+    let Some(mute) = &t.mute else {
+        return origin.into();
+    };
+    let issue = match &mute.issue {
+        Some(issue) => format!(" ({})", visible(issue)),
+        None => String::new(),
+    };
+    match (mute.state, t.origin) {
+        (MuteState::Unmuted, Origin::Unmuted) => format!("{origin}{issue}"),
+        (MuteState::Unmuted, _) => format!("{origin}, unmuted{issue}"),
+        (MuteState::Muted, _) => format!("{origin}, muted{issue}"),
+    }
 }
 
 fn origin(o: Origin) -> &'static str {

@@ -168,7 +168,7 @@ pub(crate) fn remembered_drift(class: &str, a: &Accumulates) -> String {
         "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): each \
          of its executions runs in a fresh test JVM of its own, as CI runs it, in one Gradle \
          invocation",
-        a.evidence
+        a.evidence.as_str()
     )
 }
 

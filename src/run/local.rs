@@ -390,6 +390,30 @@ impl Watcher<'_> {
     }
 }
 
+/// Why a batch's tests ran fewer times than planned, when it ended early:
+/// its problem, else the stop on proof that took its proven tests out (a
+/// clean result: said once, not as a problem).
+pub(crate) fn shortfall(run: &BatchRun, timeout: Duration) -> Option<String> {
+    problems(std::slice::from_ref(run), timeout)
+        .pop()
+        .or_else(|| {
+            let proven: Vec<String> = run
+                .done
+                .proven
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} proven flaky after {} iteration(s), {} saved (stop on proof)",
+                        crate::plan::test_name(&p.test),
+                        p.after,
+                        p.saved
+                    )
+                })
+                .collect();
+            (!proven.is_empty()).then(|| format!("batch {}: {}", run.index, proven.join("; ")))
+        })
+}
+
 /// One line per batch that was not a clean pass, for the end of the run.
 pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
     let mut out = Vec::new();
@@ -433,17 +457,6 @@ pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 | Stop::NoResult(_),
             )
             | None => {}
-        }
-        for p in &run.done.proven {
-            bad.push((
-                format!(
-                    "{} proven flaky after {} iteration(s), {} saved (stop on proof)",
-                    crate::plan::test_name(&p.test),
-                    p.after,
-                    p.saved
-                ),
-                Vec::new(),
-            ));
         }
         if bad.is_empty() {
             continue;

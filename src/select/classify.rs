@@ -4,32 +4,34 @@
 //! All paths here are relative to the build root. Files are reached only
 //! through [`Files`], so this stays a pure function of its inputs.
 //!
-//! Which Test tasks run a class is [`super::tasks`]' rule; an abstract class
-//! is expanded into its concrete subclasses by [`super::expand`], each
-//! classified on its own project's task. What was chosen among several tasks
-//! and how bases were expanded is recorded ([`Decisions`]) for the plan.
+//! Which Test tasks run a class is [`super::tasks`]' rule; how a class is
+//! told a test is `detection`'s part; a class that runs through other
+//! classes (a base through its concrete subclasses, each classified on its
+//! own project's task; a bulk test through its owner) is `bases`'. What was
+//! chosen among several tasks and how bases were expanded is recorded
+//! ([`Decisions`]) for the plan.
 
-use super::bulk;
 use super::bytecode::Compiled;
 use super::expand::{self, Hierarchy};
 use super::jar::Classpath;
 use super::roots::{Root, SourceRoots, TaskBinding, CLASS_EXTENSIONS};
 use super::selection::TestRef;
-use super::suites::{self, SuiteIndex};
+use super::suites::SuiteIndex;
 use super::tasks::{self, TaskChoice, TaskDecision};
 use super::test_class;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, TestKind, ViaSuite};
 use crate::layout::Layout;
 use crate::test_filter::{class_file, Patterns};
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-pub use super::files::Files;
+pub use super::files::{Files, Seekable};
 pub use super::outcome::Skip;
 pub(crate) use super::outcome::{Classification, Classified, Decisions};
 
+mod bases;
 mod detection;
 mod subject;
 use subject::*;
@@ -63,7 +65,7 @@ pub struct Classifier<'a> {
     /// The runtime classpaths of the source sets' Test tasks, for
     /// superclasses from libraries: each known from the layout, read once
     /// (by its entries) when first needed.
-    classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath>>>,
+    classpaths: HashMap<Vec<PathBuf>, OnceCell<Rc<Classpath<'a>>>>,
     /// The suites of the source sets, read when a class might run in one.
     suites: SuiteIndex,
 }
@@ -141,8 +143,20 @@ impl<'a> Classifier<'a> {
     /// Where a class lives: one outcome per file that defines it; empty when
     /// no source dir has it.
     pub fn locate(&self, test: &TestRef, origin: Origin) -> Classified {
+        self.locate_in(test, origin, None)
+    }
+
+    /// Where a class lives, run only in the tasks `only` names when it names
+    /// some (a test unmuted in those tasks): they are the candidates its
+    /// tasks are chosen from.
+    pub fn locate_in(
+        &self,
+        test: &TestRef,
+        origin: Origin,
+        only: Option<&BTreeSet<String>>,
+    ) -> Classified {
         let mut log = Decisions::default();
-        let outcomes = self.locate_logged(test, origin, &mut log);
+        let outcomes = self.locate_logged(test, origin, only, &mut log);
         Classified {
             outcomes,
             decisions: log,
@@ -153,6 +167,7 @@ impl<'a> Classifier<'a> {
         &self,
         test: &TestRef,
         origin: Origin,
+        only: Option<&BTreeSet<String>>,
         log: &mut Decisions,
     ) -> Vec<Classification> {
         let class = test.class.as_str();
@@ -190,7 +205,7 @@ impl<'a> Classifier<'a> {
             let nested = join_nested(nested_dotted, binary_nested);
             let found = self.roots.files_for(&segments[..k], false);
             if !found.is_empty() {
-                let target = Target::nested(nested.as_deref(), test, origin);
+                let target = Target::nested(nested.as_deref(), test, origin, only);
                 return self.classify_all(found, &target, log);
             }
         }
@@ -198,7 +213,8 @@ impl<'a> Classifier<'a> {
         // suffix match of Elasticsearch's allowed.
         let found = self.roots.files_for(&segments, true);
         let nested = join_nested(&[], binary_nested);
-        self.classify_all(found, &Target::nested(nested.as_deref(), test, origin), log)
+        let target = Target::nested(nested.as_deref(), test, origin, only);
+        self.classify_all(found, &target, log)
     }
 
     fn classify_all(
@@ -230,62 +246,6 @@ impl<'a> Classifier<'a> {
         self.roots.files_of_class(simple)
     }
 
-    fn hierarchy(&self) -> &Hierarchy {
-        self.hierarchy
-            .get_or_init(|| Hierarchy::read(self.files, &self.roots.source_files()))
-    }
-
-    /// Classifies the concrete subclasses of `base` (abstract, or a changed
-    /// concrete class: `concrete_base`), each through its own file and source
-    /// set, and records the expansion. Returns the outcomes of the chosen
-    /// ones, or why none can run.
-    fn expand(
-        &self,
-        base: &str,
-        target: &Target,
-        concrete_base: bool,
-        log: &mut Decisions,
-    ) -> Result<Vec<Classification>, Skip> {
-        let hierarchy = self.hierarchy();
-        let classify = |d: &expand::Descendant, log: &mut Decisions| {
-            let sub = Target {
-                nested: None,
-                binary: Some(d.binary.clone()),
-                method: target.method.clone(),
-                origin: target.origin,
-            };
-            self.roots
-                .containing(&d.path)
-                .iter()
-                .filter(|r| !r.resources)
-                .flat_map(|root| self.classify_file(root, &d.path, &sub, log))
-                .collect()
-        };
-        let (outcomes, mut expansion) =
-            expand::expand(hierarchy, base, self.choice.subclass_cap, log, classify)?;
-        expansion.concrete_base = concrete_base;
-        log.expansions.push(expansion);
-        Ok(outcomes)
-    }
-
-    /// A changed concrete test class runs itself and, like an abstract base,
-    /// up to `--subclass-cap` of its concrete subclasses: they inherit its
-    /// changed test methods (a change may fail only in a subclass). Not for a
-    /// class reached through an expansion (its base's expansion covers its
-    /// subclasses), nor for a named or unmuted class, which means that class.
-    fn changed_concrete_base(
-        &self,
-        class: &str,
-        target: &Target,
-        log: &mut Decisions,
-    ) -> Vec<Classification> {
-        if target.origin != Origin::Changed || target.binary.is_some() || target.method.is_some() {
-            return Vec::new();
-        }
-        // No runnable subclass: nothing more runs, and nothing is recorded.
-        self.expand(class, target, true, log).unwrap_or_default()
-    }
-
     /// The outcomes for one file of one source dir: one per task chosen to
     /// run it, or the outcomes of an abstract class's chosen subclasses.
     fn classify_file(
@@ -315,20 +275,38 @@ impl<'a> Classifier<'a> {
                 ClassFile::AbstractBase(class) => {
                     return self.abstract_class(root, &class, target, log)
                 }
+                ClassFile::NeverRun(never) => return self.never_run_base(never, target, log),
                 ClassFile::Test(subject) => subject,
             }
         };
-        let tasks: Vec<(String, Option<ViaSuite>)> = match self.tasks_for(root, &subject, log) {
+        let tasks = self.tasks_for(root, &subject, target.only.as_ref(), log);
+        let in_scope = |task: &String| target.only.as_ref().is_none_or(|o| o.contains(task));
+        let tasks: Vec<(String, Option<ViaSuite>)> = match tasks {
             Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
             // Left out by the patterns, but run by a suite they include.
-            Err(skip) => match subject.class.as_deref().map(|c| self.via_suites(root, c)) {
+            Err(skip) => match subject.class.as_deref().map(|c| {
+                let mut via = self.via_suites(root, c);
+                via.retain(|(task, _)| in_scope(task));
+                via
+            }) {
                 Some(via) if !via.is_empty() => {
                     via.into_iter().map(|(t, v)| (t, Some(v))).collect()
                 }
                 _ => {
-                    return self
-                        .bulk_test(root, path, &subject, target, log)
-                        .unwrap_or(Err(skip))
+                    let bulk = self.bulk_test(root, path, &subject, target, log);
+                    return bulk.unwrap_or_else(|| match &subject.class {
+                        Some(class) if left_out_by_gradle(&skip) => {
+                            let own_tests = subject.own_tests;
+                            let class = class.clone();
+                            let never = NeverRun {
+                                class,
+                                own_tests,
+                                skip,
+                            };
+                            self.never_run_base(never, target, log)
+                        }
+                        _ => Err(skip),
+                    });
                 }
             },
         };
@@ -395,48 +373,8 @@ impl<'a> Classifier<'a> {
             nested_classes,
             is_suite: subject.is_suite,
             via_suite,
+            mute: None,
         }
-    }
-
-    /// A nested class its task leaves out that a `bulkTest*()` method of its
-    /// file creates ([`bulk`]): named, it runs through the test classes
-    /// of that method's type; met in an expansion, it is not run alone.
-    /// `None` when it is no bulk test.
-    fn bulk_test(
-        &self,
-        root: &Root,
-        path: &Path,
-        subject: &Subject,
-        target: &Target,
-        log: &mut Decisions,
-    ) -> Option<Result<Vec<Classification>, Skip>> {
-        let class = subject.class.as_deref()?;
-        let unit = self.parse(path);
-        let local = suites::local_of(&unit, class);
-        let creator = bulk::creator(&unit, &local)?;
-        let owner = match unit.package.as_str() {
-            "" => creator.owner.clone(),
-            package => format!("{package}.{}", creator.owner),
-        };
-        let how = format!(
-            "`{class}` is a JUnit 3 bulk test: only `{owner}.{}()` creates it, and it runs \
-             inside the suites `BulkTest.makeSuite` builds for the test classes of `{owner}`",
-            creator.method
-        );
-        if target.binary.is_some() {
-            return Some(Err(Skip::Unresolved(Reason::new(
-                ReasonCode::BulkTestOnly,
-                format!("{how}, never alone"),
-            ))));
-        }
-        log.notes.push(format!("{how}: it runs through them"));
-        let owner_target = Target {
-            nested: creator.owner.split_once('$').map(|(_, n)| n.to_string()),
-            binary: None,
-            method: None,
-            origin: target.origin,
-        };
-        Some(self.classify_one(root, path, &owner_target, log))
     }
 
     /// The class a class file holds, as the target names it: an abstract
@@ -481,11 +419,19 @@ impl<'a> Classifier<'a> {
             self.roots.classes_of_set(set.0, set.1)
         });
         let outer = target.nested.is_none() && target.binary.is_none();
+        let own_tests = declares_tests(&unit, &class);
         let shows_tests = match self.is_test(root, path, &unit, &class, simple, outer) {
             Ok(shows) => shows,
             // Not a test by Gradle's detection, yet a suite, or run by one.
             Err(_) if is_suite || !self.via_suites(root, &class).is_empty() => false,
-            Err(skip) => return Err(skip),
+            Err(skip) => {
+                let never = NeverRun {
+                    class,
+                    own_tests,
+                    skip,
+                };
+                return Ok(ClassFile::NeverRun(never));
+            }
         };
         let leaves_out_own = is_suite
             .then(|| {
@@ -501,6 +447,7 @@ impl<'a> Classifier<'a> {
             shows_tests,
             is_suite,
             leaves_out_own,
+            own_tests,
         }))
     }
 
@@ -510,25 +457,35 @@ impl<'a> Classifier<'a> {
         &self,
         root: &Root,
         subject: &Subject,
+        only: Option<&BTreeSet<String>>,
         log: &mut Decisions,
     ) -> Result<Vec<String>, Skip> {
         let class = subject.class.as_deref();
+        let scoped = match (&root.tie, only) {
+            (TaskBinding::Tasks(tied), Some(only)) => Some(in_scope(tied, only, class)?),
+            (TaskBinding::Task(task), Some(only)) if !only.contains(task) => {
+                return Err(not_in_scope(only, class, &root.project, &root.source_set))
+            }
+            _ => None,
+        };
         match &root.tie {
-            TaskBinding::Tasks(tied) => match tasks::choose(tied, class, self.choice.tasks) {
-                TaskDecision::Run(tasks, record) => {
-                    if let Some(record) = record.filter(|r| !log.task_selections.contains(r)) {
-                        log.task_selections.push(record);
+            TaskBinding::Tasks(tied) => {
+                match tasks::choose(scoped.as_ref().unwrap_or(tied), class, self.choice.tasks) {
+                    TaskDecision::Run(tasks, record) => {
+                        if let Some(record) = record.filter(|r| !log.task_selections.contains(r)) {
+                            log.task_selections.push(record);
+                        }
+                        Ok(tasks)
                     }
-                    Ok(tasks)
+                    TaskDecision::Refused(reason)
+                        if reason.code == ReasonCode::ExcludedByTaskPatterns
+                            && !subject.shows_tests =>
+                    {
+                        Err(Skip::NotATest(reason.text))
+                    }
+                    TaskDecision::Refused(reason) => Err(Skip::Unresolved(reason)),
                 }
-                TaskDecision::Refused(reason)
-                    if reason.code == ReasonCode::ExcludedByTaskPatterns
-                        && !subject.shows_tests =>
-                {
-                    Err(Skip::NotATest(reason.text))
-                }
-                TaskDecision::Refused(reason) => Err(Skip::Unresolved(reason)),
-            },
+            }
             TaskBinding::Task(task) => {
                 // Without a layout, the convention's patterns decide, as in a build.
                 let patterns = self.task_patterns(root, task);
@@ -565,26 +522,6 @@ impl<'a> Classifier<'a> {
                 includes: vec!["**/*Tests.class".into(), "**/*IT.class".into()],
                 excludes: vec![],
             },
-        }
-    }
-
-    /// An abstract class runs through its concrete subclasses. When none can
-    /// run, a changed file of code no Test task runs (main code) is simply not
-    /// a test; anything else is unresolved with the reason.
-    fn abstract_class(
-        &self,
-        root: &Root,
-        class: &str,
-        target: &Target,
-        log: &mut Decisions,
-    ) -> Result<Vec<Classification>, Skip> {
-        match self.expand(class, target, false, log) {
-            Err(Skip::Unresolved(reason))
-                if target.origin == Origin::Changed && matches!(root.tie, TaskBinding::NotTest) =>
-            {
-                Err(Skip::NotATest(reason.text))
-            }
-            other => other,
         }
     }
 }

@@ -735,21 +735,21 @@ fn a_task_that_does_not_scan_runs_what_its_patterns_name() {
 #[test]
 fn the_tasks_classpath_decides_a_library_superclass() {
     use crate::select::testing::project;
-    let hamcrest = std::path::PathBuf::from("/usr/share/java/hamcrest-core.jar");
-    assert!(
-        hamcrest.is_file(),
-        "scripts/test.sh installs {}",
-        hamcrest.display()
-    );
+    let hamcrest = "/usr/share/java/hamcrest-core.jar";
+    let Ok(jar) = std::fs::read(hamcrest) else {
+        panic!("scripts/test.sh installs {hamcrest}");
+    };
     let mut layout = one_project(project(":p", "p", &[("test", Some(true))]));
     let path = "p/src/test/java/a/SortedMatcherTest.java";
+    // The jar is read through the build's files, as every file of selection.
     let files = MemFiles::with(&[(
         path,
         "package a;\nimport org.hamcrest.TypeSafeMatcher;\n\
          final class SortedMatcherTest extends TypeSafeMatcher<String> {}",
-    )]);
+    )])
+    .with_bytes(hamcrest, &jar);
     assert!(classify(&Classifier::from_layout(&layout, &files), path).is_ok());
-    layout.projects[1].test_tasks[0].runtime_classpath = Some(vec![hamcrest]);
+    layout.projects[1].test_tasks[0].runtime_classpath = Some(vec![hamcrest.into()]);
     match classify(&Classifier::from_layout(&layout, &files), path) {
         Err(Skip::NotATest(why)) => assert!(why.contains("org.hamcrest.BaseMatcher"), "{why}"),
         other => panic!("{other:?}"),
@@ -766,4 +766,145 @@ fn one_project(p: crate::layout::Project) -> Layout {
         included_builds: vec![],
         projects: vec![project(":", "", &[]), p],
     }
+}
+
+/// The JSR-166 TCK's shape: a task that runs `**/*Test.class` only, and
+/// `JSR166TestCase extends junit.framework.TestCase` in the default package,
+/// concrete, with helpers and no test of its own, the base of the tests.
+fn tck_build(extra: &[(&str, &str)]) -> (Layout, MemFiles) {
+    use crate::select::testing::project;
+    let mut p = project(":tck", "tck", &[("test", Some(true))]);
+    p.test_tasks[0].includes = vec!["**/*Test.class".into()];
+    p.test_tasks[0].framework = Some("junit".into());
+    let dir = "tck/src/test/java";
+    let mut sources = vec![
+        (
+            format!("{dir}/JSR166TestCase.java"),
+            "import junit.framework.TestCase;\n\
+             public class JSR166TestCase extends TestCase {\n\
+               public static final long SHORT_DELAY_MS = 50;\n\
+               public void threadAssertTrue(boolean b) { assertTrue(b); }\n\
+               static class NoOpRunnable implements Runnable { public void run() {} }\n}"
+                .to_string(),
+        ),
+        (
+            format!("{dir}/AtomicTest.java"),
+            "public class AtomicTest extends JSR166TestCase { public void testIncrement() {} }"
+                .to_string(),
+        ),
+        (
+            format!("{dir}/LockTest.java"),
+            "public class LockTest extends JSR166TestCase { public void testLock() {} }"
+                .to_string(),
+        ),
+    ];
+    sources.extend(
+        extra
+            .iter()
+            .map(|(f, t)| (format!("{dir}/{f}"), t.to_string())),
+    );
+    let files: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(f, t)| (f.as_str(), t.as_str()))
+        .collect();
+    (one_project(p), MemFiles::with(&files))
+}
+
+/// A changed class Gradle never runs that declares no test of its own is a
+/// base: its concrete subclasses run (within the cap, those left out said),
+/// never "not checked"; with none it is no test (nothing selected); named,
+/// it means itself.
+#[test]
+fn a_changed_base_gradle_never_runs_runs_through_its_subclasses() {
+    let (layout, files) = tck_build(&[
+        (
+            "Helpers.java",
+            "public class Helpers extends junit.framework.TestCase { void help() {} }",
+        ),
+        (
+            "PlainBase.java",
+            "public class PlainBase { protected int n() { return 1; } }",
+        ),
+        (
+            "ZTest.java",
+            "public class ZTest extends PlainBase { @org.junit.Test public void z() {} }",
+        ),
+    ]);
+    let c = Classifier::from_layout(&layout, &files);
+    let changed = |c: &Classifier, file: &str| {
+        c.classify_path(
+            Path::new(&format!("tck/src/test/java/{file}")),
+            Origin::Changed,
+        )
+    };
+    let classes = |outcomes: &[Classification]| -> Vec<String> {
+        outcomes
+            .iter()
+            .filter_map(|o| o.as_ref().ok()?.class.clone())
+            .collect()
+    };
+    let base = changed(&c, "JSR166TestCase.java");
+    assert_eq!(
+        classes(&base.outcomes),
+        ["AtomicTest", "LockTest"],
+        "{base:?}"
+    );
+    assert_eq!(base.outcomes.len(), 2, "nothing unresolved: {base:?}");
+    let e = &base.decisions.expansions[0];
+    assert!(e.concrete_base);
+    assert!(
+        e.base_not_run
+            .as_deref()
+            .is_some_and(|why| why.contains("**/*Test.class")),
+        "{e:?}"
+    );
+    // A plain class (no test by Gradle's detection) is a base alike.
+    assert_eq!(classes(&changed(&c, "PlainBase.java").outcomes), ["ZTest"]);
+    // Within the cap, those left out said.
+    let capped = Classifier::from_layout(&layout, &files).with_choice(Policy {
+        subclass_cap: 1,
+        ..Policy::default()
+    });
+    let base = changed(&capped, "JSR166TestCase.java").outcomes;
+    assert_eq!(classes(&base).len(), 1);
+    assert!(
+        matches!(&base[1], Err(Skip::Unresolved(r)) if r.code == ReasonCode::BeyondSubclassCap),
+        "{base:?}"
+    );
+    // No subclass, no test of its own: nothing selected.
+    let helpers = only(changed(&c, "Helpers.java").outcomes);
+    assert!(
+        matches!(&helpers, Err(Skip::NotATest(why))
+            if why.starts_with("`Helpers` declares no test of its own and no concrete subclass")),
+        "{helpers:?}"
+    );
+    // Named, the class means itself: Gradle runs no test of it.
+    let named = only(
+        c.locate(&TestRef::class("JSR166TestCase"), Origin::Explicit)
+            .outcomes,
+    );
+    assert!(
+        matches!(&named, Err(Skip::Unresolved(r)) if r.code == ReasonCode::ExcludedByTaskPatterns),
+        "{named:?}"
+    );
+}
+
+/// A class Gradle never runs that declares tests of its own: they run in its
+/// subclasses, which inherit them; without one, they are not checked.
+#[test]
+fn a_base_with_tests_of_its_own_runs_them_in_its_subclasses_else_is_not_checked() {
+    let own = "public class OwnCase extends junit.framework.TestCase { public void testX() {} }";
+    let (layout, files) = tck_build(&[("OwnCase.java", own)]);
+    let c = Classifier::from_layout(&layout, &files);
+    let path = Path::new("tck/src/test/java/OwnCase.java");
+    let alone = only(c.classify_path(path, Origin::Changed).outcomes);
+    assert!(
+        matches!(&alone, Err(Skip::Unresolved(r)) if r.code == ReasonCode::ExcludedByTaskPatterns),
+        "{alone:?}"
+    );
+    let sub = "public class OwnSubTest extends OwnCase {}";
+    let (layout, files) = tck_build(&[("OwnCase.java", own), ("OwnSubTest.java", sub)]);
+    let c = Classifier::from_layout(&layout, &files);
+    let through = only(c.classify_path(path, Origin::Changed).outcomes);
+    assert_eq!(through.unwrap().class.as_deref(), Some("OwnSubTest"));
 }

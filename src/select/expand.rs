@@ -377,6 +377,7 @@ pub(crate) fn expand(
         total: runnable.len(),
         cap,
         concrete_base: false,
+        base_not_run: None,
         not_run,
     };
     let left_out: Vec<&str> = runnable

@@ -1,5 +1,6 @@
 //! What the plan records of an expanded base (abstract, or a changed
-//! concrete class): the concrete subclasses chosen, and those no task runs here.
+//! concrete class, which Gradle may never run itself): the concrete
+//! subclasses chosen, and those no task runs here.
 
 use crate::domain::ReasonCode;
 use serde::Serialize;
@@ -15,10 +16,13 @@ pub struct Expansion {
     /// Concrete subclasses that a task would run.
     pub total: usize,
     pub cap: usize,
-    /// The base is a concrete test class that changed: it runs itself, and
-    /// its subclasses run what they inherit of the change.
+    /// The base is a concrete class that changed: its subclasses run what
+    /// they inherit of the change, and it runs itself unless `base_not_run`
+    /// says why Gradle never runs it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub concrete_base: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_not_run: Option<String>,
     /// Concrete subclasses no task runs here, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<NotRun>,

@@ -3,16 +3,18 @@
 //! jars in order, the first that has it. A jar's central directory is read
 //! once, and only the entries asked for are inflated: a large build's test
 //! classpath holds hundreds of jars, of which a chain walk opens a few.
+//! Every read goes through the build's [`Files`] (`open` for a jar, at
+//! offsets), as all of selection's.
 //!
 //! Only what jars are made of is read: stored and deflated entries, no
 //! ZIP64 (a jar that needs it is skipped: its classes are not found, and the
 //! chain stays undecided, as without a classpath).
 
 use super::bytecode::{self, ClassInfo, ReadClasses};
+use super::files::{Files, Seekable};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -26,17 +28,20 @@ const LOCAL_SIGNATURE: u32 = 0x0403_4b50;
 /// A class file larger than this is no class a test derives from.
 const MAX_CLASS: u64 = 16 << 20;
 
-/// The classpath of a Test task (or of the tasks that may run a class).
-pub(super) struct Classpath {
+/// The classpath of a Test task (or of the tasks that may run a class),
+/// read through the build's [`Files`].
+pub(super) struct Classpath<'a> {
     entries: Vec<PathBuf>,
+    files: &'a dyn Files,
     jars: RefCell<HashMap<PathBuf, Option<Rc<Jar>>>>,
     read: ReadClasses,
 }
 
-impl Classpath {
-    pub(super) fn new(entries: Vec<PathBuf>) -> Self {
+impl<'a> Classpath<'a> {
+    pub(super) fn new(entries: Vec<PathBuf>, files: &'a dyn Files) -> Self {
         Classpath {
             entries,
+            files,
             jars: RefCell::new(HashMap::new()),
             read: RefCell::new(HashMap::new()),
         }
@@ -53,16 +58,16 @@ impl Classpath {
 
     /// The bytes of `name` in one classpath entry: a class folder or a jar.
     fn bytes(&self, entry: &Path, name: &str) -> Option<Vec<u8>> {
-        if entry.is_dir() {
-            return std::fs::read(entry.join(name)).ok();
+        if self.files.is_dir(entry) {
+            return self.files.read_bytes(&entry.join(name));
         }
         let jar = self
             .jars
             .borrow_mut()
             .entry(entry.to_path_buf())
-            .or_insert_with(|| Jar::open(entry).map(Rc::new))
+            .or_insert_with(|| Jar::open(self.files, entry).map(Rc::new))
             .clone()?;
-        jar.read(name)
+        jar.read(self.files, name)
     }
 }
 
@@ -82,11 +87,11 @@ struct Entry {
 
 impl Jar {
     /// Reads the central directory; `None` when the file is no zip we read.
-    fn open(path: &Path) -> Option<Jar> {
-        let mut file = File::open(path).ok()?;
-        let len = file.metadata().ok()?.len();
+    fn open(files: &dyn Files, path: &Path) -> Option<Jar> {
+        let mut file = files.open(path)?;
+        let len = file.seek(SeekFrom::End(0)).ok()?;
         let tail_len = len.min(END_SIZE + MAX_COMMENT);
-        let tail = read_at(&mut file, len - tail_len, tail_len)?;
+        let tail = read_at(&mut *file, len - tail_len, tail_len)?;
         let end = (0..=tail.len().checked_sub(END_SIZE as usize)?)
             .rev()
             .find(|&i| le32(&tail, i) == Some(END_SIGNATURE))?;
@@ -96,7 +101,7 @@ impl Jar {
         if count == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
             return None; // ZIP64
         }
-        let directory = read_at(&mut file, offset, size)?;
+        let directory = read_at(&mut *file, offset, size)?;
         let entries = central_entries(&directory, count)?;
         Some(Jar {
             path: path.to_path_buf(),
@@ -105,18 +110,18 @@ impl Jar {
     }
 
     /// The bytes of the entry `name`, inflated; `None` when absent or unreadable.
-    fn read(&self, name: &str) -> Option<Vec<u8>> {
+    fn read(&self, files: &dyn Files, name: &str) -> Option<Vec<u8>> {
         let e = *self.entries.get(name)?;
         if e.size > MAX_CLASS || e.compressed > MAX_CLASS {
             return None;
         }
-        let mut file = File::open(&self.path).ok()?;
-        let header = read_at(&mut file, e.local_header, 30)?;
+        let mut file = files.open(&self.path)?;
+        let header = read_at(&mut *file, e.local_header, 30)?;
         if le32(&header, 0)? != LOCAL_SIGNATURE {
             return None;
         }
         let skip = u64::from(le16(&header, 26)?) + u64::from(le16(&header, 28)?);
-        let data = read_at(&mut file, e.local_header + 30 + skip, e.compressed)?;
+        let data = read_at(&mut *file, e.local_header + 30 + skip, e.compressed)?;
         match e.method {
             0 => Some(data),
             8 => {
@@ -160,7 +165,7 @@ fn central_entries(directory: &[u8], count: u16) -> Option<HashMap<String, Entry
     Some(entries)
 }
 
-fn read_at(file: &mut File, offset: u64, len: u64) -> Option<Vec<u8>> {
+fn read_at(file: &mut dyn Seekable, offset: u64, len: u64) -> Option<Vec<u8>> {
     file.seek(SeekFrom::Start(offset)).ok()?;
     let mut buf = vec![0; usize::try_from(len).ok()?];
     file.read_exact(&mut buf).ok()?;

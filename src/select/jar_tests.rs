@@ -1,4 +1,5 @@
 use super::*;
+use crate::select::testing::MemFiles;
 use std::io::Write;
 
 const SAMPLE: &[u8] = include_bytes!("../../tests/data/bytecode/Sample.class");
@@ -56,23 +57,20 @@ fn zip(entries: &[(&str, &[u8], bool)]) -> Vec<u8> {
     out
 }
 
+/// The classpath reads through the build's files: jars at offsets, class
+/// folders by path (here in memory).
 #[test]
 fn classes_are_read_from_jars_stored_or_deflated_and_from_class_folders() {
-    let dir = tempfile::tempdir().unwrap();
-    let jar = dir.path().join("lib.jar");
-    std::fs::write(
-        &jar,
-        zip(&[
-            ("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\n", true),
-            ("a/b/Sample.class", SAMPLE, true),
-            ("a/b/Sample$Nested.class", NESTED, false),
-        ]),
-    )
-    .unwrap();
-    let classes = dir.path().join("classes");
-    std::fs::create_dir_all(classes.join("a/b")).unwrap();
-    std::fs::write(classes.join("a/b/Sample.class"), SAMPLE).unwrap();
-    let cp = Classpath::new(vec![dir.path().join("absent.jar"), jar.clone()]);
+    let jar = zip(&[
+        ("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\n", true),
+        ("a/b/Sample.class", SAMPLE, true),
+        ("a/b/Sample$Nested.class", NESTED, false),
+    ]);
+    let files = MemFiles::default()
+        .with_bytes("/cp/lib.jar", &jar)
+        .with_bytes("/cp/classes/a/b/Sample.class", SAMPLE);
+    let (lib, classes) = (PathBuf::from("/cp/lib.jar"), PathBuf::from("/cp/classes"));
+    let cp = Classpath::new(vec![PathBuf::from("/cp/absent.jar"), lib.clone()], &files);
     let sample = cp.class("a.b.Sample").expect("deflated entry");
     assert_eq!(
         sample.superclass.as_deref(),
@@ -84,40 +82,39 @@ fn classes_are_read_from_jars_stored_or_deflated_and_from_class_folders() {
     );
     assert!(cp.class("a.b.Missing").is_none());
     // a class folder first wins
-    let cp = Classpath::new(vec![classes, jar]);
+    let cp = Classpath::new(vec![classes, lib], &files);
     assert_eq!(cp.class("a.b.Sample").unwrap().name, "a.b.Sample");
 }
 
 #[test]
 fn a_file_that_is_no_zip_or_is_cut_short_gives_no_class() {
-    let dir = tempfile::tempdir().unwrap();
     let full = zip(&[("a/b/Sample.class", SAMPLE, true)]);
-    let jar = dir.path().join("cut.jar");
+    let jar = PathBuf::from("/cp/cut.jar");
     for end in [0, 10, full.len() / 2, full.len() - 30] {
-        std::fs::write(&jar, &full[..end]).unwrap();
+        let files = MemFiles::default().with_bytes("/cp/cut.jar", &full[..end]);
         assert!(
-            Classpath::new(vec![jar.clone()])
+            Classpath::new(vec![jar.clone()], &files)
                 .class("a.b.Sample")
                 .is_none(),
             "cut at {end}"
         );
     }
-    std::fs::write(&jar, b"not a zip").unwrap();
-    assert!(Classpath::new(vec![jar]).class("a.b.Sample").is_none());
+    let files = MemFiles::default().with_bytes("/cp/cut.jar", b"not a zip");
+    assert!(Classpath::new(vec![jar], &files)
+        .class("a.b.Sample")
+        .is_none());
 }
 
 /// The jars a Debian machine has: JUnit's and Hamcrest's classes read as
 /// Gradle's detector reads them.
 #[test]
 fn a_real_jar_gives_hamcrests_matcher_chain() {
-    let hamcrest = PathBuf::from("/usr/share/java/hamcrest-core.jar");
-    if !hamcrest.is_file() {
-        panic!(
-            "{} is missing: scripts/test.sh installs it",
-            hamcrest.display()
-        );
-    }
-    let cp = Classpath::new(vec![hamcrest]);
+    let hamcrest = "/usr/share/java/hamcrest-core.jar";
+    let Ok(bytes) = std::fs::read(hamcrest) else {
+        panic!("{hamcrest} is missing: scripts/test.sh installs it");
+    };
+    let files = MemFiles::default().with_bytes(hamcrest, &bytes);
+    let cp = Classpath::new(vec![PathBuf::from(hamcrest)], &files);
     let typesafe = cp.class("org.hamcrest.TypeSafeMatcher").unwrap();
     assert_eq!(
         typesafe.superclass.as_deref(),

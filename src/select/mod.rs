@@ -35,6 +35,7 @@ mod expansion;
 pub(crate) mod explicit;
 mod files;
 mod jar;
+pub mod mutes;
 mod outcome;
 mod pipeline;
 mod roots;

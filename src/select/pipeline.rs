@@ -2,19 +2,24 @@
 
 use super::changed::{self, Change};
 use super::classify::Classifier;
-use super::selection::{Selection, TestRef};
-use super::{explicit, unmutes};
+use super::explicit;
+use super::mutes::{self, MutedEntry};
+use super::selection::Selection;
+use super::unmutes::{self, Unmute};
 
-/// Runs the three selectors, in this order, over one classifier.
+/// Runs the three selectors, in this order, over one classifier; the tests
+/// the current muted-tests file (`muted`) mutes in their task are marked so.
 pub fn select(
     classifier: &Classifier,
     changes: &[Change],
-    unmuted: &[TestRef],
+    unmuted: &[Unmute],
     explicit: &[String],
+    muted: &[MutedEntry],
 ) -> Selection {
     let mut selection = changed::select(changes, classifier);
     selection.merge(unmutes::select(unmuted, classifier));
     selection.merge(explicit::select(explicit, classifier));
+    mutes::mark(&mut selection, muted);
     let notes = record_notes(&selection);
     selection.notes.extend(notes);
     selection
@@ -39,13 +44,19 @@ fn record_notes(selection: &Selection) -> Vec<String> {
         notes.push(note);
     }
     for e in &selection.expansions {
-        let runs = if e.concrete_base {
-            format!("changed `{}` also runs through", e.base)
-        } else {
-            format!("abstract `{}` runs through", e.base)
+        let (runs, itself) = match (&e.base_not_run, e.concrete_base) {
+            (Some(why), _) => (
+                format!("changed `{}` runs through", e.base),
+                format!("; Gradle never runs `{}` itself: {why}", e.base),
+            ),
+            (None, true) => (
+                format!("changed `{}` also runs through", e.base),
+                String::new(),
+            ),
+            (None, false) => (format!("abstract `{}` runs through", e.base), String::new()),
         };
         notes.push(format!(
-            "{runs} {} of its {} concrete test subclass(es) (cap {}): {}",
+            "{runs} {} of its {} concrete test subclass(es) (cap {}): {}{itself}",
             e.chosen.len(),
             e.total,
             e.cap,

@@ -39,6 +39,13 @@ impl Selection {
         for t in other.tests {
             if seen.insert(identity(&t)) {
                 self.tests.push(t);
+            } else if t.mute.is_some() {
+                // The first origin wins; what the muted-tests file says of
+                // the test in its task is kept.
+                let kept = self.tests.iter_mut().find(|k| identity(k) == identity(&t));
+                if let Some(kept) = kept.filter(|k| k.mute.is_none()) {
+                    kept.mute = t.mute;
+                }
             }
         }
         for u in other.unresolved {
@@ -73,10 +80,12 @@ impl Selection {
     }
 }
 
-/// What makes two selected tests the same test, whatever selected them.
+/// What makes two selected tests the same test, whatever selected them
+/// and whatever the muted-tests file says of them.
 fn identity(t: &ClassifiedTest) -> ClassifiedTest {
     ClassifiedTest {
         origin: Origin::Explicit,
+        mute: None,
         ..t.clone()
     }
 }
@@ -135,6 +144,7 @@ mod tests {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         }
     }
 
@@ -168,6 +178,33 @@ mod tests {
         );
         assert_eq!(a.unresolved, vec![u]);
         assert_eq!(a.notes, vec!["n".to_string()]);
+    }
+
+    /// A test both changed and unmuted runs once, as changed, and keeps
+    /// what the muted-tests file says of it.
+    #[test]
+    fn merge_keeps_the_mute_note_of_a_repeat() {
+        use crate::domain::{Mute, MuteState};
+        let mut a = Selection {
+            tests: vec![test("a.ATests", Origin::Changed)],
+            ..Default::default()
+        };
+        let mute = Mute {
+            state: MuteState::Unmuted,
+            task: ":server:test".into(),
+            issue: Some("https://github.com/elastic/elasticsearch/issues/1".into()),
+        };
+        let unmuted = ClassifiedTest {
+            mute: Some(mute.clone()),
+            ..test("a.ATests", Origin::Unmuted)
+        };
+        a.merge(Selection {
+            tests: vec![unmuted],
+            ..Selection::default()
+        });
+        assert_eq!(a.tests.len(), 1);
+        assert_eq!(a.tests[0].origin, Origin::Changed);
+        assert_eq!(a.tests[0].mute, Some(mute));
     }
 
     #[test]

@@ -167,6 +167,18 @@ pub(super) fn shows_tests(unit: &Unit, t: &Declared) -> bool {
             .any(|a| method_test(&a.name, a.simple()))
 }
 
+/// Whether the type `t` declares tests of its own: [`shows_tests`], or a
+/// JUnit 3 `test*` method (the source model keeps no signature: any method
+/// so named counts, the safe side, as a class thought to declare tests
+/// keeps its refusal).
+pub(super) fn declares_tests(unit: &Unit, t: &Declared) -> bool {
+    shows_tests(unit, t)
+        || unit
+            .methods
+            .iter()
+            .any(|m| m.owner == t.local && m.name.starts_with("test"))
+}
+
 /// Whether a class of `unit` nested in `outer` (local name) declares tests:
 /// Gradle runs it as a class of its own.
 pub(super) fn nested_shows_tests(unit: &Unit, outer: &str) -> bool {
@@ -220,7 +232,7 @@ pub(super) struct Detector<'a> {
     misses: RefCell<Vec<String>>,
     /// The runtime classpath of the tasks that may run the class: library
     /// superclasses are read from it; without it they are undecided.
-    classpath: Option<&'a Classpath>,
+    classpath: Option<&'a Classpath<'a>>,
 }
 
 impl<'a> Detector<'a> {
@@ -239,7 +251,7 @@ impl<'a> Detector<'a> {
     }
 
     /// Reads the supertypes outside the build from this classpath.
-    pub(super) fn with_classpath(mut self, classpath: Option<&'a Classpath>) -> Self {
+    pub(super) fn with_classpath(mut self, classpath: Option<&'a Classpath<'a>>) -> Self {
         self.classpath = classpath;
         self
     }

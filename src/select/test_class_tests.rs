@@ -349,12 +349,8 @@ fn a_helper_whose_chain_ends_in_a_library_class_is_no_test_with_the_classpath() 
     let without = Detector::new(&h, &compiled, false).detect("p.IsSortedMatcher", path);
     assert_eq!(without, Detection::Undecided);
     let hamcrest = PathBuf::from("/usr/share/java/hamcrest-core.jar");
-    assert!(
-        hamcrest.is_file(),
-        "scripts/test.sh installs {}",
-        hamcrest.display()
-    );
-    let cp = Classpath::new(vec![PathBuf::from("/nowhere/classes"), hamcrest]);
+    let jars = on_disk(&hamcrest);
+    let cp = Classpath::new(vec![PathBuf::from("/nowhere/classes"), hamcrest], &jars);
     let with = Detector::new(&h, &compiled, false)
         .with_classpath(Some(&cp))
         .detect("p.IsSortedMatcher", path);
@@ -385,12 +381,8 @@ fn a_jar_decorator_is_no_test_and_a_class_missing_from_the_classpath_is_undecide
         ),
     ];
     let junit = PathBuf::from("/usr/share/java/junit4.jar");
-    assert!(
-        junit.is_file(),
-        "scripts/test.sh installs {}",
-        junit.display()
-    );
-    let cp = Classpath::new(vec![junit]);
+    let jars = on_disk(&junit);
+    let cp = Classpath::new(vec![junit], &jars);
     let h = hierarchy(&sources);
     let files = MemFiles::default();
     let compiled = Compiled::new(vec![], &files);
@@ -410,4 +402,11 @@ fn a_jar_decorator_is_no_test_and_a_class_missing_from_the_classpath_is_undecide
             "junit.framework.Assert".into()
         ])
     );
+}
+
+/// A jar of the machine's, in memory at its path.
+fn on_disk(jar: &Path) -> MemFiles {
+    let bytes =
+        std::fs::read(jar).unwrap_or_else(|_| panic!("scripts/test.sh installs {}", jar.display()));
+    MemFiles::default().with_bytes(&jar.to_string_lossy(), &bytes)
 }

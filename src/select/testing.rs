@@ -38,6 +38,11 @@ impl Files for MemFiles {
         self.0.contains_key(path)
     }
 
+    fn is_dir(&self, path: &Path) -> bool {
+        let keys = self.0.keys().chain(self.1.keys());
+        keys.into_iter().any(|p| p != path && p.starts_with(path))
+    }
+
     fn read(&self, path: &Path) -> Option<String> {
         self.0.get(path).cloned()
     }

@@ -100,6 +100,7 @@ impl Replay<'_> {
             nested_classes: false,
             is_suite: false,
             via_suite: None,
+            mute: None,
         };
         let fallback = match invocation.repeat {
             Repeat::InJvm { .. } => Some(Box::new(GradleCommand {

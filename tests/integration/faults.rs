@@ -336,7 +336,8 @@ fn a_test_jvm_out_of_heap_is_infrastructure_wherever_its_dump_goes() {
             .join("test/external-modules/esql-heap-attack/build/heapdump");
         let default_dumps = std::fs::read_dir(&dumps).map_or(0, |d| d.count());
         assert_eq!(default_dumps, 0, "{name}: nothing under build/heapdump/");
-        // The markdown report of the run's XML says it too.
+        // The markdown report of the run's XML says it too, its reproduce
+        // lines running Gradle as the run did (`--offline` kept).
         let run_dir = run_dirs(build.path()).pop().expect("a run folder");
         let analyzed = run(gradle_flaky()
             .current_dir(build.path())
@@ -345,9 +346,9 @@ fn a_test_jvm_out_of_heap_is_infrastructure_wherever_its_dump_goes() {
         let md = String::from_utf8_lossy(&analyzed.stdout);
         assert!(
             md.contains("- Heap exhaustion (java.lang.OutOfMemoryError): 1 of those failures")
-                && md.contains("| out of heap |")
+                && md.contains("| **out of heap** |")
                 && md.contains(
-                    "gradle :test:external-modules:test-esql-heap-attack:cleanJavaRestTest \
+                    "gradle --offline :test:external-modules:test-esql-heap-attack:cleanJavaRestTest \
                      :test:external-modules:test-esql-heap-attack:javaRestTest"
                 ),
             "{name}: {md}"

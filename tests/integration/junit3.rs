@@ -164,3 +164,84 @@ fn a_branch_making_a_junit3_test_flaky_is_run_and_found() {
         "{t:#}"
     );
 }
+
+/// The JSR-166 TCK's case on `:legacy` (the task runs `Test*` classes only):
+/// a comment in a concrete JUnit 3 base that Gradle never runs and that
+/// declares no test of its own runs its subclasses (exit 0, each planned
+/// execution), never "nothing was checked" (exit 3); a comment in such a
+/// class with no subclass selects nothing (exit 0).
+#[test]
+fn a_comment_in_a_base_gradle_never_runs_runs_its_subclasses() {
+    let build = plain_java_copy();
+    let b = build.path();
+    flake_probability(b, "0");
+    let dir = b.join("legacy/src/test/java/com/example/legacy");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write(
+        "LegacyCase.java",
+        "package com.example.legacy;\n\nimport junit.framework.TestCase;\n\n\
+         /** Helpers of the legacy tests; no test of its own. */\n\
+         public class LegacyCase extends TestCase {\n    \
+             protected void check(boolean b) { assertTrue(b); }\n}\n",
+    );
+    for (class, method) in [("TestAlpha", "testAlpha"), ("TestBeta", "testBeta")] {
+        write(
+            &format!("{class}.java"),
+            &format!(
+                "package com.example.legacy;\n\npublic class {class} extends LegacyCase {{\n    \
+                 public void {method}() {{ check(true); }}\n}}\n"
+            ),
+        );
+    }
+    write(
+        "LegacyHelper.java",
+        "package com.example.legacy;\n\npublic class LegacyHelper extends junit.framework.TestCase {\n    \
+         static int two() { return 2; }\n}\n",
+    );
+    git(b, &["init", "-q", "-b", "main"]);
+    git(b, &["add", "-A"]);
+    git(b, &["commit", "-qm", "base"]);
+    use_recorded_layout(b, "plain-java", &["gradle"]);
+    let comment = |file: &str| {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}// a comment\n")).unwrap();
+        git(b, &["commit", "-qam", file]);
+    };
+    git(b, &["checkout", "-qb", "base-comment"]);
+    comment("LegacyCase.java");
+    let args = [
+        "local",
+        "--changed",
+        "--base",
+        "main",
+        "--iters",
+        "2",
+        "--format",
+        "json",
+    ];
+    let out = flaky(b, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = json(&out);
+    for (class, method) in [("TestAlpha", "testAlpha"), ("TestBeta", "testBeta")] {
+        let t = row(&report, &format!("{LEGACY}.{class}"), method);
+        assert_eq!(
+            (&t["runs"], &t["failures"]),
+            (&2.into(), &0.into()),
+            "{t:#}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "changed `{LEGACY}.LegacyCase` runs through 2 of its 2 concrete test subclass(es)"
+        )),
+        "{stderr}"
+    );
+    git(b, &["checkout", "-q", "main"]);
+    git(b, &["checkout", "-qb", "helper-comment"]);
+    comment("LegacyHelper.java");
+    let out = flaky(b, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("nothing selected"), "{}", text(&out));
+}

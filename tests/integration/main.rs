@@ -18,6 +18,8 @@ mod history;
 mod in_jvm;
 mod junit3;
 mod layout;
+mod mutes;
+mod one_report;
 mod plain_java;
 mod plan;
 mod run;

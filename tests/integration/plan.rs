@@ -38,6 +38,7 @@ pub fn test(project: &str, kind: TestKind, class: Option<&str>) -> ClassifiedTes
         nested_classes: false,
         is_suite: false,
         via_suite: None,
+        mute: None,
     }
 }
 

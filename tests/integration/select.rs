@@ -9,7 +9,8 @@ use crate::common::{
 use gradle_flaky::cli::{GlobalArgs, SelectionArgs};
 use gradle_flaky::domain::Origin;
 use gradle_flaky::select::classify::{Classifier, Files, Skip};
-use gradle_flaky::select::unmutes::{self, MutedEntry};
+use gradle_flaky::select::mutes::{self, MutedEntry, TaskScope};
+use gradle_flaky::select::unmutes;
 use gradle_flaky::select::{Selection, TestRef};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
@@ -102,12 +103,14 @@ fn unmutes_over_the_real_muted_tests_history() {
             "pair {i}: the reference's figures"
         );
         let ours = unmutes::unmuted(before, after);
+        // No version of the real file scopes a mute to tasks yet.
+        assert!(ours.iter().all(|u| u.tasks == TaskScope::Every), "pair {i}");
         // Every difference is explained: a removed entry still muted by a
         // class or wildcard mute of the new file, or a duplicate.
         let still: Vec<TestRef> = after.iter().flat_map(MutedEntry::refs).collect();
         let covered: Vec<&TestRef> = reference
             .iter()
-            .filter(|r| still.iter().any(|s| unmutes::covers(s, r)))
+            .filter(|r| still.iter().any(|s| mutes::covers(s, r)))
             .collect();
         let unique: HashSet<&TestRef> = reference.iter().collect();
         let duplicates = reference.len() - unique.len();
@@ -116,7 +119,7 @@ fn unmutes_over_the_real_muted_tests_history() {
         let by: Vec<String> = covered
             .iter()
             .map(|r| {
-                let s = still.iter().find(|s| unmutes::covers(s, r)).unwrap();
+                let s = still.iter().find(|s| mutes::covers(s, r)).unwrap();
                 format!("{r} <- {s}")
             })
             .collect();
@@ -143,6 +146,9 @@ struct PathList(Vec<PathBuf>);
 impl Files for PathList {
     fn is_file(&self, path: &Path) -> bool {
         self.0.iter().any(|p| p == path)
+    }
+    fn is_dir(&self, path: &Path) -> bool {
+        self.0.iter().any(|p| p != path && p.starts_with(path))
     }
     fn read(&self, _: &Path) -> Option<String> {
         None
@@ -344,7 +350,12 @@ fn pr_branch_tests() -> serde_json::Value {
             "kind": "internalClusterTest",
             "class": "org.elasticsearch.search.SearchFlakyIT",
             "method": "testFlakySearch",
-            "origin": "unmuted"
+            "origin": "unmuted",
+            "mute": {
+                "state": "unmuted",
+                "task": ":server:internalClusterTest",
+                "issue": "https://github.com/elastic/elasticsearch/issues/900005"
+            }
         }
     ])
 }
@@ -387,6 +398,143 @@ fn plan_json_lists_exactly_the_pr_branch_tests() {
     assert_layout_from_cache(&out);
     let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("plan JSON");
     assert_eq!(plan["tests"], pr_branch_tests(), "{}", text(&out));
+}
+
+/// The muted-tests file's entries of three tests scoped to tasks (`tasks:`,
+/// written as Elasticsearch's `MutedTestsBuildService` tests write them) at
+/// the merge base, and on the branch: the scope of one entry of
+/// SearchFlakyIT removed (another, scoped to another task, stays),
+/// ExceptionFlakyTests no longer muted in `:server:test`, AssertionFlakyTests
+/// narrowed to `:server:test`, the one task that runs it.
+fn scoped_mutes_branch() -> tempfile::TempDir {
+    let dir = fixture_copy();
+    let d = dir.path();
+    let issue = |n: u32| format!("  issue: https://github.com/elastic/elasticsearch/issues/{n}\n");
+    let entry = |class: &str, methods: &str, n: u32, tasks: &[&str]| {
+        let tasks: String = tasks.iter().map(|t| format!("  - {t}\n")).collect();
+        let tasks = match tasks.is_empty() {
+            true => String::new(),
+            false => format!("  tasks:\n{tasks}"),
+        };
+        format!("- class: {class}\n{methods}{}{tasks}", issue(n))
+    };
+    let search = |n, tasks: &[&str]| {
+        let method = "  method: testFlakySearch\n";
+        entry("org.elasticsearch.search.SearchFlakyIT", method, n, tasks)
+    };
+    let exception = |tasks: &[&str]| {
+        let methods = "  methods:\n  - testFlakyException\n  - testStable\n";
+        entry(
+            "org.elasticsearch.flaky.ExceptionFlakyTests",
+            methods,
+            900003,
+            tasks,
+        )
+    };
+    let assertion = |tasks: &[&str]| {
+        let method = "  method: testFlakyAssertion\n";
+        entry(
+            "org.elasticsearch.flaky.AssertionFlakyTests",
+            method,
+            900002,
+            tasks,
+        )
+    };
+    let both = [":server:test", ":server:internalClusterTest"];
+    let main = [
+        search(900005, &[":server:internalClusterTest"]),
+        search(900006, &[":server:test"]),
+        exception(&both),
+        assertion(&[]),
+    ];
+    write(d, "muted-tests.yml", &format!("tests:\n{}", main.concat()));
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "base"]);
+    git(d, &["checkout", "-qb", "feature"]);
+    let feature = [
+        search(900006, &[":server:test"]),
+        exception(&[":server:internalClusterTest"]),
+        assertion(&[":server:test"]),
+    ];
+    write(
+        d,
+        "muted-tests.yml",
+        &format!("tests:\n{}", feature.concat()),
+    );
+    git(d, &["commit", "-qam", "feature"]);
+    dir
+}
+
+/// Task-scoped mutes: a test is unmuted in the tasks its mute left, checked
+/// there, and the plan JSON says which; a mute scoped to another task does
+/// not keep it muted; one narrowed to the only task that runs it is no
+/// unmute, and a note says so.
+#[test]
+fn a_task_scoped_unmute_is_checked_in_its_task_and_the_plan_says_which() {
+    let dir = scoped_mutes_branch();
+    use_recorded_layout(dir.path(), "es-mini", &["gradle"]);
+    let out = run(gradle_flaky()
+        .args(["plan", "--unmuted", "--base", "main", "--format", "json"])
+        .current_dir(dir.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("plan JSON");
+    let unmuted = |task: &str, n: u32| {
+        serde_json::json!({
+            "state": "unmuted",
+            "task": task,
+            "issue": format!("https://github.com/elastic/elasticsearch/issues/{n}")
+        })
+    };
+    let got: Vec<(String, String, serde_json::Value)> = plan["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let name = format!(
+                "{}#{}",
+                t["class"].as_str().unwrap(),
+                t["method"].as_str().unwrap()
+            );
+            (
+                name,
+                t["task"].as_str().unwrap().to_string(),
+                t["mute"].clone(),
+            )
+        })
+        .collect();
+    let test = |name: &str, task: &str, n| (name.to_string(), task.to_string(), unmuted(task, n));
+    assert_eq!(
+        got,
+        [
+            test(
+                "org.elasticsearch.search.SearchFlakyIT#testFlakySearch",
+                ":server:internalClusterTest",
+                900005
+            ),
+            test(
+                "org.elasticsearch.flaky.ExceptionFlakyTests#testFlakyException",
+                ":server:test",
+                900003
+            ),
+            test(
+                "org.elasticsearch.flaky.ExceptionFlakyTests#testStable",
+                ":server:test",
+                900003
+            ),
+        ],
+        "{}",
+        text(&out)
+    );
+    assert_eq!(plan["unresolved"], serde_json::json!([]));
+    let notes = plan["notes"].to_string();
+    assert!(
+        notes.contains(
+            "`org.elasticsearch.flaky.AssertionFlakyTests#testFlakyAssertion` is unmuted in every \
+             task but `:server:test` only, and still muted in every task that runs it here"
+        ),
+        "{notes}"
+    );
 }
 
 /// What only Gradle knows: a custom source set whose task is named otherwise,
@@ -458,6 +606,12 @@ fn explicit_specs_resolve_through_the_real_layout() {
         }
         expected.push(t);
     }
+    // muted-tests.yml mutes the named testFlakyAssertion: it runs with the
+    // build's mutes off, its note says so
+    expected[1]["mute"] = serde_json::json!({
+        "state": "muted", "task": ":server:test",
+        "issue": "https://github.com/elastic/elasticsearch/issues/900002"
+    });
     assert_eq!(
         serde_json::to_value(&s.tests).unwrap(),
         serde_json::Value::from(expected),

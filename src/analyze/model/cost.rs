@@ -2,12 +2,12 @@
 //! requested, job-minutes, wall time, the tests stop on proof took out and the
 //! batches their budget stopped. Rendered in the reports' markdown and JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The cost of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Cost {
+pub struct Cost {
     /// Test executions the plan asked for (every selected test's methods).
     pub executions_requested: u64,
     /// Test executions that ran.
@@ -23,17 +23,21 @@ pub(crate) struct Cost {
     /// Wall time of the whole run, in seconds.
     pub wall_sec: f64,
     /// Tests proven flaky early.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proven: Vec<ProvenEarly>,
     /// Batches their budget stopped.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub budget_stops: Vec<BudgetStop>,
+    /// The batch jobs of a CI run, which ran side by side: the wall time is
+    /// then the longest job's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci_jobs: Option<u64>,
 }
 
 /// A test stop on proof took out of its batch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ProvenEarly {
+pub struct ProvenEarly {
     pub test: String,
     /// Iterations it ran until it was proven flaky.
     pub after_iterations: u64,
@@ -41,9 +45,9 @@ pub(crate) struct ProvenEarly {
 }
 
 /// A batch that ended because its next chunk did not fit its budget.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct BudgetStop {
+pub struct BudgetStop {
     pub job: String,
     pub budget_sec: u64,
     pub iterations_run: u64,

@@ -158,8 +158,16 @@ pub struct FirstExecution {
     pub repeat: Rate,
     /// Fisher's exact test, one-sided: the first executions fail more.
     pub p_value: f64,
-    /// `p_value` below [`SIGNIFICANCE`]: `first-execution-dependent`.
+    /// The first executions fail more, beyond chance across every
+    /// comparison of the run (Holm): `first-execution-dependent`.
     pub dependent: bool,
+    /// Fisher's exact test, one-sided: the repeats fail more.
+    pub p_warm: f64,
+    /// The repeats fail more, beyond chance across every comparison of the
+    /// run (Holm): the test fails more in a warm JVM, `warm-jvm-dependent`.
+    pub warm: bool,
+    /// The comparisons of the run its p-values were corrected for.
+    pub comparisons: u32,
 }
 
 /// A test's executions by condition (flattened into `tests[]`).
@@ -190,6 +198,11 @@ impl Conditions {
     pub(crate) fn first_execution_dependent(&self) -> bool {
         self.first_execution.is_some_and(|f| f.dependent)
     }
+
+    /// Its repeats in a warm JVM failed more than its first executions did.
+    pub(crate) fn warm_jvm_dependent(&self) -> bool {
+        self.first_execution.is_some_and(|f| f.warm)
+    }
 }
 
 /// What the comparison of the two contexts says.
@@ -212,7 +225,7 @@ pub struct ContextComparison {
     /// `first` when its alone executions are its first executions in a JVM
     /// only (the test is first-execution-dependent: its repeats in a warm
     /// JVM are another condition), else `all`.
-    pub alone_executions: &'static str,
+    pub alone_executions: Executions,
     /// Its whole-task runs: one fresh test JVM each, the CI condition.
     pub task: Rate,
     /// The Gradle task of its task runs (`:lib:test`), when the path shows it.
@@ -330,4 +343,15 @@ impl TaskRuns {
             .iter()
             .find_map(|(id, _)| self.runs.get(*id as usize)?.task.clone())
     }
+}
+
+/// Which of a test's executions its verdict rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Executions {
+    /// Its first executions in a JVM only (the CI condition).
+    First,
+    /// Every execution (of its whole-task runs only, for
+    /// `context-dependent`: `context` then says `task`).
+    All,
 }

@@ -4,9 +4,9 @@
 //! renderers in `render`; nothing here imports either.
 
 pub mod comparison;
-pub(crate) mod cost;
+pub mod cost;
 pub mod counts;
-pub(crate) mod outcome;
+pub mod outcome;
 pub mod report;
 
 pub use report::{Report, Severity};

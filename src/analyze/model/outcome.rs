@@ -7,9 +7,9 @@ use crate::domain::{ReasonCode, TestKind, Unresolved};
 use serde::{Deserialize, Serialize};
 
 /// How a batch job ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum OutcomeKind {
+pub enum OutcomeKind {
     CleanPass,
     FlakyDetected,
     Timeout,
@@ -42,7 +42,7 @@ impl OutcomeKind {
 /// Why an `infra_fail` was one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum InfraSubtype {
+pub enum InfraSubtype {
     /// rc 137 on a short run: the kernel's OOM killer.
     OomKilled,
     /// A test JVM ran out of heap: a failure of type
@@ -76,7 +76,7 @@ pub(crate) mod kind_text {
 
 /// Why a record has no test result of its own (`reason` in JSON).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum RecordReason {
+pub enum RecordReason {
     /// The selection's reason code of a test that cannot run here.
     Code(ReasonCode),
     /// The build skipped every Test task the batch asked for.
@@ -101,6 +101,22 @@ impl RecordReason {
 impl Serialize for RecordReason {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for RecordReason {
+    /// A reason code by its name, the two words a record uses, else the
+    /// problem in words.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(match text.as_str() {
+            "task-skipped" => RecordReason::TaskSkipped,
+            "precompile" => RecordReason::Precompile,
+            _ => match ReasonCode::ALL.into_iter().find(|c| c.as_str() == text) {
+                Some(code) => RecordReason::Code(code),
+                None => RecordReason::Problem(text),
+            },
+        })
     }
 }
 
@@ -135,10 +151,12 @@ pub(crate) const REPORT_KEY: &str = "flakiness-orchestration:report";
 /// At most this many failing classes are listed in a payload.
 pub(crate) const MAX_FAILING_CLASSES: usize = 50;
 
-/// One job's entry in `flakiness-outcomes.json`, fields in Elasticsearch's order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One job's entry in `flakiness-outcomes.json`, fields in Elasticsearch's
+/// order. Read back from a run folder (`local::folder`): what is not part of
+/// the payload is then its default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct JobPayload {
+pub struct JobPayload {
     pub job_id: String,
     pub step_key: String,
     #[serde(with = "kind_text")]
@@ -151,11 +169,11 @@ pub(crate) struct JobPayload {
     pub outcome: OutcomeKind,
     pub timed_out: bool,
     pub failing_classes: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub infra_subtype: Option<InfraSubtype>,
     /// Set on `not_applicable` (the reason code, `task-skipped` for a batch
     /// the build skipped) and `build_failed` (`precompile`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<RecordReason>,
     /// The batch's Test tasks the build skipped, in words (all or some of
     /// them): shown to the user, not part of the payload.

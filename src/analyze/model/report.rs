@@ -1,15 +1,19 @@
 //! The report: what `analyze` found, in the shape of the Report JSON contract
 //! (docs/src/reference/json.md, "Report JSON"). Renderers and callers read it; nothing here does I/O.
 
-use crate::analyze::model::counts::Rate;
+use crate::analyze::model::counts::{Executions, Rate};
 use crate::condition::{Context, Repetition};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 
-/// The whole analysis of a set of report files.
+/// The whole report: what surrounds the tests (the run, its jobs, its
+/// comparison, what the ledger knows), then the analysis of its report files.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
+    /// Serialized first, each part only when it has something to say.
+    #[serde(flatten)]
+    pub around: Around,
     pub summary: Summary,
     /// Most failing first, then by class and method.
     pub tests: Vec<TestReport>,
@@ -31,6 +35,64 @@ pub struct Report {
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
     pub skips: BTreeMap<(String, String), u64>,
+}
+
+/// What surrounds a report's tests: the run that produced them. `local`,
+/// `analyze`, `--compare` and the CI report steps each fill what they know;
+/// one renderer shows every part in one order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Around {
+    /// The run was interrupted: the report counts only what ran before.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+    /// Problems of a CI report step's inputs: what follows may miss what
+    /// they would have told.
+    #[serde(skip)]
+    pub input_problems: Vec<String>,
+    /// Selected tests found that cannot run here: `[{input, reasonCode, reason, origin}]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_checked: Vec<crate::domain::Unresolved>,
+    /// `--compare REF`: the comparison as a whole (each test has its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<crate::analyze::model::comparison::ComparedWith>,
+    /// A CI run's batch jobs: their rows, the jobs that left no status file.
+    #[serde(skip)]
+    pub jobs: Option<Jobs>,
+    /// The compile gate failed, so no re-run happened.
+    #[serde(skip)]
+    pub build_failed: bool,
+    /// `local`'s batches, each judged by the job-outcome rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub batches: Vec<crate::analyze::model::outcome::JobPayload>,
+    /// What the run cost, and what its stop rules saved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::analyze::model::cost::Cost>,
+    /// Failing tests the ledger holds failing on the base branch too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known_flaky: Vec<crate::analyze::model::comparison::KnownFlaky>,
+    /// `local`'s batches without a clean result, one line each.
+    #[serde(skip)]
+    pub problems: Vec<String>,
+}
+
+/// A CI run's batch jobs, as its report step found them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Jobs {
+    /// One per job that left a status file, then the records no job produced.
+    pub payloads: Vec<crate::analyze::model::outcome::JobPayload>,
+    /// Expected jobs that left no status file.
+    pub missing: Vec<Missing>,
+}
+
+/// A batch job that should have written a status file and did not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub step_key: String,
+    pub label: String,
+    /// 1-based, as Buildkite numbers parallel jobs.
+    pub job: u32,
+    pub of: u32,
 }
 
 /// A selected test of which no execution was recorded.
@@ -393,18 +455,52 @@ pub struct FailingNeighbour {
     pub failures: u64,
 }
 
+/// What a report warns of. The kebab-case names are the JSON contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// A class whose state accumulates across its repetitions in one JVM.
+    StateAccumulates,
+}
+
+impl WarningCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::StateAccumulates => "state-accumulates",
+        }
+    }
+}
+
+/// What shows that a class's state accumulates in one JVM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriftEvidence {
+    /// Its executions kept getting slower.
+    Slower,
+    /// Each of its executions left threads running in its JVM
+    /// (gradle-flaky's JUnit 4 runner counts them).
+    Threads,
+    /// Its repeats failed more than its first executions.
+    FailuresLate,
+}
+
+impl DriftEvidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftEvidence::Slower => "slower",
+            DriftEvidence::Threads => "threads",
+            DriftEvidence::FailuresLate => "failures-late",
+        }
+    }
+}
+
 /// A class whose state accumulates across its repetitions in one JVM.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Warning {
-    /// [`STATE_ACCUMULATES`].
-    pub code: &'static str,
+    pub code: WarningCode,
     pub class: String,
-    /// `slower`: its executions kept getting slower; `threads`: each of its
-    /// executions left threads running in its JVM (gradle-flaky's JUnit 4
-    /// runner counts them); `failures-late`: its repeats failed more than its
-    /// first executions.
-    pub evidence: &'static str,
+    pub evidence: DriftEvidence,
     /// Mean seconds of its executions first in their JVM, and at its last
     /// position (`slower`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -445,6 +541,8 @@ pub enum VerdictKind {
     ContextDependent,
     /// Its first executions in a JVM failed more than its repeats.
     FirstExecutionDependent,
+    /// Its repeats in a warm JVM failed more than its first executions.
+    WarmJvmDependent,
     /// It failed every one of several executions.
     Broken,
     /// Its one execution failed: nothing tells flaky from broken.
@@ -462,6 +560,7 @@ impl VerdictKind {
             VerdictKind::Flaky => "flaky",
             VerdictKind::ContextDependent => "context-dependent",
             VerdictKind::FirstExecutionDependent => "first-execution-dependent",
+            VerdictKind::WarmJvmDependent => "warm-jvm-dependent",
             VerdictKind::Broken => "broken",
             VerdictKind::FailedOnce => "failed-once",
             VerdictKind::OutOfHeap => "out-of-heap",
@@ -484,19 +583,9 @@ impl VerdictKind {
             VerdictKind::Flaky
                 | VerdictKind::ContextDependent
                 | VerdictKind::FirstExecutionDependent
+                | VerdictKind::WarmJvmDependent
         )
     }
-}
-
-/// Which of a test's executions its verdict rests on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Executions {
-    /// Its first executions in a JVM only (the CI condition).
-    First,
-    /// Every execution (of its whole-task runs only, for
-    /// `context-dependent`: `context` then says `task`).
-    All,
 }
 
 /// A test's verdict in the JSON report, with the executions it rests on.

@@ -3,6 +3,7 @@
 //! deterministic merge of every file into a [`Report`].
 
 use crate::analyze::model::counts::Conditions;
+use crate::analyze::model::counts::FirstExecution;
 use crate::analyze::model::counts::Tally;
 use crate::analyze::model::counts::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use crate::analyze::model::report::NotATest;
@@ -17,6 +18,7 @@ use crate::analyze::read::position::{FileCondition, InFile};
 use crate::analyze::read::reproduce;
 use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::read::rows::RowIndex;
+use crate::analyze::rules::first_execution;
 use crate::analyze::rules::verdict::{judged, severity, Verdict, OOM_ERROR};
 use crate::stats;
 use indexmap::IndexSet;
@@ -492,7 +494,7 @@ fn build_report(
     };
     let mut reports = Vec::new();
     let mut skips = BTreeMap::new();
-    for ((class, method), acc) in tests {
+    for ((class, method), mut acc) in tests {
         if acc.skipped > 0 {
             skips.insert((class.clone(), method.clone()), acc.skipped);
         }
@@ -506,13 +508,16 @@ fn build_report(
         }
         summary.tests += 1;
         summary.flaky_tests += u64::from(acc.passes > 0 && acc.failures > 0);
-        reports.push(judged(test_report(class, method, acc, rerun, task_runs)));
+        let outcomes = std::mem::take(&mut acc.task_runs);
+        reports.push((test_report(class, method, acc, rerun), outcomes));
     }
+    let mut reports = judge_together(reports, task_runs);
     reproduce::add_context(&mut reports, rerun);
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
     sort_most_failing_first(&mut reports);
     let warnings = crate::analyze::rules::drift::warn(&mut reports);
     let mut report = Report {
+        around: Default::default(),
         summary,
         warnings,
         tests: reports,
@@ -522,18 +527,36 @@ fn build_report(
         files,
         skips,
     };
-    report.summary.severity = severity(&report, false);
+    report.summary.severity = severity(&report);
     report
 }
 
+/// The run's tests judged together: their first executions against their
+/// repeats corrected for every comparison of the run, then each compared
+/// alone against its task (with the classes before it in its task runs
+/// when it fails more in one context) and judged.
+fn judge_together(tests: Vec<(TestReport, Vec<RunOutcome>)>, runs: &TaskRuns) -> Vec<TestReport> {
+    let (mut reports, outcomes): (Vec<TestReport>, Vec<Vec<RunOutcome>>) =
+        tests.into_iter().unzip();
+    let mut found: Vec<&mut FirstExecution> = reports
+        .iter_mut()
+        .filter_map(|t| t.by_condition.first_execution.as_mut())
+        .collect();
+    first_execution::correct(&mut found);
+    for (t, outcomes) in reports.iter_mut().zip(&outcomes) {
+        t.by_condition.recompare();
+        if let Some(c) = t.by_condition.context.as_mut() {
+            c.task_path = runs.task_of(outcomes);
+            c.candidates = c
+                .fails_more
+                .and_then(|side| runs.candidates(&t.class, outcomes, side));
+        }
+    }
+    reports.into_iter().map(judged).collect()
+}
+
 /// One test's report from what its executions added up to, not yet judged.
-fn test_report(
-    class: String,
-    method: String,
-    acc: TestAcc,
-    rerun: &Rerun,
-    task_runs: &TaskRuns,
-) -> TestReport {
+fn test_report(class: String, method: String, acc: TestAcc, rerun: &Rerun) -> TestReport {
     let runs = acc.passes + acc.failures;
     let [lo, hi] = stats::wilson95(acc.failures, runs);
     let reproduce = if acc.failures == 0 {
@@ -571,24 +594,11 @@ fn test_report(
         failing_task: acc.failing_task,
         triage: None,
         comparison: None,
-        by_condition: by_condition(&class, acc.conditions, &acc.task_runs, task_runs),
+        by_condition: Conditions::of(acc.conditions),
         class,
         method,
         verdict: Verdict::unjudged(),
     }
-}
-
-/// A test's conditions, with the classes before it in its task runs when
-/// it fails more in one context than the other.
-fn by_condition(class: &str, tally: Tally, outcomes: &[RunOutcome], runs: &TaskRuns) -> Conditions {
-    let mut conditions = Conditions::of(tally);
-    if let Some(c) = conditions.context.as_mut() {
-        c.task_path = runs.task_of(outcomes);
-        c.candidates = c
-            .fails_more
-            .and_then(|side| runs.candidates(class, outcomes, side));
-    }
-    conditions
 }
 
 /// Most failing first, then by class and method.

@@ -26,10 +26,13 @@ use std::time::SystemTime;
 /// Files read in parallel before their results are merged.
 const MERGE_BATCH: usize = 64;
 
-/// How to analyze.
-#[derive(Clone, Debug, Default)]
+/// How to analyze. A run folder records the options `local` read it with
+/// (`local::folder`), so that `analyze RUN_DIR` reads it as `local` did.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AnalyzeOptions {
     /// Skip reports last modified before this time (counted in `files.skippedStale`).
+    #[serde(skip)]
     pub since: Option<SystemTime>,
     /// Gradle project paths of the build's directories.
     pub project_paths: ProjectPaths,
@@ -61,7 +64,7 @@ pub struct AnalyzeOptions {
 }
 
 /// A folder of reports whose tests were repeated in one test JVM.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RepeatedDir {
     /// `/`-separated, relative to the analyzed root; `.` is the root itself.
     pub dir: String,

@@ -11,7 +11,7 @@ const GRADLE: &str = "./gradlew";
 /// passed to every invocation, and how an up-to-date Test task is forced to
 /// run (a line pasted twice runs twice): `clean<Task>` unless the build's
 /// Gradle is known to have `--rerun` (7.6+).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rerun {
     pub gradle: Vec<String>,
     pub forcing: Forcing,

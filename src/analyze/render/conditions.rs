@@ -49,7 +49,7 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     let compared: Vec<(&TestReport, &FirstExecution)> = shown
         .iter()
         .filter_map(|t| Some((*t, t.by_condition.first_execution.as_ref()?)))
-        .filter(|(_, f)| f.first.failures > 0)
+        .filter(|(_, f)| f.first.failures > 0 || f.repeat.failures > 0)
         .collect();
     if compared.is_empty() {
         return;
@@ -62,21 +62,7 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     );
     for (t, f) in compared.iter().take(MAX_LISTED) {
         let name = code(&format!("{}.{}", t.class, t.method));
-        let what = if f.dependent {
-            format!(
-                "**first-execution-dependent** (Fisher's exact test, one-sided, {}): its CI-condition \
-                 rate is {}",
-                stats::p_value(f.p_value),
-                rate(&f.first)
-            )
-        } else {
-            format!(
-                "the two cannot be told apart yet ({}); its CI-condition rate, from first \
-                 executions alone, is {}",
-                stats::p_value(f.p_value),
-                rate(&f.first)
-            )
-        };
+        let what = first_execution_sentence(f);
         md.push(format!(
             "- {name}: first executions {}; repeats in the same JVM {}: {what}",
             rate(&f.first),
@@ -87,13 +73,47 @@ pub(super) fn first_executions(shown: &[&TestReport], md: &mut Vec<String>) {
     md.push(String::new());
 }
 
+/// What the comparison of a test's first executions with its repeats says,
+/// a label only when it holds across every comparison of the run (Holm).
+fn first_execution_sentence(f: &FirstExecution) -> String {
+    let across = match f.comparisons {
+        0 | 1 => String::new(),
+        n => format!(", beyond chance across the run's {n} comparisons (Holm)"),
+    };
+    let p = f.p_value.min(f.p_warm);
+    if f.dependent {
+        format!(
+            "**first-execution-dependent** (Fisher's exact test, one-sided, {}{across}): its \
+             verdict rests on its first executions",
+            stats::p_value(f.p_value)
+        )
+    } else if f.warm {
+        format!(
+            "**warm-jvm-dependent**: its repeats fail more (Fisher's exact test, one-sided, \
+             {}{across}): a JVM its earlier executions ran in makes it fail, by warm-up or by \
+             what they left; CI runs it after other classes in its task's JVMs \
+             (`--context task` measures that)",
+            stats::p_value(f.p_warm)
+        )
+    } else if p < crate::analyze::rules::first_execution::SIGNIFICANCE {
+        format!(
+            "one fails more here ({}), but not beyond chance across the run's {} comparisons \
+             (Holm): could not tell",
+            stats::p_value(p),
+            f.comparisons
+        )
+    } else {
+        format!("the two cannot be told apart yet ({})", stats::p_value(p))
+    }
+}
+
 /// `first executions in a fresh JVM (the CI condition): 0/7 ⇒ failure rate
 /// < 35% at 95%`, and why its other executions bound nothing: a clean test
 /// whose class accumulates state by itself rests on its first executions.
 pub(super) fn clean_on_first_executions(t: &TestReport) -> (String, String) {
     (
         format!(
-            "first executions in a fresh JVM (the CI condition): {}",
+            "first executions in a fresh JVM: {}",
             stats::clean_statement(t.verdict.rate.runs)
         ),
         format!(
@@ -104,22 +124,26 @@ pub(super) fn clean_on_first_executions(t: &TestReport) -> (String, String) {
     )
 }
 
-/// `; first executions in a fresh JVM (the CI condition): 0/7 ⇒ < 35%`:
-/// what a clean in-JVM test's first executions bound, empty when every
-/// execution was a first one.
+/// `; first executions in a fresh JVM: 0/7 ⇒ < 35%`: what a clean in-JVM
+/// test's first executions bound; empty when every execution was a first
+/// one, or when they are too few to bound anything (a bound of 50% or more).
 pub(super) fn clean_first_bound(t: &TestReport) -> String {
-    match &t.by_condition.first_execution {
-        Some(f) if f.repeat.runs > 0 => format!(
-            "; first executions in a fresh JVM (the CI condition): 0/{} ⇒ < {}",
-            f.first.runs,
-            percent(
-                stats::rate_bound(f.first.runs, stats::REPORT_CONFIDENCE),
-                Round::Up
-            )
-        ),
-        _ => String::new(),
+    let Some(f) = t.by_condition.first_execution.filter(|f| f.repeat.runs > 0) else {
+        return String::new();
+    };
+    let bound = stats::rate_bound(f.first.runs, stats::REPORT_CONFIDENCE);
+    if bound >= INFORMATIVE_BOUND {
+        return String::new();
     }
+    format!(
+        "; first executions in a fresh JVM: 0/{} ⇒ < {}",
+        f.first.runs,
+        percent(bound, Round::Up)
+    )
 }
+
+/// A bound on a failure rate at or above this says nothing a reviewer can use.
+const INFORMATIVE_BOUND: f64 = 0.5;
 
 /// `### Warnings`: each class whose state accumulates in one JVM, in a
 /// plain sentence with its stable code.
@@ -131,7 +155,7 @@ pub(super) fn warnings(report: &Report, md: &mut Vec<String>) {
     for w in report.warnings.iter().take(MAX_LISTED) {
         md.push(format!(
             "- {}: {}",
-            code(w.code),
+            code(w.code.as_str()),
             markdown::text(&w.message)
         ));
     }

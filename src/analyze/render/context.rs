@@ -4,6 +4,7 @@
 
 use super::conditions::rate;
 use super::{more, MAX_LISTED};
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::Rate;
 use crate::analyze::model::counts::{Candidates, ContextComparison, ContextOutcome, MoreRuns};
 use crate::analyze::model::report::TestReport;
@@ -34,7 +35,10 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
     for (t, c) in compared.iter().take(MAX_LISTED) {
         let name = code(&format!("{}.{}", t.class, t.method));
         md.push(format!("- {name}: {}", sentence(c)));
-        if let Some(line) = c.candidates.as_ref().and_then(|k| candidates(k, c)) {
+        // Candidates for what it depends on, only once it is shown to depend.
+        let dependent = c.outcome == ContextOutcome::Dependent;
+        let shown = c.candidates.as_ref().filter(|_| dependent);
+        if let Some(line) = shown.and_then(|k| candidates(k, c)) {
             md.push(format!("  - {line}"));
         }
     }
@@ -66,8 +70,8 @@ pub(crate) fn sentence(c: &ContextComparison) -> String {
         None => "in its task".to_string(),
     };
     let alone = match c.alone_executions {
-        "first" => "alone (first executions in a JVM)",
-        _ => "alone",
+        Executions::First => "alone (first executions in a JVM)",
+        Executions::All => "alone",
     };
     let counts = format!(
         "fails {} {alone}, {} {task} (Fisher's exact test, two-sided, {})",
@@ -140,7 +144,8 @@ fn difference([lo, hi]: [f64; 2]) -> String {
 }
 
 /// `12 more runs in its task, or 9 more of each, would show a difference
-/// (p < 0.05); no number of more runs alone would`.
+/// (p < 0.05)`: only the ways that would (the others would not, and saying
+/// so reads as a contradiction).
 fn more_runs(more: Option<&MoreRuns>) -> String {
     let Some(m) = more else {
         return "no number of more runs at these rates would tell them apart".into();
@@ -155,22 +160,10 @@ fn more_runs(more: Option<&MoreRuns>) -> String {
     if let Some(n) = m.both {
         would.push(format!("{n} more of each"));
     }
-    let mut text = format!(
+    format!(
         "at these rates, {} would show a difference (p < 0.05)",
         would.join(", or ")
-    );
-    let cap = stats::MAX_DIFFER_RUNS;
-    if m.alone.is_none() {
-        text.push_str(&format!(
-            "; no number of more runs alone (up to {cap}) would"
-        ));
-    }
-    if m.task.is_none() {
-        text.push_str(&format!(
-            "; no number of more runs in its task (up to {cap}) would"
-        ));
-    }
-    text
+    )
 }
 
 /// `Ran before it in its task runs (14 passing, 3 failing), candidates for

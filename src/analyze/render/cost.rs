@@ -4,45 +4,70 @@
 use crate::analyze::model::cost::Cost;
 use crate::markdown;
 
-impl Cost {
-    /// The report's cost section.
-    pub(crate) fn markdown(&self) -> String {
-        let mut md = String::from("### Cost\n\n");
-        md += &format!(
-            "- executions: {} of {} requested ran; iterations: {} of {} requested ran",
-            self.executions_run,
-            self.executions_requested,
-            self.iterations_run,
-            self.iterations_requested
-        );
-        if self.iterations_saved > 0 {
-            md += &format!(" ({} saved by stop on proof)", self.iterations_saved);
-        }
-        md += &format!(
-            "\n- job-minutes: {:.1}; wall time: {}\n",
-            self.job_minutes,
-            wall(self.wall_sec)
-        );
-        for p in &self.proven {
-            md += &format!(
-                "- {} was proven flaky after {} iteration(s): {} saved\n",
-                markdown::code(&p.test),
-                p.after_iterations,
-                p.saved_iterations
-            );
-        }
-        for b in &self.budget_stops {
-            md += &format!(
-                "- {} was stopped by its budget ({}s) after {} of {} iterations: the next \
-                 chunk did not fit\n",
-                markdown::text(&b.job),
-                b.budget_sec,
-                b.iterations_run,
-                b.iterations_planned
-            );
-        }
-        md
+/// The report's cost section.
+pub(crate) fn markdown(cost: &Cost) -> String {
+    match cost.ci_jobs {
+        Some(jobs) => ci_jobs(cost, jobs),
+        None => run(cost),
     }
+}
+
+/// What a CI run's batch jobs cost: executions run against the iterations
+/// the plan requested, job-minutes, and the longest job (the wall time when
+/// they run side by side). CI jobs run their planned count: budgets' chunks
+/// and stop on proof are `local`'s.
+fn ci_jobs(cost: &Cost, jobs: u64) -> String {
+    let requested = match cost.iterations_requested {
+        0 => String::new(),
+        n => format!("; iterations requested: {n} (a class's iteration runs each of its methods)"),
+    };
+    format!(
+        "### Cost\n\n- executions: {} ran in {jobs} job(s){requested}\n- job-minutes: {:.1}; \
+         longest job: {} (the wall time when the jobs run side by side)\n- nothing saved: CI jobs \
+         run their planned count (chunks and stop on proof run locally)\n",
+        cost.executions_run,
+        cost.job_minutes,
+        wall(cost.wall_sec)
+    )
+}
+
+/// What a local run cost.
+fn run(cost: &Cost) -> String {
+    let mut md = String::from("### Cost\n\n");
+    md += &format!(
+        "- executions: {} of {} requested ran; iterations: {} of {} requested ran",
+        cost.executions_run,
+        cost.executions_requested,
+        cost.iterations_run,
+        cost.iterations_requested
+    );
+    if cost.iterations_saved > 0 {
+        md += &format!(" ({} saved by stop on proof)", cost.iterations_saved);
+    }
+    md += &format!(
+        "\n- job-minutes: {:.1}; wall time: {}\n",
+        cost.job_minutes,
+        wall(cost.wall_sec)
+    );
+    for p in &cost.proven {
+        md += &format!(
+            "- {} was proven flaky after {} iteration(s): {} saved\n",
+            markdown::code(&p.test),
+            p.after_iterations,
+            p.saved_iterations
+        );
+    }
+    for b in &cost.budget_stops {
+        md += &format!(
+            "- {} was stopped by its budget ({}s) after {} of {} iterations: the next \
+             chunk did not fit\n",
+            markdown::text(&b.job),
+            b.budget_sec,
+            b.iterations_run,
+            b.iterations_planned
+        );
+    }
+    md
 }
 
 /// `95` seconds as `1m35s`, under a minute as `35s`.
@@ -81,8 +106,9 @@ mod tests {
                 iterations_run: 40,
                 iterations_planned: 100,
             }],
+            ci_jobs: None,
         };
-        let md = cost.markdown();
+        let md = markdown(&cost);
         assert!(md.contains("iterations: 110 of 200 requested ran (90 saved by stop on proof)"));
         assert!(md.contains("job-minutes: 1.5; wall time: 1m35s"));
         assert!(md.contains("after 10 iteration(s): 90 saved"));

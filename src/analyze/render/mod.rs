@@ -2,21 +2,23 @@
 //! statistics and reproduce lines), the JSON contract, the severity, and one
 //! merged Surefire-style JUnit file.
 
-use crate::analyze::model::report::{Executions, PlannedRuns, Report, Severity, TestReport};
+use crate::analyze::model::counts::Executions;
+use crate::analyze::model::report::{PlannedRuns, Report, TestReport};
 use crate::analyze::read::junit::floor_char_boundary;
-use crate::analyze::rules::verdict::{self, verdict};
 use crate::markdown::{self, code, plain_line};
 use crate::stats::{self, percent, Round};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestRerun, TestSuite};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod around;
+pub(crate) use around::not_checked;
 mod comparison;
 mod conditions;
 pub(crate) mod context;
 pub(crate) mod cost;
 mod triage;
-pub use comparison::{comparison_markdown, known_flaky_markdown};
+mod verdicts;
 pub use triage::triage_markdown;
 
 /// Failing tests shown in the table.
@@ -36,21 +38,16 @@ const TRUNCATION_MARKER: &str =
 /// Failed executions written per test to the merged JUnit file.
 const MAX_JUNIT_RERUNS: usize = 100;
 
-/// Markdown rendering choices.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct MarkdownOptions {
-    /// The compile gate failed, so no re-run happened: say so first.
-    pub build_failed: bool,
-}
-
-/// The markdown report.
+/// The markdown report: what surrounds the tests, the tests, then what
+/// follows them, under [`MAX_MARKDOWN_BYTES`]. Every report (`local`,
+/// `analyze`, `--compare`, the CI report steps) is this text.
 pub fn markdown(report: &Report) -> String {
-    markdown_with(report, MarkdownOptions::default())
-}
-
-/// The annotation style when the compile gate may have failed.
-pub fn severity_with(report: &Report, opts: MarkdownOptions) -> Severity {
-    verdict::severity(report, opts.build_failed)
+    let mut md = around::head(report) + &tests_markdown(report);
+    let tail = around::tail(report);
+    if !tail.is_empty() {
+        md = md + "\n" + &tail;
+    }
+    cap(single_blank_lines(&md))
 }
 
 /// Failing neighbours named on the summary's line; the JSON lists them all.
@@ -58,7 +55,7 @@ const MAX_NEIGHBOURS_NAMED: usize = 10;
 
 /// The tests the whole-task runs also ran, summarized: a failing one is
 /// visible, never the run's verdict.
-fn neighbours_line(n: &crate::analyze::rules::neighbours::Neighbours) -> String {
+fn neighbours_line(n: &crate::analyze::model::report::Neighbours) -> String {
     let mut line = format!(
         "- Also ran in their whole tasks (not selected, not judged): {} tests, {} executions",
         n.tests, n.executions
@@ -97,19 +94,20 @@ pub fn json(report: &Report) -> String {
     out
 }
 
-/// The markdown report, under [`MAX_MARKDOWN_BYTES`].
-pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
+/// The tests' part of the report.
+fn tests_markdown(report: &Report) -> String {
     let mut md = Vec::new();
-    summary_lines(report, opts, &mut md);
+    summary_lines(report, &mut md);
     conditions::warnings(report, &mut md);
     let failing: Vec<&TestReport> = report.tests.iter().filter(|t| t.failures > 0).collect();
     if failing.is_empty() {
         md.push("_No real failures recorded._".into());
     } else {
         let shown = &failing[..failing.len().min(MAX_ROWS)];
-        failure_table(shown, failing.len(), &mut md);
-        conditions::first_executions(shown, &mut md);
-        context::section(shown, &mut md);
+        let mut backing = Vec::new();
+        conditions::first_executions(shown, &mut backing);
+        context::section(shown, &mut backing);
+        fold("What backs the failing verdicts", backing, &mut md);
         triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
@@ -117,16 +115,55 @@ pub fn markdown_with(report: &Report, opts: MarkdownOptions) -> String {
     suite_timeouts(report, &mut md);
     not_a_test(report, &mut md);
     below_plan(report, &mut md);
-    clean_tests(report, &mut md);
+    let mut clean = Vec::new();
+    clean_tests(report, &mut clean);
+    fold("What the clean tests' runs bound", clean, &mut md);
     unreadable_files(report, &mut md);
-    cap(md.join("\n"))
+    md.join("\n")
 }
 
-fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
+/// `md` with no two blank lines in a row outside code fences: sections
+/// each open and close with one, and folding them must not pile them up.
+fn single_blank_lines(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let (mut fenced, mut blank) = (false, false);
+    for line in md.split('\n') {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let is_blank = line.trim().is_empty();
+        if is_blank && blank && !fenced {
+            continue;
+        }
+        blank = is_blank;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+/// `lines` in a `<details>` block titled `summary`, which CI annotations and
+/// job summaries show folded: what backs a verdict, after the verdicts.
+/// Nothing when there are no lines.
+pub(super) fn fold(summary: &str, lines: Vec<String>, md: &mut Vec<String>) {
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        return;
+    }
+    md.push(String::new());
+    md.push(format!("<details><summary>{summary}</summary>"));
+    md.push(String::new());
+    md.extend(lines);
+    md.push(String::new());
+    md.push("</details>".into());
+    md.push(String::new());
+}
+
+fn summary_lines(report: &Report, md: &mut Vec<String>) {
     let s = &report.summary;
     md.push("## Flakiness summary".into());
     md.push(String::new());
-    if opts.build_failed {
+    if report.around.build_failed {
         md.push(
             "> ⚠️ One or more of the affected test source sets failed to compile, so *all*".into(),
         );
@@ -140,6 +177,7 @@ fn summary_lines(report: &Report, opts: MarkdownOptions, md: &mut Vec<String>) {
         md.push("> claim about the rest of the build.".into());
         md.push(String::new());
     }
+    verdicts::table(report, md);
     // Executions, not iterations: `--iters 20` on 6 test methods is 120.
     md.push(format!(
         "- Test executions: {} (each run of one test method)",
@@ -358,32 +396,6 @@ fn test_counts(report: &Report) -> String {
     format!("{} ({})", report.summary.tests, parts.join(", "))
 }
 
-fn failure_table(shown: &[&TestReport], total: usize, md: &mut Vec<String>) {
-    md.push("### Failures by test".into());
-    md.push("| Class | Method | Pass | Fail | Failure rate (95% CI) | Kinds | Verdict |".into());
-    md.push("| --- | --- | ---: | ---: | --- | --- | --- |".into());
-    for t in shown {
-        md.push(format!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            markdown::text(&t.class),
-            markdown::text(&t.method),
-            t.passes,
-            t.failures,
-            rate(t),
-            kinds(t),
-            verdict(t).label()
-        ));
-    }
-    if total > shown.len() {
-        md.push(String::new());
-        md.push(format!(
-            "_Showing {} of {total} failing tests; the JSON report (`--format json`) lists them all._",
-            shown.len()
-        ));
-    }
-    md.push(String::new());
-}
-
 /// `3.0% (1.0–8.5%)`: the failure rate and its 95% interval.
 pub fn rate(t: &TestReport) -> String {
     format!(
@@ -395,7 +407,7 @@ pub fn rate(t: &TestReport) -> String {
 }
 
 /// `error x3, assertion x2, other`, in first-seen order.
-fn kinds(t: &TestReport) -> String {
+pub(super) fn kinds(t: &TestReport) -> String {
     t.failure_kinds
         .0
         .iter()
@@ -450,7 +462,7 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
             t.examples.iter().map(|e| {
                 format!(
                     "- {}: {}",
-                    code(&format!("{}.{}", t.class, e.name)),
+                    code(&format!("{}.{}", t.class, example_name(&e.name))),
                     markdown::text(&e.message)
                 )
             })
@@ -463,6 +475,15 @@ fn examples(shown: &[&TestReport], md: &mut Vec<String>) {
         md.push(format!(
             "_{omitted} further example message(s) omitted; see job logs._"
         ));
+    }
+}
+
+/// A failure's name as reported, but for gradle-flaky's JUnit 4 runner's
+/// token, said in words: `t #1` in two JVMs would read as one numbered twice.
+fn example_name(raw: &str) -> String {
+    match crate::analyze::read::names::runner_token(raw) {
+        Some((name, token)) => format!("{name} (execution {} in its JVM)", token.iteration),
+        None => raw.to_string(),
     }
 }
 
@@ -768,7 +789,10 @@ fn junit_case(t: &TestReport) -> TestCase {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::analyze::model::report::{Example, FailureKind, KindCounts, ReportFiles, Summary};
+    use crate::analyze::model::report::{
+        Example, FailureKind, KindCounts, ReportFiles, Severity, Summary,
+    };
+    use crate::analyze::rules::verdict;
 
     pub(crate) fn test(class: &str, method: &str, passes: u64, failures: u64) -> TestReport {
         TestReport::sample(class, method, passes, failures)
@@ -779,6 +803,7 @@ pub(crate) mod tests {
         let passed = tests.iter().map(|t| t.passes).sum();
         let suite_timeouts = tests.iter().map(|t| t.suite_timeouts).sum();
         let mut r = Report {
+            around: Default::default(),
             summary: Summary {
                 executions: passed + failed + suite_timeouts,
                 passed,
@@ -797,7 +822,7 @@ pub(crate) mod tests {
             skips: Default::default(),
             neighbours: None,
         };
-        r.summary.severity = verdict::severity(&r, false);
+        r.summary.severity = verdict::severity(&r);
         r
     }
 
@@ -988,12 +1013,14 @@ pub(crate) mod tests {
         let mut t = test("X", "y", 1, 1);
         t.examples = vec![example("y {seed=[A:B]}", "boom")];
         let md = markdown(&report(vec![t]));
-        assert!(md.starts_with(
-            "## Flakiness summary\n\n- Test executions: 2 (each run of one test method)\n"
-        ));
-        assert!(md.contains("### Failures by test"));
+        // The first screen answers: the verdict, the rate and what it rests on.
         assert!(
-            md.contains("\n| X | y | 1 | 1 | 50% (9.4%–90.6%) | assertion | flaky |\n"),
+            md.starts_with(
+                "## Flakiness summary\n\n| Test | Verdict | Failure rate (95%) | Rests on | \
+                 Failures |\n| --- | --- | --- | --- | --- |\n| `X.y` | **flaky** | 1/2 = 50% \
+                 (9.4%–90.6%) | every execution | assertion |\n\n- Test executions: 2 (each run \
+                 of one test method)\n"
+            ),
             "{md}"
         );
         assert!(md.contains("\n- `X.y {seed=[A:B]}`: boom"), "{md}");
@@ -1023,8 +1050,8 @@ pub(crate) mod tests {
             .collect();
         let md = markdown(&report(tests));
         assert!(md.len() < MAX_MARKDOWN_BYTES);
-        assert!(md.contains("of 500 failing tests"));
-        assert!(md.lines().filter(|l| l.starts_with("| org.")).count() <= 100);
+        assert!(md.contains("_… and 400 more tests; see the JSON report._"));
+        assert!(md.lines().filter(|l| l.starts_with("| `org.")).count() <= 100);
         assert!(!md.contains(&"E".repeat(5000)));
         assert!(md.contains("_75 further example message(s) omitted; see job logs._"));
     }
@@ -1055,7 +1082,10 @@ pub(crate) mod tests {
         let mut t = test("X|Y", "m\nwith <b>", 0, 1);
         t.examples = vec![example("m", "expected:<1>\nbut | was")];
         let md = markdown(&report(vec![t]));
-        assert!(md.contains("| X\\|Y | m with &lt;b&gt; | 0 | 1 |"), "{md}");
+        assert!(
+            md.contains("| `X\\|Y.m with <b>` | **failed once** |"),
+            "{md}"
+        );
         assert!(
             md.contains("`X|Y.m`: expected:&lt;1&gt; but \\| was"),
             "{md}"
@@ -1073,30 +1103,33 @@ pub(crate) mod tests {
     #[test]
     fn severity_follows_failures_then_suite_timeouts() {
         assert_eq!(
-            verdict::severity(&report(vec![test("X", "y", 1, 1)]), false),
+            verdict::severity(&report(vec![test("X", "y", 1, 1)])),
             Severity::Error
         );
         let mut timed_out = test("X", "classMethod", 0, 0);
         timed_out.suite_timeouts = 1;
         assert_eq!(
-            verdict::severity(&report(vec![timed_out]), false),
+            verdict::severity(&report(vec![timed_out])),
             Severity::Warning
         );
         assert_eq!(
-            verdict::severity(&report(vec![test("X", "y", 3, 0)]), false),
+            verdict::severity(&report(vec![test("X", "y", 3, 0)])),
             Severity::Success
         );
         let empty = report(vec![]);
-        assert_eq!(verdict::severity(&empty, false), Severity::Success);
-        let gate = MarkdownOptions { build_failed: true };
-        assert_eq!(severity_with(&empty, gate), Severity::Warning);
+        assert_eq!(verdict::severity(&empty), Severity::Success);
+        let mut gate = empty.clone();
+        gate.around.build_failed = true;
+        assert_eq!(verdict::severity(&gate), Severity::Warning);
     }
 
     #[test]
     fn the_compile_gate_banner_is_shown_only_when_asked() {
-        let empty = report(vec![]);
-        let md = markdown_with(&empty, MarkdownOptions { build_failed: true });
+        let mut empty = report(vec![]);
+        empty.around.build_failed = true;
+        let md = markdown(&empty);
         assert!(md.contains("failed to compile") && md.contains("re-runs were skipped"));
+        empty.around.build_failed = false;
         let md = markdown(&empty);
         assert!(!md.contains("failed to compile"));
         assert!(md.contains("_No real failures recorded._"));
@@ -1126,7 +1159,7 @@ pub(crate) mod tests {
         let md = markdown(&r);
         assert!(
             md.contains(
-                "- `a.Leaky.t`: first executions in a fresh JVM (the CI condition): 0/5 ⇒ failure \
+                "- `a.Leaky.t`: first executions in a fresh JVM: 0/5 ⇒ failure \
                  rate < 46% at 95%; its class accumulates state in one JVM (see the warnings): \
                  its 20 executions there bound only runs in a JVM it had changed"
             ),

@@ -4,8 +4,17 @@
 //! ([`ContextComparison`]).
 
 use crate::analyze::model::counts::{Conditions, ContextComparison, FirstExecution, Tally};
+#[cfg(doc)]
+use crate::analyze::rules::first_execution;
 
 impl Conditions {
+    /// Alone against its task again, once its first executions were judged
+    /// with the run's other comparisons ([`first_execution::correct`]).
+    pub(crate) fn recompare(&mut self) {
+        let first_dependent = self.first_execution.is_some_and(|f| f.dependent);
+        self.context = ContextComparison::of(&self.conditions, first_dependent);
+    }
+
     /// A test's counts per condition, compared.
     pub(crate) fn of(tally: Tally) -> Conditions {
         let conditions = tally.rows();

@@ -14,6 +14,7 @@
 //! `timestamp`, within one Gradle run's folder of one task), the classes that
 //! ran before the test are ranked as candidates for what it depends on.
 
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::{
     Candidate, Candidates, ContextComparison, ContextOutcome, MoreRuns, RunOutcome, TaskRuns,
 };
@@ -61,7 +62,10 @@ impl ContextComparison {
         let [lo, hi] = stats::difference95(alone, task);
         Some(ContextComparison {
             alone: Rate::new(alone.failures, alone.runs),
-            alone_executions: if alone_first { "first" } else { "all" },
+            alone_executions: match alone_first {
+                true => Executions::First,
+                false => Executions::All,
+            },
             task: Rate::new(task.failures, task.runs),
             task_path: None,
             p_value: stats::round_p(p),
@@ -257,7 +261,7 @@ mod tests {
             row(Context::Task, Position::First, 1, 10),
         ];
         let c = ContextComparison::of(&rows, true).unwrap();
-        assert_eq!(c.alone_executions, "first");
+        assert_eq!(c.alone_executions, Executions::First);
         assert_eq!((c.alone.failures, c.alone.runs), (4, 5));
         let c = ContextComparison::of(&rows, false).unwrap();
         assert_eq!((c.alone.failures, c.alone.runs), (4, 20));

@@ -7,7 +7,7 @@
 //! `task` is set apart: one that ran alone was asked for, and a selected
 //! test's executions are never hidden.
 
-pub use crate::analyze::model::report::{FailingNeighbour, Neighbours};
+use crate::analyze::model::report::FailingNeighbour;
 use crate::analyze::model::report::{Report, TestReport};
 use crate::condition::Context;
 
@@ -48,7 +48,7 @@ pub(crate) fn set_apart(report: &mut Report, selected: &dyn Fn(&TestReport) -> b
         .sort_by(|a, b| b.failures.cmp(&a.failures).then(a.class.cmp(&b.class)));
     report.neighbours = Some(neighbours);
     report.warnings = crate::analyze::rules::drift::warn(&mut report.tests);
-    report.summary.severity = crate::analyze::rules::verdict::severity(report, false);
+    report.summary.severity = crate::analyze::rules::verdict::severity(report);
 }
 
 /// `t`'s executions and skips out of the summary.
@@ -193,7 +193,7 @@ mod tests {
                 {"class": "a.Exec41`Test|<b>", "method": "ping", "runs": 3, "failures": 2}
             ]})
         );
-        let md = render::markdown_with(&report, Default::default());
+        let md = render::markdown(&report);
         assert!(
             md.contains(
                 "- Also ran in their whole tasks (not selected, not judged): 2 tests, 6 \

@@ -7,8 +7,9 @@ use crate::analyze::model::report::{NotExecuted, PlannedRuns, Report, TestReport
 use crate::domain::ClassifiedTest;
 use crate::test_filter;
 
-/// One selected test as planned.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One selected test as planned (a run folder records them: `local::folder`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct PlannedTest {
     /// The batch that runs it, 1-based.
     pub batch: usize,

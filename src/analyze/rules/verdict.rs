@@ -1,9 +1,10 @@
 //! What a report's figures mean: a failing test's verdict, the report's
 //! severity. One leaf that aggregation, rendering and the outcome payload share.
 
+use crate::analyze::model::counts::Executions;
 use crate::analyze::model::counts::Rate;
 pub use crate::analyze::model::report::Verdict;
-use crate::analyze::model::report::{Executions, Report, Severity, TestReport, VerdictKind};
+use crate::analyze::model::report::{Report, Severity, TestReport, VerdictKind};
 use crate::condition::{Context, Repetition};
 
 /// The type of the failure a test JVM out of heap reports.
@@ -27,6 +28,8 @@ pub(crate) fn verdict(t: &TestReport) -> VerdictKind {
         VerdictKind::ContextDependent
     } else if t.by_condition.first_execution_dependent() {
         VerdictKind::FirstExecutionDependent
+    } else if t.by_condition.warm_jvm_dependent() {
+        VerdictKind::WarmJvmDependent
     } else if t.passes > 0 {
         VerdictKind::Flaky
     } else if t.failures > 1 {
@@ -103,13 +106,25 @@ fn judge(t: &TestReport, drifts: bool) -> Verdict {
 }
 
 /// `error` with real failures; `warning` when the compile gate failed, with
-/// suite timeouts, or with unreadable reports; `success` otherwise.
-pub(crate) fn severity(report: &Report, build_failed: bool) -> Severity {
-    if build_failed {
+/// suite timeouts, unreadable reports, or what leaves a clean result
+/// incomplete (a selected test that never ran, a CI job without a status
+/// file, a report step's missing input, REF's jobs without a result);
+/// `success` otherwise.
+pub(crate) fn severity(report: &Report) -> Severity {
+    let around = &report.around;
+    let incomplete = !report.not_executed.is_empty()
+        || !around.input_problems.is_empty()
+        || around.jobs.as_ref().is_some_and(|j| !j.missing.is_empty())
+        || around
+            .comparison
+            .as_ref()
+            .is_some_and(|c| !c.base_problems.is_empty());
+    if around.build_failed {
         Severity::Warning
     } else if report.summary.failed > 0 {
         Severity::Error
-    } else if report.summary.suite_timeouts > 0
+    } else if incomplete
+        || report.summary.suite_timeouts > 0
         || !report.files.truncated.is_empty()
         || !report.files.malformed.is_empty()
         || !report.files.unreadable_dirs.is_empty()
@@ -118,6 +133,11 @@ pub(crate) fn severity(report: &Report, build_failed: bool) -> Severity {
     } else {
         Severity::Success
     }
+}
+
+/// Settles the report's severity once what surrounds its tests is known.
+pub(crate) fn settle(report: &mut Report) {
+    report.summary.severity = severity(report);
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ impl Classifier<'_> {
         class: &str,
         path: &Path,
         platform: bool,
-        classpath: Option<&Classpath>,
+        classpath: Option<&Classpath<'_>>,
     ) -> Detection {
         if let Some(full) = self.hierarchy.get() {
             return Detector::new(full, &self.compiled, platform)
@@ -129,11 +129,11 @@ impl Classifier<'_> {
     /// `root`, in order, each entry once: what Gradle's detection reads a
     /// library superclass from. `None` when no task's classpath is known
     /// (an older layout, or the init script could not resolve it).
-    pub(super) fn classpath(&self, root: &Root) -> Option<Rc<Classpath>> {
+    pub(super) fn classpath(&self, root: &Root) -> Option<Rc<Classpath<'_>>> {
         let entries = classpath_entries(root)?;
         let cell = self.classpaths.get(&entries)?;
         Some(
-            cell.get_or_init(|| Rc::new(Classpath::new(entries)))
+            cell.get_or_init(|| Rc::new(Classpath::new(entries, self.files)))
                 .clone(),
         )
     }

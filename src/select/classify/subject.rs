@@ -6,6 +6,9 @@ use crate::select::outcome::Skip;
 use crate::select::roots::{Root, TaskBinding};
 use crate::select::selection::TestRef;
 use crate::select::source::Unit;
+use crate::select::tasks::SourceSetTasks;
+use crate::select::test_class;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 pub(super) const YAML_SUITE_DIR: &str = "rest-api-spec/test";
@@ -18,6 +21,9 @@ pub(super) struct Target {
     pub(super) binary: Option<String>,
     pub(super) method: Option<String>,
     pub(super) origin: Origin,
+    /// The only Test tasks it may run in (a test unmuted in these); `None`:
+    /// any.
+    pub(super) only: Option<BTreeSet<String>>,
 }
 
 impl Target {
@@ -27,15 +33,22 @@ impl Target {
             binary: None,
             method: None,
             origin,
+            only: None,
         }
     }
 
-    pub(super) fn nested(nested: Option<&str>, test: &TestRef, origin: Origin) -> Self {
+    pub(super) fn nested(
+        nested: Option<&str>,
+        test: &TestRef,
+        origin: Origin,
+        only: Option<&BTreeSet<String>>,
+    ) -> Self {
         Target {
             nested: nested.map(str::to_string),
             binary: None,
             method: test.method.clone(),
             origin,
+            only: only.cloned(),
         }
     }
 }
@@ -57,12 +70,48 @@ pub(super) struct Subject {
     /// The outer class's simple name and source, to tell whether its task
     /// runs nested classes.
     pub(super) nested_source: Option<(String, Unit)>,
+    /// The class declares tests of its own (`test_class::declares_tests`).
+    pub(super) own_tests: bool,
 }
 
 pub(super) enum ClassFile {
     /// An abstract class: it runs through its concrete subclasses.
     AbstractBase(String),
     Test(Subject),
+    /// A concrete class Gradle's detection would never run, and why.
+    NeverRun(NeverRun),
+}
+
+/// A concrete class Gradle never runs here: a base, when it changed.
+pub(super) struct NeverRun {
+    pub(super) class: String,
+    /// It declares tests of its own (which cannot run).
+    pub(super) own_tests: bool,
+    pub(super) skip: Skip,
+}
+
+/// Whether the class `class` (binary name) of `unit` declares tests of its
+/// own; not when its declaration is not found.
+pub(super) fn declares_tests(unit: &Unit, class: &str) -> bool {
+    let local = match unit.package.as_str() {
+        "" => class,
+        package => class
+            .strip_prefix(package)
+            .and_then(|c| c.strip_prefix('.'))
+            .unwrap_or(class),
+    };
+    let declared = unit.types.iter().find(|t| t.local == local);
+    declared.is_some_and(|t| test_class::declares_tests(unit, t))
+}
+
+/// Whether Gradle leaves a class out for what `skip` says: its tasks'
+/// patterns, or its detection (not a test); not for a task that is
+/// disabled, host-mutating or not among an unmute's.
+pub(super) fn left_out_by_gradle(skip: &Skip) -> bool {
+    match skip {
+        Skip::NotATest(_) => true,
+        Skip::Unresolved(reason) => reason.code == ReasonCode::ExcludedByTaskPatterns,
+    }
 }
 
 /// A JUnit 3 suite's own test methods, which its `suite()` never runs: not
@@ -81,6 +130,47 @@ pub(super) fn own_tests_not_run(class: &str, members: &[String]) -> Skip {
             "the own test methods of `{class}` never run: its `suite()` runs {}{more}, not the \
              class itself (so under Gradle too); add the class to its suite to check them",
             shown.join(", ")
+        ),
+    ))
+}
+
+/// The tasks of `tied` among `only` (a test unmuted in these tasks), or
+/// why none of them runs `what` here.
+pub(super) fn in_scope(
+    tied: &SourceSetTasks,
+    only: &BTreeSet<String>,
+    what: Option<&str>,
+) -> Result<SourceSetTasks, Skip> {
+    let tasks: Vec<_> = tied
+        .tasks
+        .iter()
+        .filter(|t| only.contains(&t.path))
+        .cloned()
+        .collect();
+    if tasks.is_empty() {
+        return Err(not_in_scope(only, what, &tied.project, &tied.source_set));
+    }
+    Ok(SourceSetTasks {
+        tasks,
+        ..tied.clone()
+    })
+}
+
+/// A test unmuted only in tasks that do not run its source set.
+pub(super) fn not_in_scope(
+    only: &BTreeSet<String>,
+    what: Option<&str>,
+    project: &str,
+    set: &str,
+) -> Skip {
+    let only: Vec<String> = only.iter().map(|t| format!("`{t}`")).collect();
+    let what = what.map_or("it".to_string(), |c| format!("`{c}`"));
+    Skip::Unresolved(Reason::new(
+        ReasonCode::NoRunnableTask,
+        format!(
+            "unmuted only in {}, which does not run {what} here (it is in `{project}` source set \
+             `{set}`)",
+            only.join(", ")
         ),
     ))
 }
@@ -115,6 +205,7 @@ pub(super) fn yaml_suite(root: &Root, path: &Path) -> Result<Subject, Skip> {
         is_suite: false,
         leaves_out_own: None,
         nested_source: None,
+        own_tests: false,
     })
 }
 

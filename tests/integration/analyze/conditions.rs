@@ -78,7 +78,7 @@ fn a_cold_start_failure_is_first_execution_dependent() {
     assert_eq!(cold.verdict.kind.as_str(), "first-execution-dependent");
     assert_eq!(
         cold.verdict.executions,
-        gradle_flaky::analyze::model::report::Executions::First
+        gradle_flaky::analyze::model::counts::Executions::First
     );
     assert_eq!(cold.verdict.rate.failures, 4);
     for row in &cold.by_condition.conditions {
@@ -154,7 +154,7 @@ fn state_that_accumulates_in_one_jvm_is_warned_of() {
     assert_eq!(classes, ["demo.LeakyTest", "demo.NeighbourTest"]);
     for w in &report.warnings {
         assert_eq!(
-            (w.code, w.evidence, w.positions),
+            (w.code.as_str(), w.evidence.as_str(), w.positions),
             ("state-accumulates", "slower", 30)
         );
         assert!(w.last_sec.unwrap() > 4.0 * w.first_sec.unwrap(), "{w:?}");

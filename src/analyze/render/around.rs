@@ -1,23 +1,96 @@
-//! The jobs section that opens every CI's report: one row per job, then what
-//! did not run and why. The aggregate report (rendered by `analyze::render`)
-//! follows it.
+//! What surrounds a report's tests, in the one order every report shows it:
+//! first what limits what follows (an interrupted run, a CI step's missing
+//! inputs, the selected tests that cannot run here), the comparison that
+//! answers `--compare`, a CI run's jobs; after the tests, what the ledger
+//! knows (known flaky on the base branch), the batches without a clean
+//! result, and the cost.
 
-use super::missing::Missing;
 use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
+use crate::analyze::model::report::{Jobs, Report};
 use crate::domain::Unresolved;
 use crate::markdown::{code, code_in_table, text};
 
-/// The jobs section, after the tests that were not checked: a table of the
-/// jobs that ran, then the failed compile gate or the jobs that left no
-/// status file, and the jobs the build skipped.
-pub(crate) fn jobs_section(
-    payloads: &[JobPayload],
-    missing: &[Missing],
-    not_applicable: &[Unresolved],
-    build_failed: bool,
-) -> String {
-    let mut out = super::not_checked::markdown(not_applicable);
-    out.push_str("## Flakiness detection: jobs\n\n");
+/// The sections before the tests.
+pub(super) fn head(report: &Report) -> String {
+    let around = &report.around;
+    let mut md = String::new();
+    if around.partial {
+        md += "**Partial report: the run was interrupted; it counts only what ran before.**\n\n";
+    }
+    md += &input_problems(&around.input_problems);
+    md += &not_checked(&around.not_checked);
+    if let Some(c) = &around.comparison {
+        md += &super::comparison::comparison_markdown(report, c);
+    }
+    if let Some(jobs) = &around.jobs {
+        md += &jobs_section(jobs, around.build_failed);
+    }
+    md
+}
+
+/// The sections after the tests, each opened by a blank line.
+pub(super) fn tail(report: &Report) -> String {
+    let around = &report.around;
+    let mut md = super::comparison::known_flaky_markdown(&around.known_flaky);
+    if !around.problems.is_empty() {
+        md += "\n### Batches without a clean result\n\n";
+        for p in &around.problems {
+            md += &format!("- {}\n", text(p));
+        }
+    }
+    if let Some(cost) = &around.cost {
+        md += "\n<details><summary>Cost</summary>\n\n";
+        md += &super::cost::markdown(cost);
+        md += "\n</details>\n";
+    }
+    md
+}
+
+/// The problems of the report step's inputs, first: what follows may miss
+/// what they would have told.
+fn input_problems(problems: &[String]) -> String {
+    if problems.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "**The report's inputs are incomplete** (each recorded as `infra_fail`, \
+         `report_error`): what follows may miss what they would have said.\n\n",
+    );
+    for p in problems {
+        out.push_str(&format!("- {}\n", text(p)));
+    }
+    out.push('\n');
+    out
+}
+
+/// `**2 selected test(s) not checked** ...` and one line each; empty when
+/// every selected test could run.
+pub(crate) fn not_checked(tests: &[Unresolved]) -> String {
+    if tests.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "**{} selected test(s) not checked**: found, but they cannot run here, so no result \
+         below covers them (recorded as `not_applicable`):\n\n",
+        tests.len()
+    );
+    for t in tests {
+        out.push_str(&format!(
+            "- {}: {} (`{}`)\n",
+            code(&t.input),
+            text(&t.reason),
+            t.reason_code
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// The jobs section: a table of the jobs that ran, then the failed compile
+/// gate or the jobs that left no status file, and the jobs the build skipped.
+fn jobs_section(jobs: &Jobs, build_failed: bool) -> String {
+    let (payloads, missing) = (&jobs.payloads, &jobs.missing);
+    let mut out = String::from("## Flakiness detection: jobs\n\n");
     // Records no job produced (a test without a runnable task, the compile gate) have no row.
     let jobs: Vec<&JobPayload> = payloads.iter().filter(|p| !p.is_record()).collect();
     if !jobs.is_empty() {
@@ -122,7 +195,11 @@ mod tests {
             reason: "not applicable: x".into(),
             origin: crate::domain::Origin::Changed,
         };
-        let section = jobs_section(&[JobPayload::not_applicable(&t)], &[], &[t], true);
+        let jobs = Jobs {
+            payloads: vec![JobPayload::not_applicable(&t)],
+            missing: vec![],
+        };
+        let section = not_checked(std::slice::from_ref(&t)) + &jobs_section(&jobs, true);
         assert!(
             section.contains("- ``a`b|c d``: not applicable: x (`no-runnable-task`)\n"),
             "{section}"

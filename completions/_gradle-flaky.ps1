@@ -40,6 +40,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Add an ordinary build''s test results to the run ledger: each test once, in its whole task')
+            [CompletionResult]::new('suspects', 'suspects', [CompletionResultType]::ParameterValue, 'Tell flaky from broken from the ledger''s runs, with nothing re-run; show tests that fail together')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -493,7 +495,22 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         }
         'gradle-flaky;history' {
             [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format on stdout')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format on stdout (html: one self-contained page)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gradle-flaky;record' {
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'The commit the build ran [default: $BUILDKITE_COMMIT, $GITHUB_SHA, else the checkout''s HEAD]')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'The branch the build ran [default: $BUILDKITE_BRANCH, $GITHUB_HEAD_REF or $GITHUB_REF_NAME, else the checkout''s]')
+            [CompletionResult]::new('--run-id', '--run-id', [CompletionResultType]::ParameterName, 'The build''s id, the key that records it once [default: Buildkite''s job, GitHub''s run, attempt and job with the reports'' digest, else the reports'' digest]')
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Where to append: a ledger folder (rotated as the build''s own) or a .jsonl file [default: flakiness-ledger.jsonl in the project dir on Buildkite or GitHub Actions, else the build''s own ledger, <project dir>/.gradle/gradle-flaky/ledger/]')
             [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
             [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
             [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
@@ -502,6 +519,21 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gradle-flaky;suspects' {
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Only the runs of this branch')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only the runs since TIME (RFC 3339), or for the last DURATION (30d, 2weeks)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format on stdout (html: one self-contained page with each suspect''s history)')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gradle-flaky;repeat' {
@@ -562,6 +594,8 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('github', 'github', [CompletionResultType]::ParameterValue, 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary')
             [CompletionResult]::new('triage', 'triage', [CompletionResultType]::ParameterValue, 'Replay the failing tests of a finished run and say what kind of flaky each one is')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Add an ordinary build''s test results to the run ledger: each test once, in its whole task')
+            [CompletionResult]::new('suspects', 'suspects', [CompletionResultType]::ParameterValue, 'Tell flaky from broken from the ledger''s runs, with nothing re-run; show tests that fail together')
             [CompletionResult]::new('repeat', 'repeat', [CompletionResultType]::ParameterValue, 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML')
             [CompletionResult]::new('layout', 'layout', [CompletionResultType]::ParameterValue, 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) to stdout')
@@ -622,6 +656,12 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;history' {
+            break
+        }
+        'gradle-flaky;help;record' {
+            break
+        }
+        'gradle-flaky;help;suspects' {
             break
         }
         'gradle-flaky;help;repeat' {

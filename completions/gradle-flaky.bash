@@ -52,8 +52,14 @@ _gradle__flaky() {
             gradle__flaky,pr)
                 cmd="gradle__flaky__subcmd__pr"
                 ;;
+            gradle__flaky,record)
+                cmd="gradle__flaky__subcmd__record"
+                ;;
             gradle__flaky,repeat)
                 cmd="gradle__flaky__subcmd__repeat"
+                ;;
+            gradle__flaky,suspects)
+                cmd="gradle__flaky__subcmd__suspects"
                 ;;
             gradle__flaky,triage)
                 cmd="gradle__flaky__subcmd__triage"
@@ -148,8 +154,14 @@ _gradle__flaky() {
             gradle__flaky__subcmd__help,pr)
                 cmd="gradle__flaky__subcmd__help__subcmd__pr"
                 ;;
+            gradle__flaky__subcmd__help,record)
+                cmd="gradle__flaky__subcmd__help__subcmd__record"
+                ;;
             gradle__flaky__subcmd__help,repeat)
                 cmd="gradle__flaky__subcmd__help__subcmd__repeat"
+                ;;
+            gradle__flaky__subcmd__help,suspects)
+                cmd="gradle__flaky__subcmd__help__subcmd__suspects"
                 ;;
             gradle__flaky__subcmd__help,triage)
                 cmd="gradle__flaky__subcmd__help__subcmd__triage"
@@ -182,7 +194,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github triage history repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github triage history record suspects repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -960,7 +972,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__help)
-            opts="local plan pr manual analyze buildkite github triage history repeat layout man completions help"
+            opts="local plan pr manual analyze buildkite github triage history record suspects repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1239,7 +1251,35 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__flaky__subcmd__help__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__flaky__subcmd__help__subcmd__repeat)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__flaky__subcmd__help__subcmd__suspects)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1279,7 +1319,7 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "markdown json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "markdown json html" -- "${cur}"))
                     return 0
                     ;;
                 --project-dir)
@@ -1929,6 +1969,48 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__flaky__subcmd__record)
+            opts="-v -h --commit --branch --run-id --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --commit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__flaky__subcmd__repeat)
             opts="-v -h --times --timeout --task-outcomes --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1946,6 +2028,48 @@ _gradle__flaky() {
                     ;;
                 --task-outcomes)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__flaky__subcmd__suspects)
+            opts="-v -h --ledger --branch --since --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown json html" -- "${cur}"))
                     return 0
                     ;;
                 --project-dir)

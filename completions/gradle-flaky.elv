@@ -37,6 +37,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
             cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest'
+            cand record 'Add an ordinary build''s test results to the run ledger: each test once, in its whole task'
+            cand suspects 'Tell flaky from broken from the ledger''s runs, with nothing re-run; show tests that fail together'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -463,7 +465,21 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;history'= {
             cand --ledger 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable'
-            cand --format 'Output format on stdout'
+            cand --format 'Output format on stdout (html: one self-contained page)'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gradle-flaky;record'= {
+            cand --commit 'The commit the build ran [default: $BUILDKITE_COMMIT, $GITHUB_SHA, else the checkout''s HEAD]'
+            cand --branch 'The branch the build ran [default: $BUILDKITE_BRANCH, $GITHUB_HEAD_REF or $GITHUB_REF_NAME, else the checkout''s]'
+            cand --run-id 'The build''s id, the key that records it once [default: Buildkite''s job, GitHub''s run, attempt and job with the reports'' digest, else the reports'' digest]'
+            cand --ledger 'Where to append: a ledger folder (rotated as the build''s own) or a .jsonl file [default: flakiness-ledger.jsonl in the project dir on Buildkite or GitHub Actions, else the build''s own ledger, <project dir>/.gradle/gradle-flaky/ledger/]'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
@@ -472,6 +488,20 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'gradle-flaky;suspects'= {
+            cand --ledger 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable'
+            cand --branch 'Only the runs of this branch'
+            cand --since 'Only the runs since TIME (RFC 3339), or for the last DURATION (30d, 2weeks)'
+            cand --format 'Output format on stdout (html: one self-contained page with each suspect''s history)'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'gradle-flaky;repeat'= {
             cand --times 'How many times to run the command'
@@ -527,6 +557,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
             cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest'
+            cand record 'Add an ordinary build''s test results to the run ledger: each test once, in its whole task'
+            cand suspects 'Tell flaky from broken from the ledger''s runs, with nothing re-run; show tests that fail together'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -571,6 +603,10 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;triage'= {
         }
         &'gradle-flaky;help;history'= {
+        }
+        &'gradle-flaky;help;record'= {
+        }
+        &'gradle-flaky;help;suspects'= {
         }
         &'gradle-flaky;help;repeat'= {
         }

@@ -171,6 +171,35 @@ pub enum Command {
         Class#method.")]
     History(HistoryArgs),
 
+    /// Add an ordinary build's test results to the run ledger: each test once, in its whole task.
+    #[command(after_help = "Examples:\n  \
+        ./gradlew test; gradle-flaky record          # this build's reports, on this commit\n  \
+        gradle-flaky record --ledger ledger/ --commit 40f7c2e --branch main server/build/test-results\n\n\
+        Reads the JUnit XML below each DIR as `analyze` does (Gradle's build/test-results/<task>/ of \
+        every project; a folder with none there: any TEST-*.xml below it, such as Surefire's \
+        target/surefire-reports/), and appends one ledger line per test that passed or failed: \
+        context `task`, a fresh test JVM, first executions. A retry in the same build (Gradle's \
+        test-retry plugin, Surefire's flakyFailure and rerunFailure) is one more execution: a test \
+        that failed, then passed, is proven flaky on that commit. The commit, branch and run id \
+        come from the flags, else the CI's variables, else git (the run id from the reports \
+        themselves): recording the same build twice adds nothing the second time.\n\
+        Exit status: 0; 2 when no report is found below a DIR; 3 when the ledger cannot be \
+        written.")]
+    Record(RecordArgs),
+
+    /// Tell flaky from broken from the ledger's runs, with nothing re-run; show tests that fail together.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky suspects --ledger ci-ledgers/ --branch main --since 30d\n  \
+        gradle-flaky suspects --format html > suspects.html\n\n\
+        Kinds: flaky (it failed and passed on one commit: proven), broken (it failed in every run \
+        since a commit, at least 3 in a row: not flaky, the commit is named), intermittent (failures \
+        on some commits, never beside a pass on the same one yet). Each comes with the command \
+        that confirms it here, and a flaky one with its muted-tests.yml entry. Tests whose \
+        failures fall in the same runs are one cluster, with the failure they share.\n\
+        Exit status: 0; 1 when a test is proven flaky; 2 when a --ledger path does not exist or \
+        --since cannot be read.")]
+    Suspects(SuspectsArgs),
+
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
     #[command(after_help = "Example:\n  \
         gradle-flaky repeat --times 5 -- ./gradlew :server:javaRestTest --tests org.example.FooIT")]
@@ -1064,9 +1093,65 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "PATH")]
     pub ledger: Vec<PathBuf>,
 
-    /// Output format on stdout.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
-    pub format: ReportFormat,
+    /// Output format on stdout (html: one self-contained page).
+    #[arg(long, value_enum, default_value_t = LedgerFormat::Markdown)]
+    pub format: LedgerFormat,
+}
+
+/// How `history` and `suspects` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum LedgerFormat {
+    #[default]
+    Markdown,
+    Json,
+    /// One self-contained page (no script; nothing fetched): charts of the rate by commit.
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Folders holding the build's JUnit XML [default: the project dir].
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+
+    /// The commit the build ran [default: $BUILDKITE_COMMIT, $GITHUB_SHA, else the checkout's HEAD].
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+
+    /// The branch the build ran [default: $BUILDKITE_BRANCH, $GITHUB_HEAD_REF or
+    /// $GITHUB_REF_NAME, else the checkout's].
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+
+    /// The build's id, the key that records it once [default: Buildkite's job, GitHub's run, attempt and job with the reports' digest, else the reports' digest].
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+
+    /// Where to append: a ledger folder (rotated as the build's own) or a .jsonl file [default:
+    /// flakiness-ledger.jsonl in the project dir on Buildkite or GitHub Actions, else the
+    /// build's own ledger, <project dir>/.gradle/gradle-flaky/ledger/].
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SuspectsArgs {
+    /// Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a
+    /// downloaded CI artifact, a file kept in the repository). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Vec<PathBuf>,
+
+    /// Only the runs of this branch.
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+
+    /// Only the runs since TIME (RFC 3339), or for the last DURATION (30d, 2weeks).
+    #[arg(long, value_name = "TIME|DURATION")]
+    pub since: Option<String>,
+
+    /// Output format on stdout (html: one self-contained page with each suspect's history).
+    #[arg(long, value_enum, default_value_t = LedgerFormat::Markdown)]
+    pub format: LedgerFormat,
 }
 
 #[derive(Debug, Args)]

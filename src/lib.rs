@@ -33,6 +33,7 @@ pub(crate) mod error;
 pub(crate) mod git;
 pub mod github;
 pub(crate) mod hex;
+pub(crate) mod html;
 pub(crate) mod invocation;
 pub mod layout;
 pub mod ledger;

@@ -31,7 +31,7 @@ use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, CiBatch, JobSpec, ReportContext};
 use crate::plan::group_in_order;
 use crate::reports::{
-    DURATIONS_FILE, LEDGER_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
+    DURATIONS_FILE, HISTORY_PAGE, LEDGER_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
 };
 use crate::vars;
 use serde::{Deserialize, Serialize};
@@ -248,7 +248,7 @@ fn analyze_step(
         ANALYZE_TIMEOUT_MIN,
         &cfg.agents,
     );
-    let mut artifacts = vec![OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE];
+    let mut artifacts = vec![OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE, HISTORY_PAGE];
     if context.compare.is_some() {
         artifacts.push(compare::COMPARISON_FILE);
     }

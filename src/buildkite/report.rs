@@ -59,6 +59,7 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
         records.extend(crate::compare::ci::before_records(&before, compare, &meta));
     }
     keep::append_ci(work, &records);
+    crate::ci::history::write_page(work, ledgers, &found.overall);
     let markdown = found.markdown();
     crate::output::stdout_line(&markdown);
     if let Some(agent) = &agent {

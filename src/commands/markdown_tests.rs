@@ -305,6 +305,23 @@ fn the_local_report_contains_hostile_batch_problems() {
 }
 
 #[test]
+fn the_suspects_contain_hostile_names_commits_and_messages() {
+    use crate::ledger::suspects::{render, tests as suspects};
+    assert_contained("suspects", |p| {
+        let mut records = suspects::builds();
+        for (run, minute, failed) in [("b2", 10, 1), ("b3", 20, 0), ("b4", 30, 1)] {
+            let mut r = suspects::build(p, '2', run, minute, 1, failed);
+            r.test.class = format!("a.{p}");
+            r.signature = (failed > 0).then(|| p.to_string());
+            records.push(r.clone());
+            r.test.method = format!("{p}2");
+            records.push(r);
+        }
+        render::markdown(&suspects::suspects(Default::default(), &records))
+    });
+}
+
+#[test]
 fn the_skeleton_sees_what_escaping_prevents() {
     let table = "| a | b |\n|---|---|\n| PAYLOAD x END | y |\n";
     let split = "| a | b |\n|---|---|\n| PAYLOAD x | END | y |\n";

@@ -6,8 +6,9 @@ use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
     AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, ContextArg, GithubAnalyzeArgs,
-    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat, RunArgs,
-    SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
+    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RecordArgs, RepetitionArg, ReportArgs,
+    ReportFormat, RunArgs, SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs,
+    Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
 use crate::github::batch::RunBatch;
@@ -183,6 +184,50 @@ pub fn manual_selection(classes: String, args: &ChoiceArgs) -> SelectionConfig {
         muted_file: PathBuf::from(crate::cli::DEFAULT_MUTED_FILE),
         refresh_layout: false,
         choice: choice(args),
+    }
+}
+
+/// `record`: where its reports are, what it is told of the build, and
+/// where its lines go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RecordConfig {
+    /// The folders to read (the project dir when none is named).
+    pub dirs: Vec<PathBuf>,
+    pub project_dir: PathBuf,
+    pub given: crate::ledger::keep::Given,
+    pub destination: crate::ledger::Destination,
+    /// The build's own ledger rotates within its cap; a folder named is kept whole.
+    pub limits: crate::ledger::Limits,
+}
+
+pub(crate) fn record(global: &GlobalArgs, args: &RecordArgs) -> RecordConfig {
+    let project_dir = global.project_dir.clone();
+    let destination = match &args.ledger {
+        Some(path) => crate::ledger::Destination::of(path),
+        // On CI the run's own file, kept as its artifact; here the build's ledger.
+        None => match crate::ledger::keep::ci_origin() {
+            crate::ledger::Origin::Local => {
+                crate::ledger::Destination::Folder(crate::ledger::local_dir(&project_dir))
+            }
+            _ => crate::ledger::Destination::File(crate::ledger::ci_file(&project_dir)),
+        },
+    };
+    RecordConfig {
+        dirs: match args.dirs.is_empty() {
+            true => vec![project_dir.clone()],
+            false => args.dirs.clone(),
+        },
+        project_dir,
+        given: crate::ledger::keep::Given {
+            commit: args.commit.clone(),
+            branch: args.branch.clone(),
+            run_id: args.run_id.clone(),
+        },
+        destination,
+        limits: match args.ledger {
+            Some(_) => crate::ledger::Limits::KEPT,
+            None => crate::ledger::Limits::LOCAL,
+        },
     }
 }
 

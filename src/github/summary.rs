@@ -176,6 +176,7 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         notes.extend(note);
     }
     keep::append_ci(beside, &records);
+    crate::ci::history::write_page(beside, &cfg.ledgers, &found.overall);
     let runner = RunnerFiles::from_env();
     let markdown = found.markdown();
     runner.append_summary(&markdown)?;

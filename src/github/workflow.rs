@@ -21,7 +21,9 @@ use super::yaml::{emit, Node};
 use crate::ci::blocking::Blocking;
 use crate::ci::compare;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
-use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE};
+use crate::reports::{
+    ARTIFACTS_DIR, BATCH_DIR, HISTORY_PAGE, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE,
+};
 use crate::{vars, Error, Result};
 
 /// What the generated workflow does; every value is the user's own.
@@ -348,6 +350,13 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         "always()",
         "flakiness-ledger",
         LEDGER_FILE,
+        "ignore",
+    ));
+    steps.push(upload(
+        "Keep the history page",
+        "always()",
+        "flakiness-history",
+        HISTORY_PAGE,
         "ignore",
     ));
     Node::map([

@@ -40,7 +40,7 @@ pub(crate) const SLOWER: f64 = stats::DRIFT_RATIO;
 /// Rows a trend needs before the Mann–Kendall test is read.
 pub(crate) const TREND_MIN_ROWS: usize = 4;
 
-mod names;
+pub(super) mod names;
 
 /// Which tests to keep: a class (its nested classes too), or a class and method.
 #[derive(Clone, Debug, Default)]
@@ -256,7 +256,7 @@ impl Builder {
     }
 
     /// Adds one record of time `secs` (ignored when the filter does not accept its test).
-    pub(crate) fn add(&mut self, record: &LineView<'_>, secs: u64) {
+    fn add_line(&mut self, record: &LineView<'_>, secs: u64) {
         let (class, method) = (record.test.class.as_ref(), record.test.method.as_ref());
         if !self.filter.accepts(class, method) {
             return;
@@ -295,20 +295,7 @@ impl Builder {
         }
     }
 
-    /// Counts a line of another test, passed over unread.
-    pub(crate) fn passed_over(&mut self) {
-        self.sources.other_lines += 1;
-    }
-
-    /// Counts a file read, with its problems.
-    pub(crate) fn file_read(&mut self, read: FileRead) {
-        self.sources.files += 1;
-        self.sources.records += read.records;
-        self.sources.skipped_lines += read.skipped;
-        self.sources.problems.extend(read.problems);
-    }
-
-    pub(crate) fn merge(&mut self, other: Builder) {
+    fn merge_with(&mut self, other: Builder) {
         let renumbering = self.names.translate(&other.names);
         for (key, mut acc) in other.tests {
             acc.renumber(&renumbering);
@@ -322,11 +309,7 @@ impl Builder {
         if self.names.compact_due() {
             self.compact();
         }
-        self.sources.files += other.sources.files;
-        self.sources.records += other.sources.records;
-        self.sources.other_lines += other.sources.other_lines;
-        self.sources.skipped_lines += other.sources.skipped_lines;
-        self.sources.problems.extend(other.sources.problems);
+        self.sources.merge(other.sources);
     }
 
     /// Every test's history, by class and method (finished side by side:
@@ -349,6 +332,43 @@ impl Builder {
             .collect();
         tests.par_sort_unstable_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
         History { tests, sources }
+    }
+}
+
+impl super::Summary for Builder {
+    fn add(&mut self, line: &LineView<'_>, secs: u64) {
+        self.add_line(line, secs);
+    }
+
+    fn passed_over(&mut self) {
+        self.sources.other_lines += 1;
+    }
+
+    fn file_read(&mut self, read: FileRead) {
+        self.sources.read(read);
+    }
+
+    fn merge(&mut self, other: Builder) {
+        self.merge_with(other);
+    }
+}
+
+impl Sources {
+    /// Counts a file read, with its problems.
+    pub(crate) fn read(&mut self, read: FileRead) {
+        self.files += 1;
+        self.records += read.records;
+        self.skipped_lines += read.skipped;
+        self.problems.extend(read.problems);
+    }
+
+    /// Counts the files read into `other` too.
+    pub(crate) fn merge(&mut self, other: Sources) {
+        self.files += other.files;
+        self.records += other.records;
+        self.other_lines += other.other_lines;
+        self.skipped_lines += other.skipped_lines;
+        self.problems.extend(other.problems);
     }
 }
 
@@ -651,7 +671,7 @@ fn rate(t: Tally) -> f64 {
 }
 
 /// Every test's history and what was read.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct History {
     pub tests: Vec<TestHistory>,
     pub sources: Sources,

@@ -7,6 +7,7 @@ use super::read::{self, End};
 use super::record::{DurationSummary, LineView, Record, Repetition};
 use super::render;
 use super::store_tests::record;
+use super::Summary;
 
 /// A record of `class#method` on commit `commit` at minute `minute` of 2026-03-01.
 fn at(class: &str, method: &str, commit: &str, minute: u64, runs: u64, failures: u64) -> Record {

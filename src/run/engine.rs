@@ -1053,7 +1053,12 @@ mod tests {
         }
 
         fn mark(&self, what: &str, class: &str) {
-            std::fs::write(self.root.path().join(format!("{what}-{class}")), "").unwrap();
+            self.mark_with(what, class, "");
+        }
+
+        /// A marker holding `content` (for `grows`: its step in ms).
+        fn mark_with(&self, what: &str, class: &str, content: &str) {
+            std::fs::write(self.root.path().join(format!("{what}-{class}")), content).unwrap();
         }
 
         /// One batch of `classes` (the `:server:test` unit tests), as planned.
@@ -1227,9 +1232,12 @@ mod tests {
 
     /// `iterations` of a class whose executions grow slower in one JVM, in
     /// chunks (stop on proof: 1, 2, …), `on` deciding what a dearer chunk does.
+    /// Each execution sleeps 2 s more than the one before: far above what
+    /// the stand-in's start takes on a loaded machine, which is the fresh
+    /// run's cost it is weighed against.
     fn growing(iterations: u32, on: OnDearer) -> (Build, Outcome, Seen) {
         let b = Build::new(iterations);
-        b.mark("grows", "a.GrowingTests");
+        b.mark_with("grows", "a.GrowingTests", "2000");
         let c = b.command(&["a.GrowingTests"]);
         let p = Policy {
             stop_on_proof: vec![true],
@@ -1241,7 +1249,7 @@ mod tests {
     }
 
     /// `auto`: a class whose executions grow slower in one JVM (the stand-in
-    /// sleeps 0.5 s more each time) makes its chunk of two cost more per
+    /// sleeps 2 s more each time) makes its chunk of two cost more per
     /// iteration than a fresh run (its start, and a first execution of no
     /// time): what it still owes runs as Gradle runs, none more than planned,
     /// and the run says why with its figures.

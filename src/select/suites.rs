@@ -251,9 +251,9 @@ impl SuiteIndex {
         binary: &str,
         compute: &dyn Fn() -> Classes,
     ) -> bool {
-        let local = local_of(unit, binary);
-        declared(unit, &local).is_some()
-            && is_suite(unit, &local, binary, &self.classes(set, compute))
+        let local = unit.local_of(binary);
+        declared(unit, local).is_some()
+            && is_suite(unit, local, binary, &self.classes(set, compute))
     }
 
     /// The members of the JUnit 3 suite `binary` of `unit` when its `suite()`
@@ -268,7 +268,7 @@ impl SuiteIndex {
         binary: &str,
         compute: &dyn Fn() -> Classes,
     ) -> Option<Vec<String>> {
-        let local = local_of(unit, binary);
+        let local = unit.local_of(binary);
         let t = unit.types.iter().find(|t| t.local == local)?;
         let annotated = t.annotations.iter().any(|a| {
             MEMBER_ANNOTATIONS
@@ -278,7 +278,7 @@ impl SuiteIndex {
         let mut own = unit.methods.iter().filter(|m| m.owner == local);
         let suite = own.clone().find(|m| m.name == "suite")?;
         // `new ThisClass("testX")` in suite() runs one of its own methods.
-        let simple = local.rsplit('$').next().unwrap_or(&local);
+        let simple = local.rsplit('$').next().unwrap_or(local);
         let creates_itself = suite
             .body_classes
             .iter()
@@ -289,7 +289,7 @@ impl SuiteIndex {
         if annotated || creates_itself || !declares_tests {
             return None;
         }
-        let (members, _) = members(unit, &local, &self.classes(set, compute))?;
+        let (members, _) = members(unit, local, &self.classes(set, compute))?;
         (!members.is_empty() && !members.iter().any(|m| m == binary)).then_some(members)
     }
 
@@ -409,9 +409,9 @@ impl SuiteIndex {
             let Some(unit) = classes.get(outer).and_then(|p| self.suite_unit(files, p)) else {
                 continue;
             };
-            let local = local_of(&unit, &class);
-            if let Some((more, inner)) = members(&unit, &local, classes) {
-                let made = created(&unit, &local, classes);
+            let local = unit.local_of(&class);
+            if let Some((more, inner)) = members(&unit, local, classes) {
+                let made = created(&unit, local, classes);
                 queue.extend(more.into_iter().filter(|c| *c != class).map(|c| {
                     let creator = made.contains(&c).then(|| class.clone());
                     (c, junit4 && inner, creator)
@@ -432,18 +432,6 @@ fn created(unit: &Unit, local: &str, classes: &Classes) -> HashSet<String> {
         .iter()
         .filter_map(|w| scope.resolve(w))
         .collect()
-}
-
-/// The local name (`Outer$Inner`) of a binary name declared in `unit`.
-pub(super) fn local_of(unit: &Unit, binary: &str) -> String {
-    match unit.package.as_str() {
-        "" => binary.to_string(),
-        package => binary
-            .strip_prefix(package)
-            .and_then(|r| r.strip_prefix('.'))
-            .unwrap_or(binary)
-            .to_string(),
-    }
 }
 
 /// The tasks that run `class` through suites their patterns include, among

@@ -653,9 +653,13 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         serde_json::json!([
             "flakiness-outcomes.json",
             "flakiness-durations.json",
-            "flakiness-ledger.jsonl"
+            "flakiness-ledger.jsonl",
+            "flakiness-history.html"
         ])
     );
+    // Beside it, the history page of the run's tests.
+    let page = std::fs::read_to_string(report_dir.path().join("flakiness-history.html")).unwrap();
+    assert!(page.contains("AssertionFlakyTests"), "{page}");
     let ledger = report_dir.path().join("flakiness-ledger.jsonl");
     let flaky = crate::history::ledger_line(&ledger, "testFlakyAssertion");
     assert_eq!(flaky["where"], "buildkite", "{flaky:#}");

@@ -50,6 +50,12 @@ pub fn neighbours_copy() -> tempfile::TempDir {
     copy_of_fixture("neighbours")
 }
 
+/// A private copy of the `cofail` fixture (three tests that fail together
+/// in every second Gradle run, one that fails alone) in a temp dir.
+pub fn cofail_copy() -> tempfile::TempDir {
+    copy_of_fixture("cofail")
+}
+
 /// A private copy of the es-mini fixture's sources alone, as a fresh clone
 /// has them: for tests that check that no Gradle ran (it would have left a
 /// `.gradle` folder).

@@ -435,6 +435,9 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     let flaky = crate::history::ledger_line(&ledger, "testFlakyAssertion");
     assert_eq!(flaky["where"], "github", "{flaky:#}");
     assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
+    // Beside it, the history page of the run's tests.
+    let page = std::fs::read_to_string(report.path().join("flakiness-history.html")).unwrap();
+    assert!(page.contains("AssertionFlakyTests"), "{page}");
 
     // The summary names the flaky test; the hostile names are escaped markdown.
     let summary = &analyze.summary;
@@ -450,7 +453,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     );
     assert!(
         summary.contains(
-            "| test {yaml=painless/40_${{ github.token }}/Pwned $(touch pwned) \\| \\`x\\`, 100%: ${{ github.token }}} |"
+            "| ``org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.test {yaml=painless/40_${{ github.token }}/Pwned $(touch pwned) \\| `x`, 100%: ${{ github.token }}}`` | **failed once** |"
         ),
         "{summary}"
     );

@@ -18,6 +18,7 @@ mod history;
 mod in_jvm;
 mod junit3;
 mod layout;
+mod learn;
 mod mutes;
 mod one_report;
 mod plain_java;

@@ -32,6 +32,9 @@ pub struct Report {
     /// What the executions' conditions warn of (`state-accumulates`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
+    /// Tests that failed together in the same runs (`rules::clusters`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<crate::analyze::model::clusters::Cluster>,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
     pub skips: BTreeMap<(String, String), u64>,
@@ -268,6 +271,10 @@ pub struct TestReport {
     pub reproduce_context: Option<String>,
     /// The first few failures.
     pub examples: Vec<Example>,
+    /// The runs it failed in, each once, with its failure's signature
+    /// there (`rules::clusters`), at most [`MAX_FAILING_RUNS`].
+    #[serde(skip)]
+    pub failing_runs: Vec<FailedRun>,
     /// Total seconds of its executions (for the merged JUnit file).
     #[serde(skip)]
     pub time_sec: f64,
@@ -292,6 +299,20 @@ pub struct TestReport {
     /// The test before and after (`local --compare REF`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<crate::analyze::model::comparison::Comparison>,
+}
+
+/// Failing runs a test keeps for its clusters: a test failing in more has
+/// more than enough to be linked.
+pub const MAX_FAILING_RUNS: usize = 1_000;
+
+/// A run a test failed in, and how.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FailedRun {
+    /// The Gradle run (`batch-1/iter-3`), with the iteration in its test
+    /// JVM after `#` when it repeated there.
+    pub run: String,
+    /// Its failure's signature ([`crate::analyze::rules::clusters::signature`]).
+    pub signature: String,
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the

@@ -8,7 +8,6 @@ use crate::domain::{Origin, Reason, ReasonCode};
 use crate::select::bulk;
 use crate::select::expand::{self, Hierarchy};
 use crate::select::roots::{Root, TaskBinding};
-use crate::select::suites;
 use std::path::Path;
 
 impl Classifier<'_> {
@@ -122,8 +121,8 @@ impl Classifier<'_> {
     ) -> Option<Result<Vec<Classification>, Skip>> {
         let class = subject.class.as_deref()?;
         let unit = self.parse(path);
-        let local = suites::local_of(&unit, class);
-        let creator = bulk::creator(&unit, &local)?;
+        let local = unit.local_of(class);
+        let creator = bulk::creator(&unit, local)?;
         let owner = match unit.package.as_str() {
             "" => creator.owner.clone(),
             package => format!("{package}.{}", creator.owner),

@@ -42,13 +42,7 @@ impl Classifier<'_> {
         simple: &str,
         outer: bool,
     ) -> Result<bool, Skip> {
-        let local = match unit.package.as_str() {
-            "" => class,
-            package => class
-                .strip_prefix(package)
-                .and_then(|c| c.strip_prefix('.'))
-                .unwrap_or(class),
-        };
+        let local = unit.local_of(class);
         let Some(t) = unit.types.iter().find(|t| t.local == local) else {
             // The file cannot be read, or declares the class under another
             // name: its name is all there is.

@@ -93,13 +93,7 @@ pub(super) struct NeverRun {
 /// Whether the class `class` (binary name) of `unit` declares tests of its
 /// own; not when its declaration is not found.
 pub(super) fn declares_tests(unit: &Unit, class: &str) -> bool {
-    let local = match unit.package.as_str() {
-        "" => class,
-        package => class
-            .strip_prefix(package)
-            .and_then(|c| c.strip_prefix('.'))
-            .unwrap_or(class),
-    };
+    let local = unit.local_of(class);
     let declared = unit.types.iter().find(|t| t.local == local);
     declared.is_some_and(|t| test_class::declares_tests(unit, t))
 }

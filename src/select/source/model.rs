@@ -146,6 +146,18 @@ impl Unit {
     pub(crate) fn types_named<'a>(&'a self, simple: &'a str) -> impl Iterator<Item = &'a Declared> {
         self.types.iter().filter(move |t| t.simple() == simple)
     }
+
+    /// The local name (`Outer$Inner`) of a binary name declared here: the
+    /// binary name without this file's package.
+    pub(crate) fn local_of<'a>(&self, binary: &'a str) -> &'a str {
+        match self.package.as_str() {
+            "" => binary,
+            package => binary
+                .strip_prefix(package)
+                .and_then(|r| r.strip_prefix('.'))
+                .unwrap_or(binary),
+        }
+    }
 }
 
 /// The language a file is written in, by its extension.

@@ -572,10 +572,11 @@ impl BatchingConfig {
     }
 }
 
-/// How a command repeats its tests.
+/// How a command repeats its tests (not the condition an execution ran
+/// under, `condition::Repetition`, nor the user's `--repetition`, `RepetitionMode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Repetition {
+pub enum Repeating {
     /// One Gradle run with `-Dtests.iters=N`: the randomizedtesting runner
     /// repeats each test in the test JVM.
     #[default]
@@ -773,10 +774,10 @@ impl GradleCommand {
         self.invocation.repeat.mechanism()
     }
 
-    pub fn repetition(&self) -> Repetition {
+    pub fn repetition(&self) -> Repeating {
         match self.invocation.repeat {
-            Repeat::InJvm { .. } => Repetition::InJvm,
-            Repeat::GradleRuns(_) => Repetition::GradleRuns,
+            Repeat::InJvm { .. } => Repeating::InJvm,
+            Repeat::GradleRuns(_) => Repeating::GradleRuns,
         }
     }
 
@@ -797,7 +798,7 @@ impl GradleCommand {
 
     /// The runner invokes `argv` several times (REST loops, Gradle-run repetition).
     pub fn loops_gradle(&self) -> bool {
-        self.repetition() == Repetition::GradleRuns
+        self.repetition() == Repeating::GradleRuns
     }
 }
 

@@ -149,7 +149,7 @@ pub(crate) fn base_selection(
 pub(crate) fn judge_report(after: &mut Report, before: &Report, compared: &ComparedWith) {
     let counts = before::from_run(before);
     let no_before = |t: &TestReport| no_before(t, compared);
-    let ctx = judge::Context {
+    let ctx = judge::Judging {
         before: &counts,
         base_commit: &compared.commit,
         head: compared.head.as_deref(),

@@ -81,7 +81,7 @@ pub(crate) fn place_of(runs: &[BatchRun], class: &str, method: &str) -> Option<(
 }
 
 /// What the comparison knows of one report test besides its counts here.
-pub(crate) struct Context<'a> {
+pub(crate) struct Judging<'a> {
     pub before: &'a Before,
     pub base_commit: &'a str,
     pub head: Option<&'a str>,
@@ -96,7 +96,7 @@ pub(crate) struct Context<'a> {
 pub(crate) fn compare(
     t: &TestReport,
     place: Option<(&BatchRun, usize)>,
-    ctx: &Context<'_>,
+    ctx: &Judging<'_>,
 ) -> Comparison {
     let after = Side {
         commit: ctx.head.map(String::from),
@@ -207,7 +207,7 @@ mod tests {
     fn verdicts_of_a_fix_a_narrowing_and_a_new_test() {
         let b = before(&[("a.FooTests", "testX", 12, 40)]);
         let no_before = |_: &TestReport| "new in this branch".to_string();
-        let ctx = Context {
+        let ctx = Judging {
             before: &b,
             base_commit: "c0",
             head: Some("c1"),

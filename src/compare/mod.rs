@@ -379,7 +379,7 @@ fn judge_after(
 ) {
     let problems = compared.base_problems.clone();
     let no_before = move |t: &TestReport| no_before(t, new, &problems);
-    let ctx = judge::Context {
+    let ctx = judge::Judging {
         before,
         base_commit: &compared.commit,
         head: compared.head.as_deref(),

@@ -5,7 +5,7 @@ use super::group_in_order;
 use super::strategy::{self, Strategy, TaskFacts};
 use super::switch;
 use crate::domain::{
-    BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repetition, RepetitionMode, TestKind,
+    BatchingConfig, ClassifiedTest, GradleCommand, InJvm, Repeating, RepetitionMode, TestKind,
     WholeTask,
 };
 use crate::durations::{Durations, Table};
@@ -115,7 +115,7 @@ impl PlanContext {
         mode: RepetitionMode,
         choice: &Strategy,
     ) -> Option<Remembered> {
-        if mode != RepetitionMode::Auto || choice.repetition != Repetition::InJvm {
+        if mode != RepetitionMode::Auto || choice.repetition != Repeating::InJvm {
             return None;
         }
         let class = t.class.as_deref()?;
@@ -343,7 +343,7 @@ fn by_task<'a>(tests: &[&'a ClassifiedTest]) -> Vec<(&'a str, Vec<&'a Classified
 /// How a batch repeats its tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Way {
-    repetition: Repetition,
+    repetition: Repeating,
     mechanism: Option<InJvm>,
     fresh_jvms: FreshJvms,
 }
@@ -402,7 +402,7 @@ fn command(
             .join("; "),
     };
     let repeat = match (way.repetition, mechanism) {
-        (Repetition::InJvm, Some(mechanism)) => Repeat::InJvm {
+        (Repeating::InJvm, Some(mechanism)) => Repeat::InJvm {
             mechanism,
             iterations,
             fresh_jvms: way.fresh_jvms,

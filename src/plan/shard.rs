@@ -7,7 +7,7 @@
 
 use super::budget::{self, Next, Pace, Sizing};
 use super::Plan;
-use crate::domain::{GradleCommand, Repetition, Shard};
+use crate::domain::{GradleCommand, Repeating, Shard};
 use crate::durations::Durations;
 use crate::invocation::Seeds;
 use crate::time::format_duration;
@@ -62,7 +62,7 @@ fn split(
         return (vec![c], None);
     }
     // Only a count the argv carries (an in-JVM count, Gradle runs) can be split.
-    if c.repetition() == Repetition::InJvm && !c.invocation.resizable() {
+    if c.repetition() == Repeating::InJvm && !c.invocation.resizable() {
         return (vec![c], None);
     }
     let sizing = Sizing {
@@ -151,7 +151,7 @@ fn shard(
 ) -> GradleCommand {
     let mut s = c.clone();
     let seed = match c.repetition() {
-        Repetition::InJvm => {
+        Repeating::InJvm => {
             let seed = c.invocation.seeded().then(|| seeds.fresh());
             s.invocation = c.invocation.with_iterations(share, seed.clone());
             if let Some(f) = &mut s.fallback {
@@ -159,7 +159,7 @@ fn shard(
             }
             seed
         }
-        Repetition::GradleRuns => {
+        Repeating::GradleRuns => {
             s.invocation = c.invocation.with_runs(share);
             None
         }

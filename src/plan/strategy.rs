@@ -19,7 +19,7 @@
 //! ran each test once (the layout could not tell, the helper could not be
 //! compiled) runs the rest as Gradle runs (`GradleCommand::fallback`).
 
-use crate::domain::{ClassifiedTest, InJvm, Repetition, RepetitionMode, TestKind};
+use crate::domain::{ClassifiedTest, InJvm, Repeating, RepetitionMode, TestKind};
 use crate::invocation::FreshJvms;
 use crate::layout::Layout;
 use crate::test_filter::RunnerTraits;
@@ -98,7 +98,7 @@ pub(crate) fn task_facts(layout: &Layout) -> BTreeMap<String, TaskFacts> {
 /// (`plain JUnit ignores -Dtests.iters`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Strategy {
-    pub repetition: Repetition,
+    pub repetition: Repeating,
     /// The mechanism of an in-JVM choice.
     pub in_jvm: Option<InJvm>,
     pub reason: String,
@@ -192,7 +192,7 @@ struct Make {
 impl Make {
     fn gradle_runs(self, reason: &str) -> Strategy {
         Strategy {
-            repetition: Repetition::GradleRuns,
+            repetition: Repeating::GradleRuns,
             in_jvm: None,
             reason: reason.to_string(),
             runner: RunnerTraits {
@@ -205,7 +205,7 @@ impl Make {
 
     fn in_jvm(self, mechanism: InJvm, reason: &str) -> Strategy {
         Strategy {
-            repetition: Repetition::InJvm,
+            repetition: Repeating::InJvm,
             in_jvm: Some(mechanism),
             reason: reason.to_string(),
             runner: RunnerTraits {
@@ -278,7 +278,7 @@ pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest, mode: Repetition
         ),
     };
     Strategy {
-        repetition: Repetition::GradleRuns,
+        repetition: Repeating::GradleRuns,
         in_jvm: None,
         reason,
         runner: choice.runner,
@@ -312,10 +312,10 @@ mod tests {
             (c.repetition, c.in_jvm, c.reason)
         };
         let (r, m, why) = choose(facts(Some("junit"), Some(true), Some(true)), auto);
-        assert_eq!((r, m), (Repetition::InJvm, Some(InJvm::TestsIters)));
+        assert_eq!((r, m), (Repeating::InJvm, Some(InJvm::TestsIters)));
         assert!(why.contains("randomizedtesting"), "{why}");
         let (r, m, why) = choose(facts(Some("junit"), Some(false), Some(false)), auto);
-        assert_eq!((r, m), (Repetition::InJvm, Some(InJvm::Junit4Runner)));
+        assert_eq!((r, m), (Repeating::InJvm, Some(InJvm::Junit4Runner)));
         assert!(
             why.starts_with("plain JUnit 4 ignores -Dtests.iters"),
             "{why}"
@@ -326,23 +326,23 @@ mod tests {
         let (r, m, _) = choose(facts(Some("testng"), Some(true), Some(true)), auto);
         assert_eq!(
             (r, m),
-            (Repetition::InJvm, Some(InJvm::TestngInvocationCount))
+            (Repeating::InJvm, Some(InJvm::TestngInvocationCount))
         );
         let (r, _, _) = choose(facts(Some("junitPlatform"), None, None), auto);
-        assert_eq!(r, Repetition::GradleRuns, "auto: not verified on Gradle");
+        assert_eq!(r, Repeating::GradleRuns, "auto: not verified on Gradle");
         let (r, m, _) = choose(
             facts(Some("junitPlatform"), None, None),
             RepetitionMode::InJvm,
         );
-        assert_eq!((r, m), (Repetition::InJvm, Some(InJvm::PlatformEngine)));
+        assert_eq!((r, m), (Repeating::InJvm, Some(InJvm::PlatformEngine)));
         let (r, _, _) = choose(
             facts(Some("org.example.Custom"), Some(true), Some(true)),
             auto,
         );
-        assert_eq!(r, Repetition::GradleRuns);
+        assert_eq!(r, Repeating::GradleRuns);
         for f in [Some("testng"), Some("junit"), None] {
             let (r, m, why) = choose(facts(f, Some(false), None), RepetitionMode::GradleRuns);
-            assert_eq!((r, m), (Repetition::GradleRuns, None));
+            assert_eq!((r, m), (Repeating::GradleRuns, None));
             assert!(why.starts_with("--repetition gradle-runs"), "{why}");
         }
         let unknown = super::choose(&unit, None, auto);
@@ -353,7 +353,7 @@ mod tests {
             unknown.reason
         );
         let rest = super::choose(&TestKind::JavaRestTest, None, RepetitionMode::InJvm);
-        assert_eq!(rest.repetition, Repetition::GradleRuns);
+        assert_eq!(rest.repetition, Repeating::GradleRuns);
         let testng = super::choose(&unit, Some(&facts(Some("testng"), None, None)), auto);
         assert!(testng.runner.testng);
     }
@@ -372,11 +372,11 @@ mod tests {
         );
         t.is_suite = true;
         let c = for_test(junit4.clone(), &t, RepetitionMode::InJvm);
-        assert_eq!((c.repetition, c.in_jvm), (Repetition::GradleRuns, None));
+        assert_eq!((c.repetition, c.in_jvm), (Repeating::GradleRuns, None));
         t.is_suite = false;
         t.class = None;
         let c = for_test(junit4.clone(), &t, RepetitionMode::InJvm);
-        assert_eq!(c.repetition, Repetition::GradleRuns);
+        assert_eq!(c.repetition, Repeating::GradleRuns);
     }
 
     /// A member class runs by the runner, outside its suite, only when
@@ -396,7 +396,7 @@ mod tests {
             route: None,
         });
         let auto = for_test(junit4.clone(), &t, RepetitionMode::Auto);
-        assert_eq!(auto.repetition, Repetition::GradleRuns);
+        assert_eq!(auto.repetition, Repeating::GradleRuns);
         let asked = for_test(junit4.clone(), &t, RepetitionMode::InJvm);
         assert_eq!(asked.in_jvm, Some(InJvm::Junit4Runner));
         assert!(
@@ -406,6 +406,6 @@ mod tests {
         );
         t.via_suite.as_mut().unwrap().created_by = vec!["a.AllTests".into()];
         let created = for_test(junit4, &t, RepetitionMode::InJvm);
-        assert_eq!(created.repetition, Repetition::GradleRuns);
+        assert_eq!(created.repetition, Repeating::GradleRuns);
     }
 }

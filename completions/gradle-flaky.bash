@@ -52,8 +52,14 @@ _gradle__flaky() {
             gradle__flaky,pr)
                 cmd="gradle__flaky__subcmd__pr"
                 ;;
+            gradle__flaky,record)
+                cmd="gradle__flaky__subcmd__record"
+                ;;
             gradle__flaky,repeat)
                 cmd="gradle__flaky__subcmd__repeat"
+                ;;
+            gradle__flaky,suspects)
+                cmd="gradle__flaky__subcmd__suspects"
                 ;;
             gradle__flaky,triage)
                 cmd="gradle__flaky__subcmd__triage"
@@ -148,8 +154,14 @@ _gradle__flaky() {
             gradle__flaky__subcmd__help,pr)
                 cmd="gradle__flaky__subcmd__help__subcmd__pr"
                 ;;
+            gradle__flaky__subcmd__help,record)
+                cmd="gradle__flaky__subcmd__help__subcmd__record"
+                ;;
             gradle__flaky__subcmd__help,repeat)
                 cmd="gradle__flaky__subcmd__help__subcmd__repeat"
+                ;;
+            gradle__flaky__subcmd__help,suspects)
+                cmd="gradle__flaky__subcmd__help__subcmd__suspects"
                 ;;
             gradle__flaky__subcmd__help,triage)
                 cmd="gradle__flaky__subcmd__help__subcmd__triage"
@@ -182,7 +194,7 @@ _gradle__flaky() {
 
     case "${cmd}" in
         gradle__flaky)
-            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github triage history repeat layout man completions help"
+            opts="-v -h -V --project-dir --gradle --verbose --isolate --layout-timeout --help --version local plan pr manual analyze buildkite github triage history record suspects repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -276,7 +288,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__analyze)
-            opts="-v -h --work-dir --ledger --blocking-labels --proven-exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --work-dir --ledger --learned-build --blocking-labels --proven-exit-code --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -287,6 +299,10 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -432,7 +448,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__buildkite__subcmd__upload)
-            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --changed --unmuted --base --muted-file --refresh-layout --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --stop-on-flaky --no-stop-on-flaky --learned --learned-build --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -551,6 +567,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-on-flaky)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --learned)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -960,7 +988,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__help)
-            opts="local plan pr manual analyze buildkite github triage history repeat layout man completions help"
+            opts="local plan pr manual analyze buildkite github triage history record suspects repeat layout man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1239,7 +1267,35 @@ _gradle__flaky() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gradle__flaky__subcmd__help__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gradle__flaky__subcmd__help__subcmd__repeat)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__flaky__subcmd__help__subcmd__suspects)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1279,7 +1335,7 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "markdown json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "markdown json html" -- "${cur}"))
                     return 0
                     ;;
                 --project-dir)
@@ -1504,7 +1560,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__manual)
-            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --compare --stop-on-flaky --no-stop-on-flaky --learned --learned-build --target --dry-run --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1615,6 +1671,18 @@ _gradle__flaky() {
                     return 0
                     ;;
                 --compare)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-on-flaky)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --learned)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1760,7 +1828,7 @@ _gradle__flaky() {
             return 0
             ;;
         gradle__flaky__subcmd__pr)
-            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --compare --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            opts="-v -h --base --target --muted-file --task-cap --subclass-cap --allow-host-mutating-tasks --iters --unit-iters --integ-iters --rest-iters --suite-timeout --repetition --context --unmute-check --sample-seed --cap --detect-rate --confidence --budget --durations --max-shards --format --report --junit --agent --step-timeout --agent-bin --group --blocking-labels --proven-exit-code --triage --triage-budget --triage-timeout --stop-on-flaky --no-stop-on-flaky --batch-timeout --dry-run --compare --learned --learned-build --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1906,6 +1974,56 @@ _gradle__flaky() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --learned)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learned-build)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__flaky__subcmd__record)
+            opts="-v -h --commit --branch --run-id --ledger --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --commit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --ledger)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1946,6 +2064,48 @@ _gradle__flaky() {
                     ;;
                 --task-outcomes)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gradle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --layout-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gradle__flaky__subcmd__suspects)
+            opts="-v -h --ledger --branch --since --format --project-dir --gradle --verbose --isolate --layout-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown json html" -- "${cur}"))
                     return 0
                     ;;
                 --project-dir)

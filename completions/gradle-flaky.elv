@@ -36,7 +36,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
-            cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest'
+            cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against its first-parent ancestors'
+            cand record 'Add an ordinary build''s test results to the run ledger: each test once, in its whole task'
+            cand suspects 'Tell flaky from broken from the ledger''s runs, with nothing re-run; show tests that fail together'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -60,7 +62,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
             cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
             cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
             cand --format 'Report format on stdout'
@@ -108,7 +110,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
             cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
             cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
             cand --stop-on-flaky 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]'
@@ -148,7 +150,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
             cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
             cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
             cand --format 'Report format on stdout'
@@ -166,6 +168,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --stop-on-flaky 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]'
             cand --batch-timeout 'Stop a local Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)'
             cand --compare 'Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed, not shown, same or worse (Fisher''s exact test). On Buildkite or GitHub: each batch also runs in a job that checks out REF (a git worktree of its commit, with this branch''s muted-tests file), and the report step compares; `pr --target local`: as `local --compare`'
+            cand --learned 'What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their durations and ledger; GitHub''s generated workflow restores it from the Actions cache). Its durations plan the batches'' budgets and shards when --durations is not given (also `pr --target local`''s); a missing folder is no error (the first run has learned nothing yet)'
+            cand --learned-build 'Buildkite: the build (its UUID, e.g. the last build of main) whose report step''s flakiness-learned/ to start from: downloaded here with `buildkite-agent artifact download --build` and read as --learned (default folder flakiness-learned), and handed to this pipeline''s report step, which fetches it too (its "known flaky on" note, and what it keeps for the next build)'
             cand --ledger 'Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated) with the build''s own: a failing test already failing on the base branch is noted as known flaky there (--target local)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
@@ -194,7 +198,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
             cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
             cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
             cand --agent 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)'
@@ -207,11 +211,15 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
             cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --compare 'Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed, not shown, same or worse (Fisher''s exact test). On Buildkite or GitHub: each batch also runs in a job that checks out REF (a git worktree of its commit, with this branch''s muted-tests file), and the report step compares; `pr --target local`: as `local --compare`'
+            cand --stop-on-flaky 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]'
+            cand --learned 'What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their durations and ledger; GitHub''s generated workflow restores it from the Actions cache). Its durations plan the batches'' budgets and shards when --durations is not given (also `pr --target local`''s); a missing folder is no error (the first run has learned nothing yet)'
+            cand --learned-build 'Buildkite: the build (its UUID, e.g. the last build of main) whose report step''s flakiness-learned/ to start from: downloaded here with `buildkite-agent artifact download --build` and read as --learned (default folder flakiness-learned), and handed to this pipeline''s report step, which fetches it too (its "known flaky on" note, and what it keeps for the next build)'
             cand --target 'The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
             cand --allow-host-mutating-tasks 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
+            cand --no-stop-on-flaky 'Every test gets its full count, proven flaky or not'
             cand --dry-run 'Print the pipeline (Buildkite) or the plan file (GitHub) instead of publishing it'
             cand -v 'Stream Gradle''s output instead of showing progress'
             cand --verbose 'Stream Gradle''s output instead of showing progress'
@@ -243,7 +251,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
-            cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
+            cand wrap 'Run a batch (through the repetition engine) or a command, record how it ended in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
             cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -265,7 +273,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
             cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
             cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
             cand --agent 'Agent selector for batch steps, as KEY=VALUE (repeatable or comma-separated)'
@@ -278,6 +286,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --triage-budget 'The most replays triage runs in all, every test and seed together [default: 100]'
             cand --triage-timeout 'The most time triage takes; a replay still running then is stopped (90s, 20m, 1h) [default: 30m]'
             cand --compare 'Also run the selected tests on REF (a branch, tag or commit) and compare each test: fixed, not shown, same or worse (Fisher''s exact test). On Buildkite or GitHub: each batch also runs in a job that checks out REF (a git worktree of its commit, with this branch''s muted-tests file), and the report step compares; `pr --target local`: as `local --compare`'
+            cand --stop-on-flaky 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]'
+            cand --learned 'What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their durations and ledger; GitHub''s generated workflow restores it from the Actions cache). Its durations plan the batches'' budgets and shards when --durations is not given (also `pr --target local`''s); a missing folder is no error (the first run has learned nothing yet)'
+            cand --learned-build 'Buildkite: the build (its UUID, e.g. the last build of main) whose report step''s flakiness-learned/ to start from: downloaded here with `buildkite-agent artifact download --build` and read as --learned (default folder flakiness-learned), and handed to this pipeline''s report step, which fetches it too (its "known flaky on" note, and what it keeps for the next build)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
@@ -285,6 +296,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --unmuted 'Add entries removed from muted-tests.yml against the merge base'
             cand --refresh-layout 'Re-read the layout from Gradle instead of the cache'
             cand --allow-host-mutating-tasks 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
+            cand --no-stop-on-flaky 'Every test gets its full count, proven flaky or not'
             cand --dry-run 'Print the pipeline JSON instead of uploading it'
             cand -v 'Stream Gradle''s output instead of showing progress'
             cand --verbose 'Stream Gradle''s output instead of showing progress'
@@ -310,6 +322,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;buildkite;analyze'= {
             cand --work-dir 'Where downloaded status files and per-job XML are kept'
             cand --ledger 'Earlier run ledgers (files, or folders of *.jsonl such as downloaded flakiness-ledger artifacts; repeatable, or `:`-separated): a failing test already failing on the pull request''s base branch is noted as known flaky there'
+            cand --learned-build 'The build (its UUID) whose flakiness-learned/ to start from, fetched with `buildkite-agent artifact download --build` (the upload sets it from --learned-build): its ledger is read as --ledger, and this run''s durations and counts are kept over it in flakiness-learned/, an artifact of this step, for the next build'
             cand --blocking-labels 'Pull-request labels that opt in to blocking (comma-separated, exact and case-sensitive): on a PR carrying one, proven flakiness fails the report step; default: never block'
             cand --proven-exit-code 'The exit code of a blocked report step: 3 to 125, not 124 (required with --blocking-labels)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
@@ -334,7 +347,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;buildkite;help'= {
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
-            cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
+            cand wrap 'Run a batch (through the repetition engine) or a command, record how it ended in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
             cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -377,7 +390,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
             cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
             cand --confidence 'Confidence for --detect-rate'
-            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each checked to fit what is left before it starts, each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
             cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
             cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
             cand --muted-file 'The muted-tests file, relative to the project dir'
@@ -463,7 +476,21 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;history'= {
             cand --ledger 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable'
-            cand --format 'Output format on stdout'
+            cand --format 'Output format on stdout (html: one self-contained page)'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gradle-flaky;record'= {
+            cand --commit 'The commit the build ran [default: $BUILDKITE_COMMIT, $GITHUB_SHA, else the checkout''s HEAD]'
+            cand --branch 'The branch the build ran [default: $BUILDKITE_BRANCH, $GITHUB_HEAD_REF or $GITHUB_REF_NAME, else the checkout''s]'
+            cand --run-id 'The build''s id, the key that records it once [default: Buildkite''s job, GitHub''s run, attempt and job with the reports'' digest, else the reports'' digest]'
+            cand --ledger 'Where to append: a ledger folder (rotated as the build''s own) or a .jsonl file [default: flakiness-ledger.jsonl in the project dir on Buildkite or GitHub Actions, else the build''s own ledger, <project dir>/.gradle/gradle-flaky/ledger/]'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
@@ -472,6 +499,20 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'gradle-flaky;suspects'= {
+            cand --ledger 'Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a downloaded CI artifact, a file kept in the repository). Repeatable'
+            cand --branch 'Only the runs of this branch'
+            cand --since 'Only the runs since TIME (RFC 3339), or for the last DURATION (30d, 2weeks)'
+            cand --format 'Output format on stdout (html: one self-contained page with each suspect''s history)'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'gradle-flaky;repeat'= {
             cand --times 'How many times to run the command'
@@ -526,7 +567,9 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand buildkite 'Buildkite: upload the sub-pipeline, wrap a batch, or run the final analyze step'
             cand github 'GitHub Actions: print the workflow, run one matrix batch, or write the report job''s summary'
             cand triage 'Replay the failing tests of a finished run and say what kind of flaky each one is'
-            cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest'
+            cand history 'Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against its first-parent ancestors'
+            cand record 'Add an ordinary build''s test results to the run ledger: each test once, in its whole task'
+            cand suspects 'Tell flaky from broken from the ledger''s runs, with nothing re-run; show tests that fail together'
             cand repeat 'Run one Gradle invocation N times, keeping every iteration''s JUnit XML'
             cand layout 'Print the build as Gradle sees it (projects, source sets, test tasks) as JSON'
             cand man 'Print the man page (roff) to stdout'
@@ -545,7 +588,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;help;buildkite'= {
             cand upload 'Upload the sub-pipeline for a selection (pipe to `buildkite-agent pipeline upload`)'
-            cand wrap 'Run a batch command, record its rc and duration in a status file, always exit 0'
+            cand wrap 'Run a batch (through the repetition engine) or a command, record how it ended in a status file, always exit 0'
             cand analyze 'The final step: derive each job''s outcome, upload flakiness-outcomes.json, annotate'
             cand triage 'The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate'
         }
@@ -571,6 +614,10 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         &'gradle-flaky;help;triage'= {
         }
         &'gradle-flaky;help;history'= {
+        }
+        &'gradle-flaky;help;record'= {
+        }
+        &'gradle-flaky;help;suspects'= {
         }
         &'gradle-flaky;help;repeat'= {
         }

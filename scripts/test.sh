@@ -4,8 +4,9 @@
 #
 # The suite drives real programs: Debian's Gradle 4.4.1 and the test jars the
 # fixture builds use (junit4, randomizedtesting, testng; junit5's console
-# launcher for the JUnit Platform helper, which Gradle 4.4.1 cannot run), git, and the shells
-# whose completions are tested (bash, zsh, fish). Missing Debian packages are
+# launcher for the JUnit Platform helper, which Gradle 4.4.1 cannot run), git, the shells
+# whose completions are tested (bash, zsh, fish), and Chromium (the HTML pages are rendered
+# headless in a real browser). Missing Debian packages are
 # installed with apt-get (as root, or through sudo), cargo-nextest with cargo.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -19,6 +20,7 @@ command -v gradle >/dev/null 2>&1 || need+=(gradle)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v zsh >/dev/null 2>&1 || need+=(zsh)
 command -v fish >/dev/null 2>&1 || need+=(fish)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ "${#need[@]}" -gt 0 ]; then
   echo "scripts/test.sh: installing from Debian: ${need[*]} (the tests drive them)" >&2
   sudo=""
@@ -39,4 +41,14 @@ fi
 # two cores. A JAVA_TOOL_OPTIONS of your own is kept.
 export JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 
-exec cargo nextest run --no-fail-fast "$@"
+# Every Gradle the suite starts runs in a Gradle user home of the suite's own
+# (below the target directory, or a test's own), never in your ~/.gradle: a
+# daemon started with the options above would pass them on to your later
+# builds that reuse it. The suite home's daemons are stopped when it ends.
+status=0
+cargo nextest run --no-fail-fast "$@" || status=$?
+suite_home="${CARGO_TARGET_DIR:-target}/tmp/gradle-home-suite"
+if [ -d "$suite_home/daemon" ]; then
+  GRADLE_USER_HOME="$suite_home" gradle --stop -q >/dev/null 2>&1 || true
+fi
+exit "$status"

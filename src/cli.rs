@@ -160,16 +160,47 @@ pub enum Command {
     )]
     Triage(TriageCommandArgs),
 
-    /// Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against the rest.
+    /// Show what the run ledger holds of tests: rates by commit and condition, trend, the newest commit against its first-parent ancestors.
     #[command(after_help = "Examples:\n  \
         gradle-flaky history org.elasticsearch.index.IndexTests\n  \
         gradle-flaky history --ledger ci-artifacts/ --format json 'org.example.FooTests#testBar'\n\n\
         Reads the build's own ledger (<project dir>/.gradle/gradle-flaky/ledger/) and every \
         --ledger file or folder. Lines that cannot be used (torn by a killed \
-        run, of a newer schema) are skipped with a warning naming file and line.\n\
+        run, of a newer schema) are skipped with a warning naming file and line. The newest commit \
+        is compared with the records of its first-parent ancestors, as git knows them in the \
+        checkout of --project-dir; records of other branches are left out, never \"before\".\n\
         Exit status: 0; 2 when a --ledger path does not exist or a test name is not a class or \
         Class#method.")]
     History(HistoryArgs),
+
+    /// Add an ordinary build's test results to the run ledger: each test once, in its whole task.
+    #[command(after_help = "Examples:\n  \
+        ./gradlew test; gradle-flaky record          # this build's reports, on this commit\n  \
+        gradle-flaky record --ledger ledger/ --commit 40f7c2e --branch main server/build/test-results\n\n\
+        Reads the JUnit XML below each DIR as `analyze` does (Gradle's build/test-results/<task>/ of \
+        every project; a folder with none there: any TEST-*.xml below it, such as Surefire's \
+        target/surefire-reports/), and appends one ledger line per test that passed or failed: \
+        context `task`, a fresh test JVM, first executions. A retry in the same build (Gradle's \
+        test-retry plugin, Surefire's flakyFailure and rerunFailure) is one more execution: a test \
+        that failed, then passed, is proven flaky on that commit. The commit, branch and run id \
+        come from the flags, else the CI's variables, else git (the run id from the reports \
+        themselves): recording the same build twice adds nothing the second time.\n\
+        Exit status: 0; 2 when no report is found below a DIR; 3 when the ledger cannot be \
+        written.")]
+    Record(RecordArgs),
+
+    /// Tell flaky from broken from the ledger's runs, with nothing re-run; show tests that fail together.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky suspects --ledger ci-ledgers/ --branch main --since 30d\n  \
+        gradle-flaky suspects --format html > suspects.html\n\n\
+        Kinds: flaky (it failed and passed on one commit: proven), broken (it failed in every run \
+        since a commit, at least 3 in a row: not flaky, the commit is named), intermittent (failures \
+        on some commits, never beside a pass on the same one yet). Each comes with the command \
+        that confirms it here, and a flaky one with its muted-tests.yml entry. Tests whose \
+        failures fall in the same runs are one cluster, with the failure they share.\n\
+        Exit status: 0; 1 when a test is proven flaky; 2 when a --ledger path does not exist or \
+        --since cannot be read.")]
+    Suspects(SuspectsArgs),
 
     /// Run one Gradle invocation N times, keeping every iteration's JUnit XML.
     #[command(after_help = "Example:\n  \
@@ -377,9 +408,10 @@ pub struct BatchingArgs {
     )]
     pub confidence: f64,
     #[arg(help = formatcp!("The time each batch job may take (90s, 20m, 1h). A batch the durations say \
-        cannot fit is split into shards (--max-shards); locally its iterations run in chunks, each \
-        checked to fit what is left before it starts, each with a fresh seed, and a batch out of \
-        budget stops cleanly and reports what ran [default: the job's timeout minus {} minutes \
+        cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run \
+        in chunks, each checked to fit what is left before it starts (a CI job's budget cut to \
+        what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly \
+        and reports what ran [default: the job's timeout minus {} minutes \
         (--batch-timeout locally, --step-timeout on Buildkite, the workflow's job timeout on \
         GitHub)]", settings::GRACE_MIN))]
     #[arg(long, value_name = "DURATION", env = vars::BUDGET, value_parser = parse_duration)]
@@ -398,7 +430,7 @@ pub struct BatchingArgs {
     pub max_shards: u32,
 }
 
-/// Early stopping (`local`, `pr`).
+/// Early stopping (`local`, `pr`, and the CI jobs `manual` and `buildkite upload` plan).
 #[derive(Debug, Args, Clone, Default)]
 pub struct BudgetArgs {
     /// A test proven flaky (a real failure and a pass) gets no more iterations [default: on for
@@ -647,11 +679,34 @@ pub struct PrArgs {
     #[command(flatten)]
     pub compare: CiCompareArgs,
 
+    #[command(flatten)]
+    pub learned: LearnedArgs,
+
     /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated)
     /// with the build's own: a failing test already failing on the base branch is noted as
     /// known flaky there (--target local).
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
+}
+
+/// What earlier CI runs learned, where the tests are handed to CI (`pr`,
+/// `manual`, `buildkite upload`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct LearnedArgs {
+    /// What earlier CI runs learned: the flakiness-learned/ folder a report step keeps (their
+    /// durations and ledger; GitHub's generated workflow restores it from the Actions cache). Its
+    /// durations plan the batches' budgets and shards when --durations is not given (also `pr
+    /// --target local`'s); a missing folder is no error (the first run has learned nothing yet).
+    #[arg(long, value_name = "DIR", env = vars::LEARNED)]
+    pub learned: Option<PathBuf>,
+
+    /// Buildkite: the build (its UUID, e.g. the last build of main) whose report step's
+    /// flakiness-learned/ to start from: downloaded here with `buildkite-agent artifact download
+    /// --build` and read as --learned (default folder flakiness-learned), and handed to this
+    /// pipeline's report step, which fetches it too (its "known flaky on" note, and what it keeps
+    /// for the next build).
+    #[arg(long, value_name = "UUID", env = vars::LEARNED_BUILD)]
+    pub learned_build: Option<String>,
 }
 
 /// `--compare REF` where the tests are handed to CI (`pr`, `manual`,
@@ -678,6 +733,10 @@ pub struct ManualArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub compare: CiCompareArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub learned: LearnedArgs,
 
     /// The CI to hand the tests to: buildkite or github (default: github when $GITHUB_ACTIONS is set, else buildkite).
     #[arg(long, value_enum, env = vars::TARGET)]
@@ -767,22 +826,29 @@ pub enum BuildkiteCommand {
         Environment read: BUILDKITE_PULL_REQUEST_BASE_BRANCH (default base ref), and the \
         FLAKINESS_* variables shown with each option.")]
     Upload(Box<BuildkiteUploadArgs>),
-    /// Run a batch command, record its rc and duration in a status file, always exit 0.
+    /// Run a batch (through the repetition engine) or a command, record how it ended in a status file, always exit 0.
     #[command(after_help = "Examples:\n  \
         gradle-flaky buildkite wrap --kind unit --timeout 58m -- ./gradlew :server:test\n  \
         gradle-flaky buildkite wrap --from-env   # the batch of $BUILDKITE_PARALLEL_JOB\n\n\
         Environment read: BUILDKITE_JOB_ID, BUILDKITE_STEP_KEY, BUILDKITE_LABEL, \
         BUILDKITE_PARALLEL_JOB, FLAKINESS_BATCH_<n> (with --from-env).\n\n\
-        The status file (written when --kind is given or with --from-env) holds \
-        jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test JVM wrote \
-        */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob.\n\
+        With --from-env the batch runs through the repetition engine, as `local` runs a batch \
+        (chunks, stop on proof, a budget within --timeout, the first-run fallback and the switch \
+        to Gradle runs, REST runs looped here), its reports kept below the build as \
+        flakiness-iters/iter-<i>/. The status file (written when --kind is given or with \
+        --from-env) holds jobId, stepKey, kind, rc, durationSec, infraSubtype (oom when a test \
+        JVM wrote */build/heapdump/*.hprof during the run), timeoutSec, cancelled, parallelJob, \
+        and with --from-env engine (iterations planned and run, invocations, tests proven early \
+        and what that saved, classes switched, a budget stop).\n\
         Exit status: 2 for a usage error, otherwise always 0.")]
     Wrap(WrapArgs),
     /// The final step: derive each job's outcome, upload flakiness-outcomes.json, annotate.
     #[command(after_help = "Example:\n  \
         gradle-flaky buildkite analyze   # in the uploaded `flakiness report` step\n\n\
         Environment read: FLAKINESS_REPORT_CONTEXT (expected jobs, set by the upload), \
-        BUILDKITE_JOB_ID.")]
+        FLAKINESS_LEARNED_BUILD (set by the upload from --learned-build), BUILDKITE_JOB_ID.\n\
+        Keeps what the run learned in flakiness-learned/ (durations over earlier runs', the \
+        ledger grown), an artifact of the step, for the next build's --learned-build.")]
     Analyze(BuildkiteAnalyzeArgs),
     /// The triage step (with --triage / FLAKINESS_TRIAGE): replay the failing tests, annotate.
     #[command(after_help = "Example:\n  \
@@ -805,6 +871,10 @@ pub struct BuildkiteUploadArgs {
     pub triage: TriageArgs,
     #[command(flatten)]
     pub compare: CiCompareArgs,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub learned: LearnedArgs,
 
     /// Print the pipeline JSON instead of uploading it.
     #[arg(long)]
@@ -850,6 +920,13 @@ pub struct BuildkiteAnalyzeArgs {
     #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
     pub ledger: Vec<PathBuf>,
 
+    /// The build (its UUID) whose flakiness-learned/ to start from, fetched with `buildkite-agent
+    /// artifact download --build` (the upload sets it from --learned-build): its ledger is read as
+    /// --ledger, and this run's durations and counts are kept over it in flakiness-learned/, an
+    /// artifact of this step, for the next build.
+    #[arg(long, value_name = "UUID", env = vars::LEARNED_BUILD)]
+    pub learned_build: Option<String>,
+
     #[command(flatten)]
     pub blocking: BlockingArgs,
 }
@@ -870,11 +947,13 @@ pub enum GithubCommand {
     #[command(after_help = "Example:\n  \
         gradle-flaky github run --batch 3 --timeout 58m\n\n\
         Reads the batch from the plan file (written by `pr --target github`), runs it like \
-        `buildkite wrap` (stdin from /dev/null, every process it started stopped at the timeout \
-        or on SIGTERM), then leaves in --out, for upload: flakiness-status/status-batch-<N>.json \
-        (jobId, stepKey, kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob) \
-        and the JUnit XML this run wrote, at its path below the build. A non-zero rc also gets a \
-        ::warning annotation.\n\
+        `buildkite wrap` (through the repetition engine, as `local` runs a batch: chunks, stop on \
+        proof, a budget within the timeout, the fallback and the switch to Gradle runs; stdin \
+        from /dev/null, every process it started stopped at the timeout or on SIGTERM), then \
+        leaves in --out, for upload: flakiness-status/status-batch-<N>.json (jobId, stepKey, \
+        kind, rc, durationSec, infraSubtype, timeoutSec, cancelled, parallelJob, engine: what \
+        the engine did) and the JUnit XML this run wrote, at its path below the build. A \
+        non-zero rc also gets a ::warning annotation.\n\
         Exit status: 2 when the plan or batch cannot be read, otherwise always 0.")]
     Run(GithubRunArgs),
     /// The report job: each batch's outcome, the report in the job summary, annotations, flakiness-outcomes.json.
@@ -1063,9 +1142,65 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "PATH")]
     pub ledger: Vec<PathBuf>,
 
-    /// Output format on stdout.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
-    pub format: ReportFormat,
+    /// Output format on stdout (html: one self-contained page).
+    #[arg(long, value_enum, default_value_t = LedgerFormat::Markdown)]
+    pub format: LedgerFormat,
+}
+
+/// How `history` and `suspects` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum LedgerFormat {
+    #[default]
+    Markdown,
+    Json,
+    /// One self-contained page (no script; nothing fetched): charts of the rate by commit.
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Folders holding the build's JUnit XML [default: the project dir].
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+
+    /// The commit the build ran [default: $BUILDKITE_COMMIT, $GITHUB_SHA, else the checkout's HEAD].
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+
+    /// The branch the build ran [default: $BUILDKITE_BRANCH, $GITHUB_HEAD_REF or
+    /// $GITHUB_REF_NAME, else the checkout's].
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+
+    /// The build's id, the key that records it once [default: Buildkite's job, GitHub's run, attempt and job with the reports' digest, else the reports' digest].
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+
+    /// Where to append: a ledger folder (rotated as the build's own) or a .jsonl file [default:
+    /// flakiness-ledger.jsonl in the project dir on Buildkite or GitHub Actions, else the
+    /// build's own ledger, <project dir>/.gradle/gradle-flaky/ledger/].
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SuspectsArgs {
+    /// Also read this ledger: a file, or a folder whose *.jsonl files are read at any depth (a
+    /// downloaded CI artifact, a file kept in the repository). Repeatable.
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Vec<PathBuf>,
+
+    /// Only the runs of this branch.
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+
+    /// Only the runs since TIME (RFC 3339), or for the last DURATION (30d, 2weeks).
+    #[arg(long, value_name = "TIME|DURATION")]
+    pub since: Option<String>,
+
+    /// Output format on stdout (html: one self-contained page with each suspect's history).
+    #[arg(long, value_enum, default_value_t = LedgerFormat::Markdown)]
+    pub format: LedgerFormat,
 }
 
 #[derive(Debug, Args)]

@@ -596,8 +596,9 @@ pub struct Shard {
     pub seed: Option<String>,
 }
 
-/// Which repetition the user asks for (`--repetition`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Which repetition the user asks for (`--repetition`; its name in JSON).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RepetitionMode {
     /// In one test JVM where the task's framework has a mechanism verified on
     /// a real Gradle build, else Gradle runs.

@@ -1,4 +1,5 @@
-//! git access (git2): merge base, changed files with status, file content at a revision.
+//! git access (git2): merge base, changed files with status, file content at a revision,
+//! first-parent lines (what history calls before).
 
 use crate::select::changed::{Change, ChangeStatus};
 use crate::{Error, Result};
@@ -217,6 +218,25 @@ impl Repo {
             .ok()?;
         let prefix = format!("{}/", remote_name.as_str().ok()?);
         Some(full.strip_prefix(&prefix).unwrap_or(&full).to_string())
+    }
+
+    /// The commit a recorded hash (full or abbreviated, hex only: never a
+    /// ref's name, whatever a ledger line says) names here; `None` when the
+    /// repository does not hold it.
+    pub(crate) fn recorded_commit(&self, hash: &str) -> Option<Oid> {
+        if hash.len() < 7 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        self.repo.find_commit_by_prefix(hash).ok().map(|c| c.id())
+    }
+
+    /// The first parent of `commit`; `None` for a root commit, or where a
+    /// shallow clone's history (or the repository) ends.
+    pub(crate) fn first_parent(&self, commit: Oid) -> Option<Oid> {
+        let commit = self.repo.find_commit(commit).ok()?;
+        (commit.parent_count() > 0)
+            .then(|| commit.parent_id(0).ok())
+            .flatten()
     }
 
     /// The content of `path` (relative to the working tree) at `commit`;

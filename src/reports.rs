@@ -46,6 +46,8 @@ pub(crate) const RECORDED_DIR: &str = ".gradle/gradle-flaky";
 pub(crate) const LEDGER_DIR: &str = "ledger";
 /// The run ledger a CI report step writes, one file of that run's lines.
 pub(crate) const LEDGER_FILE: &str = "flakiness-ledger.jsonl";
+/// The report steps' history page of the run's tests (`ci::history`).
+pub(crate) const HISTORY_PAGE: &str = "flakiness-history.html";
 /// What a ledger file's name ends with: a folder given to `--ledger` is read for these.
 pub(crate) const LEDGER_EXTENSION: &str = "jsonl";
 /// JUnit XML of a batch job; also matches loops' `flakiness-iters/iter-<i>/…/build/test-results/…`.
@@ -118,6 +120,36 @@ pub(crate) fn find(root: &Path) -> ReportSearch {
     found.reports.sort();
     found.unreadable.sort();
     found
+}
+
+/// Every `TEST-*.xml` below `root` wherever it is (Surefire's
+/// `target/surefire-reports/`, a folder of downloaded reports, a Test
+/// task's own `build/test-results/<task>/`), for a folder that holds none
+/// where Gradle writes them; sorted, as [`find`].
+pub(crate) fn find_anywhere(root: &Path) -> ReportSearch {
+    let walked = Walk::new(root)
+        .entering(&[ITERS_DIR])
+        .into_build(&["test-results"])
+        .run();
+    let mut reports: Vec<PathBuf> = walked
+        .files
+        .into_iter()
+        .filter(|f| f.regular)
+        .filter(|f| {
+            f.path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(is_report_name)
+        })
+        .map(|f| f.path)
+        .collect();
+    reports.sort();
+    let mut unreadable = walked.unreadable;
+    unreadable.sort();
+    ReportSearch {
+        reports,
+        unreadable,
+    }
 }
 
 /// The heap dumps (`*/build/heapdump/*.hprof`) below `root` written at or
@@ -235,7 +267,9 @@ pub(crate) fn locate(root: &Path, rel: &Path) -> Option<Location> {
     let rel = names(rel);
     let full = [names(root), rel.clone()].concat();
     let parts = in_iterations(&full).unwrap_or(&rel);
-    let (project, task) = results_tail(parts)?;
+    // A root that is itself a task's folder of results (`record`'s
+    // `build/test-results/test`) names the task through its own path.
+    let (project, task) = results_tail(parts).or_else(|| results_tail(&full))?;
     Some(Location {
         project_dir: project.join("/"),
         task: task.to_string(),

@@ -75,6 +75,11 @@ pub(crate) const TRIAGE_TIMEOUT: &str = "FLAKINESS_TRIAGE_TIMEOUT";
 // The run ledger.
 /// `--ledger`: earlier ledgers to read (files or folders, `:`-separated).
 pub(crate) const LEDGER: &str = "FLAKINESS_LEDGER";
+/// `--learned`: the folder of what earlier CI runs learned (durations, ledger).
+pub(crate) const LEARNED: &str = "FLAKINESS_LEARNED";
+/// `--learned-build`: the Buildkite build whose learned folder to start from;
+/// also handed to the uploaded report step, which fetches it too.
+pub(crate) const LEARNED_BUILD: &str = "FLAKINESS_LEARNED_BUILD";
 /// `pr --compare REF` from the environment: the GitHub workflow's plan step
 /// gets REF as this value, never through an expression.
 pub(crate) const COMPARE: &str = "FLAKINESS_COMPARE";

@@ -59,6 +59,21 @@ impl Agent {
         self.call(&args, None)
     }
 
+    /// `artifact download GLOB DEST --build BUILD`: another build's artifacts
+    /// (BUILD, its UUID); fails when nothing matched.
+    pub(crate) fn artifact_download_from_build(
+        &self,
+        glob: &str,
+        dest: &Path,
+        build: &str,
+    ) -> Result<()> {
+        let dest = dest.to_string_lossy();
+        self.call(
+            &["artifact", "download", glob, &dest, "--build", build],
+            None,
+        )
+    }
+
     /// `artifact upload GLOB`.
     pub(crate) fn artifact_upload(&self, glob: &str) -> Result<()> {
         self.call(&["artifact", "upload", glob], None)

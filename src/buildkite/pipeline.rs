@@ -31,7 +31,7 @@ use crate::ci::prepare::CiPlan;
 use crate::ci::spec::{inner_timeout, CiBatch, JobSpec, ReportContext};
 use crate::plan::group_in_order;
 use crate::reports::{
-    DURATIONS_FILE, LEDGER_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
+    DURATIONS_FILE, HISTORY_PAGE, LEDGER_FILE, OUTCOMES_FILE, STATUS_GLOB, TRIAGE_FILE, XML_GLOB,
 };
 use crate::vars;
 use serde::{Deserialize, Serialize};
@@ -112,6 +112,9 @@ pub(crate) struct PipelineInput {
     pub triage: Option<TriageSpec>,
     /// `--compare REF`: REF's batches, a job each beside the branch's.
     pub compare: Option<BaseBatches>,
+    /// The build whose learned folder the report step fetches first
+    /// (`--learned-build`).
+    pub learned_build: Option<String>,
 }
 
 pub(crate) use crate::compare::ci::BaseBatches;
@@ -145,6 +148,7 @@ impl PipelineInput {
                 dir: plan.dir.clone(),
             }),
             compare: None,
+            learned_build: None,
         }
     }
 }
@@ -209,17 +213,83 @@ fn batch_step(
     if batches.len() > 1 {
         step.insert("parallelism".into(), json!(batches.len()));
     }
-    let env: Map<String, Value> = batches
+    let env: Map<String, Value> = job_specs(&key, batches, base, input)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (json, file))| {
+            let value = match file {
+                Some(file) => env_json(&BatchFile { batch_file: file }),
+                None => json,
+            };
+            (vars::batch_spec(i), Value::String(value))
+        })
+        .collect();
+    step.insert("env".into(), Value::Object(env));
+    Value::Object(step)
+}
+
+/// The longest typed batch a step's environment carries: Linux refuses to
+/// start a program with a variable over 128 KiB (a whole task's sample of
+/// classes can pass it). Longer batches travel as artifacts of the
+/// uploading job ([`batch_files`]), the variable naming the file.
+pub(crate) const ENV_BATCH_LIMIT: usize = 96 * 1024;
+
+/// Where batches too long for the environment go, as artifacts.
+pub(crate) const BATCH_FILES_DIR: &str = "flakiness-batches";
+
+/// What a step's variable holds in place of a batch too long for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct BatchFile {
+    /// The batch's artifact, `flakiness-batches/<step>-<n>.json`.
+    pub batch_file: String,
+}
+
+/// Each job's typed batch of the step `key` (JSON), and the artifact it
+/// travels as when it is too long for the environment.
+fn job_specs(
+    key: &str,
+    batches: &[&CiBatch],
+    base: Option<&crate::compare::ci::BaseSelection>,
+    input: &PipelineInput,
+) -> Vec<(String, Option<String>)> {
+    let slug: String = key
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    batches
         .iter()
         .enumerate()
         .map(|(i, b)| {
             let mut spec = JobSpec::of(b, input.dir.clone());
             spec.base = base.map(|b| b.checkout.clone());
-            (vars::batch_spec(i), Value::String(env_json(&spec)))
+            let json = env_json(&spec);
+            let file = (json.len() > ENV_BATCH_LIMIT)
+                .then(|| format!("{BATCH_FILES_DIR}/{slug}-{i}.json"));
+            (json, file)
         })
-        .collect();
-    step.insert("env".into(), Value::Object(env));
-    Value::Object(step)
+        .collect()
+}
+
+/// The batches too long for a step's environment, each with the artifact
+/// (path, JSON) it travels as: the uploading job writes and uploads them
+/// before the pipeline.
+pub(crate) fn batch_files(input: &PipelineInput) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut add = |key: String, batches: &[&CiBatch], base| {
+        for (json, file) in job_specs(&key, batches, base, input) {
+            files.extend(file.map(|f| (f, json)));
+        }
+    };
+    for (key, batches) in group_in_order(&input.batches, |b| b.command.key.clone()) {
+        add(key, &batches, None);
+    }
+    if let Some(base) = input.compare.as_ref().filter(|_| !input.compile_failed) {
+        for (key, batches) in group_in_order(&base.batches, |b| b.command.key.clone()) {
+            add(compare::step_key(&key), &batches, Some(&base.side));
+        }
+    }
+    files
 }
 
 /// The final step. It runs on the batch agents (which have gradle-flaky), not
@@ -248,10 +318,13 @@ fn analyze_step(
         ANALYZE_TIMEOUT_MIN,
         &cfg.agents,
     );
-    let mut artifacts = vec![OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE];
+    let mut artifacts = vec![OUTCOMES_FILE, DURATIONS_FILE, LEDGER_FILE, HISTORY_PAGE];
     if context.compare.is_some() {
         artifacts.push(compare::COMPARISON_FILE);
     }
+    // What the run learned, for the next build's plan and report (`--learned-build`).
+    let learned = format!("{}/*", crate::ci::learned::DIR);
+    artifacts.push(&learned);
     step.insert("artifact_paths".into(), json!(artifacts));
     let depends: Vec<Value> = before
         .iter()
@@ -274,6 +347,9 @@ fn analyze_step(
     if let Some(code) = blocking {
         env[vars::BLOCKING_LABELS] = json!(cfg.blocking.labels.join(","));
         env[vars::PROVEN_EXIT_CODE] = json!(code.to_string());
+    }
+    if let Some(build) = &input.learned_build {
+        env[vars::LEARNED_BUILD] = json!(build);
     }
     step.insert("env".into(), env);
     Value::Object(step)
@@ -397,7 +473,11 @@ mod tests {
         let durations = crate::durations::Durations::default();
         let job = Some(Duration::from_secs(3600));
         let policy = Policy::of(&settings, &command, &durations, job);
-        CiBatch { command, policy }
+        CiBatch {
+            command,
+            policy,
+            replan: None,
+        }
     }
 
     fn in_jvm(iterations: u32) -> Repeat {
@@ -495,6 +575,7 @@ mod tests {
             rerun: false,
             triage: None,
             compare: None,
+            learned_build: None,
         };
         insta::assert_json_snapshot!("fan_out_with_skipped", valid_pipeline(&input, &cfg()));
         // Each job renders the Gradle command line from its typed batch.
@@ -512,15 +593,10 @@ mod tests {
         );
         let yaml = spec_of(&fanned[2], 0);
         assert_eq!(yaml.batch, batches[3], "the typed batch, intact");
+        assert_eq!(yaml.command().rest_loops(), 10, "looped in the job");
         assert_eq!(
-            yaml.argv_to_run("gradle-flaky", None).unwrap(),
+            yaml.command().argv(),
             [
-                "gradle-flaky",
-                "--isolate",
-                "repeat",
-                "--times",
-                "10",
-                "--",
                 "./gradlew",
                 ":m:yamlRestTest",
                 "--rerun",
@@ -548,6 +624,19 @@ mod tests {
             ..Default::default()
         };
         insta::assert_json_snapshot!("single_batch_plain_agent", valid_pipeline(&input, &plain));
+        // `--learned-build`: the report step fetches that build's learned
+        // folder too, and keeps its own as an artifact either way.
+        let learning = PipelineInput {
+            learned_build: Some("0190a1b2-c3d4".into()),
+            ..input.clone()
+        };
+        let learning = valid_pipeline(&learning, &plain);
+        let report = steps(&learning).last().unwrap().clone();
+        assert_eq!(report["env"]["FLAKINESS_LEARNED_BUILD"], "0190a1b2-c3d4");
+        assert!(report["artifact_paths"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("flakiness-learned/*")));
         let rest = spec_of(&steps(&valid_pipeline(&input, &plain))[0], 0);
         assert_eq!(
             rendered(&rest),

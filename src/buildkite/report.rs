@@ -7,6 +7,7 @@
 use super::agent::{fit_annotation, Agent};
 use crate::ci::compare as ci_compare;
 use crate::ci::findings::{findings, write_outcomes};
+use crate::ci::learned::{self, Learned, Lesson};
 use crate::ci::report_inputs::{self, SkipList};
 use crate::ci::spec::ReportContext;
 use crate::ci::status::read_statuses;
@@ -25,9 +26,19 @@ use std::path::{Path, PathBuf};
 /// `flakiness-detection` annotation. Fails only when it cannot write its
 /// outputs: what it found is in the annotation; what the jobs observed
 /// comes back for opt-in blocking.
-pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
+pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf], learned: &Learned) -> Result<Observed> {
     let agent = std::env::var_os("BUILDKITE").is_some().then(Agent::default);
     let JobArtifacts { jobs, context } = fetch_jobs(work, agent.as_ref(), &[SKIPPED_FILE])?;
+    // What earlier builds learned, which this one adds to.
+    let learned_dir = work.join(learned::DIR);
+    if let (Some(agent), Some(build)) = (&agent, &learned.build) {
+        super::upload::fetch_learned(agent, build, Some(&learned_dir));
+    }
+    let ledgers: Vec<PathBuf> = ledgers
+        .iter()
+        .cloned()
+        .chain(learned::ledger_in(&learned_dir))
+        .collect();
     let inputs = report_inputs::from_env(SKIPPED_FILE, || {
         match std::fs::read_to_string(work.join(SKIPPED_FILE)) {
             Ok(text) => SkipList::Text(text),
@@ -41,7 +52,7 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
     // A failing test that already fails on the pull request's base, from earlier ledgers.
     let base = std::env::var("BUILDKITE_PULL_REQUEST_BASE_BRANCH").ok();
     found.overall.around.known_flaky =
-        lookup::known_on_base(None, ledgers, &found.overall, base.as_deref());
+        lookup::known_on_base(None, &ledgers, &found.overall, base.as_deref());
     if !found.payloads().is_empty() {
         write_outcomes(&work.join(OUTCOMES_FILE), found.payloads())?;
     }
@@ -59,6 +70,17 @@ pub(crate) fn run_step(work: &Path, ledgers: &[PathBuf]) -> Result<Observed> {
         records.extend(crate::compare::ci::before_records(&before, compare, &meta));
     }
     keep::append_ci(work, &records);
+    crate::ci::history::write_page(work, &ledgers, &found.overall);
+    learned::learn(
+        &learned_dir,
+        &Lesson {
+            measured: &work.join(JOBS_DIR),
+            jobs: &jobs,
+            report: &found.overall,
+            records: &records,
+            commit: meta.commit.as_deref(),
+        },
+    );
     let markdown = found.markdown();
     crate::output::stdout_line(&markdown);
     if let Some(agent) = &agent {

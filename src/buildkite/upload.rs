@@ -5,6 +5,7 @@
 
 use super::agent::{fit_annotation, Agent};
 use super::pipeline::{self, AgentConfig, BaseBatches, PipelineInput};
+use crate::ci::learned::{self, Learned};
 use crate::ci::prepare::{many_batches, prepare, unresolved_markdown, CiPlan, Resolution};
 use crate::compare::ci::base_batches;
 use crate::layout::Build;
@@ -32,6 +33,8 @@ pub(crate) struct Upload<'a> {
     pub triage: Option<&'a crate::triage::TriageConfig>,
     /// `--compare REF`, with the branch's muted-tests file (REF's jobs run with it).
     pub compare: Option<(&'a str, &'a Path)>,
+    /// What earlier CI runs learned: a folder, an earlier build's to fetch.
+    pub learned: &'a Learned,
 }
 
 impl Upload<'_> {
@@ -66,14 +69,21 @@ impl Upload<'_> {
             tell!("no compile gate: the build's layout is unavailable");
         }
         let job_limit = Duration::from_secs(u64::from(self.agent.step_timeout_min) * 60);
+        if let (Some(agent), Some(build_id)) = (&agent, &self.learned.build) {
+            fetch_learned(agent, build_id, self.learned.folder().as_deref());
+        }
+        let mut settings = learned::plan_with(self.settings, self.learned.folder().as_deref());
+        if self.compare.is_some() {
+            settings = crate::compare::ci::whole_counts(&settings);
+        }
         let plan = prepare(
             build,
             selection,
-            self.settings,
+            &settings,
             resolution.not_applicable,
             Some(job_limit),
         )?;
-        let base = self.base_batches(build, selection, job_limit)?;
+        let base = self.base_batches(build, selection, &settings, job_limit)?;
         if let Some(warning) = many_batches(plan.batches.len(), selection.tests.len()) {
             tell!("{warning}");
             if let Some(agent) = &agent {
@@ -89,10 +99,11 @@ impl Upload<'_> {
         &self,
         build: &Build,
         selection: &Selection,
+        settings: &RunSettings,
         job_limit: Duration,
     ) -> Result<Option<BaseBatches>> {
         self.compare
-            .map(|c| base_batches(build, selection, self.settings, c, Some(job_limit)))
+            .map(|c| base_batches(build, selection, settings, c, Some(job_limit)))
             .transpose()
     }
 
@@ -107,6 +118,7 @@ impl Upload<'_> {
         let cfg = self.agent;
         let input = |compile_failed| PipelineInput {
             compare: base.clone(),
+            learned_build: self.learned.build.clone(),
             ..PipelineInput::of(plan, self.triage, compile_failed)
         };
         if self.dry_run {
@@ -115,6 +127,9 @@ impl Upload<'_> {
                 let json = serde_json::to_string_pretty(&pipeline).expect("a pipeline serializes");
                 crate::output::stdout_line(&json);
                 tell!("(a real upload compiles the selected sources first)");
+                for (file, _) in pipeline::batch_files(&input) {
+                    tell!("(a real upload uploads {file} first: a batch too long for the environment)");
+                }
             } else {
                 tell!("nothing to run: no pipeline uploaded");
             }
@@ -147,6 +162,7 @@ impl Upload<'_> {
                 );
             }
         }
+        upload_batch_files(&agent, &pipeline::batch_files(&input))?;
         tell!(
             "uploading {} batch(es) in {} step(s)",
             input.batches.len(),
@@ -159,4 +175,55 @@ impl Upload<'_> {
         }
         Ok(())
     }
+}
+
+/// Fetches what the report step of Buildkite build `build_id` learned (its
+/// `flakiness-learned/` artifacts) into `folder` (default
+/// `flakiness-learned`). Nothing fetched (the first build of a chain, a
+/// build without the report step) plans without it, said.
+pub(crate) fn fetch_learned(agent: &Agent, build_id: &str, folder: Option<&Path>) {
+    let folder = folder.unwrap_or(Path::new(learned::DIR));
+    match fetch_into(agent, build_id, folder) {
+        Ok(()) => tell!(
+            "learned: build {build_id}'s {}/ fetched into {}",
+            learned::DIR,
+            folder.display()
+        ),
+        Err(e) => tell!("learned: nothing fetched from build {build_id}: {e}"),
+    }
+}
+
+fn fetch_into(agent: &Agent, build_id: &str, folder: &Path) -> Result<()> {
+    let scratch = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let glob = format!("{}/*", learned::DIR);
+    agent.artifact_download_from_build(&glob, scratch.path(), build_id)?;
+    std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+    let fetched = scratch.path().join(learned::DIR);
+    for entry in crate::reports::walk::list(&fetched).map_err(|e| Error::io(&fetched, e))? {
+        let to = folder.join(entry.file_name());
+        std::fs::copy(entry.path(), &to).map_err(|e| Error::io(&to, e))?;
+    }
+    Ok(())
+}
+
+/// Writes and uploads the batches too long for a step's environment, as
+/// artifacts of this job, before the pipeline that names them: a batch job
+/// that cannot fetch its batch has nothing to run.
+fn upload_batch_files(agent: &Agent, files: &[(String, String)]) -> Result<()> {
+    for (file, json) in files {
+        let path = Path::new(file);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        std::fs::write(path, json).map_err(|e| Error::io(path, e))?;
+        tell!(
+            "{file}: a batch of {} KiB, over what a job's environment carries: uploaded as an \
+             artifact its job fetches",
+            json.len() / 1024
+        );
+    }
+    if !files.is_empty() {
+        agent.artifact_upload(&format!("{}/*", pipeline::BATCH_FILES_DIR))?;
+    }
+    Ok(())
 }

@@ -9,6 +9,7 @@
 //! annotation.
 
 use super::agent::Agent;
+use super::pipeline::{BatchFile, BATCH_FILES_DIR};
 use crate::ci::batch::{run_batch, run_spec};
 use crate::ci::compare;
 use crate::ci::job::{safe_job_id, JobEnv};
@@ -33,14 +34,47 @@ pub(crate) fn job_from_env(var: impl Fn(&str) -> Option<String>) -> JobEnv {
 }
 
 /// The spec the upload put in env var `name` (its `value`): a typed batch
-/// (one an earlier version planned as argv text is refused, saying so).
-pub(crate) fn spec_from_env(name: &str, value: Option<String>) -> Result<JobSpec> {
+/// (one an earlier version planned as argv text is refused, saying so), or
+/// the artifact holding one too long for the environment, fetched by
+/// `fetch` into a folder of its own.
+pub(crate) fn spec_from_env(
+    name: &str,
+    value: Option<String>,
+    fetch: impl FnOnce(&str, &Path) -> Result<()>,
+) -> Result<JobSpec> {
     let value = value.ok_or_else(|| {
         Error::usage(format!(
             "${name} is not set: is this step from `gradle-flaky buildkite upload`?"
         ))
     })?;
-    serde_json::from_str(&value).map_err(|e| Error::input(format!("${name}"), e.to_string()))
+    let what = || format!("${name}");
+    let text = match serde_json::from_str::<BatchFile>(&value) {
+        Ok(file) => fetched_batch(&file.batch_file, fetch)
+            .map_err(|e| Error::input(what(), format!("its batch {}: {e}", file.batch_file)))?,
+        Err(_) => value,
+    };
+    serde_json::from_str(&text).map_err(|e| Error::input(what(), e.to_string()))
+}
+
+/// The batch the upload kept as the artifact `file` (a plain name below
+/// `flakiness-batches/`), fetched into a folder of its own.
+fn fetched_batch(file: &str, fetch: impl FnOnce(&str, &Path) -> Result<()>) -> Result<String> {
+    let name = file.strip_prefix(&format!("{BATCH_FILES_DIR}/"));
+    let plain = name.is_some_and(|n| {
+        !n.starts_with('.')
+            && n.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    });
+    if !plain {
+        return Err(Error::input(
+            "batchFile",
+            "not a batch artifact of the upload",
+        ));
+    }
+    let scratch = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    fetch(file, scratch.path())?;
+    let path = scratch.path().join(file);
+    std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))
 }
 
 /// The warning annotation of a failed job: `[label] (job id) message - see job log`.
@@ -76,7 +110,9 @@ pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration
     let (kind, ran, record) = match batch {
         Batch::FromEnv => {
             let name = vars::batch_spec(job.parallel_job.map_or(0, |n| n as usize));
-            let mut spec = spec_from_env(&name, env(&name))?;
+            let fetch =
+                |file: &str, dest: &Path| Agent::default().artifact_download(file, dest, None);
+            let mut spec = spec_from_env(&name, env(&name), fetch)?;
             if let Some(dir) = compare::enter(&mut spec)? {
                 status_dir = Path::new(dir);
             }
@@ -109,4 +145,66 @@ pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration
         }
     }
     Ok(ran.finished.rc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buildkite::pipeline::{batch_files, pipeline, AgentConfig, PipelineInput};
+    use crate::ci::spec::CiBatch;
+    use crate::domain::{ClassSample, GradleCommand, TestKind, WholeTask};
+
+    /// A whole task's sample of 6,000 classes makes a batch too long for a
+    /// variable (Linux's 128 KiB): the upload keeps it as an artifact, the
+    /// step's variable names it, and the job fetches it and runs the same
+    /// batch; a name that is no batch artifact of the upload is refused.
+    #[test]
+    fn a_batch_too_long_for_the_environment_travels_as_an_artifact() {
+        let mut command = GradleCommand::of_kind(TestKind::Unit, &["gradle", ":a:test"], 1, 1);
+        command.whole_task = Some(WholeTask {
+            sample: Some(ClassSample {
+                task: ":a:test".into(),
+                seed: 7,
+                classes: (0..6000)
+                    .map(|i| format!("org.example.pkg.Class{i}Tests"))
+                    .collect(),
+                of: 9000,
+            }),
+            ..WholeTask::default()
+        });
+        let input = PipelineInput {
+            batches: vec![CiBatch::plain(command)],
+            ..PipelineInput::default()
+        };
+        let files = batch_files(&input);
+        assert_eq!(files.len(), 1);
+        let (file, json) = &files[0];
+        assert_eq!(file, "flakiness-batches/flakiness-detection-unit-0.json");
+        assert!(json.len() > 128 * 1024, "{}", json.len());
+        let cfg = AgentConfig {
+            agents: vec![],
+            step_timeout_min: 60,
+            bin: "gradle-flaky".into(),
+            group: "g".into(),
+            blocking: Default::default(),
+        };
+        let pipeline = pipeline(&input, &cfg).unwrap();
+        let step = &pipeline["steps"][0]["steps"][0];
+        let value = step["env"]["FLAKINESS_BATCH_0"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(value.len() < 200, "{value}");
+        let fetch = |name: &str, dest: &Path| {
+            let path = dest.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, json).unwrap();
+            Ok(())
+        };
+        let spec = spec_from_env("FLAKINESS_BATCH_0", Some(value), fetch).unwrap();
+        assert_eq!(spec.batch, input.batches[0]);
+        let hostile = r#"{"batchFile":"flakiness-batches/../../etc/passwd"}"#;
+        let e = spec_from_env("X", Some(hostile.into()), |_: &str, _: &Path| Ok(())).unwrap_err();
+        assert!(e.to_string().contains("not a batch artifact"), "{e}");
+    }
 }

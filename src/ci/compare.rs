@@ -302,6 +302,8 @@ mod tests {
                 parallel_job: Some(0),
                 skipped_tasks: Vec::new(),
                 all_tasks_skipped: false,
+                inherited_jvm_options: Vec::new(),
+                engine: None,
             },
             dir: empty.path().to_path_buf(),
         };

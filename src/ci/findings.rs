@@ -9,7 +9,6 @@ use super::reading::Reading;
 use super::report_inputs::ReportInputs;
 use super::spec::{ExpectedStep, ReportContext};
 use super::status::{JobRun, Status};
-use crate::analyze::model::cost::Cost;
 use crate::analyze::model::outcome::{InfraSubtype, JobPayload, JobRecord, OutcomeKind};
 use crate::analyze::model::report::{Around, Jobs, Missing};
 use crate::analyze::render;
@@ -102,7 +101,7 @@ pub(crate) fn findings(
         .iter()
         .map(|job| job_payload(&job.status, &reading.job(job)))
         .collect();
-    let cost = cost(&payloads, &context.jobs);
+    let cost = super::cost::of(&payloads, &context.jobs, jobs);
     let (not_applicable, build_failed) = (&inputs.skipped, inputs.compile_failed);
     payloads.extend(not_applicable.iter().map(JobPayload::not_applicable));
     if build_failed {
@@ -113,10 +112,19 @@ pub(crate) fn findings(
     let missing = missing_jobs(&context.jobs, &statuses);
     let mut overall = reading.all(jobs);
     against_plan(&mut overall, &context.jobs, &payloads, &missing);
+    let mut inherited_jvm_options = Vec::new();
+    for status in &statuses {
+        crate::jvm_options::merge(&mut inherited_jvm_options, &status.inherited_jvm_options);
+    }
     overall.around = Around {
+        inherited_jvm_options,
         input_problems: inputs.problems.clone(),
         not_checked: not_applicable.clone(),
-        jobs: Some(Jobs { payloads, missing }),
+        jobs: Some(Jobs {
+            payloads,
+            missing,
+            engine: jobs.iter().filter_map(JobRun::engine).collect(),
+        }),
         build_failed,
         cost,
         ..Around::default()
@@ -179,24 +187,6 @@ fn against_plan(
     }
 }
 
-/// What the batch jobs cost: executions run against the iterations the plan
-/// requested, job-minutes, and the longest job (the wall time when they run
-/// side by side). `None` without jobs.
-fn cost(jobs: &[JobPayload], steps: &[ExpectedStep]) -> Option<Cost> {
-    if jobs.is_empty() {
-        return None;
-    }
-    let seconds: u64 = jobs.iter().map(|p| p.duration_sec).sum();
-    Some(Cost {
-        executions_run: jobs.iter().map(|p| p.total_cases).sum(),
-        iterations_requested: steps.iter().map(|s| s.iterations).sum(),
-        job_minutes: seconds as f64 / 60.0,
-        wall_sec: jobs.iter().map(|p| p.duration_sec).max().unwrap_or(0) as f64,
-        ci_jobs: Some(jobs.len() as u64),
-        ..Cost::default()
-    })
-}
-
 /// Writes `flakiness-outcomes.json`.
 pub(crate) fn write_outcomes(path: &Path, payloads: &[JobPayload]) -> Result<()> {
     let json = serde_json::to_string(payloads).expect("payloads serialize");
@@ -237,7 +227,11 @@ mod tests {
     /// The markdown of a report of no XML with these jobs.
     fn jobs_markdown(payloads: Vec<JobPayload>, missing: Vec<Missing>) -> String {
         let mut report = report(&[]);
-        report.around.jobs = Some(Jobs { payloads, missing });
+        report.around.jobs = Some(Jobs {
+            payloads,
+            missing,
+            ..Jobs::default()
+        });
         render::markdown(&report)
     }
 
@@ -272,6 +266,8 @@ mod tests {
             parallel_job: None,
             skipped_tasks: vec![],
             all_tasks_skipped: false,
+            inherited_jvm_options: Vec::new(),
+            engine: None,
         }
     }
 
@@ -471,10 +467,14 @@ mod tests {
     #[test]
     fn the_cost_section_adds_up_the_jobs() {
         let passing = report(&["", ""]);
-        let jobs = [
-            job_payload(&status(0, 95, None, ""), &passing),
-            job_payload(&status(0, 25, None, ""), &passing),
-        ];
+        let statuses = [status(0, 95, None, ""), status(0, 25, None, "")];
+        let jobs = statuses.clone().map(|s| job_payload(&s, &passing));
+        let runs = statuses.map(|status| JobRun {
+            status,
+            dir: Default::default(),
+        });
+        let cost =
+            |jobs: &[JobPayload], steps: &[ExpectedStep]| crate::ci::cost::of(jobs, steps, &runs);
         let steps = [ExpectedStep {
             step_key: "flakiness-detection:unit".into(),
             kind: "unit".into(),
@@ -496,7 +496,10 @@ mod tests {
             md.contains("- job-minutes: 2.0; longest job: 1m35s"),
             "{md}"
         );
-        assert!(md.contains("nothing saved"), "{md}");
+        assert!(
+            md.contains("nothing saved: these jobs ran their planned count"),
+            "jobs without the engine's record: {md}"
+        );
         assert_eq!(cost(&[], &steps), None);
     }
 
@@ -532,6 +535,47 @@ mod tests {
             })
             .collect();
         assert_eq!(rows, [("alone".into(), 1, 1), ("task".into(), 1, 0)]);
+    }
+
+    /// A job whose test JVMs ran under `JAVA_TOOL_OPTIONS` (its status file
+    /// says so): the report says it once for two such jobs, in the JSON and
+    /// after the tests; jobs without it say nothing.
+    #[test]
+    fn jvm_options_the_jobs_ran_under_are_said_once() {
+        use crate::jvm_options::{InheritedJvmOptions, OptionsVariable, SeenIn};
+        let root = tempfile::tempdir().unwrap();
+        let mut jobs = [
+            recorded_job(root.path(), "k:unit", 1, &[("a.BTest", false)]),
+            recorded_job(root.path(), "k:unit-2", 1, &[("a.CTest", false)]),
+        ];
+        let context = ReportContext {
+            jobs: vec![unit_step("k:unit", vec![]), unit_step("k:unit-2", vec![])],
+            ..ReportContext::default()
+        };
+        let md = render::markdown(&findings(&jobs, &context, &no_inputs()).overall);
+        assert!(!md.contains("JVM options"), "{md}");
+        for job in &mut jobs {
+            job.status.inherited_jvm_options = vec![InheritedJvmOptions {
+                variable: OptionsVariable::JavaToolOptions,
+                seen_in: SeenIn::Environment,
+            }];
+        }
+        let report = findings(&jobs, &context, &no_inputs()).overall;
+        let md = render::markdown(&report);
+        assert_eq!(
+            md.matches("**JVM options from the environment:**").count(),
+            1,
+            "{md}"
+        );
+        assert!(
+            md.contains("`JAVA_TOOL_OPTIONS` was set in gradle-flaky's environment"),
+            "{md}"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(
+            json["inheritedJvmOptions"],
+            json!([{"variable": "JAVA_TOOL_OPTIONS", "seenIn": "environment"}])
+        );
     }
 
     /// A step of one unit job; a whole-task step when `key` ends in `-task`.

@@ -19,7 +19,8 @@
 //! - [`not_checked`]: the selected tests that cannot run here (the report opens with them);
 //! - [`compare`]: `--compare REF`: REF's jobs (a worktree of REF in each)
 //!   and REF's side in the report step;
-//! - [`blocking`]: when the report step fails a pull request (opt-in, by label).
+//! - [`blocking`]: when the report step fails a pull request (opt-in, by label);
+//! - [`history`]: the report steps' history page of the run's tests.
 //!
 //! The job-outcome taxonomy itself (clean pass, flaky, timeout, hang,
 //! infrastructure failure) is `analyze::rules::outcome`: `local` judges its batches
@@ -28,10 +29,13 @@
 pub(crate) mod batch;
 pub(crate) mod blocking;
 pub(crate) mod compare;
+pub(crate) mod cost;
 pub(crate) mod durations;
 pub(crate) mod findings;
 pub(crate) mod gate;
+pub(crate) mod history;
 pub(crate) mod job;
+pub(crate) mod learned;
 pub(crate) mod missing;
 pub(crate) mod not_checked;
 pub(crate) mod prepare;

@@ -136,7 +136,7 @@ pub(crate) fn prepare(
         [build.gradle.clone(), tasks].concat()
     };
     Ok(CiPlan {
-        batches: CiBatch::of_plan(plan),
+        batches: CiBatch::of_plan(plan, &settings.batching, &ctx),
         compile,
         dir: checkout_relative(&build.root)?,
         projects,
@@ -154,9 +154,8 @@ pub(crate) fn batches(
     settings: &RunSettings,
     job_limit: Option<Duration>,
 ) -> Result<Vec<CiBatch>> {
-    Ok(CiBatch::of_plan(
-        planned(build, selection, settings, job_limit)?.0,
-    ))
+    let (plan, ctx, _) = planned(build, selection, settings, job_limit)?;
+    Ok(CiBatch::of_plan(plan, &settings.batching, &ctx))
 }
 
 /// The plan of `selection`, the context it was planned in and where its

@@ -4,14 +4,14 @@
 //! stops it. Each CI carries them its own way (Buildkite in step `env`,
 //! GitHub in the plan file); the JSON is the same.
 
-use crate::domain::{ClassifiedTest, GradleCommand};
+use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand};
 use crate::plan::group_in_order;
 use crate::plan::policy::Policy;
-use crate::process::Isolation;
-use crate::Result;
+use crate::plan::replan::Replanning;
+use crate::plan::PlanContext;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A batch is stopped this many minutes before its CI job's own timeout, so
 /// the wrapper outlives its command and records how it ended.
@@ -25,22 +25,37 @@ pub(crate) fn inner_timeout(job_min: u32) -> u32 {
 
 /// A planned batch as a CI job is told it: the command and the policy the
 /// repetition engine runs it by, the values `local` runs (`plan::for_run`'s,
-/// planned for the job's limit). Its Gradle command line is rendered in the
-/// job, at spawn, by `Invocation::argv`.
+/// planned for the job's limit), and what the job needs to plan it again for
+/// some of its tests (`replan`: stop on proof, the fallback, the switch).
+/// Its Gradle command line is rendered in the job, at spawn, by
+/// `Invocation::argv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct CiBatch {
     pub command: GradleCommand,
     pub policy: Policy,
+    /// `None` in a batch planned before jobs ran the engine: its tests stay
+    /// in its command when proven (what they run is not counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replan: Option<Replanning>,
 }
 
 impl CiBatch {
-    /// The batches of a plan: each command with its policy.
-    pub(crate) fn of_plan(plan: crate::plan::Plan) -> Vec<CiBatch> {
+    /// The batches of a plan made with `cfg` in `ctx`: each command with its
+    /// policy and its planning context.
+    pub(crate) fn of_plan(
+        plan: crate::plan::Plan,
+        cfg: &BatchingConfig,
+        ctx: &PlanContext,
+    ) -> Vec<CiBatch> {
         debug_assert_eq!(plan.commands.len(), plan.policies.len(), "a run's plan");
         plan.commands
             .into_iter()
             .zip(plan.policies)
-            .map(|(command, policy)| CiBatch { command, policy })
+            .map(|(command, policy)| CiBatch {
+                replan: Some(Replanning::of(&command, cfg, ctx)),
+                command,
+                policy,
+            })
             .collect()
     }
 
@@ -48,7 +63,11 @@ impl CiBatch {
     #[cfg(test)]
     pub(crate) fn plain(command: GradleCommand) -> CiBatch {
         let policy = Policy::plain(command.tests.len(), None);
-        CiBatch { command, policy }
+        CiBatch {
+            command,
+            policy,
+            replan: None,
+        }
     }
 }
 
@@ -74,6 +93,8 @@ pub(crate) struct JobSpec {
 struct SpecJson {
     command: Option<GradleCommand>,
     policy: Option<Policy>,
+    #[serde(default)]
+    replan: Option<Replanning>,
     argv: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     dir: Option<PathBuf>,
@@ -95,7 +116,11 @@ impl TryFrom<SpecJson> for JobSpec {
             return Err("the batch names no Gradle program".into());
         }
         Ok(JobSpec {
-            batch: CiBatch { command, policy },
+            batch: CiBatch {
+                command,
+                policy,
+                replan: json.replan,
+            },
             dir: json.dir,
             base: json.base,
         })
@@ -125,32 +150,6 @@ impl JobSpec {
     /// The batch's kind, as its status file records it.
     pub(crate) fn kind(&self) -> &str {
         self.command().kind.as_str()
-    }
-
-    /// The argv to run, rendered from the typed batch, given how to invoke
-    /// this very binary (`self_exe`). CI runs isolated, unlike `local` on a
-    /// laptop: a fresh agent has no warm daemon to reuse, and a daemon of
-    /// ours must not outlive the job on an agent that runs other jobs next.
-    /// A batch repeated by Gradle runs (REST) loops natively through
-    /// `repeat --isolate`, which keeps a private daemon warm across the
-    /// loop's iterations (and, given `task_outcomes`, records each
-    /// iteration's task outcomes there); other batches get `--no-daemon`.
-    pub(crate) fn argv_to_run(
-        &self,
-        self_exe: &str,
-        task_outcomes: Option<&Path>,
-    ) -> Result<Vec<String>> {
-        let command = self.command();
-        let argv = command.argv();
-        if !command.loops_gradle() {
-            return Isolation::NoDaemon.apply(&argv);
-        }
-        let options: Vec<String> = task_outcomes
-            .map(|dir| vec!["--task-outcomes".into(), dir.display().to_string()])
-            .unwrap_or_default();
-        let mut looped = crate::plan::repeat_argv(self_exe, command.rest_loops(), &options, &argv);
-        looped.insert(1, "--isolate".into());
-        Ok(looped)
     }
 }
 
@@ -455,41 +454,6 @@ mod tests {
         JobSpec::of(&CiBatch::plain(command), None)
     }
 
-    #[test]
-    fn rest_batches_run_through_the_native_repeat_loop() {
-        use crate::domain::TestKind;
-        let rest = spec(planned(TestKind::JavaRestTest, &[], Repeat::GradleRuns(3)));
-        assert_eq!(
-            rest.argv_to_run("/bin/gf", Some(Path::new("/t/outcomes")))
-                .unwrap(),
-            [
-                "/bin/gf",
-                "--isolate",
-                "repeat",
-                "--times",
-                "3",
-                "--task-outcomes",
-                "/t/outcomes",
-                "--",
-                "./gradlew",
-                "-Dtests.timeoutSuite=3600000!",
-                ":server:cleanTest",
-                ":server:test",
-                "--continue"
-            ]
-        );
-        // In the JVM: one Gradle run, told to start no daemon.
-        let unit = spec(planned(
-            TestKind::Unit,
-            &["a.BTests"],
-            in_jvm(InJvm::TestsIters, 5),
-        ));
-        let argv = unit.argv_to_run("/bin/gf", None).unwrap();
-        assert_eq!(argv[0], "./gradlew");
-        assert!(argv.contains(&"--no-daemon".to_string()), "{argv:?}");
-        assert!(argv.contains(&"-Dtests.iters=5".to_string()), "{argv:?}");
-    }
-
     /// What a job is told is the typed batch, in stable camelCase names:
     /// the command (tests, kind, typed invocation) and its policy. The
     /// Test tasks, heap dump paths and repeat helpers are derived from it.
@@ -514,7 +478,11 @@ mod tests {
             ..Policy::default()
         };
         let spec = JobSpec {
-            batch: CiBatch { command, policy },
+            batch: CiBatch {
+                command,
+                policy,
+                replan: None,
+            },
             dir: Some("build-root".into()),
             base: None,
         };

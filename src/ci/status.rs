@@ -3,8 +3,11 @@
 //! job, read by every CI's report step.
 
 use super::job::{safe_job_id, JobEnv};
+use crate::analyze::model::cost::BudgetStop;
 use crate::analyze::model::outcome::InfraSubtype;
+use crate::analyze::model::report::JobEngine;
 use crate::domain::TestKind;
+use crate::jvm_options::InheritedJvmOptions;
 use crate::reports::walk;
 use crate::run::job::Finished;
 use crate::run::outcomes::TaskOutcome;
@@ -47,6 +50,116 @@ pub(crate) struct Status {
     /// last iteration): nothing was checked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_tasks_skipped: bool,
+    /// JVM options from the environment its test JVMs ran under.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inherited_jvm_options: Vec<InheritedJvmOptions>,
+    /// What the repetition engine did with the batch; `None` in a status
+    /// file of a job that ran a command line once (an earlier version's, or
+    /// `buildkite wrap -- COMMAND`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineRun>,
+}
+
+/// What the repetition engine did with a job's batch: its iterations run
+/// against planned, the tests it proved early and what that saved, the
+/// classes it switched or fell back to Gradle runs, a stop by its budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct EngineRun {
+    /// Iterations each test of the batch was planned.
+    pub planned: u64,
+    /// Iterations each test of the batch ran, in the batch's order (an
+    /// invocation without a result ran none).
+    pub ran: Vec<u64>,
+    /// Its Gradle invocations.
+    pub invocations: u32,
+    /// It ran in chunks of its own choosing (a budget, stop on proof).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub chunked: bool,
+    /// The tests stop on proof took out before their count.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub proven: Vec<ProvenRun>,
+    /// Classes whose in-JVM iterations cost more than fresh runs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dearer: Vec<DearerRun>,
+    /// Classes weighed in one JVM and found no dearer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cheaper: Vec<String>,
+    /// What the batch did besides its invocations, a line each (a fallback,
+    /// a switch, a proof), as its log says it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<String>,
+    /// Its budget stopped it before its count: the next chunk did not fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_stop: Option<BudgetStopRun>,
+    /// Seconds of job time the batch's early end saved: what its chunks
+    /// still owed would have taken at the pace it measured.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub saved_sec: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl EngineRun {
+    /// Iterations the batch's tests ran, added up.
+    pub(crate) fn iterations_run(&self) -> u64 {
+        self.ran.iter().sum()
+    }
+
+    /// Iterations the batch's tests were planned, added up.
+    pub(crate) fn iterations_planned(&self) -> u64 {
+        self.planned * self.ran.len() as u64
+    }
+
+    /// Iterations stop on proof saved.
+    pub(crate) fn iterations_saved(&self) -> u64 {
+        self.proven.iter().map(|p| p.saved).sum()
+    }
+
+    /// The classes it switched to Gradle runs.
+    pub(crate) fn switched(&self) -> impl Iterator<Item = &DearerRun> {
+        self.dearer.iter().filter(|d| d.switched)
+    }
+}
+
+/// A test stop on proof took out of a job's batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ProvenRun {
+    /// As the report names it (`Class#method`).
+    pub test: String,
+    /// Iterations it ran until it was proven flaky.
+    pub after: u64,
+    /// Iterations it was planned but did not run.
+    pub saved: u64,
+}
+
+/// A class whose in-JVM iterations cost more than fresh Gradle runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct DearerRun {
+    pub class: String,
+    /// Wall time per iteration of the chunk that showed it.
+    pub per_iteration_ms: u64,
+    /// Test time each of its last iterations, when they decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_ms: Option<u64>,
+    /// What one fresh Gradle run costs.
+    pub fresh_run_ms: u64,
+    /// What it still owed ran as Gradle runs (`auto`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub switched: bool,
+}
+
+/// A job's batch its budget stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BudgetStopRun {
+    pub budget_sec: u64,
+    pub iterations_run: u64,
+    pub iterations_planned: u64,
 }
 
 /// The status of a finished batch job.
@@ -69,6 +182,8 @@ pub(crate) fn status_of(
         parallel_job: job.parallel_job,
         skipped_tasks: Vec::new(),
         all_tasks_skipped: false,
+        inherited_jvm_options: Vec::new(),
+        engine: None,
     }
 }
 
@@ -122,6 +237,36 @@ pub(crate) fn read_statuses(dir: &Path) -> Vec<Status> {
 pub(crate) struct JobRun {
     pub status: Status,
     pub dir: PathBuf,
+}
+
+impl JobRun {
+    /// What the repetition engine did with the job's batch, as the report's
+    /// model holds it; `None` when its status file does not say.
+    pub(crate) fn engine(&self) -> Option<JobEngine> {
+        let e = self.status.engine.as_ref()?;
+        Some(JobEngine {
+            job_id: self.status.job_id.clone(),
+            step_key: self.status.step_key.clone(),
+            iterations_run: e.iterations_run(),
+            iterations_planned: e.iterations_planned(),
+            invocations: e.invocations,
+            chunked: e.chunked,
+            lines: e.lines.clone(),
+            budget_stop: self.budget_stop(),
+            saved_sec: e.saved_sec,
+        })
+    }
+
+    /// The job's batch its budget stopped, as the report names it.
+    pub(crate) fn budget_stop(&self) -> Option<BudgetStop> {
+        let b = self.status.engine.as_ref()?.budget_stop.as_ref()?;
+        Some(BudgetStop {
+            job: format!("job {} ({})", self.status.job_id, self.status.step_key),
+            budget_sec: b.budget_sec,
+            iterations_run: b.iterations_run,
+            iterations_planned: b.iterations_planned,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,9 @@ use crate::{tell, Exit, Result};
 
 /// `buildkite upload [SELECTION]`.
 pub(crate) fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<Exit> {
-    let settings = options::ci_settings(&args.batching)?;
+    let settings = options::ci_settings(&args.batching, &args.budget)?;
     let agent = options::agent(&args.agent)?;
+    let learned = options::learned(&args.learned)?;
     let (build, selection) = selection::gather(
         options::build(global, false)?,
         &options::selection(&args.selection),
@@ -24,6 +25,7 @@ pub(crate) fn upload(global: &GlobalArgs, args: &BuildkiteUploadArgs) -> Result<
         dry_run: args.dry_run,
         nothing: "nothing selected",
         triage: options::triage(&args.triage).as_ref(),
+        learned: &learned,
         compare: args
             .compare
             .compare
@@ -59,7 +61,11 @@ pub(crate) fn wrap(args: &WrapArgs) -> Result<Exit> {
 /// `buildkite analyze`: the final step; 0 but for opt-in blocking.
 pub(crate) fn analyze(args: &BuildkiteAnalyzeArgs) -> Result<Exit> {
     let blocking = options::blocking(&args.blocking)?;
-    let real_failures = report::run_step(&args.work_dir, &args.ledger)?.real_failures;
+    let learned = options::learned(&crate::cli::LearnedArgs {
+        learned: None,
+        learned_build: args.learned_build.clone(),
+    })?;
+    let real_failures = report::run_step(&args.work_dir, &args.ledger, &learned)?.real_failures;
     let var = std::env::var(blocking::BUILDKITE_LABELS_VAR).ok();
     let labels = blocking::buildkite_labels(var.as_deref());
     tell!("{}", blocking.explain(&labels, real_failures));

@@ -1,23 +1,64 @@
 //! `gradle-flaky history`: what the run ledgers hold of tests.
 
-use crate::cli::{GlobalArgs, HistoryArgs, ReportFormat};
-use crate::ledger::history::Filter;
-use crate::ledger::{self, read, render};
+use crate::cli::{GlobalArgs, HistoryArgs, LedgerFormat};
+use crate::ledger::history::{Filter, Sources};
+use crate::ledger::{self, html, read, render, suspects};
 use crate::select::explicit::{self, Spec};
 use crate::{output, say, Error, Exit, Result};
+use std::path::{Path, PathBuf};
 
 pub(crate) fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
     let filter = filter_of(&args.tests)?;
-    let own = ledger::local_dir(&global.project_dir);
+    let files = ledger_files(&global.project_dir, &args.ledger)?;
+    // "Before" a newest commit is its first-parent line in the build's checkout.
+    let mut checkout = ledger::ancestry::Checkout::at(&global.project_dir);
+    let history = ledger::history_of(&files, &filter, &mut checkout);
+    warn_of(&history.sources);
+    output::stdout(&match args.format {
+        LedgerFormat::Markdown => render::markdown(&history),
+        LedgerFormat::Json => render::json(&history),
+        LedgerFormat::Html => {
+            let query = suspects::Query {
+                tests: filter,
+                ..Default::default()
+            };
+            html::page(
+                &history,
+                &ledger::suspects_of(&files, &query),
+                "Test history",
+            )
+        }
+    });
+    Ok(Exit::Clean)
+}
+
+/// The ledger files to read: the build's own ledger and every `--ledger`
+/// path; none found is said on stderr.
+pub(super) fn ledger_files(project_dir: &Path, extra: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let own = ledger::local_dir(project_dir);
     let paths: Vec<_> = own
         .is_dir()
         .then_some(own)
         .into_iter()
-        .chain(args.ledger.iter().cloned())
+        .chain(extra.iter().cloned())
         .collect();
     let files = read::files_of(&paths)?;
-    let history = ledger::history_of(&files, &filter);
-    let sources = &history.sources;
+    if files.is_empty() {
+        say!(
+            "gradle-flaky: no ledger found: no *.jsonl file in {}{}",
+            ledger::local_dir(project_dir).display(),
+            if extra.is_empty() {
+                ""
+            } else {
+                " or the --ledger paths"
+            }
+        );
+    }
+    Ok(files)
+}
+
+/// The lines reading skipped, on stderr: the first of each file named.
+pub(super) fn warn_of(sources: &Sources) {
     for problem in &sources.problems {
         say!("gradle-flaky: warning: {problem}");
     }
@@ -28,22 +69,6 @@ pub(crate) fn run(global: &GlobalArgs, args: &HistoryArgs) -> Result<Exit> {
             read::PROBLEMS_PER_FILE
         );
     }
-    if files.is_empty() {
-        say!(
-            "gradle-flaky: no ledger found: no *.jsonl file in {}{}",
-            ledger::local_dir(&global.project_dir).display(),
-            if args.ledger.is_empty() {
-                ""
-            } else {
-                " or the --ledger paths"
-            }
-        );
-    }
-    output::stdout(&match args.format {
-        ReportFormat::Markdown => render::markdown(&history),
-        ReportFormat::Json => render::json(&history),
-    });
-    Ok(Exit::Clean)
 }
 
 /// The tests asked for, as (class, method): the explicit-list grammar, but

@@ -17,8 +17,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         )));
     }
     let target = options::target(args.target, true)?;
-    let settings = options::ci_settings(&args.batching)?;
+    let settings = options::ci_settings(&args.batching, &args.budget)?;
     let agent = options::agent(&args.agent)?;
+    let learned = options::learned(&args.learned)?;
     let triage = options::triage(&args.triage);
     super::pr::no_triage_on_github(target, triage.as_ref())?;
     let (build, selection) = selection::gather(
@@ -32,6 +33,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ManualArgs) -> Result<Exit> {
         dry_run: args.dry_run,
         nothing: &format!("{CLASSES} selected nothing"),
         triage: triage.as_ref(),
+        learned: &learned,
         // The branch's muted-tests file where the build keeps it by default:
         // `manual` names its tests and reads none.
         compare: args

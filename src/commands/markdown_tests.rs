@@ -231,14 +231,28 @@ fn the_jobs_section_contains_hostile_keys_labels_and_inputs() {
             ..unresolved(p, Origin::Changed)
         };
         let mut ci = crate::analyze::analyze_roots(&[], &Default::default());
+        // What a job's engine did, its log's lines among it.
+        let engine = crate::analyze::model::report::JobEngine {
+            job_id: p.into(),
+            step_key: p.into(),
+            iterations_run: 6,
+            iterations_planned: 60,
+            invocations: 2,
+            chunked: true,
+            lines: vec![p.into()],
+            budget_stop: None,
+            saved_sec: 30,
+        };
         ci.around.jobs = Some(Jobs {
             payloads: vec![payload.clone()],
             missing: vec![missing],
+            engine: vec![engine],
         });
         let mut md = crate::analyze::render::markdown(&ci);
         ci.around.jobs = Some(Jobs {
             payloads: vec![payload],
             missing: vec![],
+            engine: vec![],
         });
         ci.around.not_checked = vec![skipped];
         ci.around.build_failed = true;
@@ -301,6 +315,23 @@ fn the_local_report_contains_hostile_batch_problems() {
         report.around.partial = true;
         report.around.problems = lines;
         render(&report, ReportFormat::Markdown)
+    });
+}
+
+#[test]
+fn the_suspects_contain_hostile_names_commits_and_messages() {
+    use crate::ledger::suspects::{render, tests as suspects};
+    assert_contained("suspects", |p| {
+        let mut records = suspects::builds();
+        for (run, minute, failed) in [("b2", 10, 1), ("b3", 20, 0), ("b4", 30, 1)] {
+            let mut r = suspects::build(p, '2', run, minute, 1, failed);
+            r.test.class = format!("a.{p}");
+            r.signature = (failed > 0).then(|| p.to_string());
+            records.push(r.clone());
+            r.test.method = format!("{p}2");
+            records.push(r);
+        }
+        render::markdown(&suspects::suspects(Default::default(), &records))
     });
 }
 

@@ -14,10 +14,12 @@ pub mod options;
 pub mod plan;
 pub(crate) mod pr;
 mod ran;
+pub(crate) mod record;
 pub(crate) mod reference;
 pub(crate) mod repeat;
 pub(crate) mod report;
 pub mod selection;
+pub(crate) mod suspects;
 pub(crate) mod triage;
 
 #[cfg(test)]
@@ -44,6 +46,8 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Github(GithubCommand::Analyze(args)) => github::analyze(&args),
         Command::Triage(args) => triage::run(global, &options::triage_command(global, &args)),
         Command::History(args) => history::run(global, &args),
+        Command::Record(args) => record::run(global, &options::record(global, &args)),
+        Command::Suspects(args) => suspects::run(global, &args),
         Command::Repeat(args) => repeat::repeat(global, &args),
         Command::Layout(args) => layout::run(global, &args),
         Command::Completions(args) => completions::run(&args),

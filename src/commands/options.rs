@@ -6,8 +6,9 @@ use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
     AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, ContextArg, GithubAnalyzeArgs,
-    GithubRunArgs, GlobalArgs, LocalArgs, PrArgs, RepetitionArg, ReportArgs, ReportFormat, RunArgs,
-    SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs, Trigger, WorkflowArgs,
+    GithubRunArgs, GlobalArgs, LearnedArgs, LocalArgs, PrArgs, RecordArgs, RepetitionArg, ReportArgs,
+    ReportFormat, RunArgs, SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs,
+    Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
 use crate::github::batch::RunBatch;
@@ -186,6 +187,50 @@ pub fn manual_selection(classes: String, args: &ChoiceArgs) -> SelectionConfig {
     }
 }
 
+/// `record`: where its reports are, what it is told of the build, and
+/// where its lines go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RecordConfig {
+    /// The folders to read (the project dir when none is named).
+    pub dirs: Vec<PathBuf>,
+    pub project_dir: PathBuf,
+    pub given: crate::ledger::keep::Given,
+    pub destination: crate::ledger::Destination,
+    /// The build's own ledger rotates within its cap; a folder named is kept whole.
+    pub limits: crate::ledger::Limits,
+}
+
+pub(crate) fn record(global: &GlobalArgs, args: &RecordArgs) -> RecordConfig {
+    let project_dir = global.project_dir.clone();
+    let destination = match &args.ledger {
+        Some(path) => crate::ledger::Destination::of(path),
+        // On CI the run's own file, kept as its artifact; here the build's ledger.
+        None => match crate::ledger::keep::ci_origin() {
+            crate::ledger::Origin::Local => {
+                crate::ledger::Destination::Folder(crate::ledger::local_dir(&project_dir))
+            }
+            _ => crate::ledger::Destination::File(crate::ledger::ci_file(&project_dir)),
+        },
+    };
+    RecordConfig {
+        dirs: match args.dirs.is_empty() {
+            true => vec![project_dir.clone()],
+            false => args.dirs.clone(),
+        },
+        project_dir,
+        given: crate::ledger::keep::Given {
+            commit: args.commit.clone(),
+            branch: args.branch.clone(),
+            run_id: args.run_id.clone(),
+        },
+        destination,
+        limits: match args.ledger {
+            Some(_) => crate::ledger::Limits::KEPT,
+            None => crate::ledger::Limits::LOCAL,
+        },
+    }
+}
+
 pub fn report_output(args: &ReportArgs) -> ReportOutput {
     ReportOutput {
         format: args.format,
@@ -296,9 +341,32 @@ fn triage_config(replays: u32, budget: &TriageBudgetArgs) -> triage::TriageConfi
 }
 
 /// How a CI target repeats its tests: the batching options, `--budget` the
-/// budget of each job (else the job's own limit decides).
-pub fn ci_settings(args: &BatchingArgs) -> Result<RunSettings> {
-    run_settings(args, &RunArgs::default()).map(|(settings, _)| settings)
+/// budget of each job (else the job's own limit decides), stop on proof as
+/// `--stop-on-flaky` says (by default on for changed tests, as locally).
+pub fn ci_settings(args: &BatchingArgs, stop: &BudgetArgs) -> Result<RunSettings> {
+    let run = RunArgs {
+        budget: stop.clone(),
+        ..RunArgs::default()
+    };
+    run_settings(args, &run).map(|(settings, _)| settings)
+}
+
+/// Where a CI plan step finds what earlier runs learned; a build that is
+/// no Buildkite build id is refused.
+pub fn learned(args: &LearnedArgs) -> Result<crate::ci::learned::Learned> {
+    if let Some(build) = args.learned_build.as_deref() {
+        if !crate::ci::learned::is_build_id(build) {
+            return Err(Error::usage(format!(
+                "--learned-build ({}): {:?} is no Buildkite build id (a UUID)",
+                crate::vars::LEARNED_BUILD,
+                build
+            )));
+        }
+    }
+    Ok(crate::ci::learned::Learned {
+        dir: args.learned.clone(),
+        build: args.learned_build.clone(),
+    })
 }
 
 /// `pr --target local`: the branch's tests, run as `local` runs them.
@@ -310,6 +378,8 @@ pub fn pr_local(global: &GlobalArgs, args: &PrArgs) -> Result<LocalConfig> {
         batch_timeout: args.batch_timeout,
     };
     let (settings, _) = run_settings(&args.batching, &run)?;
+    // What CI runs learned plans this run too (`--learned`; no build is fetched here).
+    let settings = crate::ci::learned::plan_with(&settings, args.learned.learned.as_deref());
     Ok(LocalConfig {
         selection: pr_selection(args),
         run: crate::local::LocalRunConfig {

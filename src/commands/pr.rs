@@ -5,6 +5,7 @@
 use super::{local, options, selection};
 use crate::buildkite::upload::Upload;
 use crate::buildkite::AgentConfig;
+use crate::ci::learned::{self, Learned};
 use crate::cli::{GlobalArgs, PrArgs, Target};
 use crate::github::matrix::Submit;
 use crate::layout::Build;
@@ -18,8 +19,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
     if target == Target::Local {
         return local::run(global, &options::pr_local(global, args)?);
     }
-    let settings = options::ci_settings(&args.batching)?;
+    let settings = options::ci_settings(&args.batching, &args.budget)?;
     let agent = options::agent(&args.agent)?;
+    let learned = options::learned(&args.learned)?;
     let triage = options::triage(&args.triage);
     no_triage_on_github(target, triage.as_ref())?;
     let (build, selection) =
@@ -31,6 +33,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &PrArgs) -> Result<Exit> {
         dry_run: args.dry_run,
         nothing: "No test changes or unmutes detected",
         triage: triage.as_ref(),
+        learned: &learned,
         compare: args
             .compare
             .compare
@@ -71,13 +74,19 @@ pub(super) struct HandOver<'a> {
     pub triage: Option<&'a triage::TriageConfig>,
     /// `--compare REF`, with the branch's muted-tests file.
     pub compare: Option<(&'a str, &'a std::path::Path)>,
+    /// What earlier CI runs learned, and where.
+    pub learned: &'a Learned,
 }
 
 impl HandOver<'_> {
     pub(super) fn submit(&self, build: &Build, selection: &Selection) -> Result<Exit> {
         if self.target == Target::Github {
+            let mut settings = learned::plan_with(self.settings, self.learned.folder().as_deref());
+            if self.compare.is_some() {
+                settings = crate::compare::ci::whole_counts(&settings);
+            }
             return Submit {
-                settings: self.settings,
+                settings: &settings,
                 dry_run: self.dry_run,
                 nothing: self.nothing,
                 compare: self.compare,
@@ -91,6 +100,7 @@ impl HandOver<'_> {
             nothing: self.nothing,
             triage: self.triage,
             compare: self.compare,
+            learned: self.learned,
         }
         .submit(build, selection)
     }

@@ -27,7 +27,11 @@ pub(crate) fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
     invoke::check_fresh(project_dir)?;
     // A private daemon's registry (and logs), when isolated, last as long as
     // the loop.
-    let guard = RunGuard::temporary(global.isolate, *times)?;
+    // `--task-outcomes` is a CI batch job's loop: the job said its environment's JVM options.
+    let guard = match task_outcomes {
+        Some(_) => RunGuard::temporary_in_job(global.isolate, *times)?,
+        None => RunGuard::temporary(global.isolate, *times)?,
+    };
     // Refuses --daemon when isolated, before anything runs.
     guard.check(command)?;
     let batch = GradleCommand::of(TestKind::Unit, Invocation::given(command, *times));

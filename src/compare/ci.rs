@@ -66,6 +66,18 @@ impl BaseBatches {
     }
 }
 
+/// The settings of a run compared with REF on CI: both sides run their
+/// whole count, as `local --compare`'s (a failure proves flakiness, not
+/// that a fix failed, and REF's rate needs its count).
+pub(crate) fn whole_counts(
+    settings: &crate::settings::RunSettings,
+) -> crate::settings::RunSettings {
+    crate::settings::RunSettings {
+        stop_on_flaky: crate::settings::StopOnFlaky::Off,
+        ..settings.clone()
+    }
+}
+
 /// `--compare REF` on CI: REF resolved (exit 2 naming it when it names no
 /// commit) and the plan of the selected tests that exist there, as `local
 /// --compare` restricts it; `job_limit` is each job's limit, as the

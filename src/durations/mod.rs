@@ -197,6 +197,37 @@ pub(crate) fn round(secs: f64) -> f64 {
     (secs * 1000.0).round() / 1000.0
 }
 
+impl Drift {
+    /// What `report` (of a run on `commit`) says of its classes' state in one
+    /// JVM: the classes it warned as leaking state by themselves, and those
+    /// it repeated in one JVM without a warning.
+    pub(crate) fn of(report: &crate::analyze::Report, commit: Option<&str>) -> Drift {
+        let mut drift = Drift::default();
+        for w in &report.warnings {
+            if w.leaking_class.as_deref() == Some(w.class.as_str()) {
+                let accumulates = Accumulates {
+                    evidence: w.evidence,
+                    commit: commit.map(String::from),
+                };
+                drift.warned.insert(w.class.clone(), accumulates);
+            }
+        }
+        let in_jvm = |t: &&crate::analyze::model::report::TestReport| {
+            let mut rows = t.by_condition.conditions.iter();
+            rows.any(|r| r.condition.repetition == crate::condition::Repetition::InJvm)
+        };
+        let cleared: std::collections::BTreeSet<&String> = report
+            .tests
+            .iter()
+            .filter(in_jvm)
+            .map(|t| &t.class)
+            .filter(|c| !drift.warned.contains_key(*c))
+            .collect();
+        drift.cleared = cleared.into_iter().cloned().collect();
+        drift
+    }
+}
+
 impl Table {
     /// `newer` over `self`: what was measured last wins, test by test.
     pub fn merge(&mut self, newer: Table) {

@@ -10,6 +10,7 @@ use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
 use crate::ci::compare;
 use crate::ci::findings::{findings, write_outcomes, Findings};
+use crate::ci::learned::{self, Lesson};
 use crate::ci::report_inputs::{self, ReportInputs, SkipList};
 use crate::ci::spec::CompareContext;
 use crate::ci::status::read_statuses;
@@ -156,17 +157,26 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     });
     let inputs = inputs(plan_reached.then_some(&plan));
     let mut found = findings(&artifacts.jobs, &plan.report, &inputs);
+    // What earlier runs learned (the workflow restores it from the Actions
+    // cache beside the outputs), which this one adds to.
+    let beside = cfg.outcomes.parent().unwrap_or(Path::new(""));
+    let learned_dir = beside.join(learned::DIR);
+    let ledgers: Vec<PathBuf> = cfg
+        .ledgers
+        .iter()
+        .cloned()
+        .chain(learned::ledger_in(&learned_dir))
+        .collect();
     // A failing test that already fails on the pull request's base, from earlier ledgers.
     let base = std::env::var("GITHUB_BASE_REF").ok();
     found.overall.around.known_flaky =
-        lookup::known_on_base(None, &cfg.ledgers, &found.overall, base.as_deref());
+        lookup::known_on_base(None, &ledgers, &found.overall, base.as_deref());
     if !found.payloads().is_empty() {
         write_outcomes(&cfg.outcomes, found.payloads())?;
     }
     // Every run's counts, for history: `flakiness-ledger.jsonl` beside the
     // outcomes, uploaded as the `flakiness-ledger` artifact.
     let meta = keep::CiRun::github().meta();
-    let beside = cfg.outcomes.parent().unwrap_or(Path::new(""));
     let mut records = keep::ci_records(&found.overall, &meta);
     if let Some(side) = &plan.report.compare {
         let head = meta.commit.clone();
@@ -176,6 +186,17 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         notes.extend(note);
     }
     keep::append_ci(beside, &records);
+    crate::ci::history::write_page(beside, &cfg.ledgers, &found.overall);
+    learned::learn(
+        &learned_dir,
+        &Lesson {
+            measured: &cfg.dir,
+            jobs: &artifacts.jobs,
+            report: &found.overall,
+            records: &records,
+            commit: meta.commit.as_deref(),
+        },
+    );
     let runner = RunnerFiles::from_env();
     let markdown = found.markdown();
     runner.append_summary(&markdown)?;

@@ -11,6 +11,12 @@
 //!   github analyze` writes the job summary, the annotations and
 //!   `flakiness-outcomes.json`.
 //!
+//! What a run learns reaches the next one through the Actions cache: the
+//! plan and report jobs restore `flakiness-learned/` (durations, ledger;
+//! a pull request's from its base branch until it has its own), the plan
+//! step plans from it (`FLAKINESS_LEARNED`), and the report job keeps what
+//! it learned over it under a key of its own.
+//!
 //! Data from the branch never passes through `${{ }}`: the matrix holds batch
 //! indices, which reach the batch step through its `env`; every name travels
 //! in the plan file and the artifacts. The only expressions are fixed ones
@@ -20,8 +26,11 @@
 use super::yaml::{emit, Node};
 use crate::ci::blocking::Blocking;
 use crate::ci::compare;
+use crate::ci::learned;
 use crate::ci::spec::{inner_timeout, GRACE_MINUTES};
-use crate::reports::{ARTIFACTS_DIR, BATCH_DIR, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE};
+use crate::reports::{
+    ARTIFACTS_DIR, BATCH_DIR, HISTORY_PAGE, LEDGER_FILE, OUTCOMES_FILE, PLAN_FILE,
+};
 use crate::{vars, Error, Result};
 
 /// What the generated workflow does; every value is the user's own.
@@ -175,6 +184,7 @@ fn plan_job(cfg: &WorkflowConfig) -> Node {
     let mut steps = vec![checkout(true)];
     steps.extend(toolchain(cfg));
     steps.extend(install(cfg));
+    steps.push(restore_learned());
     let mut plan = vec![
         ("name", Node::str("Select and plan")),
         ("id", Node::str("plan")),
@@ -213,7 +223,7 @@ fn plan_job(cfg: &WorkflowConfig) -> Node {
 /// The plan step's variables: the dispatch inputs (as `env` values, never in
 /// the script), the iterations, the other knobs.
 fn plan_step_env(cfg: &WorkflowConfig) -> Vec<(String, String)> {
-    let mut env = Vec::new();
+    let mut env = vec![(vars::LEARNED.to_string(), learned::DIR.to_string())];
     if cfg.manual {
         env.push((vars::CLASSES.into(), "${{ inputs.classes }}".into()));
         env.push((vars::DISPATCH_ITERS.into(), "${{ inputs.iters }}".into()));
@@ -326,7 +336,9 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
             ]),
         ),
     ]));
+    steps.push(restore_learned());
     steps.push(report_step(cfg));
+    steps.push(save_learned());
     steps.push(upload(
         "Keep the outcomes",
         "always()",
@@ -348,6 +360,13 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
         "always()",
         "flakiness-ledger",
         LEDGER_FILE,
+        "ignore",
+    ));
+    steps.push(upload(
+        "Keep the history page",
+        "always()",
+        "flakiness-history",
+        HISTORY_PAGE,
         "ignore",
     ));
     Node::map([
@@ -398,6 +417,47 @@ fn report_step(cfg: &WorkflowConfig) -> Node {
         ("run", Node::str(analyze)),
     ];
     Node::map(report)
+}
+
+/// The cache key of what a run learned: this run's own (an attempt each,
+/// as a cache is never overwritten); restored by its prefix, the newest
+/// first. GitHub scopes caches by branch: a run restores its branch's
+/// newest, and a pull request's, when its branch has none, its base
+/// branch's (then the default branch's).
+const LEARNED_KEY: &str = "flakiness-learned-${{ github.run_id }}-${{ github.run_attempt }}";
+const LEARNED_PREFIX: &str = "flakiness-learned-";
+
+/// Restores what earlier runs learned (`flakiness-learned/`: durations and
+/// ledger) from the Actions cache; the first run finds none.
+fn restore_learned() -> Node {
+    Node::map([
+        ("name", Node::str("Restore what earlier runs learned")),
+        ("uses", Node::str("actions/cache/restore@v4")),
+        (
+            "with",
+            Node::map([
+                ("path", Node::str(learned::DIR)),
+                ("key", Node::str(LEARNED_KEY)),
+                ("restore-keys", Node::str(LEARNED_PREFIX)),
+            ]),
+        ),
+    ])
+}
+
+/// Keeps what this run learned, over what it restored, for the next run.
+fn save_learned() -> Node {
+    Node::map([
+        ("name", Node::str("Keep what this run learned")),
+        ("if", Node::str("always()")),
+        ("uses", Node::str("actions/cache/save@v4")),
+        (
+            "with",
+            Node::map([
+                ("path", Node::str(learned::DIR)),
+                ("key", Node::str(LEARNED_KEY)),
+            ]),
+        ),
+    ])
 }
 
 /// An `upload-artifact` step. `overwrite`: a re-run job replaces its artifact.
@@ -654,6 +714,34 @@ mod tests {
             ..cfg()
         })
         .is_err());
+    }
+
+    /// What a run learned reaches the next through the Actions cache: the
+    /// plan job restores it and plans from it, the report job restores it,
+    /// adds to it, and keeps it under this run's key whatever the report.
+    #[test]
+    fn what_a_run_learned_is_restored_and_kept_in_the_cache() {
+        let read = valid(&cfg()).1;
+        let steps = |job: &str| read["jobs"][job]["steps"].as_array().unwrap().clone();
+        let position =
+            |steps: &[Value], name: &str| steps.iter().position(|s| s["name"] == name).unwrap();
+        let plan = steps("plan");
+        let restore = position(&plan, "Restore what earlier runs learned");
+        assert!(restore < position(&plan, "Select and plan"));
+        assert_eq!(plan[restore]["with"]["path"], "flakiness-learned");
+        assert_eq!(plan[restore]["with"]["restore-keys"], "flakiness-learned-");
+        let planning = &plan[position(&plan, "Select and plan")];
+        assert_eq!(planning["env"]["FLAKINESS_LEARNED"], "flakiness-learned");
+        let report = steps("analyze");
+        let (restore, analyze, save) = (
+            position(&report, "Restore what earlier runs learned"),
+            position(&report, "Report"),
+            position(&report, "Keep what this run learned"),
+        );
+        assert!(restore < analyze && analyze < save);
+        assert_eq!(report[save]["if"], "always()");
+        assert_eq!(report[save]["uses"], "actions/cache/save@v4");
+        assert_eq!(report[save]["with"]["key"], report[restore]["with"]["key"]);
     }
 
     #[test]

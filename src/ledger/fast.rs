@@ -47,6 +47,10 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
     c.kinds()?;
     c.eat(br#","failingSeeds":["#)?;
     c.seeds()?;
+    let signature = match c.eat(br#","signature":"#) {
+        Some(()) => Some(c.string()?),
+        None => None,
+    };
     c.eat(br#","durationSec":"#)?;
     let duration_sec = c.durations()?;
     c.eat(br#","tool":"#)?;
@@ -76,10 +80,11 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
         failures,
         _failure_kinds: IgnoredAny,
         _failing_seeds: IgnoredAny,
+        signature: signature.map(Cow::Borrowed),
         duration_sec,
         _tool: Cow::Borrowed(tool),
         time: Cow::Borrowed(time),
-        _run_id: Cow::Borrowed(run_id),
+        run_id: Cow::Borrowed(run_id),
         origin,
     })
 }
@@ -304,6 +309,7 @@ mod tests {
         let mut r = record("a.FooTests", "test {yaml=a/b/c} é", 100, 3);
         r.failure_kinds.insert("error".into(), 1);
         r.failing_seeds = vec!["AB:CD".into(), "EF".into()];
+        r.signature = Some("java.net.ConnectException: refused <ip>:<n>".into());
         r.duration_sec = Some(crate::ledger::record::DurationSummary {
             median: 0.042,
             p90: 1e-7,

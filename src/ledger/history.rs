@@ -1,6 +1,8 @@
 //! A test's history from ledger records: pooled counts with their interval,
 //! the newest (commit, condition) rows, when it was first and last seen
-//! failing, its trend, and its newest commit against what came before.
+//! failing, its trend, and its newest commit against what came before it:
+//! the rows of its first-parent ancestors ([`super::ancestry`]), never a
+//! sibling branch's.
 //!
 //! Memory is bounded by the tests, not the records: each test keeps at most
 //! [`ROWS_PER_TEST`] rows, the newest by their last record; a row pushed out
@@ -8,6 +10,7 @@
 //! so do later records of rows older than one pushed out. Pooled counts are
 //! always exact.
 
+use super::ancestry::{Lineage, Query, Unplaced};
 use super::read::{FileRead, Problem};
 use super::record::{Condition, LineView, Origin};
 use crate::condition::Position;
@@ -40,7 +43,7 @@ pub(crate) const SLOWER: f64 = stats::DRIFT_RATIO;
 /// Rows a trend needs before the Mann–Kendall test is read.
 pub(crate) const TREND_MIN_ROWS: usize = 4;
 
-mod names;
+pub(super) mod names;
 
 /// Which tests to keep: a class (its nested classes too), or a class and method.
 #[derive(Clone, Debug, Default)]
@@ -200,8 +203,6 @@ struct TestAcc {
     /// Its tasks' numbers.
     tasks: Vec<u32>,
     total: Tally,
-    /// By condition number.
-    by_condition: Vec<(u32, Tally)>,
     rows: Vec<RowAcc>,
     /// Each row's id and last record, in the order of `rows`: the rows a
     /// record is looked up in and the oldest found, in a few cache lines.
@@ -256,7 +257,7 @@ impl Builder {
     }
 
     /// Adds one record of time `secs` (ignored when the filter does not accept its test).
-    pub(crate) fn add(&mut self, record: &LineView<'_>, secs: u64) {
+    fn add_line(&mut self, record: &LineView<'_>, secs: u64) {
         let (class, method) = (record.test.class.as_ref(), record.test.method.as_ref());
         if !self.filter.accepts(class, method) {
             return;
@@ -295,20 +296,7 @@ impl Builder {
         }
     }
 
-    /// Counts a line of another test, passed over unread.
-    pub(crate) fn passed_over(&mut self) {
-        self.sources.other_lines += 1;
-    }
-
-    /// Counts a file read, with its problems.
-    pub(crate) fn file_read(&mut self, read: FileRead) {
-        self.sources.files += 1;
-        self.sources.records += read.records;
-        self.sources.skipped_lines += read.skipped;
-        self.sources.problems.extend(read.problems);
-    }
-
-    pub(crate) fn merge(&mut self, other: Builder) {
+    fn merge_with(&mut self, other: Builder) {
         let renumbering = self.names.translate(&other.names);
         for (key, mut acc) in other.tests {
             acc.renumber(&renumbering);
@@ -322,16 +310,13 @@ impl Builder {
         if self.names.compact_due() {
             self.compact();
         }
-        self.sources.files += other.sources.files;
-        self.sources.records += other.sources.records;
-        self.sources.other_lines += other.sources.other_lines;
-        self.sources.skipped_lines += other.sources.skipped_lines;
-        self.sources.problems.extend(other.sources.problems);
+        self.sources.merge(other.sources);
     }
 
     /// Every test's history, by class and method (finished side by side:
-    /// each test's sort, trend and comparison are its own).
-    pub(crate) fn finish(self) -> History {
+    /// each test's sort, trend and comparison are its own), its newest
+    /// commit compared with the rows `lineage` places before it.
+    pub(crate) fn finish(self, lineage: &mut dyn Lineage) -> History {
         let Builder {
             tests,
             names,
@@ -339,16 +324,51 @@ impl Builder {
             ..
         } = self;
         let names = &names;
+        let lines = &Lines::of(&tests, names, lineage);
         let accs: Vec<(u64, TestAcc)> = tests.into_iter().collect();
         let mut tests: Vec<TestHistory> = accs
             .into_par_iter()
-            .map(|(key, acc)| {
-                let (class, method) = names.test(key);
-                acc.finish(class.to_string(), method.to_string(), names)
-            })
+            .map(|(key, acc)| acc.finish(key, names, lines))
             .collect();
         tests.par_sort_unstable_by(|a, b| (&a.class, &a.method).cmp(&(&b.class, &b.method)));
         History { tests, sources }
+    }
+}
+
+impl super::Summary for Builder {
+    fn add(&mut self, line: &LineView<'_>, secs: u64) {
+        self.add_line(line, secs);
+    }
+
+    fn passed_over(&mut self) {
+        self.sources.other_lines += 1;
+    }
+
+    fn file_read(&mut self, read: FileRead) {
+        self.sources.read(read);
+    }
+
+    fn merge(&mut self, other: Builder) {
+        self.merge_with(other);
+    }
+}
+
+impl Sources {
+    /// Counts a file read, with its problems.
+    pub(crate) fn read(&mut self, read: FileRead) {
+        self.files += 1;
+        self.records += read.records;
+        self.skipped_lines += read.skipped;
+        self.problems.extend(read.problems);
+    }
+
+    /// Counts the files read into `other` too.
+    pub(crate) fn merge(&mut self, other: Sources) {
+        self.files += other.files;
+        self.records += other.records;
+        self.other_lines += other.other_lines;
+        self.skipped_lines += other.skipped_lines;
+        self.problems.extend(other.problems);
     }
 }
 
@@ -370,7 +390,6 @@ impl TestAcc {
         self.total.merge(counts);
         // A row pools a condition's positions; its tally keeps the first apart.
         let cond = names.condition_id(record.condition.pooled());
-        self.tally_of(cond).merge(counts);
         let commit = record.commit.as_deref();
         if failures > 0 {
             self.saw_failing_at(secs, commit);
@@ -397,18 +416,6 @@ impl TestAcc {
             };
             self.new_row(row);
         }
-    }
-
-    /// The counts of condition `cond`, made when it has none.
-    fn tally_of(&mut self, cond: u32) -> &mut Tally {
-        let at = match self.by_condition.iter().position(|(c, _)| *c == cond) {
-            Some(at) => at,
-            None => {
-                self.by_condition.push((cond, Tally::default()));
-                self.by_condition.len() - 1
-            }
-        };
-        &mut self.by_condition[at].1
     }
 
     /// Adds `row`, of a record whose commit and condition have none. At the
@@ -497,9 +504,6 @@ impl TestAcc {
         for task in &mut self.tasks {
             *task = renumbering.tasks[*task as usize];
         }
-        for (cond, _) in &mut self.by_condition {
-            *cond = renumbering.conditions[*cond as usize];
-        }
         for row in &mut self.rows {
             row.cond = renumbering.conditions[row.cond as usize];
             row.renumber_strings(renumbering);
@@ -515,9 +519,6 @@ impl TestAcc {
             }
         }
         self.total.merge(other.total);
-        for (cond, tally) in other.by_condition {
-            self.tally_of(cond).merge(tally);
-        }
         self.replays.merge(other.replays);
         for seen in other.first_failing.into_iter().chain(other.last_failing) {
             self.saw_failing(seen);
@@ -533,17 +534,16 @@ impl TestAcc {
         self.keep_newest_rows(names);
     }
 
-    fn finish(mut self, class: String, method: String, names: &Names) -> TestHistory {
+    fn finish(mut self, key: u64, names: &Names, lines: &Lines) -> TestHistory {
+        let (class, method) = names.test(key);
         self.rows
             .sort_by(|a, b| a.order(names).cmp(&b.order(names)));
-        let newest_condition = self.rows.last().and_then(|row| {
-            let (_, tally) = self.by_condition.iter().find(|(c, _)| *c == row.cond)?;
-            Some(*tally)
-        });
         let mut rows: Vec<Row> = self.rows.iter().map(|r| r.finish(names)).collect();
-        let newest = rows
-            .last()
-            .and_then(|row| compare_newest(row, newest_condition.as_ref()));
+        let (newest, not_compared) = match newest_against_before(key, &self.rows, lines, names) {
+            Some(Ok(before)) => (compare_newest(&rows, before), None),
+            Some(Err(why)) => (None, Some(why.shown(&rows))),
+            None => (None, None),
+        };
         let trend = trend_of(&mut rows);
         let medians: Vec<f64> = rows.iter().filter_map(|r| r.median_sec).collect();
         let [lo, hi] = stats::wilson95(self.total.failures, self.total.runs);
@@ -553,8 +553,8 @@ impl TestAcc {
         }
         let tasks: BTreeSet<&str> = self.tasks.iter().map(|t| names.tasks.get(*t)).collect();
         TestHistory {
-            class,
-            method,
+            class: class.to_string(),
+            method: method.to_string(),
             tasks: tasks.into_iter().map(String::from).collect(),
             failure_rate: rate(self.total),
             ci95: [stats::round6(lo), stats::round6(hi)],
@@ -564,6 +564,7 @@ impl TestAcc {
             trend,
             time_ratio: stats::thirds_ratio(&medians).map(stats::round6),
             newest,
+            not_compared,
             earlier: (earlier.records > 0).then_some(earlier),
             replays: (self.replays.records > 0).then_some(self.replays),
             rows,
@@ -651,7 +652,7 @@ fn rate(t: Tally) -> f64 {
 }
 
 /// Every test's history and what was read.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct History {
     pub tests: Vec<TestHistory>,
     pub sources: Sources,
@@ -677,8 +678,13 @@ pub struct TestHistory {
     /// oldest third's (rows that gave times); `null` with fewer than three.
     /// From [`SLOWER`] on, the report says the test got slower.
     pub time_ratio: Option<f64>,
-    /// The newest row against the earlier records of its condition.
+    /// The newest row against the rows of its condition on its commit's
+    /// first-parent ancestors.
     pub newest: Option<Comparison>,
+    /// Why the newest row is not compared, when other rows of its
+    /// condition exist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_compared: Option<NotCompared>,
     /// Oldest first: at most [`ROWS_PER_TEST`].
     pub rows: Vec<Row>,
     /// Records older than the rows kept.
@@ -737,13 +743,18 @@ fn trend_of(rows: &mut [Row]) -> Trend {
     }
 }
 
-/// The newest commit's records of one condition against the earlier ones.
+/// The newest commit's records of one condition against those of its
+/// first-parent ancestors.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
     pub commit: Option<String>,
     pub condition: Condition,
     pub before: Tally,
+    /// The commits of `before`, newest first: the newest commit's
+    /// first-parent ancestors that have records of its condition (and its
+    /// own commit, when it ran with changes not committed).
+    pub before_commits: Vec<String>,
     pub after: Tally,
     /// One-sided Fisher p in the verdict's direction (lower for `fixed` and
     /// `not-shown`, higher for `worse`); two-sided for `same`.
@@ -755,22 +766,177 @@ pub struct Comparison {
     /// For `not-shown` without a failure: the clean runs more that would show a fix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub more_clean_runs: Option<u64>,
+    /// Rows of its condition not before it (other branches' commits, other
+    /// working trees' changes): never pooled as "before".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<Tally>,
 }
 
-fn compare_newest(row: &Row, condition: Option<&Tally>) -> Option<Comparison> {
-    let before = condition?.minus(row.tally);
-    if before.runs == 0 || row.tally.runs == 0 {
+/// The newest commit, not compared, and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotCompared {
+    pub commit: Option<String>,
+    pub condition: Condition,
+    pub reason: Unplaced,
+    /// The other rows of its condition, none of them known to be before it.
+    pub left_out: Tally,
+}
+
+/// Each test's rows of commits on its newest commit's first-parent line
+/// (by number in the summary's names), placed once for the whole history.
+pub(crate) struct Lines {
+    placed: HashMap<u64, Result<Vec<u32>, Unplaced>, Fast>,
+}
+
+impl Lines {
+    /// The rows on each test's newest line, of the tests that have other
+    /// rows in their newest row's condition.
+    fn of(tests: &HashMap<u64, TestAcc, Fast>, names: &Names, lineage: &mut dyn Lineage) -> Lines {
+        let mut asked: Vec<(u64, Vec<u32>)> = Vec::new();
+        let mut queries = Vec::new();
+        for (key, acc) in tests {
+            let Some(newest) = acc
+                .rows
+                .iter()
+                .max_by(|a, b| a.order(names).cmp(&b.order(names)))
+            else {
+                continue;
+            };
+            let mut others: Vec<u32> = acc
+                .rows
+                .iter()
+                .filter(|r| r.cond == newest.cond && r.id != newest.id)
+                .filter_map(|r| r.commit)
+                .collect();
+            others.sort_unstable();
+            others.dedup();
+            let Some(commit) = newest.commit.filter(|_| !others.is_empty()) else {
+                continue;
+            };
+            queries.push(Query {
+                newest: names.commits.get(commit),
+                others: others.iter().map(|c| names.commits.get(*c)).collect(),
+            });
+            asked.push((*key, others));
+        }
+        let answers = lineage.place(&queries);
+        let placed = asked
+            .into_iter()
+            .zip(answers)
+            .map(|((key, others), on_line)| {
+                let on_line = on_line.map(|on| {
+                    let on = others.into_iter().zip(on).filter(|(_, on)| *on);
+                    on.map(|(c, _)| c).collect()
+                });
+                (key, on_line)
+            })
+            .collect();
+        Lines { placed }
+    }
+}
+
+/// Why the newest row is not compared, and the rows it is not compared with.
+struct Unjudged {
+    reason: Unplaced,
+    left_out: Tally,
+}
+
+impl Unjudged {
+    fn shown(self, rows: &[Row]) -> NotCompared {
+        let newest = rows.last().expect("a newest row");
+        NotCompared {
+            commit: newest.commit.clone(),
+            condition: newest.condition,
+            reason: self.reason,
+            left_out: self.left_out,
+        }
+    }
+}
+
+/// What comes before the newest of `rows` (oldest first): the rows of its
+/// condition whose commit is a first-parent ancestor of its own (or its
+/// own commit, when the newest ran with changes not committed), never
+/// another working tree's changes; and those left out. `None` when no other
+/// row of its condition exists.
+fn newest_against_before(
+    key: u64,
+    rows: &[RowAcc],
+    lines: &Lines,
+    names: &Names,
+) -> Option<Result<Before, Unjudged>> {
+    let (newest, earlier) = rows.split_last()?;
+    let same: Vec<&RowAcc> = earlier.iter().filter(|r| r.cond == newest.cond).collect();
+    if same.is_empty() {
         return None;
     }
-    let judged = stats::judge(before.counts(), row.tally.counts(), ALPHA, ALPHA);
+    let all = same.iter().fold(Tally::default(), |mut t, r| {
+        t.merge(r.tally);
+        t
+    });
+    let unjudged = |reason| {
+        Some(Err(Unjudged {
+            reason,
+            left_out: all,
+        }))
+    };
+    let Some(commit) = newest.commit else {
+        return unjudged(Unplaced::NoCommit);
+    };
+    let ancestors = match lines.placed.get(&key) {
+        Some(Ok(ancestors)) => ancestors,
+        Some(Err(reason)) => return unjudged(*reason),
+        // Only when its other rows name no commit: none is known to be before.
+        None => return unjudged(Unplaced::NoAncestorRecords),
+    };
+    let mut before = Before::default();
+    for row in same {
+        let on_line = row
+            .commit
+            .is_some_and(|c| ancestors.contains(&c) || (newest.dirty && c == commit));
+        match (on_line && !row.dirty, row.commit) {
+            (true, Some(c)) => {
+                before.tally.merge(row.tally);
+                before.commits.push(names.commits.get(c).to_string());
+            }
+            _ => before.left_out.merge(row.tally),
+        }
+    }
+    // Newest first, each once (a commit has a row per origin's branch name).
+    before.commits.reverse();
+    let mut seen = BTreeSet::new();
+    before.commits.retain(|c| seen.insert(c.clone()));
+    if before.tally.runs == 0 {
+        return unjudged(Unplaced::NoAncestorRecords);
+    }
+    Some(Ok(before))
+}
+
+/// The rows counted before the newest (and their commits, newest first),
+/// and the rows left out.
+#[derive(Default)]
+struct Before {
+    tally: Tally,
+    commits: Vec<String>,
+    left_out: Tally,
+}
+
+fn compare_newest(rows: &[Row], before: Before) -> Option<Comparison> {
+    let row = rows.last()?;
+    if row.tally.runs == 0 {
+        return None;
+    }
+    let judged = stats::judge(before.tally.counts(), row.tally.counts(), ALPHA, ALPHA);
     Some(Comparison {
         commit: row.commit.clone(),
         condition: row.condition,
-        before,
+        before: before.tally,
+        before_commits: before.commits,
         after: row.tally,
         p_value: judged.p_value,
         verdict: judged.verdict,
         narrowed: judged.narrowed,
         more_clean_runs: judged.more_clean_runs,
+        left_out: (before.left_out.records > 0).then_some(before.left_out),
     })
 }

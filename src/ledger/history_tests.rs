@@ -2,11 +2,14 @@
 //! first and last failing, the newest commit's comparison, the trend,
 //! merging, the filter, and the rendered markdown and JSON (snapshots).
 
+use super::ancestry::tests::{OneLine, Parents};
+use super::ancestry::{Lineage, Unplaced};
 use super::history::{Builder, Direction, Filter, History, Verdict, ROWS_PER_TEST};
 use super::read::{self, End};
 use super::record::{DurationSummary, LineView, Record, Repetition};
 use super::render;
 use super::store_tests::record;
+use super::Summary;
 
 /// A record of `class#method` on commit `commit` at minute `minute` of 2026-03-01.
 fn at(class: &str, method: &str, commit: &str, minute: u64, runs: u64, failures: u64) -> Record {
@@ -39,13 +42,13 @@ fn merged_in_parts(records: &[Record], size: usize) -> History {
         feed(&mut b, part);
         merged.merge(b);
     }
-    merged.finish()
+    merged.finish(&mut OneLine)
 }
 
 fn history_of(filter: Filter, records: &[Record]) -> History {
     let mut b = Builder::new(filter);
     feed(&mut b, records);
-    b.finish()
+    b.finish(&mut OneLine)
 }
 
 #[test]
@@ -320,7 +323,22 @@ fn sample() -> History {
         ),
     ];
     records[5].branch = Some("evil|`branch`\n".into());
-    history_of(Filter::default(), &records)
+    // 2222 and 4444 are siblings on 1111: neither is before the other.
+    let (one, two, four) = ("1".repeat(40), "2".repeat(40), "4".repeat(40));
+    records.extend([
+        at("org.example.SiblingTests", "testA", &one, 0, 40, 3),
+        at("org.example.SiblingTests", "testA", &two, 30, 40, 0),
+        at("org.example.SiblingTests", "testA", &four, 60, 40, 6),
+        at("org.example.ElsewhereTests", "testB", &two, 0, 40, 1),
+        at("org.example.ElsewhereTests", "testB", &four, 60, 40, 2),
+    ]);
+    let lines = vec![
+        (two.leak() as &str, one.clone().leak() as &str),
+        (four.leak() as &str, one.leak() as &str),
+    ];
+    let mut b = Builder::new(Filter::default());
+    feed(&mut b, &records);
+    b.finish(&mut Parents(lines))
 }
 
 #[test]
@@ -337,8 +355,13 @@ fn history_markdown() {
 fn history_json() {
     let json = render::json(&sample());
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(value["tests"][1]["class"], "org.example.FixedTests");
-    assert_eq!(value["tests"][1]["newest"]["verdict"], "fixed");
+    assert_eq!(value["tests"][1]["class"], "org.example.ElsewhereTests");
+    assert_eq!(
+        value["tests"][1]["notCompared"]["reason"],
+        "no-ancestor-records"
+    );
+    assert_eq!(value["tests"][2]["class"], "org.example.FixedTests");
+    assert_eq!(value["tests"][2]["newest"]["verdict"], "fixed");
     insta::assert_snapshot!(json);
 }
 
@@ -374,4 +397,122 @@ fn commits_and_branches_no_row_names_are_dropped_and_rows_keep_theirs() {
         assert_eq!(t.total.records, n / 2);
     }
     assert_eq!(merged_in_parts(&records, 15_000), whole);
+}
+
+/// Dropwizard Metrics' case in a real repository: `flaky-base` A 11/40
+/// (main: A→B, B 5/40), `fix` from A with C 0/40, `nofix` from B with D
+/// 60/240 newest. `nofix` against its line (B, A: 16/80) is the same, not
+/// the "worse" that pooling the sibling `fix` gave (11/80 plus B).
+fn branched_history(
+    newest_fix: bool,
+) -> (History, std::collections::HashMap<&'static str, String>) {
+    let (dir, h) = super::ancestry::tests::branched();
+    let fix_minute = if newest_fix { 90 } else { 10 };
+    let records = vec![
+        at("m.ReporterTest", "polls", &h["A"], 0, 40, 11),
+        at("m.ReporterTest", "polls", &h["B"], 5, 40, 5),
+        at("m.ReporterTest", "polls", &h["C"], fix_minute, 40, 0),
+        at("m.ReporterTest", "polls", &h["D"], 60, 240, 60),
+    ];
+    let mut b = Builder::new(Filter::default());
+    feed(&mut b, &records);
+    let history = b.finish(&mut super::ancestry::Checkout::at(dir.path()));
+    (history, h)
+}
+
+#[test]
+fn the_newest_commit_is_compared_with_its_first_parent_line_never_a_sibling() {
+    let (h, hashes) = branched_history(false);
+    let t = &h.tests[0];
+    let newest = t.newest.as_ref().unwrap();
+    assert_eq!((newest.after.failures, newest.after.runs), (60, 240));
+    assert_eq!((newest.before.failures, newest.before.runs), (16, 80));
+    assert_eq!(newest.before_commits, [hashes["B"].as_str(), &hashes["A"]]);
+    assert_eq!(newest.verdict, Verdict::Same, "{newest:?}");
+    let left_out = newest.left_out.unwrap();
+    assert_eq!((left_out.failures, left_out.runs), (0, 40), "fix's C");
+    let md = render::markdown(&h);
+    assert!(md.contains("same: 60/240 on `"), "{md}");
+    let named = format!(
+        "16/80 on its first-parent ancestors (`{}`, `{}`)",
+        &hashes["B"][..12],
+        &hashes["A"][..12]
+    );
+    assert!(md.contains(&named), "{md}");
+    assert!(
+        md.contains("0/40 of other branches or changes left out"),
+        "{md}"
+    );
+    // The same records with every other row pooled, as before: "worse".
+    let pooled = crate::stats::judge(
+        crate::stats::Counts::new(16, 120),
+        crate::stats::Counts::new(60, 240),
+        super::history::ALPHA,
+        super::history::ALPHA,
+    );
+    assert_eq!(pooled.verdict, Verdict::Worse);
+}
+
+#[test]
+fn a_fix_on_its_branch_is_compared_with_the_base_it_left() {
+    let (h, hashes) = branched_history(true);
+    let newest = h.tests[0].newest.as_ref().unwrap();
+    // C's line is A alone: B and D came after the branch point, on main.
+    assert_eq!((newest.before.failures, newest.before.runs), (11, 40));
+    assert_eq!(newest.before_commits, [hashes["A"].as_str()]);
+    assert_eq!(newest.verdict, Verdict::Fixed);
+    let left_out = newest.left_out.unwrap();
+    assert_eq!((left_out.failures, left_out.runs), (65, 280));
+}
+
+#[test]
+fn a_newest_commit_that_cannot_be_placed_is_not_compared_and_says_why() {
+    let records = vec![
+        at("a.T", "t", &"1".repeat(40), 0, 40, 12),
+        at("a.T", "t", &"2".repeat(40), 60, 40, 0),
+    ];
+    let outside = tempfile::tempdir().unwrap();
+    let (repo, _) = super::ancestry::tests::branched();
+    let mut no_commit = records.clone();
+    no_commit[1].commit = None;
+    for (records, dir, reason) in [
+        (&records, outside.path(), Unplaced::OutsideGit),
+        (&records, repo.path(), Unplaced::UnknownCommit),
+        (&no_commit, repo.path(), Unplaced::NoCommit),
+    ] {
+        let mut b = Builder::new(Filter::default());
+        feed(&mut b, records);
+        let h = b.finish(&mut super::ancestry::Checkout::at(dir));
+        let t = &h.tests[0];
+        assert!(t.newest.is_none());
+        let not = t.not_compared.as_ref().unwrap();
+        assert_eq!(not.reason, reason);
+        assert_eq!((not.left_out.failures, not.left_out.runs), (12, 40));
+        let md = render::markdown(&h);
+        assert!(md.contains("- Newest commit: not compared: "), "{md}");
+        assert!(md.contains(reason.says()), "{md}");
+    }
+}
+
+#[test]
+fn changes_on_a_commit_are_compared_with_the_commit_and_its_line_never_other_changes() {
+    let mut dirty_before = at("a.T", "t", "c1", 10, 40, 30);
+    dirty_before.dirty = true;
+    let mut newest = at("a.T", "t", "c2", 60, 40, 0);
+    newest.dirty = true;
+    let records = vec![
+        at("a.T", "t", "c1", 0, 40, 12),
+        dirty_before,
+        at("a.T", "t", "c2", 30, 40, 8),
+        newest,
+    ];
+    let mut lineage = Parents(vec![("c2", "c1")]);
+    let mut b = Builder::new(Filter::default());
+    feed(&mut b, &records);
+    let h = b.finish(&mut lineage as &mut dyn Lineage);
+    let c = h.tests[0].newest.clone().unwrap();
+    // c2's own 8/40 and its parent's 12/40; c1's changes left out.
+    assert_eq!((c.before.failures, c.before.runs), (20, 80));
+    assert_eq!(c.before_commits, ["c2", "c1"]);
+    assert_eq!(c.left_out.map(|t| (t.failures, t.runs)), Some((30, 40)));
 }

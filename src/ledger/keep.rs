@@ -201,6 +201,113 @@ impl CiRun {
     }
 }
 
+/// What `record` is told of the build it records; each `None` is found
+/// (from the CI's variables, else git).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Given {
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub run_id: Option<String>,
+}
+
+/// An ordinary build's run, whose `reports` (absolute paths) `record` keeps:
+/// its commit and branch as given, else the CI's (`$BUILDKITE_COMMIT`,
+/// `$GITHUB_SHA`; `$BUILDKITE_BRANCH`, the pull request's head branch or
+/// the ref's name), else the checkout's HEAD (and whether its tracked files
+/// had changes); its run id as given, else the CI's job with the reports'
+/// digest, else the digest alone (recording the same reports again gives
+/// the same id); its time the newest report's. Every test ran once in its
+/// whole task, in a test JVM of its own.
+pub(crate) fn build_meta(
+    project_dir: &Path,
+    given: Given,
+    reports: &[std::path::PathBuf],
+) -> RunMeta {
+    let (digest, newest) = reports_digest(reports);
+    let ci = ci_origin();
+    let head = || head_of(project_dir);
+    let ci_commit = match ci {
+        Origin::Buildkite => var("BUILDKITE_COMMIT"),
+        Origin::Github => var("GITHUB_SHA"),
+        _ => None,
+    }
+    .filter(|c| is_hash(c));
+    let (commit, dirty) = match given.commit.or(ci_commit) {
+        Some(c) => (Some(c), false),
+        None => head().map_or((None, false), |h| (Some(h.commit), h.dirty)),
+    };
+    let ci_branch = match ci {
+        Origin::Buildkite => var("BUILDKITE_BRANCH"),
+        Origin::Github => var("GITHUB_HEAD_REF").or_else(|| var("GITHUB_REF_NAME")),
+        _ => None,
+    };
+    let branch = given
+        .branch
+        .or(ci_branch)
+        .or_else(|| head().and_then(|h| h.branch));
+    let run_id = given.run_id.unwrap_or_else(|| match ci {
+        Origin::Buildkite if var("BUILDKITE_JOB_ID").is_some() => {
+            format!(
+                "buildkite-job-{}",
+                var("BUILDKITE_JOB_ID").unwrap_or_default()
+            )
+        }
+        Origin::Github if var("GITHUB_RUN_ID").is_some() => format!(
+            "github-{}-{}-{}-{}",
+            var("GITHUB_RUN_ID").unwrap_or_default(),
+            var("GITHUB_RUN_ATTEMPT").unwrap_or_else(|| "1".into()),
+            var("GITHUB_JOB").unwrap_or_default(),
+            &digest[..12]
+        ),
+        _ => format!("build-{}", &digest[..16]),
+    });
+    RunMeta {
+        commit,
+        branch,
+        dirty,
+        condition: Condition::fresh(Context::Task),
+        run_id,
+        origin: ci,
+        time: newest.unwrap_or_else(SystemTime::now),
+    }
+}
+
+/// Where this runs: Buildkite (`$BUILDKITE`), GitHub Actions
+/// (`$GITHUB_ACTIONS`), else here.
+pub(crate) fn ci_origin() -> Origin {
+    if var("BUILDKITE").is_some() {
+        Origin::Buildkite
+    } else if var("GITHUB_ACTIONS").is_some() {
+        Origin::Github
+    } else {
+        Origin::Local
+    }
+}
+
+/// The SHA-256 (hex) of the reports' paths, sizes and modification times,
+/// and the newest of those times: the same reports give the same digest, a
+/// new build's reports another.
+fn reports_digest(reports: &[std::path::PathBuf]) -> (String, Option<SystemTime>) {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    let mut newest: Option<SystemTime> = None;
+    for path in reports {
+        hash.update(path.as_os_str().as_encoded_bytes());
+        if let Ok(meta) = std::fs::metadata(path) {
+            hash.update(meta.len().to_le_bytes());
+            if let Ok(modified) = meta.modified() {
+                let since = modified
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                hash.update(since.as_nanos().to_le_bytes());
+                newest = newest.max(Some(modified));
+            }
+        }
+        hash.update([0]);
+    }
+    (crate::hex::encode(hash.finalize()), newest)
+}
+
 fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }

@@ -43,6 +43,12 @@ pub struct Record {
     pub failure_kinds: BTreeMap<String, u64>,
     /// Distinct seeds of failed executions, first seen first, at most [`MAX_SEEDS`].
     pub failing_seeds: Vec<String>,
+    /// Its first failure's signature, its changing parts masked
+    /// (`analyze::rules::clusters::signature`): what tells the failures of
+    /// a co-failure cluster apart. Absent without a failure (an addition
+    /// to schema 1: older readers ignore it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     /// Its executions' times; `null` when the reports gave none.
     pub duration_sec: Option<DurationSummary>,
     /// The gradle-flaky version that wrote the line.
@@ -65,7 +71,10 @@ pub struct TestId {
     pub task: String,
 }
 
-/// Where the run happened.
+/// Where the run happened. An ordinary build's lines (`record`) name the
+/// machine too (`local`, `buildkite`, `github`): what ran is told by their
+/// condition (the whole task, a fresh JVM, first executions), so no new
+/// value (a new schema, which every reader of schema 1 would skip) was needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {
@@ -84,10 +93,10 @@ pub struct DurationSummary {
     pub max: f64,
 }
 
-/// A ledger line as `history` reads it, borrowed from the line (a string is
-/// copied only where an escape makes that necessary): every field of a
-/// [`Record`] is read and checked but failure kinds and seeds, which history
-/// does not show. Reading a million lines, the copies are what costs.
+/// A ledger line as `history` and `suspects` read it, borrowed from the
+/// line (a string is copied only where an escape makes that necessary):
+/// every field of a [`Record`] is read and checked but failure kinds and
+/// seeds, which neither shows. Reading a million lines, the copies are what costs.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LineView<'a> {
@@ -107,13 +116,15 @@ pub(crate) struct LineView<'a> {
     pub _failure_kinds: IgnoredAny,
     #[serde(rename = "failingSeeds")]
     pub _failing_seeds: IgnoredAny,
+    #[serde(default, borrow, deserialize_with = "optional")]
+    pub signature: Option<Cow<'a, str>>,
     pub duration_sec: Option<DurationSummary>,
     #[serde(borrow, rename = "tool")]
     pub _tool: Cow<'a, str>,
     #[serde(borrow)]
     pub time: Cow<'a, str>,
-    #[serde(borrow, rename = "runId")]
-    pub _run_id: Cow<'a, str>,
+    #[serde(borrow)]
+    pub run_id: Cow<'a, str>,
     #[serde(rename = "where")]
     pub origin: Origin,
 }

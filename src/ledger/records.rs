@@ -39,6 +39,22 @@ pub fn records_of(report: &Report, meta: &RunMeta) -> Vec<Record> {
         .collect()
 }
 
+/// An ordinary build's records: one per test that passed or failed, in the
+/// build's condition (`meta.condition`: its whole task, a test JVM of its
+/// own, a first execution). A retry in the same build (Gradle's test-retry
+/// plugin writes both cases, Surefire and Gradle's merged reruns a
+/// `flakyFailure` or `rerunFailure` per failed attempt) is one more
+/// execution of it there: a test that failed then passed is both.
+pub fn build_records(report: &Report, meta: &RunMeta) -> Vec<Record> {
+    let time = humantime::format_rfc3339_seconds(meta.time).to_string();
+    report
+        .tests
+        .iter()
+        .filter(|t| t.runs > 0)
+        .map(|t| record_of(t, meta, &time, meta.condition, (t.runs, t.failures), true))
+        .collect()
+}
+
 /// A test's records: one for its condition, or one per condition when its
 /// executions ran in several (a batch that fell back to Gradle runs, a
 /// `task` context beside `alone`, first executions beside repeats).
@@ -98,6 +114,7 @@ fn record_of(
             .map(|(kind, n)| (kind.as_str().to_string(), *n))
             .collect();
         r.failing_seeds = t.failing_seeds.iter().take(MAX_SEEDS).cloned().collect();
+        r.signature = t.failing_runs.first().map(|f| f.signature.clone());
         r.duration_sec = t.durations.quantiles().map(|q| DurationSummary {
             median: crate::stats::round6(q.median),
             p90: crate::stats::round6(q.p90),
@@ -131,6 +148,7 @@ pub(super) fn bare_record(
         failures,
         failure_kinds: Default::default(),
         failing_seeds: Vec::new(),
+        signature: None,
         duration_sec: None,
         tool: env!("CARGO_PKG_VERSION").to_string(),
         time: time.to_string(),

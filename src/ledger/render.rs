@@ -3,7 +3,9 @@
 //! a branch may have written: they reach markdown only through
 //! [`crate::markdown`].
 
-use super::history::{Comparison, Direction, History, Row, Tally, TestHistory, Trend, SLOWER};
+use super::history::{
+    Comparison, Direction, History, NotCompared, Row, Tally, TestHistory, Trend, SLOWER,
+};
 use crate::markdown;
 use crate::stats::{self, Round};
 use rayon::prelude::*;
@@ -79,6 +81,9 @@ fn test_section(t: &TestHistory) -> String {
     if let Some(c) = &t.newest {
         md += &format!("- Newest commit: {}\n", comparison_line(c));
     }
+    if let Some(n) = &t.not_compared {
+        md += &format!("- Newest commit: {}\n", not_compared_line(n));
+    }
     if let Some(r) = t.replays {
         md += &format!(
             "- Triage: {} of {} replay(s) of its failing seeds failed again ({} record(s); \
@@ -142,7 +147,7 @@ fn trend_line(trend: &Trend) -> String {
     format!("Trend, oldest to newest row: {spark} {reading}.")
 }
 
-/// "fixed: 0/40 on `abc…`, 12/40 before, p = 0.0001" and its kin.
+/// "fixed: 0/40 on `abc…`, 12/40 on its first-parent ancestors (`9f0…`), p = 0.0001" and its kin.
 fn comparison_line(c: &Comparison) -> String {
     let here = format!(
         "{}/{} on {}",
@@ -150,7 +155,12 @@ fn comparison_line(c: &Comparison) -> String {
         c.after.runs,
         commit(c.commit.as_deref())
     );
-    let before = format!("{}/{} before", c.before.failures, c.before.runs);
+    let before = format!(
+        "{}/{} on its first-parent ancestors ({})",
+        c.before.failures,
+        c.before.runs,
+        commits(&c.before_commits)
+    );
     let p = stats::p_value(c.p_value);
     let verdict = match c.narrowed {
         // Shown lower, but it still fails: narrowed, not fixed.
@@ -161,9 +171,27 @@ fn comparison_line(c: &Comparison) -> String {
     if let Some(more) = c.more_clean_runs {
         line += &format!("; {more} more clean run(s) would show it fixed");
     }
+    if let Some(out) = c.left_out {
+        line += &format!(
+            "; {}/{} of other branches or changes left out",
+            out.failures, out.runs
+        );
+    }
     format!(
         "{line} (condition: {}).",
         markdown::text(&c.condition.label())
+    )
+}
+
+/// "not compared: `abc…`: none of the other records …; 1/40 of its condition left out (…)".
+fn not_compared_line(n: &NotCompared) -> String {
+    format!(
+        "not compared: {}: {}; {}/{} of its condition left out (condition: {}).",
+        commit(n.commit.as_deref()),
+        n.reason.says(),
+        n.left_out.failures,
+        n.left_out.runs,
+        markdown::text(&n.condition.label())
     )
 }
 
@@ -232,6 +260,22 @@ fn ratio(t: Tally) -> f64 {
 }
 
 /// A commit as a code span, cut to 12 characters (`unknown` without one).
+/// At most [`COMMITS_NAMED`] commits, newest first, and how many more.
+fn commits(cs: &[String]) -> String {
+    let mut named: Vec<String> = cs
+        .iter()
+        .take(COMMITS_NAMED)
+        .map(|c| commit(Some(c)))
+        .collect();
+    if cs.len() > COMMITS_NAMED {
+        named.push(format!("{} more", cs.len() - COMMITS_NAMED));
+    }
+    named.join(", ")
+}
+
+/// The commits a comparison names before it says how many more.
+const COMMITS_NAMED: usize = 3;
+
 fn commit(c: Option<&str>) -> String {
     match c {
         Some(c) => markdown::code_in_table(&c.chars().take(12).collect::<String>()),

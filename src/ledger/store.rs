@@ -40,6 +40,13 @@ impl Limits {
         file_bytes: 16 << 20,
         total_bytes: 256 << 20,
     };
+
+    /// A ledger folder someone named (`record --ledger DIR`): files rotate
+    /// as the build's own, but none is removed (its owner keeps it).
+    pub const KEPT: Limits = Limits {
+        file_bytes: 16 << 20,
+        total_bytes: u64::MAX,
+    };
 }
 
 /// The ledger file a CI run writes in `dir` (its artifact).
@@ -80,6 +87,89 @@ pub fn append_to_file(path: &Path, records: &[Record]) -> Result<()> {
     let file = open_append(path)?;
     let _held = Lock::exclusive(&file, path)?;
     write_lines(&file, path, records)
+}
+
+/// Where lines go: a ledger folder (rotated, as a build's own) or one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    Folder(PathBuf),
+    File(PathBuf),
+}
+
+impl Destination {
+    /// `path` as given to `--ledger`: a file when it exists as one or its
+    /// name ends in `.jsonl`, else a folder.
+    pub fn of(path: &Path) -> Destination {
+        let jsonl = path
+            .extension()
+            .is_some_and(|e| e == reports::LEDGER_EXTENSION);
+        match path.is_file() || (jsonl && !path.is_dir()) {
+            true => Destination::File(path.to_path_buf()),
+            false => Destination::Folder(path.to_path_buf()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        match self {
+            Destination::Folder(p) | Destination::File(p) => p,
+        }
+    }
+
+    /// Appends `records` (a folder within `limits`); the file written.
+    pub fn append(&self, records: &[Record], limits: Limits) -> Result<PathBuf> {
+        match self {
+            Destination::Folder(dir) => append_to_dir(dir, records, limits),
+            Destination::File(file) => append_to_file(file, records).map(|()| file.clone()),
+        }
+    }
+
+    /// Whether it holds a line of run `run_id` (a missing ledger holds none).
+    pub fn holds_run(&self, run_id: &str) -> Result<bool> {
+        let needle = format!(
+            "\"runId\":{}",
+            serde_json::to_string(run_id).expect("a string serializes")
+        );
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        let files = match self {
+            Destination::File(file) => vec![file.clone()],
+            Destination::Folder(dir) if dir.is_dir() => {
+                ledger_files(dir)?.into_iter().map(|(_, p, _)| p).collect()
+            }
+            Destination::Folder(_) => Vec::new(),
+        };
+        for file in files {
+            if file.exists() && contains(&file, &finder)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Whether `path` holds what `finder` looks for, read in blocks (each
+/// overlapping the last so that a match across two is found).
+fn contains(path: &Path, finder: &memchr::memmem::Finder<'_>) -> Result<bool> {
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let keep = finder.needle().len().saturating_sub(1);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut held = 0;
+    loop {
+        let n = match file.read(&mut buf[held..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        if n == 0 {
+            return Ok(false);
+        }
+        let end = held + n;
+        if finder.find(&buf[..end]).is_some() {
+            return Ok(true);
+        }
+        let tail = end.min(keep);
+        buf.copy_within(end - tail..end, 0);
+        held = tail;
+    }
 }
 
 /// The lock file of a ledger folder (not a ledger file: readers pass over it).

@@ -28,6 +28,7 @@ pub(crate) fn record(class: &str, method: &str, runs: u64, failures: u64) -> Rec
         failures,
         failure_kinds: BTreeMap::from([("assertion".to_string(), failures)]),
         failing_seeds: vec![],
+        signature: None,
         duration_sec: None,
         tool: "0.1.0".into(),
         time: "2026-03-01T10:00:00Z".into(),

@@ -42,6 +42,7 @@ pub(crate) fn of(
             cost.iterations_saved += p.saved;
             cost.proven.push(ProvenEarly {
                 test: test_name(&p.test),
+                job: None,
                 after_iterations: p.after,
                 saved_iterations: p.saved,
             });

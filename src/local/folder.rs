@@ -4,7 +4,7 @@
 //! lines run Gradle), what it planned (to tell a selected test from a
 //! neighbour and to say what ran fewer times than planned), and what
 //! surrounded its tests (its batches' outcomes, the tests it could not check,
-//! its cost).
+//! its cost, the JVM options from the environment its test JVMs picked up).
 
 use crate::analyze::model::cost::Cost;
 use crate::analyze::model::outcome::JobPayload;
@@ -13,6 +13,7 @@ use crate::analyze::rules::planned::{self, PlannedTest};
 use crate::analyze::rules::verdict;
 use crate::analyze::{self, AnalyzeOptions, Report};
 use crate::domain::Unresolved;
+use crate::jvm_options::InheritedJvmOptions;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -46,6 +47,9 @@ pub(crate) struct RunFolder {
     pub problems: Vec<String>,
     #[serde(default)]
     pub cost: Option<Cost>,
+    /// JVM options from the environment its test JVMs picked up.
+    #[serde(default)]
+    pub inherited_jvm_options: Vec<InheritedJvmOptions>,
 }
 
 impl RunFolder {
@@ -60,6 +64,7 @@ impl RunFolder {
             batches: Vec::new(),
             problems: Vec::new(),
             cost: None,
+            inherited_jvm_options: Vec::new(),
         }
     }
 
@@ -124,6 +129,7 @@ impl RunFolder {
             batches: self.batches.clone(),
             cost: self.cost.clone(),
             problems: self.problems.clone(),
+            inherited_jvm_options: self.inherited_jvm_options.clone(),
             ..Around::default()
         }
     }

@@ -23,7 +23,7 @@ pub(crate) use selected::tests as selected_tests;
 use crate::analyze::model::outcome::JobPayload;
 use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::rules::verdict;
-use crate::analyze::{self, AnalyzeOptions, Report};
+use crate::analyze::{AnalyzeOptions, Report};
 use crate::domain::{ClassifiedTest, Unresolved};
 use crate::durations;
 use crate::layout::Build;
@@ -220,10 +220,10 @@ pub(crate) fn run_batches(
             run_dir: dest,
             verbose: cfg.verbose,
             guard,
-            replan: Replan {
+            replan: Some(Replan {
                 batching: &cfg.settings.batching,
                 ctx: &prepared.ctx,
-            },
+            }),
         },
         &Progress::new(std::io::stderr().is_terminal() && !cfg.verbose),
     );
@@ -340,6 +340,7 @@ pub(crate) fn assess(
     folder.batches = batches;
     folder.problems = problems;
     folder.cost = Some(cost);
+    folder.inherited_jvm_options = guard.inherited_jvm_options();
     if let Err(e) = folder.write(&run_dir) {
         warning!("`analyze` of the run folder will not read it as this run did: {e}");
     }
@@ -379,28 +380,7 @@ pub(crate) fn assess(
 /// the next run's plan on `commit` (`auto` starts them on Gradle runs), and
 /// says so; a class repeated in one JVM without a warning is forgotten.
 fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
-    let mut drift = durations::Drift::default();
-    for w in &report.warnings {
-        if w.leaking_class.as_deref() == Some(w.class.as_str()) {
-            let accumulates = durations::Accumulates {
-                evidence: w.evidence,
-                commit: commit.map(String::from),
-            };
-            drift.warned.insert(w.class.clone(), accumulates);
-        }
-    }
-    let in_jvm = |t: &&analyze::model::report::TestReport| {
-        let mut rows = t.by_condition.conditions.iter();
-        rows.any(|r| r.condition.repetition == crate::condition::Repetition::InJvm)
-    };
-    let cleared: std::collections::BTreeSet<&String> = report
-        .tests
-        .iter()
-        .filter(in_jvm)
-        .map(|t| &t.class)
-        .filter(|c| !drift.warned.contains_key(*c))
-        .collect();
-    drift.cleared = cleared.into_iter().cloned().collect();
+    let drift = durations::Drift::of(report, commit);
     for class in drift.warned.keys() {
         tell!(
             "{} accumulates state in one JVM: its next runs on this commit start on Gradle runs, \

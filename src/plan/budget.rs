@@ -49,6 +49,27 @@ impl Pace {
         Some(overhead + per.mul_f64(f64::from(k) * SAFETY))
     }
 
+    /// Expected wall time of a chunk of `k` iterations, without the margin a
+    /// budget keeps: what a person is told is left.
+    pub(crate) fn expect(&self, k: u32) -> Option<Duration> {
+        let per = self.per_iteration?;
+        Some(self.overhead.unwrap_or(GRADLE_START) + per * k)
+    }
+
+    /// The mean pace of chunks, each `(k, elapsed, tests)` as in
+    /// [`Pace::measured`]: what a person is told the rest takes (one slow
+    /// first chunk does not set it alone). `None` without a chunk.
+    pub(crate) fn of_chunks(chunks: &[(u32, Duration, Duration)]) -> Option<Pace> {
+        let n = u32::try_from(chunks.len()).ok().filter(|n| *n > 0)?;
+        let iterations: u32 = chunks.iter().map(|c| c.0.max(1)).sum();
+        let tests: Duration = chunks.iter().map(|c| c.2).sum();
+        let overhead: Duration = chunks.iter().map(|c| c.1.saturating_sub(c.2)).sum();
+        Some(Pace {
+            per_iteration: Some(tests / iterations.max(1)),
+            overhead: Some(overhead / n),
+        })
+    }
+
     /// The pace after a chunk of `k` iterations took `elapsed`, `tests` of it
     /// in the tests (their XML times).
     pub(crate) fn measured(k: u32, elapsed: Duration, tests: Duration) -> Pace {
@@ -133,6 +154,34 @@ pub(crate) fn next(s: &Sizing, pace: &Pace) -> Next {
             Next::Run(lo)
         }
     }
+}
+
+/// Chunks a time left is counted in one by one; past them, what is owed
+/// is taken as one more chunk (an open-ended count).
+const COUNTED_CHUNKS: u32 = 64;
+
+/// The time what `s` still owes should take at `pace`, in the chunks
+/// [`next`] would cut (the budget aside: the caller caps by it); `None`
+/// when the pace is unknown.
+pub(crate) fn time_left(s: &Sizing, pace: &Pace) -> Option<Duration> {
+    if s.remaining == 0 {
+        return Some(Duration::ZERO);
+    }
+    if !s.in_jvm {
+        return Some(pace.expect(1)? * s.remaining);
+    }
+    let mut s = Sizing { left: None, ..*s };
+    let mut total = Duration::ZERO;
+    while s.remaining > 0 {
+        let k = match next(&s, pace) {
+            Next::Run(k) if s.chunks_done < COUNTED_CHUNKS => k,
+            _ => s.remaining,
+        };
+        total += pace.expect(k)?;
+        s.remaining -= k;
+        s.chunks_done += 1;
+    }
+    Some(total)
 }
 
 #[cfg(test)]
@@ -232,6 +281,32 @@ mod tests {
             ..s(40)
         };
         assert_eq!(next(&runs, &Pace::default()), Next::Run(1));
+    }
+
+    /// What is left is what the chunks still to come take at the pace
+    /// measured, none at the end; Gradle runs one by one.
+    #[test]
+    fn the_time_left_is_the_chunks_still_to_come() {
+        let s = |remaining, chunks_done| Sizing {
+            stop_on_proof: true,
+            chunks_done,
+            ..sizing(remaining, None)
+        };
+        let secs = |t: Option<Duration>| t.map(|t| t.as_secs());
+        // Chunks of 20, 40 and 30 left, 10 s of overhead each, 2 s an iteration.
+        assert_eq!(secs(time_left(&s(90, 1), &pace(2, 10))), Some(3 * 10 + 180));
+        assert_eq!(secs(time_left(&s(0, 4), &pace(2, 10))), Some(0));
+        assert_eq!(time_left(&s(90, 1), &Pace::default()), None, "unknown");
+        let runs = Sizing {
+            in_jvm: false,
+            ..sizing(7, None)
+        };
+        assert_eq!(secs(time_left(&runs, &pace(2, 10))), Some(7 * 12));
+        let open = Sizing {
+            planned: u32::MAX,
+            ..s(u32::MAX - 10, 0)
+        };
+        assert!(time_left(&open, &pace(0, 1)).is_some(), "it ends");
     }
 
     #[test]

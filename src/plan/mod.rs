@@ -9,6 +9,7 @@ pub(crate) mod policy;
 pub(crate) mod proof;
 mod reduce;
 pub mod render;
+pub(crate) mod replan;
 pub(crate) mod sample;
 pub(crate) mod shard;
 pub(crate) mod show_fix;

@@ -24,18 +24,34 @@ use crate::layout::Layout;
 use crate::test_filter::RunnerTraits;
 use std::collections::BTreeMap;
 
-/// What the layout says about one Test task's runner.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What the layout says about one Test task's runner (its JSON travels to a
+/// CI job with a batch, `plan::replan`, without the classes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct TaskFacts {
     /// `junit`, `testng`, `junitPlatform`, another class name; `None`: unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// The task's source set declares randomizedtesting-runner on its runtime classpath.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub randomized_testing: Option<bool>,
     /// `-Dtests.iters` given to Gradle reaches the test JVM.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub forwards_tests_iters: Option<bool>,
     /// Its compiled test classes that its patterns accept (what a sample of
     /// a whole-task run draws from); empty when unknown.
+    #[serde(skip)]
     pub classes: Vec<String>,
+}
+
+impl TaskFacts {
+    /// The facts of its runner alone.
+    pub(crate) fn without_classes(&self) -> TaskFacts {
+        TaskFacts {
+            classes: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// The facts of every Test task of the layout, by task path.

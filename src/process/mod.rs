@@ -144,6 +144,18 @@ pub(crate) const NO_SHARED_DAEMON_HERE: &str =
     "the user's Gradle daemon is used on Linux only (a stopped build's test JVMs are found \
      through /proc); Gradle runs isolated here, as with --isolate";
 
+/// Whether `program` runs Gradle (`gradle`, `./gradlew`, a path to one):
+/// only Gradle is handed Gradle's options and init scripts. gradle-flaky
+/// itself (a batch that runs `gradle-flaky repeat`) isolates the Gradle it
+/// starts; another program (a hand-written batch) runs as given.
+pub(crate) fn is_gradle(program: &str) -> bool {
+    let name = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.starts_with("gradle") && name != "gradle-flaky"
+}
+
 impl Isolation {
     /// For a run of `invocations` Gradle invocations: the user's daemon unless
     /// `isolate` (or off Linux, which the note returned says). Isolated: a
@@ -190,14 +202,7 @@ impl Isolation {
         let Some((program, args)) = argv.split_first() else {
             return Err(Error::usage("no command to run"));
         };
-        let name = Path::new(program)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // gradle-flaky itself (a batch that runs `gradle-flaky repeat`) isolates
-        // the Gradle it starts; it must not be handed Gradle's options.
-        let is_gradle = name.starts_with("gradle") && name != "gradle-flaky";
-        if !is_gradle {
+        if !is_gradle(program) {
             return Ok(argv.to_vec());
         }
         let mut out = vec![program.clone(), run_marker()];

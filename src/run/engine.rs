@@ -97,6 +97,9 @@ pub(crate) enum Event<'a> {
         /// Which of the command's `of` Gradle runs it was (1 of 1 in the JVM).
         index: u32,
         of: u32,
+        /// The time the batch should still take, from its measured pace
+        /// (zero when it ends here; `None`: no pace known yet).
+        left: Option<Duration>,
     },
     /// Something the batch did besides its invocations (a fallback, a
     /// proof, a stop), in a line.
@@ -222,6 +225,10 @@ pub(crate) struct Outcome {
     /// The runner itself failed (Gradle not found, a file not writable): the
     /// batch did not start, or broke off.
     pub error: Option<Error>,
+    /// What the batch's early end saved when its last tests left it (proven
+    /// flaky, shown fixed): the time its chunks still owed would have taken
+    /// at the pace it measured (zero when unknown).
+    pub saved: Duration,
 }
 
 /// A part of the batch with a count of its own: the batch's command, or the
@@ -235,6 +242,9 @@ struct Track {
     /// Chunks it ran.
     chunks: u32,
     pace: Pace,
+    /// Each chunk that gave a result: its iterations, wall time and test
+    /// time (the pace a person is told).
+    measured: Vec<(u32, Duration, Duration)>,
 }
 
 /// Runs `command` as `policy` says.
@@ -272,6 +282,10 @@ struct Engine<'a> {
     reason: String,
     /// The argv last announced.
     shown: Vec<String>,
+    /// What the batch did after the current invocation, told after its end.
+    pending: Vec<String>,
+    /// The pace the last chunk with a result went at.
+    measured: Option<Pace>,
     out: Outcome,
 }
 
@@ -297,6 +311,7 @@ impl<'a> Engine<'a> {
                 per_iteration: policy.per_iteration,
                 overhead: None,
             },
+            measured: Vec::new(),
         };
         Engine {
             command,
@@ -313,6 +328,8 @@ impl<'a> Engine<'a> {
             log_start: 0,
             reason: String::new(),
             shown: Vec::new(),
+            pending: Vec::new(),
+            measured: None,
             out: Outcome {
                 ran: vec![0; n],
                 tallies: vec![Tally::default(); n],
@@ -525,27 +542,55 @@ impl<'a> Engine<'a> {
 
 impl Engine<'_> {
     /// Takes in an invocation of the front track that ran `k` iterations (in
-    /// the JVM, else one Gradle run); true when the batch stops.
+    /// the JVM, else one Gradle run), then tells its end with what is left,
+    /// and what the batch did about it; true when the batch stops.
     fn after(&mut self, it: Iteration, k: u32, in_jvm: bool, reporter: &mut dyn Reporter) -> bool {
+        // JVM options its JVMs picked up from a daemon's environment, said once a run.
+        if self.site.guard.wants_output() {
+            self.site.guard.read_output(&self.output_since_start());
+        }
         let track = self.tracks.front().expect("a track ran");
         let pinned = track.command.invocation.seed.clone();
         let reading = evidence::read(&it, &self.command.tests, pinned.as_deref());
-        let verdict = Verdict::of(&it, reading.counts);
-        let note = self.note(&it, &verdict);
         let of = track.command.rest_loops();
         let index = match in_jvm {
             true => 1,
             false => of.saturating_sub(track.remaining) + 1,
         };
+        let stop = self.take_in(it, &reading, k, in_jvm);
+        let left = match stop {
+            true => Some(Duration::ZERO),
+            false => self.left(),
+        };
+        let (Some(iteration), Some(verdict), Some(note)) = (
+            self.out.iterations.last(),
+            self.out.verdicts.last(),
+            self.out.notes.last(),
+        ) else {
+            unreachable!("the invocation was taken in");
+        };
         reporter.event(&Event::Ended {
-            iteration: &it,
+            iteration,
             reading: &reading,
-            verdict: &verdict,
-            note: &note,
+            verdict,
+            note,
             index,
             of,
+            left,
         });
-        self.measure(&it, &reading, k);
+        for line in std::mem::take(&mut self.pending) {
+            reporter.event(&Event::Note(&line));
+        }
+        stop
+    }
+
+    /// What an invocation of `k` iterations did to the batch: its counts,
+    /// the fallback, the switch, the tests it proved; true when the batch
+    /// stops.
+    fn take_in(&mut self, it: Iteration, reading: &Reading, k: u32, in_jvm: bool) -> bool {
+        let verdict = Verdict::of(&it, reading.counts);
+        let note = self.note(&it, &verdict);
+        self.measure(&it, reading, k);
         let track = self.tracks.front_mut().expect("a track ran");
         let executions = match (self.policy.count_results, in_jvm) {
             (true, _) => track
@@ -580,21 +625,64 @@ impl Engine<'_> {
             }
             return true;
         }
-        let fell_back = first_in_jvm && self.fall_back(&reading, reporter);
+        let fell_back = first_in_jvm && self.fall_back(reading);
         if in_jvm && !fell_back {
-            self.weigh_last(k, &reading, reporter);
+            self.weigh_last(k, reading);
         }
-        if let Some(why) = self.without_result(&reading).filter(|_| !fell_back) {
-            self.say(&why, reporter);
+        if let Some(why) = self.without_result(reading).filter(|_| !fell_back) {
+            self.say(&why);
             self.out.stop = Some(Stop::NoResult(why));
             return true;
         }
-        self.take_proven(reporter) || self.take_shown(reporter)
+        self.take_proven() || self.take_shown()
+    }
+
+    /// The time the batch should still take: each track's iterations owed,
+    /// in the chunks the engine would cut, at its pace (measured, else the
+    /// durations'), within what is left of the budget; `None` when a pace
+    /// is unknown.
+    fn left(&self) -> Option<Duration> {
+        let spent = self.spent();
+        let budget_left = self.policy.budget.map(|b| b.saturating_sub(spent));
+        let mut total = Duration::ZERO;
+        for (i, track) in self.tracks.iter().enumerate() {
+            // A track goes at its mean pace; one not started yet at the
+            // pace measured so far.
+            let pace = match (Pace::of_chunks(&track.measured), self.measured) {
+                (Some(mean), _) => mean,
+                (None, Some(measured)) if track.pace.per_iteration.is_none() => measured,
+                _ => track.pace,
+            };
+            let sizing = Sizing {
+                remaining: track.remaining,
+                planned: self.planned,
+                in_jvm: track.command.in_jvm().is_some(),
+                chunks_done: track.chunks,
+                stop_on_proof: track.tests.iter().any(|&i| self.stops_on_proof(i)),
+                look_every: self.policy.look_every(self.planned),
+                left: budget_left,
+            };
+            // The next chunk does not fit: the batch stops there.
+            if i == 0 && budget::next(&sizing, &track.pace) == Next::OutOfBudget {
+                return Some(Duration::ZERO);
+            }
+            total += budget::time_left(&sizing, &pace)?;
+        }
+        let deadline = self
+            .policy
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        Some(
+            [budget_left, deadline]
+                .into_iter()
+                .flatten()
+                .fold(total, Duration::min),
+        )
     }
 
     /// Weighs the in-JVM chunk of `k` iterations that just ran, when it gave
     /// a result, against fresh runs (see `weigh`).
-    fn weigh_last(&mut self, k: u32, reading: &Reading, reporter: &mut dyn Reporter) {
+    fn weigh_last(&mut self, k: u32, reading: &Reading) {
         if !self
             .out
             .verdicts
@@ -609,7 +697,7 @@ impl Engine<'_> {
             elapsed: elapsed.unwrap_or_default(),
             tail: switch::tail(&reading.positions),
         };
-        self.weigh(chunk, reading, reporter);
+        self.weigh(chunk, reading);
     }
 
     /// The pace of the front track, from what this chunk took (tests too
@@ -618,6 +706,8 @@ impl Engine<'_> {
         if reading.counts.is_some_and(|c| c.executed > 0) {
             let track = self.tracks.front_mut().expect("a track ran");
             track.pace = Pace::measured(k, it.elapsed, reading.test_time);
+            track.measured.push((k, it.elapsed, reading.test_time));
+            self.measured = Pace::of_chunks(&track.measured);
             // Test JVMs side by side hide part of the start in the tests' time.
             let one_jvm = track.command.in_jvm().is_none_or(|m| m.fresh_jvms(k) == 1);
             if one_jvm {
@@ -648,20 +738,26 @@ impl Engine<'_> {
 
     /// What the log got since the current invocation started (at most 64 MiB).
     fn log_since_start(&self) -> String {
+        String::from_utf8_lossy(&self.output_since_start()).into_owned()
+    }
+
+    /// [`Self::log_since_start`]'s bytes.
+    fn output_since_start(&self) -> Vec<u8> {
         use std::io::{Read, Seek, SeekFrom};
         let Sink::Log { path, .. } = &self.site.output else {
-            return String::new();
+            return Vec::new();
         };
         let mut output = Vec::new();
         if let Ok(mut f) = File::open(path) {
             let _ = f.seek(SeekFrom::Start(self.log_start));
             let _ = f.take(64 << 20).read_to_end(&mut output);
         }
-        String::from_utf8_lossy(&output).into_owned()
+        output
     }
 
-    fn say(&mut self, line: &str, reporter: &mut dyn Reporter) {
-        reporter.event(&Event::Note(line));
+    fn say(&mut self, line: &str) {
+        // Told after the invocation's end (`after`).
+        self.pending.push(line.to_string());
         self.out.lines.push(line.to_string());
     }
 
@@ -669,7 +765,7 @@ impl Engine<'_> {
     /// the tests of classes that ran to completion but did not repeat (and a
     /// parameterized name the runner's iterations renamed out of its filter)
     /// go on as Gradle runs, for what they still owe.
-    fn fall_back(&mut self, reading: &Reading, reporter: &mut dyn Reporter) -> bool {
+    fn fall_back(&mut self, reading: &Reading) -> bool {
         let track = self.tracks.front().expect("a track ran");
         let Some(fallback) = track.command.fallback.clone() else {
             return false;
@@ -703,7 +799,7 @@ impl Engine<'_> {
                 true => format!("{reason}; the rest run as Gradle runs"),
                 false => format!("{reason}; {}", more_gradle_runs(runs)),
             };
-            self.say(&line, reporter);
+            self.say(&line);
             for &i in &group {
                 self.out.ran[i] = self.out.tallies[i].ran().min(1);
                 self.out.repeated_by[i] = None;
@@ -714,6 +810,7 @@ impl Engine<'_> {
                 remaining: runs,
                 chunks: 0,
                 pace: Pace::default(),
+                measured: Vec::new(),
             });
         }
         true
@@ -723,7 +820,7 @@ impl Engine<'_> {
     /// more than fresh runs would have (`plan::switch`), `auto` runs what
     /// is still owed as Gradle runs and `in-jvm` says so, once. The last
     /// chunk is weighed too, for the next run's plan (`Outcome::weighed`).
-    fn weigh(&mut self, chunk: ChunkCost, reading: &Reading, reporter: &mut dyn Reporter) {
+    fn weigh(&mut self, chunk: ChunkCost, reading: &Reading) {
         let track = self.tracks.front().expect("a track ran");
         let on = match (self.policy.on_dearer, &track.command.fallback) {
             (OnDearer::Switch, None) | (OnDearer::Ignore, _) => return,
@@ -758,7 +855,7 @@ impl Engine<'_> {
         }
         let owed = track.remaining > 0;
         let line = dearer.describe(&classes.join(", "), on, owed);
-        self.say(&line, reporter);
+        self.say(&line);
         let track = self.tracks.front().expect("a track ran");
         let switched = on == OnDearer::Switch && owed;
         for &i in &track.tests {
@@ -794,6 +891,7 @@ impl Engine<'_> {
                 per_iteration: Some(fresh.first_iteration),
                 overhead: Some(fresh.start),
             },
+            measured: Vec::new(),
         });
     }
 
@@ -859,7 +957,7 @@ impl Engine<'_> {
 
     /// Takes the tests the chunks so far prove flaky out of the batch (those
     /// stop on proof is on for); true when none is left.
-    fn take_proven(&mut self, reporter: &mut dyn Reporter) -> bool {
+    fn take_proven(&mut self) -> bool {
         let mut leaving = Vec::new();
         for i in 0..self.command.tests.len() {
             let proven = self.out.tallies[i].proves_flaky(self.policy.need_pass);
@@ -888,7 +986,7 @@ impl Engine<'_> {
                 p.after,
                 p.saved
             );
-            self.say(&line, reporter);
+            self.say(&line);
             self.out.proven.push(p);
         }
         self.leave(&leaving, Stop::AllProven)
@@ -899,6 +997,14 @@ impl Engine<'_> {
     fn leave(&mut self, leaving: &[usize], stop: Stop) -> bool {
         if leaving.is_empty() {
             return false;
+        }
+        let ends = self
+            .active
+            .iter()
+            .enumerate()
+            .all(|(i, a)| !a || leaving.contains(&i));
+        if ends {
+            self.out.saved = self.left().unwrap_or_default();
         }
         let tracks = std::mem::take(&mut self.tracks);
         self.tracks = tracks
@@ -918,7 +1024,7 @@ impl Engine<'_> {
     /// (`Policy::show_fix`): a look is due once a test's runs reach the
     /// next point of its schedule; the last point is the comparison's own,
     /// after the run. True when no test is left.
-    fn take_shown(&mut self, reporter: &mut dyn Reporter) -> bool {
+    fn take_shown(&mut self) -> bool {
         let planned = u64::from(self.planned);
         let mut leaving = Vec::new();
         for i in 0..self.command.tests.len() {
@@ -952,7 +1058,7 @@ impl Engine<'_> {
                 shown.after,
                 shown.saved
             );
-            self.say(&line, reporter);
+            self.say(&line);
             self.out.shown.push(shown);
         }
         self.leave(&leaving, Stop::AllShown)
@@ -1051,7 +1157,12 @@ mod tests {
         }
 
         fn mark(&self, what: &str, class: &str) {
-            std::fs::write(self.root.path().join(format!("{what}-{class}")), "").unwrap();
+            self.mark_with(what, class, "");
+        }
+
+        /// A marker holding `content` (for `grows`: its step in ms).
+        fn mark_with(&self, what: &str, class: &str, content: &str) {
+            std::fs::write(self.root.path().join(format!("{what}-{class}")), content).unwrap();
         }
 
         /// One batch of `classes` (the `:server:test` unit tests), as planned.
@@ -1086,12 +1197,14 @@ mod tests {
         }
     }
 
-    /// What the reporter was told: each command's argv, each chunk, the lines.
+    /// What the reporter was told: each command's argv, each chunk, the
+    /// lines, the time left after each invocation.
     #[derive(Default)]
     struct Seen {
         commands: RefCell<Vec<Vec<String>>>,
         chunks: Vec<(Option<u32>, Option<String>)>,
         lines: Vec<String>,
+        left: Vec<Option<Duration>>,
     }
 
     impl Reporter for Seen {
@@ -1100,6 +1213,7 @@ mod tests {
                 Event::Command(_, argv) => self.commands.borrow_mut().push(argv.to_vec()),
                 Event::Chunk(_, k, seed) => self.chunks.push((*k, seed.map(String::from))),
                 Event::Note(line) => self.lines.push(line.to_string()),
+                Event::Ended { left, .. } => self.left.push(*left),
                 _ => {}
             }
         }
@@ -1166,6 +1280,11 @@ mod tests {
             "{:?}",
             seen.lines
         );
+        // The time left, from the pace measured: known once a run was
+        // measured, nothing at the end.
+        assert_eq!(seen.left.len(), 5, "{:?}", seen.left);
+        assert!(seen.left.iter().all(Option::is_some), "{:?}", seen.left);
+        assert_eq!(seen.left.last(), Some(&Some(Duration::ZERO)));
         let fallback = &seen.commands.borrow()[1];
         assert!(fallback.contains(&"a.BTests".to_string()), "{fallback:?}");
         assert!(!fallback.contains(&"a.ATests".to_string()), "{fallback:?}");
@@ -1225,9 +1344,12 @@ mod tests {
 
     /// `iterations` of a class whose executions grow slower in one JVM, in
     /// chunks (stop on proof: 1, 2, …), `on` deciding what a dearer chunk does.
+    /// Each execution sleeps 2 s more than the one before: far above what
+    /// the stand-in's start takes on a loaded machine, which is the fresh
+    /// run's cost it is weighed against.
     fn growing(iterations: u32, on: OnDearer) -> (Build, Outcome, Seen) {
         let b = Build::new(iterations);
-        b.mark("grows", "a.GrowingTests");
+        b.mark_with("grows", "a.GrowingTests", "2000");
         let c = b.command(&["a.GrowingTests"]);
         let p = Policy {
             stop_on_proof: vec![true],
@@ -1239,7 +1361,7 @@ mod tests {
     }
 
     /// `auto`: a class whose executions grow slower in one JVM (the stand-in
-    /// sleeps 0.5 s more each time) makes its chunk of two cost more per
+    /// sleeps 2 s more each time) makes its chunk of two cost more per
     /// iteration than a fresh run (its start, and a first execution of no
     /// time): what it still owes runs as Gradle runs, none more than planned,
     /// and the run says why with its figures.

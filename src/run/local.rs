@@ -62,8 +62,22 @@ pub(crate) struct Options<'a> {
     /// Stream Gradle's output to stderr as well as to the log.
     pub verbose: bool,
     pub guard: &'a RunGuard,
-    /// How a batch's command is planned again for some of its tests.
-    pub replan: Replan<'a>,
+    /// How a batch's command is planned again for some of its tests; `None`:
+    /// it is not (a CI batch of an earlier plan).
+    pub replan: Option<Replan<'a>>,
+}
+
+/// Where one batch keeps what it does.
+pub(crate) struct Keep<'a> {
+    /// Its invocations' reports go to `flakiness-iters/iter-<i>/` below it.
+    pub dest: PathBuf,
+    /// Gradle's output, every invocation.
+    pub log: PathBuf,
+    /// The log's path is said when the batch starts (else it is a scratch
+    /// file, its output on stderr: a CI job's).
+    pub say_log: bool,
+    /// Where each invocation's task outcomes go; `None`: below `dest`.
+    pub outcomes: Option<&'a Path>,
 }
 
 /// What one batch did.
@@ -177,76 +191,107 @@ pub(crate) fn run_all(
     progress: &Progress,
 ) -> Vec<BatchRun> {
     let mut runs = Vec::new();
-    let mut failures = 0;
-    let mut estimate = Estimate::new(
-        batches
-            .iter()
-            .map(|b| Planned {
-                invocations: b.command.rest_loops(),
-                predicted: b.command.predicted_sec.map(Duration::from_secs),
-            })
-            .collect(),
-    );
+    let mut watch = Watch::of(batches);
     for (i, batch) in batches.iter().enumerate() {
         if process::interrupted() {
             break;
         }
         let index = i + 1;
-        let command = batch.command;
-        let log = opts.run_dir.join(format!("batch-{index}.log"));
-        progress.line(&format!(
-            ">>> [{index}/{}] {} (log: {})",
-            batches.len(),
-            command.label,
-            log.display()
-        ));
-        let started = SystemTime::now();
-        let dest = batch_dir(opts.run_dir, index);
-        let site = Site {
-            guard: opts.guard,
-            project_dir: opts.project_dir,
-            dest: &dest,
+        let keep = Keep {
+            dest: batch_dir(opts.run_dir, index),
+            log: opts.run_dir.join(format!("batch-{index}.log")),
+            say_log: true,
             outcomes: None,
-            output: Sink::Log {
-                path: log.clone(),
-                header: format!("=== gradle-flaky batch {index}: {}", command.label),
-                tee: opts.verbose,
-            },
         };
-        let mut watcher = Watcher {
+        runs.push(run_batch(
+            batch,
+            (index, batches.len()),
+            &keep,
+            opts,
             progress,
-            header: format!("[{index}/{}] {}", batches.len(), command.label),
-            batch: i,
-            failures: &mut failures,
-            estimate: &mut estimate,
-        };
-        let mut done = engine::run(
-            command,
-            Some(opts.replan),
-            &batch.policy,
-            &site,
-            &mut watcher,
-        );
-        if let Some(e) = done.error.take() {
-            // The runner broke off (Gradle not found, a file not writable).
-            let verdict = Verdict::RunnerError(e.to_string());
-            progress.line(&format!("    {}", verdict.describe()));
-            done.notes.push(verdict.describe());
-            done.verdicts.push(verdict);
-        }
-        runs.push(BatchRun {
-            index,
-            command: command.clone(),
-            log,
-            dir: dest,
-            started,
-            done,
-            chunked: batch.policy.chunked(),
-            open_ended: batch.policy.open_ended,
-        });
+            &mut watch,
+        ));
     }
     progress.finish();
     runs
+}
+
+/// What a run's progress lines count across its batches.
+pub(crate) struct Watch {
+    /// Real failures so far.
+    failures: u64,
+    estimate: Estimate,
+}
+
+impl Watch {
+    /// The watch of a run of `batches`.
+    pub(crate) fn of(batches: &[Batch<'_>]) -> Watch {
+        let planned = batches
+            .iter()
+            .map(|b| Planned {
+                invocations: b.command.rest_loops(),
+                predicted: b.command.predicted_sec.map(Duration::from_secs),
+            })
+            .collect();
+        Watch {
+            failures: 0,
+            estimate: Estimate::new(planned),
+        }
+    }
+}
+
+/// Runs batch `index` of `of` through the repetition engine, keeping what it
+/// does as `keep` says, its progress on `progress`.
+pub(crate) fn run_batch(
+    batch: &Batch<'_>,
+    (index, of): (usize, usize),
+    keep: &Keep<'_>,
+    opts: &Options<'_>,
+    progress: &Progress,
+    watch: &mut Watch,
+) -> BatchRun {
+    let command = batch.command;
+    let log = match keep.say_log {
+        true => format!(" (log: {})", keep.log.display()),
+        false => String::new(),
+    };
+    progress.line(&format!(">>> [{index}/{of}] {}{log}", command.label));
+    let started = SystemTime::now();
+    let site = Site {
+        guard: opts.guard,
+        project_dir: opts.project_dir,
+        dest: &keep.dest,
+        outcomes: keep.outcomes,
+        output: Sink::Log {
+            path: keep.log.clone(),
+            header: format!("=== gradle-flaky batch {index}: {}", command.label),
+            tee: opts.verbose,
+        },
+    };
+    let mut watcher = Watcher {
+        progress,
+        header: format!("[{index}/{of}] {}", command.label),
+        batch: index - 1,
+        watch,
+    };
+    let mut done = engine::run(command, opts.replan, &batch.policy, &site, &mut watcher);
+    if let Some(e) = done.error.take() {
+        // The runner broke off (Gradle not found, a file not writable).
+        let verdict = Verdict::RunnerError(e.to_string());
+        progress.line(&format!("    {}", verdict.describe()));
+        done.notes.push(verdict.describe());
+        done.verdicts.push(verdict);
+    }
+    BatchRun {
+        index,
+        command: command.clone(),
+        log: keep.log.clone(),
+        dir: keep.dest.clone(),
+        started,
+        done,
+        chunked: batch.policy.chunked(),
+        open_ended: batch.policy.open_ended,
+    }
 }
 
 /// The folders (relative to the run folder) of the batches' in-JVM
@@ -294,9 +339,7 @@ struct Watcher<'a> {
     header: String,
     /// 0-based index of the batch.
     batch: usize,
-    /// Real failures so far in the whole run.
-    failures: &'a mut u64,
-    estimate: &'a mut Estimate,
+    watch: &'a mut Watch,
 }
 
 impl Reporter for Watcher<'_> {
@@ -327,7 +370,11 @@ impl Reporter for Watcher<'_> {
                 note,
                 index,
                 of,
-            } => self.ended(iteration, reading.counts, verdict, note, (*index, *of)),
+                left,
+            } => {
+                let counts = reading.counts;
+                self.ended(iteration, counts, verdict, note, (*index, *of), *left)
+            }
             Event::Note(line) => self.progress.line(&format!("    {line}")),
         }
     }
@@ -340,15 +387,15 @@ impl Watcher<'_> {
         } else {
             String::new()
         };
+        let failures = self.watch.failures;
         self.progress.status(
             format!(
-                "{}{iteration} · {} failure{} so far",
+                "{}{iteration} · {failures} failure{} so far",
                 self.header,
-                self.failures,
-                if *self.failures == 1 { "" } else { "s" }
+                if failures == 1 { "" } else { "s" }
             ),
             index == 1,
-            self.estimate.left(self.batch, Duration::ZERO),
+            self.watch.estimate.left(self.batch, Duration::ZERO),
         );
     }
 
@@ -359,8 +406,9 @@ impl Watcher<'_> {
         verdict: &Verdict,
         note: &str,
         (index, of): (u32, u32),
+        left: Option<Duration>,
     ) {
-        *self.failures += counts.map_or(0, |c| c.failed);
+        self.watch.failures += counts.map_or(0, |c| c.failed);
         let mut line = String::from("    ");
         if of > 1 {
             line += &format!("iteration {index}/{of}: ");
@@ -380,9 +428,10 @@ impl Watcher<'_> {
         for note in &it.notes {
             line += &format!(" · {note}");
         }
-        self.estimate.measured(self.batch, it.elapsed);
+        let estimate = &mut self.watch.estimate;
+        estimate.measured(self.batch, it.elapsed, left);
         let stopping = matches!(verdict, Verdict::TimedOut | Verdict::Interrupted);
-        match self.estimate.left(self.batch, Duration::ZERO) {
+        match estimate.left(self.batch, Duration::ZERO) {
             Some(left) if !stopping && !left.time.is_zero() => line += &format!(" · {left}"),
             _ => {}
         }

@@ -5,8 +5,8 @@
 //! file in the build says the class ignores it (`ignores-<class>`), a suite
 //! timeout cut it (`timeout-<class>`), it fails every second execution
 //! (`fails-<class>`), or its state grows in the JVM (`grows-<class>`: its
-//! i-th execution of an invocation sleeps (i − 1) × 0.5 s, and says so in
-//! its time). It stands in for what real Gradle does on demand only
+//! i-th execution of an invocation sleeps (i − 1) × 0.5 s, or × the
+//! milliseconds the marker holds, and says so in its time). It stands in for what real Gradle does on demand only
 //! slowly; tests/integration runs the same rules on real Gradle.
 
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ for c in $classes; do
       name="m"
       [ $n -gt 1 ] && name="m {seed=[0:$i]}"
       ms=0
-      [ -f "grows-$c" ] && ms=$(( (i - 1) * 500 ))
+      if [ -f "grows-$c" ]; then step=$(cat "grows-$c"); ms=$(( (i - 1) * ${step:-500} )); fi
       secs="$((ms / 1000)).$(printf %03d $((ms % 1000)))"
       [ $ms -gt 0 ] && sleep "$secs"
       if [ -f "timeout-$c" ]; then

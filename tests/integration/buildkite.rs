@@ -31,13 +31,15 @@ case "$1 $2" in
       cp "$f" "$BK_ARTIFACTS/$BUILDKITE_JOB_ID/$f"
     done ;;
   "artifact download")
-    glob=$3 dest=$4
-    if [ "$5" = "--step" ]; then jobs=$6; else jobs=$(ls "$BK_ARTIFACTS"); fi
+    glob=$3 dest=$4 store=$BK_ARTIFACTS
+    # Another build's artifacts: the store an earlier build left ($BK_BUILDS/<id>).
+    if [ "$5" = "--build" ]; then store="$BK_BUILDS/$6"; fi
+    if [ "$5" = "--step" ]; then jobs=$6; else jobs=$(ls "$store" 2>/dev/null); fi
     for job in $jobs; do
-      [ -d "$BK_ARTIFACTS/$job" ] || continue
-      (cd "$BK_ARTIFACTS/$job" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
+      [ -d "$store/$job" ] || continue
+      (cd "$store/$job" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
         case "$f" in $glob) ;; *) case "./$f" in $glob) ;; *) continue ;; esac ;; esac
-        mkdir -p "$dest/$(dirname "$f")"; cp "$BK_ARTIFACTS/$job/$f" "$dest/$f"
+        mkdir -p "$dest/$(dirname "$f")"; cp "$store/$job/$f" "$dest/$f"
         echo "$f" >> "$call.hits"
       done
     done
@@ -63,7 +65,7 @@ pub struct Call {
 impl Buildkite {
     pub fn new() -> Buildkite {
         let dir = tempfile::tempdir().unwrap();
-        for sub in ["bin", "log", "artifacts"] {
+        for sub in ["bin", "log", "artifacts", "builds"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();
         }
         let bin = dir.path().join("bin/buildkite-agent");
@@ -77,6 +79,15 @@ impl Buildkite {
         self.dir.path().join("artifacts")
     }
 
+    /// Keeps `earlier`'s artifacts as those of the earlier build `id`, which
+    /// `artifact download --build ID` serves.
+    pub fn keep_build(&self, id: &str, earlier: &Buildkite) {
+        crate::common::copy_all(
+            &earlier.artifacts(),
+            &self.dir.path().join("builds").join(id),
+        );
+    }
+
     /// Puts the stand-in first on PATH of `cmd`, in a Buildkite job `job_id`.
     pub fn job<'a>(&self, cmd: &'a mut Command, job_id: &str) -> &'a mut Command {
         let path = format!(
@@ -84,9 +95,11 @@ impl Buildkite {
             self.dir.path().join("bin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        cmd.env("PATH", path)
+        crate::common::in_suite_home(cmd)
+            .env("PATH", path)
             .env("BK_LOG", self.dir.path().join("log"))
             .env("BK_ARTIFACTS", self.artifacts())
+            .env("BK_BUILDS", self.dir.path().join("builds"))
             .env("BUILDKITE", "true")
             .env("CI", "true")
             .env("BUILDKITE_JOB_ID", job_id)
@@ -612,6 +625,12 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
             let job_id = format!("job-{}-{n}", key.rsplit(':').next().unwrap());
             let (checkout, out) = run_job(&bk, Some(repo.path()), &step, jobs.map(|_| n), &job_id);
             assert_eq!(out.status.code(), Some(0), "{job_id}: {}", text(&out));
+            // A job says its environment's JVM options once (a REST loop's too).
+            let said = String::from_utf8_lossy(&out.stderr)
+                .matches("JAVA_TOOL_OPTIONS is set")
+                .count();
+            let set = std::env::var("JAVA_TOOL_OPTIONS").is_ok_and(|v| !v.trim().is_empty());
+            assert_eq!(said, usize::from(set), "{job_id}: {}", text(&out));
             checkouts.push(checkout);
             job_ids.push(job_id);
         }
@@ -653,14 +672,21 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
         serde_json::json!([
             "flakiness-outcomes.json",
             "flakiness-durations.json",
-            "flakiness-ledger.jsonl"
+            "flakiness-ledger.jsonl",
+            "flakiness-history.html",
+            "flakiness-learned/*"
         ])
     );
+    // Beside it, the history page of the run's tests.
+    let page = std::fs::read_to_string(report_dir.path().join("flakiness-history.html")).unwrap();
+    assert!(page.contains("AssertionFlakyTests"), "{page}");
     let ledger = report_dir.path().join("flakiness-ledger.jsonl");
     let flaky = crate::history::ledger_line(&ledger, "testFlakyAssertion");
     assert_eq!(flaky["where"], "buildkite", "{flaky:#}");
     assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
-    assert_eq!(flaky["condition"]["repetition"], "in-jvm", "{flaky:#}");
+    // Stop on proof (a changed test) runs its 2 iterations in chunks of
+    // one, each in a test JVM of its own.
+    assert_eq!(flaky["condition"]["repetition"], "fresh-jvm", "{flaky:#}");
     // The upload compiled the selected sources before it uploaded, and told
     // the report step so by value.
     assert_eq!(analyze["env"]["FLAKINESS_COMPILE_FAILED"], "false");

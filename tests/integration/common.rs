@@ -50,6 +50,12 @@ pub fn neighbours_copy() -> tempfile::TempDir {
     copy_of_fixture("neighbours")
 }
 
+/// A private copy of the `cofail` fixture (three tests that fail together
+/// in every second Gradle run, one that fails alone) in a temp dir.
+pub fn cofail_copy() -> tempfile::TempDir {
+    copy_of_fixture("cofail")
+}
+
 /// A private copy of the es-mini fixture's sources alone, as a fresh clone
 /// has them: for tests that check that no Gradle ran (it would have left a
 /// `.gradle` folder).
@@ -100,7 +106,10 @@ pub fn fixture_template(name: &str) -> PathBuf {
         let building = store.join(format!("{name}.building"));
         let _ = std::fs::remove_dir_all(&building);
         copy_tree(&source, &building);
+        // A home of the fixtures' own: no Gradle of the suite runs in the user's.
+        let home = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gradle-home-fixtures");
         let out = run(Command::new("gradle")
+            .env("GRADLE_USER_HOME", home)
             .args(["--offline", "--no-daemon", "-q", "--init-script"])
             .arg(&compile_all)
             .arg("compileAll")
@@ -186,11 +195,71 @@ fn copy_dir(from: &Path, to: &Path, skip_outputs: bool) {
     }
 }
 
-/// A `Command` for the gradle-flaky binary under test.
+/// A `Command` for the gradle-flaky binary under test, its Gradle in the
+/// suite's own Gradle user home ([`in_suite_home`]; a test's own
+/// `GRADLE_USER_HOME`, set after, wins).
 pub fn gradle_flaky() -> Command {
+    let mut cmd = bare_gradle_flaky();
+    in_suite_home(&mut cmd);
+    cmd
+}
+
+/// [`gradle_flaky`] without a Gradle user home set.
+fn bare_gradle_flaky() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gradle-flaky"));
     without_ci_env(&mut cmd);
     cmd
+}
+
+/// Gives `cmd` (gradle-flaky, Gradle, or a shell running them) the suite's
+/// own Gradle user home, below the target directory: the daemons the suite
+/// starts run with the JVM options `scripts/test.sh` exports
+/// (`JAVA_TOOL_OPTIONS`), and a daemon left in the user's `~/.gradle` with
+/// them would pass them on to the user's later builds that reuse it.
+/// `scripts/test.sh` stops this home's daemons when the suite ends.
+pub fn in_suite_home(cmd: &mut Command) -> &mut Command {
+    cmd.env("GRADLE_USER_HOME", suite_home())
+}
+
+/// The suite's Gradle user home: [`home_template`]'s caches, copied once
+/// per target directory (the first test that needs it copies while the
+/// others wait on a lock).
+fn suite_home() -> &'static Path {
+    static HOME: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    HOME.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(SUITE_HOME);
+        if dir.join(READY).exists() {
+            return dir;
+        }
+        let template = home_template();
+        let _lock = locked(&dir.with_extension("lock"));
+        if !dir.join(READY).exists() {
+            let _ = std::fs::remove_dir_all(&dir);
+            copy_home(&template, &dir);
+            std::fs::write(dir.join(READY), "").unwrap();
+        }
+        dir
+    })
+}
+
+/// The suite's Gradle user home's folder name below `CARGO_TARGET_TMPDIR`
+/// (`scripts/test.sh` knows it too).
+const SUITE_HOME: &str = "gradle-home-suite";
+
+/// Copies a Gradle user home's files, its daemons' folder left out.
+fn copy_home(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let name = entry.file_name();
+        let dest = to.join(&name);
+        if name == "daemon" || name == READY {
+            continue;
+        } else if entry.file_type().unwrap().is_dir() {
+            copy_all(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
 }
 
 /// Leaves out of `cmd`'s environment what would make it behave as a CI job
@@ -510,7 +579,7 @@ fn home_template() -> PathBuf {
     if !dir.join(READY).exists() {
         let _ = std::fs::remove_dir_all(&dir);
         let build = fixture_copy();
-        let out = run(gradle_flaky()
+        let out = run(bare_gradle_flaky()
             .env("GRADLE_USER_HOME", &dir)
             .env("FLAKINESS_ISOLATE", "1")
             .arg("--project-dir")
@@ -534,18 +603,7 @@ impl GradleHome {
             .prefix("gradle-flaky-home-")
             .tempdir()
             .expect("temp dir");
-        let template = home_template();
-        for entry in std::fs::read_dir(&template).unwrap().flatten() {
-            let name = entry.file_name();
-            let to = dir.path().join(&name);
-            if name == "daemon" || name == READY {
-                continue;
-            } else if entry.file_type().unwrap().is_dir() {
-                copy_all(&entry.path(), &to);
-            } else {
-                std::fs::copy(entry.path(), to).unwrap();
-            }
-        }
+        copy_home(&home_template(), dir.path());
         GradleHome { dir }
     }
 

@@ -6,7 +6,7 @@
 //! process of the run survives (every process of the run carries a marker in
 //! its environment).
 
-use crate::common::{fixture_copy, gradle_flaky, run, text, uncompiled_copy};
+use crate::common::{fixture_copy, gradle_flaky, in_suite_home, run, text, uncompiled_copy};
 use crate::run::{
     add_hanging_test, force_single_use_daemon, json_report, local_command, processes_with,
     read_layout_first, run_dirs, wait_for_test_worker,
@@ -40,7 +40,7 @@ fn stderr(out: &Output) -> String {
 /// Runs the planned unit command of `class` by hand (without `clean<Task>`),
 /// so that Gradle finds the same test task UP-TO-DATE when nothing forces it.
 fn run_unit_test_by_hand(build: &Path, class: &str, iters: &str) {
-    let by_hand = run(Command::new("gradle")
+    let by_hand = run(in_suite_home(&mut Command::new("gradle"))
         .args(["--no-daemon", "--offline", "-q"])
         .arg(format!("-Dtests.iters={iters}"))
         .args([

@@ -14,8 +14,8 @@
 
 use crate::common::{
     assert_nothing_ran_pwned, batch_argv, copy_all, copy_tree, docs_only_branch, fixture_repo,
-    given_batch, gradle_flaky, outcome_of, pr_branch_with, read_json, repo_root, run, text,
-    use_recorded_layout, without_ci_env, SUITES,
+    given_batch, gradle_flaky, in_suite_home, outcome_of, pr_branch_with, read_json, repo_root,
+    run, text, use_recorded_layout, without_ci_env, SUITES,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -32,6 +32,13 @@ struct Actions {
     /// The workflow as written, for assertions on its text.
     text: String,
     event: &'static str,
+    /// The Actions cache (`actions/cache/restore|save`): one folder per
+    /// branch scope, shared by the runs of a test.
+    cache: PathBuf,
+    /// The branch the run is of (`GITHUB_REF_NAME`; a pull request's head).
+    branch: String,
+    /// `github.run_id`.
+    run_id: u32,
 }
 
 /// One job's run.
@@ -76,11 +83,67 @@ impl Actions {
             dir.path().join("bin/gradle-flaky"),
         )
         .unwrap();
+        let cache = dir.path().join("cache");
         Actions {
             dir,
             workflow,
             text,
             event,
+            cache,
+            branch: if event == "pull_request" {
+                "pr"
+            } else {
+                "main"
+            }
+            .into(),
+            run_id: 1,
+        }
+    }
+
+    /// This run, the `run_id`th of branch `branch`, sharing the Actions
+    /// cache `cache` with other runs.
+    fn run_of(mut self, branch: &str, run_id: u32, cache: &Path) -> Actions {
+        self.branch = branch.into();
+        self.run_id = run_id;
+        self.cache = cache.to_path_buf();
+        self
+    }
+
+    /// `actions/cache/restore`: the entry of `key`, else the newest whose key
+    /// starts with `prefix`, in the run's branch scope, then (a pull
+    /// request) in its base branch's, as GitHub scopes caches.
+    fn cache_restore(&self, key: &str, prefix: &str, path: &Path) {
+        let mut scopes = vec![self.branch.clone()];
+        if self.event == "pull_request" {
+            scopes.push("main".into());
+        }
+        for scope in scopes {
+            let dir = self.cache.join(&scope);
+            let mut keys: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+                .map(|e| (e.metadata().unwrap().modified().unwrap(), e.path()))
+                .collect();
+            keys.sort();
+            let found = match dir.join(key).is_dir() {
+                true => Some(dir.join(key)),
+                false => keys.pop().map(|(_, p)| p),
+            };
+            if let Some(entry) = found {
+                copy_all(&entry, path);
+                return;
+            }
+        }
+    }
+
+    /// `actions/cache/save`: `path` under `key` in the run's branch scope.
+    fn cache_save(&self, key: &str, path: &Path) {
+        let entry = self.cache.join(&self.branch).join(key);
+        assert!(!entry.exists(), "a cache is never overwritten: {key}");
+        if path.is_dir() {
+            copy_all(path, &entry);
         }
     }
 
@@ -103,6 +166,8 @@ impl Actions {
     /// Runs job `name` in `checkout`, its expressions resolved from `ctx`.
     fn run_job(&self, name: &str, checkout: &Path, mut ctx: Context) -> JobResult {
         let job = self.job(name);
+        ctx.insert("github.run_id".into(), self.run_id.to_string());
+        ctx.insert("github.run_attempt".into(), "1".into());
         let mut result = JobResult::default();
         let mut ok = true;
         for (i, step) in job["steps"].as_array().unwrap().iter().enumerate() {
@@ -147,6 +212,12 @@ impl Actions {
                     }
                     _ => panic!("download-artifact without name or pattern: {step}"),
                 }
+            } else if uses.starts_with("actions/cache/restore@") {
+                let path = checkout.join(with("path").unwrap());
+                let prefix = with("restore-keys").unwrap_or_default();
+                self.cache_restore(&with("key").unwrap(), &prefix, &path);
+            } else if uses.starts_with("actions/cache/save@") {
+                self.cache_save(&with("key").unwrap(), &checkout.join(with("path").unwrap()));
             } else if !uses.is_empty() {
                 // checkout, setup-java, setup-gradle, cache: the runner's business.
             } else {
@@ -157,7 +228,7 @@ impl Actions {
                 std::fs::write(&output, "").unwrap();
                 std::fs::write(&summary, "").unwrap();
                 let mut bash = Command::new("bash");
-                without_ci_env(&mut bash)
+                in_suite_home(without_ci_env(&mut bash))
                     .args(["-e", "-c", script])
                     .current_dir(checkout)
                     .env("PATH", self.path())
@@ -168,8 +239,10 @@ impl Actions {
                     .env("GITHUB_OUTPUT", &output)
                     .env("GITHUB_STEP_SUMMARY", &summary);
                 if self.event == "pull_request" {
-                    bash.env("GITHUB_BASE_REF", "main");
+                    bash.env("GITHUB_BASE_REF", "main")
+                        .env("GITHUB_HEAD_REF", &self.branch);
                 }
+                bash.env("GITHUB_REF_NAME", &self.branch);
                 let env = self.workflow["env"].as_object().into_iter().flatten();
                 for (k, v) in env.chain(step["env"].as_object().into_iter().flatten()) {
                     bash.env(k, resolve(v.as_str().unwrap(), &ctx));
@@ -434,7 +507,13 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     let ledger = report.path().join("flakiness-ledger.jsonl");
     let flaky = crate::history::ledger_line(&ledger, "testFlakyAssertion");
     assert_eq!(flaky["where"], "github", "{flaky:#}");
-    assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
+    assert!(
+        crate::history::ledger_failures(&ledger, "testFlakyAssertion") > 0,
+        "{flaky:#}"
+    );
+    // Beside it, the history page of the run's tests.
+    let page = std::fs::read_to_string(report.path().join("flakiness-history.html")).unwrap();
+    assert!(page.contains("AssertionFlakyTests"), "{page}");
 
     // The summary names the flaky test; the hostile names are escaped markdown.
     let summary = &analyze.summary;
@@ -450,7 +529,7 @@ fn the_workflow_runs_a_pull_requests_batches_and_reports_them() {
     );
     assert!(
         summary.contains(
-            "| test {yaml=painless/40_${{ github.token }}/Pwned $(touch pwned) \\| \\`x\\`, 100%: ${{ github.token }}} |"
+            "| ``org.elasticsearch.painless.LangPainlessClientYamlTestSuiteIT.test {yaml=painless/40_${{ github.token }}/Pwned $(touch pwned) \\| `x`, 100%: ${{ github.token }}}`` | **failed once** |"
         ),
         "{summary}"
     );
@@ -903,24 +982,119 @@ fn the_workflow_with_compare_runs_each_batch_on_ref_and_the_report_says_fixed() 
         .is_file());
     let ledger = std::fs::read_to_string(report.path().join("flakiness-ledger.jsonl")).unwrap();
     // REF's records carry its commit and branch (the emulator sets no
-    // GITHUB_SHA, so the branch's carry none).
+    // GITHUB_SHA, so the branch's carry none); each side's executions, a
+    // line per condition (the budget's probe ran the first two in a JVM of
+    // their own), add up to its count.
     let flaky: Vec<Value> = ledger
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|r| r["test"]["method"] == "testFlakyAssertion")
         .collect();
-    // Each side's first executions and repeats are a line each.
-    let mut sides: Vec<(&Value, &Value, u64)> = Vec::new();
-    for r in &flaky {
-        let failures = r["failures"].as_u64().unwrap();
-        match sides.iter_mut().find(|s| *s.0 == r["commit"]) {
-            Some(side) => side.2 += failures,
-            None => sides.push((&r["commit"], &r["branch"], failures)),
-        }
+    let side = |commit: &Value| -> (Value, u64, u64) {
+        let lines: Vec<&Value> = flaky.iter().filter(|r| &r["commit"] == commit).collect();
+        let sum = |k: &str| lines.iter().map(|r| r[k].as_u64().unwrap()).sum();
+        (lines[0]["branch"].clone(), sum("runs"), sum("failures"))
+    };
+    assert_eq!(side(&Value::Null), ("pr".into(), 40, 0), "{ledger}");
+    let (branch, runs, failures) = side(&Value::from(main.as_str()));
+    assert_eq!((branch, runs), ("main".into(), 40), "{ledger}");
+    assert!(failures >= 5, "{ledger}");
+}
+
+/// Runs a whole workflow run of `gh` on a copy of `repo` (each job in a
+/// checkout of its own): plan, every batch, the report; returns the plan
+/// job's and the report job's results and the report's checkout.
+fn run_workflow(
+    gh: &Actions,
+    repo: &Path,
+    inputs: Context,
+) -> (JobResult, JobResult, tempfile::TempDir) {
+    let checkout = || {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(repo, dir.path());
+        dir
+    };
+    let planning = checkout();
+    let plan = gh.run_job("plan", planning.path(), inputs);
+    assert_eq!(plan.exit_of("Select and plan"), 0, "{plan:#?}");
+    let batches: u32 = plan.outputs["batches"].parse().unwrap();
+    for n in 0..batches {
+        let ctx = Context::from([("matrix.batch".to_string(), n.to_string())]);
+        let job = gh.run_job("run", checkout().path(), ctx);
+        assert_eq!(job.exit_of("Run the batch"), 0, "batch {n}: {job:#?}");
     }
-    assert_eq!((flaky.len(), sides.len()), (4, 2), "{ledger}");
-    assert_eq!(sides[0], (&Value::Null, &Value::Null, 0), "{ledger}");
-    assert_eq!(sides[1].0, main.as_str(), "{ledger}");
-    assert_eq!(sides[1].1, "main", "{ledger}");
-    assert!(sides[1].2 >= 5, "{ledger}");
+    let report = checkout();
+    let analyze = gh.run_job("analyze", report.path(), needs(&plan));
+    (plan, analyze, report)
+}
+
+/// What a run learns reaches the next run through the Actions cache, with
+/// no server: a manual run on main keeps `flakiness-learned/` (durations,
+/// ledger) in main's cache; a pull request's run, whose branch has no
+/// cache yet, restores main's: its plan predicts its batch from main's
+/// durations, its report says the flaky test is known flaky on main, and
+/// it keeps what it learned over main's under its own key, which its next
+/// run restores before main's.
+#[test]
+fn a_pull_requests_run_plans_and_reports_from_what_mains_run_learned() {
+    let repo = pr_branch_with(&[FLAKY_SOURCE], &[]);
+    let cache = tempfile::tempdir().unwrap();
+    let args = [
+        "--gradle",
+        "gradle --offline -Dtests.fixture.probability=0.5",
+        "--on",
+        "pull-request,manual",
+        "--unit-iters",
+        "20",
+    ];
+    let flaky = "org.elasticsearch.flaky.AssertionFlakyTests";
+    // A manual run on main.
+    crate::common::git(repo.path(), &["checkout", "-q", "main"]);
+    let main = Actions::new(&args, "workflow_dispatch").run_of("main", 1, cache.path());
+    let inputs = Context::from([
+        ("inputs.classes".to_string(), flaky.to_string()),
+        ("inputs.iters".to_string(), String::new()),
+    ]);
+    let (_, _, main_report) = run_workflow(&main, repo.path(), inputs);
+    let kept = cache.path().join("main/flakiness-learned-1-1");
+    let durations = read_json(&kept.join("flakiness-durations.json"));
+    assert!(
+        durations["classes"][flaky].as_f64().is_some(),
+        "{durations:#}"
+    );
+    assert!(main_report.path().join("flakiness-learned").is_dir());
+
+    // The pull request's first run.
+    crate::common::git(repo.path(), &["checkout", "-q", "pr"]);
+    let pr = Actions::new(&args, "pull_request").run_of("pr", 2, cache.path());
+    let (plan, analyze, _) = run_workflow(&pr, repo.path(), Context::new());
+    assert!(
+        plan.stderr
+            .contains("durations: given: flakiness-learned/flakiness-durations.json"),
+        "{}",
+        plan.stderr
+    );
+    let plan_file = read_json(&pr.artifacts().join("flakiness-plan/flakiness-plan.json"));
+    let command = &plan_file["batches"][0]["spec"]["command"];
+    assert!(
+        command["predictedSec"].is_u64(),
+        "main's durations: {command:#}"
+    );
+    assert!(
+        analyze.summary.contains(&format!(
+            "`{flaky}#testFlakyAssertion`: known flaky on `main`"
+        )),
+        "{}",
+        analyze.summary
+    );
+    let ledger = std::fs::read_to_string(
+        cache
+            .path()
+            .join("pr/flakiness-learned-2-1/flakiness-ledger.jsonl"),
+    )
+    .unwrap();
+    assert!(
+        ledger.contains("\"branch\":\"main\"") && ledger.contains("\"branch\":\"pr\""),
+        "learned over main's: {ledger}"
+    );
 }

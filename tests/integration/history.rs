@@ -1,8 +1,9 @@
 //! Integration tests: the run ledger written through the library's API from
 //! recorded Gradle XML (tests/data/junit-gradle), read back by `gradle-flaky
-//! history`. No Gradle runs.
+//! history` in a git checkout whose commits the ledger lines name. No Gradle
+//! runs.
 
-use crate::common::{gradle_flaky, repo_root, run, text};
+use crate::common::{git, gradle_flaky, repo_root, run, text};
 use gradle_flaky::analyze::{analyze_root, AnalyzeOptions};
 use gradle_flaky::ledger::{self, Condition, Context, Origin, Repetition, RunMeta};
 use std::path::Path;
@@ -40,7 +41,7 @@ fn without_failures(xml: &str) -> String {
 
 fn meta(commit: &str, minute: u64) -> RunMeta {
     RunMeta {
-        commit: Some(commit.repeat(40)),
+        commit: Some(commit.to_string()),
         branch: Some("fix-flake".into()),
         dirty: false,
         condition: Condition {
@@ -55,22 +56,34 @@ fn meta(commit: &str, minute: u64) -> RunMeta {
     }
 }
 
-/// Two local runs appended to the build's own ledger: the flaky test on
-/// commit `a…`, then with its failures gone on commit `b…`.
-fn two_runs() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (commit, minute, fixed) in [("a", 0, false), ("b", 30, true)] {
-        build_with_reports(dir.path(), fixed);
-        let report = analyze_root(dir.path(), &AnalyzeOptions::default());
-        let records = ledger::records_of(&report, &meta(commit, minute));
-        ledger::append_to_dir(
-            &ledger::local_dir(dir.path()),
-            &records,
-            ledger::Limits::LOCAL,
-        )
-        .unwrap();
+/// A commit on the checked-out branch of the repository at `dir` (made
+/// when there is none); its hash.
+fn commit(dir: &Path, name: &str) -> String {
+    if !dir.join(".git").exists() {
+        git(dir, &["init", "-q", "-b", "main"]);
     }
-    dir
+    git(dir, &["commit", "-q", "--allow-empty", "-m", name]);
+    git(dir, &["rev-parse", "HEAD"]).trim().to_string()
+}
+
+/// Appends to the build's own ledger a local run of the recorded reports
+/// (their failures taken out when `fixed`) on `commit`, at `minute`.
+fn append_run(dir: &Path, commit: &str, minute: u64, fixed: bool) {
+    build_with_reports(dir, fixed);
+    let report = analyze_root(dir, &AnalyzeOptions::default());
+    let records = ledger::records_of(&report, &meta(commit, minute));
+    ledger::append_to_dir(&ledger::local_dir(dir), &records, ledger::Limits::LOCAL).unwrap();
+}
+
+/// Two local runs appended to the build's own ledger: the flaky test on
+/// commit A, then with its failures gone on its child B; their hashes.
+fn two_runs() -> (tempfile::TempDir, [String; 2]) {
+    let dir = tempfile::tempdir().unwrap();
+    let a = commit(dir.path(), "A");
+    let b = commit(dir.path(), "B");
+    append_run(dir.path(), &a, 0, false);
+    append_run(dir.path(), &b, 30, true);
+    (dir, [a, b])
 }
 
 /// The ledger line of `method` in the ledger file `path` (the first).
@@ -83,6 +96,18 @@ pub(crate) fn ledger_line(path: &Path, method: &str) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no line of {method} in {text}"))
 }
 
+/// The failures of every line of `method` in the ledger file at `path`:
+/// a test repeated in chunks has a line per condition (first executions in
+/// their JVM apart from repeats).
+pub(crate) fn ledger_failures(path: &Path, method: &str) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["test"]["method"] == method)
+        .map(|r| r["failures"].as_u64().unwrap_or(0))
+        .sum()
+}
+
 fn history(dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = gradle_flaky();
     cmd.arg("--project-dir").arg(dir).arg("history").args(args);
@@ -91,34 +116,92 @@ fn history(dir: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn history_shows_both_commits_of_a_recorded_fix() {
-    let dir = two_runs();
+    let (dir, [a, b]) = two_runs();
     let out = history(dir.path(), &[FLAKY]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(stdout.contains("1 test(s); 12 record(s) read from 1 ledger file(s); 8 line(s) of other tests passed over"), "{stdout}");
     assert!(stdout.contains("Pooled: 3 of 20 run(s) failed"), "{stdout}");
-    assert!(
-        stdout.contains(&format!("| `{}` |", "a".repeat(12))),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains(&format!("| `{}` |", "b".repeat(12))),
-        "{stdout}"
-    );
+    assert!(stdout.contains(&format!("| `{}` |", &a[..12])), "{stdout}");
+    assert!(stdout.contains(&format!("| `{}` |", &b[..12])), "{stdout}");
     // 3/10 then 0/10: one-sided Fisher p = C(10,3)/C(20,3) = 120/1140 = 0.105.
     assert!(
         stdout.contains(&format!(
-            "not shown: 0/10 on `{}`, 3/10 before, p = 0.105",
-            "b".repeat(12)
+            "not shown: 0/10 on `{}`, 3/10 on its first-parent ancestors (`{}`), p = 0.105",
+            &b[..12],
+            &a[..12]
         )),
         "{stdout}"
     );
     assert!(out.stderr.is_empty(), "{}", text(&out));
 }
 
+/// Issue 44: a fix tried on a branch beside another is no "before" of it.
+/// main A (flaky) → B (flaky); `fix` from A with C (fixed); `nofix` from B
+/// with D (flaky, newest). D is compared with B and A, never C; C, when it
+/// is the newest, with A alone.
+#[test]
+fn history_compares_the_newest_commit_with_its_ancestors_never_a_sibling_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = commit(d, "A");
+    let b = commit(d, "B");
+    git(d, &["checkout", "-qb", "fix", &a]);
+    let c = commit(d, "C");
+    git(d, &["checkout", "-qb", "nofix", &b]);
+    let dd = commit(d, "D");
+    append_run(d, &a, 0, false);
+    append_run(d, &b, 10, false);
+    append_run(d, &c, 20, true);
+    append_run(d, &dd, 30, false);
+    let out = history(d, &["--format", "json", FLAKY]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let newest = &json["tests"][0]["newest"];
+    assert_eq!(newest["commit"], dd.as_str(), "{newest:#}");
+    assert_eq!(newest["beforeCommits"], serde_json::json!([b, a]));
+    assert_eq!(
+        (
+            newest["before"]["failures"].as_u64(),
+            newest["before"]["runs"].as_u64()
+        ),
+        (Some(6), Some(20))
+    );
+    assert_eq!(newest["verdict"], "same");
+    // C's clean runs are left out, not pooled as "before".
+    assert_eq!(newest["leftOut"]["runs"], 10);
+    assert_eq!(newest["leftOut"]["failures"], 0);
+    let md = history(d, &[FLAKY]);
+    let stdout = String::from_utf8_lossy(&md.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "same: 3/10 on `{}`, 6/20 on its first-parent ancestors (`{}`, `{}`)",
+            &dd[..12],
+            &b[..12],
+            &a[..12]
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("0/10 of other branches or changes left out"),
+        "{stdout}"
+    );
+
+    // The fix, run again as the newest: its line is A alone.
+    git(d, &["checkout", "-q", "fix"]);
+    append_run(d, &c, 40, true);
+    let out = history(d, &["--format", "json", FLAKY]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let newest = &json["tests"][0]["newest"];
+    assert_eq!(newest["commit"], c.as_str(), "{newest:#}");
+    assert_eq!(newest["beforeCommits"], serde_json::json!([a]));
+    assert_eq!(newest["after"]["runs"], 20, "both of C's runs: {newest:#}");
+    assert_eq!(newest["leftOut"]["runs"], 20, "B and D: {newest:#}");
+}
+
 #[test]
 fn history_json_has_every_test_of_a_class() {
-    let dir = two_runs();
+    let (dir, _) = two_runs();
     let out = history(
         dir.path(),
         &[
@@ -161,13 +244,17 @@ fn history_json_has_every_test_of_a_class() {
 
 #[test]
 fn a_ci_artifact_with_a_torn_line_is_read_with_a_warning() {
-    let dir = two_runs();
+    let (dir, _) = two_runs();
     let artifacts = tempfile::tempdir().unwrap();
     let job = ledger::ci_file(&artifacts.path().join("job-7"));
     std::fs::create_dir_all(job.parent().unwrap()).unwrap();
     build_with_reports(dir.path(), false);
     let report = analyze_root(dir.path(), &AnalyzeOptions::default());
-    ledger::append_to_file(&job, &ledger::records_of(&report, &meta("c", 60))).unwrap();
+    ledger::append_to_file(
+        &job,
+        &ledger::records_of(&report, &meta(&"c".repeat(40), 60)),
+    )
+    .unwrap();
     // A run killed halfway through a line of the asked class.
     let mut text_of_job = std::fs::read_to_string(&job).unwrap();
     let whole = text_of_job

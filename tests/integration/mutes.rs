@@ -3,7 +3,7 @@
 //! unless `-Dtests.mutes.enabled=false`, as Elasticsearch's build does. A
 //! muted test gradle-flaky runs (here, named) runs with the mutes off.
 
-use crate::common::{plain_java_copy, run, text};
+use crate::common::{in_suite_home, plain_java_copy, run, text};
 use crate::plain_java::{flake_probability, flaky, json, row};
 use std::process::Command;
 
@@ -50,7 +50,7 @@ fn a_named_muted_test_runs_with_the_mutes_off() {
     std::fs::write(&script, format!("{old}{APPLIES_MUTES}")).unwrap();
     std::fs::write(b.join("muted-tests.yml"), muted_tests()).unwrap();
     // By hand, the build runs nothing of it: the mute applies.
-    let by_hand = run(Command::new("gradle")
+    let by_hand = run(in_suite_home(&mut Command::new("gradle"))
         .args([
             "--no-daemon",
             "--offline",

@@ -12,17 +12,24 @@ const FLAKY: &str = "org.elasticsearch.flaky.AssertionFlakyTests";
 
 /// The tests' part of a markdown report: from the summary heading to the
 /// sections that follow the tests (known flaky, batches without a clean
-/// result, cost), which say what surrounded them.
+/// result, the JVM options from the environment, cost), which say what
+/// surrounded them.
 fn test_sections(md: &str) -> String {
     let start = md
         .find("## Flakiness summary")
         .unwrap_or_else(|| panic!("no summary in {md}"));
     let tests = &md[start..];
-    let end = ["\n### Known flaky", "\n### Batches without", "\n### Cost"]
-        .iter()
-        .filter_map(|s| tests.find(s))
-        .min()
-        .unwrap_or(tests.len());
+    let end = [
+        "\n### Known flaky",
+        "\n### Batches without",
+        "\n**JVM options from the environment",
+        "\n<details><summary>Cost</summary>",
+        "\n### Cost",
+    ]
+    .iter()
+    .filter_map(|s| tests.find(s))
+    .min()
+    .unwrap_or(tests.len());
     tests[..end].trim_end().to_string()
 }
 

@@ -5,7 +5,9 @@
 mod checklist;
 mod shell;
 
-use crate::common::{fixture_copy, git, gradle_flaky, run, text, use_recorded_layout};
+use crate::common::{
+    fixture_copy, git, gradle_flaky, in_suite_home, run, text, use_recorded_layout,
+};
 use gradle_flaky::cli::{BatchingArgs, PlanFormat};
 use gradle_flaky::commands::options::{batching, Batching};
 use gradle_flaky::commands::plan::render_plan;
@@ -482,7 +484,8 @@ fn nothing_selected_says_so_and_exits_0() {
 
 /// Runs argv (program first) in `dir`, returning its stdout; panics with the output on failure.
 fn gradle(dir: &Path, argv: &[String]) -> String {
-    let out = run(Command::new(&argv[0]).args(&argv[1..]).current_dir(dir));
+    let mut cmd = Command::new(&argv[0]);
+    let out = run(in_suite_home(&mut cmd).args(&argv[1..]).current_dir(dir));
     assert!(out.status.success(), "{argv:?}: {}", text(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -1,7 +1,7 @@
 //! Integration tests: running Gradle for real on the fixture build: `repeat`,
 //! the runner core with hand-built commands, and `local` end to end.
 
-use crate::common::{self, fixture_copy, gradle_flaky, run, text, GradleHome};
+use crate::common::{self, fixture_copy, gradle_flaky, in_suite_home, run, text, GradleHome};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -621,7 +621,7 @@ fn a_reproduce_line_pasted_twice_runs_its_test_twice() {
         .join(format!("server/build/test-results/test/TEST-{flaky}.xml"));
     for paste in 1..=2 {
         let _ = std::fs::remove_file(&xml);
-        let ran = run(Command::new("sh")
+        let ran = run(in_suite_home(&mut Command::new("sh"))
             .args(["-c", &line])
             .current_dir(build.path()));
         assert_eq!(ran.status.code(), Some(1), "paste {paste}: {}", text(&ran));

@@ -142,3 +142,82 @@ fn a_run_stops_no_test_jvm_of_another_build_on_its_daemon() {
         assert_eq!(t["runs"], t["plannedRuns"], "{t:#}");
     }
 }
+
+/// Issue 44's environment: a daemon started with `JAVA_TOOL_OPTIONS` (as the
+/// suite's own test command once left in the user's home) is reused by a run
+/// whose environment has none, and the test JVMs it forks pick the options
+/// up. The run says so once, from Gradle's output, and its report flags it;
+/// a run whose own environment sets them says that instead, once.
+#[test]
+fn jvm_options_the_test_jvms_pick_up_are_said_once_and_flagged() {
+    let home = GradleHome::new();
+    let build = plain_java_copy();
+    flake_probability(build.path(), "0");
+    let warmed = run(home
+        .gradle()
+        .env("JAVA_TOOL_OPTIONS", "-Dgradle-flaky.probe=daemon")
+        .args(["--offline", "-q", "help"])
+        .current_dir(build.path()));
+    assert!(warmed.status.success(), "{}", text(&warmed));
+    let local = |tool_options: Option<&str>| {
+        let mut cmd = crate::common::gradle_flaky();
+        cmd.env("GRADLE_USER_HOME", home.path())
+            .env_remove("_JAVA_OPTIONS")
+            .env_remove("JAVA_TOOL_OPTIONS");
+        if let Some(options) = tool_options {
+            cmd.env("JAVA_TOOL_OPTIONS", options);
+        }
+        let args = ["local", "--iters", "2", "--format", "json"];
+        let out = run(cmd.arg("--project-dir").arg(build.path()).args(args).args([
+            "com.example.core.LruCacheTest",
+            "--",
+            "--offline",
+        ]));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        out
+    };
+    let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
+
+    let reused = local(None);
+    assert_eq!(home.daemons().len(), 1, "the daemon was reused");
+    let said = stderr(&reused);
+    assert_eq!(
+        said.matches("picked up JAVA_TOOL_OPTIONS").count(),
+        1,
+        "{said}"
+    );
+    assert!(said.contains("-Dgradle-flaky.probe=daemon"), "{said}");
+    assert!(said.contains("a Gradle daemon started with it"), "{said}");
+    assert_eq!(
+        json(&reused)["inheritedJvmOptions"],
+        serde_json::json!([{"variable": "JAVA_TOOL_OPTIONS", "seenIn": "gradle-output"}])
+    );
+
+    let set = local(Some("-Dgradle-flaky.probe=client"));
+    let said = stderr(&set);
+    assert_eq!(
+        said.matches("JAVA_TOOL_OPTIONS is set").count(),
+        1,
+        "{said}"
+    );
+    assert!(!said.contains("picked up JAVA_TOOL_OPTIONS"), "{said}");
+    assert_eq!(
+        json(&set)["inheritedJvmOptions"],
+        serde_json::json!([{"variable": "JAVA_TOOL_OPTIONS", "seenIn": "environment"}])
+    );
+    let run_dir = std::fs::read_dir(build.path().join(".gradle/gradle-flaky/runs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .max()
+        .unwrap();
+    let analyzed = run(crate::common::gradle_flaky()
+        .args(["analyze", "--format", "json"])
+        .arg(&run_dir));
+    assert_eq!(
+        json(&analyzed)["inheritedJvmOptions"],
+        json(&set)["inheritedJvmOptions"],
+        "the run folder keeps it: {}",
+        text(&analyzed)
+    );
+}

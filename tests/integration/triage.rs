@@ -5,7 +5,7 @@
 //! alone (the plain-java fixture's flake, forced to always fail, and its
 //! order-dependent test); the budget, the time limit and Ctrl-C.
 
-use crate::common::{fixture_copy, gradle_flaky, plain_java_copy, run, text};
+use crate::common::{fixture_copy, gradle_flaky, in_suite_home, plain_java_copy, run, text};
 use crate::run::{interrupt, json_report, processes_with, read_layout_first, row, run_dirs};
 use serde_json::Value;
 use std::path::Path;
@@ -113,7 +113,7 @@ fn local_triage_tells_a_seed_driven_flake_from_a_clock_driven_one() {
 
 /// Runs Gradle by hand in `build` (its output is not the point).
 fn gradle(build: &Path, args: &[&str]) -> std::process::Output {
-    run(Command::new("gradle")
+    run(in_suite_home(&mut Command::new("gradle"))
         .args(["--offline", "--no-daemon", "-q"])
         .args(args)
         .current_dir(build))

@@ -1,6 +1,8 @@
 //! What a run cost and what its stop rules saved: executions run against
 //! requested, job-minutes, wall time, the tests stop on proof took out and the
-//! batches their budget stopped. Rendered in the reports' markdown and JSON.
+//! batches their budget stopped; on CI, the jobs' shape (how many, the
+//! longest), the job-minutes saved and the classes switched to Gradle runs.
+//! Rendered in the reports' markdown and JSON.
 
 use serde::{Deserialize, Serialize};
 
@@ -28,10 +30,34 @@ pub struct Cost {
     /// Batches their budget stopped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub budget_stops: Vec<BudgetStop>,
-    /// The batch jobs of a CI run, which ran side by side: the wall time is
-    /// then the longest job's.
+    /// CI: the batch jobs, which ran side by side (the wall time is then
+    /// the longest job's); `None`: a run on this machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ci_jobs: Option<u64>,
+    pub ci_jobs: Option<JobsCost>,
+}
+
+/// What a CI run's batch jobs cost besides their executions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct JobsCost {
+    pub count: u64,
+    /// The jobs ran their batches through the repetition engine (status
+    /// files that say what it did): else they ran their planned count.
+    pub engine: bool,
+    /// Job-minutes the jobs' early ends saved (stop on proof), at the pace
+    /// each measured.
+    pub minutes_saved: f64,
+    /// Classes a job switched to Gradle runs (dearer in one JVM).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switched: Vec<Switched>,
+}
+
+/// A class a CI job switched to Gradle runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Switched {
+    pub class: String,
+    pub job: String,
 }
 
 /// A test stop on proof took out of its batch.
@@ -39,6 +65,9 @@ pub struct Cost {
 #[serde(rename_all = "camelCase")]
 pub struct ProvenEarly {
     pub test: String,
+    /// The CI job it ran in (`None`: a run on this machine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
     /// Iterations it ran until it was proven flaky.
     pub after_iterations: u64,
     pub saved_iterations: u64,

@@ -3,6 +3,7 @@
 //! their plain accessors): the rules that fill them live in `rules`, the
 //! renderers in `render`; nothing here imports either.
 
+pub mod clusters;
 pub mod comparison;
 pub mod cost;
 pub mod counts;

@@ -32,6 +32,9 @@ pub struct Report {
     /// What the executions' conditions warn of (`state-accumulates`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
+    /// Tests that failed together in the same runs (`rules::clusters`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<crate::analyze::model::clusters::Cluster>,
     /// Skipped executions per (class, method), tests that only skipped included.
     #[serde(skip)]
     pub skips: BTreeMap<(String, String), u64>,
@@ -74,6 +77,11 @@ pub struct Around {
     /// `local`'s batches without a clean result, one line each.
     #[serde(skip)]
     pub problems: Vec<String>,
+    /// JVM options from the environment (`JAVA_TOOL_OPTIONS`,
+    /// `_JAVA_OPTIONS`) the run's test JVMs picked up, or may have: the
+    /// rates measured under them may differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inherited_jvm_options: Vec<crate::jvm_options::InheritedJvmOptions>,
 }
 
 /// A CI run's batch jobs, as its report step found them.
@@ -83,6 +91,28 @@ pub struct Jobs {
     pub payloads: Vec<crate::analyze::model::outcome::JobPayload>,
     /// Expected jobs that left no status file.
     pub missing: Vec<Missing>,
+    /// What the repetition engine did in each job whose status file says.
+    pub engine: Vec<JobEngine>,
+}
+
+/// What the repetition engine did with a CI job's batch, from its status file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JobEngine {
+    pub job_id: String,
+    pub step_key: String,
+    /// Iterations of the batch's tests run, and planned, added up.
+    pub iterations_run: u64,
+    pub iterations_planned: u64,
+    /// Its Gradle invocations.
+    pub invocations: u32,
+    /// It ran in chunks of its own choosing (a budget, stop on proof).
+    pub chunked: bool,
+    /// What it did besides its invocations, a line each, as its log says it.
+    pub lines: Vec<String>,
+    /// Its budget stopped it before its count.
+    pub budget_stop: Option<crate::analyze::model::cost::BudgetStop>,
+    /// Seconds of job time its early end saved, at the pace it measured.
+    pub saved_sec: u64,
 }
 
 /// A batch job that should have written a status file and did not.
@@ -268,6 +298,10 @@ pub struct TestReport {
     pub reproduce_context: Option<String>,
     /// The first few failures.
     pub examples: Vec<Example>,
+    /// The runs it failed in, each once, with its failure's signature
+    /// there (`rules::clusters`), at most [`MAX_FAILING_RUNS`].
+    #[serde(skip)]
+    pub failing_runs: Vec<FailedRun>,
     /// Total seconds of its executions (for the merged JUnit file).
     #[serde(skip)]
     pub time_sec: f64,
@@ -292,6 +326,20 @@ pub struct TestReport {
     /// The test before and after (`local --compare REF`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<crate::analyze::model::comparison::Comparison>,
+}
+
+/// Failing runs a test keeps for its clusters: a test failing in more has
+/// more than enough to be linked.
+pub const MAX_FAILING_RUNS: usize = 1_000;
+
+/// A run a test failed in, and how.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FailedRun {
+    /// The Gradle run (`batch-1/iter-3`), with the iteration in its test
+    /// JVM after `#` when it repeated there.
+    pub run: String,
+    /// Its failure's signature ([`crate::analyze::rules::clusters::signature`]).
+    pub signature: String,
 }
 
 /// What kind of flaky a failing test is, from replaying its failures: the

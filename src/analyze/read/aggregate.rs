@@ -8,8 +8,8 @@ use crate::analyze::model::counts::Tally;
 use crate::analyze::model::counts::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
 use crate::analyze::model::report::NotATest;
 use crate::analyze::model::report::{
-    Example, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles, Severity,
-    Summary, TestReport, TruncatedFile, UnreadableDir,
+    Example, FailedRun, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles,
+    Severity, Summary, TestReport, TruncatedFile, UnreadableDir, MAX_FAILING_RUNS,
 };
 use crate::analyze::read::junit::{self, Execution};
 use crate::analyze::read::names::normalize_method;
@@ -82,6 +82,10 @@ pub(crate) struct TestAcc {
     in_file: InFile,
     /// Its outcome in each whole-task run (the candidates' order).
     task_runs: Vec<RunOutcome>,
+    /// The signatures of its failures in the file being read, in order.
+    file_signatures: Vec<String>,
+    /// The runs it failed in, with how ([`FailedRun`]).
+    failing_runs: Vec<FailedRun>,
 }
 
 impl TestAcc {
@@ -106,6 +110,9 @@ impl TestAcc {
         let room = MAX_TASK_RUNS.saturating_sub(self.task_runs.len());
         self.task_runs
             .extend(other.task_runs.into_iter().take(room));
+        let room = MAX_FAILING_RUNS.saturating_sub(self.failing_runs.len());
+        self.failing_runs
+            .extend(other.failing_runs.into_iter().take(room));
     }
 }
 
@@ -140,6 +147,8 @@ pub(crate) struct FileAgg {
     rows: Option<RowIndex>,
     /// What the file says of its executions' condition.
     condition: FileCondition,
+    /// The Gradle run the file is of (`batch-1/iter-3`), for clusters.
+    run: String,
     /// Hash of (class, name) of each token-free test seen → the rank of the
     /// result it counts with.
     counted: HashMap<u64, Rank>,
@@ -179,9 +188,14 @@ impl FileAgg {
         }
     }
 
-    /// The same accumulator, its executions under `condition`.
-    pub(crate) fn under(self, condition: FileCondition) -> FileAgg {
-        FileAgg { condition, ..self }
+    /// The same accumulator, its executions under `condition`, of the
+    /// Gradle run labelled `run`.
+    pub(crate) fn under(self, condition: FileCondition, run: String) -> FileAgg {
+        FileAgg {
+            condition,
+            run,
+            ..self
+        }
     }
 
     /// Adds one execution read from a report of `origin`.
@@ -227,6 +241,11 @@ impl FileAgg {
                 acc.heap_failures += u64::from(failure.type_name == OOM_ERROR);
                 self.failed += 1;
                 acc.kinds.add(kind, 1);
+                let signature = crate::analyze::rules::clusters::signature(
+                    &failure.type_name,
+                    &failure.message,
+                );
+                acc.file_signatures.push(signature);
                 if let Some(seed) = seed.map(str::to_string).or(failure.seed) {
                     acc.seeds.insert(seed);
                 }
@@ -314,7 +333,19 @@ impl FileAgg {
     /// one JVM).
     fn settle_conditions(&mut self) {
         for (_, acc) in &mut self.tests {
-            std::mem::take(&mut acc.in_file).settle(&self.condition, &mut acc.conditions);
+            let failed =
+                std::mem::take(&mut acc.in_file).settle(&self.condition, &mut acc.conditions);
+            let signatures = std::mem::take(&mut acc.file_signatures);
+            for (index, signature) in failed.into_iter().zip(signatures) {
+                if acc.failing_runs.len() >= MAX_FAILING_RUNS {
+                    break;
+                }
+                let run = match index {
+                    Some(i) => format!("{}#{i}", self.run),
+                    None => self.run.clone(),
+                };
+                acc.failing_runs.push(FailedRun { run, signature });
+            }
         }
     }
 
@@ -512,7 +543,9 @@ fn build_report(
     summary.executions = summary.passed + summary.failed + summary.suite_timeouts;
     sort_most_failing_first(&mut reports);
     let warnings = crate::analyze::rules::drift::warn(&mut reports);
+    let clusters = crate::analyze::rules::clusters::of_tests(&reports);
     let mut report = Report {
+        clusters,
         around: Default::default(),
         summary,
         warnings,
@@ -585,6 +618,7 @@ fn test_report(class: String, method: String, acc: TestAcc, rerun: &Rerun) -> Te
         reproduce_context: None,
         run_members: Default::default(),
         examples: acc.examples,
+        failing_runs: acc.failing_runs,
         time_sec: acc.time_sec,
         durations: acc.durations,
         failing_task: acc.failing_task,

@@ -86,11 +86,21 @@ pub fn analyze_root(root: &Path, opts: &AnalyzeOptions) -> Report {
 /// tree (a CI job's downloaded artifacts, say): a report's project is found
 /// from its path below its own root.
 pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
+    let found = roots.iter().map(|r| reports::find(r)).collect();
+    analyze_found(roots, found, opts)
+}
+
+/// The report of the reports `found` below each of `roots` (one search a
+/// root, in their order).
+pub(crate) fn analyze_found(
+    roots: &[PathBuf],
+    found: Vec<reports::ReportSearch>,
+    opts: &AnalyzeOptions,
+) -> Report {
     let mut stale = 0;
     let mut reports: Vec<(usize, &Path, PathBuf)> = Vec::new();
     let mut merger = Merger::default();
-    for (index, root) in roots.iter().enumerate() {
-        let found = reports::find(root);
+    for ((index, root), found) in roots.iter().enumerate().zip(found) {
         for path in found.reports {
             if is_stale(&path, opts.since) {
                 stale += 1;
@@ -111,9 +121,10 @@ pub fn analyze_roots(roots: &[PathBuf], opts: &AnalyzeOptions) -> Report {
                 // The root's own path tells when it is itself an iterations folder.
                 let whole = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
                 let rel = path.strip_prefix(root).unwrap_or(path);
+                let run = run_label(root, rel, roots.len() > 1);
                 FileResult {
                     root: *index,
-                    ..read_file(path, &whole, rel, opts)
+                    ..read_file(path, &whole, rel, opts, run)
                 }
             })
             .collect();
@@ -185,7 +196,42 @@ fn context_of(rel_path: &str, root: &Path, opts: &AnalyzeOptions) -> crate::cond
     }
 }
 
-fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> FileResult {
+/// The Gradle run a report at `rel` below `root` is of: its iteration
+/// folder (`batch-1/flakiness-iters/iter-3/…` is `batch-1/iter-3`), else the
+/// whole root (`.`); with several roots (a CI's jobs), the root's name first.
+fn run_label(root: &Path, rel: &Path, several: bool) -> String {
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let iteration = parts
+        .windows(2)
+        .rposition(|w| w[0] == reports::ITERS_DIR && w[1].starts_with("iter-"));
+    let mut label: Vec<&str> = match iteration {
+        Some(i) => parts[..i]
+            .iter()
+            .chain(std::iter::once(&parts[i + 1]))
+            .map(String::as_str)
+            .collect(),
+        None => Vec::new(),
+    };
+    let name = root.file_name().map(|n| n.to_string_lossy().into_owned());
+    if several {
+        label.insert(0, name.as_deref().unwrap_or("."));
+    }
+    match label.is_empty() {
+        true => ".".into(),
+        false => label.join("/"),
+    }
+}
+
+fn read_file(
+    path: &Path,
+    root: &Path,
+    rel: &Path,
+    opts: &AnalyzeOptions,
+    run: String,
+) -> FileResult {
     let origin = reports::locate(root, rel).map(|loc| {
         let project = opts.project_paths.path_of(&loc.project_dir);
         ReportTask {
@@ -201,10 +247,13 @@ fn read_file(path: &Path, root: &Path, rel: &Path, opts: &AnalyzeOptions) -> Fil
         Some(r) => FileAgg::repeated_in_jvm(row_index(path, r.repetitions)),
         None => FileAgg::new(opts.instances_once),
     }
-    .under(position::FileCondition {
-        context: context_of(&rel_path, root, opts),
-        in_jvm: repeated.map(|r| r.mechanism),
-    });
+    .under(
+        position::FileCondition {
+            context: context_of(&rel_path, root, opts),
+            in_jvm: repeated.map(|r| r.mechanism),
+        },
+        run,
+    );
     let mut not_tests = Vec::new();
     let task = origin.as_ref().map(|o| o.task_path.as_str());
     let mut read = match std::fs::File::open(path) {

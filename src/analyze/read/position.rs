@@ -52,8 +52,10 @@ impl InFile {
         self.seen += 1;
     }
 
-    /// Its executions, under the file's condition, into `tally`.
-    pub(crate) fn settle(self, file: &FileCondition, tally: &mut Tally) {
+    /// Its executions, under the file's condition, into `tally`; for each
+    /// failed execution in order, its position in its JVM when it was
+    /// repeated there (`None` in a fresh JVM).
+    pub(crate) fn settle(self, file: &FileCondition, tally: &mut Tally) -> Vec<Option<u32>> {
         let in_jvm = match file.in_jvm {
             Some(mechanism) => Some(mechanism),
             None if self.token => Some(Some(InJvm::Junit4Runner)),
@@ -61,9 +63,13 @@ impl InFile {
             None if self.seen > 1 => Some(None),
             None => None,
         };
+        let mut failed = Vec::new();
         for mut e in self.executions {
             if in_jvm.is_none() {
                 e.index = 1;
+            }
+            if e.failed {
+                failed.push(in_jvm.map(|_| e.index));
             }
             let condition = Condition {
                 context: file.context,
@@ -80,6 +86,7 @@ impl InFile {
             };
             tally.add(condition, e);
         }
+        failed
     }
 }
 

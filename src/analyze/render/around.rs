@@ -3,11 +3,13 @@
 //! inputs, the selected tests that cannot run here), the comparison that
 //! answers `--compare`, a CI run's jobs; after the tests, what the ledger
 //! knows (known flaky on the base branch), the batches without a clean
-//! result, and the cost.
+//! result, the JVM options the test JVMs took from the environment, and
+//! the cost.
 
 use crate::analyze::model::outcome::{JobPayload, OutcomeKind};
-use crate::analyze::model::report::{Jobs, Report};
+use crate::analyze::model::report::{JobEngine, Jobs, Report};
 use crate::domain::Unresolved;
+use crate::jvm_options::InheritedJvmOptions;
 use crate::markdown::{code, code_in_table, text};
 
 /// The sections before the tests.
@@ -38,12 +40,27 @@ pub(super) fn tail(report: &Report) -> String {
             md += &format!("- {}\n", text(p));
         }
     }
+    md += &inherited_jvm_options(&around.inherited_jvm_options);
     if let Some(cost) = &around.cost {
         md += "\n<details><summary>Cost</summary>\n\n";
         md += &super::cost::markdown(cost);
         md += "\n</details>\n";
     }
     md
+}
+
+/// The JVM options from the environment the test JVMs ran under, one
+/// paragraph; empty without any.
+fn inherited_jvm_options(found: &[InheritedJvmOptions]) -> String {
+    if found.is_empty() {
+        return String::new();
+    }
+    let said: Vec<String> = found.iter().map(InheritedJvmOptions::describe).collect();
+    format!(
+        "\n**JVM options from the environment:** {}: the failure rates were measured under \
+         them and may differ without them.\n",
+        said.join("; ")
+    )
 }
 
 /// The problems of the report step's inputs, first: what follows may miss
@@ -87,9 +104,10 @@ pub(crate) fn not_checked(tests: &[Unresolved]) -> String {
 }
 
 /// The jobs section: a table of the jobs that ran, then the failed compile
-/// gate or the jobs that left no status file, and the jobs the build skipped.
+/// gate or the jobs that left no status file, the jobs the build skipped,
+/// and what the repetition engine did in each job.
 fn jobs_section(jobs: &Jobs, build_failed: bool) -> String {
-    let (payloads, missing) = (&jobs.payloads, &jobs.missing);
+    let (payloads, missing, engine) = (&jobs.payloads, &jobs.missing, &jobs.engine);
     let mut out = String::from("## Flakiness detection: jobs\n\n");
     // Records no job produced (a test without a runnable task, the compile gate) have no row.
     let jobs: Vec<&JobPayload> = payloads.iter().filter(|p| !p.is_record()).collect();
@@ -153,7 +171,69 @@ fn jobs_section(jobs: &Jobs, build_failed: bool) -> String {
         }
         out.push('\n');
     }
+    out.push_str(&engine_notes(engine));
     out
+}
+
+/// What the repetition engine did in each job that did more than run its
+/// count in one go (chunks, a proof, a fallback, a switch, a budget stop),
+/// a line each, after the jobs' table; empty when no job did.
+fn engine_notes(jobs: &[JobEngine]) -> String {
+    let lines: Vec<String> = jobs
+        .iter()
+        .filter(|e| worth_saying(e))
+        .map(engine_line)
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "**What the repetition engine did** (iterations of the batch's tests run, of planned):\n\n",
+    );
+    for line in lines {
+        out.push_str(&line);
+    }
+    out.push('\n');
+    out
+}
+
+/// A job whose batch ran as planned in one invocation says nothing.
+fn worth_saying(e: &JobEngine) -> bool {
+    e.chunked
+        || !e.lines.is_empty()
+        || e.budget_stop.is_some()
+        || e.iterations_run < e.iterations_planned
+}
+
+/// `- `job` (`step`): 6 of 60 iterations in 2 invocations; <what it said>`.
+fn engine_line(e: &JobEngine) -> String {
+    let mut line = format!(
+        "- {} ({}): {} of {} iterations in {} invocation(s)",
+        code(&e.job_id),
+        code(&e.step_key),
+        e.iterations_run,
+        e.iterations_planned,
+        e.invocations
+    );
+    for said in &e.lines {
+        line.push_str(&format!("; {}", text(said)));
+    }
+    if let Some(b) = &e.budget_stop {
+        line.push_str(&format!(
+            "; stopped by its budget ({}) after {} of {} iterations: the next chunk did not fit",
+            crate::time::format_duration(std::time::Duration::from_secs(b.budget_sec)),
+            b.iterations_run,
+            b.iterations_planned
+        ));
+    }
+    if e.saved_sec > 0 {
+        line.push_str(&format!(
+            "; about {} of job time saved",
+            crate::time::human(std::time::Duration::from_secs(e.saved_sec))
+        ));
+    }
+    line.push('\n');
+    line
 }
 
 /// The outcome as the table shows it: `flaky_detected` reads `real
@@ -198,6 +278,7 @@ mod tests {
         let jobs = Jobs {
             payloads: vec![JobPayload::not_applicable(&t)],
             missing: vec![],
+            engine: vec![],
         };
         let section = not_checked(std::slice::from_ref(&t)) + &jobs_section(&jobs, true);
         assert!(
@@ -206,5 +287,50 @@ mod tests {
         );
         assert!(section.contains("failed to compile"), "{section}");
         assert!(!section.contains("| step |"), "no job rows: {section}");
+    }
+
+    /// A job whose engine proved a test early, and was stopped by its
+    /// budget, says so after the jobs' table; a job that ran its count in
+    /// one invocation says nothing.
+    #[test]
+    fn the_jobs_section_says_what_each_jobs_engine_did() {
+        let proven = JobEngine {
+            job_id: "j1".into(),
+            step_key: "k:unit".into(),
+            iterations_run: 6,
+            iterations_planned: 60,
+            invocations: 2,
+            chunked: true,
+            lines: vec!["a.F#m proven flaky after 6 iterations".into()],
+            budget_stop: Some(crate::analyze::model::cost::BudgetStop {
+                job: "job j1 (k:unit)".into(),
+                budget_sec: 600,
+                iterations_run: 6,
+                iterations_planned: 60,
+            }),
+            saved_sec: 54,
+        };
+        let whole = JobEngine {
+            job_id: "j2".into(),
+            iterations_run: 60,
+            iterations_planned: 60,
+            invocations: 1,
+            ..JobEngine::default()
+        };
+        let jobs = Jobs {
+            engine: vec![proven, whole],
+            ..Jobs::default()
+        };
+        let md = jobs_section(&jobs, false);
+        assert!(
+            md.contains(
+                "- `j1` (`k:unit`): 6 of 60 iterations in 2 invocation(s); a.F#m proven flaky \
+                 after 6 iterations; stopped by its budget (10m) after 6 of 60 iterations"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("of job time saved\n"), "{md}");
+        assert!(!md.contains("`j2`"), "{md}");
+        assert!(jobs_section(&Jobs::default(), false).ends_with("jobs\n\n"));
     }
 }

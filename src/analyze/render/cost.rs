@@ -1,57 +1,24 @@
 //! The report's cost section: what the run requested and ran, the job
 //! minutes, and what stop on proof and the budgets saved.
 
-use crate::analyze::model::cost::Cost;
+use crate::analyze::model::cost::{Cost, JobsCost};
 use crate::markdown;
 
-/// The report's cost section.
+/// The report's cost section: a CI run's jobs or a run on this machine,
+/// then what stop on proof, the budgets and the switch to Gradle runs did.
 pub(crate) fn markdown(cost: &Cost) -> String {
-    match cost.ci_jobs {
+    let mut md = String::from("### Cost\n\n");
+    md += &match &cost.ci_jobs {
         Some(jobs) => ci_jobs(cost, jobs),
         None => run(cost),
-    }
-}
-
-/// What a CI run's batch jobs cost: executions run against the iterations
-/// the plan requested, job-minutes, and the longest job (the wall time when
-/// they run side by side). CI jobs run their planned count: budgets' chunks
-/// and stop on proof are `local`'s.
-fn ci_jobs(cost: &Cost, jobs: u64) -> String {
-    let requested = match cost.iterations_requested {
-        0 => String::new(),
-        n => format!("; iterations requested: {n} (a class's iteration runs each of its methods)"),
     };
-    format!(
-        "### Cost\n\n- executions: {} ran in {jobs} job(s){requested}\n- job-minutes: {:.1}; \
-         longest job: {} (the wall time when the jobs run side by side)\n- nothing saved: CI jobs \
-         run their planned count (chunks and stop on proof run locally)\n",
-        cost.executions_run,
-        cost.job_minutes,
-        wall(cost.wall_sec)
-    )
-}
-
-/// What a local run cost.
-fn run(cost: &Cost) -> String {
-    let mut md = String::from("### Cost\n\n");
-    md += &format!(
-        "- executions: {} of {} requested ran; iterations: {} of {} requested ran",
-        cost.executions_run,
-        cost.executions_requested,
-        cost.iterations_run,
-        cost.iterations_requested
-    );
-    if cost.iterations_saved > 0 {
-        md += &format!(" ({} saved by stop on proof)", cost.iterations_saved);
-    }
-    md += &format!(
-        "\n- job-minutes: {:.1}; wall time: {}\n",
-        cost.job_minutes,
-        wall(cost.wall_sec)
-    );
     for p in &cost.proven {
+        let job = match &p.job {
+            Some(job) => format!(" in job {}", markdown::code(job)),
+            None => String::new(),
+        };
         md += &format!(
-            "- {} was proven flaky after {} iteration(s): {} saved\n",
+            "- {} was proven flaky after {} iteration(s){job}: {} saved\n",
             markdown::code(&p.test),
             p.after_iterations,
             p.saved_iterations
@@ -67,6 +34,76 @@ fn run(cost: &Cost) -> String {
             b.iterations_planned
         );
     }
+    for s in cost.ci_jobs.iter().flat_map(|j| &j.switched) {
+        md += &format!(
+            "- {} ran on as Gradle runs in job {}: its in-JVM iterations cost more than \
+             fresh runs\n",
+            markdown::code(&s.class),
+            markdown::code(&s.job)
+        );
+    }
+    md
+}
+
+/// What a CI run's batch jobs cost: executions and iterations, job-minutes
+/// and the longest job (the wall time when they run side by side), what the
+/// engine saved (jobs of an earlier version ran their planned count).
+fn ci_jobs(cost: &Cost, jobs: &JobsCost) -> String {
+    let iterations = match (jobs.engine, cost.iterations_requested) {
+        (true, requested) => {
+            let mut s = format!(
+                "; iterations: {} of {requested} requested ran",
+                cost.iterations_run
+            );
+            if cost.iterations_saved > 0 {
+                s += &format!(" ({} saved by stop on proof)", cost.iterations_saved);
+            }
+            s
+        }
+        (false, 0) => String::new(),
+        (false, n) => {
+            format!("; iterations requested: {n} (a class's iteration runs each of its methods)")
+        }
+    };
+    let saved = match (jobs.engine, jobs.minutes_saved > 0.0) {
+        (true, true) => format!(
+            "\n- about {:.1} job-minutes saved: the jobs that ended early, at the pace each \
+             measured",
+            jobs.minutes_saved
+        ),
+        (true, false) => String::new(),
+        (false, _) => "\n- nothing saved: these jobs ran their planned count (an earlier \
+                       version's, without the repetition engine)"
+            .into(),
+    };
+    format!(
+        "- executions: {} ran in {} job(s){iterations}\n- job-minutes: {:.1}; longest job: {} \
+         (the wall time when the jobs run side by side){saved}\n",
+        cost.executions_run,
+        jobs.count,
+        cost.job_minutes,
+        wall(cost.wall_sec)
+    )
+}
+
+/// What a run on this machine cost: executions and iterations, job-minutes,
+/// wall time.
+fn run(cost: &Cost) -> String {
+    let mut md = format!(
+        "- executions: {} of {} requested ran; iterations: {} of {} requested ran",
+        cost.executions_run,
+        cost.executions_requested,
+        cost.iterations_run,
+        cost.iterations_requested
+    );
+    if cost.iterations_saved > 0 {
+        md += &format!(" ({} saved by stop on proof)", cost.iterations_saved);
+    }
+    md += &format!(
+        "\n- job-minutes: {:.1}; wall time: {}\n",
+        cost.job_minutes,
+        wall(cost.wall_sec)
+    );
     md
 }
 
@@ -97,6 +134,7 @@ mod tests {
             wall_sec: 95.0,
             proven: vec![ProvenEarly {
                 test: "a.`Flaky`".into(),
+                job: None,
                 after_iterations: 10,
                 saved_iterations: 90,
             }],

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 mod around;
 pub(crate) use around::not_checked;
+pub(crate) mod clusters;
 mod comparison;
 mod conditions;
 pub(crate) mod context;
@@ -111,6 +112,7 @@ fn tests_markdown(report: &Report) -> String {
         triage::section(shown, &mut md);
         reproduce_block(shown, &mut md);
         examples(shown, &mut md);
+        clusters::section(report, &mut md);
     }
     suite_timeouts(report, &mut md);
     not_a_test(report, &mut md);
@@ -819,6 +821,7 @@ pub(crate) mod tests {
             not_a_test: vec![],
             files: ReportFiles::default(),
             warnings: vec![],
+            clusters: vec![],
             skips: Default::default(),
             neighbours: None,
         };

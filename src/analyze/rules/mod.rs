@@ -3,6 +3,7 @@
 //! task, a class's drift, the tests nobody selected, the plan against what
 //! ran, and each batch's job outcome. Pure functions over the model.
 
+pub mod clusters;
 pub mod conditions;
 pub mod context;
 pub mod drift;

@@ -171,6 +171,7 @@ impl TestReport {
             reproduce_context: None,
             run_members: Default::default(),
             examples: vec![],
+            failing_runs: vec![],
             time_sec: 0.0,
             durations: Default::default(),
             failing_task: None,

@@ -16,7 +16,7 @@ const COMPACT_AT_LEAST: usize = 1 << 14;
 
 /// Each distinct string once, numbered in the order first seen.
 #[derive(Debug, Default)]
-pub(super) struct Strings {
+pub(in crate::ledger) struct Strings {
     names: Vec<Box<str>>,
     ids: HashMap<Box<str>, u32, Fast>,
     /// The last string numbered: a run's records follow each other and
@@ -25,7 +25,7 @@ pub(super) struct Strings {
 }
 
 impl Strings {
-    pub(super) fn id(&mut self, s: &str) -> u32 {
+    pub(in crate::ledger) fn id(&mut self, s: &str) -> u32 {
         if let Some(last) = self.last {
             if *self.names[last as usize] == *s {
                 return last;
@@ -44,11 +44,11 @@ impl Strings {
         id
     }
 
-    pub(super) fn get(&self, id: u32) -> &str {
+    pub(in crate::ledger) fn get(&self, id: u32) -> &str {
         &self.names[id as usize]
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::ledger) fn len(&self) -> usize {
         self.names.len()
     }
 
@@ -70,7 +70,7 @@ impl Strings {
     }
 
     /// The numbers here of every string of `other`.
-    fn translate(&mut self, other: &Strings) -> Vec<u32> {
+    pub(in crate::ledger) fn translate(&mut self, other: &Strings) -> Vec<u32> {
         other.names.iter().map(|s| self.id(s)).collect()
     }
 }

@@ -21,7 +21,7 @@
 //! comment says how.
 
 pub mod analyze;
-pub(crate) mod bisect;
+pub mod bisect;
 pub(crate) mod buildkite;
 pub(crate) mod ci;
 pub mod cli;

@@ -74,6 +74,9 @@ pub(crate) enum Ending {
     Skipped { good: usize, bad: usize },
     /// An end does not build or runs no test.
     EndSkipped { point: usize },
+    /// A measurement failed (a Ctrl-C, Gradle gone): what was measured so
+    /// far stands.
+    Stopped(String),
 }
 
 /// What the search measured and decided, and how it ended.
@@ -91,8 +94,10 @@ pub(crate) struct Outcome {
 }
 
 /// The search over `known.len()` points (at least 2: the ends), each with
-/// the counts already known of it (the ledger's), measured by `m`.
-pub(crate) fn search(known: Vec<Counts>, rules: Rules, m: &mut dyn Measure) -> Result<Outcome> {
+/// the counts already known of it (the ledger's), measured by `m`. A
+/// measurement that fails (a Ctrl-C, Gradle gone) ends it `Stopped`, with
+/// every count gathered so far.
+pub(crate) fn search(known: Vec<Counts>, rules: Rules, m: &mut dyn Measure) -> Outcome {
     let n = known.len();
     let mut s = State {
         out: Outcome {
@@ -105,38 +110,8 @@ pub(crate) fn search(known: Vec<Counts>, rules: Rules, m: &mut dyn Measure) -> R
         rules,
         m,
     };
-    // The ends' check and one decision per halving take equal shares.
-    let decisions = 1 + halvings(n - 1);
-    let mut alpha_left = rules.alpha;
-    let ends = alpha_left / f64::from(decisions);
-    alpha_left -= ends;
-    if let Some(ending) = s.check_ends(n - 1, ends)? {
-        s.out.ending = ending;
-        return Ok(s.out);
-    }
-    let (mut good, mut bad) = (0, n - 1);
-    while bad - good > 1 {
-        let Some(point) = s.next_point(good, bad) else {
-            s.out.ending = Ending::Skipped { good, bad };
-            return Ok(s.out);
-        };
-        let share = alpha_left / f64::from(halvings(bad - good));
-        alpha_left -= share;
-        match s.decide(point, n - 1, share)? {
-            Decided::Side(Side::Bad { .. }) => bad = point,
-            Decided::Side(Side::Good { .. }) => good = point,
-            Decided::Skip => {}
-            Decided::Undecided => {
-                s.out.ending = Ending::CannotTell { point };
-                return Ok(s.out);
-            }
-        }
-    }
-    s.out.ending = Ending::Culprit {
-        culprit: bad,
-        parent: good,
-    };
-    Ok(s.out)
+    s.out.ending = s.walk().unwrap_or_else(|e| Ending::Stopped(e.to_string()));
+    s.out
 }
 
 /// Halvings that narrow `span` points down to one: ⌈log₂ span⌉.
@@ -157,6 +132,37 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    /// The ends' check, then the halvings.
+    fn walk(&mut self) -> Result<Ending> {
+        let n = self.out.counts.len();
+        // The ends' check and one decision per halving take equal shares.
+        let decisions = 1 + halvings(n - 1);
+        let mut alpha_left = self.rules.alpha;
+        let ends = alpha_left / f64::from(decisions);
+        alpha_left -= ends;
+        if let Some(ending) = self.check_ends(n - 1, ends)? {
+            return Ok(ending);
+        }
+        let (mut good, mut bad) = (0, n - 1);
+        while bad - good > 1 {
+            let Some(point) = self.next_point(good, bad) else {
+                return Ok(Ending::Skipped { good, bad });
+            };
+            let share = alpha_left / f64::from(halvings(bad - good));
+            alpha_left -= share;
+            match self.decide(point, n - 1, share)? {
+                Decided::Side(Side::Bad { .. }) => bad = point,
+                Decided::Side(Side::Good { .. }) => good = point,
+                Decided::Skip => {}
+                Decided::Undecided => return Ok(Ending::CannotTell { point }),
+            }
+        }
+        Ok(Ending::Culprit {
+            culprit: bad,
+            parent: good,
+        })
+    }
+
     /// Runs `point` one chunk more (at most up to `max_runs`); false when it
     /// is skipped or already at `max_runs`.
     fn more(&mut self, point: usize) -> Result<bool> {

@@ -361,15 +361,16 @@ pub struct BatchingArgs {
     #[arg(long, value_name = "DURATION", env = vars::SUITE_TIMEOUT, value_parser = parse_duration)]
     pub suite_timeout: Option<Duration>,
 
-    /// How tests repeat: in the test JVM (TestNG invocationCount, gradle-flaky's JUnit 4
-    /// runner, which spreads each class's iterations over several fresh JVMs of its own, the
-    /// randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only with in-jvm),
-    /// or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from
-    /// its framework; the first run confirms, else Gradle runs follow; and when a chunk's
-    /// iterations in one JVM cost more than fresh Gradle runs (on average, or its last ones
-    /// each: state accumulating in the JVM), the rest of its batch runs as Gradle runs, said in
-    /// the run and the report (in-jvm stays, and says what it cost); the build's durations file
-    /// remembers the class, and the next auto run on the same commit starts it on Gradle runs.
+    /// How tests repeat: in test JVMs (TestNG invocationCount, gradle-flaky's JUnit 4 runner,
+    /// the randomizedtesting runner's -Dtests.iters; the JUnit Platform engine only with
+    /// in-jvm), each class's iterations spread over several fresh JVMs of one Gradle
+    /// invocation, or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test
+    /// task from its framework; the first run confirms, else Gradle runs follow; and when a
+    /// chunk's iterations in one JVM cost more than fresh Gradle runs (on average, or its last
+    /// ones each: state accumulating in the JVM), the rest of its batch runs as Gradle runs,
+    /// said in the run and the report (in-jvm stays, and says what it cost); the build's
+    /// durations file remembers the class, and the next auto run on the same commit starts it
+    /// on Gradle runs (a class that leaked state by itself: a fresh JVM per execution instead).
     /// The report counts each test's first executions in a JVM (the CI condition) apart from
     /// its repeats.
     #[arg(long, value_enum, value_name = "HOW", env = vars::REPETITION, default_value_t = RepetitionArg::Auto)]

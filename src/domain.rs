@@ -719,6 +719,7 @@ impl GradleCommand {
             invocation.repeat = Repeat::InJvm {
                 mechanism: InJvm::TestsIters,
                 iterations,
+                fresh_jvms: Default::default(),
             };
         }
         GradleCommand::of(kind, invocation)

@@ -35,8 +35,6 @@ const REPEAT_ITERS: &str = "flaky.repeat.iters";
 const REPEAT_TASK: &str = "flaky.repeat.task.";
 /// The classes gradle-flaky's JUnit 4 runner runs for one task.
 const REPEAT_CLASSES: &str = "flaky.repeat.classes.";
-/// The `--tests` patterns it selects their tests with.
-const REPEAT_FILTERS: &str = "flaky.repeat.filters.";
 /// How many fresh test JVMs the JUnit 4 runner spreads each class's
 /// iterations over (one invocation; see [`InJvm::fresh_jvms`]).
 const REPEAT_JVMS: &str = "flaky.repeat.jvms";
@@ -101,10 +99,10 @@ impl InJvm {
     /// than once: ⌈√iterations⌉, raised to up to 9 while each JVM keeps 3
     /// iterations (7 for 20, 9 for 50, 10 for 100). Nine first executions
     /// catch a test failing 30% of its first executions 96 times in 100.
-    /// Only the JUnit 4 runner spreads them (a JVM per class slice); the
-    /// other mechanisms run every iteration in one JVM (1).
+    /// Every mechanism spreads them, through gradle-flaky's generated slices
+    /// (`gradle/flaky-repeat.gradle`, `java/repeat/`).
     pub(crate) fn fresh_jvms(self, iterations: u32) -> u32 {
-        if self != InJvm::Junit4Runner || iterations <= 1 {
+        if iterations <= 1 {
             return 1;
         }
         let mut root = 1;
@@ -112,6 +110,40 @@ impl InJvm {
             root += 1;
         }
         root.max(iterations.div_ceil(3).min(9))
+    }
+
+    /// The name of its helper in `gradle/flaky-repeat.gradle`
+    /// (`-Dflaky.repeat.task.<task>=…`).
+    fn helper(self) -> &'static str {
+        match self {
+            InJvm::TestsIters => "randomized",
+            InJvm::TestngInvocationCount => "testng",
+            InJvm::Junit4Runner => "junit4",
+            InJvm::PlatformEngine => "platform",
+        }
+    }
+}
+
+/// How many fresh test JVMs an in-JVM invocation spreads each class's
+/// iterations over.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub enum FreshJvms {
+    /// A sample of them ([`InJvm::fresh_jvms`]): the first execution in a
+    /// fresh JVM sampled several times, the repeats after it in each.
+    #[default]
+    Sampled,
+    /// One per execution: a class remembered as leaking state by itself
+    /// (each execution a first one, as on Gradle runs, for a JVM start each
+    /// instead of a Gradle start each).
+    PerExecution,
+}
+
+impl FreshJvms {
+    fn is_sampled(&self) -> bool {
+        *self == FreshJvms::Sampled
     }
 }
 
@@ -149,8 +181,14 @@ pub(crate) fn clean_task(task: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Repeat {
-    /// `iterations` executions of each test in one test JVM, by `mechanism`.
-    InJvm { mechanism: InJvm, iterations: u32 },
+    /// `iterations` executions of each test in test JVMs, by `mechanism`,
+    /// spread over fresh JVMs as `fresh_jvms` says.
+    InJvm {
+        mechanism: InJvm,
+        iterations: u32,
+        #[serde(default, skip_serializing_if = "FreshJvms::is_sampled")]
+        fresh_jvms: FreshJvms,
+    },
     /// The invocation is run this many times, each test once per Gradle run.
     GradleRuns(u32),
 }
@@ -172,6 +210,24 @@ impl Repeat {
         }
     }
 
+    /// The fresh test JVMs each class's iterations are spread over (1 for
+    /// Gradle runs: one per run).
+    pub fn jvms(&self) -> u32 {
+        match self {
+            Repeat::InJvm {
+                mechanism,
+                iterations,
+                fresh_jvms: FreshJvms::Sampled,
+            } => mechanism.fresh_jvms(*iterations),
+            Repeat::InJvm {
+                fresh_jvms: FreshJvms::PerExecution,
+                iterations,
+                ..
+            } => (*iterations).max(1),
+            Repeat::GradleRuns(_) => 1,
+        }
+    }
+
     /// Gradle runs of the invocation: 1 for an in-JVM one.
     pub fn runs(&self) -> u32 {
         match self {
@@ -189,9 +245,10 @@ pub enum Select {
     #[default]
     All,
     Filters(Vec<String>),
-    /// gradle-flaky's JUnit 4 runner loads `classes` and runs the tests
-    /// `filters` match (Gradle gets no filter: from 4.7 it would drop the
-    /// runner before it runs).
+    /// gradle-flaky's helpers load `classes` and run the tests `filters`
+    /// match (given as `--tests`, which the helpers' init script moves into
+    /// the test JVMs: from 4.7 Gradle would drop the helpers' classes before
+    /// they run).
     Runner {
         classes: Vec<String>,
         filters: Vec<String>,
@@ -381,10 +438,16 @@ impl Invocation {
     /// pinned (a chunk or a shard). A Gradle-run invocation keeps its count.
     pub fn with_iterations(&self, iterations: u32, seed: Option<String>) -> Invocation {
         let mut out = self.clone();
-        if let Repeat::InJvm { mechanism, .. } = self.repeat {
+        if let Repeat::InJvm {
+            mechanism,
+            fresh_jvms,
+            ..
+        } = self.repeat
+        {
             out.repeat = Repeat::InJvm {
                 mechanism,
                 iterations,
+                fresh_jvms,
             };
         }
         if seed.is_some() {
@@ -428,16 +491,17 @@ impl Invocation {
             Repeat::InJvm {
                 mechanism,
                 iterations,
+                ..
             } => {
                 let property = match mechanism {
                     InJvm::TestsIters => TESTS_ITERS,
                     _ => REPEAT_ITERS,
                 };
                 argv.push(define(property, &iterations.to_string()));
-                let jvms = mechanism.fresh_jvms(iterations);
+                let jvms = self.jvms();
                 if jvms > 1 {
                     argv.push(define(REPEAT_JVMS, &jvms.to_string()));
-                    argv.push(define(REPEAT_MAX_SLICES, &MAX_SLICES.to_string()));
+                    argv.push(define(REPEAT_MAX_SLICES, &self.max_slices(t).to_string()));
                 }
                 Some(mechanism)
             }
@@ -474,8 +538,50 @@ impl Invocation {
     }
 }
 
+impl Invocation {
+    /// The fresh test JVMs each class's iterations are spread over: the
+    /// repetition's when gradle-flaky's helpers select the tests (as classes,
+    /// [`Select::Runner`]), else 1 (Gradle runs, the randomized runner's own
+    /// `-Dtests.iters` with `--tests`, fenced a JVM per class).
+    pub fn jvms(&self) -> u32 {
+        let sliced = self.tasks().is_some_and(|t| {
+            t.tasks
+                .iter()
+                .any(|t| matches!(t.select, Select::Runner { .. }))
+        });
+        match sliced {
+            true => self.repeat.jvms(),
+            false => 1,
+        }
+    }
+
+    /// The most test JVMs one task's slices may take: [`MAX_SLICES`], or, for
+    /// a JVM per execution, every (class, execution) of the task with the most
+    /// classes (up to the script's 9999).
+    fn max_slices(&self, t: &Tasks) -> u32 {
+        let Repeat::InJvm {
+            fresh_jvms: FreshJvms::PerExecution,
+            ..
+        } = self.repeat
+        else {
+            return MAX_SLICES;
+        };
+        let classes = t.tasks.iter().map(|task| match &task.select {
+            Select::Runner { classes, .. } => classes.len() as u32,
+            _ => 1,
+        });
+        let most = classes.max().unwrap_or(1);
+        most.saturating_mul(self.repeat.jvms())
+            .clamp(MAX_SLICES, 9999)
+    }
+}
+
 /// `[clean<Task>] TASK [--tests F]… [--rerun]`, then the task's properties:
-/// Gradle task options bind to the task named just before them.
+/// Gradle task options bind to the task named just before them. The tests
+/// gradle-flaky's helpers select are `--tests` filters too: the helpers' init
+/// script moves them into the test JVMs (from Gradle 4.7 they would drop the
+/// helpers' generated classes), and without it the command runs the selected
+/// tests once, as the build runs them (Elasticsearch's own `-Dtests.iters`).
 fn render_task(
     task: &TaskRun,
     forcing: Option<Forcing>,
@@ -488,10 +594,12 @@ fn render_task(
         argv.push(clean_task(path));
     }
     argv.push(path.clone());
-    if let Select::Filters(filters) = &task.select {
-        for f in filters {
-            argv.extend(["--tests".to_string(), f.clone()]);
-        }
+    let filters = match &task.select {
+        Select::Filters(filters) | Select::Runner { filters, .. } => &filters[..],
+        Select::All => &[],
+    };
+    for f in filters {
+        argv.extend(["--tests".to_string(), f.clone()]);
     }
     if forcing == Some(Forcing::Rerun) {
         argv.push("--rerun".into());
@@ -506,30 +614,20 @@ fn render_task(
             argv.push(define(&format!("{EXCLUDE}{path}"), &exclude));
         }
     }
-    let helper = match mechanism {
-        Some(InJvm::TestngInvocationCount) => "testng",
-        Some(InJvm::PlatformEngine) => "platform",
-        Some(InJvm::Junit4Runner) => "junit4",
-        Some(InJvm::TestsIters) | None => return,
+    // `-Dtests.iters` alone is the randomized runner's own repetition (the
+    // script fences it); given classes, its helper spreads it over slices.
+    let helper = match (mechanism, &task.select) {
+        (Some(InJvm::TestsIters), Select::Runner { .. }) => "randomized",
+        (Some(InJvm::TestsIters), _) | (None, _) => return,
+        (Some(m), _) => m.helper(),
     };
     argv.push(define(&format!("{REPEAT_TASK}{path}"), helper));
-    if let Select::Runner { classes, filters } = &task.select {
-        let filters: Vec<String> = filters.iter().map(|f| encode(f)).collect();
+    if let Select::Runner { classes, .. } = &task.select {
         argv.push(define(
             &format!("{REPEAT_CLASSES}{path}"),
             &classes.join(","),
         ));
-        argv.push(define(
-            &format!("{REPEAT_FILTERS}{path}"),
-            &filters.join(","),
-        ));
     }
-}
-
-/// One entry of the runner's list: `%` and `,` written `%25` and `%2C` (the
-/// runner decodes them).
-fn encode(s: &str) -> String {
-    s.replace('%', "%25").replace(',', "%2C")
 }
 
 /// Fresh master seeds, none repeated: 16 hex digits, as the randomized
@@ -595,6 +693,7 @@ mod tests {
             Repeat::InJvm {
                 mechanism: InJvm::TestsIters,
                 iterations: 20,
+                fresh_jvms: Default::default(),
             },
         );
         assert_eq!(
@@ -625,7 +724,9 @@ mod tests {
     }
 
     /// TestNG, JUnit 4 and the JUnit Platform repeat by gradle-flaky's own
-    /// count, each task naming its helper; the JUnit 4 runner selects itself.
+    /// count, each task naming its helper and the classes it loads; the
+    /// tests it selects are `--tests` filters, which its script moves into
+    /// the test JVMs.
     #[test]
     fn the_helpers_get_their_count_and_each_task_its_mechanism() {
         let runner = TaskRun {
@@ -641,6 +742,7 @@ mod tests {
             Repeat::InJvm {
                 mechanism: InJvm::Junit4Runner,
                 iterations: 5,
+                fresh_jvms: Default::default(),
             },
         );
         assert_eq!(
@@ -651,10 +753,17 @@ mod tests {
                 "-Dflaky.repeat.jvms=3",
                 "-Dflaky.repeat.maxSlices=32",
                 ":p:test",
+                "--tests",
+                "a.B.m",
+                "--tests",
+                "a.B.n[1: x, 50%]",
+                "--tests",
+                "a.C",
+                "--tests",
+                "a.C$*",
                 "--rerun",
                 "-Dflaky.repeat.task.:p:test=junit4",
                 "-Dflaky.repeat.classes.:p:test=a.B,a.C$*",
-                "-Dflaky.repeat.filters.:p:test=a.B.m,a.B.n[1: x%2C 50%25],a.C,a.C$*",
                 "--continue"
             ])
         );
@@ -667,6 +776,7 @@ mod tests {
             Repeat::InJvm {
                 mechanism: InJvm::TestngInvocationCount,
                 iterations: 3,
+                fresh_jvms: Default::default(),
             },
         );
         assert!(testng
@@ -675,9 +785,10 @@ mod tests {
         assert!(!testng.argv().iter().any(|a| a.contains("repeat.jvms")));
     }
 
-    /// The JUnit 4 runner spreads a class's iterations over fresh JVMs: at
-    /// least ⌈√n⌉, up to 9 while each keeps 3 iterations; one JVM for the
-    /// mechanisms that cannot spread them.
+    /// Every mechanism spreads a class's iterations over fresh JVMs: at
+    /// least ⌈√n⌉, up to 9 while each keeps 3 iterations; a JVM per
+    /// execution when asked; one JVM when the helpers do not select the
+    /// tests as classes (`-Dtests.iters` with `--tests`, fenced).
     #[test]
     fn first_executions_are_sampled_in_several_fresh_jvms() {
         let jvms = |n| InJvm::Junit4Runner.fresh_jvms(n);
@@ -686,8 +797,51 @@ mod tests {
             .map(jvms)
             .collect();
         assert_eq!(got, [1, 2, 2, 3, 4, 7, 9, 9, 10, 32]);
-        assert_eq!(InJvm::TestsIters.fresh_jvms(20), 1);
-        assert_eq!(InJvm::PlatformEngine.fresh_jvms(20), 1);
+        for m in InJvm::ALL {
+            assert_eq!(m.fresh_jvms(20), 7, "{m:?}");
+        }
+        let runner = |mechanism, fresh_jvms| {
+            let task = TaskRun {
+                path: ":p:test".into(),
+                select: Select::Runner {
+                    classes: v(&["a.B", "a.C"]),
+                    filters: v(&["a.B", "a.C"]),
+                },
+                members: Members::default(),
+            };
+            let repeat = Repeat::InJvm {
+                mechanism,
+                iterations: 20,
+                fresh_jvms,
+            };
+            invocation(tasks(vec![task], None), repeat)
+        };
+        let sampled = runner(InJvm::TestsIters, FreshJvms::Sampled).argv();
+        assert!(
+            sampled.contains(&"-Dflaky.repeat.jvms=7".to_string()),
+            "{sampled:?}"
+        );
+        assert!(sampled.contains(&"-Dflaky.repeat.task.:p:test=randomized".to_string()));
+        // A JVM per execution: every (class, execution) of the task, uncapped.
+        let each = runner(InJvm::TestngInvocationCount, FreshJvms::PerExecution).argv();
+        assert!(
+            each.contains(&"-Dflaky.repeat.jvms=20".to_string()),
+            "{each:?}"
+        );
+        assert!(
+            each.contains(&"-Dflaky.repeat.maxSlices=40".to_string()),
+            "{each:?}"
+        );
+        let fenced = invocation(
+            tasks(vec![TaskRun::filtered(":p:test", v(&["a.B"]))], None),
+            Repeat::InJvm {
+                mechanism: InJvm::TestsIters,
+                iterations: 20,
+                fresh_jvms: FreshJvms::Sampled,
+            },
+        );
+        assert_eq!(fenced.jvms(), 1);
+        assert!(!fenced.argv().iter().any(|a| a.contains("flaky.repeat")));
     }
 
     #[test]

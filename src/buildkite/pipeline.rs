@@ -484,6 +484,7 @@ mod tests {
         Repeat::InJvm {
             mechanism: InJvm::TestsIters,
             iterations,
+            fresh_jvms: Default::default(),
         }
     }
 

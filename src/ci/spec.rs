@@ -447,6 +447,7 @@ mod tests {
         Repeat::InJvm {
             mechanism,
             iterations,
+            fresh_jvms: Default::default(),
         }
     }
 

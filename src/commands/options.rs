@@ -6,9 +6,9 @@ use crate::buildkite::AgentConfig;
 use crate::ci::blocking::Blocking;
 use crate::cli::{
     AgentArgs, BatchingArgs, BlockingArgs, BudgetArgs, ChoiceArgs, ContextArg, GithubAnalyzeArgs,
-    GithubRunArgs, GlobalArgs, LearnedArgs, LocalArgs, PrArgs, RecordArgs, RepetitionArg, ReportArgs,
-    ReportFormat, RunArgs, SelectionArgs, Target, TriageArgs, TriageBudgetArgs, TriageCommandArgs,
-    Trigger, WorkflowArgs,
+    GithubRunArgs, GlobalArgs, LearnedArgs, LocalArgs, PrArgs, RecordArgs, RepetitionArg,
+    ReportArgs, ReportFormat, RunArgs, SelectionArgs, Target, TriageArgs, TriageBudgetArgs,
+    TriageCommandArgs, Trigger, WorkflowArgs,
 };
 use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
 use crate::github::batch::RunBatch;

@@ -137,6 +137,7 @@ mod tests {
         c.invocation.repeat = crate::invocation::Repeat::InJvm {
             mechanism: crate::domain::InJvm::TestsIters,
             iterations,
+            fresh_jvms: Default::default(),
         };
         c.tests = tests;
         c

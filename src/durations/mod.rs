@@ -212,9 +212,14 @@ impl Drift {
                 drift.warned.insert(w.class.clone(), accumulates);
             }
         }
+        // Repeated in one JVM: a fresh JVM per execution repeats nothing there.
         let in_jvm = |t: &&crate::analyze::model::report::TestReport| {
             let mut rows = t.by_condition.conditions.iter();
-            rows.any(|r| r.condition.repetition == crate::condition::Repetition::InJvm)
+            rows.any(|r| {
+                r.condition.repetition == crate::condition::Repetition::InJvm
+                    && !r.condition.is_first()
+                    && r.rate.runs > 0
+            })
         };
         let cleared: std::collections::BTreeSet<&String> = report
             .tests

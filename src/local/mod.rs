@@ -383,8 +383,8 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     let drift = durations::Drift::of(report, commit);
     for class in drift.warned.keys() {
         tell!(
-            "{} accumulates state in one JVM: its next runs on this commit start on Gradle runs, \
-             a fresh JVM each (--repetition in-jvm keeps it there)",
+            "{} accumulates state in one JVM: its next runs on this commit run each execution \
+             in a fresh test JVM of its own (--repetition in-jvm samples a few JVMs again)",
             crate::terminal::visible(class)
         );
     }

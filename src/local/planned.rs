@@ -155,6 +155,7 @@ mod tests {
         c.invocation.repeat = crate::invocation::Repeat::InJvm {
             mechanism: InJvm::TestngInvocationCount,
             iterations: 40,
+            fresh_jvms: Default::default(),
         };
         c.tests = vec![
             crate::domain::testing::unit("a.A"),

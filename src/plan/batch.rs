@@ -9,7 +9,9 @@ use crate::domain::{
     WholeTask,
 };
 use crate::durations::{Durations, Table};
-use crate::invocation::{Body, Forcing, Invocation, Members, Repeat, Select, TaskRun, Tasks};
+use crate::invocation::{
+    Body, Forcing, FreshJvms, Invocation, Members, Repeat, Select, TaskRun, Tasks,
+};
 use crate::test_filter::{self, RunnerTraits};
 use std::collections::BTreeMap;
 
@@ -25,11 +27,16 @@ pub struct PlanContext {
     /// What the layout says about each Test task's runner, by task path
     /// (empty without a layout).
     pub tasks: BTreeMap<String, TaskFacts>,
-    /// The classes whose in-JVM iterations cost more than fresh runs, or
-    /// that accumulated state in one JVM by themselves, as earlier runs on
-    /// this commit remembered them (`PlanContext::remember`), each with the
-    /// sentence that says so: `--repetition auto` starts them on Gradle runs.
+    /// The classes whose in-JVM iterations cost more than fresh runs, as
+    /// earlier runs on this commit remembered them (`PlanContext::remember`),
+    /// each with the sentence that says so: `--repetition auto` starts them
+    /// on Gradle runs.
     pub start_on_gradle_runs: BTreeMap<String, String>,
+    /// The classes that accumulated state in one JVM by themselves, as
+    /// earlier runs on this commit remembered them, each with the sentence
+    /// that says so: `--repetition auto` runs each of their executions in a
+    /// fresh test JVM of its own, in one Gradle invocation.
+    pub fresh_jvm_each: BTreeMap<String, String>,
     /// The commit checked out when the run was planned (`for_run`); `None`
     /// outside git. What the run remembers is remembered for it.
     pub commit: Option<String>,
@@ -50,6 +57,7 @@ impl PlanContext {
                 .map(strategy::task_facts)
                 .unwrap_or_default(),
             start_on_gradle_runs: BTreeMap::new(),
+            fresh_jvm_each: BTreeMap::new(),
             commit: None,
         }
     }
@@ -59,16 +67,21 @@ impl PlanContext {
     /// it holds on `commit` (`plan::switch::holds`).
     pub(crate) fn remember(&mut self, table: &Table, commit: Option<&str>) {
         let holds = |on: &Option<String>| switch::holds(on.as_deref(), commit);
-        // A class that leaked state by itself is judged on fresh JVMs alike;
-        // its cost, when remembered too, says more.
         let drift = table
             .state_accumulates
             .iter()
             .filter(|(_, a)| holds(&a.commit));
-        let drift = drift.map(|(c, a)| (c.clone(), switch::remembered_drift(c, a)));
-        let dearer = table.dearer_in_jvm.iter().filter(|(_, d)| holds(&d.commit));
+        self.fresh_jvm_each = drift
+            .map(|(c, a)| (c.clone(), switch::remembered_drift(c, a)))
+            .collect();
+        // A class that leaked state by itself takes a fresh JVM per execution,
+        // where its cost in one JVM no longer applies.
+        let dearer = table
+            .dearer_in_jvm
+            .iter()
+            .filter(|(c, d)| holds(&d.commit) && !self.fresh_jvm_each.contains_key(c.as_str()));
         let dearer = dearer.map(|(c, d)| (c.clone(), switch::remembered(c, d)));
-        self.start_on_gradle_runs = drift.chain(dearer).collect();
+        self.start_on_gradle_runs = dearer.collect();
     }
 
     /// How `kind`'s tests of `task` are repeated, as `mode` asks.
@@ -80,16 +93,20 @@ impl PlanContext {
     pub fn test_choice(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Strategy {
         let choice = strategy::for_test(self.choice(&t.kind, &t.task, mode), t, mode);
         match self.remembered(t, mode, &choice) {
-            Some(reason) => strategy::on_gradle_runs(choice, reason),
+            Some(Remembered::Dearer(reason)) => strategy::on_gradle_runs(choice, reason),
+            Some(Remembered::Drift(reason)) => strategy::on_fresh_jvm_each(choice, reason),
             None => choice,
         }
     }
 
-    /// Why `auto` starts `t` on Gradle runs rather than in the JVM: its
-    /// class cost more there when last measured on this commit.
+    /// Why `auto` does not repeat `t` in a sample of fresh JVMs: its class
+    /// cost more there, or leaked state by itself, when last run on this
+    /// commit.
     pub(crate) fn remembered_of(&self, t: &ClassifiedTest, mode: RepetitionMode) -> Option<String> {
         let choice = strategy::for_test(self.choice(&t.kind, &t.task, mode), t, mode);
-        self.remembered(t, mode, &choice)
+        match self.remembered(t, mode, &choice)? {
+            Remembered::Dearer(reason) | Remembered::Drift(reason) => Some(reason),
+        }
     }
 
     fn remembered(
@@ -97,12 +114,27 @@ impl PlanContext {
         t: &ClassifiedTest,
         mode: RepetitionMode,
         choice: &Strategy,
-    ) -> Option<String> {
+    ) -> Option<Remembered> {
         if mode != RepetitionMode::Auto || choice.repetition != Repetition::InJvm {
             return None;
         }
-        self.start_on_gradle_runs.get(t.class.as_deref()?).cloned()
+        let class = t.class.as_deref()?;
+        if let Some(reason) = self.fresh_jvm_each.get(class) {
+            return Some(Remembered::Drift(reason.clone()));
+        }
+        self.start_on_gradle_runs
+            .get(class)
+            .map(|r| Remembered::Dearer(r.clone()))
     }
+}
+
+/// What earlier runs on this commit remembered of a class, and the sentence
+/// that says so.
+enum Remembered {
+    /// Its in-JVM iterations cost more than fresh runs: Gradle runs.
+    Dearer(String),
+    /// It leaked state by itself: a fresh JVM per execution.
+    Drift(String),
 }
 
 impl PlanContext {
@@ -195,11 +227,16 @@ pub fn commands(
         // other test's muted methods run with it.
         let by_repetition = group_in_order(tests, |t| {
             let c = ctx.test_choice(t, cfg.repetition);
-            (c.repetition, c.in_jvm, t.muted().is_some())
+            let way = Way {
+                repetition: c.repetition,
+                mechanism: c.in_jvm,
+                fresh_jvms: c.fresh_jvms,
+            };
+            (way, t.muted().is_some())
         });
-        for ((repetition, in_jvm, _), tests) in by_repetition {
+        for ((way, _), tests) in by_repetition {
             for batch in batches(kind, &tests, cfg.cap(kind).max(1)) {
-                out.push(command(kind, (repetition, in_jvm), &batch, cfg, ctx));
+                out.push(command(kind, way, &batch, cfg, ctx));
             }
         }
     }
@@ -273,13 +310,7 @@ pub fn narrowed(
             let mechanism = s.in_jvm.unwrap_or(InJvm::TestsIters);
             fallback(kind, &refs, planned.rest_loops(), mechanism, ctx)
         }
-        _ => command(
-            kind,
-            (planned.repetition(), planned.in_jvm()),
-            &refs,
-            cfg,
-            ctx,
-        ),
+        _ => command(kind, Way::of(planned), &refs, cfg, ctx),
     };
     out.heap_dump_paths = planned.heap_dump_paths.clone();
     out
@@ -309,14 +340,37 @@ fn by_task<'a>(tests: &[&'a ClassifiedTest]) -> Vec<(&'a str, Vec<&'a Classified
     group_in_order(tests.iter().copied(), |t| t.task.as_str())
 }
 
+/// How a batch repeats its tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Way {
+    repetition: Repetition,
+    mechanism: Option<InJvm>,
+    fresh_jvms: FreshJvms,
+}
+
+impl Way {
+    /// How `planned` repeats its tests.
+    fn of(planned: &GradleCommand) -> Way {
+        Way {
+            repetition: planned.repetition(),
+            mechanism: planned.in_jvm(),
+            fresh_jvms: match planned.invocation.repeat {
+                Repeat::InJvm { fresh_jvms, .. } => fresh_jvms,
+                Repeat::GradleRuns(_) => FreshJvms::Sampled,
+            },
+        }
+    }
+}
+
 fn command(
     kind: &TestKind,
-    (repetition, mechanism): (Repetition, Option<InJvm>),
+    way: Way,
     batch: &[&ClassifiedTest],
     cfg: &BatchingConfig,
     ctx: &PlanContext,
 ) -> GradleCommand {
     let iterations = cfg.iterations(kind);
+    let mechanism = way.mechanism;
     let mut reasons: Vec<(String, &str)> = Vec::new();
     let mut tasks = Vec::new();
     for (task, tests) in by_task(batch) {
@@ -326,6 +380,7 @@ fn command(
         }
         tasks.push(match mechanism {
             Some(InJvm::Junit4Runner) => runner_task(task, &tests, choice.runner),
+            Some(_) if by_class(&tests) => runner_task(task, &tests, choice.runner),
             _ => task_run(task, &tests, choice.runner),
         });
     }
@@ -346,10 +401,11 @@ fn command(
             .collect::<Vec<_>>()
             .join("; "),
     };
-    let repeat = match (repetition, mechanism) {
+    let repeat = match (way.repetition, mechanism) {
         (Repetition::InJvm, Some(mechanism)) => Repeat::InJvm {
             mechanism,
             iterations,
+            fresh_jvms: way.fresh_jvms,
         },
         _ if kind.is_rest() => Repeat::GradleRuns(cfg.loops(kind)),
         _ => Repeat::GradleRuns(iterations),
@@ -379,8 +435,20 @@ fn command(
     }
 }
 
-/// A task run by gradle-flaky's JUnit 4 runner: the runner selects, Gradle
-/// runs only it (from 4.7 a `--tests` filter would drop it before it runs).
+/// Whether gradle-flaky's helpers can select `tests` as classes: each names
+/// a class (not a whole task, a YAML suite, a suite member run through its
+/// suite), which its generated slices then run over fresh test JVMs.
+fn by_class(tests: &[&ClassifiedTest]) -> bool {
+    tests.iter().all(|t| {
+        t.via_suite.is_none()
+            && !t.is_suite
+            && runner_class(t).is_some()
+            && filters(t, RunnerTraits::default()).is_some()
+    })
+}
+
+/// A task run by gradle-flaky's helpers: they select, Gradle runs only their
+/// slices (from 4.7 a `--tests` filter would drop them before they run).
 fn runner_task(task: &str, tests: &[&ClassifiedTest], runner: RunnerTraits) -> TaskRun {
     let mut classes: Vec<String> = Vec::new();
     let mut filters: Vec<String> = Vec::new();

@@ -331,6 +331,7 @@ mod tests {
             extra_args: vec![],
             tasks: Default::default(),
             start_on_gradle_runs: Default::default(),
+            fresh_jvm_each: Default::default(),
             commit: None,
         }
     }
@@ -388,12 +389,15 @@ mod tests {
         assert!(asked[0].in_jvm().is_some() && asked[0].in_jvm_cost.is_empty());
     }
 
-    /// `auto` starts a class that accumulated state in one JVM by itself on
-    /// this commit on Gradle runs, so that its verdict rests on fresh JVMs;
-    /// another commit tries the JVM again.
+    /// `auto` runs each execution of a class that accumulated state in one
+    /// JVM by itself on this commit in a fresh JVM of its own, in one Gradle
+    /// invocation, so that its verdict rests on fresh JVMs; another commit
+    /// samples a few JVMs again.
     #[test]
-    fn a_class_remembered_accumulating_state_starts_on_gradle_runs_under_auto() {
+    fn a_class_remembered_accumulating_state_takes_a_fresh_jvm_per_execution() {
+        use crate::domain::RepetitionMode;
         use crate::durations::{Accumulates, Table};
+        use crate::invocation::{FreshJvms, Repeat};
         let mut table = Table::default();
         let a = Accumulates {
             evidence: crate::analyze::model::report::DriftEvidence::Threads,
@@ -403,20 +407,40 @@ mod tests {
         let mut c = ctx(Some("8.10.2"));
         c.remember(&table, Some("def"));
         assert!(
-            c.start_on_gradle_runs.is_empty(),
+            c.fresh_jvm_each.is_empty(),
             "another commit tries the JVM again"
         );
         c.remember(&table, Some("abc"));
         let tests = [unit("a.Leaky"), unit("a.Other")];
         let auto = plan(&tests, &BatchingConfig::default(), &c).commands;
-        let on_runs: Vec<_> = auto.iter().filter(|b| b.in_jvm().is_none()).collect();
-        assert_eq!(on_runs.len(), 1, "{auto:?}");
-        assert_eq!(on_runs[0].tests, [unit("a.Leaky")]);
-        assert_eq!(
-            on_runs[0].repetition_reason,
-            "a.Leaky accumulated state in one JVM when last run on this commit \
-             (state-accumulates, threads): it starts on Gradle runs, a fresh JVM each, as CI runs it"
+        assert_eq!(auto.len(), 2, "{auto:?}");
+        let fresh = |c: &GradleCommand| match c.invocation.repeat {
+            Repeat::InJvm { fresh_jvms, .. } => Some(fresh_jvms),
+            Repeat::GradleRuns(_) => None,
+        };
+        assert_eq!(auto[0].tests, [unit("a.Leaky")]);
+        assert_eq!(fresh(&auto[0]), Some(FreshJvms::PerExecution));
+        assert_eq!(fresh(&auto[1]), Some(FreshJvms::Sampled));
+        assert!(
+            auto[0]
+                .argv()
+                .contains(&"-Dflaky.repeat.jvms=100".to_string()),
+            "{:?}",
+            auto[0].argv()
         );
+        assert_eq!(
+            auto[0].repetition_reason,
+            "a.Leaky accumulated state in one JVM when last run on this commit \
+             (state-accumulates, threads): each of its executions runs in a fresh test JVM of its \
+             own, as CI runs it, in one Gradle invocation"
+        );
+        let asked = BatchingConfig {
+            repetition: RepetitionMode::InJvm,
+            ..BatchingConfig::default()
+        };
+        let in_jvm = plan(&tests, &asked, &c).commands;
+        assert_eq!(in_jvm.len(), 1, "--repetition in-jvm samples a few JVMs");
+        assert_eq!(fresh(&in_jvm[0]), Some(FreshJvms::Sampled));
     }
 
     /// A test the current muted-tests file mutes runs in a batch of its own
@@ -490,11 +514,29 @@ mod tests {
         t.method = Some("testX".into());
         let mut c = ctx(Some("8.10"));
         c.extra_args = vec!["--offline".into(), "-Dfoo=bar".into()];
-        let p = plan(&[t], &BatchingConfig::default(), &c);
-        assert!(p.commands[0]
-            .argv()
-            .join(" ")
-            .ends_with(":server:test --tests org.A.testX --rerun --continue --offline -Dfoo=bar"));
+        let p = plan(&[t.clone()], &BatchingConfig::default(), &c);
+        let argv = p.commands[0].argv().join(" ");
+        // In the JVM, gradle-flaky's helper loads the class (its script moves
+        // the filter into the test JVMs).
+        assert!(
+            argv.ends_with(
+                ":server:test --tests org.A.testX --rerun -Dflaky.repeat.task.:server:test=randomized \
+                 -Dflaky.repeat.classes.:server:test=org.A --continue --offline -Dfoo=bar"
+            ),
+            "{argv}"
+        );
+        let runs = BatchingConfig {
+            repetition: crate::domain::RepetitionMode::GradleRuns,
+            ..BatchingConfig::default()
+        };
+        let argv = plan(&[t], &runs, &c).commands[0].argv().join(" ");
+        assert!(
+            argv.ends_with(
+                ":server:test --tests org.A.testX --tests org.A.testX[*] --rerun --continue \
+                 --offline -Dfoo=bar"
+            ),
+            "{argv}"
+        );
     }
 
     #[test]

@@ -204,6 +204,7 @@ mod tests {
                 repeat: Repeat::InJvm {
                     mechanism: crate::domain::InJvm::TestsIters,
                     iterations,
+                    fresh_jvms: Default::default(),
                 },
                 seed: None,
             },

@@ -38,6 +38,10 @@ pub struct Replanning {
     /// The batch's classes `auto` starts on Gradle runs, with why.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub start_on_gradle_runs: BTreeMap<String, String>,
+    /// The batch's classes `auto` runs in a fresh JVM per execution (they
+    /// leaked state by themselves), with why.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fresh_jvm_each: BTreeMap<String, String>,
     /// The commit the plan was made on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
@@ -67,12 +71,8 @@ impl Replanning {
                 // A sample's classes are the plan's: never planned again.
                 .map(|(path, facts)| (path.clone(), facts.without_classes()))
                 .collect(),
-            start_on_gradle_runs: ctx
-                .start_on_gradle_runs
-                .iter()
-                .filter(|(class, _)| classes.contains(&class.as_str()))
-                .map(|(c, why)| (c.clone(), why.clone()))
-                .collect(),
+            start_on_gradle_runs: of_classes(&ctx.start_on_gradle_runs, &classes),
+            fresh_jvm_each: of_classes(&ctx.fresh_jvm_each, &classes),
             commit: ctx.commit.clone(),
         }
     }
@@ -100,9 +100,19 @@ impl Replanning {
             extra_args: self.extra_args.clone(),
             tasks: self.tasks.clone(),
             start_on_gradle_runs: self.start_on_gradle_runs.clone(),
+            fresh_jvm_each: self.fresh_jvm_each.clone(),
             commit: self.commit.clone(),
         }
     }
+}
+
+/// The entries of `by_class` for `classes`.
+fn of_classes(by_class: &BTreeMap<String, String>, classes: &[&str]) -> BTreeMap<String, String> {
+    by_class
+        .iter()
+        .filter(|(class, _)| classes.contains(&class.as_str()))
+        .map(|(c, why)| (c.clone(), why.clone()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -136,6 +146,7 @@ mod tests {
                 ("a.Z".to_string(), "elsewhere".to_string()),
             ]
             .into(),
+            fresh_jvm_each: [("a.Z".to_string(), "leaked".to_string())].into(),
             commit: Some("abc".into()),
         };
         let cfg = BatchingConfig {
@@ -154,6 +165,10 @@ mod tests {
         assert_eq!(back.tasks.len(), 1, "only the batch's tasks: {json}");
         assert!(!json.contains("a.X"), "no task classes: {json}");
         assert!(back.start_on_gradle_runs.is_empty(), "{json}");
+        assert!(
+            back.fresh_jvm_each.is_empty(),
+            "a.Z is not the batch's: {json}"
+        );
         let of_runs = Replanning::of(runs, &cfg, &ctx).start_on_gradle_runs;
         assert_eq!(of_runs.keys().collect::<Vec<_>>(), ["a.C"]);
         facts.classes.clear();

@@ -196,6 +196,7 @@ mod tests {
             extra_args: vec![],
             tasks: Default::default(),
             start_on_gradle_runs: Default::default(),
+            fresh_jvm_each: Default::default(),
             commit: None,
         };
         let mut table = Table::default();

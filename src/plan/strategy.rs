@@ -20,6 +20,7 @@
 //! compiled) runs the rest as Gradle runs (`GradleCommand::fallback`).
 
 use crate::domain::{ClassifiedTest, InJvm, Repetition, RepetitionMode, TestKind};
+use crate::invocation::FreshJvms;
 use crate::layout::Layout;
 use crate::test_filter::RunnerTraits;
 use std::collections::BTreeMap;
@@ -103,6 +104,9 @@ pub struct Strategy {
     pub reason: String,
     /// How the task's runner reads `--tests` filters.
     pub runner: RunnerTraits,
+    /// How many fresh test JVMs an in-JVM choice spreads each class's
+    /// iterations over.
+    pub fresh_jvms: FreshJvms,
 }
 
 /// The repetition of `kind`'s tests on a task with these facts (`None`: the
@@ -126,13 +130,13 @@ pub(crate) fn choose(kind: &TestKind, facts: Option<&TaskFacts>, mode: Repetitio
     match facts.framework.as_deref() {
         Some("testng") => make.in_jvm(
             InJvm::TestngInvocationCount,
-            "TestNG repeats each selected method in one test JVM (invocationCount, set by \
-             gradle-flaky's annotation transformer)",
+            "TestNG repeats each selected method in a few fresh test JVMs per class \
+             (invocationCount, set by gradle-flaky's annotation transformer)",
         ),
         Some("junitPlatform") if mode == RepetitionMode::InJvm => make.in_jvm(
             InJvm::PlatformEngine,
-            "gradle-flaky's JUnit Platform engine repeats the selection in one test JVM \
-             (--repetition in-jvm)",
+            "gradle-flaky's JUnit Platform engine repeats the selection in a few fresh test \
+             JVMs per class (--repetition in-jvm)",
         ),
         Some("junitPlatform") => make.gradle_runs(
             "the JUnit Platform repeats by Gradle runs unless --repetition in-jvm asks for \
@@ -153,21 +157,22 @@ fn junit(facts: &TaskFacts, make: Make) -> Strategy {
         return make.in_jvm(
             InJvm::Junit4Runner,
             "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats the \
-             selected classes in one test JVM",
+             selected classes in a few fresh test JVMs per class",
         );
     }
     if facts.forwards_tests_iters == Some(false) {
         return make.in_jvm(
             InJvm::Junit4Runner,
             "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
-             properties): gradle-flaky's JUnit 4 runner repeats the selected classes in one \
-             test JVM",
+             properties): gradle-flaky's JUnit 4 runner repeats the selected classes in a few \
+             fresh test JVMs per class",
         );
     }
     let reason = if facts.randomized_testing == Some(true)
         && facts.forwards_tests_iters == Some(true)
     {
-        "the randomizedtesting runner repeats each test in the test JVM (-Dtests.iters)"
+        "the randomizedtesting runner repeats each test (-Dtests.iters) in a few fresh test JVMs \
+         per class"
     } else {
         "-Dtests.iters, not confirmed by the layout: if the first run ignores it, Gradle runs follow"
     };
@@ -194,6 +199,7 @@ impl Make {
                 testng: self.testng,
                 parameterized_cases: true,
             },
+            fresh_jvms: FreshJvms::Sampled,
         }
     }
 
@@ -206,6 +212,7 @@ impl Make {
                 testng: self.testng,
                 parameterized_cases: mechanism != InJvm::TestsIters,
             },
+            fresh_jvms: FreshJvms::Sampled,
         }
     }
 }
@@ -218,6 +225,15 @@ pub(crate) fn on_gradle_runs(choice: Strategy, reason: String) -> Strategy {
             testng: choice.runner.testng,
         }
         .gradle_runs("")
+    }
+}
+
+/// `choice` in the JVM still, but a fresh JVM per execution, for `reason`.
+pub(crate) fn on_fresh_jvm_each(choice: Strategy, reason: String) -> Strategy {
+    Strategy {
+        reason,
+        fresh_jvms: FreshJvms::PerExecution,
+        ..choice
     }
 }
 
@@ -266,6 +282,7 @@ pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest, mode: Repetition
         in_jvm: None,
         reason,
         runner: choice.runner,
+        fresh_jvms: FreshJvms::Sampled,
     }
 }
 

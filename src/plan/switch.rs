@@ -158,14 +158,16 @@ pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
     )
 }
 
-/// Why `auto` starts `class` on Gradle runs: a run on this commit (or in
-/// this build, outside git) warned that it accumulates state in one JVM by
-/// itself, so its repeats there bound only a JVM it had changed.
+/// Why `auto` runs each execution of `class` in a fresh test JVM of its
+/// own: a run on this commit (or in this build, outside git) warned that it
+/// accumulates state in one JVM by itself, so its repeats there bound only a
+/// JVM it had changed.
 pub(crate) fn remembered_drift(class: &str, a: &Accumulates) -> String {
     let on = taken(&a.commit);
     format!(
-        "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): it \
-         starts on Gradle runs, a fresh JVM each, as CI runs it",
+        "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): each \
+         of its executions runs in a fresh test JVM of its own, as CI runs it, in one Gradle \
+         invocation",
         a.evidence.as_str()
     )
 }

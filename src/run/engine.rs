@@ -709,7 +709,8 @@ impl Engine<'_> {
             track.measured.push((k, it.elapsed, reading.test_time));
             self.measured = Pace::of_chunks(&track.measured);
             // Test JVMs side by side hide part of the start in the tests' time.
-            let one_jvm = track.command.in_jvm().is_none_or(|m| m.fresh_jvms(k) == 1);
+            let chunk = track.command.invocation.with_iterations(k, None);
+            let one_jvm = track.command.in_jvm().is_none() || chunk.jvms() == 1;
             if one_jvm {
                 self.start = track.pace.overhead;
             }
@@ -1141,6 +1142,7 @@ mod tests {
                 extra_args: vec![],
                 tasks: Default::default(),
                 start_on_gradle_runs: Default::default(),
+                fresh_jvm_each: Default::default(),
                 commit: None,
             };
             let batching = BatchingConfig {
@@ -1391,21 +1393,19 @@ mod tests {
         );
     }
 
-    /// A batch run whole (no budget, no stop on proof) has nothing left to
-    /// switch, but its one chunk is weighed all the same, for the next run:
-    /// a class dearer in the JVM is said and remembered, a cheap one is
-    /// weighed and found no dearer.
+    /// A batch whose last chunk has nothing left to switch is weighed all
+    /// the same, for the next run: a class dearer in the JVM is said and
+    /// remembered, a cheap one is weighed and found no dearer. (Its first
+    /// chunk, of one iteration in one JVM, measures Gradle's start: a chunk
+    /// spread over several JVMs cannot tell it.)
     #[test]
     fn a_batch_run_whole_is_weighed_for_the_next_run() {
         let p = |on_dearer| Policy {
             on_dearer,
             ..policy(2)
         };
-        let b = Build::new(5);
-        b.mark("grows", "a.GrowingTests");
-        let c = b.command(&["a.GrowingTests"]);
-        let (out, seen) = b.run(&c, &p(OnDearer::Switch));
-        assert_eq!(out.iterations.len(), 1, "{:?}", seen.lines);
+        let (_b, out, seen) = growing(3, OnDearer::Switch);
+        assert_eq!(out.iterations.len(), 2, "{:?}", seen.lines);
         let costlier = out.costlier[0].as_ref().expect("dearer in the JVM");
         assert!(!costlier.switched, "nothing was left to switch");
         assert!(

@@ -38,10 +38,18 @@ const MARK_SCRIPT_NAME: &str = "flaky-run-mark.gradle";
 pub(crate) const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
 const REPEAT_SCRIPT_NAME: &str = "flaky-repeat.gradle";
 /// The Java helpers the repeat script compiles (below `repeat-src/`).
-pub(crate) const REPEAT_SOURCES: [(&str, &str); 4] = [
+pub(crate) const REPEAT_SOURCES: [(&str, &str); 6] = [
     (
         "gradleflaky/repeat/Iterations.java",
         include_str!("../../java/repeat/gradleflaky/repeat/Iterations.java"),
+    ),
+    (
+        "gradleflaky/repeat/Slices.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/Slices.java"),
+    ),
+    (
+        "gradleflaky/repeat/Selection.java",
+        include_str!("../../java/repeat/gradleflaky/repeat/Selection.java"),
     ),
     (
         "gradleflaky/repeat/TestNgRepeat.java",

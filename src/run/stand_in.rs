@@ -1,5 +1,6 @@
 //! A stand-in for Gradle, for the unit tests of the engine and of the local
-//! run: a shell script that writes one report per `--tests` class with as
+//! run: a shell script that writes one report per `--tests` class (or class
+//! gradle-flaky's helpers are given, `-Dflaky.repeat.classes.<task>`) with as
 //! many executions of its test `m` as `-Dtests.iters` asks (named with a
 //! seed each, as the randomized runner names its iterations), unless a marker
 //! file in the build says the class ignores it (`ignores-<class>`), a suite
@@ -16,6 +17,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -Dtests.iters=*) iters="${1#-Dtests.iters=}";;
     --tests) shift; classes="$classes $1";;
+    -Dflaky.repeat.classes.*=*) classes="$classes $(echo "${1#*=}" | tr ',' ' ')";;
   esac
   shift
 done

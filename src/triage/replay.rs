@@ -64,6 +64,7 @@ impl Replay<'_> {
             Some(_) => Repeat::InJvm {
                 mechanism: InJvm::TestsIters,
                 iterations: runs,
+                fresh_jvms: Default::default(),
             },
             None => Repeat::GradleRuns(runs),
         };

@@ -3,7 +3,7 @@
 //! JVMs, so a test failing only on its first execution in a JVM is found,
 //! and the report gives each test's counts per condition.
 
-use crate::common::{conditions_copy, gradle_flaky, run, text};
+use crate::common::{conditions_copy, fixture_copy, gradle_flaky, run, text};
 use serde_json::Value;
 use std::path::Path;
 
@@ -106,6 +106,120 @@ fn a_cold_start_failure_is_found_over_fresh_jvms() {
     );
 }
 
+/// The cold-start failure as a framework other than plain JUnit 4 repeats
+/// it, every first execution failing (`args` ask for it): 20 iterations over
+/// 7 fresh JVMs of one Gradle invocation, 7/7 first executions failing and
+/// 0/13 repeats, `first-execution-dependent` by `mechanism`; the ledger keeps
+/// the first executions on a line of their own, and `history` shows their
+/// rate. Returns the report.
+fn cold_start_over_fresh_jvms(build: &Path, test: &str, mechanism: &str, args: &[&str]) -> Value {
+    let out = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .args([
+            "local",
+            "--iters",
+            "20",
+            "--format",
+            "json",
+            test,
+            "--",
+            "--offline",
+        ])
+        .args(args));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("-Dflaky.repeat.jvms=7"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        text(&out).contains("1 Gradle invocation(s)"),
+        "{}",
+        text(&out)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (class, method) = test.rsplit_once('.').unwrap();
+    let cold = self::test(&report, method);
+    assert_eq!(
+        rows(cold, "in-jvm"),
+        [("first".into(), 7, 7), ("repeat".into(), 13, 0)]
+    );
+    assert_eq!(cold["conditions"][0]["mechanism"], mechanism);
+    assert_eq!(
+        cold["verdict"]["kind"], "first-execution-dependent",
+        "{cold:#}"
+    );
+    let ledger =
+        std::fs::read_to_string(build.join(".gradle/gradle-flaky/ledger/ledger-000001.jsonl"))
+            .unwrap();
+    let first: Vec<Value> = ledger
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r.to_string().contains(method) && r["condition"]["execution"] == "first")
+        .collect();
+    assert_eq!(first.len(), 1, "{ledger}");
+    assert_eq!(
+        first[0]["condition"]["mechanism"], mechanism,
+        "{:#}",
+        first[0]
+    );
+    let history = run(gradle_flaky()
+        .arg("--project-dir")
+        .arg(build)
+        .args(["history", &format!("{class}#{method}")]));
+    assert!(
+        text(&history)
+            .contains("First executions in their JVM (the position CI runs): 7/7 = 100% failed"),
+        "{}",
+        text(&history)
+    );
+    report
+}
+
+/// TestNG (`invocationCount`) samples fresh JVMs as the JUnit 4 runner does:
+/// its slices run the class in 7 of them, each execution named with its
+/// iteration in its JVM.
+#[test]
+fn a_cold_start_failure_under_testng_is_found_over_fresh_jvms() {
+    let build = conditions_copy();
+    cold_start_over_fresh_jvms(
+        build.path(),
+        "demo.ng.ColdStartNgTest.coldStart",
+        "testng-invocation-count",
+        &["-Dfixture.cold.probability=1"],
+    );
+}
+
+/// Elasticsearch's `-Dtests.iters` samples fresh JVMs too: the randomized
+/// runner repeats the class itself in each of 7 JVMs, each JVM with a master
+/// seed of its own, which the failures' names (and so their reproduce lines)
+/// carry: the seven first executions failed under seven masters.
+#[test]
+fn a_cold_start_failure_under_tests_iters_is_found_over_fresh_jvms() {
+    let build = fixture_copy();
+    let report = cold_start_over_fresh_jvms(
+        build.path(),
+        "org.elasticsearch.flaky.ColdStartTests.testColdStart",
+        "tests-iters",
+        &["-Dtests.fixture.cold.probability=1"],
+    );
+    let cold = test(&report, "testColdStart");
+    let masters: std::collections::BTreeSet<&str> = cold["failingSeeds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().split(':').next().unwrap())
+        .collect();
+    assert_eq!(masters.len(), 7, "{cold:#}");
+    let reproduce = cold["reproduce"].as_str().unwrap();
+    let seed = reproduce.rsplit_once("-Dtests.seed=").unwrap().1;
+    assert!(
+        masters.contains(seed.split(':').next().unwrap()),
+        "{reproduce}"
+    );
+}
+
 /// Gradle runs: a fresh JVM per execution, every execution a first one; the
 /// test fails each, and nothing is compared.
 #[test]
@@ -191,8 +305,9 @@ fn a_class_leaving_a_thread_per_execution_is_warned_of() {
             "{method}: {verdict:#}"
         );
     }
-    // The run remembered it: the next one starts it on Gradle runs, a fresh
-    // JVM each, and keeps the neighbour in the JVM.
+    // The run remembered it: the next one runs each of its executions in a
+    // fresh JVM of its own, in one Gradle invocation, and keeps the
+    // neighbour in a sample of JVMs.
     let (out, report) = local_with(
         build.path(),
         "0",
@@ -201,17 +316,25 @@ fn a_class_leaving_a_thread_per_execution_is_warned_of() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(
+        text(&out).contains(
+            "demo.LeakyTest accumulated state in one JVM when last run in this build \
+             (state-accumulates, threads): each of its executions runs in a fresh test JVM of its own"
+        ),
+        "{}",
         text(&out)
-            .contains("demo.LeakyTest accumulated state in one JVM when last run in this build"),
+    );
+    assert!(
+        text(&out).contains("2 Gradle invocation(s)"),
         "{}",
         text(&out)
     );
     assert_eq!(
-        test(&report, "startsAWorker")["verdict"]["repetition"],
-        serde_json::json!(["fresh-jvm"])
+        rows(test(&report, "startsAWorker"), "in-jvm"),
+        [("first".into(), 3, 0)],
+        "three executions, each first in its JVM"
     );
     assert_eq!(
-        test(&report, "computes")["verdict"]["repetition"],
-        serde_json::json!(["in-jvm"])
+        rows(test(&report, "computes"), "in-jvm"),
+        [("first".into(), 2, 0), ("repeat".into(), 1, 0)]
     );
 }

@@ -37,18 +37,14 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Runs the planned unit command of `class` by hand (without `clean<Task>`),
-/// so that Gradle finds the same test task UP-TO-DATE when nothing forces it.
-fn run_unit_test_by_hand(build: &Path, class: &str, iters: &str) {
+/// Runs the planned unit command of `class` on Gradle runs by hand (without
+/// `clean<Task>`), so that Gradle finds the same test task UP-TO-DATE when
+/// nothing forces it. Gradle runs: an in-JVM batch's helper configures the
+/// task for its invocation (its slices' JVMs), which no hand-typed command does.
+fn run_unit_test_by_hand(build: &Path, class: &str) {
     let by_hand = run(in_suite_home(&mut Command::new("gradle"))
         .args(["--no-daemon", "--offline", "-q"])
-        .arg(format!("-Dtests.iters={iters}"))
-        .args([
-            "-Dtests.timeoutSuite=3600000!",
-            ":server:test",
-            "--tests",
-            class,
-        ])
+        .args([":server:test", "--tests", class])
         .args(["--continue"])
         .current_dir(build));
     assert!(by_hand.status.success(), "{}", text(&by_hand));
@@ -63,7 +59,7 @@ fn run_unit_test_by_hand(build: &Path, class: &str, iters: &str) {
 fn local_names_an_up_to_date_test_task_and_an_uncopyable_resource() {
     let build = fixture_copy();
     let strings = "org.elasticsearch.common.StringsTests";
-    run_unit_test_by_hand(build.path(), strings, "2");
+    run_unit_test_by_hand(build.path(), strings);
     read_layout_first(build.path());
     let resources = build.path().join("x-pack/plugin/ml/src/test/resources");
     std::fs::create_dir_all(&resources).unwrap();
@@ -74,7 +70,9 @@ fn local_names_an_up_to_date_test_task_and_an_uncopyable_resource() {
         &marker,
         &[
             "--iters",
-            "2",
+            "1",
+            "--repetition",
+            "gradle-runs",
             "--cap",
             "unit=1",
             "--format",

@@ -19,7 +19,7 @@ fn xml_cases(dir: &Path, class: &str, method: &str) -> usize {
     xml_names(dir, class)
         .iter()
         .filter(|name| {
-            // gradle-flaky's JUnit 4 runner appends each execution's iteration in its JVM.
+            // gradle-flaky's helpers append each execution's iteration in its JVM.
             let base = match name.rsplit_once(" #") {
                 Some((base, i)) if i.bytes().all(|b| b.is_ascii_digit()) => base,
                 _ => name.as_str(),
@@ -59,10 +59,11 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// `auto` gives plain JUnit 4 gradle-flaky's runner (the selection passed to
-/// it, no `--tests`: from Gradle 4.7 a filter would drop the runner's class)
-/// and TestNG its annotation transformer (Gradle's filters kept); one Gradle
-/// run each; `--repetition gradle-runs` takes them back.
+/// `auto` gives plain JUnit 4 gradle-flaky's runner and TestNG its annotation
+/// transformer, each spreading the iterations over 7 fresh JVMs a class (the
+/// classes named to the helpers, their `--tests` filters moved into the test
+/// JVMs by the helpers' script: from Gradle 4.7 a filter would drop their
+/// slices); one Gradle run each; `--repetition gradle-runs` takes them back.
 #[test]
 fn plan_gives_each_framework_its_in_jvm_mechanism() {
     let build = plain_java_copy();
@@ -102,11 +103,16 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
             "-Dflaky.repeat.maxSlices=32",
             ":core:cleanTest",
             ":core:test",
+            "--tests",
+            "com.example.core.KeyValueParserTest.parses",
+            "--tests",
+            "com.example.core.KeyValueParserTest.parses[*]",
+            "--tests",
+            "com.example.core.LruCacheTest",
+            "--tests",
+            "com.example.core.LruCacheTest$*",
             "-Dflaky.repeat.task.:core:test=junit4",
             "-Dflaky.repeat.classes.:core:test=com.example.core.KeyValueParserTest,com.example.core.LruCacheTest$*",
-            "-Dflaky.repeat.filters.:core:test=com.example.core.KeyValueParserTest.parses,\
-             com.example.core.KeyValueParserTest.parses[*],com.example.core.LruCacheTest,\
-             com.example.core.LruCacheTest$*",
             "--continue",
             "--offline",
         ]
@@ -117,11 +123,14 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
         argv(testng)[1..],
         [
             "-Dflaky.repeat.iters=20",
+            "-Dflaky.repeat.jvms=7",
+            "-Dflaky.repeat.maxSlices=32",
             ":client:cleanTest",
             ":client:test",
             "--tests",
             "com.example.client.ConnectionPoolTest",
             "-Dflaky.repeat.task.:client:test=testng",
+            "-Dflaky.repeat.classes.:client:test=com.example.client.ConnectionPoolTest",
             "--continue",
             "--offline",
         ]
@@ -155,9 +164,9 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
 /// The issue's case: `local --iters 20` executes every selected JUnit 4,
 /// JUnit 3 and TestNG method 20 times in one Gradle run per batch (counted in
 /// the XML: 20 `<testcase>`s of each name), counts each, finds every designed
-/// flake, and says what repeated the tests; the JUnit 4 runner spreads each
-/// class's iterations over 7 fresh JVMs (7 first executions), TestNG runs
-/// them in one (1 first execution).
+/// flake, and says what repeated the tests; the JUnit 4 runner and TestNG
+/// spread each class's iterations over 7 fresh JVMs (7 first executions; a
+/// TestNG data provider's row too, numbered by its invocation count).
 #[test]
 fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
     let build = plain_java_copy();
@@ -228,7 +237,8 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
             assert!(t["passes"].as_u64() > Some(0), "flaky, not broken: {t:#}");
         }
     }
-    // What the XML holds: each name 20 times, in one file per class.
+    // What the XML holds: each name 20 times, in one file per class, every
+    // JVM's executions numbered (`#i`).
     let run_dir = stderr
         .lines()
         .find_map(|l| {
@@ -260,14 +270,9 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
             &t["firstExecution"]["first"],
             &t["firstExecution"]["repeat"],
         );
-        let expected = if t["repeatedBy"][0] == "junit4-runner" {
-            (7, 13)
-        } else {
-            (1, 19)
-        };
         assert_eq!(
             (&first["runs"], &repeat["runs"]),
-            (&expected.0.into(), &expected.1.into()),
+            (&7.into(), &13.into()),
             "{t:#}"
         );
     }
@@ -284,9 +289,17 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
     assert_eq!(row2["runs"], 20, "{row2:#}");
 }
 
+/// The sources of one framework's helper, as the init script compiles them.
+fn helper(name: &str) -> Vec<String> {
+    ["Iterations", "Slices", "Selection", name]
+        .iter()
+        .map(|s| format!("{s}.java"))
+        .collect()
+}
+
 /// Compiles the helpers gradle-flaky ships against Debian's jars, as the init
 /// script does, into `out`.
-fn compile_helpers(out: &Path, classpath: &str, sources: &[&str]) {
+fn compile_helpers(out: &Path, classpath: &str, sources: &[String]) {
     let dir = repo_root().join("java/repeat/gradleflaky/repeat");
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
@@ -319,7 +332,7 @@ fn the_testng_transformer_multiplies_invocation_counts() {
          @Test(dataProvider = \"d\") public void rows(int x) {}\n}\n",
     );
     let out = tmp.path().join("classes");
-    compile_helpers(&out, cp, &["Iterations.java", "TestNgRepeat.java"]);
+    compile_helpers(&out, cp, &helper("TestNgRepeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -385,7 +398,7 @@ fn the_junit4_runner_repeats_the_selection() {
          public static class Part { @org.junit.Test public void part() {} }\n}\n",
     );
     let out = tmp.path().join("classes");
-    compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
+    compile_helpers(&out, cp, &helper("JUnit4Repeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -457,7 +470,7 @@ fn the_junit4_runners_slices_share_out_each_class_over_its_jvms() {
         sources.push(slice);
     }
     let out = tmp.path().join("classes");
-    compile_helpers(&out, cp, &["Iterations.java", "JUnit4Repeat.java"]);
+    compile_helpers(&out, cp, &helper("JUnit4Repeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -519,7 +532,7 @@ fn the_platform_engine_repeats_every_engines_selection() {
     );
     let out = tmp.path().join("classes");
     let cp = format!("{launcher}:{junit4}");
-    compile_helpers(&out, &cp, &["Iterations.java", "PlatformRepeat.java"]);
+    compile_helpers(&out, &cp, &helper("PlatformRepeat"));
     let status = Command::new("javac")
         .args(["-nowarn", "-d"])
         .arg(&out)
@@ -565,6 +578,121 @@ fn the_platform_engine_repeats_every_engines_selection() {
         let case = format!("<testcase name=\"{name}\" classname=\"{class}\"");
         assert_eq!(xml.matches(&case).count(), 4, "{case} in {xml}");
     }
+}
+
+/// The JUnit Platform engine's slices, through the console launcher as Gradle
+/// runs them (one JVM each): 5 iterations of a Jupiter and a Vintage class
+/// over 2 JVMs each, 3 slices; each slice runs its classes' shares through
+/// every engine, keeps the selected methods only (the filters leave
+/// `other()` out), and names each execution with its iteration in its JVM,
+/// after the name Gradle writes.
+#[test]
+fn the_platform_engines_slices_number_each_execution() {
+    let tmp = tempfile::tempdir().unwrap();
+    let launcher = "/usr/share/java/junit-platform-console-standalone.jar";
+    let junit4 = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+    let mut sources = vec![
+        tmp.path().join("src/t/JTest.java"),
+        tmp.path().join("src/t/VTest.java"),
+    ];
+    write(
+        &sources[0],
+        "package t;\nimport org.junit.jupiter.api.*;\n\
+         import org.junit.jupiter.params.ParameterizedTest;\n\
+         import org.junit.jupiter.params.provider.ValueSource;\n\
+         class JTest {\n@Test void plain() {}\n@Test void other() {}\n\
+         @ParameterizedTest @ValueSource(ints = {1, 2}) void rows(int x) {}\n}\n",
+    );
+    write(
+        &sources[1],
+        "package t;\npublic class VTest { @org.junit.Test public void vintage() {} }\n",
+    );
+    for k in 0..3 {
+        let slice = tmp
+            .path()
+            .join(format!("src/gradleflaky/repeat/PlatformSlice{k}.java"));
+        write(
+            &slice,
+            &format!("package gradleflaky.repeat;\npublic final class PlatformSlice{k} {{}}\n"),
+        );
+        sources.push(slice);
+    }
+    let out = tmp.path().join("classes");
+    let cp = format!("{launcher}:{junit4}");
+    compile_helpers(&out, &cp, &helper("PlatformRepeat"));
+    let status = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", &format!("{}:{cp}", out.display())])
+        .args(&sources)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    write(
+        &out.join("META-INF/services/org.junit.platform.engine.TestEngine"),
+        "gradleflaky.repeat.PlatformRepeat\n",
+    );
+    let names = |k: u32| {
+        let reports = tmp.path().join(format!("reports-{k}"));
+        let result = Command::new("java")
+            .args([
+                "-Dflaky.repeat.iters=5",
+                "-Dflaky.repeat.jvms=2",
+                "-Dflaky.repeat.slices=3",
+            ])
+            .arg("-Dflaky.repeat.classes=t.JTest,t.VTest")
+            .arg("-Dflaky.repeat.filters=t.JTest.plain,t.JTest.rows,t.VTest")
+            .args(["-jar", launcher, "--disable-banner", "--details", "none"])
+            .arg("-cp")
+            .arg(format!("{}:{junit4}", out.display()))
+            .args([
+                "--select-class",
+                &format!("gradleflaky.repeat.PlatformSlice{k}"),
+            ])
+            .arg("--reports-dir")
+            .arg(&reports)
+            .output()
+            .unwrap();
+        assert_eq!(
+            result.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let mut names: Vec<String> = walk(&reports)
+            .iter()
+            .flat_map(|f| {
+                let xml = std::fs::read_to_string(f).unwrap();
+                xml.split("<testcase name=\"")
+                    .skip(1)
+                    .map(|c| c[..c.find('"').unwrap()].to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    // Entry e's k-th JVM is slice (2e + k) mod 3: slice 0 runs JTest 3 times
+    // and VTest twice, slice 1 JTest twice, slice 2 VTest 3 times.
+    let jtest = |n: u32| -> Vec<String> {
+        (1..=n)
+            .flat_map(|i| {
+                [
+                    format!("plain() #{i}"),
+                    format!("rows(int)[1] #{i}"),
+                    format!("rows(int)[2] #{i}"),
+                ]
+            })
+            .collect()
+    };
+    let vtest = |n: u32| -> Vec<String> { (1..=n).map(|i| format!("vintage #{i}")).collect() };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert_eq!(names(0), sorted([jtest(3), vtest(2)].concat()));
+    assert_eq!(names(1), sorted(jtest(2)));
+    assert_eq!(names(2), sorted(vtest(3)));
 }
 
 /// The drift fence on TestNG: a class that leaves state behind in its JVM
@@ -617,7 +745,7 @@ fn testng_classes_repeated_together_get_a_jvm_each() {
     );
     let log = first_batch_log(b);
     assert!(
-        log.contains("times in a test JVM of its class's own (testng)"),
+        log.contains(":client:test: each selected test runs 5 times over 3 fresh test JVMs per class (testng)"),
         "{log}"
     );
 }
@@ -626,8 +754,8 @@ fn testng_classes_repeated_together_get_a_jvm_each() {
 /// es-mini fixture's randomized runner): two classes that each prime a
 /// static helper and fail when they find it primed by the other, repeated
 /// together in one batch. In one JVM the one that runs second (Gradle's
-/// scan decides which) fails every execution; with a test JVM per class
-/// both stay clean.
+/// scan decides which) fails every execution; with test JVMs of its own per
+/// class (its iterations over 3 fresh JVMs) both stay clean.
 #[test]
 fn tests_iters_classes_repeated_together_get_a_jvm_each() {
     let build = crate::common::fixture_copy();
@@ -681,7 +809,7 @@ fn tests_iters_classes_repeated_together_get_a_jvm_each() {
     let log = first_batch_log(b);
     assert!(
         log.contains(
-            ":server:test: each test class runs its -Dtests.iters iterations in a test JVM of its own"
+            ":server:test: each selected test runs 5 times over 3 fresh test JVMs per class (randomized)"
         ),
         "{log}"
     );

@@ -83,6 +83,7 @@ pub fn ctx(gradle: &str, version: Option<&str>) -> PlanContext {
         extra_args: vec![],
         tasks: Default::default(),
         start_on_gradle_runs: Default::default(),
+        fresh_jvm_each: Default::default(),
         commit: None,
     }
 }

@@ -350,7 +350,13 @@ fn local_reports_a_stable_class_clean_with_its_bound() {
     assert!(stderr.contains(">>> [1/1] unit tests (log: "), "{stderr}");
     // The command as planned, without gradle-flaky's own arguments (the log has them).
     assert!(
-        stderr.contains(">>> gradle -Dtests.iters=20 '-Dtests.timeoutSuite=3600000!' :server:cleanTest :server:test --tests org.elasticsearch.common.StringsTests --continue --offline"),
+        stderr.contains(
+            ">>> gradle -Dtests.iters=20 -Dflaky.repeat.jvms=7 -Dflaky.repeat.maxSlices=32 \
+             '-Dtests.timeoutSuite=3600000!' :server:cleanTest :server:test --tests \
+             org.elasticsearch.common.StringsTests -Dflaky.repeat.task.:server:test=randomized \
+             -Dflaky.repeat.classes.:server:test=org.elasticsearch.common.StringsTests --continue \
+             --offline"
+        ),
         "{stderr}"
     );
     assert!(!stderr.contains("gradle-flaky.run="), "{stderr}");
@@ -495,11 +501,14 @@ fn local_without_a_verdict_exits_3_naming_why() {
     );
 }
 
-/// A plain JUnit 4 class in this randomizedtesting build: `-Dtests.iters` means
-/// nothing to it. The batch's first run shows that, and that class goes on
-/// alone with Gradle runs until it has run as often as planned; the class that
-/// repeated runs no more (it ran 5 times for 3 planned before the fallback was
-/// decided per class).
+/// A plain JUnit 4 class in this randomizedtesting build: `-Dtests.iters`
+/// means nothing to it, but gradle-flaky's runner repeats a class that does
+/// not repeat itself, over the same fresh JVMs: one Gradle invocation. Where
+/// the runner cannot be compiled (a jar on the task's classpath the JDK's
+/// compiler cannot read), the task runs as the build runs it: the randomized
+/// class repeats by `-Dtests.iters`, the plain one once, and the batch's
+/// first run shows that: the plain class goes on alone with Gradle runs until
+/// it has run as often as planned; the class that repeated runs no more.
 #[test]
 fn an_in_jvm_batch_that_ignored_tests_iters_goes_on_with_gradle_runs() {
     let build = fixture_copy();
@@ -515,11 +524,27 @@ fn an_in_jvm_batch_that_ignored_tests_iters_goes_on_with_gradle_runs() {
     .unwrap();
     let plain = "org.elasticsearch.PlainJUnitTests";
     let strings = "org.elasticsearch.common.StringsTests";
-    let out = local(
-        build.path(),
-        &["--iters", "3", "--format", "json", plain, strings],
-        &[],
+    let args = ["--iters", "3", "--format", "json", plain, strings];
+    let out = local(build.path(), &args, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("1 of 1 batch(es), 1 Gradle invocation(s)"),
+        "{stderr}"
     );
+    let report = json_report(&out);
+    for (class, method) in [(plain, "testPlain"), (strings, "testHasText")] {
+        let t = row(&report, class, method);
+        assert_eq!(t["runs"], 3, "{t:#}");
+        assert_eq!(t["repeatedBy"], serde_json::json!(["tests-iters"]), "{t:#}");
+    }
+
+    let server = build.path().join("server");
+    std::fs::write(server.join("broken.jar"), "").unwrap();
+    let mut script = std::fs::read_to_string(server.join("build.gradle")).unwrap();
+    script.push_str("\ndependencies { testRuntime files('broken.jar') }\n");
+    std::fs::write(server.join("build.gradle"), script).unwrap();
+    let out = local(build.path(), &args, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -701,10 +726,12 @@ fn local_stops_a_batch_past_its_time_limit_whole_and_goes_on() {
         stderr.contains("batch 1 (unit tests): timed out (limit 40s); its processes were stopped"),
         "{stderr}"
     );
+    // Its class's iterations over fresh JVMs: however many of them were running.
     assert!(
-        stderr.contains(&format!(
-            "the build was cancelled: stopped 1 test JVM process(es) of this build on the Gradle daemon (pid {daemon})"
-        )),
+        stderr.contains("the build was cancelled: stopped ")
+            && stderr.contains(&format!(
+                " test JVM process(es) of this build on the Gradle daemon (pid {daemon})"
+            )),
         "{stderr}"
     );
     let report = json_report(&out);

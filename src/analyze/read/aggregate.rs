@@ -201,6 +201,10 @@ impl FileAgg {
     /// Adds one execution read from a report of `origin`.
     pub(crate) fn record(&mut self, exec: Execution<'_>, origin: Option<&ReportTask>) {
         let (method, seed) = normalize_method(exec.name);
+        let at = self
+            .rows
+            .as_ref()
+            .and_then(|r| r.position(exec.class, exec.name));
         let method = match self.rows.as_mut() {
             Some(rows) => rows.renumber(exec.class, method),
             None => method,
@@ -220,7 +224,7 @@ impl FileAgg {
                 acc.passes += 1;
                 self.passed += 1;
                 acc.durations.add_some(exec.time);
-                acc.in_file.add(exec.name, false, exec.time);
+                acc.in_file.add_at(exec.name, false, exec.time, at);
             }
             junit::CaseResult::Skipped => {
                 acc.skipped += 1;
@@ -237,7 +241,7 @@ impl FileAgg {
                 }
                 acc.failures += 1;
                 acc.durations.add_some(exec.time);
-                acc.in_file.add(exec.name, true, exec.time);
+                acc.in_file.add_at(exec.name, true, exec.time, at);
                 acc.heap_failures += u64::from(failure.type_name == OOM_ERROR);
                 self.failed += 1;
                 acc.kinds.add(kind, 1);

@@ -1,7 +1,9 @@
 //! Each execution's condition as its report file tells it: its position in
-//! its JVM from the name gradle-flaky's JUnit 4 runner gives each execution
-//! (`method #i`), else from the order of the test's cases in its report (one
-//! JVM per file for the other in-JVM mechanisms).
+//! its JVM from the token gradle-flaky's helpers give each execution when
+//! they spread a class over several JVMs (`method #i`, also after the
+//! randomized runner's seed), a TestNG data-provider row's from its
+//! invocation count, else from the order of the test's cases in its report
+//! (one JVM per file).
 
 use crate::analyze::model::counts::{Execution, Tally};
 use crate::analyze::read::names::RunnerToken;
@@ -33,13 +35,21 @@ pub(crate) struct InFile {
 
 impl InFile {
     /// A passed or failed execution named `raw`.
+    #[cfg(test)]
     pub(crate) fn add(&mut self, raw: &str, failed: bool, time: Option<f64>) {
+        self.add_at(raw, failed, time, None);
+    }
+
+    /// [`InFile::add`], its position in its JVM known from elsewhere when
+    /// its name carries no token (`at`: a TestNG row's repetition, from its
+    /// invocation count).
+    pub(crate) fn add_at(&mut self, raw: &str, failed: bool, time: Option<f64>, at: Option<u32>) {
         self.seen += 1;
         let token = runner_token(raw);
         self.token |= token.is_some();
         self.seeded |= raw.contains("seed=[");
         self.executions.push(Execution {
-            index: token.map_or(self.seen, |t| t.iteration),
+            index: token.map(|t| t.iteration).or(at).unwrap_or(self.seen),
             failed,
             time,
             threads: token.map_or(0, |t| t.threads),
@@ -58,6 +68,9 @@ impl InFile {
     pub(crate) fn settle(self, file: &FileCondition, tally: &mut Tally) -> Vec<Option<u32>> {
         let in_jvm = match file.in_jvm {
             Some(mechanism) => Some(mechanism),
+            // gradle-flaky's helpers number the randomized runner's seeded
+            // executions too.
+            None if self.token && self.seeded => Some(Some(InJvm::TestsIters)),
             None if self.token => Some(Some(InJvm::Junit4Runner)),
             None if self.seen > 1 && self.seeded => Some(Some(InJvm::TestsIters)),
             None if self.seen > 1 => Some(None),
@@ -183,6 +196,55 @@ mod tests {
         assert_eq!(runner_token("test {p0=#x}"), None);
         assert_eq!(runner_token("issue #"), None);
         assert_eq!(runner_token("t #0"), None);
+    }
+
+    #[test]
+    fn the_helpers_numbered_names_and_testng_rows_give_the_position() {
+        use Position::*;
+        use Repetition::*;
+        let plain = FileCondition::default();
+        // The randomized runner's iterations numbered by gradle-flaky's helper
+        // over several JVMs: the token gives the position, the seed the
+        // mechanism.
+        let numbered = settled(
+            &plain,
+            &[
+                ("t {seed=[A:1]} #1", true),
+                ("t {seed=[B:2]} #1", true),
+                ("t {seed=[A:3]} #2", false),
+            ],
+        );
+        assert_eq!(
+            shape(&numbered),
+            [
+                (InJvm, Some(self::InJvm::TestsIters), First, 2, 2),
+                (InJvm, Some(self::InJvm::TestsIters), Repeat, 1, 0)
+            ]
+        );
+        // A TestNG row's position from its invocation count.
+        let mut row = InFile::default();
+        row.add_at("enc[0](a)", false, Some(0.1), Some(1));
+        row.add_at("enc[2](a)", true, Some(0.1), Some(2));
+        row.add_at("enc[0](a)", false, Some(0.1), Some(1));
+        let mut tally = Tally::default();
+        let testng_dir = FileCondition {
+            context: Context::Alone,
+            in_jvm: Some(Some(self::InJvm::TestngInvocationCount)),
+        };
+        row.settle(&testng_dir, &mut tally);
+        assert_eq!(
+            shape(&tally.rows()),
+            [
+                (InJvm, Some(self::InJvm::TestngInvocationCount), First, 2, 0),
+                (
+                    InJvm,
+                    Some(self::InJvm::TestngInvocationCount),
+                    Repeat,
+                    1,
+                    1
+                )
+            ]
+        );
     }
 
     #[test]

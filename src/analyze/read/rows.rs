@@ -87,6 +87,21 @@ impl RowIndex {
         Cow::Owned(format!("{head}[{row}]({params}"))
     }
 
+    /// The repetition in its JVM (1-based) of the row a case named `name`
+    /// is: TestNG numbers a method's invocations on across the repetitions
+    /// of one JVM, every row of a repetition before the next. `None` for any
+    /// other name, or when the counts do not say.
+    pub(crate) fn position(&self, class: &str, name: &str) -> Option<u32> {
+        if test_filter::shape(name) != Shape::TestNgRow {
+            return None;
+        }
+        let (head, rest) = name.split_once('[')?;
+        let (index, _) = rest.split_once("](")?;
+        let rows = self.rows_of(class, head)?;
+        let index = index.parse::<u64>().ok()?;
+        u32::try_from(index / rows + 1).ok()
+    }
+
     /// Rows per repetition of `class`'s `method`, when the counts say.
     fn rows_of(&self, class: &str, method: &str) -> Option<u64> {
         let n = u64::from(self.repetitions?);
@@ -141,6 +156,22 @@ mod tests {
         assert_eq!(merged, names[4], "the first seen keeps its index");
         let merged = by_params.renumber("a.T", Cow::Borrowed(names[5].as_str()));
         assert_eq!(merged, "alt[4]([Ljava.lang.String;@hash)");
+    }
+
+    /// Rows repeated over two JVMs, each numbering its invocations from 0:
+    /// a row's repetition in its JVM is its index over the rows.
+    #[test]
+    fn a_rows_position_in_its_jvm_is_its_index_over_the_rows() {
+        let mut rows = RowIndex::repeated(4);
+        let names = ["enc[0](a)", "enc[1](b)", "enc[2](a)", "enc[3](b)"];
+        // Two JVMs of two repetitions each: eight cases of two rows.
+        for n in names.iter().chain(&names) {
+            rows.count("a.T", n);
+        }
+        let at: Vec<Option<u32>> = names.iter().map(|n| rows.position("a.T", n)).collect();
+        assert_eq!(at, [Some(1), Some(1), Some(2), Some(2)]);
+        assert_eq!(rows.position("a.T", "plain"), None);
+        assert_eq!(RowIndex::default().position("a.T", "enc[3](b)"), None);
     }
 
     /// A repetition cut short leaves a count the repetitions do not divide:

@@ -275,9 +275,10 @@ fn slower(class: &str, at: &[AtIndex], blame: &Blame) -> Option<Warning> {
     })
 }
 
-/// Every in-JVM execution of the class came from gradle-flaky's JUnit 4 runner.
+/// Every in-JVM execution of the class came from a mechanism gradle-flaky
+/// spreads over fresh JVMs (all of them).
 fn by_the_runner(tests: &[&TestReport]) -> bool {
-    by(tests, &[InJvm::Junit4Runner])
+    by(tests, &InJvm::ALL)
 }
 
 /// Every in-JVM execution of the class came from one of `mechanisms`.
@@ -300,26 +301,25 @@ fn in_jvm_rows<'t>(
         .filter(|r| r.condition.repetition == Repetition::InJvm)
 }
 
-/// The class ran in JVMs of its own: `-Dtests.iters`, TestNG's and the
-/// Platform's repetition run a JVM per class (`forkEvery 1`); gradle-flaky's JUnit 4 runner gives
-/// each class JVMs of its own when it spreads the iterations over several
-/// (its tests then have more than one first execution) and the report's
-/// classes it ran times those JVMs stay within [`MAX_SLICES`] (past that,
-/// classes share JVMs; in one JVM it runs every selected class).
+/// The class ran in JVMs of its own: in one JVM per class (the fence of
+/// `-Dtests.iters`, TestNG and the Platform: its tests have one first
+/// execution), or spread over several when the report's classes times those
+/// JVMs stay within [`MAX_SLICES`] (past that, classes share JVMs; the JUnit
+/// 4 runner in one JVM runs every selected class there).
 fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
     let fenced = [
         InJvm::TestsIters,
         InJvm::TestngInvocationCount,
         InJvm::PlatformEngine,
     ];
-    if by(tests, &fenced) {
-        return true;
-    }
     let jvms = in_jvm_rows(tests)
         .filter(|r| r.condition.is_first())
         .map(|r| r.rate.runs)
         .max()
         .unwrap_or(0);
+    if by(tests, &fenced) && jvms <= 1 {
+        return true;
+    }
     by_the_runner(tests) && jvms > 1 && by_runner as u64 * jvms <= u64::from(MAX_SLICES)
 }
 

@@ -16,7 +16,14 @@
 //! - reduction drops what another selected test covers: a YAML runner covers
 //!   that task's suites and cases (the reference ran both); YAML cases are keyed
 //!   by runner class too (the reference merged cases of different runners); a
-//!   runner batch above cap 1 keeps every runner (the reference kept the first).
+//!   runner batch above cap 1 keeps every runner (the reference kept the first);
+//! - in-JVM batches (`-Dtests.iters`, the unit and internal-cluster kinds
+//!   here) also name gradle-flaky's helper and the classes it loads
+//!   (`-Dflaky.repeat.task|classes.<task>`) and spread each class's
+//!   iterations over fresh test JVMs (`-Dflaky.repeat.jvms`,
+//!   `-Dflaky.repeat.maxSlices`): one JVM per class samples a test's first
+//!   execution (what CI runs) once. Its init script moves the `--tests`
+//!   filters into the test JVMs; without it the line runs as the reference's.
 
 use super::{case, ctx, runner, suite, test, unit};
 use gradle_flaky::domain::{BatchingConfig, ClassifiedTest, GradleCommand, TestKind};
@@ -44,6 +51,12 @@ fn batch_command(batch: &[ClassifiedTest]) -> GradleCommand {
     let mut out = commands(batch, &cfg, &es());
     assert_eq!(out.len(), 1, "{out:?}");
     out.remove(0)
+}
+
+/// The properties that give gradle-flaky's helper on `task` its `classes`,
+/// followed by a space.
+fn helper(task: &str, classes: &str) -> String {
+    format!("-Dflaky.repeat.task.{task}=randomized -Dflaky.repeat.classes.{task}={classes} ")
 }
 
 fn suites_of(tests: &[ClassifiedTest]) -> Vec<String> {
@@ -116,7 +129,8 @@ fn unit_test() {
     let c = batch_command(&[unit(":server", "org.elasticsearch.index.IndexTests")]);
     assert_eq!(
         line(&c),
-        format!("{G} -Dtests.iters=100 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.index.IndexTests --rerun --continue")
+        // DIFFERENCE: the helper's selection and fresh JVMs (see the module's notes).
+        format!("{G} -Dtests.iters=100 -Dflaky.repeat.jvms=10 -Dflaky.repeat.maxSlices=32 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.index.IndexTests --rerun {}--continue", helper(":server:test", "org.elasticsearch.index.IndexTests"))
     );
     assert_eq!((c.iterations(), c.rest_loops()), (100, 1));
 }
@@ -129,7 +143,12 @@ fn unit_tests_across_projects() {
     ]);
     assert_eq!(
         line(&c),
-        format!("{G} -Dtests.iters=100 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.index.FooTests --rerun :libs:core:test --tests org.elasticsearch.core.BarTests --rerun --continue")
+        // DIFFERENCE: the helper's selection and fresh JVMs.
+        format!(
+            "{G} -Dtests.iters=100 -Dflaky.repeat.jvms=10 -Dflaky.repeat.maxSlices=32 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.index.FooTests --rerun {}:libs:core:test --tests org.elasticsearch.core.BarTests --rerun {}--continue",
+            helper(":server:test", "org.elasticsearch.index.FooTests"),
+            helper(":libs:core:test", "org.elasticsearch.core.BarTests")
+        )
     );
 }
 
@@ -141,7 +160,8 @@ fn unit_tests_of_one_project_share_the_task() {
     ]);
     assert_eq!(
         line(&c),
-        format!("{G} -Dtests.iters=100 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.FooTests --tests org.elasticsearch.BarTests --rerun --continue")
+        // DIFFERENCE: the helper's selection and fresh JVMs.
+        format!("{G} -Dtests.iters=100 -Dflaky.repeat.jvms=10 -Dflaky.repeat.maxSlices=32 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.FooTests --tests org.elasticsearch.BarTests --rerun {}--continue", helper(":server:test", "org.elasticsearch.FooTests,org.elasticsearch.BarTests"))
     );
 }
 
@@ -154,7 +174,8 @@ fn internal_cluster_test() {
     )]);
     assert_eq!(
         line(&c),
-        format!("{G} -Dtests.iters=20 -Dtests.timeoutSuite=3600000! :server:internalClusterTest --tests org.elasticsearch.cluster.ClusterIT --rerun --continue")
+        // DIFFERENCE: the helper's selection and fresh JVMs.
+        format!("{G} -Dtests.iters=20 -Dflaky.repeat.jvms=7 -Dflaky.repeat.maxSlices=32 -Dtests.timeoutSuite=3600000! :server:internalClusterTest --tests org.elasticsearch.cluster.ClusterIT --rerun {}--continue", helper(":server:internalClusterTest", "org.elasticsearch.cluster.ClusterIT"))
     );
 }
 
@@ -292,7 +313,8 @@ fn local_target_emits_gradlew_for_unit_tests() {
     .commands[0];
     assert_eq!(
         line(c),
-        "./gradlew -Dtests.iters=100 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.FooTests --rerun --continue"
+        // DIFFERENCE: the helper's selection and fresh JVMs.
+        format!("./gradlew -Dtests.iters=100 -Dflaky.repeat.jvms=10 -Dflaky.repeat.maxSlices=32 -Dtests.timeoutSuite=3600000! :server:test --tests org.elasticsearch.FooTests --rerun {}--continue", helper(":server:test", "org.elasticsearch.FooTests"))
     );
 }
 

@@ -86,6 +86,7 @@ proptest! {
             extra_args: vec![name.clone()],
             tasks: Default::default(),
             start_on_gradle_runs: Default::default(),
+            fresh_jvm_each: Default::default(),
             commit: None,
         };
         // One loop, so each shell line is the command itself rather than `gradle-flaky repeat`.
@@ -113,6 +114,7 @@ fn rest_loops_render_through_repeat() {
         extra_args: vec![],
         tasks: Default::default(),
         start_on_gradle_runs: Default::default(),
+        fresh_jvm_each: Default::default(),
         commit: None,
     };
     let p = plan(&[suite(":p", "a b/c")], &BatchingConfig::default(), &ctx);

@@ -4,10 +4,11 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.junit.runner.Description;
 import org.junit.runner.Request;
 import org.junit.runner.RunWith;
@@ -20,43 +21,48 @@ import org.junit.runner.notification.RunListener;
 import org.junit.runner.notification.RunNotifier;
 
 /**
- * Repeats JUnit 4 (and JUnit 3) test classes inside one test JVM: the only test class a Test task runs
+ * Repeats JUnit 4 (and JUnit 3) test classes inside test JVMs: the only test classes a Test task runs
  * when gradle-flaky's init script asks for in-JVM repetition. Its runner runs each selected class
  * {@link Iterations#get()} times in turn, each time through a fresh {@link Request#aClass} (the runner
  * Gradle's own JUnit executer builds: {@code @RunWith}, {@code Parameterized}, JUnit 3 {@code TestCase},
  * class rules and {@code @BeforeClass} run every iteration), filtered to the selected tests. Each test
  * reports under its own class and name, once per iteration.
  *
- * <p>What it runs comes from two system properties the init script sets for one Gradle invocation:
- * {@value #CLASSES}: the selected classes' binary names, comma-separated, a name ending in {@code $*}
- * also running the test classes nested in it; {@value #FILTERS}: the {@code --tests} patterns that select
- * the tests in them, as Gradle writes them ({@code *} the only wildcard, a pattern matching the class
- * name or {@code Class.method}), comma-separated with {@code %} and {@code ,} written {@code %25} and
- * {@code %2C}. No filter runs the classes whole. Filters Gradle itself applies (JUnit categories) reach
- * every class through {@link Filterable}.
+ * <p>What it runs comes from system properties the init script sets for one Gradle invocation:
+ * {@value Slices#CLASSES} (see {@link Slices}). Filters Gradle applies (its {@code --tests}, JUnit
+ * categories, the build's own test filters) reach every class through {@link Filterable}, and select the
+ * tests in them; run on its own, the runner selects by {@value Selection#FILTERS} (see {@link Selection}).
+ * No filter runs the classes whole.
  *
- * <p>Slices: with {@value #JVMS} set to N, the init script makes the task run generated classes
- * {@code gradleflaky.repeat.Slice0 … Slice(S-1)}, one test JVM each (Gradle's {@code forkEvery 1}), S =
- * {@value #SLICES}: N × the selected classes, capped by the init script (a JVM start costs); the k-th JVM of
- * class entry e is slice (e × N + k) mod S, which runs it for its share of the iterations. Each class thus
- * runs in N fresh JVMs, so its first execution in a fresh JVM (what CI runs) is sampled N times, and when
- * S is not capped the JVMs are its own: state one class leaks never reaches another. Each execution is
- * reported as {@code method #i}, i its 1-based iteration in its JVM (gradle-flaky strips the token and
- * counts {@code #1} as a first execution). When the class's earlier executions in this JVM started threads
- * that are still running, the token says how many: {@code method #3 (+2 threads)} (see {@link Leaks}), so
- * a leak travels in the report itself and gradle-flaky can tell which class accumulates state.
+ * <p>Slices: the init script makes the task run generated classes {@code gradleflaky.repeat.Slice0 …},
+ * one test JVM each, each running its classes for their share of the iterations ({@link Slices}). Each
+ * execution is reported as {@code method #i}, i its 1-based iteration in its JVM (gradle-flaky strips the
+ * token and counts {@code #1} as a first execution). When the class's earlier executions in this JVM
+ * started threads that are still running, the token says how many: {@code method #3 (+2 threads)} (see
+ * {@link Leaks}), so a leak travels in the report itself and gradle-flaky can tell which class accumulates
+ * state.
+ *
+ * <p>The randomized runner ({@code -Dtests.iters}): a class on randomizedtesting's
+ * {@code RandomizedRunner} repeats itself, so it runs once per JVM with the runner's own
+ * {@code tests.iters} set to its share; every test keeps the runner's name with its seed
+ * ({@code testFoo {seed=[MASTER:METHOD]}}, {@code tests.appendseed} set so that a JVM's single iteration
+ * names its seed too) and gets the token of its iteration in this JVM ({@code testFoo {seed=[A:B]} #2}).
+ * Each JVM takes a master seed of its own, derived from the invocation's {@code tests.seed} and its slice
+ * ({@link #sliceSeed}): the JVMs sample different randomness, and each failure's name carries the master
+ * seed that reproduces it ({@code -Dtests.seed=MASTER:METHOD}), as the runner's own reproduce line does.
  */
 @RunWith(JUnit4Repeat.Repeater.class)
 public final class JUnit4Repeat {
 
-    static final String CLASSES = "flaky.repeat.classes";
-    static final String FILTERS = "flaky.repeat.filters";
-    static final String JVMS = "flaky.repeat.jvms";
-    static final String SLICES = "flaky.repeat.slices";
+    /** The runner of randomizedtesting, which repeats a class itself ({@code -Dtests.iters}). */
+    static final String RANDOMIZED_RUNNER = "com.carrotsearch.randomizedtesting.RandomizedRunner";
+    private static final String TESTS_ITERS = "tests.iters";
+    private static final String TESTS_SEED = "tests.seed";
+    private static final String TESTS_APPEND_SEED = "tests.appendseed";
 
     private JUnit4Repeat() {}
 
-    /** The runner of {@link JUnit4Repeat}. */
+    /** The runner of {@link JUnit4Repeat} and of each generated slice. */
     public static final class Repeater extends Runner implements Filterable {
 
         private final List<Class<?>> classes = new ArrayList<>();
@@ -66,28 +72,24 @@ public final class JUnit4Repeat {
         private final List<Leaks> leaks = new ArrayList<>();
         private final List<Filter> filters = new ArrayList<>();
         private final Description description;
+        /** This JVM's master seed for the randomized runner; null: the runner draws one. */
+        private final String seed;
+        /** The randomized runner's properties as the JVM started. */
+        private final Map<String, String> before = new HashMap<>();
 
         public Repeater(Class<?> suite) throws ClassNotFoundException {
             ClassLoader loader = suite.getClassLoader();
-            List<String> names = split(System.getProperty(CLASSES, ""));
-            int slice = sliceOf(suite);
-            int total = Iterations.get();
-            int jvms = Math.max(1, Integer.getInteger(JVMS, 1));
-            int slices = Math.max(1, Integer.getInteger(SLICES, names.size() * jvms));
-            for (int e = 0; e < names.size(); e++) {
-                for (int k = 0; k < (slice < 0 ? 1 : jvms); k++) {
-                    // Entry e's k-th JVM is slice (e * jvms + k) mod slices: its JVMs are distinct, and the
-                    // first of them take the remainder of the iterations.
-                    if (slice < 0) {
-                        add(names.get(e), total, loader);
-                    } else if ((e * jvms + k) % slices == slice) {
-                        add(names.get(e), total / jvms + (k < total % jvms ? 1 : 0), loader);
-                    }
-                }
+            for (String property : new String[] {TESTS_ITERS, TESTS_SEED, TESTS_APPEND_SEED}) {
+                before.put(property, System.getProperty(property));
             }
-            List<String> patterns = split(System.getProperty(FILTERS, ""));
-            if (!patterns.isEmpty()) {
-                filters.add(new PatternFilter(patterns));
+            int slice = Slices.sliceOf(suite, "Slice");
+            seed = sliceSeed(System.getProperty(TESTS_SEED), Math.max(slice, 0));
+            for (Slices.Share share : Slices.of(slice)) {
+                add(share, loader);
+            }
+            Selection selection = Selection.fromProperty();
+            if (selection != null) {
+                filters.add(new PatternFilter(selection));
             }
             description = Description.createSuiteDescription(suite);
             for (Runner runner : runners(0)) {
@@ -95,16 +97,15 @@ public final class JUnit4Repeat {
             }
         }
 
-        /** The class an entry names (and, for {@code Outer$*}, the test classes nested in it), {@code count} times. */
-        private void add(String name, int count, ClassLoader loader) throws ClassNotFoundException {
-            boolean nested = name.endsWith("$*");
-            Class<?> c = Class.forName(nested ? name.substring(0, name.length() - 2) : name, false, loader);
+        /** The class an entry names (and, for {@code Outer$*}, the test classes nested in it), its share of times. */
+        private void add(Slices.Share share, ClassLoader loader) throws ClassNotFoundException {
+            Class<?> c = Class.forName(share.className(), false, loader);
             classes.add(c);
-            if (nested) {
+            if (share.nested()) {
                 addNested(c);
             }
             while (counts.size() < classes.size()) {
-                counts.add(count);
+                counts.add(share.count);
                 leaks.add(new Leaks());
             }
         }
@@ -131,10 +132,15 @@ public final class JUnit4Repeat {
                 }
                 for (int c : entries) {
                     Runner runner = runner(c);
-                    if (runner == null) {
+                    if (runner == null || (i > 0 && repeatsItself(runner))) {
                         continue;
                     }
                     RunNotifier inner = new RunNotifier();
+                    if (repeatsItself(runner)) {
+                        inner.addListener(new Renamer(notifier, leaks.get(c)));
+                        runner.run(inner);
+                        continue;
+                    }
                     inner.addListener(new Renamer(notifier, token(i + 1, leaks.get(c).alive())));
                     leaks.get(c).before();
                     runner.run(inner);
@@ -166,9 +172,20 @@ public final class JUnit4Repeat {
             return out;
         }
 
-        /** A fresh runner of entry {@code c}, filtered; null when the filters leave it nothing. */
+        /**
+         * A fresh runner of entry {@code c}, filtered; null when the filters leave it nothing. The randomized
+         * runner reads its iterations and master seed when it is built: they are set just before.
+         */
         private Runner runner(int c) {
+            System.setProperty(TESTS_ITERS, Integer.toString(counts.get(c)));
+            System.setProperty(TESTS_APPEND_SEED, "true");
+            if (seed != null) {
+                System.setProperty(TESTS_SEED, seed);
+            }
             Runner runner = Request.aClass(classes.get(c)).getRunner();
+            if (!repeatsItself(runner)) {
+                restore();
+            }
             try {
                 for (Filter filter : filters) {
                     filter.apply(runner);
@@ -177,6 +194,17 @@ public final class JUnit4Repeat {
                 return null;
             }
             return runner;
+        }
+
+        /** The randomized runner's properties as the JVM had them, for the classes that do not read them. */
+        private void restore() {
+            for (Map.Entry<String, String> e : before.entrySet()) {
+                if (e.getValue() == null) {
+                    System.clearProperty(e.getKey());
+                } else {
+                    System.setProperty(e.getKey(), e.getValue());
+                }
+            }
         }
 
         /** The test classes nested in {@code outer} (at any depth), as Gradle's scan finds them. */
@@ -193,6 +221,37 @@ public final class JUnit4Repeat {
                 addNested(inner);
             }
         }
+    }
+
+    /** A runner that repeats its class itself, as {@code tests.iters} says: randomizedtesting's. */
+    static boolean repeatsItself(Runner runner) {
+        return runner.getClass().getName().equals(RANDOMIZED_RUNNER);
+    }
+
+    /**
+     * The randomized runner's master seed in slice {@code slice}: {@code given} (the invocation's
+     * {@code tests.seed}) in slice 0 and whenever it pins a method's seed too ({@code MASTER:METHOD}: a replay
+     * runs that seed everywhere), else a seed mixed from it and the slice, so that each JVM samples its own
+     * randomness and the same invocation gives the same seeds again. Null without a seed (the runner draws
+     * one per JVM) or with one the runner would not read as hexadecimal (left to the runner to refuse).
+     */
+    static String sliceSeed(String given, int slice) {
+        if (given == null || given.trim().isEmpty()) {
+            return null;
+        }
+        String master = given.trim();
+        if (slice == 0 || master.contains(":") || !master.matches("[0-9a-fA-F]{1,16}")) {
+            return master;
+        }
+        long mixed = mix(Long.parseUnsignedLong(master, 16) + slice * 0x9E3779B97F4A7C15L);
+        return Long.toHexString(mixed).toUpperCase(java.util.Locale.ROOT);
+    }
+
+    /** MurmurHash3's 64-bit finalizer. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return z ^ (z >>> 33);
     }
 
     /**
@@ -270,28 +329,37 @@ public final class JUnit4Repeat {
         }
     }
 
-    /** The slice a generated {@code SliceK} class is, -1 for this class itself (no slices). */
-    static int sliceOf(Class<?> suite) {
-        String name = suite.getSimpleName();
-        return name.startsWith("Slice") ? Integer.parseInt(name.substring("Slice".length())) : -1;
-    }
-
     /**
-     * Passes a run's events on with each test's name followed by {@code token} (its iteration in this JVM, see
-     * {@link JUnit4Repeat#token});
-     * class-level events (a failing {@code @BeforeClass}) pass unchanged.
+     * Passes a run's events on with each test's name followed by its token: a fixed one (one run of a class
+     * is one iteration, see {@link JUnit4Repeat#token}), or, for a class that repeats itself, each test's
+     * own, numbered by its executions in this JVM, the threads its class's earlier executions left running
+     * counted between its start and finish. Class-level events (a failing {@code @BeforeClass}) pass
+     * unchanged.
      */
     static final class Renamer extends RunListener {
         private final RunNotifier out;
-        private final String token;
+        private final String fixed;
+        private final Leaks leaks;
+        /** Executions so far of each test (its class and its name without the runner's tokens). */
+        private final Map<String, Integer> executions = new HashMap<>();
+        /** The token of each test that started and has not finished. */
+        private final Map<Description, String> tokens = new HashMap<>();
 
         Renamer(RunNotifier out, String token) {
             this.out = out;
-            this.token = token;
+            this.fixed = token;
+            this.leaks = null;
+        }
+
+        Renamer(RunNotifier out, Leaks leaks) {
+            this.out = out;
+            this.fixed = null;
+            this.leaks = leaks;
         }
 
         private Description renamed(Description d) {
-            if (d.getMethodName() == null) {
+            String token = fixed != null ? fixed : tokens.get(d);
+            if (d.getMethodName() == null || token == null) {
                 return d;
             }
             return Description.createTestDescription(d.getClassName(), d.getMethodName() + token,
@@ -300,12 +368,23 @@ public final class JUnit4Repeat {
 
         @Override
         public void testStarted(Description d) {
+            if (fixed == null && d.getMethodName() != null) {
+                List<String> names = Selection.names(d.getMethodName());
+                // The name as the analyzer keys the test: without the seed, with its parameters.
+                String key = d.getClassName() + "." + names.get(Math.min(1, names.size() - 1));
+                int n = executions.merge(key, 1, Integer::sum);
+                tokens.put(d, token(n, leaks.alive()));
+                leaks.before();
+            }
             out.fireTestStarted(renamed(d));
         }
 
         @Override
         public void testFinished(Description d) {
             out.fireTestFinished(renamed(d));
+            if (tokens.remove(d) != null) {
+                leaks.after();
+            }
         }
 
         @Override
@@ -344,47 +423,18 @@ public final class JUnit4Repeat {
         return false;
     }
 
-    /** Comma-separated, {@code %2C} and {@code %25} decoded, empty entries dropped. */
-    static List<String> split(String value) {
-        List<String> out = new ArrayList<>();
-        for (String part : value.split(",")) {
-            if (!part.isEmpty()) {
-                out.add(part.replace("%2C", ",").replace("%25", "%"));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Gradle's {@code --tests} matching: {@code *} any run of characters, the whole class or {@code Class.method}.
-     * A class pattern also matches the tests of its nested classes ({@code Outer$Inner}), as Gradle's does: a
-     * runner such as JUnit's {@code Enclosed} reports its tests under the nested classes' names.
-     */
+    /** A JUnit filter of {@link Selection}: a description runs when it or one of its children is selected. */
     static final class PatternFilter extends Filter {
-        private final List<Pattern> patterns = new ArrayList<>();
-        private final String described;
+        private final Selection selection;
 
-        PatternFilter(List<String> globs) {
-            for (String glob : globs) {
-                StringBuilder regex = new StringBuilder();
-                String[] literals = glob.split("\\*", -1);
-                for (int i = 0; i < literals.length; i++) {
-                    regex.append(i == 0 ? "" : ".*").append(Pattern.quote(literals[i]));
-                }
-                patterns.add(Pattern.compile(regex.toString()));
-            }
-            described = "gradle-flaky's selection " + globs;
+        PatternFilter(Selection selection) {
+            this.selection = selection;
         }
 
         @Override
         public boolean shouldRun(Description d) {
-            String cls = d.getClassName();
-            String method = d.getMethodName();
-            for (Pattern p : patterns) {
-                if (cls != null && (matchesClassOrEnclosing(p, cls)
-                        || (method != null && p.matcher(cls + "." + method).matches()))) {
-                    return true;
-                }
+            if (selection.matches(d.getClassName(), d.getMethodName())) {
+                return true;
             }
             for (Description child : d.getChildren()) {
                 if (shouldRun(child)) {
@@ -394,18 +444,9 @@ public final class JUnit4Repeat {
             return false;
         }
 
-        private static boolean matchesClassOrEnclosing(Pattern p, String cls) {
-            for (String c = cls; c != null; c = c.lastIndexOf('$') > 0 ? c.substring(0, c.lastIndexOf('$')) : null) {
-                if (p.matcher(c).matches()) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
         @Override
         public String describe() {
-            return described;
+            return selection.describe();
         }
     }
 }

@@ -605,7 +605,9 @@ pub struct BisectArgs {
 fn error_rate(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(r) if r > 0.0 && r <= 0.5 => Ok(r),
-        _ => Err(format!("`{s}` is no error rate: a number above 0 and at most 0.5")),
+        _ => Err(format!(
+            "`{s}` is no error rate: a number above 0 and at most 0.5"
+        )),
     }
 }
 

@@ -186,12 +186,7 @@ fn plan_one(build: &Build, selection: Selection, cfg: &LocalRunConfig) -> Result
             let why: Vec<String> = not_checked.iter().map(|u| u.reason.clone()).collect();
             return Err(one(format!("none can run here ({})", why.join("; "))));
         }
-        [t] => {
-            return Err(one(format!(
-                "{} is a class",
-                crate::plan::test_name(t)
-            )))
-        }
+        [t] => return Err(one(format!("{} is a class", crate::plan::test_name(t)))),
         many => return Err(one(format!("{} tests were selected", many.len()))),
     }
     let (prepared, _) = local::plan_for(build, &tests, cfg)?;
@@ -218,7 +213,11 @@ fn known_counts(
     Ok(points
         .iter()
         .map(|p| {
-            let pooled = lookup::pooled(&files, std::slice::from_ref(&class), Scope::Commit(&p.commit));
+            let pooled = lookup::pooled(
+                &files,
+                std::slice::from_ref(&class),
+                Scope::Commit(&p.commit),
+            );
             pooled
                 .tests
                 .get(&(class.clone(), method.clone().unwrap_or_default()))
@@ -257,16 +256,27 @@ impl Runner<'_> {
     fn run_at(&mut self, point: usize, runs: u64) -> Result<Measured> {
         let commit = self.line[point];
         let hex = commit.to_string();
-        let dir = self.run_dir.join(format!("{}-{}", &hex[..12], self.invocations));
+        let dir = self
+            .run_dir
+            .join(format!("{}-{}", &hex[..12], self.invocations));
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let kept = reports::state_dir(&self.build.root).join(WORKTREE);
-        let worktree = Worktree::for_run(self.repo.workdir(), commit, &kept, &dir.join("worktree"))?;
+        let worktree =
+            Worktree::for_run(self.repo.workdir(), commit, &kept, &dir.join("worktree"))?;
         let root = build_root_in(worktree.path(), &self.build.root, self.repo.workdir());
         crate::compare::resize(&mut self.prepared.plan.commands[0], runs);
         let plan = &self.prepared;
-        tell!("bisect: {} run(s) at {} in {}", runs, &hex[..12], root.display());
+        tell!(
+            "bisect: {} run(s) at {} in {}",
+            runs,
+            &hex[..12],
+            root.display()
+        );
         let (batches, _) = local::run_batches(&root, plan, self.cfg, self.guard, &dir)?;
-        self.invocations += batches.iter().map(|b| b.done.iterations.len() as u32).sum::<u32>();
+        self.invocations += batches
+            .iter()
+            .map(|b| b.done.iterations.len() as u32)
+            .sum::<u32>();
         drop(worktree);
         let analyzed = local::analyze_runs(self.build, &root, plan, &batches, &dir, self.cfg);
         let t = &plan.plan.commands[0].tests[0];
@@ -287,7 +297,10 @@ impl Runner<'_> {
             dirty: false,
             ..keep::local_meta(&self.build.root, &run_id(&dir), Origin::Local)
         };
-        keep::append_local(&self.build.root, &ledger::records_of(&analyzed.report, &meta));
+        keep::append_local(
+            &self.build.root,
+            &ledger::records_of(&analyzed.report, &meta),
+        );
         Ok(Measured::Ran(Counts::new(found.failures, found.runs)))
     }
 }

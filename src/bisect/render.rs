@@ -82,14 +82,18 @@ fn answer(b: &Bisected) -> String {
                     "- the commits between them were skipped (they do not build or run the test)"
                 );
             }
+            let again = crate::shell::join(&[
+                "gradle-flaky".into(),
+                "local".into(),
+                "--compare".into(),
+                short(&p.commit).into(),
+                b.test.clone(),
+            ]);
             let _ = writeln!(
                 s,
-                "- show it: {}",
-                code(&format!(
-                    "gradle-flaky local --compare {} {}",
-                    short(&p.commit),
-                    b.test
-                ))
+                "- to see it again, with {} checked out: {}",
+                code(short(&c.commit)),
+                code(&again)
             );
             s
         }

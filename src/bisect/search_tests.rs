@@ -185,7 +185,7 @@ fn over_random_histories_the_error_rate_stays_within_the_stated_one() {
         cases
             .iter()
             .filter(|rates| {
-                let culprit = rates.iter().position(|r| *r > 0.0);
+                let culprit = rates.iter().position(|r| *r > 0.0).unwrap();
                 plain(rates, runs, &mut draw) != culprit
             })
             .count()

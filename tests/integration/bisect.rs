@@ -50,13 +50,24 @@ fn bisect(dir: &Path, good: &str) -> Output {
     run(gradle_flaky()
         .arg("--project-dir")
         .arg(dir)
-        .args(["bisect", "--good", good, "--iters", "20", "--max-runs", "200"])
+        .args([
+            "bisect",
+            "--good",
+            good,
+            "--iters",
+            "20",
+            "--max-runs",
+            "200",
+        ])
         .args([TEST, "--", "--offline"]))
 }
 
 /// Runs the points' counts: "N run(s) in M Gradle invocation(s), K more from the ledger".
 fn runs(md: &str) -> (u64, u64) {
-    let line = md.lines().find(|l| l.contains(" Gradle invocation(s), ")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| l.contains(" Gradle invocation(s), "))
+        .unwrap();
     let n = |s: &str| s.split_whitespace().next().unwrap().parse::<u64>().unwrap();
     let ran = n(line);
     let known = line.split(", ").nth(1).map(n).unwrap();
@@ -82,18 +93,21 @@ fn bisect_names_the_commit_that_made_a_test_flaky_and_reuses_the_ledger() {
         )),
         "{md}"
     );
-    let parent = git(dir, &["rev-parse", "main~5"]).trim().to_string();
+    let parent = git(dir, &["rev-parse", "main~6"]).trim().to_string();
     assert!(
-        md.contains(&format!("gradle-flaky local --compare {}", &parent[..12])),
+        md.contains(&format!(
+            "with `{}` checked out: `gradle-flaky local --compare {} ",
+            &culprit[..12],
+            &parent[..12]
+        )),
         "{md}"
     );
     let (ran, known) = runs(&md);
     assert_eq!(known, 0);
     assert!((100..=1000).contains(&ran), "{ran} runs: {md}");
-    let ledger = std::fs::read_to_string(
-        dir.join(".gradle/gradle-flaky/ledger/ledger-000001.jsonl"),
-    )
-    .unwrap();
+    let ledger =
+        std::fs::read_to_string(dir.join(".gradle/gradle-flaky/ledger/ledger-000001.jsonl"))
+            .unwrap();
     assert!(ledger.contains(&culprit), "the culprit's runs are recorded");
 
     let again = bisect(dir, "main~11");
@@ -114,7 +128,11 @@ fn bisect_names_the_commit_that_made_a_test_flaky_and_reuses_the_ledger() {
         .arg("--project-dir")
         .arg(dir)
         .args(["bisect", "--good", "main~11"])
-        .args(["org.elasticsearch.flaky.AssertionFlakyTests", "--", "--offline"]));
+        .args([
+            "org.elasticsearch.flaky.AssertionFlakyTests",
+            "--",
+            "--offline",
+        ]));
     assert_eq!(class.status.code(), Some(2), "{}", text(&class));
     assert!(
         String::from_utf8_lossy(&class.stderr).contains("bisect follows one test method"),

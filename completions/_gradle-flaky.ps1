@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Select, plan and run tests on this machine, then print the report')
+            [CompletionResult]::new('bisect', 'bisect', [CompletionResultType]::ParameterValue, 'Find the commit that made a test flaky: bisect the first-parent line between a good and a bad commit, each point run as often as an exact test needs')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Show what would run, and what a clean result would prove; run nothing')
             [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions')
             [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)')
@@ -91,6 +92,45 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             [CompletionResult]::new('--no-stop-on-flaky', '--no-stop-on-flaky', [CompletionResultType]::ParameterName, 'Every test gets its full count, proven flaky or not')
             [CompletionResult]::new('--until-fail', '--until-fail', [CompletionResultType]::ParameterName, 'Repeat each selected test until its first real failure, for at most --for per batch (in chunks, each with a fresh seed); no failure by then is a clean result of the executions that ran')
             [CompletionResult]::new('--size-after', '--size-after', [CompletionResultType]::ParameterName, 'With --compare: run this working tree''s side as many times as a fix needs to show at the rate measured on REF (at most 10 times the planned count), instead of the planned count')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
+            [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gradle-flaky;bisect' {
+            [CompletionResult]::new('--good', '--good', [CompletionResultType]::ParameterName, 'A commit where the test is not flaky (a branch, tag or commit): the search''s start')
+            [CompletionResult]::new('--bad', '--bad', [CompletionResultType]::ParameterName, 'A commit where the test is flaky, on whose first-parent line the good one lies')
+            [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'The most runs of the test at one commit; a commit still not told from either end by then ends the search without a culprit')
+            [CompletionResult]::new('--error-rate', '--error-rate', [CompletionResultType]::ParameterName, 'The chance, at most, that the commit named is the wrong one (or an end called what it is not), shared over the ends'' check and every halving')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main')
+            [CompletionResult]::new('--muted-file', '--muted-file', [CompletionResultType]::ParameterName, 'The muted-tests file, relative to the project dir')
+            [CompletionResult]::new('--task-cap', '--task-cap', [CompletionResultType]::ParameterName, 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)')
+            [CompletionResult]::new('--subclass-cap', '--subclass-cap', [CompletionResultType]::ParameterName, 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked')
+            [CompletionResult]::new('--iters', '--iters', [CompletionResultType]::ParameterName, 'Iterations for every kind (sets unit, integ and REST counts)')
+            [CompletionResult]::new('--unit-iters', '--unit-iters', [CompletionResultType]::ParameterName, 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]')
+            [CompletionResult]::new('--integ-iters', '--integ-iters', [CompletionResultType]::ParameterName, 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]')
+            [CompletionResult]::new('--rest-iters', '--rest-iters', [CompletionResultType]::ParameterName, 'Gradle invocations per REST batch [default: 10]')
+            [CompletionResult]::new('--suite-timeout', '--suite-timeout', [CompletionResultType]::ParameterName, 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]')
+            [CompletionResult]::new('--repetition', '--repetition', [CompletionResultType]::ParameterName, 'How tests repeat: in test JVMs (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), each class''s iterations spread over several fresh JVMs of one Gradle invocation, or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow; and when a chunk''s iterations in one JVM cost more than fresh Gradle runs (on average, or its last ones each: state accumulating in the JVM), the rest of its batch runs as Gradle runs, said in the run and the report (in-jvm stays, and says what it cost); the build''s durations file remembers the class, and the next auto run on the same commit starts it on Gradle runs (a class that leaked state by itself: a fresh JVM per execution instead). The report counts each test''s first executions in a JVM (the CI condition) apart from its repeats')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'What runs beside the selected tests. alone: the selected classes on their own (their verdict bounds the test by itself); task: each selected test''s whole test task as CI runs it (every class, no --tests filter, the build''s own test JVMs and forks), one Gradle run per execution, a seeded sample of its classes when the whole task cannot fit the budget (its verdict bounds the test in CI''s condition, beside its neighbours); both: the two, counted apart so that they can be compared [default: alone]')
+            [CompletionResult]::new('--unmute-check', '--unmute-check', [CompletionResultType]::ParameterName, 'Whole-task runs (each a fresh test JVM, as CI runs the test) that back a test selected because it was unmuted (--unmuted) and repeated in one test JVM: a clean in-JVM verdict bounds repeats in a warm JVM, these bound the test as CI runs it. 5 runs catch a test failing every fresh first run every time, one failing half of them 97 times in 100; 0 turns the check off; --context task|both runs the task anyway [default: 5]')
+            [CompletionResult]::new('--sample-seed', '--sample-seed', [CompletionResultType]::ParameterName, 'The seed of the random sample of a whole test task''s classes that runs when the task is too big for the budget (--context task|both): the plan and the report say the seed used, and the same seed, classes and durations give the same sample [default: a fresh one]')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2')
+            [CompletionResult]::new('--detect-rate', '--detect-rate', [CompletionResultType]::ParameterName, 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence for --detect-rate')
+            [CompletionResult]::new('--budget', '--budget', [CompletionResultType]::ParameterName, 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]')
+            [CompletionResult]::new('--durations', '--durations', [CompletionResultType]::ParameterName, 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]')
+            [CompletionResult]::new('--max-shards', '--max-shards', [CompletionResultType]::ParameterName, 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget')
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated): runs it holds of a commit count toward that point')
+            [CompletionResult]::new('--project-dir', '--project-dir', [CompletionResultType]::ParameterName, 'Root of the Gradle build (where settings.gradle is)')
+            [CompletionResult]::new('--gradle', '--gradle', [CompletionResultType]::ParameterName, 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH')
+            [CompletionResult]::new('--layout-timeout', '--layout-timeout', [CompletionResultType]::ParameterName, 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Add test files changed against the merge base')
+            [CompletionResult]::new('--unmuted', '--unmuted', [CompletionResultType]::ParameterName, 'Add entries removed from muted-tests.yml against the merge base')
+            [CompletionResult]::new('--refresh-layout', '--refresh-layout', [CompletionResultType]::ParameterName, 'Re-read the layout from Gradle instead of the cache')
+            [CompletionResult]::new('--allow-host-mutating-tasks', '--allow-host-mutating-tasks', [CompletionResultType]::ParameterName, 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Stream Gradle''s output instead of showing progress')
             [CompletionResult]::new('--isolate', '--isolate', [CompletionResultType]::ParameterName, 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated')
@@ -597,6 +637,7 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
         }
         'gradle-flaky;help' {
             [CompletionResult]::new('local', 'local', [CompletionResultType]::ParameterValue, 'Select, plan and run tests on this machine, then print the report')
+            [CompletionResult]::new('bisect', 'bisect', [CompletionResultType]::ParameterValue, 'Find the commit that made a test flaky: bisect the first-parent line between a good and a bad commit, each point run as often as an exact test needs')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Show what would run, and what a clean result would prove; run nothing')
             [CompletionResult]::new('pr', 'pr', [CompletionResultType]::ParameterValue, 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions')
             [CompletionResult]::new('manual', 'manual', [CompletionResultType]::ParameterValue, 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)')
@@ -615,6 +656,9 @@ Register-ArgumentCompleter -Native -CommandName 'gradle-flaky' -ScriptBlock {
             break
         }
         'gradle-flaky;help;local' {
+            break
+        }
+        'gradle-flaky;help;bisect' {
             break
         }
         'gradle-flaky;help;plan' {

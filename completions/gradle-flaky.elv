@@ -29,6 +29,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand local 'Select, plan and run tests on this machine, then print the report'
+            cand bisect 'Find the commit that made a test flaky: bisect the first-parent line between a good and a bad commit, each point run as often as an exact test needs'
             cand plan 'Show what would run, and what a clean result would prove; run nothing'
             cand pr 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions'
             cand manual 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)'
@@ -87,6 +88,44 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --no-stop-on-flaky 'Every test gets its full count, proven flaky or not'
             cand --until-fail 'Repeat each selected test until its first real failure, for at most --for per batch (in chunks, each with a fresh seed); no failure by then is a clean result of the executions that ran'
             cand --size-after 'With --compare: run this working tree''s side as many times as a fix needs to show at the rate measured on REF (at most 10 times the planned count), instead of the planned count'
+            cand -v 'Stream Gradle''s output instead of showing progress'
+            cand --verbose 'Stream Gradle''s output instead of showing progress'
+            cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gradle-flaky;bisect'= {
+            cand --good 'A commit where the test is not flaky (a branch, tag or commit): the search''s start'
+            cand --bad 'A commit where the test is flaky, on whose first-parent line the good one lies'
+            cand --max-runs 'The most runs of the test at one commit; a commit still not told from either end by then ends the search without a culprit'
+            cand --error-rate 'The chance, at most, that the commit named is the wrong one (or an end called what it is not), shared over the ends'' check and every halving'
+            cand --base 'Base ref: default $BUILDKITE_PULL_REQUEST_BASE_BRANCH or $GITHUB_BASE_REF, else origin/main, else main'
+            cand --muted-file 'The muted-tests file, relative to the project dir'
+            cand --task-cap 'Test tasks run per class when its source set''s own task is disabled and several others run it (BWC versions, newest first)'
+            cand --subclass-cap 'Concrete subclasses run per abstract base class, or per changed concrete test class (spread over projects); those left out are reported as not checked'
+            cand --iters 'Iterations for every kind (sets unit, integ and REST counts)'
+            cand --unit-iters 'Executions of each unit test (and custom source sets): -Dtests.iters where the randomizedtesting runner honours it, else Gradle runs [default: 100]'
+            cand --integ-iters 'Executions of each internalClusterTest: -Dtests.iters, or Gradle runs [default: 20]'
+            cand --rest-iters 'Gradle invocations per REST batch [default: 10]'
+            cand --suite-timeout 'Suite timeout passed as -Dtests.timeoutSuite (90s, 20m, 1h) [default: 60m]'
+            cand --repetition 'How tests repeat: in test JVMs (TestNG invocationCount, gradle-flaky''s JUnit 4 runner, the randomizedtesting runner''s -Dtests.iters; the JUnit Platform engine only with in-jvm), each class''s iterations spread over several fresh JVMs of one Gradle invocation, or one Gradle run per iteration (fresh JVMs, slower). auto chooses per Test task from its framework; the first run confirms, else Gradle runs follow; and when a chunk''s iterations in one JVM cost more than fresh Gradle runs (on average, or its last ones each: state accumulating in the JVM), the rest of its batch runs as Gradle runs, said in the run and the report (in-jvm stays, and says what it cost); the build''s durations file remembers the class, and the next auto run on the same commit starts it on Gradle runs (a class that leaked state by itself: a fresh JVM per execution instead). The report counts each test''s first executions in a JVM (the CI condition) apart from its repeats'
+            cand --context 'What runs beside the selected tests. alone: the selected classes on their own (their verdict bounds the test by itself); task: each selected test''s whole test task as CI runs it (every class, no --tests filter, the build''s own test JVMs and forks), one Gradle run per execution, a seeded sample of its classes when the whole task cannot fit the budget (its verdict bounds the test in CI''s condition, beside its neighbours); both: the two, counted apart so that they can be compared [default: alone]'
+            cand --unmute-check 'Whole-task runs (each a fresh test JVM, as CI runs the test) that back a test selected because it was unmuted (--unmuted) and repeated in one test JVM: a clean in-JVM verdict bounds repeats in a warm JVM, these bound the test as CI runs it. 5 runs catch a test failing every fresh first run every time, one failing half of them 97 times in 100; 0 turns the check off; --context task|both runs the task anyway [default: 5]'
+            cand --sample-seed 'The seed of the random sample of a whole test task''s classes that runs when the task is too big for the budget (--context task|both): the plan and the report say the seed used, and the same seed, classes and durations give the same sample [default: a fresh one]'
+            cand --cap 'Batch cap per kind, as KIND=N (repeatable or comma-separated), e.g. unit=5,javaRestTest=2'
+            cand --detect-rate 'Size iterations to detect a failure rate P (e.g. 0.02 or 2%) with --confidence'
+            cand --confidence 'Confidence for --detect-rate'
+            cand --budget 'The time each batch job may take (90s, 20m, 1h). A batch the durations say cannot fit is split into shards (--max-shards); locally and in a CI job its iterations run in chunks, each checked to fit what is left before it starts (a CI job''s budget cut to what its timeout leaves), each with a fresh seed, and a batch out of budget stops cleanly and reports what ran [default: the job''s timeout minus 2 minutes (--batch-timeout locally, --step-timeout on Buildkite, the workflow''s job timeout on GitHub)]'
+            cand --durations 'Durations per test class: JUnit XML files or folders of an earlier run (e.g. the base branch''s build/test-results), or a flakiness-durations.json [default: what earlier runs recorded under .gradle/gradle-flaky/]'
+            cand --max-shards 'The most shards (parallel jobs, or batches run in turn locally) one batch is split into to fit the budget'
+            cand --ledger 'Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or `:`-separated): runs it holds of a commit count toward that point'
+            cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
+            cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
+            cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'
+            cand --changed 'Add test files changed against the merge base'
+            cand --unmuted 'Add entries removed from muted-tests.yml against the merge base'
+            cand --refresh-layout 'Re-read the layout from Gradle instead of the cache'
+            cand --allow-host-mutating-tasks 'Also run host-mutating Test tasks (named destructive*: they install packages and change services on this machine). Only on a disposable packaging host'
             cand -v 'Stream Gradle''s output instead of showing progress'
             cand --verbose 'Stream Gradle''s output instead of showing progress'
             cand --isolate 'Run Gradle isolated from your own builds: a private daemon in the run folder (or --no-daemon for a single invocation), stopped with the run. Default: your own Gradle daemon, as ./gradlew would use (warm; a stopped build''s test JVMs are stopped, the daemon never). Buildkite batch steps always run isolated'
@@ -560,6 +599,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
         }
         &'gradle-flaky;help'= {
             cand local 'Select, plan and run tests on this machine, then print the report'
+            cand bisect 'Find the commit that made a test flaky: bisect the first-parent line between a good and a bad commit, each point run as often as an exact test needs'
             cand plan 'Show what would run, and what a clean result would prove; run nothing'
             cand pr 'Changed tests and unmutes of this branch, run here, uploaded to Buildkite, or planned for GitHub Actions'
             cand manual 'CI entry driven by FLAKINESS_* variables (the manual Buildkite pipeline or GitHub workflow)'
@@ -577,6 +617,8 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gradle-flaky;help;local'= {
+        }
+        &'gradle-flaky;help;bisect'= {
         }
         &'gradle-flaky;help;plan'= {
         }

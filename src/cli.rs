@@ -99,6 +99,20 @@ pub enum Command {
         `gradle-flaky history`).")]
     Local(LocalArgs),
 
+    /// Find the commit that made a test flaky: bisect the first-parent line between a good and a bad commit, each point run as often as an exact test needs.
+    #[command(after_help = "Examples:\n  \
+        gradle-flaky bisect --good v1.2.0 --bad main 'org.example.FooTests#testBar'\n  \
+        gradle-flaky bisect --good HEAD~50 --iters 20 --max-runs 200 'org.example.FooTests#testBar'\n\n\
+        Each point runs in the build's kept worktree of its commit (.gradle/gradle-flaky/bisect), \
+        in chunks of --iters, until Fisher's exact test tells its failure rate from the good \
+        end's or the bad end's; runs the ledger already holds of a commit, in the same \
+        condition, are not run again, and every run is recorded there.\n\n\
+        Exit status: 0 a culprit named; 1 an end is not what it was said to be (the good end \
+        fails, or the bad end never does); 2 a usage or input error; 3 the runs could not \
+        tell within --max-runs, or the commits that would tell do not build; 130 interrupted \
+        (what was measured is printed).")]
+    Bisect(BisectArgs),
+
     /// Show what would run, and what a clean result would prove; run nothing.
     #[command(after_help = "Examples:\n  \
         gradle-flaky plan --changed --unmuted --base main\n  \
@@ -549,6 +563,52 @@ pub struct LocalArgs {
     /// Extra arguments passed to every Gradle invocation.
     #[arg(last = true, value_name = "GRADLE ARGS")]
     pub gradle_args: Vec<String>,
+}
+
+/// `bisect`: the ends, the limits of the search, and what `local` takes.
+#[derive(Debug, Args, Clone)]
+pub struct BisectArgs {
+    /// A commit where the test is not flaky (a branch, tag or commit): the search's start.
+    #[arg(long, value_name = "REF")]
+    pub good: String,
+
+    /// A commit where the test is flaky, on whose first-parent line the good one lies.
+    #[arg(long, value_name = "REF", default_value = "HEAD")]
+    pub bad: String,
+
+    /// The most runs of the test at one commit; a commit still not told from either end by
+    /// then ends the search without a culprit.
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_runs: u64,
+
+    /// The chance, at most, that the commit named is the wrong one (or an end called what it
+    /// is not), shared over the ends' check and every halving.
+    #[arg(long, value_name = "RATE", default_value_t = 0.05, value_parser = error_rate)]
+    pub error_rate: f64,
+
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    #[command(flatten)]
+    pub batching: BatchingArgs,
+
+    /// Also read this run ledger (a file, or a folder of *.jsonl; repeatable, or
+    /// `:`-separated): runs it holds of a commit count toward that point.
+    #[arg(long, value_name = "PATH", env = vars::LEDGER, value_delimiter = ':')]
+    pub ledger: Vec<PathBuf>,
+
+    /// Extra arguments passed to every Gradle invocation.
+    #[arg(last = true, value_name = "GRADLE ARGS")]
+    pub gradle_args: Vec<String>,
+}
+
+/// An error rate in (0, 0.5].
+fn error_rate(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(r) if r > 0.0 && r <= 0.5 => Ok(r),
+        _ => Err(format!(
+            "`{s}` is no error rate: a number above 0 and at most 0.5"
+        )),
+    }
 }
 
 /// Comparing with another commit (`local --compare REF`).

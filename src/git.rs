@@ -239,6 +239,36 @@ impl Repo {
             .flatten()
     }
 
+    /// The first-parent line from `good` (exclusive of nothing: it comes
+    /// first) to `bad`, oldest first; `None` when `good` is not on `bad`'s
+    /// first-parent line.
+    pub(crate) fn first_parent_line(&self, good: Oid, bad: Oid) -> Option<Vec<Oid>> {
+        let mut line = vec![bad];
+        let mut at = bad;
+        while at != good {
+            at = self.first_parent(at)?;
+            line.push(at);
+        }
+        line.reverse();
+        Some(line)
+    }
+
+    /// A commit's subject line and author (`Name <mail>`).
+    pub(crate) fn subject_and_author(&self, commit: Oid) -> (String, String) {
+        let Ok(c) = self.repo.find_commit(commit) else {
+            return (String::new(), String::new());
+        };
+        let author = c.author();
+        (
+            String::from_utf8_lossy(c.summary_bytes().unwrap_or_default()).into_owned(),
+            format!(
+                "{} <{}>",
+                author.name().unwrap_or_default(),
+                author.email().unwrap_or_default()
+            ),
+        )
+    }
+
     /// The content of `path` (relative to the working tree) at `commit`;
     /// `None` when the file did not exist there.
     pub(crate) fn file_at(&self, commit: Oid, path: &Path) -> Result<Option<Vec<u8>>> {

@@ -2,11 +2,12 @@
 //! tests to find flaky ones.
 //!
 //! The pipeline is `select` → `plan` → `run` → `analyze`; `local` runs it on
-//! this machine as one use case, and `compare` (`local --compare REF`) runs
-//! it on REF and here. Selection, planning and analysis are pure functions of
+//! this machine as one use case, `compare` (`local --compare REF`) runs
+//! it on REF and here, and `bisect` on the commits between a good and a bad
+//! one. Selection, planning and analysis are pure functions of
 //! their inputs; git, Gradle, files, processes and Buildkite are touched only
 //! in `commands` (the entry points), `layout`, `git`, `run`, `local`,
-//! `compare`, the ledger's store (`ledger`: every run's counts, and history),
+//! `compare`, `bisect`, the ledger's store (`ledger`: every run's counts, and history),
 //! `durations` (what earlier runs measured), and the CI modules (`ci`, the
 //! core every CI shares, under the adapters `buildkite` and `github`).
 //! `condition`, `invocation`, `reports`, `shell`, `stats`, `markdown`,
@@ -21,6 +22,7 @@
 //! comment says how.
 
 pub mod analyze;
+pub mod bisect;
 pub(crate) mod buildkite;
 pub(crate) mod ci;
 pub mod cli;

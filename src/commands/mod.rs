@@ -2,6 +2,7 @@
 //! files, runs git and Gradle, and hands plain data to the pure core.
 
 pub(crate) mod analyze;
+pub(crate) mod bisect;
 pub(crate) mod buildkite;
 pub(crate) mod compare;
 pub mod completions;
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     let global = &cli.global;
     match cli.command {
         Command::Local(args) => local::run(global, &options::local(global, &args)?),
+        Command::Bisect(args) => bisect::run(global, &args),
         Command::Plan(args) => plan::run(global, &args),
         Command::Pr(args) => pr::run(global, &args),
         Command::Manual(args) => manual::run(global, &args),

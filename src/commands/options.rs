@@ -274,6 +274,43 @@ pub fn local(global: &GlobalArgs, args: &LocalArgs) -> Result<LocalConfig> {
     })
 }
 
+/// `bisect`: `local`'s settings for its selection and batching, and the search's.
+pub fn bisect(
+    global: &GlobalArgs,
+    args: &crate::cli::BisectArgs,
+) -> Result<(LocalConfig, crate::bisect::BisectConfig)> {
+    let crate::cli::BisectArgs {
+        good,
+        bad,
+        max_runs,
+        error_rate,
+        selection,
+        batching,
+        ledger,
+        gradle_args,
+    } = args;
+    let local = local(
+        global,
+        &LocalArgs {
+            selection: selection.clone(),
+            batching: batching.clone(),
+            report: Default::default(),
+            triage: Default::default(),
+            run: Default::default(),
+            compare: Default::default(),
+            gradle_args: gradle_args.clone(),
+        },
+    )?;
+    let bisect = crate::bisect::BisectConfig {
+        good: good.clone(),
+        bad: bad.clone(),
+        max_runs: *max_runs,
+        alpha: *error_rate,
+        ledgers: ledger.clone(),
+    };
+    Ok((local, bisect))
+}
+
 /// How a run repeats its tests, settled once: the batching options, how its
 /// batches end (`--budget`, `--until-fail --for`, else their counts), stop
 /// on proof, and the batch limit; with how the plan states its evidence.

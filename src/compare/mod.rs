@@ -14,8 +14,8 @@
 //! runs (`local::execute_in`, `local::assess`), and each test of its report
 //! gets its `comparison`.
 
-mod base;
-mod before;
+pub(crate) mod base;
+pub(crate) mod before;
 pub(crate) mod ci;
 mod judge;
 
@@ -404,7 +404,7 @@ fn run_id(run_dir: &std::path::Path) -> String {
 }
 
 /// `command` with `n` executions of each test.
-fn resize(command: &mut crate::domain::GradleCommand, n: u64) {
+pub(crate) fn resize(command: &mut crate::domain::GradleCommand, n: u64) {
     let n = n.min(u64::from(u32::MAX)) as u32;
     command.invocation = match command.in_jvm() {
         Some(_) => command.invocation.with_iterations(n, None),

@@ -4,6 +4,7 @@
 mod common;
 
 mod analyze;
+mod bisect;
 mod budget;
 mod buildkite;
 mod ci_engine;

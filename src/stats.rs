@@ -157,6 +157,22 @@ pub(crate) fn round_p(p: f64) -> f64 {
     (p * scale).round() / scale
 }
 
+/// A deterministic stream of uniform numbers in [0, 1) (SplitMix64), for
+/// the simulations of tests.
+#[cfg(test)]
+pub(crate) struct Uniform(pub u64);
+
+#[cfg(test)]
+impl Uniform {
+    pub(crate) fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) as f64 / (u64::MAX as f64 + 1.0)
+    }
+}
+
 /// The one tolerance check of the statistics' tests.
 #[cfg(test)]
 pub(crate) fn assert_near(got: f64, want: f64, relative: f64) {

@@ -1,17 +1,5 @@
 use super::*;
-
-/// A deterministic stream of uniform numbers in [0, 1) (SplitMix64).
-struct Uniform(u64);
-
-impl Uniform {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use crate::stats::Uniform;
 
 /// A stand-in for Gradle: each point fails at its rate; some never build.
 struct Rates {

@@ -128,9 +128,9 @@ pub(crate) fn sparkline(rates: &[f64]) -> String {
         .collect()
 }
 
-fn trend_line(trend: &Trend) -> String {
-    let spark = markdown::code(&sparkline(&trend.rates));
-    let reading = match (trend.direction, trend.p_value) {
+/// What a trend says, in words: markdown's and the HTML page's.
+pub(super) fn trend_reading(trend: &Trend) -> String {
+    match (trend.direction, trend.p_value) {
         (_, None) => "too few rows to test a trend".to_string(),
         (Direction::Rising, Some(p)) => format!(
             "failing more over time (Mann–Kendall {})",
@@ -143,7 +143,12 @@ fn trend_line(trend: &Trend) -> String {
         (Direction::None, Some(p)) => {
             format!("no trend shown (Mann–Kendall {})", stats::p_value(p))
         }
-    };
+    }
+}
+
+fn trend_line(trend: &Trend) -> String {
+    let spark = markdown::code(&sparkline(&trend.rates));
+    let reading = trend_reading(trend);
     format!("Trend, oldest to newest row: {spark} {reading}.")
 }
 

@@ -381,15 +381,8 @@ impl<'a> Engine<'a> {
                 return None;
             }
             let track = self.tracks.front()?;
-            let sizing = Sizing {
-                remaining: track.remaining,
-                planned: self.planned,
-                in_jvm: track.command.in_jvm().is_some(),
-                chunks_done: track.chunks,
-                stop_on_proof: track.tests.iter().any(|&i| self.stops_on_proof(i)),
-                look_every: self.policy.look_every(self.planned),
-                left: self.policy.budget.map(|b| b.saturating_sub(self.spent())),
-            };
+            let left = self.policy.budget.map(|b| b.saturating_sub(self.spent()));
+            let sizing = self.sizing(track, left);
             match budget::next(&sizing, &track.pace) {
                 Next::Run(k) => return Some(k),
                 Next::Done => {
@@ -429,6 +422,19 @@ impl<'a> Engine<'a> {
             .max()
             .unwrap_or(0)
             .min(u64::from(u32::MAX)) as u32
+    }
+
+    /// What sizes `track`'s next chunks, with `left` of the budget.
+    fn sizing(&self, track: &Track, left: Option<Duration>) -> Sizing {
+        Sizing {
+            remaining: track.remaining,
+            planned: self.planned,
+            in_jvm: track.command.in_jvm().is_some(),
+            chunks_done: track.chunks,
+            stop_on_proof: track.tests.iter().any(|&i| self.stops_on_proof(i)),
+            look_every: self.policy.look_every(self.planned),
+            left,
+        }
     }
 
     /// The time the batch spent: its chunks', or more when reading their
@@ -653,15 +659,7 @@ impl Engine<'_> {
                 (None, Some(measured)) if track.pace.per_iteration.is_none() => measured,
                 _ => track.pace,
             };
-            let sizing = Sizing {
-                remaining: track.remaining,
-                planned: self.planned,
-                in_jvm: track.command.in_jvm().is_some(),
-                chunks_done: track.chunks,
-                stop_on_proof: track.tests.iter().any(|&i| self.stops_on_proof(i)),
-                look_every: self.policy.look_every(self.planned),
-                left: budget_left,
-            };
+            let sizing = self.sizing(track, budget_left);
             // The next chunk does not fit: the batch stops there.
             if i == 0 && budget::next(&sizing, &track.pace) == Next::OutOfBudget {
                 return Some(Duration::ZERO);

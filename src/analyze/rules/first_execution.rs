@@ -89,6 +89,7 @@ pub(crate) fn correct(found: &mut [&mut FirstExecution]) {
 mod tests {
     use super::*;
     use crate::condition::{Condition, InJvm, Repetition};
+    use crate::stats::Uniform;
 
     fn row(execution: Position, failures: u64, runs: u64) -> ConditionCounts {
         ConditionCounts::new(
@@ -124,19 +125,6 @@ mod tests {
         assert!(!f.dependent);
         // Without repeats there is nothing to compare.
         assert!(FirstExecution::of(&[row(Position::First, 2, 7)]).is_none());
-    }
-
-    /// A deterministic stream of uniform numbers in [0, 1) (SplitMix64).
-    struct Uniform(u64);
-
-    impl Uniform {
-        fn next(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)) as f64 / (u64::MAX as f64 + 1.0)
-        }
     }
 
     /// One test's `iterations` spread over `jvms` JVMs, failing at `first`

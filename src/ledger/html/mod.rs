@@ -7,8 +7,8 @@
 
 mod chart;
 
-use super::history::{Comparison, Direction, History, TestHistory};
-use super::render::sparkline;
+use super::history::{Comparison, History, TestHistory};
+use super::render::{sparkline, trend_reading};
 use super::suspects::render::evidence;
 use super::suspects::{Suspect, Suspects};
 use crate::analyze::model::clusters::Cluster;
@@ -185,7 +185,7 @@ fn test_article(i: usize, t: &TestHistory) -> String {
         html,
         "<li>Trend, oldest to newest row: <code>{}</code> {}.</li>",
         sparkline(&t.trend.rates),
-        trend(t)
+        trend_reading(&t.trend)
     );
     if let Some(c) = &t.newest {
         let _ = writeln!(html, "<li>Newest commit: {}</li>", escape(&newest(c)));
@@ -194,23 +194,6 @@ fn test_article(i: usize, t: &TestHistory) -> String {
     html += &chart::chart(t);
     html += &rows_table(t);
     html + "</article>\n"
-}
-
-fn trend(t: &TestHistory) -> String {
-    match (t.trend.direction, t.trend.p_value) {
-        (_, None) => "too few rows to test a trend".into(),
-        (Direction::Rising, Some(p)) => format!(
-            "failing more over time (Mann–Kendall {})",
-            stats::p_value(p)
-        ),
-        (Direction::Falling, Some(p)) => format!(
-            "failing less over time (Mann–Kendall {})",
-            stats::p_value(p)
-        ),
-        (Direction::None, Some(p)) => {
-            format!("no trend shown (Mann–Kendall {})", stats::p_value(p))
-        }
-    }
 }
 
 fn newest(c: &Comparison) -> String {

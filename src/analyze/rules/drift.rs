@@ -1,12 +1,12 @@
 //! State that accumulates in one test JVM: a class whose repetitions keep
 //! getting slower (a thread pool never shut down, a cache that only grows),
-//! that leaves threads running after each execution, or whose failures come
-//! only late. Read from each execution's position in its JVM and its time
-//! (the XML has both), per class, all its JVMs pooled: the mean time of its
-//! executions at each position, judged by the ratio of the last third to the
-//! first and by the Mann–Kendall trend test; the threads gradle-flaky's JUnit
-//! 4 runner counts in each execution's name; and its repeats against its
-//! first executions, by Fisher's exact test.
+//! or that leaves threads running after each execution. Read from each
+//! execution's position in its JVM and its time (the XML has both), per
+//! class, all its JVMs pooled: the mean time of its executions at each
+//! position, judged by the ratio of the last third to the first and by the
+//! Mann–Kendall trend test; and the threads gradle-flaky's JUnit 4 runner
+//! counts in each execution's name. (Repeats that fail more than first
+//! executions are a verdict, `warm-jvm-dependent`, in `first_execution`.)
 //!
 //! The threads are the direct signal: a busy thread left per execution slows
 //! a class's three or four executions in a JVM of its own too little to

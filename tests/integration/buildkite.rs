@@ -685,8 +685,10 @@ fn pr_pipeline_runs_on_agents_and_the_report_classifies_every_job() {
     assert_eq!(flaky["where"], "buildkite", "{flaky:#}");
     assert!(flaky["failures"].as_u64().unwrap() > 0, "{flaky:#}");
     // Stop on proof (a changed test) runs its 2 iterations in chunks of
-    // one, each in a test JVM of its own.
-    assert_eq!(flaky["condition"]["repetition"], "fresh-jvm", "{flaky:#}");
+    // one, each in a test JVM of its own: through the helper, each the first
+    // execution in its JVM.
+    assert_eq!(flaky["condition"]["execution"], "first", "{flaky:#}");
+    assert_eq!(flaky["condition"]["mechanism"], "tests-iters", "{flaky:#}");
     // The upload compiled the selected sources before it uploaded, and told
     // the report step so by value.
     assert_eq!(analyze["env"]["FLAKINESS_COMPILE_FAILED"], "false");

@@ -264,13 +264,13 @@ fn a_class_whose_in_jvm_iterations_grow_is_weighed_in_its_ci_job_over_fresh_jvms
     assert_eq!(executions(&jobs, GROWING), 4, "no more than planned");
 }
 
-/// One batch of three classes, as `local` runs them: a plain JUnit class
-/// ignores `-Dtests.iters` (its first run shows it, and it goes on alone as
-/// Gradle runs for what it owes), a class the suite timeout cuts is no
-/// evidence of an ignored count (no Gradle runs follow), and the class that
-/// repeated runs its count and no more.
+/// One batch of three classes, as `local` runs them: gradle-flaky's runner
+/// repeats a plain JUnit class itself (no fallback to Gradle runs), a class
+/// the suite timeout cuts is cut once in each of its fresh JVMs and never
+/// run again, and the randomized class runs its count and no more, all in
+/// one invocation.
 #[test]
-fn the_first_run_check_falls_back_beside_a_suite_timeout_in_a_ci_job_as_locally() {
+fn a_plain_class_and_a_suite_timeout_run_in_a_ci_job_as_locally() {
     let build = fixture_copy();
     let dir = build.path();
     crate::run::add_hanging_test(dir);
@@ -309,15 +309,8 @@ fn the_first_run_check_falls_back_beside_a_suite_timeout_in_a_ci_job_as_locally(
     assert!(unit.get("parallelism").is_none(), "one batch: {unit:#}");
     let (statuses, report_dir, _) = run_pipeline(&bk, dir, &pipeline, |_| {});
     let engine = &statuses[0]["engine"];
-    let lines = engine["lines"].to_string();
-    assert!(
-        lines.contains("-Dtests.iters was ignored; 2 more Gradle runs"),
-        "{engine:#}"
-    );
-    assert_eq!(
-        engine["invocations"], 3,
-        "one in the JVM, 2 Gradle runs: {engine:#}"
-    );
+    assert!(engine["lines"].is_null(), "no fallback: {engine:#}");
+    assert_eq!(engine["invocations"], 1, "{engine:#}");
     let jobs = report_dir.path().join("flakiness-jobs");
     assert_eq!(executions(&jobs, plain), 3);
     assert_eq!(executions(&jobs, strings), 3 * 3, "three methods, 3 times");
@@ -330,7 +323,10 @@ fn the_first_run_check_falls_back_beside_a_suite_timeout_in_a_ci_job_as_locally(
                 .count()
         })
         .sum();
-    assert_eq!(hangs, 1, "cut once, never run again");
+    assert_eq!(
+        hangs, 2,
+        "cut once in each of its 2 fresh JVMs, never run again"
+    );
 }
 
 /// What a run learns reaches the next build with no server: the report step

@@ -58,45 +58,7 @@ fn answer(b: &Bisected) -> String {
     let last = o.counts.len() - 1;
     let at = |i: usize| counts(o.counts[i]);
     match &o.ending {
-        Ending::Culprit { culprit, parent } => {
-            let c = &b.points[*culprit];
-            let p = &b.points[*parent];
-            let (before, after) = (o.counts[*parent], o.counts[*culprit]);
-            let mut s = format!(
-                "**The test became flaky at {}** {} by {}.\n\n- {}: {} (the last point measured \
-                 before it)\n- {}: {}; one-sided {} that it fails no more than {} (Fisher's \
-                 exact test)\n",
-                code(short(&c.commit)),
-                text(&c.subject),
-                text(&c.author),
-                code(short(&p.commit)),
-                counts(before),
-                code(short(&c.commit)),
-                counts(after),
-                p_value(p_fixed(after, before)),
-                code(short(&p.commit)),
-            );
-            if *parent + 1 != *culprit {
-                let _ = writeln!(
-                    s,
-                    "- the commits between them were skipped (they do not build or run the test)"
-                );
-            }
-            let again = crate::shell::join(&[
-                "gradle-flaky".into(),
-                "local".into(),
-                "--compare".into(),
-                short(&p.commit).into(),
-                b.test.clone(),
-            ]);
-            let _ = writeln!(
-                s,
-                "- to see it again, with {} checked out: {}",
-                code(short(&c.commit)),
-                code(&again)
-            );
-            s
-        }
+        Ending::Culprit { culprit, parent } => culprit_found(b, *culprit, *parent),
         Ending::GoodFlaky => format!(
             "**No culprit: the good end is already flaky**: {} at {}. Try an older --good.\n",
             at(0),
@@ -134,6 +96,49 @@ fn answer(b: &Bisected) -> String {
             text(why)
         ),
     }
+}
+
+/// The culprit after `parent`, with both sides' counts and the command
+/// that shows it again.
+fn culprit_found(b: &Bisected, culprit: usize, parent: usize) -> String {
+    let o = &b.outcome;
+    let c = &b.points[culprit];
+    let p = &b.points[parent];
+    let (before, after) = (o.counts[parent], o.counts[culprit]);
+    let mut s = format!(
+        "**The test became flaky at {}** {} by {}.\n\n- {}: {} (the last point measured \
+         before it)\n- {}: {}; one-sided {} that it fails no more than {} (Fisher's \
+         exact test)\n",
+        code(short(&c.commit)),
+        text(&c.subject),
+        text(&c.author),
+        code(short(&p.commit)),
+        counts(before),
+        code(short(&c.commit)),
+        counts(after),
+        p_value(p_fixed(after, before)),
+        code(short(&p.commit)),
+    );
+    if parent + 1 != culprit {
+        let _ = writeln!(
+            s,
+            "- the commits between them were skipped (they do not build or run the test)"
+        );
+    }
+    let again = crate::shell::join(&[
+        "gradle-flaky".into(),
+        "local".into(),
+        "--compare".into(),
+        short(&p.commit).into(),
+        b.test.clone(),
+    ]);
+    let _ = writeln!(
+        s,
+        "- to see it again, with {} checked out: {}",
+        code(short(&c.commit)),
+        code(&again)
+    );
+    s
 }
 
 /// Every point measured or known, oldest first.

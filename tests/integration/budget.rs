@@ -224,16 +224,7 @@ fn auto_switches_a_class_dearer_in_one_jvm_to_gradle_runs() {
     // a fresh-JVM run (the probe's one execution, named by gradle-flaky's
     // helper with its seed and iteration, as an in-JVM first execution).
     let runs = build.path().join(".gradle/gradle-flaky/runs");
-    let executions: usize = files_named(&runs, &format!("TEST-{GROWING}.xml"))
-        .iter()
-        .map(|xml| {
-            std::fs::read_to_string(xml)
-                .unwrap()
-                .matches("<testcase")
-                .count()
-        })
-        .sum();
-    assert_eq!(executions, 4, "{log}");
+    assert_eq!(crate::common::executions(&runs, GROWING), 4, "{log}");
     let fresh: u64 = t["conditions"]
         .as_array()
         .unwrap()

@@ -6,7 +6,8 @@
 
 use crate::buildkite::{interpolated, run_job, steps, Buildkite};
 use crate::common::{
-    files_named, fixture_copy, git, git_main, gradle_flaky, read_json, run, slow_copy, text,
+    executions, files_named, fixture_copy, git, git_main, gradle_flaky, read_json, run, slow_copy,
+    text,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -76,19 +77,6 @@ fn run_pipeline(
         .map(|c| c.stdin.clone())
         .unwrap_or_default();
     (statuses, report_dir, annotation)
-}
-
-/// Test cases of `class` in the XML below `dir`.
-fn executions(dir: &Path, class: &str) -> usize {
-    files_named(dir, &format!("TEST-{class}.xml"))
-        .iter()
-        .map(|xml| {
-            std::fs::read_to_string(xml)
-                .unwrap()
-                .matches("<testcase")
-                .count()
-        })
-        .sum()
 }
 
 /// The slow fixture as a repository whose branch `pr` changes the slow

@@ -719,3 +719,16 @@ pub fn report_classes(report: &serde_json::Value) -> Vec<&str> {
         .map(|t| t["class"].as_str().unwrap())
         .collect()
 }
+
+/// Test cases of `class` in the XML below `dir`.
+pub fn executions(dir: &Path, class: &str) -> usize {
+    files_named(dir, &format!("TEST-{class}.xml"))
+        .iter()
+        .map(|xml| {
+            std::fs::read_to_string(xml)
+                .unwrap()
+                .matches("<testcase")
+                .count()
+        })
+        .sum()
+}

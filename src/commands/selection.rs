@@ -33,29 +33,17 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
         ));
     }
 
-    let mut notes = Vec::new();
-    let (mut changes, mut unmuted) = (Vec::new(), Vec::new());
     let (muted_exists, muted) = current_mutes(&root, &args.muted_file)?;
-    let mut based_on = None;
-    if args.changed || args.unmuted {
-        let repo = Repo::discover(&root)?;
-        let pr_base = PR_BASE_VARS.iter().find_map(|var| {
-            let branch = std::env::var(var).ok().filter(|b| !b.trim().is_empty())?;
-            Some((*var, branch))
-        });
-        let (base_name, base) = resolve_base(&repo, args.base.as_deref(), pr_base)?;
-        let merge_base = repo.merge_base(&base_name, base)?;
-        notes.push(format!("merge base with `{base_name}`: {merge_base}"));
-        based_on = repo.branch_name_of(&base_name);
-        if args.changed {
-            changes = changed_files(&repo, &root, merge_base)?;
-        }
-        if args.unmuted {
-            let now = (muted_exists, muted.as_slice());
-            unmuted = unmuted_tests(&repo, &root, &args.muted_file, now, merge_base, &mut notes)?;
-        }
-    }
-
+    let from_git = match args.changed || args.unmuted {
+        true => from_git(&root, args, (muted_exists, &muted))?,
+        false => FromGit::default(),
+    };
+    let FromGit {
+        notes,
+        based_on,
+        changes,
+        unmuted,
+    } = from_git;
     let mut selection = Selection {
         notes,
         base: based_on,
@@ -64,8 +52,65 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
     if specs.is_empty() && changes.is_empty() && unmuted.is_empty() {
         return Ok((build, selection)); // nothing to classify: no need to ask Gradle
     }
+    let (layout, classifier) = classifier(&build, args, &files, &mut selection.notes)?;
+    selection.merge(select::select(
+        &classifier,
+        &changes,
+        &unmuted,
+        &specs,
+        &muted,
+    ));
+    build.layout = layout.ok();
+    Ok((build, selection))
+}
+
+/// What git says: the merge base, the changed files and the unmuted tests.
+#[derive(Default)]
+struct FromGit {
+    notes: Vec<String>,
+    based_on: Option<String>,
+    changes: Vec<Change>,
+    unmuted: Vec<Unmute>,
+}
+
+fn from_git(
+    root: &Path,
+    args: &SelectionConfig,
+    mutes_now: (bool, &[MutedEntry]),
+) -> Result<FromGit> {
+    let repo = Repo::discover(root)?;
+    let pr_base = PR_BASE_VARS.iter().find_map(|var| {
+        let branch = std::env::var(var).ok().filter(|b| !b.trim().is_empty())?;
+        Some((*var, branch))
+    });
+    let (base_name, base) = resolve_base(&repo, args.base.as_deref(), pr_base)?;
+    let merge_base = repo.merge_base(&base_name, base)?;
+    let mut found = FromGit {
+        notes: vec![format!("merge base with `{base_name}`: {merge_base}")],
+        based_on: repo.branch_name_of(&base_name),
+        ..FromGit::default()
+    };
+    if args.changed {
+        found.changes = changed_files(&repo, root, merge_base)?;
+    }
+    if args.unmuted {
+        let notes = &mut found.notes;
+        found.unmuted = unmuted_tests(&repo, root, &args.muted_file, mutes_now, merge_base, notes)?;
+    }
+    Ok(found)
+}
+
+/// The layout from Gradle and the classifier over it; the reference's path
+/// rules when Gradle cannot be asked (said in `notes`).
+fn classifier<'a>(
+    build: &Build,
+    args: &SelectionConfig,
+    files: &'a DiskFiles,
+    notes: &mut Vec<String>,
+) -> Result<(Result<crate::layout::Layout>, Classifier<'a>)> {
+    let root = &build.root;
     let layout = if build.gradle_found {
-        crate::layout::load(&root, &build.gradle, args.refresh_layout, &build.reading)
+        crate::layout::load(root, &build.gradle, args.refresh_layout, &build.reading)
             .map(|(l, _)| l)
     } else {
         Err(Error::GradleNotFound(
@@ -79,27 +124,19 @@ pub fn gather(mut build: Build, args: &SelectionConfig) -> Result<(Build, Select
         layout => layout,
     };
     let classifier = match &layout {
-        Ok(layout) => Classifier::from_layout(layout, &files).with_choice(args.choice),
+        Ok(layout) => Classifier::from_layout(layout, files).with_choice(args.choice),
         Err(e) => {
             // Gradle's own report comes last, as its lines.
-            selection.notes.push(format!(
+            notes.push(format!(
                 "the build layout could not be had from Gradle; tests were classified by the \
                  reference path rules instead, which know only the test, internalClusterTest, \
                  javaRestTest and yamlRestTest source sets and the test/external-modules rename. \
                  {e}"
             ));
-            Classifier::path_rules(&files).with_choice(args.choice)
+            Classifier::path_rules(files).with_choice(args.choice)
         }
     };
-    selection.merge(select::select(
-        &classifier,
-        &changes,
-        &unmuted,
-        &specs,
-        &muted,
-    ));
-    build.layout = layout.ok();
-    Ok((build, selection))
+    Ok((layout, classifier))
 }
 
 /// The base ref: `--base`, else the pull request's base branch from the CI

@@ -24,7 +24,7 @@ use crate::analyze::model::report::TestReport;
 use crate::analyze::rules::verdict;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, Unresolved};
-use crate::git::Repo;
+use crate::git::{Head, Repo};
 use crate::layout::Build;
 use crate::ledger::{self, keep, Origin, Record, RunMeta};
 use crate::local::{self, LocalOutcome, LocalRunConfig, Prepared, Reporter};
@@ -126,21 +126,7 @@ pub(crate) fn run(
     let mut cfg = cfg.clone();
     cfg.settings.stop_on_flaky = StopOnFlaky::Off;
     let mut prepared = local::prepare(build, &tests, &cfg)?;
-    let commit_hex = commit.to_string();
-    let mut compared = ComparedWith {
-        reference: compare.reference.clone(),
-        commit: commit_hex.clone(),
-        head: head.as_ref().map(|h| h.commit.clone()),
-        dirty: head.as_ref().is_some_and(|h| h.dirty),
-        looks: compare.looks.max(1),
-        alpha: ALPHA,
-        base_dir: None,
-        worktree: None,
-        branch_muted_file: false,
-        from_ledger: Vec::new(),
-        new_in_branch: Vec::new(),
-        base_problems: Vec::new(),
-    };
+    let mut compared = compared_with(compare, commit, head.as_ref());
     let reused = from_ledger(build, compare, &prepared, &mut compared)?;
     let (there, new) = on_ref(&repo, commit, build, &prepared, &reused.tests, compare)?;
     compared.new_in_branch = new.iter().map(crate::plan::test_name).collect();
@@ -166,14 +152,7 @@ pub(crate) fn run(
         before_records = side.records(&report, &run_dir);
         before.extend(before::from_run(&report));
         if report.summary.executions == 0 && before.is_empty() {
-            let mut report = crate::analyze::analyze_roots(&[], &Default::default());
-            report.around.not_checked = not_checked;
-            report.around.comparison = Some(compared.clone());
-            verdict::settle(&mut report);
-            return Ok(CompareOutcome::BaseFailed(Box::new(BaseFailed {
-                compared,
-                report,
-            })));
+            return Ok(base_failed(compared, not_checked));
         }
     }
     size_and_look(&mut prepared, &before, &compared, compare);
@@ -190,6 +169,33 @@ pub(crate) fn run(
         after,
         before_records,
     })))
+}
+
+/// What the comparison is against, before anything ran.
+fn compared_with(compare: &CompareConfig, commit: Oid, head: Option<&Head>) -> ComparedWith {
+    ComparedWith {
+        reference: compare.reference.clone(),
+        commit: commit.to_string(),
+        head: head.map(|h| h.commit.clone()),
+        dirty: head.is_some_and(|h| h.dirty),
+        looks: compare.looks.max(1),
+        alpha: ALPHA,
+        base_dir: None,
+        worktree: None,
+        branch_muted_file: false,
+        from_ledger: Vec::new(),
+        new_in_branch: Vec::new(),
+        base_problems: Vec::new(),
+    }
+}
+
+/// REF ran nothing and the ledger has nothing for it: there is no "before".
+fn base_failed(compared: ComparedWith, not_checked: Vec<Unresolved>) -> CompareOutcome {
+    let mut report = crate::analyze::analyze_roots(&[], &Default::default());
+    report.around.not_checked = not_checked;
+    report.around.comparison = Some(compared.clone());
+    verdict::settle(&mut report);
+    CompareOutcome::BaseFailed(Box::new(BaseFailed { compared, report }))
 }
 
 /// The build's repository and REF's commit in it.

@@ -202,6 +202,13 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
     runner.append_summary(&markdown)?;
     print_untrusted(&markdown);
 
+    notes.extend(unfinished_note(&found));
+    print_annotations(cfg, &found, notes);
+    Ok(exit_of(cfg, &found, artifacts.jobs.len()))
+}
+
+/// The workflow commands that place failures on their source lines, then `notes`.
+fn print_annotations(cfg: &AnalyzeArtifacts, found: &Findings, notes: Vec<WorkflowAnnotation>) {
     let to_place = found
         .overall
         .tests
@@ -213,12 +220,10 @@ pub(crate) fn run(cfg: &AnalyzeArtifacts) -> Result<Exit> {
         Sources::default()
     };
     let mut annotations = annotations::for_report(&found.overall, &sources);
-    notes.extend(unfinished_note(&found));
     annotations.extend(notes);
     for annotation in &annotations {
         crate::output::stdout_line(&annotation.command());
     }
-    Ok(exit_of(cfg, &found, artifacts.jobs.len()))
 }
 
 /// The report job's exit status: the blocking labels' when blocking is on,

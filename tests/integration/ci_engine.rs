@@ -217,10 +217,8 @@ fn a_budget_smaller_than_the_batch_runs_chunks_and_stops_cleanly_within_the_job_
 /// ones before it left): its CI job weighs it as `local` does, and its
 /// iterations, spread over fresh JVMs (a chunk of two runs one in each), cost
 /// no more than fresh runs there, so it stays on the engine's in-JVM way,
-/// and runs no more than planned. (A class
-/// dearer in one JVM switching to Gradle runs is `budget::auto_switches_…`,
-/// with every iteration in one JVM, and the engine's unit tests: a CI job
-/// runs the same engine.)
+/// and runs no more than planned. (The next test's chunk of four carries
+/// the growth and switches.)
 #[test]
 fn a_class_whose_in_jvm_iterations_grow_is_weighed_in_its_ci_job_over_fresh_jvms() {
     let build = slow_copy();
@@ -250,6 +248,45 @@ fn a_class_whose_in_jvm_iterations_grow_is_weighed_in_its_ci_job_over_fresh_jvms
     assert_eq!(engine["ran"], serde_json::json!([4]), "{engine:#}");
     let jobs = report_dir.path().join("flakiness-jobs");
     assert_eq!(executions(&jobs, GROWING), 4, "no more than planned");
+}
+
+/// The same class at more iterations: its chunks grow (1, 2, then 4), and
+/// the chunk of four, spread over two fresh JVMs of two iterations each,
+/// carries the growth (30 s for a second execution in a JVM). Its CI job
+/// weighs that chunk dearer than fresh runs and runs what it still owes as
+/// Gradle runs, as `local` does (`budget::auto_switches_…`); the status file
+/// and the annotation say so and the XML holds the planned eight.
+#[test]
+fn a_class_whose_growth_shows_over_fresh_jvms_switches_to_gradle_runs_in_its_ci_job() {
+    let build = slow_copy();
+    let dir = build.path();
+    let bk = Buildkite::new();
+    let args = [
+        "buildkite",
+        "upload",
+        "--budget",
+        "5m",
+        "--stop-on-flaky",
+        "--iters",
+        "8",
+        GROWING,
+    ];
+    let properties = "-Dtests.fixture.grow=30000";
+    let out = run(&mut planning(&bk, dir, properties, &args));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let pipeline = uploaded(&bk);
+    let (statuses, report_dir, annotation) = run_pipeline(&bk, dir, &pipeline, |_| {});
+    let engine = &statuses[0]["engine"];
+    let dearer = &engine["dearer"][0];
+    assert_eq!(dearer["class"], GROWING, "{engine:#}");
+    assert_eq!(dearer["switched"], true, "{engine:#}");
+    assert!(engine["cheaper"].is_null(), "{engine:#}");
+    let line = engine["lines"][0].as_str().unwrap_or_default();
+    assert!(line.ends_with("the rest run as Gradle runs"), "{engine:#}");
+    let jobs = report_dir.path().join("flakiness-jobs");
+    assert_eq!(executions(&jobs, GROWING), 8, "no more than planned");
+    let said = format!("in-JVM iterations of {GROWING} took ");
+    assert!(annotation.contains(&said), "{annotation}");
 }
 
 /// One batch of three classes, as `local` runs them: gradle-flaky's runner

@@ -20,7 +20,7 @@ mod verdict;
 pub(crate) use compare::{
     difference95, more_clean_runs_to_show_fix, more_runs_to_differ, p_differ, p_fixed, Counts, Side,
 };
-pub(crate) use sketch::Durations;
+pub(crate) use sketch::DurationSketch;
 pub(crate) use trend::{mann_kendall, median, thirds_ratio, DRIFT_RATIO};
 pub(crate) use verdict::judge;
 pub use verdict::Verdict;

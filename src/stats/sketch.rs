@@ -13,14 +13,14 @@ const SMALLEST: f64 = 1e-6;
 
 /// Durations in seconds, in log-spaced buckets.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Durations {
+pub struct DurationSketch {
     /// Bucket index → count; `i32::MIN` holds the zeros.
     buckets: BTreeMap<i32, u64>,
     count: u64,
     max: f64,
 }
 
-/// What a [`Durations`] says, in seconds.
+/// What a [`DurationSketch`] says, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Quantiles {
     pub median: f64,
@@ -28,7 +28,7 @@ pub struct Quantiles {
     pub max: f64,
 }
 
-impl Durations {
+impl DurationSketch {
     /// Adds one duration; negative or not-a-number values are not durations and are left out.
     pub fn add(&mut self, seconds: f64) {
         if seconds.is_nan() || seconds < 0.0 {
@@ -46,7 +46,7 @@ impl Durations {
         }
     }
 
-    pub fn merge(&mut self, other: &Durations) {
+    pub fn merge(&mut self, other: &DurationSketch) {
         for (b, n) in &other.buckets {
             *self.buckets.entry(*b).or_default() += n;
         }
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn quantiles_are_within_half_a_percent() {
-        let mut d = Durations::default();
+        let mut d = DurationSketch::default();
         // 1..=1000 ms: median 0.500 s, p90 0.900 s, max 1 s.
         for ms in 1..=1000 {
             d.add(ms as f64 / 1000.0);
@@ -120,9 +120,9 @@ mod tests {
     #[test]
     fn merged_summaries_equal_one_summary_of_all() {
         let (mut a, mut b, mut all) = (
-            Durations::default(),
-            Durations::default(),
-            Durations::default(),
+            DurationSketch::default(),
+            DurationSketch::default(),
+            DurationSketch::default(),
         );
         for i in 0..500 {
             let x = (i as f64 * 0.37).sin().abs() * 3.0;
@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn zeros_and_non_durations() {
-        let mut d = Durations::default();
+        let mut d = DurationSketch::default();
         assert_eq!(d.quantiles(), None);
         d.add(0.0);
         d.add(f64::NAN);
@@ -151,7 +151,7 @@ mod tests {
         assert_eq!((q.median, q.max), (0.0, 2.0));
         assert!(within(q.p90, 2.0));
         // A bucket's middle never reads above the largest value seen.
-        let mut one = Durations::default();
+        let mut one = DurationSketch::default();
         one.add(0.123);
         assert!(one.quantiles().unwrap().median <= 0.123);
     }

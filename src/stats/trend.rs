@@ -7,7 +7,7 @@ use super::normal;
 
 /// The Mann–Kendall test of a series against its order.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Trend {
+pub(crate) struct MannKendall {
     /// Pairs (i < j) with x_j > x_i, minus pairs with x_j < x_i.
     pub s: i64,
     /// One-sided p of a rising trend (iterations getting slower).
@@ -30,12 +30,12 @@ pub(super) const EXACT_UP_TO: usize = 50;
 /// with the tie-corrected variance and a continuity correction (the textbook
 /// test, as `pymannkendall.original_test`). Fewer than 3 values show no trend
 /// (p = 1).
-pub(crate) fn mann_kendall(xs: &[f64]) -> Trend {
+pub(crate) fn mann_kendall(xs: &[f64]) -> MannKendall {
     let s = s_statistic(xs);
     let ties = tie_groups(xs);
     let n = xs.len();
     if n < 3 {
-        return Trend {
+        return MannKendall {
             s,
             p_rising: 1.0,
             p_two_sided: 1.0,
@@ -45,7 +45,7 @@ pub(crate) fn mann_kendall(xs: &[f64]) -> Trend {
     if ties.is_empty() && n <= EXACT_UP_TO {
         let rising = exact_upper(n, s);
         let falling = exact_upper(n, -s);
-        return Trend {
+        return MannKendall {
             s,
             p_rising: rising,
             p_two_sided: (2.0 * rising.min(falling)).min(1.0),
@@ -53,7 +53,7 @@ pub(crate) fn mann_kendall(xs: &[f64]) -> Trend {
         };
     }
     let z = normal_z(n, s, &ties);
-    Trend {
+    MannKendall {
         s,
         p_rising: normal::upper_tail(z),
         p_two_sided: (2.0 * normal::upper_tail(z.abs())).min(1.0),

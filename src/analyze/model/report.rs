@@ -307,7 +307,7 @@ pub struct TestReport {
     pub time_sec: f64,
     /// The times of its executions that passed or failed (the run ledger's summary).
     #[serde(skip)]
-    pub durations: crate::stats::Durations,
+    pub durations: crate::stats::DurationSketch,
     /// The Gradle task path (`:server:test`) of a report where it failed: where triage replays it.
     #[serde(skip)]
     pub failing_task: Option<String>,

@@ -71,7 +71,7 @@ pub(crate) struct TestAcc {
     examples: Vec<Example>,
     time_sec: f64,
     /// The times of the executions counted in `passes` and `failures`.
-    durations: stats::Durations,
+    durations: stats::DurationSketch,
     tasks: BTreeSet<String>,
     /// The task of a report where it failed, to build a reproduce line from.
     failing_task: Option<String>,

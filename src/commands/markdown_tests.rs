@@ -16,7 +16,7 @@ use crate::domain::{GradleCommand, Origin, ReasonCode, TestKind, Unresolved};
 use crate::process::Ended;
 use crate::run::cause::Cause;
 use crate::run::engine::Outcome;
-use crate::run::invoke::{Iteration, Verdict};
+use crate::run::invoke::{Iteration, IterationVerdict};
 use crate::run::local::{problems, BatchRun};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::path::{Path, PathBuf};
@@ -292,7 +292,7 @@ fn failed_batch(set: &str, why: &str, dir: &str) -> BatchRun {
                 skipped: None,
                 notes: Vec::new(),
             }],
-            verdicts: vec![Verdict::NoTests],
+            verdicts: vec![IterationVerdict::NoTests],
             notes: vec![note],
             ..Outcome::default()
         },

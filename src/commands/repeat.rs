@@ -11,7 +11,7 @@ use crate::output;
 use crate::plan::policy::Policy;
 use crate::run::engine::{self, Event, Reporter, Sink, Site};
 use crate::run::guard::RunGuard;
-use crate::run::invoke::{self, Iteration, Verdict};
+use crate::run::invoke::{self, Iteration, IterationVerdict};
 use crate::time::format_duration;
 use crate::{Exit, Result};
 use std::time::Duration;
@@ -62,7 +62,10 @@ pub(crate) fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         return Err(e);
     }
     let verdicts = printer.verdicts;
-    let passed = verdicts.iter().filter(|v| **v == Verdict::Passed).count();
+    let passed = verdicts
+        .iter()
+        .filter(|v| **v == IterationVerdict::Passed)
+        .count();
     let ran = verdicts.len();
     output::stdout_line(&format!(
         "Results: {passed}/{ran} passed, {} failed",
@@ -74,7 +77,7 @@ pub(crate) fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
 /// Judges and reports each iteration as it ends.
 struct Printer {
     timeout: Option<Duration>,
-    verdicts: Vec<Verdict>,
+    verdicts: Vec<IterationVerdict>,
 }
 
 impl Reporter for Printer {
@@ -95,14 +98,19 @@ impl Reporter for Printer {
 }
 
 impl Printer {
-    fn status_line(&self, it: &Iteration, verdict: &Verdict, (index, of): (u32, u32)) -> String {
+    fn status_line(
+        &self,
+        it: &Iteration,
+        verdict: &IterationVerdict,
+        (index, of): (u32, u32),
+    ) -> String {
         let what = match verdict {
-            Verdict::NoTests => {
+            IterationVerdict::NoTests => {
                 "no tests executed: Gradle wrote no JUnit XML (a --tests filter that matches \
                  nothing, an UP-TO-DATE test task, or a failure before the tests ran)"
                     .to_string()
             }
-            Verdict::TimedOut => format!(
+            IterationVerdict::TimedOut => format!(
                 "timed out after {}; its processes were stopped and the loop ended",
                 self.timeout.map(format_duration).unwrap_or_default()
             ),

@@ -3,7 +3,7 @@
 use crate::analyze::model::outcome::OutcomeKind;
 use crate::analyze::Report;
 use crate::domain::Unresolved;
-use crate::run::invoke::Verdict;
+use crate::run::invoke::IterationVerdict;
 use crate::run::local::BatchRun;
 use crate::triage::TriageTotals;
 use crate::{Exit, Observed};
@@ -64,7 +64,9 @@ impl RunRecord {
         let seen = observed(&self.report, self.below_plan);
         Observed {
             interrupted: seen.interrupted
-                || verdicts.clone().any(|v| *v == Verdict::Interrupted)
+                || verdicts
+                    .clone()
+                    .any(|v| *v == IterationVerdict::Interrupted)
                 || self.triage.as_ref().is_some_and(|t| t.interrupted),
             untrustworthy: seen.untrustworthy || verdicts.clone().any(|v| !v.is_trustworthy()),
             ..seen

@@ -27,7 +27,7 @@
 
 use super::evidence::{self, Reading, Tally};
 use super::guard::RunGuard;
-use super::invoke::{self, Iteration, Spec, Verdict};
+use super::invoke::{self, Iteration, IterationVerdict, Spec};
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, InJvm};
 use crate::invocation::{Invocation, Seeds};
 use crate::plan::budget::{self, Next, Pace, Sizing};
@@ -92,7 +92,7 @@ pub(crate) enum Event<'a> {
     Ended {
         iteration: &'a Iteration,
         reading: &'a Reading,
-        verdict: &'a Verdict,
+        verdict: &'a IterationVerdict,
         note: &'a str,
         /// Which of the command's `of` Gradle runs it was (1 of 1 in the JVM).
         index: u32,
@@ -198,7 +198,7 @@ pub(crate) struct Outcome {
     /// One per invocation.
     pub chunks: Vec<Chunk>,
     /// One verdict per invocation, then a `RunnerError` if the batch broke off.
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<IterationVerdict>,
     /// What each verdict means here (why no test ran, say).
     pub notes: Vec<String>,
     pub stop: Option<Stop>,
@@ -594,7 +594,7 @@ impl Engine<'_> {
     /// the fallback, the switch, the tests it proved; true when the batch
     /// stops.
     fn take_in(&mut self, it: Iteration, reading: &Reading, k: u32, in_jvm: bool) -> bool {
-        let verdict = Verdict::of(&it, reading.counts);
+        let verdict = IterationVerdict::of(&it, reading.counts);
         let note = self.note(&it, &verdict);
         self.measure(&it, reading, k);
         let track = self.tracks.front_mut().expect("a track ran");
@@ -685,7 +685,7 @@ impl Engine<'_> {
             .out
             .verdicts
             .last()
-            .is_some_and(Verdict::is_trustworthy)
+            .is_some_and(IterationVerdict::is_trustworthy)
         {
             return;
         }
@@ -716,9 +716,9 @@ impl Engine<'_> {
     }
 
     /// What the verdict means here: why no test ran, from the facts.
-    fn note(&self, it: &Iteration, verdict: &Verdict) -> String {
+    fn note(&self, it: &Iteration, verdict: &IterationVerdict) -> String {
         match verdict {
-            Verdict::NoTests => {
+            IterationVerdict::NoTests => {
                 let output = self.log_since_start();
                 let tasks = self.tracks.front().map(|t| t.command.task_paths());
                 let tasks = tasks.unwrap_or_default();
@@ -730,7 +730,9 @@ impl Engine<'_> {
                 })
                 .describe()
             }
-            Verdict::TimedOut => format!("{}; its processes were stopped", verdict.describe()),
+            IterationVerdict::TimedOut => {
+                format!("{}; its processes were stopped", verdict.describe())
+            }
             v => v.describe(),
         }
     }

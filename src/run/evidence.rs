@@ -4,7 +4,7 @@
 //! the invocation pinned count), and how often each class ran its tests, from
 //! which the engine tells a class whose in-JVM count did not take effect.
 
-use super::invoke::{Iteration, IterationCounts, Verdict};
+use super::invoke::{Iteration, IterationCounts, IterationVerdict};
 use crate::analyze::model::report::FailureKind;
 use crate::analyze::read::aggregate::classify_failure;
 use crate::analyze::read::junit::{self, CaseResult, Execution};
@@ -253,7 +253,12 @@ fn positions(tests: &[crate::analyze::model::report::TestReport]) -> Vec<Duratio
 }
 
 /// Why an invocation gave a test (`t`) no result, in a few words.
-pub(crate) fn why_no_result(t: &Tally, others: u64, verdict: &Verdict, ended: &Ended) -> String {
+pub(crate) fn why_no_result(
+    t: &Tally,
+    others: u64,
+    verdict: &IterationVerdict,
+    ended: &Ended,
+) -> String {
     if t.unpinned > 0 {
         return "ran with another seed".into();
     }
@@ -264,7 +269,7 @@ pub(crate) fn why_no_result(t: &Tally, others: u64, verdict: &Verdict, ended: &E
         return "the test did not run (other tests did)".into();
     }
     match verdict {
-        Verdict::NoTests if !ended.success() => {
+        IterationVerdict::NoTests if !ended.success() => {
             "no tests executed (the filter matched no test, or the build failed)".into()
         }
         v => v.describe(),

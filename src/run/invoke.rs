@@ -98,7 +98,7 @@ pub(crate) struct IterationCounts {
 
 /// What one iteration proves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub(crate) enum IterationVerdict {
     Passed,
     /// At least one real test failure.
     Failed,
@@ -122,54 +122,56 @@ pub(crate) enum Verdict {
     RunnerError(String),
 }
 
-impl Verdict {
+impl IterationVerdict {
     /// Judges an iteration from how Gradle ended and, when known, what its
     /// reports say. Without counts a non-zero exit with reports is a failure,
     /// as in Elasticsearch's `repeat-rest-test.sh`.
-    pub(crate) fn of(it: &Iteration, counts: Option<IterationCounts>) -> Verdict {
+    pub(crate) fn of(it: &Iteration, counts: Option<IterationCounts>) -> IterationVerdict {
         match (&it.ended, counts) {
-            (Ended::Interrupted, _) => Verdict::Interrupted,
-            (Ended::TimedOut, _) => Verdict::TimedOut,
+            (Ended::Interrupted, _) => IterationVerdict::Interrupted,
+            (Ended::TimedOut, _) => IterationVerdict::TimedOut,
             (_, c) if c.is_none_or(|c| c.executed == 0) && it.skipped_all() => {
-                Verdict::Skipped(it.skipped_tasks())
+                IterationVerdict::Skipped(it.skipped_tasks())
             }
-            _ if it.no_reports() => Verdict::NoTests,
-            (_, Some(c)) if c.failed > 0 => Verdict::Failed,
-            (_, Some(c)) if c.suite_timeouts > 0 => Verdict::SuiteTimeout,
-            (_, Some(c)) if c.executed == 0 => Verdict::NoTests,
+            _ if it.no_reports() => IterationVerdict::NoTests,
+            (_, Some(c)) if c.failed > 0 => IterationVerdict::Failed,
+            (_, Some(c)) if c.suite_timeouts > 0 => IterationVerdict::SuiteTimeout,
+            (_, Some(c)) if c.executed == 0 => IterationVerdict::NoTests,
             (ended, _) if ended.success() && it.skipped.is_some() => {
-                Verdict::PartlySkipped(it.skipped_tasks())
+                IterationVerdict::PartlySkipped(it.skipped_tasks())
             }
-            (ended, _) if ended.success() => Verdict::Passed,
-            (_, None) => Verdict::Failed,
-            (ended, Some(_)) => Verdict::BuildFailed(ended.clone()),
+            (ended, _) if ended.success() => IterationVerdict::Passed,
+            (_, None) => IterationVerdict::Failed,
+            (ended, Some(_)) => IterationVerdict::BuildFailed(ended.clone()),
         }
     }
 
     /// The iteration has a result to trust: its tests passed, or one failed.
     pub(crate) fn is_trustworthy(&self) -> bool {
-        matches!(self, Verdict::Passed | Verdict::Failed)
+        matches!(self, IterationVerdict::Passed | IterationVerdict::Failed)
     }
 
     /// A few words for the iteration's status line.
     pub(crate) fn describe(&self) -> String {
         match self {
-            Verdict::Passed => "passed".into(),
-            Verdict::Failed => "failed".into(),
-            Verdict::SuiteTimeout => "suite timeout".into(),
-            Verdict::NoTests => "no tests executed".into(),
-            Verdict::Skipped(tasks) => format!("skipped by the build: {tasks}"),
-            Verdict::PartlySkipped(tasks) => {
+            IterationVerdict::Passed => "passed".into(),
+            IterationVerdict::Failed => "failed".into(),
+            IterationVerdict::SuiteTimeout => "suite timeout".into(),
+            IterationVerdict::NoTests => "no tests executed".into(),
+            IterationVerdict::Skipped(tasks) => format!("skipped by the build: {tasks}"),
+            IterationVerdict::PartlySkipped(tasks) => {
                 format!("passed, but some tests did not run: skipped by the build: {tasks}")
             }
-            Verdict::BuildFailed(Ended::Exited(code)) => format!("build failed (exit {code})"),
-            Verdict::BuildFailed(Ended::Signalled(sig)) => {
+            IterationVerdict::BuildFailed(Ended::Exited(code)) => {
+                format!("build failed (exit {code})")
+            }
+            IterationVerdict::BuildFailed(Ended::Signalled(sig)) => {
                 format!("build failed (killed by signal {sig})")
             }
-            Verdict::BuildFailed(_) => "build failed".into(),
-            Verdict::TimedOut => "timed out".into(),
-            Verdict::Interrupted => "interrupted".into(),
-            Verdict::RunnerError(why) => format!("could not run: {why}"),
+            IterationVerdict::BuildFailed(_) => "build failed".into(),
+            IterationVerdict::TimedOut => "timed out".into(),
+            IterationVerdict::Interrupted => "interrupted".into(),
+            IterationVerdict::RunnerError(why) => format!("could not run: {why}"),
         }
     }
 }
@@ -178,11 +180,11 @@ impl Verdict {
 /// iteration that passed or failed counts as executed.
 ///
 /// [`Exit::of`]: crate::Exit::of
-pub(crate) fn observed<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> Observed {
+pub(crate) fn observed<'a>(verdicts: impl IntoIterator<Item = &'a IterationVerdict>) -> Observed {
     let mut o = Observed::default();
     for v in verdicts {
-        o.interrupted |= *v == Verdict::Interrupted;
-        o.real_failures += u64::from(*v == Verdict::Failed);
+        o.interrupted |= *v == IterationVerdict::Interrupted;
+        o.real_failures += u64::from(*v == IterationVerdict::Failed);
         o.executions += u64::from(v.is_trustworthy());
         o.untrustworthy |= !v.is_trustworthy();
     }
@@ -491,65 +493,81 @@ mod tests {
         let ok = Ended::Exited(0);
         let bad = Ended::Exited(1);
         let cases = [
-            (iteration(ok.clone(), 1), counts(5, 0, 0), Verdict::Passed),
-            (iteration(ok.clone(), 1), None, Verdict::Passed),
-            (iteration(bad.clone(), 1), None, Verdict::Failed),
-            (iteration(bad.clone(), 1), counts(5, 2, 1), Verdict::Failed),
+            (
+                iteration(ok.clone(), 1),
+                counts(5, 0, 0),
+                IterationVerdict::Passed,
+            ),
+            (iteration(ok.clone(), 1), None, IterationVerdict::Passed),
+            (iteration(bad.clone(), 1), None, IterationVerdict::Failed),
+            (
+                iteration(bad.clone(), 1),
+                counts(5, 2, 1),
+                IterationVerdict::Failed,
+            ),
             (
                 iteration(bad.clone(), 1),
                 counts(5, 0, 1),
-                Verdict::SuiteTimeout,
+                IterationVerdict::SuiteTimeout,
             ),
             (
                 iteration(bad.clone(), 1),
                 counts(5, 0, 0),
-                Verdict::BuildFailed(bad.clone()),
+                IterationVerdict::BuildFailed(bad.clone()),
             ),
-            (iteration(bad.clone(), 0), None, Verdict::NoTests),
-            (iteration(ok.clone(), 0), None, Verdict::NoTests),
-            (iteration(ok.clone(), 1), counts(0, 0, 0), Verdict::NoTests),
+            (iteration(bad.clone(), 0), None, IterationVerdict::NoTests),
+            (iteration(ok.clone(), 0), None, IterationVerdict::NoTests),
+            (
+                iteration(ok.clone(), 1),
+                counts(0, 0, 0),
+                IterationVerdict::NoTests,
+            ),
             (
                 iteration(Ended::TimedOut, 1),
                 counts(5, 1, 0),
-                Verdict::TimedOut,
+                IterationVerdict::TimedOut,
             ),
-            (iteration(Ended::Interrupted, 0), None, Verdict::Interrupted),
+            (
+                iteration(Ended::Interrupted, 0),
+                None,
+                IterationVerdict::Interrupted,
+            ),
             (
                 skipped(iteration(ok.clone(), 0)),
                 None,
-                Verdict::Skipped(":p:compat SKIPPED (onlyIf is false)".into()),
+                IterationVerdict::Skipped(":p:compat SKIPPED (onlyIf is false)".into()),
             ),
             (
                 skipped(iteration(ok.clone(), 1)),
                 counts(5, 0, 0),
-                Verdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
+                IterationVerdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
             ),
             (
                 skipped(iteration(Ended::TimedOut, 0)),
                 None,
-                Verdict::TimedOut,
+                IterationVerdict::TimedOut,
             ),
             (
                 skipped_task(iteration(ok.clone(), 1), false),
                 counts(5, 0, 0),
-                Verdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
+                IterationVerdict::PartlySkipped(":p:compat SKIPPED (onlyIf is false)".into()),
             ),
             (
                 skipped_task(iteration(ok.clone(), 1), false),
                 counts(5, 1, 0),
-                Verdict::Failed,
+                IterationVerdict::Failed,
             ),
         ];
         for (it, c, want) in cases {
-            assert_eq!(Verdict::of(&it, c), want, "{:?} {c:?}", it.ended);
+            assert_eq!(IterationVerdict::of(&it, c), want, "{:?} {c:?}", it.ended);
         }
     }
 
     #[test]
     fn a_real_failure_outranks_infrastructure_but_not_an_interrupt() {
         use crate::Exit;
-        use Verdict::*;
-        let exit_of = |v: &[Verdict]| Exit::of(observed(v));
+        use IterationVerdict::*;
+        let exit_of = |v: &[IterationVerdict]| Exit::of(observed(v));
         assert_eq!(exit_of(&[]), Exit::Infra);
         assert_eq!(exit_of(&[Passed, Passed]), Exit::Clean);
         assert_eq!(exit_of(&[Passed, NoTests]), Exit::Infra);

@@ -14,7 +14,7 @@
 
 use super::engine::{self, Event, Outcome, Policy, Replan, Reporter, Sink, Site, Stop};
 use super::guard::RunGuard;
-use super::invoke::{Iteration, Verdict};
+use super::invoke::{Iteration, IterationVerdict};
 use super::progress::{Estimate, Planned, Progress};
 use crate::analyze::RepeatedDir;
 use crate::domain::{GradleCommand, InJvm};
@@ -143,7 +143,10 @@ impl BatchRun {
             process::Ended::Interrupted => Some(130),
             process::Ended::TimedOut => Some(124),
         });
-        let broke_off = matches!(self.done.verdicts.last(), Some(Verdict::RunnerError(_)));
+        let broke_off = matches!(
+            self.done.verdicts.last(),
+            Some(IterationVerdict::RunnerError(_))
+        );
         failed.unwrap_or(if broke_off { 127 } else { 0 })
     }
 
@@ -277,7 +280,7 @@ pub(crate) fn run_batch(
     let mut done = engine::run(command, opts.replan, &batch.policy, &site, &mut watcher);
     if let Some(e) = done.error.take() {
         // The runner broke off (Gradle not found, a file not writable).
-        let verdict = Verdict::RunnerError(e.to_string());
+        let verdict = IterationVerdict::RunnerError(e.to_string());
         progress.line(&format!("    {}", verdict.describe()));
         done.notes.push(verdict.describe());
         done.verdicts.push(verdict);
@@ -403,7 +406,7 @@ impl Watcher<'_> {
         &mut self,
         it: &Iteration,
         counts: Option<super::invoke::IterationCounts>,
-        verdict: &Verdict,
+        verdict: &IterationVerdict,
         note: &str,
         (index, of): (u32, u32),
         left: Option<Duration>,
@@ -430,7 +433,10 @@ impl Watcher<'_> {
         }
         let estimate = &mut self.watch.estimate;
         estimate.measured(self.batch, it.elapsed, left);
-        let stopping = matches!(verdict, Verdict::TimedOut | Verdict::Interrupted);
+        let stopping = matches!(
+            verdict,
+            IterationVerdict::TimedOut | IterationVerdict::Interrupted
+        );
         match estimate.left(self.batch, Duration::ZERO) {
             Some(left) if !stopping && !left.time.is_zero() => line += &format!(" · {left}"),
             _ => {}
@@ -471,8 +477,8 @@ pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
         let mut bad: Vec<(String, Vec<usize>)> = Vec::new();
         for (n, (v, note)) in run.done.verdicts.iter().zip(&run.done.notes).enumerate() {
             let what = match v {
-                Verdict::Passed | Verdict::Failed => continue,
-                Verdict::TimedOut => format!(
+                IterationVerdict::Passed | IterationVerdict::Failed => continue,
+                IterationVerdict::TimedOut => format!(
                     "timed out (limit {}); its processes were stopped",
                     format_duration(timeout)
                 ),
@@ -693,7 +699,7 @@ mod tests {
     #[test]
     fn a_batch_has_the_rc_a_batch_job_would_have() {
         use process::Ended;
-        let batch = |ended: &[Ended], verdicts: Vec<Verdict>| BatchRun {
+        let batch = |ended: &[Ended], verdicts: Vec<IterationVerdict>| BatchRun {
             done: Outcome {
                 iterations: ended
                     .iter()
@@ -724,7 +730,7 @@ mod tests {
         assert_eq!(rc(&[Signalled(9)]), 137);
         assert_eq!(rc(&[Exited(1), TimedOut]), 124);
         assert_eq!(rc(&[Interrupted]), 130);
-        let broke_off = batch(&[], vec![Verdict::RunnerError("x".into())]);
+        let broke_off = batch(&[], vec![IterationVerdict::RunnerError("x".into())]);
         assert_eq!(broke_off.rc(), 127);
         assert_eq!(
             batch(&[Exited(0), Exited(0)], vec![]).duration().as_secs(),

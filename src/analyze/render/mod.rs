@@ -524,8 +524,16 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
     }
     md.push(String::new());
     md.push("### Clean tests".into());
+    let grouped = grouped_short(report);
     for t in clean.iter().take(MAX_LISTED) {
         let planned = match &t.plan {
+            // Said once for its class under "Ran fewer times than planned".
+            Some(p)
+                if p.below_plan.is_some()
+                    && grouped.contains(&(t.class.as_str(), t.method.as_str())) =>
+            {
+                String::new()
+            }
             Some(p) if p.below_plan.is_some() => format!(
                 " — ⚠️ ran {} of {} planned times (see above)",
                 t.runs, p.planned_runs
@@ -550,6 +558,20 @@ fn clean_tests(report: &Report, md: &mut Vec<String>) {
         ));
     }
     more(clean.len(), "clean tests", md);
+}
+
+/// The tests below their plan that share one line with other methods of
+/// their class (a stopped batch): (class, method).
+fn grouped_short(report: &Report) -> Vec<(&str, &str)> {
+    short_classes(report)
+        .into_iter()
+        .filter(|g| g.tests.len() > 1)
+        .flat_map(|g| {
+            g.tests
+                .into_iter()
+                .map(|(t, _)| (t.class.as_str(), t.method.as_str()))
+        })
+        .collect()
 }
 
 /// Classes JUnit found no test in: no verdict about a test (`not-a-test`).
@@ -968,6 +990,14 @@ pub(crate) mod tests {
             "{md}"
         );
         assert_eq!(md.matches("stopped on proof").count(), 1, "{md}");
+        // The class's clean methods are not each warned again; a test alone
+        // below its plan still is.
+        assert!(md.contains("- `a.Stopped.one`: 0/3 \u{21d2}"), "{md}");
+        assert_eq!(md.matches("planned times (see above)").count(), 1, "{md}");
+        assert!(
+            md.contains("`a.Other.alone`: 0/5 \u{21d2} failure rate < 46% at 95% \u{2014} \u{26a0}\u{fe0f} ran 5 of 20 planned times (see above)"),
+            "{md}"
+        );
     }
 
     /// A class JUnit found no test in is listed apart, its words escaped,

@@ -34,7 +34,8 @@ pub(crate) struct Tally {
     /// The first seed seen on an unpinned execution.
     pub other_seed: Option<String>,
     /// Passes and real failures (as `passed` and `failed`) of each
-    /// (class, method) the test covers: what a comparison's looks read.
+    /// (class, method) the test covers: what a comparison's looks read, and
+    /// what a proof rests on.
     pub methods: BTreeMap<(String, String), Counts>,
 }
 
@@ -71,9 +72,13 @@ impl Tally {
         *c = Counts::new(c.failures + failures, c.runs + runs);
     }
 
-    /// It failed for real, and (`need_pass`) passed too: flaky beyond doubt.
+    /// One of its methods failed for real, and (`need_pass`) that same
+    /// method passed too: flaky beyond doubt. A class's other methods passing
+    /// prove nothing of the one that failed (it may fail every time).
     pub(crate) fn proves_flaky(&self, need_pass: bool) -> bool {
-        self.failed > 0 && (self.passed > 0 || !need_pass)
+        self.methods
+            .values()
+            .any(|c| c.failures > 0 && (c.failures < c.runs || !need_pass))
     }
 }
 
@@ -361,6 +366,29 @@ mod tests {
         };
         assert_eq!(r.positions, secs(&[1.0, 3.0, 4.0]));
         assert_eq!(r.first_time, Some(Duration::from_secs(1)));
+    }
+
+    /// A whole class selected (a suite repeated by Gradle runs): one method
+    /// failing while the others pass is no proof; the same method passing in
+    /// another iteration is.
+    #[test]
+    fn a_class_is_proven_flaky_only_by_one_method_failing_and_passing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let first = r#"<testsuite name="a.T" tests="2">
+  <testcase classname="a.T" name="flaky"><failure type="junit.framework.AssertionFailedError" message="injected flake"/></testcase>
+  <testcase classname="a.T" name="stable"/>
+</testsuite>"#;
+        let mut t = read(&iteration(tmp.path(), first), &[unit("a.T")], None).tests[0].clone();
+        assert_eq!((t.passed, t.failed), (1, 1));
+        assert!(!t.proves_flaky(true), "`flaky` never passed: {t:?}");
+        assert!(t.proves_flaky(false), "a real failure is all it needs");
+        let second = tempfile::tempdir().unwrap();
+        let again = first.replace(
+            r#"<failure type="junit.framework.AssertionFailedError" message="injected flake"/>"#,
+            "",
+        );
+        t.add(&read(&iteration(second.path(), &again), &[unit("a.T")], None).tests[0]);
+        assert!(t.proves_flaky(true), "`flaky` failed and passed: {t:?}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! more than ran; stop on proof takes a proven-flaky test out of later chunks.
 //! One build copy and few Gradle runs: the fixture's iterations are slow.
 
-use crate::common::{batch_argv, files_named, gradle_flaky, run, slow_copy, text};
+use crate::common::{batch_argv, files_named, git, git_main, gradle_flaky, run, slow_copy, text};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -450,4 +450,58 @@ fn plan_and_local_agree_on_the_shards_and_chunks_of_a_budgeted_run() {
     let seeds: BTreeSet<String> = chunk_seeds(&stderr).into_iter().map(|(_, s)| s).collect();
     assert_eq!(seeds.len(), 3, "a seed per chunk: {stderr}");
     assert_eq!(row(&json(&out), STABLE)["runs"], 100);
+}
+
+/// A class of a pull request whose one test fails every execution beside
+/// one that passes.
+const BROKEN_SOURCE: &str = r#"package org.example.slow;
+
+import org.junit.Test;
+
+public class SlowBrokenTests extends com.carrotsearch.randomizedtesting.RandomizedTest {
+    @Test
+    public void testBroken() {
+        throw new AssertionError("broken on the branch");
+    }
+
+    @Test
+    public void testFine() {
+    }
+}
+"#;
+
+/// A changed class with a broken test beside a passing one is not proven
+/// flaky: stop on proof (on for changed tests) needs one test that failed
+/// and passed, so the class runs its whole count and nothing claims a
+/// proof. (A class's other tests passing once stopped it after its first
+/// chunk, "proven flaky", while its report said "failed every time".)
+#[test]
+fn a_broken_test_beside_a_passing_one_proves_its_class_nothing() {
+    let build = slow_copy();
+    let b = build.path();
+    git_main(b);
+    git(b, &["checkout", "-qb", "pr"]);
+    let class = "org.example.slow.SlowBrokenTests";
+    let source = b.join("src/test/java/org/example/slow/SlowBrokenTests.java");
+    std::fs::write(source, BROKEN_SOURCE).unwrap();
+    git(b, &["add", "-A"]);
+    git(b, &["commit", "-qm", "a broken test"]);
+    let out = local(b, &["--changed", "--base", "main", "--iters", "10"], 10);
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    assert!(!log.contains("proven flaky"), "{log}");
+    let report = json(&out);
+    assert_eq!(
+        report["cost"]["iterationsSaved"].as_u64().unwrap_or(0),
+        0,
+        "{report:#}"
+    );
+    let runs: Vec<(&str, u64)> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["class"] == class)
+        .map(|t| (t["method"].as_str().unwrap(), t["runs"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(runs, [("testBroken", 10), ("testFine", 10)], "{report:#}");
 }

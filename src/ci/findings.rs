@@ -111,7 +111,7 @@ pub(crate) fn findings(
     let statuses: Vec<Status> = jobs.iter().map(|j| j.status.clone()).collect();
     let missing = missing_jobs(&context.jobs, &statuses);
     let mut overall = reading.all(jobs);
-    against_plan(&mut overall, &context.jobs, &payloads, &missing);
+    against_plan(&mut overall, &context.jobs, &payloads, &missing, jobs);
     let mut inherited_jvm_options = Vec::new();
     for status in &statuses {
         crate::jvm_options::merge(&mut inherited_jvm_options, &status.inherited_jvm_options);
@@ -139,12 +139,14 @@ pub(crate) fn findings(
 /// Compares `overall` with what `steps` planned: records the selected tests
 /// that no job executed (a selected test never run must not read as a pass),
 /// or that ran fewer times than planned, each with why when its step's jobs
-/// tell: missing, or ended without a result. Returns whether any did.
+/// tell: missing, ended without a result, or ended early by the engine's
+/// rules. Returns whether any did.
 fn against_plan(
     overall: &mut Report,
     steps: &[ExpectedStep],
     payloads: &[JobPayload],
     missing: &[Missing],
+    jobs: &[JobRun],
 ) -> bool {
     let mut planned = Vec::new();
     for (i, step) in steps.iter().enumerate() {
@@ -171,13 +173,18 @@ fn against_plan(
                     OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
                 )
         });
-        Some(match ended {
-            Some(p) => format!("a job of step `{key}` ended as {}", p.outcome.as_str()),
-            None => format!(
+        if let Some(p) = ended {
+            return Some(format!(
+                "a job of step `{key}` ended as {}",
+                p.outcome.as_str()
+            ));
+        }
+        Some(ended_early(jobs, key).unwrap_or_else(|| {
+            format!(
                 "the jobs of step `{key}` ended normally without running it (a filter that \
                  misses it, or a class Gradle does not run)"
-            ),
-        })
+            )
+        }))
     };
     // Where the plan told each test's runs, the report says what ran fewer
     // times than planned, as `local`'s does; else only what never ran.
@@ -185,6 +192,32 @@ fn against_plan(
         true => planned::compare(overall, &planned, &why),
         false => planned::never_executed(overall, &planned, &why),
     }
+}
+
+/// What the engine said of the jobs of step `key` that it ended early (stop
+/// on proof, a budget), as `local` says it of a batch; `None` when it ended
+/// none of them early.
+fn ended_early(jobs: &[JobRun], key: &str) -> Option<String> {
+    let mut said = Vec::new();
+    for job in jobs.iter().filter(|j| j.status.step_key == key) {
+        let Some(engine) = &job.status.engine else {
+            continue;
+        };
+        let id = &job.status.job_id;
+        for p in &engine.proven {
+            said.push(format!(
+                "job {id}: {} proven flaky after {} iteration(s), {} saved (stop on proof)",
+                p.test, p.after, p.saved
+            ));
+        }
+        if let Some(b) = &engine.budget_stop {
+            said.push(format!(
+                "job {id}: stopped by its budget ({}s) after {} of {} iterations",
+                b.budget_sec, b.iterations_run, b.iterations_planned
+            ));
+        }
+    }
+    (!said.is_empty()).then(|| said.join("; "))
 }
 
 /// Writes `flakiness-outcomes.json`.
@@ -746,6 +779,56 @@ mod tests {
         let f = findings(&jobs, &context, &no_inputs());
         assert!(f.overall.not_executed.is_empty());
         assert_eq!(f.severity(), Severity::Success);
+    }
+
+    /// A job the engine ended early ran its class fewer times than planned:
+    /// the report says that stop on proof or the budget ended it, as
+    /// `local` says it, never that the job ran without the test.
+    #[test]
+    fn a_test_its_job_ended_early_says_why_below_plan() {
+        use super::super::status::{BudgetStopRun, EngineRun, ProvenRun};
+        let root = tempfile::tempdir().unwrap();
+        let mut job = recorded_job(root.path(), "k:unit", 2, &[("demo.AlphaTest", true)]);
+        job.status.engine = Some(EngineRun {
+            proven: vec![ProvenRun {
+                test: "demo.AlphaTest".into(),
+                after: 2,
+                saved: 8,
+            }],
+            ..EngineRun::default()
+        });
+        let alpha = test(":test", TestKind::Unit, Some("demo.AlphaTest"));
+        let step = ExpectedStep {
+            runs: vec![10],
+            ..unit_step("k:unit", vec![alpha])
+        };
+        let context = ReportContext {
+            jobs: vec![step],
+            ..ReportContext::default()
+        };
+        let below = |f: &Findings| {
+            let plan = f.overall.tests[0].plan.as_ref().unwrap();
+            plan.below_plan.clone().unwrap_or_default()
+        };
+        let f = findings(std::slice::from_ref(&job), &context, &no_inputs());
+        assert_eq!(
+            below(&f),
+            "ran 2 of 10 planned times: job k-unit: demo.AlphaTest proven flaky after 2 \
+             iteration(s), 8 saved (stop on proof)"
+        );
+        let engine = job.status.engine.as_mut().unwrap();
+        engine.proven.clear();
+        engine.budget_stop = Some(BudgetStopRun {
+            budget_sec: 60,
+            iterations_run: 2,
+            iterations_planned: 10,
+        });
+        let f = findings(&[job], &context, &no_inputs());
+        assert!(
+            below(&f).ends_with("job k-unit: stopped by its budget (60s) after 2 of 10 iterations"),
+            "{}",
+            below(&f)
+        );
     }
 
     #[test]

@@ -221,24 +221,7 @@ fn a_budget_smaller_than_the_batch_runs_chunks_and_stops_cleanly_within_the_job_
 /// the growth and switches.)
 #[test]
 fn a_class_whose_in_jvm_iterations_grow_is_weighed_in_its_ci_job_over_fresh_jvms() {
-    let build = slow_copy();
-    let dir = build.path();
-    let bk = Buildkite::new();
-    let args = [
-        "buildkite",
-        "upload",
-        "--budget",
-        "5m",
-        "--stop-on-flaky",
-        "--iters",
-        "4",
-        GROWING,
-    ];
-    let out = run(&mut planning(&bk, dir, "-Dtests.fixture.grow=12000", &args));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let pipeline = uploaded(&bk);
-    let (statuses, report_dir, _) = run_pipeline(&bk, dir, &pipeline, |_| {});
-    let engine = &statuses[0]["engine"];
+    let (engine, jobs, _) = growing_in_a_ci_job("4", "-Dtests.fixture.grow=12000");
     assert_eq!(
         engine["cheaper"],
         serde_json::json!([GROWING]),
@@ -246,8 +229,7 @@ fn a_class_whose_in_jvm_iterations_grow_is_weighed_in_its_ci_job_over_fresh_jvms
     );
     assert!(engine["dearer"].is_null(), "{engine:#}");
     assert_eq!(engine["ran"], serde_json::json!([4]), "{engine:#}");
-    let jobs = report_dir.path().join("flakiness-jobs");
-    assert_eq!(executions(&jobs, GROWING), 4, "no more than planned");
+    assert_eq!(executions(&jobs.path(), GROWING), 4, "no more than planned");
 }
 
 /// The same class at more iterations: its chunks grow (1, 2, then 4), and
@@ -258,6 +240,22 @@ fn a_class_whose_in_jvm_iterations_grow_is_weighed_in_its_ci_job_over_fresh_jvms
 /// and the annotation say so and the XML holds the planned eight.
 #[test]
 fn a_class_whose_growth_shows_over_fresh_jvms_switches_to_gradle_runs_in_its_ci_job() {
+    let (engine, jobs, annotation) = growing_in_a_ci_job("8", "-Dtests.fixture.grow=30000");
+    let dearer = &engine["dearer"][0];
+    assert_eq!(dearer["class"], GROWING, "{engine:#}");
+    assert_eq!(dearer["switched"], true, "{engine:#}");
+    assert!(engine["cheaper"].is_null(), "{engine:#}");
+    let line = engine["lines"][0].as_str().unwrap_or_default();
+    assert!(line.ends_with("the rest run as Gradle runs"), "{engine:#}");
+    assert_eq!(executions(&jobs.path(), GROWING), 8, "no more than planned");
+    let said = format!("in-JVM iterations of {GROWING} took ");
+    assert!(annotation.contains(&said), "{annotation}");
+}
+
+/// The growing class at `iters` under a 5m budget with stop on proof,
+/// through its pipeline: the job's engine record, the report step's job
+/// folder (kept with its temp dir) and the annotation.
+fn growing_in_a_ci_job(iters: &str, properties: &str) -> (Value, TempJobs, String) {
     let build = slow_copy();
     let dir = build.path();
     let bk = Buildkite::new();
@@ -268,25 +266,24 @@ fn a_class_whose_growth_shows_over_fresh_jvms_switches_to_gradle_runs_in_its_ci_
         "5m",
         "--stop-on-flaky",
         "--iters",
-        "8",
+        iters,
         GROWING,
     ];
-    let properties = "-Dtests.fixture.grow=30000";
     let out = run(&mut planning(&bk, dir, properties, &args));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let pipeline = uploaded(&bk);
     let (statuses, report_dir, annotation) = run_pipeline(&bk, dir, &pipeline, |_| {});
-    let engine = &statuses[0]["engine"];
-    let dearer = &engine["dearer"][0];
-    assert_eq!(dearer["class"], GROWING, "{engine:#}");
-    assert_eq!(dearer["switched"], true, "{engine:#}");
-    assert!(engine["cheaper"].is_null(), "{engine:#}");
-    let line = engine["lines"][0].as_str().unwrap_or_default();
-    assert!(line.ends_with("the rest run as Gradle runs"), "{engine:#}");
-    let jobs = report_dir.path().join("flakiness-jobs");
-    assert_eq!(executions(&jobs, GROWING), 8, "no more than planned");
-    let said = format!("in-JVM iterations of {GROWING} took ");
-    assert!(annotation.contains(&said), "{annotation}");
+    let engine = statuses[0]["engine"].clone();
+    (engine, TempJobs(report_dir), annotation)
+}
+
+/// The report step's folder; `path()` is its `flakiness-jobs/`.
+struct TempJobs(tempfile::TempDir);
+
+impl TempJobs {
+    fn path(&self) -> std::path::PathBuf {
+        self.0.path().join("flakiness-jobs")
+    }
 }
 
 /// One batch of three classes, as `local` runs them: gradle-flaky's runner

@@ -39,8 +39,40 @@ pub(crate) fn apply(plan: &mut Plan, timing: &Timing<'_>) {
     plan.commands = out;
 }
 
-fn predict(pace: &Pace, k: u32) -> Option<u64> {
-    pace.predict(k).map(|t| t.as_secs_f64().ceil() as u64)
+/// Predicted wall time of `k` iterations of `c`: one invocation for an
+/// in-JVM count, a Gradle start for each of its Gradle runs.
+fn predicted(c: &GradleCommand, pace: &Pace, k: u32) -> Option<Duration> {
+    match c.repetition() {
+        Repeating::InJvm => pace.predict(k),
+        Repeating::GradleRuns => pace.predict(1).map(|run| run * k),
+    }
+}
+
+fn predict(c: &GradleCommand, pace: &Pace, k: u32) -> Option<u64> {
+    predicted(c, pace, k).map(|t| t.as_secs_f64().ceil() as u64)
+}
+
+/// The most iterations of `c` one job fits in `budget`; `None` when not
+/// even one does.
+fn per_job(c: &GradleCommand, pace: &Pace, n: u32, budget: Duration) -> Option<u32> {
+    if c.repetition() == Repeating::GradleRuns {
+        let run = pace.predict(1)?;
+        let fits = (budget.as_secs_f64() / run.as_secs_f64().max(f64::EPSILON)) as u32;
+        return (fits > 0).then_some(fits.min(n));
+    }
+    let sizing = Sizing {
+        remaining: n,
+        planned: n,
+        in_jvm: true,
+        chunks_done: 0,
+        stop_on_proof: false,
+        look_every: None,
+        left: Some(budget),
+    };
+    match budget::next(&sizing, pace) {
+        Next::Run(k) => Some(k),
+        Next::Done | Next::OutOfBudget => None,
+    }
 }
 
 /// One command as shards (itself when it fits, or nothing is known).
@@ -54,30 +86,20 @@ fn split(
         overhead: None,
     };
     let n = c.executions().min(u64::from(u32::MAX)) as u32;
-    c.predicted_sec = predict(&pace, n);
+    c.predicted_sec = predict(&c, &pace, n);
     let Some(budget) = timing.budget else {
         return (vec![c], None);
     };
-    if pace.per_iteration.is_none() || pace.predict(n).is_some_and(|t| t <= budget) {
+    if pace.per_iteration.is_none() || predicted(&c, &pace, n).is_some_and(|t| t <= budget) {
         return (vec![c], None);
     }
     // Only a count the argv carries (an in-JVM count, Gradle runs) can be split.
     if c.repetition() == Repeating::InJvm && !c.invocation.resizable() {
         return (vec![c], None);
     }
-    let sizing = Sizing {
-        remaining: n,
-        planned: n,
-        in_jvm: true,
-        chunks_done: 0,
-        stop_on_proof: false,
-        look_every: None,
-        left: Some(budget),
-    };
-    let per_job = match budget::next(&sizing, &pace) {
-        Next::Run(k) => k,
+    let Some(per_job) = per_job(&c, &pace, n, budget) else {
         // No job can meet the budget: each is as short as the cap allows.
-        Next::Done | Next::OutOfBudget => return unmeetable(&c, n, budget, &pace, timing, seeds),
+        return unmeetable(&c, n, budget, &pace, timing, seeds);
     };
     let wanted = n.div_ceil(per_job);
     let shards = wanted.clamp(1, timing.max_shards.max(1));
@@ -164,7 +186,7 @@ fn shard(
             None
         }
     };
-    s.predicted_sec = predict(pace, share);
+    s.predicted_sec = predict(c, pace, share);
     s.shard = Some(Shard { index, of, seed });
     s
 }
@@ -181,13 +203,18 @@ fn tests_of(c: &GradleCommand) -> String {
 mod tests {
     use super::*;
     use crate::domain::testing::unit;
-    use crate::domain::{BatchingConfig, TestKind};
+    use crate::domain::{BatchingConfig, RepetitionMode, TestKind};
     use crate::durations::{Source, Table};
     use crate::plan::PlanContext;
 
     fn plan(iterations: u32, secs: f64) -> (Plan, Durations) {
+        plan_in(iterations, secs, RepetitionMode::Auto)
+    }
+
+    fn plan_in(iterations: u32, secs: f64, repetition: RepetitionMode) -> (Plan, Durations) {
         let cfg = BatchingConfig {
             unit_iters: iterations,
+            repetition,
             ..BatchingConfig::default()
         };
         let ctx = PlanContext {
@@ -257,6 +284,33 @@ mod tests {
             "{:?}",
             capped.notes
         );
+    }
+
+    /// A batch repeated by Gradle runs pays Gradle's start on every run:
+    /// 60 runs of 1.1 s after 15 s each are 16.1 s a run, 3 to a minute's
+    /// job; its prediction counts every start.
+    #[test]
+    fn gradle_runs_are_predicted_and_split_with_a_start_each() {
+        let (p, durations) = plan_in(60, 1.0, RepetitionMode::GradleRuns);
+        assert_eq!(p.commands[0].repetition(), Repeating::GradleRuns);
+        let whole = sharded_plan(p.clone(), &durations, 3600, 100);
+        assert_eq!(whole.commands[0].predicted_sec, Some(966), "60 × 16.1 s");
+        let split = sharded_plan(p, &durations, 60, 100);
+        let runs: Vec<u32> = split.commands.iter().map(|c| c.rest_loops()).collect();
+        assert_eq!(runs, [3; 20]);
+        assert!(split.commands.iter().all(|c| c.predicted_sec == Some(49)));
+    }
+
+    fn sharded_plan(mut p: Plan, durations: &Durations, budget: u64, max: u32) -> Plan {
+        apply(
+            &mut p,
+            &Timing {
+                durations,
+                budget: Some(Duration::from_secs(budget)),
+                max_shards: max,
+            },
+        );
+        p
     }
 
     /// Gradle's start alone exceeds the budget: no job can meet it, so each

@@ -58,15 +58,22 @@ impl Pace {
 
     /// The mean pace of chunks, each `(k, elapsed, tests)` as in
     /// [`Pace::measured`]: what a person is told the rest takes (one slow
-    /// first chunk does not set it alone). `None` without a chunk.
+    /// chunk does not set it alone). The first chunk's overhead counts only
+    /// while it is the only one: it pays what later chunks do not (compiling
+    /// the build, a cold daemon: half a minute on a CI agent's fresh
+    /// checkout against 5 s a later run). `None` without a chunk.
     pub(crate) fn of_chunks(chunks: &[(u32, Duration, Duration)]) -> Option<Pace> {
-        let n = u32::try_from(chunks.len()).ok().filter(|n| *n > 0)?;
+        let warm = match chunks.len() {
+            0 => return None,
+            1 => chunks,
+            _ => &chunks[1..],
+        };
         let iterations: u32 = chunks.iter().map(|c| c.0.max(1)).sum();
         let tests: Duration = chunks.iter().map(|c| c.2).sum();
-        let overhead: Duration = chunks.iter().map(|c| c.1.saturating_sub(c.2)).sum();
+        let overhead: Duration = warm.iter().map(|c| c.1.saturating_sub(c.2)).sum();
         Some(Pace {
             per_iteration: Some(tests / iterations.max(1)),
-            overhead: Some(overhead / n),
+            overhead: Some(overhead / warm.len() as u32),
         })
     }
 
@@ -205,6 +212,21 @@ mod tests {
             per_iteration: Some(Duration::from_secs(per)),
             overhead: Some(Duration::from_secs(overhead)),
         }
+    }
+
+    /// A CI job's Gradle runs: the first compiles the fresh checkout (35 s,
+    /// 1 s of tests), later ones take 6 s. Alone, the first is all that is
+    /// known; once a later one ran, the rest goes at the warm runs' pace,
+    /// not at a mean the compile inflates (it said 32 minutes left of a
+    /// 6-minute job on a real suite).
+    #[test]
+    fn the_first_chunks_cold_start_sets_the_pace_only_while_it_is_alone() {
+        let s = Duration::from_secs;
+        let cold = (1, s(35), s(1));
+        let warm = (1, s(6), s(1));
+        assert_eq!(Pace::of_chunks(&[cold]), Some(pace(1, 34)));
+        assert_eq!(Pace::of_chunks(&[cold, warm, warm]), Some(pace(1, 5)));
+        assert_eq!(Pace::of_chunks(&[]), None);
     }
 
     #[test]

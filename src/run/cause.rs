@@ -138,7 +138,13 @@ impl Cause {
             Cause::DaemonVanished => "the Gradle daemon running the build disappeared (killed, \
                                       or crashed; its log is named in the batch log)"
                 .to_string(),
-            Cause::NoTestsMatched => "the --tests filter matched no test".to_string(),
+            // Gradle says the same when the framework cannot start in the test
+            // JVM (seen: TestNG without jcommander on the task's classpath).
+            Cause::NoTestsMatched => "the --tests filter matched no test (Gradle says the same \
+                                      when the test framework could not start in the test JVM, \
+                                      e.g. a jar missing from the task's classpath: the task \
+                                      run without --tests shows which)"
+                .to_string(),
             Cause::TasksNotRun(tasks) => {
                 let each: Vec<String> = tasks
                     .iter()
@@ -283,6 +289,8 @@ BUILD FAILED in 19s
             cause_of(Ended::Exited(1), no_match, &[":server:test"]),
             Cause::NoTestsMatched
         );
+        let said = Cause::NoTestsMatched.describe();
+        assert!(said.contains("could not start in the test JVM"), "{said}");
         assert_eq!(
             cause_of(Ended::Signalled(9), vanished, &[]),
             Cause::ClientKilled(9)

@@ -41,9 +41,10 @@ const REPEAT_JVMS: &str = "flaky.repeat.jvms";
 /// The most test JVMs it starts in one invocation ([`MAX_SLICES`]).
 const REPEAT_MAX_SLICES: &str = "flaky.repeat.maxSlices";
 
-/// The most test JVMs the JUnit 4 runner starts in one invocation, one per
-/// (class, slice of its iterations): a JVM start costs about a second of
-/// CPU. Past it, classes share JVMs (each still in its `fresh_jvms`).
+/// The most test JVMs the fenced mechanisms' samples start in one invocation,
+/// one per (class, slice of its iterations): a JVM start costs about a second
+/// of CPU. Past it, classes share JVMs (each still in its `fresh_jvms`); the
+/// JUnit 4 runner packs them below it (`Invocation::max_slices`).
 pub(crate) const MAX_SLICES: u32 = 32;
 /// Where `gradle/flaky-repeat.gradle` finds the helpers' Java sources.
 pub(crate) const REPEAT_SOURCES: &str = "flaky.repeat.sources";
@@ -501,7 +502,7 @@ impl Invocation {
                 let jvms = self.jvms();
                 if jvms > 1 {
                     argv.push(define(REPEAT_JVMS, &jvms.to_string()));
-                    argv.push(define(REPEAT_MAX_SLICES, &self.max_slices(t).to_string()));
+                    argv.push(define(REPEAT_MAX_SLICES, &self.max_slices().to_string()));
                 }
                 Some(mechanism)
             }
@@ -555,24 +556,26 @@ impl Invocation {
         }
     }
 
-    /// The most test JVMs one task's slices may take: [`MAX_SLICES`], or, for
-    /// a JVM per execution, every (class, execution) of the task with the most
-    /// classes (up to the script's 9999).
-    fn max_slices(&self, t: &Tasks) -> u32 {
-        let Repeat::InJvm {
-            fresh_jvms: FreshJvms::PerExecution,
-            ..
-        } = self.repeat
-        else {
-            return MAX_SLICES;
-        };
-        let classes = t.tasks.iter().map(|task| match &task.select {
-            Select::Runner { classes, .. } => classes.len() as u32,
-            _ => 1,
-        });
-        let most = classes.max().unwrap_or(1);
-        most.saturating_mul(self.repeat.jvms())
-            .clamp(MAX_SLICES, 9999)
+    /// The most test JVMs one task's slices may take. A JVM start costs
+    /// about a second of CPU, so the batch's classes share the JVMs one class
+    /// takes, where that keeps what the JVMs sample: gradle-flaky's JUnit 4
+    /// runner runs a JVM's classes one after the other, each starting some
+    /// JVM (a class's drift stays its own), and a JVM per execution runs one
+    /// execution of each class, as a Gradle run of them does. The other
+    /// mechanisms' samples keep a JVM per (class, slice) up to [`MAX_SLICES`]
+    /// (the fence: no class's state reaches another's JVM).
+    fn max_slices(&self) -> u32 {
+        match self.repeat {
+            Repeat::InJvm {
+                mechanism: InJvm::Junit4Runner,
+                ..
+            }
+            | Repeat::InJvm {
+                fresh_jvms: FreshJvms::PerExecution,
+                ..
+            } => self.repeat.jvms().min(9999),
+            _ => MAX_SLICES,
+        }
     }
 }
 
@@ -751,7 +754,8 @@ mod tests {
                 "gradle",
                 "-Dflaky.repeat.iters=5",
                 "-Dflaky.repeat.jvms=3",
-                "-Dflaky.repeat.maxSlices=32",
+                // The classes share the three JVMs, one after the other.
+                "-Dflaky.repeat.maxSlices=3",
                 ":p:test",
                 "--tests",
                 "a.B.m",
@@ -822,14 +826,20 @@ mod tests {
             "{sampled:?}"
         );
         assert!(sampled.contains(&"-Dflaky.repeat.task.:p:test=randomized".to_string()));
-        // A JVM per execution: every (class, execution) of the task, uncapped.
+        // Past the JVMs one class takes, the fenced mechanisms' samples.
+        assert!(
+            sampled.contains(&"-Dflaky.repeat.maxSlices=32".to_string()),
+            "{sampled:?}"
+        );
+        // A JVM per execution: each JVM one execution of every class, as a
+        // Gradle run of them.
         let each = runner(InJvm::TestngInvocationCount, FreshJvms::PerExecution).argv();
         assert!(
             each.contains(&"-Dflaky.repeat.jvms=20".to_string()),
             "{each:?}"
         );
         assert!(
-            each.contains(&"-Dflaky.repeat.maxSlices=40".to_string()),
+            each.contains(&"-Dflaky.repeat.maxSlices=20".to_string()),
             "{each:?}"
         );
         let fenced = invocation(

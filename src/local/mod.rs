@@ -384,7 +384,7 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     for class in drift.warned.keys() {
         tell!(
             "{} accumulates state in one JVM: its next runs on this commit run each execution \
-             in a fresh test JVM of its own (--repetition in-jvm samples a few JVMs again)",
+             first in a fresh test JVM (--repetition in-jvm samples a few JVMs again)",
             crate::terminal::visible(class)
         );
     }

@@ -34,8 +34,8 @@ pub struct PlanContext {
     pub start_on_gradle_runs: BTreeMap<String, String>,
     /// The classes that accumulated state in one JVM by themselves, as
     /// earlier runs on this commit remembered them, each with the sentence
-    /// that says so: `--repetition auto` runs each of their executions in a
-    /// fresh test JVM of its own, in one Gradle invocation.
+    /// that says so: `--repetition auto` runs each of their executions first
+    /// in a fresh test JVM, in one Gradle invocation.
     pub fresh_jvm_each: BTreeMap<String, String>,
     /// The commit checked out when the run was planned (`for_run`); `None`
     /// outside git. What the run remembers is remembered for it.

@@ -158,15 +158,15 @@ pub(crate) fn remembered(class: &str, d: &DearerInJvm) -> String {
     )
 }
 
-/// Why `auto` runs each execution of `class` in a fresh test JVM of its
-/// own: a run on this commit (or in this build, outside git) warned that it
+/// Why `auto` runs each execution of `class` first in a fresh test JVM: a
+/// run on this commit (or in this build, outside git) warned that it
 /// accumulates state in one JVM by itself, so its repeats there bound only a
 /// JVM it had changed.
 pub(crate) fn remembered_drift(class: &str, a: &Accumulates) -> String {
     let on = taken(&a.commit);
     format!(
         "{class} accumulated state in one JVM when last run {on} (state-accumulates, {}): each \
-         of its executions runs in a fresh test JVM of its own, as CI runs it, in one Gradle \
+         of its executions runs first in a fresh test JVM, as CI runs it, in one Gradle \
          invocation",
         a.evidence.as_str()
     )

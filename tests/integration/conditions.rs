@@ -318,7 +318,7 @@ fn a_class_leaving_a_thread_per_execution_is_warned_of() {
     assert!(
         text(&out).contains(
             "demo.LeakyTest accumulated state in one JVM when last run in this build \
-             (state-accumulates, threads): each of its executions runs in a fresh test JVM of its own"
+             (state-accumulates, threads): each of its executions runs first in a fresh test JVM"
         ),
         "{}",
         text(&out)

@@ -100,7 +100,8 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
         [
             "-Dflaky.repeat.iters=20",
             "-Dflaky.repeat.jvms=7",
-            "-Dflaky.repeat.maxSlices=32",
+            // Its two classes share the seven JVMs, one after the other.
+            "-Dflaky.repeat.maxSlices=7",
             ":core:cleanTest",
             ":core:test",
             "--tests",
@@ -446,11 +447,12 @@ fn the_junit4_runners_slices_share_out_each_class_over_its_jvms() {
     write(
         &tmp.path().join("src/t/ATest.java"),
         "package t;\nimport org.junit.Test;\npublic class ATest {\n\
-         @Test public void one() {}\n@Test public void two() {}\n}\n",
+         @Test public void one() { System.out.println(\"ran A\"); }\n@Test public void two() {}\n}\n",
     );
     write(
         &tmp.path().join("src/t/BTest.java"),
-        "package t;\nimport org.junit.Test;\npublic class BTest {\n@Test public void b() {}\n}\n",
+        "package t;\nimport org.junit.Test;\npublic class BTest {\n\
+         @Test public void b() { System.out.println(\"ran B\"); }\n}\n",
     );
     let mut sources = vec![
         tmp.path().join("src/t/ATest.java"),
@@ -479,13 +481,11 @@ fn the_junit4_runners_slices_share_out_each_class_over_its_jvms() {
         .status()
         .unwrap();
     assert!(status.success());
-    let tests_run = |k: u32| {
+    let run_slice = |k: u32, iters: u32, slices: u32| {
         let run = Command::new("java")
-            .args([
-                "-Dflaky.repeat.iters=5",
-                "-Dflaky.repeat.jvms=2",
-                "-Dflaky.repeat.slices=3",
-            ])
+            .arg(format!("-Dflaky.repeat.iters={iters}"))
+            .arg("-Dflaky.repeat.jvms=2")
+            .arg(format!("-Dflaky.repeat.slices={slices}"))
             .arg("-Dflaky.repeat.classes=t.ATest,t.BTest")
             .arg("-cp")
             .arg(format!("{}:{cp}", out.display()))
@@ -500,12 +500,24 @@ fn the_junit4_runners_slices_share_out_each_class_over_its_jvms() {
     // Entry e's k-th JVM is slice (2e + k) mod 3: slice 0 runs ATest 3 times
     // (2 tests) and BTest twice, slice 1 ATest twice, slice 2 BTest 3 times.
     for (k, tests) in [(0, 8), (1, 4), (2, 3)] {
-        let stdout = tests_run(k);
+        let stdout = run_slice(k, 5, 3);
         assert!(
             stdout.contains(&format!("OK ({tests} tests)")),
             "slice {k}: {stdout}"
         );
     }
+    // Packed (two JVMs for both classes, as gradle-flaky's JUnit 4 runner
+    // runs them): a JVM runs its classes one after the other, each one's
+    // executions back to back, and the second JVM starts with the other class.
+    let order = |stdout: String| {
+        stdout
+            .lines()
+            .filter_map(|l| l.trim_start_matches('.').strip_prefix("ran "))
+            .collect::<Vec<_>>()
+            .join("")
+    };
+    assert_eq!(order(run_slice(0, 4, 2)), "AABB");
+    assert_eq!(order(run_slice(1, 4, 2)), "BBAA");
 }
 
 /// The JUnit Platform engine on its own, through Debian's console launcher

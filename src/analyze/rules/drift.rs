@@ -83,7 +83,7 @@ pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
     let mut out: Vec<Warning> = classes
         .iter()
         .filter_map(|(class, tests, at)| {
-            let blame = Blame::of(class, alone_in_its_jvms(tests, by_runner), &left_threads);
+            let blame = Blame::of(class, placement(tests, by_runner), &left_threads);
             slower(class, at, &blame)
         })
         .collect();
@@ -94,24 +94,38 @@ pub(crate) fn warnings(tests: &[TestReport]) -> Vec<Warning> {
 
 /// Which class leaked the state a class's drift shows, as far as can be told.
 struct Blame {
-    /// The class itself, when it ran alone in its JVMs.
+    /// The class itself, when its drift can only be its own.
     leaking: Option<String>,
     /// The sentence's ending that says so.
     clause: String,
 }
 
+/// How a class's in-JVM executions met other classes' in their JVMs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placement {
+    /// In JVMs of its own.
+    Alone,
+    /// In JVMs it shared, its executions back to back (gradle-flaky's JUnit 4
+    /// runner runs a JVM's classes one after the other): another class's
+    /// state reaches it only as threads left running, which their tokens show.
+    BackToBack,
+    /// In a JVM it shared, its executions among the others'.
+    Shared,
+}
+
 impl Blame {
-    /// The class itself when the runner saw it leave threads; else, when it
-    /// ran alone in its JVMs (`alone`) and no other class left threads, the
-    /// class too. Another class's leaked threads may have slowed it from a
-    /// JVM beside its own (an invocation's test JVMs run side by side) or
-    /// from the JVM they shared: those classes are named as suspects.
-    fn of(class: &str, alone: bool, left_threads: &[Warning]) -> Blame {
+    /// The class itself when the runner saw it leave threads; else, when its
+    /// drift is its own (`placement` alone or back to back) and no other class
+    /// left threads, the class too. Another class's leaked threads may have
+    /// slowed it from a JVM beside its own (an invocation's test JVMs run side
+    /// by side) or from the JVM they shared: those classes are named as
+    /// suspects.
+    fn of(class: &str, placement: Placement, left_threads: &[Warning]) -> Blame {
         if left_threads.iter().any(|w| w.class == class) {
-            let where_ = if alone {
-                "in its JVMs"
-            } else {
-                "in the JVM it shared"
+            let where_ = match placement {
+                Placement::Alone => "in its JVMs",
+                Placement::BackToBack => "in the JVMs it shared",
+                Placement::Shared => "in the JVM it shared",
             };
             return Blame {
                 leaking: Some(class.to_string()),
@@ -123,18 +137,29 @@ impl Blame {
             true => String::new(),
             false => format!(" ({} left threads running there)", others.join(", ")),
         };
-        let clause = match (alone, others.is_empty()) {
-            (true, true) => format!("; {class} ran alone in its JVMs, so it leaks the state itself"),
-            (true, false) => format!(
+        let clause = match (placement, others.is_empty()) {
+            (Placement::Alone, true) => {
+                format!("; {class} ran alone in its JVMs, so it leaks the state itself")
+            }
+            (Placement::BackToBack, true) => format!(
+                "; {class}'s executions ran back to back in the JVMs it shared and no class left \
+                 threads there, so it leaks the state itself"
+            ),
+            (Placement::Alone, false) => format!(
                 "; {class} ran alone in its JVMs, but the JVMs beside them may have slowed it{suspects}"
             ),
-            (false, _) => format!(
+            (Placement::BackToBack, false) => format!(
+                "; {class}'s executions ran back to back in the JVMs it shared, but threads other \
+                 classes left there may have slowed it{suspects}"
+            ),
+            (Placement::Shared, _) => format!(
                 "; it shared its JVM with the other selected classes, any of which may leak \
                  it{suspects}"
             ),
         };
+        let own = placement != Placement::Shared && others.is_empty();
         Blame {
-            leaking: (alone && others.is_empty()).then(|| class.to_string()),
+            leaking: own.then(|| class.to_string()),
             clause,
         }
     }
@@ -301,12 +326,14 @@ fn in_jvm_rows<'t>(
         .filter(|r| r.condition.repetition == Repetition::InJvm)
 }
 
-/// The class ran in JVMs of its own: in one JVM per class (the fence of
-/// `-Dtests.iters`, TestNG and the Platform: its tests have one first
-/// execution), or spread over several when the report's classes times those
-/// JVMs stay within [`MAX_SLICES`] (past that, classes share JVMs; the JUnit
-/// 4 runner in one JVM runs every selected class there).
-fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
+/// How the class's executions met the others': in JVMs of its own in one
+/// JVM per class (the fence of `-Dtests.iters`, TestNG and the Platform: its
+/// tests have one first execution), or spread over several when the report's
+/// classes times those JVMs stay within [`MAX_SLICES`]; back to back when
+/// gradle-flaky's JUnit 4 runner (which also runs `-Dtests.iters` in slices)
+/// packed it with others; else shared (past the cap; the JUnit 4 runner in
+/// one JVM runs every selected class there).
+fn placement(tests: &[&TestReport], by_runner: usize) -> Placement {
     let fenced = [
         InJvm::TestsIters,
         InJvm::TestngInvocationCount,
@@ -317,10 +344,19 @@ fn alone_in_its_jvms(tests: &[&TestReport], by_runner: usize) -> bool {
         .map(|r| r.rate.runs)
         .max()
         .unwrap_or(0);
-    if by(tests, &fenced) && jvms <= 1 {
-        return true;
+    let sliced = by_the_runner(tests) && jvms > 1;
+    if (by(tests, &fenced) && jvms <= 1)
+        || (sliced
+            && by_runner as u64 * jvms <= u64::from(MAX_SLICES)
+            && !by(tests, &[InJvm::Junit4Runner]))
+        || (sliced && by_runner <= 1)
+    {
+        return Placement::Alone;
     }
-    by_the_runner(tests) && jvms > 1 && by_runner as u64 * jvms <= u64::from(MAX_SLICES)
+    match sliced && by(tests, &[InJvm::Junit4Runner, InJvm::TestsIters]) {
+        true => Placement::BackToBack,
+        false => Placement::Shared,
+    }
 }
 
 /// `0.30 s`, `24 s`.
@@ -348,13 +384,33 @@ pub(crate) mod tests {
         times: &[f64],
         failed: impl Fn(usize) -> bool,
     ) -> TestReport {
+        test_by(None, class, name, jvms, times, failed)
+    }
+
+    /// [`test`] repeated by `mechanism` (None: the file's default, gradle-flaky's
+    /// JUnit 4 runner).
+    fn test_by(
+        mechanism: Option<InJvm>,
+        class: &str,
+        name: &str,
+        jvms: u32,
+        times: &[f64],
+        failed: impl Fn(usize) -> bool,
+    ) -> TestReport {
+        let cond = match mechanism {
+            Some(m) => FileCondition {
+                in_jvm: Some(Some(m)),
+                ..FileCondition::default()
+            },
+            None => FileCondition::default(),
+        };
         let mut tally = Tally::default();
         for _ in 0..jvms {
             let mut file = InFile::default();
             for (i, t) in times.iter().enumerate() {
                 file.add(&format!("{name} #{}", i + 1), failed(i), Some(*t));
             }
-            file.settle(&FileCondition::default(), &mut tally);
+            file.settle(&cond, &mut tally);
         }
         let mut t = TestReport::sample(class, name, 0, 0);
         t.by_condition = Conditions::of(tally);
@@ -375,11 +431,32 @@ pub(crate) mod tests {
         assert_eq!((w.first_sec, w.last_sec), (Some(0.6), Some(3.0)));
         assert!(w.p_value.unwrap() < 0.001, "{w:?}");
         assert_eq!(w.leaking_class.as_deref(), Some("a.Leaky"));
-        // Beside enough other classes of the runner, it shared its JVMs.
+        // Beside other classes of the JUnit 4 runner, in the JVMs it shared
+        // with them its executions ran back to back: still its own doing.
+        let packed = warnings(&[
+            test("a.Other", "t", 3, &[0.1; 10], |_| false),
+            test("a.Leaky", "t", 3, &times, |_| false),
+        ]);
+        assert_eq!(
+            (packed.len(), packed[0].leaking_class.as_deref()),
+            (1, Some("a.Leaky")),
+            "{packed:?}"
+        );
+        assert!(
+            packed[0].message.ends_with(
+                "a.Leaky's executions ran back to back in the JVMs it shared and no class left \
+                 threads there, so it leaks the state itself"
+            ),
+            "{}",
+            packed[0].message
+        );
+        // Beside enough other TestNG classes, past the cap, it shared its
+        // JVMs with them, its executions among theirs.
+        let ng = Some(InJvm::TestngInvocationCount);
         let mut many: Vec<TestReport> = (0..11)
-            .map(|i| test(&format!("a.Other{i}"), "t", 3, &[0.1; 10], |_| false))
+            .map(|i| test_by(ng, &format!("a.Other{i}"), "t", 3, &[0.1; 10], |_| false))
             .collect();
-        many.push(test("a.Leaky", "t", 3, &times, |_| false));
+        many.push(test_by(ng, "a.Leaky", "t", 3, &times, |_| false));
         let shared = warnings(&many);
         assert_eq!(
             (shared.len(), shared[0].leaking_class.as_deref()),
@@ -583,8 +660,9 @@ pub(crate) mod tests {
     fn a_class_alone_beside_threads_left_elsewhere_is_not_said_to_leak() {
         let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
         let left: Vec<u32> = (0..10).collect();
+        let ng = Some(InJvm::TestngInvocationCount);
         let w = warnings(&[
-            test("a.Victim", "t", 3, &times, |_| false),
+            test_by(ng, "a.Victim", "t", 3, &times, |_| false),
             leaving("a.Leaky", 3, &left),
         ]);
         let shape: Vec<_> = w
@@ -605,6 +683,21 @@ pub(crate) mod tests {
             w[1].message.ends_with(
                 "a.Victim ran alone in its JVMs, but the JVMs beside them may have slowed it \
                  (a.Leaky left threads running there)"
+            ),
+            "{}",
+            w[1].message
+        );
+        // Packed with it by the JUnit 4 runner, back to back in the JVMs they
+        // shared: the threads it left may have slowed the victim.
+        let w = warnings(&[
+            test("a.Victim", "t", 3, &times, |_| false),
+            leaving("a.Leaky", 3, &left),
+        ]);
+        assert_eq!(w[1].leaking_class, None, "{w:?}");
+        assert!(
+            w[1].message.ends_with(
+                "a.Victim's executions ran back to back in the JVMs it shared, but threads other \
+                 classes left there may have slowed it (a.Leaky left threads running there)"
             ),
             "{}",
             w[1].message

@@ -23,7 +23,7 @@ import org.junit.runner.notification.RunNotifier;
 /**
  * Repeats JUnit 4 (and JUnit 3) test classes inside test JVMs: the only test classes a Test task runs
  * when gradle-flaky's init script asks for in-JVM repetition. Its runner runs each selected class
- * {@link Iterations#get()} times in turn, each time through a fresh {@link Request#aClass} (the runner
+ * {@link Iterations#get()} times back to back, class after class, each time through a fresh {@link Request#aClass} (the runner
  * Gradle's own JUnit executer builds: {@code @RunWith}, {@code Parameterized}, JUnit 3 {@code TestCase},
  * class rules and {@code @BeforeClass} run every iteration), filtered to the selected tests. Each test
  * reports under its own class and name, once per iteration.
@@ -125,21 +125,20 @@ public final class JUnit4Repeat {
 
         @Override
         public void run(RunNotifier notifier) {
-            for (int i = 0; ; i++) {
-                List<Integer> entries = running(i);
-                if (entries.isEmpty()) {
-                    return;
-                }
-                for (int c : entries) {
+            // Class by class, each one's executions back to back: a class slowing down over its executions
+            // in a JVM it shares is then doing it itself, unless a class before it left threads running
+            // (their tokens say so).
+            for (int c = 0; c < classes.size(); c++) {
+                for (int i = 0; i < counts.get(c); i++) {
                     Runner runner = runner(c);
-                    if (runner == null || (i > 0 && repeatsItself(runner))) {
-                        continue;
+                    if (runner == null) {
+                        break;
                     }
                     RunNotifier inner = new RunNotifier();
                     if (repeatsItself(runner)) {
                         inner.addListener(new Renamer(notifier, leaks.get(c)));
                         runner.run(inner);
-                        continue;
+                        break;
                     }
                     inner.addListener(new Renamer(notifier, token(i + 1, leaks.get(c).alive())));
                     leaks.get(c).before();

@@ -14,9 +14,11 @@ import java.util.List;
  * JVMs of the invocation (N × the classes, capped by the script: a JVM start costs). The task then runs
  * generated classes {@code <prefix>0 … <prefix>(S-1)}, one test JVM each (Gradle's {@code forkEvery 1}):
  * the k-th JVM of class entry e is slice (e × N + k) mod S, which runs it for its share of the
- * iterations, the first JVMs taking the remainder. Each class thus runs in N fresh JVMs, so its first
- * execution in a fresh JVM (what CI runs) is sampled N times, and, when S is not capped, state one class
- * leaks never reaches another's JVM.
+ * iterations, the first JVMs taking the remainder; a JVM that runs several classes (S below the classes
+ * × N) runs them one after the other, slice K starting with its K-th (rotated), so that every class is
+ * the first of some JVM. Each class thus runs in N fresh JVMs, so its first
+ * execution in a fresh JVM (what CI runs) is sampled N times, and, when S is the classes × N (the fence),
+ * state one class leaks never reaches another's JVM.
  */
 final class Slices {
 
@@ -74,6 +76,8 @@ final class Slices {
                 }
             }
         }
+        // Each JVM starts with another class: every class runs first in a fresh JVM in some of them.
+        java.util.Collections.rotate(out, out.isEmpty() || slice < 0 ? 0 : -(slice % out.size()));
         return out;
     }
 

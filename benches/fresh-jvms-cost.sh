@@ -16,8 +16,10 @@
 # `gradle` column is its Gradle invocation alone, as its progress line timed it.
 #
 # Usage: benches/fresh-jvms-cost.sh [GRADLE_FLAKY_BINARY]   (default: target/release/gradle-flaky)
-# Environment: PAIRS (default 5), ITERS (default 20), MECHANISMS (default: all three). Needs gradle,
-# python3.
+# Environment: PAIRS (default 5), ITERS (default 20), MECHANISMS (default: all three), WORK_MS
+# (tests-iters only, default 0): the milliseconds of CPU each execution of the class's steady test
+# spends, for a class that costs something (Elasticsearch's unit test classes take tenths of a second to
+# seconds an iteration); the JVM starts weigh less the more the tests cost. Needs gradle, python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -25,6 +27,7 @@ source benches/lib.sh
 bin=$(bench_binary benches/fresh-jvms-cost.sh "${1:-}")
 pairs=${PAIRS:-5}
 iters=${ITERS:-20}
+work_ms=${WORK_MS:-0}
 mechanisms=${MECHANISMS:-tests-iters testng junit4}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gradle-flaky-fresh-jvms-cost.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -45,17 +48,18 @@ setup() {
 
 # Wall seconds of one way, then the seconds of its Gradle invocation ("-" for hand).
 run_way() {
-  local way=$1 build=$2 class=$3 property=$4 task=$5 t0 t1
+  local way=$1 build=$2 class=$3 property=$4 task=$5 t0 t1 busy=()
+  [ "$work_ms" = 0 ] || busy=("-Dtests.fixture.cold.workMs=$work_ms")
   t0=$(date +%s.%N)
   case $way in
     hand)
-      (cd "$build" && gradle --offline -q "-D$property=0" "-Dtests.iters=$iters" \
+      (cd "$build" && gradle --offline -q "-D$property=0" "-Dtests.iters=$iters" "${busy[@]}" \
         "${task%:*}:cleanTest" "$task" --tests "$class" > /dev/null 2>&1) ;;
     one-jvm | fresh-jvms)
       local extra=()
       [ "$way" = one-jvm ] && extra=(-Dflaky.repeat.jvms=1)
       "$bin" --project-dir "$build" local --iters "$iters" --format json "$class" \
-        -- --offline "-D$property=0" "${extra[@]}" > "$work/report.json" 2> "$work/stderr.log" ;;
+        -- --offline "-D$property=0" "${extra[@]}" "${busy[@]}" > "$work/report.json" 2> "$work/stderr.log" ;;
   esac
   t1=$(date +%s.%N)
   local gradle_s=-

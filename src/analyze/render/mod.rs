@@ -232,9 +232,10 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
     md.push(String::new());
 }
 
-/// `- Repeated: 6 tests in one test JVM (junit4-runner), 2 tests by Gradle
-/// runs (a fresh test JVM each)`: in-JVM repeats share static state and a warm
-/// JIT, fresh runs do not; a test repeated both ways (`auto` switched, or an
+/// `- Repeated: 6 tests in test JVMs (junit4-runner), 2 tests by Gradle runs
+/// (a fresh test JVM each)`: in-JVM repeats share static state and a warm
+/// JIT, fresh runs do not (a mechanism spreads them over several fresh JVMs,
+/// which the conditions line counts); a test repeated both ways (`auto` switched, or an
 /// ignored count fell back) counts once, its ways in order; `None` when the
 /// plan is unknown (`analyze`).
 fn repetition_line(report: &Report) -> Option<String> {
@@ -256,7 +257,7 @@ fn repetition_line(report: &Report) -> Option<String> {
     }
     let way = |name: &str| match name {
         "gradle-runs" => "by Gradle runs (a fresh test JVM each)".to_string(),
-        m => format!("in one test JVM ({m})"),
+        m => format!("in test JVMs ({m})"),
     };
     let parts: Vec<String> = by
         .iter()

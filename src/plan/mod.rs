@@ -431,8 +431,8 @@ mod tests {
         assert_eq!(
             auto[0].repetition_reason,
             "a.Leaky accumulated state in one JVM when last run on this commit \
-             (state-accumulates, threads): each of its executions runs in a fresh test JVM of its \
-             own, as CI runs it, in one Gradle invocation"
+             (state-accumulates, threads): each of its executions runs first in a fresh test JVM, \
+             as CI runs it, in one Gradle invocation"
         );
         let asked = BatchingConfig {
             repetition: RepetitionMode::InJvm,

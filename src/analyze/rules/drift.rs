@@ -376,7 +376,8 @@ pub(crate) mod tests {
     use crate::analyze::read::position::{FileCondition, InFile};
 
     /// A test of `class` whose executions at each position of `jvms` JVMs
-    /// took `times[i]` seconds and failed as `failed(i)` says.
+    /// took `times[i]` seconds and failed as `failed(i)` says, repeated by
+    /// gradle-flaky's JUnit 4 runner (the file's default).
     fn test(
         class: &str,
         name: &str,
@@ -384,36 +385,24 @@ pub(crate) mod tests {
         times: &[f64],
         failed: impl Fn(usize) -> bool,
     ) -> TestReport {
-        test_by(None, class, name, jvms, times, failed)
-    }
-
-    /// [`test`] repeated by `mechanism` (None: the file's default, gradle-flaky's
-    /// JUnit 4 runner).
-    fn test_by(
-        mechanism: Option<InJvm>,
-        class: &str,
-        name: &str,
-        jvms: u32,
-        times: &[f64],
-        failed: impl Fn(usize) -> bool,
-    ) -> TestReport {
-        let cond = match mechanism {
-            Some(m) => FileCondition {
-                in_jvm: Some(Some(m)),
-                ..FileCondition::default()
-            },
-            None => FileCondition::default(),
-        };
         let mut tally = Tally::default();
         for _ in 0..jvms {
             let mut file = InFile::default();
             for (i, t) in times.iter().enumerate() {
                 file.add(&format!("{name} #{}", i + 1), failed(i), Some(*t));
             }
-            file.settle(&cond, &mut tally);
+            file.settle(&FileCondition::default(), &mut tally);
         }
         let mut t = TestReport::sample(class, name, 0, 0);
         t.by_condition = Conditions::of(tally);
+        t
+    }
+
+    /// `t` as if repeated by `mechanism`.
+    fn by_mechanism(mechanism: InJvm, mut t: TestReport) -> TestReport {
+        for row in &mut t.by_condition.conditions {
+            row.condition.mechanism = Some(mechanism);
+        }
         t
     }
 
@@ -452,11 +441,11 @@ pub(crate) mod tests {
         );
         // Beside enough other TestNG classes, past the cap, it shared its
         // JVMs with them, its executions among theirs.
-        let ng = Some(InJvm::TestngInvocationCount);
+        let ng = |t| by_mechanism(InJvm::TestngInvocationCount, t);
         let mut many: Vec<TestReport> = (0..11)
-            .map(|i| test_by(ng, &format!("a.Other{i}"), "t", 3, &[0.1; 10], |_| false))
+            .map(|i| ng(test(&format!("a.Other{i}"), "t", 3, &[0.1; 10], |_| false)))
             .collect();
-        many.push(test_by(ng, "a.Leaky", "t", 3, &times, |_| false));
+        many.push(ng(test("a.Leaky", "t", 3, &times, |_| false)));
         let shared = warnings(&many);
         assert_eq!(
             (shared.len(), shared[0].leaking_class.as_deref()),
@@ -660,9 +649,9 @@ pub(crate) mod tests {
     fn a_class_alone_beside_threads_left_elsewhere_is_not_said_to_leak() {
         let times: Vec<f64> = (1..=10).map(|i| 0.3 * f64::from(i)).collect();
         let left: Vec<u32> = (0..10).collect();
-        let ng = Some(InJvm::TestngInvocationCount);
+        let victim = test("a.Victim", "t", 3, &times, |_| false);
         let w = warnings(&[
-            test_by(ng, "a.Victim", "t", 3, &times, |_| false),
+            by_mechanism(InJvm::TestngInvocationCount, victim),
             leaving("a.Leaky", 3, &left),
         ]);
         let shape: Vec<_> = w

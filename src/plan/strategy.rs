@@ -157,7 +157,7 @@ fn junit(facts: &TaskFacts, make: Make) -> Strategy {
         return make.in_jvm(
             InJvm::Junit4Runner,
             "plain JUnit 4 ignores -Dtests.iters: gradle-flaky's JUnit 4 runner repeats the \
-             selected classes in a few fresh test JVMs per class",
+             selected classes in a few fresh test JVMs, one class after the other",
         );
     }
     if facts.forwards_tests_iters == Some(false) {
@@ -165,7 +165,7 @@ fn junit(facts: &TaskFacts, make: Make) -> Strategy {
             InJvm::Junit4Runner,
             "-Dtests.iters does not reach the test JVM (the task does not forward tests.* \
              properties): gradle-flaky's JUnit 4 runner repeats the selected classes in a few \
-             fresh test JVMs per class",
+             fresh test JVMs, one class after the other",
         );
     }
     let reason = if facts.randomized_testing == Some(true)

@@ -248,14 +248,15 @@ fn gradle_runs_are_first_executions_in_fresh_jvms() {
 }
 
 /// A class that leaves a thread per execution, batched with a neighbour:
-/// each gets JVMs of its own (12 iterations over 4 JVMs), too few executions
-/// a JVM to show a slowdown, yet the runner counts the threads it left and
-/// the report warns `state-accumulates` of it, naming it as the class that
-/// leaks; the neighbour, which leaves none, gets no warning. The next run
-/// starts the leaking class on Gradle runs. The leaked threads wait rather
-/// than spin (`fixture.leak.idle`): two JVMs run side by side, and a
-/// spinning thread in one would slow the other, which is no state of its
-/// own (benches/leaking-class.sh measures the busy leak).
+/// they share 4 JVMs (12 iterations each), one class after the other in
+/// each, too few executions a JVM to show a slowdown, yet the runner counts
+/// the threads it left and the report warns `state-accumulates` of it,
+/// naming it as the class that leaks; the neighbour, which leaves none, gets
+/// no warning. The next run gives the leaking class a fresh JVM per
+/// execution. The leaked threads wait rather than spin
+/// (`fixture.leak.idle`): a spinning thread would slow the neighbour in its
+/// JVM and in the one beside it, which is no state of the neighbour's own
+/// (benches/leaking-class.sh measures the busy leak).
 #[test]
 fn a_class_leaving_a_thread_per_execution_is_warned_of() {
     let build = conditions_copy();

@@ -266,6 +266,17 @@ fn local_repeats_junit4_junit3_and_testng_tests_20_times_in_one_test_jvm() {
         .filter(|n| n.as_str() == "retriesUntilSuccess #1")
         .count();
     assert_eq!(firsts, 7);
+    // A batch's JUnit 4 classes share those seven JVMs, one after the other.
+    let logs: String = (1..=9)
+        .filter_map(|n| std::fs::read_to_string(run_dir.join(format!("batch-{n}.log"))).ok())
+        .collect();
+    assert!(
+        logs.contains(
+            "each selected test runs 20 times over 7 fresh test JVMs per class, 7 JVMs in all, \
+             each running its classes one after the other (junit4)"
+        ),
+        "{logs}"
+    );
     for t in tests {
         let (first, repeat) = (
             &t["firstExecution"]["first"],

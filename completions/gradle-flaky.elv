@@ -155,7 +155,7 @@ set edit:completion:arg-completer[gradle-flaky] = {|@words|
             cand --stop-on-flaky 'A test proven flaky (a real failure and a pass) gets no more iterations [default: on for changed tests, off for unmuted and explicit ones, which need their full count to clear]'
             cand --for 'With --until-fail: how long each batch repeats (90s, 20m, 1h)'
             cand --batch-timeout 'Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)'
-            cand --format 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line)'
+            cand --format 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line; a `#` comment before a command only gradle-flaky''s init script repeats, which typed by hand runs each test once)'
             cand --project-dir 'Root of the Gradle build (where settings.gradle is)'
             cand --gradle 'Gradle program to run: default `./gradlew` in the project dir when present, else `gradle` on PATH'
             cand --layout-timeout 'Stop reading the build''s layout (Gradle configuring the build with the init script) after DURATION (90s, 20m, 1h)'

@@ -163,7 +163,7 @@ complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l stop-
 false\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l for -d 'With --until-fail: how long each batch repeats (90s, 20m, 1h)' -r
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l batch-timeout -d 'Stop a Gradle invocation (a batch, or one REST iteration) that runs longer than this (default: suite timeout plus 10 minutes)' -r
-complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l format -d 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line)' -r -f -a "text\t''
+complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l format -d 'Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line; a `#` comment before a command only gradle-flaky\'s init script repeats, which typed by hand runs each test once)' -r -f -a "text\t''
 json\t''
 shell\t''"
 complete -c gradle-flaky -n "__fish_gradle_flaky_using_subcommand plan" -l project-dir -d 'Root of the Gradle build (where settings.gradle is)' -r -F

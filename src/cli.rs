@@ -670,7 +670,7 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub run: RunArgs,
 
-    /// Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line).
+    /// Output: text for people, json (the plan JSON of docs/src/reference/json.md), or shell (one POSIX-quoted command a line; a `#` comment before a command only gradle-flaky's init script repeats, which typed by hand runs each test once).
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
 

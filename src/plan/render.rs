@@ -145,12 +145,27 @@ impl Serialize for PlanCommand<'_> {
 }
 
 /// One command a line, each argv element one shell word. A REST batch's loops
-/// run through `gradle-flaky repeat`, which keeps every iteration's XML.
+/// run through `gradle-flaky repeat`, which keeps every iteration's XML. A
+/// command only gradle-flaky's init script repeats (its JUnit 4 runner, TestNG
+/// and Platform helpers) is preceded by a comment saying so: typed as it
+/// stands, it runs each selected test once.
 pub fn shell(plan: &Plan) -> String {
     plan.commands
         .iter()
-        .map(|c| shell::join(&shell_argv(c)) + "\n")
+        .map(|c| helper_note(c) + &shell::join(&shell_argv(c)) + "\n")
         .collect()
+}
+
+/// `# …` before a command whose repetition needs gradle-flaky's helpers.
+fn helper_note(c: &GradleCommand) -> String {
+    match c.in_jvm() {
+        Some(m) if m != crate::invocation::InJvm::TestsIters => format!(
+            "# {}: only gradle-flaky's init script repeats these tests (gradle-flaky local adds \
+             it); run by hand, the next line runs each selected test once\n",
+            m.as_str()
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The argv the shell line runs: the command itself, or `repeat` around it.

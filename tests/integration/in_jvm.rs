@@ -143,6 +143,28 @@ fn plan_gives_each_framework_its_in_jvm_mechanism() {
             .contains("invocationCount"),
         "{testng:#}"
     );
+    // The shell lines: only the init script repeats these, which a comment
+    // before each says (typed by hand, the line runs each test once).
+    let mut args = vec!["plan", "--iters", "20", "--format", "shell"];
+    args.extend(tests.iter().map(String::as_str));
+    let out = flaky(b, &args);
+    let shell = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = shell.lines().collect();
+    assert_eq!(lines.len(), 4, "{shell}");
+    for (i, mechanism) in [(0, "junit4-runner"), (2, "testng-invocation-count")] {
+        assert_eq!(
+            lines[i],
+            format!(
+                "# {mechanism}: only gradle-flaky's init script repeats these tests (gradle-flaky \
+                 local adds it); run by hand, the next line runs each selected test once"
+            )
+        );
+        assert_eq!(
+            shell_words::split(lines[i + 1]).unwrap(),
+            argv(&commands[i / 2]),
+            "{shell}"
+        );
+    }
 
     let mut args = vec![
         "plan",

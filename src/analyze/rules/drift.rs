@@ -344,16 +344,19 @@ fn placement(tests: &[&TestReport], by_runner: usize) -> Placement {
         .map(|r| r.rate.runs)
         .max()
         .unwrap_or(0);
-    let sliced = by_the_runner(tests) && jvms > 1;
-    if (by(tests, &fenced) && jvms <= 1)
-        || (sliced
-            && by_runner as u64 * jvms <= u64::from(MAX_SLICES)
-            && !by(tests, &[InJvm::Junit4Runner]))
-        || (sliced && by_runner <= 1)
-    {
+    if by(tests, &fenced) && jvms <= 1 {
         return Placement::Alone;
     }
-    match sliced && by(tests, &[InJvm::Junit4Runner, InJvm::TestsIters]) {
+    if !(by_the_runner(tests) && jvms > 1) {
+        return Placement::Shared;
+    }
+    // Sliced: the JUnit 4 runner packs its classes; the others' samples
+    // keep a JVM per (class, slice) below the cap.
+    let packed = by(tests, &[InJvm::Junit4Runner]);
+    if by_runner <= 1 || (!packed && by_runner as u64 * jvms <= u64::from(MAX_SLICES)) {
+        return Placement::Alone;
+    }
+    match by(tests, &[InJvm::Junit4Runner, InJvm::TestsIters]) {
         true => Placement::BackToBack,
         false => Placement::Shared,
     }

@@ -23,9 +23,10 @@ import org.junit.runner.notification.RunNotifier;
 /**
  * Repeats JUnit 4 (and JUnit 3) test classes inside test JVMs: the only test classes a Test task runs
  * when gradle-flaky's init script asks for in-JVM repetition. Its runner runs each selected class
- * {@link Iterations#get()} times back to back, class after class, each time through a fresh {@link Request#aClass} (the runner
- * Gradle's own JUnit executer builds: {@code @RunWith}, {@code Parameterized}, JUnit 3 {@code TestCase},
- * class rules and {@code @BeforeClass} run every iteration), filtered to the selected tests. Each test
+ * {@link Iterations#get()} times back to back, class after class, each time through a fresh
+ * {@link Request#aClass} (the runner Gradle's own JUnit executer builds: {@code @RunWith},
+ * {@code Parameterized}, JUnit 3 {@code TestCase}, class rules and {@code @BeforeClass} run every
+ * iteration), filtered to the selected tests. Each test
  * reports under its own class and name, once per iteration.
  *
  * <p>What it runs comes from system properties the init script sets for one Gradle invocation:

@@ -16,9 +16,9 @@ import java.util.List;
  * the k-th JVM of class entry e is slice (e × N + k) mod S, which runs it for its share of the
  * iterations, the first JVMs taking the remainder; a JVM that runs several classes (S below the classes
  * × N) runs them one after the other, slice K starting with its K-th (rotated), so that every class is
- * the first of some JVM. Each class thus runs in N fresh JVMs, so its first
- * execution in a fresh JVM (what CI runs) is sampled N times, and, when S is the classes × N (the fence),
- * state one class leaks never reaches another's JVM.
+ * the first of some JVM. Each class thus runs in N fresh JVMs, so its first execution in a fresh JVM
+ * (what CI runs) is sampled N times, and, when S is the classes × N (the fence), state one class leaks
+ * never reaches another's JVM.
  */
 final class Slices {
 

@@ -341,32 +341,13 @@ impl<R: Read> StreamFilter<R> {
         let mut next_mode = None;
         while i < end {
             // Jump over plain bytes; the byte-wise code below handles the rest.
-            let plain = if quote == 0 {
-                let rest = &self.inb[i..end];
-                memchr3(b'"', b'\'', b'>', rest).unwrap_or(rest.len())
-            } else if !cutting && value < TEXT_CAP {
-                let window = &self.inb[i..end.min(i + TEXT_CAP - value)];
-                let n = memchr2(quote, b'<', window).unwrap_or(window.len());
-                amp_open = match (memrchr(b'&', &window[..n]), memrchr(b';', &window[..n])) {
-                    (Some(a), Some(c)) => a > c,
-                    (Some(_), None) => true,
-                    (None, Some(_)) => false,
-                    (None, None) => amp_open,
-                };
-                value += n;
-                n
-            } else {
-                0
-            };
+            let plain = self.plain_run(i, end, quote, cutting, &mut value, &mut amp_open);
             if plain > 0 {
                 prev = self.inb[i + plain - 1];
                 i += plain;
                 if quote == 0 {
                     len += plain;
-                    if len > TAG_CAP {
-                        self.pass(i - self.ipos);
-                        return Err(self.refuse("a tag longer than 64 KiB"));
-                    }
+                    self.within_tag_cap(len, i)?;
                 }
                 continue;
             }
@@ -376,28 +357,16 @@ impl<R: Read> StreamFilter<R> {
                 self.pass(i - 1 - self.ipos);
                 return Err(self.refuse("'<' in an attribute value"));
             } else if quote != 0 && b != quote {
-                // Keep the first TEXT_CAP bytes of a value, finish the entity
-                // reference or character in progress, then drop the rest of the value.
-                cutting = cutting || (value >= TEXT_CAP && !amp_open && b & 0xC0 != 0x80);
-                if cutting {
+                if value_byte(b, &mut value, &mut amp_open, &mut cutting) {
                     self.pass(i - 1 - self.ipos);
                     self.drop_bytes(1);
                     continue;
-                }
-                value += 1;
-                match b {
-                    b'&' => amp_open = true,
-                    b';' => amp_open = false,
-                    _ => {}
                 }
             } else if quote != 0 {
                 quote = 0;
             } else {
                 len += 1;
-                if len > TAG_CAP {
-                    self.pass(i - 1 - self.ipos);
-                    return Err(self.refuse("a tag longer than 64 KiB"));
-                }
+                self.within_tag_cap(len, i - 1)?;
                 match b {
                     b'"' | b'\'' => {
                         quote = b;
@@ -406,13 +375,7 @@ impl<R: Read> StreamFilter<R> {
                         amp_open = false;
                     }
                     b'>' => {
-                        next_mode = Some(match system {
-                            Some(err) if prev != b'/' => Mode::System { err, cdata: false },
-                            _ => Mode::Text {
-                                run: 0,
-                                dropping: false,
-                            },
-                        });
+                        next_mode = Some(after_tag(system, prev));
                         break;
                     }
                     _ => {}
@@ -431,6 +394,49 @@ impl<R: Read> StreamFilter<R> {
             prev,
         });
         Ok(true)
+    }
+
+    /// A tag `len` bytes long so far is refused past [`TAG_CAP`], the input
+    /// passed up to `at`.
+    fn within_tag_cap(&mut self, len: usize, at: usize) -> io::Result<()> {
+        if len > TAG_CAP {
+            self.pass(at - self.ipos);
+            return Err(self.refuse("a tag longer than 64 KiB"));
+        }
+        Ok(())
+    }
+
+    /// How many bytes from `i` (before `end`) need no look of their own in
+    /// a tag: outside quotes, up to the next quote or `>`; inside a value
+    /// still kept (`value` bytes so far, below [`TEXT_CAP`]), up to its
+    /// closing `quote` or a `<`, counted into `value`, `amp_open` telling
+    /// whether an entity reference is left open.
+    fn plain_run(
+        &self,
+        i: usize,
+        end: usize,
+        quote: u8,
+        cutting: bool,
+        value: &mut usize,
+        amp_open: &mut bool,
+    ) -> usize {
+        if quote == 0 {
+            let rest = &self.inb[i..end];
+            return memchr3(b'"', b'\'', b'>', rest).unwrap_or(rest.len());
+        }
+        if cutting || *value >= TEXT_CAP {
+            return 0;
+        }
+        let window = &self.inb[i..end.min(i + TEXT_CAP - *value)];
+        let n = memchr2(quote, b'<', window).unwrap_or(window.len());
+        *amp_open = match (memrchr(b'&', &window[..n]), memrchr(b';', &window[..n])) {
+            (Some(a), Some(c)) => a > c,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => *amp_open,
+        };
+        *value += n;
+        n
     }
 
     fn step_cdata(&mut self, run: usize, dropping: bool) -> io::Result<bool> {
@@ -735,6 +741,38 @@ impl ReproScanner {
         self.tail.clear();
         self.tail.extend_from_slice(&s[s.len() - keep..]);
         self.tail_escaped = escaped;
+    }
+}
+
+/// One byte `b` of an attribute value: the first [`TEXT_CAP`] bytes are
+/// kept (counted into `value`, `amp_open` telling whether an entity
+/// reference is open); past them, once the entity reference or character in
+/// progress is finished, the value is `cutting` and its bytes are dropped
+/// (true).
+fn value_byte(b: u8, value: &mut usize, amp_open: &mut bool, cutting: &mut bool) -> bool {
+    *cutting = *cutting || (*value >= TEXT_CAP && !*amp_open && b & 0xC0 != 0x80);
+    if *cutting {
+        return true;
+    }
+    *value += 1;
+    match b {
+        b'&' => *amp_open = true,
+        b';' => *amp_open = false,
+        _ => {}
+    }
+    false
+}
+
+/// The mode after a start or end tag's `>`: the body of a `<system-out>`
+/// or `<system-err>` start tag (`system`, not self-closed: `prev` is not
+/// `/`), else text.
+fn after_tag(system: Option<bool>, prev: u8) -> Mode {
+    match system {
+        Some(err) if prev != b'/' => Mode::System { err, cdata: false },
+        _ => Mode::Text {
+            run: 0,
+            dropping: false,
+        },
     }
 }
 

@@ -52,7 +52,8 @@ fn rate_of(v: &Verdict) -> String {
 
 /// Which executions the verdict rests on, and in what condition: `in its
 /// task, fresh JVMs (CI's condition)`, `first executions in fresh JVMs, alone`,
-/// `every execution, alone, in one JVM`.
+/// `every execution, alone, with repeats in a JVM` (a first execution and
+/// the repeats after it, in one JVM or over several).
 pub(super) fn rests_on(v: &Verdict) -> String {
     let which = match v.executions {
         Executions::First => "first executions in fresh JVMs",
@@ -70,7 +71,7 @@ pub(super) fn rests_on(v: &Verdict) -> String {
         .repetition
         .iter()
         .map(|r| match r {
-            Repetition::InJvm => "in one JVM",
+            Repetition::InJvm => "with repeats in a JVM",
             Repetition::FreshJvm => "fresh JVMs",
         })
         .collect();

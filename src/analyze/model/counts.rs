@@ -188,23 +188,6 @@ pub struct Conditions {
     pub(crate) by_index: Vec<AtIndex>,
 }
 
-impl Conditions {
-    /// Its rates alone and in its task differ.
-    pub(crate) fn context_dependent(&self) -> bool {
-        self.context.as_ref().is_some_and(|c| c.dependent)
-    }
-
-    /// Its first executions in a JVM failed more than its repeats did.
-    pub(crate) fn first_execution_dependent(&self) -> bool {
-        self.first_execution.is_some_and(|f| f.dependent)
-    }
-
-    /// Its repeats in a warm JVM failed more than its first executions did.
-    pub(crate) fn warm_jvm_dependent(&self) -> bool {
-        self.first_execution.is_some_and(|f| f.warm)
-    }
-}
-
 /// What the comparison of the two contexts says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -2,10 +2,9 @@
 //! normalization (seed and iteration tokens), per-file accumulation and the
 //! deterministic merge of every file into a [`Report`].
 
-use crate::analyze::model::counts::Conditions;
-use crate::analyze::model::counts::FirstExecution;
-use crate::analyze::model::counts::Tally;
-use crate::analyze::model::counts::{RunOutcome, TaskRuns, MAX_TASK_RUNS};
+use crate::analyze::model::counts::{
+    Conditions, FirstExecution, Rate, RunOutcome, Tally, TaskRuns, MAX_TASK_RUNS,
+};
 use crate::analyze::model::report::NotATest;
 use crate::analyze::model::report::{
     Example, FailedRun, FailureKind, FileSummary, KindCounts, MalformedFile, Report, ReportFiles,
@@ -591,7 +590,7 @@ fn judge_together(tests: Vec<(TestReport, Vec<RunOutcome>)>, runs: &TaskRuns) ->
 /// One test's report from what its executions added up to, not yet judged.
 fn test_report(class: String, method: String, acc: TestAcc, rerun: &Rerun) -> TestReport {
     let runs = acc.passes + acc.failures;
-    let [lo, hi] = stats::wilson95(acc.failures, runs);
+    let rate = Rate::new(acc.failures, runs);
     let reproduce = if acc.failures == 0 {
         None
     } else {
@@ -610,12 +609,8 @@ fn test_report(class: String, method: String, acc: TestAcc, rerun: &Rerun) -> Te
         failures: acc.failures,
         heap_failures: acc.heap_failures,
         suite_timeouts: acc.suite_timeouts,
-        failure_rate: if runs == 0 {
-            0.0
-        } else {
-            stats::round6(acc.failures as f64 / runs as f64)
-        },
-        ci95: [stats::round6(lo), stats::round6(hi)],
+        failure_rate: rate.failure_rate,
+        ci95: rate.ci95,
         failure_kinds: acc.kinds,
         failing_seeds: acc.seeds.into_iter().collect(),
         reproduce,

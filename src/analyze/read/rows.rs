@@ -70,10 +70,8 @@ impl RowIndex {
         let Some((index, params)) = rest.split_once("](") else {
             return name;
         };
-        let row = match self.rows_of(class, head) {
-            Some(rows) => index.parse::<u64>().ok().map(|i| (i % rows).to_string()),
-            None => None,
-        };
+        let rows = self.rows_of(class, head);
+        let row = rows.and_then(|rows| Some((index.parse::<u64>().ok()? % rows).to_string()));
         let row = row.unwrap_or_else(|| {
             let key = format!("{head}({params}");
             self.first

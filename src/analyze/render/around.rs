@@ -179,7 +179,7 @@ fn jobs_section(jobs: &Jobs, build_failed: bool) -> String {
 /// count in one go (chunks, a proof, a fallback, a switch, a budget stop),
 /// a line each, after the jobs' table; empty when no job did.
 fn engine_notes(jobs: &[JobEngine]) -> String {
-    let lines: Vec<String> = jobs
+    let lines: String = jobs
         .iter()
         .filter(|e| worth_saying(e))
         .map(engine_line)
@@ -187,14 +187,10 @@ fn engine_notes(jobs: &[JobEngine]) -> String {
     if lines.is_empty() {
         return String::new();
     }
-    let mut out = String::from(
-        "**What the repetition engine did** (iterations of the batch's tests run, of planned):\n\n",
-    );
-    for line in lines {
-        out.push_str(&line);
-    }
-    out.push('\n');
-    out
+    format!(
+        "**What the repetition engine did** (iterations of the batch's tests run, of planned):\n\n\
+         {lines}\n"
+    )
 }
 
 /// A job whose batch ran as planned in one invocation says nothing.

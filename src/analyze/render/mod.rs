@@ -207,8 +207,14 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
     if let Some(line) = repetition_line(report) {
         md.push(line);
     }
-    md.extend(not_honoured_lines(report));
-    md.extend(in_jvm_cost_lines(report));
+    // A request the run could not honour, and in-JVM iterations dearer than
+    // fresh runs, are never silent.
+    md.extend(plan_note_lines(report, "Not as asked", |p| {
+        p.not_honoured.as_deref()
+    }));
+    md.extend(plan_note_lines(report, "In-JVM cost", |p| {
+        p.in_jvm_cost.as_deref()
+    }));
     md.extend(task_sample_lines(report));
     md.extend(unmute_check_lines(report));
     if let Some(line) = conditions::summary_line(report) {
@@ -239,19 +245,9 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
 /// ignored count fell back) counts once, its ways in order; `None` when the
 /// plan is unknown (`analyze`).
 fn repetition_line(report: &Report) -> Option<String> {
-    let mut by: Vec<(&[String], usize)> = Vec::new();
-    for ways in report
-        .tests
-        .iter()
-        .filter_map(|t| t.plan.as_ref())
-        .map(|p| p.repeated_by.as_slice())
-        .filter(|ways| !ways.is_empty())
-    {
-        match by.iter_mut().find(|(w, _)| *w == ways) {
-            Some((_, count)) => *count += 1,
-            None => by.push((ways, 1)),
-        }
-    }
+    let plans = report.tests.iter().filter_map(|t| t.plan.as_ref());
+    let ways = plans.map(|p| p.repeated_by.as_slice());
+    let by = tally(ways.filter(|w| !w.is_empty()));
     if by.is_empty() {
         return None;
     }
@@ -274,19 +270,10 @@ fn repetition_line(report: &Report) -> Option<String> {
 /// sample of its classes: what ran in context `task` is that sample, and its
 /// seed redoes it.
 fn task_sample_lines(report: &Report) -> Vec<String> {
-    let mut samples: Vec<&crate::domain::ClassSample> = Vec::new();
-    for s in report
-        .tests
-        .iter()
-        .filter_map(|t| t.plan.as_ref()?.task_sample.as_ref())
-    {
-        if !samples.contains(&s) {
-            samples.push(s);
-        }
-    }
-    samples
+    let samples = report.tests.iter();
+    tally(samples.filter_map(|t| t.plan.as_ref()?.task_sample.as_ref()))
         .into_iter()
-        .map(|s| {
+        .map(|(s, _)| {
             format!(
                 "- Task sampled: the whole task {} was too big for the budget: its runs in \
                  context task ran a random sample of {} of its {} classes, the selected ones \
@@ -337,39 +324,32 @@ fn unmute_check_lines(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// `- Not as asked: 2 tests: --repetition in-jvm is not honoured: …`, one
-/// line per reason: a request the run could not honour is never silent.
-fn not_honoured_lines(report: &Report) -> Vec<String> {
-    plan_note_lines(report, "Not as asked", |p| p.not_honoured.as_deref())
-}
-
-/// `- In-JVM cost: 1 test: in-JVM iterations of X took 9s each against 3s
-/// for a fresh run: the rest run as Gradle runs`, one line per batch: the
-/// cheap amplifier that became dearer than fresh runs is never silent.
-fn in_jvm_cost_lines(report: &Report) -> Vec<String> {
-    plan_note_lines(report, "In-JVM cost", |p| p.in_jvm_cost.as_deref())
-}
-
-/// `- {label}: N tests: {note}`, one line per distinct note of the tests' plans.
+/// `- {label}: N tests: {note}`, one line per distinct note of the tests'
+/// plans (`- Not as asked: 2 tests: --repetition in-jvm is not honoured: …`).
 fn plan_note_lines<'r>(
     report: &'r Report,
     label: &str,
     note: impl Fn(&'r PlannedRuns) -> Option<&'r str>,
 ) -> Vec<String> {
-    let mut notes: Vec<(&str, usize)> = Vec::new();
-    for why in report.tests.iter().filter_map(|t| note(t.plan.as_ref()?)) {
-        match notes.iter_mut().find(|(r, _)| *r == why) {
-            Some((_, n)) => *n += 1,
-            None => notes.push((why, 1)),
-        }
-    }
-    notes
+    tally(report.tests.iter().filter_map(|t| note(t.plan.as_ref()?)))
         .into_iter()
         .map(|(why, n)| {
             let tests = if n == 1 { "test" } else { "tests" };
             format!("- {label}: {n} {tests}: {}", markdown::text(why))
         })
         .collect()
+}
+
+/// The distinct `items` with how many times each came, first seen first.
+fn tally<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<(T, usize)> {
+    let mut counts: Vec<(T, usize)> = Vec::new();
+    for item in items {
+        match counts.iter_mut().find(|(seen, _)| *seen == item) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((item, 1)),
+        }
+    }
+    counts
 }
 
 /// `6 (1 flaky, 1 failed once (1 execution: cannot tell flaky from broken))`:

@@ -5,6 +5,7 @@
 use super::{cap, more, reproduce_block, MAX_LISTED, MAX_ROWS};
 use crate::analyze::model::report::{Report, TestReport, Triage};
 use crate::markdown::{self, code, code_in_table};
+use std::cmp::Reverse;
 use std::time::Duration;
 
 /// The reproduce command of a test and, once triage replayed it, what the
@@ -12,31 +13,21 @@ use std::time::Duration;
 /// reproducing seed (the exact failing execution, `MASTER:METHOD`), not the
 /// run's own line, whose master seed alone does not pin an iteration.
 pub(super) fn reproduce_of(t: &TestReport) -> Option<(&str, Option<String>)> {
-    let Some(triage) = &t.triage else {
-        return Some((t.reproduce.as_deref()?, None));
-    };
-    let best = triage
-        .seeds
-        .iter()
+    let seeds = t.triage.iter().flat_map(|tr| &tr.seeds);
+    // The first of the most reproducing.
+    let best = seeds
         .filter(|s| s.replays > 0)
-        .reduce(|best, s| {
-            if s.reproduced > best.reproduced {
-                s
-            } else {
-                best
-            }
-        });
-    match best {
-        Some(s) => Some((
-            &s.reproduce,
-            Some(replay_note(s.replays, s.reproduced, true)),
-        )),
-        None if triage.seeds.is_empty() && triage.replays > 0 => Some((
-            t.reproduce.as_deref()?,
-            Some(replay_note(triage.replays, triage.reproduced, false)),
-        )),
-        None => Some((t.reproduce.as_deref()?, None)),
+        .min_by_key(|s| Reverse(s.reproduced));
+    if let Some(s) = best {
+        let note = replay_note(s.replays, s.reproduced, true);
+        return Some((&s.reproduce, Some(note)));
     }
+    let alone = t
+        .triage
+        .as_ref()
+        .filter(|tr| tr.seeds.is_empty() && tr.replays > 0);
+    let note = alone.map(|tr| replay_note(tr.replays, tr.reproduced, false));
+    Some((t.reproduce.as_deref()?, note))
 }
 
 /// `reproduces with this seed (5/5)`, `did not reproduce (0/5)`; for a test

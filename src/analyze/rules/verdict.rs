@@ -22,13 +22,14 @@ pub(crate) fn heap_only(test: &TestReport) -> bool {
 /// executions' rate), broken (it failed every one of several), unknown from
 /// one execution, or out of heap (every failure an `OutOfMemoryError`).
 pub(crate) fn verdict(t: &TestReport) -> VerdictKind {
+    let (context, first) = (&t.by_condition.context, t.by_condition.first_execution);
     if heap_only(t) {
         VerdictKind::OutOfHeap
-    } else if t.by_condition.context_dependent() {
+    } else if context.as_ref().is_some_and(|c| c.dependent) {
         VerdictKind::ContextDependent
-    } else if t.by_condition.first_execution_dependent() {
+    } else if first.is_some_and(|f| f.dependent) {
         VerdictKind::FirstExecutionDependent
-    } else if t.by_condition.warm_jvm_dependent() {
+    } else if first.is_some_and(|f| f.warm) {
         VerdictKind::WarmJvmDependent
     } else if t.passes > 0 {
         VerdictKind::Flaky

@@ -259,7 +259,7 @@ pub struct Candidates {
 }
 
 /// A class that ran before the test in some of its task runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     pub class: String,

@@ -229,9 +229,7 @@ impl JobPayload {
     pub(crate) fn partly_skipped(&self) -> bool {
         self.skipped.is_some() && self.outcome != OutcomeKind::NotApplicable
     }
-}
 
-impl JobPayload {
     /// A payload that no job produced: all counts zero.
     fn recorded(
         job_id: String,

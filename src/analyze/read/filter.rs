@@ -63,6 +63,12 @@ enum Mode {
     System { err: bool, cdata: bool },
 }
 
+/// Text from its start.
+const TEXT: Mode = Mode::Text {
+    run: 0,
+    dropping: false,
+};
+
 /// Why the filter stopped the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Refusal {
@@ -111,10 +117,7 @@ impl<R: Read> StreamFilter<R> {
             eof: false,
             out: Vec::with_capacity(CHUNK + TEXT_CAP),
             opos: 0,
-            mode: Mode::Text {
-                run: 0,
-                dropping: false,
-            },
+            mode: TEXT,
             consumed: 0,
             produced: 0,
             drops: VecDeque::new(),
@@ -449,10 +452,7 @@ impl<R: Read> StreamFilter<R> {
             Some(i) => {
                 self.pass_capped(i, run, dropping, false);
                 self.pass(3);
-                self.mode = Mode::Text {
-                    run: 0,
-                    dropping: false,
-                };
+                self.mode = TEXT;
             }
             None => {
                 let len = if self.eof {
@@ -466,10 +466,7 @@ impl<R: Read> StreamFilter<R> {
                     // Close a section cut off by truncation, so that the parser
                     // delivers what was written of it (the document stays unclosed).
                     self.emit_literal(b"]]>");
-                    self.mode = Mode::Text {
-                        run: 0,
-                        dropping: false,
-                    };
+                    self.mode = TEXT;
                 }
             }
         }
@@ -485,10 +482,7 @@ impl<R: Read> StreamFilter<R> {
         match memmem::find(buf, b"-->") {
             Some(i) => {
                 self.drop_bytes(i + 3);
-                self.mode = Mode::Text {
-                    run: 0,
-                    dropping: false,
-                };
+                self.mode = TEXT;
             }
             None => {
                 let len = if self.eof { buf.len() } else { buf.len() - 2 };
@@ -769,10 +763,7 @@ fn value_byte(b: u8, value: &mut usize, amp_open: &mut bool, cutting: &mut bool)
 fn after_tag(system: Option<bool>, prev: u8) -> Mode {
     match system {
         Some(err) if prev != b'/' => Mode::System { err, cdata: false },
-        _ => Mode::Text {
-            run: 0,
-            dropping: false,
-        },
+        _ => TEXT,
     }
 }
 

@@ -420,6 +420,18 @@ impl Parser {
         self.spare = case;
     }
 
+    /// Keeps a suite's name and start when it has both.
+    fn on_suite(&mut self, e: &BytesStart<'_>) {
+        if self.suites.len() >= MAX_SUITES {
+            return;
+        }
+        let (mut name, mut timestamp) = (String::new(), String::new());
+        attrs_into(e, [b"name", b"timestamp"], [&mut name, &mut timestamp]);
+        if !name.is_empty() && !timestamp.is_empty() && timestamp.len() <= 40 {
+            self.suites.push(Suite { name, timestamp });
+        }
+    }
+
     /// The file ended or broke inside a case: keep what was read of it when that
     /// decides its result; an undecided case is not counted.
     fn close_cut_case(&mut self, sink: &mut Sink<'_>) {
@@ -450,20 +462,6 @@ fn trace_seed(trace: &str) -> Option<String> {
 /// Writes the values of the named attributes into `out` (cleared first; left
 /// empty when absent), references decoded; a value with bad references is kept
 /// as written.
-impl Parser {
-    /// Keeps a suite's name and start when it has both.
-    fn on_suite(&mut self, e: &BytesStart<'_>) {
-        if self.suites.len() >= MAX_SUITES {
-            return;
-        }
-        let (mut name, mut timestamp) = (String::new(), String::new());
-        attrs_into(e, [b"name", b"timestamp"], [&mut name, &mut timestamp]);
-        if !name.is_empty() && !timestamp.is_empty() && timestamp.len() <= 40 {
-            self.suites.push(Suite { name, timestamp });
-        }
-    }
-}
-
 fn attrs_into<const N: usize>(e: &BytesStart<'_>, keys: [&[u8]; N], mut out: [&mut String; N]) {
     for value in out.iter_mut() {
         value.clear();
@@ -484,11 +482,7 @@ fn attrs_into<const N: usize>(e: &BytesStart<'_>, keys: [&[u8]; N], mut out: [&m
 /// Appends `s` to `to` while `to` stays within `cap` bytes, cut on a char boundary.
 pub fn push_capped(to: &mut String, s: &str, cap: usize) {
     let room = cap.saturating_sub(to.len());
-    if s.len() <= room {
-        to.push_str(s);
-    } else {
-        to.push_str(&s[..floor_char_boundary(s, room)]);
-    }
+    to.push_str(&s[..floor_char_boundary(s, room)]);
 }
 
 /// The largest char boundary of `s` at or below `i`.
@@ -515,16 +509,13 @@ pub fn parse_time(s: &str) -> Option<f64> {
 
 /// `1,234` style: digit groups of three after the first comma.
 fn is_grouped(s: &str) -> bool {
-    match s.split_once(',') {
-        Some((head, tail)) => {
-            !head.is_empty()
-                && head.len() <= 3
-                && tail.len() == 3
-                && tail.bytes().all(|b| b.is_ascii_digit())
-                && head.bytes().all(|b| b.is_ascii_digit())
-        }
-        None => false,
-    }
+    s.split_once(',').is_some_and(|(head, tail)| {
+        !head.is_empty()
+            && head.len() <= 3
+            && tail.len() == 3
+            && tail.bytes().all(|b| b.is_ascii_digit())
+            && head.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 #[cfg(test)]

@@ -41,26 +41,14 @@ pub(crate) fn line(c: &Cluster) -> String {
         Some(s) => line += &format!(": {} ({} of them)", code(s), c.shared_by),
         None => {}
     }
-    let names: Vec<String> = c
+    let names = c
         .tests
         .iter()
-        .take(MAX_TESTS_NAMED)
-        .map(|t| code(&format!("{}#{}", t.class, t.method)))
-        .collect();
-    line += &format!(". Tests: {}", names.join(", "));
-    if c.tests.len() > MAX_TESTS_NAMED {
-        line += &format!(", and {} more", c.tests.len() - MAX_TESTS_NAMED);
-    }
-    let runs: Vec<String> = c
-        .runs
-        .iter()
-        .take(MAX_RUNS_NAMED)
-        .map(|r| code(r))
-        .collect();
-    line += &format!("; runs: {}", runs.join(", "));
-    if c.runs.len() > MAX_RUNS_NAMED {
-        line += &format!(", and {} more", c.runs.len() - MAX_RUNS_NAMED);
-    }
-    line.push('.');
-    line
+        .map(|t| code(&format!("{}#{}", t.class, t.method)));
+    let runs = c.runs.iter().map(|r| code(r));
+    format!(
+        "{line}. Tests: {}; runs: {}.",
+        super::listed(names, MAX_TESTS_NAMED),
+        super::listed(runs, MAX_RUNS_NAMED)
+    )
 }

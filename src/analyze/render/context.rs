@@ -50,17 +50,15 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
 /// whole-task runs bound, when it also ran alone (its pooled count mixes
 /// the two).
 pub(super) fn clean_task_bound(t: &TestReport) -> String {
-    match &t.by_condition.context {
-        Some(c) => format!(
-            "; in its task (the CI condition): 0/{} ⇒ < {}",
-            c.task.runs,
-            percent(
-                stats::rate_bound(c.task.runs, stats::REPORT_CONFIDENCE),
-                Round::Up
-            )
-        ),
-        None => String::new(),
-    }
+    let Some(c) = &t.by_condition.context else {
+        return String::new();
+    };
+    let bound = stats::rate_bound(c.task.runs, stats::REPORT_CONFIDENCE);
+    format!(
+        "; in its task (the CI condition): 0/{} ⇒ < {}",
+        c.task.runs,
+        percent(bound, Round::Up)
+    )
 }
 
 /// What the comparison says, in one plain sentence (no test name).
@@ -103,13 +101,11 @@ pub(crate) fn sentence(c: &ContextComparison) -> String {
 fn in_ci(task: &Rate) -> String {
     let rate = task.failure_rate;
     if task.failures == 0 {
+        let bound = stats::rate_bound(task.runs, stats::REPORT_CONFIDENCE);
         return format!(
             "in its task it did not fail in {} runs (< {} at 95%), which bounds what CI sees",
             task.runs,
-            percent(
-                stats::rate_bound(task.runs, stats::REPORT_CONFIDENCE),
-                Round::Up
-            )
+            percent(bound, Round::Up)
         );
     }
     if rate >= 0.5 {
@@ -150,16 +146,15 @@ fn more_runs(more: Option<&MoreRuns>) -> String {
     let Some(m) = more else {
         return "no number of more runs at these rates would tell them apart".into();
     };
-    let mut would = Vec::new();
-    if let Some(n) = m.alone {
-        would.push(format!("{n} more runs alone"));
-    }
-    if let Some(n) = m.task {
-        would.push(format!("{n} more runs in its task"));
-    }
-    if let Some(n) = m.both {
-        would.push(format!("{n} more of each"));
-    }
+    let ways = [
+        (m.alone, "more runs alone"),
+        (m.task, "more runs in its task"),
+        (m.both, "more of each"),
+    ];
+    let would: Vec<String> = ways
+        .into_iter()
+        .filter_map(|(n, what)| Some(format!("{} {what}", n?)))
+        .collect();
     format!(
         "at these rates, {} would show a difference (p < 0.05)",
         would.join(", or ")

@@ -65,27 +65,22 @@ fn neighbours_line(n: &crate::analyze::model::report::Neighbours) -> String {
         line.push_str("; none failed");
         return line;
     }
-    let named: Vec<String> = n
-        .failing
-        .iter()
-        .take(MAX_NEIGHBOURS_NAMED)
-        .map(|f| {
-            let name = crate::markdown::code(&format!("{}.{}", f.class, f.method));
-            format!("{name} ({}/{})", f.failures, f.runs)
-        })
-        .collect();
-    line.push_str(&format!(
-        "; {} failed: {}",
-        n.failing.len(),
-        named.join(", ")
-    ));
-    if n.failing.len() > MAX_NEIGHBOURS_NAMED {
-        line.push_str(&format!(
-            ", and {} more",
-            n.failing.len() - MAX_NEIGHBOURS_NAMED
-        ));
+    let named = n.failing.iter().map(|f| {
+        let name = code(&format!("{}.{}", f.class, f.method));
+        format!("{name} ({}/{})", f.failures, f.runs)
+    });
+    let named = listed(named, MAX_NEIGHBOURS_NAMED);
+    line + &format!("; {} failed: {named}", n.failing.len())
+}
+
+/// The first `max` of `items`, then `, and N more`.
+pub(crate) fn listed(items: impl ExactSizeIterator<Item = String>, max: usize) -> String {
+    let total = items.len();
+    let mut said = items.take(max).collect::<Vec<_>>().join(", ");
+    if total > max {
+        said += &format!(", and {} more", total - max);
     }
-    line
+    said
 }
 
 /// The Report JSON contract, pretty-printed.
@@ -167,17 +162,12 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
     md.push(String::new());
     if report.around.build_failed {
         md.push(
-            "> ⚠️ One or more of the affected test source sets failed to compile, so *all*".into(),
-        );
-        md.push(
-            "> flakiness re-runs were skipped - they share a single pre-flight compile gate."
+            "> ⚠️ One or more of the affected test source sets failed to compile, so *all*\n\
+             > flakiness re-runs were skipped - they share a single pre-flight compile gate.\n\
+             > See the precompile step's log for the specific compile error; this makes no\n\
+             > claim about the rest of the build.\n"
                 .into(),
         );
-        md.push(
-            "> See the precompile step's log for the specific compile error; this makes no".into(),
-        );
-        md.push("> claim about the rest of the build.".into());
-        md.push(String::new());
     }
     verdicts::table(report, md);
     // Executions, not iterations: `--iters 20` on 6 test methods is 120.

@@ -90,23 +90,21 @@ pub(super) fn section(shown: &[&TestReport], md: &mut Vec<String>) {
             tr.reproduced,
             tr.replays,
         ));
+        let name = code(&format!("{}.{}", t.class, t.method));
         contexts.extend(tr.context.as_ref().map(|c| {
             format!(
-                "- {} replayed alone, against its runs in its task: {}",
-                code(&format!("{}.{}", t.class, t.method)),
+                "- {name} replayed alone, against its runs in its task: {}",
                 super::context::sentence(c)
             )
         }));
         replays += tr.replays;
         secs += tr.elapsed_sec;
         partial |= tr.partial;
-        notes.extend(tr.notes.iter().map(|n| {
-            format!(
-                "- {}: {}",
-                code(&format!("{}.{}", t.class, t.method)),
-                markdown::text(n)
-            )
-        }));
+        notes.extend(
+            tr.notes
+                .iter()
+                .map(|n| format!("- {name}: {}", markdown::text(n))),
+        );
     }
     md.push(String::new());
     md.push(format!(

@@ -121,9 +121,7 @@ impl TaskRuns {
             for (other, start) in run.starts.iter().filter(|(c, s)| c != class && s <= own) {
                 let c = before.entry(other).or_insert_with(|| Candidate {
                     class: other.clone(),
-                    before_in_passing: 0,
-                    before_in_failing: 0,
-                    same_second: 0,
+                    ..Candidate::default()
                 });
                 *(if failed {
                     &mut c.before_in_failing

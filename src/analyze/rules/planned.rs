@@ -8,7 +8,7 @@ use crate::domain::ClassifiedTest;
 use crate::test_filter;
 
 /// One selected test as planned (a run folder records them: `local::folder`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlannedTest {
     /// The batch that runs it, 1-based.
@@ -59,12 +59,7 @@ impl PlannedTest {
             yaml_suite: t.yaml_suite.clone(),
             nested_classes: t.nested_classes,
             is_suite: t.is_suite,
-            runs: 0,
-            repeated_by: vec![],
-            in_jvm_cost: None,
-            not_honoured: None,
-            task_sample: None,
-            unmute_check: false,
+            ..PlannedTest::default()
         }
     }
 

@@ -44,14 +44,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     pub(crate) fn add(&mut self, condition: Condition, e: Execution) {
-        let failures = u64::from(e.failed);
-        match self.counts.iter_mut().find(|(c, _, _)| *c == condition) {
-            Some((_, runs, f)) => {
-                *runs += 1;
-                *f += failures;
-            }
-            None => self.counts.push((condition, 1, failures)),
-        }
+        self.count(condition, 1, u64::from(e.failed));
         if condition.repetition == Repetition::InJvm {
             let i = (e.index.max(1) as usize - 1).min(MAX_INDEX);
             if self.by_index.len() <= i {
@@ -67,23 +60,18 @@ impl Tally {
 
     pub(crate) fn merge(&mut self, other: Tally) {
         for (c, runs, failures) in other.counts {
-            match self.counts.iter_mut().find(|(k, _, _)| *k == c) {
-                Some((_, r, f)) => {
-                    *r += runs;
-                    *f += failures;
-                }
-                None => self.counts.push((c, runs, failures)),
+            self.count(c, runs, failures);
+        }
+        pool(&mut self.by_index, &other.by_index);
+    }
+
+    fn count(&mut self, condition: Condition, runs: u64, failures: u64) {
+        match self.counts.iter_mut().find(|(c, _, _)| *c == condition) {
+            Some((_, r, f)) => {
+                *r += runs;
+                *f += failures;
             }
-        }
-        if self.by_index.len() < other.by_index.len() {
-            self.by_index
-                .resize(other.by_index.len(), AtIndex::default());
-        }
-        for (mine, theirs) in self.by_index.iter_mut().zip(other.by_index) {
-            mine.executions += theirs.executions;
-            mine.failures += theirs.failures;
-            mine.time_sec += theirs.time_sec;
-            mine.threads += theirs.threads;
+            None => self.counts.push((condition, runs, failures)),
         }
     }
 
@@ -96,6 +84,19 @@ impl Tally {
             .collect();
         rows.sort_by_key(|r| r.condition);
         rows
+    }
+}
+
+/// Adds the executions at each index of `from` to those of `into`.
+pub(crate) fn pool(into: &mut Vec<AtIndex>, from: &[AtIndex]) {
+    if into.len() < from.len() {
+        into.resize(from.len(), AtIndex::default());
+    }
+    for (mine, theirs) in into.iter_mut().zip(from) {
+        mine.executions += theirs.executions;
+        mine.failures += theirs.failures;
+        mine.time_sec += theirs.time_sec;
+        mine.threads += theirs.threads;
     }
 }
 

@@ -144,13 +144,12 @@ pub fn read(src: impl Read, mut on_execution: impl FnMut(Execution<'_>)) -> File
 }
 
 fn error_state(err: &XmlError, refused_at: Option<u64>, offset: u64) -> State {
-    if let Some(offset) = refused_at {
-        return State::Malformed {
-            offset,
-            message: err.to_string(),
-        };
-    }
+    let malformed = State::Malformed {
+        offset: refused_at.unwrap_or(offset),
+        message: err.to_string(),
+    };
     match err {
+        _ if refused_at.is_some() => malformed,
         XmlError::Io(e) => State::Unreadable(e.to_string()),
         // These are all "the input ended inside a construct" (any other `<!`
         // markup was refused by the filter before the parser saw it).
@@ -165,10 +164,7 @@ fn error_state(err: &XmlError, refused_at: Option<u64>, offset: u64) -> State {
             | SyntaxError::UnclosedSingleQuotedAttributeValue
             | SyntaxError::UnclosedDoubleQuotedAttributeValue,
         ) => State::Truncated,
-        _ => State::Malformed {
-            offset,
-            message: err.to_string(),
-        },
+        _ => malformed,
     }
 }
 

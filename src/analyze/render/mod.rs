@@ -346,17 +346,10 @@ fn tally<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<(T, usize)> {
 /// a test that failed its only execution proves nothing about flakiness,
 /// and one that failed every one of several is broken rather than flaky.
 fn test_counts(report: &Report) -> String {
-    let failed_all = |t: &&TestReport| t.failures > 0 && t.passes == 0;
-    let once = report
-        .tests
-        .iter()
-        .filter(|t| failed_all(t) && t.failures == 1)
-        .count();
-    let every = report
-        .tests
-        .iter()
-        .filter(|t| failed_all(t) && t.failures > 1)
-        .count();
+    let tests = report.tests.iter();
+    let failed_all = tests.filter(|t| t.failures > 0 && t.passes == 0);
+    let once = failed_all.clone().filter(|t| t.failures == 1).count();
+    let every = failed_all.filter(|t| t.failures > 1).count();
     let mut parts = vec![format!("{} flaky", report.summary.flaky_tests)];
     if every > 0 {
         parts.push(format!("{every} failed every execution: broken, not flaky"));

@@ -184,15 +184,7 @@ fn series(at: &[AtIndex]) -> Vec<f64> {
 fn at_positions(tests: &[&TestReport]) -> Vec<AtIndex> {
     let mut pooled: Vec<AtIndex> = Vec::new();
     for t in tests {
-        let by_index = &t.by_condition.by_index;
-        if pooled.len() < by_index.len() {
-            pooled.resize(by_index.len(), AtIndex::default());
-        }
-        for (p, at) in pooled.iter_mut().zip(by_index) {
-            p.executions += at.executions;
-            p.time_sec += at.time_sec;
-            p.threads += at.threads;
-        }
+        crate::analyze::model::counts::pool(&mut pooled, &t.by_condition.by_index);
     }
     let reached = pooled.iter().take_while(|at| at.executions > 0).count();
     pooled.truncate(reached);

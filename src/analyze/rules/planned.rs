@@ -243,11 +243,9 @@ fn planned_for(planned: &[PlannedTest], t: &TestReport) -> Vec<usize> {
 /// How the planned tests `mine` were repeated, each way once, in order.
 fn repeated_by(mine: &[usize], planned: &[PlannedTest]) -> Vec<String> {
     let mut ways: Vec<String> = Vec::new();
-    for &i in mine {
-        for by in &planned[i].repeated_by {
-            if !ways.contains(by) {
-                ways.push(by.clone());
-            }
+    for by in mine.iter().flat_map(|&i| &planned[i].repeated_by) {
+        if !ways.contains(by) {
+            ways.push(by.clone());
         }
     }
     ways

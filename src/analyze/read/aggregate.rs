@@ -343,10 +343,7 @@ impl FileAgg {
                 if acc.failing_runs.len() >= MAX_FAILING_RUNS {
                     break;
                 }
-                let run = match index {
-                    Some(i) => format!("{}#{i}", self.run),
-                    None => self.run.clone(),
-                };
+                let run = index.map_or_else(|| self.run.clone(), |i| format!("{}#{i}", self.run));
                 acc.failing_runs.push(FailedRun { run, signature });
             }
         }

@@ -80,10 +80,7 @@ pub(crate) fn labelled(
     name: impl Fn(u32) -> String,
 ) -> Cluster {
     tests.sort();
-    let (signature, shared_by) = match found.signature {
-        Some((s, n)) => (Some(s), n),
-        None => (None, 0),
-    };
+    let (signature, shared_by) = found.signature.map_or((None, 0), |(s, n)| (Some(s), n));
     Cluster {
         tests,
         runs: found.runs.into_iter().map(name).collect(),

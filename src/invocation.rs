@@ -319,7 +319,7 @@ pub enum Body {
 }
 
 /// The planned part of an invocation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tasks {
     pub tasks: Vec<TaskRun>,
@@ -361,12 +361,7 @@ impl Tasks {
         Tasks {
             tasks,
             forcing,
-            suite_timeout: None,
-            rest_suites: Vec::new(),
-            method: None,
-            keep_going: false,
-            mutes_off: false,
-            extra_args: Vec::new(),
+            ..Tasks::default()
         }
     }
 }

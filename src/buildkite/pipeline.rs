@@ -209,7 +209,6 @@ fn batch_step(
         None => json!([XML_GLOB, STATUS_GLOB]),
     };
     step.insert("artifact_paths".into(), artifacts);
-    step.insert("retry".into(), no_retry());
     if batches.len() > 1 {
         step.insert("parallelism".into(), json!(batches.len()));
     }
@@ -331,7 +330,6 @@ fn analyze_step(
         .map(|s| json!({ "step": s["key"], "allow_failure": true }))
         .collect();
     step.insert("depends_on".into(), Value::Array(depends));
-    step.insert("retry".into(), no_retry());
     let (fitted, dropped) = context.for_env();
     if dropped {
         crate::tell!(
@@ -377,7 +375,6 @@ fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) ->
         "depends_on".into(),
         json!([{ "step": ANALYZE_KEY, "allow_failure": true }]),
     );
-    step.insert("retry".into(), no_retry());
     step.insert(
         "env".into(),
         json!({ vars::REPORT_CONTEXT: env_json(&context.for_env().0), vars::TRIAGE_SPEC: env_json(spec) }),
@@ -385,6 +382,8 @@ fn triage_step(spec: &TriageSpec, context: &ReportContext, cfg: &AgentConfig) ->
     Value::Object(step)
 }
 
+/// The fields every step has; no retry, which would skip tests that already
+/// passed, when re-running is the point.
 fn common_fields(
     label: &str,
     key: &str,
@@ -397,17 +396,13 @@ fn common_fields(
     step.insert("key".into(), json!(key));
     step.insert("command".into(), json!(command));
     step.insert("timeout_in_minutes".into(), json!(timeout_min));
+    step.insert("retry".into(), json!({ "automatic": false }));
     if !agents.is_empty() {
         let agents: Map<String, Value> =
             agents.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
         step.insert("agents".into(), Value::Object(agents));
     }
     step
-}
-
-/// Re-running is the point: smart retry would skip tests that already passed.
-fn no_retry() -> Value {
-    json!({ "automatic": false })
 }
 
 /// JSON for an env value (`$` is escaped with the rest of the pipeline).

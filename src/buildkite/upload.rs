@@ -83,7 +83,11 @@ impl Upload<'_> {
             resolution.not_applicable,
             Some(job_limit),
         )?;
-        let base = self.base_batches(build, selection, &settings, job_limit)?;
+        // `--compare REF`: REF's batches.
+        let base = self
+            .compare
+            .map(|c| base_batches(build, selection, &settings, c, Some(job_limit)))
+            .transpose()?;
         if let Some(warning) = many_batches(plan.batches.len(), selection.tests.len()) {
             tell!("{warning}");
             if let Some(agent) = &agent {
@@ -92,19 +96,6 @@ impl Upload<'_> {
         }
         self.publish(&plan, base)?;
         Ok(resolution.exit)
-    }
-
-    /// `--compare REF`: REF's batches (`compare::ci::base_batches`).
-    fn base_batches(
-        &self,
-        build: &Build,
-        selection: &Selection,
-        settings: &RunSettings,
-        job_limit: Duration,
-    ) -> Result<Option<BaseBatches>> {
-        self.compare
-            .map(|c| base_batches(build, selection, settings, c, Some(job_limit)))
-            .transpose()
     }
 
     /// Prints (`dry_run`) or uploads the pipeline. Before a real upload the

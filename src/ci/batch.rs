@@ -28,6 +28,7 @@ use crate::run::progress::Progress;
 use crate::shell;
 use crate::Result;
 use crate::{process, say, settings};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -214,20 +215,24 @@ fn skipped(run: &BatchRun) -> (Vec<TaskOutcome>, bool) {
 fn engine_run(run: &BatchRun) -> EngineRun {
     let done = &run.done;
     let ms = |d: Duration| d.as_millis() as u64;
+    // A class once, as its first test showed it.
+    let mut classes = HashSet::new();
     let dearer = run
         .command
         .tests
         .iter()
         .zip(&done.costlier)
         .filter_map(|(t, c)| Some((t.class.clone()?, c.as_ref()?)))
+        .filter(|(class, _)| classes.insert(class.clone()))
         .map(|(class, c)| DearerRun {
             class,
             per_iteration_ms: ms(c.dearer.per_iteration),
             last_ms: c.dearer.last.map(ms),
             fresh_run_ms: ms(c.dearer.fresh_run),
             switched: c.switched,
-        });
-    let mut record = EngineRun {
+        })
+        .collect();
+    EngineRun {
         planned: run.command.executions(),
         ran: done.ran.clone(),
         invocations: done.iterations.len() as u32,
@@ -241,8 +246,8 @@ fn engine_run(run: &BatchRun) -> EngineRun {
                 saved: p.saved,
             })
             .collect(),
-        dearer: Vec::new(),
-        cheaper: Vec::new(),
+        dearer,
+        cheaper: runner::in_jvm_costs(std::slice::from_ref(run), None).cheaper,
         lines: done.lines.clone(),
         budget_stop: match &done.stop {
             Some(Stop::Budget {
@@ -257,15 +262,7 @@ fn engine_run(run: &BatchRun) -> EngineRun {
             _ => None,
         },
         saved_sec: done.saved.as_secs(),
-    };
-    for d in dearer {
-        if !record.dearer.iter().any(|r| r.class == d.class) {
-            record.dearer.push(d);
-        }
     }
-    let costs = runner::in_jvm_costs(std::slice::from_ref(run), None);
-    record.cheaper = costs.cheaper;
-    record
 }
 
 /// What the engine did, in a line for the job's log.

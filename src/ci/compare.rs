@@ -14,14 +14,13 @@
 //! `local --compare` at one look (CI runs fixed counts, no early stop). A
 //! REF job without a result is infrastructure: its tests get no verdict.
 
-use super::findings::job_payload;
+use super::findings::{has_result, job_payload};
 use super::missing::missing_jobs;
 use super::reading::Reading;
 use super::spec::{BaseCheckout, CompareContext, ExpectedStep, ReportContext};
 use super::status::JobRun;
 use super::status::Status;
 use crate::analyze::model::comparison::ComparedWith;
-use crate::analyze::model::outcome::OutcomeKind;
 use crate::analyze::Report;
 use crate::{say, tell, warning, Error, Result};
 use serde::Serialize;
@@ -111,10 +110,7 @@ pub(crate) fn checkout(base: &BaseCheckout, dir: Option<&Path>, here: &Path) -> 
         &base.commit,
     ];
     git(here, &add)?;
-    let root = match dir {
-        Some(d) => worktree.join(d),
-        None => worktree.to_path_buf(),
-    };
+    let root = dir.map_or(worktree.to_path_buf(), |d| worktree.join(d));
     if let Some(muted) = &base.muted_file {
         let build_here = dir.map_or(here.to_path_buf(), |d| here.join(d));
         use_branch_muted_file(&build_here, &here.join(&root), muted);
@@ -182,19 +178,13 @@ pub(crate) fn before_side(
     let mut problems = Vec::new();
     for job in jobs {
         let payload = job_payload(&job.status, &reading.job(job));
-        let trusted = matches!(
-            payload.outcome,
-            OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
-        ) && !payload.partly_skipped();
+        let trusted = has_result(payload.outcome) && !payload.partly_skipped();
         if !trusted {
             problems.push(format!(
                 "REF job {} ({}): {}, rc {}",
                 job.status.job_id,
                 job.status.step_key,
-                serde_json::to_value(payload.outcome)
-                    .expect("an outcome serializes")
-                    .as_str()
-                    .unwrap_or("?"),
+                payload.outcome.as_str(),
                 job.status.rc
             ));
         }

@@ -76,15 +76,17 @@ impl Findings {
             untrustworthy: !self.missing().is_empty()
                 || self.unmute_unchecked
                 || self.compare_incomplete()
-                || jobs.clone().any(|p| {
-                    p.partly_skipped()
-                        || !matches!(
-                            p.outcome,
-                            OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
-                        )
-                }),
+                || jobs
+                    .clone()
+                    .any(|p| p.partly_skipped() || !has_result(p.outcome)),
         }
     }
+}
+
+/// A job that ended this way gave a result to trust: a clean pass, or
+/// flakiness detected.
+pub(crate) fn has_result(outcome: OutcomeKind) -> bool {
+    matches!(outcome, OutcomeKind::CleanPass | OutcomeKind::FlakyDetected)
 }
 
 /// The core of the final step, whichever CI fetched the files (it reads only
@@ -166,13 +168,9 @@ fn against_plan(
         if gone > 0 {
             return Some(format!("{gone} job(s) of step `{key}` left no status file"));
         }
-        let ended = payloads.iter().find(|p| {
-            &p.step_key == key
-                && !matches!(
-                    p.outcome,
-                    OutcomeKind::CleanPass | OutcomeKind::FlakyDetected
-                )
-        });
+        let ended = payloads
+            .iter()
+            .find(|p| &p.step_key == key && !has_result(p.outcome));
         if let Some(p) = ended {
             return Some(format!(
                 "a job of step `{key}` ended as {}",

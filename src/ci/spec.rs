@@ -9,6 +9,7 @@ use crate::plan::group_in_order;
 use crate::plan::policy::Policy;
 use crate::plan::replan::Replanning;
 use crate::plan::PlanContext;
+use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -227,25 +228,15 @@ fn runs_of(tests: &[ClassifiedTest], batches: &[&GradleCommand]) -> Vec<u64> {
 
 /// What repeats the tests of `batches`, each way once, in order.
 fn repeated_by(batches: &[&GradleCommand]) -> Vec<String> {
-    let mut ways: Vec<String> = Vec::new();
-    for c in batches {
-        let way = c.in_jvm().map_or("gradle-runs", |m| m.as_str());
-        if !ways.iter().any(|w| w == way) {
-            ways.push(way.to_string());
-        }
-    }
-    ways
+    let way = |c: &&GradleCommand| c.in_jvm().map_or("gradle-runs", |m| m.as_str());
+    let ways: IndexSet<&str> = batches.iter().map(way).collect();
+    ways.into_iter().map(String::from).collect()
 }
 
 /// The tests of a step's batches, each once (shards of a batch share them).
 fn selected(batches: &[&GradleCommand]) -> Vec<ClassifiedTest> {
-    let mut tests: Vec<ClassifiedTest> = Vec::new();
-    for t in batches.iter().flat_map(|c| &c.tests) {
-        if !tests.contains(t) {
-            tests.push(t.clone());
-        }
-    }
-    tests
+    let tests: IndexSet<&ClassifiedTest> = batches.iter().flat_map(|c| &c.tests).collect();
+    tests.into_iter().cloned().collect()
 }
 
 /// What the report step knows of the plan.

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The status file of one batch job: Elasticsearch's fields in its order, then ours.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Status {
     pub job_id: String,
@@ -180,10 +180,7 @@ pub(crate) fn status_of(
         timeout_sec: timeout.map(|t| t.as_secs()),
         cancelled: finished.cancelled,
         parallel_job: job.parallel_job,
-        skipped_tasks: Vec::new(),
-        all_tasks_skipped: false,
-        inherited_jvm_options: Vec::new(),
-        engine: None,
+        ..Status::default()
     }
 }
 
@@ -203,16 +200,13 @@ pub(crate) fn write_status(status_dir: &Path, status: &Status) -> Result<PathBuf
 
 /// Every readable status file, by file name; others are reported and skipped.
 pub(crate) fn read_statuses(dir: &Path) -> Vec<Status> {
-    let paths: Vec<PathBuf> = walk::list(dir)
+    walk::list(dir)
         .unwrap_or_default()
         .iter()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths
-        .iter()
         .filter_map(|path| {
-            let parsed = std::fs::read_to_string(path)
+            let parsed = std::fs::read_to_string(&path)
                 .map_err(|e| e.to_string())
                 .and_then(|t| serde_json::from_str::<Status>(&t).map_err(|e| e.to_string()));
             match parsed {

@@ -189,22 +189,19 @@ impl Submit<'_> {
                 ),
             ));
         }
-        let mut compile_failed = false;
-        let plan = if resolution.nothing_left(selection) {
+        let (plan, compile_failed) = if resolution.nothing_left(selection) {
             say!("{}: no test to run", self.nothing);
             summary.push_str(&format!("{}: no test to run.\n", text(self.nothing)));
-            PlanFile::default()
+            (PlanFile::default(), false)
         } else {
             let not_applicable = resolution.not_applicable.clone();
-            let (plan, failed) = self.planned(
+            self.planned(
                 build,
                 selection,
                 not_applicable,
                 &mut summary,
                 &mut annotations,
-            )?;
-            compile_failed = failed;
-            plan
+            )?
         };
         let outputs = plan.outputs(compile_failed);
         if self.dry_run {
@@ -251,9 +248,8 @@ impl Submit<'_> {
         }
         summary.push_str(&plan_markdown(&plan.batches, selection.tests.len()));
         summary.push_str(&crate::analyze::render::not_checked(&plan.not_applicable));
-        let mut compile_failed = false;
-        if !self.dry_run && !crate::ci::gate::compiles(&plan)? {
-            compile_failed = true;
+        let compile_failed = !self.dry_run && !crate::ci::gate::compiles(&plan)?;
+        if compile_failed {
             summary.push_str(
                 "**The selected tests do not compile**: no batch runs; the report job \
                  records it.\n",
@@ -261,10 +257,10 @@ impl Submit<'_> {
             plan.batches.clear();
         }
         // REF's batches run only beside the branch's (none after a failed compile gate).
-        let base = match self.compare.filter(|_| !plan.batches.is_empty()) {
-            Some(c) => Some(base_batches(build, selection, self.settings, c, None)?),
-            None => None,
-        };
+        let base = self.compare.filter(|_| !plan.batches.is_empty());
+        let base = base
+            .map(|c| base_batches(build, selection, self.settings, c, None))
+            .transpose()?;
         if let Some(base) = &base {
             summary.push_str(&base_markdown(plan.batches.len(), base));
         }

@@ -339,36 +339,24 @@ fn analyze_job(cfg: &WorkflowConfig) -> Node {
     steps.push(restore_learned());
     steps.push(report_step(cfg));
     steps.push(save_learned());
-    steps.push(upload(
-        "Keep the outcomes",
-        "always()",
-        "flakiness-outcomes",
-        OUTCOMES_FILE,
-        "ignore",
-    ));
+    let mut kept = vec![("Keep the outcomes", "flakiness-outcomes", OUTCOMES_FILE)];
     if cfg.compare {
-        steps.push(upload(
+        let comparison = compare::COMPARISON_FILE;
+        kept.push((
             "Keep the comparison with REF",
-            "always()",
             "flakiness-comparison",
-            compare::COMPARISON_FILE,
-            "ignore",
+            comparison,
         ));
     }
-    steps.push(upload(
+    kept.push((
         "Keep the run in the ledger",
-        "always()",
         "flakiness-ledger",
         LEDGER_FILE,
-        "ignore",
     ));
-    steps.push(upload(
-        "Keep the history page",
-        "always()",
-        "flakiness-history",
-        HISTORY_PAGE,
-        "ignore",
-    ));
+    kept.push(("Keep the history page", "flakiness-history", HISTORY_PAGE));
+    for (step, name, path) in kept {
+        steps.push(upload(step, "always()", name, path, "ignore"));
+    }
     Node::map([
         ("name", Node::str("report")),
         (
@@ -411,12 +399,11 @@ fn report_step(cfg: &WorkflowConfig) -> Node {
     if let Some(ledger) = &cfg.ledger {
         report_env.push((vars::LEDGER.into(), ledger.clone()));
     }
-    let report = vec![
+    Node::map([
         ("name", Node::str("Report")),
         ("env", env(&report_env)),
         ("run", Node::str(analyze)),
-    ];
-    Node::map(report)
+    ])
 }
 
 /// The cache key of what a run learned: this run's own (an attempt each,

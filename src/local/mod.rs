@@ -252,7 +252,17 @@ pub(crate) fn analyze_runs(
     cfg: &LocalRunConfig,
 ) -> Analyzed {
     let timeout = cfg.settings.batch_timeout;
-    let options = analyze_options(build, prepared, runs, cfg);
+    // The build's projects, reproduce lines that run Gradle as the run did,
+    // each case counted in an in-JVM batch's reports.
+    let options = AnalyzeOptions {
+        project_paths: build.project_paths(),
+        rerun: rerun(build, prepared, cfg),
+        instances_once: true,
+        every_instance_below: runner::repeated_in_jvm(runs),
+        task_context_below: runner::whole_task_dirs(runs),
+        planned: true,
+        ..AnalyzeOptions::default()
+    };
     let folder = planned::folder(options, &prepared.plan.commands, runs, timeout);
     let (report, below_plan) = folder.report_of(dir);
     if below_plan {
@@ -269,25 +279,6 @@ pub(crate) fn analyze_runs(
         problems,
         below_plan,
         folder,
-    }
-}
-
-/// How a run's reports are read: the build's projects, reproduce lines that
-/// run Gradle as the run did, each case counted in an in-JVM batch's reports.
-fn analyze_options(
-    build: &Build,
-    prepared: &Prepared,
-    runs: &[BatchRun],
-    cfg: &LocalRunConfig,
-) -> AnalyzeOptions {
-    AnalyzeOptions {
-        project_paths: build.project_paths(),
-        rerun: rerun(build, prepared, cfg),
-        instances_once: true,
-        every_instance_below: runner::repeated_in_jvm(runs),
-        task_context_below: runner::whole_task_dirs(runs),
-        planned: true,
-        ..AnalyzeOptions::default()
     }
 }
 
@@ -361,7 +352,13 @@ pub(crate) fn assess(
                 verbose: cfg.verbose,
                 guard: &guard,
             };
-            triage_after(&mut report, triage, &site, reporter)
+            // The run's verdict stands whatever triage does: a triage that
+            // cannot start or breaks off is reported, the report kept without it.
+            let keep = |r: &Report| reporter.before_triage(r, site.base);
+            triage::after_run(&mut report, triage, &site, &keep).unwrap_or_else(|e| {
+                tell!("triage: {e}");
+                None
+            })
         }
         _ => None,
     };
@@ -391,22 +388,6 @@ fn remember_drift(root: &Path, commit: Option<&str>, report: &Report) {
     if let Err(e) = durations::store::record_drift(root, &drift) {
         warning!("what the run found of its classes' state was not recorded: {e}");
     }
-}
-
-/// The triage after the run, in its folder. The run's verdict stands whatever triage does:
-/// a triage that cannot start or breaks off is reported, and the report is
-/// kept without it.
-fn triage_after(
-    report: &mut Report,
-    triage: &crate::triage::TriageConfig,
-    site: &triage::Site<'_>,
-    reporter: &dyn Reporter,
-) -> Option<crate::triage::TriageTotals> {
-    let keep = |r: &Report| reporter.before_triage(r, site.base);
-    triage::after_run(report, triage, site, &keep).unwrap_or_else(|e| {
-        tell!("triage: {e}");
-        None
-    })
 }
 
 #[cfg(test)]

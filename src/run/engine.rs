@@ -37,6 +37,7 @@ use crate::plan::PlanContext;
 use crate::process::{self, Ended, Output};
 use crate::test_filter::{self, Shape};
 use crate::{Error, Result};
+use indexmap::IndexSet;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
@@ -247,6 +248,20 @@ struct Track {
     measured: Vec<(u32, Duration, Duration)>,
 }
 
+impl Track {
+    /// A track of `tests` that owes `remaining` executions, none run yet.
+    fn new(command: GradleCommand, tests: Vec<usize>, remaining: u32, pace: Pace) -> Track {
+        Track {
+            command,
+            tests,
+            remaining,
+            chunks: 0,
+            pace,
+            measured: Vec::new(),
+        }
+    }
+}
+
 /// Runs `command` as `policy` says.
 pub(crate) fn run(
     command: &GradleCommand,
@@ -302,17 +317,11 @@ impl<'a> Engine<'a> {
             false => command.executions().min(u64::from(u32::MAX)) as u32,
         };
         let n = command.tests.len();
-        let first = Track {
-            command: command.clone(),
-            tests: (0..n).collect(),
-            remaining: planned,
-            chunks: 0,
-            pace: Pace {
-                per_iteration: policy.per_iteration,
-                overhead: None,
-            },
-            measured: Vec::new(),
+        let pace = Pace {
+            per_iteration: policy.per_iteration,
+            overhead: None,
         };
+        let first = Track::new(command.clone(), (0..n).collect(), planned, pace);
         Engine {
             command,
             replan,
@@ -406,11 +415,7 @@ impl<'a> Engine<'a> {
     }
 
     fn stops_on_proof(&self, test: usize) -> bool {
-        self.policy
-            .stop_on_proof
-            .get(test)
-            .copied()
-            .unwrap_or(false)
+        self.policy.stop_on_proof.get(test) == Some(&true)
     }
 
     /// The iterations the batch ran: its most-run test's.
@@ -464,13 +469,11 @@ impl<'a> Engine<'a> {
         let in_jvm = invocation.repeat.mechanism().is_some();
         let index = self.out.iterations.len() as u32 + 1;
         let runs = track.command.rest_loops();
+        let done = runs.saturating_sub(track.remaining);
         let (header, of) = match (self.policy.chunked(), in_jvm) {
             (true, _) => (format!("Chunk {}", self.out.chunks.len() + 1), 1),
             (false, true) => ("Iteration 1/1".to_string(), 1),
-            (false, false) => {
-                let done = runs - track.remaining;
-                (format!("Iteration {}/{runs}", done + 1), runs)
-            }
+            (false, false) => (format!("Iteration {}/{runs}", done + 1), runs),
         };
         if argv != self.shown {
             reporter.event(&Event::Command(&track.command, &argv));
@@ -480,7 +483,6 @@ impl<'a> Engine<'a> {
             let n = self.out.chunks.len() + 1;
             reporter.event(&Event::Chunk(n, in_jvm.then_some(k), seed.as_deref()));
         }
-        let done = runs.saturating_sub(track.remaining);
         reporter.event(&Event::Started {
             index: if in_jvm { 1 } else { done + 1 },
             of,
@@ -719,7 +721,7 @@ impl Engine<'_> {
     fn note(&self, it: &Iteration, verdict: &IterationVerdict) -> String {
         match verdict {
             IterationVerdict::NoTests => {
-                let output = self.log_since_start();
+                let output = String::from_utf8_lossy(&self.output_since_start()).into_owned();
                 let tasks = self.tracks.front().map(|t| t.command.task_paths());
                 let tasks = tasks.unwrap_or_default();
                 let log = super::cause::LogFacts::read(&output, &tasks);
@@ -738,11 +740,6 @@ impl Engine<'_> {
     }
 
     /// What the log got since the current invocation started (at most 64 MiB).
-    fn log_since_start(&self) -> String {
-        String::from_utf8_lossy(&self.output_since_start()).into_owned()
-    }
-
-    /// [`Self::log_since_start`]'s bytes.
     fn output_since_start(&self) -> Vec<u8> {
         use std::io::{Read, Seek, SeekFrom};
         let Sink::Log { path, .. } = &self.site.output else {
@@ -805,14 +802,8 @@ impl Engine<'_> {
                 self.out.ran[i] = self.out.tallies[i].ran().min(1);
                 self.out.repeated_by[i] = None;
             }
-            self.tracks.push_back(Track {
-                command,
-                tests: group,
-                remaining: runs,
-                chunks: 0,
-                pace: Pace::default(),
-                measured: Vec::new(),
-            });
+            self.tracks
+                .push_back(Track::new(command, group, runs, Pace::default()));
         }
         true
     }
@@ -844,16 +835,17 @@ impl Engine<'_> {
         let Some(dearer) = dearer else {
             return;
         };
-        let mut classes: Vec<&str> = Vec::new();
-        for &i in &track.tests {
-            let class = self.command.tests[i]
-                .class
-                .as_deref()
-                .unwrap_or("the batch");
-            if !classes.contains(&class) {
-                classes.push(class);
-            }
-        }
+        let classes: IndexSet<&str> = track
+            .tests
+            .iter()
+            .map(|&i| {
+                self.command.tests[i]
+                    .class
+                    .as_deref()
+                    .unwrap_or("the batch")
+            })
+            .collect();
+        let classes: Vec<&str> = classes.into_iter().collect();
         let owed = track.remaining > 0;
         let line = dearer.describe(&classes.join(", "), on, owed);
         self.say(&line);
@@ -883,17 +875,12 @@ impl Engine<'_> {
         let mut command = self.narrowed(fallback, &track.tests);
         command.invocation = command.invocation.with_runs(track.remaining);
         command.repetition_reason = reason;
-        self.tracks.push_front(Track {
-            command,
-            tests: track.tests,
-            remaining: track.remaining,
-            chunks: 0,
-            pace: Pace {
-                per_iteration: Some(fresh.first_iteration),
-                overhead: Some(fresh.start),
-            },
-            measured: Vec::new(),
-        });
+        let pace = Pace {
+            per_iteration: Some(fresh.first_iteration),
+            overhead: Some(fresh.start),
+        };
+        let track = Track::new(command, track.tests, track.remaining, pace);
+        self.tracks.push_front(track);
     }
 
     /// The batch's `command` for only `tests` (indices), planned again; the
@@ -912,10 +899,9 @@ impl Engine<'_> {
 
     /// Takes `leaving` out of the front track (narrowing its command).
     fn narrow_front(&mut self, leaving: &[usize]) {
-        if let Some(track) = self.tracks.pop_front() {
-            if let Some(track) = self.without(track, leaving) {
-                self.tracks.push_front(track);
-            }
+        let front = self.tracks.pop_front();
+        if let Some(track) = front.and_then(|t| self.without(t, leaving)) {
+            self.tracks.push_front(track);
         }
     }
 

@@ -359,11 +359,8 @@ impl Reporter for Watcher<'_> {
                     Some(k) => format!("{k} iteration(s)"),
                     None => "1 Gradle run".into(),
                 };
-                let line = match seed {
-                    Some(seed) => format!("    chunk {n}: {what}, seed {seed}"),
-                    None => format!("    chunk {n}: {what}"),
-                };
-                self.progress.line(&line);
+                let seed = seed.map(|s| format!(", seed {s}")).unwrap_or_default();
+                self.progress.line(&format!("    chunk {n}: {what}{seed}"));
             }
             Event::Started { index, of } => self.started(*index, *of),
             Event::Ended {
@@ -489,12 +486,13 @@ pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                 None => bad.push((what, vec![n + 1])),
             }
         }
-        match &run.done.stop {
-            Some(Stop::Budget {
-                budget,
-                ran,
-                planned,
-            }) => bad.push((
+        if let Some(Stop::Budget {
+            budget,
+            ran,
+            planned,
+        }) = &run.done.stop
+        {
+            bad.push((
                 format!(
                     "stopped by its budget ({}) after {ran} of {planned} iterations: the next \
                      chunk did not fit; what ran proves: {}",
@@ -502,16 +500,7 @@ pub(crate) fn problems(runs: &[BatchRun], timeout: Duration) -> Vec<String> {
                     crate::plan::Proof::new(u64::from(*ran), 0.95).sentence()
                 ),
                 Vec::new(),
-            )),
-            Some(
-                Stop::AllProven
-                | Stop::AllShown
-                | Stop::TimeUp { .. }
-                | Stop::Deadline
-                | Stop::Interrupted
-                | Stop::NoResult(_),
-            )
-            | None => {}
+            ));
         }
         if bad.is_empty() {
             continue;

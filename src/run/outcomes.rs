@@ -37,32 +37,24 @@ const MARK_SCRIPT_NAME: &str = "flaky-run-mark.gradle";
 /// (`plan::repeat`); changes nothing otherwise.
 pub(crate) const REPEAT_SCRIPT: &str = include_str!("../../gradle/flaky-repeat.gradle");
 const REPEAT_SCRIPT_NAME: &str = "flaky-repeat.gradle";
+/// One Java helper of the repeat script: its path below `repeat-src/`, its text.
+macro_rules! repeat_source {
+    ($file:literal) => {
+        (
+            concat!("gradleflaky/repeat/", $file),
+            include_str!(concat!("../../java/repeat/gradleflaky/repeat/", $file)),
+        )
+    };
+}
+
 /// The Java helpers the repeat script compiles (below `repeat-src/`).
 pub(crate) const REPEAT_SOURCES: [(&str, &str); 6] = [
-    (
-        "gradleflaky/repeat/Iterations.java",
-        include_str!("../../java/repeat/gradleflaky/repeat/Iterations.java"),
-    ),
-    (
-        "gradleflaky/repeat/Slices.java",
-        include_str!("../../java/repeat/gradleflaky/repeat/Slices.java"),
-    ),
-    (
-        "gradleflaky/repeat/Selection.java",
-        include_str!("../../java/repeat/gradleflaky/repeat/Selection.java"),
-    ),
-    (
-        "gradleflaky/repeat/TestNgRepeat.java",
-        include_str!("../../java/repeat/gradleflaky/repeat/TestNgRepeat.java"),
-    ),
-    (
-        "gradleflaky/repeat/JUnit4Repeat.java",
-        include_str!("../../java/repeat/gradleflaky/repeat/JUnit4Repeat.java"),
-    ),
-    (
-        "gradleflaky/repeat/PlatformRepeat.java",
-        include_str!("../../java/repeat/gradleflaky/repeat/PlatformRepeat.java"),
-    ),
+    repeat_source!("Iterations.java"),
+    repeat_source!("Slices.java"),
+    repeat_source!("Selection.java"),
+    repeat_source!("TestNgRepeat.java"),
+    repeat_source!("JUnit4Repeat.java"),
+    repeat_source!("PlatformRepeat.java"),
 ];
 const REPEAT_SOURCES_DIR: &str = "repeat-src";
 /// The system property naming the file the script writes.

@@ -190,9 +190,12 @@ impl Read<'_> {
         Ok((run.ended, run.notes))
     }
 
-    /// What Gradle said last.
+    /// The last lines of Gradle's output, for error messages.
     fn said(&self) -> String {
-        tail(&std::fs::read(&self.log).unwrap_or_default())
+        let text =
+            String::from_utf8_lossy(&std::fs::read(&self.log).unwrap_or_default()).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
     }
 
     /// A run that did not exit 0 is an error that says how it ended and what
@@ -272,18 +275,9 @@ fn read_classpaths(output: &Path) -> Result<Vec<Classpaths>> {
         .collect()
 }
 
-/// The last lines of Gradle's output, for error messages.
-fn tail(output: &[u8]) -> String {
-    let text = String::from_utf8_lossy(output);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(30)..].join("\n")
-}
-
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// `which`: the first executable `name` on PATH.

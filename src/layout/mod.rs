@@ -148,11 +148,9 @@ pub fn build_root(dir: &Path) -> Result<PathBuf, NotARoot> {
     if let Some(above) = dir.ancestors().skip(1).find(|d| has_settings(d)) {
         return Err(NotARoot::Inside(above.to_path_buf()));
     }
-    if is_gradle_build(&dir) {
-        Ok(dir)
-    } else {
-        Err(NotARoot::NoBuild)
-    }
+    is_gradle_build(&dir)
+        .then_some(dir)
+        .ok_or(NotARoot::NoBuild)
 }
 
 pub fn is_gradle_build(dir: &Path) -> bool {

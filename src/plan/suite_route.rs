@@ -110,7 +110,7 @@ pub(crate) fn choose(
 }
 
 /// `a`, `b`: names for a reason.
-fn quoted(names: &[String]) -> String {
+pub(crate) fn quoted(names: &[String]) -> String {
     names
         .iter()
         .map(|s| format!("`{s}`"))

@@ -49,8 +49,7 @@ pub fn find_gradle(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<Strin
         }
         return Ok(words);
     }
-    let wrapper = project_dir.join("gradlew");
-    if is_executable(&wrapper) {
+    if is_executable(&project_dir.join("gradlew")) {
         return Ok(vec!["./gradlew".to_string()]);
     }
     if which("gradle").is_some() {

@@ -274,19 +274,14 @@ impl<'a> Classifier<'a> {
             }
         };
         let tasks = self.tasks_for(root, &subject, target.only.as_ref(), log);
-        let in_scope = |task: &String| target.only.as_ref().is_none_or(|o| o.contains(task));
         let tasks: Vec<(String, Option<ViaSuite>)> = match tasks {
             Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
             // Left out by the patterns, but run by a suite they include.
-            Err(skip) => match subject.class.as_deref().map(|c| {
-                let mut via = self.via_suites(root, c);
-                via.retain(|(task, _)| in_scope(task));
-                via
-            }) {
-                Some(via) if !via.is_empty() => {
-                    via.into_iter().map(|(t, v)| (t, Some(v))).collect()
-                }
-                _ => {
+            Err(skip) => {
+                let class = subject.class.as_deref();
+                let mut via = class.map_or(Vec::new(), |c| self.via_suites(root, c));
+                via.retain(|(task, _)| target.only.as_ref().is_none_or(|o| o.contains(task)));
+                if via.is_empty() {
                     let bulk = self.bulk_test(root, path, &subject, target, log);
                     return bulk.unwrap_or_else(|| match &subject.class {
                         Some(class) if left_out_by_gradle(&skip) => {
@@ -300,7 +295,8 @@ impl<'a> Classifier<'a> {
                         _ => Err(skip),
                     });
                 }
-            },
+                via.into_iter().map(|(t, v)| (t, Some(v))).collect()
+            }
         };
         let kind = kind_of(
             &root.source_set,

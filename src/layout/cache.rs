@@ -21,10 +21,6 @@ pub struct Entry {
     pub layout: Layout,
 }
 
-pub fn cache_file(project_dir: &Path) -> PathBuf {
-    crate::reports::layout_cache_file(project_dir)
-}
-
 /// True for files whose content decides the build's projects, source sets and tasks.
 fn is_build_input(name: &str) -> bool {
     name.ends_with(".gradle")
@@ -192,13 +188,13 @@ fn field(h: &mut Sha256, bytes: &[u8]) {
 
 /// The cache entry, whatever its key.
 pub fn read(project_dir: &Path) -> Option<Entry> {
-    let text = std::fs::read_to_string(cache_file(project_dir)).ok()?;
+    let text = std::fs::read_to_string(crate::reports::layout_cache_file(project_dir)).ok()?;
     serde_json::from_str(&text).ok()
 }
 
 /// Stores the layout; a cache that cannot be written only costs the next call time.
 pub fn write(project_dir: &Path, key: &str, layout: &Layout) {
-    let file = cache_file(project_dir);
+    let file = crate::reports::layout_cache_file(project_dir);
     let Some(dir) = file.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;

@@ -49,8 +49,7 @@ pub fn find_gradle(project_dir: &Path, gradle: Option<&str>) -> Result<Vec<Strin
         }
         return Ok(words);
     }
-    let wrapper = project_dir.join("gradlew");
-    if is_executable(&wrapper) {
+    if is_executable(&project_dir.join("gradlew")) {
         return Ok(vec!["./gradlew".to_string()]);
     }
     if which("gradle").is_some() {
@@ -190,9 +189,12 @@ impl Read<'_> {
         Ok((run.ended, run.notes))
     }
 
-    /// What Gradle said last.
+    /// The last lines of Gradle's output, for error messages.
     fn said(&self) -> String {
-        tail(&std::fs::read(&self.log).unwrap_or_default())
+        let text =
+            String::from_utf8_lossy(&std::fs::read(&self.log).unwrap_or_default()).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
     }
 
     /// A run that did not exit 0 is an error that says how it ended and what
@@ -272,18 +274,9 @@ fn read_classpaths(output: &Path) -> Result<Vec<Classpaths>> {
         .collect()
 }
 
-/// The last lines of Gradle's output, for error messages.
-fn tail(output: &[u8]) -> String {
-    let text = String::from_utf8_lossy(output);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(30)..].join("\n")
-}
-
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// `which`: the first executable `name` on PATH.

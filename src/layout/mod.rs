@@ -101,14 +101,11 @@ pub fn load(
         let included = cache::included_builds(&project_dir, known);
         cache::key(&project_dir, &identity, gradle::INIT_SCRIPT, &included)
     };
-    if !refresh {
-        // The included builds the cached layout names are part of its key: an
-        // edit to their sources is a miss.
-        if let Some(entry) = cache::read(&project_dir) {
-            if entry.key == key_with(&entry.layout.included_builds) {
-                return Ok((entry.layout, Source::Cache));
-            }
-        }
+    // The included builds the cached layout names are part of its key: an
+    // edit to their sources is a miss.
+    let cached = (!refresh).then(|| cache::read(&project_dir)).flatten();
+    if let Some(entry) = cached.filter(|e| e.key == key_with(&e.layout.included_builds)) {
+        return Ok((entry.layout, Source::Cache));
     }
     let layout = gradle::run_init_script(&project_dir, program, reading)?;
     cache::write(&project_dir, &key_with(&layout.included_builds), &layout);
@@ -148,11 +145,9 @@ pub fn build_root(dir: &Path) -> Result<PathBuf, NotARoot> {
     if let Some(above) = dir.ancestors().skip(1).find(|d| has_settings(d)) {
         return Err(NotARoot::Inside(above.to_path_buf()));
     }
-    if is_gradle_build(&dir) {
-        Ok(dir)
-    } else {
-        Err(NotARoot::NoBuild)
-    }
+    is_gradle_build(&dir)
+        .then_some(dir)
+        .ok_or(NotARoot::NoBuild)
 }
 
 pub fn is_gradle_build(dir: &Path) -> bool {

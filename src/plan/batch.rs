@@ -126,18 +126,7 @@ impl PlanContext {
             .get(class)
             .map(|r| Remembered::Dearer(r.clone()))
     }
-}
 
-/// What earlier runs on this commit remembered of a class, and the sentence
-/// that says so.
-enum Remembered {
-    /// Its in-JVM iterations cost more than fresh runs: Gradle runs.
-    Dearer(String),
-    /// It leaked state by itself: a fresh JVM per execution.
-    Drift(String),
-}
-
-impl PlanContext {
     /// The context of a run of `tests` in `build` with `settings`, and the
     /// durations it plans with (`--durations`, else the recorded ones), what
     /// earlier runs on the commit checked out remembered of in-JVM costs
@@ -175,9 +164,7 @@ impl PlanContext {
             }
         }
     }
-}
 
-impl PlanContext {
     /// How this build's up-to-date Test tasks are forced to run: `--rerun`
     /// from Gradle 7.6, else (an older or unknown version) `clean<Task>`.
     pub fn forcing(&self) -> Forcing {
@@ -206,6 +193,15 @@ impl PlanContext {
             seed: None,
         }
     }
+}
+
+/// What earlier runs on this commit remembered of a class, and the sentence
+/// that says so.
+enum Remembered {
+    /// Its in-JVM iterations cost more than fresh runs: Gradle runs.
+    Dearer(String),
+    /// It leaked state by itself: a fresh JVM per execution.
+    Drift(String),
 }
 
 /// One command per batch of already reduced tests (see `reduce`): kinds in

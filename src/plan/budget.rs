@@ -41,6 +41,14 @@ pub(crate) struct Pace {
 }
 
 impl Pace {
+    /// The pace the durations give, the overhead not yet measured.
+    pub(crate) fn recorded(per_iteration: Option<Duration>) -> Pace {
+        Pace {
+            per_iteration,
+            overhead: None,
+        }
+    }
+
     /// Predicted wall time of a chunk of `k` iterations; `None` when the
     /// iterations' time is unknown.
     pub(crate) fn predict(&self, k: u32) -> Option<Duration> {

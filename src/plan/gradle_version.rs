@@ -17,10 +17,7 @@ impl GradleVersion {
             .next()?;
         let mut parts = numeric.split('.');
         let major = parts.next()?.parse().ok()?;
-        let minor = match parts.next() {
-            Some(minor) => minor.parse().ok()?,
-            None => 0,
-        };
+        let minor = parts.next().map_or(Some(0), |m| m.parse().ok())?;
         let patch = parts.next().and_then(|p| p.parse().ok());
         Some(GradleVersion {
             major,

@@ -286,11 +286,7 @@ fn mutes_kept_note(c: &GradleCommand) -> Option<String> {
         format!(
             "the whole-task runs of {} keep the build's mutes: the muted {} do(es) not run in \
              them",
-            c.task_paths()
-                .iter()
-                .map(|t| format!("`{t}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
+            suite_route::quoted(&c.task_paths()),
             muted.join(", ")
         )
     })

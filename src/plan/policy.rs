@@ -99,10 +99,7 @@ impl Policy {
                 // end within its job's limit gets what the limit leaves.
                 let derived = settings.mode.batch_budget(job_limit);
                 let executions = command.executions().min(u64::from(u32::MAX)) as u32;
-                let pace = Pace {
-                    per_iteration,
-                    overhead: None,
-                };
+                let pace = Pace::recorded(per_iteration);
                 derived.filter(|&d| pace.predict(executions).is_some_and(|t| t > d))
             }
             mode => mode.explicit_budget(),
@@ -120,15 +117,12 @@ impl Policy {
             open_ended: settings.mode.until_fail(),
             per_iteration,
             timeout: Some(settings.batch_timeout),
-            deadline: None,
-            stop_without_result: false,
-            count_results: false,
-            show_fix: Vec::new(),
             on_dearer: match settings.batching.repetition {
                 RepetitionMode::Auto => OnDearer::Switch,
                 RepetitionMode::InJvm => OnDearer::Say,
                 RepetitionMode::GradleRuns => OnDearer::Ignore,
             },
+            ..Policy::default()
         }
     }
 
@@ -160,10 +154,7 @@ pub(crate) fn schedule(policy: &Policy, command: &GradleCommand) -> Option<Vec<u
         return None;
     }
     let planned = command.executions().min(u64::from(u32::MAX)) as u32;
-    let pace = Pace {
-        per_iteration: policy.per_iteration,
-        overhead: None,
-    };
+    let pace = Pace::recorded(policy.per_iteration);
     let mut chunks = Vec::new();
     let (mut remaining, mut spent) = (planned, Duration::ZERO);
     loop {

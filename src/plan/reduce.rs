@@ -36,7 +36,7 @@ enum Scope<'a> {
     Suite(&'a str),
     /// A shape the selectors should not produce (a method without a class):
     /// it only equals itself.
-    Odd(Option<&'a str>),
+    Odd(&'a str),
 }
 
 fn scope(t: &ClassifiedTest) -> Scope<'_> {
@@ -52,7 +52,7 @@ fn scope(t: &ClassifiedTest) -> Scope<'_> {
         (None, None, None) => Scope::Task,
         (Some(class), None, None) => Scope::Class(class),
         (Some(class), Some(method), None) => Scope::Method(class, method),
-        (None, Some(method), None) => Scope::Odd(Some(method)),
+        (None, Some(method), None) => Scope::Odd(method),
     }
 }
 
@@ -174,9 +174,8 @@ fn is_root_dir(dir: &str) -> bool {
 pub fn target(t: &ClassifiedTest) -> Option<String> {
     match scope(t) {
         Scope::Task => None,
-        Scope::Class(c) | Scope::Suite(c) => Some(c.to_string()),
+        Scope::Class(c) | Scope::Suite(c) | Scope::Odd(c) => Some(c.to_string()),
         Scope::Method(c, m) => Some(format!("{c}.{m}")),
-        Scope::Odd(m) => Some(m.unwrap_or_default().to_string()),
     }
 }
 

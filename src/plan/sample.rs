@@ -189,10 +189,7 @@ fn class_times(classes: &[String], durations: &Durations) -> Option<Vec<f64>> {
 /// The predicted time of `runs` Gradle runs of `secs` of tests each (a
 /// Gradle start each, as `budget` predicts one).
 fn predict(secs: f64, runs: u32) -> Duration {
-    let pace = Pace {
-        per_iteration: Some(Duration::from_secs_f64(secs.max(0.0))),
-        overhead: None,
-    };
+    let pace = Pace::recorded(Some(Duration::from_secs_f64(secs.max(0.0))));
     pace.predict(1).unwrap_or_default() * runs
 }
 

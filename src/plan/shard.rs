@@ -81,10 +81,7 @@ fn split(
     timing: &Timing<'_>,
     seeds: &mut Seeds,
 ) -> (Vec<GradleCommand>, Option<String>) {
-    let pace = Pace {
-        per_iteration: super::sample::per_iteration(&c, timing.durations),
-        overhead: None,
-    };
+    let pace = Pace::recorded(super::sample::per_iteration(&c, timing.durations));
     let n = c.executions().min(u64::from(u32::MAX)) as u32;
     c.predicted_sec = predict(&c, &pace, n);
     let Some(budget) = timing.budget else {
@@ -124,10 +121,7 @@ fn split(
         )
     };
     let out = (0..shards)
-        .map(|i| {
-            let share = total / shards + u32::from(i < total % shards);
-            shard(&c, i + 1, shards, share, &pace, seeds)
-        })
+        .map(|i| shard(&c, i, shards, total, &pace, seeds))
         .collect();
     (out, Some(note))
 }
@@ -154,23 +148,21 @@ fn unmeetable(
         n.div_ceil(shards)
     );
     let out = (0..shards)
-        .map(|i| {
-            let share = n / shards + u32::from(i < n % shards);
-            shard(c, i + 1, shards, share, pace, seeds)
-        })
+        .map(|i| shard(c, i, shards, n, pace, seeds))
         .collect();
     (out, Some(note))
 }
 
-/// Shard `index` of `of` of `c`, running `share` of its iterations.
+/// Shard `i + 1` of `of` of `c`, running its even share of `total` iterations.
 fn shard(
     c: &GradleCommand,
-    index: u32,
+    i: u32,
     of: u32,
-    share: u32,
+    total: u32,
     pace: &Pace,
     seeds: &mut Seeds,
 ) -> GradleCommand {
+    let (index, share) = (i + 1, total / of + u32::from(i < total % of));
     let mut s = c.clone();
     let seed = match c.repetition() {
         Repeating::InJvm => {

@@ -277,13 +277,8 @@ pub(crate) fn for_test(choice: Strategy, test: &ClassifiedTest, mode: Repetition
             suites.join(", ")
         ),
     };
-    Strategy {
-        repetition: Repeating::GradleRuns,
-        in_jvm: None,
-        reason,
-        runner: choice.runner,
-        fresh_jvms: FreshJvms::Sampled,
-    }
+    // The runner's filter traits are those of Gradle runs already.
+    on_gradle_runs(choice, reason)
 }
 
 #[cfg(test)]

@@ -49,15 +49,16 @@ pub(crate) fn choose(
     version: Option<GradleVersion>,
 ) -> Route {
     let suites = quoted(&via.suites);
+    let through = |reason| Route {
+        reason_code: RouteCode::RunsThroughSuite,
+        reason,
+    };
     let included = |why: String| {
         if !passable(task) || !is_binary_name(class) {
-            return Route {
-                reason_code: RouteCode::RunsThroughSuite,
-                reason: format!(
-                    "{why}; but `{task}` or `{class}` cannot be passed to the init script, so \
-                     it runs through {suites} as the build runs it"
-                ),
-            };
+            return through(format!(
+                "{why}; but `{task}` or `{class}` cannot be passed to the init script, so it \
+                 runs through {suites} as the build runs it"
+            ));
         }
         Route {
             reason_code: RouteCode::IncludedForThisRun,
@@ -72,20 +73,13 @@ pub(crate) fn choose(
             "Gradle {v} matches `--tests` against the tests inside a suite, never against the \
              suite's name: through {suites} this suite would run nothing"
         )),
-        Some(v) if v < CLASS_NAME_PREFILTER && via.junit4 => Route {
-            reason_code: RouteCode::RunsThroughSuite,
-            reason: format!(
-                "Gradle {v} applies `--tests` inside JUnit 4 suites: it runs through {suites}"
-            ),
-        },
-        Some(v) if v < CLASS_NAME_PREFILTER && created_by_included(via) => Route {
-            reason_code: RouteCode::RunsThroughSuite,
-            reason: format!(
-                "{suites} adds it as instances (`addTest(new …)`), each a test of the suite \
-                 itself, which Gradle {v} filters one by one: it runs through {suites}, as \
-                 the build runs it"
-            ),
-        },
+        Some(v) if v < CLASS_NAME_PREFILTER && via.junit4 => through(format!(
+            "Gradle {v} applies `--tests` inside JUnit 4 suites: it runs through {suites}"
+        )),
+        Some(v) if v < CLASS_NAME_PREFILTER && created_by_included(via) => through(format!(
+            "{suites} adds it as instances (`addTest(new …)`), each a test of the suite itself, \
+             which Gradle {v} filters one by one: it runs through {suites}, as the build runs it"
+        )),
         Some(v) if v < CLASS_NAME_PREFILTER && !via.created_by.is_empty() => {
             let creators = quoted(&via.created_by);
             let mut route = included(format!(
@@ -116,7 +110,7 @@ pub(crate) fn choose(
 }
 
 /// `a`, `b`: names for a reason.
-fn quoted(names: &[String]) -> String {
+pub(crate) fn quoted(names: &[String]) -> String {
     names
         .iter()
         .map(|s| format!("`{s}`"))

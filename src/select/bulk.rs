@@ -35,10 +35,9 @@ pub(super) fn creator(unit: &Unit, local: &str) -> Option<Creator> {
         .filter(|m| m.name.starts_with(BULK_METHOD_PREFIX) && !m.owner.is_empty())
         .filter(|m| m.owner != local)
         .find(|m| {
-            m.body_classes.iter().any(|c| match c {
-                BodyClass::New(written) => written.rsplit('.').next() == Some(simple),
-                _ => false,
-            })
+            m.body_classes
+                .iter()
+                .any(|c| matches!(c, BodyClass::New(w) if w.rsplit('.').next() == Some(simple)))
         })
         .map(|m| Creator {
             owner: m.owner.clone(),

@@ -98,10 +98,9 @@ pub(super) fn read(bytes: &[u8]) -> Option<ClassInfo> {
         0 => None,
         i => Some(pool.class_name(i)?),
     };
-    let mut interfaces = Vec::new();
-    for _ in 0..r.u16()? {
-        interfaces.push(pool.class_name(r.u16()?)?);
-    }
+    let interfaces = (0..r.u16()?)
+        .map(|_| pool.class_name(r.u16()?))
+        .collect::<Option<_>>()?;
     let mut info = ClassInfo {
         name,
         superclass,
@@ -112,7 +111,7 @@ pub(super) fn read(bytes: &[u8]) -> Option<ClassInfo> {
     };
     for _ in 0..r.u16()? {
         r.skip(6)?; // a field's access, name and descriptor
-        skip_attributes(&mut r)?;
+        read_attributes(&mut r, &pool, |_, _| Some(()))?;
     }
     for _ in 0..r.u16()? {
         r.skip(6)?;
@@ -218,15 +217,6 @@ impl Pool {
     }
 }
 
-fn skip_attributes(r: &mut Reader) -> Option<()> {
-    for _ in 0..r.u16()? {
-        r.skip(2)?;
-        let len = r.u32()? as usize;
-        r.skip(len)?;
-    }
-    Some(())
-}
-
 /// Calls `each` with every attribute's name and body.
 fn read_attributes<'a>(
     r: &mut Reader<'a>,
@@ -244,11 +234,7 @@ fn read_attributes<'a>(
 /// The types of a `RuntimeVisibleAnnotations` attribute's annotations.
 fn annotations(body: &[u8], pool: &Pool) -> Option<Vec<String>> {
     let mut r = Reader { bytes: body, at: 0 };
-    let mut found = Vec::new();
-    for _ in 0..r.u16()? {
-        found.push(annotation(&mut r, pool)?);
-    }
-    Some(found)
+    (0..r.u16()?).map(|_| annotation(&mut r, pool)).collect()
 }
 
 /// One annotation (its element values skipped); its type as a binary name.

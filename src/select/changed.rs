@@ -70,11 +70,10 @@ fn is_class_source(path: &Path) -> bool {
 
 /// A class source or a YAML file (a REST suite, or a resource in a source set).
 fn is_source(path: &Path) -> bool {
-    is_class_source(path)
-        || matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yml" | "yaml")
-        )
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("java" | "groovy" | "kt" | "yml" | "yaml")
+    )
 }
 
 #[cfg(test)]

@@ -195,11 +195,7 @@ impl<'a> Classifier<'a> {
         // try the longest file path first, peeling off capitalised segments.
         for k in (1..=segments.len()).rev() {
             let nested_dotted = &segments[k..];
-            if k < segments.len()
-                && ![segments[k - 1], segments[k]]
-                    .iter()
-                    .all(|s| starts_upper(s))
-            {
+            if k < segments.len() && !(starts_upper(segments[k - 1]) && starts_upper(segments[k])) {
                 break;
             }
             let nested = join_nested(nested_dotted, binary_nested);
@@ -255,10 +251,8 @@ impl<'a> Classifier<'a> {
         target: &Target,
         log: &mut Decisions,
     ) -> Vec<Classification> {
-        match self.classify_one(root, path, target, log) {
-            Ok(outcomes) => outcomes,
-            Err(skip) => vec![Err(skip)],
-        }
+        self.classify_one(root, path, target, log)
+            .unwrap_or_else(|skip| vec![Err(skip)])
     }
 
     fn classify_one(
@@ -280,27 +274,20 @@ impl<'a> Classifier<'a> {
             }
         };
         let tasks = self.tasks_for(root, &subject, target.only.as_ref(), log);
-        let in_scope = |task: &String| target.only.as_ref().is_none_or(|o| o.contains(task));
         let tasks: Vec<(String, Option<ViaSuite>)> = match tasks {
             Ok(tasks) => tasks.into_iter().map(|t| (t, None)).collect(),
             // Left out by the patterns, but run by a suite they include.
-            Err(skip) => match subject.class.as_deref().map(|c| {
-                let mut via = self.via_suites(root, c);
-                via.retain(|(task, _)| in_scope(task));
-                via
-            }) {
-                Some(via) if !via.is_empty() => {
-                    via.into_iter().map(|(t, v)| (t, Some(v))).collect()
-                }
-                _ => {
+            Err(skip) => {
+                let class = subject.class.as_deref();
+                let mut via = class.map_or(Vec::new(), |c| self.via_suites(root, c));
+                via.retain(|(task, _)| target.only.as_ref().is_none_or(|o| o.contains(task)));
+                if via.is_empty() {
                     let bulk = self.bulk_test(root, path, &subject, target, log);
                     return bulk.unwrap_or_else(|| match &subject.class {
                         Some(class) if left_out_by_gradle(&skip) => {
-                            let own_tests = subject.own_tests;
-                            let class = class.clone();
                             let never = NeverRun {
-                                class,
-                                own_tests,
+                                class: class.clone(),
+                                own_tests: subject.own_tests,
                                 skip,
                             };
                             self.never_run_base(never, target, log)
@@ -308,7 +295,8 @@ impl<'a> Classifier<'a> {
                         _ => Err(skip),
                     });
                 }
-            },
+                via.into_iter().map(|(t, v)| (t, Some(v))).collect()
+            }
         };
         let kind = kind_of(
             &root.source_set,
@@ -415,9 +403,8 @@ impl<'a> Classifier<'a> {
         // here only whether Gradle's detection would run the class at all,
         // or whether it is a suite or runs in one the task includes.
         let set = (root.project.as_str(), root.source_set.as_str());
-        let is_suite = self.suites.is_suite(set, &unit, &class, &|| {
-            self.roots.classes_of_set(set.0, set.1)
-        });
+        let classes = || self.roots.classes_of_set(set.0, set.1);
+        let is_suite = self.suites.is_suite(set, &unit, &class, &classes);
         let outer = target.nested.is_none() && target.binary.is_none();
         let own_tests = declares_tests(&unit, &class);
         let shows_tests = match self.is_test(root, path, &unit, &class, simple, outer) {
@@ -435,9 +422,8 @@ impl<'a> Classifier<'a> {
         };
         let leaves_out_own = is_suite
             .then(|| {
-                self.suites.leaves_out_own_tests(set, &unit, &class, &|| {
-                    self.roots.classes_of_set(set.0, set.1)
-                })
+                self.suites
+                    .leaves_out_own_tests(set, &unit, &class, &classes)
             })
             .flatten();
         Ok(ClassFile::Test(Subject {

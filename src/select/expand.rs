@@ -28,7 +28,7 @@ use super::source::{self, Language, TypeKind, Unit};
 use super::supertypes::{self, Supertype, Supertypes};
 use crate::domain::{Reason, ReasonCode};
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 /// How deep inherited member types and their superclasses are followed.
@@ -253,7 +253,7 @@ impl Hierarchy {
         let rest: Vec<&str> = segments.collect();
         let mut found = self.resolve_simple(file, t.enclosing(), first, depth);
         if found.is_none() {
-            return self.qualified(name);
+            return source::names::qualified(name, &|b| self.by_binary.contains_key(b));
         }
         for segment in rest {
             found = self.member(found.as_deref()?, segment, depth);
@@ -294,11 +294,6 @@ impl Hierarchy {
             .filter_map(|&at| self.superclass(at, depth + 1))
             .find_map(|s| self.member(&s, simple, depth + 1))
     }
-
-    /// A dotted name read as a qualified one (`source::names::qualified`).
-    fn qualified(&self, dotted: &str) -> Option<String> {
-        source::names::qualified(dotted, &|b| self.by_binary.contains_key(b))
-    }
 }
 
 /// Picks up to `cap` of `runnable` (sorted by binary name), taking them in
@@ -310,18 +305,13 @@ pub(crate) fn spread<T: Clone>(
     cap: usize,
     project_of: impl Fn(&T) -> String,
 ) -> Vec<T> {
-    let mut by_project: Vec<(String, VecDeque<usize>)> = Vec::new();
+    let mut by_project: BTreeMap<String, VecDeque<usize>> = BTreeMap::new();
     for (i, d) in runnable.iter().enumerate() {
-        let project = project_of(d);
-        match by_project.iter_mut().find(|(p, _)| *p == project) {
-            Some((_, queue)) => queue.push_back(i),
-            None => by_project.push((project, VecDeque::from([i]))),
-        }
+        by_project.entry(project_of(d)).or_default().push_back(i);
     }
-    by_project.sort_by(|a, b| a.0.cmp(&b.0));
     let mut chosen = Vec::new();
     while chosen.len() < cap.min(runnable.len()) {
-        for (_, queue) in &mut by_project {
+        for queue in by_project.values_mut() {
             if chosen.len() == cap {
                 break;
             }

@@ -136,25 +136,19 @@ pub(crate) fn select(specs: &[String], classifier: &Classifier) -> Selection {
         };
         let (classified, not_found) = match parsed {
             Spec::Path(path) => match inside_build(&path) {
-                None => {
-                    let why = "a path outside the build root";
-                    (
-                        Classified::default(),
-                        Reason::new(ReasonCode::OutsideBuild, why),
-                    )
-                }
+                None => (
+                    Classified::default(),
+                    Reason::new(ReasonCode::OutsideBuild, "a path outside the build root"),
+                ),
                 Some(path) if files.is_file(&path) => {
                     let classified = classifier.classify_path(&path, Origin::Explicit);
                     let why = "not in a source set of the build";
                     (classified, Reason::new(ReasonCode::NotInSourceSet, why))
                 }
-                Some(_) => {
-                    let why = "no such file in the build";
-                    (
-                        Classified::default(),
-                        Reason::new(ReasonCode::NoSuchFile, why),
-                    )
-                }
+                Some(_) => (
+                    Classified::default(),
+                    Reason::new(ReasonCode::NoSuchFile, "no such file in the build"),
+                ),
             },
             Spec::Test(test) => {
                 let mut classified = classifier.locate(&test, Origin::Explicit);

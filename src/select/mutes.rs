@@ -207,13 +207,10 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<MutedEntry>> {
         Some((_, YamlData::Sequence(entries))) => entries,
         Some((t, _)) => return Err(at(line(t), "`tests` is not a list".into())),
     };
-    let mut parsed = Vec::new();
-    for entry in entries {
-        if let Some(e) = parse_entry(entry).map_err(|(l, m)| at(l, m))? {
-            parsed.push(e);
-        }
-    }
-    Ok(parsed)
+    entries
+        .iter()
+        .filter_map(|e| parse_entry(e).map_err(|(l, m)| at(l, m)).transpose())
+        .collect()
 }
 
 /// A problem at a line of the file.
@@ -252,16 +249,13 @@ fn parse_entry(entry: &MarkedYaml) -> Result<Option<MutedEntry>, Problem> {
         .data
         .as_mapping_get("issue")
         .and_then(|node| scalar(node).ok().flatten());
-    let tasks = match entry.data.as_mapping_get("tasks") {
-        Some(node) => tasks(node)?,
-        None => Vec::new(),
-    };
+    let tasks = entry.data.as_mapping_get("tasks").map(tasks).transpose()?;
     Ok(Some(MutedEntry {
         line: line(entry),
         class,
         methods,
         issue,
-        tasks,
+        tasks: tasks.unwrap_or_default(),
     }))
 }
 

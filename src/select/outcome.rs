@@ -5,7 +5,6 @@ use super::expansion::Expansion;
 use super::selection::Selection;
 use super::tasks::TaskSelection;
 use crate::domain::{ClassifiedTest, Origin, Reason, ReasonCode, Unresolved};
-use std::collections::BTreeSet;
 
 /// Why a file or class yields no runnable test.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,17 +100,15 @@ pub(crate) fn settle(
                 .collect()
         };
     }
-    let mut seen = BTreeSet::new();
     for reason in reasons {
-        if seen.insert(reason.clone()) {
-            selection.unresolved.push(Unresolved {
-                input: input.to_string(),
-                reason_code: reason.code,
-                reason: reason.text,
-                origin,
-            });
-        }
+        selection.unresolved.push(Unresolved {
+            input: input.to_string(),
+            reason_code: reason.code,
+            reason: reason.text,
+            origin,
+        });
     }
+    // Merged into an empty one: repeated tests and reasons come out once.
     let mut merged = Selection::default();
     merged.merge(selection);
     merged

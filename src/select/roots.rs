@@ -183,11 +183,8 @@ impl<'a> SourceRoots<'a> {
             let files: BTreeSet<PathBuf> =
                 dirs.into_iter().flat_map(|d| self.files.walk(d)).collect();
             for file in files {
-                if let Some(name) = file.file_name() {
-                    index
-                        .entry(name.to_os_string())
-                        .or_default()
-                        .push(file.clone());
+                if let Some(name) = file.file_name().map(OsString::from) {
+                    index.entry(name).or_default().push(file);
                 }
             }
             index
@@ -232,7 +229,6 @@ impl<'a> SourceRoots<'a> {
             .collect()
     }
 
-    /// The source dirs holding `path`: the deepest ones (several when shared).
     /// Every root the layout reports (none by the path rules).
     pub(super) fn all(&self) -> &[Root] {
         match &self.mode {
@@ -241,6 +237,7 @@ impl<'a> SourceRoots<'a> {
         }
     }
 
+    /// The source dirs holding `path`: the deepest ones (several when shared).
     pub(super) fn containing(&self, path: &Path) -> Vec<Root> {
         match &self.mode {
             Mode::Layout(roots) => {

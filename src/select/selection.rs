@@ -48,35 +48,24 @@ impl Selection {
                 }
             }
         }
-        for u in other.unresolved {
-            if !self.unresolved.contains(&u) {
-                self.unresolved.push(u);
-            }
-        }
-        for s in other.task_selections {
-            if !self.task_selections.contains(&s) {
-                self.task_selections.push(s);
-            }
-        }
-        for e in other.expansions {
-            if !self.expansions.contains(&e) {
-                self.expansions.push(e);
-            }
-        }
-        for f in other.skipped {
-            if !self.skipped.contains(&f) {
-                self.skipped.push(f);
-            }
-        }
-        for n in other.notes {
-            if !self.notes.contains(&n) {
-                self.notes.push(n);
-            }
-        }
+        extend_new(&mut self.unresolved, other.unresolved);
+        extend_new(&mut self.task_selections, other.task_selections);
+        extend_new(&mut self.expansions, other.expansions);
+        extend_new(&mut self.skipped, other.skipped);
+        extend_new(&mut self.notes, other.notes);
     }
 
     pub fn is_empty(&self) -> bool {
         self.tests.is_empty() && self.unresolved.is_empty()
+    }
+}
+
+/// Appends the items of `more` that `to` does not hold yet.
+fn extend_new<T: PartialEq>(to: &mut Vec<T>, more: Vec<T>) {
+    for item in more {
+        if !to.contains(&item) {
+            to.push(item);
+        }
     }
 }
 

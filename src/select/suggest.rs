@@ -81,13 +81,11 @@ pub(crate) fn no_such_class(classifier: &Classifier, class: &str) -> Reason {
     let simple = simple.rsplit('.').next().unwrap_or(simple);
     let classes = classifier.test_like_classes();
     let best = closest(simple, classes.iter().map(|(name, _)| name.as_str()));
-    let mut names = BTreeSet::new();
-    for (_, path) in classes
+    let names: BTreeSet<String> = classes
         .iter()
         .filter(|(name, _)| best.contains(&name.as_str()))
-    {
-        names.extend(classifier.class_name_of(path));
-    }
+        .filter_map(|(_, path)| classifier.class_name_of(path))
+        .collect();
     let names: Vec<&str> = names
         .iter()
         .map(String::as_str)
@@ -198,10 +196,7 @@ pub(crate) fn check_method(
         return MethodCheck::Plausible;
     }
     let sources = sources();
-    if sources.is_empty() {
-        return MethodCheck::Plausible;
-    }
-    if sources.iter().any(|s| source::mentions(&s.text, method)) {
+    if sources.is_empty() || sources.iter().any(|s| source::mentions(&s.text, method)) {
         return MethodCheck::Plausible;
     }
     let declared = sources

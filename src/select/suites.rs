@@ -156,7 +156,7 @@ impl Scope<'_> {
             None => (written, None),
         };
         let Some(head) = self.first(first) else {
-            return self.qualified(written);
+            return names::qualified(written, &|b| self.exists(b));
         };
         Some(match rest {
             Some(rest) => format!("{head}${}", rest.replace('.', "$")),
@@ -177,10 +177,6 @@ impl Scope<'_> {
             outer = local.rsplit_once('$').map(|(o, _)| o);
         }
         names::by_imports(self.unit, simple, &|b| self.exists(b))
-    }
-
-    fn qualified(&self, dotted: &str) -> Option<String> {
-        names::qualified(dotted, &|b| self.exists(b))
     }
 }
 

@@ -116,7 +116,7 @@ pub(crate) fn choose(
             let admitted: Vec<&TestTask> = candidates
                 .iter()
                 .copied()
-                .filter(|t| admits(t, &file))
+                .filter(|t| patterns_of(t).accepts(&file))
                 .collect();
             if admitted.is_empty() {
                 return TaskDecision::Refused(excluded(class, &file, &candidates));
@@ -208,12 +208,6 @@ pub(crate) fn task_project(task: &str) -> &str {
         Some(0) | None => ":",
         Some(i) => &task[..i],
     }
-}
-
-/// Gradle's pattern rule (`test_filter::Patterns`): a file is scanned when
-/// some include matches (or there is none) and no exclude does.
-pub(crate) fn admits(task: &TestTask, class_file: &str) -> bool {
-    patterns_of(task).accepts(class_file)
 }
 
 /// A task's include/exclude patterns.

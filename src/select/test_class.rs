@@ -421,9 +421,7 @@ impl<'a> Detector<'a> {
             .collect();
         inherited.or_else(|| self.interfaces(&interfaces, depth))
     }
-}
 
-impl Detector<'_> {
     /// The first of an interface's candidate names a class file has.
     fn library_interface(&self, candidates: &[Candidate]) -> Option<std::rc::Rc<ClassInfo>> {
         candidates.iter().find_map(|c| self.class_file(&c.binary))

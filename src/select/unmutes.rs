@@ -58,10 +58,9 @@ fn scopes(entries: &[MutedEntry]) -> HashMap<TestRef, TaskScope> {
     for e in entries {
         let scope = e.scope();
         for r in e.refs() {
-            let joined = match scopes.get(&r) {
-                Some(s) => s.union(&scope),
-                None => scope.clone(),
-            };
+            let joined = scopes
+                .get(&r)
+                .map_or_else(|| scope.clone(), |s| s.union(&scope));
             scopes.insert(r, joined);
         }
     }

@@ -126,10 +126,8 @@ impl Classifier<'_> {
     pub(super) fn classpath(&self, root: &Root) -> Option<Rc<Classpath<'_>>> {
         let entries = classpath_entries(root)?;
         let cell = self.classpaths.get(&entries)?;
-        Some(
-            cell.get_or_init(|| Rc::new(Classpath::new(entries, self.files)))
-                .clone(),
-        )
+        let classpath = cell.get_or_init(|| Rc::new(Classpath::new(entries, self.files)));
+        Some(classpath.clone())
     }
 
     pub(super) fn source_file(&self, path: &Path) -> Option<SourceFile> {

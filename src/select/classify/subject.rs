@@ -112,11 +112,9 @@ pub(super) fn left_out_by_gradle(skip: &Skip) -> bool {
 /// checked, whatever its members show.
 pub(super) fn own_tests_not_run(class: &str, members: &[String]) -> Skip {
     let shown: Vec<String> = members.iter().take(3).map(|m| format!("`{m}`")).collect();
-    let more = members.len().saturating_sub(shown.len());
-    let more = if more > 0 {
-        format!(" and {more} more")
-    } else {
-        String::new()
+    let more = match members.len() - shown.len() {
+        0 => String::new(),
+        more => format!(" and {more} more"),
     };
     Skip::Unresolved(Reason::new(
         ReasonCode::OwnTestsNotInSuite,

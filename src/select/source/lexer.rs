@@ -57,9 +57,10 @@ impl<'a> Lexer<'a> {
                 b'/' if self.peek_byte(1) == b'*' => self.skip_block_comment(),
                 b'"' => self.skip_string(),
                 b'\'' => self.skip_quote(),
+                // A Groovy `~/…/` pattern.
                 b'~' if self.lang == Language::Groovy && self.peek_byte(1) == b'/' => {
-                    self.pos += 1;
-                    self.skip_slashy();
+                    self.pos += 2;
+                    self.skip_escaped_until(b'/');
                 }
                 b'`' => self.skip_until_byte(b'`'), // Kotlin `quoted names`
                 _ if is_ident_start(c) => {
@@ -200,25 +201,15 @@ impl<'a> Lexer<'a> {
             return;
         }
         self.pos += 1;
-        while self.pos < self.src.len() {
-            match self.src[self.pos] {
-                b'\\' => self.pos += 2,
-                b'\'' | b'\n' => {
-                    self.pos += 1;
-                    return;
-                }
-                _ => self.pos += 1,
-            }
-        }
+        self.skip_escaped_until(b'\'');
     }
 
-    /// A Groovy `/…/` pattern, at its opening slash.
-    fn skip_slashy(&mut self) {
-        self.pos += 1;
+    /// Past the next unescaped `end`, or the line's end.
+    fn skip_escaped_until(&mut self, end: u8) {
         while self.pos < self.src.len() {
             match self.src[self.pos] {
                 b'\\' => self.pos += 2,
-                b'/' | b'\n' => {
+                b if b == end || b == b'\n' => {
                     self.pos += 1;
                     return;
                 }

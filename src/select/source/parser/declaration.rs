@@ -72,7 +72,6 @@ impl Parser<'_> {
                 }
             }
         }
-        let line = self.line(at);
         self.unit.types.push(Declared {
             local: local.clone(),
             kind,
@@ -80,7 +79,7 @@ impl Parser<'_> {
             supers,
             interfaces,
             annotations: std::mem::take(&mut self.annotations),
-            line,
+            line: self.line(at),
         });
         if body {
             self.scopes.push(Scope::Type(local));

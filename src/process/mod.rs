@@ -546,14 +546,28 @@ fn spawn_error(program: &str, e: std::io::Error) -> Error {
 }
 
 /// Copies a child's stream to our stderr and to the log, until it closes.
+/// Whole lines only: the other stream's copier writes to the same log, and a
+/// line cut in two by its output is one the log's readers (`run::cause`) no
+/// longer recognise.
 fn tee(mut from: Box<dyn Read + Send>, mut log: File) {
     let mut buf = [0u8; 8192];
+    let mut pending = Vec::new();
+    let mut copy = |bytes: &[u8]| {
+        let _ = log.write_all(bytes);
+        crate::output::stderr(&String::from_utf8_lossy(bytes));
+    };
     while let Ok(n) = from.read(&mut buf) {
         if n == 0 {
             break;
         }
-        let _ = log.write_all(&buf[..n]);
-        crate::output::stderr(&String::from_utf8_lossy(&buf[..n]));
+        pending.extend_from_slice(&buf[..n]);
+        if let Some(end) = pending.iter().rposition(|&b| b == b'\n') {
+            copy(&pending[..=end]);
+            pending.drain(..=end);
+        }
+    }
+    if !pending.is_empty() {
+        copy(&pending);
     }
 }
 
@@ -831,6 +845,20 @@ mod tests {
         let mut lines: Vec<String> = log_of(dir.path()).lines().map(String::from).collect();
         lines.sort();
         assert_eq!(lines, ["err", "out"]);
+    }
+
+    #[test]
+    fn tee_never_cuts_a_line_of_one_stream_with_the_other() {
+        // Half a line on stdout, a whole one on stderr, then the rest: the
+        // log keeps each line whole, as Gradle's failure lines must be read.
+        let dir = tempfile::tempdir().unwrap();
+        let script = "printf 'out-a'; sleep 0.3; echo 'err line' >&2; sleep 0.3; echo out-b";
+        let r = sh(dir.path(), script, true, None);
+        assert!(r.ended.success());
+        let log = log_of(dir.path());
+        let mut lines: Vec<&str> = log.lines().collect();
+        lines.sort();
+        assert_eq!(lines, ["err line", "out-aout-b"], "{log:?}");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::ledger::lookup::{self, Pooled, Scope};
 use crate::ledger::{Condition, Context, Repetition};
 use crate::stats::Counts;
-use crate::test_filter;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -92,13 +91,10 @@ fn enough(
     condition: &Condition,
     planned: u64,
 ) -> Option<Vec<((String, String), crate::ledger::history::Tally)>> {
-    let class = t.class.as_deref()?;
     let found: Vec<_> = pooled
         .tests
         .iter()
-        .filter(|((c, m), _)| {
-            test_filter::covers(class, t.method.as_deref(), t.nested_classes, c, m)
-        })
+        .filter(|((c, m), _)| super::judge::covers(t, c, m))
         .filter_map(|(name, conditions)| {
             let (_, tally) = conditions.iter().find(|(c, _)| c == condition)?;
             Some((name.clone(), *tally))

@@ -132,10 +132,9 @@ pub(crate) fn run(
     compared.new_in_branch = new.iter().map(crate::plan::test_name).collect();
     let invocations =
         |p: &Prepared| -> u32 { p.plan.commands.iter().map(|c| c.rest_loops()).sum() };
-    let base_plan = match there.is_empty() {
-        true => None,
-        false => Some(local::plan_for(build, &there, &cfg)?.0),
-    };
+    let base_plan = (!there.is_empty())
+        .then(|| local::plan_for(build, &there, &cfg).map(|p| p.0))
+        .transpose()?;
     let total = invocations(&prepared) + base_plan.as_ref().map_or(0, invocations);
     let (run_dir, guard) = local::start(&build.root, cfg.isolate, total)?;
     let mut before: Before = reused.before;
@@ -423,18 +422,7 @@ pub(crate) fn resize(command: &mut crate::domain::GradleCommand, n: u64) {
 fn offer(prepared: &Prepared, before: &Before, compared: &ComparedWith, compare: &CompareConfig) {
     for c in &prepared.plan.commands {
         for ((class, method), (counts, _)) in before.iter().filter(|(_, (c, _))| c.failures > 0) {
-            let covered = c.tests.iter().any(|t| {
-                t.class.as_deref().is_some_and(|tc| {
-                    crate::test_filter::covers(
-                        tc,
-                        t.method.as_deref(),
-                        t.nested_classes,
-                        class,
-                        method,
-                    )
-                })
-            });
-            if !covered {
+            if !c.tests.iter().any(|t| judge::covers(t, class, method)) {
                 continue;
             }
             match judge::runs_to_show_fix(*counts, compared.looks) {
@@ -462,18 +450,7 @@ fn offer(prepared: &Prepared, before: &Before, compared: &ComparedWith, compare:
 
 /// Why a test of the working tree's report has no before.
 fn no_before(t: &TestReport, new: &[ClassifiedTest], problems: &[String]) -> String {
-    let covers = |n: &ClassifiedTest| {
-        n.class.as_deref().is_some_and(|c| {
-            crate::test_filter::covers(
-                c,
-                n.method.as_deref(),
-                n.nested_classes,
-                &t.class,
-                &t.method,
-            )
-        })
-    };
-    if new.iter().any(covers) {
+    if new.iter().any(|n| judge::covers(n, &t.class, &t.method)) {
         "new in this branch: it does not exist on REF".into()
     } else if !problems.is_empty() {
         "REF's run gave it no result (see the problems of REF's batches)".into()

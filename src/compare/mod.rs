@@ -114,7 +114,7 @@ pub(crate) fn run(
     compare: &CompareConfig,
     reporter: &dyn Reporter,
 ) -> Result<CompareOutcome> {
-    let (repo, commit) = resolve(build, compare)?;
+    let (repo, commit) = resolve(build, &compare.reference)?;
     let head = repo.head().ok();
     let (tests, not_checked) = local::selected_tests(selection)?;
     if tests.is_empty() {
@@ -197,16 +197,17 @@ fn base_failed(compared: ComparedWith, not_checked: Vec<Unresolved>) -> CompareO
     CompareOutcome::BaseFailed(Box::new(BaseFailed { compared, report }))
 }
 
-/// The build's repository and REF's commit in it.
-fn resolve(build: &Build, compare: &CompareConfig) -> Result<(Repo, Oid)> {
-    let flag = || format!("--compare {}", compare.reference);
+/// The build's repository and REF's commit in it (an input error naming
+/// `--compare REF` when there is none).
+fn resolve(build: &Build, reference: &str) -> Result<(Repo, Oid)> {
+    let flag = || format!("--compare {reference}");
     let repo = Repo::discover(&build.root).map_err(|_| {
         Error::input(
             flag(),
             "the build is not in a git checkout: there is no REF to compare with",
         )
     })?;
-    let commit = repo.commit(&compare.reference)?.ok_or_else(|| {
+    let commit = repo.commit(reference)?.ok_or_else(|| {
         Error::input(
             flag(),
             "names no commit in this repository (a branch, tag or commit; fetch it first?)",
@@ -400,7 +401,7 @@ fn judge_after(
 }
 
 /// A run folder's name: the run's id.
-fn run_id(run_dir: &std::path::Path) -> String {
+pub(crate) fn run_id(run_dir: &std::path::Path) -> String {
     run_dir
         .file_name()
         .unwrap_or_default()

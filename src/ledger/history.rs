@@ -569,7 +569,8 @@ impl SeenAt {
     }
 }
 
-fn rfc3339(secs: u64) -> String {
+/// Seconds since the epoch as RFC 3339, UTC.
+pub(super) fn rfc3339(secs: u64) -> String {
     humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
 }
 
@@ -682,6 +683,16 @@ pub struct TestHistory {
     /// apart: replaying seeds that failed measures no failure rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replays: Option<Tally>,
+}
+
+impl TestHistory {
+    /// `Class#method`, or the class alone.
+    pub fn name(&self) -> String {
+        match self.method.is_empty() {
+            true => self.class.clone(),
+            false => format!("{}#{}", self.class, self.method),
+        }
+    }
 }
 
 /// The rows' failure rates, oldest first, and whether they rise or fall.

@@ -74,7 +74,7 @@ impl Strings {
 }
 
 /// A test as one number: its class's and its method's.
-pub(super) fn test_key(class: u32, method: u32) -> u64 {
+pub(in crate::ledger) fn test_key(class: u32, method: u32) -> u64 {
     (u64::from(class) << 32) | u64::from(method)
 }
 

@@ -36,7 +36,7 @@ pub(super) fn chart(t: &TestHistory) -> String {
     };
     let label = format!(
         "Failure rate of {} by commit, 0 to {}",
-        name(t),
+        t.name(),
         stats::percent(top, Round::Nearest)
     );
     let mut svg = format!(
@@ -247,11 +247,4 @@ fn legend(conditions: &[String]) -> String {
     }
     s + "</ul>\n<p class=\"note\">Each point is a commit's rate in one condition; its bar is the \
          95% interval; a hollow point ran with changes not committed.</p>\n"
-}
-
-fn name(t: &TestHistory) -> String {
-    match t.method.is_empty() {
-        true => t.class.clone(),
-        false => format!("{}#{}", t.class, t.method),
-    }
 }

@@ -8,7 +8,7 @@ use super::{LeftOut, Suspect, Suspects, TestName};
 use crate::analyze::model::clusters::ClusterTest;
 use crate::analyze::rules::clusters::{self, FailedIn};
 use crate::condition::Condition;
-use crate::ledger::history::names::Strings;
+use crate::ledger::history::names::{test_key, Strings};
 use crate::ledger::history::{Filter, Sources};
 use crate::ledger::read::FileRead;
 use crate::ledger::record::{LineView, Origin};
@@ -93,10 +93,6 @@ pub(crate) struct Builder {
     tests: HashMap<u64, TestLines, Fast>,
     sources: Sources,
     left_out: LeftOut,
-}
-
-fn test_key(class: u32, method: u32) -> u64 {
-    (u64::from(class) << 32) | u64::from(method)
 }
 
 impl Builder {

@@ -136,7 +136,6 @@ pub(crate) fn run(
         stopped: None,
     };
     let outcome = search::search(known.clone(), rules, &mut runner);
-    let (invocations, stopped) = (runner.invocations, runner.stopped.take());
     Ok(Bisected {
         test,
         good: bisect.good.clone(),
@@ -146,9 +145,9 @@ pub(crate) fn run(
         outcome,
         rules,
         condition,
-        invocations,
+        invocations: runner.invocations,
+        stopped: runner.stopped.take(),
         run_dir,
-        stopped,
     })
 }
 
@@ -208,19 +207,18 @@ fn known_counts(
     dirs.retain(|p| p.exists());
     let files = ledger::read::files_of(&dirs)?;
     let t = &command.tests[0];
-    let (class, method) = (t.class.clone().unwrap_or_default(), t.method.clone());
+    let key = (
+        t.class.clone().unwrap_or_default(),
+        t.method.clone().unwrap_or_default(),
+    );
     let condition = condition_of(command);
     Ok(points
         .iter()
         .map(|p| {
-            let pooled = lookup::pooled(
-                &files,
-                std::slice::from_ref(&class),
-                Scope::Commit(&p.commit),
-            );
-            pooled
+            let classes = std::slice::from_ref(&key.0);
+            lookup::pooled(&files, classes, Scope::Commit(&p.commit))
                 .tests
-                .get(&(class.clone(), method.clone().unwrap_or_default()))
+                .get(&key)
                 .and_then(|cs| cs.iter().find(|(c, _)| *c == condition))
                 .map_or(Counts::new(0, 0), |(_, t)| Counts::new(t.failures, t.runs))
         })

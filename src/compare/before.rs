@@ -6,7 +6,7 @@ use crate::analyze::model::comparison::CountsFrom;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::ledger::lookup::{self, Pooled, Scope};
-use crate::ledger::{Condition, Context, Repetition};
+use crate::ledger::{Condition, Context};
 use crate::stats::Counts;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -18,10 +18,8 @@ pub(crate) type Before = BTreeMap<(String, String), (Counts, CountsFrom)>;
 pub(crate) fn condition_of(command: &GradleCommand) -> Condition {
     match command.in_jvm() {
         Some(mechanism) => Condition {
-            context: Context::Alone,
-            repetition: Repetition::InJvm,
             mechanism: Some(mechanism),
-            execution: None,
+            ..crate::ledger::keep::RUN_CONDITION
         },
         None => Condition::fresh(Context::Alone).pooled(),
     }

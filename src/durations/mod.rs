@@ -214,8 +214,7 @@ impl Drift {
         }
         // Repeated in one JVM: a fresh JVM per execution repeats nothing there.
         let in_jvm = |t: &&crate::analyze::model::report::TestReport| {
-            let mut rows = t.by_condition.conditions.iter();
-            rows.any(|r| {
+            t.by_condition.conditions.iter().any(|r| {
                 r.condition.repetition == crate::condition::Repetition::InJvm
                     && !r.condition.is_first()
                     && r.rate.runs > 0

@@ -155,13 +155,8 @@ impl Builder {
             .par_iter()
             .filter_map(|(test, runs, _)| judge(test.clone(), runs, names))
             .collect();
-        suspects.sort_by(|a, b| {
-            (a.kind, std::cmp::Reverse(a.failing_runs), &a.test).cmp(&(
-                b.kind,
-                std::cmp::Reverse(b.failing_runs),
-                &b.test,
-            ))
-        });
+        suspects
+            .sort_by_cached_key(|s| (s.kind, std::cmp::Reverse(s.failing_runs), s.test.clone()));
         Suspects {
             suspects,
             clusters,

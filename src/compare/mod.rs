@@ -383,8 +383,7 @@ fn judge_after(
     compared: &ComparedWith,
     new: &[ClassifiedTest],
 ) {
-    let problems = compared.base_problems.clone();
-    let no_before = move |t: &TestReport| no_before(t, new, &problems);
+    let no_before = |t: &TestReport| no_before(t, new, &compared.base_problems);
     let ctx = judge::Judging {
         before,
         base_commit: &compared.commit,

@@ -140,10 +140,7 @@ impl Durations {
                 .method
                 .as_deref()
                 .and_then(|m| self.table.methods.get(&format!("{class}#{m}")));
-            secs += match method {
-                Some(s) => *s,
-                None => *self.table.classes.get(class)?,
-            };
+            secs += *method.or_else(|| self.table.classes.get(class))?;
         }
         (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
     }

@@ -140,12 +140,7 @@ fn clusters_section(clusters: &[Cluster]) -> String {
         let tests: Vec<String> = c
             .tests
             .iter()
-            .map(|t| {
-                format!(
-                    "<code>{}</code>",
-                    escape(&format!("{}#{}", t.class, t.method))
-                )
-            })
+            .map(|t| format!("<code>{}#{}</code>", escape(&t.class), escape(&t.method)))
             .collect();
         let signature = match &c.signature {
             Some(s) => format!(": <code>{}</code> ({} of them)", escape(s), c.shared_by),

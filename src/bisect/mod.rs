@@ -10,7 +10,7 @@ pub(crate) mod render;
 pub(crate) mod search;
 
 use crate::compare::base::{build_root_in, Worktree};
-use crate::compare::before::condition_of;
+use crate::compare::{self, before::condition_of};
 use crate::domain::GradleCommand;
 use crate::git::Repo;
 use crate::layout::Build;
@@ -136,7 +136,6 @@ pub(crate) fn run(
         stopped: None,
     };
     let outcome = search::search(known.clone(), rules, &mut runner);
-    let (invocations, stopped) = (runner.invocations, runner.stopped.take());
     Ok(Bisected {
         test,
         good: bisect.good.clone(),
@@ -146,9 +145,9 @@ pub(crate) fn run(
         outcome,
         rules,
         condition,
-        invocations,
+        invocations: runner.invocations,
+        stopped: runner.stopped.take(),
         run_dir,
-        stopped,
     })
 }
 
@@ -208,19 +207,18 @@ fn known_counts(
     dirs.retain(|p| p.exists());
     let files = ledger::read::files_of(&dirs)?;
     let t = &command.tests[0];
-    let (class, method) = (t.class.clone().unwrap_or_default(), t.method.clone());
+    let key = (
+        t.class.clone().unwrap_or_default(),
+        t.method.clone().unwrap_or_default(),
+    );
     let condition = condition_of(command);
     Ok(points
         .iter()
         .map(|p| {
-            let pooled = lookup::pooled(
-                &files,
-                std::slice::from_ref(&class),
-                Scope::Commit(&p.commit),
-            );
-            pooled
+            let classes = std::slice::from_ref(&key.0);
+            lookup::pooled(&files, classes, Scope::Commit(&p.commit))
                 .tests
-                .get(&(class.clone(), method.clone().unwrap_or_default()))
+                .get(&key)
                 .and_then(|cs| cs.iter().find(|(c, _)| *c == condition))
                 .map_or(Counts::new(0, 0), |(_, t)| Counts::new(t.failures, t.runs))
         })
@@ -264,7 +262,7 @@ impl Runner<'_> {
         let worktree =
             Worktree::for_run(self.repo.workdir(), commit, &kept, &dir.join("worktree"))?;
         let root = build_root_in(worktree.path(), &self.build.root, self.repo.workdir());
-        crate::compare::resize(&mut self.prepared.plan.commands[0], runs);
+        compare::resize(&mut self.prepared.plan.commands[0], runs);
         let plan = &self.prepared;
         tell!(
             "bisect: {} run(s) at {} in {}",
@@ -285,17 +283,16 @@ impl Runner<'_> {
                 && Some(r.method.as_str()) == t.method.as_deref()
         });
         let Some(found) = found.filter(|r| r.runs > 0) else {
-            let why = match analyzed.problems.first() {
-                Some(p) => p.clone(),
-                None => "the test did not run there".to_string(),
-            };
+            let why = analyzed.problems.first().cloned();
+            let why = why.unwrap_or_else(|| "the test did not run there".into());
             return Ok(Measured::Skip(why));
         };
         let meta = RunMeta {
             commit: Some(hex),
             branch: None,
             dirty: false,
-            ..keep::local_meta(&self.build.root, &run_id(&dir), Origin::Local)
+            // A point's folder name is its run id.
+            ..keep::local_meta(&self.build.root, &compare::run_id(&dir), Origin::Local)
         };
         keep::append_local(
             &self.build.root,
@@ -303,12 +300,4 @@ impl Runner<'_> {
         );
         Ok(Measured::Ran(Counts::new(found.failures, found.runs)))
     }
-}
-
-/// A point's folder name, as the ledger's run id.
-fn run_id(dir: &Path) -> String {
-    dir.file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned()
 }

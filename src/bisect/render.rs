@@ -120,10 +120,7 @@ fn culprit_found(b: &Bisected, culprit: usize, parent: usize) -> String {
         code(short(&p.commit)),
     );
     if parent + 1 != culprit {
-        let _ = writeln!(
-            s,
-            "- the commits between them were skipped (they do not build or run the test)"
-        );
+        s.push_str("- the commits between them were skipped (they do not build or run the test)\n");
     }
     let again = crate::shell::join(&[
         "gradle-flaky".into(),

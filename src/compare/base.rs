@@ -48,18 +48,9 @@ impl Worktree {
             );
             return Worktree::add(repo_dir, commit, fallback);
         }
+        let hex = commit.to_string();
         let moved = kept.is_dir()
-            && run_git(
-                kept,
-                &[
-                    "checkout",
-                    "--detach",
-                    "--force",
-                    "--quiet",
-                    &commit.to_string(),
-                ],
-            )
-            .is_ok()
+            && run_git(kept, &["checkout", "--detach", "--force", "--quiet", &hex]).is_ok()
             && run_git(kept, &["clean", "-fdq"]).is_ok();
         if !moved {
             let _ = std::fs::remove_dir_all(kept);
@@ -184,7 +175,8 @@ fn exists(repo: &Repo, commit: Oid, build: &Build, t: &ClassifiedTest) -> Result
         return Ok(true);
     }
     // A method this file declares here, and REF's does not: new here.
-    let declares = |text: &[u8]| contains(text, format!("{method}(").as_bytes());
+    let needle = format!("{method}(");
+    let declares = |text: &[u8]| memchr::memmem::find(text, needle.as_bytes()).is_some();
     let here = std::fs::read(&file).map(|t| declares(&t)).unwrap_or(false);
     let there = repo.file_at(commit, rel)?.is_some_and(|t| declares(&t));
     Ok(!here || there)
@@ -198,10 +190,6 @@ fn method_name(method: &str) -> &str {
         .next()
         .unwrap_or(method)
         .trim()
-}
-
-fn contains(text: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(text, needle).is_some()
 }
 
 /// The file that declares `t`'s class (or its YAML suite) in this working

@@ -6,9 +6,8 @@ use crate::analyze::model::comparison::CountsFrom;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::ledger::lookup::{self, Pooled, Scope};
-use crate::ledger::{Condition, Context, Repetition};
+use crate::ledger::{Condition, Context};
 use crate::stats::Counts;
-use crate::test_filter;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -19,10 +18,8 @@ pub(crate) type Before = BTreeMap<(String, String), (Counts, CountsFrom)>;
 pub(crate) fn condition_of(command: &GradleCommand) -> Condition {
     match command.in_jvm() {
         Some(mechanism) => Condition {
-            context: Context::Alone,
-            repetition: Repetition::InJvm,
             mechanism: Some(mechanism),
-            execution: None,
+            ..crate::ledger::keep::RUN_CONDITION
         },
         None => Condition::fresh(Context::Alone).pooled(),
     }
@@ -92,13 +89,10 @@ fn enough(
     condition: &Condition,
     planned: u64,
 ) -> Option<Vec<((String, String), crate::ledger::history::Tally)>> {
-    let class = t.class.as_deref()?;
     let found: Vec<_> = pooled
         .tests
         .iter()
-        .filter(|((c, m), _)| {
-            test_filter::covers(class, t.method.as_deref(), t.nested_classes, c, m)
-        })
+        .filter(|((c, m), _)| super::judge::covers(t, c, m))
         .filter_map(|(name, conditions)| {
             let (_, tally) = conditions.iter().find(|(c, _)| c == condition)?;
             Some((name.clone(), *tally))

@@ -15,10 +15,9 @@ use crate::ci::spec::ReportContext;
 use crate::ci::spec::{BaseCheckout, CompareContext};
 use crate::ci::status::JobRun;
 use crate::domain::ClassifiedTest;
-use crate::git::Repo;
 use crate::layout::Build;
 use crate::ledger::{keep, Record, RunMeta};
-use crate::{tell, Error, Result};
+use crate::{tell, Result};
 use std::path::Path;
 
 /// REF's side, as planned.
@@ -33,19 +32,6 @@ pub(crate) struct BaseSelection {
     pub new_in_branch: Vec<String>,
 }
 
-impl BaseSelection {
-    /// What the report step is told, with REF's jobs.
-    pub(crate) fn context(&self, jobs: Vec<crate::ci::spec::ExpectedStep>) -> CompareContext {
-        CompareContext {
-            reference: self.checkout.reference.clone(),
-            commit: self.checkout.commit.clone(),
-            branch: self.branch.clone(),
-            jobs,
-            new_in_branch: self.new_in_branch.clone(),
-        }
-    }
-}
-
 /// `--compare REF`: REF's side and the batches its jobs run (the plan of
 /// the selected tests that exist on REF).
 #[derive(Clone, Debug)]
@@ -55,14 +41,17 @@ pub(crate) struct BaseBatches {
 }
 
 impl BaseBatches {
-    /// REF's jobs, as the report step expects their status files.
-    pub(crate) fn expected_jobs(&self) -> Vec<crate::ci::spec::ExpectedStep> {
-        crate::ci::compare::expected_jobs(self.batches.iter().map(|b| &b.command))
-    }
-
-    /// What the report step is told of REF's side.
+    /// What the report step is told of REF's side, with REF's jobs as it
+    /// expects their status files.
     pub(crate) fn context(&self) -> CompareContext {
-        self.side.context(self.expected_jobs())
+        let side = &self.side;
+        CompareContext {
+            reference: side.checkout.reference.clone(),
+            commit: side.checkout.commit.clone(),
+            branch: side.branch.clone(),
+            jobs: crate::ci::compare::expected_jobs(self.batches.iter().map(|b| &b.command)),
+            new_in_branch: side.new_in_branch.clone(),
+        }
     }
 }
 
@@ -115,19 +104,7 @@ pub(crate) fn base_selection(
     muted_file: Option<&Path>,
     tests: &[ClassifiedTest],
 ) -> Result<BaseSelection> {
-    let flag = || format!("--compare {reference}");
-    let repo = Repo::discover(&build.root).map_err(|_| {
-        Error::input(
-            flag(),
-            "the build is not in a git checkout: there is no REF to compare with",
-        )
-    })?;
-    let commit = repo.commit(reference)?.ok_or_else(|| {
-        Error::input(
-            flag(),
-            "names no commit in this repository (a branch, tag or commit; fetch it first?)",
-        )
-    })?;
+    let (repo, commit) = super::resolve(build, reference)?;
     let (there, new) = base::existing(&repo, commit, build, tests)?;
     let new_in_branch: Vec<String> = new.iter().map(crate::plan::test_name).collect();
     for t in &new_in_branch {

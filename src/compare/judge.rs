@@ -26,17 +26,18 @@ pub(crate) fn rule(t: &ClassifiedTest, before: &Before, looks: u32) -> Option<Sh
     })
 }
 
+/// Whether `t` (a test of a batch) covers `class`'s `method`.
+pub(super) fn covers(t: &ClassifiedTest, class: &str, method: &str) -> bool {
+    t.class.as_deref().is_some_and(|c| {
+        test_filter::covers(c, t.method.as_deref(), t.nested_classes, class, method)
+    })
+}
+
 /// The methods `t` covers that failed before, with their counts.
 fn failed_before(t: &ClassifiedTest, before: &Before) -> Vec<((String, String), Counts)> {
-    let Some(class) = t.class.as_deref() else {
-        return Vec::new();
-    };
     before
         .iter()
-        .filter(|((c, m), (counts, _))| {
-            counts.failures > 0
-                && test_filter::covers(class, t.method.as_deref(), t.nested_classes, c, m)
-        })
+        .filter(|((c, m), (counts, _))| counts.failures > 0 && covers(t, c, m))
         .map(|(name, (counts, _))| (name.clone(), *counts))
         .collect()
 }
@@ -71,11 +72,11 @@ pub(crate) fn sized(command: &GradleCommand, before: &Before, looks: u32) -> Opt
 /// Where a report's test ran: its batch and its index there.
 pub(crate) fn place_of(runs: &[BatchRun], class: &str, method: &str) -> Option<(usize, usize)> {
     runs.iter().enumerate().find_map(|(b, run)| {
-        let i = run.command.tests.iter().position(|t| {
-            t.class.as_deref().is_some_and(|c| {
-                test_filter::covers(c, t.method.as_deref(), t.nested_classes, class, method)
-            })
-        })?;
+        let i = run
+            .command
+            .tests
+            .iter()
+            .position(|t| covers(t, class, method))?;
         Some((b, i))
     })
 }

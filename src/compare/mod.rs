@@ -114,7 +114,7 @@ pub(crate) fn run(
     compare: &CompareConfig,
     reporter: &dyn Reporter,
 ) -> Result<CompareOutcome> {
-    let (repo, commit) = resolve(build, compare)?;
+    let (repo, commit) = resolve(build, &compare.reference)?;
     let head = repo.head().ok();
     let (tests, not_checked) = local::selected_tests(selection)?;
     if tests.is_empty() {
@@ -132,10 +132,9 @@ pub(crate) fn run(
     compared.new_in_branch = new.iter().map(crate::plan::test_name).collect();
     let invocations =
         |p: &Prepared| -> u32 { p.plan.commands.iter().map(|c| c.rest_loops()).sum() };
-    let base_plan = match there.is_empty() {
-        true => None,
-        false => Some(local::plan_for(build, &there, &cfg)?.0),
-    };
+    let base_plan = (!there.is_empty())
+        .then(|| local::plan_for(build, &there, &cfg).map(|p| p.0))
+        .transpose()?;
     let total = invocations(&prepared) + base_plan.as_ref().map_or(0, invocations);
     let (run_dir, guard) = local::start(&build.root, cfg.isolate, total)?;
     let mut before: Before = reused.before;
@@ -198,16 +197,17 @@ fn base_failed(compared: ComparedWith, not_checked: Vec<Unresolved>) -> CompareO
     CompareOutcome::BaseFailed(Box::new(BaseFailed { compared, report }))
 }
 
-/// The build's repository and REF's commit in it.
-fn resolve(build: &Build, compare: &CompareConfig) -> Result<(Repo, Oid)> {
-    let flag = || format!("--compare {}", compare.reference);
+/// The build's repository and REF's commit in it (an input error naming
+/// `--compare REF` when there is none).
+fn resolve(build: &Build, reference: &str) -> Result<(Repo, Oid)> {
+    let flag = || format!("--compare {reference}");
     let repo = Repo::discover(&build.root).map_err(|_| {
         Error::input(
             flag(),
             "the build is not in a git checkout: there is no REF to compare with",
         )
     })?;
-    let commit = repo.commit(&compare.reference)?.ok_or_else(|| {
+    let commit = repo.commit(reference)?.ok_or_else(|| {
         Error::input(
             flag(),
             "names no commit in this repository (a branch, tag or commit; fetch it first?)",
@@ -383,8 +383,7 @@ fn judge_after(
     compared: &ComparedWith,
     new: &[ClassifiedTest],
 ) {
-    let problems = compared.base_problems.clone();
-    let no_before = move |t: &TestReport| no_before(t, new, &problems);
+    let no_before = |t: &TestReport| no_before(t, new, &compared.base_problems);
     let ctx = judge::Judging {
         before,
         base_commit: &compared.commit,
@@ -401,7 +400,7 @@ fn judge_after(
 }
 
 /// A run folder's name: the run's id.
-fn run_id(run_dir: &std::path::Path) -> String {
+pub(crate) fn run_id(run_dir: &std::path::Path) -> String {
     run_dir
         .file_name()
         .unwrap_or_default()
@@ -423,18 +422,7 @@ pub(crate) fn resize(command: &mut crate::domain::GradleCommand, n: u64) {
 fn offer(prepared: &Prepared, before: &Before, compared: &ComparedWith, compare: &CompareConfig) {
     for c in &prepared.plan.commands {
         for ((class, method), (counts, _)) in before.iter().filter(|(_, (c, _))| c.failures > 0) {
-            let covered = c.tests.iter().any(|t| {
-                t.class.as_deref().is_some_and(|tc| {
-                    crate::test_filter::covers(
-                        tc,
-                        t.method.as_deref(),
-                        t.nested_classes,
-                        class,
-                        method,
-                    )
-                })
-            });
-            if !covered {
+            if !c.tests.iter().any(|t| judge::covers(t, class, method)) {
                 continue;
             }
             match judge::runs_to_show_fix(*counts, compared.looks) {
@@ -462,18 +450,7 @@ fn offer(prepared: &Prepared, before: &Before, compared: &ComparedWith, compare:
 
 /// Why a test of the working tree's report has no before.
 fn no_before(t: &TestReport, new: &[ClassifiedTest], problems: &[String]) -> String {
-    let covers = |n: &ClassifiedTest| {
-        n.class.as_deref().is_some_and(|c| {
-            crate::test_filter::covers(
-                c,
-                n.method.as_deref(),
-                n.nested_classes,
-                &t.class,
-                &t.method,
-            )
-        })
-    };
-    if new.iter().any(covers) {
+    if new.iter().any(|n| judge::covers(n, &t.class, &t.method)) {
         "new in this branch: it does not exist on REF".into()
     } else if !problems.is_empty() {
         "REF's run gave it no result (see the problems of REF's batches)".into()

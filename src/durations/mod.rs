@@ -140,10 +140,7 @@ impl Durations {
                 .method
                 .as_deref()
                 .and_then(|m| self.table.methods.get(&format!("{class}#{m}")));
-            secs += match method {
-                Some(s) => *s,
-                None => *self.table.classes.get(class)?,
-            };
+            secs += *method.or_else(|| self.table.classes.get(class))?;
         }
         (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
     }
@@ -214,8 +211,7 @@ impl Drift {
         }
         // Repeated in one JVM: a fresh JVM per execution repeats nothing there.
         let in_jvm = |t: &&crate::analyze::model::report::TestReport| {
-            let mut rows = t.by_condition.conditions.iter();
-            rows.any(|r| {
+            t.by_condition.conditions.iter().any(|r| {
                 r.condition.repetition == crate::condition::Repetition::InJvm
                     && !r.condition.is_first()
                     && r.rate.runs > 0

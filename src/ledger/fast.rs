@@ -44,9 +44,13 @@ pub(crate) fn line_view(bytes: &[u8]) -> Option<LineView<'_>> {
     c.eat(br#","failures":"#)?;
     let failures = c.integer()?;
     c.eat(br#","failureKinds":{"#)?;
-    c.kinds()?;
+    c.list(b"}", |c| {
+        c.string()?;
+        c.eat(b":")?;
+        c.integer().map(drop)
+    })?;
     c.eat(br#","failingSeeds":["#)?;
-    c.seeds()?;
+    c.list(b"]", |c| c.string().map(drop))?;
     let signature = match c.eat(br#","signature":"#) {
         Some(()) => Some(c.string()?),
         None => None,
@@ -222,30 +226,16 @@ impl<'a> Cursor<'a> {
         x.is_finite().then_some(x)
     }
 
-    /// The rest of `failureKinds` after its `{`: `"kind":N` pairs, then `}`.
-    fn kinds(&mut self) -> Option<()> {
-        if self.eat(b"}").is_some() {
+    /// The rest of an object or array after its opening: items `item`
+    /// reads, between commas, then `close` (`failureKinds`' `"kind":N`
+    /// pairs, `failingSeeds`' strings).
+    fn list(&mut self, close: &[u8], item: impl Fn(&mut Self) -> Option<()>) -> Option<()> {
+        if self.eat(close).is_some() {
             return Some(());
         }
         loop {
-            self.string()?;
-            self.eat(b":")?;
-            self.integer()?;
-            if self.eat(b"}").is_some() {
-                return Some(());
-            }
-            self.eat(b",")?;
-        }
-    }
-
-    /// The rest of `failingSeeds` after its `[`: strings, then `]`.
-    fn seeds(&mut self) -> Option<()> {
-        if self.eat(b"]").is_some() {
-            return Some(());
-        }
-        loop {
-            self.string()?;
-            if self.eat(b"]").is_some() {
+            item(self)?;
+            if self.eat(close).is_some() {
                 return Some(());
             }
             self.eat(b",")?;

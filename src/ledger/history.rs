@@ -256,20 +256,6 @@ impl Builder {
         }
     }
 
-    /// Adds one record of time `secs` (ignored when the filter does not accept its test).
-    fn add_line(&mut self, record: &LineView<'_>, secs: u64) {
-        let (class, method) = (record.test.class.as_ref(), record.test.method.as_ref());
-        if !self.filter.accepts(class, method) {
-            return;
-        }
-        let key = test_key(self.names.classes.id(class), self.names.methods.id(method));
-        let acc = self.tests.entry(key).or_default();
-        acc.add(record, secs, &mut self.names);
-        if self.names.compact_due() {
-            self.compact();
-        }
-    }
-
     /// Drops the commits and branches no row names any more, and renumbers
     /// the rows' (their ids change with them).
     fn compact(&mut self) {
@@ -283,10 +269,7 @@ impl Builder {
         let renumbering = Renumbering {
             commits,
             branches,
-            classes: Vec::new(),
-            methods: Vec::new(),
-            tasks: Vec::new(),
-            conditions: Vec::new(),
+            ..Renumbering::default()
         };
         for acc in self.tests.values_mut() {
             for row in &mut acc.rows {
@@ -294,23 +277,6 @@ impl Builder {
             }
             acc.index_rows();
         }
-    }
-
-    fn merge_with(&mut self, other: Builder) {
-        let renumbering = self.names.translate(&other.names);
-        for (key, mut acc) in other.tests {
-            acc.renumber(&renumbering);
-            match self.tests.entry(renumbering.test(key)) {
-                Entry::Occupied(mut mine) => mine.get_mut().merge(acc, &self.names),
-                Entry::Vacant(slot) => {
-                    slot.insert(acc);
-                }
-            }
-        }
-        if self.names.compact_due() {
-            self.compact();
-        }
-        self.sources.merge(other.sources);
     }
 
     /// Every test's history, by class and method (finished side by side:
@@ -336,8 +302,18 @@ impl Builder {
 }
 
 impl super::Summary for Builder {
-    fn add(&mut self, line: &LineView<'_>, secs: u64) {
-        self.add_line(line, secs);
+    /// Adds one record (ignored when the filter does not accept its test).
+    fn add(&mut self, record: &LineView<'_>, secs: u64) {
+        let (class, method) = (record.test.class.as_ref(), record.test.method.as_ref());
+        if !self.filter.accepts(class, method) {
+            return;
+        }
+        let key = test_key(self.names.classes.id(class), self.names.methods.id(method));
+        let acc = self.tests.entry(key).or_default();
+        acc.add(record, secs, &mut self.names);
+        if self.names.compact_due() {
+            self.compact();
+        }
     }
 
     fn passed_over(&mut self) {
@@ -349,7 +325,20 @@ impl super::Summary for Builder {
     }
 
     fn merge(&mut self, other: Builder) {
-        self.merge_with(other);
+        let renumbering = self.names.translate(&other.names);
+        for (key, mut acc) in other.tests {
+            acc.renumber(&renumbering);
+            match self.tests.entry(renumbering.test(key)) {
+                Entry::Occupied(mut mine) => mine.get_mut().merge(acc, &self.names),
+                Entry::Vacant(slot) => {
+                    slot.insert(acc);
+                }
+            }
+        }
+        if self.names.compact_due() {
+            self.compact();
+        }
+        self.sources.merge(other.sources);
     }
 }
 
@@ -374,7 +363,6 @@ impl Sources {
 
 impl TestAcc {
     fn add(&mut self, record: &LineView<'_>, secs: u64, names: &mut Names) {
-        let failures = record.failures;
         let counts = Tally::of(record);
         let task = record.test.task.as_ref();
         if !task.is_empty() {
@@ -391,14 +379,14 @@ impl TestAcc {
         // A row pools a condition's positions; its tally keeps the first apart.
         let cond = names.condition_id(record.condition.pooled());
         let commit = record.commit.as_deref();
-        if failures > 0 {
+        if record.failures > 0 {
             self.saw_failing_at(secs, commit);
         }
         let commit = commit.map(|c| names.commits.id(c));
         let id = row_id(commit, record.dirty, cond);
         let mut branch = || record.branch.as_deref().map(|b| names.branches.id(b));
+        let median = record.duration_sec.map(|d| d.median);
         if let Some(i) = self.index.iter().position(|(key, _)| *key == id) {
-            let median = record.duration_sec.map(|d| d.median);
             let row = &mut self.rows[i];
             row.add(counts, secs, median, branch);
             self.index[i].1 = row.last;
@@ -410,7 +398,7 @@ impl TestAcc {
                 cond,
                 branch: branch(),
                 tally: counts,
-                median_sec: record.duration_sec.map(|d| d.median),
+                median_sec: median,
                 first: secs,
                 last: secs,
             };
@@ -450,8 +438,7 @@ impl TestAcc {
     /// A failing record at `secs` on `commit`: its commit is copied only
     /// when it is the first or last seen failing so far.
     fn saw_failing_at(&mut self, secs: u64, commit: Option<&str>) {
-        let first = self.first_failing.as_ref().is_none_or(|f| secs < f.secs);
-        let last = self.last_failing.as_ref().is_none_or(|l| secs >= l.secs);
+        let (first, last) = self.first_or_last_failing(secs);
         if first || last {
             self.saw_failing(SeenAt {
                 secs,
@@ -461,20 +448,21 @@ impl TestAcc {
     }
 
     fn saw_failing(&mut self, seen: SeenAt) {
-        if self
-            .first_failing
-            .as_ref()
-            .is_none_or(|f| seen.secs < f.secs)
-        {
+        let (first, last) = self.first_or_last_failing(seen.secs);
+        if first {
             self.first_failing = Some(seen.clone());
         }
-        if self
-            .last_failing
-            .as_ref()
-            .is_none_or(|l| seen.secs >= l.secs)
-        {
+        if last {
             self.last_failing = Some(seen);
         }
+    }
+
+    /// Whether a failure at `secs` is the first seen failing so far, and the last.
+    fn first_or_last_failing(&self, secs: u64) -> (bool, bool) {
+        (
+            self.first_failing.as_ref().is_none_or(|f| secs < f.secs),
+            self.last_failing.as_ref().is_none_or(|l| secs >= l.secs),
+        )
     }
 
     /// The rows' ids and last records, again.
@@ -581,7 +569,8 @@ impl SeenAt {
     }
 }
 
-fn rfc3339(secs: u64) -> String {
+/// Seconds since the epoch as RFC 3339, UTC.
+pub(super) fn rfc3339(secs: u64) -> String {
     humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
 }
 
@@ -694,6 +683,16 @@ pub struct TestHistory {
     /// apart: replaying seeds that failed measures no failure rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replays: Option<Tally>,
+}
+
+impl TestHistory {
+    /// `Class#method`, or the class alone.
+    pub fn name(&self) -> String {
+        match self.method.is_empty() {
+            true => self.class.clone(),
+            false => format!("{}#{}", self.class, self.method),
+        }
+    }
 }
 
 /// The rows' failure rates, oldest first, and whether they rise or fall.

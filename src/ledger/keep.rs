@@ -27,13 +27,9 @@ pub(crate) const RUN_CONDITION: Condition = Condition {
 /// (the records then name no commit), with a note when git cannot tell.
 pub(crate) fn head_of(dir: &Path) -> Option<Head> {
     let repo = Repo::discover(dir).ok()?;
-    match repo.head() {
-        Ok(head) => Some(head),
-        Err(e) => {
-            note!("the ledger records no commit for this run: {e}");
-            None
-        }
-    }
+    repo.head()
+        .inspect_err(|e| note!("the ledger records no commit for this run: {e}"))
+        .ok()
 }
 
 /// What a run on this machine in `dir` records besides its counts.
@@ -73,10 +69,8 @@ pub(crate) fn triage_records(report: &Report, meta: &RunMeta) -> Vec<Record> {
             let condition = match tr.seeds.is_empty() {
                 true => Condition::fresh(Context::Alone),
                 false => Condition {
-                    context: Context::Alone,
-                    repetition: Repetition::InJvm,
                     mechanism: Some(crate::domain::InJvm::TestsIters),
-                    execution: None,
+                    ..RUN_CONDITION
                 },
             };
             let counts = (tr.replays, tr.reproduced.min(tr.replays));

@@ -125,9 +125,8 @@ pub(crate) fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineRes
     match std::fs::File::open(path) {
         Ok(file) => scan(path, file, use_line),
         Err(e) => FileRead {
-            records: 0,
-            skipped: 0,
             problems: vec![problem(path, 0, &format!("cannot be read: {e}"))],
+            ..FileRead::default()
         },
     }
 }

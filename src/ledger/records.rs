@@ -62,20 +62,13 @@ pub fn build_records(report: &Report, meta: &RunMeta) -> Vec<Record> {
 /// condition that failed most (then ran most), so that pooled history never
 /// counts them twice.
 fn records_of_test(t: &TestReport, meta: &RunMeta, time: &str) -> Vec<Record> {
-    let groups = executed_in(t);
+    let mut groups = executed_in(t);
     if groups.len() < 2 {
-        let condition = match groups.into_iter().next() {
-            Some((condition, _)) => condition,
+        let condition = match groups.first() {
+            Some((condition, _)) => *condition,
             None => condition_of(t.plan.as_ref(), &meta.condition),
         };
-        return vec![record_of(
-            t,
-            meta,
-            time,
-            condition,
-            (t.runs, t.failures),
-            true,
-        )];
+        groups = vec![(condition, (t.runs, t.failures))];
     }
     let most = (0..groups.len())
         .max_by_key(|&i| (groups[i].1 .1, groups[i].1 .0, std::cmp::Reverse(i)))

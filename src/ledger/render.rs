@@ -6,6 +6,7 @@
 use super::history::{
     Comparison, Direction, History, NotCompared, Row, Tally, TestHistory, Trend, SLOWER,
 };
+use super::suspects::render::short;
 use crate::markdown;
 use crate::stats::{self, Round};
 use rayon::prelude::*;
@@ -48,12 +49,7 @@ pub(crate) fn markdown(history: &History) -> String {
 }
 
 fn test_section(t: &TestHistory) -> String {
-    let name = if t.method.is_empty() {
-        t.class.clone()
-    } else {
-        format!("{}#{}", t.class, t.method)
-    };
-    let mut md = format!("### {}\n\n", markdown::code(&name));
+    let mut md = format!("### {}\n\n", markdown::code(&t.name()));
     md += &format!(
         "- Pooled: {} of {} run(s) failed: {} (95% CI {}–{}), {} record(s).\n",
         t.total.failures,
@@ -130,20 +126,15 @@ pub(crate) fn sparkline(rates: &[f64]) -> String {
 
 /// What a trend says, in words: markdown's and the HTML page's.
 pub(super) fn trend_reading(trend: &Trend) -> String {
-    match (trend.direction, trend.p_value) {
-        (_, None) => "too few rows to test a trend".to_string(),
-        (Direction::Rising, Some(p)) => format!(
-            "failing more over time (Mann–Kendall {})",
-            stats::p_value(p)
-        ),
-        (Direction::Falling, Some(p)) => format!(
-            "failing less over time (Mann–Kendall {})",
-            stats::p_value(p)
-        ),
-        (Direction::None, Some(p)) => {
-            format!("no trend shown (Mann–Kendall {})", stats::p_value(p))
-        }
-    }
+    let Some(p) = trend.p_value else {
+        return "too few rows to test a trend".to_string();
+    };
+    let reading = match trend.direction {
+        Direction::Rising => "failing more over time",
+        Direction::Falling => "failing less over time",
+        Direction::None => "no trend shown",
+    };
+    format!("{reading} (Mann–Kendall {})", stats::p_value(p))
 }
 
 fn trend_line(trend: &Trend) -> String {
@@ -264,7 +255,6 @@ fn ratio(t: Tally) -> f64 {
     }
 }
 
-/// A commit as a code span, cut to 12 characters (`unknown` without one).
 /// At most [`COMMITS_NAMED`] commits, newest first, and how many more.
 fn commits(cs: &[String]) -> String {
     let mut named: Vec<String> = cs
@@ -281,9 +271,10 @@ fn commits(cs: &[String]) -> String {
 /// The commits a comparison names before it says how many more.
 const COMMITS_NAMED: usize = 3;
 
+/// A commit as a code span, cut to 12 characters (`an unknown commit` without one).
 fn commit(c: Option<&str>) -> String {
     match c {
-        Some(c) => markdown::code_in_table(&c.chars().take(12).collect::<String>()),
+        Some(c) => markdown::code_in_table(&short(c)),
         None => "an unknown commit".into(),
     }
 }

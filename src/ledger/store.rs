@@ -76,7 +76,7 @@ pub fn append_to_dir(dir: &Path, records: &[Record], limits: Limits) -> Result<P
         Some((_, path, _)) => path.clone(),
         None => file_name(dir, 1),
     };
-    append_lines(&path, records)?;
+    write_lines(&open_append(&path)?, &path, records)?;
     prune(dir, limits.total_bytes)?;
     Ok(path)
 }
@@ -201,10 +201,6 @@ fn ledger_files(dir: &Path) -> Result<Vec<(u64, PathBuf, u64)>> {
         .collect();
     files.sort_by_key(|(n, _, _)| *n);
     Ok(files)
-}
-
-fn append_lines(path: &Path, records: &[Record]) -> Result<()> {
-    write_lines(&open_append(path)?, path, records)
 }
 
 fn open_append(path: &Path) -> Result<File> {

@@ -17,7 +17,7 @@
 pub mod replay;
 pub(crate) mod rules;
 
-use crate::analyze::model::report::{Report, SeedReplay, Triage};
+use crate::analyze::model::report::{Report, SeedReplay, TestReport, Triage};
 use crate::plan::Forcing;
 use crate::reports::TRIAGE_DIR;
 use crate::run::guard::RunGuard;
@@ -96,6 +96,33 @@ struct Target {
     seeds: Vec<Option<String>>,
 }
 
+impl Target {
+    /// The replay of its test `t` (the report's) with `seed`.
+    fn job<'a>(&'a self, t: &'a TestReport, seed: Option<&'a str>) -> Replay<'a> {
+        Replay {
+            task: &self.task,
+            class: &t.class,
+            method: &t.method,
+            seed,
+            members: &t.run_members,
+        }
+    }
+}
+
+/// A test's triage before any replay, with its notes.
+fn no_replays(notes: Vec<String>) -> Triage {
+    Triage {
+        verdict: None,
+        replays: 0,
+        reproduced: 0,
+        seeds: Vec::new(),
+        partial: false,
+        notes,
+        context: None,
+        elapsed_sec: 0.0,
+    }
+}
+
 /// The failing tests to replay, most failing first, and those that cannot be
 /// (with why).
 fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
@@ -106,27 +133,18 @@ fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
             continue;
         }
         let task = t.failing_task.clone().filter(|_| !t.class.is_empty());
-        match task {
-            _ if t.method == "classMethod" || t.method.is_empty() => not.push((
-                index,
-                "not replayed: a suite-level failure (classMethod) has no test to replay alone"
-                    .to_string(),
-            )),
-            None => not.push((
-                index,
-                "not replayed: no Gradle task is known for it (its report was not below \
+        let why = match task {
+            _ if t.method == "classMethod" || t.method.is_empty() => {
+                "a suite-level failure (classMethod) has no test to replay alone"
+            }
+            None => {
+                "no Gradle task is known for it (its report was not below \
                  build/test-results/<task>/)"
-                    .to_string(),
-            )),
+            }
             Some(_)
                 if !t.failing_seeds.is_empty() && !t.failing_seeds.iter().any(|s| is_seed(s)) =>
             {
-                not.push((
-                    index,
-                    "not replayed: its failures name no randomized-runner seed (hex digits, \
-                     `MASTER:METHOD`)"
-                        .to_string(),
-                ))
+                "its failures name no randomized-runner seed (hex digits, `MASTER:METHOD`)"
             }
             Some(task) => {
                 let seeds: Vec<Option<String>> = if t.failing_seeds.is_empty() {
@@ -141,8 +159,10 @@ fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
                         .collect()
                 };
                 out.push(Target { index, task, seeds });
+                continue;
             }
-        }
+        };
+        not.push((index, format!("not replayed: {why}")));
     }
     (out, not)
 }
@@ -176,16 +196,7 @@ pub fn run(
     let started = Instant::now();
     let (targets, not) = targets(report);
     for (index, note) in not {
-        report.tests[index].triage = Some(Triage {
-            verdict: None,
-            replays: 0,
-            reproduced: 0,
-            seeds: Vec::new(),
-            partial: false,
-            notes: vec![note],
-            context: None,
-            elapsed_sec: 0.0,
-        });
+        report.tests[index].triage = Some(no_replays(vec![note]));
     }
     let dir = create_dir(env.base)?;
     let mut replayer = Replayer {
@@ -242,13 +253,7 @@ fn replay_in_rounds(
             };
             done += 1;
             let t = &report.tests[target.index];
-            let job = Replay {
-                task: &target.task,
-                class: &t.class,
-                method: &t.method,
-                seed: seed.as_deref(),
-                members: &t.run_members,
-            };
+            let job = target.job(t, seed.as_deref());
             let label = format!(
                 "[{done}/{jobs}] {}.{} {}",
                 crate::terminal::visible(&t.class),
@@ -274,16 +279,7 @@ fn attach(
 ) -> Triage {
     let t = &report.tests[target.index];
     let seeded = target.seeds.iter().any(Option::is_some);
-    let mut triage = Triage {
-        verdict: None,
-        replays: 0,
-        reproduced: 0,
-        seeds: Vec::new(),
-        partial: false,
-        notes: Vec::new(),
-        context: None,
-        elapsed_sec: 0.0,
-    };
+    let mut triage = no_replays(Vec::new());
     for (seed, r) in target.seeds.iter().zip(results) {
         triage.replays += r.replays;
         triage.reproduced += r.reproduced;
@@ -298,16 +294,7 @@ fn attach(
                     seed: seed.clone(),
                     replays: r.replays,
                     reproduced: r.reproduced,
-                    reproduce: replay::command(
-                        env,
-                        &Replay {
-                            task: &target.task,
-                            class: &t.class,
-                            method: &t.method,
-                            seed: Some(seed),
-                            members: &t.run_members,
-                        },
-                    ),
+                    reproduce: replay::command(env, &target.job(t, Some(seed))),
                 });
             }
             None => triage.notes.extend(r.notes.iter().cloned()),

@@ -213,13 +213,8 @@ impl Replayer<'_> {
             replays: 0,
             in_jvm: None,
         };
-        let done = engine::run(
-            &job.command(self.env, ask),
-            None,
-            &policy,
-            &site,
-            &mut shown,
-        );
+        let command = job.command(self.env, ask);
+        let done = engine::run(&command, None, &policy, &site, &mut shown);
         self.invocations += done.iterations.len() as u64;
         if let Some(e) = done.error {
             return Err(e);

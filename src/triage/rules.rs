@@ -3,7 +3,7 @@
 use crate::analyze::model::counts::ContextComparison;
 use crate::analyze::model::counts::{ConditionCounts, Rate};
 use crate::analyze::model::report::{TestReport, TriageVerdict};
-use crate::condition::{Condition, Context, Position, Repetition};
+use crate::condition::{Condition, Context};
 
 /// The verdict of a failing test from its replays that gave a result.
 ///
@@ -47,12 +47,7 @@ pub(crate) fn context(
         return None;
     }
     let alone = ConditionCounts {
-        condition: Condition {
-            context: Context::Alone,
-            repetition: Repetition::FreshJvm,
-            mechanism: None,
-            execution: Some(Position::First),
-        },
+        condition: Condition::fresh(Context::Alone),
         rate: Rate::new(reproduced, replays),
     };
     let mut rows = vec![alone];
@@ -76,6 +71,7 @@ pub(crate) fn context(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::condition::{Position, Repetition};
     use TriageVerdict::*;
 
     #[test]

@@ -26,10 +26,8 @@ pub(in crate::ledger) struct Strings {
 
 impl Strings {
     pub(in crate::ledger) fn id(&mut self, s: &str) -> u32 {
-        if let Some(last) = self.last {
-            if *self.names[last as usize] == *s {
-                return last;
-            }
+        if let Some(last) = self.last.filter(|&l| *self.names[l as usize] == *s) {
+            return last;
         }
         let id = match self.ids.get(s) {
             Some(&id) => id,
@@ -76,12 +74,12 @@ impl Strings {
 }
 
 /// A test as one number: its class's and its method's.
-pub(super) fn test_key(class: u32, method: u32) -> u64 {
+pub(in crate::ledger) fn test_key(class: u32, method: u32) -> u64 {
     (u64::from(class) << 32) | u64::from(method)
 }
 
 /// Every name a summary's tests refer to by number.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct Names {
     /// Class and method names are kept (as many as the tests).
     pub classes: Strings,
@@ -92,26 +90,13 @@ pub(super) struct Names {
     pub tasks: Strings,
     conditions: Vec<Condition>,
     condition_ids: HashMap<Condition, u32, Fast>,
-    /// Commits and branches held past which [`compact`](Self::compact) is due.
+    /// Commits and branches held past which [`compact`](Self::compact) is
+    /// due (and [`COMPACT_AT_LEAST`] at least).
     compact_at: usize,
 }
 
-impl Default for Names {
-    fn default() -> Names {
-        Names {
-            classes: Strings::default(),
-            methods: Strings::default(),
-            commits: Strings::default(),
-            branches: Strings::default(),
-            tasks: Strings::default(),
-            conditions: Vec::new(),
-            condition_ids: HashMap::default(),
-            compact_at: COMPACT_AT_LEAST,
-        }
-    }
-}
-
 /// Old numbers to new ones, of each kind of name.
+#[derive(Default)]
 pub(super) struct Renumbering {
     pub classes: Vec<u32>,
     pub methods: Vec<u32>,
@@ -158,14 +143,13 @@ impl Names {
     /// Whether enough commits and branches are held to look for those no
     /// row names.
     pub(super) fn compact_due(&self) -> bool {
-        self.commits.len() + self.branches.len() >= self.compact_at
+        self.commits.len() + self.branches.len() >= self.compact_at.max(COMPACT_AT_LEAST)
     }
 
     /// Keeps the commits and branches marked; their new numbers.
     pub(super) fn compact(&mut self, commits: &[bool], branches: &[bool]) -> (Vec<u32>, Vec<u32>) {
         let renumbered = (self.commits.retain(commits), self.branches.retain(branches));
-        let held = self.commits.len() + self.branches.len();
-        self.compact_at = COMPACT_AT_LEAST.max(2 * held);
+        self.compact_at = 2 * (self.commits.len() + self.branches.len());
         renumbered
     }
 

@@ -26,8 +26,8 @@ pub(super) fn chart(t: &TestHistory) -> String {
     if t.rows.is_empty() {
         return String::new();
     }
-    let commits = commits_of(&t.rows);
-    let conditions = conditions_of(&t.rows);
+    let commits = distinct(&t.rows, commit_label);
+    let conditions = distinct(&t.rows, |r| r.condition.label());
     let top = scale_top(&t.rows);
     let plot = Plot {
         commits: commits.len(),
@@ -36,7 +36,7 @@ pub(super) fn chart(t: &TestHistory) -> String {
     };
     let label = format!(
         "Failure rate of {} by commit, 0 to {}",
-        name(t),
+        t.name(),
         stats::percent(top, Round::Nearest)
     );
     let mut svg = format!(
@@ -103,27 +103,16 @@ fn scale_top(rows: &[Row]) -> f64 {
         .unwrap_or(1.0)
 }
 
-/// The rows' commits, in the order they first appear (oldest first).
-fn commits_of(rows: &[Row]) -> Vec<String> {
-    let mut commits: Vec<String> = Vec::new();
-    for r in rows {
-        let c = commit_label(r);
-        if !commits.contains(&c) {
-            commits.push(c);
+/// The rows' `label`s (commits, conditions), each once, in the order they
+/// first appear (oldest first).
+fn distinct(rows: &[Row], label: impl Fn(&Row) -> String) -> Vec<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for l in rows.iter().map(label) {
+        if !labels.contains(&l) {
+            labels.push(l);
         }
     }
-    commits
-}
-
-fn conditions_of(rows: &[Row]) -> Vec<String> {
-    let mut conditions: Vec<String> = Vec::new();
-    for r in rows {
-        let c = r.condition.label();
-        if !conditions.contains(&c) {
-            conditions.push(c);
-        }
-    }
-    conditions
+    labels
 }
 
 /// A row's commit, short, `+` when its records had changes.
@@ -247,11 +236,4 @@ fn legend(conditions: &[String]) -> String {
     }
     s + "</ul>\n<p class=\"note\">Each point is a commit's rate in one condition; its bar is the \
          95% interval; a hollow point ran with changes not committed.</p>\n"
-}
-
-fn name(t: &TestHistory) -> String {
-    match t.method.is_empty() {
-        true => t.class.clone(),
-        false => format!("{}#{}", t.class, t.method),
-    }
 }

@@ -9,7 +9,7 @@ mod chart;
 
 use super::history::{Comparison, History, TestHistory};
 use super::render::{sparkline, trend_reading};
-use super::suspects::render::evidence;
+use super::suspects::render::{evidence, short};
 use super::suspects::{Suspect, Suspects};
 use crate::analyze::model::clusters::Cluster;
 use crate::html::escape;
@@ -140,12 +140,7 @@ fn clusters_section(clusters: &[Cluster]) -> String {
         let tests: Vec<String> = c
             .tests
             .iter()
-            .map(|t| {
-                format!(
-                    "<code>{}</code>",
-                    escape(&format!("{}#{}", t.class, t.method))
-                )
-            })
+            .map(|t| format!("<code>{}#{}</code>", escape(&t.class), escape(&t.method)))
             .collect();
         let signature = match &c.signature {
             Some(s) => format!(": <code>{}</code> ({} of them)", escape(s), c.shared_by),
@@ -166,14 +161,10 @@ fn clusters_section(clusters: &[Cluster]) -> String {
 
 /// One test: its figures, chart and rows.
 fn test_article(i: usize, t: &TestHistory) -> String {
-    let name = match t.method.is_empty() {
-        true => t.class.clone(),
-        false => format!("{}#{}", t.class, t.method),
-    };
     let mut html = format!(
         "<article id=\"t{i}\">\n<h3><code>{}</code></h3>\n<ul>\n<li>Pooled: {} of {} run(s) \
          failed: {} (95% CI {}–{}), {} record(s).</li>\n",
-        escape(&name),
+        escape(&t.name()),
         t.total.failures,
         t.total.runs,
         stats::percent(t.failure_rate, Round::Nearest),
@@ -197,13 +188,7 @@ fn test_article(i: usize, t: &TestHistory) -> String {
 }
 
 fn newest(c: &Comparison) -> String {
-    let commit: String = c
-        .commit
-        .as_deref()
-        .unwrap_or("an unknown commit")
-        .chars()
-        .take(12)
-        .collect();
+    let commit = short(c.commit.as_deref().unwrap_or("an unknown commit"));
     format!(
         "{}: {}/{} on {commit}, {}/{} before, {} ({}).",
         if c.narrowed {
@@ -226,13 +211,7 @@ fn rows_table(t: &TestHistory) -> String {
          <th>records</th><th>runs</th><th>failures</th><th>rate</th></tr>\n",
     );
     for r in &t.rows {
-        let commit: String = r
-            .commit
-            .as_deref()
-            .unwrap_or("unknown")
-            .chars()
-            .take(12)
-            .collect();
+        let commit = short(r.commit.as_deref().unwrap_or("unknown"));
         let _ = writeln!(
             html,
             "<tr><td>{}</td><td><code>{}{}</code></td><td>{}</td><td>{}</td><td class=\"n\">{}</td>\

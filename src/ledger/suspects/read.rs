@@ -8,7 +8,7 @@ use super::{LeftOut, Suspect, Suspects, TestName};
 use crate::analyze::model::clusters::ClusterTest;
 use crate::analyze::rules::clusters::{self, FailedIn};
 use crate::condition::Condition;
-use crate::ledger::history::names::Strings;
+use crate::ledger::history::names::{test_key, Strings};
 use crate::ledger::history::{Filter, Sources};
 use crate::ledger::read::FileRead;
 use crate::ledger::record::{LineView, Origin};
@@ -95,10 +95,6 @@ pub(crate) struct Builder {
     left_out: LeftOut,
 }
 
-fn test_key(class: u32, method: u32) -> u64 {
-    (u64::from(class) << 32) | u64::from(method)
-}
-
 impl Builder {
     pub(crate) fn new(query: Query) -> Builder {
         Builder {
@@ -159,13 +155,8 @@ impl Builder {
             .par_iter()
             .filter_map(|(test, runs, _)| judge(test.clone(), runs, names))
             .collect();
-        suspects.sort_by(|a, b| {
-            (a.kind, std::cmp::Reverse(a.failing_runs), &a.test).cmp(&(
-                b.kind,
-                std::cmp::Reverse(b.failing_runs),
-                &b.test,
-            ))
-        });
+        suspects
+            .sort_by_cached_key(|s| (s.kind, std::cmp::Reverse(s.failing_runs), s.test.clone()));
         Suspects {
             suspects,
             clusters,

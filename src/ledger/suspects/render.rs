@@ -151,7 +151,7 @@ pub(crate) fn evidence(s: &Suspect) -> String {
 }
 
 /// A commit cut to 12 characters.
-fn short(commit: &str) -> String {
+pub(in crate::ledger) fn short(commit: &str) -> String {
     commit.chars().take(12).collect()
 }
 

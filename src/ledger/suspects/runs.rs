@@ -3,7 +3,7 @@
 use super::{
     iterations_for, mute_entry, Kind, Since, Suspect, TestName, BROKEN_MIN_RUNS, MAX_COMMITS_LISTED,
 };
-use crate::ledger::history::Seen;
+use crate::ledger::history::{rfc3339, Seen};
 use crate::shell;
 use crate::stats;
 use std::collections::HashMap;
@@ -153,9 +153,4 @@ fn most_common(values: impl Iterator<Item = u32>) -> Option<u32> {
         .into_iter()
         .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
         .map(|(v, _)| v)
-}
-
-pub(super) fn rfc3339(secs: u64) -> String {
-    let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
-    humantime::format_rfc3339_seconds(time).to_string()
 }

@@ -14,7 +14,7 @@ use crate::compare::{self, before::condition_of};
 use crate::domain::GradleCommand;
 use crate::git::Repo;
 use crate::layout::Build;
-use crate::ledger::lookup::{self, Scope};
+use crate::ledger::lookup::{self, LedgerScope};
 use crate::ledger::{self, keep, Origin, RunMeta};
 use crate::local::{self, LocalRunConfig, Prepared};
 use crate::reports;
@@ -24,7 +24,7 @@ use crate::settings::StopOnFlaky;
 use crate::stats::Counts;
 use crate::{tell, Error, Result};
 use git2::Oid;
-use search::{Measure, Measured, Outcome, Rules};
+use search::{Measured, Probe, Rules, SearchOutcome};
 use std::path::{Path, PathBuf};
 
 /// The build's kept worktree the points run in, below its
@@ -64,7 +64,7 @@ pub(crate) struct Bisected {
     pub points: Vec<Point>,
     /// What each point's ledger held before the search.
     pub known: Vec<Counts>,
-    pub outcome: Outcome,
+    pub outcome: SearchOutcome,
     pub rules: Rules,
     /// The condition every point ran in (`alone · in-jvm (tests.iters)`).
     pub condition: String,
@@ -216,7 +216,7 @@ fn known_counts(
         .iter()
         .map(|p| {
             let classes = std::slice::from_ref(&key.0);
-            lookup::pooled(&files, classes, Scope::Commit(&p.commit))
+            lookup::pooled(&files, classes, LedgerScope::Commit(&p.commit))
                 .tests
                 .get(&key)
                 .and_then(|cs| cs.iter().find(|(c, _)| *c == condition))
@@ -239,7 +239,7 @@ struct Runner<'a> {
     stopped: Option<Error>,
 }
 
-impl Measure for Runner<'_> {
+impl Probe for Runner<'_> {
     fn measure(&mut self, point: usize, runs: u64) -> Result<Measured> {
         // The error itself is kept for the exit status; the search keeps its text.
         self.run_at(point, runs).map_err(|e| {

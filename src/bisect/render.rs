@@ -2,7 +2,7 @@
 //! none), then every point measured. Commit subjects and authors are the
 //! repository's text, escaped as any hostile text.
 
-use super::search::{Ending, Side};
+use super::search::{BisectSide, Ending};
 use super::Bisected;
 use crate::markdown::{code, code_in_table, text};
 use crate::stats::{p_fixed, p_value, percent, wilson95, Counts, Round};
@@ -152,8 +152,12 @@ fn table(b: &Bisected) -> String {
         }
         let decision = match (o.sides[i], skipped) {
             (_, Some(why)) => format!("skipped: {}", text(why)),
-            (Some(Side::Bad { p }), _) => format!("fails more than the good end ({})", p_value(p)),
-            (Some(Side::Good { p }), _) => format!("fails less than the bad end ({})", p_value(p)),
+            (Some(BisectSide::Bad { p }), _) => {
+                format!("fails more than the good end ({})", p_value(p))
+            }
+            (Some(BisectSide::Good { p }), _) => {
+                format!("fails less than the bad end ({})", p_value(p))
+            }
             (None, None) => "not decided".to_string(),
         };
         let [lo, hi] = wilson95(c.failures, c.runs);

@@ -41,14 +41,14 @@ pub(crate) enum Measured {
 }
 
 /// Runs the test at the points of the search.
-pub(crate) trait Measure {
+pub(crate) trait Probe {
     /// Runs the test `runs` more times at `point` (0: the good end).
     fn measure(&mut self, point: usize, runs: u64) -> Result<Measured>;
 }
 
 /// A point's decision, with the p-value it rests on.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Side {
+pub(crate) enum BisectSide {
     /// It fails more than the good end: the culprit is at or before it.
     Bad { p: f64 },
     /// It fails less than the bad end: the culprit is after it.
@@ -81,11 +81,11 @@ pub(crate) enum Ending {
 
 /// What the search measured and decided, and how it ended.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Outcome {
+pub(crate) struct SearchOutcome {
     /// Each point's counts (the known ones given at the start included).
     pub counts: Vec<Counts>,
     /// Each point's decision, when one was taken.
-    pub sides: Vec<Option<Side>>,
+    pub sides: Vec<Option<BisectSide>>,
     /// Why a skipped point was skipped.
     pub skipped: Vec<Option<String>>,
     pub ending: Ending,
@@ -97,10 +97,10 @@ pub(crate) struct Outcome {
 /// the counts already known of it (the ledger's), measured by `m`. A
 /// measurement that fails (a Ctrl-C, Gradle gone) ends it `Stopped`, with
 /// every count gathered so far.
-pub(crate) fn search(known: Vec<Counts>, rules: Rules, m: &mut dyn Measure) -> Outcome {
+pub(crate) fn search(known: Vec<Counts>, rules: Rules, m: &mut dyn Probe) -> SearchOutcome {
     let n = known.len();
-    let mut s = State {
-        out: Outcome {
+    let mut s = SearchState {
+        out: SearchOutcome {
             counts: known,
             sides: vec![None; n],
             skipped: vec![None; n],
@@ -120,18 +120,18 @@ fn halvings(span: usize) -> u32 {
 }
 
 enum Decided {
-    Side(Side),
+    BisectSide(BisectSide),
     Skip,
     Undecided,
 }
 
-struct State<'a> {
-    out: Outcome,
+struct SearchState<'a> {
+    out: SearchOutcome,
     rules: Rules,
-    m: &'a mut dyn Measure,
+    m: &'a mut dyn Probe,
 }
 
-impl State<'_> {
+impl SearchState<'_> {
     /// The ends' check, then the halvings.
     fn walk(&mut self) -> Result<Ending> {
         let n = self.out.counts.len();
@@ -151,8 +151,8 @@ impl State<'_> {
             let share = alpha_left / f64::from(halvings(bad - good));
             alpha_left -= share;
             match self.decide(point, n - 1, share)? {
-                Decided::Side(Side::Bad { .. }) => bad = point,
-                Decided::Side(Side::Good { .. }) => good = point,
+                Decided::BisectSide(BisectSide::Bad { .. }) => bad = point,
+                Decided::BisectSide(BisectSide::Good { .. }) => good = point,
                 Decided::Skip => {}
                 Decided::Undecided => return Ok(Ending::CannotTell { point }),
             }
@@ -216,8 +216,8 @@ impl State<'_> {
             let p = p_fixed(worst, good);
             if good.runs > 0 && to > from {
                 if p < spent_between(from, to, alpha) {
-                    self.out.sides[0] = Some(Side::Good { p });
-                    self.out.sides[bad] = Some(Side::Bad { p });
+                    self.out.sides[0] = Some(BisectSide::Good { p });
+                    self.out.sides[bad] = Some(BisectSide::Bad { p });
                     return Ok(None);
                 }
                 from = to;
@@ -254,13 +254,13 @@ impl State<'_> {
                 let worse = p_fixed(c, good_counts);
                 let better = p_fixed(bad_counts, c);
                 let side = match (worse < threshold, better < threshold) {
-                    (true, _) => Some(Side::Bad { p: worse }),
-                    (false, true) => Some(Side::Good { p: better }),
+                    (true, _) => Some(BisectSide::Bad { p: worse }),
+                    (false, true) => Some(BisectSide::Good { p: better }),
                     _ => None,
                 };
                 if let Some(side) = side {
                     self.out.sides[point] = Some(side);
-                    return Ok(Decided::Side(side));
+                    return Ok(Decided::BisectSide(side));
                 }
             }
             if !self.more(point)? {

@@ -20,7 +20,7 @@ impl Rates {
     }
 }
 
-impl Measure for Rates {
+impl Probe for Rates {
     fn measure(&mut self, point: usize, runs: u64) -> Result<Measured> {
         self.calls.push((point, runs));
         if self.broken.contains(&point) {
@@ -66,8 +66,8 @@ fn names_the_commit_where_a_test_became_30_percent_flaky() {
     );
     assert_eq!(out.runs, m.calls.iter().map(|c| c.1).sum::<u64>());
     assert!(out.runs < 600, "{} runs", out.runs);
-    assert!(matches!(out.sides[7], Some(Side::Bad { .. })));
-    assert!(matches!(out.sides[6], Some(Side::Good { .. })));
+    assert!(matches!(out.sides[7], Some(BisectSide::Bad { .. })));
+    assert!(matches!(out.sides[6], Some(BisectSide::Good { .. })));
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn a_point_that_does_not_build_is_skipped_and_its_neighbour_measured() {
     let out = search(vec![Counts::new(0, 0); 9], RULES, &mut m);
     // As git bisect: the culprit is the skipped 4 or the 5 after it.
     assert_eq!(out.ending, Ending::Skipped { good: 3, bad: 5 });
-    assert!(matches!(out.sides[5], Some(Side::Bad { .. })));
+    assert!(matches!(out.sides[5], Some(BisectSide::Bad { .. })));
     assert_eq!(out.skipped[4].as_deref(), Some("does not compile"));
     // The culprit's first parent skipped: the culprit is 4 or 5.
     let mut m = Rates::new(step(4, 2, 0.4), 7);

@@ -90,7 +90,7 @@ pub(crate) fn failure_annotation(job: &JobEnv, message: &str) -> String {
 /// What a wrapper runs: the batch of this parallel job (from the step's env,
 /// as an uploaded pipeline runs it), or a command given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Batch {
+pub(crate) enum Wrapped {
     FromEnv,
     Command {
         /// Recorded in the status file; empty: no status file.
@@ -103,12 +103,16 @@ pub(crate) enum Batch {
 /// annotates a failure. Whatever happened, the job itself succeeds; only a
 /// batch that cannot even be read is an error (before anything ran).
 /// Returns the command's rc.
-pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration>) -> Result<i32> {
+pub(crate) fn run_job(
+    batch: &Wrapped,
+    status_dir: &Path,
+    timeout: Option<Duration>,
+) -> Result<i32> {
     let env = |name: &str| std::env::var(name).ok();
     let job = job_from_env(env);
     let mut status_dir = status_dir;
     let (kind, ran, record) = match batch {
-        Batch::FromEnv => {
+        Wrapped::FromEnv => {
             let name = vars::batch_spec(job.parallel_job.map_or(0, |n| n as usize));
             let fetch =
                 |file: &str, dest: &Path| Agent::default().artifact_download(file, dest, None);
@@ -118,7 +122,7 @@ pub(crate) fn run_job(batch: &Batch, status_dir: &Path, timeout: Option<Duration
             }
             (spec.kind().to_string(), run_spec(&spec, timeout)?, true)
         }
-        Batch::Command { kind, argv } => (
+        Wrapped::Command { kind, argv } => (
             kind.clone(),
             run_batch(argv, None, &[], timeout),
             !kind.is_empty(),

@@ -44,9 +44,9 @@ pub(crate) fn wrap(args: &WrapArgs) -> Result<Exit> {
         .map(crate::ci::blocking::proven_exit_code)
         .transpose()?;
     let batch = if args.from_env {
-        wrap::Batch::FromEnv
+        wrap::Wrapped::FromEnv
     } else {
-        wrap::Batch::Command {
+        wrap::Wrapped::Command {
             kind: args.kind.clone(),
             argv: args.command.clone(),
         }

@@ -22,7 +22,7 @@ pub fn run(global: &GlobalArgs, args: &PlanArgs) -> Result<Exit> {
     )?;
     let (ctx, durations) =
         PlanContext::for_run(&build, &args.gradle_args, &settings, &selection.tests)?;
-    let shown = Shown {
+    let shown = ShownPlan {
         settings: &settings,
         evidence,
         durations: &durations,
@@ -59,7 +59,7 @@ pub fn render_plan(
     format: PlanFormat,
 ) -> String {
     let settings = RunSettings::of(batching.config.clone());
-    let shown = Shown {
+    let shown = ShownPlan {
         settings: &settings,
         evidence: batching.evidence,
         durations: &Durations::default(),
@@ -68,13 +68,13 @@ pub fn render_plan(
 }
 
 /// What a plan is shown with.
-struct Shown<'a> {
+struct ShownPlan<'a> {
     settings: &'a RunSettings,
     evidence: Evidence,
     durations: &'a Durations,
 }
 
-impl Shown<'_> {
+impl ShownPlan<'_> {
     /// Plans a selection as `local` would run it (predicted times; shards of
     /// the batches that do not fit their budget; each batch's chunks) and
     /// renders it.

@@ -47,7 +47,7 @@ pub(crate) fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
         outcomes: Some(&outcomes),
         output: Sink::Inherit,
     };
-    let mut printer = Printer {
+    let mut printer = RepeatPrinter {
         timeout: *timeout,
         verdicts: Vec::new(),
     };
@@ -75,12 +75,12 @@ pub(crate) fn repeat(global: &GlobalArgs, args: &RepeatArgs) -> Result<Exit> {
 }
 
 /// Judges and reports each iteration as it ends.
-struct Printer {
+struct RepeatPrinter {
     timeout: Option<Duration>,
     verdicts: Vec<IterationVerdict>,
 }
 
-impl Reporter for Printer {
+impl Reporter for RepeatPrinter {
     fn event(&mut self, event: &Event<'_>) {
         if let Event::Ended {
             iteration,
@@ -97,7 +97,7 @@ impl Reporter for Printer {
     }
 }
 
-impl Printer {
+impl RepeatPrinter {
     fn status_line(
         &self,
         it: &Iteration,

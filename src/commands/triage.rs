@@ -7,7 +7,7 @@ use crate::analyze::read::reproduce::Rerun;
 use crate::analyze::{self, AnalyzeOptions};
 use crate::cli::GlobalArgs;
 use crate::ledger::{keep, Origin};
-use crate::local::triage::{after_run, Site};
+use crate::local::triage::{after_run, TriageSite};
 use crate::reports::{walk, JOBS_DIR, STATUS_DIR};
 use crate::run::guard::RunGuard;
 use crate::run::local::runs_dir;
@@ -46,7 +46,7 @@ pub(crate) fn run(global: &GlobalArgs, cfg: &TriageCommandConfig) -> Result<Exit
     );
     report::warn_unreadable(&report);
     let guard = RunGuard::temporary(build.reading.isolate, cfg.triage.invocations())?;
-    let site = Site {
+    let site = TriageSite {
         build: &build,
         base: &dir,
         gradle_args: &cfg.gradle_args,

@@ -5,7 +5,7 @@
 use crate::analyze::model::comparison::CountsFrom;
 use crate::analyze::Report;
 use crate::domain::{ClassifiedTest, GradleCommand};
-use crate::ledger::lookup::{self, Pooled, Scope};
+use crate::ledger::lookup::{self, LedgerScope, Pooled};
 use crate::ledger::{Condition, Context};
 use crate::stats::Counts;
 use std::collections::BTreeMap;
@@ -52,7 +52,7 @@ pub(crate) fn from_ledger(
     if files.is_empty() || classes.is_empty() {
         return out;
     }
-    let pooled = lookup::pooled(files, &classes, Scope::Commit(commit));
+    let pooled = lookup::pooled(files, &classes, LedgerScope::Commit(commit));
     for problem in &pooled.problems {
         crate::warning!("{problem}");
     }

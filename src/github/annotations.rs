@@ -99,7 +99,7 @@ pub(crate) fn escape_property(s: &str) -> String {
 /// all the JVM running out of heap (`java.lang.OutOfMemoryError`), or that
 /// hit the suite timeout; at most [`MAX_PER_LEVEL`] of each, and a
 /// `notice` saying how many more the summary lists.
-pub(crate) fn for_report(report: &Report, sources: &Sources) -> Vec<WorkflowAnnotation> {
+pub(crate) fn for_report(report: &Report, sources: &AnnotationSources) -> Vec<WorkflowAnnotation> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for test in &report.tests {
@@ -220,15 +220,15 @@ pub(crate) struct Place {
 /// The test sources of a checkout, found once by walking it (build output,
 /// VCS and tool folders left out).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Sources {
+pub(crate) struct AnnotationSources {
     root: PathBuf,
     /// Java, Groovy, Kotlin and YAML files, relative to the root, `/`-separated, sorted.
     files: Vec<String>,
 }
 
-impl Sources {
+impl AnnotationSources {
     /// Walks `root`, leaving out `skip` (the downloaded artifacts).
-    pub(crate) fn scan(root: &Path, skip: &Path) -> Sources {
+    pub(crate) fn scan(root: &Path, skip: &Path) -> AnnotationSources {
         let skip = std::fs::canonicalize(skip).unwrap_or_else(|_| skip.to_path_buf());
         let artifacts = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == skip);
         let mut files: Vec<String> = Walk::new(root)
@@ -242,7 +242,7 @@ impl Sources {
             })
             .collect();
         files.sort();
-        Sources {
+        AnnotationSources {
             root: root.to_path_buf(),
             files,
         }
@@ -396,7 +396,8 @@ mod tests {
             ("testHeap".to_string(), oom),
             ("testSlow".to_string(), timeout),
         ];
-        let with = |cases: &[(String, &str)]| for_report(&report(cases), &Sources::default());
+        let with =
+            |cases: &[(String, &str)]| for_report(&report(cases), &AnnotationSources::default());
         let found = with(&cases);
         let titles: Vec<(Level, &str)> =
             found.iter().map(|a| (a.level, a.title.as_str())).collect();
@@ -461,7 +462,7 @@ mod tests {
             "setup:\n  - do: {}\nTest info:\n  - do: {}\n",
         );
         write(root, "artifacts/org/x/GoneTests.java", "class GoneTests {}");
-        let sources = Sources::scan(root, &root.join("artifacts"));
+        let sources = AnnotationSources::scan(root, &root.join("artifacts"));
         let place = |class: &str, method: &str| sources.place(class, method);
         let file = |f: &str| Some(f.to_string());
         assert_eq!(

@@ -4,7 +4,7 @@
 //! GitHub's: the job summary, one annotation per failing test, and the report
 //! in the log with workflow commands switched off.
 
-use super::annotations::{self, Level, Sources, WorkflowAnnotation};
+use super::annotations::{self, AnnotationSources, Level, WorkflowAnnotation};
 use super::matrix::PlanFile;
 use super::runner::{print_untrusted, RunnerFiles};
 use crate::ci::blocking::{self, Blocking};
@@ -215,9 +215,9 @@ fn print_annotations(cfg: &AnalyzeArtifacts, found: &Findings, notes: Vec<Workfl
         .iter()
         .any(|t| t.failures > 0 || t.suite_timeouts > 0);
     let sources = if to_place {
-        Sources::scan(&cfg.sources, &cfg.dir)
+        AnnotationSources::scan(&cfg.sources, &cfg.dir)
     } else {
-        Sources::default()
+        AnnotationSources::default()
     };
     let mut annotations = annotations::for_report(&found.overall, &sources);
     annotations.extend(notes);

@@ -85,7 +85,7 @@ impl Lineage for Checkout {
         let Some(repo) = &self.repo else {
             return queries.iter().map(|_| Err(Unplaced::OutsideGit)).collect();
         };
-        let mut lines = Lines::new(repo);
+        let mut lines = Walks::new(repo);
         let newest: Vec<Option<Oid>> = queries.iter().map(|q| lines.resolve(q.newest)).collect();
         for oid in newest.iter().flatten() {
             lines.walk(*oid);
@@ -113,7 +113,7 @@ struct At {
 /// First-parent lines read from one repository, as segments: each walk
 /// starts a segment and ends at a root, at the limit, or where it meets
 /// a commit walked before (the segment then goes on where that commit is).
-struct Lines<'r> {
+struct Walks<'r> {
     repo: &'r Repo,
     at: HashMap<Oid, At>,
     /// Where each segment goes on, when its walk met an earlier one.
@@ -122,9 +122,9 @@ struct Lines<'r> {
     resolved: HashMap<String, Option<Oid>>,
 }
 
-impl<'r> Lines<'r> {
-    fn new(repo: &'r Repo) -> Lines<'r> {
-        Lines {
+impl<'r> Walks<'r> {
+    fn new(repo: &'r Repo) -> Walks<'r> {
+        Walks {
             repo,
             at: HashMap::new(),
             joins: Vec::new(),

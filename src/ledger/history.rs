@@ -11,8 +11,9 @@
 //! always exact.
 
 use super::ancestry::{Lineage, Query, Unplaced};
-use super::read::{FileRead, Problem};
+use super::read::{LedgerRead, Problem};
 use super::record::{Condition, LineView, Origin};
+use super::Fast;
 use crate::condition::Position;
 pub use crate::stats::Verdict;
 use crate::stats::{self, Counts};
@@ -23,12 +24,6 @@ use serde::Serialize;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, UNIX_EPOCH};
-
-/// The tables of a history hash a million names: foldhash (hashbrown's own
-/// hasher) instead of SipHash takes a fifth off reading a large ledger. Its
-/// seed is random per process, so names from a hostile branch cannot be
-/// chosen to collide.
-type Fast = foldhash::fast::RandomState;
 
 /// Rows kept per test (the table and the trend).
 pub(crate) const ROWS_PER_TEST: usize = 30;
@@ -199,7 +194,7 @@ fn row_id(commit: Option<u32>, dirty: bool, cond: u32) -> u64 {
 /// One test's records so far. Rows and conditions are few: kept in
 /// vectors, found by comparing numbers, so that a record costs no allocation.
 #[derive(Clone, Debug, Default)]
-struct TestAcc {
+struct HistoryAcc {
     /// Its tasks' numbers.
     tasks: Vec<u32>,
     total: Tally,
@@ -226,7 +221,7 @@ pub(crate) struct Builder {
     filter: Filter,
     /// Its tests by [`test_key`]: found by comparing numbers (names are
     /// compared in the small tables of class and method names only).
-    tests: HashMap<u64, TestAcc, Fast>,
+    tests: HashMap<u64, HistoryAcc, Fast>,
     names: Names,
     sources: Sources,
 }
@@ -291,7 +286,7 @@ impl Builder {
         } = self;
         let names = &names;
         let lines = &Lines::of(&tests, names, lineage);
-        let accs: Vec<(u64, TestAcc)> = tests.into_iter().collect();
+        let accs: Vec<(u64, HistoryAcc)> = tests.into_iter().collect();
         let mut tests: Vec<TestHistory> = accs
             .into_par_iter()
             .map(|(key, acc)| acc.finish(key, names, lines))
@@ -320,7 +315,7 @@ impl super::Summary for Builder {
         self.sources.other_lines += 1;
     }
 
-    fn file_read(&mut self, read: FileRead) {
+    fn file_read(&mut self, read: LedgerRead) {
         self.sources.read(read);
     }
 
@@ -344,7 +339,7 @@ impl super::Summary for Builder {
 
 impl Sources {
     /// Counts a file read, with its problems.
-    pub(crate) fn read(&mut self, read: FileRead) {
+    pub(crate) fn read(&mut self, read: LedgerRead) {
         self.files += 1;
         self.records += read.records;
         self.skipped_lines += read.skipped;
@@ -361,7 +356,7 @@ impl Sources {
     }
 }
 
-impl TestAcc {
+impl HistoryAcc {
     fn add(&mut self, record: &LineView<'_>, secs: u64, names: &mut Names) {
         let counts = Tally::of(record);
         let task = record.test.task.as_ref();
@@ -500,7 +495,7 @@ impl TestAcc {
     }
 
     /// Joins `other`, of the same test and numbered as this one.
-    fn merge(&mut self, other: TestAcc, names: &Names) {
+    fn merge(&mut self, other: HistoryAcc, names: &Names) {
         for task in other.tasks {
             if !self.tasks.contains(&task) {
                 self.tasks.push(task);
@@ -791,7 +786,11 @@ pub(crate) struct Lines {
 impl Lines {
     /// The rows on each test's newest line, of the tests that have other
     /// rows in their newest row's condition.
-    fn of(tests: &HashMap<u64, TestAcc, Fast>, names: &Names, lineage: &mut dyn Lineage) -> Lines {
+    fn of(
+        tests: &HashMap<u64, HistoryAcc, Fast>,
+        names: &Names,
+        lineage: &mut dyn Lineage,
+    ) -> Lines {
         let mut asked: Vec<(u64, Vec<u32>)> = Vec::new();
         let mut queries = Vec::new();
         for (key, acc) in tests {
@@ -863,7 +862,7 @@ fn newest_against_before(
     rows: &[RowAcc],
     lines: &Lines,
     names: &Names,
-) -> Option<Result<Before, Unjudged>> {
+) -> Option<Result<Earlier, Unjudged>> {
     let (newest, earlier) = rows.split_last()?;
     let same: Vec<&RowAcc> = earlier.iter().filter(|r| r.cond == newest.cond).collect();
     if same.is_empty() {
@@ -888,7 +887,7 @@ fn newest_against_before(
         // Only when its other rows name no commit: none is known to be before.
         None => return unjudged(Unplaced::NoAncestorRecords),
     };
-    let mut before = Before::default();
+    let mut before = Earlier::default();
     for row in same {
         let on_line = row
             .commit
@@ -914,13 +913,13 @@ fn newest_against_before(
 /// The rows counted before the newest (and their commits, newest first),
 /// and the rows left out.
 #[derive(Default)]
-struct Before {
+struct Earlier {
     tally: Tally,
     commits: Vec<String>,
     left_out: Tally,
 }
 
-fn compare_newest(rows: &[Row], before: Before) -> Option<Comparison> {
+fn compare_newest(rows: &[Row], before: Earlier) -> Option<Comparison> {
     let row = rows.last()?;
     if row.tally.runs == 0 {
         return None;

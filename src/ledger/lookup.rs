@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 /// Which records count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scope<'a> {
+pub(crate) enum LedgerScope<'a> {
     /// Records of this commit (a full hash).
     Commit(&'a str),
     /// Records of this branch (its name as runs record it, without a
@@ -36,7 +36,7 @@ pub(crate) struct Pooled {
 
 /// The records of `classes` (their methods and nested classes) in `files`
 /// that `scope` keeps, pooled.
-pub(crate) fn pooled(files: &[PathBuf], classes: &[String], scope: Scope<'_>) -> Pooled {
+pub(crate) fn pooled(files: &[PathBuf], classes: &[String], scope: LedgerScope<'_>) -> Pooled {
     let mut out = Pooled::default();
     if classes.is_empty() {
         return out;
@@ -65,8 +65,8 @@ pub(crate) fn pooled(files: &[PathBuf], classes: &[String], scope: Scope<'_>) ->
                 return Ok(true);
             }
             let kept = match scope {
-                Scope::Commit(c) => line.commit.as_deref() == Some(c),
-                Scope::Branch(b) => line.branch.as_deref() == Some(b),
+                LedgerScope::Commit(c) => line.commit.as_deref() == Some(c),
+                LedgerScope::Branch(b) => line.branch.as_deref() == Some(b),
             };
             if kept {
                 out.add(&line);
@@ -84,7 +84,7 @@ pub(crate) fn known_flaky(files: &[PathBuf], report: &Report, branch: &str) -> V
     let failing: Vec<_> = report.tests.iter().filter(|t| t.failures > 0).collect();
     let mut classes: Vec<String> = failing.iter().map(|t| t.class.clone()).collect();
     classes.dedup();
-    let pooled = pooled(files, &classes, Scope::Branch(branch));
+    let pooled = pooled(files, &classes, LedgerScope::Branch(branch));
     for problem in &pooled.problems {
         crate::warning!("{problem}");
     }
@@ -212,7 +212,7 @@ mod tests {
         let c1 = pooled(
             std::slice::from_ref(&file),
             &["a.FooTests".into()],
-            Scope::Commit("c1"),
+            LedgerScope::Commit("c1"),
         );
         let in_jvm = record("a", "b", 0, 0).condition;
         let t = of(&c1, "a.FooTests", &in_jvm).unwrap();
@@ -221,7 +221,7 @@ mod tests {
         assert_eq!((t.runs, t.failures), (20, 1));
         assert!(of(&c1, "a.FooTests$Inner", &in_jvm).is_some());
         assert!(of(&c1, "a.FooTestsMore", &in_jvm).is_none());
-        let main = pooled(&[file], &["a.FooTests".into()], Scope::Branch("main"));
+        let main = pooled(&[file], &["a.FooTests".into()], LedgerScope::Branch("main"));
         let t = of(&main, "a.FooTests", &in_jvm).unwrap();
         assert_eq!((t.runs, t.failures, t.records), (120, 14, 3));
     }

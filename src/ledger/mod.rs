@@ -32,6 +32,12 @@ use rayon::prelude::*;
 use record::LineView;
 use std::path::PathBuf;
 
+/// The tables of a history hash a million names: foldhash (hashbrown's own
+/// hasher) instead of SipHash takes a fifth off reading a large ledger. Its
+/// seed is random per process, so names from a hostile branch cannot be
+/// chosen to collide.
+pub(crate) type Fast = foldhash::fast::RandomState;
+
 /// The most consecutive files read into one summary before summaries are
 /// merged. The files are cut into as few groups as that allows, of sizes
 /// that differ by one at most (27 files: 7, 7, 7, 6), so that threads
@@ -50,7 +56,10 @@ pub(crate) fn history_of(files: &[PathBuf], filter: &Filter, lineage: &mut dyn L
 /// What the ledger's runs in `files` say of the failing tests `query` asks for.
 pub(crate) fn suspects_of(files: &[PathBuf], query: &suspects::Query) -> suspects::Suspects {
     let needles = query.tests.needles();
-    summarize(files, &needles, || suspects::Builder::new(query.clone())).finish()
+    summarize(files, &needles, || {
+        suspects::SuspectBuilder::new(query.clone())
+    })
+    .finish()
 }
 
 /// What reading ledger lines builds (history's and suspects' summaries):
@@ -61,7 +70,7 @@ pub(crate) trait Summary: Send + Sized {
     /// A line of another test, passed over unread.
     fn passed_over(&mut self);
     /// A file read, with its problems.
-    fn file_read(&mut self, read: read::FileRead);
+    fn file_read(&mut self, read: read::LedgerRead);
     /// Joins the summary of the files after this one's.
     fn merge(&mut self, other: Self);
 }

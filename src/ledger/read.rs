@@ -43,7 +43,7 @@ impl std::fmt::Display for Problem {
 
 /// What reading one file gave besides its records.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct FileRead {
+pub(crate) struct LedgerRead {
     pub records: u64,
     /// Lines skipped (every one, also those past [`PROBLEMS_PER_FILE`]).
     pub skipped: u64,
@@ -98,13 +98,13 @@ pub(crate) fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 /// Reads `path`, giving each usable record to `each` as it is read.
 #[cfg(test)]
-pub(crate) fn read_file(path: &Path, each: impl FnMut(Dated)) -> FileRead {
+pub(crate) fn read_file(path: &Path, each: impl FnMut(Dated)) -> LedgerRead {
     scan_file(path, records_to(each))
 }
 
 /// Reads `src`'s records, as [`read_file`] reads a file's.
 #[cfg(test)]
-pub(crate) fn read_lines(path: &Path, src: impl Read, each: impl FnMut(Dated)) -> FileRead {
+pub(crate) fn read_lines(path: &Path, src: impl Read, each: impl FnMut(Dated)) -> LedgerRead {
     scan(path, src, records_to(each))
 }
 
@@ -121,12 +121,12 @@ fn records_to(mut each: impl FnMut(Dated)) -> impl FnMut(&[u8], End) -> LineResu
 }
 
 /// Opens `path` and [`scan`]s it; a file that cannot be opened is one problem.
-pub(crate) fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) -> FileRead {
+pub(crate) fn scan_file(path: &Path, use_line: impl FnMut(&[u8], End) -> LineResult) -> LedgerRead {
     match std::fs::File::open(path) {
         Ok(file) => scan(path, file, use_line),
-        Err(e) => FileRead {
+        Err(e) => LedgerRead {
             problems: vec![problem(path, 0, &format!("cannot be read: {e}"))],
-            ..FileRead::default()
+            ..LedgerRead::default()
         },
     }
 }
@@ -141,9 +141,9 @@ pub(crate) fn scan(
     path: &Path,
     src: impl Read,
     mut use_line: impl FnMut(&[u8], End) -> LineResult,
-) -> FileRead {
-    let mut lines = Lines::new(src);
-    let mut read = FileRead::default();
+) -> LedgerRead {
+    let mut lines = BufferLines::new(src);
+    let mut read = LedgerRead::default();
     let mut number = 0u64;
     loop {
         number += 1;
@@ -164,7 +164,7 @@ pub(crate) fn scan(
     read
 }
 
-impl FileRead {
+impl LedgerRead {
     fn skip(&mut self, problem: Problem) {
         self.skipped += 1;
         if self.problems.len() < PROBLEMS_PER_FILE {
@@ -190,7 +190,7 @@ const READ_BYTES: usize = 256 << 10;
 /// The lines of a reader, found in one buffer that holds the longest line
 /// allowed and a read's worth more: each line is handed out where it lies,
 /// never copied, and memory stays the buffer's whatever the file's size.
-struct Lines<R> {
+struct BufferLines<R> {
     src: R,
     buf: Vec<u8>,
     /// What is read and not yet handed out: `buf[start..end]`.
@@ -199,9 +199,9 @@ struct Lines<R> {
     eof: bool,
 }
 
-impl<R: Read> Lines<R> {
-    fn new(src: R) -> Lines<R> {
-        Lines {
+impl<R: Read> BufferLines<R> {
+    fn new(src: R) -> BufferLines<R> {
+        BufferLines {
             src,
             buf: vec![0; MAX_LINE_BYTES + READ_BYTES],
             start: 0,

@@ -1,7 +1,7 @@
 //! Appending and reading back: rotation, the lock under concurrent
 //! appends, torn lines, unknown versions and bad lines.
 
-use super::read::{self, Dated, FileRead};
+use super::read::{self, Dated, LedgerRead};
 use super::record::{Condition, Context, Origin, Record, Repetition, TestId, SCHEMA};
 use super::store::{append_to_dir, append_to_file, Limits};
 use std::collections::BTreeMap;
@@ -38,7 +38,7 @@ pub(crate) fn record(class: &str, method: &str, runs: u64, failures: u64) -> Rec
 }
 
 /// Every record of every ledger file below `dir`, with what reading found.
-fn read_all(dir: &Path) -> (Vec<Record>, Vec<FileRead>) {
+fn read_all(dir: &Path) -> (Vec<Record>, Vec<LedgerRead>) {
     let mut records = Vec::new();
     let mut reads = Vec::new();
     for file in read::files_of(&[dir.to_path_buf()]).unwrap() {
@@ -269,9 +269,9 @@ fn a_ci_file_is_one_file_and_folders_are_read_at_any_depth() {
 }
 
 /// A reader that gives at most a few bytes a read, as a pipe may.
-struct Trickle<'a>(&'a [u8]);
+struct TrickleReader<'a>(&'a [u8]);
 
-impl std::io::Read for Trickle<'_> {
+impl std::io::Read for TrickleReader<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         let n = self.0.len().min(out.len()).min(7);
         out[..n].copy_from_slice(&self.0[..n]);
@@ -287,7 +287,7 @@ fn lines_are_found_across_reads_of_any_size() {
         .collect();
     let text = lines.join("\n") + "\n\n";
     let mut methods = Vec::new();
-    let read = read::read_lines(Path::new("f"), Trickle(text.as_bytes()), |d| {
+    let read = read::read_lines(Path::new("f"), TrickleReader(text.as_bytes()), |d| {
         methods.push(d.record.test.method)
     });
     assert_eq!((read.records, read.skipped), (40, 0));

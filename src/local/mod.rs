@@ -344,7 +344,7 @@ pub(crate) fn assess(
     }
     let triaged = match &cfg.triage {
         Some(triage) if !partial => {
-            let site = triage::Site {
+            let site = triage::TriageSite {
                 build,
                 base: &run_dir,
                 gradle_args: &cfg.gradle_args,

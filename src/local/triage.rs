@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Where a triage runs and how.
-pub(crate) struct Site<'a> {
+pub(crate) struct TriageSite<'a> {
     pub build: &'a Build,
     /// The folder triaged (a run folder): the report before triage and the
     /// replays go below it.
@@ -34,7 +34,7 @@ pub(crate) struct Site<'a> {
 pub(crate) fn after_run(
     report: &mut Report,
     cfg: &triage::TriageConfig,
-    site: &Site<'_>,
+    site: &TriageSite<'_>,
     keep: &dyn Fn(&Report) -> Result<PathBuf>,
 ) -> Result<Option<TriageTotals>> {
     if !triage::has_failures(report) {

@@ -29,7 +29,7 @@ pub fn reduce(tests: &[ClassifiedTest]) -> Reduced {
 
 /// What part of its Test task a test selects.
 #[derive(Debug, PartialEq, Eq)]
-enum Scope<'a> {
+enum ReduceScope<'a> {
     Task,
     Class(&'a str),
     Method(&'a str, &'a str),
@@ -39,20 +39,20 @@ enum Scope<'a> {
     Odd(&'a str),
 }
 
-fn scope(t: &ClassifiedTest) -> Scope<'_> {
+fn scope(t: &ClassifiedTest) -> ReduceScope<'_> {
     if t.kind == TestKind::YamlRestTestRunner {
-        return Scope::Task;
+        return ReduceScope::Task;
     }
     match (
         t.class.as_deref(),
         t.method.as_deref(),
         t.yaml_suite.as_deref(),
     ) {
-        (_, _, Some(suite)) => Scope::Suite(suite),
-        (None, None, None) => Scope::Task,
-        (Some(class), None, None) => Scope::Class(class),
-        (Some(class), Some(method), None) => Scope::Method(class, method),
-        (None, Some(method), None) => Scope::Odd(method),
+        (_, _, Some(suite)) => ReduceScope::Suite(suite),
+        (None, None, None) => ReduceScope::Task,
+        (Some(class), None, None) => ReduceScope::Class(class),
+        (Some(class), Some(method), None) => ReduceScope::Method(class, method),
+        (None, Some(method), None) => ReduceScope::Odd(method),
     }
 }
 
@@ -69,10 +69,10 @@ fn covers(a: &ClassifiedTest, b: &ClassifiedTest) -> bool {
             .is_some_and(|v| v.suites.iter().any(|s| s == suite))
     };
     match (scope(a), scope(b)) {
-        (Scope::Task, _) => true,
-        (Scope::Class(c), _) if in_suite(c) => true,
-        (Scope::Class(c), Scope::Class(d) | Scope::Method(d, _)) => c == d,
-        (Scope::Suite(p), Scope::Suite(q)) => {
+        (ReduceScope::Task, _) => true,
+        (ReduceScope::Class(c), _) if in_suite(c) => true,
+        (ReduceScope::Class(c), ReduceScope::Class(d) | ReduceScope::Method(d, _)) => c == d,
+        (ReduceScope::Suite(p), ReduceScope::Suite(q)) => {
             q == p || q.strip_prefix(p).is_some_and(|rest| rest.starts_with('/'))
         }
         (x, y) => x == y,
@@ -173,9 +173,9 @@ fn is_root_dir(dir: &str) -> bool {
 /// `None` for the whole task.
 pub fn target(t: &ClassifiedTest) -> Option<String> {
     match scope(t) {
-        Scope::Task => None,
-        Scope::Class(c) | Scope::Suite(c) | Scope::Odd(c) => Some(c.to_string()),
-        Scope::Method(c, m) => Some(format!("{c}.{m}")),
+        ReduceScope::Task => None,
+        ReduceScope::Class(c) | ReduceScope::Suite(c) | ReduceScope::Odd(c) => Some(c.to_string()),
+        ReduceScope::Method(c, m) => Some(format!("{c}.{m}")),
     }
 }
 
@@ -183,7 +183,7 @@ pub fn target(t: &ClassifiedTest) -> Option<String> {
 pub fn describe(t: &ClassifiedTest) -> String {
     match (target(t), &scope(t)) {
         (None, _) => format!("the whole `{}` task", t.task),
-        (Some(s), Scope::Suite(_)) => format!("YAML suite `{s}` in `{}`", t.task),
+        (Some(s), ReduceScope::Suite(_)) => format!("YAML suite `{s}` in `{}`", t.task),
         (Some(x), _) => format!("`{x}` in `{}`", t.task),
     }
 }

@@ -26,7 +26,7 @@ pub(crate) enum Fit {
 
 /// What sizing one whole-task batch needs.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct TaskRuns<'a> {
+pub(crate) struct SampledRuns<'a> {
     /// The task's test classes (as its patterns accept them), in its order.
     pub classes: &'a [String],
     /// The selected tests' classes: always in a sample.
@@ -38,7 +38,7 @@ pub(crate) struct TaskRuns<'a> {
 }
 
 /// The whole task, or the sample of it that fits the budget with `seed`.
-pub(crate) fn fit(task: &TaskRuns<'_>, durations: &Durations, seed: u64) -> Fit {
+pub(crate) fn fit(task: &SampledRuns<'_>, durations: &Durations, seed: u64) -> Fit {
     let Some(budget) = task.budget else {
         return Fit::Whole;
     };
@@ -108,7 +108,7 @@ pub(crate) fn apply(
         }
     }
     let runs = command.rest_loops();
-    let sizing = TaskRuns {
+    let sizing = SampledRuns {
         classes: &classes,
         selected: &selected,
         runs,
@@ -228,8 +228,8 @@ mod tests {
         (0..n).map(|i| format!("a.C{i}Test")).collect()
     }
 
-    fn task<'a>(classes: &'a [String], selected: &'a [String], budget: u64) -> TaskRuns<'a> {
-        TaskRuns {
+    fn task<'a>(classes: &'a [String], selected: &'a [String], budget: u64) -> SampledRuns<'a> {
+        SampledRuns {
             classes,
             selected,
             runs: 10,

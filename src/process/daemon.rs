@@ -25,7 +25,7 @@
 //! environment of the client that started it, and so do its test JVMs unless
 //! the Test task sets theirs).
 
-use super::tree::{self, Kind, Table};
+use super::tree::{self, ProcKind, ProcTable};
 use crate::reports::walk;
 use crate::vars;
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,7 +53,7 @@ const CONNECT_WAIT: Duration = Duration::from_secs(8);
 /// The Gradle daemon one of `clients` (a client process tree) is connected
 /// to: the process holding the other end of an established loopback TCP
 /// connection, among the Gradle daemons of the machine.
-pub(super) fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
+pub(super) fn serving(table: &ProcTable, clients: &[u32]) -> Option<u32> {
     let conns = connections();
     let mut peers = BTreeSet::new();
     for &pid in clients {
@@ -72,14 +72,14 @@ pub(super) fn serving(table: &Table, clients: &[u32]) -> Option<u32> {
     }
     table
         .iter()
-        .filter(|(pid, p)| p.kind == Kind::Daemon && !clients.contains(pid))
+        .filter(|(pid, p)| p.kind == ProcKind::Daemon && !clients.contains(pid))
         .map(|(&pid, _)| pid)
         .find(|&pid| socket_inodes(pid).iter().any(|i| peers.contains(i)))
 }
 
 /// The test JVMs of `daemon` that started at or after `since` (clock ticks
 /// since boot) for run `run`: marked with it.
-pub(super) fn test_executors(table: &Table, daemon: u32, since: u64, run: &str) -> Vec<u32> {
+pub(super) fn test_executors(table: &ProcTable, daemon: u32, since: u64, run: &str) -> Vec<u32> {
     running_tests(table, daemon)
         .filter(|(_, p)| p.start >= since)
         .map(|(&pid, _)| pid)
@@ -90,7 +90,7 @@ pub(super) fn test_executors(table: &Table, daemon: u32, since: u64, run: &str) 
 /// Whether `daemon` runs a test JVM marked with another run than `run`: then
 /// it runs another build (one at a time), and ours is over. (An unmarked one
 /// may be the user's build or ours, whose Test task lost the mark: unknown.)
-fn runs_another_build(table: &Table, daemon: u32, run: &str) -> bool {
+fn runs_another_build(table: &ProcTable, daemon: u32, run: &str) -> bool {
     running_tests(table, daemon).any(|(&pid, _)| {
         std::fs::read(format!("/proc/{pid}/environ"))
             .is_ok_and(|env| mark(&env).is_some_and(|m| m != run.as_bytes()))
@@ -98,10 +98,10 @@ fn runs_another_build(table: &Table, daemon: u32, run: &str) -> bool {
 }
 
 /// The live test JVMs `daemon` started, whoever's.
-fn running_tests(table: &Table, daemon: u32) -> impl Iterator<Item = (&u32, &tree::Proc)> {
+fn running_tests(table: &ProcTable, daemon: u32) -> impl Iterator<Item = (&u32, &tree::Proc)> {
     table
         .iter()
-        .filter(move |(_, p)| p.ppid == daemon && p.kind == Kind::TestExecutor && !p.zombie)
+        .filter(move |(_, p)| p.ppid == daemon && p.kind == ProcKind::TestExecutor && !p.zombie)
 }
 
 /// Whether process `pid` carries run `run`'s mark (false when its
@@ -362,7 +362,7 @@ mod tests {
         let _conns: Vec<_> = (0..3).map(|_| listener.accept().unwrap()).collect();
         let me = std::process::id();
         let table = tree::table();
-        assert_eq!(table[&users.id()].kind, Kind::TestExecutor);
+        assert_eq!(table[&users.id()].kind, ProcKind::TestExecutor);
         assert_eq!(test_executors(&table, me, since, "run-a"), [ours.id()]);
         assert_eq!(test_executors(&table, me, since, "run-b"), [other_run.id()]);
         assert_eq!(
@@ -413,9 +413,9 @@ mod tests {
         let (_conn, _) = listener.accept().unwrap();
         let me = std::process::id();
         let mut table = tree::table();
-        table.get_mut(&me).unwrap().kind = Kind::Daemon;
+        table.get_mut(&me).unwrap().kind = ProcKind::Daemon;
         assert_eq!(serving(&table, &[client.id()]), Some(me));
-        table.get_mut(&me).unwrap().kind = Kind::Other;
+        table.get_mut(&me).unwrap().kind = ProcKind::Other;
         assert_eq!(serving(&table, &[client.id()]), None, "only daemons");
         let _ = client.kill();
         let _ = client.wait();

@@ -280,7 +280,7 @@ pub(crate) fn run(
     supervise();
     let (mut child, copiers, program) = spawn(argv, cwd, output)?;
     let started = Instant::now();
-    let mut watch = Watch {
+    let mut watch = Watched {
         shared: isolation.is_shared(),
         // Test JVMs a daemon started before this are not of this build.
         since: tree::start_ticks(child.id()).unwrap_or_else(tree::now_ticks),
@@ -365,7 +365,7 @@ fn spawn(
 }
 
 /// A running build, watched until it ends or must be stopped.
-struct Watch<'a> {
+struct Watched<'a> {
     /// On the user's daemon: stopped through Gradle's cancellation.
     shared: bool,
     /// When the client started, in the process table's ticks.
@@ -377,7 +377,7 @@ struct Watch<'a> {
     notes: Vec<String>,
 }
 
-impl Watch<'_> {
+impl Watched<'_> {
     /// Polls the child until it exits, its time passes or we are interrupted
     /// (then the build is stopped as its isolation requires).
     fn until_ended(
@@ -788,7 +788,7 @@ mod tests {
         let t = tree::table();
         let users: Vec<u32> = t
             .iter()
-            .filter(|(_, p)| p.ppid == me && p.kind == tree::Kind::Daemon && !p.zombie)
+            .filter(|(_, p)| p.ppid == me && p.kind == tree::ProcKind::Daemon && !p.zombie)
             .map(|(&pid, _)| pid)
             .collect();
         assert_eq!(users.len(), 1, "the stand-in runs, re-parented to us");

@@ -16,7 +16,7 @@ const TEST_EXECUTOR: &str = "Gradle Test Executor";
 
 /// What a process is, for Gradle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(super) enum ProcKind {
     Daemon,
     TestExecutor,
     Other,
@@ -30,10 +30,10 @@ pub(super) struct Proc {
     pub zombie: bool,
     /// When it started, in clock ticks since boot (0 when unknown).
     pub start: u64,
-    pub kind: Kind,
+    pub kind: ProcKind,
 }
 
-pub(super) type Table = BTreeMap<u32, Proc>;
+pub(super) type ProcTable = BTreeMap<u32, Proc>;
 
 /// Fields of `/proc/<pid>/stat` after the command name (which may hold spaces
 /// and parentheses): state, ppid, ..., starttime (field 22 of the file).
@@ -80,11 +80,11 @@ pub fn now_ticks() -> u64 {
 }
 
 #[cfg(target_os = "linux")]
-fn kind_of(pid: u32) -> Kind {
+fn kind_of(pid: u32) -> ProcKind {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
     let args = || cmdline.split(|b| *b == 0);
     if args().any(|arg| arg == DAEMON_MAIN.as_bytes()) {
-        return Kind::Daemon;
+        return ProcKind::Daemon;
     }
     let worker = args().any(|arg| arg.ends_with(WORKER_MAIN.as_bytes()));
     let executor = args().any(|arg| {
@@ -93,14 +93,14 @@ fn kind_of(pid: u32) -> Kind {
             .starts_with(TEST_EXECUTOR)
     });
     if worker && executor {
-        Kind::TestExecutor
+        ProcKind::TestExecutor
     } else {
-        Kind::Other
+        ProcKind::Other
     }
 }
 
 #[cfg(target_os = "linux")]
-pub(super) fn table() -> Table {
+pub(super) fn table() -> ProcTable {
     let mut out = BTreeMap::new();
     let proc = crate::reports::walk::list(std::path::Path::new("/proc"));
     for entry in proc.unwrap_or_default() {
@@ -108,7 +108,11 @@ pub(super) fn table() -> Table {
             continue;
         };
         if let Some((zombie, ppid, start)) = stat(pid) {
-            let kind = if zombie { Kind::Other } else { kind_of(pid) };
+            let kind = if zombie {
+                ProcKind::Other
+            } else {
+                kind_of(pid)
+            };
             out.insert(
                 pid,
                 Proc {
@@ -124,7 +128,7 @@ pub(super) fn table() -> Table {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn table() -> Table {
+pub fn table() -> ProcTable {
     let mut out = BTreeMap::new();
     let Ok(ps) = std::process::Command::new("ps")
         .args(["-A", "-o", "pid=", "-o", "ppid=", "-o", "stat="])
@@ -144,7 +148,7 @@ pub fn table() -> Table {
                         ppid,
                         zombie: stat.starts_with('Z'),
                         start: 0,
-                        kind: Kind::Other,
+                        kind: ProcKind::Other,
                     },
                 );
             }
@@ -155,14 +159,14 @@ pub fn table() -> Table {
 
 /// Descendants of `root`, not entering daemons when `spare_daemons`, nor
 /// ever the user's daemons (see [`remember_users_daemons`]).
-pub(super) fn descendants(table: &Table, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
+pub(super) fn descendants(table: &ProcTable, root: u32, spare_daemons: bool) -> BTreeSet<u32> {
     let users = users_daemons();
     let mut found = BTreeSet::new();
     let mut frontier = vec![root];
     while let Some(parent) = frontier.pop() {
         for (&pid, p) in table {
             let spared =
-                p.kind == Kind::Daemon && (spare_daemons || users.contains(&(pid, p.start)));
+                p.kind == ProcKind::Daemon && (spare_daemons || users.contains(&(pid, p.start)));
             if p.ppid == parent && !spared && found.insert(pid) {
                 frontier.push(pid);
             }
@@ -198,7 +202,7 @@ pub(super) fn remember_users_daemons(root: u32) {
     let t = table();
     let found: Vec<(u32, u64)> = descendants(&t, root, false)
         .into_iter()
-        .filter(|pid| t[pid].kind == Kind::Daemon && !t[pid].zombie)
+        .filter(|pid| t[pid].kind == ProcKind::Daemon && !t[pid].zombie)
         .map(|pid| (pid, t[&pid].start))
         .collect();
     if let Ok(mut users) = USERS_DAEMONS.lock() {
@@ -207,7 +211,7 @@ pub(super) fn remember_users_daemons(root: u32) {
 }
 
 /// Whether `pid` runs (exists and is not a zombie).
-pub(super) fn alive(table: &Table, pid: u32) -> bool {
+pub(super) fn alive(table: &ProcTable, pid: u32) -> bool {
     table.get(&pid).is_some_and(|p| !p.zombie)
 }
 

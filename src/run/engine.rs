@@ -25,9 +25,9 @@
 //! `auto` runs what its tests still owe as Gradle runs, and an explicit
 //! `in-jvm` stays in the JVM; either way the run says what it cost.
 
-use super::evidence::{self, Reading, Tally};
+use super::evidence::{self, EvidenceTally, Reading};
 use super::guard::RunGuard;
-use super::invoke::{self, Iteration, IterationVerdict, Spec};
+use super::invoke::{self, Iteration, IterationVerdict, SpawnSpec};
 use crate::domain::{BatchingConfig, ClassifiedTest, GradleCommand, InJvm};
 use crate::invocation::{Invocation, Seeds};
 use crate::plan::budget::{self, Next, Pace, Sizing};
@@ -207,7 +207,7 @@ pub(crate) struct Outcome {
     /// Iterations each of the command's tests was planned and ran, in its order.
     pub ran: Vec<u64>,
     /// What each test's executions gave (with the pinned seed, if any).
-    pub tallies: Vec<Tally>,
+    pub tallies: Vec<EvidenceTally>,
     /// What repeated each test last: its in-JVM mechanism, or Gradle runs.
     pub repeated_by: Vec<Option<InJvm>>,
     /// Per test, when its in-JVM iterations cost more than fresh runs.
@@ -341,7 +341,7 @@ impl<'a> Engine<'a> {
             measured: None,
             out: Outcome {
                 ran: vec![0; n],
-                tallies: vec![Tally::default(); n],
+                tallies: vec![EvidenceTally::default(); n],
                 repeated_by: vec![command.in_jvm(); n],
                 costlier: vec![None; n],
                 weighed: vec![false; n],
@@ -504,7 +504,7 @@ impl<'a> Engine<'a> {
             (Sink::Log { .. }, Some(log)) => Output::Log(log),
             _ => Output::Inherit,
         };
-        let it = invoke::invoke(&Spec {
+        let it = invoke::invoke(&SpawnSpec {
             outcomes: &outcomes,
             argv: &argv,
             guard: self.site.guard,
@@ -935,7 +935,7 @@ impl Engine<'_> {
         let (verdict, it) = (self.out.verdicts.last()?, self.out.iterations.last()?);
         let t = reading.tests.iter().find(|t| t.ran() > 0);
         Some(evidence::why_no_result(
-            t.unwrap_or(&Tally::default()),
+            t.unwrap_or(&EvidenceTally::default()),
             reading.others,
             verdict,
             &it.ended,
@@ -1108,7 +1108,7 @@ mod tests {
     use std::cell::RefCell;
     use std::path::PathBuf;
 
-    struct Build {
+    struct TestBuild {
         root: tempfile::TempDir,
         runs: tempfile::TempDir,
         guard: RunGuard,
@@ -1116,8 +1116,8 @@ mod tests {
         batching: BatchingConfig,
     }
 
-    impl Build {
-        fn new(iterations: u32) -> Build {
+    impl TestBuild {
+        fn new(iterations: u32) -> TestBuild {
             let root = tempfile::tempdir().unwrap();
             let runs = tempfile::tempdir().unwrap();
             let script = crate::run::stand_in::write(runs.path());
@@ -1135,7 +1135,7 @@ mod tests {
                 unit_iters: iterations,
                 ..BatchingConfig::default()
             };
-            Build {
+            TestBuild {
                 root,
                 runs,
                 guard,
@@ -1161,7 +1161,7 @@ mod tests {
             commands.into_iter().next().unwrap()
         }
 
-        fn run(&self, command: &GradleCommand, policy: &Policy) -> (Outcome, Seen) {
+        fn run(&self, command: &GradleCommand, policy: &Policy) -> (Outcome, SeenEvents) {
             let dest = self.runs.path().join("batch-1");
             let site = Site {
                 guard: &self.guard,
@@ -1178,7 +1178,7 @@ mod tests {
                 batching: &self.batching,
                 ctx: &self.ctx,
             };
-            let mut seen = Seen::default();
+            let mut seen = SeenEvents::default();
             let out = run(command, Some(replan), policy, &site, &mut seen);
             assert!(out.error.is_none(), "{:?}", out.error);
             (out, seen)
@@ -1188,14 +1188,14 @@ mod tests {
     /// What the reporter was told: each command's argv, each chunk, the
     /// lines, the time left after each invocation.
     #[derive(Default)]
-    struct Seen {
+    struct SeenEvents {
         commands: RefCell<Vec<Vec<String>>>,
         chunks: Vec<(Option<u32>, Option<String>)>,
         lines: Vec<String>,
         left: Vec<Option<Duration>>,
     }
 
-    impl Reporter for Seen {
+    impl Reporter for SeenEvents {
         fn event(&mut self, event: &Event<'_>) {
             match event {
                 Event::Command(_, argv) => self.commands.borrow_mut().push(argv.to_vec()),
@@ -1226,7 +1226,7 @@ mod tests {
 
     #[test]
     fn an_in_jvm_batch_without_a_budget_is_one_invocation_of_its_whole_count() {
-        let b = Build::new(5);
+        let b = TestBuild::new(5);
         let c = b.command(&["a.ATests", "a.BTests"]);
         let (out, seen) = b.run(&c, &policy(2));
         assert_eq!(out.iterations.len(), 1);
@@ -1252,7 +1252,7 @@ mod tests {
     /// class that repeated is never run again.
     #[test]
     fn a_class_that_did_not_repeat_goes_on_alone_as_gradle_runs() {
-        let b = Build::new(5);
+        let b = TestBuild::new(5);
         b.mark("ignores", "a.BTests");
         let c = b.command(&["a.ATests", "a.BTests"]);
         let (out, seen) = b.run(&c, &policy(2));
@@ -1284,7 +1284,7 @@ mod tests {
     /// than planned.
     #[test]
     fn a_class_a_suite_timeout_cut_is_no_evidence_of_an_ignored_count() {
-        let b = Build::new(5);
+        let b = TestBuild::new(5);
         b.mark("timeout", "a.BTests");
         let c = b.command(&["a.ATests", "a.BTests"]);
         let (out, seen) = b.run(&c, &policy(2));
@@ -1297,7 +1297,7 @@ mod tests {
     /// the test proven flaky leaves the batch, the other gets its full count.
     #[test]
     fn a_proven_test_leaves_the_batch_and_the_rest_gets_its_full_count() {
-        let b = Build::new(100);
+        let b = TestBuild::new(100);
         b.mark("fails", "a.FlakyTests");
         let c = b.command(&["a.FlakyTests", "a.StableTests"]);
         let p = Policy {
@@ -1335,8 +1335,8 @@ mod tests {
     /// Each execution sleeps 2 s more than the one before: far above what
     /// the stand-in's start takes on a loaded machine, which is the fresh
     /// run's cost it is weighed against.
-    fn growing(iterations: u32, on: OnDearer) -> (Build, Outcome, Seen) {
-        let b = Build::new(iterations);
+    fn growing(iterations: u32, on: OnDearer) -> (TestBuild, Outcome, SeenEvents) {
+        let b = TestBuild::new(iterations);
         b.mark_with("grows", "a.GrowingTests", "2000");
         let c = b.command(&["a.GrowingTests"]);
         let p = Policy {
@@ -1401,12 +1401,12 @@ mod tests {
         );
         assert_eq!(out.weighed, [true]);
         // Each batch in a build of its own: a batch's folder is its own.
-        let b = Build::new(5);
+        let b = TestBuild::new(5);
         let c = b.command(&["a.CheapTests", "a.OtherTests"]);
         let (out, _) = b.run(&c, &p(OnDearer::Switch));
         assert_eq!(out.weighed, [true, true]);
         assert_eq!(out.costlier, [None, None]);
-        let b = Build::new(5);
+        let b = TestBuild::new(5);
         let c = b.command(&["a.CheapTests", "a.OtherTests"]);
         let (out, _) = b.run(&c, &p(OnDearer::Ignore));
         assert_eq!(
@@ -1440,7 +1440,7 @@ mod tests {
     /// anything runs; an open-ended batch ends when every test failed.
     #[test]
     fn a_budget_stops_between_chunks_and_until_fail_ends_at_the_failures() {
-        let b = Build::new(100);
+        let b = TestBuild::new(100);
         let c = b.command(&["a.StableTests"]);
         let p = Policy {
             budget: Some(Duration::from_secs(60)),
@@ -1480,7 +1480,7 @@ mod tests {
     fn a_comparison_takes_a_test_shown_fixed_out_at_its_look() {
         use crate::plan::show_fix::{ShowFix, ALPHA};
         use crate::stats::Counts;
-        let b = Build::new(40);
+        let b = TestBuild::new(40);
         b.mark("fails", "a.StillTests");
         let c = b.command(&["a.FixedTests", "a.StillTests"]);
         let rule = |class: &str| ShowFix {

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 /// One selected test's executions in an invocation (or several, added up).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Tally {
+pub(crate) struct EvidenceTally {
     pub passed: u64,
     /// Real failures: neither a suite timeout nor a JVM out of heap.
     pub failed: u64,
@@ -39,7 +39,7 @@ pub(crate) struct Tally {
     pub methods: BTreeMap<(String, String), Counts>,
 }
 
-impl Tally {
+impl EvidenceTally {
     /// Executions with a result: the test ran (with the pinned seed, if
     /// any) and passed or failed.
     pub(crate) fn usable(&self) -> u64 {
@@ -51,7 +51,7 @@ impl Tally {
         self.usable() + self.suite_timeouts + self.heap + self.unpinned
     }
 
-    pub(crate) fn add(&mut self, other: &Tally) {
+    pub(crate) fn add(&mut self, other: &EvidenceTally) {
         self.passed += other.passed;
         self.failed += other.failed;
         self.suite_timeouts += other.suite_timeouts;
@@ -108,7 +108,7 @@ pub(crate) struct Reading {
     /// when no execution was repeated in a JVM.
     pub positions: Vec<Duration>,
     /// Each selected test's executions, in the order of the tests given.
-    pub tests: Vec<Tally>,
+    pub tests: Vec<EvidenceTally>,
     /// Executions of tests no selected test covers.
     pub others: u64,
     /// Each class that ran, by name.
@@ -119,7 +119,7 @@ pub(crate) struct Reading {
 /// selected test counts only when it ran with that seed.
 pub(crate) fn read(it: &Iteration, tests: &[ClassifiedTest], pinned: Option<&str>) -> Reading {
     let mut out = Reading {
-        tests: vec![Tally::default(); tests.len()],
+        tests: vec![EvidenceTally::default(); tests.len()],
         ..Reading::default()
     };
     if it.no_reports() {
@@ -259,7 +259,7 @@ fn positions(tests: &[crate::analyze::model::report::TestReport]) -> Vec<Duratio
 
 /// Why an invocation gave a test (`t`) no result, in a few words.
 pub(crate) fn why_no_result(
-    t: &Tally,
+    t: &EvidenceTally,
     others: u64,
     verdict: &IterationVerdict,
     ended: &Ended,
@@ -414,7 +414,7 @@ mod tests {
 </testsuite>"#;
         let it = iteration(tmp.path(), xml);
         let r = read(&it, &[unit("a.T")], None);
-        assert_eq!(r.tests[0], Tally::default());
+        assert_eq!(r.tests[0], EvidenceTally::default());
         assert!(r.classes.is_empty(), "no class ran: {:?}", r.classes);
     }
 

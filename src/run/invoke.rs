@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// One Gradle invocation to run and keep.
-pub(crate) struct Spec<'a> {
+pub(crate) struct SpawnSpec<'a> {
     /// Program first, then its arguments, as planned (without what the
     /// guard adds: isolation and init scripts).
     pub argv: &'a [String],
@@ -210,7 +210,7 @@ pub(crate) fn check_fresh(dest: &Path) -> Result<()> {
 }
 
 /// Runs one invocation and keeps its reports and task outcomes.
-pub(crate) fn invoke(spec: &Spec<'_>) -> Result<Iteration> {
+pub(crate) fn invoke(spec: &SpawnSpec<'_>) -> Result<Iteration> {
     let index = spec.index;
     let since = now_on_disk(spec.dest)?;
     std::fs::create_dir_all(spec.outcomes).map_err(|e| Error::io(spec.outcomes, e))?;
@@ -241,7 +241,7 @@ pub(crate) fn invoke(spec: &Spec<'_>) -> Result<Iteration> {
 
 /// `--- Iteration i/N` (a Buildkite log section when inherited) and the
 /// command: as planned on a screen, exactly as run (`argv`) in a log.
-fn announce(spec: &Spec<'_>, argv: &[String]) -> Result<()> {
+fn announce(spec: &SpawnSpec<'_>, argv: &[String]) -> Result<()> {
     let line = |argv| format!("--- {}\n>>> {}\n", spec.header, shell::join(argv));
     match spec.output {
         Output::Inherit => {

@@ -90,7 +90,7 @@ impl TaskOutcome {
 }
 
 #[derive(Deserialize)]
-struct File {
+struct OutcomeFile {
     tasks: Vec<TaskOutcome>,
 }
 
@@ -182,7 +182,9 @@ impl Scripts {
 /// build failed before it could, or the file is damaged).
 pub(crate) fn read(file: &Path) -> Option<Vec<TaskOutcome>> {
     let text = std::fs::read_to_string(file).ok()?;
-    serde_json::from_str::<File>(&text).ok().map(|f| f.tasks)
+    serde_json::from_str::<OutcomeFile>(&text)
+        .ok()
+        .map(|f| f.tasks)
 }
 
 /// The Test tasks asked for that the build skipped (an `onlyIf` that is

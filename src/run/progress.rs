@@ -9,18 +9,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// An estimate of the time left, and when it was made (so that it counts down).
-type Shown = Arc<Mutex<Option<(Instant, Left)>>>;
+type ShownLine = Arc<Mutex<Option<(Instant, Left)>>>;
 
 pub struct Progress {
     /// The live status line; `None` when it must not be drawn.
     bar: Option<ProgressBar>,
-    left: Shown,
+    left: ShownLine,
 }
 
 impl Progress {
     /// `live`: stderr is a terminal and Gradle's output is not streamed to it.
     pub fn new(live: bool) -> Progress {
-        let left: Shown = Arc::default();
+        let left: ShownLine = Arc::default();
         let bar = live.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             let shown = left.clone();

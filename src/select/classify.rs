@@ -132,7 +132,7 @@ impl<'a> Classifier<'a> {
             .roots
             .containing(path)
             .iter()
-            .flat_map(|root| self.classify_file(root, path, &Target::whole(origin), &mut log))
+            .flat_map(|root| self.classify_file(root, path, &ClassTarget::whole(origin), &mut log))
             .collect();
         Classified {
             outcomes,
@@ -201,7 +201,7 @@ impl<'a> Classifier<'a> {
             let nested = join_nested(nested_dotted, binary_nested);
             let found = self.roots.files_for(&segments[..k], false);
             if !found.is_empty() {
-                let target = Target::nested(nested.as_deref(), test, origin, only);
+                let target = ClassTarget::nested(nested.as_deref(), test, origin, only);
                 return self.classify_all(found, &target, log);
             }
         }
@@ -209,14 +209,14 @@ impl<'a> Classifier<'a> {
         // suffix match of Elasticsearch's allowed.
         let found = self.roots.files_for(&segments, true);
         let nested = join_nested(&[], binary_nested);
-        let target = Target::nested(nested.as_deref(), test, origin, only);
+        let target = ClassTarget::nested(nested.as_deref(), test, origin, only);
         self.classify_all(found, &target, log)
     }
 
     fn classify_all(
         &self,
         found: Vec<(Root, PathBuf)>,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Vec<Classification> {
         found
@@ -248,7 +248,7 @@ impl<'a> Classifier<'a> {
         &self,
         root: &Root,
         path: &Path,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Vec<Classification> {
         self.classify_one(root, path, target, log)
@@ -259,7 +259,7 @@ impl<'a> Classifier<'a> {
         &self,
         root: &Root,
         path: &Path,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         let subject = if root.resources {
@@ -335,7 +335,7 @@ impl<'a> Classifier<'a> {
         &self,
         root: &Root,
         subject: &Subject,
-        target: &Target,
+        target: &ClassTarget,
         kind: &TestKind,
         task: String,
         via_suite: Option<ViaSuite>,
@@ -367,7 +367,7 @@ impl<'a> Classifier<'a> {
 
     /// The class a class file holds, as the target names it: an abstract
     /// base, a test, or why it is neither.
-    fn class_in(&self, root: &Root, path: &Path, target: &Target) -> Result<ClassFile, Skip> {
+    fn class_in(&self, root: &Root, path: &Path, target: &ClassTarget) -> Result<ClassFile, Skip> {
         if !CLASS_EXTENSIONS.contains(&extension(path)) {
             return Err(not_a_test());
         }

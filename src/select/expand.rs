@@ -62,7 +62,7 @@ impl SourceFile {
 }
 
 /// A declared type: file and position in it.
-type At = (usize, usize);
+type DeclAt = (usize, usize);
 
 /// A concrete class that inherits a base.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,9 +77,9 @@ pub(crate) struct Descendant {
 #[derive(Debug, Default)]
 pub(crate) struct Hierarchy {
     files: Vec<SourceFile>,
-    by_binary: HashMap<String, Vec<At>>,
+    by_binary: HashMap<String, Vec<DeclAt>>,
     /// Superclass binary name → the classes that extend it.
-    children: HashMap<String, Vec<At>>,
+    children: HashMap<String, Vec<DeclAt>>,
 }
 
 impl Hierarchy {
@@ -97,7 +97,7 @@ impl Hierarchy {
                     .push((fi, ti));
             }
         }
-        let edges: Vec<(String, At)> = (0..h.files.len())
+        let edges: Vec<(String, DeclAt)> = (0..h.files.len())
             .into_par_iter()
             .flat_map_iter(|fi| {
                 let h = &h;
@@ -127,7 +127,7 @@ impl Hierarchy {
     pub(crate) fn descendants(&self, base: &str) -> Vec<Descendant> {
         let mut found = BTreeSet::new();
         let mut seen_types: HashSet<&str> = HashSet::from([base]);
-        let mut seen_decls: HashSet<At> = HashSet::new();
+        let mut seen_decls: HashSet<DeclAt> = HashSet::new();
         let mut queue = VecDeque::from([base.to_string()]);
         while let Some(parent) = queue.pop_front() {
             for &child in self.children.get(&parent).into_iter().flatten() {
@@ -155,7 +155,7 @@ impl Hierarchy {
 
     /// Where `binary` is declared: in the file `in_file` when it declares it,
     /// else the first file that does.
-    fn at(&self, binary: &str, in_file: Option<&Path>) -> Option<At> {
+    fn at(&self, binary: &str, in_file: Option<&Path>) -> Option<DeclAt> {
         let all = self.by_binary.get(binary)?;
         let own = in_file.and_then(|f| all.iter().find(|a| self.files[a.0].path == f));
         own.or_else(|| all.first()).copied()
@@ -218,7 +218,7 @@ impl Hierarchy {
         })
     }
 
-    fn decl(&self, (fi, ti): At) -> &source::Declared {
+    fn decl(&self, (fi, ti): DeclAt) -> &source::Declared {
         &self.files[fi].unit.types[ti]
     }
 
@@ -228,7 +228,7 @@ impl Hierarchy {
     }
 
     /// The binary name of a class's superclass, when the build declares it.
-    fn superclass(&self, at: At, depth: usize) -> Option<String> {
+    fn superclass(&self, at: DeclAt, depth: usize) -> Option<String> {
         let t = self.decl(at);
         if t.kind != TypeKind::Class || depth > MAX_DEPTH {
             return None;
@@ -245,7 +245,7 @@ impl Hierarchy {
 
     /// A type name as written in the header of the type at `at`, resolved to
     /// a binary name the build declares.
-    fn resolve(&self, at: At, name: &str, depth: usize) -> Option<String> {
+    fn resolve(&self, at: DeclAt, name: &str, depth: usize) -> Option<String> {
         let file = &self.files[at.0];
         let t = self.decl(at);
         let mut segments = name.split('.');

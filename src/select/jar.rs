@@ -74,11 +74,11 @@ impl<'a> Classpath<'a> {
 /// A jar's central directory: each entry's place and how it is stored.
 struct Jar {
     path: PathBuf,
-    entries: HashMap<String, Entry>,
+    entries: HashMap<String, ZipEntry>,
 }
 
 #[derive(Clone, Copy)]
-struct Entry {
+struct ZipEntry {
     method: u16,
     compressed: u64,
     size: u64,
@@ -138,7 +138,7 @@ impl Jar {
 }
 
 /// The entries of a central directory of `count` records.
-fn central_entries(directory: &[u8], count: u16) -> Option<HashMap<String, Entry>> {
+fn central_entries(directory: &[u8], count: u16) -> Option<HashMap<String, ZipEntry>> {
     let mut entries = HashMap::with_capacity(usize::from(count));
     let mut at = 0;
     for _ in 0..count {
@@ -152,7 +152,7 @@ fn central_entries(directory: &[u8], count: u16) -> Option<HashMap<String, Entry
         if name.ends_with(b".class") {
             entries.insert(
                 String::from_utf8_lossy(name).into_owned(),
-                Entry {
+                ZipEntry {
                     method: le16(directory, at + 10)?,
                     compressed: u64::from(le32(directory, at + 20)?),
                     size: u64::from(le32(directory, at + 24)?),

@@ -214,14 +214,14 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<MutedEntry>> {
 }
 
 /// A problem at a line of the file.
-type Problem = (usize, String);
+type MuteProblem = (usize, String);
 
 /// One entry of `tests:`; `None` without a class.
-fn parse_entry(entry: &MarkedYaml) -> Result<Option<MutedEntry>, Problem> {
+fn parse_entry(entry: &MarkedYaml) -> Result<Option<MutedEntry>, MuteProblem> {
     let YamlData::Mapping(_) = untag(entry) else {
         return Err((line(entry), "a `tests` entry is not a mapping".into()));
     };
-    let field = |key: &str| -> Result<Option<String>, Problem> {
+    let field = |key: &str| -> Result<Option<String>, MuteProblem> {
         match entry.data.as_mapping_get(key) {
             None => Ok(None),
             Some(node) => scalar(node).map_err(|m| (line(node), format!("`{key}` {m}"))),
@@ -261,7 +261,7 @@ fn parse_entry(entry: &MarkedYaml) -> Result<Option<MutedEntry>, Problem> {
 
 /// The `tasks:` of an entry, checked as Elasticsearch's build checks them
 /// (each failure there fails its build): sorted, each once.
-fn tasks(node: &MarkedYaml) -> Result<Vec<String>, Problem> {
+fn tasks(node: &MarkedYaml) -> Result<Vec<String>, MuteProblem> {
     const WHY: &str = "(Elasticsearch's build rejects it too)";
     let items = match untag(node) {
         YamlData::Value(Scalar::Null) => return Ok(Vec::new()),

@@ -64,14 +64,14 @@ pub(super) enum TaskBinding {
     NotTest,
 }
 
-enum Mode {
+enum RootMode {
     Layout(Vec<Root>),
     PathRules,
 }
 
 /// The build's source roots, and their files found on first use.
 pub(super) struct SourceRoots<'a> {
-    mode: Mode,
+    mode: RootMode,
     files: &'a dyn Files,
     /// Files of the searchable source dirs by file name, built on first class lookup.
     by_name: OnceCell<HashMap<OsString, Vec<PathBuf>>>,
@@ -124,15 +124,15 @@ impl<'a> SourceRoots<'a> {
                 }
             }
         }
-        Self::new(Mode::Layout(roots), files)
+        Self::new(RootMode::Layout(roots), files)
     }
 
     /// The roots the path rules see, for when no layout can be had.
     pub(super) fn path_rules(files: &'a dyn Files) -> Self {
-        Self::new(Mode::PathRules, files)
+        Self::new(RootMode::PathRules, files)
     }
 
-    fn new(mode: Mode, files: &'a dyn Files) -> Self {
+    fn new(mode: RootMode, files: &'a dyn Files) -> Self {
         SourceRoots {
             mode,
             files,
@@ -172,12 +172,12 @@ impl<'a> SourceRoots<'a> {
     fn index(&self) -> &HashMap<OsString, Vec<PathBuf>> {
         self.by_name.get_or_init(|| {
             let dirs: BTreeSet<&Path> = match &self.mode {
-                Mode::Layout(roots) => roots
+                RootMode::Layout(roots) => roots
                     .iter()
                     .filter(|r| !r.resources)
                     .map(|r| r.dir.as_path())
                     .collect(),
-                Mode::PathRules => BTreeSet::from([Path::new("")]),
+                RootMode::PathRules => BTreeSet::from([Path::new("")]),
             };
             let mut index: HashMap<OsString, Vec<PathBuf>> = HashMap::new();
             let files: BTreeSet<PathBuf> =
@@ -232,15 +232,15 @@ impl<'a> SourceRoots<'a> {
     /// Every root the layout reports (none by the path rules).
     pub(super) fn all(&self) -> &[Root] {
         match &self.mode {
-            Mode::Layout(roots) => roots,
-            Mode::PathRules => &[],
+            RootMode::Layout(roots) => roots,
+            RootMode::PathRules => &[],
         }
     }
 
     /// The source dirs holding `path`: the deepest ones (several when shared).
     pub(super) fn containing(&self, path: &Path) -> Vec<Root> {
         match &self.mode {
-            Mode::Layout(roots) => {
+            RootMode::Layout(roots) => {
                 let by_dir = self.by_dir.get_or_init(|| {
                     let mut by_dir: HashMap<PathBuf, Vec<usize>> = HashMap::new();
                     for (i, r) in roots.iter().enumerate() {
@@ -254,7 +254,7 @@ impl<'a> SourceRoots<'a> {
                     .map(|at| at.iter().map(|&i| roots[i].clone()).collect())
                     .unwrap_or_default()
             }
-            Mode::PathRules => rule_root(path).into_iter().collect(),
+            RootMode::PathRules => rule_root(path).into_iter().collect(),
         }
     }
 

@@ -123,7 +123,7 @@ pub(super) fn is_suite(unit: &Unit, local: &str, binary: &str, classes: &Classes
 /// out), and whether it is a JUnit 4 one.
 fn members(unit: &Unit, local: &str, classes: &Classes) -> Option<(Vec<String>, bool)> {
     let (written, junit4) = declared(unit, local)?;
-    let scope = Scope {
+    let scope = SuiteScope {
         unit,
         local,
         classes,
@@ -135,13 +135,13 @@ fn members(unit: &Unit, local: &str, classes: &Classes) -> Option<(Vec<String>, 
 }
 
 /// Where a name written in a type's code is looked up.
-struct Scope<'a> {
+struct SuiteScope<'a> {
     unit: &'a Unit,
     local: &'a str,
     classes: &'a Classes,
 }
 
-impl Scope<'_> {
+impl SuiteScope<'_> {
     /// A class the source set declares: its top-level class has a file (a
     /// member type is taken on trust).
     fn exists(&self, binary: &str) -> bool {
@@ -419,7 +419,7 @@ impl SuiteIndex {
 
 /// The classes of the source set the `suite()` of `local` adds as instances.
 fn created(unit: &Unit, local: &str, classes: &Classes) -> HashSet<String> {
-    let scope = Scope {
+    let scope = SuiteScope {
         unit,
         local,
         classes,

@@ -11,12 +11,12 @@ pub(crate) enum Supertype {
     /// A type the build's sources declare (binary name).
     Declared(String),
     /// A type from outside the build's sources: the names it can have.
-    Outside(Vec<Candidate>),
+    Outside(Vec<SupertypeCandidate>),
 }
 
 /// A binary name an outside supertype can have, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Candidate {
+pub(crate) struct SupertypeCandidate {
     pub binary: String,
     pub scope: Scope,
 }
@@ -71,13 +71,13 @@ fn implicit_packages(lang: Language) -> &'static [&'static str] {
 /// single-type import, else a qualified name as written; a simple name is
 /// looked for in the file's package, the on-demand imports and the implicit
 /// packages, in that order.
-pub(super) fn candidates(unit: &Unit, lang: Language, name: &str) -> Vec<Candidate> {
+pub(super) fn candidates(unit: &Unit, lang: Language, name: &str) -> Vec<SupertypeCandidate> {
     let (first, rest) = match name.split_once('.') {
         Some((first, rest)) => (first, Some(rest)),
         None => (name, None),
     };
     let named = |binary: String| {
-        vec![Candidate {
+        vec![SupertypeCandidate {
             binary,
             scope: Scope::Named,
         }]
@@ -109,15 +109,15 @@ pub(super) fn candidates(unit: &Unit, lang: Language, name: &str) -> Vec<Candida
                 .filter(|i| i.on_demand)
                 .map(|i| i.path.as_str()),
         )
-        .map(|p| Candidate {
+        .map(|p| SupertypeCandidate {
             binary: in_package(p),
             scope: Scope::Searched,
         });
-    let implicit = implicit_packages(lang).iter().map(|p| Candidate {
+    let implicit = implicit_packages(lang).iter().map(|p| SupertypeCandidate {
         binary: in_package(p),
         scope: Scope::Implicit,
     });
-    let mut found: Vec<Candidate> = Vec::new();
+    let mut found: Vec<SupertypeCandidate> = Vec::new();
     for c in searched.chain(implicit) {
         if !found.iter().any(|f| f.binary == c.binary) {
             found.push(c);

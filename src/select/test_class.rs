@@ -34,7 +34,7 @@ use super::bytecode::{ClassInfo, Compiled};
 use super::expand::Hierarchy;
 use super::jar::Classpath;
 use super::source::{Declared, Language, TypeKind, Unit};
-use super::supertypes::{self, Candidate, Scope, Supertype};
+use super::supertypes::{self, Scope, Supertype, SupertypeCandidate};
 use crate::test_filter::{class_file, Patterns};
 use std::cell::RefCell;
 use std::path::Path;
@@ -269,7 +269,7 @@ impl<'a> Detector<'a> {
         std::mem::take(&mut *self.misses.borrow_mut())
     }
 
-    fn missed(&self, candidates: &[Candidate]) {
+    fn missed(&self, candidates: &[SupertypeCandidate]) {
         let searchable = candidates.iter().filter(|c| c.scope != Scope::Implicit);
         self.misses
             .borrow_mut()
@@ -353,7 +353,7 @@ impl<'a> Detector<'a> {
     /// class of the build, the platform, or undecided.
     fn outside(
         &self,
-        candidates: &[Candidate],
+        candidates: &[SupertypeCandidate],
         chain: &mut Vec<String>,
         depth: usize,
     ) -> ChainSearch {
@@ -402,7 +402,7 @@ impl<'a> Detector<'a> {
                 self.source(parent, None, chain, depth + 1)
             }
             Some(parent) => {
-                let named = Candidate {
+                let named = SupertypeCandidate {
                     binary: parent.clone(),
                     scope: Scope::Named,
                 };
@@ -413,7 +413,7 @@ impl<'a> Detector<'a> {
             .interfaces
             .iter()
             .map(|i| {
-                Supertype::Outside(vec![Candidate {
+                Supertype::Outside(vec![SupertypeCandidate {
                     binary: i.clone(),
                     scope: Scope::Named,
                 }])
@@ -423,7 +423,10 @@ impl<'a> Detector<'a> {
     }
 
     /// The first of an interface's candidate names a class file has.
-    fn library_interface(&self, candidates: &[Candidate]) -> Option<std::rc::Rc<ClassInfo>> {
+    fn library_interface(
+        &self,
+        candidates: &[SupertypeCandidate],
+    ) -> Option<std::rc::Rc<ClassInfo>> {
         candidates.iter().find_map(|c| self.class_file(&c.binary))
     }
 }
@@ -455,7 +458,7 @@ impl ChainSearch {
     }
 }
 
-fn is_platform(c: &Candidate) -> bool {
+fn is_platform(c: &SupertypeCandidate) -> bool {
     PLATFORM_PACKAGES.iter().any(|p| c.binary.starts_with(p))
 }
 

@@ -23,7 +23,7 @@ use crate::reports::TRIAGE_DIR;
 use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
 use crate::{Error, Result};
-use replay::{JobResult, Replay, Replayer, Stop};
+use replay::{JobResult, Replay, ReplayStop, Replayer};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -88,7 +88,7 @@ pub struct TriageTotals {
 
 /// One failing test to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Target {
+struct TriageTarget {
     /// Its index in the report's tests.
     index: usize,
     task: String,
@@ -96,7 +96,7 @@ struct Target {
     seeds: Vec<Option<String>>,
 }
 
-impl Target {
+impl TriageTarget {
     /// The replay of its test `t` (the report's) with `seed`.
     fn job<'a>(&'a self, t: &'a TestReport, seed: Option<&'a str>) -> Replay<'a> {
         Replay {
@@ -125,7 +125,7 @@ fn no_replays(notes: Vec<String>) -> Triage {
 
 /// The failing tests to replay, most failing first, and those that cannot be
 /// (with why).
-fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
+fn targets(report: &Report) -> (Vec<TriageTarget>, Vec<(usize, String)>) {
     let mut out = Vec::new();
     let mut not = Vec::new();
     for (index, t) in report.tests.iter().enumerate() {
@@ -158,7 +158,7 @@ fn targets(report: &Report) -> (Vec<Target>, Vec<(usize, String)>) {
                         .map(Some)
                         .collect()
                 };
-                out.push(Target { index, task, seeds });
+                out.push(TriageTarget { index, task, seeds });
                 continue;
             }
         };
@@ -218,7 +218,7 @@ pub fn run(
     let interrupted = results
         .iter()
         .flatten()
-        .any(|r| r.stopped == Some(Stop::Interrupted));
+        .any(|r| r.stopped == Some(ReplayStop::Interrupted));
     let mut replays = 0;
     for (target, results) in targets.iter().zip(&results) {
         let triage = attach(report, target, results, cfg, env);
@@ -239,7 +239,7 @@ pub fn run(
 /// test's second, …): `results[target][seed]`.
 fn replay_in_rounds(
     report: &Report,
-    targets: &[Target],
+    targets: &[TriageTarget],
     replayer: &mut Replayer<'_>,
 ) -> Result<Vec<Vec<JobResult>>> {
     let mut results: Vec<Vec<JobResult>> = targets.iter().map(|_| Vec::new()).collect();
@@ -272,7 +272,7 @@ fn replay_in_rounds(
 /// A test's triage from the results of its seeds (in `target.seeds` order).
 fn attach(
     report: &Report,
-    target: &Target,
+    target: &TriageTarget,
     results: &[JobResult],
     cfg: &TriageConfig,
     env: &Env<'_>,

@@ -23,7 +23,7 @@ use crate::invocation::{Body, Invocation, Members, Repeat};
 use crate::plan::policy::Policy;
 use crate::process::Ended;
 use crate::run::engine::{self, Event, Reporter, Sink, Site, Stop as EngineStop};
-use crate::run::evidence::{why_no_result, Tally};
+use crate::run::evidence::{why_no_result, EvidenceTally};
 use crate::run::guard::RunGuard;
 use crate::run::progress::Progress;
 use crate::time::format_duration;
@@ -133,7 +133,7 @@ pub fn command(env: &Env<'_>, job: &Replay<'_>) -> String {
 
 /// Why replays that were planned did not run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub enum ReplayStop {
     Budget,
     Time,
     Interrupted,
@@ -147,7 +147,7 @@ pub struct JobResult {
     /// Why it has fewer replays than planned, one line each.
     pub notes: Vec<String>,
     /// The budget, the time limit or Ctrl-C ended it (or kept it from starting).
-    pub stopped: Option<Stop>,
+    pub stopped: Option<ReplayStop>,
     pub elapsed: Duration,
 }
 
@@ -205,7 +205,7 @@ impl Replayer<'_> {
             count_results: true,
             ..Policy::plain(1, self.env.invocation_timeout)
         };
-        let mut shown = Shown {
+        let mut shown = ShownReplay {
             progress: self.progress,
             label,
             log: &log,
@@ -230,10 +230,10 @@ impl Replayer<'_> {
                 out.notes.push(no_result(why, &tally, &log));
                 None
             }
-            Some(EngineStop::Interrupted) => Some(Stop::Interrupted),
-            Some(EngineStop::Deadline) => Some(Stop::Time),
-            _ if timed_out_at_deadline(&done.iterations, self.deadline) => Some(Stop::Time),
-            _ if out.replays < wanted && self.budget_left == 0 => Some(Stop::Budget),
+            Some(EngineStop::Interrupted) => Some(ReplayStop::Interrupted),
+            Some(EngineStop::Deadline) => Some(ReplayStop::Time),
+            _ if timed_out_at_deadline(&done.iterations, self.deadline) => Some(ReplayStop::Time),
+            _ if out.replays < wanted && self.budget_left == 0 => Some(ReplayStop::Budget),
             _ => None,
         };
         if let Some(stop) = stop {
@@ -245,27 +245,27 @@ impl Replayer<'_> {
     }
 
     /// What keeps the next job from starting.
-    fn stop_reason(&self) -> Option<Stop> {
+    fn stop_reason(&self) -> Option<ReplayStop> {
         if crate::process::interrupted() {
-            Some(Stop::Interrupted)
+            Some(ReplayStop::Interrupted)
         } else if self.budget_left == 0 {
-            Some(Stop::Budget)
+            Some(ReplayStop::Budget)
         } else if Instant::now() >= self.deadline {
-            Some(Stop::Time)
+            Some(ReplayStop::Time)
         } else {
             None
         }
     }
 
     /// `2 of 5 replay(s) ran: the replay budget of 100 is spent`.
-    pub fn stop_note(&self, stop: Stop, ran: u64, wanted: u64) -> String {
+    pub fn stop_note(&self, stop: ReplayStop, ran: u64, wanted: u64) -> String {
         let why = match stop {
-            Stop::Budget => format!("the replay budget of {} is spent", self.budget),
-            Stop::Time => format!(
+            ReplayStop::Budget => format!("the replay budget of {} is spent", self.budget),
+            ReplayStop::Time => format!(
                 "the triage time limit of {} was reached",
                 format_duration(self.time_limit)
             ),
-            Stop::Interrupted => "interrupted".into(),
+            ReplayStop::Interrupted => "interrupted".into(),
         };
         format!("{ran} of {wanted} replay(s) ran: {why}")
     }
@@ -277,7 +277,7 @@ fn timed_out_at_deadline(its: &[crate::run::invoke::Iteration], deadline: Instan
 }
 
 /// Why a job's replays gave no result, for its notes.
-fn no_result(why: &str, tally: &Tally, log: &Path) -> String {
+fn no_result(why: &str, tally: &EvidenceTally, log: &Path) -> String {
     match tally.unpinned {
         0 => format!("a replay gave no result: {why}; log: {}", log.display()),
         n => format!(
@@ -290,7 +290,7 @@ fn no_result(why: &str, tally: &Tally, log: &Path) -> String {
 }
 
 /// The progress lines of one job's replays.
-struct Shown<'a> {
+struct ShownReplay<'a> {
     progress: &'a Progress,
     label: &'a str,
     log: &'a Path,
@@ -301,7 +301,7 @@ struct Shown<'a> {
     in_jvm: Option<u32>,
 }
 
-impl Reporter for Shown<'_> {
+impl Reporter for ShownReplay<'_> {
     fn event(&mut self, event: &Event<'_>) {
         match event {
             Event::Command(command, _) => {

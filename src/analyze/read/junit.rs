@@ -98,7 +98,7 @@ const MAX_SUITES: usize = 64;
 /// before a problem are kept.
 pub fn read(src: impl Read, mut on_execution: impl FnMut(Execution<'_>)) -> FileRead {
     let mut reader = Reader::from_reader(StreamFilter::new(src));
-    let mut parser = Parser::default();
+    let mut parser = ReportParser::default();
     let mut buf = Vec::new();
     let state = loop {
         buf.clear();
@@ -211,7 +211,7 @@ impl Case {
 
 /// A failure-like element whose body is being read.
 #[derive(Debug)]
-struct Body {
+struct FailureBody {
     depth: usize,
     /// `failure`/`error` (the case's own result) rather than a flaky/rerun attempt.
     primary: bool,
@@ -221,24 +221,24 @@ struct Body {
 }
 
 #[derive(Debug, Default)]
-struct Parser {
+struct ReportParser {
     depth: usize,
     seen_root: bool,
     case: Option<Case>,
     /// A finished case, kept for its buffers.
     spare: Case,
-    body: Option<Body>,
+    body: Option<FailureBody>,
     counts: FileCounts,
     suites: Vec<Suite>,
 }
 
-type Sink<'s> = dyn FnMut(Execution<'_>) + 's;
+type ExecutionSink<'s> = dyn FnMut(Execution<'_>) + 's;
 
-impl Parser {
+impl ReportParser {
     fn on_event(
         &mut self,
         event: Event<'_>,
-        sink: &mut Sink<'_>,
+        sink: &mut ExecutionSink<'_>,
     ) -> std::result::Result<(), String> {
         match event {
             Event::Start(e) => {
@@ -281,7 +281,7 @@ impl Parser {
         Ok(())
     }
 
-    fn on_open(&mut self, e: &BytesStart<'_>, sink: &mut Sink<'_>) {
+    fn on_open(&mut self, e: &BytesStart<'_>, sink: &mut ExecutionSink<'_>) {
         let local = e.local_name();
         let name = local.as_ref();
         let Some(case) = self.case.as_mut() else {
@@ -344,7 +344,7 @@ impl Parser {
         }
         let (mut type_name, mut message) = (String::new(), String::new());
         attrs_into(e, [b"type", b"message"], [&mut type_name, &mut message]);
-        self.body = Some(Body {
+        self.body = Some(FailureBody {
             depth: self.depth,
             primary,
             type_name,
@@ -353,7 +353,7 @@ impl Parser {
         });
     }
 
-    fn on_close(&mut self, sink: &mut Sink<'_>) {
+    fn on_close(&mut self, sink: &mut ExecutionSink<'_>) {
         if self.body.as_ref().is_some_and(|b| b.depth == self.depth) {
             let body = self.body.take().expect("checked above");
             self.finish_body(body, sink);
@@ -370,7 +370,7 @@ impl Parser {
         }
     }
 
-    fn finish_body(&mut self, body: Body, sink: &mut Sink<'_>) {
+    fn finish_body(&mut self, body: FailureBody, sink: &mut ExecutionSink<'_>) {
         let failure = Failure {
             seed: trace_seed(&body.text),
             type_name: body.type_name,
@@ -396,7 +396,7 @@ impl Parser {
         }
     }
 
-    fn finish_case(&mut self, mut case: Case, sink: &mut Sink<'_>) {
+    fn finish_case(&mut self, mut case: Case, sink: &mut ExecutionSink<'_>) {
         self.counts.with_failure += u64::from(case.has_failure);
         self.counts.with_error += u64::from(case.has_error);
         self.counts.with_skipped += u64::from(case.skipped);
@@ -430,7 +430,7 @@ impl Parser {
 
     /// The file ended or broke inside a case: keep what was read of it when that
     /// decides its result; an undecided case is not counted.
-    fn close_cut_case(&mut self, sink: &mut Sink<'_>) {
+    fn close_cut_case(&mut self, sink: &mut ExecutionSink<'_>) {
         if let Some(body) = self.body.take() {
             self.finish_body(body, sink);
         }

@@ -8,7 +8,7 @@
 use super::Condition;
 use std::collections::HashMap;
 
-type Fast = foldhash::fast::RandomState;
+use crate::ledger::Fast;
 
 /// Commits and branches held before those no row names are dropped (at
 /// least; then twice what is left).

@@ -18,7 +18,7 @@ mod read;
 pub(crate) mod render;
 mod runs;
 
-pub(crate) use read::{Builder, Query};
+pub(crate) use read::{Query, SuspectBuilder};
 
 use super::history::{Seen, Sources};
 use crate::analyze::model::clusters::Cluster;

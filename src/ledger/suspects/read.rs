@@ -3,20 +3,20 @@
 //! so that a million lines cost tens of megabytes and no string copy; each
 //! test's lines are judged once everything is read.
 
-use super::runs::{judge, Run, RunNames};
+use super::runs::{judge, RunNames, SuspectRun};
 use super::{LeftOut, Suspect, Suspects, TestName};
 use crate::analyze::model::clusters::ClusterTest;
 use crate::analyze::rules::clusters::{self, FailedIn};
 use crate::condition::Condition;
 use crate::ledger::history::names::{test_key, Strings};
 use crate::ledger::history::{Filter, Sources};
-use crate::ledger::read::FileRead;
+use crate::ledger::read::LedgerRead;
 use crate::ledger::record::{LineView, Origin};
 use crate::ledger::Summary;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-type Fast = foldhash::fast::RandomState;
+use crate::ledger::Fast;
 
 /// Which lines count.
 #[derive(Clone, Debug, Default)]
@@ -34,7 +34,7 @@ const NONE: u32 = u32::MAX;
 
 /// One counted line, by numbers.
 #[derive(Clone, Copy, Debug)]
-struct Line {
+struct CountedLine {
     run: u32,
     commit: u32,
     cond: u32,
@@ -48,12 +48,12 @@ struct Line {
 #[derive(Clone, Debug, Default)]
 struct TestLines {
     tasks: Vec<u32>,
-    lines: Vec<Line>,
+    lines: Vec<CountedLine>,
 }
 
 /// Every name the lines refer to by number.
 #[derive(Debug, Default)]
-struct Names {
+struct LineNames {
     classes: Strings,
     methods: Strings,
     tasks: Strings,
@@ -63,7 +63,7 @@ struct Names {
     conditions: Vec<Condition>,
 }
 
-impl Names {
+impl LineNames {
     fn condition(&mut self, c: Condition) -> u32 {
         match self.conditions.iter().position(|k| *k == c) {
             Some(i) => i as u32,
@@ -75,7 +75,7 @@ impl Names {
     }
 }
 
-impl RunNames for Names {
+impl RunNames for LineNames {
     fn commit(&self, id: u32) -> &str {
         self.commits.get(id)
     }
@@ -87,19 +87,19 @@ impl RunNames for Names {
 
 /// The lines of the tests `query` asks for, as they are read.
 #[derive(Debug, Default)]
-pub(crate) struct Builder {
+pub(crate) struct SuspectBuilder {
     query: Query,
-    names: Names,
+    names: LineNames,
     tests: HashMap<u64, TestLines, Fast>,
     sources: Sources,
     left_out: LeftOut,
 }
 
-impl Builder {
-    pub(crate) fn new(query: Query) -> Builder {
-        Builder {
+impl SuspectBuilder {
+    pub(crate) fn new(query: Query) -> SuspectBuilder {
+        SuspectBuilder {
             query,
-            ..Builder::default()
+            ..SuspectBuilder::default()
         }
     }
 
@@ -133,7 +133,7 @@ impl Builder {
 
     /// Every test judged, and the clusters of their failing runs.
     pub(crate) fn finish(self) -> Suspects {
-        let Builder {
+        let SuspectBuilder {
             names,
             tests,
             sources,
@@ -141,7 +141,7 @@ impl Builder {
             ..
         } = self;
         let names = &names;
-        let mut judged: Vec<(TestName, Vec<Run>, u64)> = tests
+        let mut judged: Vec<(TestName, Vec<SuspectRun>, u64)> = tests
             .into_par_iter()
             .map(|(key, lines)| {
                 let (runs, duplicates) = runs_of(lines.lines);
@@ -168,7 +168,7 @@ impl Builder {
     }
 }
 
-impl Summary for Builder {
+impl Summary for SuspectBuilder {
     fn add(&mut self, line: &LineView<'_>, secs: u64) {
         if !self.counts(line, secs) {
             return;
@@ -179,7 +179,7 @@ impl Summary for Builder {
             n.methods.id(&line.test.method),
         );
         let task = (!line.test.task.is_empty()).then(|| n.tasks.id(&line.test.task));
-        let counted = Line {
+        let counted = CountedLine {
             run: n.runs.id(&line.run_id),
             commit: n.commits.id(line.commit.as_deref().unwrap_or_default()),
             cond: n.condition(line.condition),
@@ -202,11 +202,11 @@ impl Summary for Builder {
         self.sources.other_lines += 1;
     }
 
-    fn file_read(&mut self, read: FileRead) {
+    fn file_read(&mut self, read: LedgerRead) {
         self.sources.read(read);
     }
 
-    fn merge(&mut self, other: Builder) {
+    fn merge(&mut self, other: SuspectBuilder) {
         let n = &mut self.names;
         let classes = n.classes.translate(&other.names.classes);
         let methods = n.methods.translate(&other.names.methods);
@@ -245,12 +245,12 @@ impl Summary for Builder {
 
 /// A test's lines as runs, oldest first: the lines of one run id summed,
 /// each condition once (a line read again is a duplicate, counted).
-fn runs_of(mut lines: Vec<Line>) -> (Vec<Run>, u64) {
+fn runs_of(mut lines: Vec<CountedLine>) -> (Vec<SuspectRun>, u64) {
     lines.sort_unstable_by_key(|l| (l.run, l.cond, l.secs));
     let before = lines.len();
     lines.dedup_by_key(|l| (l.run, l.cond));
     let duplicates = (before - lines.len()) as u64;
-    let mut runs: Vec<Run> = Vec::new();
+    let mut runs: Vec<SuspectRun> = Vec::new();
     for l in lines {
         match runs.last_mut().filter(|r| r.run == l.run) {
             Some(r) => {
@@ -263,7 +263,7 @@ fn runs_of(mut lines: Vec<Line>) -> (Vec<Run>, u64) {
                     r.signature = Some(l.signature);
                 }
             }
-            None => runs.push(Run {
+            None => runs.push(SuspectRun {
                 run: l.run,
                 commit: l.commit,
                 secs: l.secs,
@@ -277,7 +277,7 @@ fn runs_of(mut lines: Vec<Line>) -> (Vec<Run>, u64) {
     (runs, duplicates)
 }
 
-fn test_name(key: u64, tasks: &[u32], names: &Names) -> TestName {
+fn test_name(key: u64, tasks: &[u32], names: &LineNames) -> TestName {
     let mut tasks: Vec<&str> = tasks.iter().map(|t| names.tasks.get(*t)).collect();
     tasks.sort_unstable();
     tasks.dedup();
@@ -290,8 +290,8 @@ fn test_name(key: u64, tasks: &[u32], names: &Names) -> TestName {
 
 /// The clusters of the tests' failing runs (run ids).
 fn clusters_of(
-    judged: &[(TestName, Vec<Run>, u64)],
-    names: &Names,
+    judged: &[(TestName, Vec<SuspectRun>, u64)],
+    names: &LineNames,
 ) -> Vec<crate::analyze::model::clusters::Cluster> {
     let failing: Vec<(&TestName, FailedIn)> = judged
         .iter()

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 /// One run of a test: its lines of one run id summed (each condition once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Run {
+pub(super) struct SuspectRun {
     pub run: u32,
     pub commit: u32,
     /// When the run ended (its newest line).
@@ -21,7 +21,7 @@ pub(super) struct Run {
     pub signature: Option<u32>,
 }
 
-impl Run {
+impl SuspectRun {
     fn failed(&self) -> bool {
         self.failures > 0
     }
@@ -46,8 +46,8 @@ struct AtCommit {
 }
 
 /// The suspect `runs` (oldest first) make of `test`; `None` when it never failed.
-pub(super) fn judge(test: TestName, runs: &[Run], names: &impl RunNames) -> Option<Suspect> {
-    let failing: Vec<&Run> = runs.iter().filter(|r| r.failed()).collect();
+pub(super) fn judge(test: TestName, runs: &[SuspectRun], names: &impl RunNames) -> Option<Suspect> {
+    let failing: Vec<&SuspectRun> = runs.iter().filter(|r| r.failed()).collect();
     let (first, last) = (*failing.first()?, *failing.last()?);
     let executions: u64 = runs.iter().map(|r| r.runs).sum();
     let failures: u64 = runs.iter().map(|r| r.failures).sum();
@@ -84,7 +84,7 @@ pub(super) fn judge(test: TestName, runs: &[Run], names: &impl RunNames) -> Opti
     };
     let [lo, hi] = stats::wilson95(failures, executions);
     let rate = stats::round6(failures as f64 / executions.max(1) as f64);
-    let seen = |r: &Run| Seen {
+    let seen = |r: &SuspectRun| Seen {
         time: rfc3339(r.secs),
         commit: Some(names.commit(r.commit).to_string()),
     };
@@ -120,7 +120,7 @@ pub(super) fn judge(test: TestName, runs: &[Run], names: &impl RunNames) -> Opti
 /// [`BROKEN_MIN_RUNS`] long and no commit of it passed in another run: the
 /// commit it began on.
 fn broken_since(
-    runs: &[Run],
+    runs: &[SuspectRun],
     commits: &HashMap<u32, AtCommit>,
     names: &impl RunNames,
 ) -> Option<Since> {

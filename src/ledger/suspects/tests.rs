@@ -1,7 +1,7 @@
 //! Suspects of generated records: each kind, what is left out, duplicates,
 //! merging, clusters, and the markdown and JSON (snapshots).
 
-use super::{render, Builder, Kind, Query, Suspects};
+use super::{render, Kind, Query, SuspectBuilder, Suspects};
 use crate::ledger::read::{self, End};
 use crate::ledger::record::{Condition, Context, LineView, Origin, Record};
 use crate::ledger::store_tests::record;
@@ -32,7 +32,7 @@ pub(crate) fn build(
     r
 }
 
-fn feed(builder: &mut Builder, records: &[Record]) {
+fn feed(builder: &mut SuspectBuilder, records: &[Record]) {
     for r in records {
         let line = serde_json::to_string(r).unwrap();
         let (view, secs) = read::parse::<LineView>(line.as_bytes(), End::Whole)
@@ -43,7 +43,7 @@ fn feed(builder: &mut Builder, records: &[Record]) {
 }
 
 pub(crate) fn suspects(query: Query, records: &[Record]) -> Suspects {
-    let mut b = Builder::new(query);
+    let mut b = SuspectBuilder::new(query);
     feed(&mut b, records);
     b.finish()
 }
@@ -112,9 +112,9 @@ fn two_failures_in_a_row_are_not_yet_broken() {
 fn a_run_read_twice_counts_once_and_parts_merge_alike() {
     let records = builds();
     let once = suspects(Query::default(), &records);
-    let mut twice = Builder::new(Query::default());
+    let mut twice = SuspectBuilder::new(Query::default());
     for part in [&records[..], &records[..10], &records[10..]] {
-        let mut b = Builder::new(Query::default());
+        let mut b = SuspectBuilder::new(Query::default());
         feed(&mut b, part);
         twice.merge(b);
     }

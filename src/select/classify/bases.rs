@@ -24,13 +24,13 @@ impl Classifier<'_> {
     pub(super) fn expand(
         &self,
         base: &str,
-        target: &Target,
+        target: &ClassTarget,
         (concrete_base, base_not_run): (bool, Option<String>),
         log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         let hierarchy = self.hierarchy();
         let classify = |d: &expand::Descendant, log: &mut Decisions| {
-            let sub = Target {
+            let sub = ClassTarget {
                 nested: None,
                 binary: Some(d.binary.clone()),
                 method: target.method.clone(),
@@ -62,7 +62,7 @@ impl Classifier<'_> {
     pub(super) fn never_run_base(
         &self,
         never: NeverRun,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         let NeverRun {
@@ -96,7 +96,7 @@ impl Classifier<'_> {
     pub(super) fn changed_concrete_base(
         &self,
         class: &str,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Vec<Classification> {
         if target.origin != Origin::Changed || target.binary.is_some() || target.method.is_some() {
@@ -116,7 +116,7 @@ impl Classifier<'_> {
         root: &Root,
         path: &Path,
         subject: &Subject,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Option<Result<Vec<Classification>, Skip>> {
         let class = subject.class.as_deref()?;
@@ -139,7 +139,7 @@ impl Classifier<'_> {
             ))));
         }
         log.notes.push(format!("{how}: it runs through them"));
-        let owner_target = Target {
+        let owner_target = ClassTarget {
             nested: creator.owner.split_once('$').map(|(_, n)| n.to_string()),
             binary: None,
             method: None,
@@ -156,7 +156,7 @@ impl Classifier<'_> {
         &self,
         root: &Root,
         class: &str,
-        target: &Target,
+        target: &ClassTarget,
         log: &mut Decisions,
     ) -> Result<Vec<Classification>, Skip> {
         match self.expand(class, target, (false, None), log) {

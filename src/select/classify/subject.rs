@@ -14,7 +14,7 @@ use std::path::Path;
 pub(super) const YAML_SUITE_DIR: &str = "rest-api-spec/test";
 
 /// What a lookup asks for beyond the file: a nested class, a method.
-pub(super) struct Target {
+pub(super) struct ClassTarget {
     pub(super) nested: Option<String>,
     /// The class's binary name, when an expansion found it (then it is
     /// known to be concrete, and its file may be named otherwise).
@@ -26,9 +26,9 @@ pub(super) struct Target {
     pub(super) only: Option<BTreeSet<String>>,
 }
 
-impl Target {
+impl ClassTarget {
     pub(super) fn whole(origin: Origin) -> Self {
-        Target {
+        ClassTarget {
             nested: None,
             binary: None,
             method: None,
@@ -43,7 +43,7 @@ impl Target {
         origin: Origin,
         only: Option<&BTreeSet<String>>,
     ) -> Self {
-        Target {
+        ClassTarget {
             nested: nested.map(str::to_string),
             binary: None,
             method: test.method.clone(),

@@ -12,7 +12,7 @@ use super::model::{
 
 /// What a `{` opened.
 #[derive(Clone, Debug)]
-enum Scope {
+enum Nesting {
     /// The body of a declared type (its local name): members may be types.
     Type(String),
     /// The body of a declared method (its index in the unit's methods).
@@ -110,7 +110,7 @@ struct Parser<'a> {
     line_starts: Vec<usize>,
     peeked: Option<(Tok<'a>, usize)>,
     unit: Unit,
-    scopes: Vec<Scope>,
+    scopes: Vec<Nesting>,
     /// Modifier words since the last member boundary.
     modifiers: Vec<&'a str>,
     /// Annotations since the last member boundary: those of the next declaration.
@@ -161,15 +161,15 @@ impl<'a> Parser<'a> {
     fn member_of(&self) -> Option<String> {
         match self.scopes.last() {
             None => Some(String::new()),
-            Some(Scope::Type(local)) => Some(local.clone()),
-            Some(Scope::Block | Scope::Body(_)) => None,
+            Some(Nesting::Type(local)) => Some(local.clone()),
+            Some(Nesting::Block | Nesting::Body(_)) => None,
         }
     }
 
     /// Keeps a class the body being read names, in its method.
     fn body_class(&mut self, class: BodyClass) {
         let body = self.scopes.iter().rev().find_map(|s| match s {
-            Scope::Body(i) => Some(*i),
+            Nesting::Body(i) => Some(*i),
             _ => None,
         });
         if let Some(method) = body.and_then(|i| self.unit.methods.get_mut(i)) {
@@ -193,8 +193,8 @@ impl<'a> Parser<'a> {
             match tok {
                 Tok::Punct(b'{') => {
                     let scope = match self.pending_body.take() {
-                        Some(method) if owner.is_some() => Scope::Body(method),
-                        _ => Scope::Block,
+                        Some(method) if owner.is_some() => Nesting::Body(method),
+                        _ => Nesting::Block,
                     };
                     self.scopes.push(scope);
                     self.boundary();

@@ -82,7 +82,7 @@ impl Parser<'_> {
             line: self.line(at),
         });
         if body {
-            self.scopes.push(Scope::Type(local));
+            self.scopes.push(Nesting::Type(local));
         }
     }
 

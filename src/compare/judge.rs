@@ -2,14 +2,13 @@
 //! shown fixed at a look (from its before counts), the runs a fix needs at
 //! the before side's rate, and each test's verdict when the run is done.
 
-use super::before::Before;
+use super::before::{covers, Before};
 use crate::analyze::model::comparison::{Comparison, CountsFrom, Side};
 use crate::analyze::model::report::TestReport;
 use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::plan::show_fix::{ShowFix, ALPHA};
 use crate::run::local::BatchRun;
 use crate::stats::{self, Counts};
-use crate::test_filter;
 
 /// The most runs `--size-after` gives a batch, as a multiple of its plan.
 pub(crate) const SIZE_CAP: u64 = 10;
@@ -23,13 +22,6 @@ pub(crate) fn rule(t: &ClassifiedTest, before: &Before, looks: u32) -> Option<Sh
         before: failed,
         looks,
         alpha: ALPHA,
-    })
-}
-
-/// Whether `t` (a test of a batch) covers `class`'s `method`.
-pub(super) fn covers(t: &ClassifiedTest, class: &str, method: &str) -> bool {
-    t.class.as_deref().is_some_and(|c| {
-        test_filter::covers(c, t.method.as_deref(), t.nested_classes, class, method)
     })
 }
 

@@ -162,12 +162,17 @@ fn summary_lines(report: &Report, md: &mut Vec<String>) {
     md.push(String::new());
     if report.around.build_failed {
         md.push(
-            "> ⚠️ One or more of the affected test source sets failed to compile, so *all*\n\
-             > flakiness re-runs were skipped - they share a single pre-flight compile gate.\n\
-             > See the precompile step's log for the specific compile error; this makes no\n\
-             > claim about the rest of the build.\n"
+            "> ⚠️ One or more of the affected test source sets failed to compile, so *all*".into(),
+        );
+        md.push(
+            "> flakiness re-runs were skipped - they share a single pre-flight compile gate."
                 .into(),
         );
+        md.push(
+            "> See the precompile step's log for the specific compile error; this makes no".into(),
+        );
+        md.push("> claim about the rest of the build.".into());
+        md.push(String::new());
     }
     verdicts::table(report, md);
     // Executions, not iterations: `--iters 20` on 6 test methods is 120.

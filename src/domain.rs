@@ -227,6 +227,19 @@ impl ClassifiedTest {
     pub fn muted(&self) -> Option<&Mute> {
         self.mute.as_ref().filter(|m| m.state == MuteState::Muted)
     }
+
+    /// Whether running it runs `class`'s `method` (`test_filter::covers`).
+    pub fn covers(&self, class: &str, method: &str) -> bool {
+        self.class.as_deref().is_some_and(|c| {
+            crate::test_filter::covers(
+                c,
+                self.method.as_deref(),
+                self.nested_classes,
+                class,
+                method,
+            )
+        })
+    }
 }
 
 /// How a class that its task's patterns leave out runs: inside suites the

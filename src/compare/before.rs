@@ -8,7 +8,6 @@ use crate::domain::{ClassifiedTest, GradleCommand};
 use crate::ledger::lookup::{self, LedgerScope, Pooled};
 use crate::ledger::{Condition, Context};
 use crate::stats::Counts;
-use crate::test_filter;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -93,7 +92,7 @@ fn enough(
     let found: Vec<_> = pooled
         .tests
         .iter()
-        .filter(|((c, m), _)| covers(t, c, m))
+        .filter(|((c, m), _)| t.covers(c, m))
         .filter_map(|(name, conditions)| {
             let (_, tally) = conditions.iter().find(|(c, _)| c == condition)?;
             Some((name.clone(), *tally))
@@ -116,13 +115,6 @@ pub(crate) fn from_run(report: &Report) -> Before {
             )
         })
         .collect()
-}
-
-/// Whether `t` (a test of a batch) covers `class`'s `method`.
-pub(super) fn covers(t: &ClassifiedTest, class: &str, method: &str) -> bool {
-    t.class.as_deref().is_some_and(|c| {
-        test_filter::covers(c, t.method.as_deref(), t.nested_classes, class, method)
-    })
 }
 
 #[cfg(test)]

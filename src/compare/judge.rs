@@ -2,7 +2,7 @@
 //! shown fixed at a look (from its before counts), the runs a fix needs at
 //! the before side's rate, and each test's verdict when the run is done.
 
-use super::before::{covers, Before};
+use super::before::Before;
 use crate::analyze::model::comparison::{Comparison, CountsFrom, Side};
 use crate::analyze::model::report::TestReport;
 use crate::domain::{ClassifiedTest, GradleCommand};
@@ -29,7 +29,7 @@ pub(crate) fn rule(t: &ClassifiedTest, before: &Before, looks: u32) -> Option<Sh
 fn failed_before(t: &ClassifiedTest, before: &Before) -> Vec<((String, String), Counts)> {
     before
         .iter()
-        .filter(|((c, m), (counts, _))| counts.failures > 0 && covers(t, c, m))
+        .filter(|((c, m), (counts, _))| counts.failures > 0 && t.covers(c, m))
         .map(|(name, (counts, _))| (name.clone(), *counts))
         .collect()
 }
@@ -68,7 +68,7 @@ pub(crate) fn place_of(runs: &[BatchRun], class: &str, method: &str) -> Option<(
             .command
             .tests
             .iter()
-            .position(|t| covers(t, class, method))?;
+            .position(|t| t.covers(class, method))?;
         Some((b, i))
     })
 }

@@ -422,7 +422,7 @@ pub(crate) fn resize(command: &mut crate::domain::GradleCommand, n: u64) {
 fn offer(prepared: &Prepared, before: &Before, compared: &ComparedWith, compare: &CompareConfig) {
     for c in &prepared.plan.commands {
         for ((class, method), (counts, _)) in before.iter().filter(|(_, (c, _))| c.failures > 0) {
-            if !c.tests.iter().any(|t| before::covers(t, class, method)) {
+            if !c.tests.iter().any(|t| t.covers(class, method)) {
                 continue;
             }
             match judge::runs_to_show_fix(*counts, compared.looks) {
@@ -450,7 +450,7 @@ fn offer(prepared: &Prepared, before: &Before, compared: &ComparedWith, compare:
 
 /// Why a test of the working tree's report has no before.
 fn no_before(t: &TestReport, new: &[ClassifiedTest], problems: &[String]) -> String {
-    if new.iter().any(|n| before::covers(n, &t.class, &t.method)) {
+    if new.iter().any(|n| n.covers(&t.class, &t.method)) {
         "new in this branch: it does not exist on REF".into()
     } else if !problems.is_empty() {
         "REF's run gave it no result (see the problems of REF's batches)".into()

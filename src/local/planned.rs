@@ -11,7 +11,7 @@ use crate::domain::{GradleCommand, InJvm};
 use crate::invocation::Members;
 use crate::plan::suite_route;
 use crate::run::local::{self as runner, BatchRun};
-use crate::{shell, test_filter};
+use crate::shell;
 use std::path::Path;
 use std::time::Duration;
 
@@ -58,19 +58,10 @@ pub(super) fn reproduce_members(
         let Some(task) = t.failing_task.clone() else {
             continue;
         };
-        let member = commands.iter().flat_map(|c| &c.tests).find(|p| {
-            p.task == task
-                && suite_route::included(p)
-                && p.class.as_deref().is_some_and(|class| {
-                    test_filter::covers(
-                        class,
-                        p.method.as_deref(),
-                        p.nested_classes,
-                        &t.class,
-                        &t.method,
-                    )
-                })
-        });
+        let member = commands
+            .iter()
+            .flat_map(|c| &c.tests)
+            .find(|p| p.task == task && suite_route::included(p) && p.covers(&t.class, &t.method));
         let Some(member) = member else {
             continue;
         };

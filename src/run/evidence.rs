@@ -14,7 +14,6 @@ use crate::analyze::{self, AnalyzeOptions};
 use crate::domain::ClassifiedTest;
 use crate::process::Ended;
 use crate::stats::Counts;
-use crate::test_filter;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::time::Duration;
@@ -191,17 +190,7 @@ impl Reading {
         let covering: Vec<usize> = tests
             .iter()
             .enumerate()
-            .filter(|(_, t)| {
-                t.class.as_deref().is_some_and(|class| {
-                    test_filter::covers(
-                        class,
-                        t.method.as_deref(),
-                        t.nested_classes,
-                        exec.class,
-                        &name,
-                    )
-                })
-            })
+            .filter(|(_, t)| t.covers(exec.class, &name))
             .map(|(i, _)| i)
             .collect();
         if covering.is_empty() {

@@ -153,6 +153,14 @@ pub(crate) fn method_covers(selected: &str, method: &str) -> bool {
     }
 }
 
+/// `Class#method`, or the class alone: how `local` takes a test.
+pub(crate) fn spec(class: &str, method: &str) -> String {
+    match method.is_empty() {
+        true => class.to_string(),
+        false => format!("{class}#{method}"),
+    }
+}
+
 /// The `--tests` filter that re-runs one executed test, and the
 /// `-Dtests.method` value the randomizedtesting runner needs for a descriptor.
 pub(crate) fn reproduce(class: &str, method: &str) -> (String, Option<String>) {

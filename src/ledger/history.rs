@@ -683,10 +683,7 @@ pub struct TestHistory {
 impl TestHistory {
     /// `Class#method`, or the class alone.
     pub fn name(&self) -> String {
-        match self.method.is_empty() {
-            true => self.class.clone(),
-            false => format!("{}#{}", self.class, self.method),
-        }
+        crate::test_filter::spec(&self.class, &self.method)
     }
 }
 

@@ -34,11 +34,7 @@ pub fn comparison_markdown(report: &Report, c: &ComparedWith) -> String {
         md.push('\n');
     }
     for (t, cmp) in told.iter().take(MAX_ROWS) {
-        let name = if t.method.is_empty() {
-            t.class.clone()
-        } else {
-            format!("{}#{}", t.class, t.method)
-        };
+        let name = crate::test_filter::spec(&t.class, &t.method);
         md += &format!("- {}: {}\n", code(&name), sentence(cmp, &reference));
     }
     md += &rest(told.len(), MAX_ROWS);

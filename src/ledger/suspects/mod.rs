@@ -120,10 +120,7 @@ pub struct TestName {
 impl TestName {
     /// `Class#method`, as `local` takes it.
     pub fn spec(&self) -> String {
-        match self.method.is_empty() {
-            true => self.class.clone(),
-            false => format!("{}#{}", self.class, self.method),
-        }
+        crate::test_filter::spec(&self.class, &self.method)
     }
 }
 
